@@ -1,0 +1,3 @@
+export { createEmitContext, GENERATOR_NAME, type EmitContext } from './emit-context.js';
+export { emitTypes } from './types.js';
+export { emitIndexes } from './indexes.js';

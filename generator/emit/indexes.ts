@@ -1,0 +1,20 @@
+import { groupDir } from '../model/index.js';
+import type { GeneratedFile } from '../print/index.js';
+import { type EmitContext, gvNamespace } from './emit-context.js';
+
+/**
+ * The public faces of the generated tree: `<group>/<version>/index.ts` re-exports that
+ * group/version's artifacts, and the root `index.ts` exports each group/version as a namespace
+ * (kinds of the same name live in several versions).
+ */
+export function emitIndexes(ctx: EmitContext, artifacts: readonly string[]): GeneratedFile[] {
+  const gvs = ctx.model.groupVersions.filter((gv) => !gv.external);
+  const files = gvs.map((gv) => {
+    const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/index.ts`, [gv.source]);
+    for (const artifact of artifacts) file.exportAll(ctx.gvModule(gv, artifact));
+    return file;
+  });
+  const root = ctx.newFile('index.ts', [...new Set(gvs.map((gv) => gv.source))].sort());
+  for (const gv of gvs) root.exportAll(ctx.gvModule(gv, 'index'), gvNamespace(gv));
+  return [...files, root];
+}

@@ -1,0 +1,218 @@
+import type { Constraints, Field, GroupVersion, NamedType, ObjectNode, TypeNode } from '../model/index.js';
+import { groupDir, typeKey } from '../model/index.js';
+import { type GeneratedFile, pascalCase, tsKey, tsLiteral, tsString } from '../print/index.js';
+import { type EmitContext, gvAliasPrefix } from './emit-context.js';
+
+/**
+ * The types artifact: `<group>/<version>/types.ts` with one interface per object type (anonymous
+ * nested objects get a name from their path), string unions for enums, and for every kind a GVK
+ * constant and a type guard.
+ */
+export function emitTypes(ctx: EmitContext): GeneratedFile[] {
+  return ctx.model.groupVersions.filter((gv) => !gv.external).map((gv) => emitGroupVersionTypes(ctx, gv));
+}
+
+interface Declaration {
+  name: string;
+  node: TypeNode;
+  /** Where the declaration comes from, for its doc line. */
+  origin: string;
+  description?: string;
+  named?: NamedType;
+}
+
+function emitGroupVersionTypes(ctx: EmitContext, gv: GroupVersion): GeneratedFile {
+  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/types.ts`, [gv.source]);
+  const declarations = collectDeclarations(gv);
+  const names = new Map(declarations.map((d) => [d.node, d.name]));
+  file.declare(...declarations.map((d) => d.name));
+  for (const t of gv.types) if (t.kind) file.declare(`${t.id.name}GVK`, `is${t.id.name}`);
+  const printer = new TypePrinter(ctx, gv, file, names);
+
+  if (gv.description) file.doc(gv.description, lifecycleNote(gv)).line();
+  for (const d of declarations) {
+    printer.declaration(d);
+    file.line();
+  }
+  for (const t of gv.types) {
+    if (!t.kind) continue;
+    const { group, version } = t.id;
+    const gvk = file.importType('GroupVersionKind', ctx.runtimeModule('api'));
+    const isKind = file.importValue('isKind', ctx.runtimeModule('api'));
+    file.doc(`Group, version and kind of {@link ${t.id.name}}.`);
+    file.line(`export const ${t.id.name}GVK = { group: ${tsString(group)}, version: ${tsString(version)}, kind: ${tsString(t.kind.kind)} } as const satisfies ${gvk};`);
+    file.line();
+    file.doc(`True when \`value\` is a {@link ${t.id.name}} document (by apiVersion and kind; the content is not validated).`);
+    file.block(`export function is${t.id.name}(value: unknown): value is ${t.id.name} {`, () => {
+      file.line(`return ${isKind}(value, ${tsString(t.kind!.apiVersion)}, ${tsString(t.kind!.kind)});`);
+    });
+    file.line();
+  }
+  return file;
+}
+
+function lifecycleNote(gv: GroupVersion): string | undefined {
+  const l = gv.lifecycle;
+  if (!l) return undefined;
+  const parts = [
+    l.introduced && `introduced in ${l.introduced}`,
+    l.deprecated && `deprecated in ${l.deprecated}`,
+    l.removed && `no longer served from ${l.removed}`,
+    l.replacement && `use ${l.replacement} instead`,
+  ].filter(Boolean);
+  return parts.length ? `Lifecycle: ${parts.join('; ')}.` : undefined;
+}
+
+/** Named types in order, each followed by the anonymous objects hoisted out of it. */
+function collectDeclarations(gv: GroupVersion): Declaration[] {
+  const taken = new Set(gv.types.map((t) => t.id.name));
+  const out: Declaration[] = [];
+  const unique = (base: string): string => {
+    let name = base;
+    for (let i = 2; taken.has(name); i++) name = `${base}${i}`;
+    taken.add(name);
+    return name;
+  };
+  const hoist = (node: TypeNode, base: string, origin: string): void => {
+    switch (node.kind) {
+      case 'object':
+        if (!isInterface(node)) return;
+        {
+          const d: Declaration = { name: unique(base), node, origin };
+          if (node.description !== undefined) d.description = node.description;
+          out.push(d);
+          visitFields(node, d.name, origin);
+        }
+        return;
+      case 'list':
+        return hoist(node.items, `${base}Item`, `${origin}.items`);
+      case 'map':
+        return hoist(node.values, `${base}Value`, `${origin}.additionalProperties`);
+      default:
+        return;
+    }
+  };
+  const visitFields = (node: ObjectNode, owner: string, origin: string): void => {
+    for (const f of node.fields) hoist(f.type, `${owner}${pascalCase(f.name)}`, `${origin}.properties.${f.name}`);
+  };
+  for (const t of gv.types) {
+    const d: Declaration = { name: t.id.name, node: t.node, origin: `${t.source.file} ${t.source.path}`, named: t };
+    const description = t.description ?? t.node.description;
+    if (description !== undefined) d.description = description;
+    out.push(d);
+    if (t.node.kind === 'object') visitFields(t.node, t.id.name, d.origin);
+    else hoist(t.node.kind === 'list' ? t.node : { kind: 'list', items: t.node }, t.id.name, d.origin);
+  }
+  return out;
+}
+
+/** An object gets an interface of its own when it has fields; an empty one is a record type. */
+function isInterface(node: ObjectNode): boolean {
+  return node.fields.length > 0;
+}
+
+class TypePrinter {
+  constructor(
+    private readonly ctx: EmitContext,
+    private readonly gv: GroupVersion,
+    private readonly file: GeneratedFile,
+    private readonly names: Map<TypeNode, string>,
+  ) {}
+
+  declaration(d: Declaration): void {
+    const { file } = this;
+    file.doc(d.description, `Schema: ${d.origin}`);
+    if (d.node.kind === 'object' && isInterface(d.node)) {
+      const node = d.node;
+      file.block(`export interface ${d.name} {`, () => {
+        node.fields.forEach((f, i) => {
+          if (i > 0 && (f.description || node.fields[i - 1]?.description)) file.line();
+          this.field(f, d.named !== undefined && d.named.kind !== undefined);
+        });
+        if (node.preserveUnknown) {
+          file.line();
+          file.doc('Fields beyond the schema are kept (x-svc-preserve-unknown-fields).');
+          file.line('[field: string]: unknown;');
+        }
+      });
+      return;
+    }
+    file.line(`export type ${d.name} = ${this.type(d.node, false)};`);
+  }
+
+  private field(f: Field, ofKind: boolean): void {
+    const notes = constraintNotes(f.type);
+    const tags: string[] = [];
+    if (f.type.default !== undefined) tags.push(`@defaultValue \`${JSON.stringify(f.type.default)}\`${f.defaultZeroIsUnset ? ' (also when set to zero)' : ''}`);
+    if (f.deprecated) tags.push(`@deprecated ${f.deprecated}`);
+    if (f.secret) tags.push('Sensitive: never logged.');
+    this.file.doc(f.description ?? f.type.description, notes, tags.join('\n') || undefined);
+    // A kind's apiVersion and kind are literal types so that a document's type follows from them.
+    const literal = ofKind && (f.name === 'apiVersion' || f.name === 'kind');
+    const optional = f.required || literal ? '' : '?';
+    this.file.line(`${tsKey(f.name)}${optional}: ${this.type(f.type, true)};`);
+  }
+
+  /** The TypeScript type of a node. `useNames` is false only for the declaration of the node itself. */
+  type(node: TypeNode, useNames: boolean): string {
+    const named = useNames ? this.names.get(node) : undefined;
+    const base = named ?? this.structural(node);
+    return node.nullable ? `${base} | null` : base;
+  }
+
+  private structural(node: TypeNode): string {
+    const literals = node.constraints?.enum?.map(tsLiteral);
+    if (literals && literals.every((l) => l !== undefined)) return literals.join(' | ');
+    switch (node.kind) {
+      case 'scalar':
+        return node.type === 'integer' ? 'number' : node.type;
+      case 'bytes':
+      case 'time':
+      case 'duration':
+        return 'string';
+      case 'quantity':
+        return 'string | number';
+      case 'int-or-string':
+        return 'number | string';
+      case 'raw':
+        return 'unknown';
+      case 'object':
+        return node.preserveUnknown || node.embeddedResource ? 'Record<string, unknown>' : 'Record<string, never>';
+      case 'map':
+        return `Record<string, ${this.type(node.values, true)}>`;
+      case 'list': {
+        const item = this.type(node.items, true);
+        return /[|&\s]/.test(item) ? `Array<${item}>` : `${item}[]`;
+      }
+      case 'ref':
+        return this.refName(node.target);
+    }
+  }
+
+  private refName(target: { group: string; version: string; name: string }): string {
+    const t = this.ctx.index.resolve(target);
+    if (t.id.group === this.gv.group && t.id.version === this.gv.version) return t.id.name;
+    if (!t.id.name) throw new Error(`unnamed ref ${typeKey(target)}`);
+    return this.file.importType(t.id.name, this.ctx.gvModule(t.id, 'types'), gvAliasPrefix(t.id));
+  }
+}
+
+/** A short line for the doc comment: bounds, lengths, pattern, format. */
+function constraintNotes(node: TypeNode): string | undefined {
+  const c: Constraints = node.constraints ?? {};
+  const parts: string[] = [];
+  if (c.minimum !== undefined) parts.push(`${c.exclusiveMinimum ? 'greater than' : 'at least'} ${c.minimum}`);
+  if (c.maximum !== undefined) parts.push(`${c.exclusiveMaximum ? 'less than' : 'at most'} ${c.maximum}`);
+  if (c.minLength !== undefined) parts.push(`length at least ${c.minLength}`);
+  if (c.maxLength !== undefined) parts.push(`length at most ${c.maxLength}`);
+  if (c.minItems !== undefined) parts.push(`at least ${c.minItems} items`);
+  if (c.maxItems !== undefined) parts.push(`at most ${c.maxItems} items`);
+  if (c.pattern !== undefined) parts.push(`matches \`${c.pattern}\``);
+  if (node.kind === 'scalar' && node.format) parts.push(node.format);
+  if (node.kind === 'duration') parts.push('a duration such as `30s`');
+  if (node.kind === 'time') parts.push(node.format === 'date' ? 'a date (RFC 3339)' : 'a timestamp (RFC 3339)');
+  if (node.kind === 'bytes') parts.push('base64-encoded bytes');
+  if (node.kind === 'quantity') parts.push('a quantity such as `1Gi` or `500m`');
+  if (node.kind === 'list' && node.listType) parts.push(`list type ${node.listType}${node.listMapKeys ? ` keyed by ${node.listMapKeys.join(', ')}` : ''}`);
+  return parts.length ? `${parts.join('; ')}.`.replace(/^./, (s) => s.toUpperCase()) : undefined;
+}

@@ -1,0 +1,207 @@
+/**
+ * The generator's intermediate representation: one normalized, fully resolved description of
+ * every group, version, kind and resource. Loaders produce it; every emitter reads only it.
+ */
+
+/** Where a model element came from, for error messages: the file and the JSON path in it. */
+export interface SourceRef {
+  file: string;
+  path: string;
+}
+
+/** A CEL rule attached to a node; `self` is the node's value. */
+export interface ValidationRule {
+  rule: string;
+  message?: string;
+  messageExpression?: string;
+  reason?: string;
+  fieldPath?: string;
+  optionalOldSelf?: boolean;
+  /** The spec sentence this rule implements, when the schema says. */
+  spec?: string;
+}
+
+/** Value constraints that apply to any node. Absent means unconstrained. */
+export interface Constraints {
+  enum?: readonly unknown[];
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: boolean;
+  exclusiveMaximum?: boolean;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minItems?: number;
+  maxItems?: number;
+  minProperties?: number;
+  maxProperties?: number;
+}
+
+interface NodeBase {
+  description?: string;
+  nullable?: boolean;
+  default?: unknown;
+  constraints?: Constraints;
+  validations?: ValidationRule[];
+  spec?: string;
+}
+
+export type ScalarType = 'string' | 'integer' | 'number' | 'boolean';
+
+export interface ScalarNode extends NodeBase {
+  kind: 'scalar';
+  type: ScalarType;
+  /** int32, int64, float, double, or a free-form string format (email, uri, ...). */
+  format?: string;
+}
+
+/** Strings with a wire form of their own. */
+export interface BytesNode extends NodeBase { kind: 'bytes' }
+export interface TimeNode extends NodeBase { kind: 'time'; format: 'date' | 'date-time' }
+export interface DurationNode extends NodeBase { kind: 'duration' }
+export interface QuantityNode extends NodeBase { kind: 'quantity' }
+export interface IntOrStringNode extends NodeBase { kind: 'int-or-string' }
+/** Any JSON document, kept as written (RawExtension, FieldsV1, plugin args). */
+export interface RawNode extends NodeBase { kind: 'raw' }
+
+export interface Field {
+  /** JSON property name, exactly as on the wire. */
+  name: string;
+  type: TypeNode;
+  required: boolean;
+  description?: string;
+  /** Protobuf field number. */
+  protoTag?: number;
+  deprecated?: string;
+  secret?: boolean;
+  /** An explicit zero is replaced by the default too (a non-pointer field upstream). */
+  defaultZeroIsUnset?: boolean;
+  /** Legacy strategic-merge markers. */
+  patchStrategy?: string;
+  patchMergeKey?: string;
+}
+
+export interface ObjectNode extends NodeBase {
+  kind: 'object';
+  fields: Field[];
+  /** Unknown fields are kept rather than pruned. */
+  preserveUnknown?: boolean;
+  /** An embedded resource: carries apiVersion, kind and metadata of its own. */
+  embeddedResource?: boolean;
+  structType?: 'atomic' | 'granular';
+}
+
+export interface MapNode extends NodeBase {
+  kind: 'map';
+  values: TypeNode;
+  mapType?: 'atomic' | 'granular';
+}
+
+export interface ListNode extends NodeBase {
+  kind: 'list';
+  items: TypeNode;
+  listType?: 'atomic' | 'set' | 'map';
+  listMapKeys?: string[];
+}
+
+/** A reference to a named type, resolved: the target exists in the model. */
+export interface RefNode extends NodeBase {
+  kind: 'ref';
+  target: TypeId;
+}
+
+export type TypeNode =
+  | ScalarNode
+  | BytesNode
+  | TimeNode
+  | DurationNode
+  | QuantityNode
+  | IntOrStringNode
+  | RawNode
+  | ObjectNode
+  | MapNode
+  | ListNode
+  | RefNode;
+
+/** Identifies a named type: its group/version and its name there. */
+export interface TypeId {
+  group: string;
+  version: string;
+  name: string;
+}
+
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  jsonPath: string;
+  description?: string;
+  format?: string;
+  priority?: number;
+}
+
+export interface FieldRename {
+  /** Dotted path in this version. */
+  path: string;
+  /** Dotted path in the storage version. */
+  storagePath: string;
+}
+
+export type Scope = 'Cluster' | 'Namespaced';
+
+export interface ResourceInfo {
+  plural: string;
+  singular: string;
+  scope: Scope;
+  verbs: string[];
+  subresources: string[];
+  shortNames: string[];
+  categories: string[];
+  printerColumns: PrinterColumn[];
+  served: boolean;
+  storage: boolean;
+  conversion: FieldRename[];
+  /** True for kinds defined by a CustomResourceDefinition (no Protobuf, no strategic merge). */
+  custom: boolean;
+}
+
+export interface KindInfo {
+  kind: string;
+  /** apiVersion written on the wire; usually `<group>/<version>` or `v1` for the core group. */
+  apiVersion: string;
+  listKind: string;
+  resource?: ResourceInfo;
+}
+
+export interface NamedType {
+  id: TypeId;
+  description?: string;
+  node: TypeNode;
+  kind?: KindInfo;
+  source: SourceRef;
+}
+
+export interface Lifecycle {
+  introduced?: string;
+  deprecated?: string;
+  removed?: string;
+  replacement?: string;
+}
+
+export interface GroupVersion {
+  group: string;
+  version: string;
+  description?: string;
+  lifecycle?: Lifecycle;
+  /** Where it was loaded from (a path relative to the schemas root when known). */
+  source: string;
+  /**
+   * Loaded only because the project's schemas refer to it (the built-in meta types): emitters
+   * import it from svckit's own generated code instead of writing it again.
+   */
+  external?: boolean;
+  types: NamedType[];
+}
+
+export interface Model {
+  groupVersions: GroupVersion[];
+}

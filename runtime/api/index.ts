@@ -1,0 +1,1 @@
+export { type GroupVersionKind, apiVersionOf, isKind } from './gvk.js';
