@@ -19,18 +19,21 @@ interface Declaration {
   origin: string;
   description?: string;
   named?: NamedType;
+  /** Same shape as an earlier declaration: uses its name, declares nothing. */
+  alias?: boolean;
 }
 
 function emitGroupVersionTypes(ctx: EmitContext, gv: GroupVersion): GeneratedFile {
   const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/types.ts`, [gv.source]);
   const declarations = collectDeclarations(gv);
   const names = new Map(declarations.map((d) => [d.node, d.name]));
-  file.declare(...declarations.map((d) => d.name));
+  file.declare(...declarations.filter((d) => !d.alias).map((d) => d.name));
   for (const t of gv.types) if (t.kind) file.declare(`${t.id.name}GVK`, `is${t.id.name}`);
   const printer = new TypePrinter(ctx, gv, file, names);
 
   if (gv.description) file.doc(gv.description, lifecycleNote(gv)).line();
   for (const d of declarations) {
+    if (d.alias) continue;
     printer.declaration(d);
     file.line();
   }
@@ -63,47 +66,98 @@ function lifecycleNote(gv: GroupVersion): string | undefined {
   return parts.length ? `Lifecycle: ${parts.join('; ')}.` : undefined;
 }
 
-/** Named types in order, each followed by the anonymous objects hoisted out of it. */
+/**
+ * Named types in order, each followed by the anonymous objects hoisted out of it. A hoisted object
+ * is named after its root type and the shortest tail of its path that is still free
+ * (`ChallengeMatchExpression`, then `ChallengeNodeSelectorTermMatchExpression`); objects of the
+ * same shape share one declaration, so repeated subtrees (a pod template in three kinds) are
+ * declared once.
+ */
 function collectDeclarations(gv: GroupVersion): Declaration[] {
   const taken = new Set(gv.types.map((t) => t.id.name));
+  const byShape = new Map<string, string>();
   const out: Declaration[] = [];
-  const unique = (base: string): string => {
-    let name = base;
-    for (let i = 2; taken.has(name); i++) name = `${base}${i}`;
-    taken.add(name);
-    return name;
+  const pickName = (root: string, segments: string[]): string => {
+    for (let n = 1; n <= segments.length; n++) {
+      const name = root + segments.slice(-n).join('');
+      if (!taken.has(name)) return name;
+    }
+    const base = root + segments.join('');
+    let i = 2;
+    while (taken.has(`${base}${i}`)) i++;
+    return `${base}${i}`;
   };
-  const hoist = (node: TypeNode, base: string, origin: string): void => {
+  const hoist = (node: TypeNode, root: string, segments: string[], origin: string): void => {
     switch (node.kind) {
-      case 'object':
+      case 'object': {
         if (!isInterface(node)) return;
-        {
-          const d: Declaration = { name: unique(base), node, origin };
-          if (node.description !== undefined) d.description = node.description;
-          out.push(d);
-          visitFields(node, d.name, origin);
+        const key = shapeKey(node);
+        const same = byShape.get(key);
+        if (same !== undefined) {
+          out.push({ name: same, node, origin, alias: true });
+          return;
         }
+        const d: Declaration = { name: pickName(root, segments), node, origin };
+        taken.add(d.name);
+        byShape.set(key, d.name);
+        if (node.description !== undefined) d.description = node.description;
+        out.push(d);
+        visitFields(node, root, segments, origin);
         return;
+      }
       case 'list':
-        return hoist(node.items, `${base}Item`, `${origin}.items`);
+        return hoist(node.items, root, singularTail(segments), `${origin}.items`);
       case 'map':
-        return hoist(node.values, `${base}Value`, `${origin}.additionalProperties`);
+        return hoist(node.values, root, [...segments.slice(0, -1), `${segments[segments.length - 1] ?? ''}Value`], `${origin}.additionalProperties`);
       default:
         return;
     }
   };
-  const visitFields = (node: ObjectNode, owner: string, origin: string): void => {
-    for (const f of node.fields) hoist(f.type, `${owner}${pascalCase(f.name)}`, `${origin}.properties.${f.name}`);
+  const visitFields = (node: ObjectNode, root: string, segments: string[], origin: string): void => {
+    for (const f of node.fields) hoist(f.type, root, [...segments, pascalCase(f.name)], `${origin}.properties.${f.name}`);
   };
   for (const t of gv.types) {
     const d: Declaration = { name: t.id.name, node: t.node, origin: `${t.source.file} ${t.source.path}`, named: t };
     const description = t.description ?? t.node.description;
     if (description !== undefined) d.description = description;
     out.push(d);
-    if (t.node.kind === 'object') visitFields(t.node, t.id.name, d.origin);
-    else hoist(t.node.kind === 'list' ? t.node : { kind: 'list', items: t.node }, t.id.name, d.origin);
+    if (t.node.kind === 'object') visitFields(t.node, t.id.name, [], d.origin);
+    else hoist(t.node, t.id.name, ['Item'], d.origin);
   }
   return out;
+}
+
+/** `[..., 'Conditions']` -> `[..., 'Condition']`: list items are named in the singular. */
+function singularTail(segments: string[]): string[] {
+  const last = segments[segments.length - 1] ?? 'Item';
+  const singular = /ies$/.test(last) ? `${last.slice(0, -3)}y`
+    : /(ss|us|is)$/.test(last) ? `${last}Item`
+    : /(x|ch|sh|sses)es$/.test(last) ? last.slice(0, -2)
+    : /s$/.test(last) ? last.slice(0, -1)
+    : `${last}Item`;
+  return [...segments.slice(0, -1), singular];
+}
+
+/** A key equal for two nodes exactly when they print as the same TypeScript type. */
+function shapeKey(node: TypeNode): string {
+  const enumKey = node.constraints?.enum ? `=${JSON.stringify(node.constraints.enum)}` : '';
+  const nullKey = node.nullable ? '?' : '';
+  switch (node.kind) {
+    case 'object':
+      return `{${node.fields.map((f) => `${f.name}${f.required ? '!' : ''}:${shapeKey(f.type)}`).join(',')}${node.preserveUnknown ? ',*' : ''}${node.embeddedResource ? ',^' : ''}}${nullKey}`;
+    case 'list':
+      return `[${shapeKey(node.items)}]${nullKey}`;
+    case 'map':
+      return `<${shapeKey(node.values)}>${nullKey}`;
+    case 'ref':
+      return `&${typeKey(node.target)}${nullKey}`;
+    case 'scalar':
+      return `${node.type}${enumKey}${nullKey}`;
+    case 'time':
+      return `time${enumKey}${nullKey}`;
+    default:
+      return `${node.kind}${enumKey}${nullKey}`;
+  }
 }
 
 /** An object gets an interface of its own when it has fields; an empty one is a record type. */

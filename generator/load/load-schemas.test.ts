@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { ModelIndex, type ObjectNode } from '../model/index.js';
+import { tempTree } from '../testing/index.js';
+import { LoadError, loadSchemas } from './index.js';
+
+const CERT_MANAGER = new URL('../../../shared/testdata/crds/cert-manager/', import.meta.url).pathname;
+
+function load(files: Record<string, string>) {
+  const dir = tempTree(files);
+  return loadSchemas({ inputs: [dir], cwd: dir });
+}
+
+function loadError(files: Record<string, string>): LoadError {
+  try {
+    load(files);
+  } catch (e) {
+    if (e instanceof LoadError) return e;
+    throw e;
+  }
+  throw new Error('expected a LoadError');
+}
+
+const HEADER = 'group: example.svc.io\nversion: v1\ndefinitions:\n';
+
+describe('svckit schema files', () => {
+  it('adds apiVersion and kind literals to kinds and a list kind to resources', () => {
+    const model = load({
+      'meta.yaml': 'group: meta.svc.io\nversion: v1\ndefinitions:\n  ListMeta:\n    type: object\n    properties:\n      continue: {type: string}\n',
+      'x.yaml': `${HEADER}  Widget:\n    type: object\n    x-svc-kind: Widget\n    x-svc-resource: {plural: widgets, scope: Namespaced}\n    properties:\n      size: {type: integer, format: int32, x-svc-proto: 2}\n`,
+    });
+    const index = new ModelIndex(model);
+    const widget = index.resolve({ group: 'example.svc.io', version: 'v1', name: 'Widget' });
+    const fields = (widget.node as ObjectNode).fields;
+    expect(fields.map((f) => f.name)).toEqual(['apiVersion', 'kind', 'size']);
+    expect(fields[0]?.type.constraints?.enum).toEqual(['example.svc.io/v1']);
+    expect(fields[2]?.protoTag).toBe(2);
+    expect(widget.kind?.resource).toMatchObject({ plural: 'widgets', scope: 'Namespaced', singular: 'widget', custom: false });
+    expect(widget.kind?.resource?.verbs).toContain('deletecollection');
+    const list = index.resolve({ group: 'example.svc.io', version: 'v1', name: 'WidgetList' });
+    expect(list.kind?.kind).toBe('WidgetList');
+    expect((list.node as ObjectNode).fields.map((f) => f.name)).toEqual(['apiVersion', 'kind', 'metadata', 'items']);
+  });
+
+  it('inlines allOf embeddings in front of the own fields', () => {
+    const model = load({
+      'x.yaml': `${HEADER}  Base:\n    type: object\n    properties:\n      a: {type: string}\n  Outer:\n    type: object\n    allOf: [{$ref: '#Base'}]\n    properties:\n      b: {type: boolean}\n`,
+    });
+    const outer = new ModelIndex(model).resolve({ group: 'example.svc.io', version: 'v1', name: 'Outer' });
+    expect((outer.node as ObjectNode).fields.map((f) => f.name)).toEqual(['a', 'b']);
+  });
+
+  it('maps formats and markers to model nodes', () => {
+    const model = load({
+      'x.yaml': `${HEADER}  T:\n    type: object\n    properties:\n      d: {type: string, format: duration}\n      q: {type: string, format: quantity}\n      b: {type: string, format: byte}\n      t: {type: string, format: date-time}\n      i: {x-svc-int-or-string: true}\n      r: {x-svc-raw-extension: true}\n      m: {type: object, additionalProperties: {type: string}, x-svc-map-type: granular}\n      l:\n        type: array\n        x-svc-list-type: map\n        x-svc-list-map-keys: [name]\n        items: {type: object, required: [name], properties: {name: {type: string}}}\n`,
+    });
+    const t = new ModelIndex(model).resolve({ group: 'example.svc.io', version: 'v1', name: 'T' });
+    const kinds = Object.fromEntries((t.node as ObjectNode).fields.map((f) => [f.name, f.type.kind]));
+    expect(kinds).toEqual({ d: 'duration', q: 'quantity', b: 'bytes', t: 'time', i: 'int-or-string', r: 'raw', m: 'map', l: 'list' });
+    const l = (t.node as ObjectNode).fields.find((f) => f.name === 'l')!.type;
+    expect(l).toMatchObject({ listType: 'map', listMapKeys: ['name'] });
+  });
+
+  it('rejects an unknown key with the file and JSON path', () => {
+    const e = loadError({ 'x.yaml': `${HEADER}  T:\n    type: object\n    properties:\n      a: {type: string, x-svc-list-typ: set}\n` });
+    expect(e.file).toBe('x.yaml');
+    expect(e.path).toBe('.definitions.T.properties.a["x-svc-list-typ"]');
+    expect(e.message).toContain('unknown key');
+  });
+
+  it('names a dangling reference and what the target group/version has', () => {
+    const e = loadError({ 'x.yaml': `${HEADER}  T:\n    type: object\n    properties:\n      a: {$ref: '#Missing'}\n  U:\n    type: string\n` });
+    expect(e.path).toBe('.definitions.T.properties.a.$ref');
+    expect(e.message).toMatch(/unknown type example\.svc\.io\/v1#Missing; example\.svc\.io\/v1 has T, U/);
+  });
+
+  it('reports YAML syntax errors with line and column', () => {
+    const e = loadError({ 'x.yaml': `${HEADER}  T:\n    type: [object\n` });
+    expect(e.file).toMatch(/^x\.yaml:\d+:\d+$/);
+    expect(e.message).toContain('not valid YAML');
+  });
+
+  it('rejects duplicate keys', () => {
+    const e = loadError({ 'x.yaml': `${HEADER}  T:\n    type: string\n    type: integer\n` });
+    expect(e.message).toContain('not valid YAML');
+  });
+
+  it('rejects list map keys that are not fields of the items', () => {
+    const e = loadError({
+      'x.yaml': `${HEADER}  T:\n    type: object\n    properties:\n      l:\n        type: array\n        x-svc-list-type: map\n        x-svc-list-map-keys: [id]\n        items: {type: object, properties: {name: {type: string}}}\n`,
+    });
+    expect(e.message).toContain('list map key "id" is not a field of the items (fields: name)');
+  });
+
+  it('rejects a kind stored in two versions', () => {
+    const kind = (v: string) => `group: example.svc.io\nversion: ${v}\ndefinitions:\n  W:\n    type: object\n    x-svc-kind: W\n    x-svc-resource: {plural: ws, scope: Cluster, storage: true}\n    properties: {}\n`;
+    const e = loadError({ 'v1.yaml': kind('v1'), 'v2.yaml': kind('v2') });
+    expect(e.message).toContain('exactly one version is stored');
+  });
+
+  it('rejects a bad pattern and a bad proto number', () => {
+    expect(loadError({ 'x.yaml': `${HEADER}  T:\n    type: string\n    pattern: '[a-'\n` }).message).toContain('not a valid regular expression');
+    expect(loadError({ 'x.yaml': `${HEADER}  T:\n    type: object\n    properties:\n      a: {type: string, x-svc-proto: 0}\n` }).message).toContain('positive integer field number');
+  });
+});
+
+describe('CustomResourceDefinitions', () => {
+  it('loads the cert-manager CRDs with x-kubernetes-* markers as aliases', () => {
+    const model = loadSchemas({ inputs: [CERT_MANAGER] });
+    const index = new ModelIndex(model);
+    const own = model.groupVersions.filter((gv) => !gv.external);
+    expect(own.map((gv) => `${gv.group}/${gv.version}`)).toEqual(['acme.cert-manager.io/v1', 'cert-manager.io/v1']);
+    const kinds = index.kinds().filter((t) => t.id.group === "cert-manager.io" || t.id.group === "acme.cert-manager.io").filter((t) => !t.kind?.kind.endsWith("List")).map((t) => t.kind?.kind).sort();
+    expect(kinds).toEqual(['Certificate', 'CertificateRequest', 'Challenge', 'ClusterIssuer', 'Issuer', 'Order']);
+    const cert = index.resolve({ group: 'cert-manager.io', version: 'v1', name: 'Certificate' });
+    expect(cert.kind?.resource).toMatchObject({ plural: 'certificates', scope: 'Namespaced', custom: true, storage: true, subresources: ['status'] });
+    expect(cert.kind?.resource?.shortNames).toEqual(['cert', 'certs']);
+    expect(cert.kind?.resource?.printerColumns.map((c) => c.name)).toContain('Ready');
+    // metadata is the shared ObjectMeta, loaded from the built-in schemas as an external group/version.
+    expect((cert.node as ObjectNode).fields.find((f) => f.name === 'metadata')?.type).toMatchObject({ kind: 'ref', target: { name: 'ObjectMeta' } });
+    expect(model.groupVersions.find((gv) => gv.group === 'meta.svc.io')?.external).toBe(true);
+    // x-kubernetes-list-type is read as x-svc-list-type.
+    const spec = (cert.node as ObjectNode).fields.find((f) => f.name === 'spec')!.type as ObjectNode;
+    expect(spec.fields.find((f) => f.name === 'dnsNames')?.type).toMatchObject({ kind: 'list', listType: 'atomic' });
+  });
+
+  it('rejects a CRD version without a schema, naming the path', () => {
+    const e = loadError({
+      'crd.yaml': 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: a.svc.io\n  scope: Cluster\n  names: {kind: A, plural: as}\n  versions:\n  - name: v1\n    served: true\n',
+    });
+    expect(e.path).toBe('.spec.versions[0].schema.openAPIV3Schema');
+  });
+});

@@ -1,0 +1,2 @@
+export { typecheckDir } from './typecheck.js';
+export { tempTree } from './temp-schemas.js';

@@ -1,0 +1,27 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+
+/** Strict-mode diagnostics of every .ts file below `dir`, one formatted line each (empty: it type-checks). */
+export function typecheckDir(dir: string): string[] {
+  const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f));
+  const program = ts.createProgram(files, {
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    noImplicitOverride: true,
+    exactOptionalPropertyTypes: false,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    verbatimModuleSyntax: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: [],
+  });
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const text = ts.flattenDiagnosticMessageText(d.messageText, '\n');
+    if (!d.file || d.start === undefined) return text;
+    const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
+    return `${d.file.fileName}:${line + 1}:${character + 1}: ${text}`;
+  });
+}
