@@ -73,7 +73,7 @@ function lifecycleNote(gv: GroupVersion): string | undefined {
  * same shape share one declaration, so repeated subtrees (a pod template in three kinds) are
  * declared once.
  */
-function collectDeclarations(gv: GroupVersion): Declaration[] {
+export function collectDeclarations(gv: GroupVersion): Declaration[] {
   const taken = new Set(gv.types.map((t) => t.id.name));
   const byShape = new Map<string, string>();
   const out: Declaration[] = [];

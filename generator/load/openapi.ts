@@ -177,7 +177,7 @@ function packageGroupVersions(layout: Layout, file: string): Map<string, GroupVe
     if (dot < 0 || !isRecord(value)) continue;
     const pkg = name.slice(0, dot);
     const path = joinPath(layout.schemasPath, name);
-    const gvks = readSchemaGvks(normalizeMarkers(value), file, path);
+    const gvks = readSchemaGvks(value, file, path);
     if (gvks.length !== 1 || fixedGroupVersion(pkg)) continue;
     const gvk = gvks[0] as Gvk;
     const known = out.get(pkg);
@@ -289,21 +289,22 @@ function rejectWellKnownEmbeds(embeds: LinkContext['embeds']): void {
  * with `items` (lists of plain documents carry no gvk).
  */
 function readKind(id: TypeId, value: unknown, node: TypeNode, file: string, path: string): KindInfo | undefined {
-  const gvks = isRecord(value) ? readSchemaGvks(normalizeMarkers(value), file, path) : [];
+  const schema = isRecord(value) ? value : {};
+  const gvks = readSchemaGvks(schema, file, path);
   const isList = id.name.endsWith('List') && node.kind === 'object' && node.fields.some((f) => f.name === 'items');
   if (gvks.length !== 1 && !isList) return undefined;
   if (node.kind !== 'object') throw new LoadError(file, path, 'a kind must be an object type');
   const gvk = gvks.length === 1 ? (gvks[0] as Gvk) : { ...id, kind: id.name };
   if (gvk.kind !== id.name) {
-    throw new LoadError(file, joinPath(path, 'x-kubernetes-group-version-kind'), `kind "${gvk.kind}" differs from the type name "${id.name}"`);
+    throw new LoadError(file, markerPath(schema, path, 'group-version-kind'), `kind "${gvk.kind}" differs from the type name "${id.name}"`);
   }
   return { kind: gvk.kind, apiVersion: apiVersionOf(gvk.group, gvk.version), listKind: `${gvk.kind}List` };
 }
 
 function readSchemaGvks(schema: Json, file: string, path: string): Gvk[] {
-  const raw = schema['x-svc-group-version-kind'];
+  const raw = normalizeMarkers(schema)['x-svc-group-version-kind'];
   if (raw === undefined) return [];
-  const listPath = joinPath(path, 'x-kubernetes-group-version-kind');
+  const listPath = markerPath(schema, path, 'group-version-kind');
   if (!Array.isArray(raw)) throw new LoadError(file, listPath, `expected a list of {group, version, kind}, found ${describe(raw)}`);
   return raw.map((entry, i) => readGvk(entry, file, joinPath(listPath, i)));
 }
@@ -348,7 +349,7 @@ function attachResources(paths: unknown, groupVersions: GroupVersion[], file: st
   const kinds = new Map(groupVersions.flatMap((gv) => gv.types.filter((t) => t.kind).map((t) => [kindKey(t.kind as KindInfo), t] as const)));
   for (const draft of drafts.values()) {
     if (!draft.kind) continue;
-    const target = kinds.get(`${apiVersionOf(draft.kind.group, draft.kind.version)} ${draft.kind.kind}`);
+    const target = kinds.get(gvkKey(draft.kind));
     if (!target?.kind) {
       throw new LoadError(file, draft.kindPath, `the operation serves kind ${draft.kind.kind} of ${apiVersionOf(draft.kind.group, draft.kind.version) || 'v1'}, which no schema of this document declares`);
     }
@@ -369,7 +370,7 @@ function readPathItem(route: string, item: Json, drafts: Map<string, ResourceDra
     const action = marked['x-svc-action'];
     const rawGvk = marked['x-svc-group-version-kind'];
     if (typeof action !== 'string' || rawGvk === undefined) continue;
-    const gvk = readGvk(rawGvk, file, joinPath(opPath, 'x-kubernetes-group-version-kind'));
+    const gvk = readGvk(rawGvk, file, markerPath(op, opPath, 'group-version-kind'));
     const parsed = parseResourcePath(route, gvk.version);
     if (!parsed) continue;
     const draft = draftFor(parsed, drafts, opPath);
@@ -444,6 +445,17 @@ function toResource(draft: ResourceDraft, kind: string): ResourceInfo {
   };
 }
 
+/** Kinds and the gvk of operations meet on `<apiVersion> <kind>`. */
 function kindKey(kind: KindInfo): string {
   return `${kind.apiVersion} ${kind.kind}`;
+}
+
+function gvkKey(gvk: Gvk): string {
+  return `${apiVersionOf(gvk.group, gvk.version)} ${gvk.kind}`;
+}
+
+/** The JSON path of a marker as the document spells it (`x-kubernetes-*` or `x-svc-*`). */
+function markerPath(raw: Json, path: string, suffix: string): string {
+  const svc = `x-svc-${suffix}`;
+  return joinPath(path, svc in raw ? svc : `x-kubernetes-${suffix}`);
 }

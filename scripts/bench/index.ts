@@ -1,0 +1,11 @@
+import { benchCodegen } from './codegen.js';
+
+/** `npm run bench [-- <name>...]`: every benchmark, or the named ones. */
+const benches: Record<string, () => Promise<void>> = {
+  codegen: benchCodegen,
+};
+
+const wanted = process.argv.slice(2);
+for (const [name, run] of Object.entries(benches)) {
+  if (wanted.length === 0 || wanted.includes(name)) await run();
+}
