@@ -1,4 +1,4 @@
-import type { Field, GroupVersion, Model, NamedType, ObjectNode, TypeId, TypeNode } from '../model/index.js';
+import type { Field, GroupVersion, Model, NamedType, ObjectNode, TypeId, TypeNode, ValidationRule } from '../model/index.js';
 import { ModelIndex, apiVersionOf, sortModel, typeKey } from '../model/index.js';
 import { LoadError } from './load-error.js';
 import type { PendingEmbed } from './schema-node.js';
@@ -78,12 +78,15 @@ function inlineEmbeds(embeds: PendingEmbed[], index: ModelIndex): void {
     if (visiting.has(embed.node)) throw new LoadError(embed.file, embed.path, 'allOf embeds a type that embeds this one (a cycle)');
     visiting.add(embed.node);
     const inherited: Field[] = [];
+    const rules: ValidationRule[] = [];
     for (const target of embed.targets) {
       const t = index.resolve(target);
       if (t.node.kind !== 'object') throw new LoadError(embed.file, embed.path, `allOf can only embed object types; ${typeKey(target)} is a ${t.node.kind}`);
       const inner = byNode.get(t.node);
       if (inner) visit(inner);
       inherited.push(...t.node.fields);
+      // An embedded type's cross-field rules read fields that are now the embedder's own.
+      rules.push(...(t.node.validations ?? []));
     }
     const own = new Set(embed.node.fields.map((f) => f.name));
     for (const f of inherited) {
@@ -91,6 +94,7 @@ function inlineEmbeds(embeds: PendingEmbed[], index: ModelIndex): void {
       own.add(f.name);
     }
     embed.node.fields.unshift(...inherited);
+    if (rules.length > 0) embed.node.validations = [...rules, ...(embed.node.validations ?? [])];
     visiting.delete(embed.node);
     done.add(embed.node);
   };

@@ -43,10 +43,11 @@ describe('svckit schema files', () => {
 
   it('inlines allOf embeddings in front of the own fields', () => {
     const model = load({
-      'x.yaml': `${HEADER}  Base:\n    type: object\n    properties:\n      a: {type: string}\n  Outer:\n    type: object\n    allOf: [{$ref: '#Base'}]\n    properties:\n      b: {type: boolean}\n`,
+      'x.yaml': `${HEADER}  Base:\n    type: object\n    x-svc-validations: [{rule: 'self.a != "x"'}]\n    properties:\n      a: {type: string}\n  Outer:\n    type: object\n    allOf: [{$ref: '#Base'}]\n    x-svc-validations: [{rule: 'self.b'}]\n    properties:\n      b: {type: boolean}\n`,
     });
     const outer = new ModelIndex(model).resolve({ group: 'example.svc.io', version: 'v1', name: 'Outer' });
     expect((outer.node as ObjectNode).fields.map((f) => f.name)).toEqual(['a', 'b']);
+    expect(outer.node.validations?.map((v) => v.rule)).toEqual(['self.a != "x"', 'self.b']);
   });
 
   it('maps formats and markers to model nodes', () => {

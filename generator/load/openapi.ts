@@ -171,7 +171,8 @@ function placement(layout: Layout, info: unknown, file: string): (name: string) 
  * a type listed under several kinds (DeleteOptions) is shared and says nothing about its package.
  */
 function packageGroupVersions(layout: Layout, file: string): Map<string, GroupVersionId> {
-  const out = new Map<string, GroupVersionId & { from: string }>();
+  const out = new Map<string, GroupVersionId>();
+  const witness = new Map<string, string>();
   for (const [name, value] of Object.entries(layout.schemas)) {
     const dot = name.lastIndexOf('.');
     if (dot < 0 || !isRecord(value)) continue;
@@ -179,12 +180,13 @@ function packageGroupVersions(layout: Layout, file: string): Map<string, GroupVe
     const path = joinPath(layout.schemasPath, name);
     const gvks = readSchemaGvks(value, file, path);
     if (gvks.length !== 1 || fixedGroupVersion(pkg)) continue;
-    const gvk = gvks[0] as Gvk;
+    const { group, version } = gvks[0] as Gvk;
     const known = out.get(pkg);
-    if (known && (known.group !== gvk.group || known.version !== gvk.version)) {
-      throw new LoadError(file, path, `package ${pkg} has kinds in ${apiVersionOf(gvk.group, gvk.version)} and in ${apiVersionOf(known.group, known.version)} (${known.from}); a package maps to one group/version`);
+    if (known && (known.group !== group || known.version !== version)) {
+      throw new LoadError(file, path, `package ${pkg} has kinds in ${apiVersionOf(group, version)} and in ${apiVersionOf(known.group, known.version)} (${witness.get(pkg)}); a package maps to one group/version`);
     }
-    out.set(pkg, { group: gvk.group, version: gvk.version, from: name });
+    out.set(pkg, { group, version });
+    witness.set(pkg, name);
   }
   return out;
 }
