@@ -1,0 +1,13 @@
+export type {
+  FieldSchema,
+  ListSchema,
+  MapSchema,
+  NodeCommon,
+  ObjectSchema,
+  RefSchema,
+  Rule,
+  ScalarSchema,
+  SchemaNode,
+  SpecialSchema,
+} from './types.js';
+export { deref } from './types.js';

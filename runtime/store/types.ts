@@ -1,0 +1,103 @@
+/**
+ * The storage interface: a key-value store with one global revision that every write advances
+ * (the resource version), reads at the current or a past revision, conditional writes, and
+ * watches from a revision over a retained history window. It is the shape of etcd's MVCC API, so
+ * that the embedded SQLite backend, the in-memory backend and an etcd backend are three
+ * implementations of one contract (tested by one shared suite).
+ *
+ * Keys are opaque strings; the server uses `/<group>/<resource>/<namespace>/<name>`. Values are the
+ * stored JSON text of an object, without its resourceVersion (the revision is the version).
+ */
+
+/** One stored value at one revision. */
+export interface KeyValue {
+  key: string;
+  value: string;
+  /** The revision of the write that produced this value (the object's resourceVersion). */
+  modRevision: number;
+  /** The revision of the write that created the key. */
+  createRevision: number;
+}
+
+export interface ListOptions {
+  /** Read as of this revision (a snapshot); the current revision when absent. */
+  revision?: number;
+  /** Only keys strictly greater than this one (paging). */
+  startAfter?: string;
+  /** At most this many items; all when absent. */
+  limit?: number;
+}
+
+export interface ListResult {
+  items: KeyValue[];
+  /** The revision the list was read at (the collection's resourceVersion). */
+  revision: number;
+  /** Keys under the prefix after the last returned item, at that revision. */
+  remaining: number;
+}
+
+export interface WriteOptions {
+  /** Fail with StoreConflictError unless the key's current modRevision equals this. */
+  expectedModRevision?: number;
+}
+
+export type WatchEventType = 'create' | 'update' | 'delete';
+
+export interface WatchEvent {
+  type: WatchEventType;
+  key: string;
+  /** The revision of the write. */
+  revision: number;
+  /** The value after the write; for a delete, the last value before it. */
+  value: string;
+  /** The value before the write (absent for a create). */
+  prevValue?: string;
+  /** modRevision of prevValue. */
+  prevModRevision?: number;
+  createRevision: number;
+}
+
+export interface Watch extends AsyncIterable<WatchEvent> {
+  /** Ends the watch; the iterator finishes. */
+  close(): void;
+}
+
+export interface Store {
+  /** The revision of the last committed write (0 for an empty store that was never written). */
+  currentRevision(): Promise<number>;
+  /** The oldest revision still readable: reads and watches before it fail with StoreExpiredError. */
+  compactedRevision(): Promise<number>;
+
+  /** The value of `key` at the current revision or at `revision`; undefined when absent then. */
+  get(key: string, options?: { revision?: number }): Promise<KeyValue | undefined>;
+  /** Keys that start with `prefix`, in key order. */
+  list(prefix: string, options?: ListOptions): Promise<ListResult>;
+  /** Count of keys under `prefix` at the current revision. */
+  count(prefix: string): Promise<number>;
+
+  /** Creates `key`; StoreKeyExistsError when it exists. Durable when the promise resolves. */
+  create(key: string, value: string): Promise<KeyValue>;
+  /** Replaces `key`'s value; StoreNotFoundError when absent, StoreConflictError on a revision mismatch. */
+  update(key: string, value: string, options?: WriteOptions): Promise<KeyValue>;
+  /** Deletes `key`; returns the last value with modRevision set to the delete's revision. */
+  delete(key: string, options?: WriteOptions): Promise<KeyValue>;
+
+  /**
+   * Events for keys under `prefix` with revision strictly greater than `fromRevision`, in revision
+   * order, without gaps: first the retained history, then live writes. StoreExpiredError when
+   * `fromRevision` is older than the compacted revision.
+   */
+  watch(prefix: string, fromRevision: number): Watch;
+
+  /** Drops history older than the window (called periodically by the backend itself too). */
+  compact(): Promise<void>;
+  /** Closes open watches and the backend; later calls fail. */
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** How long past revisions stay readable and watchable. Default 5 minutes. */
+  historyWindowMs?: number;
+  /** Injectable clock for tests. */
+  now?: () => number;
+}
