@@ -181,7 +181,7 @@ class TypePrinter {
       file.block(`export interface ${d.name} {`, () => {
         node.fields.forEach((f, i) => {
           if (i > 0 && (f.description || node.fields[i - 1]?.description)) file.line();
-          this.field(f, d.named !== undefined && d.named.kind !== undefined);
+          this.field(f);
         });
         if (node.preserveUnknown) {
           file.line();
@@ -194,16 +194,14 @@ class TypePrinter {
     file.line(`export type ${d.name} = ${this.type(d.node, false)};`);
   }
 
-  private field(f: Field, ofKind: boolean): void {
+  private field(f: Field): void {
     const notes = constraintNotes(f.type);
     const tags: string[] = [];
     if (f.type.default !== undefined) tags.push(`@defaultValue \`${JSON.stringify(f.type.default)}\`${f.defaultZeroIsUnset ? ' (also when set to zero)' : ''}`);
     if (f.deprecated) tags.push(`@deprecated ${f.deprecated}`);
     if (f.secret) tags.push('Sensitive: never logged.');
     this.file.doc(f.description ?? f.type.description, notes, tags.join('\n') || undefined);
-    // A kind's apiVersion and kind are literal types so that a document's type follows from them.
-    const literal = ofKind && (f.name === 'apiVersion' || f.name === 'kind');
-    const optional = f.required || literal ? '' : '?';
+    const optional = f.required ? '' : '?';
     this.file.line(`${tsKey(f.name)}${optional}: ${this.type(f.type, true)};`);
   }
 

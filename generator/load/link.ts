@@ -44,6 +44,7 @@ export function link(loaded: GroupVersion[], ctx: LinkContext): Model {
     for (const t of gv.types) if (t.kind) addTypeMeta(t);
     addListKinds(gv, index);
     for (const t of gv.types) checkListMapKeys(t.node, index, t.source.file, t.source.path);
+    for (const t of gv.types) checkProtoTags(t.node, t.source.file, t.source.path);
   }
   checkStorageVersions(index);
   return sortModel(model);
@@ -80,11 +81,12 @@ function inlineEmbeds(embeds: PendingEmbed[], index: ModelIndex): void {
     const inherited: Field[] = [];
     const rules: ValidationRule[] = [];
     for (const target of embed.targets) {
-      const t = index.resolve(target);
-      if (t.node.kind !== 'object') throw new LoadError(embed.file, embed.path, `allOf can only embed object types; ${typeKey(target)} is a ${t.node.kind}`);
+      const t = index.resolve(target.id);
+      if (t.node.kind !== 'object') throw new LoadError(embed.file, embed.path, `allOf can only embed object types; ${typeKey(target.id)} is a ${t.node.kind}`);
       const inner = byNode.get(t.node);
       if (inner) visit(inner);
-      inherited.push(...t.node.fields);
+      const via = target.protoTag === undefined ? undefined : { type: target.id, protoTag: target.protoTag };
+      inherited.push(...t.node.fields.map((f) => (via && !f.embeddedVia ? { ...f, embeddedVia: via } : f)));
       // An embedded type's cross-field rules read fields that are now the embedder's own.
       rules.push(...(t.node.validations ?? []));
     }
@@ -110,13 +112,14 @@ function addTypeMeta(t: NamedType): void {
     {
       name: 'apiVersion',
       type: { kind: 'scalar', type: 'string', constraints: { enum: [kind.apiVersion] } },
-      required: true,
+      // Optional as upstream (omitempty): a kind nested in another document often omits them.
+      required: false,
       description: 'The versioned schema of this representation of an object.',
     },
     {
       name: 'kind',
       type: { kind: 'scalar', type: 'string', constraints: { enum: [kind.kind] } },
-      required: true,
+      required: false,
       description: 'The kind of object this is.',
     },
     ...rest,
@@ -126,7 +129,7 @@ function addTypeMeta(t: NamedType): void {
 function addListKinds(gv: GroupVersion, index: ModelIndex): void {
   for (const t of [...gv.types]) {
     const kind = t.kind;
-    if (!kind?.resource || gv.types.some((o) => o.id.name === kind.listKind)) continue;
+    if (!kind?.resource?.verbs.includes('list') || gv.types.some((o) => o.id.name === kind.listKind)) continue;
     if (!index.type(LIST_META)) {
       throw new LoadError(t.source.file, t.source.path, `a served resource needs ${typeKey(LIST_META)} for its list kind; add the built-in meta schemas`);
     }
@@ -166,6 +169,31 @@ function checkListMapKeys(node: TypeNode, index: ModelIndex, file: string, path:
       }
       return;
     }
+    default:
+      return;
+  }
+}
+
+/** Protobuf field numbers are unique within a message (fields nested through an embed count once). */
+function checkProtoTags(node: TypeNode, file: string, path: string): void {
+  switch (node.kind) {
+    case 'object': {
+      const seen = new Map<number, string>();
+      for (const f of node.fields) {
+        const tag = f.embeddedVia?.protoTag ?? f.protoTag;
+        const owner = f.embeddedVia ? `embedded ${f.embeddedVia.type.name}` : f.name;
+        if (tag === undefined) continue;
+        const other = seen.get(tag);
+        if (other !== undefined && other !== owner) throw new LoadError(file, path, `Protobuf field number ${tag} is used by both ${other} and ${owner}`);
+        seen.set(tag, owner);
+      }
+      for (const f of node.fields) checkProtoTags(f.type, file, `${path}.properties.${f.name}`);
+      return;
+    }
+    case 'map':
+      return checkProtoTags(node.values, file, `${path}.additionalProperties`);
+    case 'list':
+      return checkProtoTags(node.items, file, `${path}.items`);
     default:
       return;
   }

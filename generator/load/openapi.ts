@@ -281,8 +281,8 @@ function replaceWellKnown(node: TypeNode): TypeNode {
 
 function rejectWellKnownEmbeds(embeds: LinkContext['embeds']): void {
   for (const embed of embeds) {
-    const target = embed.targets.find((t) => t.group === WELL_KNOWN_GROUP);
-    if (target) throw new LoadError(embed.file, embed.path, `allOf can only embed object types; ${target.name} is not one`);
+    const target = embed.targets.find((t) => t.id.group === WELL_KNOWN_GROUP);
+    if (target) throw new LoadError(embed.file, embed.path, `allOf can only embed object types; ${target.id.name} is not one`);
   }
 }
 

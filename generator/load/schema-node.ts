@@ -27,7 +27,8 @@ export interface NodeContext {
 
 export interface PendingEmbed {
   node: ObjectNode;
-  targets: TypeId[];
+  /** Embedded types, each with the Protobuf field number that nests it when it has one. */
+  targets: { id: TypeId; protoTag?: number }[];
   file: string;
   path: string;
 }
@@ -46,6 +47,7 @@ const FIELD_KEYS = new Set([
   'x-svc-proto', 'x-svc-patch-strategy', 'x-svc-patch-merge-key', 'x-svc-deprecated', 'x-svc-secret',
   'x-svc-default-zero-is-unset',
 ]);
+const EMBED_KEYS = new Set(['$ref', 'x-svc-proto']);
 const VALIDATION_KEYS = new Set(['rule', 'message', 'messageExpression', 'reason', 'fieldPath', 'optionalOldSelf', 'spec']);
 
 /** `x-kubernetes-foo` is read as `x-svc-foo`; the real system's spelling is accepted everywhere. */
@@ -203,13 +205,22 @@ function toObject(schema: Schema, ctx: NodeContext, path: string): ObjectNode {
       const itemPath = joinPath(joinPath(path, 'allOf'), i);
       const s = asSchema(item, ctx, itemPath);
       if (typeof s.$ref !== 'string') throw new LoadError(ctx.file, itemPath, 'expected {$ref: ...}: only named types can be embedded');
-      return ctx.resolveRef(s.$ref, joinPath(itemPath, '$ref'));
+      checkKeys(s, [EMBED_KEYS], ctx, itemPath);
+      const id = ctx.resolveRef(s.$ref, joinPath(itemPath, '$ref'));
+      const proto = s['x-svc-proto'];
+      if (proto === undefined) return { id };
+      if (!Number.isInteger(proto) || (proto as number) < 1) {
+        throw new LoadError(ctx.file, joinPath(itemPath, 'x-svc-proto'), `expected a positive integer field number, found ${describe(proto)}`);
+      }
+      return { id, protoTag: proto as number };
     });
     ctx.embeds.push({ node, targets, file: ctx.file, path });
   }
   if (schema['x-svc-preserve-unknown-fields'] === true) node.preserveUnknown = true;
   if (schema['x-svc-embedded-resource'] === true) node.embeddedResource = true;
-  const structType = optEnum(schema, 'x-svc-struct-type', ['atomic', 'granular'] as const, ctx, path);
+  // The real system writes x-kubernetes-map-type on structs too (LabelSelector is atomic).
+  const structType = optEnum(schema, 'x-svc-struct-type', ['atomic', 'granular'] as const, ctx, path)
+    ?? optEnum(schema, 'x-svc-map-type', ['atomic', 'granular'] as const, ctx, path);
   if (structType) node.structType = structType;
   return node;
 }

@@ -79,6 +79,11 @@ export interface Field {
   /** Legacy strategic-merge markers. */
   patchStrategy?: string;
   patchMergeKey?: string;
+  /**
+   * Set on fields inlined from an embedded type (`allOf`) that Protobuf nests as one message field
+   * (the real system's embedded structs, such as Probe's handler).
+   */
+  embeddedVia?: { type: TypeId; protoTag: number };
 }
 
 export interface ObjectNode extends NodeBase {

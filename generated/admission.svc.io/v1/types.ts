@@ -102,10 +102,10 @@ export interface AdmissionResponse {
  */
 export interface AdmissionReview {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'admission.svc.io/v1';
+  apiVersion?: 'admission.svc.io/v1';
 
   /** The kind of object this is. */
-  kind: 'AdmissionReview';
+  kind?: 'AdmissionReview';
 
   /** Attributes of the admission request. */
   request?: AdmissionRequest;

@@ -26,10 +26,10 @@ export interface AESConfiguration {
  */
 export interface AdmissionConfiguration {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'apiserver.config.svc.io/v1';
+  apiVersion?: 'apiserver.config.svc.io/v1';
 
   /** The kind of object this is. */
-  kind: 'AdmissionConfiguration';
+  kind?: 'AdmissionConfiguration';
 
   /** Configuration of the admission plugins. */
   plugins?: AdmissionPluginConfiguration[];
@@ -58,10 +58,10 @@ export interface AdmissionPluginConfiguration {
  */
 export interface EncryptionConfiguration {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'apiserver.config.svc.io/v1';
+  apiVersion?: 'apiserver.config.svc.io/v1';
 
   /** The kind of object this is. */
-  kind: 'EncryptionConfiguration';
+  kind?: 'EncryptionConfiguration';
 
   /**
    * Encryption settings per list of resources; processed in order, earlier entries take precedence.

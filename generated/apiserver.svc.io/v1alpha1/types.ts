@@ -12,10 +12,10 @@ import { type GroupVersionKind, isKind } from '../../../runtime/api/index.js';
  */
 export interface AdmissionConfiguration {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'apiserver.svc.io/v1alpha1';
+  apiVersion?: 'apiserver.svc.io/v1alpha1';
 
   /** The kind of object this is. */
-  kind: 'AdmissionConfiguration';
+  kind?: 'AdmissionConfiguration';
 
   /** Configuration of the admission plugins. */
   plugins?: AdmissionPluginConfiguration[];
@@ -44,10 +44,10 @@ export interface AdmissionPluginConfiguration {
  */
 export interface AuthenticationConfiguration {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'apiserver.svc.io/v1alpha1';
+  apiVersion?: 'apiserver.svc.io/v1alpha1';
 
   /** The kind of object this is. */
-  kind: 'AuthenticationConfiguration';
+  kind?: 'AuthenticationConfiguration';
 
   /** JWT authenticators, tried in list order; issuer URLs (and discovery URLs) are unique across authenticators. */
   jwt: JWTAuthenticator[];
@@ -60,10 +60,10 @@ export interface AuthenticationConfiguration {
  */
 export interface AuthorizationConfiguration {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'apiserver.svc.io/v1alpha1';
+  apiVersion?: 'apiserver.svc.io/v1alpha1';
 
   /** The kind of object this is. */
-  kind: 'AuthorizationConfiguration';
+  kind?: 'AuthorizationConfiguration';
 
   /**
    * Authorizers, in order, like the authorization modes flag; at least one.
@@ -177,10 +177,10 @@ export interface EgressSelection {
  */
 export interface EgressSelectorConfiguration {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'apiserver.svc.io/v1alpha1';
+  apiVersion?: 'apiserver.svc.io/v1alpha1';
 
   /** The kind of object this is. */
-  kind: 'EgressSelectorConfiguration';
+  kind?: 'EgressSelectorConfiguration';
 
   /** Egress selections, one per traffic kind. */
   egressSelections: EgressSelection[];
@@ -308,10 +308,10 @@ export interface TLSConfig {
  */
 export interface TracingConfiguration {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'apiserver.svc.io/v1alpha1';
+  apiVersion?: 'apiserver.svc.io/v1alpha1';
 
   /** The kind of object this is. */
-  kind: 'TracingConfiguration';
+  kind?: 'TracingConfiguration';
 
   /**
    * Collector address; insecure, no TLS; unset means the default localhost:4317.

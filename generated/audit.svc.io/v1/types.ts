@@ -14,10 +14,10 @@ import type { ListMeta, ObjectMeta, Status } from '../../meta.svc.io/v1/types.js
  */
 export interface Event {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'audit.svc.io/v1';
+  apiVersion?: 'audit.svc.io/v1';
 
   /** The kind of object this is. */
-  kind: 'Event';
+  kind?: 'Event';
 
   /** Audit level of the event. Values follow the real system (not shown in the spec). */
   level: 'None' | 'Metadata' | 'Request' | 'RequestResponse';
@@ -87,10 +87,10 @@ export interface Event {
  */
 export interface EventList {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'audit.svc.io/v1';
+  apiVersion?: 'audit.svc.io/v1';
 
   /** The kind of object this is. */
-  kind: 'EventList';
+  kind?: 'EventList';
 
   /** Standard list metadata. */
   metadata?: ListMeta;
@@ -161,10 +161,10 @@ export interface ObjectReference {
  */
 export interface Policy {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'audit.svc.io/v1';
+  apiVersion?: 'audit.svc.io/v1';
 
   /** The kind of object this is. */
-  kind: 'Policy';
+  kind?: 'Policy';
 
   /** Standard object metadata, for interoperability with API infrastructure. */
   metadata?: ObjectMeta;
@@ -194,10 +194,10 @@ export interface Policy {
  */
 export interface PolicyList {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'audit.svc.io/v1';
+  apiVersion?: 'audit.svc.io/v1';
 
   /** The kind of object this is. */
-  kind: 'PolicyList';
+  kind?: 'PolicyList';
 
   /** Standard list metadata. */
   metadata?: ListMeta;

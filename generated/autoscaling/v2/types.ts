@@ -143,10 +143,10 @@ export interface HPAScalingRules {
  */
 export interface HorizontalPodAutoscaler {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'autoscaling/v2';
+  apiVersion?: 'autoscaling/v2';
 
   /** The kind of object this is. */
-  kind: 'HorizontalPodAutoscaler';
+  kind?: 'HorizontalPodAutoscaler';
 
   /** Standard object metadata. */
   metadata?: ObjectMeta;
@@ -212,10 +212,10 @@ export interface HorizontalPodAutoscalerCondition {
  */
 export interface HorizontalPodAutoscalerList {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'autoscaling/v2';
+  apiVersion?: 'autoscaling/v2';
 
   /** The kind of object this is. */
-  kind: 'HorizontalPodAutoscalerList';
+  kind?: 'HorizontalPodAutoscalerList';
 
   /** Standard list metadata. */
   metadata?: ListMeta;

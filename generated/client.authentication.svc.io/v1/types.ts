@@ -48,10 +48,10 @@ export interface Cluster {
  */
 export interface ExecCredential {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'client.authentication.svc.io/v1';
+  apiVersion?: 'client.authentication.svc.io/v1';
 
   /** The kind of object this is. */
-  kind: 'ExecCredential';
+  kind?: 'ExecCredential';
 
   /** Passed to the plugin by the transport. */
   spec: ExecCredentialSpec;

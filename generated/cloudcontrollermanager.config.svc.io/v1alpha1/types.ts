@@ -13,10 +13,10 @@ import type { GenericControllerManagerConfiguration, ServiceControllerConfigurat
  */
 export interface CloudControllerManagerConfiguration {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'cloudcontrollermanager.config.svc.io/v1alpha1';
+  apiVersion?: 'cloudcontrollermanager.config.svc.io/v1alpha1';
 
   /** The kind of object this is. */
-  kind: 'CloudControllerManagerConfiguration';
+  kind?: 'CloudControllerManagerConfiguration';
 
   /** Configuration of the generic controller manager. */
   Generic?: GenericControllerManagerConfiguration;

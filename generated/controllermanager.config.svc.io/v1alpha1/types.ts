@@ -25,10 +25,10 @@ export interface ControllerLeaderConfiguration {
  */
 export interface LeaderMigrationConfiguration {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'controllermanager.config.svc.io/v1alpha1';
+  apiVersion?: 'controllermanager.config.svc.io/v1alpha1';
 
   /** The kind of object this is. */
-  kind: 'LeaderMigrationConfiguration';
+  kind?: 'LeaderMigrationConfiguration';
 
   /** Name of the leader election resource that protects the migration. */
   leaderName: string;

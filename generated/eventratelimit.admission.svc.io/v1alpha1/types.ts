@@ -12,10 +12,10 @@ import { type GroupVersionKind, isKind } from '../../../runtime/api/index.js';
  */
 export interface Configuration {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'eventratelimit.admission.svc.io/v1alpha1';
+  apiVersion?: 'eventratelimit.admission.svc.io/v1alpha1';
 
   /** The kind of object this is. */
-  kind: 'Configuration';
+  kind?: 'Configuration';
 
   /**
    * Limits to place on event queries received; at least one is required.

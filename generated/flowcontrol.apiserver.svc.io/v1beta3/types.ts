@@ -52,10 +52,10 @@ export interface FlowDistinguisherMethod {
  */
 export interface FlowSchema {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'flowcontrol.apiserver.svc.io/v1beta3';
+  apiVersion?: 'flowcontrol.apiserver.svc.io/v1beta3';
 
   /** The kind of object this is. */
-  kind: 'FlowSchema';
+  kind?: 'FlowSchema';
 
   /** Standard object metadata. */
   metadata?: ObjectMeta;
@@ -100,10 +100,10 @@ export interface FlowSchemaCondition {
  */
 export interface FlowSchemaList {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'flowcontrol.apiserver.svc.io/v1beta3';
+  apiVersion?: 'flowcontrol.apiserver.svc.io/v1beta3';
 
   /** The kind of object this is. */
-  kind: 'FlowSchemaList';
+  kind?: 'FlowSchemaList';
 
   /** Standard list metadata. */
   metadata?: ListMeta;
@@ -269,10 +269,10 @@ export interface PolicyRulesWithSubjects {
  */
 export interface PriorityLevelConfiguration {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'flowcontrol.apiserver.svc.io/v1beta3';
+  apiVersion?: 'flowcontrol.apiserver.svc.io/v1beta3';
 
   /** The kind of object this is. */
-  kind: 'PriorityLevelConfiguration';
+  kind?: 'PriorityLevelConfiguration';
 
   /** Standard object metadata. */
   metadata?: ObjectMeta;
@@ -317,10 +317,10 @@ export interface PriorityLevelConfigurationCondition {
  */
 export interface PriorityLevelConfigurationList {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'flowcontrol.apiserver.svc.io/v1beta3';
+  apiVersion?: 'flowcontrol.apiserver.svc.io/v1beta3';
 
   /** The kind of object this is. */
-  kind: 'PriorityLevelConfigurationList';
+  kind?: 'PriorityLevelConfigurationList';
 
   /** Standard list metadata. */
   metadata?: ListMeta;

@@ -13,10 +13,10 @@ import type { ObjectMeta } from '../../meta.svc.io/v1/types.js';
  */
 export interface ImageReview {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'imagepolicy.svc.io/v1alpha1';
+  apiVersion?: 'imagepolicy.svc.io/v1alpha1';
 
   /** The kind of object this is. */
-  kind: 'ImageReview';
+  kind?: 'ImageReview';
 
   /** Standard object metadata. */
   metadata?: ObjectMeta;

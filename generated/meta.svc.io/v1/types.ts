@@ -39,10 +39,10 @@ export interface APIGroup {
  */
 export interface APIGroupList {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'v1';
+  apiVersion?: 'v1';
 
   /** The kind of object this is. */
-  kind: 'APIGroupList';
+  kind?: 'APIGroupList';
 
   /**
    * The API groups.
@@ -108,10 +108,10 @@ export interface APIResource {
  */
 export interface APIResourceList {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'v1';
+  apiVersion?: 'v1';
 
   /** The kind of object this is. */
-  kind: 'APIResourceList';
+  kind?: 'APIResourceList';
 
   /** The group and version this list is for. */
   groupVersion: string;
@@ -131,10 +131,10 @@ export interface APIResourceList {
  */
 export interface APIVersions {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'v1';
+  apiVersion?: 'v1';
 
   /** The kind of object this is. */
-  kind: 'APIVersions';
+  kind?: 'APIVersions';
 
   /**
    * The available core API versions, for example `v1`.
@@ -203,10 +203,10 @@ export interface Condition {
  */
 export interface CreateOptions {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'meta.svc.io/v1';
+  apiVersion?: 'meta.svc.io/v1';
 
   /** The kind of object this is. */
-  kind: 'CreateOptions';
+  kind?: 'CreateOptions';
 
   /**
    * When present (`All`), all stages except persisting run.
@@ -237,10 +237,10 @@ export interface CreateOptions {
  */
 export interface DeleteOptions {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'meta.svc.io/v1';
+  apiVersion?: 'meta.svc.io/v1';
 
   /** The kind of object this is. */
-  kind: 'DeleteOptions';
+  kind?: 'DeleteOptions';
 
   /**
    * Seconds before the object should be deleted; zero means delete immediately and absent means the kind's default grace period.
@@ -277,10 +277,10 @@ export interface DeleteOptions {
  */
 export interface GetOptions {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'meta.svc.io/v1';
+  apiVersion?: 'meta.svc.io/v1';
 
   /** The kind of object this is. */
-  kind: 'GetOptions';
+  kind?: 'GetOptions';
 
   /** Constraint on the resource version the object is served from. */
   resourceVersion?: string;
@@ -402,10 +402,10 @@ export interface ListMeta {
  */
 export interface ListOptions {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'meta.svc.io/v1';
+  apiVersion?: 'meta.svc.io/v1';
 
   /** The kind of object this is. */
-  kind: 'ListOptions';
+  kind?: 'ListOptions';
 
   /** Selector restricting the returned objects by their labels; defaults to everything. */
   labelSelector?: string;
@@ -594,10 +594,10 @@ export interface OwnerReference {
  */
 export interface PartialObjectMetadata {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'meta.svc.io/v1';
+  apiVersion?: 'meta.svc.io/v1';
 
   /** The kind of object this is. */
-  kind: 'PartialObjectMetadata';
+  kind?: 'PartialObjectMetadata';
 
   /** Standard object metadata. */
   metadata?: ObjectMeta;
@@ -610,10 +610,10 @@ export interface PartialObjectMetadata {
  */
 export interface PartialObjectMetadataList {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'meta.svc.io/v1';
+  apiVersion?: 'meta.svc.io/v1';
 
   /** The kind of object this is. */
-  kind: 'PartialObjectMetadataList';
+  kind?: 'PartialObjectMetadataList';
 
   /** Standard list metadata. */
   metadata?: ListMeta;
@@ -629,10 +629,10 @@ export interface PartialObjectMetadataList {
  */
 export interface PatchOptions {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'meta.svc.io/v1';
+  apiVersion?: 'meta.svc.io/v1';
 
   /** The kind of object this is. */
-  kind: 'PatchOptions';
+  kind?: 'PatchOptions';
 
   /**
    * When present (`All`), all stages except persisting run.
@@ -692,10 +692,10 @@ export interface ServerAddressByClientCIDR {
  */
 export interface Status {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'v1';
+  apiVersion?: 'v1';
 
   /** The kind of object this is. */
-  kind: 'Status';
+  kind?: 'Status';
 
   /** Standard list metadata. */
   metadata?: ListMeta;
@@ -776,10 +776,10 @@ export interface StatusDetails {
  */
 export interface Table {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'meta.svc.io/v1';
+  apiVersion?: 'meta.svc.io/v1';
 
   /** The kind of object this is. */
-  kind: 'Table';
+  kind?: 'Table';
 
   /** Standard list metadata. */
   metadata?: ListMeta;
@@ -911,10 +911,10 @@ export interface Unknown {
  */
 export interface UpdateOptions {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'meta.svc.io/v1';
+  apiVersion?: 'meta.svc.io/v1';
 
   /** The kind of object this is. */
-  kind: 'UpdateOptions';
+  kind?: 'UpdateOptions';
 
   /**
    * When present (`All`), all stages except persisting run.

@@ -17,10 +17,10 @@ import type { LabelSelector, ListMeta, ObjectMeta } from '../../meta.svc.io/v1/t
  */
 export interface CSIStorageCapacity {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'storage.svc.io/v1';
+  apiVersion?: 'storage.svc.io/v1';
 
   /** The kind of object this is. */
-  kind: 'CSIStorageCapacity';
+  kind?: 'CSIStorageCapacity';
 
   /** Standard object metadata. The name has no particular meaning; it must be a DNS subdomain and objects are namespaced. */
   metadata?: ObjectMeta;
@@ -57,10 +57,10 @@ export interface CSIStorageCapacity {
  */
 export interface CSIStorageCapacityList {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'storage.svc.io/v1';
+  apiVersion?: 'storage.svc.io/v1';
 
   /** The kind of object this is. */
-  kind: 'CSIStorageCapacityList';
+  kind?: 'CSIStorageCapacityList';
 
   /** Standard list metadata. */
   metadata?: ListMeta;

@@ -773,10 +773,10 @@ export interface SvcCloudSharedConfiguration {
  */
 export interface SvcControllerManagerConfiguration {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'svccontrollermanager.config.svc.io/v1alpha1';
+  apiVersion?: 'svccontrollermanager.config.svc.io/v1alpha1';
 
   /** The kind of object this is. */
-  kind: 'SvcControllerManagerConfiguration';
+  kind?: 'SvcControllerManagerConfiguration';
 
   /** Configuration of the generic controller manager. */
   Generic?: GenericControllerManagerConfiguration;

@@ -40,10 +40,10 @@ export type ProxyMode = '' | 'iptables' | 'ipvs' | 'nftables' | 'kernelspace';
  */
 export interface SvcProxyConfiguration {
   /** The versioned schema of this representation of an object. */
-  apiVersion: 'svcproxy.config.svc.io/v1alpha1';
+  apiVersion?: 'svcproxy.config.svc.io/v1alpha1';
 
   /** The kind of object this is. */
-  kind: 'SvcProxyConfiguration';
+  kind?: 'SvcProxyConfiguration';
 
   /** Map of feature names to booleans that enable or disable alpha or experimental features. */
   featureGates?: Record<string, boolean>;
