@@ -266,6 +266,12 @@ const handlebars: Tool = {
 
 // (d) json-schema-to-typescript on the model as JSON Schema
 
+/** Keywords next to a `$ref` (a field's description) must go through `allOf`: json-schema-to-typescript declares a renamed copy (`Spec1`) otherwise. */
+function refOnly(s: JSONSchema): JSONSchema {
+  const { $ref, ...rest } = s;
+  return $ref && Object.keys(rest).length > 0 ? { allOf: [{ $ref }], ...rest } : s;
+}
+
 function toJsonSchema(ctx: EmitContext, gv: GroupVersion): { schema: JSONSchema; imports: string[] } {
   const declarations = collectDeclarations(gv);
   const names = new Map(declarations.map((d) => [d.node, d.name]));
@@ -280,7 +286,7 @@ function toJsonSchema(ctx: EmitContext, gv: GroupVersion): { schema: JSONSchema;
       if (node.description) s.description = node.description;
       if (node.default !== undefined) s.default = node.default as JSONSchema['default'];
     }
-    return node.nullable ? { anyOf: [s, { type: 'null' }] } : s;
+    return node.nullable ? { anyOf: [refOnly(s), { type: 'null' }] } : refOnly(s);
   };
   const structural = (node: TypeNode): JSONSchema => {
     switch (node.kind) {
@@ -304,12 +310,9 @@ function toJsonSchema(ctx: EmitContext, gv: GroupVersion): { schema: JSONSchema;
       }
     }
   };
-  /** A field's doc next to a `$ref` must go through `allOf`: a sibling of `$ref` makes a second, renamed copy of the type. */
   const property = (f: Field): JSONSchema => {
-    const s = convert(f.type, true);
     const description = f.description ?? f.type.description;
-    if (!description) return s;
-    return s.$ref ? { allOf: [s], description } : { ...s, description };
+    return refOnly({ ...convert(f.type, true), ...(description && { description }) });
   };
   const definitions: Record<string, JSONSchema> = {};
   for (const d of declarations) {
@@ -337,7 +340,7 @@ const jsonSchemaToTs: Tool = {
     const out: Output = new Map();
     for (const gv of ownGroupVersions(model)) {
       const { schema, imports } = toJsonSchema(ctx, gv);
-      const ts = await compile(schema, 'Root', { bannerComment: '', additionalProperties: false });
+      const ts = await compile(schema, 'Root', { bannerComment: '' });
       const body = ts.replace(/^export type Root =[^;]*;\n+/m, '');
       out.set(typesPath(outDir, gv), `${header(gv)}\n\n${imports.length ? `${imports.join('\n')}\n\n` : ''}${body}`);
     }
