@@ -1,2 +1,2 @@
 export { GeneratedFile, type FileHeader } from './generated-file.js';
-export { camelCase, pascalCase, tsKey, tsLiteral, tsString } from './ts-syntax.js';
+export { camelCase, pascalCase, tsKey, tsLiteral, tsString, tsValue } from './ts-syntax.js';

@@ -2,9 +2,11 @@
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
-/** A single-quoted string literal. */
+/** A string literal: single-quoted, or double-quoted when that needs fewer escapes (as prettier). */
 export function tsString(value: string): string {
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r')}'`;
+  const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
+  const body = value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replaceAll(quote, `\\${quote}`);
+  return `${quote}${body}${quote}`;
 }
 
 /** A property key: bare when it is an identifier, quoted otherwise. */
@@ -33,4 +35,16 @@ export function pascalCase(text: string): string {
 export function camelCase(text: string): string {
   const p = pascalCase(text);
   return p.length === 0 ? p : p[0]!.toLowerCase() + p.slice(1);
+}
+
+/** A JSON value as a TypeScript literal: single-quoted strings, bare keys where possible. */
+export function tsValue(value: unknown): string {
+  if (value === null || typeof value === 'boolean' || typeof value === 'number') return String(value);
+  if (typeof value === 'string') return tsString(value);
+  if (Array.isArray(value)) return `[${value.map(tsValue).join(', ')}]`;
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    return entries.length === 0 ? '{}' : `{ ${entries.map(([k, v]) => `${tsKey(k)}: ${tsValue(v)}`).join(', ')} }`;
+  }
+  throw new Error(`not a JSON value: ${typeof value}`);
 }

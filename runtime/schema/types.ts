@@ -42,6 +42,12 @@ export interface FieldSchema {
   required?: boolean;
   /** Protobuf field number. */
   proto?: number;
+  /**
+   * Inlined from an embedded type that Protobuf nests as one message field with this number; the
+   * fields sharing the number form that nested message (they carry their own numbers in `proto`
+   * of the embedded type's descriptor).
+   */
+  embeddedProto?: number;
   deprecated?: string;
   secret?: boolean;
   /** An explicit zero value is replaced by the default too. */

@@ -88,17 +88,15 @@ function describe(ctx: EmitContext, gv: GroupVersion): FileModel {
     const doc = docLines(d.description, `Schema: ${d.origin}`);
     const node = d.node;
     if (node.kind !== 'object' || node.fields.length === 0) return { name: d.name, doc, openEnded: false, type: typeOf(node, false) };
-    const ofKind = d.named?.kind !== undefined;
     const props = node.fields.map((f, i): PropModel => {
       const tags = [
         f.type.default !== undefined ? `@defaultValue \`${JSON.stringify(f.type.default)}\`${f.defaultZeroIsUnset ? ' (also when set to zero)' : ''}` : '',
         f.deprecated ? `@deprecated ${f.deprecated}` : '',
         f.secret ? 'Sensitive: never logged.' : '',
       ].filter(Boolean);
-      const literal = ofKind && (f.name === 'apiVersion' || f.name === 'kind');
       return {
         key: tsKey(f.name),
-        optional: !f.required && !literal,
+        optional: !f.required,
         type: typeOf(f.type, true),
         doc: docLines(f.description ?? f.type.description, constraintNotes(f.type), tags.join('\n') || undefined),
         blankBefore: i > 0 && Boolean(f.description || node.fields[i - 1]?.description),
@@ -319,12 +317,6 @@ function toJsonSchema(ctx: EmitContext, gv: GroupVersion): { schema: JSONSchema;
     if (d.alias) continue;
     const s = convert(d.node, false);
     if (d.description) s.description = d.description;
-    const kind = d.named?.kind;
-    if (kind && s.properties) {
-      s.properties.apiVersion = { ...s.properties.apiVersion, const: kind.apiVersion };
-      s.properties.kind = { ...s.properties.kind, const: kind.kind };
-      s.required = [...new Set([...(s.required as string[]), 'apiVersion', 'kind'])];
-    }
     definitions[d.name] = s;
   }
   // The root only makes every definition reachable; it is dropped from the output below.
