@@ -23,6 +23,7 @@ export class GeneratedFile {
   /** Names bound in this file: declared here or imported; an import that would clash gets an alias. */
   private readonly bound = new Map<string, string>();
   private readonly reexports = new Map<string, string | undefined>();
+  private readonly topLines: string[] = [];
   private depth = 0;
 
   /** @param path absolute path of the file to write; module paths below are absolute too. */
@@ -72,6 +73,12 @@ export class GeneratedFile {
     return this;
   }
 
+  /** A module-level line rendered after the imports and before the body (shared constants). */
+  top(text: string): this {
+    this.topLines.push(text);
+    return this;
+  }
+
   /** Appends one line at the current indentation (an empty call appends a blank line). */
   line(text = ''): this {
     this.lines.push(text === '' ? '' : '  '.repeat(this.depth) + text);
@@ -113,6 +120,7 @@ export class GeneratedFile {
       .map(([module, as]) => `export * ${as ? `as ${as} ` : ''}from '${this.specifier(module)}';`)
       .sort();
     if (reexports.length > 0) out.push(...reexports, '');
+    if (this.topLines.length > 0) out.push(...this.topLines, '');
     const body = [...this.lines];
     while (body.length > 0 && body[body.length - 1] === '') body.pop();
     out.push(...body);

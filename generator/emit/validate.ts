@@ -1,0 +1,287 @@
+import type { Constraints, Field, GroupVersion, ObjectNode, TypeId, TypeNode } from '../model/index.js';
+import { groupDir } from '../model/index.js';
+import { type GeneratedFile, tsKey, tsString, tsValue } from '../print/index.js';
+import { type Declaration, collectDeclarations, exactKey, isInterface } from './declarations.js';
+import { type EmitContext, gvAliasPrefix } from './emit-context.js';
+
+/**
+ * The validators artifact: `<group>/<version>/validate.ts`, one straight-line function per object
+ * type that checks types, required fields, enums, bounds, patterns, formats and list uniqueness,
+ * and reports unknown fields apart. CEL rules are not here: the runtime compiles them once from the
+ * schema descriptors and runs them after these checks pass.
+ */
+export function emitValidators(ctx: EmitContext): GeneratedFile[] {
+  return ctx.model.groupVersions.filter((gv) => !gv.external).map((gv) => new ValidatorWriter(ctx, gv).write());
+}
+
+/** `validatePod`: the validator function of a named type. */
+export function validatorName(name: string): string {
+  return `validate${name}`;
+}
+
+class ValidatorWriter {
+  private readonly file: GeneratedFile;
+  private readonly names = new Map<TypeNode, string>();
+  private readonly constantNames = new Set<string>();
+  private readonly constantByValue = new Map<string, string>();
+  private vars = 0;
+
+  constructor(
+    private readonly ctx: EmitContext,
+    private readonly gv: GroupVersion,
+  ) {
+    this.file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/validate.ts`, [gv.source]);
+  }
+
+  write(): GeneratedFile {
+    const declarations = collectDeclarations(this.gv, exactKey);
+    for (const d of declarations) this.names.set(d.node, d.name);
+    this.file.declare(...declarations.filter((d) => !d.alias).map((d) => validatorName(d.name)));
+    for (const d of declarations) {
+      if (d.alias) continue;
+      this.declaration(this.file, d);
+      this.file.line();
+    }
+    return this.file;
+  }
+
+  private runtime(name: string): string {
+    return this.file.importValue(name, this.ctx.runtimeModule('validate'));
+  }
+
+  private declaration(out: GeneratedFile, d: Declaration): void {
+    const collector = this.file.importType('Collector', this.ctx.runtimeModule('validate'));
+    const exported = d.named ? 'export ' : '';
+    out.doc(d.named ? `Checks a {@link ${d.name}} value: structure, bounds and formats (CEL rules run in the runtime).` : `Checks the ${d.name} part of a value.`);
+    out.block(`${exported}function ${validatorName(d.name)}(v: unknown, p: string, e: ${collector}): void {`, () => {
+      this.vars = 0;
+      if (d.node.kind === 'object' && isInterface(d.node)) this.objectBody(out, d.node, d.name);
+      else this.check(out, d.node, 'v', 'p', true);
+    });
+  }
+
+  private objectBody(out: GeneratedFile, node: ObjectNode, name: string): void {
+    const isObject = this.runtime('isObject');
+    out.block(`if (!${isObject}(v)) {`, () => out.line("e.type(p, v, 'object');").line('return;'));
+    if (!node.preserveUnknown && !node.embeddedResource) {
+      const known = this.constant(`${name}Fields`, `new Set(${tsValue(node.fields.map((f) => f.name))})`);
+      out.line(`for (const k in v) if (!${known}.has(k)) e.unknown(\`\${p}.\${k}\`);`);
+    }
+    this.objectConstraints(out, node);
+    for (const f of node.fields) this.field(out, f);
+  }
+
+  private objectConstraints(out: GeneratedFile, node: TypeNode): void {
+    const c = node.constraints;
+    if (c?.minProperties === undefined && c?.maxProperties === undefined) return;
+    const n = this.var();
+    out.line(`const ${n} = Object.keys(v as object).length;`);
+    if (c.minProperties !== undefined) out.line(`if (${n} < ${c.minProperties}) e.invalid(p, ${n}, 'must have at least ${c.minProperties} properties');`);
+    if (c.maxProperties !== undefined) out.line(`if (${n} > ${c.maxProperties}) e.tooMany(p, ${n}, ${c.maxProperties});`);
+  }
+
+  private field(out: GeneratedFile, f: Field): void {
+    const x = this.var();
+    const path = `\`\${p}.${f.name.replace(/[`$\\]/g, '\\$&')}\``;
+    const access = /^[A-Za-z_$][\w$]*$/.test(f.name) ? `v.${f.name}` : `v[${tsString(f.name)}]`;
+    out.line(`const ${x} = ${access};`);
+    const absent = f.type.nullable ? `${x} === undefined` : `${x} === undefined || ${x} === null`;
+    if (f.required) {
+      out.line(`if (${absent}) e.required(${path});`);
+      if (!this.checks(f.type)) return;
+      out.block('else {', () => this.check(out, f.type, x, path, false));
+      return;
+    }
+    if (!this.checks(f.type)) return;
+    out.block(`if (!(${absent})) {`, () => this.check(out, f.type, x, path, false));
+  }
+
+  /** False for nodes that accept anything (raw), so no code is written for them. */
+  private checks(node: TypeNode): boolean {
+    return !(node.kind === 'raw' && !node.constraints && !node.nullable);
+  }
+
+  /** Statements that check the value in `x` (a variable), reporting at path expression `path`. */
+  private check(out: GeneratedFile, node: TypeNode, x: string, path: string, top: boolean): void {
+    if (node.nullable && !top) {
+      out.block(`if (${x} !== null) {`, () => this.check(out, { ...node, nullable: false }, x, path, top));
+      return;
+    }
+    switch (node.kind) {
+      case 'ref':
+        out.line(`${this.refValidator(node.target)}(${x}, ${path}, e);`);
+        this.enumCheck(out, node.constraints, x, path);
+        return;
+      case 'object': {
+        const hoisted = this.names.get(node);
+        if (hoisted && !top) {
+          out.line(`${validatorName(hoisted)}(${x}, ${path}, e);`);
+          return;
+        }
+        const isObject = this.runtime('isObject');
+        out.line(`if (!${isObject}(${x})) e.type(${path}, ${x}, 'object');`);
+        return;
+      }
+      case 'list':
+        return this.list(out, node, x, path);
+      case 'map':
+        return this.map(out, node, x, path);
+      case 'raw':
+        return;
+      case 'int-or-string':
+        out.line(`if (typeof ${x} !== 'string' && !Number.isInteger(${x})) e.type(${path}, ${x}, 'integer or string');`);
+        return this.enumCheck(out, node.constraints, x, path);
+      case 'quantity':
+        out.line(`if (!${this.runtime('isQuantity')}(${x})) e.invalid(${path}, ${x}, 'must be a quantity such as 1Gi, 500m or 1e3');`);
+        return;
+      case 'scalar':
+        return this.scalar(out, node.type, node.format, node.constraints, x, path);
+      case 'bytes':
+        return this.string(out, node.constraints, x, path, `${this.runtime('isBase64')}(${x})`, 'must be base64-encoded bytes');
+      case 'time':
+        return node.format === 'date'
+          ? this.string(out, node.constraints, x, path, `${this.runtime('isDate')}(${x})`, 'must be a date (YYYY-MM-DD)')
+          : this.string(out, node.constraints, x, path, `${this.runtime('isDateTime')}(${x})`, 'must be an RFC 3339 timestamp');
+      case 'duration':
+        return this.string(out, node.constraints, x, path, `${this.runtime('isDuration')}(${x})`, 'must be a duration such as 30s, 1m30s or 500ms');
+    }
+  }
+
+  private scalar(out: GeneratedFile, type: string, format: string | undefined, c: Constraints | undefined, x: string, path: string): void {
+    switch (type) {
+      case 'string':
+        return this.string(out, c, x, path);
+      case 'boolean':
+        out.line(`if (typeof ${x} !== 'boolean') e.type(${path}, ${x}, 'boolean');`);
+        return this.enumCheck(out, c, x, path);
+      case 'integer': {
+        out.line(`if (typeof ${x} !== 'number' || !Number.isInteger(${x})) e.type(${path}, ${x}, 'integer');`);
+        if (format === 'int32' || format === 'int64') {
+          out.line(`else if (!${this.runtime('fitsIntegerFormat')}(${x}, ${tsString(format)})) e.invalid(${path}, ${x}, 'out of range for ${format}');`);
+        }
+        return this.numberBounds(out, c, x, path);
+      }
+      default:
+        out.line(`if (typeof ${x} !== 'number') e.type(${path}, ${x}, 'number');`);
+        return this.numberBounds(out, c, x, path);
+    }
+  }
+
+  private numberBounds(out: GeneratedFile, c: Constraints | undefined, x: string, path: string): void {
+    const lines: string[] = [];
+    if (c?.minimum !== undefined) {
+      const op = c.exclusiveMinimum ? '<=' : '<';
+      lines.push(`if (${x} ${op} ${c.minimum}) e.invalid(${path}, ${x}, ${tsString(`must be ${c.exclusiveMinimum ? 'greater than' : 'greater than or equal to'} ${c.minimum}`)});`);
+    }
+    if (c?.maximum !== undefined) {
+      const op = c.exclusiveMaximum ? '>=' : '>';
+      lines.push(`if (${x} ${op} ${c.maximum}) e.invalid(${path}, ${x}, ${tsString(`must be ${c.exclusiveMaximum ? 'less than' : 'less than or equal to'} ${c.maximum}`)});`);
+    }
+    const enumLine = this.enumLine(c, x, path);
+    if (enumLine) lines.push(enumLine);
+    if (lines.length === 0) return;
+    out.block(`if (typeof ${x} === 'number') {`, () => lines.forEach((l) => out.line(l)));
+  }
+
+  private string(out: GeneratedFile, c: Constraints | undefined, x: string, path: string, formatTest?: string, formatMessage?: string): void {
+    const lines: string[] = [];
+    if (formatTest) lines.push(`if (!${formatTest}) e.invalid(${path}, ${x}, ${tsString(formatMessage!)});`);
+    if (c?.minLength !== undefined || c?.maxLength !== undefined) {
+      const len = `${this.runtime('charLength')}(${x})`;
+      if (c.minLength !== undefined) lines.push(`if (${len} < ${c.minLength}) e.invalid(${path}, ${x}, 'must be at least ${c.minLength} characters long');`);
+      if (c.maxLength !== undefined) lines.push(`if (${len} > ${c.maxLength}) e.tooLong(${path}, ${x}, ${c.maxLength});`);
+    }
+    if (c?.pattern !== undefined) {
+      const re = this.constant('pattern', `new RegExp(${tsString(c.pattern)}, 'u')`, c.pattern);
+      lines.push(`if (!${re}.test(${x})) e.invalid(${path}, ${x}, ${tsString(`must match ${c.pattern}`)});`);
+    }
+    const enumLine = this.enumLine(c, x, path);
+    if (enumLine) lines.push(enumLine);
+    if (lines.length === 0) {
+      out.line(`if (typeof ${x} !== 'string') e.type(${path}, ${x}, 'string');`);
+      return;
+    }
+    out.line(`if (typeof ${x} !== 'string') e.type(${path}, ${x}, 'string');`);
+    out.block('else {', () => lines.forEach((l) => out.line(l)));
+  }
+
+  private enumCheck(out: GeneratedFile, c: Constraints | undefined, x: string, path: string): void {
+    const line = this.enumLine(c, x, path);
+    if (line) out.line(line);
+  }
+
+  private enumLine(c: Constraints | undefined, x: string, path: string): string | undefined {
+    if (!c?.enum) return undefined;
+    const values = c.enum;
+    const test = values.length <= 4 ? values.map((v) => `${x} !== ${tsValue(v)}`).join(' && ') : `!${this.constant('allowed', `new Set<unknown>(${tsValue(values)})`, JSON.stringify(values))}.has(${x})`;
+    return `if (${test}) e.notSupported(${path}, ${x}, ${tsValue(values)});`;
+  }
+
+  private list(out: GeneratedFile, node: Extract<TypeNode, { kind: 'list' }>, x: string, path: string): void {
+    out.line(`if (!Array.isArray(${x})) e.type(${path}, ${x}, 'array');`);
+    out.block('else {', () => {
+      const c = node.constraints;
+      if (c?.minItems !== undefined) out.line(`if (${x}.length < ${c.minItems}) e.invalid(${path}, ${x}.length, 'must have at least ${c.minItems} items');`);
+      if (c?.maxItems !== undefined) out.line(`if (${x}.length > ${c.maxItems}) e.tooMany(${path}, ${x}.length, ${c.maxItems});`);
+      if (this.checks(node.items)) {
+        const i = this.var('i');
+        out.block(`for (let ${i} = 0; ${i} < ${x}.length; ${i}++) {`, () => {
+          const y = this.var();
+          out.line(`const ${y}: unknown = ${x}[${i}];`);
+          this.check(out, node.items, y, childPath(path, `[\${${i}}]`), false);
+        });
+      }
+      if (node.listType === 'set') out.line(`${this.runtime('checkSetUnique')}(${path}, ${x}, e);`);
+      if (node.listType === 'map' && node.listMapKeys) out.line(`${this.runtime('checkMapKeysUnique')}(${path}, ${x}, ${tsValue(node.listMapKeys)}, e);`);
+    });
+  }
+
+  private map(out: GeneratedFile, node: Extract<TypeNode, { kind: 'map' }>, x: string, path: string): void {
+    const isObject = this.runtime('isObject');
+    out.line(`if (!${isObject}(${x})) e.type(${path}, ${x}, 'object');`);
+    out.block('else {', () => {
+      const c = node.constraints;
+      if (c?.minProperties !== undefined || c?.maxProperties !== undefined) {
+        const n = this.var();
+        out.line(`const ${n} = Object.keys(${x}).length;`);
+        if (c.minProperties !== undefined) out.line(`if (${n} < ${c.minProperties}) e.invalid(${path}, ${n}, 'must have at least ${c.minProperties} entries');`);
+        if (c.maxProperties !== undefined) out.line(`if (${n} > ${c.maxProperties}) e.tooMany(${path}, ${n}, ${c.maxProperties});`);
+      }
+      if (!this.checks(node.values)) return;
+      const k = this.var('k');
+      out.block(`for (const ${k} in ${x}) {`, () => {
+        const y = this.var();
+        out.line(`const ${y}: unknown = ${x}[${k}];`);
+        this.check(out, node.values, y, childPath(path, `[\${${k}}]`), false);
+      });
+    });
+  }
+
+  private refValidator(target: TypeId): string {
+    const name = validatorName(target.name);
+    if (target.group === this.gv.group && target.version === this.gv.version) return name;
+    return this.file.importValue(name, this.ctx.gvModule(target, 'validate'), gvAliasPrefix(target));
+  }
+
+  /** A module-level constant, shared by every use of the same value. */
+  private constant(base: string, init: string, key = init): string {
+    const existing = this.constantByValue.get(key);
+    if (existing) return existing;
+    const stem = base.replace(/^[A-Z]/, (s) => s.toLowerCase());
+    let name = stem;
+    for (let i = 2; this.constantNames.has(name); i++) name = `${stem}${i}`;
+    this.constantNames.add(name);
+    this.file.top(`const ${name} = ${init};`);
+    this.constantByValue.set(key, name);
+    return name;
+  }
+
+  private var(prefix = 'x'): string {
+    return `${prefix}${this.vars++}`;
+  }
+}
+
+/** A path expression one step below `path` (a variable or a template literal), e.g. `[${i}]`. */
+function childPath(path: string, suffix: string): string {
+  return path.startsWith('`') ? `${path.slice(0, -1)}${suffix}\`` : `\`\${${path}}${suffix}\``;
+}
