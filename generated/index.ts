@@ -66,4 +66,5 @@ export * as svcadmV1beta3 from './svcadm.svc.io/v1beta3/index.js';
 export * as svccontrollermanagerConfigV1alpha1 from './svccontrollermanager.config.svc.io/v1alpha1/index.js';
 export * as svcproxyConfigV1alpha1 from './svcproxy.config.svc.io/v1alpha1/index.js';
 export * as svcschedulerConfigV1 from './svcscheduler.config.svc.io/v1/index.js';
+export * from './kinds.js';
 

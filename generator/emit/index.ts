@@ -5,3 +5,4 @@ export { openApiDocument, schemaName, type OpenApiDocument } from './openapi-doc
 export { emitSchemas, schemaConstName } from './schema.js';
 export { emitValidators, validatorName } from './validate.js';
 export { DefaultsIndex, defaulterName, emitDefaulters } from './defaults.js';
+export { emitAllKinds, emitKinds, kindsConstName } from './kinds.js';

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { groupDir } from '../model/index.js';
 import type { GeneratedFile } from '../print/index.js';
 import { type EmitContext, gvNamespace } from './emit-context.js';
@@ -16,5 +17,6 @@ export function emitIndexes(ctx: EmitContext, artifacts: readonly string[]): Gen
   });
   const root = ctx.newFile('index.ts', [...new Set(gvs.map((gv) => gv.source))].sort());
   for (const gv of gvs) root.exportAll(ctx.gvModule(gv, 'index'), gvNamespace(gv));
+  root.exportAll(join(ctx.outDir, 'kinds'));
   return [...files, root];
 }

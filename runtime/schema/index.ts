@@ -11,3 +11,4 @@ export type {
   SpecialSchema,
 } from './types.js';
 export { deref } from './types.js';
+export type { KindRegistration, PrinterColumn, ResourceDescriptor, VersionLifecycle } from './kind.js';

@@ -92,3 +92,6 @@ export function checkMapKeysUnique(field: string, items: readonly unknown[], key
     else seen.add(key);
   }
 }
+
+/** The defaulter of a kind whose schema has no defaults. */
+export function noDefaults(_value: unknown): void {}

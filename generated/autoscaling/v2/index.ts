@@ -2,6 +2,7 @@
 // Source: schemas/autoscaling/v2.yaml
 
 export * from './defaults.js';
+export * from './kinds.js';
 export * from './schema.js';
 export * from './types.js';
 export * from './validate.js';

@@ -2,6 +2,7 @@
 // Source: schemas/config.svc.io/v1alpha1.yaml
 
 export * from './defaults.js';
+export * from './kinds.js';
 export * from './schema.js';
 export * from './types.js';
 export * from './validate.js';

@@ -2,6 +2,7 @@
 // Source: schemas/svcscheduler.config.svc.io/v1.yaml
 
 export * from './defaults.js';
+export * from './kinds.js';
 export * from './schema.js';
 export * from './types.js';
 export * from './validate.js';

@@ -1,0 +1,84 @@
+import type { GroupVersion, NamedType } from '../model/index.js';
+import { groupDir } from '../model/index.js';
+import { type GeneratedFile, tsString, tsValue } from '../print/index.js';
+import { DefaultsIndex, defaulterName } from './defaults.js';
+import { type EmitContext, gvNamespace } from './emit-context.js';
+import { schemaConstName } from './schema.js';
+import { validatorName } from './validate.js';
+
+/**
+ * The kinds artifact: `<group>/<version>/kinds.ts`, the declarative registration of every kind of
+ * the group/version (identity, schema, validator, defaulter, how it is served) that the runtime's
+ * generic handlers, `svckit validate` and the client read. No behaviour lives here.
+ */
+export function emitKinds(ctx: EmitContext): GeneratedFile[] {
+  const needs = new DefaultsIndex(ctx.index);
+  return ctx.model.groupVersions.filter((gv) => !gv.external).map((gv) => emitGroupVersionKinds(ctx, gv, needs));
+}
+
+/** `coreV1Kinds`: the registration list of a group/version. */
+export function kindsConstName(gv: Pick<GroupVersion, 'group' | 'version'>): string {
+  return `${gvNamespace(gv)}Kinds`;
+}
+
+function emitGroupVersionKinds(ctx: EmitContext, gv: GroupVersion, needs: DefaultsIndex): GeneratedFile {
+  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/kinds.ts`, [gv.source]);
+  const registration = file.importType('KindRegistration', ctx.runtimeModule('schema'));
+  const kinds = gv.types.filter((t) => t.kind);
+  file.declare(kindsConstName(gv));
+  file.doc(`Every kind of ${gv.group === '' ? 'the core group' : gv.group} ${gv.version}, for the runtime.`);
+  file.block(`export const ${kindsConstName(gv)}: readonly ${registration}[] = [`, () => {
+    for (const t of kinds) writeKind(file, ctx, gv, t, needs);
+  }, '];');
+  return file;
+}
+
+/** The root `kinds.ts`: every group/version's registrations in one list. */
+export function emitAllKinds(ctx: EmitContext): GeneratedFile {
+  const gvs = ctx.model.groupVersions.filter((gv) => !gv.external);
+  const file = ctx.newFile('kinds.ts', [...new Set(gvs.map((gv) => gv.source))].sort());
+  const registration = file.importType('KindRegistration', ctx.runtimeModule('schema'));
+  const names = gvs.map((gv) => file.importValue(kindsConstName(gv), ctx.gvModule(gv, 'kinds')));
+  file.declare('allKinds');
+  file.doc('Every kind of every group/version generated here.');
+  file.block(`export const allKinds: readonly ${registration}[] = [`, () => names.forEach((n) => file.line(`...${n},`)), '];');
+  return file;
+}
+
+function writeKind(file: GeneratedFile, ctx: EmitContext, gv: GroupVersion, t: NamedType, needs: DefaultsIndex): void {
+  const kind = t.kind!;
+  const schema = file.importValue(schemaConstName(t.id.name), ctx.gvModule(gv, 'schema'));
+  const validate = file.importValue(validatorName(t.id.name), ctx.gvModule(gv, 'validate'));
+  const setDefaults = needs.hasDefaults(t.node)
+    ? file.importValue(defaulterName(t.id.name), ctx.gvModule(gv, 'defaults'))
+    : file.importValue('noDefaults', ctx.runtimeModule('validate'));
+  file.block('{', () => {
+    file.line(`group: ${tsString(gv.group)},`);
+    file.line(`version: ${tsString(gv.version)},`);
+    file.line(`kind: ${tsString(kind.kind)},`);
+    file.line(`apiVersion: ${tsString(kind.apiVersion)},`);
+    if (kind.resource?.verbs.includes('list')) file.line(`listKind: ${tsString(kind.listKind)},`);
+    file.line(`schema: ${schema},`);
+    file.line(`validate: ${validate},`);
+    file.line(`setDefaults: ${setDefaults},`);
+    if (kind.resource) {
+      const { plural, singular, scope, verbs, subresources, shortNames, categories, printerColumns, served, storage, custom, conversion } = kind.resource;
+      file.block('resource: {', () => {
+        file.line(`plural: ${tsString(plural)},`);
+        file.line(`singular: ${tsString(singular)},`);
+        file.line(`scope: ${tsString(scope)},`);
+        file.line(`verbs: ${tsValue(verbs)},`);
+        file.line(`subresources: ${tsValue(subresources)},`);
+        file.line(`shortNames: ${tsValue(shortNames)},`);
+        file.line(`categories: ${tsValue(categories)},`);
+        if (printerColumns.length === 0) file.line('printerColumns: [],');
+        else file.block('printerColumns: [', () => printerColumns.forEach((c) => file.line(`${tsValue(c)},`)), '],');
+        file.line(`served: ${served},`);
+        file.line(`storage: ${storage},`);
+        file.line(`custom: ${custom},`);
+        file.line(`conversion: ${tsValue(conversion)},`);
+      }, '},');
+    }
+    if (gv.lifecycle) file.line(`lifecycle: ${tsValue(gv.lifecycle)},`);
+  }, '},');
+}
