@@ -11,4 +11,5 @@ export type {
   SpecialSchema,
 } from './types.js';
 export { deref } from './types.js';
+export { prune } from './prune.js';
 export type { KindRegistration, PrinterColumn, ResourceDescriptor, VersionLifecycle } from './kind.js';

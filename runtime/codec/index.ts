@@ -1,0 +1,1 @@
+export { findDuplicateKeys } from './json-duplicates.js';

@@ -1,0 +1,101 @@
+import type { KindRegistration, ResourceDescriptor } from '../schema/index.js';
+
+/** One resource as served at one group/version: what the handlers need to answer for it. */
+export interface ServedResource {
+  group: string;
+  version: string;
+  /** `v1` or `<group>/<version>`. */
+  apiVersion: string;
+  /** The plural resource name in paths. */
+  resource: string;
+  kind: string;
+  listKind: string;
+  namespaced: boolean;
+  verbs: ReadonlySet<string>;
+  subresources: ReadonlySet<string>;
+  descriptor: ResourceDescriptor;
+  registration: KindRegistration;
+  /** Storage key prefix shared by every version of the resource: `/<group>/<plural>/`. */
+  storagePrefix: string;
+  /** The version objects are stored in; other versions convert on the way in and out. */
+  storageVersion: ServedResource | undefined;
+  /** `Warning` text for requests to a deprecated version, undefined when it is not deprecated. */
+  deprecationWarning?: string;
+}
+
+/** The served resources of a server, looked up by group, version and plural name. */
+export class ResourceRegistry {
+  private readonly byPath = new Map<string, ServedResource>();
+  private readonly all: ServedResource[] = [];
+
+  constructor(kinds: readonly KindRegistration[]) {
+    for (const k of kinds) {
+      const r = k.resource;
+      if (!r || !r.served) continue;
+      const served: ServedResource = {
+        group: k.group,
+        version: k.version,
+        apiVersion: k.apiVersion,
+        resource: r.plural,
+        kind: k.kind,
+        listKind: k.listKind ?? `${k.kind}List`,
+        namespaced: r.scope === 'Namespaced',
+        verbs: new Set(r.verbs),
+        subresources: new Set(r.subresources),
+        descriptor: r,
+        registration: k,
+        storagePrefix: `/${k.group || 'core'}/${r.plural}/`,
+        storageVersion: undefined,
+      };
+      const warning = deprecationWarning(k);
+      if (warning) served.deprecationWarning = warning;
+      this.byPath.set(pathKey(k.group, k.version, r.plural), served);
+      this.all.push(served);
+    }
+    for (const s of this.all) s.storageVersion = this.chooseStorageVersion(s);
+  }
+
+  get(group: string, version: string, resource: string): ServedResource | undefined {
+    return this.byPath.get(pathKey(group, version, resource));
+  }
+
+  resources(): readonly ServedResource[] {
+    return this.all;
+  }
+
+  /** Whether `group/version` serves anything (an unknown one is a 404). */
+  hasGroupVersion(group: string, version: string): boolean {
+    return this.all.some((r) => r.group === group && r.version === version);
+  }
+
+  /** Every version of the same resource (same group and plural). */
+  versionsOf(r: ServedResource): ServedResource[] {
+    return this.all.filter((o) => o.group === r.group && o.resource === r.resource);
+  }
+
+  /** The namespaced resources, for cascading a namespace's deletion (one entry per storage prefix). */
+  namespacedStorage(): ServedResource[] {
+    const seen = new Set<string>();
+    return this.all.filter((r) => r.namespaced && r.storageVersion === r && !seen.has(r.storagePrefix) && seen.add(r.storagePrefix));
+  }
+
+  private chooseStorageVersion(r: ServedResource): ServedResource {
+    const versions = this.versionsOf(r);
+    return versions.find((v) => v.descriptor.storage) ?? versions.find((v) => !v.deprecationWarning) ?? versions[0] ?? r;
+  }
+}
+
+function pathKey(group: string, version: string, resource: string): string {
+  return `${group}/${version}/${resource}`;
+}
+
+/** The real system's deprecation warning: `<group/version> <Kind> is deprecated in v1.X+, unavailable in v1.Y+; use <replacement>`. */
+function deprecationWarning(k: KindRegistration): string | undefined {
+  const l = k.lifecycle;
+  if (!l?.deprecated && !l?.removed) return undefined;
+  const parts = [`${k.apiVersion} ${k.kind} is deprecated in v${l.deprecated ?? '?'}+`];
+  if (l.removed) parts.push(`unavailable in v${l.removed}+`);
+  let text = parts.join(', ');
+  if (l.replacement) text += `; use ${l.replacement} ${k.kind}`;
+  return text;
+}

@@ -1,0 +1,261 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parse as parseYaml } from 'yaml';
+import { StatusError, isStatusError } from '../api/index.js';
+import { findDuplicateKeys } from '../codec/index.js';
+import type { KindRegistration } from '../schema/index.js';
+import { type Store, createContinueTokenSecret } from '../store/index.js';
+import type { RuleChecker } from './admission.js';
+import type { RequestContext, ServerContext, ServerSettings, Target } from './context.js';
+import { deleteCollection, deleteObject, deleteOptions } from './delete.js';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
+import { type Reply, type Request, Warnings, readBody, sendJson } from './http.js';
+import { NamespaceReaper } from './namespace-reaper.js';
+import type { ApiObject } from './objects.js';
+import { patchObject } from './patch.js';
+import { pretty, readOptions, writeOptions } from './query.js';
+import { getObject, listObjects } from './read.js';
+import { ResourceRegistry } from './resources.js';
+import { type Route, route } from './router.js';
+import { evictPod, reviewAccess } from './virtual.js';
+import { watchObjects } from './watch.js';
+import { type Body, createObject, updateObject } from './write.js';
+
+export interface ApiServerOptions {
+  /** The kinds to serve (generated `allKinds`, or a project's own). */
+  kinds: readonly KindRegistration[];
+  store: Store;
+  /** CEL rules of the kinds; by default none are checked. */
+  rules?: RuleChecker;
+  continueTtlMs?: number;
+  futureRevisionWaitMs?: number;
+  maxBodyBytes?: number;
+  bookmarkIntervalMs?: number;
+  maxWatchSeconds?: number;
+  now?: () => Date;
+  /** Logs unexpected errors (a 500); default stderr. */
+  log?: (line: string) => void;
+}
+
+/** The reference server's HTTP front: routing, the handler chain and the one place errors become Status. */
+export class ApiServer {
+  readonly http: Server;
+  readonly context: ServerContext;
+  private readonly log: (line: string) => void;
+
+  constructor(options: ApiServerOptions) {
+    const registry = new ResourceRegistry(options.kinds);
+    const settings: ServerSettings = {
+      continueTtlMs: options.continueTtlMs ?? 5 * 60_000,
+      continueSecret: createContinueTokenSecret(),
+      futureRevisionWaitMs: options.futureRevisionWaitMs ?? 3000,
+      maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
+      bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
+      maxWatchSeconds: options.maxWatchSeconds ?? 1800,
+      now: options.now ?? (() => new Date()),
+    };
+    this.context = {
+      store: options.store,
+      registry,
+      settings,
+      rules: options.rules ?? (() => []),
+      reaper: new NamespaceReaper(options.store, registry, settings),
+    };
+    this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+    this.http = createServer((req, res) => void this.handle(req, res));
+  }
+
+  /** Starts listening; resolves with the base URL (`http://127.0.0.1:<port>`). */
+  async listen(port = 0, host = '127.0.0.1'): Promise<string> {
+    await this.context.reaper.resume();
+    await new Promise<void>((resolve, reject) => {
+      this.http.once('error', reject);
+      this.http.listen(port, host, () => resolve());
+    });
+    const address = this.http.address() as AddressInfo;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  }
+
+  /** Stops accepting requests, ends open watches, closes the store. */
+  async close(): Promise<void> {
+    this.context.reaper.close();
+    this.http.closeAllConnections();
+    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+    await this.context.store.close();
+  }
+
+  private async handle(raw: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(raw.url ?? '/', 'http://localhost');
+    const req: Request = { method: raw.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: raw.headers, raw };
+    const ctx: RequestContext = { ...this.context, req, warnings: new Warnings() };
+    const isPretty = pretty(url.searchParams);
+    try {
+      checkAccept(raw.headers.accept);
+      const reply = await this.dispatch(ctx, res);
+      if (reply) sendJson(res, reply, ctx.warnings, isPretty);
+    } catch (e) {
+      const error = this.toStatusError(e, req);
+      if (res.headersSent) {
+        res.end();
+        return;
+      }
+      const headers: Record<string, string> = {};
+      const retry = error.details?.retryAfterSeconds;
+      if (retry !== undefined) headers['retry-after'] = String(retry);
+      sendJson(res, { status: error.code, body: error.toStatus(), headers }, ctx.warnings, isPretty);
+    }
+  }
+
+  /** Client mistakes are Status errors already; anything else is logged and answered 500. */
+  private toStatusError(e: unknown, req: Request): StatusError {
+    if (isStatusError(e)) return e;
+    this.log(`svckit serve: ${req.method} ${req.path}: ${(e as Error)?.stack ?? String(e)}`);
+    return new StatusError({ code: 500, reason: 'InternalError', message: `an error on the server ("${(e as Error)?.message ?? 'unknown'}") has prevented the request from succeeding` });
+  }
+
+  private async dispatch(ctx: RequestContext, res: ServerResponse): Promise<Reply | undefined> {
+    const r = route(ctx.req.path, ctx.registry);
+    if (r.kind !== 'resource') return this.nonResource(ctx, r);
+    if (r.r.deprecationWarning) ctx.warnings.add(r.r.deprecationWarning);
+    const t: Target = { r: r.r, namespace: r.namespace, name: r.name, subresource: r.subresource };
+    const { method, query } = ctx.req;
+    const verb = (name: string) => {
+      if (!t.r.verbs.has(name)) throw methodNotAllowed(method, `${t.r.resource} does not support ${name}`);
+    };
+
+    if (t.name === undefined) {
+      if (method === 'GET') {
+        const opts = readOptions(query);
+        verb(opts.watch ? 'watch' : 'list');
+        if (!opts.watch) return listObjects(ctx, t, opts);
+        await watchObjects(ctx, t, opts, res);
+        return undefined;
+      }
+      if (method === 'POST') {
+        verb('create');
+        const body = await this.body(ctx);
+        if (t.r.group === 'authorization.svc.io' && t.r.resource === 'subjectaccessreviews') return reviewAccess(ctx, t, body);
+        return createObject(ctx, t, body, writeOptions(query));
+      }
+      if (method === 'DELETE') {
+        verb('deletecollection');
+        const write = writeOptions(query);
+        return deleteCollection(ctx, t, readOptions(query), deleteOptions(await this.optionalJson(ctx), query, write));
+      }
+      throw methodNotAllowed(method, 'a collection takes GET, POST and DELETE');
+    }
+
+    if (t.subresource === 'eviction') {
+      if (method !== 'POST') throw methodNotAllowed(method, 'eviction takes POST');
+      return evictPod(ctx, t, await this.body(ctx));
+    }
+    if (t.subresource === 'finalize') {
+      if (method !== 'PUT') throw methodNotAllowed(method, 'finalize takes PUT');
+      return updateObject(ctx, { ...t, subresource: undefined }, await this.body(ctx), writeOptions(query));
+    }
+    switch (method) {
+      case 'GET':
+        verb('get');
+        return getObject(ctx, t, readOptions(query));
+      case 'PUT':
+        verb('update');
+        return updateObject(ctx, t, await this.body(ctx), writeOptions(query));
+      case 'PATCH': {
+        verb('patch');
+        const text = (await readBody(ctx.req.raw, ctx.settings.maxBodyBytes)).toString('utf8');
+        return patchObject(ctx, t, text, ctx.req.headers['content-type'], writeOptions(query));
+      }
+      case 'DELETE': {
+        if (t.subresource !== undefined) throw methodNotAllowed(method, `${t.r.resource}/${t.subresource} does not take DELETE`);
+        verb('delete');
+        return deleteObject(ctx, t, deleteOptions(await this.optionalJson(ctx), query, writeOptions(query)));
+      }
+      default:
+        throw methodNotAllowed(method, 'an object takes GET, PUT, PATCH and DELETE');
+    }
+  }
+
+  private nonResource(ctx: RequestContext, r: Exclude<Route, { kind: 'resource' }>): Reply {
+    if (ctx.req.method !== 'GET' && ctx.req.method !== 'HEAD') throw methodNotAllowed(ctx.req.method, 'discovery documents are read with GET');
+    switch (r.kind) {
+      case 'api-versions':
+        return { status: 200, body: apiVersions(ctx.req.headers.host ?? 'localhost') };
+      case 'api-groups':
+        return { status: 200, body: apiGroupList(ctx.registry) };
+      case 'api-group': {
+        const body = apiGroup(ctx.registry, r.group);
+        if (!body) throw notFoundPath(`the server could not find the requested resource (group ${r.group})`);
+        return { status: 200, body };
+      }
+      case 'api-resources':
+        return { status: 200, body: apiResourceList(ctx.registry, r.group, r.version) };
+      case 'version':
+        return { status: 200, body: { major: '1', minor: '30', gitVersion: 'v1.30.0-svckit', platform: `${process.platform}/${process.arch}` } };
+      case 'health':
+        return { status: 200, body: 'ok' };
+      case 'openapi':
+        throw notFoundPath('the OpenAPI documents are not served yet');
+      case 'not-found':
+        throw notFoundPath(r.message);
+    }
+  }
+
+  /** A JSON or YAML object body, with its duplicate keys. */
+  private async body(ctx: RequestContext): Promise<Body> {
+    const text = (await readBody(ctx.req.raw, ctx.settings.maxBodyBytes)).toString('utf8');
+    const type = (ctx.req.headers['content-type'] ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+    let object: unknown;
+    if (type === 'application/json' || type === '') {
+      try {
+        object = JSON.parse(text);
+      } catch (e) {
+        throw new StatusError({ code: 400, reason: 'BadRequest', message: `the request body is not valid JSON: ${(e as Error).message}` });
+      }
+      if (isObject(object)) return { object: object as ApiObject, duplicates: findDuplicateKeys(text) };
+    } else if (type === 'application/yaml') {
+      try {
+        object = parseYaml(text, { uniqueKeys: false });
+      } catch (e) {
+        throw new StatusError({ code: 400, reason: 'BadRequest', message: `the request body is not valid YAML: ${(e as Error).message}` });
+      }
+      if (isObject(object)) return { object: object as ApiObject, duplicates: [] };
+    } else {
+      throw new StatusError({ code: 415, reason: 'UnsupportedMediaType', message: `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml` });
+    }
+    throw new StatusError({ code: 400, reason: 'BadRequest', message: `the request body must be a JSON object, not ${Array.isArray(object) ? 'an array' : typeof object}` });
+  }
+
+  /** The optional DeleteOptions body of a delete. */
+  private async optionalJson(ctx: RequestContext): Promise<unknown> {
+    const text = (await readBody(ctx.req.raw, ctx.settings.maxBodyBytes)).toString('utf8').trim();
+    if (text === '') return undefined;
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      throw new StatusError({ code: 400, reason: 'BadRequest', message: `the request body is not valid JSON: ${(e as Error).message}` });
+    }
+  }
+}
+
+/**
+ * Media types until content negotiation lands: a list that accepts JSON anywhere (`application/json`,
+ * `application/*`, `*\/*`) is answered in JSON; only a list with nothing acceptable is 406.
+ */
+function checkAccept(accept: string | undefined): void {
+  if (!accept || accept.trim() === '') return;
+  const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
+  if (types.some((t) => t === 'application/json' || t === 'application/*' || t === '*/*' || t === '')) return;
+  throw new StatusError({ code: 406, reason: 'NotAcceptable', message: `only the following media types are accepted: application/json` });
+}
+
+function methodNotAllowed(method: string, why: string): StatusError {
+  return new StatusError({ code: 405, reason: 'MethodNotAllowed', message: `the server does not allow this method on the requested resource (${method}: ${why})` });
+}
+
+function notFoundPath(message: string): StatusError {
+  return new StatusError({ code: 404, reason: 'NotFound', message });
+}
+
+function isObject(v: unknown): boolean {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}

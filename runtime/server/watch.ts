@@ -1,0 +1,161 @@
+import type { ServerResponse } from 'node:http';
+import { StatusError } from '../api/index.js';
+import { isStoreExpiredError, isStoreFutureRevisionError, type Watch, type WatchEvent } from '../store/index.js';
+import type { RequestContext, Target } from './context.js';
+import { type ApiObject, collectionPrefix, decodeObject } from './objects.js';
+import type { ReadOptions } from './query.js';
+import { type Matcher, selectorMatcher } from './read.js';
+import type { ServedResource } from './resources.js';
+import { expired, parseRevision, tooLargeResourceVersion } from './versions.js';
+
+/** The annotation on the bookmark that ends the initial events of `sendInitialEvents`. */
+export const INITIAL_EVENTS_END = 'svc.io/initial-events-end';
+
+type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+/**
+ * watch: a chunked stream of `{type, object}` JSON documents, one per line. Where it starts follows
+ * the spec's watch table; an expired start version is an ERROR event carrying a 410 Status.
+ */
+export async function watchObjects(ctx: RequestContext, t: Target, opts: ReadOptions, res: ServerResponse): Promise<void> {
+  const { r } = t;
+  const prefix = collectionPrefix(r, t.namespace);
+  const matcher = selectorMatcher(r, opts);
+  validateWatchOptions(opts);
+  const stream = new EventStream(res, r, ctx.warnings.headerValues());
+
+  // Where the stream starts: after a snapshot (synthetic ADDED events), or exactly after a version.
+  const rv = opts.resourceVersion;
+  const exact = rv !== undefined && rv !== '' && rv !== '0' && !opts.sendInitialEvents;
+  let from: number;
+  if (exact) {
+    from = parseRevision(rv);
+    try {
+      await ctx.store.waitForRevision(from, ctx.settings.futureRevisionWaitMs);
+    } catch (e) {
+      if (!isStoreFutureRevisionError(e)) throw e;
+      stream.open();
+      stream.error(tooLargeResourceVersion(from, e.currentRevision));
+      return stream.end();
+    }
+  } else {
+    if (opts.sendInitialEvents && rv && rv !== '0') await ctx.store.waitForRevision(parseRevision(rv), ctx.settings.futureRevisionWaitMs).catch(() => undefined);
+    const page = await ctx.store.list(prefix);
+    from = page.revision;
+    stream.open();
+    for (const kv of page.items) {
+      const object = decodeObject(kv, r);
+      if (!matcher || matcher(object)) stream.send('ADDED', object);
+    }
+    if (opts.sendInitialEvents && opts.allowWatchBookmarks) stream.bookmark(from, { [INITIAL_EVENTS_END]: 'true' });
+  }
+
+  let watch: Watch;
+  try {
+    watch = ctx.store.watch(prefix, from);
+  } catch (e) {
+    stream.open();
+    if (isStoreExpiredError(e)) stream.error(expired(`too old resource version: ${from} (${e.compactedRevision})`));
+    else stream.error(new StatusError({ code: 500, reason: 'InternalError', message: (e as Error).message }));
+    return stream.end();
+  }
+  stream.open();
+  stream.lastRevision = from;
+
+  const seconds = Math.min(opts.timeoutSeconds ?? ctx.settings.maxWatchSeconds, ctx.settings.maxWatchSeconds);
+  const timeout = setTimeout(() => watch.close(), seconds * 1000);
+  const bookmarks = opts.allowWatchBookmarks ? setInterval(() => stream.bookmark(stream.lastRevision), ctx.settings.bookmarkIntervalMs) : undefined;
+  res.on('close', () => watch.close());
+  try {
+    for await (const event of watch) {
+      const out = translate(event, r, matcher);
+      if (out) await stream.sendAndDrain(out.type, out.object);
+      stream.lastRevision = event.revision;
+    }
+  } catch (e) {
+    if (isStoreExpiredError(e)) stream.error(expired(`too old resource version: ${from} (${e.compactedRevision})`));
+  } finally {
+    clearTimeout(timeout);
+    if (bookmarks) clearInterval(bookmarks);
+    stream.end();
+  }
+}
+
+function validateWatchOptions(opts: ReadOptions): void {
+  if (opts.sendInitialEvents !== undefined && opts.resourceVersionMatch !== 'NotOlderThan') {
+    throw new StatusError({ code: 400, reason: 'BadRequest', message: 'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan' });
+  }
+  if (opts.sendInitialEvents === undefined && opts.resourceVersionMatch !== undefined) {
+    throw new StatusError({ code: 400, reason: 'BadRequest', message: 'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided' });
+  }
+  if (opts.limit !== undefined || opts.continueToken !== undefined) {
+    // The real system ignores paging on watch; a continue token is meaningless there.
+    if (opts.continueToken !== undefined) throw new StatusError({ code: 400, reason: 'BadRequest', message: 'continue is not supported on watch' });
+  }
+}
+
+/**
+ * A store event as seen through the selectors: an object that starts matching is ADDED, one that
+ * stops matching is DELETED, as the real system's filtered watch does.
+ */
+function translate(event: WatchEvent, r: ServedResource, matcher: Matcher | undefined): { type: EventType; object: ApiObject } | undefined {
+  const object = decodeObject({ value: event.value, modRevision: event.revision }, r);
+  if (event.type === 'delete') return !matcher || matcher(object) ? { type: 'DELETED', object } : undefined;
+  if (event.type === 'create') return !matcher || matcher(object) ? { type: 'ADDED', object } : undefined;
+  if (!matcher) return { type: 'MODIFIED', object };
+  const before = event.prevValue === undefined ? undefined : decodeObject({ value: event.prevValue, modRevision: event.prevModRevision ?? event.revision }, r);
+  const was = before !== undefined && matcher(before);
+  const is = matcher(object);
+  if (was && is) return { type: 'MODIFIED', object };
+  if (was) return { type: 'DELETED', object };
+  if (is) return { type: 'ADDED', object };
+  return undefined;
+}
+
+/** Writes watch events as JSON lines on a chunked 200 response. */
+class EventStream {
+  lastRevision = 0;
+  private opened = false;
+  private ended = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly r: ServedResource,
+    private readonly warnings: string[],
+  ) {}
+
+  open(): void {
+    if (this.opened) return;
+    this.opened = true;
+    const headers: Record<string, string | string[]> = { 'content-type': 'application/json', 'transfer-encoding': 'chunked', 'cache-control': 'no-cache, private' };
+    if (this.warnings.length > 0) headers.warning = this.warnings;
+    this.res.writeHead(200, headers);
+    this.res.flushHeaders();
+  }
+
+  send(type: EventType, object: unknown): boolean {
+    if (this.ended) return true;
+    return this.res.write(`${JSON.stringify({ type, object })}\n`);
+  }
+
+  async sendAndDrain(type: EventType, object: unknown): Promise<void> {
+    if (!this.send(type, object) && !this.ended) await new Promise<void>((resolve) => this.res.once('drain', resolve).once('close', resolve));
+  }
+
+  /** A BOOKMARK: only the resourceVersion, in an object of the watched kind. */
+  bookmark(revision: number, annotations?: Record<string, string>): void {
+    const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
+    if (annotations) metadata.annotations = annotations;
+    this.send('BOOKMARK', { kind: this.r.kind, apiVersion: this.r.apiVersion, metadata });
+  }
+
+  error(e: StatusError): void {
+    this.send('ERROR', e.toStatus());
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.res.end();
+  }
+}

@@ -1,0 +1,37 @@
+import { allKinds } from '../generated/kinds.js';
+import { ApiServer, type RuleChecker } from '../runtime/server/index.js';
+import { createStore } from '../runtime/store/index.js';
+
+export interface ReferenceServerOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** `memory` or `sqlite:<path>`; default `sqlite:.svckit/data.db`. */
+  store?: string;
+  historyWindowMs?: number;
+  continueTtlMs?: number;
+  bookmarkIntervalMs?: number;
+  rules?: RuleChecker;
+}
+
+export interface RunningServer {
+  url: string;
+  server: ApiServer;
+  close(): Promise<void>;
+}
+
+/** The reference server: every built-in kind over the chosen store. Wiring only; behaviour is in runtime/. */
+export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<RunningServer> {
+  const store = await createStore(options.store ?? 'sqlite:.svckit/data.db', {
+    ...(options.historyWindowMs !== undefined ? { historyWindowMs: options.historyWindowMs, compactionIntervalMs: Math.max(50, Math.floor(options.historyWindowMs / 4)) } : {}),
+  });
+  const server = new ApiServer({
+    kinds: allKinds,
+    store,
+    ...(options.continueTtlMs !== undefined ? { continueTtlMs: options.continueTtlMs } : {}),
+    ...(options.bookmarkIntervalMs !== undefined ? { bookmarkIntervalMs: options.bookmarkIntervalMs } : {}),
+    ...(options.rules ? { rules: options.rules } : {}),
+  });
+  const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  return { url, server, close: () => server.close() };
+}
