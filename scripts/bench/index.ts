@@ -1,8 +1,10 @@
 import { benchCodegen } from './codegen.js';
+import { benchValidate } from './validate.js';
 
 /** `npm run bench [-- <name>...]`: every benchmark, or the named ones. */
 const benches: Record<string, () => Promise<void>> = {
   codegen: benchCodegen,
+  validate: benchValidate,
 };
 
 const wanted = process.argv.slice(2);

@@ -1,0 +1,65 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { codegen } from '../../generator/index.js';
+import { parseDuration } from '../../runtime/api/index.js';
+import type { KindRegistration } from '../../runtime/schema/index.js';
+import { ApiServer } from '../../runtime/server/index.js';
+import { createStore } from '../../runtime/store/index.js';
+import { celRuleChecker } from '../../runtime/server/cel-rules.js';
+import { UsageError } from './usage-error.js';
+
+export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--store sqlite:<path>|memory]
+             [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>]`;
+
+/** `svckit serve`: the reference server until SIGTERM or SIGINT. */
+export async function serveCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      host: { type: 'string', default: '127.0.0.1' },
+      port: { type: 'string', default: '8080' },
+      store: { type: 'string', default: 'sqlite:.svckit/data.db' },
+      'history-window': { type: 'string', default: '5m' },
+      'continue-ttl': { type: 'string', default: '5m' },
+      schemas: { type: 'string', multiple: true },
+    },
+    strict: true,
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0 to 65535, not ${values.port}`);
+  const historyWindowMs = durationMs('--history-window', values['history-window']);
+  const continueTtlMs = durationMs('--continue-ttl', values['continue-ttl']);
+  const kinds = values.schemas ? await projectKinds(values.schemas) : (await import('../../generated/kinds.js')).allKinds;
+  const store = await createStore(values.store, { historyWindowMs, compactionIntervalMs: Math.max(1000, Math.min(60_000, historyWindowMs / 4)) });
+  const server = new ApiServer({ kinds, store, continueTtlMs, rules: celRuleChecker() });
+  const url = await server.listen(port, values.host);
+  process.stdout.write(`listening on ${url}\n`);
+  await new Promise<void>((done) => {
+    const stop = () => void server.close().then(done);
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  process.stderr.write('svckit serve: stopped; watches closed and the store flushed\n');
+  return 0;
+}
+
+/** A project's schemas or CRDs are generated into .svckit/ and served by the same runtime. */
+async function projectKinds(schemas: string[]): Promise<readonly KindRegistration[]> {
+  const out = resolve('.svckit', 'generated');
+  mkdirSync(out, { recursive: true });
+  codegen({ schemas, out, log: (line) => process.stderr.write(`svckit serve: ${line}\n`) });
+  const module = (await import(pathToFileURL(join(out, 'kinds.ts')).href)) as { allKinds: readonly KindRegistration[] };
+  return module.allKinds;
+}
+
+function durationMs(flag: string, text: string): number {
+  try {
+    const ms = parseDuration(text).milliseconds;
+    if (ms <= 0) throw new Error('must be positive');
+    return ms;
+  } catch (e) {
+    throw new UsageError(`${flag} ${text}: ${(e as Error).message} (a duration such as 30s, 5m or 1h)`);
+  }
+}
