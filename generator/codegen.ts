@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { GENERATOR_NAME, createEmitContext, emitDefaulters, emitAllKinds, emitIndexes, emitKinds, emitSchemas, emitTypes, emitValidators } from './emit/index.js';
+import { GENERATOR_NAME, createEmitContext, emitDefaulters, emitAllKinds, emitIndexes, emitKinds, emitOpenApi, emitSchemas, emitTypes, emitValidators } from './emit/index.js';
 import { loadSchemas } from './load/index.js';
 import type { Model } from './model/index.js';
 import type { GeneratedFile } from './print/index.js';
@@ -45,7 +45,7 @@ export function codegen(options: CodegenOptions): CodegenResult {
   log(`loaded ${own} group/versions, ${kinds} kinds`);
 
   const ctx = createEmitContext(model, outDir, generatorVersion());
-  const generated: GeneratedFile[] = [...emitTypes(ctx), ...emitSchemas(ctx), ...emitValidators(ctx), ...emitDefaulters(ctx), ...emitKinds(ctx), emitAllKinds(ctx), ...emitIndexes(ctx, ARTIFACTS)];
+  const generated: GeneratedFile[] = [...emitTypes(ctx), ...emitSchemas(ctx), ...emitValidators(ctx), ...emitDefaulters(ctx), ...emitKinds(ctx), emitAllKinds(ctx), ...emitOpenApi(ctx), ...emitIndexes(ctx, ARTIFACTS)];
   log(`emitted ${generated.length} files`);
 
   const files = options.check ? checkFiles(generated, outDir) : writeFiles(generated, outDir);

@@ -1,4 +1,6 @@
 import { allKinds } from '../generated/kinds.js';
+import { openApiDocuments } from '../generated/openapi.js';
+import { celRuleChecker } from '../runtime/server/cel-rules.js';
 import { ApiServer, type RuleChecker } from '../runtime/server/index.js';
 import { createStore } from '../runtime/store/index.js';
 
@@ -30,7 +32,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     store,
     ...(options.continueTtlMs !== undefined ? { continueTtlMs: options.continueTtlMs } : {}),
     ...(options.bookmarkIntervalMs !== undefined ? { bookmarkIntervalMs: options.bookmarkIntervalMs } : {}),
-    ...(options.rules ? { rules: options.rules } : {}),
+    rules: options.rules ?? celRuleChecker(),
+    openApiDocuments,
   });
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   return { url, server, close: () => server.close() };

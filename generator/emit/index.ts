@@ -6,3 +6,4 @@ export { emitSchemas, schemaConstName } from './schema.js';
 export { emitValidators, validatorName } from './validate.js';
 export { DefaultsIndex, defaulterName, emitDefaulters } from './defaults.js';
 export { emitAllKinds, emitKinds, kindsConstName } from './kinds.js';
+export { emitOpenApi, openApiPath } from './openapi.js';

@@ -1,6 +1,6 @@
 import type { Constraints, Field, GroupVersion, ObjectNode, TypeId, TypeNode } from '../model/index.js';
 import { groupDir } from '../model/index.js';
-import { type GeneratedFile, tsKey, tsString, tsValue } from '../print/index.js';
+import { type GeneratedFile, camelCase, tsKey, tsString, tsValue } from '../print/index.js';
 import { type Declaration, collectDeclarations, exactKey, isInterface } from './declarations.js';
 import { type EmitContext, gvAliasPrefix } from './emit-context.js';
 
@@ -63,12 +63,28 @@ class ValidatorWriter {
   private objectBody(out: GeneratedFile, node: ObjectNode, name: string): void {
     const isObject = this.runtime('isObject');
     out.block(`if (!${isObject}(v)) {`, () => out.line("e.type(p, v, 'object');").line('return;'));
-    if (!node.preserveUnknown && !node.embeddedResource) {
-      const known = this.constant(`${name}Fields`, `new Set(${tsValue(node.fields.map((f) => f.name))})`);
-      out.line(`for (const k in v) if (!${known}.has(k)) e.unknown(\`\${p}.\${k}\`);`);
-    }
+    if (!node.preserveUnknown && !node.embeddedResource) this.unknownFields(out, node);
     this.objectConstraints(out, node);
     for (const f of node.fields) this.field(out, f);
+  }
+
+  /**
+   * Every key that is not a field is reported apart. A `switch` over the field names: V8 compares
+   * the (interned) keys by identity, about three times faster than a `Set` lookup per key.
+   */
+  private unknownFields(out: GeneratedFile, node: ObjectNode): void {
+    if (node.fields.length === 0) {
+      out.line(`for (const k in v) e.unknown(\`\${p}.\${k}\`);`);
+      return;
+    }
+    out.block('for (const k in v) {', () => {
+      out.block('switch (k) {', () => {
+        out.line(node.fields.map((f) => `case ${tsString(f.name)}:`).join(' '));
+        out.line('  break;');
+        out.line('default:');
+        out.line('  e.unknown(`${p}.${k}`);');
+      });
+    });
   }
 
   private objectConstraints(out: GeneratedFile, node: TypeNode): void {
@@ -231,8 +247,12 @@ class ValidatorWriter {
           this.check(out, node.items, y, childPath(path, `[\${${i}}]`), false);
         });
       }
-      if (node.listType === 'set') out.line(`${this.runtime('checkSetUnique')}(${path}, ${x}, e);`);
-      if (node.listType === 'map' && node.listMapKeys) out.line(`${this.runtime('checkMapKeysUnique')}(${path}, ${x}, ${tsValue(node.listMapKeys)}, e);`);
+      // A list of one item cannot repeat: skip the call (and building its path) for most lists.
+      if (node.listType === 'set') out.line(`if (${x}.length > 1) ${this.runtime('checkSetUnique')}(${path}, ${x}, e);`);
+      if (node.listType === 'map' && node.listMapKeys) {
+        const keys = this.constant(listKeysName(node.listMapKeys), tsValue(node.listMapKeys));
+        out.line(`if (${x}.length > 1) ${this.runtime('checkMapKeysUnique')}(${path}, ${x}, ${keys}, e);`);
+      }
     });
   }
 
@@ -284,4 +304,10 @@ class ValidatorWriter {
 /** A path expression one step below `path` (a variable or a template literal), e.g. `[${i}]`. */
 function childPath(path: string, suffix: string): string {
   return path.startsWith('`') ? `${path.slice(0, -1)}${suffix}\`` : `\`\${${path}}${suffix}\``;
+}
+
+/** `containerPortProtocolKeys`: the constant holding a list-map's key field names. */
+function listKeysName(keys: readonly string[]): string {
+  const name = camelCase(`${keys.join(' ')} keys`);
+  return /^[A-Za-z_$]/.test(name) ? name : `keys${name}`;
 }

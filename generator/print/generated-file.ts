@@ -138,6 +138,11 @@ export class GeneratedFile {
     });
   }
 
+  /** The relative specifier of a module from this file, for a dynamic `import()`. */
+  specifierFor(module: string): string {
+    return this.specifier(module);
+  }
+
   private specifier(module: string): string {
     let rel = relative(dirname(this.path), module).split(sep).join('/');
     if (!rel.startsWith('.')) rel = `./${rel}`;

@@ -17,6 +17,7 @@ import { pretty, readOptions, writeOptions } from './query.js';
 import { getObject, listObjects } from './read.js';
 import { ResourceRegistry } from './resources.js';
 import { type Route, route } from './router.js';
+import { OpenApiPublisher } from './openapi.js';
 import { evictPod, reviewAccess } from './virtual.js';
 import { watchObjects } from './watch.js';
 import { type Body, createObject, updateObject } from './write.js';
@@ -35,6 +36,8 @@ export interface ApiServerOptions {
   now?: () => Date;
   /** Logs unexpected errors (a 500); default stderr. */
   log?: (line: string) => void;
+  /** OpenAPI v3 documents by path below `/openapi/v3/` (generated `openApiDocuments`). */
+  openApiDocuments?: Record<string, () => Promise<Record<string, unknown>>>;
 }
 
 /** The reference server's HTTP front: routing, the handler chain and the one place errors become Status. */
@@ -42,6 +45,7 @@ export class ApiServer {
   readonly http: Server;
   readonly context: ServerContext;
   private readonly log: (line: string) => void;
+  private readonly openApi: OpenApiPublisher;
 
   constructor(options: ApiServerOptions) {
     const registry = new ResourceRegistry(options.kinds);
@@ -62,6 +66,7 @@ export class ApiServer {
       reaper: new NamespaceReaper(options.store, registry, settings),
     };
     this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+    this.openApi = new OpenApiPublisher(options.openApiDocuments ?? {});
     this.http = createServer((req, res) => void this.handle(req, res));
   }
 
@@ -175,7 +180,7 @@ export class ApiServer {
     }
   }
 
-  private nonResource(ctx: RequestContext, r: Exclude<Route, { kind: 'resource' }>): Reply {
+  private async nonResource(ctx: RequestContext, r: Exclude<Route, { kind: 'resource' }>): Promise<Reply> {
     if (ctx.req.method !== 'GET' && ctx.req.method !== 'HEAD') throw methodNotAllowed(ctx.req.method, 'discovery documents are read with GET');
     switch (r.kind) {
       case 'api-versions':
@@ -193,8 +198,11 @@ export class ApiServer {
         return { status: 200, body: { major: '1', minor: '30', gitVersion: 'v1.30.0-svckit', platform: `${process.platform}/${process.arch}` } };
       case 'health':
         return { status: 200, body: 'ok' };
-      case 'openapi':
-        throw notFoundPath('the OpenAPI documents are not served yet');
+      case 'openapi': {
+        const body = await this.openApi.get(r.path);
+        if (!body) throw notFoundPath(`no OpenAPI document at /openapi/${r.path}`);
+        return { status: 200, body };
+      }
       case 'not-found':
         throw notFoundPath(r.message);
     }

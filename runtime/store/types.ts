@@ -20,11 +20,14 @@ export interface KeyValue {
 }
 
 export interface ListOptions {
-  /** Read as of this revision (a snapshot); the current revision when absent. */
+  /**
+   * Read as of this revision (a snapshot); the current revision when absent. StoreExpiredError
+   * below the compacted revision, StoreFutureRevisionError above the current one.
+   */
   revision?: number;
   /** Only keys strictly greater than this one (paging). */
   startAfter?: string;
-  /** At most this many items; all when absent. */
+  /** At most this many items (a positive integer); all when absent. */
   limit?: number;
 }
 
@@ -58,7 +61,7 @@ export interface WatchEvent {
 }
 
 export interface Watch extends AsyncIterable<WatchEvent> {
-  /** Ends the watch; the iterator finishes. */
+  /** Ends the watch; the iterator finishes (leaving a for-await loop over it does the same). */
   close(): void;
 }
 
@@ -68,7 +71,10 @@ export interface Store {
   /** The oldest revision still readable: reads and watches before it fail with StoreExpiredError. */
   compactedRevision(): Promise<number>;
 
-  /** The value of `key` at the current revision or at `revision`; undefined when absent then. */
+  /**
+   * The value of `key` at the current revision or at `revision`; undefined when absent then.
+   * StoreExpiredError below the compacted revision, StoreFutureRevisionError above the current one.
+   */
   get(key: string, options?: { revision?: number }): Promise<KeyValue | undefined>;
   /** Keys that start with `prefix`, in key order. */
   list(prefix: string, options?: ListOptions): Promise<ListResult>;
@@ -84,20 +90,40 @@ export interface Store {
 
   /**
    * Events for keys under `prefix` with revision strictly greater than `fromRevision`, in revision
-   * order, without gaps: first the retained history, then live writes. StoreExpiredError when
-   * `fromRevision` is older than the compacted revision.
+   * order, without gaps or duplicates: first the retained history, then live writes. Each watch has
+   * its own queue, so a slow reader delays nobody; one that falls more than `watchQueueLimit` live
+   * events behind is ended (the client resumes from its last revision, as after a disconnect).
+   *
+   * Throws at once StoreExpiredError when `fromRevision` is older than the compacted revision,
+   * StoreFutureRevisionError when it is newer than the current one, StoreClosedError after close.
+   * A remote backend that learns of such a problem only later ends the iterator with the error
+   * instead, so a caller handles both.
    */
   watch(prefix: string, fromRevision: number): Watch;
 
-  /** Drops history older than the window (called periodically by the backend itself too). */
+  /**
+   * Resolves once the current revision is at least `revision`; StoreFutureRevisionError after
+   * `timeoutMs` (the server's "Too large resource version" wait before answering 504).
+   */
+  waitForRevision(revision: number, timeoutMs: number): Promise<void>;
+
+  /**
+   * Drops history older than the window (called periodically by the backend itself too): the
+   * compacted revision becomes the newest revision written before the window, and every key's
+   * value at that revision stays readable.
+   */
   compact(): Promise<void>;
-  /** Closes open watches and the backend; later calls fail. */
+  /** Ends open watches and closes the backend; later calls fail with StoreClosedError, a second close does nothing. */
   close(): Promise<void>;
 }
 
 export interface StoreOptions {
   /** How long past revisions stay readable and watchable. Default 5 minutes. */
   historyWindowMs?: number;
-  /** Injectable clock for tests. */
+  /** Injectable clock (milliseconds since the epoch) for tests. */
   now?: () => number;
+  /** How often the backend compacts by itself. Default 1 minute; 0 turns the timer off. */
+  compactionIntervalMs?: number;
+  /** Unread live events after which a watch is ended. Default 10000. */
+  watchQueueLimit?: number;
 }

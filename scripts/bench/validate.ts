@@ -266,4 +266,4 @@ const WORKLOADS: Workload[] = [
   { name: 'SvcSchedulerConfiguration', apiVersion: 'svcscheduler.config.svc.io/v1', kind: 'SvcSchedulerConfiguration', doc: scheduler, valid: true },
   { name: 'CronJob', apiVersion: 'batch/v1', kind: 'CronJob', doc: cronJob, valid: true },
 ];
-export { WORKLOADS as __workloads }; // TEMP
+export { WORKLOADS as __workloads, PeerValidators as __Peer }; // TEMP

@@ -31,9 +31,9 @@ export async function serveCommand(args: string[]): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0 to 65535, not ${values.port}`);
   const historyWindowMs = durationMs('--history-window', values['history-window']);
   const continueTtlMs = durationMs('--continue-ttl', values['continue-ttl']);
-  const kinds = values.schemas ? await projectKinds(values.schemas) : (await import('../../generated/kinds.js')).allKinds;
+  const { kinds, openApiDocuments } = values.schemas ? await projectKinds(values.schemas) : await builtinKinds();
   const store = await createStore(values.store, { historyWindowMs, compactionIntervalMs: Math.max(1000, Math.min(60_000, historyWindowMs / 4)) });
-  const server = new ApiServer({ kinds, store, continueTtlMs, rules: celRuleChecker() });
+  const server = new ApiServer({ kinds, store, continueTtlMs, rules: celRuleChecker(), openApiDocuments });
   const url = await server.listen(port, values.host);
   process.stdout.write(`listening on ${url}\n`);
   await new Promise<void>((done) => {
@@ -45,13 +45,24 @@ export async function serveCommand(args: string[]): Promise<number> {
   return 0;
 }
 
+interface Served {
+  kinds: readonly KindRegistration[];
+  openApiDocuments: Record<string, () => Promise<Record<string, unknown>>>;
+}
+
+async function builtinKinds(): Promise<Served> {
+  const [{ allKinds }, { openApiDocuments }] = await Promise.all([import('../../generated/kinds.js'), import('../../generated/openapi.js')]);
+  return { kinds: allKinds, openApiDocuments };
+}
+
 /** A project's schemas or CRDs are generated into .svckit/ and served by the same runtime. */
-async function projectKinds(schemas: string[]): Promise<readonly KindRegistration[]> {
+async function projectKinds(schemas: string[]): Promise<Served> {
   const out = resolve('.svckit', 'generated');
   mkdirSync(out, { recursive: true });
   codegen({ schemas, out, log: (line) => process.stderr.write(`svckit serve: ${line}\n`) });
-  const module = (await import(pathToFileURL(join(out, 'kinds.ts')).href)) as { allKinds: readonly KindRegistration[] };
-  return module.allKinds;
+  const kinds = (await import(pathToFileURL(join(out, 'kinds.ts')).href)) as { allKinds: readonly KindRegistration[] };
+  const openapi = (await import(pathToFileURL(join(out, 'openapi.ts')).href)) as Pick<Served, 'openApiDocuments'>;
+  return { kinds: kinds.allKinds, openApiDocuments: openapi.openApiDocuments };
 }
 
 function durationMs(flag: string, text: string): number {

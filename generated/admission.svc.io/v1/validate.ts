@@ -5,17 +5,20 @@ import { type Collector, isBase64, isObject } from '../../../runtime/validate/in
 import { validateUserInfo } from '../../authentication.svc.io/v1/validate.js';
 import { validateGroupVersionKind, validateGroupVersionResource, validateStatus } from '../../meta.svc.io/v1/validate.js';
 
-const admissionRequestFields = new Set(['uid', 'kind', 'resource', 'subResource', 'requestKind', 'requestResource', 'requestSubResource', 'name', 'namespace', 'operation', 'userInfo', 'object', 'oldObject', 'dryRun', 'options']);
-const admissionResponseFields = new Set(['uid', 'allowed', 'status', 'patch', 'patchType', 'auditAnnotations', 'warnings']);
-const admissionReviewFields = new Set(['apiVersion', 'kind', 'request', 'response']);
-
 /** Checks a {@link AdmissionRequest} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateAdmissionRequest(v: unknown, p: string, e: Collector): void {
   if (!isObject(v)) {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!admissionRequestFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'uid': case 'kind': case 'resource': case 'subResource': case 'requestKind': case 'requestResource': case 'requestSubResource': case 'name': case 'namespace': case 'operation': case 'userInfo': case 'object': case 'oldObject': case 'dryRun': case 'options':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.uid;
   if (x0 === undefined || x0 === null) e.required(`${p}.uid`);
   else {
@@ -83,7 +86,14 @@ export function validateAdmissionResponse(v: unknown, p: string, e: Collector): 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!admissionResponseFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'uid': case 'allowed': case 'status': case 'patch': case 'patchType': case 'auditAnnotations': case 'warnings':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.uid;
   if (x0 === undefined || x0 === null) e.required(`${p}.uid`);
   else {
@@ -140,7 +150,14 @@ export function validateAdmissionReview(v: unknown, p: string, e: Collector): vo
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!admissionReviewFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'request': case 'response':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');

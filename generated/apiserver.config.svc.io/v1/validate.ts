@@ -3,15 +3,7 @@
 
 import { type Collector, fitsIntegerFormat, isDuration, isObject } from '../../../runtime/validate/index.js';
 
-const aESConfigurationFields = new Set(['keys']);
-const admissionConfigurationFields = new Set(['apiVersion', 'kind', 'plugins']);
-const admissionPluginConfigurationFields = new Set(['name', 'path', 'configuration']);
-const encryptionConfigurationFields = new Set(['apiVersion', 'kind', 'resources']);
-const kMSConfigurationFields = new Set(['apiVersion', 'name', 'cachesize', 'endpoint', 'timeout']);
-const keyFields = new Set(['name', 'secret']);
 const pattern = new RegExp('^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$', 'u');
-const providerConfigurationFields = new Set(['aesgcm', 'aescbc', 'secretbox', 'identity', 'kms']);
-const resourceConfigurationFields = new Set(['resources', 'providers']);
 const pattern2 = new RegExp('^(\\*\\.\\*|\\*\\.[a-z0-9.-]*|[a-z0-9][a-z0-9-]*(\\.[a-z0-9.-]*)?)$', 'u');
 
 /** Checks a {@link AESConfiguration} value: structure, bounds and formats (CEL rules run in the runtime). */
@@ -20,7 +12,14 @@ export function validateAESConfiguration(v: unknown, p: string, e: Collector): v
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!aESConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'keys':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.keys;
   if (x0 === undefined || x0 === null) e.required(`${p}.keys`);
   else {
@@ -41,7 +40,14 @@ export function validateAdmissionConfiguration(v: unknown, p: string, e: Collect
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!admissionConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'plugins':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -74,7 +80,14 @@ export function validateAdmissionPluginConfiguration(v: unknown, p: string, e: C
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!admissionPluginConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'path': case 'configuration':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -93,7 +106,14 @@ export function validateEncryptionConfiguration(v: unknown, p: string, e: Collec
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!encryptionConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'resources':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -133,7 +153,14 @@ export function validateKMSConfiguration(v: unknown, p: string, e: Collector): v
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!kMSConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'name': case 'cachesize': case 'endpoint': case 'timeout':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -171,7 +198,14 @@ export function validateKey(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!keyFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'secret':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -193,7 +227,14 @@ export function validateProviderConfiguration(v: unknown, p: string, e: Collecto
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!providerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'aesgcm': case 'aescbc': case 'secretbox': case 'identity': case 'kms':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.aesgcm;
   if (!(x0 === undefined || x0 === null)) {
     validateAESConfiguration(x0, `${p}.aesgcm`, e);
@@ -222,7 +263,14 @@ export function validateResourceConfiguration(v: unknown, p: string, e: Collecto
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!resourceConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'resources': case 'providers':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.resources;
   if (x0 === undefined || x0 === null) e.required(`${p}.resources`);
   else {
@@ -258,7 +306,14 @@ export function validateSecretboxConfiguration(v: unknown, p: string, e: Collect
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!aESConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'keys':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.keys;
   if (x0 === undefined || x0 === null) e.required(`${p}.keys`);
   else {

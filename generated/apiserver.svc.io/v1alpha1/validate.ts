@@ -3,35 +3,11 @@
 
 import { type Collector, charLength, fitsIntegerFormat, isDuration, isObject } from '../../../runtime/validate/index.js';
 
-const admissionConfigurationFields = new Set(['apiVersion', 'kind', 'plugins']);
-const admissionPluginConfigurationFields = new Set(['name', 'path', 'configuration']);
-const authenticationConfigurationFields = new Set(['apiVersion', 'kind', 'jwt']);
-const authorizationConfigurationFields = new Set(['apiVersion', 'kind', 'authorizers']);
-const authorizerConfigurationFields = new Set(['type', 'name', 'webhook']);
 const allowed = new Set<unknown>(['Webhook', 'Node', 'RBAC', 'ABAC', 'AlwaysAllow', 'AlwaysDeny']);
 const pattern = new RegExp('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', 'u');
-const claimMappingsFields = new Set(['username', 'groups', 'uid', 'extra']);
-const claimOrExpressionFields = new Set(['claim', 'expression']);
-const claimValidationRuleFields = new Set(['claim', 'requiredValue', 'expression', 'message']);
-const connectionFields = new Set(['proxyProtocol', 'transport']);
-const egressSelectionFields = new Set(['name', 'connection']);
-const egressSelectorConfigurationFields = new Set(['apiVersion', 'kind', 'egressSelections']);
-const extraMappingFields = new Set(['key', 'valueExpression']);
 const pattern2 = new RegExp('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/[a-z0-9/._~%!$&()*+,;=:-]+$', 'u');
-const issuerFields = new Set(['url', 'discoveryURL', 'certificateAuthority', 'audiences', 'audienceMatchPolicy']);
 const pattern3 = new RegExp('^https://[^/?#@\\s]+(/[^?#\\s]*)?$', 'u');
-const jWTAuthenticatorFields = new Set(['issuer', 'claimValidationRules', 'claimMappings', 'userValidationRules']);
-const prefixedClaimOrExpressionFields = new Set(['claim', 'prefix', 'expression']);
-const tCPTransportFields = new Set(['url', 'tlsConfig']);
 const pattern4 = new RegExp('^https?://\\S+$', 'u');
-const tLSConfigFields = new Set(['caBundle', 'clientKey', 'clientCert']);
-const tracingConfigurationFields = new Set(['apiVersion', 'kind', 'endpoint', 'samplingRatePerMillion']);
-const transportFields = new Set(['tcp', 'uds']);
-const uDSTransportFields = new Set(['udsName']);
-const userValidationRuleFields = new Set(['expression', 'message']);
-const webhookConfigurationFields = new Set(['authorizedTTL', 'unauthorizedTTL', 'timeout', 'subjectAccessReviewVersion', 'matchConditionSubjectAccessReviewVersion', 'failurePolicy', 'connectionInfo', 'matchConditions']);
-const webhookConnectionInfoFields = new Set(['type', 'kubeConfigFile']);
-const webhookMatchConditionFields = new Set(['expression']);
 
 /** Checks a {@link AdmissionConfiguration} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateAdmissionConfiguration(v: unknown, p: string, e: Collector): void {
@@ -39,7 +15,14 @@ export function validateAdmissionConfiguration(v: unknown, p: string, e: Collect
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!admissionConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'plugins':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -72,7 +55,14 @@ export function validateAdmissionPluginConfiguration(v: unknown, p: string, e: C
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!admissionPluginConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'path': case 'configuration':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -91,7 +81,14 @@ export function validateAuthenticationConfiguration(v: unknown, p: string, e: Co
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!authenticationConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'jwt':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -125,7 +122,14 @@ export function validateAuthorizationConfiguration(v: unknown, p: string, e: Col
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!authorizationConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'authorizers':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -160,7 +164,14 @@ export function validateAuthorizerConfiguration(v: unknown, p: string, e: Collec
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!authorizerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'name': case 'webhook':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -190,7 +201,14 @@ export function validateClaimMappings(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!claimMappingsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'username': case 'groups': case 'uid': case 'extra':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.username;
   if (x0 === undefined || x0 === null) e.required(`${p}.username`);
   else {
@@ -222,7 +240,14 @@ export function validateClaimOrExpression(v: unknown, p: string, e: Collector): 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!claimOrExpressionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'claim': case 'expression':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.claim;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.claim`, x0, 'string');
@@ -239,7 +264,14 @@ export function validateClaimValidationRule(v: unknown, p: string, e: Collector)
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!claimValidationRuleFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'claim': case 'requiredValue': case 'expression': case 'message':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.claim;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.claim`, x0, 'string');
@@ -264,7 +296,14 @@ export function validateConnection(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!connectionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'proxyProtocol': case 'transport':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.proxyProtocol;
   if (x0 === undefined || x0 === null) e.required(`${p}.proxyProtocol`);
   else {
@@ -285,7 +324,14 @@ export function validateEgressSelection(v: unknown, p: string, e: Collector): vo
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!egressSelectionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'connection':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -307,7 +353,14 @@ export function validateEgressSelectorConfiguration(v: unknown, p: string, e: Co
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!egressSelectorConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'egressSelections':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -341,7 +394,14 @@ export function validateExtraMapping(v: unknown, p: string, e: Collector): void 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!extraMappingFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'key': case 'valueExpression':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.key;
   if (x0 === undefined || x0 === null) e.required(`${p}.key`);
   else {
@@ -363,7 +423,14 @@ export function validateIssuer(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!issuerFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'url': case 'discoveryURL': case 'certificateAuthority': case 'audiences': case 'audienceMatchPolicy':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.url;
   if (x0 === undefined || x0 === null) e.required(`${p}.url`);
   else {
@@ -407,7 +474,14 @@ export function validateJWTAuthenticator(v: unknown, p: string, e: Collector): v
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!jWTAuthenticatorFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'issuer': case 'claimValidationRules': case 'claimMappings': case 'userValidationRules':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.issuer;
   if (x0 === undefined || x0 === null) e.required(`${p}.issuer`);
   else {
@@ -446,7 +520,14 @@ export function validatePrefixedClaimOrExpression(v: unknown, p: string, e: Coll
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!prefixedClaimOrExpressionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'claim': case 'prefix': case 'expression':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.claim;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.claim`, x0, 'string');
@@ -467,7 +548,14 @@ export function validateTCPTransport(v: unknown, p: string, e: Collector): void 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!tCPTransportFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'url': case 'tlsConfig':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.url;
   if (x0 === undefined || x0 === null) e.required(`${p}.url`);
   else {
@@ -488,7 +576,14 @@ export function validateTLSConfig(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!tLSConfigFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'caBundle': case 'clientKey': case 'clientCert':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.caBundle;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.caBundle`, x0, 'string');
@@ -509,7 +604,14 @@ export function validateTracingConfiguration(v: unknown, p: string, e: Collector
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!tracingConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'endpoint': case 'samplingRatePerMillion':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -545,7 +647,14 @@ export function validateTransport(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!transportFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'tcp': case 'uds':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.tcp;
   if (!(x0 === undefined || x0 === null)) {
     validateTCPTransport(x0, `${p}.tcp`, e);
@@ -562,7 +671,14 @@ export function validateUDSTransport(v: unknown, p: string, e: Collector): void 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!uDSTransportFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'udsName':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.udsName;
   if (x0 === undefined || x0 === null) e.required(`${p}.udsName`);
   else {
@@ -576,7 +692,14 @@ export function validateUserValidationRule(v: unknown, p: string, e: Collector):
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!userValidationRuleFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'expression': case 'message':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.expression;
   if (x0 === undefined || x0 === null) e.required(`${p}.expression`);
   else {
@@ -594,7 +717,14 @@ export function validateWebhookConfiguration(v: unknown, p: string, e: Collector
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!webhookConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'authorizedTTL': case 'unauthorizedTTL': case 'timeout': case 'subjectAccessReviewVersion': case 'matchConditionSubjectAccessReviewVersion': case 'failurePolicy': case 'connectionInfo': case 'matchConditions':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.authorizedTTL;
   if (x0 === undefined || x0 === null) e.required(`${p}.authorizedTTL`);
   else {
@@ -668,7 +798,14 @@ export function validateWebhookConnectionInfo(v: unknown, p: string, e: Collecto
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!webhookConnectionInfoFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'kubeConfigFile':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -689,7 +826,14 @@ export function validateWebhookMatchCondition(v: unknown, p: string, e: Collecto
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!webhookMatchConditionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'expression':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.expression;
   if (x0 === undefined || x0 === null) e.required(`${p}.expression`);
   else {

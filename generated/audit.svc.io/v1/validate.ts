@@ -5,20 +5,20 @@ import { type Collector, isDateTime, isObject } from '../../../runtime/validate/
 import { validateUserInfo } from '../../authentication.svc.io/v1/validate.js';
 import { validateListMeta, validateObjectMeta, validateStatus } from '../../meta.svc.io/v1/validate.js';
 
-const eventFields = new Set(['apiVersion', 'kind', 'level', 'auditID', 'stage', 'requestURI', 'verb', 'user', 'impersonatedUser', 'sourceIPs', 'userAgent', 'objectRef', 'responseStatus', 'requestObject', 'responseObject', 'requestReceivedTimestamp', 'stageTimestamp', 'annotations']);
-const eventListFields = new Set(['apiVersion', 'kind', 'metadata', 'items']);
-const groupResourcesFields = new Set(['group', 'resources', 'resourceNames']);
-const objectReferenceFields = new Set(['resource', 'namespace', 'name', 'uid', 'apiGroup', 'apiVersion', 'resourceVersion', 'subresource']);
-const policyFields = new Set(['apiVersion', 'kind', 'metadata', 'rules', 'omitStages', 'omitManagedFields']);
-const policyRuleFields = new Set(['level', 'users', 'userGroups', 'verbs', 'resources', 'namespaces', 'nonResourceURLs', 'omitStages', 'omitManagedFields']);
-
 /** Checks a {@link Event} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateEvent(v: unknown, p: string, e: Collector): void {
   if (!isObject(v)) {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!eventFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'level': case 'auditID': case 'stage': case 'requestURI': case 'verb': case 'user': case 'impersonatedUser': case 'sourceIPs': case 'userAgent': case 'objectRef': case 'responseStatus': case 'requestObject': case 'responseObject': case 'requestReceivedTimestamp': case 'stageTimestamp': case 'annotations':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -129,7 +129,14 @@ export function validateEventList(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!eventListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -167,7 +174,14 @@ export function validateGroupResources(v: unknown, p: string, e: Collector): voi
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!groupResourcesFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'group': case 'resources': case 'resourceNames':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.group;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.group`, x0, 'string');
@@ -200,7 +214,14 @@ export function validateObjectReference(v: unknown, p: string, e: Collector): vo
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!objectReferenceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'resource': case 'namespace': case 'name': case 'uid': case 'apiGroup': case 'apiVersion': case 'resourceVersion': case 'subresource':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.resource;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.resource`, x0, 'string');
@@ -241,7 +262,14 @@ export function validatePolicy(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!policyFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'rules': case 'omitStages': case 'omitManagedFields':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -296,7 +324,14 @@ export function validatePolicyList(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!eventListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -334,7 +369,14 @@ export function validatePolicyRule(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!policyRuleFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'level': case 'users': case 'userGroups': case 'verbs': case 'resources': case 'namespaces': case 'nonResourceURLs': case 'omitStages': case 'omitManagedFields':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.level;
   if (x0 === undefined || x0 === null) e.required(`${p}.level`);
   else {

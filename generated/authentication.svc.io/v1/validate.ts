@@ -3,15 +3,20 @@
 
 import { type Collector, isObject } from '../../../runtime/validate/index.js';
 
-const userInfoFields = new Set(['username', 'uid', 'groups', 'extra']);
-
 /** Checks a {@link UserInfo} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateUserInfo(v: unknown, p: string, e: Collector): void {
   if (!isObject(v)) {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!userInfoFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'username': case 'uid': case 'groups': case 'extra':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.username;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.username`, x0, 'string');

@@ -4,19 +4,20 @@
 import { type Collector, isObject } from '../../../runtime/validate/index.js';
 import { validateObjectMeta } from '../../meta.svc.io/v1/validate.js';
 
-const nonResourceAttributesFields = new Set(['path', 'verb']);
-const resourceAttributesFields = new Set(['namespace', 'verb', 'group', 'version', 'resource', 'subresource', 'name']);
-const subjectAccessReviewFields = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
-const subjectAccessReviewSpecFields = new Set(['resourceAttributes', 'nonResourceAttributes', 'user', 'groups', 'extra', 'uid']);
-const subjectAccessReviewStatusFields = new Set(['allowed', 'denied', 'reason', 'evaluationError']);
-
 /** Checks a {@link NonResourceAttributes} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateNonResourceAttributes(v: unknown, p: string, e: Collector): void {
   if (!isObject(v)) {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nonResourceAttributesFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'path': case 'verb':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.path;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.path`, x0, 'string');
@@ -33,7 +34,14 @@ export function validateResourceAttributes(v: unknown, p: string, e: Collector):
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!resourceAttributesFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'namespace': case 'verb': case 'group': case 'version': case 'resource': case 'subresource': case 'name':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.namespace;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.namespace`, x0, 'string');
@@ -70,7 +78,14 @@ export function validateSubjectAccessReview(v: unknown, p: string, e: Collector)
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!subjectAccessReviewFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -106,7 +121,14 @@ export function validateSubjectAccessReviewSpec(v: unknown, p: string, e: Collec
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!subjectAccessReviewSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'resourceAttributes': case 'nonResourceAttributes': case 'user': case 'groups': case 'extra': case 'uid':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.resourceAttributes;
   if (!(x0 === undefined || x0 === null)) {
     validateResourceAttributes(x0, `${p}.resourceAttributes`, e);
@@ -157,7 +179,14 @@ export function validateSubjectAccessReviewStatus(v: unknown, p: string, e: Coll
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!subjectAccessReviewStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'allowed': case 'denied': case 'reason': case 'evaluationError':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.allowed;
   if (x0 === undefined || x0 === null) e.required(`${p}.allowed`);
   else {

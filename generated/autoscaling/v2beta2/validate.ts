@@ -4,28 +4,7 @@
 import { type Collector, fitsIntegerFormat, isDateTime, isObject, isQuantity } from '../../../runtime/validate/index.js';
 import { validateLabelSelector, validateListMeta, validateObjectMeta } from '../../meta.svc.io/v1/validate.js';
 
-const containerResourceMetricSourceFields = new Set(['name', 'target', 'container']);
-const containerResourceMetricStatusFields = new Set(['name', 'current', 'container']);
-const crossVersionObjectReferenceFields = new Set(['kind', 'name', 'apiVersion']);
-const externalMetricSourceFields = new Set(['metric', 'target']);
-const externalMetricStatusFields = new Set(['metric', 'current']);
-const hPAScalingPolicyFields = new Set(['type', 'value', 'periodSeconds']);
-const hPAScalingRulesFields = new Set(['stabilizationWindowSeconds', 'selectPolicy', 'policies']);
-const horizontalPodAutoscalerFields = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
-const horizontalPodAutoscalerBehaviorFields = new Set(['scaleUp', 'scaleDown']);
-const horizontalPodAutoscalerConditionFields = new Set(['type', 'status', 'lastTransitionTime', 'reason', 'message']);
-const horizontalPodAutoscalerListFields = new Set(['apiVersion', 'kind', 'metadata', 'items']);
-const horizontalPodAutoscalerSpecFields = new Set(['scaleTargetRef', 'minReplicas', 'maxReplicas', 'metrics', 'behavior']);
-const horizontalPodAutoscalerStatusFields = new Set(['observedGeneration', 'lastScaleTime', 'currentReplicas', 'desiredReplicas', 'currentMetrics', 'conditions']);
-const metricIdentifierFields = new Set(['name', 'selector']);
-const metricSpecFields = new Set(['type', 'object', 'pods', 'resource', 'containerResource', 'external']);
 const allowed = new Set<unknown>(['ContainerResource', 'External', 'Object', 'Pods', 'Resource']);
-const metricTargetFields = new Set(['type', 'value', 'averageValue', 'averageUtilization']);
-const metricValueStatusFields = new Set(['value', 'averageValue', 'averageUtilization']);
-const objectMetricSourceFields = new Set(['describedObject', 'target', 'metric']);
-const objectMetricStatusFields = new Set(['metric', 'current', 'describedObject']);
-const resourceMetricSourceFields = new Set(['name', 'target']);
-const resourceMetricStatusFields = new Set(['name', 'current']);
 
 /** Checks a {@link ContainerResourceMetricSource} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateContainerResourceMetricSource(v: unknown, p: string, e: Collector): void {
@@ -33,7 +12,14 @@ export function validateContainerResourceMetricSource(v: unknown, p: string, e: 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!containerResourceMetricSourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'target': case 'container':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -57,7 +43,14 @@ export function validateContainerResourceMetricStatus(v: unknown, p: string, e: 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!containerResourceMetricStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'current': case 'container':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -81,7 +74,14 @@ export function validateCrossVersionObjectReference(v: unknown, p: string, e: Co
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!crossVersionObjectReferenceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'kind': case 'name': case 'apiVersion':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.kind;
   if (x0 === undefined || x0 === null) e.required(`${p}.kind`);
   else {
@@ -104,7 +104,14 @@ export function validateExternalMetricSource(v: unknown, p: string, e: Collector
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!externalMetricSourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'metric': case 'target':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.metric;
   if (x0 === undefined || x0 === null) e.required(`${p}.metric`);
   else {
@@ -123,7 +130,14 @@ export function validateExternalMetricStatus(v: unknown, p: string, e: Collector
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!externalMetricStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'metric': case 'current':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.metric;
   if (x0 === undefined || x0 === null) e.required(`${p}.metric`);
   else {
@@ -142,7 +156,14 @@ export function validateHPAScalingPolicy(v: unknown, p: string, e: Collector): v
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!hPAScalingPolicyFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'value': case 'periodSeconds':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -178,7 +199,14 @@ export function validateHPAScalingRules(v: unknown, p: string, e: Collector): vo
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!hPAScalingRulesFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'stabilizationWindowSeconds': case 'selectPolicy': case 'policies':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.stabilizationWindowSeconds;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.stabilizationWindowSeconds`, x0, 'integer');
@@ -213,7 +241,14 @@ export function validateHorizontalPodAutoscaler(v: unknown, p: string, e: Collec
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!horizontalPodAutoscalerFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -249,7 +284,14 @@ export function validateHorizontalPodAutoscalerBehavior(v: unknown, p: string, e
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!horizontalPodAutoscalerBehaviorFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'scaleUp': case 'scaleDown':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.scaleUp;
   if (!(x0 === undefined || x0 === null)) {
     validateHPAScalingRules(x0, `${p}.scaleUp`, e);
@@ -266,7 +308,14 @@ export function validateHorizontalPodAutoscalerCondition(v: unknown, p: string, 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!horizontalPodAutoscalerConditionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'status': case 'lastTransitionTime': case 'reason': case 'message':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -306,7 +355,14 @@ export function validateHorizontalPodAutoscalerList(v: unknown, p: string, e: Co
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!horizontalPodAutoscalerListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -344,7 +400,14 @@ export function validateHorizontalPodAutoscalerSpec(v: unknown, p: string, e: Co
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!horizontalPodAutoscalerSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'scaleTargetRef': case 'minReplicas': case 'maxReplicas': case 'metrics': case 'behavior':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.scaleTargetRef;
   if (x0 === undefined || x0 === null) e.required(`${p}.scaleTargetRef`);
   else {
@@ -389,7 +452,14 @@ export function validateHorizontalPodAutoscalerStatus(v: unknown, p: string, e: 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!horizontalPodAutoscalerStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'observedGeneration': case 'lastScaleTime': case 'currentReplicas': case 'desiredReplicas': case 'currentMetrics': case 'conditions':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.observedGeneration;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.observedGeneration`, x0, 'integer');
@@ -442,7 +512,14 @@ export function validateMetricIdentifier(v: unknown, p: string, e: Collector): v
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!metricIdentifierFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'selector':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -460,7 +537,14 @@ export function validateMetricSpec(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!metricSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'object': case 'pods': case 'resource': case 'containerResource': case 'external':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -497,7 +581,14 @@ export function validateMetricStatus(v: unknown, p: string, e: Collector): void 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!metricSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'object': case 'pods': case 'resource': case 'containerResource': case 'external':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -534,7 +625,14 @@ export function validateMetricTarget(v: unknown, p: string, e: Collector): void 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!metricTargetFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'value': case 'averageValue': case 'averageUtilization':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -567,7 +665,14 @@ export function validateMetricValueStatus(v: unknown, p: string, e: Collector): 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!metricValueStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'value': case 'averageValue': case 'averageUtilization':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.value;
   if (!(x0 === undefined || x0 === null)) {
     if (!isQuantity(x0)) e.invalid(`${p}.value`, x0, 'must be a quantity such as 1Gi, 500m or 1e3');
@@ -589,7 +694,14 @@ export function validateObjectMetricSource(v: unknown, p: string, e: Collector):
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!objectMetricSourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'describedObject': case 'target': case 'metric':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.describedObject;
   if (x0 === undefined || x0 === null) e.required(`${p}.describedObject`);
   else {
@@ -613,7 +725,14 @@ export function validateObjectMetricStatus(v: unknown, p: string, e: Collector):
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!objectMetricStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'metric': case 'current': case 'describedObject':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.metric;
   if (x0 === undefined || x0 === null) e.required(`${p}.metric`);
   else {
@@ -637,7 +756,14 @@ export function validatePodsMetricSource(v: unknown, p: string, e: Collector): v
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!externalMetricSourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'metric': case 'target':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.metric;
   if (x0 === undefined || x0 === null) e.required(`${p}.metric`);
   else {
@@ -656,7 +782,14 @@ export function validatePodsMetricStatus(v: unknown, p: string, e: Collector): v
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!externalMetricStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'metric': case 'current':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.metric;
   if (x0 === undefined || x0 === null) e.required(`${p}.metric`);
   else {
@@ -675,7 +808,14 @@ export function validateResourceMetricSource(v: unknown, p: string, e: Collector
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!resourceMetricSourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'target':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -694,7 +834,14 @@ export function validateResourceMetricStatus(v: unknown, p: string, e: Collector
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!resourceMetricStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'current':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {

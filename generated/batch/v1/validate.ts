@@ -5,28 +5,20 @@ import { type Collector, charLength, checkSetUnique, fitsIntegerFormat, isDateTi
 import { validateObjectReference, validatePodTemplateSpec } from '../../core/v1/validate.js';
 import { validateLabelSelector, validateListMeta, validateObjectMeta } from '../../meta.svc.io/v1/validate.js';
 
-const cronJobFields = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
-const cronJobListFields = new Set(['apiVersion', 'kind', 'metadata', 'items']);
-const cronJobSpecFields = new Set(['schedule', 'timeZone', 'startingDeadlineSeconds', 'concurrencyPolicy', 'suspend', 'jobTemplate', 'successfulJobsHistoryLimit', 'failedJobsHistoryLimit']);
-const cronJobStatusFields = new Set(['active', 'lastScheduleTime', 'lastSuccessfulTime']);
-const jobConditionFields = new Set(['type', 'status', 'lastProbeTime', 'lastTransitionTime', 'reason', 'message']);
-const jobSpecFields = new Set(['parallelism', 'completions', 'activeDeadlineSeconds', 'podFailurePolicy', 'successPolicy', 'backoffLimit', 'backoffLimitPerIndex', 'maxFailedIndexes', 'selector', 'manualSelector', 'template', 'ttlSecondsAfterFinished', 'completionMode', 'suspend', 'podReplacementPolicy', 'managedBy']);
-const jobStatusFields = new Set(['conditions', 'startTime', 'completionTime', 'active', 'succeeded', 'failed', 'terminating', 'completedIndexes', 'failedIndexes', 'uncountedTerminatedPods', 'ready']);
-const jobTemplateSpecFields = new Set(['metadata', 'spec']);
-const podFailurePolicyFields = new Set(['rules']);
-const podFailurePolicyOnExitCodesRequirementFields = new Set(['containerName', 'operator', 'values']);
-const podFailurePolicyOnPodConditionsPatternFields = new Set(['type', 'status']);
-const podFailurePolicyRuleFields = new Set(['action', 'onExitCodes', 'onPodConditions']);
-const successPolicyRuleFields = new Set(['succeededIndexes', 'succeededCount']);
-const uncountedTerminatedPodsFields = new Set(['succeeded', 'failed']);
-
 /** Checks a {@link CronJob} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateCronJob(v: unknown, p: string, e: Collector): void {
   if (!isObject(v)) {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cronJobFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -62,7 +54,14 @@ export function validateCronJobList(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cronJobListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -100,7 +99,14 @@ export function validateCronJobSpec(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cronJobSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'schedule': case 'timeZone': case 'startingDeadlineSeconds': case 'concurrencyPolicy': case 'suspend': case 'jobTemplate': case 'successfulJobsHistoryLimit': case 'failedJobsHistoryLimit':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.schedule;
   if (x0 === undefined || x0 === null) e.required(`${p}.schedule`);
   else {
@@ -161,7 +167,14 @@ export function validateCronJobStatus(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cronJobStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'active': case 'lastScheduleTime': case 'lastSuccessfulTime':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.active;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.active`, x0, 'array');
@@ -194,7 +207,14 @@ export function validateJob(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cronJobFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -230,7 +250,14 @@ export function validateJobCondition(v: unknown, p: string, e: Collector): void 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!jobConditionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'status': case 'lastProbeTime': case 'lastTransitionTime': case 'reason': case 'message':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -274,7 +301,14 @@ export function validateJobList(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cronJobListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -312,7 +346,14 @@ export function validateJobSpec(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!jobSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'parallelism': case 'completions': case 'activeDeadlineSeconds': case 'podFailurePolicy': case 'successPolicy': case 'backoffLimit': case 'backoffLimitPerIndex': case 'maxFailedIndexes': case 'selector': case 'manualSelector': case 'template': case 'ttlSecondsAfterFinished': case 'completionMode': case 'suspend': case 'podReplacementPolicy': case 'managedBy':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.parallelism;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.parallelism`, x0, 'integer');
@@ -423,7 +464,14 @@ export function validateJobStatus(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!jobStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'conditions': case 'startTime': case 'completionTime': case 'active': case 'succeeded': case 'failed': case 'terminating': case 'completedIndexes': case 'failedIndexes': case 'uncountedTerminatedPods': case 'ready':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.conditions;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.conditions`, x0, 'array');
@@ -493,7 +541,14 @@ export function validateJobTemplateSpec(v: unknown, p: string, e: Collector): vo
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!jobTemplateSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'metadata': case 'spec':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.metadata;
   if (!(x0 === undefined || x0 === null)) {
     validateObjectMeta(x0, `${p}.metadata`, e);
@@ -510,7 +565,14 @@ export function validatePodFailurePolicy(v: unknown, p: string, e: Collector): v
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!podFailurePolicyFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'rules':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.rules;
   if (x0 === undefined || x0 === null) e.required(`${p}.rules`);
   else {
@@ -531,7 +593,14 @@ export function validatePodFailurePolicyOnExitCodesRequirement(v: unknown, p: st
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!podFailurePolicyOnExitCodesRequirementFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'containerName': case 'operator': case 'values':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.containerName;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.containerName`, x0, 'string');
@@ -556,7 +625,7 @@ export function validatePodFailurePolicyOnExitCodesRequirement(v: unknown, p: st
         if (typeof x4 !== 'number' || !Number.isInteger(x4)) e.type(`${p}.values[${i3}]`, x4, 'integer');
         else if (!fitsIntegerFormat(x4, 'int32')) e.invalid(`${p}.values[${i3}]`, x4, 'out of range for int32');
       }
-      checkSetUnique(`${p}.values`, x2, e);
+      if (x2.length > 1) checkSetUnique(`${p}.values`, x2, e);
     }
   }
 }
@@ -567,7 +636,14 @@ export function validatePodFailurePolicyOnPodConditionsPattern(v: unknown, p: st
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!podFailurePolicyOnPodConditionsPatternFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -588,7 +664,14 @@ export function validatePodFailurePolicyRule(v: unknown, p: string, e: Collector
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!podFailurePolicyRuleFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'action': case 'onExitCodes': case 'onPodConditions':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.action;
   if (x0 === undefined || x0 === null) e.required(`${p}.action`);
   else {
@@ -620,7 +703,14 @@ export function validateSuccessPolicy(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!podFailurePolicyFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'rules':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.rules;
   if (x0 === undefined || x0 === null) e.required(`${p}.rules`);
   else {
@@ -642,7 +732,14 @@ export function validateSuccessPolicyRule(v: unknown, p: string, e: Collector): 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!successPolicyRuleFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'succeededIndexes': case 'succeededCount':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.succeededIndexes;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.succeededIndexes`, x0, 'string');
@@ -663,7 +760,14 @@ export function validateUncountedTerminatedPods(v: unknown, p: string, e: Collec
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!uncountedTerminatedPodsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'succeeded': case 'failed':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.succeeded;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.succeeded`, x0, 'array');
@@ -672,7 +776,7 @@ export function validateUncountedTerminatedPods(v: unknown, p: string, e: Collec
         const x2: unknown = x0[i1];
         if (typeof x2 !== 'string') e.type(`${p}.succeeded[${i1}]`, x2, 'string');
       }
-      checkSetUnique(`${p}.succeeded`, x0, e);
+      if (x0.length > 1) checkSetUnique(`${p}.succeeded`, x0, e);
     }
   }
   const x3 = v.failed;
@@ -683,7 +787,7 @@ export function validateUncountedTerminatedPods(v: unknown, p: string, e: Collec
         const x5: unknown = x3[i4];
         if (typeof x5 !== 'string') e.type(`${p}.failed[${i4}]`, x5, 'string');
       }
-      checkSetUnique(`${p}.failed`, x3, e);
+      if (x3.length > 1) checkSetUnique(`${p}.failed`, x3, e);
     }
   }
 }

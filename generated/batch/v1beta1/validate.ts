@@ -6,19 +6,20 @@ import { validateObjectReference } from '../../core/v1/validate.js';
 import { validateListMeta, validateObjectMeta } from '../../meta.svc.io/v1/validate.js';
 import { validateJobSpec } from '../v1/validate.js';
 
-const cronJobFields = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
-const cronJobListFields = new Set(['apiVersion', 'kind', 'metadata', 'items']);
-const cronJobSpecFields = new Set(['schedule', 'timeZone', 'startingDeadlineSeconds', 'concurrencyPolicy', 'suspend', 'jobTemplate', 'successfulJobsHistoryLimit', 'failedJobsHistoryLimit']);
-const cronJobStatusFields = new Set(['active', 'lastScheduleTime', 'lastSuccessfulTime']);
-const jobTemplateSpecFields = new Set(['metadata', 'spec']);
-
 /** Checks a {@link CronJob} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateCronJob(v: unknown, p: string, e: Collector): void {
   if (!isObject(v)) {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cronJobFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -54,7 +55,14 @@ export function validateCronJobList(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cronJobListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -92,7 +100,14 @@ export function validateCronJobSpec(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cronJobSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'schedule': case 'timeZone': case 'startingDeadlineSeconds': case 'concurrencyPolicy': case 'suspend': case 'jobTemplate': case 'successfulJobsHistoryLimit': case 'failedJobsHistoryLimit':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.schedule;
   if (x0 === undefined || x0 === null) e.required(`${p}.schedule`);
   else {
@@ -153,7 +168,14 @@ export function validateCronJobStatus(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cronJobStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'active': case 'lastScheduleTime': case 'lastSuccessfulTime':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.active;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.active`, x0, 'array');
@@ -186,7 +208,14 @@ export function validateJobTemplateSpec(v: unknown, p: string, e: Collector): vo
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!jobTemplateSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'metadata': case 'spec':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.metadata;
   if (!(x0 === undefined || x0 === null)) {
     validateObjectMeta(x0, `${p}.metadata`, e);

@@ -3,7 +3,6 @@
 
 import { type Collector, isDateTime, isDuration, isObject } from '../../../runtime/validate/index.js';
 
-const bootstrapTokenFields = new Set(['token', 'description', 'ttl', 'expires', 'usages', 'groups']);
 const pattern = new RegExp('^[a-z0-9]{6}\\.[a-z0-9]{16}$', 'u');
 
 /** Checks a {@link BootstrapToken} value: structure, bounds and formats (CEL rules run in the runtime). */
@@ -12,7 +11,14 @@ export function validateBootstrapToken(v: unknown, p: string, e: Collector): voi
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!bootstrapTokenFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'token': case 'description': case 'ttl': case 'expires': case 'usages': case 'groups':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.token;
   if (x0 === undefined || x0 === null) e.required(`${p}.token`);
   else {

@@ -3,11 +3,7 @@
 
 import { type Collector, isBase64, isDateTime, isObject } from '../../../runtime/validate/index.js';
 
-const clusterFields = new Set(['server', 'tls-server-name', 'insecure-skip-tls-verify', 'certificate-authority-data', 'proxy-url', 'disable-compression', 'config']);
 const pattern = new RegExp('^https://(\\[[0-9A-Fa-f:.]+\\]|[^/:\\[\\]\\s]+):[0-9]{1,5}(/\\S*)?$', 'u');
-const execCredentialFields = new Set(['apiVersion', 'kind', 'spec', 'status']);
-const execCredentialSpecFields = new Set(['cluster', 'interactive']);
-const execCredentialStatusFields = new Set(['expirationTimestamp', 'token', 'clientCertificateData', 'clientKeyData']);
 
 /** Checks a {@link Cluster} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateCluster(v: unknown, p: string, e: Collector): void {
@@ -15,7 +11,14 @@ export function validateCluster(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!clusterFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'server': case 'tls-server-name': case 'insecure-skip-tls-verify': case 'certificate-authority-data': case 'proxy-url': case 'disable-compression': case 'config':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.server;
   if (x0 === undefined || x0 === null) e.required(`${p}.server`);
   else {
@@ -56,7 +59,14 @@ export function validateExecCredential(v: unknown, p: string, e: Collector): voi
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!execCredentialFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -88,7 +98,14 @@ export function validateExecCredentialSpec(v: unknown, p: string, e: Collector):
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!execCredentialSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'cluster': case 'interactive':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.cluster;
   if (!(x0 === undefined || x0 === null)) {
     validateCluster(x0, `${p}.cluster`, e);
@@ -106,7 +123,14 @@ export function validateExecCredentialStatus(v: unknown, p: string, e: Collector
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!execCredentialStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'expirationTimestamp': case 'token': case 'clientCertificateData': case 'clientKeyData':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.expirationTimestamp;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.expirationTimestamp`, x0, 'string');

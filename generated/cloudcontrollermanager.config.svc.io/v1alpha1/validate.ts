@@ -4,17 +4,20 @@
 import { type Collector, fitsIntegerFormat, isDuration, isObject } from '../../../runtime/validate/index.js';
 import { validateGenericControllerManagerConfiguration, validateServiceControllerConfiguration, validateSvcCloudSharedConfiguration } from '../../svccontrollermanager.config.svc.io/v1alpha1/validate.js';
 
-const cloudControllerManagerConfigurationFields = new Set(['apiVersion', 'kind', 'Generic', 'SvcCloudShared', 'NodeController', 'ServiceController', 'NodeStatusUpdateFrequency', 'Webhook']);
-const nodeControllerConfigurationFields = new Set(['ConcurrentNodeSyncs']);
-const webhookConfigurationFields = new Set(['Webhooks']);
-
 /** Checks a {@link CloudControllerManagerConfiguration} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateCloudControllerManagerConfiguration(v: unknown, p: string, e: Collector): void {
   if (!isObject(v)) {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cloudControllerManagerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'Generic': case 'SvcCloudShared': case 'NodeController': case 'ServiceController': case 'NodeStatusUpdateFrequency': case 'Webhook':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -64,7 +67,14 @@ export function validateNodeControllerConfiguration(v: unknown, p: string, e: Co
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nodeControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ConcurrentNodeSyncs':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ConcurrentNodeSyncs;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.ConcurrentNodeSyncs`, x0, 'integer');
@@ -78,7 +88,14 @@ export function validateWebhookConfiguration(v: unknown, p: string, e: Collector
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!webhookConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'Webhooks':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.Webhooks;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.Webhooks`, x0, 'array');

@@ -3,17 +3,20 @@
 
 import { type Collector, fitsIntegerFormat, isDuration, isObject } from '../../../runtime/validate/index.js';
 
-const clientConnectionConfigurationFields = new Set(['svcconfig', 'acceptContentTypes', 'contentType', 'qps', 'burst']);
-const debuggingConfigurationFields = new Set(['enableProfiling', 'enableContentionProfiling']);
-const leaderElectionConfigurationFields = new Set(['leaderElect', 'leaseDuration', 'renewDeadline', 'retryPeriod', 'resourceLock', 'resourceName', 'resourceNamespace']);
-
 /** Checks a {@link ClientConnectionConfiguration} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateClientConnectionConfiguration(v: unknown, p: string, e: Collector): void {
   if (!isObject(v)) {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!clientConnectionConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'svcconfig': case 'acceptContentTypes': case 'contentType': case 'qps': case 'burst':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.svcconfig;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.svcconfig`, x0, 'string');
@@ -43,7 +46,14 @@ export function validateDebuggingConfiguration(v: unknown, p: string, e: Collect
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!debuggingConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'enableProfiling': case 'enableContentionProfiling':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.enableProfiling;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'boolean') e.type(`${p}.enableProfiling`, x0, 'boolean');
@@ -60,7 +70,14 @@ export function validateLeaderElectionConfiguration(v: unknown, p: string, e: Co
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!leaderElectionConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'leaderElect': case 'leaseDuration': case 'renewDeadline': case 'retryPeriod': case 'resourceLock': case 'resourceName': case 'resourceNamespace':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.leaderElect;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'boolean') e.type(`${p}.leaderElect`, x0, 'boolean');

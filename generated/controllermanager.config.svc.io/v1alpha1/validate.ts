@@ -3,16 +3,20 @@
 
 import { type Collector, isObject } from '../../../runtime/validate/index.js';
 
-const controllerLeaderConfigurationFields = new Set(['name', 'component']);
-const leaderMigrationConfigurationFields = new Set(['apiVersion', 'kind', 'leaderName', 'resourceLock', 'controllerLeaders']);
-
 /** Checks a {@link ControllerLeaderConfiguration} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateControllerLeaderConfiguration(v: unknown, p: string, e: Collector): void {
   if (!isObject(v)) {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!controllerLeaderConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'component':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -31,7 +35,14 @@ export function validateLeaderMigrationConfiguration(v: unknown, p: string, e: C
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!leaderMigrationConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'leaderName': case 'resourceLock': case 'controllerLeaders':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');

@@ -4,83 +4,18 @@
 import { type Collector, charLength, checkMapKeysUnique, checkSetUnique, fitsIntegerFormat, isBase64, isDateTime, isObject, isQuantity } from '../../../runtime/validate/index.js';
 import { validateCondition, validateLabelSelector, validateListMeta, validateObjectMeta } from '../../meta.svc.io/v1/validate.js';
 
-const affinityFields = new Set(['nodeAffinity', 'podAffinity', 'podAntiAffinity']);
-const configMapFields = new Set(['apiVersion', 'kind', 'metadata', 'immutable', 'data', 'binaryData']);
-const configMapEnvSourceFields = new Set(['name', 'optional']);
-const configMapKeySelectorFields = new Set(['name', 'key', 'optional']);
-const configMapListFields = new Set(['apiVersion', 'kind', 'metadata', 'items']);
-const configMapVolumeSourceFields = new Set(['name', 'items', 'defaultMode', 'optional']);
-const containerFields = new Set(['name', 'image', 'command', 'args', 'workingDir', 'ports', 'envFrom', 'env', 'resources', 'volumeMounts', 'livenessProbe', 'readinessProbe', 'startupProbe', 'imagePullPolicy']);
 const pattern = new RegExp('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', 'u');
-const containerImageFields = new Set(['names', 'sizeBytes']);
-const containerPortFields = new Set(['name', 'hostPort', 'containerPort', 'protocol', 'hostIP']);
-const containerStateFields = new Set(['waiting', 'running', 'terminated']);
-const containerStateRunningFields = new Set(['startedAt']);
-const containerStateTerminatedFields = new Set(['exitCode', 'signal', 'reason', 'message', 'startedAt', 'finishedAt', 'containerID']);
-const containerStateWaitingFields = new Set(['reason', 'message']);
-const containerStatusFields = new Set(['name', 'state', 'lastState', 'ready', 'restartCount', 'image', 'imageID', 'containerID', 'started']);
-const daemonEndpointFields = new Set(['Port']);
-const emptyDirVolumeSourceFields = new Set(['medium', 'sizeLimit']);
-const envFromSourceFields = new Set(['prefix', 'configMapRef', 'secretRef']);
-const envVarFields = new Set(['name', 'value', 'valueFrom']);
-const envVarSourceFields = new Set(['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef']);
-const eventFields = new Set(['apiVersion', 'kind', 'metadata', 'involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count', 'type', 'eventTime', 'series', 'action', 'related', 'reportingComponent', 'reportingInstance']);
-const eventSeriesFields = new Set(['count', 'lastObservedTime']);
-const eventSourceFields = new Set(['component', 'host']);
-const execActionFields = new Set(['command']);
-const gRPCActionFields = new Set(['port', 'service']);
-const hTTPGetActionFields = new Set(['path', 'port', 'host', 'scheme', 'httpHeaders']);
-const hTTPHeaderFields = new Set(['name', 'value']);
-const hostPathVolumeSourceFields = new Set(['path', 'type']);
+const containerPortProtocolKeys = ['containerPort', 'protocol'];
+const nameKeys = ['name'];
+const mountPathKeys = ['mountPath'];
 const allowed = new Set<unknown>(['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice']);
-const keyToPathFields = new Set(['key', 'path', 'mode']);
-const loadBalancerIngressFields = new Set(['ip', 'hostname']);
-const loadBalancerStatusFields = new Set(['ingress']);
-const localObjectReferenceFields = new Set(['name']);
-const namespaceFields = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
-const namespaceConditionFields = new Set(['type', 'status', 'lastTransitionTime', 'reason', 'message']);
-const namespaceSpecFields = new Set(['finalizers']);
-const namespaceStatusFields = new Set(['phase', 'conditions']);
-const nodeAddressFields = new Set(['type', 'address']);
+const typeKeys = ['type'];
 const allowed2 = new Set<unknown>(['Hostname', 'InternalIP', 'ExternalIP', 'InternalDNS', 'ExternalDNS']);
-const nodeAffinityFields = new Set(['requiredDuringSchedulingIgnoredDuringExecution', 'preferredDuringSchedulingIgnoredDuringExecution']);
-const nodeConditionFields = new Set(['type', 'status', 'lastHeartbeatTime', 'lastTransitionTime', 'reason', 'message']);
-const nodeDaemonEndpointsFields = new Set(['kubeletEndpoint']);
-const nodeSelectorFields = new Set(['nodeSelectorTerms']);
-const nodeSelectorRequirementFields = new Set(['key', 'operator', 'values']);
 const allowed3 = new Set<unknown>(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt']);
-const nodeSelectorTermFields = new Set(['matchExpressions', 'matchFields']);
-const nodeSpecFields = new Set(['podCIDR', 'podCIDRs', 'providerID', 'unschedulable', 'taints']);
-const nodeStatusFields = new Set(['capacity', 'allocatable', 'phase', 'conditions', 'addresses', 'daemonEndpoints', 'nodeInfo', 'images']);
-const nodeSystemInfoFields = new Set(['machineID', 'systemUUID', 'bootID', 'kernelVersion', 'osImage', 'containerRuntimeVersion', 'kubeletVersion', 'kubeProxyVersion', 'operatingSystem', 'architecture']);
-const objectFieldSelectorFields = new Set(['apiVersion', 'fieldPath']);
-const objectReferenceFields = new Set(['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']);
-const persistentVolumeClaimVolumeSourceFields = new Set(['claimName', 'readOnly']);
-const podAffinityTermFields = new Set(['labelSelector', 'namespaces', 'topologyKey', 'namespaceSelector']);
-const podConditionFields = new Set(['type', 'status', 'lastProbeTime', 'lastTransitionTime', 'reason', 'message']);
-const podIPFields = new Set(['ip']);
-const podSpecFields = new Set(['volumes', 'initContainers', 'containers', 'restartPolicy', 'terminationGracePeriodSeconds', 'activeDeadlineSeconds', 'dnsPolicy', 'nodeSelector', 'serviceAccountName', 'automountServiceAccountToken', 'nodeName', 'hostNetwork', 'imagePullSecrets', 'hostname', 'subdomain', 'affinity', 'schedulerName', 'tolerations', 'priorityClassName', 'priority', 'topologySpreadConstraints']);
-const podStatusFields = new Set(['phase', 'conditions', 'message', 'reason', 'nominatedNodeName', 'hostIP', 'podIP', 'podIPs', 'startTime', 'initContainerStatuses', 'containerStatuses', 'qosClass']);
+const topologyKeyWhenUnsatisfiableKeys = ['topologyKey', 'whenUnsatisfiable'];
 const allowed4 = new Set<unknown>(['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown']);
-const podTemplateSpecFields = new Set(['metadata', 'spec']);
-const preferredSchedulingTermFields = new Set(['weight', 'preference']);
-const probeFields = new Set(['exec', 'httpGet', 'tcpSocket', 'grpc', 'initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold', 'terminationGracePeriodSeconds']);
-const probeHandlerFields = new Set(['exec', 'httpGet', 'tcpSocket', 'grpc']);
-const resourceFieldSelectorFields = new Set(['containerName', 'resource', 'divisor']);
-const resourceRequirementsFields = new Set(['limits', 'requests']);
-const secretFields = new Set(['apiVersion', 'kind', 'metadata', 'immutable', 'data', 'stringData', 'type']);
-const secretVolumeSourceFields = new Set(['secretName', 'items', 'defaultMode', 'optional']);
-const servicePortFields = new Set(['name', 'protocol', 'appProtocol', 'port', 'targetPort', 'nodePort']);
-const serviceSpecFields = new Set(['ports', 'selector', 'clusterIP', 'clusterIPs', 'type', 'externalIPs', 'sessionAffinity', 'loadBalancerSourceRanges', 'externalName', 'externalTrafficPolicy', 'publishNotReadyAddresses', 'ipFamilies', 'ipFamilyPolicy', 'internalTrafficPolicy']);
-const serviceStatusFields = new Set(['loadBalancer', 'conditions']);
-const tCPSocketActionFields = new Set(['port', 'host']);
-const taintFields = new Set(['key', 'value', 'effect', 'timeAdded']);
-const tolerationFields = new Set(['key', 'operator', 'value', 'effect', 'tolerationSeconds']);
-const topologySpreadConstraintFields = new Set(['maxSkew', 'topologyKey', 'whenUnsatisfiable', 'labelSelector', 'minDomains', 'nodeAffinityPolicy', 'nodeTaintsPolicy', 'matchLabelKeys']);
-const volumeFields = new Set(['hostPath', 'emptyDir', 'secret', 'persistentVolumeClaim', 'configMap', 'name']);
-const volumeMountFields = new Set(['name', 'readOnly', 'mountPath', 'subPath', 'mountPropagation', 'subPathExpr']);
-const volumeSourceFields = new Set(['hostPath', 'emptyDir', 'secret', 'persistentVolumeClaim', 'configMap']);
-const weightedPodAffinityTermFields = new Set(['weight', 'podAffinityTerm']);
+const ipKeys = ['ip'];
+const portProtocolKeys = ['port', 'protocol'];
 
 /** Checks a {@link Affinity} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateAffinity(v: unknown, p: string, e: Collector): void {
@@ -88,7 +23,14 @@ export function validateAffinity(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!affinityFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'nodeAffinity': case 'podAffinity': case 'podAntiAffinity':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.nodeAffinity;
   if (!(x0 === undefined || x0 === null)) {
     validateNodeAffinity(x0, `${p}.nodeAffinity`, e);
@@ -109,7 +51,14 @@ export function validateConfigMap(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!configMapFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'immutable': case 'data': case 'binaryData':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -163,7 +112,14 @@ export function validateConfigMapEnvSource(v: unknown, p: string, e: Collector):
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!configMapEnvSourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'optional':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
@@ -180,7 +136,14 @@ export function validateConfigMapKeySelector(v: unknown, p: string, e: Collector
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!configMapKeySelectorFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'key': case 'optional':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
@@ -202,7 +165,14 @@ export function validateConfigMapList(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!configMapListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -240,7 +210,14 @@ export function validateConfigMapVolumeSource(v: unknown, p: string, e: Collecto
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!configMapVolumeSourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'items': case 'defaultMode': case 'optional':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
@@ -276,7 +253,14 @@ export function validateContainer(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!containerFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'image': case 'command': case 'args': case 'workingDir': case 'ports': case 'envFrom': case 'env': case 'resources': case 'volumeMounts': case 'livenessProbe': case 'readinessProbe': case 'startupProbe': case 'imagePullPolicy':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -322,7 +306,7 @@ export function validateContainer(v: unknown, p: string, e: Collector): void {
         const x11: unknown = x9[i10];
         validateContainerPort(x11, `${p}.ports[${i10}]`, e);
       }
-      checkMapKeysUnique(`${p}.ports`, x9, ['containerPort', 'protocol'], e);
+      if (x9.length > 1) checkMapKeysUnique(`${p}.ports`, x9, containerPortProtocolKeys, e);
     }
   }
   const x12 = v.envFrom;
@@ -343,7 +327,7 @@ export function validateContainer(v: unknown, p: string, e: Collector): void {
         const x17: unknown = x15[i16];
         validateEnvVar(x17, `${p}.env[${i16}]`, e);
       }
-      checkMapKeysUnique(`${p}.env`, x15, ['name'], e);
+      if (x15.length > 1) checkMapKeysUnique(`${p}.env`, x15, nameKeys, e);
     }
   }
   const x18 = v.resources;
@@ -358,7 +342,7 @@ export function validateContainer(v: unknown, p: string, e: Collector): void {
         const x21: unknown = x19[i20];
         validateVolumeMount(x21, `${p}.volumeMounts[${i20}]`, e);
       }
-      checkMapKeysUnique(`${p}.volumeMounts`, x19, ['mountPath'], e);
+      if (x19.length > 1) checkMapKeysUnique(`${p}.volumeMounts`, x19, mountPathKeys, e);
     }
   }
   const x22 = v.livenessProbe;
@@ -388,7 +372,14 @@ export function validateContainerImage(v: unknown, p: string, e: Collector): voi
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!containerImageFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'names': case 'sizeBytes':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.names;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.names`, x0, 'array');
@@ -415,7 +406,14 @@ export function validateContainerPort(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!containerPortFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'hostPort': case 'containerPort': case 'protocol': case 'hostIP':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
@@ -461,7 +459,14 @@ export function validateContainerState(v: unknown, p: string, e: Collector): voi
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!containerStateFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'waiting': case 'running': case 'terminated':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.waiting;
   if (!(x0 === undefined || x0 === null)) {
     validateContainerStateWaiting(x0, `${p}.waiting`, e);
@@ -482,7 +487,14 @@ export function validateContainerStateRunning(v: unknown, p: string, e: Collecto
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!containerStateRunningFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'startedAt':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.startedAt;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.startedAt`, x0, 'string');
@@ -498,7 +510,14 @@ export function validateContainerStateTerminated(v: unknown, p: string, e: Colle
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!containerStateTerminatedFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'exitCode': case 'signal': case 'reason': case 'message': case 'startedAt': case 'finishedAt': case 'containerID':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.exitCode;
   if (x0 === undefined || x0 === null) e.required(`${p}.exitCode`);
   else {
@@ -544,7 +563,14 @@ export function validateContainerStateWaiting(v: unknown, p: string, e: Collecto
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!containerStateWaitingFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'reason': case 'message':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.reason;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.reason`, x0, 'string');
@@ -561,7 +587,14 @@ export function validateContainerStatus(v: unknown, p: string, e: Collector): vo
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!containerStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'state': case 'lastState': case 'ready': case 'restartCount': case 'image': case 'imageID': case 'containerID': case 'started':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -615,7 +648,14 @@ export function validateDaemonEndpoint(v: unknown, p: string, e: Collector): voi
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!daemonEndpointFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'Port':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.Port;
   if (x0 === undefined || x0 === null) e.required(`${p}.Port`);
   else {
@@ -634,7 +674,14 @@ export function validateEmptyDirVolumeSource(v: unknown, p: string, e: Collector
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!emptyDirVolumeSourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'medium': case 'sizeLimit':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.medium;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.medium`, x0, 'string');
@@ -651,7 +698,14 @@ export function validateEnvFromSource(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!envFromSourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'prefix': case 'configMapRef': case 'secretRef':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.prefix;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.prefix`, x0, 'string');
@@ -672,7 +726,14 @@ export function validateEnvVar(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!envVarFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'value': case 'valueFrom':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -697,7 +758,14 @@ export function validateEnvVarSource(v: unknown, p: string, e: Collector): void 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!envVarSourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'fieldRef': case 'resourceFieldRef': case 'configMapKeyRef': case 'secretKeyRef':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.fieldRef;
   if (!(x0 === undefined || x0 === null)) {
     validateObjectFieldSelector(x0, `${p}.fieldRef`, e);
@@ -722,7 +790,14 @@ export function validateEvent(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!eventFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'involvedObject': case 'reason': case 'message': case 'source': case 'firstTimestamp': case 'lastTimestamp': case 'count': case 'type': case 'eventTime': case 'series': case 'action': case 'related': case 'reportingComponent': case 'reportingInstance':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -820,7 +895,14 @@ export function validateEventList(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!configMapListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -858,7 +940,14 @@ export function validateEventSeries(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!eventSeriesFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'count': case 'lastObservedTime':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.count;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.count`, x0, 'integer');
@@ -882,7 +971,14 @@ export function validateEventSource(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!eventSourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'component': case 'host':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.component;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.component`, x0, 'string');
@@ -899,7 +995,14 @@ export function validateExecAction(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!execActionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'command':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.command;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.command`, x0, 'array');
@@ -918,7 +1021,14 @@ export function validateGRPCAction(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!gRPCActionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'port': case 'service':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.port;
   if (x0 === undefined || x0 === null) e.required(`${p}.port`);
   else {
@@ -941,7 +1051,14 @@ export function validateHTTPGetAction(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!hTTPGetActionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'path': case 'port': case 'host': case 'scheme': case 'httpHeaders':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.path;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.path`, x0, 'string');
@@ -980,7 +1097,14 @@ export function validateHTTPHeader(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!hTTPHeaderFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'value':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -999,7 +1123,14 @@ export function validateHostPathVolumeSource(v: unknown, p: string, e: Collector
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!hostPathVolumeSourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'path': case 'type':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.path;
   if (x0 === undefined || x0 === null) e.required(`${p}.path`);
   else {
@@ -1020,7 +1151,14 @@ export function validateKeyToPath(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!keyToPathFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'key': case 'path': case 'mode':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.key;
   if (x0 === undefined || x0 === null) e.required(`${p}.key`);
   else {
@@ -1048,7 +1186,14 @@ export function validateLoadBalancerIngress(v: unknown, p: string, e: Collector)
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!loadBalancerIngressFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ip': case 'hostname':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ip;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.ip`, x0, 'string');
@@ -1065,7 +1210,14 @@ export function validateLoadBalancerStatus(v: unknown, p: string, e: Collector):
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!loadBalancerStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ingress':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ingress;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.ingress`, x0, 'array');
@@ -1084,7 +1236,14 @@ export function validateLocalObjectReference(v: unknown, p: string, e: Collector
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!localObjectReferenceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
@@ -1097,7 +1256,14 @@ export function validateNamespace(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!namespaceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -1132,7 +1298,14 @@ export function validateNamespaceCondition(v: unknown, p: string, e: Collector):
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!namespaceConditionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'status': case 'lastTransitionTime': case 'reason': case 'message':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -1169,7 +1342,14 @@ export function validateNamespaceList(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!configMapListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -1207,7 +1387,14 @@ export function validateNamespaceSpec(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!namespaceSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'finalizers':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.finalizers;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.finalizers`, x0, 'array');
@@ -1226,7 +1413,14 @@ export function validateNamespaceStatus(v: unknown, p: string, e: Collector): vo
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!namespaceStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'phase': case 'conditions':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.phase;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.phase`, x0, 'string');
@@ -1242,7 +1436,7 @@ export function validateNamespaceStatus(v: unknown, p: string, e: Collector): vo
         const x3: unknown = x1[i2];
         validateNamespaceCondition(x3, `${p}.conditions[${i2}]`, e);
       }
-      checkMapKeysUnique(`${p}.conditions`, x1, ['type'], e);
+      if (x1.length > 1) checkMapKeysUnique(`${p}.conditions`, x1, typeKeys, e);
     }
   }
 }
@@ -1253,7 +1447,14 @@ export function validateNode(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!namespaceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -1288,7 +1489,14 @@ export function validateNodeAddress(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nodeAddressFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'address':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -1310,7 +1518,14 @@ export function validateNodeAffinity(v: unknown, p: string, e: Collector): void 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nodeAffinityFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'requiredDuringSchedulingIgnoredDuringExecution': case 'preferredDuringSchedulingIgnoredDuringExecution':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.requiredDuringSchedulingIgnoredDuringExecution;
   if (!(x0 === undefined || x0 === null)) {
     validateNodeSelector(x0, `${p}.requiredDuringSchedulingIgnoredDuringExecution`, e);
@@ -1333,7 +1548,14 @@ export function validateNodeCondition(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nodeConditionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'status': case 'lastHeartbeatTime': case 'lastTransitionTime': case 'reason': case 'message':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -1377,7 +1599,14 @@ export function validateNodeDaemonEndpoints(v: unknown, p: string, e: Collector)
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nodeDaemonEndpointsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'kubeletEndpoint':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.kubeletEndpoint;
   if (!(x0 === undefined || x0 === null)) {
     validateDaemonEndpoint(x0, `${p}.kubeletEndpoint`, e);
@@ -1390,7 +1619,14 @@ export function validateNodeList(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!configMapListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -1428,7 +1664,14 @@ export function validateNodeSelector(v: unknown, p: string, e: Collector): void 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nodeSelectorFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'nodeSelectorTerms':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.nodeSelectorTerms;
   if (x0 === undefined || x0 === null) e.required(`${p}.nodeSelectorTerms`);
   else {
@@ -1448,7 +1691,14 @@ export function validateNodeSelectorRequirement(v: unknown, p: string, e: Collec
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nodeSelectorRequirementFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'key': case 'operator': case 'values':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.key;
   if (x0 === undefined || x0 === null) e.required(`${p}.key`);
   else {
@@ -1480,7 +1730,14 @@ export function validateNodeSelectorTerm(v: unknown, p: string, e: Collector): v
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nodeSelectorTermFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'matchExpressions': case 'matchFields':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.matchExpressions;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.matchExpressions`, x0, 'array');
@@ -1509,7 +1766,14 @@ export function validateNodeSpec(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nodeSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'podCIDR': case 'podCIDRs': case 'providerID': case 'unschedulable': case 'taints':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.podCIDR;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.podCIDR`, x0, 'string');
@@ -1523,7 +1787,7 @@ export function validateNodeSpec(v: unknown, p: string, e: Collector): void {
         const x3: unknown = x1[i2];
         if (typeof x3 !== 'string') e.type(`${p}.podCIDRs[${i2}]`, x3, 'string');
       }
-      checkSetUnique(`${p}.podCIDRs`, x1, e);
+      if (x1.length > 1) checkSetUnique(`${p}.podCIDRs`, x1, e);
     }
   }
   const x4 = v.providerID;
@@ -1552,7 +1816,14 @@ export function validateNodeStatus(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nodeStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'capacity': case 'allocatable': case 'phase': case 'conditions': case 'addresses': case 'daemonEndpoints': case 'nodeInfo': case 'images':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.capacity;
   if (!(x0 === undefined || x0 === null)) {
     if (!isObject(x0)) e.type(`${p}.capacity`, x0, 'object');
@@ -1588,7 +1859,7 @@ export function validateNodeStatus(v: unknown, p: string, e: Collector): void {
         const x9: unknown = x7[i8];
         validateNodeCondition(x9, `${p}.conditions[${i8}]`, e);
       }
-      checkMapKeysUnique(`${p}.conditions`, x7, ['type'], e);
+      if (x7.length > 1) checkMapKeysUnique(`${p}.conditions`, x7, typeKeys, e);
     }
   }
   const x10 = v.addresses;
@@ -1599,7 +1870,7 @@ export function validateNodeStatus(v: unknown, p: string, e: Collector): void {
         const x12: unknown = x10[i11];
         validateNodeAddress(x12, `${p}.addresses[${i11}]`, e);
       }
-      checkMapKeysUnique(`${p}.addresses`, x10, ['type'], e);
+      if (x10.length > 1) checkMapKeysUnique(`${p}.addresses`, x10, typeKeys, e);
     }
   }
   const x13 = v.daemonEndpoints;
@@ -1628,7 +1899,14 @@ export function validateNodeSystemInfo(v: unknown, p: string, e: Collector): voi
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nodeSystemInfoFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'machineID': case 'systemUUID': case 'bootID': case 'kernelVersion': case 'osImage': case 'containerRuntimeVersion': case 'kubeletVersion': case 'kubeProxyVersion': case 'operatingSystem': case 'architecture':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.machineID;
   if (x0 === undefined || x0 === null) e.required(`${p}.machineID`);
   else {
@@ -1687,7 +1965,14 @@ export function validateObjectFieldSelector(v: unknown, p: string, e: Collector)
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!objectFieldSelectorFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'fieldPath':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -1705,7 +1990,14 @@ export function validateObjectReference(v: unknown, p: string, e: Collector): vo
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!objectReferenceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'kind': case 'namespace': case 'name': case 'uid': case 'apiVersion': case 'resourceVersion': case 'fieldPath':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.kind;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.kind`, x0, 'string');
@@ -1742,7 +2034,14 @@ export function validatePersistentVolumeClaimVolumeSource(v: unknown, p: string,
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!persistentVolumeClaimVolumeSourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'claimName': case 'readOnly':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.claimName;
   if (x0 === undefined || x0 === null) e.required(`${p}.claimName`);
   else {
@@ -1760,7 +2059,14 @@ export function validatePod(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!namespaceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -1795,7 +2101,14 @@ export function validatePodAffinity(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nodeAffinityFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'requiredDuringSchedulingIgnoredDuringExecution': case 'preferredDuringSchedulingIgnoredDuringExecution':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.requiredDuringSchedulingIgnoredDuringExecution;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.requiredDuringSchedulingIgnoredDuringExecution`, x0, 'array');
@@ -1824,7 +2137,14 @@ export function validatePodAffinityTerm(v: unknown, p: string, e: Collector): vo
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!podAffinityTermFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'labelSelector': case 'namespaces': case 'topologyKey': case 'namespaceSelector':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.labelSelector;
   if (!(x0 === undefined || x0 === null)) {
     validateLabelSelector(x0, `${p}.labelSelector`, e);
@@ -1859,7 +2179,14 @@ export function validatePodAntiAffinity(v: unknown, p: string, e: Collector): vo
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nodeAffinityFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'requiredDuringSchedulingIgnoredDuringExecution': case 'preferredDuringSchedulingIgnoredDuringExecution':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.requiredDuringSchedulingIgnoredDuringExecution;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.requiredDuringSchedulingIgnoredDuringExecution`, x0, 'array');
@@ -1888,7 +2215,14 @@ export function validatePodCondition(v: unknown, p: string, e: Collector): void 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!podConditionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'status': case 'lastProbeTime': case 'lastTransitionTime': case 'reason': case 'message':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -1932,7 +2266,14 @@ export function validatePodIP(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!podIPFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ip':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ip;
   if (x0 === undefined || x0 === null) e.required(`${p}.ip`);
   else {
@@ -1946,7 +2287,14 @@ export function validatePodList(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!configMapListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -1984,7 +2332,14 @@ export function validatePodSpec(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!podSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'volumes': case 'initContainers': case 'containers': case 'restartPolicy': case 'terminationGracePeriodSeconds': case 'activeDeadlineSeconds': case 'dnsPolicy': case 'nodeSelector': case 'serviceAccountName': case 'automountServiceAccountToken': case 'nodeName': case 'hostNetwork': case 'imagePullSecrets': case 'hostname': case 'subdomain': case 'affinity': case 'schedulerName': case 'tolerations': case 'priorityClassName': case 'priority': case 'topologySpreadConstraints':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.volumes;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.volumes`, x0, 'array');
@@ -1993,7 +2348,7 @@ export function validatePodSpec(v: unknown, p: string, e: Collector): void {
         const x2: unknown = x0[i1];
         validateVolume(x2, `${p}.volumes[${i1}]`, e);
       }
-      checkMapKeysUnique(`${p}.volumes`, x0, ['name'], e);
+      if (x0.length > 1) checkMapKeysUnique(`${p}.volumes`, x0, nameKeys, e);
     }
   }
   const x3 = v.initContainers;
@@ -2004,7 +2359,7 @@ export function validatePodSpec(v: unknown, p: string, e: Collector): void {
         const x5: unknown = x3[i4];
         validateContainer(x5, `${p}.initContainers[${i4}]`, e);
       }
-      checkMapKeysUnique(`${p}.initContainers`, x3, ['name'], e);
+      if (x3.length > 1) checkMapKeysUnique(`${p}.initContainers`, x3, nameKeys, e);
     }
   }
   const x6 = v.containers;
@@ -2017,7 +2372,7 @@ export function validatePodSpec(v: unknown, p: string, e: Collector): void {
         const x8: unknown = x6[i7];
         validateContainer(x8, `${p}.containers[${i7}]`, e);
       }
-      checkMapKeysUnique(`${p}.containers`, x6, ['name'], e);
+      if (x6.length > 1) checkMapKeysUnique(`${p}.containers`, x6, nameKeys, e);
     }
   }
   const x9 = v.restartPolicy;
@@ -2084,7 +2439,7 @@ export function validatePodSpec(v: unknown, p: string, e: Collector): void {
         const x22: unknown = x20[i21];
         validateLocalObjectReference(x22, `${p}.imagePullSecrets[${i21}]`, e);
       }
-      checkMapKeysUnique(`${p}.imagePullSecrets`, x20, ['name'], e);
+      if (x20.length > 1) checkMapKeysUnique(`${p}.imagePullSecrets`, x20, nameKeys, e);
     }
   }
   const x23 = v.hostname;
@@ -2130,7 +2485,7 @@ export function validatePodSpec(v: unknown, p: string, e: Collector): void {
         const x34: unknown = x32[i33];
         validateTopologySpreadConstraint(x34, `${p}.topologySpreadConstraints[${i33}]`, e);
       }
-      checkMapKeysUnique(`${p}.topologySpreadConstraints`, x32, ['topologyKey', 'whenUnsatisfiable'], e);
+      if (x32.length > 1) checkMapKeysUnique(`${p}.topologySpreadConstraints`, x32, topologyKeyWhenUnsatisfiableKeys, e);
     }
   }
 }
@@ -2141,7 +2496,14 @@ export function validatePodStatus(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!podStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'phase': case 'conditions': case 'message': case 'reason': case 'nominatedNodeName': case 'hostIP': case 'podIP': case 'podIPs': case 'startTime': case 'initContainerStatuses': case 'containerStatuses': case 'qosClass':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.phase;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.phase`, x0, 'string');
@@ -2157,7 +2519,7 @@ export function validatePodStatus(v: unknown, p: string, e: Collector): void {
         const x3: unknown = x1[i2];
         validatePodCondition(x3, `${p}.conditions[${i2}]`, e);
       }
-      checkMapKeysUnique(`${p}.conditions`, x1, ['type'], e);
+      if (x1.length > 1) checkMapKeysUnique(`${p}.conditions`, x1, typeKeys, e);
     }
   }
   const x4 = v.message;
@@ -2189,7 +2551,7 @@ export function validatePodStatus(v: unknown, p: string, e: Collector): void {
         const x11: unknown = x9[i10];
         validatePodIP(x11, `${p}.podIPs[${i10}]`, e);
       }
-      checkMapKeysUnique(`${p}.podIPs`, x9, ['ip'], e);
+      if (x9.length > 1) checkMapKeysUnique(`${p}.podIPs`, x9, ipKeys, e);
     }
   }
   const x12 = v.startTime;
@@ -2234,7 +2596,14 @@ export function validatePodTemplateSpec(v: unknown, p: string, e: Collector): vo
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!podTemplateSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'metadata': case 'spec':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.metadata;
   if (!(x0 === undefined || x0 === null)) {
     validateObjectMeta(x0, `${p}.metadata`, e);
@@ -2251,7 +2620,14 @@ export function validatePreferredSchedulingTerm(v: unknown, p: string, e: Collec
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!preferredSchedulingTermFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'weight': case 'preference':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.weight;
   if (x0 === undefined || x0 === null) e.required(`${p}.weight`);
   else {
@@ -2275,7 +2651,14 @@ export function validateProbe(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!probeFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'exec': case 'httpGet': case 'tcpSocket': case 'grpc': case 'initialDelaySeconds': case 'timeoutSeconds': case 'periodSeconds': case 'successThreshold': case 'failureThreshold': case 'terminationGracePeriodSeconds':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.exec;
   if (!(x0 === undefined || x0 === null)) {
     validateExecAction(x0, `${p}.exec`, e);
@@ -2348,7 +2731,14 @@ export function validateProbeHandler(v: unknown, p: string, e: Collector): void 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!probeHandlerFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'exec': case 'httpGet': case 'tcpSocket': case 'grpc':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.exec;
   if (!(x0 === undefined || x0 === null)) {
     validateExecAction(x0, `${p}.exec`, e);
@@ -2373,7 +2763,14 @@ export function validateResourceFieldSelector(v: unknown, p: string, e: Collecto
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!resourceFieldSelectorFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'containerName': case 'resource': case 'divisor':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.containerName;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.containerName`, x0, 'string');
@@ -2395,7 +2792,14 @@ export function validateResourceRequirements(v: unknown, p: string, e: Collector
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!resourceRequirementsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'limits': case 'requests':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.limits;
   if (!(x0 === undefined || x0 === null)) {
     if (!isObject(x0)) e.type(`${p}.limits`, x0, 'object');
@@ -2424,7 +2828,14 @@ export function validateSecret(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!secretFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'immutable': case 'data': case 'stringData': case 'type':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -2482,7 +2893,14 @@ export function validateSecretEnvSource(v: unknown, p: string, e: Collector): vo
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!configMapEnvSourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'optional':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
@@ -2499,7 +2917,14 @@ export function validateSecretKeySelector(v: unknown, p: string, e: Collector): 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!configMapKeySelectorFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'key': case 'optional':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
@@ -2521,7 +2946,14 @@ export function validateSecretList(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!configMapListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -2559,7 +2991,14 @@ export function validateSecretVolumeSource(v: unknown, p: string, e: Collector):
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!secretVolumeSourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'secretName': case 'items': case 'defaultMode': case 'optional':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.secretName;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.secretName`, x0, 'string');
@@ -2595,7 +3034,14 @@ export function validateService(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!namespaceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -2630,7 +3076,14 @@ export function validateServiceList(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!configMapListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -2668,7 +3121,14 @@ export function validateServicePort(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!servicePortFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'protocol': case 'appProtocol': case 'port': case 'targetPort': case 'nodePort':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
@@ -2715,7 +3175,14 @@ export function validateServiceSpec(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!serviceSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ports': case 'selector': case 'clusterIP': case 'clusterIPs': case 'type': case 'externalIPs': case 'sessionAffinity': case 'loadBalancerSourceRanges': case 'externalName': case 'externalTrafficPolicy': case 'publishNotReadyAddresses': case 'ipFamilies': case 'ipFamilyPolicy': case 'internalTrafficPolicy':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ports;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.ports`, x0, 'array');
@@ -2724,7 +3191,7 @@ export function validateServiceSpec(v: unknown, p: string, e: Collector): void {
         const x2: unknown = x0[i1];
         validateServicePort(x2, `${p}.ports[${i1}]`, e);
       }
-      checkMapKeysUnique(`${p}.ports`, x0, ['port', 'protocol'], e);
+      if (x0.length > 1) checkMapKeysUnique(`${p}.ports`, x0, portProtocolKeys, e);
     }
   }
   const x3 = v.selector;
@@ -2837,7 +3304,14 @@ export function validateServiceStatus(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!serviceStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'loadBalancer': case 'conditions':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.loadBalancer;
   if (!(x0 === undefined || x0 === null)) {
     validateLoadBalancerStatus(x0, `${p}.loadBalancer`, e);
@@ -2850,7 +3324,7 @@ export function validateServiceStatus(v: unknown, p: string, e: Collector): void
         const x3: unknown = x1[i2];
         validateCondition(x3, `${p}.conditions[${i2}]`, e);
       }
-      checkMapKeysUnique(`${p}.conditions`, x1, ['type'], e);
+      if (x1.length > 1) checkMapKeysUnique(`${p}.conditions`, x1, typeKeys, e);
     }
   }
 }
@@ -2861,7 +3335,14 @@ export function validateTCPSocketAction(v: unknown, p: string, e: Collector): vo
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!tCPSocketActionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'port': case 'host':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.port;
   if (x0 === undefined || x0 === null) e.required(`${p}.port`);
   else {
@@ -2879,7 +3360,14 @@ export function validateTaint(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!taintFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'key': case 'value': case 'effect': case 'timeAdded':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.key;
   if (x0 === undefined || x0 === null) e.required(`${p}.key`);
   else {
@@ -2915,7 +3403,14 @@ export function validateToleration(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!tolerationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'key': case 'operator': case 'value': case 'effect': case 'tolerationSeconds':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.key;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.key`, x0, 'string');
@@ -2951,7 +3446,14 @@ export function validateTopologySpreadConstraint(v: unknown, p: string, e: Colle
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!topologySpreadConstraintFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'maxSkew': case 'topologyKey': case 'whenUnsatisfiable': case 'labelSelector': case 'minDomains': case 'nodeAffinityPolicy': case 'nodeTaintsPolicy': case 'matchLabelKeys':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.maxSkew;
   if (x0 === undefined || x0 === null) e.required(`${p}.maxSkew`);
   else {
@@ -3021,7 +3523,14 @@ export function validateVolume(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!volumeFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'hostPath': case 'emptyDir': case 'secret': case 'persistentVolumeClaim': case 'configMap': case 'name':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.hostPath;
   if (!(x0 === undefined || x0 === null)) {
     validateHostPathVolumeSource(x0, `${p}.hostPath`, e);
@@ -3059,7 +3568,14 @@ export function validateVolumeMount(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!volumeMountFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'readOnly': case 'mountPath': case 'subPath': case 'mountPropagation': case 'subPathExpr':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -3100,7 +3616,14 @@ export function validateVolumeSource(v: unknown, p: string, e: Collector): void 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!volumeSourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'hostPath': case 'emptyDir': case 'secret': case 'persistentVolumeClaim': case 'configMap':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.hostPath;
   if (!(x0 === undefined || x0 === null)) {
     validateHostPathVolumeSource(x0, `${p}.hostPath`, e);
@@ -3129,7 +3652,14 @@ export function validateWeightedPodAffinityTerm(v: unknown, p: string, e: Collec
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!weightedPodAffinityTermFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'weight': case 'podAffinityTerm':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.weight;
   if (x0 === undefined || x0 === null) e.required(`${p}.weight`);
   else {

@@ -5,15 +5,8 @@ import { type Collector, charLength, checkSetUnique, fitsIntegerFormat, isObject
 import { validateObjectReference } from '../../core/v1/validate.js';
 import { validateListMeta, validateObjectMeta } from '../../meta.svc.io/v1/validate.js';
 
-const endpointFields = new Set(['addresses', 'conditions', 'hostname', 'targetRef', 'topology', 'nodeName', 'hints']);
 const pattern = new RegExp('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', 'u');
-const endpointConditionsFields = new Set(['ready', 'serving', 'terminating']);
-const endpointHintsFields = new Set(['forZones']);
-const endpointPortFields = new Set(['name', 'protocol', 'port', 'appProtocol']);
 const pattern2 = new RegExp('^$|^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', 'u');
-const endpointSliceFields = new Set(['apiVersion', 'kind', 'metadata', 'addressType', 'endpoints', 'ports']);
-const endpointSliceListFields = new Set(['apiVersion', 'kind', 'metadata', 'items']);
-const forZoneFields = new Set(['name']);
 
 /** Checks a {@link Endpoint} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateEndpoint(v: unknown, p: string, e: Collector): void {
@@ -21,7 +14,14 @@ export function validateEndpoint(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!endpointFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'addresses': case 'conditions': case 'hostname': case 'targetRef': case 'topology': case 'nodeName': case 'hints':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.addresses;
   if (x0 === undefined || x0 === null) e.required(`${p}.addresses`);
   else {
@@ -33,7 +33,7 @@ export function validateEndpoint(v: unknown, p: string, e: Collector): void {
         const x2: unknown = x0[i1];
         if (typeof x2 !== 'string') e.type(`${p}.addresses[${i1}]`, x2, 'string');
       }
-      checkSetUnique(`${p}.addresses`, x0, e);
+      if (x0.length > 1) checkSetUnique(`${p}.addresses`, x0, e);
     }
   }
   const x3 = v.conditions;
@@ -80,7 +80,14 @@ export function validateEndpointConditions(v: unknown, p: string, e: Collector):
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!endpointConditionsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ready': case 'serving': case 'terminating':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ready;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'boolean') e.type(`${p}.ready`, x0, 'boolean');
@@ -101,7 +108,14 @@ export function validateEndpointHints(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!endpointHintsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'forZones':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.forZones;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.forZones`, x0, 'array');
@@ -121,7 +135,14 @@ export function validateEndpointPort(v: unknown, p: string, e: Collector): void 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!endpointPortFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'protocol': case 'port': case 'appProtocol':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
@@ -154,7 +175,14 @@ export function validateEndpointSlice(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!endpointSliceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'addressType': case 'endpoints': case 'ports':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -212,7 +240,14 @@ export function validateEndpointSliceList(v: unknown, p: string, e: Collector): 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!endpointSliceListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -250,7 +285,14 @@ export function validateForZone(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!forZoneFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {

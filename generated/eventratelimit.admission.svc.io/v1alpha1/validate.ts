@@ -3,16 +3,20 @@
 
 import { type Collector, fitsIntegerFormat, isObject } from '../../../runtime/validate/index.js';
 
-const configurationFields = new Set(['apiVersion', 'kind', 'limits']);
-const limitFields = new Set(['type', 'qps', 'burst', 'cacheSize']);
-
 /** Checks a {@link Configuration} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateConfiguration(v: unknown, p: string, e: Collector): void {
   if (!isObject(v)) {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!configurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'limits':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -47,7 +51,14 @@ export function validateLimit(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!limitFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'qps': case 'burst': case 'cacheSize':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {

@@ -4,23 +4,7 @@
 import { type Collector, checkMapKeysUnique, checkSetUnique, fitsIntegerFormat, isDateTime, isObject } from '../../../runtime/validate/index.js';
 import { validateListMeta, validateObjectMeta } from '../../meta.svc.io/v1/validate.js';
 
-const exemptPriorityLevelConfigurationFields = new Set(['nominalConcurrencyShares', 'lendablePercent']);
-const flowDistinguisherMethodFields = new Set(['type']);
-const flowSchemaFields = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
-const flowSchemaConditionFields = new Set(['type', 'status', 'lastTransitionTime', 'reason', 'message']);
-const flowSchemaListFields = new Set(['apiVersion', 'kind', 'metadata', 'items']);
-const flowSchemaSpecFields = new Set(['priorityLevelConfiguration', 'matchingPrecedence', 'distinguisherMethod', 'rules']);
-const flowSchemaStatusFields = new Set(['conditions']);
-const groupSubjectFields = new Set(['name']);
-const limitResponseFields = new Set(['type', 'queuing']);
-const limitedPriorityLevelConfigurationFields = new Set(['nominalConcurrencyShares', 'limitResponse', 'lendablePercent', 'borrowingLimitPercent']);
-const nonResourcePolicyRuleFields = new Set(['verbs', 'nonResourceURLs']);
-const policyRulesWithSubjectsFields = new Set(['subjects', 'resourceRules', 'nonResourceRules']);
-const priorityLevelConfigurationSpecFields = new Set(['type', 'limited', 'exempt']);
-const queuingConfigurationFields = new Set(['queues', 'handSize', 'queueLengthLimit']);
-const resourcePolicyRuleFields = new Set(['verbs', 'apiGroups', 'resources', 'clusterScope', 'namespaces']);
-const serviceAccountSubjectFields = new Set(['namespace', 'name']);
-const subjectFields = new Set(['kind', 'user', 'group', 'serviceAccount']);
+const typeKeys = ['type'];
 
 /** Checks a {@link ExemptPriorityLevelConfiguration} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateExemptPriorityLevelConfiguration(v: unknown, p: string, e: Collector): void {
@@ -28,7 +12,14 @@ export function validateExemptPriorityLevelConfiguration(v: unknown, p: string, 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!exemptPriorityLevelConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'nominalConcurrencyShares': case 'lendablePercent':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.nominalConcurrencyShares;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.nominalConcurrencyShares`, x0, 'integer');
@@ -54,7 +45,14 @@ export function validateFlowDistinguisherMethod(v: unknown, p: string, e: Collec
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!flowDistinguisherMethodFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -71,7 +69,14 @@ export function validateFlowSchema(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!flowSchemaFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -107,7 +112,14 @@ export function validateFlowSchemaCondition(v: unknown, p: string, e: Collector)
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!flowSchemaConditionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'status': case 'lastTransitionTime': case 'reason': case 'message':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -144,7 +156,14 @@ export function validateFlowSchemaList(v: unknown, p: string, e: Collector): voi
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!flowSchemaListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -182,7 +201,14 @@ export function validateFlowSchemaSpec(v: unknown, p: string, e: Collector): voi
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!flowSchemaSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'priorityLevelConfiguration': case 'matchingPrecedence': case 'distinguisherMethod': case 'rules':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.priorityLevelConfiguration;
   if (x0 === undefined || x0 === null) e.required(`${p}.priorityLevelConfiguration`);
   else {
@@ -219,7 +245,14 @@ export function validateFlowSchemaStatus(v: unknown, p: string, e: Collector): v
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!flowSchemaStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'conditions':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.conditions;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.conditions`, x0, 'array');
@@ -228,7 +261,7 @@ export function validateFlowSchemaStatus(v: unknown, p: string, e: Collector): v
         const x2: unknown = x0[i1];
         validateFlowSchemaCondition(x2, `${p}.conditions[${i1}]`, e);
       }
-      checkMapKeysUnique(`${p}.conditions`, x0, ['type'], e);
+      if (x0.length > 1) checkMapKeysUnique(`${p}.conditions`, x0, typeKeys, e);
     }
   }
 }
@@ -239,7 +272,14 @@ export function validateGroupSubject(v: unknown, p: string, e: Collector): void 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!groupSubjectFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -253,7 +293,14 @@ export function validateLimitResponse(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!limitResponseFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'queuing':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -274,7 +321,14 @@ export function validateLimitedPriorityLevelConfiguration(v: unknown, p: string,
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!limitedPriorityLevelConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'nominalConcurrencyShares': case 'limitResponse': case 'lendablePercent': case 'borrowingLimitPercent':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.nominalConcurrencyShares;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.nominalConcurrencyShares`, x0, 'integer');
@@ -312,7 +366,14 @@ export function validateNonResourcePolicyRule(v: unknown, p: string, e: Collecto
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nonResourcePolicyRuleFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'verbs': case 'nonResourceURLs':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.verbs;
   if (x0 === undefined || x0 === null) e.required(`${p}.verbs`);
   else {
@@ -323,7 +384,7 @@ export function validateNonResourcePolicyRule(v: unknown, p: string, e: Collecto
         const x2: unknown = x0[i1];
         if (typeof x2 !== 'string') e.type(`${p}.verbs[${i1}]`, x2, 'string');
       }
-      checkSetUnique(`${p}.verbs`, x0, e);
+      if (x0.length > 1) checkSetUnique(`${p}.verbs`, x0, e);
     }
   }
   const x3 = v.nonResourceURLs;
@@ -336,7 +397,7 @@ export function validateNonResourcePolicyRule(v: unknown, p: string, e: Collecto
         const x5: unknown = x3[i4];
         if (typeof x5 !== 'string') e.type(`${p}.nonResourceURLs[${i4}]`, x5, 'string');
       }
-      checkSetUnique(`${p}.nonResourceURLs`, x3, e);
+      if (x3.length > 1) checkSetUnique(`${p}.nonResourceURLs`, x3, e);
     }
   }
 }
@@ -347,7 +408,14 @@ export function validatePolicyRulesWithSubjects(v: unknown, p: string, e: Collec
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!policyRulesWithSubjectsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'subjects': case 'resourceRules': case 'nonResourceRules':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.subjects;
   if (x0 === undefined || x0 === null) e.required(`${p}.subjects`);
   else {
@@ -388,7 +456,14 @@ export function validatePriorityLevelConfiguration(v: unknown, p: string, e: Col
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!flowSchemaFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -424,7 +499,14 @@ export function validatePriorityLevelConfigurationCondition(v: unknown, p: strin
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!flowSchemaConditionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'status': case 'lastTransitionTime': case 'reason': case 'message':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -461,7 +543,14 @@ export function validatePriorityLevelConfigurationList(v: unknown, p: string, e:
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!flowSchemaListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -499,7 +588,14 @@ export function validatePriorityLevelConfigurationReference(v: unknown, p: strin
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!groupSubjectFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -513,7 +609,14 @@ export function validatePriorityLevelConfigurationSpec(v: unknown, p: string, e:
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!priorityLevelConfigurationSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'limited': case 'exempt':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -538,7 +641,14 @@ export function validatePriorityLevelConfigurationStatus(v: unknown, p: string, 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!flowSchemaStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'conditions':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.conditions;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.conditions`, x0, 'array');
@@ -547,7 +657,7 @@ export function validatePriorityLevelConfigurationStatus(v: unknown, p: string, 
         const x2: unknown = x0[i1];
         validatePriorityLevelConfigurationCondition(x2, `${p}.conditions[${i1}]`, e);
       }
-      checkMapKeysUnique(`${p}.conditions`, x0, ['type'], e);
+      if (x0.length > 1) checkMapKeysUnique(`${p}.conditions`, x0, typeKeys, e);
     }
   }
 }
@@ -558,7 +668,14 @@ export function validateQueuingConfiguration(v: unknown, p: string, e: Collector
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!queuingConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'queues': case 'handSize': case 'queueLengthLimit':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.queues;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.queues`, x0, 'integer');
@@ -591,7 +708,14 @@ export function validateResourcePolicyRule(v: unknown, p: string, e: Collector):
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!resourcePolicyRuleFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'verbs': case 'apiGroups': case 'resources': case 'clusterScope': case 'namespaces':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.verbs;
   if (x0 === undefined || x0 === null) e.required(`${p}.verbs`);
   else {
@@ -602,7 +726,7 @@ export function validateResourcePolicyRule(v: unknown, p: string, e: Collector):
         const x2: unknown = x0[i1];
         if (typeof x2 !== 'string') e.type(`${p}.verbs[${i1}]`, x2, 'string');
       }
-      checkSetUnique(`${p}.verbs`, x0, e);
+      if (x0.length > 1) checkSetUnique(`${p}.verbs`, x0, e);
     }
   }
   const x3 = v.apiGroups;
@@ -615,7 +739,7 @@ export function validateResourcePolicyRule(v: unknown, p: string, e: Collector):
         const x5: unknown = x3[i4];
         if (typeof x5 !== 'string') e.type(`${p}.apiGroups[${i4}]`, x5, 'string');
       }
-      checkSetUnique(`${p}.apiGroups`, x3, e);
+      if (x3.length > 1) checkSetUnique(`${p}.apiGroups`, x3, e);
     }
   }
   const x6 = v.resources;
@@ -628,7 +752,7 @@ export function validateResourcePolicyRule(v: unknown, p: string, e: Collector):
         const x8: unknown = x6[i7];
         if (typeof x8 !== 'string') e.type(`${p}.resources[${i7}]`, x8, 'string');
       }
-      checkSetUnique(`${p}.resources`, x6, e);
+      if (x6.length > 1) checkSetUnique(`${p}.resources`, x6, e);
     }
   }
   const x9 = v.clusterScope;
@@ -643,7 +767,7 @@ export function validateResourcePolicyRule(v: unknown, p: string, e: Collector):
         const x12: unknown = x10[i11];
         if (typeof x12 !== 'string') e.type(`${p}.namespaces[${i11}]`, x12, 'string');
       }
-      checkSetUnique(`${p}.namespaces`, x10, e);
+      if (x10.length > 1) checkSetUnique(`${p}.namespaces`, x10, e);
     }
   }
 }
@@ -654,7 +778,14 @@ export function validateServiceAccountSubject(v: unknown, p: string, e: Collecto
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!serviceAccountSubjectFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'namespace': case 'name':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.namespace;
   if (x0 === undefined || x0 === null) e.required(`${p}.namespace`);
   else {
@@ -673,7 +804,14 @@ export function validateSubject(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!subjectFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'kind': case 'user': case 'group': case 'serviceAccount':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.kind;
   if (x0 === undefined || x0 === null) e.required(`${p}.kind`);
   else {
@@ -702,7 +840,14 @@ export function validateUserSubject(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!groupSubjectFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {

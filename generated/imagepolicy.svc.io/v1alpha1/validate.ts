@@ -4,11 +4,7 @@
 import { type Collector, isObject } from '../../../runtime/validate/index.js';
 import { validateObjectMeta } from '../../meta.svc.io/v1/validate.js';
 
-const imageReviewFields = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
-const imageReviewContainerSpecFields = new Set(['image']);
 const pattern = new RegExp('^[A-Za-z0-9][A-Za-z0-9._/:-]*(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}|@[A-Za-z0-9]+([+._-][A-Za-z0-9]+)*:[A-Za-z0-9=_-]+)$', 'u');
-const imageReviewSpecFields = new Set(['containers', 'annotations', 'namespace']);
-const imageReviewStatusFields = new Set(['allowed', 'reason', 'auditAnnotations']);
 
 /** Checks a {@link ImageReview} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateImageReview(v: unknown, p: string, e: Collector): void {
@@ -16,7 +12,14 @@ export function validateImageReview(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!imageReviewFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -52,7 +55,14 @@ export function validateImageReviewContainerSpec(v: unknown, p: string, e: Colle
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!imageReviewContainerSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'image':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.image;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.image`, x0, 'string');
@@ -68,7 +78,14 @@ export function validateImageReviewSpec(v: unknown, p: string, e: Collector): vo
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!imageReviewSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'containers': case 'annotations': case 'namespace':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.containers;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.containers`, x0, 'array');
@@ -101,7 +118,14 @@ export function validateImageReviewStatus(v: unknown, p: string, e: Collector): 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!imageReviewStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'allowed': case 'reason': case 'auditAnnotations':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.allowed;
   if (x0 === undefined || x0 === null) e.required(`${p}.allowed`);
   else {

@@ -3,43 +3,10 @@
 
 import { type Collector, charLength, checkMapKeysUnique, checkSetUnique, fitsIntegerFormat, isBase64, isDateTime, isObject } from '../../../runtime/validate/index.js';
 
-const aPIGroupFields = new Set(['name', 'versions', 'preferredVersion', 'serverAddressByClientCIDRs']);
-const aPIGroupListFields = new Set(['apiVersion', 'kind', 'groups']);
-const aPIResourceFields = new Set(['name', 'singularName', 'namespaced', 'group', 'version', 'kind', 'verbs', 'shortNames', 'categories', 'storageVersionHash']);
-const aPIResourceListFields = new Set(['apiVersion', 'kind', 'groupVersion', 'resources']);
-const aPIVersionsFields = new Set(['apiVersion', 'kind', 'versions', 'serverAddressByClientCIDRs']);
-const conditionFields = new Set(['type', 'status', 'observedGeneration', 'lastTransitionTime', 'reason', 'message']);
 const pattern = new RegExp('^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$', 'u');
 const pattern2 = new RegExp('^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$', 'u');
-const createOptionsFields = new Set(['apiVersion', 'kind', 'dryRun', 'fieldManager', 'fieldValidation']);
-const deleteOptionsFields = new Set(['apiVersion', 'kind', 'gracePeriodSeconds', 'preconditions', 'orphanDependents', 'propagationPolicy', 'dryRun']);
-const getOptionsFields = new Set(['apiVersion', 'kind', 'resourceVersion']);
-const groupVersionForDiscoveryFields = new Set(['groupVersion', 'version']);
-const groupVersionKindFields = new Set(['group', 'version', 'kind']);
-const groupVersionResourceFields = new Set(['group', 'version', 'resource']);
-const labelSelectorFields = new Set(['matchLabels', 'matchExpressions']);
-const labelSelectorRequirementFields = new Set(['key', 'operator', 'values']);
-const listMetaFields = new Set(['selfLink', 'resourceVersion', 'continue', 'remainingItemCount']);
-const listOptionsFields = new Set(['apiVersion', 'kind', 'labelSelector', 'fieldSelector', 'watch', 'allowWatchBookmarks', 'resourceVersion', 'resourceVersionMatch', 'timeoutSeconds', 'limit', 'continue', 'sendInitialEvents']);
-const managedFieldsEntryFields = new Set(['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1', 'subresource']);
-const objectMetaFields = new Set(['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields']);
-const ownerReferenceFields = new Set(['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion']);
-const partialObjectMetadataFields = new Set(['apiVersion', 'kind', 'metadata']);
-const partialObjectMetadataListFields = new Set(['apiVersion', 'kind', 'metadata', 'items']);
-const patchOptionsFields = new Set(['apiVersion', 'kind', 'dryRun', 'force', 'fieldManager', 'fieldValidation']);
-const preconditionsFields = new Set(['uid', 'resourceVersion']);
-const serverAddressByClientCIDRFields = new Set(['clientCIDR', 'serverAddress']);
-const statusFields = new Set(['apiVersion', 'kind', 'metadata', 'status', 'message', 'reason', 'details', 'code']);
-const statusCauseFields = new Set(['reason', 'message', 'field']);
-const statusDetailsFields = new Set(['name', 'group', 'kind', 'uid', 'causes', 'retryAfterSeconds']);
-const tableFields = new Set(['apiVersion', 'kind', 'metadata', 'columnDefinitions', 'rows']);
-const tableColumnDefinitionFields = new Set(['name', 'type', 'format', 'description', 'priority']);
+const uidKeys = ['uid'];
 const allowed = new Set<unknown>(['integer', 'number', 'string', 'boolean', 'date']);
-const tableRowFields = new Set(['cells', 'conditions', 'object']);
-const tableRowConditionFields = new Set(['type', 'status', 'reason', 'message']);
-const typeMetaFields = new Set(['apiVersion', 'kind']);
-const unknownFields = new Set(['typeMeta', 'raw', 'contentEncoding', 'contentType']);
-const watchEventFields = new Set(['type', 'object']);
 const allowed2 = new Set<unknown>(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
 
 /** Checks a {@link APIGroup} value: structure, bounds and formats (CEL rules run in the runtime). */
@@ -48,7 +15,14 @@ export function validateAPIGroup(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!aPIGroupFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'versions': case 'preferredVersion': case 'serverAddressByClientCIDRs':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -87,7 +61,14 @@ export function validateAPIGroupList(v: unknown, p: string, e: Collector): void 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!aPIGroupListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'groups':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -121,7 +102,14 @@ export function validateAPIResource(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!aPIResourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'singularName': case 'namespaced': case 'group': case 'version': case 'kind': case 'verbs': case 'shortNames': case 'categories': case 'storageVersionHash':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -193,7 +181,14 @@ export function validateAPIResourceList(v: unknown, p: string, e: Collector): vo
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!aPIResourceListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'groupVersion': case 'resources':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -232,7 +227,14 @@ export function validateAPIVersions(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!aPIVersionsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'versions': case 'serverAddressByClientCIDRs':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -277,7 +279,14 @@ export function validateCondition(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!conditionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'status': case 'observedGeneration': case 'lastTransitionTime': case 'reason': case 'message':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -337,7 +346,14 @@ export function validateCreateOptions(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!createOptionsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'dryRun': case 'fieldManager': case 'fieldValidation':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -387,7 +403,14 @@ export function validateDeleteOptions(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!deleteOptionsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'gracePeriodSeconds': case 'preconditions': case 'orphanDependents': case 'propagationPolicy': case 'dryRun':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -446,7 +469,14 @@ export function validateGetOptions(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!getOptionsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'resourceVersion':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -473,7 +503,14 @@ export function validateGroupVersionForDiscovery(v: unknown, p: string, e: Colle
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!groupVersionForDiscoveryFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'groupVersion': case 'version':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.groupVersion;
   if (x0 === undefined || x0 === null) e.required(`${p}.groupVersion`);
   else {
@@ -492,7 +529,14 @@ export function validateGroupVersionKind(v: unknown, p: string, e: Collector): v
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!groupVersionKindFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'group': case 'version': case 'kind':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.group;
   if (x0 === undefined || x0 === null) e.required(`${p}.group`);
   else {
@@ -516,7 +560,14 @@ export function validateGroupVersionResource(v: unknown, p: string, e: Collector
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!groupVersionResourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'group': case 'version': case 'resource':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.group;
   if (x0 === undefined || x0 === null) e.required(`${p}.group`);
   else {
@@ -540,7 +591,14 @@ export function validateLabelSelector(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!labelSelectorFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'matchLabels': case 'matchExpressions':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.matchLabels;
   if (!(x0 === undefined || x0 === null)) {
     if (!isObject(x0)) e.type(`${p}.matchLabels`, x0, 'object');
@@ -569,7 +627,14 @@ export function validateLabelSelectorRequirement(v: unknown, p: string, e: Colle
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!labelSelectorRequirementFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'key': case 'operator': case 'values':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.key;
   if (x0 === undefined || x0 === null) e.required(`${p}.key`);
   else {
@@ -601,7 +666,14 @@ export function validateListMeta(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!listMetaFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'selfLink': case 'resourceVersion': case 'continue': case 'remainingItemCount':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.selfLink;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.selfLink`, x0, 'string');
@@ -630,7 +702,14 @@ export function validateListOptions(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!listOptionsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'labelSelector': case 'fieldSelector': case 'watch': case 'allowWatchBookmarks': case 'resourceVersion': case 'resourceVersionMatch': case 'timeoutSeconds': case 'limit': case 'continue': case 'sendInitialEvents':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -704,7 +783,14 @@ export function validateManagedFieldsEntry(v: unknown, p: string, e: Collector):
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!managedFieldsEntryFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'manager': case 'operation': case 'apiVersion': case 'time': case 'fieldsType': case 'fieldsV1': case 'subresource':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.manager;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.manager`, x0, 'string');
@@ -747,7 +833,14 @@ export function validateObjectMeta(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!objectMetaFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'generateName': case 'namespace': case 'selfLink': case 'uid': case 'resourceVersion': case 'generation': case 'creationTimestamp': case 'deletionTimestamp': case 'deletionGracePeriodSeconds': case 'labels': case 'annotations': case 'ownerReferences': case 'finalizers': case 'managedFields':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
@@ -829,7 +922,7 @@ export function validateObjectMeta(v: unknown, p: string, e: Collector): void {
         const x18: unknown = x16[i17];
         validateOwnerReference(x18, `${p}.ownerReferences[${i17}]`, e);
       }
-      checkMapKeysUnique(`${p}.ownerReferences`, x16, ['uid'], e);
+      if (x16.length > 1) checkMapKeysUnique(`${p}.ownerReferences`, x16, uidKeys, e);
     }
   }
   const x19 = v.finalizers;
@@ -840,7 +933,7 @@ export function validateObjectMeta(v: unknown, p: string, e: Collector): void {
         const x21: unknown = x19[i20];
         if (typeof x21 !== 'string') e.type(`${p}.finalizers[${i20}]`, x21, 'string');
       }
-      checkSetUnique(`${p}.finalizers`, x19, e);
+      if (x19.length > 1) checkSetUnique(`${p}.finalizers`, x19, e);
     }
   }
   const x22 = v.managedFields;
@@ -861,7 +954,14 @@ export function validateOwnerReference(v: unknown, p: string, e: Collector): voi
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!ownerReferenceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'name': case 'uid': case 'controller': case 'blockOwnerDeletion':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (x0 === undefined || x0 === null) e.required(`${p}.apiVersion`);
   else {
@@ -898,7 +998,14 @@ export function validatePartialObjectMetadata(v: unknown, p: string, e: Collecto
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!partialObjectMetadataFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -925,7 +1032,14 @@ export function validatePartialObjectMetadataList(v: unknown, p: string, e: Coll
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!partialObjectMetadataListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -963,7 +1077,14 @@ export function validatePatchOptions(v: unknown, p: string, e: Collector): void 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!patchOptionsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'dryRun': case 'force': case 'fieldManager': case 'fieldValidation':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -1017,7 +1138,14 @@ export function validatePreconditions(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!preconditionsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'uid': case 'resourceVersion':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.uid;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.uid`, x0, 'string');
@@ -1034,7 +1162,14 @@ export function validateServerAddressByClientCIDR(v: unknown, p: string, e: Coll
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!serverAddressByClientCIDRFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'clientCIDR': case 'serverAddress':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.clientCIDR;
   if (x0 === undefined || x0 === null) e.required(`${p}.clientCIDR`);
   else {
@@ -1053,7 +1188,14 @@ export function validateStatus(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!statusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'status': case 'message': case 'reason': case 'details': case 'code':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -1104,7 +1246,14 @@ export function validateStatusCause(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!statusCauseFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'reason': case 'message': case 'field':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.reason;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.reason`, x0, 'string');
@@ -1125,7 +1274,14 @@ export function validateStatusDetails(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!statusDetailsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'group': case 'kind': case 'uid': case 'causes': case 'retryAfterSeconds':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
@@ -1168,7 +1324,14 @@ export function validateTable(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!tableFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'columnDefinitions': case 'rows':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -1217,7 +1380,14 @@ export function validateTableColumnDefinition(v: unknown, p: string, e: Collecto
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!tableColumnDefinitionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'type': case 'format': case 'description': case 'priority':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -1255,7 +1425,14 @@ export function validateTableRow(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!tableRowFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'cells': case 'conditions': case 'object':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.cells;
   if (x0 === undefined || x0 === null) e.required(`${p}.cells`);
   else {
@@ -1282,7 +1459,14 @@ export function validateTableRowCondition(v: unknown, p: string, e: Collector): 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!tableRowConditionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'status': case 'reason': case 'message':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {
@@ -1315,7 +1499,14 @@ export function validateTypeMeta(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!typeMetaFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -1332,7 +1523,14 @@ export function validateUnknown(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!unknownFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'typeMeta': case 'raw': case 'contentEncoding': case 'contentType':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.typeMeta;
   if (!(x0 === undefined || x0 === null)) {
     validateTypeMeta(x0, `${p}.typeMeta`, e);
@@ -1360,7 +1558,14 @@ export function validateUpdateOptions(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!createOptionsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'dryRun': case 'fieldManager': case 'fieldValidation':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -1410,7 +1615,14 @@ export function validateWatchEvent(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!watchEventFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'object':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (x0 === undefined || x0 === null) e.required(`${p}.type`);
   else {

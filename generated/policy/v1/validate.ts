@@ -4,15 +4,20 @@
 import { type Collector, isObject } from '../../../runtime/validate/index.js';
 import { validateDeleteOptions, validateObjectMeta } from '../../meta.svc.io/v1/validate.js';
 
-const evictionFields = new Set(['apiVersion', 'kind', 'metadata', 'deleteOptions']);
-
 /** Checks a {@link Eviction} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateEviction(v: unknown, p: string, e: Collector): void {
   if (!isObject(v)) {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!evictionFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'deleteOptions':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');

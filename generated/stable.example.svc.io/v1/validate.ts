@@ -4,11 +4,7 @@
 import { type Collector, charLength, isDateTime, isObject } from '../../../runtime/validate/index.js';
 import { validateListMeta, validateObjectMeta } from '../../meta.svc.io/v1/validate.js';
 
-const cronTabFields = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
-const cronTabSpecFields = new Set(['cronSpec', 'image', 'replicas', 'minReplicas', 'maxReplicas', 'mode', 'labels', 'extra']);
 const pattern = new RegExp('^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$', 'u');
-const cronTabStatusFields = new Set(['replicas', 'lastScheduleTime']);
-const cronTabListFields = new Set(['apiVersion', 'kind', 'metadata', 'items']);
 
 /** Checks a {@link CronTab} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateCronTab(v: unknown, p: string, e: Collector): void {
@@ -16,7 +12,14 @@ export function validateCronTab(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cronTabFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -51,7 +54,14 @@ function validateCronTabSpec(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cronTabSpecFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'cronSpec': case 'image': case 'replicas': case 'minReplicas': case 'maxReplicas': case 'mode': case 'labels': case 'extra':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.cronSpec;
   if (x0 === undefined || x0 === null) e.required(`${p}.cronSpec`);
   else {
@@ -112,7 +122,14 @@ function validateCronTabStatus(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cronTabStatusFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'replicas': case 'lastScheduleTime':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.replicas;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.replicas`, x0, 'integer');
@@ -132,7 +149,14 @@ export function validateCronTabList(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cronTabListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');

@@ -4,9 +4,7 @@
 import { type Collector, charLength, isObject, isQuantity } from '../../../runtime/validate/index.js';
 import { validateLabelSelector, validateListMeta, validateObjectMeta } from '../../meta.svc.io/v1/validate.js';
 
-const cSIStorageCapacityFields = new Set(['apiVersion', 'kind', 'metadata', 'nodeTopology', 'storageClassName', 'capacity', 'maximumVolumeSize']);
 const pattern = new RegExp('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$', 'u');
-const cSIStorageCapacityListFields = new Set(['apiVersion', 'kind', 'metadata', 'items']);
 
 /** Checks a {@link CSIStorageCapacity} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateCSIStorageCapacity(v: unknown, p: string, e: Collector): void {
@@ -14,7 +12,14 @@ export function validateCSIStorageCapacity(v: unknown, p: string, e: Collector):
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cSIStorageCapacityFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'nodeTopology': case 'storageClassName': case 'capacity': case 'maximumVolumeSize':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -63,7 +68,14 @@ export function validateCSIStorageCapacityList(v: unknown, p: string, e: Collect
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cSIStorageCapacityListFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');

@@ -5,25 +5,7 @@ import { type Collector, fitsIntegerFormat, isDuration, isObject } from '../../.
 import { validateBootstrapToken } from '../../bootstraptoken.svc.io/v1/validate.js';
 import { validateTaint } from '../../core/v1/validate.js';
 
-const aPIEndpointFields = new Set(['advertiseAddress', 'bindPort']);
-const aPIServerFields = new Set(['extraArgs', 'extraVolumes', 'certSANs', 'timeoutForControlPlane']);
-const bootstrapTokenDiscoveryFields = new Set(['token', 'apiServerEndpoint', 'caCertHashes', 'unsafeSkipCAVerification']);
-const clusterConfigurationFields = new Set(['apiVersion', 'kind', 'etcd', 'networking', 'kubernetesVersion', 'controlPlaneEndpoint', 'apiServer', 'controllerManager', 'scheduler', 'dns', 'certificatesDir', 'imageRepository', 'featureGates', 'clusterName']);
-const controlPlaneComponentFields = new Set(['extraArgs', 'extraVolumes']);
-const dNSFields = new Set(['imageRepository', 'imageTag']);
-const discoveryFields = new Set(['bootstrapToken', 'file', 'tlsBootstrapToken', 'timeout']);
-const etcdFields = new Set(['local', 'external']);
-const externalEtcdFields = new Set(['endpoints', 'caFile', 'certFile', 'keyFile']);
-const fileDiscoveryFields = new Set(['svcConfigPath']);
-const hostPathMountFields = new Set(['name', 'hostPath', 'mountPath', 'readOnly', 'pathType']);
 const allowed = new Set<unknown>(['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice']);
-const initConfigurationFields = new Set(['apiVersion', 'kind', 'bootstrapTokens', 'nodeRegistration', 'localAPIEndpoint', 'certificateKey', 'skipPhases', 'patches']);
-const joinConfigurationFields = new Set(['apiVersion', 'kind', 'nodeRegistration', 'caCertPath', 'discovery', 'controlPlane', 'skipPhases', 'patches']);
-const joinControlPlaneFields = new Set(['localAPIEndpoint', 'certificateKey']);
-const localEtcdFields = new Set(['imageRepository', 'imageTag', 'dataDir', 'extraArgs', 'serverCertSANs', 'peerCertSANs']);
-const networkingFields = new Set(['serviceSubnet', 'podSubnet', 'dnsDomain']);
-const nodeRegistrationOptionsFields = new Set(['name', 'criSocket', 'taints', 'kubeletExtraArgs', 'ignorePreflightErrors', 'imagePullPolicy']);
-const patchesFields = new Set(['directory']);
 
 /** Checks a {@link APIEndpoint} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateAPIEndpoint(v: unknown, p: string, e: Collector): void {
@@ -31,7 +13,14 @@ export function validateAPIEndpoint(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!aPIEndpointFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'advertiseAddress': case 'bindPort':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.advertiseAddress;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.advertiseAddress`, x0, 'string');
@@ -49,7 +38,14 @@ export function validateAPIServer(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!aPIServerFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'extraArgs': case 'extraVolumes': case 'certSANs': case 'timeoutForControlPlane':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.extraArgs;
   if (!(x0 === undefined || x0 === null)) {
     if (!isObject(x0)) e.type(`${p}.extraArgs`, x0, 'object');
@@ -95,7 +91,14 @@ export function validateBootstrapTokenDiscovery(v: unknown, p: string, e: Collec
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!bootstrapTokenDiscoveryFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'token': case 'apiServerEndpoint': case 'caCertHashes': case 'unsafeSkipCAVerification':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.token;
   if (x0 === undefined || x0 === null) e.required(`${p}.token`);
   else {
@@ -127,7 +130,14 @@ export function validateClusterConfiguration(v: unknown, p: string, e: Collector
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!clusterConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'etcd': case 'networking': case 'kubernetesVersion': case 'controlPlaneEndpoint': case 'apiServer': case 'controllerManager': case 'scheduler': case 'dns': case 'certificatesDir': case 'imageRepository': case 'featureGates': case 'clusterName':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -204,7 +214,14 @@ export function validateControlPlaneComponent(v: unknown, p: string, e: Collecto
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!controlPlaneComponentFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'extraArgs': case 'extraVolumes':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.extraArgs;
   if (!(x0 === undefined || x0 === null)) {
     if (!isObject(x0)) e.type(`${p}.extraArgs`, x0, 'object');
@@ -233,7 +250,14 @@ export function validateDNS(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!dNSFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'imageRepository': case 'imageTag':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.imageRepository;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.imageRepository`, x0, 'string');
@@ -250,7 +274,14 @@ export function validateDiscovery(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!discoveryFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'bootstrapToken': case 'file': case 'tlsBootstrapToken': case 'timeout':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.bootstrapToken;
   if (!(x0 === undefined || x0 === null)) {
     validateBootstrapTokenDiscovery(x0, `${p}.bootstrapToken`, e);
@@ -278,7 +309,14 @@ export function validateEtcd(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!etcdFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'local': case 'external':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.local;
   if (!(x0 === undefined || x0 === null)) {
     validateLocalEtcd(x0, `${p}.local`, e);
@@ -295,7 +333,14 @@ export function validateExternalEtcd(v: unknown, p: string, e: Collector): void 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!externalEtcdFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'endpoints': case 'caFile': case 'certFile': case 'keyFile':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.endpoints;
   if (x0 === undefined || x0 === null) e.required(`${p}.endpoints`);
   else {
@@ -330,7 +375,14 @@ export function validateFileDiscovery(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!fileDiscoveryFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'svcConfigPath':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.svcConfigPath;
   if (x0 === undefined || x0 === null) e.required(`${p}.svcConfigPath`);
   else {
@@ -344,7 +396,14 @@ export function validateHostPathMount(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!hostPathMountFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'hostPath': case 'mountPath': case 'readOnly': case 'pathType':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
@@ -376,7 +435,14 @@ export function validateImageMeta(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!dNSFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'imageRepository': case 'imageTag':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.imageRepository;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.imageRepository`, x0, 'string');
@@ -393,7 +459,14 @@ export function validateInitConfiguration(v: unknown, p: string, e: Collector): 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!initConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'bootstrapTokens': case 'nodeRegistration': case 'localAPIEndpoint': case 'certificateKey': case 'skipPhases': case 'patches':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -452,7 +525,14 @@ export function validateJoinConfiguration(v: unknown, p: string, e: Collector): 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!joinConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'nodeRegistration': case 'caCertPath': case 'discovery': case 'controlPlane': case 'skipPhases': case 'patches':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -506,7 +586,14 @@ export function validateJoinControlPlane(v: unknown, p: string, e: Collector): v
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!joinControlPlaneFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'localAPIEndpoint': case 'certificateKey':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.localAPIEndpoint;
   if (!(x0 === undefined || x0 === null)) {
     validateAPIEndpoint(x0, `${p}.localAPIEndpoint`, e);
@@ -523,7 +610,14 @@ export function validateLocalEtcd(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!localEtcdFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'imageRepository': case 'imageTag': case 'dataDir': case 'extraArgs': case 'serverCertSANs': case 'peerCertSANs':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.imageRepository;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.imageRepository`, x0, 'string');
@@ -574,7 +668,14 @@ export function validateNetworking(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!networkingFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'serviceSubnet': case 'podSubnet': case 'dnsDomain':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.serviceSubnet;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.serviceSubnet`, x0, 'string');
@@ -595,7 +696,14 @@ export function validateNodeRegistrationOptions(v: unknown, p: string, e: Collec
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nodeRegistrationOptionsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'criSocket': case 'taints': case 'kubeletExtraArgs': case 'ignorePreflightErrors': case 'imagePullPolicy':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
@@ -649,7 +757,14 @@ export function validatePatches(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!patchesFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'directory':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.directory;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.directory`, x0, 'string');

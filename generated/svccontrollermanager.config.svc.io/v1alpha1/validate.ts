@@ -5,48 +5,20 @@ import { type Collector, fitsIntegerFormat, isDuration, isObject } from '../../.
 import { validateClientConnectionConfiguration, validateDebuggingConfiguration, validateLeaderElectionConfiguration } from '../../config.svc.io/v1alpha1/validate.js';
 import { validateLeaderMigrationConfiguration } from '../../controllermanager.config.svc.io/v1alpha1/validate.js';
 
-const attachDetachControllerConfigurationFields = new Set(['DisableAttachDetachReconcilerSync', 'ReconcilerSyncLoopPeriod', 'disableForceDetachOnTimeout']);
-const cSRSigningConfigurationFields = new Set(['CertFile', 'KeyFile']);
-const cSRSigningControllerConfigurationFields = new Set(['ClusterSigningCertFile', 'ClusterSigningKeyFile', 'KubeletServingSignerConfiguration', 'KubeletClientSignerConfiguration', 'SvcAPIServerClientSignerConfiguration', 'LegacyUnknownSignerConfiguration', 'ClusterSigningDuration']);
-const cloudProviderConfigurationFields = new Set(['Name', 'CloudConfigFile']);
-const cronJobControllerConfigurationFields = new Set(['ConcurrentCronJobSyncs']);
-const daemonSetControllerConfigurationFields = new Set(['ConcurrentDaemonSetSyncs']);
-const deploymentControllerConfigurationFields = new Set(['ConcurrentDeploymentSyncs']);
-const endpointControllerConfigurationFields = new Set(['ConcurrentEndpointSyncs', 'EndpointUpdatesBatchPeriod']);
-const endpointSliceControllerConfigurationFields = new Set(['ConcurrentServiceEndpointSyncs', 'MaxEndpointsPerSlice', 'EndpointUpdatesBatchPeriod']);
-const endpointSliceMirroringControllerConfigurationFields = new Set(['MirroringConcurrentServiceEndpointSyncs', 'MirroringMaxEndpointsPerSubset', 'MirroringEndpointUpdatesBatchPeriod']);
-const ephemeralVolumeControllerConfigurationFields = new Set(['ConcurrentEphemeralVolumeSyncs']);
-const garbageCollectorControllerConfigurationFields = new Set(['EnableGarbageCollector', 'ConcurrentGCSyncs', 'GCIgnoredResources']);
-const genericControllerManagerConfigurationFields = new Set(['Port', 'Address', 'MinResyncPeriod', 'ClientConnection', 'ControllerStartInterval', 'LeaderElection', 'Controllers', 'Debugging', 'LeaderMigrationEnabled', 'LeaderMigration']);
-const groupResourceFields = new Set(['Group', 'Resource']);
-const hPAControllerConfigurationFields = new Set(['ConcurrentHorizontalPodAutoscalerSyncs', 'HorizontalPodAutoscalerSyncPeriod', 'HorizontalPodAutoscalerUpscaleForbiddenWindow', 'HorizontalPodAutoscalerDownscaleStabilizationWindow', 'HorizontalPodAutoscalerDownscaleForbiddenWindow', 'HorizontalPodAutoscalerTolerance', 'HorizontalPodAutoscalerCPUInitializationPeriod', 'HorizontalPodAutoscalerInitialReadinessDelay']);
-const jobControllerConfigurationFields = new Set(['ConcurrentJobSyncs']);
-const legacySATokenCleanerConfigurationFields = new Set(['CleanUpPeriod']);
-const namespaceControllerConfigurationFields = new Set(['NamespaceSyncPeriod', 'ConcurrentNamespaceSyncs']);
-const nodeIPAMControllerConfigurationFields = new Set(['ServiceCIDR', 'SecondaryServiceCIDR', 'NodeCIDRMaskSize', 'NodeCIDRMaskSizeIPv4', 'NodeCIDRMaskSizeIPv6']);
-const nodeLifecycleControllerConfigurationFields = new Set(['NodeEvictionRate', 'SecondaryNodeEvictionRate', 'NodeStartupGracePeriod', 'NodeMonitorGracePeriod', 'PodEvictionTimeout', 'LargeClusterSizeThreshold', 'UnhealthyZoneThreshold']);
-const persistentVolumeBinderControllerConfigurationFields = new Set(['PVClaimBinderSyncPeriod', 'VolumeConfiguration', 'VolumeHostCIDRDenylist', 'VolumeHostAllowLocalLoopback']);
-const persistentVolumeRecyclerConfigurationFields = new Set(['MaximumRetry', 'MinimumTimeoutNFS', 'PodTemplateFilePathNFS', 'IncrementTimeoutNFS', 'PodTemplateFilePathHostPath', 'MinimumTimeoutHostPath', 'IncrementTimeoutHostPath']);
-const podGCControllerConfigurationFields = new Set(['TerminatedPodGCThreshold']);
-const replicaSetControllerConfigurationFields = new Set(['ConcurrentRSSyncs']);
-const replicationControllerConfigurationFields = new Set(['ConcurrentRCSyncs']);
-const resourceQuotaControllerConfigurationFields = new Set(['ResourceQuotaSyncPeriod', 'ConcurrentResourceQuotaSyncs']);
-const sAControllerConfigurationFields = new Set(['ServiceAccountKeyFile', 'ConcurrentSATokenSyncs', 'RootCAFile']);
-const serviceControllerConfigurationFields = new Set(['ConcurrentServiceSyncs']);
-const statefulSetControllerConfigurationFields = new Set(['ConcurrentStatefulSetSyncs']);
-const svcCloudSharedConfigurationFields = new Set(['CloudProvider', 'ExternalCloudVolumePlugin', 'UseServiceAccountCredentials', 'AllowUntaggedCloud', 'RouteReconciliationPeriod', 'NodeMonitorPeriod', 'ClusterName', 'ClusterCIDR', 'AllocateNodeCIDRs', 'CIDRAllocatorType', 'ConfigureCloudRoutes', 'NodeSyncPeriod']);
-const svcControllerManagerConfigurationFields = new Set(['apiVersion', 'kind', 'Generic', 'SvcCloudShared', 'AttachDetachController', 'CSRSigningController', 'DaemonSetController', 'DeploymentController', 'StatefulSetController', 'DeprecatedController', 'EndpointController', 'EndpointSliceController', 'EndpointSliceMirroringController', 'EphemeralVolumeController', 'GarbageCollectorController', 'HPAController', 'JobController', 'CronJobController', 'LegacySATokenCleanerController', 'NamespaceController', 'NodeIPAMController', 'NodeLifecycleController', 'PersistentVolumeBinderController', 'PodGCController', 'ReplicaSetController', 'ReplicationController', 'ResourceQuotaController', 'SAController', 'ServiceController', 'TTLAfterFinishedController', 'ValidatingAdmissionPolicyStatusController']);
-const tTLAfterFinishedControllerConfigurationFields = new Set(['ConcurrentTTLSyncs']);
-const validatingAdmissionPolicyStatusControllerConfigurationFields = new Set(['ConcurrentPolicySyncs']);
-const volumeConfigurationFields = new Set(['EnableHostPathProvisioning', 'EnableDynamicProvisioning', 'PersistentVolumeRecyclerConfiguration', 'FlexVolumePluginDir']);
-
 /** Checks a {@link AttachDetachControllerConfiguration} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateAttachDetachControllerConfiguration(v: unknown, p: string, e: Collector): void {
   if (!isObject(v)) {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!attachDetachControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'DisableAttachDetachReconcilerSync': case 'ReconcilerSyncLoopPeriod': case 'disableForceDetachOnTimeout':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.DisableAttachDetachReconcilerSync;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'boolean') e.type(`${p}.DisableAttachDetachReconcilerSync`, x0, 'boolean');
@@ -70,7 +42,14 @@ export function validateCSRSigningConfiguration(v: unknown, p: string, e: Collec
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cSRSigningConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'CertFile': case 'KeyFile':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.CertFile;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.CertFile`, x0, 'string');
@@ -87,7 +66,14 @@ export function validateCSRSigningControllerConfiguration(v: unknown, p: string,
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cSRSigningControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ClusterSigningCertFile': case 'ClusterSigningKeyFile': case 'KubeletServingSignerConfiguration': case 'KubeletClientSignerConfiguration': case 'SvcAPIServerClientSignerConfiguration': case 'LegacyUnknownSignerConfiguration': case 'ClusterSigningDuration':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ClusterSigningCertFile;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.ClusterSigningCertFile`, x0, 'string');
@@ -127,7 +113,14 @@ export function validateCloudProviderConfiguration(v: unknown, p: string, e: Col
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cloudProviderConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'Name': case 'CloudConfigFile':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.Name;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.Name`, x0, 'string');
@@ -144,7 +137,14 @@ export function validateCronJobControllerConfiguration(v: unknown, p: string, e:
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!cronJobControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ConcurrentCronJobSyncs':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ConcurrentCronJobSyncs;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.ConcurrentCronJobSyncs`, x0, 'integer');
@@ -158,7 +158,14 @@ export function validateDaemonSetControllerConfiguration(v: unknown, p: string, 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!daemonSetControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ConcurrentDaemonSetSyncs':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ConcurrentDaemonSetSyncs;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.ConcurrentDaemonSetSyncs`, x0, 'integer');
@@ -172,7 +179,14 @@ export function validateDeploymentControllerConfiguration(v: unknown, p: string,
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!deploymentControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ConcurrentDeploymentSyncs':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ConcurrentDeploymentSyncs;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.ConcurrentDeploymentSyncs`, x0, 'integer');
@@ -191,7 +205,14 @@ export function validateEndpointControllerConfiguration(v: unknown, p: string, e
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!endpointControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ConcurrentEndpointSyncs': case 'EndpointUpdatesBatchPeriod':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ConcurrentEndpointSyncs;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.ConcurrentEndpointSyncs`, x0, 'integer');
@@ -212,7 +233,14 @@ export function validateEndpointSliceControllerConfiguration(v: unknown, p: stri
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!endpointSliceControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ConcurrentServiceEndpointSyncs': case 'MaxEndpointsPerSlice': case 'EndpointUpdatesBatchPeriod':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ConcurrentServiceEndpointSyncs;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.ConcurrentServiceEndpointSyncs`, x0, 'integer');
@@ -238,7 +266,14 @@ export function validateEndpointSliceMirroringControllerConfiguration(v: unknown
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!endpointSliceMirroringControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'MirroringConcurrentServiceEndpointSyncs': case 'MirroringMaxEndpointsPerSubset': case 'MirroringEndpointUpdatesBatchPeriod':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.MirroringConcurrentServiceEndpointSyncs;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.MirroringConcurrentServiceEndpointSyncs`, x0, 'integer');
@@ -264,7 +299,14 @@ export function validateEphemeralVolumeControllerConfiguration(v: unknown, p: st
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!ephemeralVolumeControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ConcurrentEphemeralVolumeSyncs':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ConcurrentEphemeralVolumeSyncs;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.ConcurrentEphemeralVolumeSyncs`, x0, 'integer');
@@ -278,7 +320,14 @@ export function validateGarbageCollectorControllerConfiguration(v: unknown, p: s
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!garbageCollectorControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'EnableGarbageCollector': case 'ConcurrentGCSyncs': case 'GCIgnoredResources':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.EnableGarbageCollector;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'boolean') e.type(`${p}.EnableGarbageCollector`, x0, 'boolean');
@@ -306,7 +355,14 @@ export function validateGenericControllerManagerConfiguration(v: unknown, p: str
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!genericControllerManagerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'Port': case 'Address': case 'MinResyncPeriod': case 'ClientConnection': case 'ControllerStartInterval': case 'LeaderElection': case 'Controllers': case 'Debugging': case 'LeaderMigrationEnabled': case 'LeaderMigration':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.Port;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.Port`, x0, 'integer');
@@ -368,7 +424,14 @@ export function validateGroupResource(v: unknown, p: string, e: Collector): void
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!groupResourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'Group': case 'Resource':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.Group;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.Group`, x0, 'string');
@@ -385,7 +448,14 @@ export function validateHPAControllerConfiguration(v: unknown, p: string, e: Col
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!hPAControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ConcurrentHorizontalPodAutoscalerSyncs': case 'HorizontalPodAutoscalerSyncPeriod': case 'HorizontalPodAutoscalerUpscaleForbiddenWindow': case 'HorizontalPodAutoscalerDownscaleStabilizationWindow': case 'HorizontalPodAutoscalerDownscaleForbiddenWindow': case 'HorizontalPodAutoscalerTolerance': case 'HorizontalPodAutoscalerCPUInitializationPeriod': case 'HorizontalPodAutoscalerInitialReadinessDelay':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ConcurrentHorizontalPodAutoscalerSyncs;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.ConcurrentHorizontalPodAutoscalerSyncs`, x0, 'integer');
@@ -445,7 +515,14 @@ export function validateJobControllerConfiguration(v: unknown, p: string, e: Col
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!jobControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ConcurrentJobSyncs':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ConcurrentJobSyncs;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.ConcurrentJobSyncs`, x0, 'integer');
@@ -459,7 +536,14 @@ export function validateLegacySATokenCleanerConfiguration(v: unknown, p: string,
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!legacySATokenCleanerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'CleanUpPeriod':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.CleanUpPeriod;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.CleanUpPeriod`, x0, 'string');
@@ -475,7 +559,14 @@ export function validateNamespaceControllerConfiguration(v: unknown, p: string, 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!namespaceControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'NamespaceSyncPeriod': case 'ConcurrentNamespaceSyncs':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.NamespaceSyncPeriod;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.NamespaceSyncPeriod`, x0, 'string');
@@ -496,7 +587,14 @@ export function validateNodeIPAMControllerConfiguration(v: unknown, p: string, e
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nodeIPAMControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ServiceCIDR': case 'SecondaryServiceCIDR': case 'NodeCIDRMaskSize': case 'NodeCIDRMaskSizeIPv4': case 'NodeCIDRMaskSizeIPv6':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ServiceCIDR;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.ServiceCIDR`, x0, 'string');
@@ -528,7 +626,14 @@ export function validateNodeLifecycleControllerConfiguration(v: unknown, p: stri
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nodeLifecycleControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'NodeEvictionRate': case 'SecondaryNodeEvictionRate': case 'NodeStartupGracePeriod': case 'NodeMonitorGracePeriod': case 'PodEvictionTimeout': case 'LargeClusterSizeThreshold': case 'UnhealthyZoneThreshold':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.NodeEvictionRate;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number') e.type(`${p}.NodeEvictionRate`, x0, 'number');
@@ -575,7 +680,14 @@ export function validatePersistentVolumeBinderControllerConfiguration(v: unknown
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!persistentVolumeBinderControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'PVClaimBinderSyncPeriod': case 'VolumeConfiguration': case 'VolumeHostCIDRDenylist': case 'VolumeHostAllowLocalLoopback':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.PVClaimBinderSyncPeriod;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.PVClaimBinderSyncPeriod`, x0, 'string');
@@ -609,7 +721,14 @@ export function validatePersistentVolumeRecyclerConfiguration(v: unknown, p: str
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!persistentVolumeRecyclerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'MaximumRetry': case 'MinimumTimeoutNFS': case 'PodTemplateFilePathNFS': case 'IncrementTimeoutNFS': case 'PodTemplateFilePathHostPath': case 'MinimumTimeoutHostPath': case 'IncrementTimeoutHostPath':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.MaximumRetry;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.MaximumRetry`, x0, 'integer');
@@ -651,7 +770,14 @@ export function validatePodGCControllerConfiguration(v: unknown, p: string, e: C
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!podGCControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'TerminatedPodGCThreshold':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.TerminatedPodGCThreshold;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.TerminatedPodGCThreshold`, x0, 'integer');
@@ -665,7 +791,14 @@ export function validateReplicaSetControllerConfiguration(v: unknown, p: string,
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!replicaSetControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ConcurrentRSSyncs':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ConcurrentRSSyncs;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.ConcurrentRSSyncs`, x0, 'integer');
@@ -679,7 +812,14 @@ export function validateReplicationControllerConfiguration(v: unknown, p: string
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!replicationControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ConcurrentRCSyncs':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ConcurrentRCSyncs;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.ConcurrentRCSyncs`, x0, 'integer');
@@ -693,7 +833,14 @@ export function validateResourceQuotaControllerConfiguration(v: unknown, p: stri
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!resourceQuotaControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ResourceQuotaSyncPeriod': case 'ConcurrentResourceQuotaSyncs':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ResourceQuotaSyncPeriod;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.ResourceQuotaSyncPeriod`, x0, 'string');
@@ -714,7 +861,14 @@ export function validateSAControllerConfiguration(v: unknown, p: string, e: Coll
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!sAControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ServiceAccountKeyFile': case 'ConcurrentSATokenSyncs': case 'RootCAFile':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ServiceAccountKeyFile;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.ServiceAccountKeyFile`, x0, 'string');
@@ -736,7 +890,14 @@ export function validateServiceControllerConfiguration(v: unknown, p: string, e:
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!serviceControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ConcurrentServiceSyncs':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ConcurrentServiceSyncs;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.ConcurrentServiceSyncs`, x0, 'integer');
@@ -750,7 +911,14 @@ export function validateStatefulSetControllerConfiguration(v: unknown, p: string
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!statefulSetControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ConcurrentStatefulSetSyncs':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ConcurrentStatefulSetSyncs;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.ConcurrentStatefulSetSyncs`, x0, 'integer');
@@ -764,7 +932,14 @@ export function validateSvcCloudSharedConfiguration(v: unknown, p: string, e: Co
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!svcCloudSharedConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'CloudProvider': case 'ExternalCloudVolumePlugin': case 'UseServiceAccountCredentials': case 'AllowUntaggedCloud': case 'RouteReconciliationPeriod': case 'NodeMonitorPeriod': case 'ClusterName': case 'ClusterCIDR': case 'AllocateNodeCIDRs': case 'CIDRAllocatorType': case 'ConfigureCloudRoutes': case 'NodeSyncPeriod':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.CloudProvider;
   if (!(x0 === undefined || x0 === null)) {
     validateCloudProviderConfiguration(x0, `${p}.CloudProvider`, e);
@@ -830,7 +1005,14 @@ export function validateSvcControllerManagerConfiguration(v: unknown, p: string,
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!svcControllerManagerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'Generic': case 'SvcCloudShared': case 'AttachDetachController': case 'CSRSigningController': case 'DaemonSetController': case 'DeploymentController': case 'StatefulSetController': case 'DeprecatedController': case 'EndpointController': case 'EndpointSliceController': case 'EndpointSliceMirroringController': case 'EphemeralVolumeController': case 'GarbageCollectorController': case 'HPAController': case 'JobController': case 'CronJobController': case 'LegacySATokenCleanerController': case 'NamespaceController': case 'NodeIPAMController': case 'NodeLifecycleController': case 'PersistentVolumeBinderController': case 'PodGCController': case 'ReplicaSetController': case 'ReplicationController': case 'ResourceQuotaController': case 'SAController': case 'ServiceController': case 'TTLAfterFinishedController': case 'ValidatingAdmissionPolicyStatusController':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -969,7 +1151,14 @@ export function validateTTLAfterFinishedControllerConfiguration(v: unknown, p: s
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!tTLAfterFinishedControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ConcurrentTTLSyncs':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ConcurrentTTLSyncs;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.ConcurrentTTLSyncs`, x0, 'integer');
@@ -983,7 +1172,14 @@ export function validateValidatingAdmissionPolicyStatusControllerConfiguration(v
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!validatingAdmissionPolicyStatusControllerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'ConcurrentPolicySyncs':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.ConcurrentPolicySyncs;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.ConcurrentPolicySyncs`, x0, 'integer');
@@ -997,7 +1193,14 @@ export function validateVolumeConfiguration(v: unknown, p: string, e: Collector)
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!volumeConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'EnableHostPathProvisioning': case 'EnableDynamicProvisioning': case 'PersistentVolumeRecyclerConfiguration': case 'FlexVolumePluginDir':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.EnableHostPathProvisioning;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'boolean') e.type(`${p}.EnableHostPathProvisioning`, x0, 'boolean');

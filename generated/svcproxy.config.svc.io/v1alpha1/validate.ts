@@ -4,15 +4,8 @@
 import { type Collector, fitsIntegerFormat, isDuration, isObject } from '../../../runtime/validate/index.js';
 import { validateClientConnectionConfiguration } from '../../config.svc.io/v1alpha1/validate.js';
 
-const detectLocalConfigurationFields = new Set(['bridgeInterface', 'interfaceNamePrefix']);
 const allowed = new Set<unknown>(['', 'ClusterCIDR', 'NodeCIDR', 'BridgeInterface', 'InterfaceNamePrefix']);
 const allowed2 = new Set<unknown>(['', 'iptables', 'ipvs', 'nftables', 'kernelspace']);
-const svcProxyConfigurationFields = new Set(['apiVersion', 'kind', 'featureGates', 'clientConnection', 'logging', 'hostnameOverride', 'bindAddress', 'healthzBindAddress', 'metricsBindAddress', 'bindAddressHardFail', 'enableProfiling', 'showHiddenMetricsForVersion', 'mode', 'iptables', 'ipvs', 'nftables', 'winkernel', 'detectLocalMode', 'detectLocal', 'clusterCIDR', 'nodePortAddresses', 'oomScoreAdj', 'conntrack', 'configSyncPeriod', 'portRange']);
-const svcProxyConntrackConfigurationFields = new Set(['maxPerCore', 'min', 'tcpEstablishedTimeout', 'tcpCloseWaitTimeout', 'tcpBeLiberal', 'udpTimeout', 'udpStreamTimeout']);
-const svcProxyIPTablesConfigurationFields = new Set(['masqueradeBit', 'masqueradeAll', 'localhostNodePorts', 'syncPeriod', 'minSyncPeriod']);
-const svcProxyIPVSConfigurationFields = new Set(['syncPeriod', 'minSyncPeriod', 'scheduler', 'excludeCIDRs', 'strictARP', 'tcpTimeout', 'tcpFinTimeout', 'udpTimeout']);
-const svcProxyNFTablesConfigurationFields = new Set(['masqueradeBit', 'masqueradeAll', 'syncPeriod', 'minSyncPeriod']);
-const svcProxyWinkernelConfigurationFields = new Set(['networkName', 'sourceVip', 'enableDSR', 'rootHnsEndpointName', 'forwardHealthCheckVip']);
 
 /** Checks a {@link DetectLocalConfiguration} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateDetectLocalConfiguration(v: unknown, p: string, e: Collector): void {
@@ -20,7 +13,14 @@ export function validateDetectLocalConfiguration(v: unknown, p: string, e: Colle
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!detectLocalConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'bridgeInterface': case 'interfaceNamePrefix':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.bridgeInterface;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.bridgeInterface`, x0, 'string');
@@ -53,7 +53,14 @@ export function validateSvcProxyConfiguration(v: unknown, p: string, e: Collecto
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!svcProxyConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'featureGates': case 'clientConnection': case 'logging': case 'hostnameOverride': case 'bindAddress': case 'healthzBindAddress': case 'metricsBindAddress': case 'bindAddressHardFail': case 'enableProfiling': case 'showHiddenMetricsForVersion': case 'mode': case 'iptables': case 'ipvs': case 'nftables': case 'winkernel': case 'detectLocalMode': case 'detectLocal': case 'clusterCIDR': case 'nodePortAddresses': case 'oomScoreAdj': case 'conntrack': case 'configSyncPeriod': case 'portRange':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -181,7 +188,14 @@ export function validateSvcProxyConntrackConfiguration(v: unknown, p: string, e:
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!svcProxyConntrackConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'maxPerCore': case 'min': case 'tcpEstablishedTimeout': case 'tcpCloseWaitTimeout': case 'tcpBeLiberal': case 'udpTimeout': case 'udpStreamTimeout':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.maxPerCore;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.maxPerCore`, x0, 'integer');
@@ -232,7 +246,14 @@ export function validateSvcProxyIPTablesConfiguration(v: unknown, p: string, e: 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!svcProxyIPTablesConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'masqueradeBit': case 'masqueradeAll': case 'localhostNodePorts': case 'syncPeriod': case 'minSyncPeriod':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.masqueradeBit;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.masqueradeBit`, x0, 'integer');
@@ -272,7 +293,14 @@ export function validateSvcProxyIPVSConfiguration(v: unknown, p: string, e: Coll
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!svcProxyIPVSConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'syncPeriod': case 'minSyncPeriod': case 'scheduler': case 'excludeCIDRs': case 'strictARP': case 'tcpTimeout': case 'tcpFinTimeout': case 'udpTimeout':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.syncPeriod;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.syncPeriod`, x0, 'string');
@@ -334,7 +362,14 @@ export function validateSvcProxyNFTablesConfiguration(v: unknown, p: string, e: 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!svcProxyNFTablesConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'masqueradeBit': case 'masqueradeAll': case 'syncPeriod': case 'minSyncPeriod':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.masqueradeBit;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.masqueradeBit`, x0, 'integer');
@@ -370,7 +405,14 @@ export function validateSvcProxyWinkernelConfiguration(v: unknown, p: string, e:
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!svcProxyWinkernelConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'networkName': case 'sourceVip': case 'enableDSR': case 'rootHnsEndpointName': case 'forwardHealthCheckVip':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.networkName;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.networkName`, x0, 'string');

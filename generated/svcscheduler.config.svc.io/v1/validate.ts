@@ -5,26 +5,9 @@ import { type Collector, checkMapKeysUnique, fitsIntegerFormat, isBase64, isDura
 import { validateClientConnectionConfiguration, validateLeaderElectionConfiguration } from '../../config.svc.io/v1alpha1/validate.js';
 import { validateNodeAffinity, validateTopologySpreadConstraint } from '../../core/v1/validate.js';
 
-const defaultPreemptionArgsFields = new Set(['apiVersion', 'kind', 'minCandidateNodesPercentage', 'minCandidateNodesAbsolute']);
-const extenderFields = new Set(['urlPrefix', 'filterVerb', 'preemptVerb', 'prioritizeVerb', 'weight', 'bindVerb', 'enableHTTPS', 'tlsConfig', 'httpTimeout', 'nodeCacheCapable', 'managedResources', 'ignorable']);
-const extenderManagedResourceFields = new Set(['name', 'ignoredByScheduler']);
-const extenderTLSConfigFields = new Set(['insecure', 'serverName', 'certFile', 'keyFile', 'caFile', 'certData', 'keyData', 'caData']);
-const interPodAffinityArgsFields = new Set(['apiVersion', 'kind', 'hardPodAffinityWeight', 'ignorePreferredTermsOfExistingPods']);
-const nodeAffinityArgsFields = new Set(['apiVersion', 'kind', 'addedAffinity']);
-const nodeResourcesBalancedAllocationArgsFields = new Set(['apiVersion', 'kind', 'resources']);
-const nodeResourcesFitArgsFields = new Set(['apiVersion', 'kind', 'ignoredResources', 'ignoredResourceGroups', 'scoringStrategy']);
+const nameKeys = ['name'];
 const pattern = new RegExp('^[^/]*$', 'u');
-const pluginFields = new Set(['name', 'weight']);
-const pluginConfigFields = new Set(['name', 'args']);
-const pluginSetFields = new Set(['enabled', 'disabled']);
-const pluginsFields = new Set(['preEnqueue', 'queueSort', 'preFilter', 'filter', 'postFilter', 'preScore', 'score', 'reserve', 'permit', 'preBind', 'bind', 'postBind', 'multiPoint']);
-const podTopologySpreadArgsFields = new Set(['apiVersion', 'kind', 'defaultConstraints', 'defaultingType']);
-const requestedToCapacityRatioParamFields = new Set(['shape']);
-const scoringStrategyFields = new Set(['type', 'resources', 'requestedToCapacityRatio']);
-const svcSchedulerConfigurationFields = new Set(['apiVersion', 'kind', 'enableProfiling', 'enableContentionProfiling', 'parallelism', 'leaderElection', 'clientConnection', 'percentageOfNodesToScore', 'podInitialBackoffSeconds', 'podMaxBackoffSeconds', 'profiles', 'extenders', 'delayCacheUntilActive']);
-const svcSchedulerProfileFields = new Set(['schedulerName', 'percentageOfNodesToScore', 'plugins', 'pluginConfig']);
-const utilizationShapePointFields = new Set(['utilization', 'score']);
-const volumeBindingArgsFields = new Set(['apiVersion', 'kind', 'bindTimeoutSeconds', 'shape']);
+const schedulerNameKeys = ['schedulerName'];
 
 /** Checks a {@link DefaultPreemptionArgs} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateDefaultPreemptionArgs(v: unknown, p: string, e: Collector): void {
@@ -32,7 +15,14 @@ export function validateDefaultPreemptionArgs(v: unknown, p: string, e: Collecto
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!defaultPreemptionArgsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'minCandidateNodesPercentage': case 'minCandidateNodesAbsolute':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -72,7 +62,14 @@ export function validateExtender(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!extenderFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'urlPrefix': case 'filterVerb': case 'preemptVerb': case 'prioritizeVerb': case 'weight': case 'bindVerb': case 'enableHTTPS': case 'tlsConfig': case 'httpTimeout': case 'nodeCacheCapable': case 'managedResources': case 'ignorable':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.urlPrefix;
   if (x0 === undefined || x0 === null) e.required(`${p}.urlPrefix`);
   else {
@@ -143,7 +140,14 @@ export function validateExtenderManagedResource(v: unknown, p: string, e: Collec
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!extenderManagedResourceFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'ignoredByScheduler':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -161,7 +165,14 @@ export function validateExtenderTLSConfig(v: unknown, p: string, e: Collector): 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!extenderTLSConfigFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'insecure': case 'serverName': case 'certFile': case 'keyFile': case 'caFile': case 'certData': case 'keyData': case 'caData':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.insecure;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'boolean') e.type(`${p}.insecure`, x0, 'boolean');
@@ -211,7 +222,14 @@ export function validateInterPodAffinityArgs(v: unknown, p: string, e: Collector
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!interPodAffinityArgsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'hardPodAffinityWeight': case 'ignorePreferredTermsOfExistingPods':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -247,7 +265,14 @@ export function validateNodeAffinityArgs(v: unknown, p: string, e: Collector): v
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nodeAffinityArgsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'addedAffinity':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -274,7 +299,14 @@ export function validateNodeResourcesBalancedAllocationArgs(v: unknown, p: strin
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nodeResourcesBalancedAllocationArgsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'resources':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -297,7 +329,7 @@ export function validateNodeResourcesBalancedAllocationArgs(v: unknown, p: strin
         const x4: unknown = x2[i3];
         validateResourceSpec(x4, `${p}.resources[${i3}]`, e);
       }
-      checkMapKeysUnique(`${p}.resources`, x2, ['name'], e);
+      if (x2.length > 1) checkMapKeysUnique(`${p}.resources`, x2, nameKeys, e);
     }
   }
 }
@@ -308,7 +340,14 @@ export function validateNodeResourcesFitArgs(v: unknown, p: string, e: Collector
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!nodeResourcesFitArgsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'ignoredResources': case 'ignoredResourceGroups': case 'scoringStrategy':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -358,7 +397,14 @@ export function validatePlugin(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!pluginFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'weight':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -377,7 +423,14 @@ export function validatePluginConfig(v: unknown, p: string, e: Collector): void 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!pluginConfigFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'args':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -392,7 +445,14 @@ export function validatePluginSet(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!pluginSetFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'enabled': case 'disabled':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.enabled;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.enabled`, x0, 'array');
@@ -411,7 +471,7 @@ export function validatePluginSet(v: unknown, p: string, e: Collector): void {
         const x5: unknown = x3[i4];
         validatePlugin(x5, `${p}.disabled[${i4}]`, e);
       }
-      checkMapKeysUnique(`${p}.disabled`, x3, ['name'], e);
+      if (x3.length > 1) checkMapKeysUnique(`${p}.disabled`, x3, nameKeys, e);
     }
   }
 }
@@ -422,7 +482,14 @@ export function validatePlugins(v: unknown, p: string, e: Collector): void {
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!pluginsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'preEnqueue': case 'queueSort': case 'preFilter': case 'filter': case 'postFilter': case 'preScore': case 'score': case 'reserve': case 'permit': case 'preBind': case 'bind': case 'postBind': case 'multiPoint':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.preEnqueue;
   if (!(x0 === undefined || x0 === null)) {
     validatePluginSet(x0, `${p}.preEnqueue`, e);
@@ -483,7 +550,14 @@ export function validatePodTopologySpreadArgs(v: unknown, p: string, e: Collecto
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!podTopologySpreadArgsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'defaultConstraints': case 'defaultingType':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -528,7 +602,14 @@ export function validateRequestedToCapacityRatioParam(v: unknown, p: string, e: 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!requestedToCapacityRatioParamFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'shape':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.shape;
   if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.shape`, x0, 'array');
@@ -547,7 +628,14 @@ export function validateResourceSpec(v: unknown, p: string, e: Collector): void 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!pluginFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'weight':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.name;
   if (x0 === undefined || x0 === null) e.required(`${p}.name`);
   else {
@@ -570,7 +658,14 @@ export function validateScoringStrategy(v: unknown, p: string, e: Collector): vo
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!scoringStrategyFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'resources': case 'requestedToCapacityRatio':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.type;
   if (!(x0 === undefined || x0 === null)) {
     validateScoringStrategyType(x0, `${p}.type`, e);
@@ -605,7 +700,14 @@ export function validateSvcSchedulerConfiguration(v: unknown, p: string, e: Coll
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!svcSchedulerConfigurationFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'enableProfiling': case 'enableContentionProfiling': case 'parallelism': case 'leaderElection': case 'clientConnection': case 'percentageOfNodesToScore': case 'podInitialBackoffSeconds': case 'podMaxBackoffSeconds': case 'profiles': case 'extenders': case 'delayCacheUntilActive':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
@@ -674,7 +776,7 @@ export function validateSvcSchedulerConfiguration(v: unknown, p: string, e: Coll
         const x12: unknown = x10[i11];
         validateSvcSchedulerProfile(x12, `${p}.profiles[${i11}]`, e);
       }
-      checkMapKeysUnique(`${p}.profiles`, x10, ['schedulerName'], e);
+      if (x10.length > 1) checkMapKeysUnique(`${p}.profiles`, x10, schedulerNameKeys, e);
     }
   }
   const x13 = v.extenders;
@@ -699,7 +801,14 @@ export function validateSvcSchedulerProfile(v: unknown, p: string, e: Collector)
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!svcSchedulerProfileFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'schedulerName': case 'percentageOfNodesToScore': case 'plugins': case 'pluginConfig':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.schedulerName;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.schedulerName`, x0, 'string');
@@ -725,7 +834,7 @@ export function validateSvcSchedulerProfile(v: unknown, p: string, e: Collector)
         const x5: unknown = x3[i4];
         validatePluginConfig(x5, `${p}.pluginConfig[${i4}]`, e);
       }
-      checkMapKeysUnique(`${p}.pluginConfig`, x3, ['name'], e);
+      if (x3.length > 1) checkMapKeysUnique(`${p}.pluginConfig`, x3, nameKeys, e);
     }
   }
 }
@@ -736,7 +845,14 @@ export function validateUtilizationShapePoint(v: unknown, p: string, e: Collecto
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!utilizationShapePointFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'utilization': case 'score':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.utilization;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.utilization`, x0, 'integer');
@@ -763,7 +879,14 @@ export function validateVolumeBindingArgs(v: unknown, p: string, e: Collector): 
     e.type(p, v, 'object');
     return;
   }
-  for (const k in v) if (!volumeBindingArgsFields.has(k)) e.unknown(`${p}.${k}`);
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'bindTimeoutSeconds': case 'shape':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');

@@ -1,0 +1,38 @@
+import type { GroupVersion } from '../model/index.js';
+import { groupDir } from '../model/index.js';
+import { type GeneratedFile, tsString } from '../print/index.js';
+import type { EmitContext } from './emit-context.js';
+import { openApiDocument } from './openapi-document.js';
+
+/**
+ * The OpenAPI artifact: `<group>/<version>/openapi.ts` holding the OpenAPI v3 document of the
+ * group/version as data (the server publishes it at `/openapi/v3/...`), and a root `openapi.ts`
+ * that maps each document's path to a lazy import so a server loads only what is asked for.
+ */
+export function emitOpenApi(ctx: EmitContext): GeneratedFile[] {
+  const gvs = ctx.model.groupVersions.filter((gv) => !gv.external && gv.types.some((t) => t.kind?.resource));
+  const files = gvs.map((gv) => {
+    const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/openapi.ts`, [gv.source]);
+    const doc = openApiDocument(ctx.model, `svckit ${openApiPath(gv)}`, [gv]);
+    file.doc(`The OpenAPI v3 document of ${openApiPath(gv)}.`);
+    const lines = JSON.stringify(doc, null, 2).split('\n');
+    file.line(`export const openApiV3: Record<string, unknown> = ${lines[0]}`);
+    for (const l of lines.slice(1, -1)) file.line(l);
+    file.line(`${lines[lines.length - 1]};`);
+    return file;
+  });
+  const root = ctx.newFile('openapi.ts', [...new Set(gvs.map((gv) => gv.source))].sort());
+  root.doc('OpenAPI v3 documents by path below `/openapi/v3/`, loaded on first use.');
+  root.block('export const openApiDocuments: Record<string, () => Promise<Record<string, unknown>>> = {', () => {
+    for (const gv of gvs) {
+      const spec = root.specifierFor(ctx.gvModule(gv, 'openapi'));
+      root.line(`${tsString(openApiPath(gv))}: async () => (await import(${tsString(spec)})).openApiV3,`);
+    }
+  }, '};');
+  return [...files, root];
+}
+
+/** `api/v1` or `apis/<group>/<version>`: where a group/version's document lives below /openapi/v3. */
+export function openApiPath(gv: Pick<GroupVersion, 'group' | 'version'>): string {
+  return gv.group === '' ? `api/${gv.version}` : `apis/${gv.group}/${gv.version}`;
+}

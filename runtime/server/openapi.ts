@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+
+type Loader = () => Promise<Record<string, unknown>>;
+
+/**
+ * `/openapi/v3`: the index of documents with content-hashed URLs, and each document at
+ * `/openapi/v3/<api/v1 | apis/<group>/<version>>`, as the real system publishes them.
+ */
+export class OpenApiPublisher {
+  private readonly cache = new Map<string, { doc: Record<string, unknown>; hash: string }>();
+
+  constructor(private readonly loaders: Record<string, Loader>) {}
+
+  /** The body for `/openapi/<path>` (path below /openapi), or undefined for an unknown path. */
+  async get(path: string): Promise<Record<string, unknown> | undefined> {
+    if (path === 'v3') return this.index();
+    if (!path.startsWith('v3/')) return undefined;
+    return (await this.load(path.slice(3)))?.doc;
+  }
+
+  private async index(): Promise<Record<string, unknown>> {
+    const paths: Record<string, unknown> = {};
+    for (const key of Object.keys(this.loaders).sort()) {
+      const entry = await this.load(key);
+      paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${entry!.hash}` };
+    }
+    return { paths };
+  }
+
+  private async load(key: string): Promise<{ doc: Record<string, unknown>; hash: string } | undefined> {
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const loader = this.loaders[key];
+    if (!loader) return undefined;
+    const doc = await loader();
+    const entry = { doc, hash: createHash('sha512').update(JSON.stringify(doc)).digest('hex').slice(0, 128).toUpperCase() };
+    this.cache.set(key, entry);
+    return entry;
+  }
+}

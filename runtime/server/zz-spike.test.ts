@@ -1,0 +1,21 @@
+import request from 'supertest';
+import { it } from 'vitest';
+import { allKinds } from '../../generated/kinds.js';
+import { ApiServer } from './index.js';
+import { celRuleChecker } from './cel-rules.js';
+import { createStore } from '../store/index.js';
+it('spike', async () => {
+  const store = await createStore('memory', { compactionIntervalMs: 0 });
+  const server = new ApiServer({ kinds: allKinds, store, rules: celRuleChecker(), futureRevisionWaitMs: 50, bookmarkIntervalMs: 50 });
+  const log = (r: request.Response) => console.log('RESULT', r.status, JSON.stringify(r.body).slice(0, 400), r.headers.warning ?? '');
+  log(await request(server.http).post('/api/v1/namespaces').send({ metadata: { name: 'ns1' } }));
+  log(await request(server.http).post('/api/v1/namespaces/ns1/secrets').send({ metadata: { name: 's1' }, data: { a: 'YQ==' }, stringData: {b: 'c'} }));
+  log(await request(server.http).post('/api/v1/namespaces/ns1/services').send({ metadata: { name: 's1' }, spec: { ports: [{ port: 80 }] } }));
+  log(await request(server.http).post('/api/v1/namespaces/ns1/events').send({ metadata: { name: 'e1' }, involvedObject: {}, reason: 'x' }));
+  log(await request(server.http).post('/api/v1/nodes').send({ metadata: { name: 'n1' }, spec: {} }));
+  log(await request(server.http).post('/apis/flowcontrol.apiserver.svc.io/v1beta3/flowschemas').send({ metadata: { name: 'f1' }, spec: { priorityLevelConfiguration: { name: 'x' } } }));
+  log(await request(server.http).post('/apis/flowcontrol.apiserver.svc.io/v1/flowschemas').send({ metadata: { name: 'f2' }, spec: { priorityLevelConfiguration: { name: 'x' } } }));
+  log(await request(server.http).post('/apis/batch/v1/namespaces/ns1/jobs').send({ metadata: { name: 'j' }, spec: { template: {} } }));
+  log(await request(server.http).get('/api/v1'));
+  await server.close();
+});

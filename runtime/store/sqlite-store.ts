@@ -1,0 +1,286 @@
+/**
+ * The default backend: the MVCC log as one SQLite table, as kine (etcd on SQL) lays it out. Each
+ * write is one transaction that checks its condition and appends a row; WAL with synchronous=FULL
+ * makes the row durable before the promise resolves. Watches are fed in-process after each commit,
+ * so exactly one process may write the file: the connection takes an exclusive lock and a second
+ * opener fails with "database is locked" instead of silently splitting the watch stream.
+ */
+import Database from 'better-sqlite3';
+import { compareKeys, prefixEnd } from './key-order.js';
+import { type LogEntry, LogStore, type RevisionLog } from './log-store.js';
+import type { StoreOptions } from './types.js';
+
+/** The SQLite settings a store runs with (diagnostics and tests). */
+export interface SqlitePragmas {
+  journalMode: string;
+  /** 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA. */
+  synchronous: number;
+  lockingMode: string;
+}
+
+export class SqliteStore extends LogStore<SqliteLog> {
+  /** Opens (creating when absent) the database file at `path`; its parent folder must exist. */
+  constructor(path: string, options: StoreOptions = {}) {
+    super(new SqliteLog(path), options);
+  }
+
+  pragmas(): SqlitePragmas {
+    return this.log.pragmas();
+  }
+}
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS kv (
+    revision INTEGER PRIMARY KEY,
+    key TEXT NOT NULL,
+    create_revision INTEGER NOT NULL,
+    prev_revision INTEGER NOT NULL,
+    value TEXT NOT NULL,
+    deleted INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS kv_key_revision ON kv (key, revision);
+  CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+`;
+
+const COLUMNS = 'revision, key, create_revision, prev_revision, value, deleted, created_at';
+
+interface Row {
+  revision: number;
+  key: string;
+  create_revision: number;
+  prev_revision: number;
+  value: string;
+  deleted: number;
+  created_at: number;
+}
+
+/**
+ * The keys a prefix scan visits, as one SQL condition with a single lower and at most one upper
+ * bound (so SQLite seeks the index instead of filtering), and the bounds' values.
+ */
+interface KeyBounds {
+  condition: string;
+  params: { lo: string; hi?: string };
+}
+
+type Statement<Params extends object, Result = unknown> = Database.Statement<[Params], Result>;
+type RangeParams = KeyBounds['params'] & { at: number; limit: number };
+type CountParams = KeyBounds['params'] & { at: number };
+type HistoryParams = KeyBounds['params'] & { from: number };
+
+class SqliteLog implements RevisionLog {
+  readonly #db: Database.Database;
+  readonly #inTransaction: (fn: () => unknown) => unknown;
+  readonly #latest: Database.Statement<[string, number], Row>;
+  readonly #entryAt: Database.Statement<[number], Row>;
+  readonly #insert: Statement<Row>;
+  readonly #revisionWrittenBy: Statement<{ from: number; time: number }, number | null>;
+  readonly #dropSuperseded: Statement<{ from: number; to: number }>;
+  readonly #dropTombstones: Statement<{ from: number; to: number }>;
+  readonly #setCompacted: Database.Statement<[number]>;
+  // Scans are prepared once per shape of key condition (at most four shapes).
+  readonly #range = new Map<string, Statement<RangeParams, Row>>();
+  readonly #count = new Map<string, Statement<CountParams, number>>();
+  readonly #history = new Map<string, Statement<HistoryParams, Row>>();
+  #current: number;
+  #compacted: number;
+
+  constructor(path: string) {
+    // No busy wait: the only other holder of the lock is another store, which will not let go.
+    const db = new Database(path, { timeout: 0 });
+    this.#db = db;
+    try {
+      // Exclusive before WAL: no shared-memory index, and no second process can open the file.
+      db.pragma('locking_mode = EXCLUSIVE');
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+      db.exec(SCHEMA);
+      this.#inTransaction = db.transaction((fn: () => unknown) => fn());
+      this.#latest = db.prepare(
+        `SELECT ${COLUMNS} FROM kv WHERE key = ? AND revision <= ? ORDER BY revision DESC LIMIT 1`,
+      );
+      this.#entryAt = db.prepare(`SELECT ${COLUMNS} FROM kv WHERE revision = ?`);
+      this.#insert = db.prepare(
+        `INSERT INTO kv (${COLUMNS}) VALUES
+         (@revision, @key, @create_revision, @prev_revision, @value, @deleted, @created_at)`,
+      );
+      this.#revisionWrittenBy = db
+        .prepare<{ from: number; time: number }, number | null>(
+          // created_at never decreases along revisions, so scanning from the last compaction suffices.
+          'SELECT MAX(revision) FROM kv WHERE revision >= @from AND created_at <= @time',
+        )
+        .pluck();
+      // kine's compaction: a row is superseded when a later row of its key names it as prev_revision.
+      this.#dropSuperseded = db.prepare(
+        `DELETE FROM kv WHERE revision IN (
+           SELECT prev_revision FROM kv WHERE revision > @from AND revision <= @to AND prev_revision != 0)`,
+      );
+      this.#dropTombstones = db.prepare('DELETE FROM kv WHERE deleted = 1 AND revision >= @from AND revision < @to');
+      this.#setCompacted = db.prepare(
+        `INSERT INTO meta (name, value) VALUES ('compacted_revision', ?)
+         ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+      );
+      this.#current = db.prepare<[], number | null>('SELECT MAX(revision) FROM kv').pluck().get() ?? 0;
+      this.#compacted =
+        db.prepare<[], number>("SELECT value FROM meta WHERE name = 'compacted_revision'").pluck().get() ?? 0;
+    } catch (error) {
+      db.close();
+      if (error instanceof Database.SqliteError && error.code === 'SQLITE_BUSY') {
+        throw new Error(
+          `${path} is already open in another store (SQLite: database is locked); one process owns a store file`,
+          {
+            cause: error,
+          },
+        );
+      }
+      throw error;
+    }
+  }
+
+  currentRevision(): number {
+    return this.#current;
+  }
+
+  compactedRevision(): number {
+    return this.#compacted;
+  }
+
+  latest(key: string, at: number): LogEntry | undefined {
+    return entryOf(this.#latest.get(key, at));
+  }
+
+  entryAt(revision: number): LogEntry | undefined {
+    return entryOf(this.#entryAt.get(revision));
+  }
+
+  range(prefix: string, at: number, startAfter: string | undefined, limit: number | undefined): LogEntry[] {
+    const { condition, params } = keyBoundsOf(prefix, startAfter);
+    // Walks the (key, revision) index in key order and stops at the limit: a page costs its size,
+    // not the collection's. A row is listed when it is its key's newest at `at`.
+    const statement = cached(this.#range, condition, () =>
+      this.#db.prepare<RangeParams, Row>(
+        `SELECT ${COLUMNS} FROM kv
+         WHERE ${condition} AND revision <= @at AND deleted = 0
+           AND revision = (SELECT MAX(newer.revision) FROM kv AS newer
+                           WHERE newer.key = kv.key AND newer.revision <= @at)
+         ORDER BY key LIMIT @limit`,
+      ),
+    );
+    // LIMIT -1 is SQLite's "no limit".
+    return statement.all({ ...params, at, limit: limit ?? -1 }).map(entryOfRow);
+  }
+
+  count(prefix: string, at: number, startAfter: string | undefined): number {
+    const { condition, params } = keyBoundsOf(prefix, startAfter);
+    // Grouping in one index pass counts faster than the per-key lookups of `range`.
+    const statement = cached(this.#count, condition, () =>
+      this.#db
+        .prepare<CountParams, number>(
+          `SELECT COUNT(*) FROM kv JOIN (
+             SELECT MAX(revision) AS revision FROM kv WHERE ${condition} AND revision <= @at GROUP BY key
+           ) USING (revision)
+           WHERE deleted = 0`,
+        )
+        .pluck(),
+    );
+    return statement.get({ ...params, at }) ?? 0;
+  }
+
+  history(prefix: string, after: number): LogEntry[] {
+    const { condition, params } = keyBoundsOf(prefix, undefined);
+    // Rows after `after` are few (the history window); a collection's rows may be many, so scan
+    // by revision, not by the key index.
+    const statement = cached(this.#history, condition, () =>
+      this.#db.prepare<HistoryParams, Row>(
+        `SELECT ${COLUMNS} FROM kv NOT INDEXED WHERE revision > @from AND ${condition} ORDER BY revision`,
+      ),
+    );
+    return statement.all({ ...params, from: after }).map(entryOfRow);
+  }
+
+  transact<T>(fn: () => T): T {
+    const current = this.#current;
+    try {
+      return this.#inTransaction(fn) as T;
+    } catch (error) {
+      // The commit failed or `fn` threw after appending: the revision sequence did not advance.
+      this.#current = current;
+      throw error;
+    }
+  }
+
+  append(entry: LogEntry): void {
+    this.#insert.run({
+      revision: entry.revision,
+      key: entry.key,
+      create_revision: entry.createRevision,
+      prev_revision: entry.prevRevision,
+      value: entry.value,
+      deleted: entry.deleted ? 1 : 0,
+      created_at: entry.createdAt,
+    });
+    this.#current = entry.revision;
+  }
+
+  revisionWrittenBy(time: number): number {
+    return this.#revisionWrittenBy.get({ from: this.#compacted, time }) ?? 0;
+  }
+
+  compactTo(revision: number): void {
+    const from = this.#compacted;
+    this.transact(() => {
+      this.#dropSuperseded.run({ from, to: revision });
+      this.#dropTombstones.run({ from, to: revision });
+      this.#setCompacted.run(revision);
+    });
+    this.#compacted = revision;
+  }
+
+  pragmas(): SqlitePragmas {
+    return {
+      journalMode: String(this.#db.pragma('journal_mode', { simple: true })),
+      synchronous: Number(this.#db.pragma('synchronous', { simple: true })),
+      lockingMode: String(this.#db.pragma('locking_mode', { simple: true })),
+    };
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}
+
+function keyBoundsOf(prefix: string, startAfter: string | undefined): KeyBounds {
+  const afterStart = startAfter !== undefined && compareKeys(startAfter, prefix) >= 0;
+  const lower = afterStart ? 'key > @lo' : 'key >= @lo';
+  const lo = afterStart ? startAfter : prefix;
+  const hi = prefixEnd(prefix);
+  return hi === undefined
+    ? { condition: lower, params: { lo } }
+    : { condition: `${lower} AND key < @hi`, params: { lo, hi } };
+}
+
+function cached<T>(statements: Map<string, T>, condition: string, prepare: () => T): T {
+  let statement = statements.get(condition);
+  if (statement === undefined) {
+    statement = prepare();
+    statements.set(condition, statement);
+  }
+  return statement;
+}
+
+function entryOf(row: Row | undefined): LogEntry | undefined {
+  return row && entryOfRow(row);
+}
+
+function entryOfRow(row: Row): LogEntry {
+  return {
+    key: row.key,
+    revision: row.revision,
+    createRevision: row.create_revision,
+    prevRevision: row.prev_revision,
+    value: row.value,
+    deleted: row.deleted === 1,
+    createdAt: row.created_at,
+  };
+}
