@@ -51,16 +51,17 @@ class ValidatorWriter {
 
   private declaration(out: GeneratedFile, d: Declaration): void {
     const collector = this.file.importType('Collector', this.ctx.runtimeModule('validate'));
+    const pathLike = this.file.importType('PathLike', this.ctx.runtimeModule('validate'));
     const exported = d.named ? 'export ' : '';
     out.doc(d.named ? `Checks a {@link ${d.name}} value: structure, bounds and formats (CEL rules run in the runtime).` : `Checks the ${d.name} part of a value.`);
-    out.block(`${exported}function ${validatorName(d.name)}(v: unknown, p: string, e: ${collector}): void {`, () => {
+    out.block(`${exported}function ${validatorName(d.name)}(v: unknown, p: ${pathLike}, e: ${collector}): void {`, () => {
       this.vars = 0;
-      if (d.node.kind === 'object' && isInterface(d.node)) this.objectBody(out, d.node, d.name);
-      else this.check(out, d.node, 'v', 'p', true);
+      if (d.node.kind === 'object' && isInterface(d.node)) this.objectBody(out, d.node);
+      else this.check(out, d.node, 'v', new PathCode('p'), true);
     });
   }
 
-  private objectBody(out: GeneratedFile, node: ObjectNode, name: string): void {
+  private objectBody(out: GeneratedFile, node: ObjectNode): void {
     const isObject = this.runtime('isObject');
     out.block(`if (!${isObject}(v)) {`, () => out.line("e.type(p, v, 'object');").line('return;'));
     if (!node.preserveUnknown && !node.embeddedResource) this.unknownFields(out, node);
@@ -98,7 +99,7 @@ class ValidatorWriter {
 
   private field(out: GeneratedFile, f: Field): void {
     const x = this.var();
-    const path = `\`\${p}.${f.name.replace(/[`$\\]/g, '\\$&')}\``;
+    const path = new PathCode('p').field(f.name);
     const access = /^[A-Za-z_$][\w$]*$/.test(f.name) ? `v.${f.name}` : `v[${tsString(f.name)}]`;
     out.line(`const ${x} = ${access};`);
     const absent = f.type.nullable ? `${x} === undefined` : `${x} === undefined || ${x} === null`;
@@ -118,20 +119,20 @@ class ValidatorWriter {
   }
 
   /** Statements that check the value in `x` (a variable), reporting at path expression `path`. */
-  private check(out: GeneratedFile, node: TypeNode, x: string, path: string, top: boolean): void {
+  private check(out: GeneratedFile, node: TypeNode, x: string, path: PathCode, top: boolean): void {
     if (node.nullable && !top) {
       out.block(`if (${x} !== null) {`, () => this.check(out, { ...node, nullable: false }, x, path, top));
       return;
     }
     switch (node.kind) {
       case 'ref':
-        out.line(`${this.refValidator(node.target)}(${x}, ${path}, e);`);
+        out.line(`${this.refValidator(node.target)}(${x}, ${this.fieldPath(path)}, e);`);
         this.enumCheck(out, node.constraints, x, path);
         return;
       case 'object': {
         const hoisted = this.names.get(node);
         if (hoisted && !top) {
-          out.line(`${validatorName(hoisted)}(${x}, ${path}, e);`);
+          out.line(`${validatorName(hoisted)}(${x}, ${this.fieldPath(path)}, e);`);
           return;
         }
         const isObject = this.runtime('isObject');
@@ -163,7 +164,7 @@ class ValidatorWriter {
     }
   }
 
-  private scalar(out: GeneratedFile, type: string, format: string | undefined, c: Constraints | undefined, x: string, path: string): void {
+  private scalar(out: GeneratedFile, type: string, format: string | undefined, c: Constraints | undefined, x: string, path: PathCode): void {
     switch (type) {
       case 'string':
         return this.string(out, c, x, path);
@@ -183,7 +184,7 @@ class ValidatorWriter {
     }
   }
 
-  private numberBounds(out: GeneratedFile, c: Constraints | undefined, x: string, path: string): void {
+  private numberBounds(out: GeneratedFile, c: Constraints | undefined, x: string, path: PathCode): void {
     const lines: string[] = [];
     if (c?.minimum !== undefined) {
       const op = c.exclusiveMinimum ? '<=' : '<';
@@ -199,7 +200,7 @@ class ValidatorWriter {
     out.block(`if (typeof ${x} === 'number') {`, () => lines.forEach((l) => out.line(l)));
   }
 
-  private string(out: GeneratedFile, c: Constraints | undefined, x: string, path: string, formatTest?: string, formatMessage?: string): void {
+  private string(out: GeneratedFile, c: Constraints | undefined, x: string, path: PathCode, formatTest?: string, formatMessage?: string): void {
     const lines: string[] = [];
     if (formatTest) lines.push(`if (!${formatTest}) e.invalid(${path}, ${x}, ${tsString(formatMessage!)});`);
     if (c?.minLength !== undefined || c?.maxLength !== undefined) {
@@ -221,19 +222,19 @@ class ValidatorWriter {
     out.block('else {', () => lines.forEach((l) => out.line(l)));
   }
 
-  private enumCheck(out: GeneratedFile, c: Constraints | undefined, x: string, path: string): void {
+  private enumCheck(out: GeneratedFile, c: Constraints | undefined, x: string, path: PathCode): void {
     const line = this.enumLine(c, x, path);
     if (line) out.line(line);
   }
 
-  private enumLine(c: Constraints | undefined, x: string, path: string): string | undefined {
+  private enumLine(c: Constraints | undefined, x: string, path: PathCode): string | undefined {
     if (!c?.enum) return undefined;
     const values = c.enum;
     const test = values.length <= 4 ? values.map((v) => `${x} !== ${tsValue(v)}`).join(' && ') : `!${this.constant('allowed', `new Set<unknown>(${tsValue(values)})`, JSON.stringify(values))}.has(${x})`;
     return `if (${test}) e.notSupported(${path}, ${x}, ${tsValue(values)});`;
   }
 
-  private list(out: GeneratedFile, node: Extract<TypeNode, { kind: 'list' }>, x: string, path: string): void {
+  private list(out: GeneratedFile, node: Extract<TypeNode, { kind: 'list' }>, x: string, path: PathCode): void {
     out.line(`if (!Array.isArray(${x})) e.type(${path}, ${x}, 'array');`);
     out.block('else {', () => {
       const c = node.constraints;
@@ -244,19 +245,19 @@ class ValidatorWriter {
         out.block(`for (let ${i} = 0; ${i} < ${x}.length; ${i}++) {`, () => {
           const y = this.var();
           out.line(`const ${y}: unknown = ${x}[${i}];`);
-          this.check(out, node.items, y, childPath(path, `[\${${i}}]`), false);
+          this.check(out, node.items, y, path.item(i), false);
         });
       }
-      // A list of one item cannot repeat: skip the call (and building its path) for most lists.
-      if (node.listType === 'set') out.line(`if (${x}.length > 1) ${this.runtime('checkSetUnique')}(${path}, ${x}, e);`);
+      // A list of one item cannot repeat: skip the call for most lists.
+      if (node.listType === 'set') out.line(`if (${x}.length > 1) ${this.runtime('checkSetUnique')}(${this.fieldPath(path)}, ${x}, e);`);
       if (node.listType === 'map' && node.listMapKeys) {
         const keys = this.constant(listKeysName(node.listMapKeys), tsValue(node.listMapKeys));
-        out.line(`if (${x}.length > 1) ${this.runtime('checkMapKeysUnique')}(${path}, ${x}, ${keys}, e);`);
+        out.line(`if (${x}.length > 1) ${this.runtime('checkMapKeysUnique')}(${this.fieldPath(path)}, ${x}, ${keys}, e);`);
       }
     });
   }
 
-  private map(out: GeneratedFile, node: Extract<TypeNode, { kind: 'map' }>, x: string, path: string): void {
+  private map(out: GeneratedFile, node: Extract<TypeNode, { kind: 'map' }>, x: string, path: PathCode): void {
     const isObject = this.runtime('isObject');
     out.line(`if (!${isObject}(${x})) e.type(${path}, ${x}, 'object');`);
     out.block('else {', () => {
@@ -272,9 +273,14 @@ class ValidatorWriter {
       out.block(`for (const ${k} in ${x}) {`, () => {
         const y = this.var();
         out.line(`const ${y}: unknown = ${x}[${k}];`);
-        this.check(out, node.values, y, childPath(path, `[\${${k}}]`), false);
+        this.check(out, node.values, y, path.item(k), false);
       });
     });
+  }
+
+  /** The path handed to a nested validator or list check: a FieldPath, so no text is built unless it reports. */
+  private fieldPath(path: PathCode): string {
+    return path.object(this.runtime('FieldPath'));
   }
 
   private refValidator(target: TypeId): string {
@@ -301,9 +307,48 @@ class ValidatorWriter {
   }
 }
 
-/** A path expression one step below `path` (a variable or a template literal), e.g. `[${i}]`. */
-function childPath(path: string, suffix: string): string {
-  return path.startsWith('`') ? `${path.slice(0, -1)}${suffix}\`` : `\`\${${path}}${suffix}\``;
+type PathStep = { field: string } | { key: string };
+
+/**
+ * A value's path as code: the validator's path parameter `p` and the steps below it, each a field
+ * name or the variable holding a list index or map key. As text (`toString`) it is a template
+ * literal, evaluated only in an error report; `object` is a FieldPath built without strings.
+ */
+class PathCode {
+  constructor(
+    private readonly base: string,
+    private readonly steps: readonly PathStep[] = [],
+  ) {}
+
+  field(name: string): PathCode {
+    return new PathCode(this.base, [...this.steps, { field: name }]);
+  }
+
+  item(variable: string): PathCode {
+    return new PathCode(this.base, [...this.steps, { key: variable }]);
+  }
+
+  toString(): string {
+    if (this.steps.length === 0) return this.base;
+    const tail = this.steps.map((s) => ('field' in s ? `.${s.field.replace(/[`$\\]/g, '\\$&')}` : `[\${${s.key}}]`)).join('');
+    return `\`\${${this.base}}${tail}\``;
+  }
+
+  /** `new FieldPath(p, 'ports', i3)`: one object per field step, the index or key folded into it. */
+  object(fieldPath: string): string {
+    let expr = this.base;
+    let field: string | undefined;
+    for (const s of this.steps) {
+      if ('field' in s) {
+        if (field !== undefined) expr = `new ${fieldPath}(${expr}, ${tsString(field)})`;
+        field = s.field;
+      } else {
+        expr = `new ${fieldPath}(${expr}, ${tsString(field ?? '')}, ${s.key})`;
+        field = undefined;
+      }
+    }
+    return field === undefined ? expr : `new ${fieldPath}(${expr}, ${tsString(field)})`;
+  }
 }
 
 /** `containerPortProtocolKeys`: the constant holding a list-map's key field names. */

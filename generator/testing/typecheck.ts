@@ -16,7 +16,7 @@ export function typecheckDir(dir: string): string[] {
     verbatimModuleSyntax: true,
     skipLibCheck: true,
     noEmit: true,
-    types: [],
+    types: ['node'],
   });
   return ts.getPreEmitDiagnostics(program).map((d) => {
     const text = ts.flattenDiagnosticMessageText(d.messageText, '\n');
