@@ -1,9 +1,11 @@
 import { benchCodegen } from './codegen.js';
+import { benchServer } from './server.js';
 import { benchValidate } from './validate.js';
 
 /** `npm run bench [-- <name>...]`: every benchmark, or the named ones. */
 const benches: Record<string, () => Promise<void>> = {
   codegen: benchCodegen,
+  server: benchServer,
   validate: benchValidate,
 };
 
