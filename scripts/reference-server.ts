@@ -14,6 +14,8 @@ export interface ReferenceServerOptions {
   continueTtlMs?: number;
   bookmarkIntervalMs?: number;
   rules?: RuleChecker;
+  /** `--runtime-config`: enables removed versions (e.g. `batch/v1beta1=true`) or disables served ones. */
+  runtimeConfig?: string;
 }
 
 export interface RunningServer {
@@ -34,6 +36,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     ...(options.bookmarkIntervalMs !== undefined ? { bookmarkIntervalMs: options.bookmarkIntervalMs } : {}),
     rules: options.rules ?? celRuleChecker(),
     openApiDocuments,
+    ...(options.runtimeConfig ? { runtimeConfig: options.runtimeConfig } : {}),
   });
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   return { url, server, close: () => server.close() };

@@ -23,15 +23,31 @@ export interface ServedResource {
   deprecationWarning?: string;
 }
 
+export interface RegistryOptions {
+  /** The release the server acts as: versions removed at or before it are not served. Default 1.30. */
+  release?: string;
+  /**
+   * `--runtime-config`: comma-separated `<key>[=<value>]`, a key being `<group>/<version>` (`v1` or
+   * `api/v1` for the core group), `<group>/<version>/<resource>`, or `api/all`; an omitted value
+   * means true. It enables removed versions again or disables served ones.
+   */
+  runtimeConfig?: string;
+}
+
 /** The served resources of a server, looked up by group, version and plural name. */
 export class ResourceRegistry {
   private readonly byPath = new Map<string, ServedResource>();
   private readonly all: ServedResource[] = [];
 
-  constructor(kinds: readonly KindRegistration[]) {
+  constructor(kinds: readonly KindRegistration[], options: RegistryOptions = {}) {
+    const release = options.release ?? '1.30';
+    const config = parseRuntimeConfig(options.runtimeConfig ?? '');
     for (const k of kinds) {
       const r = k.resource;
       if (!r || !r.served) continue;
+      const removed = k.lifecycle?.removed !== undefined && compareRelease(k.lifecycle.removed, release) <= 0;
+      const enabled = config.get(`${k.group}/${k.version}/${r.plural}`) ?? config.get(`${k.group}/${k.version}`) ?? config.get('api/all') ?? !removed;
+      if (!enabled) continue;
       const served: ServedResource = {
         group: k.group,
         version: k.version,
@@ -83,6 +99,27 @@ export class ResourceRegistry {
     const versions = this.versionsOf(r);
     return versions.find((v) => v.descriptor.storage) ?? versions.find((v) => !v.deprecationWarning) ?? versions[0] ?? r;
   }
+}
+
+/** `--runtime-config` as a map from `<group>/<version>[/<resource>]` (core group: empty group) to on/off. */
+export function parseRuntimeConfig(text: string): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  for (const item of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [rawKey, rawValue] = item.split('=', 2) as [string, string | undefined];
+    const value = rawValue === undefined || rawValue === '' ? true : rawValue === 'true' ? true : rawValue === 'false' ? false : undefined;
+    if (value === undefined) throw new Error(`--runtime-config ${item}: the value must be true or false`);
+    // The core group is spelled `v1` or `api/v1`; everything else `<group>/<version>[/<resource>]`.
+    const key = rawKey === 'api/all' ? rawKey : rawKey === 'v1' || rawKey === 'api/v1' ? '/v1' : rawKey.startsWith('api/v1/') ? `/v1/${rawKey.slice(7)}` : rawKey;
+    out.set(key, value);
+  }
+  return out;
+}
+
+/** Compares releases such as 1.25 and 1.30 numerically. */
+function compareRelease(a: string, b: string): number {
+  const [am = 0, an = 0] = a.split('.').map(Number);
+  const [bm = 0, bn = 0] = b.split('.').map(Number);
+  return am - bm || an - bn;
 }
 
 function pathKey(group: string, version: string, resource: string): string {

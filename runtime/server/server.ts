@@ -36,6 +36,9 @@ export interface ApiServerOptions {
   now?: () => Date;
   /** Logs unexpected errors (a 500); default stderr. */
   log?: (line: string) => void;
+  /** The release the server acts as (default 1.30) and `--runtime-config`. */
+  release?: string;
+  runtimeConfig?: string;
   /** OpenAPI v3 documents by path below `/openapi/v3/` (generated `openApiDocuments`). */
   openApiDocuments?: Record<string, () => Promise<Record<string, unknown>>>;
 }
@@ -48,7 +51,7 @@ export class ApiServer {
   private readonly openApi: OpenApiPublisher;
 
   constructor(options: ApiServerOptions) {
-    const registry = new ResourceRegistry(options.kinds);
+    const registry = new ResourceRegistry(options.kinds, { ...(options.release ? { release: options.release } : {}), ...(options.runtimeConfig ? { runtimeConfig: options.runtimeConfig } : {}) });
     const settings: ServerSettings = {
       continueTtlMs: options.continueTtlMs ?? 5 * 60_000,
       continueSecret: createContinueTokenSecret(),

@@ -7,11 +7,11 @@ import { parseDuration } from '../../runtime/api/index.js';
 import type { KindRegistration } from '../../runtime/schema/index.js';
 import { ApiServer } from '../../runtime/server/index.js';
 import { createStore } from '../../runtime/store/index.js';
-import { celRuleChecker } from '../../runtime/server/cel-rules.js';
+import { celRuleChecker, checkRules } from '../../runtime/server/cel-rules.js';
 import { UsageError } from './usage-error.js';
 
 export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--store sqlite:<path>|memory]
-             [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>]`;
+             [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>] [--runtime-config batch/v1beta1=true]`;
 
 /** `svckit serve`: the reference server until SIGTERM or SIGINT. */
 export async function serveCommand(args: string[]): Promise<number> {
@@ -24,6 +24,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       'history-window': { type: 'string', default: '5m' },
       'continue-ttl': { type: 'string', default: '5m' },
       schemas: { type: 'string', multiple: true },
+      'runtime-config': { type: 'string', default: '' },
     },
     strict: true,
   });
@@ -33,7 +34,9 @@ export async function serveCommand(args: string[]): Promise<number> {
   const continueTtlMs = durationMs('--continue-ttl', values['continue-ttl']);
   const { kinds, openApiDocuments } = values.schemas ? await projectKinds(values.schemas) : await builtinKinds();
   const store = await createStore(values.store, { historyWindowMs, compactionIntervalMs: Math.max(1000, Math.min(60_000, historyWindowMs / 4)) });
-  const server = new ApiServer({ kinds, store, continueTtlMs, rules: celRuleChecker(), openApiDocuments });
+  const problems = checkRules(kinds);
+  if (problems.length > 0) throw new Error(`the schemas' CEL rules do not compile:\n${problems.join('\n')}`);
+  const server = new ApiServer({ kinds, store, continueTtlMs, rules: celRuleChecker(), openApiDocuments, runtimeConfig: values['runtime-config'] });
   const url = await server.listen(port, values.host);
   process.stdout.write(`listening on ${url}\n`);
   await new Promise<void>((done) => {
