@@ -69,7 +69,7 @@ export async function watchObjects(ctx: RequestContext, t: Target, opts: ReadOpt
   try {
     for await (const event of watch) {
       const out = translate(event, r, matcher);
-      if (out) await stream.sendAndDrain(out.type, out.object);
+      if (out) await stream.writeAndDrain(lineOf(event, r, out.type, out.object));
       stream.lastRevision = event.revision;
     }
   } catch (e) {
@@ -98,18 +98,58 @@ function validateWatchOptions(opts: ReadOptions): void {
  * A store event as seen through the selectors: an object that starts matching is ADDED, one that
  * stops matching is DELETED, as the real system's filtered watch does.
  */
-function translate(event: WatchEvent, r: ServedResource, matcher: Matcher | undefined): { type: EventType; object: ApiObject } | undefined {
-  const object = decodeObject({ value: event.value, modRevision: event.revision }, r);
+function translate(event: WatchEvent, r: ServedResource, matcher: Matcher | undefined): { type: EventType; object: ApiObject; line?: string } | undefined {
+  const decoded = decodedOnce(event, r);
+  const object = decoded.object;
   if (event.type === 'delete') return !matcher || matcher(object) ? { type: 'DELETED', object } : undefined;
   if (event.type === 'create') return !matcher || matcher(object) ? { type: 'ADDED', object } : undefined;
   if (!matcher) return { type: 'MODIFIED', object };
-  const before = event.prevValue === undefined ? undefined : decodeObject({ value: event.prevValue, modRevision: event.prevModRevision ?? event.revision }, r);
+  const before = decoded.before();
   const was = before !== undefined && matcher(before);
   const is = matcher(object);
   if (was && is) return { type: 'MODIFIED', object };
   if (was) return { type: 'DELETED', object };
   if (is) return { type: 'ADDED', object };
   return undefined;
+}
+
+/**
+ * One store event is seen by every watcher of its prefix: it is decoded and serialized once per
+ * served version, not once per watcher (the watchers only read it).
+ */
+interface Decoded {
+  object: ApiObject;
+  before(): ApiObject | undefined;
+  lines: Map<EventType, string>;
+}
+
+const decodedEvents = new WeakMap<WatchEvent, Map<ServedResource, Decoded>>();
+
+function decodedOnce(event: WatchEvent, r: ServedResource): Decoded {
+  let perVersion = decodedEvents.get(event);
+  if (!perVersion) decodedEvents.set(event, (perVersion = new Map()));
+  let decoded = perVersion.get(r);
+  if (!decoded) {
+    let before: ApiObject | undefined | null = null;
+    decoded = {
+      object: decodeObject({ value: event.value, modRevision: event.revision }, r),
+      before: () => {
+        if (before === null) before = event.prevValue === undefined ? undefined : decodeObject({ value: event.prevValue, modRevision: event.prevModRevision ?? event.revision }, r);
+        return before;
+      },
+      lines: new Map(),
+    };
+    perVersion.set(r, decoded);
+  }
+  return decoded;
+}
+
+/** The event's JSON line, serialized once for all watchers. */
+function lineOf(event: WatchEvent, r: ServedResource, type: EventType, object: ApiObject): string {
+  const lines = decodedOnce(event, r).lines;
+  let line = lines.get(type);
+  if (line === undefined) lines.set(type, (line = `${JSON.stringify({ type, object })}\n`));
+  return line;
 }
 
 /** Writes watch events as JSON lines on a chunked 200 response. */
@@ -138,8 +178,10 @@ class EventStream {
     return this.res.write(`${JSON.stringify({ type, object })}\n`);
   }
 
-  async sendAndDrain(type: EventType, object: unknown): Promise<void> {
-    if (!this.send(type, object) && !this.ended) await new Promise<void>((resolve) => this.res.once('drain', resolve).once('close', resolve));
+  /** Writes a ready line, waiting when the client reads slower than events arrive. */
+  async writeAndDrain(line: string): Promise<void> {
+    if (this.ended) return;
+    if (!this.res.write(line)) await new Promise<void>((resolve) => this.res.once('drain', resolve).once('close', resolve));
   }
 
   /** A BOOKMARK: only the resourceVersion, in an object of the watched kind. */
