@@ -2,6 +2,7 @@ import { isLoadError } from '../generator/index.js';
 import { CODEGEN_USAGE, codegenCommand } from './commands/codegen.js';
 import { SERVE_USAGE, serveCommand } from './commands/serve.js';
 import { UsageError } from './commands/usage-error.js';
+import { VALIDATE_USAGE, validateCommand } from './commands/validate.js';
 
 const USAGE = `usage: svckit <command> [options]
 
@@ -12,8 +13,9 @@ const USAGE = `usage: svckit <command> [options]
       Replay the protocol scenarios against a server (the reference server by default).
   ${SERVE_USAGE}
       Run the reference server; the first line on stdout is "listening on <url>".
-  svckit validate <files|dirs|->... [--strict] [--output text|json|junit] [--schemas <dir>]
-      Check configuration documents against their kinds.
+  ${VALIDATE_USAGE}
+      Check configuration documents against their kinds (defaults applied first); errors carry
+      file:line:column. Exit 0 all valid, 1 any invalid, 2 usage error.
 `;
 
 type Command = (args: string[]) => Promise<number>;
@@ -22,10 +24,7 @@ const commands: Record<string, Command> = {
   codegen: codegenCommand,
   serve: serveCommand,
   conformance: async (args) => (await import('../conformance/cli.js')).runConformanceCli(args),
-  validate: async () => {
-    process.stderr.write('svckit validate: not built yet; it arrives with issue 3.\n');
-    return 2;
-  },
+  validate: validateCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,13 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { codegen } from '../../generator/index.js';
 import { parseDuration } from '../../runtime/api/index.js';
-import type { KindRegistration } from '../../runtime/schema/index.js';
 import { ApiServer } from '../../runtime/server/index.js';
 import { createStore } from '../../runtime/store/index.js';
 import { celRuleChecker, checkRules } from '../../runtime/server/cel-rules.js';
+import { type ProjectKinds, projectKinds } from './project-kinds.js';
 import { UsageError } from './usage-error.js';
 
 export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--store sqlite:<path>|memory]
@@ -32,7 +28,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0 to 65535, not ${values.port}`);
   const historyWindowMs = durationMs('--history-window', values['history-window']);
   const continueTtlMs = durationMs('--continue-ttl', values['continue-ttl']);
-  const { kinds, openApiDocuments } = values.schemas ? await projectKinds(values.schemas) : await builtinKinds();
+  const { kinds, openApiDocuments } = values.schemas ? await projectKinds(values.schemas, 'serve') : await builtinKinds();
   const store = await createStore(values.store, { historyWindowMs, compactionIntervalMs: Math.max(1000, Math.min(60_000, historyWindowMs / 4)) });
   const problems = checkRules(kinds);
   if (problems.length > 0) throw new Error(`the schemas' CEL rules do not compile:\n${problems.join('\n')}`);
@@ -48,24 +44,9 @@ export async function serveCommand(args: string[]): Promise<number> {
   return 0;
 }
 
-interface Served {
-  kinds: readonly KindRegistration[];
-  openApiDocuments: Record<string, () => Promise<Record<string, unknown>>>;
-}
-
-async function builtinKinds(): Promise<Served> {
+async function builtinKinds(): Promise<ProjectKinds> {
   const [{ allKinds }, { openApiDocuments }] = await Promise.all([import('../../generated/kinds.js'), import('../../generated/openapi.js')]);
   return { kinds: allKinds, openApiDocuments };
-}
-
-/** A project's schemas or CRDs are generated into .svckit/ and served by the same runtime. */
-async function projectKinds(schemas: string[]): Promise<Served> {
-  const out = resolve('.svckit', 'generated');
-  mkdirSync(out, { recursive: true });
-  codegen({ schemas, out, log: (line) => process.stderr.write(`svckit serve: ${line}\n`) });
-  const kinds = (await import(pathToFileURL(join(out, 'kinds.ts')).href)) as { allKinds: readonly KindRegistration[] };
-  const openapi = (await import(pathToFileURL(join(out, 'openapi.ts')).href)) as Pick<Served, 'openApiDocuments'>;
-  return { kinds: kinds.allKinds, openApiDocuments: openapi.openApiDocuments };
 }
 
 function durationMs(flag: string, text: string): number {

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { allKinds } from '../../generated/kinds.js';
+import { DocumentValidator, junitReport, summarize, textReport } from './index.js';
+
+const validator = new DocumentValidator(allKinds);
+
+const SCHEDULER = `apiVersion: svcscheduler.config.svc.io/v1
+kind: SvcSchedulerConfiguration
+parallelism: 0
+profiles:
+  - schedulerName: default-scheduler
+    plugins:
+      score:
+        enabled:
+          - name: NodeResourcesFit
+            weight: "heavy"
+bogus: true
+---
+# a comment between documents
+apiVersion: eventratelimit.admission.svc.io/v1alpha1
+kind: Configuration
+limits:
+  - type: Namespace
+    qps: 5
+    burst: 10
+---
+apiVersion: example.com/v1
+kind: Widget
+`;
+
+describe('DocumentValidator', () => {
+  const results = validator.validateText('cfg.yaml', SCHEDULER);
+
+  it('checks each document of a multi-document file on its own', () => {
+    expect(results.map((r) => [r.kind, r.status])).toEqual([
+      ['SvcSchedulerConfiguration', 'invalid'],
+      ['Configuration', 'valid'],
+      ['Widget', 'skipped'],
+    ]);
+    expect(summarize(results)).toEqual({ documents: 3, valid: 1, invalid: 1, skipped: 1 });
+  });
+
+  it('points every finding at the offending node (file:line:column)', () => {
+    const findings = results[0]!.findings.map((f) => `${f.position.line}:${f.position.column} ${f.severity} ${f.message}`);
+    expect(findings).toEqual([
+      '11:1 warning unknown field "bogus"',
+      '3:1 error parallelism: Invalid value: 0: must be greater than or equal to 1',
+      '10:13 error profiles[0].plugins.score.enabled[0].weight: Invalid value: "heavy": must be of type integer, not string',
+    ]);
+  });
+
+  it('applies defaults before validating (a defaulted document is valid)', () => {
+    const [r] = validator.validateText('x.yaml', 'apiVersion: eventratelimit.admission.svc.io/v1alpha1\nkind: Configuration\nlimits: [{type: Server, qps: 1, burst: 1}]\n');
+    expect(r!.status).toBe('valid');
+  });
+
+  it('skips unknown kinds with a warning, as the bootstrap tool does', () => {
+    expect(results[2]!.findings).toEqual([{ severity: 'warning', field: '', message: 'unknown kind Widget in example.com/v1: skipped', position: { line: 21, column: 1 } }]);
+  });
+
+  it('makes unknown and duplicate fields errors only with --strict', () => {
+    const text = 'apiVersion: eventratelimit.admission.svc.io/v1alpha1\nkind: Configuration\nlimits: [{type: Server, qps: 1, burst: 1}]\nextra: 1\nkind: Configuration\n';
+    const loose = validator.validateText('x.yaml', text)[0]!;
+    expect(loose.status).toBe('valid');
+    expect(loose.findings.map((f) => [f.severity, f.message])).toEqual([
+      ['warning', 'duplicate field "kind"'],
+      ['warning', 'unknown field "extra"'],
+    ]);
+    const strict = validator.validateText('x.yaml', text, { strict: true })[0]!;
+    expect(strict.status).toBe('invalid');
+    expect(strict.findings.map((f) => `${f.position.line} ${f.severity}`)).toEqual(['5 error', '4 error']);
+  });
+
+  it('runs CEL rules once the structure is right, naming the rule and the field', () => {
+    const text = 'apiVersion: svcscheduler.config.svc.io/v1\nkind: SvcSchedulerConfiguration\npodInitialBackoffSeconds: 5\npodMaxBackoffSeconds: 3\n';
+    const [r] = validator.validateText('s.yaml', text);
+    expect(r!.status).toBe('invalid');
+    expect(r!.findings).toHaveLength(1);
+    expect(r!.findings[0]!.message).toContain('podMaxBackoffSeconds must be greater than podInitialBackoffSeconds');
+    expect(r!.findings[0]!.rule).toContain('podMaxBackoffSeconds');
+  });
+
+  it('reads JSON documents too and reports YAML syntax errors with their position', () => {
+    expect(validator.validateText('a.json', '{"apiVersion":"eventratelimit.admission.svc.io/v1alpha1","kind":"Configuration","limits":[]}')[0]!.findings[0]!.message).toContain('limits');
+    const [bad] = validator.validateText('b.yaml', 'apiVersion: v1\nkind: [\n');
+    expect(bad!.status).toBe('invalid');
+    expect(bad!.findings[0]!.message).toMatch(/^not valid YAML/);
+  });
+});
+
+describe('reports', () => {
+  const results = validator.validateText('cfg.yaml', SCHEDULER);
+
+  it('ends the text report with a summary line', () => {
+    const text = textReport(results);
+    expect(text).toContain('cfg.yaml:3:1: error: parallelism: Invalid value: 0');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('3 documents: 1 valid, 1 invalid, 1 skipped');
+  });
+
+  it('writes JUnit XML with a failure per invalid document and escaped text', () => {
+    const xml = junitReport(results);
+    expect(xml).toContain('<testsuites name="svckit validate" tests="3" failures="1" skipped="1">');
+    expect(xml).toContain('<failure message="parallelism: Invalid value: 0: must be greater than or equal to 1">');
+    expect(xml).toContain('<skipped message="unknown kind Widget in example.com/v1: skipped"/>');
+    expect(xml).toContain('&quot;heavy&quot;');
+  });
+});

@@ -1,0 +1,54 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const CERT_MANAGER = join(ROOT, '../shared/testdata/crds/cert-manager');
+
+function svckit(args: string[], cwd: string, input?: string) {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin/svckit.js'), ...args], { cwd, encoding: 'utf8', input, timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('svckit validate', () => {
+  it('validates documents against a consuming project\'s CRDs (--schemas)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-validate-'));
+    writeFileSync(
+      join(dir, 'certs.yaml'),
+      [
+        'apiVersion: cert-manager.io/v1',
+        'kind: Certificate',
+        'metadata: {name: ok, namespace: default}',
+        'spec: {secretName: ok-tls, issuerRef: {name: letsencrypt}, dnsNames: [example.com]}',
+        '---',
+        'apiVersion: cert-manager.io/v1',
+        'kind: Certificate',
+        'metadata: {name: bad}',
+        'spec:',
+        '  secretName: 42',
+        '  issuerRef: {name: letsencrypt}',
+        '',
+      ].join('\n'),
+    );
+    const r = svckit(['validate', '--schemas', CERT_MANAGER, 'certs.yaml', '--output', 'json'], dir);
+    expect(r.stderr).toContain('svckit validate: loaded 2 group/versions');
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout) as { summary: unknown; documents: { status: string; findings: { message: string; position: { line: number } }[] }[] };
+    expect(report.summary).toEqual({ documents: 2, valid: 1, invalid: 1, skipped: 0 });
+    expect(report.documents[1]!.findings[0]).toMatchObject({ message: 'spec.secretName: Invalid value: 42: must be of type string, not integer', position: { line: 10 } });
+  });
+
+  it('reads standard input and exits 0 when all documents are valid', () => {
+    const r = svckit(['validate', '-'], ROOT, 'apiVersion: eventratelimit.admission.svc.io/v1alpha1\nkind: Configuration\nlimits: [{type: Server, qps: 1, burst: 1}]\n');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('1 documents: 1 valid, 0 invalid, 0 skipped');
+  });
+
+  it('exits 2 for usage errors', () => {
+    expect(svckit(['validate'], ROOT).code).toBe(2);
+    expect(svckit(['validate', '--output', 'xml', '-'], ROOT, '').code).toBe(2);
+    expect(svckit(['validate', 'no-such-file.yaml'], ROOT).code).toBe(2);
+  });
+});

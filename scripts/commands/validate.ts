@@ -1,0 +1,56 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DocumentValidator, type DocumentResult, jsonReport, junitReport, textReport } from '../../runtime/documents/index.js';
+import type { KindRegistration } from '../../runtime/schema/index.js';
+import { projectKinds } from './project-kinds.js';
+import { UsageError } from './usage-error.js';
+
+export const VALIDATE_USAGE = 'svckit validate <files|dirs|->... [--strict] [--output text|json|junit] [--schemas <dir>]';
+
+/** `svckit validate`: exit 0 when every document is valid, 1 when any is invalid, 2 for usage errors. */
+export async function validateCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      strict: { type: 'boolean', default: false },
+      output: { type: 'string', default: 'text' },
+      schemas: { type: 'string', multiple: true },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length === 0) throw new UsageError('validate needs files, directories or - (standard input)');
+  const report = { text: textReport, json: jsonReport, junit: junitReport }[values.output as 'text'];
+  if (!report) throw new UsageError(`--output must be text, json or junit, not ${values.output}`);
+  const kinds: readonly KindRegistration[] = values.schemas ? (await projectKinds(values.schemas, 'validate')).kinds : (await import('../../generated/kinds.js')).allKinds;
+  const validator = new DocumentValidator(kinds);
+  const results: DocumentResult[] = [];
+  for (const input of inputs(positionals)) {
+    results.push(...validator.validateText(input.name, input.text(), { strict: values.strict }));
+  }
+  process.stdout.write(report(results));
+  return results.some((r) => r.status === 'invalid') ? 1 : 0;
+}
+
+interface Input {
+  name: string;
+  text(): string;
+}
+
+function inputs(paths: string[]): Input[] {
+  return paths.flatMap((p): Input[] => {
+    if (p === '-') return [{ name: '<stdin>', text: () => readFileSync(0, 'utf8') }];
+    let stat;
+    try {
+      stat = statSync(p);
+    } catch {
+      throw new UsageError(`${p}: no such file or directory`);
+    }
+    if (stat.isFile()) return [{ name: p, text: () => readFileSync(p, 'utf8') }];
+    return (readdirSync(p, { recursive: true }) as string[])
+      .filter((f) => /\.(ya?ml|json)$/.test(f))
+      .sort()
+      .map((f) => ({ name: join(p, f), text: () => readFileSync(join(p, f), 'utf8') }));
+  });
+}
