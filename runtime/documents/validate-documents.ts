@@ -1,5 +1,5 @@
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from 'yaml';
-import { RuleSet } from '../cel/rule-set.js';
+import { RuleSet } from '../cel/index.js';
 import type { KindRegistration } from '../schema/index.js';
 import { Collector, formatFieldError } from '../validate/index.js';
 

@@ -1,4 +1,4 @@
-import { RuleSet } from '../cel/rule-set.js';
+import { RuleSet } from '../cel/index.js';
 import type { KindRegistration } from '../schema/index.js';
 import type { FieldError } from '../validate/index.js';
 import type { RuleChecker } from './admission.js';

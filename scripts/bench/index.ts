@@ -1,10 +1,12 @@
 import { benchCodegen } from './codegen.js';
+import { benchDocuments } from './documents.js';
 import { benchServer } from './server.js';
 import { benchValidate } from './validate.js';
 
 /** `npm run bench [-- <name>...]`: every benchmark, or the named ones. */
 const benches: Record<string, () => Promise<void>> = {
   codegen: benchCodegen,
+  documents: benchDocuments,
   server: benchServer,
   validate: benchValidate,
 };

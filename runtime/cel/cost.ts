@@ -1,0 +1,84 @@
+/**
+ * Cost accounting. Every evaluation runs under a meter; instrumented expression nodes and library
+ * functions call `spend` as they work, and the meter stops the evaluation as soon as it runs over.
+ * Evaluation is synchronous, so one module-level slot holds the meter in use.
+ */
+
+/** Budgets, with the real system's defaults. */
+export interface CostLimits {
+  /** Runtime cost one evaluation of one expression may spend (PerCallLimit). */
+  perExpression: number;
+  /** Runtime cost all rules of one object may spend together (RuntimeCELCostBudget). */
+  perObject: number;
+  /** Largest worst-case estimate a rule may have to be accepted at compile time (StaticEstimatedCostLimit). */
+  estimated: number;
+}
+
+export const DEFAULT_COST_LIMITS: Readonly<CostLimits> = Object.freeze({
+  perExpression: 1_000_000,
+  perObject: 10_000_000,
+  estimated: 10_000_000,
+});
+
+/** Cost of one node or call, and the factors for work proportional to size (cel-go's numbers). */
+export const COST = Object.freeze({
+  /** A comparison, an operator, a field access, an identifier, a function call. */
+  operation: 1,
+  /** Creating a list literal. */
+  listLiteral: 40,
+  /** Creating a map literal. */
+  mapLiteral: 30,
+  /** Per character traversed by a string function. */
+  stringTraversal: 0.1,
+  /** One authorization check: at most two fit in one expression's budget. */
+  authorizationCheck: 350_000,
+});
+
+/** Cost of a size-proportional operation over `n` characters. */
+export function traversalCost(n: number): number {
+  return Math.ceil(n * COST.stringTraversal);
+}
+
+/** Cost of a regular expression over an input: about length(pattern) times length(input). */
+export function regexCost(patternLength: number, inputLength: number): number {
+  return Math.max(1, patternLength) * Math.max(1, inputLength);
+}
+
+/** Counts what one evaluation spends; calls `exceeded` once it spends more than `limit`. */
+export class CostMeter {
+  spent = 0;
+  constructor(
+    readonly limit: number,
+    private readonly exceeded: (meter: CostMeter) => never,
+  ) {}
+
+  spend(n: number): void {
+    this.spent += n;
+    if (this.spent > this.limit) this.exceeded(this);
+  }
+
+  /** Throws when over the limit; for callers that may have swallowed the first throw (error-absorbing `||`). */
+  check(): void {
+    if (this.spent > this.limit) this.exceeded(this);
+  }
+}
+
+let active: CostMeter | undefined;
+
+/** Charges the meter of the evaluation in progress, if any. */
+export function spend(n: number): void {
+  active?.spend(n);
+}
+
+/** Runs `fn` with `meter` charged by every `spend`. */
+export function withMeter<T>(meter: CostMeter, fn: () => T): T {
+  const previous = active;
+  active = meter;
+  try {
+    const result = fn();
+    meter.check();
+    return result;
+  } finally {
+    active = previous;
+  }
+}

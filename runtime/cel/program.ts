@@ -1,0 +1,261 @@
+/**
+ * Compiling one expression: parse, rename the functions our libraries replace, reject invalid
+ * literal regular expressions, type-check, and instrument every node to charge the cost meter.
+ * The result evaluates its checked AST directly; nothing is parsed again.
+ */
+import {
+  type Environment,
+  EvaluationError,
+  ParseError,
+  TypeError as CheckError,
+} from '@marcbachmann/cel-js';
+import { allNodes, astNodeTest, type AstNode, type IsAstNode, operandsOf } from './ast.js';
+import { COST, type CostMeter, spend, traversalCost, withMeter } from './cost.js';
+import { CelCompileError, CelCostExceededError, CelEvaluationError, positionOf } from './errors.js';
+import { checkArithmeticResult } from './lib/conversions.js';
+import { decodeBytesLiteral } from './lib/literals.js';
+import { patternError } from './lib/regex.js';
+import { INTERNAL_PREFIX, internalName } from './lib/register.js';
+import { celEquals, concatLists, semanticsOf } from './values.js';
+
+export interface CompiledExpression {
+  readonly text: string;
+  /** The checked result type (`bool`, `string`, `list<int>`, ...). */
+  readonly type: string;
+  /** Free identifiers the expression reads (`self`, `oldSelf`, ...). */
+  readonly identifiers: ReadonlySet<string>;
+  readonly root: AstNode;
+  readonly isNode: IsAstNode;
+  /** Evaluates with CEL values bound to the declared variables, charging `meter`. */
+  run(activation: Readonly<Record<string, unknown>>, meter: CostMeter): unknown;
+}
+
+/** Library messages name our internal function names; users wrote the plain ones. */
+const userFacing = (message: string): string => message.split(INTERNAL_PREFIX).join('');
+
+interface LibraryError {
+  readonly summary?: string;
+  readonly range?: { start: number; end: number };
+  readonly message: string;
+}
+
+function compileError(text: string, e: LibraryError): CelCompileError {
+  const at = e.range ? positionOf(text, e.range.start) : undefined;
+  return new CelCompileError(text, userFacing(e.summary ?? e.message), at);
+}
+
+const ARITHMETIC = new Set(['+', '-', '*', '/', '%', '-_']);
+
+const SIZED_RECEIVER_FUNCTIONS = new Set(['contains', 'startsWith', 'endsWith']);
+const COMPARISONS = new Set(['==', '!=', '<', '<=', '>', '>=']);
+
+function sizeOf(v: unknown): number {
+  if (typeof v === 'string') return v.length;
+  if (Array.isArray(v) || v instanceof Uint8Array) return v.length;
+  if (v instanceof Map) return v.size;
+  return 0;
+}
+
+/** Cost a node adds on top of its operands: fixed by its kind, plus work proportional to data size. */
+function baseCost(node: AstNode): number {
+  switch (node.op) {
+    case 'value': case 'comprehension': case 'accuValue':
+      return 0;
+    case 'list':
+      return COST.listLiteral;
+    case 'map':
+      return COST.mapLiteral;
+    default:
+      return COST.operation;
+  }
+}
+
+type Slot = { value: unknown };
+type SizedCost = (result: unknown) => number;
+/** Replaces a node's result after the fact; see listSemantics. */
+type ResultOverride = (result: unknown) => unknown;
+
+const isMarkedList = (v: unknown): v is unknown[] => Array.isArray(v) && semanticsOf(v) !== undefined;
+
+/**
+ * Set lists and map lists compare without order and concatenate by union or merge. Their CEL type
+ * is a plain list, so the library's list operators run; when an operand is such a list (marked by
+ * the value conversion), the node's result is recomputed from the operands' recorded values.
+ */
+function listSemantics(node: AstNode, isNode: IsAstNode, slotFor: (n: AstNode) => Slot): ResultOverride | undefined {
+  if (node.op !== '==' && node.op !== '!=' && node.op !== '+') return undefined;
+  const operands = operandsOf(node, isNode);
+  if (operands.length !== 2) return undefined;
+  const [l, r] = operands.map(slotFor) as [Slot, Slot];
+  return (result) => {
+    const a = l.value;
+    const b = r.value;
+    if (!isMarkedList(a) && !isMarkedList(b)) return result;
+    if (node.op === '+') return Array.isArray(a) && Array.isArray(b) ? concatLists(a, b) : result;
+    const equal = celEquals(a, b);
+    return node.op === '==' ? equal : !equal;
+  };
+}
+
+/** For operations whose work grows with their operands, reads the operands' last values from slots. */
+function sizedCost(node: AstNode, isNode: IsAstNode, slotFor: (n: AstNode) => Slot): SizedCost | undefined {
+  const operands = operandsOf(node, isNode);
+  if (COMPARISONS.has(node.op) && operands.length === 2) {
+    const [l, r] = operands.map(slotFor) as [Slot, Slot];
+    return () => {
+      const a = l.value;
+      return typeof a === 'string' || a instanceof Uint8Array
+        ? traversalCost(Math.min(sizeOf(a), sizeOf(r.value)))
+        : Math.min(sizeOf(a), sizeOf(r.value));
+    };
+  }
+  if (node.op === 'in' && operands.length === 2) {
+    const r = slotFor(operands[1] as AstNode);
+    return () => (Array.isArray(r.value) ? r.value.length : 0);
+  }
+  if (node.op === '+') return (result) => traversalCost(sizeOf(result));
+  if (node.op === 'rcall' && Array.isArray(node.args) && SIZED_RECEIVER_FUNCTIONS.has(String(node.args[0]))) {
+    const receiver = slotFor(operands[0] as AstNode);
+    return () => traversalCost(sizeOf(receiver.value));
+  }
+  return undefined;
+}
+
+/** Replaces the node's evaluate slot with one that runs it as before and then charges its cost. */
+function meterNode(
+  node: AstNode,
+  cost: number,
+  sized: SizedCost | undefined,
+  slot: Slot | undefined,
+  override: ResultOverride | undefined,
+): void {
+  // The library does not range-check int64, timestamp and duration arithmetic.
+  const checked = ARITHMETIC.has(node.op);
+  // The meta object is stable; the checker only adds to it (alternates for constants, empty literals).
+  const meta = node.meta;
+  node.evaluate = (evaluator, ast, context) => {
+    let result = meta.alternate
+      ? meta.alternate.evaluate(evaluator, meta.alternate, context)
+      : meta.macro
+        ? meta.macro.evaluate(evaluator, meta.macro, context)
+        : meta.evaluate(evaluator, ast, context);
+    if (override) result = override(result);
+    if (checked) checkArithmeticResult(result);
+    if (slot) slot.value = result;
+    spend(sized ? cost + sized(result) : cost);
+    return result;
+  };
+}
+
+function instrument(text: string, nodes: AstNode[], isNode: IsAstNode): Set<string> {
+  const identifiers = new Set<string>();
+  const slots = new Map<AstNode, Slot>();
+  const slotFor = (n: AstNode): Slot => {
+    let s = slots.get(n);
+    if (!s) slots.set(n, (s = { value: undefined }));
+    return s;
+  };
+  for (const node of nodes) {
+    if (node.op === 'value' && node.args instanceof Uint8Array) {
+      node.args = decodeBytesLiteral(text.slice(node.start, node.end)) ?? node.args;
+    }
+    if (node.op === 'id' && typeof node.args === 'string') identifiers.add(node.args);
+    if ((node.op === 'call' || node.op === 'rcall') && Array.isArray(node.args) && typeof node.args[0] === 'string') {
+      node.args[0] = internalName(node.args[0]);
+      rejectInvalidPattern(text, node, isNode);
+    }
+  }
+  const sized = new Map<AstNode, SizedCost | undefined>();
+  const overrides = new Map<AstNode, ResultOverride | undefined>();
+  for (const node of nodes) {
+    sized.set(node, sizedCost(node, isNode, slotFor));
+    overrides.set(node, listSemantics(node, isNode, slotFor));
+  }
+  for (const node of nodes) {
+    const cost = baseCost(node);
+    const s = sized.get(node);
+    const slot = slots.get(node);
+    const override = overrides.get(node);
+    if (cost === 0 && !s && !slot && !override && !ARITHMETIC.has(node.op)) continue;
+    meterNode(node, cost, s, slot, override);
+  }
+  return identifiers;
+}
+
+const REGEX_FUNCTIONS = new Set([`${INTERNAL_PREFIX}matches`, 'find', 'findAll']);
+
+/** A literal pattern that RE2 would reject fails the compilation, not the first evaluation. */
+function rejectInvalidPattern(text: string, node: AstNode, isNode: IsAstNode): void {
+  const args = node.args as unknown[];
+  if (!REGEX_FUNCTIONS.has(String(args[0]))) return;
+  const operands = operandsOf(node, isNode);
+  const pattern = operands[1];
+  if (!pattern || pattern.op !== 'value' || typeof pattern.args !== 'string') return;
+  const problem = patternError(pattern.args);
+  if (problem) throw new CelCompileError(text, problem, positionOf(text, pattern.start));
+}
+
+function evaluationError(text: string, e: unknown): Error {
+  if (e instanceof CelCostExceededError || e instanceof CelEvaluationError) return e;
+  if (e instanceof EvaluationError) {
+    return new CelEvaluationError(text, userFacing(e.summary), e.range ? positionOf(text, e.range.start) : undefined);
+  }
+  return new CelEvaluationError(text, userFacing(e instanceof Error ? e.message : String(e)));
+}
+
+/**
+ * The library's has() checks only the variable it starts from, so `has(self.typo)` would compile and
+ * always be false. Selections starting at a declared variable are type-checked here, as cel-go does.
+ */
+function checkHasArguments(env: Environment, text: string, root: AstNode, isNode: IsAstNode): void {
+  for (const node of allNodes(root, isNode)) {
+    if (node.op !== 'call' || !node.meta.macro || !Array.isArray(node.args) || node.args[0] !== 'has') continue;
+    const arg = (node.args[1] as unknown[])[0];
+    if (!isNode(arg) || arg.op !== '.') continue;
+    let base: AstNode = arg;
+    while (base.op === '.' && Array.isArray(base.args) && isNode(base.args[0])) base = base.args[0];
+    if (base.op !== 'id' || typeof base.args !== 'string' || !env.hasVariable(base.args)) continue;
+    const checked = env.check(text.slice(arg.start, arg.end));
+    const problem = checked.valid ? undefined : checked.error;
+    if (problem) {
+      throw new CelCompileError(text, userFacing(problem.summary), positionOf(text, arg.start + (problem.range?.start ?? 0)));
+    }
+  }
+}
+
+/** Compiles `text` in `env` (which declares the variables); throws CelCompileError. */
+export function compileExpression(env: Environment, text: string): CompiledExpression {
+  let parsed: ReturnType<Environment['parse']>;
+  try {
+    parsed = env.parse(text);
+  } catch (e) {
+    if (e instanceof ParseError) throw compileError(text, e);
+    throw e;
+  }
+  const root = parsed.ast as unknown as AstNode;
+  const isNode = astNodeTest(root);
+  const identifiers = instrument(text, allNodes(root, isNode), isNode);
+  const checked = parsed.check();
+  if (!checked.valid || checked.type === undefined) {
+    const e = checked.error;
+    if (e instanceof ParseError || e instanceof CheckError) throw compileError(text, e);
+    const other: unknown = e;
+    throw new CelCompileError(text, other instanceof Error ? other.message : 'type check failed');
+  }
+  checkHasArguments(env, text, root, isNode);
+  const evaluate = parsed;
+  return {
+    text,
+    type: checked.type,
+    identifiers,
+    root,
+    isNode,
+    run(activation, meter) {
+      try {
+        return withMeter(meter, () => evaluate(activation));
+      } catch (e) {
+        throw evaluationError(text, e);
+      }
+    },
+  };
+}

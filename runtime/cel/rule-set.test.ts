@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import type { ObjectSchema, SchemaNode } from '../schema/index.js';
+import { isCelCostExceededError } from './errors.js';
+import { RuleSet } from './rule-set.js';
+
+const str: SchemaNode = { type: 'string', maxLength: 253 };
+
+const plugin: ObjectSchema = {
+  type: 'object',
+  typeName: 'test.Plugin',
+  fields: [
+    { name: 'name', schema: str },
+    {
+      name: 'weight',
+      schema: {
+        type: 'integer',
+        rules: [{ rule: 'self >= 1 && self <= 100', messageExpression: "'weight ' + string(self) + ' is not in [1, 100]'" }],
+      },
+    },
+  ],
+};
+
+const pluginSet: ObjectSchema = {
+  type: 'object',
+  fields: [{ name: 'enabled', schema: { type: 'list', maxItems: 50, items: { type: 'ref', ref: () => plugin } } }],
+};
+
+const profile: ObjectSchema = {
+  type: 'object',
+  fields: [
+    { name: 'schedulerName', schema: str },
+    { name: 'percentageOfNodesToScore', schema: { type: 'integer' } },
+    { name: 'plugins', schema: { type: 'object', fields: [{ name: 'score', schema: pluginSet }] } },
+  ],
+  rules: [{ rule: 'self.percentageOfNodesToScore >= oldSelf.percentageOfNodesToScore', message: 'may not decrease' }],
+};
+
+const config: ObjectSchema = {
+  type: 'object',
+  typeName: 'test.SchedulerConfiguration',
+  fields: [
+    { name: 'parallelism', schema: { type: 'integer', rules: [{ rule: 'self > 0' }, { rule: 'self == oldSelf', message: 'parallelism is immutable', reason: 'FieldValueForbidden' }] } },
+    { name: 'podInitialBackoffSeconds', schema: { type: 'integer' } },
+    { name: 'podMaxBackoffSeconds', schema: { type: 'integer' } },
+    { name: 'profiles', schema: { type: 'list', listType: 'map', listMapKeys: ['schedulerName'], maxItems: 10, items: profile } },
+    { name: 'labels', schema: { type: 'map', maxProperties: 10, values: { type: 'string', rules: [{ rule: 'self == oldSelf', message: 'label values are immutable' }] } } },
+  ],
+  rules: [
+    {
+      rule: 'self.podMaxBackoffSeconds > self.podInitialBackoffSeconds',
+      message: 'must be greater than podInitialBackoffSeconds',
+      fieldPath: '.podMaxBackoffSeconds',
+    },
+  ],
+};
+
+const valid = {
+  parallelism: 16,
+  podInitialBackoffSeconds: 1,
+  podMaxBackoffSeconds: 10,
+  profiles: [
+    {
+      schedulerName: 'default-scheduler',
+      percentageOfNodesToScore: 50,
+      plugins: { score: { enabled: [{ name: 'a', weight: 1 }, { name: 'b', weight: 2 }, { name: 'c', weight: 3 }] } },
+    },
+  ],
+  labels: { team: 'x' },
+};
+
+const clone = <T>(v: T): T => structuredClone(v);
+
+describe('RuleSet', () => {
+  const rules = new RuleSet(config);
+
+  it('accepts a valid object', () => {
+    expect(rules.validate(valid, undefined, { path: 'spec' })).toEqual([]);
+  });
+
+  it('reports the field path of a nested list item, with the evaluated messageExpression', () => {
+    const bad = clone(valid);
+    const enabled = bad.profiles[0]?.plugins.score.enabled ?? [];
+    enabled[2] = { name: 'c', weight: 300 };
+    expect(rules.validate(bad, undefined, { path: 'spec' })).toEqual([
+      {
+        field: 'spec.profiles[0].plugins.score.enabled[2].weight',
+        reason: 'FieldValueInvalid',
+        message: 'weight 300 is not in [1, 100]',
+        rule: 'self >= 1 && self <= 100',
+      },
+    ]);
+  });
+
+  it('appends a rule\'s fieldPath and uses its message', () => {
+    const bad = { ...clone(valid), podMaxBackoffSeconds: 1 };
+    expect(rules.validate(bad)).toEqual([
+      {
+        field: 'podMaxBackoffSeconds',
+        reason: 'FieldValueInvalid',
+        message: 'must be greater than podInitialBackoffSeconds',
+        rule: 'self.podMaxBackoffSeconds > self.podInitialBackoffSeconds',
+      },
+    ]);
+  });
+
+  it('runs transition rules only on update, with the field\'s old value and the rule\'s reason', () => {
+    const next = { ...clone(valid), parallelism: 8 };
+    expect(rules.validate(next)).toEqual([]);
+    expect(rules.validate(next, valid)).toEqual([
+      { field: 'parallelism', reason: 'FieldValueForbidden', message: 'parallelism is immutable', rule: 'self == oldSelf' },
+    ]);
+  });
+
+  it('correlates map-list items by key, not by position', () => {
+    const old = clone(valid);
+    old.profiles.push({ schedulerName: 'other', percentageOfNodesToScore: 10, plugins: { score: { enabled: [] } } });
+    const next = clone(old);
+    next.profiles.reverse();
+    expect(rules.validate(next, old)).toEqual([]);
+    const decreased = clone(next);
+    if (decreased.profiles[1]) decreased.profiles[1].percentageOfNodesToScore = 40;
+    expect(rules.validate(decreased, old).map((e) => [e.field, e.message])).toEqual([['profiles[1]', 'may not decrease']]);
+  });
+
+  it('correlates map values by key; new keys have no old value', () => {
+    const next = { ...clone(valid), labels: { team: 'y', added: 'z' } };
+    expect(rules.validate(next, valid).map((e) => [e.field, e.message])).toEqual([['labels[team]', 'label values are immutable']]);
+  });
+
+  it('reports a runtime error as a field error carrying the error', () => {
+    const bad = clone(valid) as Record<string, unknown>;
+    delete bad.podInitialBackoffSeconds;
+    const [error] = rules.validate(bad);
+    expect(error?.field).toBe('podMaxBackoffSeconds');
+    expect(error?.message).toMatch(/No such key: podInitialBackoffSeconds/);
+  });
+
+  it('stops when the object\'s cost budget runs out', () => {
+    const tight = new RuleSet(config, { costLimits: { perObject: 20 } });
+    const errors = tight.validate(valid);
+    expect(errors).toHaveLength(1);
+    expect(isCelCostExceededError(errors[0]?.error)).toBe(true);
+    expect(errors[0]?.message).toMatch(/cost budget of the object \(20\)/);
+  });
+
+  it('check() compiles every rule and returns those that do not compile', () => {
+    const broken: SchemaNode = {
+      type: 'object',
+      fields: [{ name: 'a', schema: { type: 'string', rules: [{ rule: 'self > 1' }, { rule: 'self.size() > 0' }] } }],
+      rules: [{ rule: 'self.b == 1' }],
+    };
+    expect(new RuleSet(config).check()).toEqual([]);
+    expect(new RuleSet(broken).check().map((e) => e.rule)).toEqual(['self.b == 1', 'self > 1']);
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * Runs every rule of a schema tree over a value: walks the value with the descriptors (following
+ * references, lists and maps), evaluates each node's rules with `self` bound to the node's value and
+ * `oldSelf` to the correlated old value (objects by field, maps by key, map-list items by their key
+ * fields), and reports failures as field errors. Rules compile once per node, on first use.
+ */
+import { deref, type NodeCommon, type SchemaNode } from '../schema/index.js';
+import { CostBudget } from './budget.js';
+import { type CompiledRule, compileRule } from './compile.js';
+import { type CostLimits, DEFAULT_COST_LIMITS } from './cost.js';
+import { CelCompileError, CelCostExceededError, CelEvaluationError } from './errors.js';
+import { CelValueConverter } from './schema-values.js';
+
+export interface FieldError {
+  /** Where: `spec.profiles[0].plugins.score.enabled[2].weight` (the rule's fieldPath appended when set). */
+  field: string;
+  /** The rule's reason, `FieldValueInvalid` by default. */
+  reason: string;
+  /** The rule's message, evaluated messageExpression, or `failed rule: <rule>`. */
+  message: string;
+  /** The rule's text. */
+  rule: string;
+  /** Set when the rule could not be evaluated (a runtime error or the cost budget) rather than being false. */
+  error?: CelEvaluationError | CelCostExceededError;
+}
+
+export interface RuleSetOptions {
+  costLimits?: Partial<CostLimits>;
+}
+
+export interface ValidateOptions {
+  /** Path of the value given (`spec`); errors are reported under it. */
+  path?: string;
+}
+
+const DEFAULT_REASON = 'FieldValueInvalid';
+
+type Json = Readonly<Record<string, unknown>>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const child = (path: string, name: string): string => (path === '' ? name : `${path}.${name}`);
+
+function withFieldPath(path: string, fieldPath: string | undefined): string {
+  if (!fieldPath) return path;
+  if (path === '') return fieldPath.replace(/^\./, '');
+  return fieldPath.startsWith('.') || fieldPath.startsWith('[') ? `${path}${fieldPath}` : `${path}.${fieldPath}`;
+}
+
+/** The nodes a (possibly referencing) node stands for: the reference chain, then the concrete node. */
+function chain(node: SchemaNode): SchemaNode[] {
+  const out: SchemaNode[] = [node];
+  let n = node;
+  while (n.type === 'ref') {
+    n = n.ref();
+    out.push(n);
+    if (out.length > 64) throw new Error('schema reference cycle');
+  }
+  return out;
+}
+
+function sameKeys(a: Json, b: Json, keys: readonly string[]): boolean {
+  return keys.every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
+}
+
+class Walk {
+  readonly errors: FieldError[] = [];
+  readonly converter = new CelValueConverter();
+  readonly budget: CostBudget;
+  stopped = false;
+
+  constructor(
+    private readonly set: RuleSet,
+    limits: CostLimits,
+  ) {
+    this.budget = new CostBudget(limits);
+  }
+
+  visit(node: SchemaNode, value: unknown, old: unknown, path: string): void {
+    if (this.stopped || value === undefined || value === null || !this.set.hasRules(node)) return;
+    for (const holder of chain(node)) this.runRules(holder, node, value, old, path);
+    const n = deref(node);
+    if (n.type === 'object' && isObject(value)) {
+      const prior = isObject(old) ? old : undefined;
+      for (const f of n.fields) this.visit(f.schema, value[f.name], prior?.[f.name], child(path, f.name));
+    } else if (n.type === 'map' && isObject(value)) {
+      const prior = isObject(old) ? old : undefined;
+      for (const [k, v] of Object.entries(value)) this.visit(n.values, v, prior?.[k], `${path}[${k}]`);
+    } else if (n.type === 'list' && Array.isArray(value)) {
+      const keys = n.listType === 'map' ? n.listMapKeys ?? [] : undefined;
+      const prior = Array.isArray(old) ? old : [];
+      value.forEach((item: unknown, i) => {
+        // Only map-list items correlate with an old item; set and atomic list items have no oldSelf.
+        const before = keys && isObject(item) ? prior.find((p) => isObject(p) && sameKeys(p, item, keys)) : undefined;
+        this.visit(n.items, item, before, `${path}[${i}]`);
+      });
+    }
+  }
+
+  private runRules(holder: SchemaNode, self: SchemaNode, value: unknown, old: unknown, path: string): void {
+    for (const compiled of this.set.rulesOf(holder, self)) {
+      if (this.stopped) return;
+      const rule = compiled.rule;
+      if (compiled.isTransition && old === undefined && !rule.optionalOldSelf) continue;
+      const inputs = old === undefined ? { self: value } : { self: value, oldSelf: old };
+      const report = (message: string, error?: CelEvaluationError | CelCostExceededError): void => {
+        const e: FieldError = { field: withFieldPath(path, rule.fieldPath), reason: rule.reason ?? DEFAULT_REASON, message, rule: rule.rule };
+        if (error) e.error = error;
+        this.errors.push(e);
+      };
+      try {
+        const ok = compiled.evaluate(inputs, { budget: this.budget, converter: this.converter });
+        if (!ok) report(compiled.message(inputs, { budget: this.budget, converter: this.converter }));
+      } catch (e) {
+        if (e instanceof CelCostExceededError) {
+          report(e.message, e);
+          if (e.scope === 'object' || this.budget.exhausted) this.stopped = true;
+        } else if (e instanceof CelEvaluationError) {
+          report(e.message, e);
+        } else {
+          throw e;
+        }
+      }
+    }
+  }
+}
+
+/** Every rule of a schema tree, compiled lazily per node and run by `validate`. */
+export class RuleSet {
+  private readonly compiled = new Map<SchemaNode, CompiledRule[]>();
+  private readonly withRules = new Map<SchemaNode, boolean>();
+  private readonly limits: CostLimits;
+
+  constructor(
+    readonly root: SchemaNode,
+    options: RuleSetOptions = {},
+  ) {
+    this.limits = { ...DEFAULT_COST_LIMITS, ...options.costLimits };
+  }
+
+  /** The compiled rules that sit on `holder` (a node of the reference chain of `self`). */
+  rulesOf(holder: NodeCommon & SchemaNode, self: SchemaNode): CompiledRule[] {
+    let rules = this.compiled.get(holder);
+    if (!rules) {
+      const hasOld = (holder.rules ?? []).some((r) => /\boldSelf\b/.test(r.rule) || /\boldSelf\b/.test(r.messageExpression ?? ''));
+      rules = (holder.rules ?? []).map((r) => compileRule(r, { self, oldSelf: hasOld, costLimits: this.limits }));
+      this.compiled.set(holder, rules);
+    }
+    return rules;
+  }
+
+  /** Whether `node` or anything below it carries rules. */
+  hasRules(node: SchemaNode): boolean {
+    const known = this.withRules.get(node);
+    if (known !== undefined) return known;
+    const seen = new Set<SchemaNode>();
+    const search = (n: SchemaNode): boolean => {
+      if (seen.has(n)) return false;
+      seen.add(n);
+      if (n.rules?.length || this.withRules.get(n)) return true;
+      switch (n.type) {
+        case 'ref': return search(n.ref());
+        case 'object': return n.fields.some((f) => search(f.schema));
+        case 'map': return search(n.values);
+        case 'list': return search(n.items);
+        default: return false;
+      }
+    };
+    const found = search(node);
+    this.withRules.set(node, found);
+    return found;
+  }
+
+  /** Compiles every rule of the tree now; returns the rules that do not compile. */
+  check(): CelCompileError[] {
+    const errors: CelCompileError[] = [];
+    const seen = new Set<SchemaNode>();
+    const visit = (node: SchemaNode): void => {
+      if (seen.has(node)) return;
+      seen.add(node);
+      for (const holder of chain(node)) {
+        for (const r of holder.rules ?? []) {
+          try {
+            compileRule(r, { self: node, oldSelf: /\boldSelf\b/.test(r.rule), costLimits: this.limits });
+          } catch (e) {
+            if (e instanceof CelCompileError) errors.push(e);
+            else throw e;
+          }
+        }
+      }
+      const n = deref(node);
+      if (n.type === 'object') n.fields.forEach((f) => visit(f.schema));
+      else if (n.type === 'map') visit(n.values);
+      else if (n.type === 'list') visit(n.items);
+    };
+    visit(this.root);
+    return errors;
+  }
+
+  /** Runs the rules over `value` (and `oldValue` for transition rules); returns the failures. */
+  validate(value: unknown, oldValue?: unknown, options: ValidateOptions = {}): FieldError[] {
+    const walk = new Walk(this, this.limits);
+    walk.visit(this.root, value, oldValue, options.path ?? '');
+    return walk.errors;
+  }
+}
