@@ -1,0 +1,122 @@
+/**
+ * Plain JSON values and the few operations every patch engine needs on them. Objects are read and
+ * written through own-property helpers so that keys such as `__proto__` or `constructor` stay plain
+ * data: never an inherited value, never a prototype change.
+ */
+
+export type JsonPrimitive = null | boolean | number | string;
+export type JsonValue = JsonPrimitive | JsonValue[] | JsonObject;
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+
+/** Deeper input is refused rather than risking a stack overflow (the real system stops at 10000). */
+export const MAX_JSON_DEPTH = 1000;
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function isJsonPrimitive(value: unknown): value is JsonPrimitive {
+  return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+export function hasOwn(target: JsonObject, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(target, key);
+}
+
+/** The value of an own property only: `getOwn({}, 'toString')` is undefined. */
+export function getOwn(target: JsonObject, key: string): JsonValue | undefined {
+  return hasOwn(target, key) ? target[key] : undefined;
+}
+
+/** Assignment would run the `__proto__` setter; a defined property is plain data. */
+export function setOwn(target: JsonObject, key: string, value: JsonValue): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
+export function deleteOwn(target: JsonObject, key: string): void {
+  if (hasOwn(target, key)) delete target[key];
+}
+
+/** What `toOwnedJson` calls on a value that is not JSON; it must throw. */
+export type InvalidJsonHandler = (pointer: string, problem: string) => never;
+
+/**
+ * A deep copy of `value` that the caller owns, checked to be JSON on the way: plain objects and
+ * arrays, strings, finite numbers, booleans and null. `pointer` is where `value` sits, for errors.
+ */
+export function toOwnedJson(value: unknown, onInvalid: InvalidJsonHandler, pointer = ''): JsonValue {
+  return copyJson(value, onInvalid, pointer, 0);
+}
+
+function copyJson(value: unknown, onInvalid: InvalidJsonHandler, pointer: string, depth: number): JsonValue {
+  if (depth > MAX_JSON_DEPTH) onInvalid(pointer, `nesting deeper than ${MAX_JSON_DEPTH} levels`);
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) onInvalid(pointer, `${value} is not a JSON number`);
+    return value;
+  }
+  if (Array.isArray(value)) {
+    // Array.from visits holes of sparse arrays (as undefined), which are then refused.
+    return Array.from(value as unknown[], (item, i) => copyJson(item, onInvalid, `${pointer}/${i}`, depth + 1));
+  }
+  if (typeof value === 'object') {
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) onInvalid(pointer, 'not a plain JSON object');
+    const source = value as Record<string, unknown>;
+    const copy: JsonObject = {};
+    for (const key of Object.keys(source)) {
+      setOwn(copy, key, copyJson(source[key], onInvalid, `${pointer}/${escapePointerToken(key)}`, depth + 1));
+    }
+    return copy;
+  }
+  return onInvalid(pointer, value === undefined ? 'undefined is not a JSON value' : `a ${typeof value} is not a JSON value`);
+}
+
+/** A deep copy of a value already known to be JSON. */
+export function cloneJson<T extends JsonValue>(value: T): T {
+  if (Array.isArray(value)) return value.map((item) => cloneJson(item)) as T;
+  if (isJsonObject(value)) {
+    const copy: JsonObject = {};
+    for (const key of Object.keys(value)) setOwn(copy, key, cloneJson(value[key] as JsonValue));
+    return copy as T;
+  }
+  return value;
+}
+
+/** Structural equality: object key order does not matter, array order does. */
+export function jsonEqual(a: JsonValue, b: JsonValue): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i] as JsonValue));
+  }
+  if (isJsonObject(a)) {
+    if (!isJsonObject(b)) return false;
+    const keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length) return false;
+    return keys.every((key) => hasOwn(b, key) && jsonEqual(a[key] as JsonValue, b[key] as JsonValue));
+  }
+  return false;
+}
+
+/** RFC 6901 escaping of one reference token. */
+export function escapePointerToken(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** A JSON Pointer built from reference tokens. */
+export function pointerOf(tokens: readonly (string | number)[]): string {
+  return tokens.map((t) => `/${escapePointerToken(String(t))}`).join('');
+}
+
+/** Short rendering of a value for error messages. */
+export function describeJson(value: JsonValue | undefined): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
