@@ -96,7 +96,8 @@ class DefaulterWriter {
     const access = /^[A-Za-z_$][\w$]*$/.test(field.name) ? `v.${field.name}` : `v[${tsString(field.name)}]`;
     const value = field.type.default;
     if (value !== undefined) {
-      const unset = field.defaultZeroIsUnset ? `${access} === undefined || ${access} === ${tsValue(zeroOf(value))}` : `${access} === undefined`;
+      const zero = field.type.kind === 'duration' ? `${this.file.importValue('isZeroDuration', this.ctx.runtimeModule('validate'))}(${access})` : `${access} === ${tsValue(zeroOf(value))}`;
+      const unset = field.defaultZeroIsUnset ? `${access} === undefined || ${zero}` : `${access} === undefined`;
       // A fresh literal on every call: defaulted objects are never shared between documents.
       f.line(`if (${unset}) ${access} = ${tsValue(value)};`);
     }

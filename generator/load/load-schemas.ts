@@ -46,7 +46,8 @@ function listSchemaFiles(path: string): string[] {
   if (stat.isFile()) return [path];
   return readdirSync(path, { withFileTypes: true }).flatMap((entry) => {
     const full = join(path, entry.name);
-    if (entry.isDirectory()) return listSchemaFiles(full);
+    // `testdata` directories hold example documents, not schemas (as Go's tooling treats them).
+    if (entry.isDirectory()) return entry.name === 'testdata' || entry.name.startsWith('.') ? [] : listSchemaFiles(full);
     return /\.(ya?ml|json)$/.test(entry.name) ? [full] : [];
   });
 }
