@@ -46,7 +46,7 @@ describe('names and scope', () => {
     const res = await h.post(NODES, { metadata: { name: 'n1' } });
     expect(expectStatus(res, 409, 'AlreadyExists').message).toBe('nodes "n1" already exists');
     // A namespace in the path does not scope a cluster-scoped resource.
-    expect((await h.post(`/api/v1/namespaces/${h.ns}/nodes`, { metadata: { name: 'n1' } })).status).toBe(404);
+    expectStatus(await h.get(`/api/v1/namespaces/${h.ns}/nodes`), 404, 'NotFound');
   });
 
   it('lets a new object reuse a name after deletion, with a new uid', async () => {
@@ -85,7 +85,9 @@ describe('names and scope', () => {
     const res = await h.post(NAMESPACES, { metadata: { name: 'a.b' } });
     const status = expectStatus(res, 422, 'Invalid');
     expect(status.details.causes[0]).toMatchObject({ reason: 'FieldValueInvalid', field: 'metadata.name' });
-    expect(status.message).toContain('RFC 1123 label');
+    expect(status.message).toBe('Namespace "a.b" is invalid: metadata.name: Invalid value: "a.b": must not contain dots');
+    const upper = expectStatus(await h.post(NAMESPACES, { metadata: { name: 'Upper' } }), 422, 'Invalid');
+    expect(upper.message).toContain('a lowercase RFC 1123 label must consist of lower case alphanumeric characters');
   });
 
   it('requires a name or generateName (422)', async () => {
@@ -159,6 +161,16 @@ describe('metadata', () => {
     expect(res.body.metadata.creationTimestamp).toBe('2024-01-01T00:00:00Z');
     expect(Number(res.body.metadata.resourceVersion)).toBeGreaterThan(Number(created.metadata.resourceVersion));
     expect(res.body.metadata.labels).toEqual({ x: 'y' });
+  });
+
+  it('refuses an update that changes the uid (422, the uid is immutable)', async () => {
+    const created = await h.createCronTab('a');
+    const res = await h.put(crontab(h.ns, 'a'), { ...created, metadata: { ...created.metadata, uid: '00000000-0000-0000-0000-000000000000' } });
+    const status = expectStatus(res, 422, 'Invalid');
+    expect(status.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: "00000000-0000-0000-0000-000000000000": field is immutable', field: 'metadata.uid' }]);
+    const patched = await h.patch(crontab(h.ns, 'a'), [{ op: 'replace', path: '/metadata/uid', value: 'other' }], 'json');
+    expectStatus(patched, 422, 'Invalid');
+    expect((await h.read(crontab(h.ns, 'a'))).metadata.uid).toBe(created.metadata.uid);
   });
 
   it('fills apiVersion and kind from the endpoint and rejects a mismatching kind (400)', async () => {
@@ -322,5 +334,23 @@ describe('status subresource', () => {
     await h.create(NODES, { metadata: { name: 'n1' } });
     await h.create(`/api/v1/namespaces/${h.ns}/events`, { metadata: { name: 'e1' }, involvedObject: {} });
     expectStatus(await h.get(`/api/v1/namespaces/${h.ns}/events/e1/status`), 404, 'NotFound');
+  });
+});
+
+describe('built-in kinds with CEL rules in their schemas', () => {
+  // Their rules run under the CRD cost limits of runtime/cel: unbounded maps and lists must not
+  // turn every create into a 500.
+  it('creates a ConfigMap, and enforces its rules', async () => {
+    const res = await h.post(`/api/v1/namespaces/${h.ns}/configmaps`, { metadata: { name: 'cm' }, data: { key: 'value' } });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toEqual({ key: 'value' });
+    const bad = await h.post(`/api/v1/namespaces/${h.ns}/configmaps`, { metadata: { name: 'bad' }, data: { 'not a key!': 'v' } });
+    expect(expectStatus(bad, 422, 'Invalid').details.causes[0].field).toBe('data');
+  });
+
+  it('creates a Pod', async () => {
+    const res = await h.post(`/api/v1/namespaces/${h.ns}/pods`, { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i' }] } });
+    expect(res.status).toBe(201);
+    expect(res.body.spec.containers[0]).toMatchObject({ name: 'c', image: 'i' });
   });
 });

@@ -1,4 +1,4 @@
-import { StatusError } from '../api/index.js';
+import { StatusError, invalid } from '../api/index.js';
 import { isStoreConflictError, isStoreNotFoundError } from '../store/index.js';
 import type { RequestContext, Target } from './context.js';
 import type { Reply } from './http.js';
@@ -27,7 +27,12 @@ export function deleteOptions(body: unknown, q: URLSearchParams, write: WriteOpt
   if (Array.isArray(b.dryRun) && b.dryRun.some((v) => v !== 'All')) throw badRequest('dryRun: Unsupported value: supported values: "All"');
   const policy = b.propagationPolicy ?? q.get('propagationPolicy') ?? undefined;
   if (policy !== undefined && policy !== null) {
-    if (typeof policy !== 'string' || !POLICIES.has(policy)) throw badRequest(`propagationPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "Orphan", "Background", "Foreground"`);
+    if (typeof policy !== 'string' || !POLICIES.has(policy)) {
+      // Upstream's ValidateDeleteOptions: a 422 on the DeleteOptions kind.
+      throw invalid({ group: 'meta.svc.io', kind: 'DeleteOptions' }, '', [
+        { type: 'FieldValueNotSupported', field: 'propagationPolicy', badValue: policy, detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' },
+      ]);
+    }
     out.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
   }
   const grace = b.gracePeriodSeconds ?? (q.get('gracePeriodSeconds') === null ? undefined : Number(q.get('gracePeriodSeconds')));
@@ -106,6 +111,10 @@ function successStatus(r: ServedResource, name: string, uid: string | undefined)
 
 /** deletecollection: DELETE on a collection deletes every object that matches the selectors. */
 export async function deleteCollection(ctx: RequestContext, t: Target, read: ReadOptions, opts: DeleteOptions): Promise<Reply> {
+  // The all-namespaces path of a namespaced resource only reads, as upstream: never delete across namespaces.
+  if (t.r.namespaced && t.namespace === undefined) {
+    throw new StatusError({ code: 405, reason: 'MethodNotAllowed', message: `the server does not allow this method on the requested resource (DELETE: ${t.r.resource} are deleted per namespace)` });
+  }
   const matcher = selectorMatcher(t.r, read);
   const page = await ctx.store.list(collectionPrefix(t.r, t.namespace));
   const items: ApiObject[] = [];

@@ -15,6 +15,8 @@ export interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** A text body (health checks) is sent as it is with this type; JSON otherwise. */
+  contentType?: string;
 }
 
 /** Warnings for the `Warning` response header, one item each (RFC 7234 section 5.5, code 299). */
@@ -55,9 +57,10 @@ function tooLarge(limit: number): StatusError {
 
 /** Writes a JSON reply with the warnings; `pretty` indents as the real system's `?pretty=true`. */
 export function sendJson(res: ServerResponse, reply: Reply, warnings: Warnings, pretty: boolean): void {
-  const text = pretty ? `${JSON.stringify(reply.body, null, 2)}\n` : JSON.stringify(reply.body);
+  const raw = reply.contentType !== undefined && typeof reply.body === 'string';
+  const text = raw ? (reply.body as string) : pretty ? `${JSON.stringify(reply.body, null, 2)}\n` : JSON.stringify(reply.body);
   const headers: Record<string, string | string[]> = {
-    'content-type': 'application/json',
+    'content-type': reply.contentType ?? 'application/json',
     'cache-control': 'no-cache, private',
     ...reply.headers,
   };

@@ -54,6 +54,7 @@ export class ApiServer {
     const registry = new ResourceRegistry(options.kinds, { ...(options.release ? { release: options.release } : {}), ...(options.runtimeConfig ? { runtimeConfig: options.runtimeConfig } : {}) });
     const settings: ServerSettings = {
       continueTtlMs: options.continueTtlMs ?? 5 * 60_000,
+      // Replaced in listen() by the secret kept in the store, so tokens survive a restart.
       continueSecret: createContinueTokenSecret(),
       futureRevisionWaitMs: options.futureRevisionWaitMs ?? 3000,
       maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
@@ -75,6 +76,7 @@ export class ApiServer {
 
   /** Starts listening; resolves with the base URL (`http://127.0.0.1:<port>`). */
   async listen(port = 0, host = '127.0.0.1'): Promise<string> {
+    this.context.settings.continueSecret = await persistentSecret(this.context.store);
     await this.context.reaper.resume();
     await new Promise<void>((resolve, reject) => {
       this.http.once('error', reject);
@@ -184,6 +186,7 @@ export class ApiServer {
   }
 
   private async nonResource(ctx: RequestContext, r: Exclude<Route, { kind: 'resource' }>): Promise<Reply> {
+    if (r.kind === 'not-found') throw notFoundPath(r.message);
     if (ctx.req.method !== 'GET' && ctx.req.method !== 'HEAD') throw methodNotAllowed(ctx.req.method, 'discovery documents are read with GET');
     switch (r.kind) {
       case 'api-versions':
@@ -200,14 +203,12 @@ export class ApiServer {
       case 'version':
         return { status: 200, body: { major: '1', minor: '30', gitVersion: 'v1.30.0-svckit', platform: `${process.platform}/${process.arch}` } };
       case 'health':
-        return { status: 200, body: 'ok' };
+        return { status: 200, body: 'ok', contentType: 'text/plain; charset=utf-8' };
       case 'openapi': {
         const body = await this.openApi.get(r.path);
         if (!body) throw notFoundPath(`no OpenAPI document at /openapi/${r.path}`);
         return { status: 200, body };
       }
-      case 'not-found':
-        throw notFoundPath(r.message);
     }
   }
 
@@ -257,6 +258,23 @@ function checkAccept(accept: string | undefined): void {
   const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
   if (types.some((t) => t === 'application/json' || t === 'application/*' || t === '*/*' || t === '')) return;
   throw new StatusError({ code: 406, reason: 'NotAcceptable', message: `only the following media types are accepted: application/json` });
+}
+
+/** The key of the continue-token secret: outside every resource prefix, so no watch or list sees it. */
+const SECRET_KEY = '/svckit/continue-token-secret';
+
+/** The server's continue-token secret, created once and kept in the store with the objects. */
+async function persistentSecret(store: Store): Promise<Uint8Array> {
+  const kept = await store.get(SECRET_KEY);
+  if (kept) return Buffer.from(kept.value, 'base64');
+  const secret = createContinueTokenSecret();
+  try {
+    await store.create(SECRET_KEY, Buffer.from(secret).toString('base64'));
+    return secret;
+  } catch {
+    // Another process won the race: use its secret.
+    return Buffer.from((await store.get(SECRET_KEY))!.value, 'base64');
+  }
 }
 
 function methodNotAllowed(method: string, why: string): StatusError {

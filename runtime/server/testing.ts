@@ -34,8 +34,10 @@ export interface HarnessOptions {
   futureRevisionWaitMs?: number;
   bookmarkIntervalMs?: number;
   maxBodyBytes?: number;
-  /** The namespace created for the test; `false` creates none. */
-  namespace?: string | false;
+  /** The namespace of the test (default `test`). */
+  namespace?: string;
+  /** Whether to create it (default true; false when it exists already, as after a restart). */
+  createNamespace?: boolean;
   server?: Partial<ApiServerOptions>;
 }
 
@@ -170,9 +172,9 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     ...options.server,
   });
   const url = await server.listen(0);
-  const ns = options.namespace === false ? '' : (options.namespace ?? 'test');
+  const ns = options.namespace ?? 'test';
   const h = new Harness(server, store, clock, url, ns);
-  if (ns !== '') await h.createNamespace(ns);
+  if (options.createNamespace ?? true) await h.createNamespace(ns);
   return h;
 }
 
@@ -284,6 +286,11 @@ export class WatchReader {
     const changes = this.queue.filter((e) => e.type !== 'BOOKMARK');
     expect(changes, 'unexpected watch events').toEqual([]);
     this.queue.length = 0;
+  }
+
+  /** The events received and not read yet (read nothing more). */
+  pending(): WatchEvent[] {
+    return [...this.queue];
   }
 
   /** Waits for the end of the stream and returns the events not read yet. */

@@ -1,4 +1,4 @@
-import { StatusError } from '../api/index.js';
+import { StatusError, tooLargeResourceVersion as tooLarge } from '../api/index.js';
 import {
   isContinueTokenExpiredError,
   isContinueTokenInvalidError,
@@ -32,13 +32,9 @@ export async function awaitRevision(ctx: ServerContext, revision: number): Promi
   }
 }
 
+/** 504 `Timeout: Too large resource version: <requested>, current: <current>`, retry after 1 s, as upstream's cacher. */
 export function tooLargeResourceVersion(requested: number, current: number): StatusError {
-  return new StatusError({
-    code: 504,
-    reason: 'Timeout',
-    message: `Too large resource version: ${requested}, current: ${current}`,
-    details: { causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
-  });
+  return tooLarge(requested, current, 1);
 }
 
 export function expired(message: string): StatusError {

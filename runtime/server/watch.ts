@@ -27,19 +27,25 @@ export async function watchObjects(ctx: RequestContext, t: Target, opts: ReadOpt
   // Where the stream starts: after a snapshot (synthetic ADDED events), or exactly after a version.
   const rv = opts.resourceVersion;
   const exact = rv !== undefined && rv !== '' && rv !== '0' && !opts.sendInitialEvents;
-  let from: number;
-  if (exact) {
-    from = parseRevision(rv);
+  // A version not reached yet (exact start, or the version initial events must be synced to).
+  const awaited = rv !== undefined && rv !== '' && rv !== '0' ? parseRevision(rv) : undefined;
+  if (awaited !== undefined) {
     try {
-      await ctx.store.waitForRevision(from, ctx.settings.futureRevisionWaitMs);
+      await ctx.store.waitForRevision(awaited, ctx.settings.futureRevisionWaitMs);
     } catch (e) {
       if (!isStoreFutureRevisionError(e)) throw e;
       stream.open();
-      stream.error(tooLargeResourceVersion(from, e.currentRevision));
+      stream.error(tooLargeResourceVersion(awaited, e.currentRevision));
       return stream.end();
     }
+  }
+  let from: number;
+  if (exact) {
+    from = parseRevision(rv);
+  } else if (opts.sendInitialEvents === false) {
+    // No initial state: the stream starts at the current version.
+    from = await ctx.store.currentRevision();
   } else {
-    if (opts.sendInitialEvents && rv && rv !== '0') await ctx.store.waitForRevision(parseRevision(rv), ctx.settings.futureRevisionWaitMs).catch(() => undefined);
     const page = await ctx.store.list(prefix);
     from = page.revision;
     stream.open();
@@ -62,10 +68,13 @@ export async function watchObjects(ctx: RequestContext, t: Target, opts: ReadOpt
   stream.open();
   stream.lastRevision = from;
 
-  const seconds = Math.min(opts.timeoutSeconds ?? ctx.settings.maxWatchSeconds, ctx.settings.maxWatchSeconds);
+  // timeoutSeconds=0 means the server's default, as upstream.
+  const seconds = Math.min(opts.timeoutSeconds || ctx.settings.maxWatchSeconds, ctx.settings.maxWatchSeconds);
   const timeout = setTimeout(() => watch.close(), seconds * 1000);
   const bookmarks = opts.allowWatchBookmarks ? setInterval(() => stream.bookmark(stream.lastRevision), ctx.settings.bookmarkIntervalMs) : undefined;
   res.on('close', () => watch.close());
+  // A client that left while the stream was being prepared will never fire 'close' again.
+  if (res.destroyed || res.writableEnded) watch.close();
   try {
     for await (const event of watch) {
       const out = translate(event, r, matcher);
@@ -108,7 +117,8 @@ function translate(event: WatchEvent, r: ServedResource, matcher: Matcher | unde
   const was = before !== undefined && matcher(before);
   const is = matcher(object);
   if (was && is) return { type: 'MODIFIED', object };
-  if (was) return { type: 'DELETED', object };
+  // As upstream's cacher: the last state that matched, at the version of the change.
+  if (was) return { type: 'DELETED', object: { ...before, metadata: { ...before.metadata, resourceVersion: String(event.revision) } } };
   if (is) return { type: 'ADDED', object };
   return undefined;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StatusError, generateName } from '../api/index.js';
 import { isStoreKeyExistsError } from '../store/index.js';
-import { admit, badRequest } from './admission.js';
+import { admit, badRequest, invalidError } from './admission.js';
 import type { RequestContext, Target } from './context.js';
 import type { Reply } from './http.js';
 import { type ApiObject, decodeObject, encodeObject, objectKey } from './objects.js';
@@ -24,19 +24,23 @@ export function timestamp(date: Date): string {
 /** create: POST to a collection. */
 export async function createObject(ctx: RequestContext, t: Target, body: Body, opts: WriteOptions): Promise<Reply> {
   const { r } = t;
+  // The all-namespaces path of a namespaced resource only reads, as upstream.
+  if (r.namespaced && t.namespace === undefined) {
+    throw new StatusError({ code: 405, reason: 'MethodNotAllowed', message: `the server does not allow this method on the requested resource (POST: ${r.resource} are created under namespaces/<namespace>/${r.resource})` });
+  }
   const object = body.object;
   const meta = (object.metadata ??= {});
+  const generated = !meta.name && Boolean(meta.generateName);
+  if (generated) meta.name = generateName(meta.generateName!);
   if (r.namespaced) {
     if (meta.namespace !== undefined && meta.namespace !== '' && meta.namespace !== t.namespace) {
       throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
     meta.namespace = t.namespace;
-    await requireActiveNamespace(ctx, t.namespace!);
+    await requireActiveNamespace(ctx, r, t.namespace!, meta.name ?? '');
   } else {
     delete meta.namespace;
   }
-  const generated = !meta.name && Boolean(meta.generateName);
-  if (generated) meta.name = generateName(meta.generateName!);
   if (!meta.name) {
     throw new StatusError({ code: 422, reason: 'Invalid', message: `${r.kind} "" is invalid: metadata.name: Required value: name or generateName is required`, details: { kind: r.kind, group: r.group, causes: [{ type: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }] } });
   }
@@ -47,6 +51,8 @@ export async function createObject(ctx: RequestContext, t: Target, body: Body, o
   meta.uid = randomUUID();
   meta.creationTimestamp = timestamp(ctx.settings.now());
   meta.generation = 1;
+  // Create cannot set the status of a kind with a status subresource (upstream's PrepareForCreate).
+  if (r.subresources.has('status')) delete object.status;
   admit({ r, object, fieldValidation: opts.fieldValidation, duplicates: body.duplicates, warnings: ctx.warnings, rules: ctx.rules });
   if (opts.dryRun) {
     if (await readCurrent(ctx, r, t.namespace, meta.name)) throw alreadyExists(r, meta.name);
@@ -67,18 +73,19 @@ export async function createObject(ctx: RequestContext, t: Target, body: Body, o
   }
 }
 
-/** Namespaced writes need an existing namespace that is not being deleted. */
-export async function requireActiveNamespace(ctx: RequestContext, namespace: string): Promise<void> {
+/** Namespaced creates need an existing namespace that is not being deleted (upstream's NamespaceLifecycle). */
+export async function requireActiveNamespace(ctx: RequestContext, r: ServedResource, namespace: string, name: string): Promise<void> {
   const ns = ctx.registry.get('', 'v1', 'namespaces');
   if (!ns) return;
   const current = await readCurrent(ctx, ns, undefined, namespace);
   if (!current) throw notFound(ns, namespace);
   if (current.object.metadata?.deletionTimestamp) {
+    const resource = r.group ? `${r.resource}.${r.group}` : r.resource;
     throw new StatusError({
       code: 403,
       reason: 'Forbidden',
-      message: `unable to create new content in namespace ${namespace} because it is being terminated`,
-      details: { name: namespace, kind: 'namespaces', causes: [{ type: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] },
+      message: `${resource}${name ? ` "${name}"` : ''} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
+      details: { name, group: r.group, kind: r.resource, causes: [{ type: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] },
     });
   }
 }
@@ -117,16 +124,29 @@ export async function writeUpdate(ctx: RequestContext, t: Target, old: ApiObject
   const name = t.name!;
   const meta: Record<string, unknown> & ApiObject['metadata'] = (next.metadata ??= {});
   const oldMeta: Record<string, unknown> = old.metadata ?? {};
+  // An absent uid takes the stored one; another one is refused, as upstream's ValidateObjectMetaUpdate.
+  if (meta.uid !== undefined && meta.uid !== '' && meta.uid !== oldMeta.uid) {
+    throw invalidError(r, next, [{ type: 'FieldValueInvalid', field: 'metadata.uid', value: meta.uid, message: 'field is immutable' }]);
+  }
   // Server-owned metadata is never changed by a write.
   for (const key of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation']) {
     if (oldMeta[key] === undefined) delete meta[key];
     else meta[key] = oldMeta[key];
   }
   admit({ r, object: next, old, fieldValidation: opts.fieldValidation, duplicates, warnings: ctx.warnings, rules: ctx.rules });
+  if (oldMeta.deletionTimestamp) {
+    const before = old.metadata?.finalizers ?? [];
+    const added = [...new Set((meta.finalizers ?? []).filter((f) => !before.includes(f)))].sort();
+    if (added.length > 0) {
+      throw invalidError(r, next, [
+        { type: 'FieldValueForbidden', field: 'metadata.finalizers', message: `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}` },
+      ]);
+    }
+  }
   if (specChanged(old, next)) meta.generation = ((old.metadata?.generation) ?? 1) + 1;
   const key = objectKey(r, t.namespace, name);
-  // A no-op update writes nothing and keeps the resourceVersion, as upstream.
-  if (encodeObject(next, r) === encodeObject(old, r)) return { status: 200, body: old };
+  // A no-op update writes nothing and keeps the resourceVersion, as upstream (key order does not count).
+  if (canonical(JSON.parse(encodeObject(next, r))) === canonical(JSON.parse(encodeObject(old, r)))) return { status: 200, body: old };
   const finishing = Boolean(meta.deletionTimestamp) && (meta.finalizers ?? []).length === 0;
   if (opts.dryRun) return { status: 200, body: { ...next, metadata: { ...meta, resourceVersion: old.metadata?.resourceVersion } } };
   try {
@@ -161,6 +181,13 @@ function withoutStatusChange(r: ServedResource, old: ApiObject, request: ApiObje
 }
 
 function specChanged(old: ApiObject, next: ApiObject): boolean {
-  const strip = ({ metadata: _m, status: _s, ...rest }: ApiObject) => JSON.stringify(rest);
+  const strip = ({ metadata: _m, status: _s, ...rest }: ApiObject) => canonical(rest);
   return strip(old) !== strip(next);
+}
+
+/** JSON text with object keys sorted, so that equal values compare equal whatever their key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
 }

@@ -336,7 +336,7 @@ export const ListOptionsSchema: ObjectSchema = {
     { name: 'continue', schema: { type: 'string' }, proto: 8 },
     { name: 'sendInitialEvents', schema: { type: 'boolean' }, proto: 11 },
   ],
-  rules: [{ rule: "!has(self.resourceVersionMatch) || (has(self.resourceVersion) && self.resourceVersion != '')", message: 'resourceVersionMatch is invalid without resourceVersion' }, { rule: "!has(self.sendInitialEvents) || !self.sendInitialEvents || (has(self.resourceVersionMatch) && self.resourceVersionMatch == 'NotOlderThan')", message: 'sendInitialEvents requires resourceVersionMatch=NotOlderThan' }],
+  rules: [{ rule: "!has(self.resourceVersionMatch) || (has(self.resourceVersion) && self.resourceVersion != '') || (has(self.sendInitialEvents) && self.sendInitialEvents)", message: 'resourceVersionMatch is invalid without resourceVersion' }, { rule: "!has(self.sendInitialEvents) || !self.sendInitialEvents || (has(self.resourceVersionMatch) && self.resourceVersionMatch == 'NotOlderThan')", message: 'sendInitialEvents requires resourceVersionMatch=NotOlderThan' }],
 };
 
 /** Schema descriptor of {@link ManagedFieldsEntry} (schemas/meta.svc.io/v1.yaml .definitions.ManagedFieldsEntry). */
