@@ -65,7 +65,7 @@ describe('patch types', () => {
     await h.createCronTab('a');
     const res = await h.patch(crontab(h.ns, 'a'), { spec: { image: 'x' } }, 'strategic');
     const status = expectStatus(res, 415, 'UnsupportedMediaType');
-    expect(status.message).toBe('the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json');
+    expect(status.message).toBe('the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
   });
 
   it('refuses an unknown patch type (415) listing the accepted types', async () => {
@@ -73,7 +73,7 @@ describe('patch types', () => {
     const res = await h.patch(service(h.ns, 'web'), { spec: {} }, 'application/json');
     const status = expectStatus(res, 415, 'UnsupportedMediaType');
     expect(status.message).toBe(
-      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json',
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml',
     );
     expect((await h.patch(service(h.ns, 'web'), { spec: {} }, 'text/plain')).status).toBe(415);
   });

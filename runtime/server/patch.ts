@@ -1,16 +1,18 @@
+import { parse as parseYaml } from 'yaml';
 import { StatusError } from '../api/index.js';
+import { apply, isApplyInputError } from '../apply/index.js';
 import { findDuplicateKeys } from '../codec/index.js';
-import { type PatchType, acceptedPatchMediaTypes, applyJsonPatch, applyMergePatch, applyStrategicMergePatch, isPatchError, patchTypeOf } from '../patch/index.js';
+import { type JsonObject, type PatchType, acceptedPatchMediaTypes, applyJsonPatch, applyMergePatch, applyStrategicMergePatch, isPatchError, patchTypeOf } from '../patch/index.js';
 import type { RequestContext, Target } from './context.js';
 import type { Reply } from './http.js';
 import type { ApiObject } from './objects.js';
 import type { WriteOptions } from './query.js';
 import { readCurrent } from './read.js';
 import { conflict, notFound } from './versions.js';
-import { writeUpdate } from './write.js';
+import { createObject, ownershipOptions, writeUpdate } from './write.js';
 
-/** The patch types this server applies (server-side apply is answered separately). */
-const APPLIED: ReadonlySet<PatchType> = new Set(['json-patch', 'merge-patch', 'strategic-merge-patch']);
+/** The patch types this server applies. */
+const APPLIED: ReadonlySet<PatchType> = new Set(['json-patch', 'merge-patch', 'strategic-merge-patch', 'apply-patch']);
 
 /** How often a patch without a resourceVersion is re-applied after losing a race. */
 const RETRIES = 5;
@@ -27,6 +29,7 @@ export async function patchObject(ctx: RequestContext, t: Target, text: string, 
   if (!type || !APPLIED.has(type) || (type === 'strategic-merge-patch' && r.descriptor.custom)) {
     throw new StatusError({ code: 415, reason: 'UnsupportedMediaType', message: `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}` });
   }
+  if (type === 'apply-patch') return applyObject(ctx, t, text, opts);
   let patch: unknown;
   try {
     patch = JSON.parse(text);
@@ -74,4 +77,50 @@ function keepStatus(t: Target, current: ApiObject, patched: ApiObject): ApiObjec
   if (current.status === undefined) delete next.status;
   else next.status = current.status;
   return next;
+}
+
+/**
+ * Server-side apply (`application/apply-patch+yaml`, JSON accepted as YAML): the configuration is
+ * merged into the live object by the schema's markers with field ownership and conflicts; it
+ * creates the object when it is absent. Defaults apply after the merge, so the applier does not
+ * own them.
+ */
+async function applyObject(ctx: RequestContext, t: Target, text: string, opts: WriteOptions): Promise<Reply> {
+  const { r } = t;
+  let config: unknown;
+  try {
+    config = parseYaml(text, { uniqueKeys: true });
+  } catch (e) {
+    throw new StatusError({ code: 400, reason: 'BadRequest', message: `the apply configuration is not valid YAML or JSON: ${(e as Error).message.split('\n')[0]}` });
+  }
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+    throw new StatusError({ code: 400, reason: 'BadRequest', message: 'the apply configuration must be an object with apiVersion, kind and metadata.name' });
+  }
+  const named = config as ApiObject;
+  if (named.metadata?.name !== undefined && named.metadata.name !== t.name) {
+    throw new StatusError({ code: 400, reason: 'BadRequest', message: `the name of the object (${named.metadata.name}) does not match the name on the URL (${t.name})` });
+  }
+  const options = { ...ownershipOptions(ctx, t), kind: r.kind, force: opts.force };
+  for (let attempt = 0; ; attempt++) {
+    const current = await readCurrent(ctx, r, t.namespace, t.name!);
+    let merged: ApiObject;
+    try {
+      merged = apply(current?.object as JsonObject | undefined, config as JsonObject, opts.fieldManager ?? '', options) as ApiObject;
+    } catch (e) {
+      if (isApplyInputError(e)) throw new StatusError({ code: 400, reason: 'BadRequest', message: e.message });
+      throw e;
+    }
+    try {
+      if (!current) {
+        merged.metadata = { ...merged.metadata, name: t.name! };
+        return await createObject(ctx, { ...t, name: undefined, subresource: undefined }, { object: merged, duplicates: [] }, opts, true);
+      }
+      const next = t.subresource === 'status' ? { ...current.object, status: merged.status, metadata: { ...current.object.metadata, managedFields: merged.metadata?.managedFields } } : keepStatus(t, current.object, merged);
+      return await writeUpdate(ctx, t, current.object, next, current.kv.modRevision, [], opts, true);
+    } catch (e) {
+      // Lost a race with another writer (or a create): apply again to what is there now.
+      const raced = e instanceof StatusError && ((e.code === 409 && e.reason === 'Conflict') || e.reason === 'AlreadyExists');
+      if (!raced || attempt >= RETRIES) throw e;
+    }
+  }
 }

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StatusError, generateName } from '../api/index.js';
+import { managerForWrite, update } from '../apply/index.js';
+import type { JsonObject } from '../patch/index.js';
 import { isStoreKeyExistsError } from '../store/index.js';
 import { admit, badRequest, invalidError } from './admission.js';
 import type { RequestContext, Target } from './context.js';
@@ -21,8 +23,28 @@ export function timestamp(date: Date): string {
   return `${date.toISOString().slice(0, 19)}Z`;
 }
 
-/** create: POST to a collection. */
-export async function createObject(ctx: RequestContext, t: Target, body: Body, opts: WriteOptions): Promise<Reply> {
+/**
+ * Records field ownership of a non-apply write (`managedFields`): the writer, named by
+ * fieldManager or inferred from the User-Agent, owns what it changed.
+ */
+export function track(ctx: RequestContext, t: Target, live: ApiObject | undefined, next: ApiObject, opts: WriteOptions): ApiObject {
+  const manager = managerForWrite(opts.fieldManager, ctx.req.headers['user-agent']);
+  return update(live as JsonObject | undefined, next as JsonObject, manager, ownershipOptions(ctx, t)) as ApiObject;
+}
+
+/** What the ownership library needs about the resource written through. */
+export function ownershipOptions(ctx: RequestContext, t: Target) {
+  return {
+    schema: t.r.registration.schema,
+    custom: t.r.descriptor.custom,
+    apiVersion: t.r.apiVersion,
+    ...(t.subresource === 'status' ? { subresource: 'status' } : {}),
+    now: ctx.settings.now(),
+  };
+}
+
+/** create: POST to a collection. `tracked` is set when apply already recorded ownership. */
+export async function createObject(ctx: RequestContext, t: Target, body: Body, opts: WriteOptions, tracked = false): Promise<Reply> {
   const { r } = t;
   // The all-namespaces path of a namespaced resource only reads, as upstream.
   if (r.namespaced && t.namespace === undefined) {
@@ -54,21 +76,23 @@ export async function createObject(ctx: RequestContext, t: Target, body: Body, o
   // Create cannot set the status of a kind with a status subresource (upstream's PrepareForCreate).
   if (r.subresources.has('status')) delete object.status;
   admit({ r, object, fieldValidation: opts.fieldValidation, duplicates: body.duplicates, warnings: ctx.warnings, rules: ctx.rules });
+  const stored = tracked ? object : track(ctx, t, undefined, object, opts);
+  const storedMeta = (stored.metadata ??= {});
   if (opts.dryRun) {
     if (await readCurrent(ctx, r, t.namespace, meta.name)) throw alreadyExists(r, meta.name);
-    return { status: 201, body: object };
+    return { status: 201, body: stored };
   }
   for (let attempt = 0; ; attempt++) {
     try {
-      const kv = await ctx.store.create(objectKey(r, t.namespace, meta.name), encodeObject(object, r));
+      const kv = await ctx.store.create(objectKey(r, t.namespace, storedMeta.name!), encodeObject(stored, r));
       return { status: 201, body: decodeObject(kv, r) };
     } catch (e) {
       // A generated name that collides is drawn again, as the real system retries.
       if (generated && isStoreKeyExistsError(e) && attempt < 8) {
-        meta.name = generateName(meta.generateName!);
+        storedMeta.name = generateName(meta.generateName!);
         continue;
       }
-      throw fromStoreError(e, r, meta.name) ?? e;
+      throw fromStoreError(e, r, storedMeta.name) ?? e;
     }
   }
 }
@@ -119,7 +143,7 @@ export async function updateObject(ctx: RequestContext, t: Target, body: Body, o
  * anything but metadata and status changed, finish a deletion whose last finalizer is gone, and
  * write conditionally on the revision that was read.
  */
-export async function writeUpdate(ctx: RequestContext, t: Target, old: ApiObject, next: ApiObject, modRevision: number, duplicates: readonly string[], opts: WriteOptions): Promise<Reply> {
+export async function writeUpdate(ctx: RequestContext, t: Target, old: ApiObject, next: ApiObject, modRevision: number, duplicates: readonly string[], opts: WriteOptions, tracked = false): Promise<Reply> {
   const { r } = t;
   const name = t.name!;
   const meta: Record<string, unknown> & ApiObject['metadata'] = (next.metadata ??= {});
@@ -144,18 +168,20 @@ export async function writeUpdate(ctx: RequestContext, t: Target, old: ApiObject
     }
   }
   if (specChanged(old, next)) meta.generation = ((old.metadata?.generation) ?? 1) + 1;
+  const stored = tracked ? next : track(ctx, t, old, next, opts);
+  const storedMeta = stored.metadata ?? {};
   const key = objectKey(r, t.namespace, name);
   // A no-op update writes nothing and keeps the resourceVersion, as upstream (key order does not count).
-  if (canonical(JSON.parse(encodeObject(next, r))) === canonical(JSON.parse(encodeObject(old, r)))) return { status: 200, body: old };
-  const finishing = Boolean(meta.deletionTimestamp) && (meta.finalizers ?? []).length === 0;
-  if (opts.dryRun) return { status: 200, body: { ...next, metadata: { ...meta, resourceVersion: old.metadata?.resourceVersion } } };
+  if (canonical(JSON.parse(encodeObject(stored, r))) === canonical(JSON.parse(encodeObject(old, r)))) return { status: 200, body: old };
+  const finishing = Boolean(storedMeta.deletionTimestamp) && (storedMeta.finalizers ?? []).length === 0;
+  if (opts.dryRun) return { status: 200, body: { ...stored, metadata: { ...storedMeta, resourceVersion: old.metadata?.resourceVersion } } };
   try {
     if (finishing) {
       const kv = await ctx.store.delete(key, { expectedModRevision: modRevision });
       if (r.namespaced && t.namespace) ctx.reaper.kick(t.namespace);
-      return { status: 200, body: decodeObject({ value: encodeObject(next, r), modRevision: kv.modRevision }, r) };
+      return { status: 200, body: decodeObject({ value: encodeObject(stored, r), modRevision: kv.modRevision }, r) };
     }
-    const kv = await ctx.store.update(key, encodeObject(next, r), { expectedModRevision: modRevision });
+    const kv = await ctx.store.update(key, encodeObject(stored, r), { expectedModRevision: modRevision });
     return { status: 200, body: decodeObject(kv, r) };
   } catch (e) {
     throw fromStoreError(e, r, name) ?? e;

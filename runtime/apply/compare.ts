@@ -1,0 +1,115 @@
+/**
+ * What a write changed, as field sets: paths added, removed, and leaves whose value changed.
+ * Granular containers are compared part by part; a container that appears or disappears is
+ * itself added or removed besides its contents (so a writer that adds a list item owns the item).
+ * Two empty values (absent, null, `{}`, `[]`) are compared as leaves, which keeps the difference
+ * between null and empty.
+ */
+import type { JsonObject, JsonValue } from '../patch/index.js';
+import { getOwn, isJsonObject, jsonEqual } from '../patch/json.js';
+import { FieldSet } from './field-set.js';
+import { indexList } from './list-items.js';
+import { fieldElement, type PathElement } from './path-element.js';
+import { type ListShape, memberShape, resolveShape, type Shape } from './shape.js';
+
+export interface Comparison {
+  readonly added: FieldSet;
+  readonly removed: FieldSet;
+  readonly modified: FieldSet;
+}
+
+/** Compares two objects of the same shape; `shape` is the root's. */
+export function compareObjects(before: JsonObject, after: JsonObject, shape: Shape): Comparison {
+  const result: Comparison = { added: new FieldSet(), removed: new FieldSet(), modified: new FieldSet() };
+  compareEntries(before, after, resolveShape(shape, after), result, []);
+  return result;
+}
+
+function descend(c: Comparison, element: PathElement): Comparison {
+  return { added: c.added.descend(element), removed: c.removed.descend(element), modified: c.modified.descend(element) };
+}
+
+/** How a value is compared: not there, a leaf, an empty container, or a granular container. */
+type Form = 'absent' | 'leaf' | 'empty' | 'object' | 'list';
+
+function formOf(shape: Shape, value: JsonValue | undefined): Form {
+  if (value === undefined) return 'absent';
+  const s = resolveShape(shape, value);
+  switch (s.kind) {
+    case 'scalar':
+    case 'untyped':
+      return 'leaf';
+    case 'list':
+      if (value === null) return 'empty';
+      if (s.listKind === 'atomic' || !Array.isArray(value)) return 'leaf';
+      return value.length === 0 ? 'empty' : 'list';
+    case 'struct':
+    case 'map':
+      if (value === null) return 'empty';
+      if (s.atomic || !isJsonObject(value)) return 'leaf';
+      return Object.keys(value).length === 0 ? 'empty' : 'object';
+  }
+}
+
+function compareValue(
+  before: JsonValue | undefined,
+  after: JsonValue | undefined,
+  shape: Shape,
+  parent: Comparison,
+  element: PathElement,
+  path: PathElement[],
+): void {
+  const was = formOf(shape, before);
+  const is = formOf(shape, after);
+  if (!granular(was) && !granular(is)) {
+    if (was === 'absent') parent.added.addMember(element);
+    else if (is === 'absent') parent.removed.addMember(element);
+    else if (!jsonEqual(before as JsonValue, after as JsonValue)) parent.modified.addMember(element);
+    return;
+  }
+  // A leaf turned into a container or back: the leaf itself changed, the contents came or went.
+  if (was === 'leaf' || is === 'leaf') parent.modified.addMember(element);
+  const below = descend(parent, element);
+  const s = resolveShape(shape, granular(is) ? after : before);
+  if (was === 'object' || is === 'object') {
+    compareEntries(objectOrEmpty(before, was), objectOrEmpty(after, is), s, below, path);
+  } else if (s.kind === 'list') {
+    compareItems(listOrEmpty(before, was), listOrEmpty(after, is), s, below, path);
+  }
+  if (was === 'absent') parent.added.addMember(element);
+  if (is === 'absent') parent.removed.addMember(element);
+}
+
+function granular(form: Form): boolean {
+  return form === 'object' || form === 'list';
+}
+
+function objectOrEmpty(value: JsonValue | undefined, form: Form): JsonObject {
+  return form === 'object' && isJsonObject(value) ? value : {};
+}
+
+function listOrEmpty(value: JsonValue | undefined, form: Form): JsonValue[] {
+  return form === 'list' && Array.isArray(value) ? value : [];
+}
+
+function compareEntries(before: JsonObject, after: JsonObject, shape: Shape, into: Comparison, path: PathElement[]): void {
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  for (const name of names) {
+    const element = fieldElement(name);
+    path.push(element);
+    compareValue(getOwn(before, name), getOwn(after, name), memberShape(shape, name).shape, into, element, path);
+    path.pop();
+  }
+}
+
+function compareItems(before: JsonValue[], after: JsonValue[], shape: ListShape, into: Comparison, path: PathElement[]): void {
+  const was = indexList(shape, before, path, false).byKey;
+  const is = indexList(shape, after, path, false).byKey;
+  const keys = new Set([...was.keys(), ...is.keys()]);
+  for (const key of keys) {
+    const item = (is.get(key) ?? was.get(key))!;
+    path.push(item.element);
+    compareValue(was.get(key)?.value, is.get(key)?.value, shape.items, into, item.element, path);
+    path.pop();
+  }
+}

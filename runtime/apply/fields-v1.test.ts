@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../patch/index.js';
+import { isManagedFieldsError } from './errors.js';
+import { FieldSet } from './field-set.js';
+import { fieldsV1Json, fromFieldsV1, toFieldsV1 } from './fields-v1.js';
+import { fieldElement as f, indexElement, keyElement, pathString, valueElement } from './path-element.js';
+
+const k = (name: string) => keyElement([{ name: 'name', value: name }]);
+
+describe('FieldsV1', () => {
+  it('fieldsV1/upstream-example: the spec example encodes byte for byte', () => {
+    const set = FieldSet.of(
+      [f('metadata'), f('labels'), f('app')],
+      [f('spec'), f('containers'), k('a')],
+      [f('spec'), f('containers'), k('a'), f('image')],
+    );
+    expect(fieldsV1Json(set)).toBe('{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\\"name\\":\\"a\\"}":{".":{},"f:image":{}}}}}');
+  });
+
+  it('fieldsV1/every-element-kind: f:, k:, v:, i: and "." in one tree', () => {
+    const set = FieldSet.of(
+      [f('a')],
+      [f('keys'), keyElement([{ name: 'port', value: 80 }, { name: 'proto', value: 'TCP' }])],
+      [f('set'), valueElement('x')],
+      [f('set'), valueElement(3)],
+      [f('list'), indexElement(1)],
+      [f('list'), indexElement(1), f('x')],
+    );
+    expect(toFieldsV1(set)).toEqual({
+      'f:a': {},
+      'f:keys': { 'k:{"port":80,"proto":"TCP"}': {} },
+      'f:list': { 'i:1': { '.': {}, 'f:x': {} } },
+      'f:set': { 'v:3': {}, 'v:"x"': {} },
+    });
+    expect(Object.keys(toFieldsV1(set)['f:set'] as object)).toEqual(['v:3', 'v:"x"']);
+  });
+
+  it('fieldsV1/self-first: "." is written before the children', () => {
+    const set = FieldSet.of([f('m')], [f('m'), f('x')]);
+    expect(fieldsV1Json(set)).toBe('{"f:m":{".":{},"f:x":{}}}');
+  });
+
+  it('fieldsV1/roundtrip: decoding the encoding gives the same set', () => {
+    const set = FieldSet.of([f('spec'), f('c'), k('a')], [f('spec'), f('c'), k('a'), f('image')], [f('spec'), f('r')]);
+    expect(fromFieldsV1(toFieldsV1(set)).equals(set)).toBe(true);
+  });
+
+  it('fieldsV1/decode-members: an empty object or "." makes a member, children alone do not', () => {
+    const set = fromFieldsV1({ 'f:a': {}, 'f:b': { 'f:c': {} }, 'f:d': { 'f:e': {}, '.': {} } });
+    expect(set.paths().map(pathString)).toEqual(['.a', '.b.c', '.d', '.d.e']);
+  });
+
+  it('fieldsV1/decode-unknown-kinds: unknown element kinds are skipped, leaving their parent a member', () => {
+    const set = fromFieldsV1({ 'f:a': { 'x:future': {} }, 'f:b': {} });
+    expect(set.paths().map(pathString)).toEqual(['.a', '.b']);
+  });
+
+  it('fieldsV1/decode-errors: non-objects and bad keys are ManagedFieldsErrors', () => {
+    const bads: JsonValue[] = [[], 'x', { 'f:a': 1 }, { 'k:nope': {} }, { q: {} }];
+    for (const bad of bads) {
+      try {
+        fromFieldsV1(bad);
+        expect.unreachable(JSON.stringify(bad));
+      } catch (error) {
+        expect(isManagedFieldsError(error)).toBe(true);
+      }
+    }
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * FieldsV1: the JSON tree a managedFields entry stores its field set in. Each key is a path
+ * element (`f:`, `k:`, `v:`, `i:`); leaves are empty objects; `"."` inside an element's object
+ * says the element itself is in the set besides paths below it:
+ * `{"f:spec":{"f:containers":{"k:{\"name\":\"a\"}":{".":{},"f:image":{}}}}}`.
+ */
+import type { JsonObject, JsonValue } from '../patch/index.js';
+import { hasOwn, isJsonObject, setOwn } from '../patch/json.js';
+import { ManagedFieldsError } from './errors.js';
+import { FieldSet } from './field-set.js';
+import { parsePathElement, serializePathElement } from './path-element.js';
+
+/** The key that marks an element with children as a member too. */
+export const SELF_KEY = '.';
+
+/** The FieldsV1 tree of a set, keys in the real system's element order with `.` first. */
+export function toFieldsV1(set: FieldSet): JsonObject {
+  const out: JsonObject = {};
+  for (const entry of set.entries()) {
+    const key = serializePathElement(entry.element);
+    if (entry.children === undefined) {
+      setOwn(out, key, {});
+      continue;
+    }
+    const below = toFieldsV1(entry.children);
+    setOwn(out, key, entry.member ? { [SELF_KEY]: {}, ...below } : below);
+  }
+  return out;
+}
+
+/** The FieldsV1 tree as JSON text. */
+export function fieldsV1Json(set: FieldSet): string {
+  return JSON.stringify(toFieldsV1(set));
+}
+
+/**
+ * Reads a FieldsV1 tree. An element is a member when its object is empty, holds `.`, or holds only
+ * keys of unknown kinds (which are skipped, as the real system skips them).
+ */
+export function fromFieldsV1(tree: JsonValue, where = 'fieldsV1'): FieldSet {
+  if (!isJsonObject(tree)) throw new ManagedFieldsError(`${where}: must be a JSON object`);
+  const set = new FieldSet();
+  readLevel(tree, set, where);
+  return set;
+}
+
+function readLevel(tree: JsonObject, into: FieldSet, where: string): void {
+  for (const key of Object.keys(tree)) {
+    if (key === SELF_KEY) continue;
+    const element = parsePathElement(key);
+    if (element === undefined) continue;
+    const below = tree[key] as JsonValue;
+    if (!isJsonObject(below)) throw new ManagedFieldsError(`${where}: the value of ${JSON.stringify(key)} must be a JSON object`);
+    // Reading straight into the child node; an empty node left behind is not part of the set.
+    const children = into.descend(element);
+    readLevel(below, children, `${where}[${JSON.stringify(key)}]`);
+    if (hasOwn(below, SELF_KEY) || children.isEmpty()) into.addMember(element);
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Merging an applied configuration into the live object by the merge markers: granular structs
+ * and maps merge key by key, list maps item by item on their keys, sets value by value, index
+ * lists position by position; scalars and atomic values are replaced by the applied value.
+ *
+ * The result may share unchanged parts with its inputs; callers that mutate must copy.
+ */
+import type { JsonObject, JsonValue } from '../patch/index.js';
+import { getOwn, isJsonObject, setOwn } from '../patch/json.js';
+import { type IndexedItem, indexList } from './list-items.js';
+import { fieldElement, type PathElement } from './path-element.js';
+import { type ListShape, memberShape, resolveShape, type Shape } from './shape.js';
+
+/** The live object with the configuration merged in; `shape` is the root's. */
+export function mergeObjects(live: JsonObject, config: JsonObject, shape: Shape): JsonObject {
+  return mergeEntries(live, config, resolveShape(shape, config), []);
+}
+
+function mergeValue(live: JsonValue | undefined, config: JsonValue, shape: Shape, path: PathElement[]): JsonValue {
+  if (live === undefined || live === null || config === null) return config;
+  const s = resolveShape(shape, config);
+  if ((s.kind === 'struct' || s.kind === 'map') && !s.atomic && isJsonObject(live) && isJsonObject(config)) {
+    return mergeEntries(live, config, s, path);
+  }
+  if (s.kind === 'list' && s.listKind !== 'atomic' && Array.isArray(live) && Array.isArray(config)) {
+    return mergeItems(live, config, s, path);
+  }
+  return config;
+}
+
+/** Live keys stay in their order, merged where the configuration has them; new keys follow. */
+function mergeEntries(live: JsonObject, config: JsonObject, shape: Shape, path: PathElement[]): JsonObject {
+  const out: JsonObject = {};
+  for (const name of Object.keys(live)) {
+    const applied = getOwn(config, name);
+    if (applied === undefined) {
+      setOwn(out, name, live[name] as JsonValue);
+      continue;
+    }
+    path.push(fieldElement(name));
+    setOwn(out, name, mergeValue(live[name], applied, memberShape(shape, name).shape, path));
+    path.pop();
+  }
+  for (const name of Object.keys(config)) {
+    if (getOwn(live, name) === undefined) setOwn(out, name, config[name] as JsonValue);
+  }
+  return out;
+}
+
+/**
+ * Items in the configuration keep the configuration's order; a live item the configuration does
+ * not name keeps its place before the next item both name, as the real system orders the result.
+ */
+function mergeItems(live: JsonValue[], config: JsonValue[], shape: ListShape, path: PathElement[]): JsonValue[] {
+  const theirs = indexList(shape, live, path, false);
+  const ours = indexList(shape, config, path, true);
+  const shared = ours.items.filter((item) => theirs.byKey.has(item.key));
+  const emitted = new Set<string>();
+  const out: JsonValue[] = [];
+  let nextShared = 0;
+  let nextApplied = 0;
+
+  const emitApplied = (item: IndexedItem): void => {
+    path.push(item.element);
+    out.push(mergeValue(theirs.byKey.get(item.key)?.value, item.value, shape.items, path));
+    path.pop();
+    emitted.add(item.key);
+    while (nextShared < shared.length && emitted.has((shared[nextShared] as IndexedItem).key)) nextShared++;
+  };
+
+  for (const item of theirs.items) {
+    const first = theirs.byKey.get(item.key) === item;
+    if (!ours.byKey.has(item.key) || !first) {
+      out.push(item.value);
+      continue;
+    }
+    // A shared item out of the configuration's order is written when the configuration reaches it.
+    if (emitted.has(item.key) || shared[nextShared]?.key !== item.key) continue;
+    while (!emitted.has(item.key)) emitApplied(ours.items[nextApplied++] as IndexedItem);
+  }
+  while (nextApplied < ours.items.length) emitApplied(ours.items[nextApplied++] as IndexedItem);
+  return out;
+}
