@@ -1,12 +1,18 @@
+import { benchClient } from './client.js';
+import { benchApply } from './apply.js';
 import { benchCodegen } from './codegen.js';
 import { benchDocuments } from './documents.js';
+import { benchProtobuf } from './protobuf.js';
 import { benchServer } from './server.js';
 import { benchValidate } from './validate.js';
 
 /** `npm run bench [-- <name>...]`: every benchmark, or the named ones. */
 const benches: Record<string, () => Promise<void>> = {
+  apply: benchApply,
+  client: benchClient,
   codegen: benchCodegen,
   documents: benchDocuments,
+  protobuf: benchProtobuf,
   server: benchServer,
   validate: benchValidate,
 };
