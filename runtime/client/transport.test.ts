@@ -1,0 +1,181 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../generated/client.js';
+import { type Codec, ConnectionError, StatusError, Transport, clientCertificate, jsonCodec } from './index.js';
+import { type Front, type RunningServer, front, referenceServer, replyStatus } from './test-support.js';
+import { parseWarningHeader } from './warnings.js';
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await referenceServer();
+});
+afterAll(() => server.close());
+
+const fronts: Front[] = [];
+afterAll(async () => {
+  for (const f of fronts) await f.close();
+});
+async function frontOf(intercept: Parameters<typeof front>[1], tls?: Parameters<typeof front>[2]): Promise<Front> {
+  const f = await front(server.url, intercept, tls);
+  fronts.push(f);
+  return f;
+}
+
+describe('warnings', () => {
+  it('parses every item of a Warning header, commas and escapes in the text included', () => {
+    expect(parseWarningHeader('299 - "a, with comma", 299 - "b \\"quoted\\""')).toEqual(['a, with comma', 'b "quoted"']);
+    expect(parseWarningHeader('299 svckit "dated" "Sat, 01 Jan 2000 00:00:00 GMT"')).toEqual(['dated']);
+    expect(parseWarningHeader(null)).toEqual([]);
+  });
+});
+
+describe('retries', () => {
+  it('retries 429 and 504 that carry Retry-After, then succeeds', async () => {
+    let failures = 0;
+    const throttling = await frontOf((req, res) => {
+      if (!req.url?.startsWith('/api/v1/namespaces') || failures >= 2) return false;
+      failures++;
+      return replyStatus(res, failures === 1 ? 429 : 504, failures === 1 ? 'TooManyRequests' : 'Timeout', 'slow down', { 'retry-after': '0' });
+    });
+    const list = await createClient({ server: throttling.url }).core.v1.namespaces.list();
+    expect(list.kind).toBe('NamespaceList');
+    expect(throttling.seen.filter((r) => r.url.startsWith('/api/v1/namespaces'))).toHaveLength(3);
+  });
+
+  it('gives up after maxRetries with the StatusError, retryAfterSeconds included', async () => {
+    const always = await frontOf((_req, res) => replyStatus(res, 429, 'TooManyRequests', 'always busy', { 'retry-after': '0' }));
+    const e = await createClient({ server: always.url, retry: { maxRetries: 2 } }).core.v1.namespaces.list().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(StatusError);
+    expect(e).toMatchObject({ code: 429, reason: 'TooManyRequests', message: 'always busy', details: { retryAfterSeconds: 0 } });
+    expect(always.seen).toHaveLength(3);
+  });
+
+  it('does not retry a 429 without Retry-After, nor other errors', async () => {
+    const once = await frontOf((_req, res) => replyStatus(res, 429, 'TooManyRequests', 'no hint'));
+    await expect(createClient({ server: once.url }).core.v1.namespaces.list()).rejects.toMatchObject({ code: 429 });
+    expect(once.seen).toHaveLength(1);
+  });
+});
+
+describe('errors', () => {
+  it('turns a body that is not a Status into a StatusError with the body as a cause', async () => {
+    const html = await frontOf((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html>bad gateway</html>');
+      return true;
+    });
+    const e = await createClient({ server: html.url }).core.v1.namespaces.get('x').catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(StatusError);
+    expect(e).toMatchObject({ code: 502, message: 'GET /api/v1/namespaces/x: the server answered 502: <html>bad gateway</html>' });
+    expect((e as StatusError).findCause('UnexpectedServerResponse')?.message).toBe('<html>bad gateway</html>');
+  });
+
+  it('reports an unreachable server as a ConnectionError naming the URL', async () => {
+    const closed = await front(server.url);
+    await closed.close();
+    const e = await createClient({ server: closed.url }).core.v1.namespaces.list().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ConnectionError);
+    expect((e as Error).message).toBe(`GET ${closed.url}/api/v1/namespaces: ECONNREFUSED`);
+  });
+});
+
+describe('encoding', () => {
+  it('decodes gzip responses', async () => {
+    const gzipping = await frontOf((req, res) => {
+      if (req.url !== '/api/v1/namespaces/gz') return false;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(gzipSync(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'gz' } })));
+      return true;
+    });
+    expect((await createClient({ server: gzipping.url }).core.v1.namespaces.get('gz')).metadata?.name).toBe('gz');
+    expect(gzipping.seen[0]!.headers['accept-encoding']).toMatch(/gzip/);
+    await createClient({ server: gzipping.url, disableCompression: true }).core.v1.namespaces.list();
+    expect(gzipping.seen.at(-1)!.headers['accept-encoding']).toBe('identity');
+  });
+
+  it('falls back to JSON for a resource whose server answers 406 to a plugged-in codec', async () => {
+    const binary: Codec = { ...jsonCodec, mediaType: 'application/vnd.svc.protobuf', binary: true, supports: (r) => !r.custom };
+    const strict = await frontOf((req, res) => (req.headers.accept?.startsWith('application/vnd.svc.protobuf') ? replyStatus(res, 406, 'NotAcceptable', 'only JSON') : false));
+    const client = createClient({ server: strict.url, codec: binary });
+    await client.core.v1.namespaces.list();
+    await client.core.v1.namespaces.list();
+    expect(strict.seen.map((r) => r.headers.accept)).toEqual(['application/vnd.svc.protobuf, application/json', 'application/json', 'application/json']);
+  });
+});
+
+describe('TLS', () => {
+  let pki: Record<'ca' | 'serverCert' | 'serverKey' | 'clientCert' | 'clientKey', string>;
+  beforeAll(() => {
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-tls-'));
+    const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '1', '-subj', '/CN=test-ca');
+    writeFileSync(join(dir, 'san.ext'), 'subjectAltName=DNS:api.internal\n');
+    for (const [name, cn, ext] of [['server', 'api.internal', ['-extfile', 'san.ext']], ['client', 'tester', []]] as const) {
+      ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`);
+      ssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.crt`, '-days', '1', ...ext);
+    }
+    const read = (f: string) => readFileSync(join(dir, f), 'utf8');
+    pki = { ca: read('ca.crt'), serverCert: read('server.crt'), serverKey: read('server.key'), clientCert: read('client.crt'), clientKey: read('client.key') };
+  });
+
+  it('checks the server against the CA bundle and tls-server-name, and presents the client certificate', async () => {
+    const secure = await frontOf(
+      (req, res) => {
+        const peer = (req.socket as import('node:tls').TLSSocket).getPeerCertificate();
+        return peer.subject?.CN === 'tester' ? false : replyStatus(res, 401, 'Unauthorized', 'no client certificate');
+      },
+      { cert: pki.serverCert, key: pki.serverKey, ca: pki.ca, requestCert: true, rejectUnauthorized: false },
+    );
+    const ok = createClient({ server: secure.url, tls: { ca: pki.ca, serverName: 'api.internal' }, credentials: clientCertificate(pki.clientCert, pki.clientKey) });
+    expect((await ok.core.v1.namespaces.list()).kind).toBe('NamespaceList');
+    await ok.transport.close();
+
+    const wrongName = createClient({ server: secure.url, tls: { ca: pki.ca, serverName: 'other.internal' }, credentials: clientCertificate(pki.clientCert, pki.clientKey) });
+    await expect(wrongName.core.v1.namespaces.list()).rejects.toBeInstanceOf(ConnectionError);
+    const noCert = createClient({ server: secure.url, tls: { ca: pki.ca, serverName: 'api.internal' } });
+    await expect(noCert.core.v1.namespaces.list()).rejects.toMatchObject({ code: 401 });
+    const insecure = createClient({ server: secure.url, tls: { insecureSkipTlsVerify: true }, credentials: clientCertificate(pki.clientCert, pki.clientKey) });
+    expect((await insecure.core.v1.namespaces.list()).kind).toBe('NamespaceList');
+    for (const c of [wrongName, noCert, insecure]) await c.transport.close();
+  });
+});
+
+describe('Transport', () => {
+  it('serves requests the typed accessors do not cover', async () => {
+    const transport = new Transport({ server: `${server.url}/` });
+    const version = await transport.request<{ gitVersion: string }>({ method: 'GET', path: '/version' });
+    expect(version.gitVersion).toMatch(/^v1\.30/);
+  });
+});
+
+describe('proxy', () => {
+  it('sends requests through proxyUrl', async () => {
+    const { createServer } = await import('node:http');
+    const { connect } = await import('node:net');
+    const tunnels: string[] = [];
+    const proxy = createServer((_req, res) => res.writeHead(405).end());
+    proxy.on('connect', (req, client, head) => {
+      tunnels.push(req.url ?? '');
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client).pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const { port } = proxy.address() as import('node:net').AddressInfo;
+    const client = createClient({ server: server.url, proxyUrl: `http://127.0.0.1:${port}` });
+    expect((await client.core.v1.namespaces.list()).kind).toBe('NamespaceList');
+    expect(tunnels).toEqual([new URL(server.url).host]);
+    await client.transport.close();
+    proxy.closeAllConnections();
+    await new Promise<void>((resolve) => proxy.close(() => resolve()));
+  });
+});

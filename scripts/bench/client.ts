@@ -1,0 +1,116 @@
+import * as k8s from '@kubernetes/client-node';
+import { createClient } from '../../generated/client.js';
+import type { ConfigMap } from '../../generated/core/v1/types.js';
+import { startReferenceServer } from '../reference-server.js';
+import { type BenchCase, runCases } from './harness.js';
+
+const NAMESPACE = 'bench';
+/** Objects in the listed collection. */
+const OBJECTS = 500;
+/** Sequential gets per timed run. */
+const GETS = 300;
+/** Gets in flight at once in the concurrent case. */
+const CONCURRENCY = 16;
+/** Lists of the whole collection per timed run. */
+const LISTS = 10;
+
+/**
+ * Client throughput against the reference server (in memory, same process): the generated typed
+ * client beside @kubernetes/client-node making the same requests (same paths, JSON) against the
+ * same server. Both sides decode every response; client-node also maps it into its model classes,
+ * which is part of what using it costs. Protobuf is not compared yet: the runtime has no Protobuf
+ * codec to plug into the transport (`ClientConfig.codec`) so far.
+ */
+export async function benchClient(): Promise<void> {
+  const running = await startReferenceServer({ store: 'memory', port: 0 });
+  try {
+    const ours = createClient({ server: running.url, namespace: NAMESPACE, onWarning: () => {} });
+    await ours.core.v1.namespaces.create({ metadata: { name: NAMESPACE } });
+    const data = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`key-${i}`, 'x'.repeat(64)]));
+    for (let i = 0; i < OBJECTS; i += 50) {
+      await Promise.all(Array.from({ length: Math.min(50, OBJECTS - i) }, (_, j) => ours.core.v1.configMaps().create({ metadata: { name: `cm-${i + j}`, labels: { app: 'bench' } }, data })));
+    }
+
+    const kc = new k8s.KubeConfig();
+    kc.loadFromOptions({
+      clusters: [{ name: 'reference', server: running.url, skipTLSVerify: true }],
+      users: [{ name: 'anonymous' }],
+      contexts: [{ name: 'reference', cluster: 'reference', user: 'anonymous' }],
+      currentContext: 'reference',
+    });
+    const peer = kc.makeApiClient(k8s.CoreV1Api);
+
+    const configMaps = ours.core.v1.configMaps();
+    const check = (a: ConfigMap, b: k8s.V1ConfigMap) => {
+      if (a.metadata?.name !== b.metadata?.name || a.data?.['key-1'] !== b.data?.['key-1']) throw new Error('the two clients read different objects');
+    };
+    check(await configMaps.get('cm-1'), await peer.readNamespacedConfigMap({ name: 'cm-1', namespace: NAMESPACE }));
+    const [ourList, peerList] = [await configMaps.list(), await peer.listNamespacedConfigMap({ namespace: NAMESPACE })];
+    if (ourList.items.length !== OBJECTS || peerList.items.length !== OBJECTS) throw new Error('the two clients listed different collections');
+
+    const peerName = '@kubernetes/client-node';
+    const cases: BenchCase[] = [
+      {
+        name: `get x${GETS} (sequential)`,
+        ours: async () => {
+          for (let i = 0; i < GETS; i++) await configMaps.get(`cm-${i % OBJECTS}`);
+        },
+        peer: {
+          name: peerName,
+          run: async () => {
+            for (let i = 0; i < GETS; i++) await peer.readNamespacedConfigMap({ name: `cm-${i % OBJECTS}`, namespace: NAMESPACE });
+          },
+        },
+      },
+      {
+        name: `get x${GETS} (${CONCURRENCY} in flight)`,
+        ours: () => inParallel(GETS, CONCURRENCY, (i) => configMaps.get(`cm-${i % OBJECTS}`)),
+        peer: { name: peerName, run: () => inParallel(GETS, CONCURRENCY, (i) => peer.readNamespacedConfigMap({ name: `cm-${i % OBJECTS}`, namespace: NAMESPACE })) },
+      },
+      {
+        name: `list ${OBJECTS} objects x${LISTS}`,
+        ours: async () => {
+          for (let i = 0; i < LISTS; i++) await configMaps.list();
+        },
+        peer: {
+          name: peerName,
+          run: async () => {
+            for (let i = 0; i < LISTS; i++) await peer.listNamespacedConfigMap({ namespace: NAMESPACE });
+          },
+        },
+      },
+      {
+        name: `list ${OBJECTS} in pages of 100 x${LISTS}`,
+        ours: async () => {
+          for (let i = 0; i < LISTS; i++) for await (const _page of configMaps.listAll({ limit: 100 }));
+        },
+        peer: {
+          name: peerName,
+          run: async () => {
+            for (let i = 0; i < LISTS; i++) {
+              let token: string | undefined;
+              do {
+                const page = await peer.listNamespacedConfigMap({ namespace: NAMESPACE, limit: 100, ...(token ? { _continue: token } : {}) });
+                token = page.metadata?._continue || undefined;
+              } while (token);
+            }
+          },
+        },
+      },
+    ];
+    await runCases('Client throughput (JSON) vs @kubernetes/client-node against the same reference server', cases);
+    process.stdout.write('Protobuf: not measured (no Protobuf codec in the runtime yet).\n');
+  } finally {
+    await running.close();
+  }
+}
+
+/** Runs `count` calls with at most `width` in flight. */
+async function inParallel(count: number, width: number, call: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) await call(next++);
+    }),
+  );
+}
