@@ -1,8 +1,9 @@
 import type { Field, GroupVersion, ObjectNode, TypeId, TypeNode } from '../model/index.js';
 import { ModelIndex, groupDir, typeKey } from '../model/index.js';
-import { type GeneratedFile, tsString, tsValue } from '../print/index.js';
+import { type GeneratedFile, tsValue } from '../print/index.js';
 import { type Declaration, collectDeclarations, exactKey, isInterface } from './declarations.js';
 import { type EmitContext, gvAliasPrefix } from './emit-context.js';
+import { fieldAccess, fieldTarget } from './field-access.js';
 
 /**
  * The defaulters artifact: `<group>/<version>/defaults.ts`, one function per object type that has
@@ -93,13 +94,15 @@ class DefaulterWriter {
 
   private field(field: Field): void {
     const f = this.file;
-    const access = /^[A-Za-z_$][\w$]*$/.test(field.name) ? `v.${field.name}` : `v[${tsString(field.name)}]`;
+    // Reads see only the document's own properties (`toString` is not an inherited function here).
+    const read = fieldAccess(field.name);
+    const access = read === fieldTarget(field.name) ? read : `(${read})`;
     const value = field.type.default;
     if (value !== undefined) {
       const zero = field.type.kind === 'duration' ? `${this.file.importValue('isZeroDuration', this.ctx.runtimeModule('validate'))}(${access})` : `${access} === ${tsValue(zeroOf(value))}`;
       const unset = field.defaultZeroIsUnset ? `${access} === undefined || ${zero}` : `${access} === undefined`;
       // A fresh literal on every call: defaulted objects are never shared between documents.
-      f.line(`if (${unset}) ${access} = ${tsValue(value)};`);
+      f.line(`if (${unset}) ${fieldTarget(field.name)} = ${tsValue(value)};`);
     }
     if (this.needs.hasDefaults(field.type)) this.descend(field.type, access, false);
   }

@@ -7,3 +7,6 @@ export { emitValidators, validatorName } from './validate.js';
 export { DefaultsIndex, defaulterName, emitDefaulters } from './defaults.js';
 export { emitAllKinds, emitKinds, kindsConstName } from './kinds.js';
 export { emitOpenApi, openApiPath } from './openapi.js';
+export { WIRE_FILE, WIRE_PACKAGE, emitProto, hasProtobuf, protoFilePath, protoPackage, protobufKinds } from './proto.js';
+export { emitProtobufPackages, protobufConstName } from './protobuf.js';
+export { clientFactoryName, clientInterfaceName, emitClients, emitRootClient } from './client.js';

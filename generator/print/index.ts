@@ -1,2 +1,3 @@
 export { GeneratedFile, type FileHeader } from './generated-file.js';
+export { DataFile, type OutputFile } from './data-file.js';
 export { camelCase, pascalCase, tsKey, tsLiteral, tsString, tsValue } from './ts-syntax.js';

@@ -1,1 +1,34 @@
 export { findDuplicateKeys } from './json-duplicates.js';
+export { type EnvelopeProblem, ProtobufCodecError, ProtobufEnvelopeError, isProtobufCodecError, isProtobufEnvelopeError } from './protobuf-errors.js';
+export { type Envelope, PROTOBUF_MAGIC, decodeEnvelope, encodeEnvelope } from './envelope.js';
+export { type WatchEventFrame, WatchFrameReader, decodeWatchEvent } from './watch-frames.js';
+export { type EmbeddedMessage, type ProtobufKind, type ProtobufPackage, type WatchEventObject, ProtobufCodecs } from './protobuf-codecs.js';
+export {
+  type MediaType,
+  MEDIA_JSON,
+  MEDIA_JSON_WATCH,
+  MEDIA_PROTOBUF,
+  MEDIA_PROTOBUF_WATCH,
+  MEDIA_TABLE_JSON,
+  MEDIA_YAML,
+  essence,
+  formatMediaType,
+  isTableMediaType,
+  parseMediaType,
+} from './media-types.js';
+export { negotiate } from './negotiate.js';
+export { type IncludeObject, type Table, type TableColumnDefinition, type TableOptions, type TableRow, toTable } from './table.js';
+export { JsonPath, JsonPathError, isJsonPathError } from './json-path.js';
+export { humanDuration } from './human-duration.js';
+export { YamlBodyError, decodeYaml, encodeYaml, isYamlBodyError } from './yaml.js';
+export {
+  type CompressedBody,
+  type CompressionOptions,
+  GZIP_LEVEL,
+  GZIP_THRESHOLD_BYTES,
+  acceptsGzip,
+  compressResponse,
+  compressResponseSync,
+  responseCompressionEnabled,
+  shouldCompress,
+} from './gzip.js';

@@ -1,0 +1,102 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allKinds as builtInKinds } from '../../generated/kinds.js';
+import type { ClientConfig } from '../../runtime/client/index.js';
+import type { KindRegistration } from '../../runtime/schema/index.js';
+import { ApiServer } from '../../runtime/server/index.js';
+import { createStore } from '../../runtime/store/index.js';
+import { codegen } from '../codegen.js';
+import { typecheckDir } from '../testing/index.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const CERT_MANAGER = join(ROOT, '../shared/testdata/crds/cert-manager');
+
+let out: string;
+beforeAll(() => {
+  out = mkdtempSync(join(tmpdir(), 'svckit-client-gen-'));
+  writeFileSync(join(out, 'package.json'), '{"type":"module"}\n');
+  codegen({ schemas: [CERT_MANAGER], out, cwd: ROOT });
+});
+
+describe('the generated client', () => {
+  it('has one accessor per resource, custom resources without strategic merge patch', () => {
+    const text = readFileSync(join(out, 'cert-manager.io/v1/client.ts'), 'utf8');
+    expect(text).toContain('export interface CertManagerIoV1Client {');
+    expect(text).toContain("  /** {@link Certificate}: `certificates(namespace)`, `certificates.all()` (subresources status). */\n  readonly certificates: NamespacedCustomResource<Certificate, CertificateList, 'status'>;");
+    expect(text).toContain("  readonly clusterIssuers: ClusterCustomResource<ClusterIssuer, ClusterIssuerList, 'status'>;");
+    expect(text).toContain("clusterIssuers: clusterResource<ClusterIssuer, ClusterIssuerList>(transport, { group: 'cert-manager.io', version: 'v1', resource: 'clusterissuers', kind: 'ClusterIssuer', listKind: 'ClusterIssuerList', namespaced: false, subresources: ['status'], custom: true }),");
+    const root = readFileSync(join(out, 'client.ts'), 'utf8');
+    expect(root).toContain('  readonly acmeCertManager: {\n    readonly v1: AcmeCertManagerIoV1Client;\n  };');
+    expect(root).toContain('  readonly certManager: {\n    readonly v1: CertManagerIoV1Client;\n  };');
+  });
+
+  it('type-checks in strict mode for the cert-manager CRDs, with typed patch and apply bodies', { timeout: 180_000 }, () => {
+    writeFileSync(
+      join(out, 'use.ts'),
+      [
+        "import { createClient } from './client.js';",
+        "const client = createClient({ server: 'http://localhost' });",
+        "const certificates = client.certManager.v1.certificates('ns');",
+        "void certificates.mergePatch('c', { spec: { secretName: 's', dnsNames: ['a'] } });",
+        "void certificates.apply({ apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'c' }, spec: { secretName: 's' } }, { fieldManager: 'me' });",
+        "void certificates.jsonPatch('c', [{ op: 'replace', path: '/spec/secretName', value: 't' }]);",
+        '// @ts-expect-error custom resources have no strategic merge patch',
+        'void certificates.strategicMergePatch;',
+        '// @ts-expect-error a misspelled field is a compile error',
+        "void certificates.mergePatch('c', { spec: { secretNam: 's' } });",
+        '// @ts-expect-error apply needs the kind',
+        "void certificates.apply({ apiVersion: 'cert-manager.io/v1', metadata: { name: 'c' } }, { fieldManager: 'me' });",
+        '// @ts-expect-error apply needs a fieldManager',
+        "void certificates.apply({ apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'c' } }, {});",
+        '// @ts-expect-error a cluster-scoped resource takes no namespace',
+        "void client.certManager.v1.clusterIssuers('ns');",
+        '// @ts-expect-error reads across namespaces only',
+        "void client.certManager.v1.certificates.all().create;",
+        "void client.certManager.v1.certificates.all().watch({ labelSelector: { app: 'web' } });",
+        '',
+      ].join('\n'),
+    );
+    expect(typecheckDir(out)).toEqual([]);
+  });
+});
+
+describe('the generated client against a server that serves the CRDs', () => {
+  let server: ApiServer;
+  let url: string;
+  beforeAll(async () => {
+    const { allKinds } = (await import(join(out, 'kinds.ts'))) as { allKinds: readonly KindRegistration[] };
+    server = new ApiServer({ kinds: [...builtInKinds, ...allKinds], store: await createStore('memory') });
+    url = await server.listen(0);
+  });
+  afterAll(() => server.close());
+
+  it('creates, lists, patches, watches and deletes certificates', async () => {
+    type Generated = typeof import('../../generated/client.js');
+    const { createClient } = (await import(join(out, 'client.ts'))) as { createClient: (config: ClientConfig) => ReturnType<Generated['createClient']> & Record<string, never> };
+    const builtIn = (await import('../../generated/client.js')).createClient({ server: url });
+    await builtIn.core.v1.namespaces.create({ metadata: { name: 'certs' } });
+
+    // The runtime types of the temp tree are its own module instances; the test reads them structurally.
+    const client = createClient({ server: url, namespace: 'certs' }) as unknown as {
+      certManager: { v1: { certificates: (ns?: string) => import('../../runtime/client/index.js').ResourceClient<{ metadata?: { name?: string }; spec?: { secretName?: string; issuerRef?: { name: string }; dnsNames?: string[] } }> } };
+    };
+    const certificates = client.certManager.v1.certificates();
+    await certificates.create({ metadata: { name: 'web' }, spec: { secretName: 'web-tls', issuerRef: { name: 'letsencrypt' }, dnsNames: ['web.example'] } });
+    const events: string[] = [];
+    const controller = new AbortController();
+    const watching = (async () => {
+      for await (const e of certificates.watch({ signal: controller.signal })) events.push(`${e.type} ${e.object.metadata?.name}`);
+    })();
+    const patched = await certificates.mergePatch('web', { spec: { secretName: 'web-tls-2' } });
+    expect(patched.spec?.secretName).toBe('web-tls-2');
+    expect((await certificates.list()).items.map((c) => c.metadata?.name)).toEqual(['web']);
+    await certificates.delete('web');
+    const end = Date.now() + 5000;
+    while (events.length < 3 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    await watching;
+    expect(events).toEqual(['ADDED web', 'MODIFIED web', 'DELETED web']);
+  });
+});

@@ -1,0 +1,1 @@
+export { type SampleKind, type SampleOptions, canonicalJson, documentArbitrary, expectedAfterProtobuf } from './schema-arbitrary.js';

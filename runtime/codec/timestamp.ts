@@ -1,0 +1,88 @@
+import { ProtobufCodecError } from './protobuf-errors.js';
+
+/**
+ * RFC 3339 timestamps as the real system's `Time {seconds, nanos}`. Parsing accepts what Go's
+ * RFC 3339 parser accepts for years 0000-9999 (any offset, any number of fraction digits, the
+ * nanoseconds truncated); formatting gives the canonical UTC form: no fraction when the
+ * nanoseconds are zero, otherwise the fewest of 3, 6 or 9 digits that are exact.
+ */
+export interface Timestamp {
+  seconds: number;
+  nanos: number;
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+
+// 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z: the years an RFC 3339 timestamp can spell.
+const MIN_SECONDS = -62167219200;
+const MAX_SECONDS = 253402300799;
+
+const encodeError = (detail: string): ProtobufCodecError => new ProtobufCodecError('encode', '', detail);
+
+export function parseTimestamp(text: string): Timestamp {
+  const m = RFC3339.exec(text);
+  if (!m) throw encodeError(`${JSON.stringify(text)} is not an RFC 3339 timestamp such as 2024-01-02T15:04:05Z`);
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
+    throw encodeError(`${JSON.stringify(text)} is not a valid date and time`);
+  }
+  let offset = 0;
+  if (m[8]) {
+    const oh = Number(m[9]);
+    const om = Number(m[10]);
+    if (oh > 23 || om > 59) throw encodeError(`${JSON.stringify(text)} has an invalid offset`);
+    offset = (m[8] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+  }
+  const seconds = daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset;
+  if (seconds < MIN_SECONDS || seconds > MAX_SECONDS) throw encodeError(`${JSON.stringify(text)} is outside the years 0000-9999`);
+  const nanos = m[7] ? Number(m[7].slice(0, 9).padEnd(9, '0')) : 0;
+  return { seconds, nanos };
+}
+
+export function formatTimestamp(seconds: number, nanos: number): string {
+  // Years 1970-9999 (nearly every timestamp): the engine's own formatting is faster.
+  if (seconds >= 0 && seconds <= MAX_SECONDS) return `${new Date(seconds * 1000).toISOString().slice(0, 19)}${fraction(nanos)}Z`;
+  const days = Math.floor(seconds / 86400);
+  const rest = seconds - days * 86400;
+  const [year, month, day] = civilFromDays(days);
+  const time = [Math.floor(rest / 3600), Math.floor((rest % 3600) / 60), rest % 60].map(pad2).join(':');
+  return `${String(year).padStart(4, '0')}-${pad2(month)}-${pad2(day)}T${time}${fraction(nanos)}Z`;
+}
+
+function fraction(nanos: number): string {
+  if (nanos === 0) return '';
+  const digits = String(nanos).padStart(9, '0');
+  if (nanos % 1_000_000 === 0) return `.${digits.slice(0, 3)}`;
+  if (nanos % 1_000 === 0) return `.${digits.slice(0, 6)}`;
+  return `.${digits}`;
+}
+
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+// Days since 1970-01-01 of a proleptic Gregorian date, and back (H. Hinnant's algorithms): exact
+// for every year, unlike Date.UTC, which maps years 0-99 to 1900-1999.
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+function civilFromDays(days: number): [number, number, number] {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (month <= 2 ? 1 : 0), month, day];
+}
