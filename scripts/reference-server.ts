@@ -1,5 +1,6 @@
 import { allKinds } from '../generated/kinds.js';
 import { openApiDocuments } from '../generated/openapi.js';
+import { allProtobufPackages } from '../generated/protobuf.js';
 import { celRuleChecker } from '../runtime/server/cel-rules.js';
 import { ApiServer, type RuleChecker } from '../runtime/server/index.js';
 import { createStore } from '../runtime/store/index.js';
@@ -16,6 +17,8 @@ export interface ReferenceServerOptions {
   rules?: RuleChecker;
   /** `--runtime-config`: enables removed versions (e.g. `batch/v1beta1=true`) or disables served ones. */
   runtimeConfig?: string;
+  /** Response compression (false: `APIResponseCompression=false`). */
+  compression?: boolean;
 }
 
 export interface RunningServer {
@@ -36,6 +39,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     ...(options.bookmarkIntervalMs !== undefined ? { bookmarkIntervalMs: options.bookmarkIntervalMs } : {}),
     rules: options.rules ?? celRuleChecker(),
     openApiDocuments,
+    protobufPackages: allProtobufPackages,
+    ...(options.compression !== undefined ? { compression: options.compression } : {}),
     ...(options.runtimeConfig ? { runtimeConfig: options.runtimeConfig } : {}),
   });
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');

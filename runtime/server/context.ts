@@ -1,6 +1,8 @@
+import type { ProtobufCodecs } from '../codec/index.js';
 import type { Store } from '../store/index.js';
 import type { RuleChecker } from './admission.js';
 import type { Request, Warnings } from './http.js';
+import type { Negotiated } from './media.js';
 import type { NamespaceReaper } from './namespace-reaper.js';
 import type { ServedResource, ResourceRegistry } from './resources.js';
 
@@ -24,6 +26,10 @@ export interface ServerSettings {
 /** The server-wide parts a handler works with. */
 export interface ServerContext {
   store: Store;
+  /** Protobuf codecs of the built-in kinds; undefined when the server offers no Protobuf. */
+  codecs: ProtobufCodecs | undefined;
+  /** Response compression (`APIResponseCompression`); on by default. */
+  compression: boolean;
   registry: ResourceRegistry;
   settings: ServerSettings;
   rules: RuleChecker;
@@ -39,8 +45,17 @@ export interface Target {
   subresource: string | undefined;
 }
 
-/** One request in flight: the server context plus the request and its warnings. */
+/** How this request's response is written: the negotiated representation, and for what resource. */
+export interface ResponsePlan {
+  negotiated: Negotiated;
+  r: ServedResource | undefined;
+  /** get and list responses may be gzip-compressed. */
+  compressible: boolean;
+}
+
+/** One request in flight: the server context plus the request, its warnings and its response plan. */
 export interface RequestContext extends ServerContext {
   req: Request;
   warnings: Warnings;
+  response: ResponsePlan;
 }

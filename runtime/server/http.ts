@@ -55,17 +55,11 @@ function tooLarge(limit: number): StatusError {
   return new StatusError({ code: 413, reason: 'RequestEntityTooLarge', message: `the request body is larger than the limit of ${limit} bytes` });
 }
 
-/** Writes a JSON reply with the warnings; `pretty` indents as the real system's `?pretty=true`. */
-export function sendJson(res: ServerResponse, reply: Reply, warnings: Warnings, pretty: boolean): void {
-  const raw = reply.contentType !== undefined && typeof reply.body === 'string';
-  const text = raw ? (reply.body as string) : pretty ? `${JSON.stringify(reply.body, null, 2)}\n` : JSON.stringify(reply.body);
-  const headers: Record<string, string | string[]> = {
-    'content-type': reply.contentType ?? 'application/json',
-    'cache-control': 'no-cache, private',
-    ...reply.headers,
-  };
+/** Writes a response body with its type, headers and the warnings (one `Warning` item each). */
+export function sendBody(res: ServerResponse, status: number, body: string | Uint8Array, contentType: string, headers: Record<string, string>, warnings: Warnings): void {
+  const all: Record<string, string | string[]> = { 'content-type': contentType, 'cache-control': 'no-cache, private', ...headers };
   const w = warnings.headerValues();
-  if (w.length > 0) headers.warning = w;
-  res.writeHead(reply.status, headers);
-  res.end(text);
+  if (w.length > 0) all.warning = w;
+  res.writeHead(status, all);
+  res.end(body);
 }

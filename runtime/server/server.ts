@@ -1,15 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parse as parseYaml } from 'yaml';
 import { StatusError, isStatusError } from '../api/index.js';
-import { findDuplicateKeys } from '../codec/index.js';
+import { MEDIA_PROTOBUF, type ProtobufPackage, ProtobufCodecs, compressResponseSync, decodeYaml, findDuplicateKeys, isProtobufCodecError, isProtobufEnvelopeError } from '../codec/index.js';
 import type { KindRegistration } from '../schema/index.js';
 import { type Store, createContinueTokenSecret } from '../store/index.js';
 import type { RuleChecker } from './admission.js';
 import type { RequestContext, ServerContext, ServerSettings, Target } from './context.js';
 import { deleteCollection, deleteObject, deleteOptions } from './delete.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
-import { type Reply, type Request, Warnings, readBody, sendJson } from './http.js';
+import { type Reply, type Request, Warnings, readBody, sendBody } from './http.js';
+import { JSON_RESPONSE, includeObjectOf, negotiateResponse, renderBody } from './media.js';
 import { NamespaceReaper } from './namespace-reaper.js';
 import type { ApiObject } from './objects.js';
 import { patchObject } from './patch.js';
@@ -39,6 +39,10 @@ export interface ApiServerOptions {
   /** The release the server acts as (default 1.30) and `--runtime-config`. */
   release?: string;
   runtimeConfig?: string;
+  /** Protobuf packages of the built-in kinds (generated `allProtobufPackages`): enables Protobuf. */
+  protobufPackages?: readonly ProtobufPackage[];
+  /** Response compression; false is the real system's `--feature-gates APIResponseCompression=false`. */
+  compression?: boolean;
   /** OpenAPI v3 documents by path below `/openapi/v3/` (generated `openApiDocuments`). */
   openApiDocuments?: Record<string, () => Promise<Record<string, unknown>>>;
 }
@@ -64,6 +68,8 @@ export class ApiServer {
     };
     this.context = {
       store: options.store,
+      codecs: options.protobufPackages ? new ProtobufCodecs(options.protobufPackages) : undefined,
+      compression: options.compression ?? true,
       registry,
       settings,
       rules: options.rules ?? (() => []),
@@ -97,12 +103,10 @@ export class ApiServer {
   private async handle(raw: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(raw.url ?? '/', 'http://localhost');
     const req: Request = { method: raw.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: raw.headers, raw };
-    const ctx: RequestContext = { ...this.context, req, warnings: new Warnings() };
-    const isPretty = pretty(url.searchParams);
+    const ctx: RequestContext = { ...this.context, req, warnings: new Warnings(), response: { negotiated: JSON_RESPONSE, r: undefined, compressible: false } };
     try {
-      checkAccept(raw.headers.accept);
       const reply = await this.dispatch(ctx, res);
-      if (reply) sendJson(res, reply, ctx.warnings, isPretty);
+      if (reply) this.send(res, ctx, reply);
     } catch (e) {
       const error = this.toStatusError(e, req);
       if (res.headersSent) {
@@ -112,8 +116,34 @@ export class ApiServer {
       const headers: Record<string, string> = {};
       const retry = error.details?.retryAfterSeconds;
       if (retry !== undefined) headers['retry-after'] = String(retry);
-      sendJson(res, { status: error.code, body: error.toStatus(), headers }, ctx.warnings, isPretty);
+      // An error whose Status cannot be written in the negotiated type (a 406 itself) goes out as JSON.
+      if (error.code === 406) ctx.response = { ...ctx.response, negotiated: JSON_RESPONSE };
+      this.send(res, ctx, { status: error.code, body: error.toStatus(), headers });
     }
+  }
+
+  /** Renders a reply in the negotiated representation, gzip-compressed when asked and large. */
+  private send(res: ServerResponse, ctx: RequestContext, reply: Reply): void {
+    if (reply.contentType !== undefined && typeof reply.body === 'string') {
+      sendBody(res, reply.status, reply.body, reply.contentType, reply.headers ?? {}, ctx.warnings);
+      return;
+    }
+    const plan = ctx.response;
+    let negotiated = plan.negotiated;
+    let body: string | Uint8Array;
+    try {
+      body = renderBody(reply.body, negotiated, { codecs: ctx.codecs, r: plan.r, includeObject: includeObjectOf(ctx.req.query), pretty: pretty(ctx.req.query), now: ctx.settings.now });
+    } catch {
+      negotiated = JSON_RESPONSE;
+      body = JSON.stringify(reply.body);
+    }
+    const headers = { ...reply.headers };
+    if (plan.compressible && reply.status < 300) {
+      const compressed = compressResponseSync(body, { acceptEncoding: ctx.req.headers['accept-encoding'], enabled: ctx.compression });
+      body = compressed.body;
+      Object.assign(headers, compressed.headers);
+    }
+    sendBody(res, reply.status, body, negotiated.contentType, headers, ctx.warnings);
   }
 
   /** Client mistakes are Status errors already; anything else is logged and answered 500. */
@@ -125,10 +155,20 @@ export class ApiServer {
 
   private async dispatch(ctx: RequestContext, res: ServerResponse): Promise<Reply | undefined> {
     const r = route(ctx.req.path, ctx.registry);
-    if (r.kind !== 'resource') return this.nonResource(ctx, r);
+    if (r.kind !== 'resource') {
+      ctx.response.negotiated = negotiateResponse(ctx.req.headers.accept, { protobuf: false, table: false, watch: false });
+      return this.nonResource(ctx, r);
+    }
     if (r.r.deprecationWarning) ctx.warnings.add(r.r.deprecationWarning);
     const t: Target = { r: r.r, namespace: r.namespace, name: r.name, subresource: r.subresource };
     const { method, query } = ctx.req;
+    const reading = method === 'GET' && (t.subresource === undefined || t.subresource === 'status');
+    const watching = reading && t.name === undefined && query.has('watch') && query.get('watch') !== 'false' && query.get('watch') !== '0';
+    ctx.response = {
+      negotiated: negotiateResponse(ctx.req.headers.accept, { protobuf: ctx.codecs?.supports(t.r.apiVersion, t.r.kind) ?? false, table: reading, watch: watching }),
+      r: t.r,
+      compressible: reading && !watching,
+    };
     const verb = (name: string) => {
       if (!t.r.verbs.has(name)) throw methodNotAllowed(method, `${t.r.resource} does not support ${name}`);
     };
@@ -138,7 +178,7 @@ export class ApiServer {
         const opts = readOptions(query);
         verb(opts.watch ? 'watch' : 'list');
         if (!opts.watch) return listObjects(ctx, t, opts);
-        await watchObjects(ctx, t, opts, res);
+        await watchObjects(ctx, t, opts, res, ctx.response.negotiated);
         return undefined;
       }
       if (method === 'POST') {
@@ -214,7 +254,8 @@ export class ApiServer {
 
   /** A JSON or YAML object body, with its duplicate keys. */
   private async body(ctx: RequestContext): Promise<Body> {
-    const text = (await readBody(ctx.req.raw, ctx.settings.maxBodyBytes)).toString('utf8');
+    const bytes = await readBody(ctx.req.raw, ctx.settings.maxBodyBytes);
+    const text = bytes.toString('utf8');
     const type = (ctx.req.headers['content-type'] ?? 'application/json').split(';')[0]!.trim().toLowerCase();
     let object: unknown;
     if (type === 'application/json' || type === '') {
@@ -226,13 +267,21 @@ export class ApiServer {
       if (isObject(object)) return { object: object as ApiObject, duplicates: findDuplicateKeys(text) };
     } else if (type === 'application/yaml') {
       try {
-        object = parseYaml(text, { uniqueKeys: false });
+        object = decodeYaml(text);
       } catch (e) {
         throw new StatusError({ code: 400, reason: 'BadRequest', message: `the request body is not valid YAML: ${(e as Error).message}` });
       }
       if (isObject(object)) return { object: object as ApiObject, duplicates: [] };
+    } else if (type === MEDIA_PROTOBUF && ctx.codecs && ctx.response.r && ctx.codecs.supports(ctx.response.r.apiVersion, ctx.response.r.kind)) {
+      try {
+        return { object: ctx.codecs.decode(bytes) as ApiObject, duplicates: [] };
+      } catch (e) {
+        if (isProtobufEnvelopeError(e) || isProtobufCodecError(e)) throw new StatusError({ code: 400, reason: 'BadRequest', message: `the Protobuf request body cannot be decoded: ${e.message}` });
+        throw e;
+      }
     } else {
-      throw new StatusError({ code: 415, reason: 'UnsupportedMediaType', message: `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml` });
+      const accepted = ['application/json', 'application/yaml', ...(ctx.codecs && ctx.response.r && ctx.codecs.supports(ctx.response.r.apiVersion, ctx.response.r.kind) ? [MEDIA_PROTOBUF] : [])];
+      throw new StatusError({ code: 415, reason: 'UnsupportedMediaType', message: `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}` });
     }
     throw new StatusError({ code: 400, reason: 'BadRequest', message: `the request body must be a JSON object, not ${Array.isArray(object) ? 'an array' : typeof object}` });
   }
@@ -247,17 +296,6 @@ export class ApiServer {
       throw new StatusError({ code: 400, reason: 'BadRequest', message: `the request body is not valid JSON: ${(e as Error).message}` });
     }
   }
-}
-
-/**
- * Media types until content negotiation lands: a list that accepts JSON anywhere (`application/json`,
- * `application/*`, `*\/*`) is answered in JSON; only a list with nothing acceptable is 406.
- */
-function checkAccept(accept: string | undefined): void {
-  if (!accept || accept.trim() === '') return;
-  const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
-  if (types.some((t) => t === 'application/json' || t === 'application/*' || t === '*/*' || t === '')) return;
-  throw new StatusError({ code: 406, reason: 'NotAcceptable', message: `only the following media types are accepted: application/json` });
 }
 
 /** The key of the continue-token secret: outside every resource prefix, so no watch or list sees it. */

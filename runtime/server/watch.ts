@@ -5,6 +5,7 @@ import type { RequestContext, Target } from './context.js';
 import { type ApiObject, collectionPrefix, decodeObject } from './objects.js';
 import type { ReadOptions } from './query.js';
 import { type Matcher, selectorMatcher } from './read.js';
+import { type Negotiated, type RenderContext, asTable, includeObjectOf } from './media.js';
 import type { ServedResource } from './resources.js';
 import { expired, parseRevision, tooLargeResourceVersion } from './versions.js';
 
@@ -17,12 +18,12 @@ type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
  * watch: a chunked stream of `{type, object}` JSON documents, one per line. Where it starts follows
  * the spec's watch table; an expired start version is an ERROR event carrying a 410 Status.
  */
-export async function watchObjects(ctx: RequestContext, t: Target, opts: ReadOptions, res: ServerResponse): Promise<void> {
+export async function watchObjects(ctx: RequestContext, t: Target, opts: ReadOptions, res: ServerResponse, negotiated: Negotiated): Promise<void> {
   const { r } = t;
   const prefix = collectionPrefix(r, t.namespace);
   const matcher = selectorMatcher(r, opts);
   validateWatchOptions(opts);
-  const stream = new EventStream(res, r, ctx.warnings.headerValues());
+  const stream = new EventStream(res, r, ctx.warnings.headerValues(), negotiated, { codecs: ctx.codecs, r, includeObject: includeObjectOf(ctx.req.query), now: ctx.settings.now });
 
   // Where the stream starts: after a snapshot (synthetic ADDED events), or exactly after a version.
   const rv = opts.resourceVersion;
@@ -78,7 +79,7 @@ export async function watchObjects(ctx: RequestContext, t: Target, opts: ReadOpt
   try {
     for await (const event of watch) {
       const out = translate(event, r, matcher);
-      if (out) await stream.writeAndDrain(lineOf(event, r, out.type, out.object));
+      if (out) await stream.writeAndDrain(stream.encodeShared(event, out.type, out.object));
       stream.lastRevision = event.revision;
     }
   } catch (e) {
@@ -130,7 +131,7 @@ function translate(event: WatchEvent, r: ServedResource, matcher: Matcher | unde
 interface Decoded {
   object: ApiObject;
   before(): ApiObject | undefined;
-  lines: Map<EventType, string>;
+  encoded: Map<string, string | Uint8Array>;
 }
 
 const decodedEvents = new WeakMap<WatchEvent, Map<ServedResource, Decoded>>();
@@ -147,51 +148,78 @@ function decodedOnce(event: WatchEvent, r: ServedResource): Decoded {
         if (before === null) before = event.prevValue === undefined ? undefined : decodeObject({ value: event.prevValue, modRevision: event.prevModRevision ?? event.revision }, r);
         return before;
       },
-      lines: new Map(),
+      encoded: new Map(),
     };
     perVersion.set(r, decoded);
   }
   return decoded;
 }
 
-/** The event's JSON line, serialized once for all watchers. */
-function lineOf(event: WatchEvent, r: ServedResource, type: EventType, object: ApiObject): string {
-  const lines = decodedOnce(event, r).lines;
-  let line = lines.get(type);
-  if (line === undefined) lines.set(type, (line = `${JSON.stringify({ type, object })}\n`));
-  return line;
+/** The event as written on the wire, serialized once for all watchers of one representation. */
+function encodedOnce(event: WatchEvent, r: ServedResource, key: string, encode: () => string | Uint8Array): string | Uint8Array {
+  const encoded = decodedOnce(event, r).encoded;
+  let bytes = encoded.get(key);
+  if (bytes === undefined) encoded.set(key, (bytes = encode()));
+  return bytes;
 }
 
-/** Writes watch events as JSON lines on a chunked 200 response. */
+/**
+ * Writes watch events on a chunked 200 response: JSON documents one per line, length-delimited
+ * Protobuf frames, or JSON lines whose objects are Tables (column definitions in the first only).
+ */
 class EventStream {
   lastRevision = 0;
   private opened = false;
   private ended = false;
+  private headersSent = false;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly r: ServedResource,
     private readonly warnings: string[],
+    private readonly negotiated: Negotiated,
+    private readonly render: Pick<RenderContext, 'codecs' | 'r' | 'includeObject' | 'now'>,
   ) {}
 
   open(): void {
     if (this.opened) return;
     this.opened = true;
-    const headers: Record<string, string | string[]> = { 'content-type': 'application/json', 'transfer-encoding': 'chunked', 'cache-control': 'no-cache, private' };
+    const headers: Record<string, string | string[]> = { 'content-type': this.negotiated.contentType, 'transfer-encoding': 'chunked', 'cache-control': 'no-cache, private' };
     if (this.warnings.length > 0) headers.warning = this.warnings;
     this.res.writeHead(200, headers);
     this.res.flushHeaders();
   }
 
-  send(type: EventType, object: unknown): boolean {
-    if (this.ended) return true;
-    return this.res.write(`${JSON.stringify({ type, object })}\n`);
+  /** The wire form of one event in this stream's representation. */
+  encode(type: EventType, object: unknown): string | Uint8Array {
+    switch (this.negotiated.representation) {
+      case 'protobuf':
+        return this.render.codecs!.encodeWatchEvent(type, object);
+      case 'table': {
+        const table = type === 'BOOKMARK' || type === 'ERROR' ? object : asTable(object, this.render, this.headersSent);
+        if (table !== object) this.headersSent = true;
+        return `${JSON.stringify({ type, object: table })}\n`;
+      }
+      default:
+        return `${JSON.stringify({ type, object })}\n`;
+    }
   }
 
-  /** Writes a ready line, waiting when the client reads slower than events arrive. */
-  async writeAndDrain(line: string): Promise<void> {
+  /** As encode, shared with every other watcher of the same store event and representation. */
+  encodeShared(event: WatchEvent, type: EventType, object: ApiObject): string | Uint8Array {
+    if (this.negotiated.representation === 'table') return this.encode(type, object);
+    return encodedOnce(event, this.r, `${this.negotiated.representation} ${type}`, () => this.encode(type, object));
+  }
+
+  send(type: EventType, object: unknown): boolean {
+    if (this.ended) return true;
+    return this.res.write(this.encode(type, object));
+  }
+
+  /** Writes a ready event, waiting when the client reads slower than events arrive. */
+  async writeAndDrain(bytes: string | Uint8Array): Promise<void> {
     if (this.ended) return;
-    if (!this.res.write(line)) await new Promise<void>((resolve) => this.res.once('drain', resolve).once('close', resolve));
+    if (!this.res.write(bytes)) await new Promise<void>((resolve) => this.res.once('drain', resolve).once('close', resolve));
   }
 
   /** A BOOKMARK: only the resourceVersion, in an object of the watched kind. */

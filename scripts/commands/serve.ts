@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parseDuration } from '../../runtime/api/index.js';
+import { responseCompressionEnabled } from '../../runtime/codec/index.js';
 import { ApiServer } from '../../runtime/server/index.js';
 import { createStore } from '../../runtime/store/index.js';
 import { celRuleChecker, checkRules } from '../../runtime/server/cel-rules.js';
@@ -7,7 +8,8 @@ import { type ProjectKinds, projectKinds } from './project-kinds.js';
 import { UsageError } from './usage-error.js';
 
 export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--store sqlite:<path>|memory]
-             [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>] [--runtime-config batch/v1beta1=true]`;
+             [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>] [--runtime-config batch/v1beta1=true]
+             [--feature-gates APIResponseCompression=false]`;
 
 /** `svckit serve`: the reference server until SIGTERM or SIGINT. */
 export async function serveCommand(args: string[]): Promise<number> {
@@ -21,6 +23,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       'continue-ttl': { type: 'string', default: '5m' },
       schemas: { type: 'string', multiple: true },
       'runtime-config': { type: 'string', default: '' },
+      'feature-gates': { type: 'string', default: '' },
     },
     strict: true,
   });
@@ -32,7 +35,18 @@ export async function serveCommand(args: string[]): Promise<number> {
   const store = await createStore(values.store, { historyWindowMs, compactionIntervalMs: Math.max(1000, Math.min(60_000, historyWindowMs / 4)) });
   const problems = checkRules(kinds);
   if (problems.length > 0) throw new Error(`the schemas' CEL rules do not compile:\n${problems.join('\n')}`);
-  const server = new ApiServer({ kinds, store, continueTtlMs, rules: celRuleChecker(), openApiDocuments, runtimeConfig: values['runtime-config'] });
+  const { allProtobufPackages } = await import('../../generated/protobuf.js');
+  const server = new ApiServer({
+    kinds,
+    store,
+    continueTtlMs,
+    rules: celRuleChecker(),
+    openApiDocuments,
+    runtimeConfig: values['runtime-config'],
+    // Protobuf is for the built-in kinds only; a project's own kinds are custom resources.
+    ...(values.schemas ? {} : { protobufPackages: allProtobufPackages }),
+    compression: responseCompressionEnabled(values['feature-gates']),
+  });
   const url = await server.listen(port, values.host);
   process.stdout.write(`listening on ${url}\n`);
   await new Promise<void>((done) => {

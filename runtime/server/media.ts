@@ -1,0 +1,100 @@
+import { StatusError } from '../api/index.js';
+import {
+  type IncludeObject,
+  MEDIA_JSON,
+  MEDIA_JSON_WATCH,
+  MEDIA_PROTOBUF,
+  MEDIA_PROTOBUF_WATCH,
+  MEDIA_TABLE_JSON,
+  MEDIA_YAML,
+  type ProtobufCodecs,
+  encodeYaml,
+  negotiate,
+  toTable,
+} from '../codec/index.js';
+import type { ServedResource } from './resources.js';
+
+/** How a response is serialized, chosen from the request's Accept header. */
+export type Representation = 'json' | 'yaml' | 'protobuf' | 'table';
+
+export interface Negotiated {
+  representation: Representation;
+  /** The Content-Type of the response. */
+  contentType: string;
+}
+
+const BY_OFFER: Record<string, Negotiated> = {
+  [MEDIA_JSON]: { representation: 'json', contentType: 'application/json' },
+  [MEDIA_JSON_WATCH]: { representation: 'json', contentType: 'application/json' },
+  [MEDIA_YAML]: { representation: 'yaml', contentType: 'application/yaml' },
+  [MEDIA_PROTOBUF]: { representation: 'protobuf', contentType: MEDIA_PROTOBUF },
+  [MEDIA_PROTOBUF_WATCH]: { representation: 'protobuf', contentType: `${MEDIA_PROTOBUF};stream=watch` },
+  [MEDIA_TABLE_JSON]: { representation: 'table', contentType: MEDIA_TABLE_JSON },
+};
+
+export const JSON_RESPONSE: Negotiated = BY_OFFER[MEDIA_JSON]!;
+
+export interface Offer {
+  /** Protobuf is offered for built-in kinds only (never custom resources). */
+  protobuf: boolean;
+  /** Table is offered on reads of resources (get, list, watch). */
+  table: boolean;
+  watch: boolean;
+}
+
+/**
+ * The response representation for an Accept list, in the client's order of preference with
+ * fallback (Table then JSON, Protobuf then JSON); 406 naming the supported types when none fits.
+ */
+export function negotiateResponse(accept: string | undefined, offer: Offer): Negotiated {
+  const offers = offer.watch
+    ? [MEDIA_JSON_WATCH, ...(offer.protobuf ? [MEDIA_PROTOBUF_WATCH] : []), ...(offer.table ? [MEDIA_TABLE_JSON] : [])]
+    : [MEDIA_JSON, MEDIA_YAML, ...(offer.protobuf ? [MEDIA_PROTOBUF] : []), ...(offer.table ? [MEDIA_TABLE_JSON] : [])];
+  const chosen = negotiate(accept, offers);
+  if (chosen === undefined) {
+    const supported = offers.map((o) => BY_OFFER[o]!.contentType);
+    throw new StatusError({ code: 406, reason: 'NotAcceptable', message: `only the following media types are accepted: ${[...new Set(supported)].join(', ')}` });
+  }
+  return BY_OFFER[chosen]!;
+}
+
+/** Reads `includeObject` (None, Metadata, Object) for Table responses; 400 for anything else. */
+export function includeObjectOf(q: URLSearchParams): IncludeObject {
+  const v = q.get('includeObject') || 'Metadata';
+  if (v !== 'None' && v !== 'Metadata' && v !== 'Object') {
+    throw new StatusError({ code: 400, reason: 'BadRequest', message: `includeObject: Unsupported value: ${JSON.stringify(v)}: supported values: "None", "Metadata", "Object"` });
+  }
+  return v;
+}
+
+export interface RenderContext {
+  codecs: ProtobufCodecs | undefined;
+  r: ServedResource | undefined;
+  includeObject: IncludeObject;
+  pretty: boolean;
+  now: () => Date;
+}
+
+/** The bytes of a response body in the negotiated representation. */
+export function renderBody(body: unknown, n: Negotiated, ctx: RenderContext): string | Uint8Array {
+  switch (n.representation) {
+    case 'yaml':
+      return encodeYaml(body);
+    case 'protobuf':
+      return ctx.codecs!.encode(body);
+    case 'table':
+      return JSON.stringify(asTable(body, ctx));
+    case 'json':
+      return ctx.pretty ? `${JSON.stringify(body, null, 2)}\n` : JSON.stringify(body);
+  }
+}
+
+/** A get or list result as a Table; a Status (an error) stays as it is. */
+export function asTable(body: unknown, ctx: Pick<RenderContext, 'r' | 'includeObject' | 'now'>, noHeaders = false): unknown {
+  const b = body as { kind?: string; items?: unknown[]; metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number } };
+  if (!ctx.r || b.kind === 'Status') return body;
+  const columns = ctx.r.descriptor.printerColumns;
+  const base = { includeObject: ctx.includeObject, noHeaders, now: ctx.now };
+  if (Array.isArray(b.items) && b.kind === ctx.r.listKind) return toTable(b.items as Record<string, unknown>[], columns, { ...base, ...(b.metadata ? { listMeta: b.metadata } : {}) });
+  return toTable([body as Record<string, unknown>], columns, base);
+}
