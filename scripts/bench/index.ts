@@ -2,6 +2,7 @@ import { benchClient } from './client.js';
 import { benchApply } from './apply.js';
 import { benchCodegen } from './codegen.js';
 import { benchDocuments } from './documents.js';
+import { benchMedia } from './media.js';
 import { benchProtobuf } from './protobuf.js';
 import { benchServer } from './server.js';
 import { benchValidate } from './validate.js';
@@ -12,6 +13,7 @@ const benches: Record<string, () => Promise<void>> = {
   client: benchClient,
   codegen: benchCodegen,
   documents: benchDocuments,
+  media: benchMedia,
   protobuf: benchProtobuf,
   server: benchServer,
   validate: benchValidate,
