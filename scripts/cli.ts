@@ -2,6 +2,7 @@ import { isLoadError } from '../generator/index.js';
 import { CODEGEN_USAGE, codegenCommand } from './commands/codegen.js';
 import { SERVE_USAGE, serveCommand } from './commands/serve.js';
 import { UsageError } from './commands/usage-error.js';
+import { startReferenceServer } from './reference-server.js';
 import { VALIDATE_USAGE, validateCommand } from './commands/validate.js';
 
 const USAGE = `usage: svckit <command> [options]
@@ -23,7 +24,8 @@ type Command = (args: string[]) => Promise<number>;
 const commands: Record<string, Command> = {
   codegen: codegenCommand,
   serve: serveCommand,
-  conformance: async (args) => (await import('../conformance/cli.js')).runConformanceCli(args),
+  // The kit speaks only HTTP; the CLI hands it the reference server to start when --server is absent.
+  conformance: async (args) => (await import('../conformance/cli.js')).runConformanceCli(args, { startReferenceServer }),
   validate: validateCommand,
 };
 

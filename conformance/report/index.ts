@@ -1,0 +1,5 @@
+export { formatJsonReport } from './json.js';
+export { escapeXml, formatJunitReport } from './junit.js';
+export { ProgressBar } from './progress.js';
+export { closingLine } from './summary-line.js';
+export { areaCounts, formatFailure, formatTerminalReport, formatTrace, type TerminalOptions } from './terminal.js';
