@@ -1,3 +1,4 @@
+import { isPathError, parseResourcePath } from '../api/index.js';
 import type { ResourceRegistry, ServedResource } from './resources.js';
 
 /** What a request path addresses. */
@@ -26,44 +27,32 @@ export function route(path: string, registry: ResourceRegistry): Route {
   if (first === 'api') {
     if (rest.length === 0) return { kind: 'api-versions' };
     const [version, ...tail] = rest;
-    return resourceRoute(registry, '', version!, tail);
+    return resourceRoute(registry, path, '', version!, tail);
   }
   if (first === 'apis') {
     if (rest.length === 0) return { kind: 'api-groups' };
     const [group, version, ...tail] = rest;
     if (version === undefined) return { kind: 'api-group', group: group! };
-    return resourceRoute(registry, group!, version, tail);
+    return resourceRoute(registry, path, group!, version, tail);
   }
   return { kind: 'not-found', message: `the server could not find the requested resource (path ${path})` };
 }
 
-function resourceRoute(registry: ResourceRegistry, group: string, version: string, tail: string[]): Route {
+function resourceRoute(registry: ResourceRegistry, path: string, group: string, version: string, tail: string[]): Route {
   if (!registry.hasGroupVersion(group, version)) {
     return { kind: 'not-found', message: `the server could not find the requested resource (${group === '' ? '' : `${group}/`}${version} is not served)` };
   }
   if (tail.length === 0) return { kind: 'api-resources', group, version };
-  const unknown = (name: string): Route => ({ kind: 'not-found', message: `the server could not find the requested resource (${name})` });
-
-  if (tail[0] === 'namespaces' && tail.length >= 3) {
-    const [, namespace, plural, name, subresource, ...extra] = tail;
-    const r = registry.get(group, version, plural!);
-    if (r?.namespaced) {
-      if (extra.length > 0) return unknown(tail.join('/'));
-      return checkSubresource({ kind: 'resource', r, namespace, name, subresource }, unknown);
-    }
-    // namespaces/<name>/<subresource> of the cluster-scoped namespaces resource.
-    const ns = registry.get(group, version, 'namespaces');
-    if (ns && tail.length === 3 && ns.subresources.has(plural!)) return { kind: 'resource', r: ns, namespace: undefined, name: namespace, subresource: plural };
-    return unknown(`resource "${plural}" in ${group === '' ? '' : `${group}/`}${version}`);
+  try {
+    // The path grammar (scopes, the namespaces/<name>/<subresource> ambiguity) lives in runtime/api.
+    const p = parseResourcePath(path, (g, v, resource) => {
+      const r = registry.get(g, v, resource);
+      return r && { namespaced: r.namespaced, subresources: [...r.subresources] };
+    });
+    if (p.subpath !== undefined && p.subpath.length > 0) return { kind: 'not-found', message: `the server could not find the requested resource (${path})` };
+    return { kind: 'resource', r: registry.get(p.group, p.version, p.resource)!, namespace: p.namespace, name: p.name, subresource: p.subresource };
+  } catch (e) {
+    if (isPathError(e)) return { kind: 'not-found', message: `the server could not find the requested resource (${e.message})` };
+    throw e;
   }
-  const [plural, name, subresource, ...extra] = tail;
-  const r = registry.get(group, version, plural!);
-  if (!r || extra.length > 0) return unknown(`resource "${plural}" in ${group === '' ? '' : `${group}/`}${version}`);
-  if (r.namespaced && name !== undefined) return unknown(`a namespaced ${r.resource} is addressed under namespaces/<namespace>/${r.resource}`);
-  return checkSubresource({ kind: 'resource', r, namespace: undefined, name, subresource }, unknown);
-}
-
-function checkSubresource(route: Extract<Route, { kind: 'resource' }>, unknown: (name: string) => Route): Route {
-  if (route.subresource !== undefined && !route.r.subresources.has(route.subresource)) return unknown(`${route.r.resource}/${route.subresource}`);
-  return route;
 }
