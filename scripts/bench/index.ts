@@ -1,5 +1,6 @@
 import { benchClient } from './client.js';
 import { benchApply } from './apply.js';
+import { benchCel } from './cel.js';
 import { benchCodegen } from './codegen.js';
 import { benchDocuments } from './documents.js';
 import { benchMedia } from './media.js';
@@ -11,6 +12,7 @@ import { benchValidate } from './validate.js';
 const benches: Record<string, () => Promise<void>> = {
   apply: benchApply,
   client: benchClient,
+  cel: benchCel,
   codegen: benchCodegen,
   documents: benchDocuments,
   media: benchMedia,
