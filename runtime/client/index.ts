@@ -27,6 +27,7 @@ export {
   parseClientConfigFile,
 } from './client-config-file.js';
 export { type Codec, JSON_MEDIA_TYPE, jsonCodec } from './codec.js';
+export { protobufCodec } from './protobuf-codec.js';
 export type { ClientConfig, RetryOptions, WarningContext, WarningHandler } from './config.js';
 export { type CredentialSource, type Credentials, type TokenFileOptions, bearerToken, clientCertificate, tokenFile } from './credentials.js';
 export { ConnectionError, isConnectionError, isExpired, isTransient } from './errors.js';

@@ -93,12 +93,12 @@ export class ResourceClient<T extends ApiObject, L extends ObjectList<T> = Objec
 
   /** POST a new object. */
   create(object: T, options: WriteOptions = {}): Promise<T> {
-    return this.call('POST', { body: object, query: writeQuery(options), options });
+    return this.call('POST', { body: this.typed(object), query: writeQuery(options), options });
   }
 
   /** PUT the whole object; its metadata.resourceVersion guards against lost updates (409). */
   update(object: T, options: WriteOptions = {}): Promise<T> {
-    return this.call('PUT', { name: nameOf(object), body: object, query: writeQuery(options), options });
+    return this.call('PUT', { name: nameOf(object), body: this.typed(object), query: writeQuery(options), options });
   }
 
   /** GET the status subresource. */
@@ -108,7 +108,7 @@ export class ResourceClient<T extends ApiObject, L extends ObjectList<T> = Objec
 
   /** PUT the status subresource: only the status of `object` is written. */
   updateStatus(object: T, options: WriteOptions = {}): Promise<T> {
-    return this.call('PUT', { name: nameOf(object), subresource: 'status', body: object, query: writeQuery(options), options });
+    return this.call('PUT', { name: nameOf(object), subresource: 'status', body: this.typed(object), query: writeQuery(options), options });
   }
 
   /** JSON Patch (RFC 6902): operations on JSON Pointers, with `test` conditions. */
@@ -164,6 +164,17 @@ export class ResourceClient<T extends ApiObject, L extends ObjectList<T> = Objec
   /** PUT the finalize subresource (a namespace's spec.finalizers). */
   finalize(object: T, options: WriteOptions = {}): Promise<T> {
     return this.call('PUT', { name: nameOf(object), subresource: 'finalize', body: object, query: writeQuery(options), options });
+  }
+
+  /**
+   * The object with the resource's apiVersion and kind filled in where the caller left them out:
+   * JSON servers infer them from the path, but a Protobuf envelope must name them.
+   */
+  private typed(object: T): T {
+    const o = object as { apiVersion?: string; kind?: string };
+    if (o.apiVersion !== undefined && o.kind !== undefined) return object;
+    const { group, version, kind } = this.info;
+    return { apiVersion: group === '' ? version : `${group}/${version}`, kind, ...object };
   }
 
   private patch(name: string, body: unknown, contentType: string, options: PatchOptions & { force?: boolean }): Promise<T> {
