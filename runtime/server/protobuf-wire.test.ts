@@ -26,7 +26,7 @@ function fetchBytes(url: string, accept: string): Promise<{ type: string | undef
 }
 
 /** The envelope, then the object in `raw`, decoded with the message type the envelope names. */
-function decode(bytes: Buffer, message: string): Record<string, unknown> {
+function decode(bytes: Buffer, message: string): { typeMeta: unknown; object: Record<string, unknown> } {
   expect([...bytes.subarray(0, 4)]).toEqual([0x6b, 0x38, 0x73, 0x00]);
   const envelope = Unknown.toObject(Unknown.decode(bytes.subarray(4)), { bytes: Buffer }) as { typeMeta: { apiVersion: string; kind: string }; raw: Buffer };
   const type = root.lookupType(message);
