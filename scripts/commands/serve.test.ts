@@ -1,0 +1,58 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+/** Starts `svckit serve` and resolves with the URL from its first stdout line. */
+function serve(args: string[]): Promise<{ url: string; process: ChildProcessWithoutNullStreams; stopped: Promise<number | null> }> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin/svckit.js'), 'serve', ...args], { cwd: ROOT });
+  const stopped = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => {
+      const m = /^listening on (http:\/\/\S+)$/.exec(line);
+      if (m) resolve({ url: m[1]!, process: child, stopped });
+      else reject(new Error(`unexpected first line: ${line}`));
+    });
+    child.once('exit', (code) => reject(new Error(`svckit serve exited with ${code}`)));
+  });
+}
+
+const json = { 'content-type': 'application/json' };
+
+describe('svckit serve', () => {
+  it('keeps every acknowledged object across a restart on the same SQLite file and continues the revisions', async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'svckit-serve-')), 'data.db');
+    const first = await serve(['--port', '0', '--store', `sqlite:${db}`]);
+    await fetch(`${first.url}/api/v1/namespaces`, { method: 'POST', headers: json, body: JSON.stringify({ metadata: { name: 'keep' } }) });
+    const created: { metadata: { resourceVersion: string } }[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await fetch(`${first.url}/api/v1/namespaces/keep/configmaps`, { method: 'POST', headers: json, body: JSON.stringify({ metadata: { name: `c${i}` }, data: { i: String(i) } }) });
+      expect(res.status).toBe(201);
+      created.push((await res.json()) as { metadata: { resourceVersion: string } });
+    }
+    first.process.kill('SIGTERM');
+    expect(await first.stopped).toBe(0);
+
+    const second = await serve(['--port', '0', '--store', `sqlite:${db}`]);
+    try {
+      const list = (await (await fetch(`${second.url}/api/v1/namespaces/keep/configmaps`)).json()) as { items: { metadata: { name: string } }[] };
+      expect(list.items.map((i) => i.metadata.name).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `c${i}`).sort());
+      const next = (await (await fetch(`${second.url}/api/v1/namespaces/keep/configmaps`, { method: 'POST', headers: json, body: JSON.stringify({ metadata: { name: 'after' } }) })).json()) as { metadata: { resourceVersion: string } };
+      expect(Number(next.metadata.resourceVersion)).toBeGreaterThan(Number(created.at(-1)!.metadata.resourceVersion));
+    } finally {
+      second.process.kill('SIGTERM');
+      await second.stopped;
+    }
+  });
+
+  it('answers bad flags with a usage error (exit 2)', async () => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/svckit.js'), 'serve', '--port', 'eighty'], { cwd: ROOT });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(2);
+  });
+});
