@@ -1,0 +1,244 @@
+import { Agent, type ClientRequest, createServer, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Json } from '../types.js';
+import { JsonDocumentSplitter } from '../watch-stream.js';
+import type { EventTransform, ExchangeMatcher, HeaderMap, Mutation, ProxiedRequest, ProxiedResponse, WatchEventDocument } from './types.js';
+
+/**
+ * A test-only HTTP proxy between the conformance runner and a server. Without a mutation it forwards
+ * every exchange as is: status, every header (repeated ones stay repeated), bytes, and watch streams
+ * chunk by chunk. With one, it changes the exchanges the mutation matches, and counts how often the
+ * mutation changed something, so a mutation that never fired is told apart from one that was missed.
+ */
+
+export interface MutationProxyOptions {
+  /** Base URL of the server behind the proxy (http only). */
+  target: string;
+  mutation?: Mutation;
+  port?: number;
+}
+
+export interface MutationProxy {
+  url: string;
+  /** How many times the mutation changed a request, an answer or a watch event. */
+  readonly applied: number;
+  close(): Promise<void>;
+}
+
+/** Connection-level headers: they describe one hop, so each side of the proxy sets its own. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization']);
+
+export function isWatchRequest(query: URLSearchParams): boolean {
+  const w = query.get('watch');
+  return w === '1' || w === 'true';
+}
+
+function headerMap(headers: NodeJS.Dict<string[]>): HeaderMap {
+  const out: HeaderMap = {};
+  for (const [name, values] of Object.entries(headers)) if (values) out[name.toLowerCase()] = [...values];
+  return out;
+}
+
+function forwardable(headers: HeaderMap): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, values] of Object.entries(headers)) if (!HOP_BY_HOP.has(name)) out[name] = values;
+  return out;
+}
+
+export function matchesExchange(m: ExchangeMatcher, req: Omit<ProxiedRequest, 'body'>): boolean {
+  if (m.method !== undefined) {
+    const methods = typeof m.method === 'string' ? [m.method] : m.method;
+    if (!methods.includes(req.method)) return false;
+  }
+  if (m.path && !m.path.test(req.path)) return false;
+  if (m.query && !m.query(req.query)) return false;
+  if (m.watch !== undefined && m.watch !== isWatchRequest(req.query)) return false;
+  for (const [name, pattern] of Object.entries(m.headers ?? {})) {
+    const values = req.headers[name.toLowerCase()];
+    if (!values || !pattern.test(values.join(', '))) return false;
+  }
+  return true;
+}
+
+function readAll(stream: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => resolve(Buffer.concat(chunks)));
+    stream.on('error', reject);
+  });
+}
+
+function isObject(v: Json | undefined): v is { [key: string]: Json } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function asEvent(doc: string): WatchEventDocument | undefined {
+  try {
+    const parsed = JSON.parse(doc) as Json;
+    if (isObject(parsed) && typeof parsed.type === 'string' && isObject(parsed.object)) return { type: parsed.type, object: parsed.object };
+  } catch {
+    // Not JSON: forwarded untouched, the runner judges it.
+  }
+  return undefined;
+}
+
+function requestTarget(path: string, query: URLSearchParams, rawQuery: string | undefined, queryChanged: boolean): string {
+  // An unchanged query is sent byte for byte: re-encoding would turn a bare `?dryRun` into `dryRun=`.
+  const q = queryChanged ? query.toString() : rawQuery;
+  return q ? `${path}?${q}` : path;
+}
+
+export async function startMutationProxy(options: MutationProxyOptions): Promise<MutationProxy> {
+  const target = new URL(options.target);
+  if (target.protocol !== 'http:') throw new Error(`mutation proxy: only http targets are supported, got ${options.target}`);
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+  const mutation = options.mutation;
+  let applied = 0;
+
+  /** Opens a request to the target: the caller writes the body, then awaits the answer. */
+  function open(method: string, pathAndQuery: string, headers: HeaderMap): { outgoing: ClientRequest; answer: Promise<IncomingMessage> } {
+    const outgoing = httpRequest({
+      host: target.hostname,
+      port: target.port,
+      method,
+      path: pathAndQuery,
+      headers: { ...forwardable(headers), host: target.host },
+      agent,
+    });
+    const answer = new Promise<IncomingMessage>((resolve, reject) => {
+      outgoing.on('error', reject);
+      outgoing.on('response', resolve);
+    });
+    return { outgoing, answer };
+  }
+
+  async function upstreamRequest(r: ProxiedRequest): Promise<ProxiedResponse> {
+    const headers = { ...r.headers };
+    delete headers['content-length'];
+    if (r.body.length > 0) headers['content-length'] = [String(r.body.length)];
+    const { outgoing, answer } = open(r.method, requestTarget(r.path, r.query, undefined, true), headers);
+    outgoing.end(r.body.length > 0 ? r.body : undefined);
+    const upstream = await answer;
+    return { status: upstream.statusCode ?? 502, headers: headerMap(upstream.headersDistinct), body: await readAll(upstream) };
+  }
+
+  function writeHead(res: ServerResponse, status: number, headers: HeaderMap): void {
+    res.writeHead(status, forwardable(headers));
+  }
+
+  function sendWhole(res: ServerResponse, r: ProxiedResponse, hadLength: boolean): void {
+    const headers = { ...r.headers };
+    delete headers['content-length'];
+    if (hadLength) headers['content-length'] = [String(r.body.length)];
+    writeHead(res, r.status, headers);
+    res.end(r.body);
+  }
+
+  function streamEvents(res: ServerResponse, upstream: IncomingMessage, transform: EventTransform): void {
+    const splitter = new JsonDocumentSplitter();
+    const decoder = new TextDecoder();
+    writeHead(res, upstream.statusCode ?? 200, headerMap(upstream.headersDistinct));
+    res.flushHeaders();
+    const write = (text: string): void => {
+      if (!res.destroyed) res.write(text);
+    };
+    const emit = (events: WatchEventDocument[]): void => {
+      for (const e of events) write(`${JSON.stringify(e)}\n`);
+    };
+    upstream.on('data', (chunk: Buffer) => {
+      for (const doc of splitter.push(decoder.decode(chunk, { stream: true }))) {
+        const event = asEvent(doc);
+        const replaced = event ? transform.next(event) : undefined;
+        if (replaced === undefined) write(`${doc}\n`);
+        else {
+          applied++;
+          emit(replaced);
+        }
+      }
+    });
+    upstream.on('end', () => {
+      const held = transform.end?.() ?? [];
+      if (held.length > 0) applied++;
+      emit(held);
+      const rest = splitter.rest();
+      if (rest.trim()) write(rest);
+      res.end();
+    });
+    upstream.on('close', () => {
+      if (!upstream.complete) res.destroy();
+    });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+    const rawQuery = q < 0 ? undefined : rawUrl.slice(q + 1);
+    const request: ProxiedRequest = { method: req.method ?? 'GET', path, query: new URLSearchParams(rawQuery ?? ''), headers: headerMap(req.headersDistinct), body: Buffer.alloc(0) };
+    const m = mutation && matchesExchange(mutation.match, request) ? mutation : undefined;
+    const buffered = Boolean(m?.request || m?.response);
+    let queryChanged = false;
+    if (buffered) {
+      request.body = await readAll(req);
+      const before = request.query.toString();
+      if (m?.request?.(request)) {
+        applied++;
+        queryChanged = request.query.toString() !== before;
+        delete request.headers['content-length'];
+        if (request.body.length > 0) request.headers['content-length'] = [String(request.body.length)];
+        delete request.headers['transfer-encoding'];
+      }
+    }
+    const { outgoing, answer } = open(request.method, requestTarget(request.path, request.query, rawQuery, queryChanged), request.headers);
+    if (buffered) outgoing.end(request.body.length > 0 ? request.body : undefined);
+    else req.pipe(outgoing);
+    // A client that goes away (a closed watch) closes the exchange with the server too.
+    res.on('close', () => {
+      if (!res.writableFinished) outgoing.destroy();
+    });
+    const upstream = await answer;
+    const status = upstream.statusCode ?? 502;
+    const stream = isWatchRequest(request.query) && status === 200;
+    if (m?.events && stream) {
+      streamEvents(res, upstream, m.events());
+      return;
+    }
+    if (m?.response && !stream) {
+      const original: ProxiedResponse = { status, headers: headerMap(upstream.headersDistinct), body: await readAll(upstream) };
+      const changed = await m.response(original, { request, upstream: upstreamRequest });
+      if (changed) applied++;
+      sendWhole(res, changed ?? original, original.headers['content-length'] !== undefined);
+      return;
+    }
+    writeHead(res, status, headerMap(upstream.headersDistinct));
+    // Headers and chunks go out as they come, so a watch is open and its events are not held back.
+    res.flushHeaders();
+    upstream.pipe(res);
+    upstream.on('close', () => {
+      if (!upstream.complete) res.destroy();
+    });
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) {
+        res.writeHead(502, { 'content-type': 'text/plain' });
+        res.end(`mutation proxy: ${e instanceof Error ? e.message : String(e)}`);
+      } else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get applied() {
+      return applied;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      agent.destroy();
+    },
+  };
+}
