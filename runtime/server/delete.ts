@@ -35,10 +35,17 @@ export function deleteOptions(body: unknown, q: URLSearchParams, write: WriteOpt
     }
     out.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
   }
+  const orphan = b.orphanDependents ?? (q.get('orphanDependents') === null ? undefined : q.get('orphanDependents') === 'true');
+  if (orphan !== undefined && orphan !== null && out.propagationPolicy !== undefined) {
+    throw invalid({ group: 'meta.svc.io', kind: 'DeleteOptions' }, '', [
+      { type: 'FieldValueInvalid', field: 'propagationPolicy', badValue: out.propagationPolicy, detail: 'orphanDependents and deletionPropagation cannot be both set' },
+    ]);
+  }
   const grace = b.gracePeriodSeconds ?? (q.get('gracePeriodSeconds') === null ? undefined : Number(q.get('gracePeriodSeconds')));
   if (grace !== undefined && grace !== null) {
-    if (typeof grace !== 'number' || !Number.isInteger(grace) || grace < 0) throw badRequest('gracePeriodSeconds: must be a non-negative integer');
-    out.gracePeriodSeconds = grace;
+    if (typeof grace !== 'number' || !Number.isInteger(grace)) throw badRequest('gracePeriodSeconds: must be an integer');
+    // A negative grace period means "as soon as possible" (1 second) upstream.
+    out.gracePeriodSeconds = grace < 0 ? 1 : grace;
   }
   if (b.preconditions !== undefined && b.preconditions !== null) {
     const p = b.preconditions as Record<string, unknown>;
@@ -70,6 +77,9 @@ async function deleteCurrent(ctx: RequestContext, r: ServedResource, namespace: 
   const isNamespace = r.group === '' && r.resource === 'namespaces';
   const finalizers = meta.finalizers ?? [];
   if (isNamespace || finalizers.length > 0) {
+    if (meta.deletionTimestamp && isNamespace) {
+      throw conflict(r, name, 'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.');
+    }
     if (meta.deletionTimestamp) return { status: 200, body: object };
     const next = structuredClone(object);
     next.metadata = { ...next.metadata, deletionTimestamp: timestamp(ctx.settings.now()), deletionGracePeriodSeconds: 0 };

@@ -2,6 +2,7 @@ import type { Store } from '../store/index.js';
 import type { ServerSettings } from './context.js';
 import { removeIfFinalized } from './delete.js';
 import { decodeObject, encodeObject, objectKey } from './objects.js';
+import { NAMESPACE_FINALIZER } from './write.js';
 import type { ResourceRegistry } from './resources.js';
 
 /**
@@ -94,13 +95,15 @@ export class NamespaceReaper {
       }
     }
     if (remaining > 0) return false;
-    // The namespace's own finalizers (metadata) still hold it; spec.finalizers are ours to clear.
+    // Only the server's own entry of spec.finalizers is ours to clear; others wait for /finalize.
     const spec = (nsObject.spec ?? {}) as { finalizers?: string[] };
-    if (spec.finalizers?.length) {
-      const next = { ...nsObject, spec: { ...spec, finalizers: [] } };
+    const finalizers = spec.finalizers ?? [];
+    if (finalizers.includes(NAMESPACE_FINALIZER)) {
+      const next = { ...nsObject, spec: { ...spec, finalizers: finalizers.filter((f) => f !== NAMESPACE_FINALIZER) } };
       await this.store.update(nsKey, encodeObject(next, ns), { expectedModRevision: nsKv.modRevision });
       return this.reap(namespace);
     }
+    if (finalizers.length > 0) return true; // held by someone else's finalizer; a /finalize update kicks us again
     return removeIfFinalized(ctx, ns, nsKey, nsObject, nsKv.modRevision);
   }
 }

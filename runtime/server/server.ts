@@ -132,8 +132,11 @@ export class ApiServer {
     let negotiated = plan.negotiated;
     let body: string | Uint8Array;
     try {
-      body = renderBody(reply.body, negotiated, { codecs: ctx.codecs, r: plan.r, includeObject: includeObjectOf(ctx.req.query), pretty: pretty(ctx.req.query), now: ctx.settings.now });
+      const includeObject = negotiated.representation === 'table' ? includeObjectOf(ctx.req.query) : 'Metadata';
+      body = renderBody(reply.body, negotiated, { codecs: ctx.codecs, r: plan.r, includeObject, pretty: pretty(ctx.req.query), now: ctx.settings.now });
     } catch {
+      // Only a body the negotiated type cannot carry gets here (an error Status in Protobuf for a
+      // kind without messages): JSON is what every client reads.
       negotiated = JSON_RESPONSE;
       body = JSON.stringify(reply.body);
     }
@@ -169,6 +172,8 @@ export class ApiServer {
       r: t.r,
       compressible: reading && !watching,
     };
+    // A bad includeObject is the client's mistake (400), found before any work is done.
+    if (ctx.response.negotiated.representation === 'table') includeObjectOf(query);
     const verb = (name: string) => {
       if (!t.r.verbs.has(name)) throw methodNotAllowed(method, `${t.r.resource} does not support ${name}`);
     };

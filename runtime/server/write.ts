@@ -75,6 +75,7 @@ export async function createObject(ctx: RequestContext, t: Target, body: Body, o
   meta.generation = 1;
   // Create cannot set the status of a kind with a status subresource (upstream's PrepareForCreate).
   if (r.subresources.has('status')) delete object.status;
+  if (isNamespace(r)) prepareNamespace(object);
   admit({ r, object, fieldValidation: opts.fieldValidation, duplicates: body.duplicates, warnings: ctx.warnings, rules: ctx.rules });
   const stored = tracked ? object : track(ctx, t, undefined, object, opts);
   const storedMeta = (stored.metadata ??= {});
@@ -129,6 +130,11 @@ export async function updateObject(ctx: RequestContext, t: Target, body: Body, o
   const current = await readCurrent(ctx, r, t.namespace, name);
   if (!current) throw notFound(r, name);
   const old = current.object;
+  // Built-in kinds allow an unconditional update without a resourceVersion, as upstream; custom
+  // resources require one.
+  if (!meta.resourceVersion && !r.descriptor.custom) {
+    meta.resourceVersion = String(current.kv.modRevision);
+  }
   if (!meta.resourceVersion) {
     throw new StatusError({ code: 422, reason: 'Invalid', message: `${r.kind} "${name}" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update`, details: { name, kind: r.kind, group: r.group, causes: [{ type: 'FieldValueInvalid', message: 'Invalid value: 0x0: must be specified for an update', field: 'metadata.resourceVersion' }] } });
   }
@@ -216,4 +222,19 @@ function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
   );
+}
+
+function isNamespace(r: ServedResource): boolean {
+  return r.group === '' && r.resource === 'namespaces';
+}
+
+/** The namespace finalizer the server itself clears once the namespace is empty. */
+export const NAMESPACE_FINALIZER = 'kubernetes';
+
+/** A new namespace is Active and held by the server's own finalizer until its content is gone, as upstream. */
+function prepareNamespace(object: ApiObject): void {
+  const spec = (object.spec ?? {}) as { finalizers?: string[] };
+  const finalizers = spec.finalizers ?? [];
+  object.spec = { ...spec, finalizers: finalizers.includes(NAMESPACE_FINALIZER) ? finalizers : [...finalizers, NAMESPACE_FINALIZER] };
+  object.status = { phase: 'Active' };
 }
