@@ -43,6 +43,17 @@ export interface LogEntry {
 }
 
 /** The synchronous primitives a backend supplies. */
+/** What a write stores, decided from the key's current entry inside the transaction. */
+type Decide = (current: LogEntry | undefined, revision: number) => Pick<LogEntry, 'value' | 'deleted' | 'createRevision'>;
+
+/** A write waiting for the next group commit. */
+interface PendingWrite {
+  key: string;
+  decide: Decide;
+  resolve(kv: KeyValue): void;
+  reject(error: unknown): void;
+}
+
 export interface RevisionLog {
   /** The revision of the newest entry (0 when empty). */
   currentRevision(): number;
@@ -91,6 +102,7 @@ export class LogStore<Log extends RevisionLog = RevisionLog> implements Store {
   readonly #historyWindowMs: number;
   readonly #compactionTimer: NodeJS.Timeout | undefined;
   #revisionWaiters: RevisionWaiter[] = [];
+  #pending: PendingWrite[] = [];
   #lastWrittenAt: number;
   #closed = false;
 
@@ -196,6 +208,8 @@ export class LogStore<Log extends RevisionLog = RevisionLog> implements Store {
 
   async close(): Promise<void> {
     if (this.#closed) return;
+    // Writes already issued commit before the store closes.
+    if (this.#pending.length > 0) this.#commitPending();
     this.#closed = true;
     clearInterval(this.#compactionTimer);
     this.#hub.closeAll();
@@ -206,31 +220,67 @@ export class LogStore<Log extends RevisionLog = RevisionLog> implements Store {
     this.log.close();
   }
 
-  /** The write path of create, update and delete: check and append in one transaction, then fan out. */
-  #write(
-    key: string,
-    decide: (current: LogEntry | undefined, revision: number) => Pick<LogEntry, 'value' | 'deleted' | 'createRevision'>,
-  ): KeyValue {
+  /**
+   * The write path of create, update and delete. Writes that arrive in the same turn of the event
+   * loop commit together (group commit): one durable transaction, one sync, for all of them; each
+   * still checks its own condition and gets its own revision, in arrival order, and its promise
+   * resolves only after the commit.
+   */
+  #write(key: string, decide: Decide): Promise<KeyValue> {
     this.#assertOpen();
-    const { entry, previous } = this.log.transact(() => {
-      const revision = this.log.currentRevision() + 1;
-      const previous = this.log.latest(key, revision - 1);
-      const entry: LogEntry = {
-        key,
-        revision,
-        prevRevision: previous?.revision ?? 0,
-        // A clock that steps back must not reorder the log's times (compaction relies on it).
-        createdAt: Math.max(this.#now(), this.#lastWrittenAt),
-        ...decide(previous, revision),
-      };
-      this.log.append(entry);
-      return { entry, previous };
+    return new Promise<KeyValue>((resolve, reject) => {
+      this.#pending.push({ key, decide, resolve, reject });
+      if (this.#pending.length === 1) setImmediate(() => this.#commitPending());
     });
-    this.#lastWrittenAt = entry.createdAt;
-    this.#hub.publish(this.#eventOf(entry, previous));
-    this.#wakeRevisionWaiters(entry.revision);
-    // For a delete this is the last value (a tombstone keeps it) at the delete's revision.
-    return keyValueOf(entry);
+  }
+
+  #commitPending(): void {
+    const batch = this.#pending;
+    this.#pending = [];
+    if (this.#closed) {
+      for (const w of batch) w.reject(new StoreClosedError());
+      return;
+    }
+    const outcomes: ({ entry: LogEntry; previous: LogEntry | undefined } | { error: unknown })[] = [];
+    try {
+      this.log.transact(() => {
+        outcomes.length = 0;
+        for (const w of batch) {
+          const revision = this.log.currentRevision() + 1;
+          const previous = this.log.latest(w.key, revision - 1);
+          let decided: ReturnType<Decide>;
+          try {
+            decided = w.decide(previous, revision);
+          } catch (error) {
+            // A failed condition fails that write alone; the others of the batch commit.
+            outcomes.push({ error });
+            continue;
+          }
+          const entry: LogEntry = {
+            key: w.key,
+            revision,
+            prevRevision: previous?.revision ?? 0,
+            // A clock that steps back must not reorder the log's times (compaction relies on it).
+            createdAt: Math.max(this.#now(), this.#lastWrittenAt),
+            ...decided,
+          };
+          this.log.append(entry);
+          outcomes.push({ entry, previous });
+        }
+      });
+    } catch (error) {
+      for (const w of batch) w.reject(error);
+      return;
+    }
+    batch.forEach((w, i) => {
+      const outcome = outcomes[i]!;
+      if ('error' in outcome) return w.reject(outcome.error);
+      this.#lastWrittenAt = outcome.entry.createdAt;
+      this.#hub.publish(this.#eventOf(outcome.entry, outcome.previous));
+      this.#wakeRevisionWaiters(outcome.entry.revision);
+      // For a delete this is the last value (a tombstone keeps it) at the delete's revision.
+      w.resolve(keyValueOf(outcome.entry));
+    });
   }
 
   /** The event of `entry`; `previous` is the key's entry before it when the caller has it at hand. */

@@ -88,6 +88,34 @@ export function runStoreSuite(name: string, makeStore: MakeStore): void {
     });
 
     describe('writes and reads', () => {
+      it('writes issued together commit together in order, each with its own outcome', async () => {
+        const store = await open();
+        await store.create('/k/taken', 'x');
+        const results = await Promise.allSettled([
+          store.create('/k/a', '1'),
+          store.create('/k/taken', 'again'),
+          store.create('/k/b', '2'),
+          store.update('/k/a', '1b'),
+          store.update('/k/b', '2b', { expectedModRevision: 99 }),
+        ]);
+        expect(results.map((r) => (r.status === 'fulfilled' ? r.value.modRevision : (r.reason as Error).name))).toEqual([
+          2,
+          'StoreKeyExistsError',
+          3,
+          4,
+          'StoreConflictError',
+        ]);
+        expect(await store.get('/k/a')).toMatchObject({ value: '1b', modRevision: 4, createRevision: 2 });
+        expect(await store.currentRevision()).toBe(4);
+      });
+
+      it('commits writes already issued when it is closed', async () => {
+        const store = await open();
+        const write = store.create('/k/late', 'v');
+        await store.close();
+        expect(await write).toMatchObject({ key: '/k/late', modRevision: 1 });
+      });
+
       it('creates, gets, updates and deletes a key', async () => {
         const store = await open();
         expect(await store.currentRevision()).toBe(0);
