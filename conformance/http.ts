@@ -133,18 +133,18 @@ export class HttpClient {
     return { send, shown };
   }
 
-  async send(method: string, path: string, options: SendOptions = {}): Promise<RawResponse> {
+  /** Sends a request with the session's headers; `stop` ends it (with the caller's own signal). */
+  async #request(method: string, path: string, options: SendOptions, stop: AbortSignal) {
     const url = joinUrl(this.baseUrl, path, options.query);
     const { send, shown } = this.#headers(options.headers);
+    const signal = options.signal ? AbortSignal.any([options.signal, stop]) : stop;
+    const res = await undiciRequest(url, { method: method as Dispatcher.HttpMethod, headers: send, body: options.body, dispatcher: this.#dispatcher, signal });
+    return { res, url, shown };
+  }
+
+  async send(method: string, path: string, options: SendOptions = {}): Promise<RawResponse> {
     const timeout = AbortSignal.timeout(this.#timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    const res = await undiciRequest(url, {
-      method: method as Dispatcher.HttpMethod,
-      headers: send,
-      body: options.body,
-      dispatcher: this.#dispatcher,
-      signal,
-    });
+    const { res, url, shown } = await this.#request(method, path, options, timeout);
     const wire = Buffer.from(await res.body.arrayBuffer());
     const headers = normalizeHeaders(res.headers);
     let raw = wire;
@@ -161,17 +161,8 @@ export class HttpClient {
 
   /** Opens a streaming GET (a watch) and returns once the status and headers arrived. */
   async stream(method: string, path: string, options: SendOptions = {}): Promise<StreamResponse> {
-    const url = joinUrl(this.baseUrl, path, options.query);
-    const { send, shown } = this.#headers(options.headers);
     const controller = new AbortController();
-    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-    const res = await undiciRequest(url, {
-      method: method as Dispatcher.HttpMethod,
-      headers: send,
-      body: options.body,
-      dispatcher: this.#dispatcher,
-      signal,
-    });
+    const { res, url, shown } = await this.#request(method, path, options, controller.signal);
     const body = res.body;
     body.on('error', () => {
       // An aborted watch ends with an error on the body; the reader already stopped.

@@ -40,3 +40,4 @@ export { type FieldError, RuleSet, type RuleSetOptions, type ValidateOptions } f
 export { SchemaTypes } from './schema-types.js';
 export { CelValueConverter, dynFromJson, toCelValue } from './schema-values.js';
 export { CelObject, celEquals, type CelValue, Duration, Optional, UnsignedInt } from './values.js';
+export { KindRules, ruleSetForKind } from './kind-rules.js';

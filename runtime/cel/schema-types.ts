@@ -70,13 +70,13 @@ export class SchemaTypes {
         return 'double';
       case 'string':
         return stringFormatType(n.format);
+      // The descriptors' own string kinds map as the formats they stand for.
       case 'bytes':
-        return 'bytes';
+        return stringFormatType('byte');
       case 'date':
       case 'date-time':
-        return TIMESTAMP;
       case 'duration':
-        return DURATION;
+        return stringFormatType(n.type);
       case 'quantity':
       case 'int-or-string':
       case 'raw':

@@ -1,5 +1,5 @@
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from 'yaml';
-import { RuleSet } from '../cel/index.js';
+import { KindRules } from '../cel/index.js';
 import type { KindRegistration } from '../schema/index.js';
 import { Collector, formatFieldError } from '../validate/index.js';
 
@@ -44,7 +44,7 @@ export interface ValidateDocumentsOptions {
  */
 export class DocumentValidator {
   private readonly kinds = new Map<string, KindRegistration>();
-  private readonly rules = new Map<KindRegistration, RuleSet>();
+  private readonly rules = new KindRules();
 
   constructor(kinds: readonly KindRegistration[]) {
     for (const k of kinds) this.kinds.set(`${k.apiVersion} ${k.kind}`, k);
@@ -99,7 +99,7 @@ export class DocumentValidator {
     }
     // Rules read typed values: they run once the structure is right, as the server does.
     if (collector.ok) {
-      for (const e of this.ruleSet(registration).validate(value)) {
+      for (const e of this.rules.of(registration).validate(value)) {
         const message = e.error ? `${e.field || '<root>'}: ${e.error.message}` : `${e.field || '<root>'}: Invalid value: ${e.message}`;
         result.findings.push({ severity: 'error', field: e.field, message, position: nodes.positionOf(e.field, base.position), rule: e.rule });
       }
@@ -108,11 +108,6 @@ export class DocumentValidator {
     return result;
   }
 
-  private ruleSet(k: KindRegistration): RuleSet {
-    let set = this.rules.get(k);
-    if (!set) this.rules.set(k, (set = new RuleSet(k.schema, k.resource?.custom ? {} : { costLimits: { estimated: Number.POSITIVE_INFINITY } })));
-    return set;
-  }
 }
 
 function at(lines: LineCounter, offset: number): Position {

@@ -1,19 +1,13 @@
-import { RuleSet } from '../cel/index.js';
+import { KindRules, ruleSetForKind } from '../cel/index.js';
 import type { KindRegistration } from '../schema/index.js';
 import { type FieldError, jsonTypeOf } from '../validate/index.js';
 import type { RuleChecker } from './admission.js';
 
-/**
- * The CEL rules of every kind, compiled once per kind and run on create and update (transition
- * rules see the old object on update only). The worst-case cost estimate gates custom resources
- * only, as upstream: built-in kinds' rules stand for the real system's compiled validation.
- */
+/** The CEL rules of every kind, run on create and update (transition rules see the old object on update only). */
 export function celRuleChecker(): RuleChecker {
-  const sets = new Map<KindRegistration, RuleSet>();
-  return (r, object, old) => {
-    let set = sets.get(r.registration);
-    if (!set) sets.set(r.registration, (set = ruleSetOf(r.registration)));
-    return set.validate(object, old).map(
+  const rules = new KindRules();
+  return (r, object, old) =>
+    rules.of(r.registration).validate(object, old).map(
       (e): FieldError => ({
         type: e.reason === 'FieldValueForbidden' || e.reason === 'FieldValueRequired' || e.reason === 'FieldValueDuplicate' ? e.reason : 'FieldValueInvalid',
         field: e.field,
@@ -23,17 +17,11 @@ export function celRuleChecker(): RuleChecker {
         rule: e.rule,
       }),
     );
-  };
-}
-
-function ruleSetOf(k: KindRegistration): RuleSet {
-  const custom = k.resource?.custom ?? false;
-  return new RuleSet(k.schema, custom ? {} : { costLimits: { estimated: Number.POSITIVE_INFINITY } });
 }
 
 /** Compiles every rule of every kind; the problems, one line each (empty when all compile). */
 export function checkRules(kinds: readonly KindRegistration[]): string[] {
-  return kinds.flatMap((k) => ruleSetOf(k).check().map((e) => `${k.apiVersion} ${k.kind}: ${e.message}`));
+  return kinds.flatMap((k) => ruleSetForKind(k).check().map((e) => `${k.apiVersion} ${k.kind}: ${e.message}`));
 }
 
 /** The value at a field path such as `spec.containers[0].ports[1]` or `metadata.labels[app]`. */
