@@ -61,7 +61,7 @@ export interface Client {
     readonly v1beta1: DiscoveryV1beta1Client;
   };
   /** flowcontrol.apiserver.svc.io (`/apis/flowcontrol.apiserver.svc.io`). */
-  readonly flowcontrolApiserver: {
+  readonly flowcontrol: {
     readonly v1: FlowcontrolApiserverV1Client;
     /** @deprecated since 1.23; not served from 1.26; use flowcontrol.apiserver.svc.io/v1beta2. */
     readonly v1beta1: FlowcontrolApiserverV1beta1Client;
@@ -71,7 +71,7 @@ export interface Client {
     readonly v1beta3: FlowcontrolApiserverV1beta3Client;
   };
   /** stable.example.svc.io (`/apis/stable.example.svc.io`). */
-  readonly stableExample: {
+  readonly stable: {
     readonly v1: StableExampleV1Client;
   };
   /** storage.svc.io (`/apis/storage.svc.io`). */
@@ -93,8 +93,8 @@ export function createClient(config: ClientConfig | Transport): Client {
     batch: { v1: batchV1Client(transport), v1beta1: batchV1beta1Client(transport) },
     core: { v1: coreV1Client(transport) },
     discovery: { v1: discoveryV1Client(transport), v1beta1: discoveryV1beta1Client(transport) },
-    flowcontrolApiserver: { v1: flowcontrolApiserverV1Client(transport), v1beta1: flowcontrolApiserverV1beta1Client(transport), v1beta2: flowcontrolApiserverV1beta2Client(transport), v1beta3: flowcontrolApiserverV1beta3Client(transport) },
-    stableExample: { v1: stableExampleV1Client(transport) },
+    flowcontrol: { v1: flowcontrolApiserverV1Client(transport), v1beta1: flowcontrolApiserverV1beta1Client(transport), v1beta2: flowcontrolApiserverV1beta2Client(transport), v1beta3: flowcontrolApiserverV1beta3Client(transport) },
+    stable: { v1: stableExampleV1Client(transport) },
     storage: { v1: storageV1Client(transport), v1beta1: storageV1beta1Client(transport) },
     transport,
   };

@@ -6,7 +6,9 @@ import { codegen } from './index.js';
 import { typecheckDir } from './testing/index.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
-const CERT_MANAGER = join(ROOT, '../shared/testdata/crds/cert-manager');
+const CRDS = join(ROOT, 'generator/testdata/crds');
+/** Tests type-check and import generated code from temporary folders, so it imports this checkout's runtime by path. */
+const runtime = { root: ROOT };
 
 function outDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'svckit-gen-'));
@@ -55,36 +57,74 @@ describe('codegen', () => {
     expect(codegen({ schemas: ['schemas'], out, cwd: ROOT, check: true }).stale).toBe(false);
   });
 
-  it('generates the cert-manager CRDs into code that type-checks in strict mode', () => {
+  it('generates a folder of CRDs into code that type-checks in strict mode, skipping other manifests', () => {
     const out = outDir();
-    const result = codegen({ schemas: [CERT_MANAGER], out, cwd: ROOT });
-    expect(result.kinds).toBe(12); // six kinds and their lists
-    const types = readFileSync(join(out, 'cert-manager.io/v1/types.ts'), 'utf8');
-    expect(types).toContain("export interface Certificate {\n  /** The versioned schema of this representation of an object. */\n  apiVersion?: 'cert-manager.io/v1';");
+    const warnings: string[] = [];
+    const result = codegen({ schemas: [CRDS], out, cwd: ROOT, runtime, warn: (w) => warnings.push(w) });
+    expect(result.kinds).toBe(18); // eight kinds (HTTPRoute in two versions) and their lists
+    expect(warnings).toEqual([
+      'skipped generator/testdata/crds/other/admission-policy.yaml (document 1): a ValidatingAdmissionPolicy (admissionregistration.k8s.io/v1) is not a schema',
+      'skipped generator/testdata/crds/other/admission-policy.yaml (document 2): a Namespace (v1) is not a schema',
+      'skipped generator/testdata/crds/other/kustomization.yaml: a Kustomization (kustomize.config.k8s.io/v1beta1) is not a schema',
+    ]);
+    const types = readFileSync(join(out, 'pki.example.io/v1/types.ts'), 'utf8');
+    expect(types).toContain("export interface Certificate {\n  /** The versioned schema of this representation of an object. */\n  apiVersion?: 'pki.example.io/v1';");
     expect(types).toContain('export function isCertificate(value: unknown): value is Certificate {');
     expect(typecheckDir(out)).toEqual([]);
   });
 
   it('generates the built-in schemas into code that type-checks in strict mode', () => {
     const out = outDir();
-    codegen({ schemas: ['schemas'], out, cwd: ROOT });
+    codegen({ schemas: ['schemas'], out, cwd: ROOT, runtime });
     expect(typecheckDir(out)).toEqual([]);
+  });
+
+  it('with --strict, a document that is not a schema is an error naming it', () => {
+    expect(() => codegen({ schemas: [CRDS], out: outDir(), cwd: ROOT, runtime, others: 'error' })).toThrow(
+      'generator/testdata/crds/other/admission-policy.yaml: (document 1): a ValidatingAdmissionPolicy (admissionregistration.k8s.io/v1) is not a schema: expected svckit schema format',
+    );
+  });
+
+  it('imports the runtime and the built-in kinds by package name: the same bytes from any output folder', () => {
+    const a = outDir();
+    const b = join(outDir(), 'deeper', 'src', 'generated');
+    codegen({ schemas: [CRDS], out: a, cwd: ROOT });
+    codegen({ schemas: [CRDS], out: b, cwd: ROOT });
+    const left = snapshot(a);
+    expect(snapshot(b)).toEqual(left);
+    const specifiers = Object.values(left).flatMap((text) => [...text.matchAll(/from '([^']+)'/g)].map((m) => m[1]!));
+    expect(specifiers.filter((s) => !s.startsWith('.')).sort().filter((s, i, all) => all.indexOf(s) === i)).toEqual([
+      'svckit/generated/meta.svc.io/v1/schema',
+      'svckit/generated/meta.svc.io/v1/types',
+      'svckit/generated/meta.svc.io/v1/validate',
+      'svckit/runtime/api',
+      'svckit/runtime/client',
+      'svckit/runtime/codec',
+      'svckit/runtime/schema',
+      'svckit/runtime/validate',
+    ]);
+    // No relative import leaves the output folder.
+    for (const [file, text] of Object.entries(left)) {
+      for (const m of text.matchAll(/from '(\.[^']+)'/g)) expect(resolve(join(a, file, '..'), m[1]!).startsWith(a), `${file}: ${m[1]}`).toBe(true);
+    }
+    expect(codegen({ schemas: [CRDS], out: a, cwd: ROOT, runtime: { package: '@acme/svckit' } }).files.filter((f) => f.status === 'written').length).toBeGreaterThan(0);
+    expect(readFileSync(join(a, 'pki.example.io/v1/client.ts'), 'utf8')).toContain("from '@acme/svckit/runtime/client';");
   });
 
   it('a generated type rejects a wrong document at compile time', () => {
     const out = outDir();
-    codegen({ schemas: [CERT_MANAGER], out, cwd: ROOT });
+    codegen({ schemas: [CRDS], out, cwd: ROOT, runtime });
     writeFileSync(
       join(out, 'use.ts'),
       [
-        "import type { Certificate } from './cert-manager.io/v1/types.js';",
-        "export const ok: Certificate = { apiVersion: 'cert-manager.io/v1', kind: 'Certificate', spec: { secretName: 's', issuerRef: { name: 'i' } } };",
-        "export const bad: Certificate = { apiVersion: 'cert-manager.io/v2', kind: 'Certificate' };",
+        "import type { Certificate } from './pki.example.io/v1/types.js';",
+        "export const ok: Certificate = { apiVersion: 'pki.example.io/v1', kind: 'Certificate', spec: { secretName: 's', issuerRef: { name: 'i' } } };",
+        "export const bad: Certificate = { apiVersion: 'pki.example.io/v2', kind: 'Certificate', spec: { secretName: 's', issuerRef: { name: 'i' } } };",
         '',
       ].join('\n'),
     );
     const errors = typecheckDir(out);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/use\.ts:3:.*'"cert-manager\.io\/v2"' is not assignable to type '"cert-manager\.io\/v1"'/);
+    expect(errors[0]).toMatch(/use\.ts:3:.*'"pki\.example\.io\/v2"' is not assignable to type '"pki\.example\.io\/v1"'/);
   });
 });

@@ -1,9 +1,10 @@
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { GENERATOR_NAME, createEmitContext, emitClients, emitDefaulters, emitAllKinds, emitIndexes, emitKinds, emitOpenApi, emitProto, emitProtobufPackages, emitRootClient, emitSchemas, emitTypes, emitValidators } from './emit/index.js';
+import { GENERATOR_NAME, type RuntimeImports, createEmitContext, emitClients, emitDefaulters, emitAllKinds, emitIndexes, emitKinds, emitOpenApi, emitProto, emitProtobufPackages, emitRootClient, emitSchemas, emitTypes, emitValidators } from './emit/index.js';
 import { loadSchemas } from './load/index.js';
 import type { Model } from './model/index.js';
 import type { OutputFile } from './print/index.js';
+import { svckitVersion } from './version.js';
 
 export interface CodegenOptions {
   /** Schema files or directories (svckit format, CRDs, OpenAPI documents). */
@@ -15,6 +16,15 @@ export interface CodegenOptions {
   cwd?: string;
   /** Progress lines (to stderr in the CLI). */
   log?: (line: string) => void;
+  /** One line per input document that is not a schema and was skipped (to stderr in the CLI). */
+  warn?: (line: string) => void;
+  /** Documents that are not schemas are skipped with a warning (default) or are an error. */
+  others?: 'skip' | 'error';
+  /**
+   * How generated code imports svckit's runtime and built-in kinds: by package name (default
+   * `{ package: 'svckit' }`), or by relative path into svckit's code at `root`.
+   */
+  runtime?: RuntimeImports;
 }
 
 export type FileStatus = 'written' | 'unchanged' | 'stale' | 'missing' | 'extra' | 'removed';
@@ -46,12 +56,12 @@ export function codegen(options: CodegenOptions): CodegenResult {
   const log = options.log ?? (() => {});
   const outDir = resolve(cwd, options.out);
 
-  const model = loadSchemas({ inputs: options.schemas, cwd });
+  const model = loadSchemas({ inputs: options.schemas, cwd, others: options.others ?? 'skip', ...(options.warn ? { warn: options.warn } : {}) });
   const kinds = model.groupVersions.filter((gv) => !gv.external).flatMap((gv) => gv.types.filter((t) => t.kind)).length;
   const own = model.groupVersions.filter((gv) => !gv.external).length;
   log(`loaded ${own} group/versions, ${kinds} kinds`);
 
-  const ctx = createEmitContext(model, outDir, generatorVersion());
+  const ctx = createEmitContext(model, outDir, `v${svckitVersion()}`, options.runtime);
   const generated: OutputFile[] = [
     ...emitTypes(ctx),
     ...emitSchemas(ctx),
@@ -126,9 +136,4 @@ function readIfExists(path: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function generatorVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-  return `v${pkg.version}`;
 }

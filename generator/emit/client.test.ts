@@ -11,50 +11,58 @@ import { codegen } from '../codegen.js';
 import { typecheckDir } from '../testing/index.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const CERT_MANAGER = join(ROOT, '../shared/testdata/crds/cert-manager');
+const CRDS = join(ROOT, 'generator/testdata/crds');
 
 let out: string;
 beforeAll(() => {
   out = mkdtempSync(join(tmpdir(), 'svckit-client-gen-'));
   writeFileSync(join(out, 'package.json'), '{"type":"module"}\n');
-  codegen({ schemas: [CERT_MANAGER], out, cwd: ROOT });
+  // Imported and type-checked from a temporary folder, so it reaches this checkout's runtime by path.
+  codegen({ schemas: [CRDS], out, cwd: ROOT, runtime: { root: ROOT } });
 });
 
 describe('the generated client', () => {
   it('has one accessor per resource, custom resources without strategic merge patch', () => {
-    const text = readFileSync(join(out, 'cert-manager.io/v1/client.ts'), 'utf8');
-    expect(text).toContain('export interface CertManagerIoV1Client {');
+    const text = readFileSync(join(out, 'pki.example.io/v1/client.ts'), 'utf8');
+    expect(text).toContain('export interface PkiExampleIoV1Client {');
     expect(text).toContain("  /** {@link Certificate}: `certificates(namespace)`, `certificates.all()` (subresources status). */\n  readonly certificates: NamespacedCustomResource<Certificate, CertificateList, 'status'>;");
     expect(text).toContain("  readonly clusterIssuers: ClusterCustomResource<ClusterIssuer, ClusterIssuerList, 'status'>;");
-    expect(text).toContain("clusterIssuers: clusterResource<ClusterIssuer, ClusterIssuerList>(transport, { group: 'cert-manager.io', version: 'v1', resource: 'clusterissuers', kind: 'ClusterIssuer', listKind: 'ClusterIssuerList', namespaced: false, subresources: ['status'], custom: true }),");
+    expect(text).toContain("clusterIssuers: clusterResource<ClusterIssuer, ClusterIssuerList>(transport, { group: 'pki.example.io', version: 'v1', resource: 'clusterissuers', kind: 'ClusterIssuer', listKind: 'ClusterIssuerList', namespaced: false, subresources: ['status'], custom: true }),");
     const root = readFileSync(join(out, 'client.ts'), 'utf8');
-    expect(root).toContain('  readonly acmeCertManager: {\n    readonly v1: AcmeCertManagerIoV1Client;\n  };');
-    expect(root).toContain('  readonly certManager: {\n    readonly v1: CertManagerIoV1Client;\n  };');
+    expect(root).toContain('  readonly acme: {\n    readonly v1: AcmePkiExampleIoV1Client;\n  };');
+    expect(root).toContain('  readonly pki: {\n    readonly v1: PkiExampleIoV1Client;\n  };');
   });
 
-  it('type-checks in strict mode for the cert-manager CRDs, with typed patch and apply bodies', { timeout: 180_000 }, () => {
+  it('names accessors as people write them: initialisms lowered, irregular plurals kept', () => {
+    const text = readFileSync(join(out, 'gateway.example.io/v1/client.ts'), 'utf8');
+    expect(text.match(/readonly \w+:/g)).toEqual(['readonly backendTLSPolicies:', 'readonly grpcRoutes:', 'readonly httpRoutes:']);
+    const root = readFileSync(join(out, 'client.ts'), 'utf8');
+    expect(root).toContain('  readonly gateway: {\n    readonly v1: GatewayExampleIoV1Client;\n');
+  });
+
+  it('type-checks in strict mode for a project\'s CRDs, with typed patch and apply bodies', { timeout: 180_000 }, () => {
     writeFileSync(
       join(out, 'use.ts'),
       [
         "import { createClient } from './client.js';",
         "const client = createClient({ server: 'http://localhost' });",
-        "const certificates = client.certManager.v1.certificates('ns');",
+        "const certificates = client.pki.v1.certificates('ns');",
         "void certificates.mergePatch('c', { spec: { secretName: 's', dnsNames: ['a'] } });",
-        "void certificates.apply({ apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'c' }, spec: { secretName: 's' } }, { fieldManager: 'me' });",
+        "void certificates.apply({ apiVersion: 'pki.example.io/v1', kind: 'Certificate', metadata: { name: 'c' }, spec: { secretName: 's' } }, { fieldManager: 'me' });",
         "void certificates.jsonPatch('c', [{ op: 'replace', path: '/spec/secretName', value: 't' }]);",
         '// @ts-expect-error custom resources have no strategic merge patch',
         'void certificates.strategicMergePatch;',
         '// @ts-expect-error a misspelled field is a compile error',
         "void certificates.mergePatch('c', { spec: { secretNam: 's' } });",
         '// @ts-expect-error apply needs the kind',
-        "void certificates.apply({ apiVersion: 'cert-manager.io/v1', metadata: { name: 'c' } }, { fieldManager: 'me' });",
+        "void certificates.apply({ apiVersion: 'pki.example.io/v1', metadata: { name: 'c' } }, { fieldManager: 'me' });",
         '// @ts-expect-error apply needs a fieldManager',
-        "void certificates.apply({ apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'c' } }, {});",
+        "void certificates.apply({ apiVersion: 'pki.example.io/v1', kind: 'Certificate', metadata: { name: 'c' } }, {});",
         '// @ts-expect-error a cluster-scoped resource takes no namespace',
-        "void client.certManager.v1.clusterIssuers('ns');",
+        "void client.pki.v1.clusterIssuers('ns');",
         '// @ts-expect-error reads across namespaces only',
-        "void client.certManager.v1.certificates.all().create;",
-        "void client.certManager.v1.certificates.all().watch({ labelSelector: { app: 'web' } });",
+        "void client.pki.v1.certificates.all().create;",
+        "void client.pki.v1.certificates.all().watch({ labelSelector: { app: 'web' } });",
         '',
       ].join('\n'),
     );
@@ -80,9 +88,9 @@ describe('the generated client against a server that serves the CRDs', () => {
 
     // The runtime types of the temp tree are its own module instances; the test reads them structurally.
     const client = createClient({ server: url, namespace: 'certs' }) as unknown as {
-      certManager: { v1: { certificates: (ns?: string) => import('../../runtime/client/index.js').ResourceClient<{ metadata?: { name?: string }; spec?: { secretName?: string; issuerRef?: { name: string }; dnsNames?: string[] } }> } };
+      pki: { v1: { certificates: (ns?: string) => import('../../runtime/client/index.js').ResourceClient<{ metadata?: { name?: string }; spec?: { secretName?: string; issuerRef?: { name: string }; dnsNames?: string[] } }> } };
     };
-    const certificates = client.certManager.v1.certificates();
+    const certificates = client.pki.v1.certificates();
     await certificates.create({ metadata: { name: 'web' }, spec: { secretName: 'web-tls', issuerRef: { name: 'letsencrypt' }, dnsNames: ['web.example'] } });
     const events: string[] = [];
     const controller = new AbortController();

@@ -60,7 +60,7 @@ function emitGroupVersionClient(ctx: EmitContext, gv: GroupVersion): GeneratedFi
   });
   file.line();
   const transport = file.importType('Transport', ctx.runtimeModule('client'));
-  file.doc(`Builds the ${label} ${gv.version} client over a transport; \`createClient\` in the root client.ts does it for every group/version.`, `Schema: ${gv.source}`);
+  file.doc(`Builds the client of ${label} ${gv.version} over a transport; \`createClient\` in the root client.ts does it for every group/version.`, `Schema: ${gv.source}`);
   file.block(`export function ${factory}(transport: ${transport}): ${iface} {`, () => {
     file.block('return {', () => {
       for (const a of accessors) file.line(`${tsKey(a.property)}: ${a.factory}<${a.typeArgs}>(transport, ${a.info}),`);
@@ -120,15 +120,23 @@ function accessor(ctx: EmitContext, gv: GroupVersion, file: GeneratedFile, t: Na
   };
 }
 
-/** `configMaps` from ConfigMap/configmaps: the kind's words with the plural's ending; the plural otherwise. */
+/**
+ * `configMaps` from ConfigMap/configmaps, `httpRoutes` from HTTPRoute/httproutes,
+ * `backendTLSPolicies` from BackendTLSPolicy/backendtlspolicies: the kind's words as far as the
+ * plural spells them, then the plural's ending; the plural alone when it is not the kind's.
+ */
 function propertyName(kind: string, plural: string): string {
-  if (plural.toLowerCase().startsWith(kind.toLowerCase())) return camelCase(kind) + plural.slice(kind.length);
-  return camelCase(plural);
+  const lower = kind.toLowerCase();
+  let common = 0;
+  while (common < lower.length && lower[common] === plural[common]) common++;
+  // `policy`/`policies` shares all but the last letter; `person`/`people` shares too little.
+  if (common < lower.length - 1 || common === 0) return camelCase(plural);
+  return camelCase(kind.slice(0, common)) + plural.slice(common);
 }
 
 /**
  * The root `client.ts`: `createClient(config)` with every group/version as
- * `client.<group>.<version>` (`core.v1`, `batch.v1`, `flowcontrolApiserver.v1`).
+ * `client.<group>.<version>` (`core.v1`, `batch.v1`, `flowcontrol.v1`).
  */
 export function emitRootClient(ctx: EmitContext): GeneratedFile {
   const gvs = ownGroupVersions(ctx).filter((gv) => servedResources(gv).length > 0);
@@ -171,9 +179,13 @@ export function emitRootClient(ctx: EmitContext): GeneratedFile {
   return file;
 }
 
-/** `core`, `batch`, `flowcontrolApiserver`, `certManager`: short names, the full one where two collide. */
+/**
+ * `core`, `batch`, `flowcontrol`, `gateway`, `certManager`: the first word of the group, as the
+ * real system's clients name theirs (`FlowcontrolV1()`, `GatewayV1()`); the whole group where
+ * two first words collide.
+ */
 function groupProperties(groups: string[]): Map<string, string> {
-  const short = (g: string) => (g === '' ? 'core' : camelCase(g.endsWith('.svc.io') ? g.slice(0, -'.svc.io'.length) : g.includes('.') ? g.slice(0, g.lastIndexOf('.')) : g));
+  const short = (g: string) => (g === '' ? 'core' : camelCase(g.split('.')[0]!));
   const unique = [...new Set(groups)];
   const counts = new Map<string, number>();
   for (const g of unique) counts.set(short(g), (counts.get(short(g)) ?? 0) + 1);

@@ -1,13 +1,24 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GroupVersion, Model } from '../model/index.js';
-import { ModelIndex, apiVersionOf, groupDir } from '../model/index.js';
-import { GeneratedFile, camelCase, pascalCase } from '../print/index.js';
+import { ModelIndex, groupDir } from '../model/index.js';
+import { GeneratedFile, type ModuleRef, camelCase, pascalCase } from '../print/index.js';
 
-/** svckit's own root: where `runtime/` and the built-in `generated/` live. */
-const SVCKIT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The code root of this svckit (its sources, or `dist/` once compiled): where `runtime/` and the built-in `generated/` live. */
+export const SVCKIT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export const GENERATOR_NAME = 'svckit codegen';
+
+/** The package name generated code imports the runtime and the built-in kinds by. */
+export const RUNTIME_PACKAGE = 'svckit';
+
+/**
+ * How generated code reaches svckit's runtime and built-in kinds: by package name (the default,
+ * so output is the same wherever it is generated and installed), or by relative path into svckit's
+ * code at `root` (svckit's own `generated/`, and the CLI's cache of a project's kinds, which lives
+ * outside any project's node_modules).
+ */
+export type RuntimeImports = { package: string } | { root: string };
 
 /** Everything an emitter needs, with every option defaulted. Built once per codegen run. */
 export interface EmitContext {
@@ -16,25 +27,29 @@ export interface EmitContext {
   /** Absolute output directory. */
   outDir: string;
   version: string;
-  /** Absolute module path (no extension) of a runtime area's public face, e.g. `api`. */
-  runtimeModule(area: string): string;
-  /** Absolute module path (no extension) of a group/version's generated artifact, e.g. `types`. */
-  gvModule(gv: Pick<GroupVersion, 'group' | 'version'>, artifact: string): string;
+  /** The module of a runtime area's public face, e.g. `api`: `svckit/runtime/api`, or a path. */
+  runtimeModule(area: RuntimeArea): ModuleRef;
+  /** The module of a group/version's generated artifact, e.g. `types` (svckit's own for built-in kinds). */
+  gvModule(gv: Pick<GroupVersion, 'group' | 'version'>, artifact: string): ModuleRef;
   /** A new file at `relPath` below the output directory, with the standard header. */
   newFile(relPath: string, sources: string[]): GeneratedFile;
 }
 
-export function createEmitContext(model: Model, outDir: string, version: string): EmitContext {
+/** The runtime areas generated code imports; each is a public entry point of the package. */
+export type RuntimeArea = 'api' | 'client' | 'codec' | 'schema' | 'validate';
+
+export function createEmitContext(model: Model, outDir: string, version: string, runtime: RuntimeImports = { package: RUNTIME_PACKAGE }): EmitContext {
   const index = new ModelIndex(model);
   return {
     model,
     index,
     outDir,
     version,
-    runtimeModule: (area) => join(SVCKIT_ROOT, 'runtime', area, 'index'),
+    runtimeModule: (area) => ('package' in runtime ? `${runtime.package}/runtime/${area}` : join(runtime.root, 'runtime', area, 'index')),
     gvModule: (gv, artifact) => {
-      const external = index.groupVersion(gv.group, gv.version)?.external === true;
-      return join(external ? join(SVCKIT_ROOT, 'generated') : outDir, groupDir(gv.group), gv.version, artifact);
+      const path = [groupDir(gv.group), gv.version, artifact];
+      if (index.groupVersion(gv.group, gv.version)?.external !== true) return join(outDir, ...path);
+      return 'package' in runtime ? [`${runtime.package}/generated`, ...path].join('/') : join(runtime.root, 'generated', ...path);
     },
     newFile: (relPath, sources) => new GeneratedFile(join(outDir, relPath), { generator: GENERATOR_NAME, version, sources }),
   };
@@ -49,8 +64,4 @@ export function gvNamespace(gv: Pick<GroupVersion, 'group' | 'version'>): string
 /** `CoreV1`: the prefix used to alias a type imported from another group/version. */
 export function gvAliasPrefix(gv: Pick<GroupVersion, 'group' | 'version'>): string {
   return pascalCase(gvNamespace(gv));
-}
-
-export function gvLabel(gv: Pick<GroupVersion, 'group' | 'version'>): string {
-  return apiVersionOf(gv.group, gv.version);
 }

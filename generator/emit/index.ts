@@ -1,4 +1,4 @@
-export { createEmitContext, GENERATOR_NAME, type EmitContext } from './emit-context.js';
+export { createEmitContext, GENERATOR_NAME, RUNTIME_PACKAGE, SVCKIT_ROOT, type EmitContext, type RuntimeArea, type RuntimeImports } from './emit-context.js';
 export { emitTypes } from './types.js';
 export { emitIndexes } from './indexes.js';
 export { openApiDocument, schemaName, type OpenApiDocument } from './openapi-document.js';

@@ -119,7 +119,7 @@ describe('the .proto emitter', () => {
 
   it('writes no .proto for custom resources only', () => {
     const out = mkdtempSync(join(tmpdir(), 'svckit-proto-'));
-    codegen({ schemas: [join(ROOT, '../shared/testdata/crds/cert-manager')], out, cwd: ROOT });
+    codegen({ schemas: [join(ROOT, 'generator/testdata/crds')], out, cwd: ROOT });
     expect(Object.keys(protoFiles(out))).toEqual([]);
     expect(readFileSync(join(out, 'protobuf.ts'), 'utf8')).toContain('export const allProtobufPackages: readonly ProtobufPackage[] = [\n];');
   });

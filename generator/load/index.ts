@@ -1,2 +1,2 @@
-export { loadSchemas, loadFile, BUILTIN_SCHEMAS, type LoadOptions } from './load-schemas.js';
+export { loadSchemas, loadFile, BUILTIN_SCHEMAS, type LoadOptions, type DocumentPolicy } from './load-schemas.js';
 export { LoadError, isLoadError } from './load-error.js';

@@ -3,7 +3,7 @@ import { ModelIndex, type ObjectNode } from '../model/index.js';
 import { tempTree } from '../testing/index.js';
 import { LoadError, loadSchemas } from './index.js';
 
-const CERT_MANAGER = new URL('../../../shared/testdata/crds/cert-manager/', import.meta.url).pathname;
+const CRDS = new URL('../testdata/crds/', import.meta.url).pathname;
 
 function load(files: Record<string, string>) {
   const dir = tempTree(files);
@@ -105,14 +105,22 @@ describe('svckit schema files', () => {
 });
 
 describe('CustomResourceDefinitions', () => {
-  it('loads the cert-manager CRDs with x-kubernetes-* markers as aliases', () => {
-    const model = loadSchemas({ inputs: [CERT_MANAGER] });
+  it('loads a folder of CRDs with x-kubernetes-* markers as aliases', () => {
+    const model = loadSchemas({ inputs: [CRDS] });
     const index = new ModelIndex(model);
     const own = model.groupVersions.filter((gv) => !gv.external);
-    expect(own.map((gv) => `${gv.group}/${gv.version}`)).toEqual(['acme.cert-manager.io/v1', 'cert-manager.io/v1']);
-    const kinds = index.kinds().filter((t) => t.id.group === "cert-manager.io" || t.id.group === "acme.cert-manager.io").filter((t) => !t.kind?.kind.endsWith("List")).map((t) => t.kind?.kind).sort();
-    expect(kinds).toEqual(['Certificate', 'CertificateRequest', 'Challenge', 'ClusterIssuer', 'Issuer', 'Order']);
-    const cert = index.resolve({ group: 'cert-manager.io', version: 'v1', name: 'Certificate' });
+    expect(own.map((gv) => `${gv.group}/${gv.version}`)).toEqual(['acme.pki.example.io/v1', 'gateway.example.io/v1', 'gateway.example.io/v1alpha1', 'gateway.example.io/v1beta1', 'pki.example.io/v1']);
+    const kinds = index.kinds().filter((t) => t.id.group.endsWith('example.io')).filter((t) => !t.kind?.kind.endsWith('List')).map((t) => `${t.id.version}/${t.kind?.kind}`).sort();
+    expect(kinds).toEqual(['v1/BackendTLSPolicy', 'v1/Certificate', 'v1/ClusterIssuer', 'v1/GRPCRoute', 'v1/HTTPRoute', 'v1/Issuer', 'v1/Order', 'v1alpha1/ListenerSet', 'v1beta1/HTTPRoute']);
+    expect(own.find((gv) => gv.version === 'v1beta1')?.lifecycle).toEqual({ deprecated: 'gateway.example.io/v1beta1 HTTPRoute is deprecated; use gateway.example.io/v1 HTTPRoute' });
+    const listenerSet = index.resolve({ group: 'gateway.example.io', version: 'v1alpha1', name: 'ListenerSet' });
+    expect(listenerSet.kind?.resource?.subresources).toEqual(['scale', 'status']);
+    const lsSpec = (listenerSet.node as ObjectNode).fields.find((f) => f.name === 'spec')!.type as ObjectNode;
+    expect(lsSpec.fields.find((f) => f.name === 'port')?.type).toMatchObject({ kind: 'int-or-string' });
+    expect(lsSpec.fields.find((f) => f.name === 'template')?.type).toMatchObject({ embeddedResource: true, preserveUnknown: true });
+    const issuer = index.resolve({ group: 'pki.example.io', version: 'v1', name: 'ClusterIssuer' });
+    expect(issuer.kind?.resource).toMatchObject({ scope: 'Cluster', shortNames: ['ciss'], categories: ['pki'] });
+    const cert = index.resolve({ group: 'pki.example.io', version: 'v1', name: 'Certificate' });
     expect(cert.kind?.resource).toMatchObject({ plural: 'certificates', scope: 'Namespaced', custom: true, storage: true, subresources: ['status'] });
     expect(cert.kind?.resource?.shortNames).toEqual(['cert', 'certs']);
     expect(cert.kind?.resource?.printerColumns.map((c) => c.name)).toContain('Ready');
@@ -121,7 +129,10 @@ describe('CustomResourceDefinitions', () => {
     expect(model.groupVersions.find((gv) => gv.group === 'meta.svc.io')?.external).toBe(true);
     // x-kubernetes-list-type is read as x-svc-list-type.
     const spec = (cert.node as ObjectNode).fields.find((f) => f.name === 'spec')!.type as ObjectNode;
-    expect(spec.fields.find((f) => f.name === 'dnsNames')?.type).toMatchObject({ kind: 'list', listType: 'atomic' });
+    expect(spec.fields.find((f) => f.name === 'dnsNames')?.type).toMatchObject({ kind: 'list', listType: 'set' });
+    expect(spec.fields.find((f) => f.name === 'issuerRef')?.type).toMatchObject({ structType: 'atomic' });
+    const status = (cert.node as ObjectNode).fields.find((f) => f.name === 'status')!.type as ObjectNode;
+    expect(status.fields.find((f) => f.name === 'conditions')?.type).toMatchObject({ kind: 'list', listType: 'map', listMapKeys: ['type'] });
   });
 
   it('rejects a CRD version without a schema, naming the path', () => {

@@ -17,7 +17,22 @@ export interface LoadOptions {
   inputs: string[];
   /** Paths in errors and headers are shown relative to this directory. */
   cwd?: string;
+  /**
+   * What to do with a document that is not a schema (a folder of CRDs often holds other
+   * manifests too): `skip` it and tell `warn` (the default), or `error`.
+   */
+  others?: 'skip' | 'error';
+  /** Receives one line per skipped document. */
+  warn?: (message: string) => void;
 }
+
+/** How loadFile treats documents that are not schemas. */
+export interface DocumentPolicy {
+  others: 'skip' | 'error';
+  warn: (message: string) => void;
+}
+
+const NOT_A_SCHEMA = 'not a schema: expected svckit schema format (group, version, definitions), a CustomResourceDefinition, or an OpenAPI v2/v3 document';
 
 /** Reads every schema input and links it into one model. Throws LoadError on the first problem. */
 export function loadSchemas(options: LoadOptions): Model {
@@ -25,7 +40,9 @@ export function loadSchemas(options: LoadOptions): Model {
   const files = options.inputs.flatMap((input) => listSchemaFiles(resolve(cwd, input))).sort();
   if (files.length === 0) throw new LoadError(options.inputs.join(', '), '', 'no .yaml, .yml or .json schema files found');
   const ctx = newLinkContext();
-  const loaded = files.flatMap((file) => loadFile(file, shownPath(file, cwd), ctx));
+  const policy: DocumentPolicy = { others: options.others ?? 'skip', warn: options.warn ?? (() => {}) };
+  const loaded = files.flatMap((file) => loadFile(file, shownPath(file, cwd), ctx, policy));
+  if (loaded.length === 0) throw new LoadError(options.inputs.join(', '), '', `no schemas found in ${files.length} file(s): ${NOT_A_SCHEMA.slice('not a schema: '.length)}`);
   addBuiltinMeta(loaded, ctx, cwd);
   return link(loaded, ctx);
 }
@@ -53,7 +70,7 @@ function listSchemaFiles(path: string): string[] {
 }
 
 /** Parses one file (several YAML documents allowed) and hands each document to its loader. */
-export function loadFile(path: string, shown: string, ctx: LinkContext): GroupVersion[] {
+export function loadFile(path: string, shown: string, ctx: LinkContext, policy: DocumentPolicy = { others: 'error', warn: () => {} }): GroupVersion[] {
   const text = readFileSync(path, 'utf8');
   let docs: unknown[];
   try {
@@ -69,16 +86,26 @@ export function loadFile(path: string, shown: string, ctx: LinkContext): GroupVe
     throw error;
   }
   const out: GroupVersion[] = [];
-  for (const value of docs) {
-    if (value === null || value === undefined) continue;
+  docs.forEach((value, i) => {
+    if (value === null || value === undefined) return;
     if (isSvcSchema(value)) out.push(loadSvcSchema(value, shown, ctx));
     else if (isCrd(value)) out.push(...loadCrd(value, shown, ctx));
     else if (isOpenApi(value)) out.push(...loadOpenApi(value, shown, ctx));
     else {
-      throw new LoadError(shown, '', 'not a schema: expected svckit schema format (group, version, definitions), a CustomResourceDefinition, or an OpenAPI v2/v3 document');
+      const document = docs.length > 1 ? `(document ${i + 1})` : '';
+      if (policy.others === 'error') throw new LoadError(shown, document, `${describeDocument(value)} is ${NOT_A_SCHEMA}`);
+      policy.warn(`skipped ${[shown, document].filter(Boolean).join(' ')}: ${describeDocument(value)} is not a schema`);
     }
-  }
+  });
   return out;
+}
+
+/** `a ValidatingAdmissionPolicy (admissionregistration.k8s.io/v1)`, for a skipped document. */
+function describeDocument(value: unknown): string {
+  if (typeof value !== 'object' || Array.isArray(value)) return `a ${Array.isArray(value) ? 'list' : typeof value}`;
+  const { kind, apiVersion } = value as { kind?: unknown; apiVersion?: unknown };
+  if (typeof kind !== 'string') return 'a document without kind';
+  return `a ${kind}${typeof apiVersion === 'string' ? ` (${apiVersion})` : ''}`;
 }
 
 /**

@@ -6,11 +6,14 @@ const header = { generator: 'svckit codegen', version: 'v9.9.9', sources: ['sche
 describe('GeneratedFile', () => {
   it('renders the header, sorted de-duplicated imports and the body', () => {
     const f = new GeneratedFile('/out/core/v1/types.ts', header);
-    f.importType('ObjectMeta', '/out/meta.svc.io/v1/types');
-    f.importType('ListMeta', '/out/meta.svc.io/v1/types');
-    f.importType('ObjectMeta', '/out/meta.svc.io/v1/types');
-    f.importValue('isKind', '/svckit/runtime/api/index');
-    f.importType('GroupVersionKind', '/svckit/runtime/api/index');
+    const uses = [
+      f.importType('ObjectMeta', '/out/meta.svc.io/v1/types'),
+      f.importType('ListMeta', '/out/meta.svc.io/v1/types'),
+      f.importType('ObjectMeta', '/out/meta.svc.io/v1/types'),
+      f.importValue('isKind', '/svckit/runtime/api/index'),
+      f.importType('GroupVersionKind', '/svckit/runtime/api/index'),
+    ];
+    f.top(`// ${uses.join(' ')}`);
     f.block('export interface A {', () => f.line('m: ObjectMeta;'));
     expect(f.render()).toBe(
       [
@@ -19,6 +22,8 @@ describe('GeneratedFile', () => {
         '',
         "import { type GroupVersionKind, isKind } from '../../../svckit/runtime/api/index.js';",
         "import type { ListMeta, ObjectMeta } from '../../meta.svc.io/v1/types.js';",
+        '',
+        '// ObjectMeta ListMeta ObjectMeta isKind GroupVersionKind',
         '',
         'export interface A {',
         '  m: ObjectMeta;',
@@ -31,14 +36,43 @@ describe('GeneratedFile', () => {
   it('aliases an import whose name the file already declares', () => {
     const f = new GeneratedFile('/out/audit.svc.io/v1/types.ts', header);
     f.declare('ObjectReference');
-    expect(f.importType('ObjectReference', '/out/core/v1/types', 'CoreV1')).toBe('CoreV1ObjectReference');
-    expect(f.importType('ObjectReference', '/out/core/v1/types', 'CoreV1')).toBe('CoreV1ObjectReference');
-    expect(f.render()).toContain("import type { ObjectReference as CoreV1ObjectReference } from '../../core/v1/types.js';");
+    f.line(`a: ${f.importType('ObjectReference', '/out/core/v1/types', 'CoreV1')};`);
+    f.line(`b: ${f.importType('ObjectReference', '/out/core/v1/types', 'CoreV1')};`);
+    const text = f.render();
+    expect(text).toContain("import type { ObjectReference as CoreV1ObjectReference } from '../../core/v1/types.js';");
+    expect(text).toContain('a: CoreV1ObjectReference;\nb: CoreV1ObjectReference;');
+  });
+
+  it('aliases whatever the order of declare and import calls', () => {
+    const f = new GeneratedFile('/out/audit.svc.io/v1/types.ts', header);
+    f.line(`a: ${f.importType('ObjectReference', '/out/core/v1/types', 'CoreV1')};`);
+    f.declare('ObjectReference');
+    f.line('export interface ObjectReference {}');
+    const text = f.render();
+    expect(text).toContain("import type { ObjectReference as CoreV1ObjectReference } from '../../core/v1/types.js';");
+    expect(text).toContain('a: CoreV1ObjectReference;');
+  });
+
+  it('emits no import for a symbol that is never printed, and a value import where one use is a value', () => {
+    const f = new GeneratedFile('/out/core/v1/kinds.ts', header);
+    f.importValue('unused', 'svckit/runtime/schema');
+    f.line(`const a: ${f.importType('Codec', 'svckit/runtime/codec')} = ${f.importValue('Codec', 'svckit/runtime/codec')};`);
+    const text = f.render();
+    expect(text).not.toContain('unused');
+    expect(text).not.toContain('svckit/runtime/schema');
+    expect(text).toContain("import { Codec } from 'svckit/runtime/codec';");
+  });
+
+  it('prints a package specifier as it is', () => {
+    const f = new GeneratedFile('/anywhere/out/core/v1/types.ts', header);
+    f.line(`x: ${f.importType('ObjectMeta', 'svckit/generated/meta.svc.io/v1/types')};`);
+    expect(f.render()).toContain("import type { ObjectMeta } from 'svckit/generated/meta.svc.io/v1/types';");
   });
 
   it('never imports from itself', () => {
     const f = new GeneratedFile('/out/core/v1/types.ts', header);
-    expect(f.importType('Pod', '/out/core/v1/types')).toBe('Pod');
+    f.line(`p: ${f.importType('Pod', '/out/core/v1/types')};`);
+    expect(f.render()).toContain('p: Pod;');
     expect(f.render()).not.toContain('import');
   });
 

@@ -1,30 +1,43 @@
-import { LineWriter, headerLines } from './line-writer.js';
-import { dirname, relative, sep } from 'node:path';
+import { dirname, isAbsolute, relative, sep } from 'node:path';
+import { type FileHeader, headerLines } from './header.js';
+import { LineWriter } from './line-writer.js';
 
-/** What every generated file's header names. */
-export interface FileHeader {
-  generator: string;
-  version: string;
-  /** The schema files the content comes from, relative to where codegen ran. */
-  sources: string[];
-}
+/**
+ * Where an imported symbol lives: an absolute path without extension (a file of the same
+ * generation run, or svckit's own sources when it generates its built-in kinds), or a package
+ * specifier (`svckit/runtime/api`), printed as it is.
+ */
+export type ModuleRef = string;
 
-interface ImportEntry {
+/** One imported symbol, as recorded; its local name is decided only at render. */
+interface ImportSymbol {
+  name: string;
+  module: ModuleRef;
   typeOnly: boolean;
+  aliasPrefix: string;
 }
 
 /**
+ * Marks a symbol reference in the printed text until render() knows its local name. It carries the
+ * name, so an emitter that measures a line (to wrap it) measures about what will be printed.
+ */
+const TOKEN = /\u0001(\d+)\u0002[^\u0003]*\u0003/g;
+
+/**
  * One generated TypeScript file. Emitters write lines and ask for symbols; the file owns the
- * header, the indentation and the import statements (de-duplicated, sorted, relative, type-only
- * where possible), so no emitter writes an import by hand.
+ * header, the indentation and the import statements. As protobuf-es's printer does, an import is
+ * a value in the text: `importType`/`importValue` return a reference that render() resolves, so
+ * imports are de-duplicated, merged into one statement per module, type-only where every printed
+ * use is type-only, aliased only where a name clashes (whatever the order of calls), and an
+ * import that is never printed is never emitted.
  */
 export class GeneratedFile extends LineWriter {
-  private readonly imports = new Map<string, Map<string, ImportEntry>>();
-  /** Names bound in this file: declared here or imported; an import that would clash gets an alias. */
-  private readonly bound = new Map<string, string>();
-  private readonly reexports = new Map<string, string | undefined>();
+  private readonly symbols: ImportSymbol[] = [];
+  private readonly symbolIndex = new Map<string, number>();
+  private readonly declared = new Set<string>();
+  private readonly reexports = new Map<ModuleRef, string | undefined>();
 
-  /** @param path absolute path of the file to write; module paths below are absolute too. */
+  /** @param path absolute path of the file to write. */
   constructor(
     readonly path: string,
     private readonly header: FileHeader,
@@ -34,41 +47,35 @@ export class GeneratedFile extends LineWriter {
 
   /** Declares names that this file defines, so that imports of the same names are aliased. */
   declare(...names: string[]): void {
-    for (const n of names) this.bound.set(n, '');
+    for (const n of names) this.declared.add(n);
   }
 
   /**
-   * Records a type-only import of `name` from the module at absolute path `module` (no extension)
-   * and returns the local name: `name`, or `aliasPrefix + name` when `name` is already bound here.
+   * A type-only use of `name` from `module`, to print where the name belongs. It renders as
+   * `name`, or `aliasPrefix + name` when the file declares `name` or imports it from elsewhere.
    */
-  importType(name: string, module: string, aliasPrefix = 'Imported'): string {
-    return this.addImport(name, module, true, aliasPrefix);
+  importType(name: string, module: ModuleRef, aliasPrefix = 'Imported'): string {
+    return this.reference(name, module, true, aliasPrefix);
   }
 
-  /** Records a value import; see importType. */
-  importValue(name: string, module: string, aliasPrefix = 'imported'): string {
-    return this.addImport(name, module, false, aliasPrefix);
+  /** A value use of `name` from `module`; see importType. */
+  importValue(name: string, module: ModuleRef, aliasPrefix = 'imported'): string {
+    return this.reference(name, module, false, aliasPrefix);
   }
 
-  private addImport(name: string, module: string, typeOnly: boolean, aliasPrefix: string): string {
+  private reference(name: string, module: ModuleRef, typeOnly: boolean, aliasPrefix: string): string {
     if (module === this.path.replace(/\.ts$/, '')) return name;
-    let local = name;
-    const owner = this.bound.get(name);
-    if (owner !== undefined && owner !== module) local = `${aliasPrefix}${name}`;
-    if (this.bound.has(local) && this.bound.get(local) !== module) {
-      throw new Error(`${this.path}: cannot bind ${local} for ${name} from ${module}: the name is taken`);
+    const key = `${typeOnly ? 't' : 'v'}\0${module}\0${name}`;
+    let index = this.symbolIndex.get(key);
+    if (index === undefined) {
+      index = this.symbols.push({ name, module, typeOnly, aliasPrefix }) - 1;
+      this.symbolIndex.set(key, index);
     }
-    this.bound.set(local, module);
-    let names = this.imports.get(module);
-    if (!names) this.imports.set(module, (names = new Map()));
-    const key = local === name ? name : `${name} as ${local}`;
-    const seen = names.get(key);
-    names.set(key, { typeOnly: (seen?.typeOnly ?? true) && typeOnly });
-    return local;
+    return `\u0001${index}\u0002${name}\u0003`;
   }
 
   /** Re-exports every export of a module, or all of it as the namespace `as`. */
-  exportAll(module: string, as?: string): this {
+  exportAll(module: ModuleRef, as?: string): this {
     this.reexports.set(module, as);
     return this;
   }
@@ -88,37 +95,78 @@ export class GeneratedFile extends LineWriter {
 
   /** The file's full text: header, imports, body, one trailing newline. */
   render(): string {
+    const code = [...this.topLines, ...(this.topLines.length > 0 ? [''] : []), ...this.bodyLines()];
+    const printed = new Set<number>();
+    for (const l of code) for (const m of l.matchAll(TOKEN)) printed.add(Number(m[1]));
+    const locals = this.localNames(printed);
     const out = headerLines(this.header);
-    const imports = this.renderImports();
+    const imports = this.renderImports(printed, locals);
     if (imports.length > 0) out.push(...imports, '');
-    const reexports = [...this.reexports]
-      .map(([module, as]) => `export * ${as ? `as ${as} ` : ''}from '${this.specifier(module)}';`)
-      .sort();
+    const reexports = [...this.reexports].map(([module, as]) => `export * ${as ? `as ${as} ` : ''}from '${this.specifier(module)}';`).sort();
     if (reexports.length > 0) out.push(...reexports, '');
-    if (this.topLines.length > 0) out.push(...this.topLines, '');
-    out.push(...this.bodyLines());
+    out.push(...code.map((l) => l.replace(TOKEN, (_, i: string) => locals.get(this.symbolKey(this.symbols[Number(i)]!))!)));
     return `${out.join('\n')}\n`;
   }
 
-  private renderImports(): string[] {
-    const entries = [...this.imports].map(([module, names]) => ({ spec: this.specifier(module), names }));
-    entries.sort((a, b) => (a.spec < b.spec ? -1 : a.spec > b.spec ? 1 : 0));
-    return entries.map(({ spec, names }) => {
-      const sorted = [...names].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      const allTypes = sorted.every(([, e]) => e.typeOnly);
-      const list = sorted.map(([n, e]) => (!allTypes && e.typeOnly ? `type ${n}` : n)).join(', ');
+  private symbolKey(s: ImportSymbol): string {
+    return `${s.module}\0${s.name}`;
+  }
+
+  /**
+   * The local name of every printed symbol: its own name, unless the file declares it or another
+   * module's symbol of that name came first (modules in specifier order, so the result does not
+   * depend on the order the emitter asked in).
+   */
+  private localNames(printed: Set<number>): Map<string, string> {
+    const bound = new Map<string, string>([...this.declared].map((n) => [n, '']));
+    const locals = new Map<string, string>();
+    const used = [...printed].map((i) => this.symbols[i]!).sort((a, b) => compare(this.specifier(a.module), this.specifier(b.module)) || compare(a.name, b.name));
+    for (const s of used) {
+      const key = this.symbolKey(s);
+      if (locals.has(key)) continue;
+      const owner = bound.get(s.name);
+      const local = owner === undefined || owner === s.module ? s.name : `${s.aliasPrefix}${s.name}`;
+      const taken = bound.get(local);
+      if (taken !== undefined && taken !== s.module) throw new Error(`${this.path}: cannot bind ${local} for ${s.name} from ${s.module}: the name is taken`);
+      bound.set(local, s.module);
+      locals.set(key, local);
+    }
+    return locals;
+  }
+
+  private renderImports(printed: Set<number>, locals: Map<string, string>): string[] {
+    const byModule = new Map<string, Map<string, boolean>>();
+    for (const i of printed) {
+      const s = this.symbols[i]!;
+      const spec = this.specifier(s.module);
+      const local = locals.get(this.symbolKey(s))!;
+      const entry = local === s.name ? s.name : `${s.name} as ${local}`;
+      let names = byModule.get(spec);
+      if (!names) byModule.set(spec, (names = new Map()));
+      names.set(entry, (names.get(entry) ?? true) && s.typeOnly);
+    }
+    return [...byModule].sort(([a], [b]) => compare(a, b)).map(([spec, names]) => {
+      const sorted = [...names].sort(([a], [b]) => compare(a, b));
+      const allTypes = sorted.every(([, typeOnly]) => typeOnly);
+      const list = sorted.map(([n, typeOnly]) => (!allTypes && typeOnly ? `type ${n}` : n)).join(', ');
       return `import ${allTypes ? 'type ' : ''}{ ${list} } from '${spec}';`;
     });
   }
 
-  /** The relative specifier of a module from this file, for a dynamic `import()`. */
-  specifierFor(module: string): string {
+  /** The specifier of a module from this file, for a dynamic `import()`. */
+  specifierFor(module: ModuleRef): string {
     return this.specifier(module);
   }
 
-  private specifier(module: string): string {
+  /** A package specifier as it is; a path relative to this file, with the `.js` ESM needs. */
+  private specifier(module: ModuleRef): string {
+    if (!isAbsolute(module)) return module;
     let rel = relative(dirname(this.path), module).split(sep).join('/');
     if (!rel.startsWith('.')) rel = `./${rel}`;
     return `${rel}.js`;
   }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pascalCase, tsKey, tsString, tsValue } from './index.js';
+import { camelCase, pascalCase, tsKey, tsString, tsValue } from './index.js';
 
 const evaluate = (literal: string): unknown => new Function(`return (${literal});`)();
 
@@ -26,5 +26,26 @@ describe('TypeScript literals', () => {
   it('makes PascalCase identifiers from field names', () => {
     expect(pascalCase('tls-server-name')).toBe('TlsServerName');
     expect(pascalCase('http01')).toBe('Http01');
+  });
+});
+
+describe('camelCase', () => {
+  it('lowers a leading initialism as people write it', () => {
+    expect(['HTTPRoute', 'GRPCRoute', 'TCPRoute', 'CSIDriver', 'IPAddress', 'ConfigMap', 'Pod', 'HTTP', 'URLs'].map(camelCase)).toEqual([
+      'httpRoute',
+      'grpcRoute',
+      'tcpRoute',
+      'csiDriver',
+      'ipAddress',
+      'configMap',
+      'pod',
+      'http',
+      'urls',
+    ]);
+  });
+
+  it('joins the words of group names and versions', () => {
+    expect(camelCase('flowcontrol.apiserver.svc.io v1beta3')).toBe('flowcontrolApiserverSvcIoV1beta3');
+    expect(camelCase('cert-manager')).toBe('certManager');
   });
 });

@@ -31,10 +31,18 @@ export function pascalCase(text: string): string {
     .join('');
 }
 
-/** `flowcontrol.apiserver.svc.io` v1beta3 -> `flowcontrolApiserverV1beta3`: a namespace name. */
+/**
+ * `flowcontrol.apiserver.svc.io` v1beta3 -> `flowcontrolApiserverV1beta3`, `HTTPRoute` -> `httpRoute`:
+ * a camelCase identifier that lowers a leading initialism as people write it (`tcpRoute`,
+ * `csiDriver`), keeping the capital that starts the next word.
+ */
 export function camelCase(text: string): string {
   const p = pascalCase(text);
-  return p.length === 0 ? p : p[0]!.toLowerCase() + p.slice(1);
+  const run = /^[A-Z0-9]+/.exec(p)?.[0].length ?? 0;
+  if (run === 0) return p;
+  // In `HTTPRoute` the run `HTTPR` ends with the next word's capital; in `HTTP`, `URLs` or `Pod` it does not.
+  const cut = run > 1 && /^[a-z]{2}/.test(p.slice(run)) ? run - 1 : run;
+  return p.slice(0, cut).toLowerCase() + p.slice(cut);
 }
 
 /** A JSON value as a TypeScript literal: single-quoted strings, bare keys where possible. */

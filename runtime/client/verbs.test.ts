@@ -256,7 +256,7 @@ describe('list options', () => {
 describe('deprecation warnings', () => {
   it('delivers the Warning header of a deprecated version', async () => {
     warnings.length = 0;
-    await client.flowcontrolApiserver.v1beta3.flowSchemas.list();
+    await client.flowcontrol.v1beta3.flowSchemas.list();
     expect(warnings.join('\n')).toMatch(/flowcontrol.apiserver.svc.io\/v1beta3 FlowSchema is deprecated/);
   });
 });

@@ -39,7 +39,12 @@ export const AdmissionRequestSchema: ObjectSchema = {
       required: true,
       proto: 7,
     },
-    { name: 'userInfo', schema: { type: 'ref', ref: () => UserInfoSchema }, required: true, proto: 8 },
+    {
+      name: 'userInfo',
+      schema: { type: 'ref', ref: () => UserInfoSchema },
+      required: true,
+      proto: 8,
+    },
     { name: 'object', schema: { type: 'raw' }, proto: 9 },
     { name: 'oldObject', schema: { type: 'raw' }, proto: 10 },
     { name: 'dryRun', schema: { type: 'boolean', default: false }, proto: 11 },

@@ -15,7 +15,7 @@ export interface AutoscalingV2Client {
 }
 
 /**
- * Builds the autoscaling v2 client over a transport; `createClient` in the root client.ts does it for every group/version.
+ * Builds the client of autoscaling v2 over a transport; `createClient` in the root client.ts does it for every group/version.
  *
  * Schema: schemas/autoscaling/v2.yaml
  */

@@ -15,7 +15,7 @@ export interface AutoscalingV2beta2Client {
 }
 
 /**
- * Builds the autoscaling v2beta2 client over a transport; `createClient` in the root client.ts does it for every group/version.
+ * Builds the client of autoscaling v2beta2 over a transport; `createClient` in the root client.ts does it for every group/version.
  *
  * Schema: schemas/autoscaling/v2beta2.yaml
  */

@@ -18,7 +18,7 @@ export interface BatchV1Client {
 }
 
 /**
- * Builds the batch v1 client over a transport; `createClient` in the root client.ts does it for every group/version.
+ * Builds the client of batch v1 over a transport; `createClient` in the root client.ts does it for every group/version.
  *
  * Schema: schemas/batch/v1.yaml
  */

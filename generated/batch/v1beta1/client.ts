@@ -15,7 +15,7 @@ export interface BatchV1beta1Client {
 }
 
 /**
- * Builds the batch v1beta1 client over a transport; `createClient` in the root client.ts does it for every group/version.
+ * Builds the client of batch v1beta1 over a transport; `createClient` in the root client.ts does it for every group/version.
  *
  * Schema: schemas/batch/v1beta1.yaml
  */

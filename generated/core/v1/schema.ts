@@ -358,7 +358,12 @@ export const EventSchema: ObjectSchema = {
   fields: [
     { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
     { name: 'kind', schema: { type: 'string', enum: ['Event'] } },
-    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, required: true, proto: 1 },
+    {
+      name: 'metadata',
+      schema: { type: 'ref', ref: () => ObjectMetaSchema },
+      required: true,
+      proto: 1,
+    },
     {
       name: 'involvedObject',
       schema: { type: 'ref', ref: () => ObjectReferenceSchema },

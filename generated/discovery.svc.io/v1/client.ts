@@ -15,7 +15,7 @@ export interface DiscoveryV1Client {
 }
 
 /**
- * Builds the discovery.svc.io v1 client over a transport; `createClient` in the root client.ts does it for every group/version.
+ * Builds the client of discovery.svc.io v1 over a transport; `createClient` in the root client.ts does it for every group/version.
  *
  * Schema: schemas/discovery.svc.io/v1.yaml
  */

@@ -18,7 +18,7 @@ export interface FlowcontrolApiserverV1Client {
 }
 
 /**
- * Builds the flowcontrol.apiserver.svc.io v1 client over a transport; `createClient` in the root client.ts does it for every group/version.
+ * Builds the client of flowcontrol.apiserver.svc.io v1 over a transport; `createClient` in the root client.ts does it for every group/version.
  *
  * Schema: schemas/flowcontrol.apiserver.svc.io/v1.yaml
  */

@@ -18,7 +18,7 @@ export interface FlowcontrolApiserverV1beta3Client {
 }
 
 /**
- * Builds the flowcontrol.apiserver.svc.io v1beta3 client over a transport; `createClient` in the root client.ts does it for every group/version.
+ * Builds the client of flowcontrol.apiserver.svc.io v1beta3 over a transport; `createClient` in the root client.ts does it for every group/version.
  *
  * Schema: schemas/flowcontrol.apiserver.svc.io/v1beta3.yaml
  */

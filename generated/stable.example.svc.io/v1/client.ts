@@ -15,7 +15,7 @@ export interface StableExampleV1Client {
 }
 
 /**
- * Builds the stable.example.svc.io v1 client over a transport; `createClient` in the root client.ts does it for every group/version.
+ * Builds the client of stable.example.svc.io v1 over a transport; `createClient` in the root client.ts does it for every group/version.
  *
  * Schema: schemas/stable.example.svc.io/crontabs.yaml
  */

@@ -10,17 +10,17 @@ import type { CSIStorageCapacity, CSIStorageCapacityList } from './types.js';
  * Schema: schemas/storage.svc.io/v1beta1.yaml
  */
 export interface StorageV1beta1Client {
-  /** {@link CSIStorageCapacity}: `csistoragecapacities(namespace)`, `csistoragecapacities.all()`. */
-  readonly csistoragecapacities: NamespacedResource<CSIStorageCapacity, CSIStorageCapacityList>;
+  /** {@link CSIStorageCapacity}: `csiStorageCapacities(namespace)`, `csiStorageCapacities.all()`. */
+  readonly csiStorageCapacities: NamespacedResource<CSIStorageCapacity, CSIStorageCapacityList>;
 }
 
 /**
- * Builds the storage.svc.io v1beta1 client over a transport; `createClient` in the root client.ts does it for every group/version.
+ * Builds the client of storage.svc.io v1beta1 over a transport; `createClient` in the root client.ts does it for every group/version.
  *
  * Schema: schemas/storage.svc.io/v1beta1.yaml
  */
 export function storageV1beta1Client(transport: Transport): StorageV1beta1Client {
   return {
-    csistoragecapacities: namespacedResource<CSIStorageCapacity, CSIStorageCapacityList>(transport, { group: 'storage.svc.io', version: 'v1beta1', resource: 'csistoragecapacities', kind: 'CSIStorageCapacity', listKind: 'CSIStorageCapacityList', namespaced: true, subresources: [] }),
+    csiStorageCapacities: namespacedResource<CSIStorageCapacity, CSIStorageCapacityList>(transport, { group: 'storage.svc.io', version: 'v1beta1', resource: 'csistoragecapacities', kind: 'CSIStorageCapacity', listKind: 'CSIStorageCapacityList', namespaced: true, subresources: [] }),
   };
 }

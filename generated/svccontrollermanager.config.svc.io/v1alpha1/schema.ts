@@ -190,7 +190,11 @@ export const GenericControllerManagerConfigurationSchema: ObjectSchema = {
       proto: 6,
     },
     { name: 'Controllers', schema: { type: 'list', items: { type: 'string' } }, proto: 7 },
-    { name: 'Debugging', schema: { type: 'ref', ref: () => DebuggingConfigurationSchema }, proto: 8 },
+    {
+      name: 'Debugging',
+      schema: { type: 'ref', ref: () => DebuggingConfigurationSchema },
+      proto: 8,
+    },
     { name: 'LeaderMigrationEnabled', schema: { type: 'boolean' }, proto: 9 },
     {
       name: 'LeaderMigration',
