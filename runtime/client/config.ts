@@ -1,7 +1,45 @@
 import type { Codec } from './codec.js';
 import type { CredentialSource } from './credentials.js';
-import type { TlsOptions } from './node-http.js';
-import type { FetchLike } from './transport.js';
+
+/** The part of a response body stream the transport reads (the platform's and undici's both fit). */
+export interface ByteStream {
+  getReader(): { read(): Promise<{ done: boolean; value?: Uint8Array }>; cancel(): Promise<void> };
+}
+
+/** The part of a fetch Response the transport reads (the platform's and undici's both fit). */
+export interface FetchResponse {
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  readonly body: ByteStream | null;
+  text(): Promise<string>;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+export interface FetchInit {
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array<ArrayBuffer>;
+  signal?: AbortSignal;
+}
+
+export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>;
+
+/** TLS settings of a connection: the client config file's cluster fields. */
+export interface TlsOptions {
+  /** PEM certificate authorities; absent means the system roots. */
+  ca?: string;
+  /** Name for SNI and the certificate check (`tls-server-name`); default the URL's host. */
+  serverName?: string;
+  /** Skip the server certificate check (`insecure-skip-tls-verify`): insecure, for tests. */
+  insecureSkipTlsVerify?: boolean;
+}
+
+/**
+ * Makes a fetch that carries TLS settings, a client certificate or a proxy: what the platform's
+ * fetch cannot be told. `svckit/client/node` supplies one (`nodeConnector`), and its config
+ * loaders set it; in a browser the page's own TLS applies and none is needed.
+ */
+export type Connector = (tls: TlsOptions, proxyUrl: string | undefined, certificate: { cert: string; key: string } | undefined) => Promise<{ fetch: FetchLike; close(): Promise<void> }>;
 
 /** Where a warning came from, for a handler that wants to say so. */
 export interface WarningContext {
@@ -26,10 +64,12 @@ export interface ClientConfig {
   /** The namespace namespaced accessors use when called without one; default `default`. */
   namespace?: string;
   credentials?: CredentialSource;
-  /** CA bundle, tls-server-name, insecure-skip-tls-verify (Node). */
+  /** CA bundle, tls-server-name, insecure-skip-tls-verify (needs a connector). */
   tls?: TlsOptions;
-  /** `http://proxy:3128`: requests go through this proxy (Node). */
+  /** `http://proxy:3128`: requests go through this proxy (needs a connector). */
   proxyUrl?: string;
+  /** Opens connections that carry `tls`, `proxyUrl` or a client certificate (`nodeConnector` in Node). */
+  connector?: Connector;
   /** Ask for uncompressed responses (gzip is requested and decoded by default). */
   disableCompression?: boolean;
   /** Body encoding; default JSON. A codec the server does not accept (406) falls back to JSON. */

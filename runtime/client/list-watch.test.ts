@@ -6,7 +6,7 @@ import { type Client, createClient } from '../../generated/client.js';
 import type { ConfigMap } from '../../generated/core/v1/types.js';
 import { type StatusError, isStatusError } from '../api/index.js';
 import { type Informer, type WatchEvent, byLabel, byNamespace } from './index.js';
-import { type Front, type RunningServer, eventually, front, referenceServer, replyStatus } from './test-support.js';
+import { type Front, type RunningServer, eventually, front, referenceServer, replyStatus } from './client.testing.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

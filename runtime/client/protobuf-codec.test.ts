@@ -3,7 +3,7 @@ import { createClient } from '../../generated/client.js';
 import type { ConfigMap } from '../../generated/core/v1/types.js';
 import { allProtobufPackages } from '../../generated/protobuf.js';
 import { protobufCodec } from './index.js';
-import { type Front, type RunningServer, front, referenceServer } from './test-support.js';
+import { type Front, type RunningServer, front, referenceServer } from './client.testing.js';
 
 /** The client speaking Protobuf to the reference server: built-in kinds in the envelope, custom resources in JSON. */
 describe('the Protobuf transport', () => {

@@ -1,33 +1,10 @@
 import { sleep } from './backoff.js';
 import { type Codec, JSON_MEDIA_TYPE, isJsonContentType, jsonCodec } from './codec.js';
-import type { ClientConfig, WarningHandler } from './config.js';
+import type { ByteStream, ClientConfig, FetchLike, FetchResponse, WarningHandler } from './config.js';
 import type { Credentials } from './credentials.js';
 import { ConnectionError, parseRetryAfter, statusErrorFromResponse } from './errors.js';
 import type { ResourceInfo } from './types.js';
 import { parseWarningHeader } from './warnings.js';
-
-/** The part of a response body stream the transport reads (the platform's and undici's both fit). */
-export interface ByteStream {
-  getReader(): { read(): Promise<{ done: boolean; value?: Uint8Array }>; cancel(): Promise<void> };
-}
-
-/** The part of a fetch Response the transport reads (the platform's and undici's both fit). */
-export interface FetchResponse {
-  readonly status: number;
-  readonly headers: { get(name: string): string | null };
-  readonly body: ByteStream | null;
-  text(): Promise<string>;
-  arrayBuffer(): Promise<ArrayBuffer>;
-}
-
-export interface FetchInit {
-  method: string;
-  headers: Record<string, string>;
-  body?: string | Uint8Array<ArrayBuffer>;
-  signal?: AbortSignal;
-}
-
-export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -54,7 +31,7 @@ const DEFAULT_MAX_DELAY_MS = 30_000;
  * The HTTP layer every client shares: request building, credentials (re-asked after a 401),
  * codec negotiation with JSON fallback on 406, bounded retries of 429/504 with Retry-After,
  * warnings, and errors as StatusError. Built on fetch, so it runs in Node and in the browser;
- * TLS material and proxies switch to an undici dispatcher in Node.
+ * TLS material and proxies go through the config's connector (undici's dispatcher in Node).
  */
 export class Transport {
   readonly server: string;
@@ -204,8 +181,11 @@ export class Transport {
     const key = certificate ? `${certificate.cert}\0${certificate.key}` : '';
     if (this.dispatcher?.key !== key) {
       const previous = this.dispatcher;
-      const { dispatchingFetch } = await import('./node-http.js');
-      this.dispatcher = { key, fetch: dispatchingFetch(tls ?? {}, proxyUrl, certificate) };
+      const { connector } = this.config;
+      if (!connector) {
+        throw new TypeError('TLS settings, a proxy or a client certificate need a connector: use a config from svckit/client/node (loadClientConfig, clientConfigFromFile) or set connector: nodeConnector');
+      }
+      this.dispatcher = { key, fetch: connector(tls ?? {}, proxyUrl, certificate) };
       if (previous) void previous.fetch.then((d) => d.close()).catch(() => undefined);
     }
     return (await this.dispatcher.fetch).fetch;

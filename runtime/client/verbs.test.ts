@@ -3,7 +3,7 @@ import { type Client, createClient } from '../../generated/client.js';
 import type { ConfigMap, Pod } from '../../generated/core/v1/types.js';
 import { StatusError, isStatusError } from '../api/index.js';
 import { PATCH_CONTENT_TYPES } from './index.js';
-import { type Front, type RunningServer, front, referenceServer } from './test-support.js';
+import { type Front, type RunningServer, front, referenceServer } from './client.testing.js';
 
 let server: RunningServer;
 let spy: Front;

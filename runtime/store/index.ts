@@ -1,7 +1,7 @@
 export type * from './types.js';
-export { createStore } from './create-store.js';
+export { StoreConfigError, createStore, isStoreConfigError } from './create-store.js';
 export { MemoryStore } from './memory-store.js';
-export { SqliteStore, type SqlitePragmas } from './sqlite-store.js';
+export type { SqliteStore, SqlitePragmas } from './sqlite-store.js';
 export {
   type ContinuePosition,
   type DecodeContinueTokenOptions,

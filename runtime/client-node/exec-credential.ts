@@ -1,4 +1,4 @@
-import type { CredentialSource, Credentials } from './credentials.js';
+import type { CredentialSource, Credentials } from '../client/index.js';
 
 /** The environment variable that carries the ExecCredential request to the plugin (the real system's `KUBERNETES_EXEC_INFO`, with the product word written `svc`). */
 export const EXEC_INFO_ENV = 'SVC_EXEC_INFO';

@@ -1,5 +1,6 @@
-import type { ClientConfig } from './config.js';
-import { tokenFile } from './credentials.js';
+import type { ClientConfig } from '../client/index.js';
+import { nodeConnector } from './connector.js';
+import { tokenFile } from './token-file.js';
 
 /**
  * In-cluster configuration, the real system's with the product word written `svc`: the server
@@ -45,6 +46,7 @@ export async function inClusterConfig(options: InClusterOptions = {}): Promise<C
     server: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
     namespace,
     credentials,
+    connector: nodeConnector,
     ...(ca !== undefined ? { tls: { ca } } : {}),
   };
 }

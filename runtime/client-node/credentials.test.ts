@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/client.js';
+import { bearerToken } from '../client/index.js';
+import { type Front, type RunningServer, front, referenceServer, replyStatus } from '../client/client.testing.js';
 import {
   CLIENT_CONFIG_ENV,
   EXEC_INFO_ENV,
-  bearerToken,
   clientConfigFromFile,
   defaultClientConfig,
   execCredential,
@@ -16,7 +17,6 @@ import {
   parseClientConfigFile,
   tokenFile,
 } from './index.js';
-import { type Front, type RunningServer, front, referenceServer, replyStatus } from './test-support.js';
 
 let server: RunningServer;
 let gate: Front;

@@ -1,8 +1,9 @@
 import { parse as parseYaml } from 'yaml';
-import type { ClientConfig } from './config.js';
-import { type CredentialSource, bearerToken, clientCertificate, tokenFile } from './credentials.js';
+import { type ClientConfig, type CredentialSource, bearerToken, clientCertificate } from '../client/index.js';
+import { nodeConnector } from './connector.js';
 import { type ExecClusterInfo, type ExecConfig, execCredential } from './exec-credential.js';
 import { inClusterConfig, isInCluster } from './in-cluster.js';
+import { tokenFile } from './token-file.js';
 
 /**
  * The client config file: the real system's kubeconfig format (clusters, users, contexts,
@@ -112,7 +113,7 @@ export async function clientConfigFromFile(file: ClientConfigFile, selection: Cl
   const decode = (data: string) => atob(data.replace(/\s+/g, ''));
 
   const ca = cluster['certificate-authority-data'] ? decode(cluster['certificate-authority-data']) : cluster['certificate-authority'] ? await readText('certificate-authority', cluster['certificate-authority']) : undefined;
-  const config: ClientConfig = { server: cluster.server, namespace: selection.namespace ?? context.namespace ?? 'default' };
+  const config: ClientConfig = { server: cluster.server, namespace: selection.namespace ?? context.namespace ?? 'default', connector: nodeConnector };
   if (ca !== undefined || cluster['tls-server-name'] || cluster['insecure-skip-tls-verify']) {
     config.tls = { ...(ca !== undefined ? { ca } : {}), ...(cluster['tls-server-name'] ? { serverName: cluster['tls-server-name'] } : {}), ...(cluster['insecure-skip-tls-verify'] ? { insecureSkipTlsVerify: true } : {}) };
   }

@@ -1,0 +1,20 @@
+import type { Dispatcher } from 'undici';
+import type { Connector, FetchLike } from '../client/index.js';
+
+/**
+ * The Node connector: a fetch bound to an undici Agent (or ProxyAgent) that carries the TLS
+ * settings, the client certificate and the proxy, which a browser's fetch cannot be told. The
+ * client config loaders of this module set it; undici is loaded only when a connection needs it.
+ */
+export const nodeConnector: Connector = async (tls, proxyUrl, certificate) => {
+  const undici = await import('undici');
+  const connect = {
+    ...(tls.ca !== undefined ? { ca: tls.ca } : {}),
+    ...(tls.serverName !== undefined ? { servername: tls.serverName } : {}),
+    ...(certificate ? { cert: certificate.cert, key: certificate.key } : {}),
+    rejectUnauthorized: tls.insecureSkipTlsVerify !== true,
+  };
+  const dispatcher: Dispatcher = proxyUrl ? new undici.ProxyAgent({ uri: proxyUrl, requestTls: connect }) : new undici.Agent({ connect });
+  const fetch: FetchLike = (url, init) => undici.fetch(url, { ...init, dispatcher });
+  return { fetch, close: () => dispatcher.close() };
+};
