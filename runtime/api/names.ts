@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { type FieldError, fieldInvalid, fieldRequired, fieldTooLong } from './field-errors.js';
 
 // Name rules of the real system (k8s.io/apimachinery util/validation and api/validation/path).
@@ -47,8 +46,10 @@ export function regexMessage(message: string, pattern: string, ...examples: stri
 
 // Lengths are in bytes in the real system; names that pass the patterns are ASCII, so the
 // UTF-16 length only differs for values that fail the pattern anyway.
+const utf8 = new TextEncoder();
+
 function byteLength(s: string): number {
-  return Buffer.byteLength(s, 'utf8');
+  return utf8.encode(s).length;
 }
 
 /** RFC 1123 label: at most 63 lowercase alphanumerics or '-', alphanumeric at both ends (namespace names). */
@@ -200,8 +201,21 @@ export const MAX_GENERATE_NAME_BASE_LENGTH = 63 - GENERATED_NAME_RANDOM_LENGTH;
  * `base` (cut to 58 characters) followed by 5 random characters of GENERATED_NAME_ALPHABET.
  * `pick(n)` returns an index in [0, n); a cryptographic source by default.
  */
-export function generateName(base: string, pick: (n: number) => number = randomInt): string {
+export function generateName(base: string, pick: (n: number) => number = randomIndex): string {
   let suffix = '';
   for (let i = 0; i < GENERATED_NAME_RANDOM_LENGTH; i++) suffix += GENERATED_NAME_ALPHABET[pick(GENERATED_NAME_ALPHABET.length)] ?? '';
   return base.slice(0, MAX_GENERATE_NAME_BASE_LENGTH) + suffix;
+}
+
+/**
+ * An unbiased index in [0, n) from Web Crypto (in Node and browsers alike, so this module needs
+ * no `node:` import): draws above the largest multiple of n are redrawn.
+ */
+function randomIndex(n: number): number {
+  const limit = Math.floor(0x1_0000_0000 / n) * n;
+  const draw = new Uint32Array(1);
+  for (;;) {
+    globalThis.crypto.getRandomValues(draw);
+    if (draw[0]! < limit) return draw[0]! % n;
+  }
 }

@@ -21,14 +21,3 @@ export { type IncludeObject, type Table, type TableColumnDefinition, type TableO
 export { JsonPath, JsonPathError, isJsonPathError } from './json-path.js';
 export { humanDuration } from './human-duration.js';
 export { YamlBodyError, decodeYaml, encodeYaml, isYamlBodyError } from './yaml.js';
-export {
-  type CompressedBody,
-  type CompressionOptions,
-  GZIP_LEVEL,
-  GZIP_THRESHOLD_BYTES,
-  acceptsGzip,
-  compressResponse,
-  compressResponseSync,
-  responseCompressionEnabled,
-  shouldCompress,
-} from './gzip.js';

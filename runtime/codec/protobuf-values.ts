@@ -144,14 +144,28 @@ export const bytesCodec: ValueCodec = {
     if (typeof v !== 'string' || !BASE64.test(v) || v.length % 4 === 1 || (v.endsWith('=') && v.length % 4 !== 0)) {
       throw mismatch('base64 text', v);
     }
-    w.bytes(Buffer.from(v, 'base64'));
+    w.bytes(fromBase64(v));
   },
   read(r) {
-    const bytes = r.bytes();
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('base64');
+    return toBase64(r.bytes());
   },
   zero: () => '',
 };
+
+// Node's Buffer where there is one (fast); atob/btoa in browsers.
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+
+function fromBase64(text: string): Uint8Array {
+  if (NodeBuffer) return NodeBuffer.from(text, 'base64');
+  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+}
+
+function toBase64(bytes: Uint8Array): string {
+  if (NodeBuffer) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('base64');
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
 
 /** Time {seconds 1, nanos 2}, both written always as the real system does. */
 export const timeCodec: ValueCodec = {

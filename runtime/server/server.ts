@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StatusError, isStatusError } from '../api/index.js';
-import { MEDIA_PROTOBUF, type ProtobufPackage, ProtobufCodecs, compressResponseSync, decodeYaml, findDuplicateKeys, isProtobufCodecError, isProtobufEnvelopeError } from '../codec/index.js';
+import { compressResponseSync } from '../compression/index.js';
+import { MEDIA_PROTOBUF, type ProtobufPackage, ProtobufCodecs, decodeYaml, findDuplicateKeys, isProtobufCodecError, isProtobufEnvelopeError } from '../codec/index.js';
 import type { KindRegistration } from '../schema/index.js';
 import { type Store, createContinueTokenSecret } from '../store/index.js';
 import type { RuleChecker } from './admission.js';

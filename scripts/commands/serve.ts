@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parseDuration } from '../../runtime/api/index.js';
-import { responseCompressionEnabled } from '../../runtime/codec/index.js';
+import { responseCompressionEnabled } from '../../runtime/compression/index.js';
 import { ApiServer } from '../../runtime/server/index.js';
 import { createStore } from '../../runtime/store/index.js';
 import { celRuleChecker, checkRules } from '../../runtime/server/cel-rules.js';
