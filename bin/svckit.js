@@ -1,6 +1,11 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx's loader, so the package ships its sources as they are.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('../scripts/cli.ts');
+// The svckit CLI, compiled (`npm run build` writes dist/; the published package carries it).
+try {
+  await import('../dist/scripts/cli.js');
+} catch (e) {
+  if (e?.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes('dist/scripts/cli.js')) {
+    process.stderr.write('svckit: dist/ is missing: run "npm run build" in this checkout (or "npx tsx scripts/cli.ts" to run the sources)\n');
+    process.exit(2);
+  }
+  throw e;
+}

@@ -473,7 +473,8 @@ function listFiles(dir: string): string[] {
   for (const name of readdirSync(dir).sort()) {
     const full = join(dir, name);
     if (statSync(full).isDirectory()) out.push(...listFiles(full));
-    else if (/\.ya?ml$/.test(name) || (/\.ts$/.test(name) && !/\.(test|d)\.ts$/.test(name))) out.push(full);
+    // Code scenarios are .ts in the sources and .js once compiled (dist/); declaration files are not scenarios.
+    else if (/\.ya?ml$/.test(name) || (/\.[jt]s$/.test(name) && !/\.(test|d)\.ts$/.test(name))) out.push(full);
   }
   return out;
 }

@@ -1,7 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { codegen } from '../../generator/index.js';
+import { SVCKIT_ROOT, codegen, svckitVersion } from '../../generator/index.js';
 import type { KindRegistration } from '../../runtime/schema/index.js';
 
 export interface ProjectKinds {
@@ -9,14 +11,63 @@ export interface ProjectKinds {
   openApiDocuments: Record<string, () => Promise<Record<string, unknown>>>;
 }
 
-/** A project's schemas or CRDs, generated into .svckit/generated and loaded: the same runtime serves or checks them. */
+/**
+ * A project's schemas or CRDs, generated and loaded: the same runtime then serves or checks them.
+ * The code goes to svckit's folder in the OS cache (never the working directory), keyed by its
+ * own content, and is compiled to JavaScript there, so the compiled CLI runs it with plain node.
+ */
 export async function projectKinds(schemas: string[], command: string): Promise<ProjectKinds> {
-  const out = resolve('.svckit', 'generated');
-  mkdirSync(out, { recursive: true });
-  // Generated code is ESM; this directory may sit in a project that is not.
-  writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
-  codegen({ schemas, out, log: (line) => process.stderr.write(`svckit ${command}: ${line}\n`) });
-  const kinds = (await import(pathToFileURL(join(out, 'kinds.ts')).href)) as { allKinds: readonly KindRegistration[] };
-  const openapi = (await import(pathToFileURL(join(out, 'openapi.ts')).href)) as Pick<ProjectKinds, 'openApiDocuments'>;
-  return { kinds: kinds.allKinds, openApiDocuments: openapi.openApiDocuments };
+  const root = join(cacheHome(), 'svckit', 'kinds');
+  mkdirSync(root, { recursive: true });
+  const work = mkdtempSync(join(root, 'new-'));
+  try {
+    // By path into this svckit's own code: the cache sits outside any project's node_modules.
+    codegen({ schemas, out: work, runtime: { root: SVCKIT_ROOT }, log: (line) => process.stderr.write(`svckit ${command}: ${line}\n`), warn: (line) => process.stderr.write(`svckit ${command}: warning: ${line}\n`) });
+    const dir = join(root, contentKey(work));
+    if (!existsSync(dir)) {
+      await compileToJavaScript(work);
+      try {
+        renameSync(work, dir); // atomic: a folder under its key is always complete
+      } catch (e) {
+        // Another svckit made the same folder first; its content is the same by construction.
+        if (!existsSync(dir)) throw e;
+      }
+    }
+    const kinds = (await import(pathToFileURL(join(dir, 'kinds.js')).href)) as { allKinds: readonly KindRegistration[] };
+    const openapi = (await import(pathToFileURL(join(dir, 'openapi.js')).href)) as Pick<ProjectKinds, 'openApiDocuments'>;
+    return { kinds: kinds.allKinds, openApiDocuments: openapi.openApiDocuments };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** `$XDG_CACHE_HOME`, `~/.cache`, or the temp folder when there is no home. */
+function cacheHome(): string {
+  if (process.env.XDG_CACHE_HOME) return process.env.XDG_CACHE_HOME;
+  const home = homedir();
+  return home ? join(home, '.cache') : tmpdir();
+}
+
+/** The generated files' content and this svckit's version and location: same key, same code. */
+function contentKey(dir: string): string {
+  const hash = createHash('sha256').update(`${svckitVersion()}\0${SVCKIT_ROOT}\0`);
+  for (const file of tsFiles(dir)) hash.update(`${file}\0`).update(readFileSync(join(dir, file)));
+  return hash.digest('hex').slice(0, 24);
+}
+
+function tsFiles(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).sort();
+}
+
+/** Strips the types of every generated file (sucrase: the fastest of three, docs/decisions.md). */
+async function compileToJavaScript(dir: string): Promise<void> {
+  const { transform } = await import('sucrase');
+  for (const file of tsFiles(dir)) {
+    const path = join(dir, file);
+    const { code } = transform(readFileSync(path, 'utf8'), { transforms: ['typescript'], disableESTransforms: true, filePath: path });
+    writeFileSync(path.replace(/\.ts$/, '.js'), code);
+    rmSync(path);
+  }
+  // Generated code is ESM; a cache folder belongs to no project that says so.
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
 }

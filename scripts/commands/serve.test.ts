@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
+import { cliArgs } from './cli.testing.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 /** Starts `svckit serve` and resolves with the URL from its first stdout line. */
 function serve(args: string[]): Promise<{ url: string; process: ChildProcessWithoutNullStreams; stopped: Promise<number | null> }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/svckit.js'), 'serve', ...args], { cwd: ROOT });
+  const child = spawn(process.execPath, cliArgs('serve', ...args), { cwd: ROOT });
   const stopped = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
@@ -51,7 +52,7 @@ describe('svckit serve', () => {
   });
 
   it('answers bad flags with a usage error (exit 2)', async () => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/svckit.js'), 'serve', '--port', 'eighty'], { cwd: ROOT });
+    const child = spawn(process.execPath, cliArgs('serve', '--port', 'eighty'), { cwd: ROOT });
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(2);
   });

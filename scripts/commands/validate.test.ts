@@ -1,14 +1,18 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cliArgs } from './cli.testing.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const CERT_MANAGER = join(ROOT, '../shared/testdata/crds/cert-manager');
+const CRDS = join(ROOT, 'generator/testdata/crds');
+
+/** The CLI's cache of generated project kinds, kept out of the user's real cache. */
+const cache = mkdtempSync(join(tmpdir(), 'svckit-cache-'));
 
 function svckit(args: string[], cwd: string, input?: string) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin/svckit.js'), ...args], { cwd, encoding: 'utf8', input, timeout: 120_000 });
+  const r = spawnSync(process.execPath, cliArgs(...args), { cwd, encoding: 'utf8', input, timeout: 120_000, env: { ...process.env, XDG_CACHE_HOME: cache } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -18,12 +22,12 @@ describe('svckit validate', () => {
     writeFileSync(
       join(dir, 'certs.yaml'),
       [
-        'apiVersion: cert-manager.io/v1',
+        'apiVersion: pki.example.io/v1',
         'kind: Certificate',
         'metadata: {name: ok, namespace: default}',
         'spec: {secretName: ok-tls, issuerRef: {name: letsencrypt}, dnsNames: [example.com]}',
         '---',
-        'apiVersion: cert-manager.io/v1',
+        'apiVersion: pki.example.io/v1',
         'kind: Certificate',
         'metadata: {name: bad}',
         'spec:',
@@ -32,8 +36,12 @@ describe('svckit validate', () => {
         '',
       ].join('\n'),
     );
-    const r = svckit(['validate', '--schemas', CERT_MANAGER, 'certs.yaml', '--output', 'json'], dir);
-    expect(r.stderr).toContain('svckit validate: loaded 2 group/versions');
+    const r = svckit(['validate', '--schemas', CRDS, 'certs.yaml', '--output', 'json'], dir);
+    expect(r.stderr).toContain('svckit validate: loaded 5 group/versions');
+    expect(r.stderr).toContain('svckit validate: warning: skipped');
+    // The generated code goes to the cache, never into the working directory.
+    expect(readdirSync(dir)).toEqual(['certs.yaml']);
+    expect(readdirSync(join(cache, 'svckit', 'kinds')).filter((d) => !d.startsWith('new-'))).toHaveLength(1);
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout) as { summary: unknown; documents: { status: string; findings: { message: string; position: { line: number } }[] }[] };
     expect(report.summary).toEqual({ documents: 2, valid: 1, invalid: 1, skipped: 0 });
@@ -44,6 +52,12 @@ describe('svckit validate', () => {
     const r = svckit(['validate', '-'], ROOT, 'apiVersion: eventratelimit.admission.svc.io/v1alpha1\nkind: Configuration\nlimits: [{type: Server, qps: 1, burst: 1}]\n');
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('1 documents: 1 valid, 0 invalid, 0 skipped');
+  });
+
+  it('prints its help and exits 0', () => {
+    const r = svckit(['validate', '--help'], ROOT);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('usage: svckit validate');
   });
 
   it('exits 2 for usage errors', () => {
