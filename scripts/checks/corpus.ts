@@ -1,0 +1,49 @@
+/**
+ * The real-world corpus check: every folder of CustomResourceDefinitions under a corpus directory
+ * (by default `../shared/testdata/crds`, written outside this project) is generated, type-checked
+ * in strict mode and loaded by `svckit validate --schemas`, without crashing. It is not part of
+ * `npm test` (a fresh clone has no corpus beside it); `.ci/run` runs it when the folder is there.
+ *
+ *   npx tsx scripts/checks/corpus.ts [corpus-dir]
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { codegen } from '../../generator/index.js';
+import { typecheckDir } from '../../generator/testing/index.js';
+import { cliArgs } from '../commands/cli.testing.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const corpus = resolve(process.argv[2] ?? join(ROOT, '../shared/testdata/crds'));
+if (!existsSync(corpus)) {
+  process.stderr.write(`corpus: ${corpus} does not exist\n`);
+  process.exit(2);
+}
+
+let passed = 0;
+let failed = 0;
+for (const name of readdirSync(corpus, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()) {
+  const dir = join(corpus, name);
+  const out = mkdtempSync(join(tmpdir(), `svckit-corpus-${name}-`));
+  const started = performance.now();
+  try {
+    writeFileSync(join(out, 'package.json'), '{"type":"module"}\n');
+    const warnings: string[] = [];
+    const result = codegen({ schemas: [dir], out, runtime: { root: ROOT }, warn: (w) => warnings.push(w) });
+    const errors = typecheckDir(out);
+    if (errors.length > 0) throw new Error(`generated code does not type-check:\n${errors.slice(0, 10).join('\n')}`);
+    const validate = spawnSync(process.execPath, cliArgs('validate', '--schemas', dir, '-'), { input: '', encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: out } });
+    if (validate.status !== 0) throw new Error(`svckit validate --schemas exited ${validate.status}:\n${validate.stderr}`);
+    const ms = performance.now() - started;
+    process.stdout.write(`corpus: ${name}: ${result.kinds} kinds, ${result.files.length} files, type-checked, validate loads them (${ms.toFixed(0)} ms${warnings.length ? `, ${warnings.length} documents skipped` : ''})\n`);
+    passed++;
+  } catch (e) {
+    process.stdout.write(`corpus: ${name}: FAILED: ${(e as Error).message}\n`);
+    failed++;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+process.stdout.write(`corpus: ${passed} passed, ${failed} failed\n`);
+process.exitCode = failed > 0 ? 1 : 0;
