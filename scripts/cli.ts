@@ -1,76 +1,93 @@
-import { isLoadError, svckitVersion } from '../generator/index.js';
-import { isStoreConfigError } from '../runtime/store/index.js';
-import { CODEGEN_HELP, CODEGEN_USAGE, codegenCommand } from './commands/codegen.js';
-import { SERVE_USAGE, serveCommand } from './commands/serve.js';
 import { UsageError } from './commands/usage-error.js';
-import { VALIDATE_USAGE, validateCommand } from './commands/validate.js';
-
-const USAGE = `usage: svckit <command> [options]     (svckit <command> --help for one command; svckit --version)
-
-  ${CODEGEN_USAGE}
-      Generate types, schema descriptors, validators, defaulters and kind registrations from
-      schema files, CustomResourceDefinitions or OpenAPI v2/v3 documents.
-  svckit conformance [--server <url>] ...     (see svckit conformance --help)
-      Replay the protocol scenarios against a server (the reference server by default).
-  ${SERVE_USAGE}
-      Run the reference server; the first line on stdout is "listening on <url>".
-  ${VALIDATE_USAGE}
-      Check configuration documents against their kinds (defaults applied first); errors carry
-      file:line:column. Exit 0 all valid, 1 any invalid, 2 usage error.
-`;
 
 interface Command {
   run(args: string[]): Promise<number>;
-  /** What `svckit <command> --help` prints; the conformance kit prints its own. */
-  help?: string;
+  /** The one-line usage, and what `svckit <command> --help` prints; the conformance kit prints its own help. */
+  usage(): Promise<{ line: string; help?: string }>;
 }
 
-// Commands load what they need when run, so `--version` and `--help` start fast.
+// Every command loads its code when used, so `--version` and `--help` start fast (npm run bench -- cli).
 const commands: Record<string, Command> = {
-  codegen: { run: codegenCommand, help: CODEGEN_HELP },
-  serve: { run: serveCommand, help: `usage: ${SERVE_USAGE}\n\nRun the reference server; the first line on stdout is "listening on <url>". SIGTERM or SIGINT stops it.\n` },
+  codegen: {
+    run: async (args) => (await import('./commands/codegen.js')).codegenCommand(args),
+    usage: async () => {
+      const m = await import('./commands/codegen.js');
+      return { line: m.CODEGEN_USAGE, help: m.CODEGEN_HELP };
+    },
+  },
   // The kit speaks only HTTP; the CLI hands it the reference server to start when --server is absent.
   conformance: {
     run: async (args) => {
       const [{ runConformanceCli }, { startReferenceServer }] = await Promise.all([import('../conformance/index.js'), import('./reference-server.js')]);
       return runConformanceCli(args, { startReferenceServer });
     },
+    usage: async () => ({ line: 'svckit conformance [--server <url>] ...     (see svckit conformance --help)' }),
   },
-  validate: { run: validateCommand, help: `usage: ${VALIDATE_USAGE}\n\nCheck configuration documents against their kinds (defaults applied first); errors carry\nfile:line:column. Exit 0 all valid, 1 any invalid, 2 usage error.\n` },
+  serve: {
+    run: async (args) => (await import('./commands/serve.js')).serveCommand(args),
+    usage: async () => {
+      const line = (await import('./commands/serve.js')).SERVE_USAGE;
+      return { line, help: `usage: ${line}\n\n${SUMMARIES.serve}\n` };
+    },
+  },
+  validate: {
+    run: async (args) => (await import('./commands/validate.js')).validateCommand(args),
+    usage: async () => {
+      const line = (await import('./commands/validate.js')).VALIDATE_USAGE;
+      return { line, help: `usage: ${line}\n\n${SUMMARIES.validate}\n` };
+    },
+  },
 };
+
+const SUMMARIES: Record<string, string> = {
+  codegen: 'Generate types, schema descriptors, validators, defaulters and kind registrations from\n      schema files, CustomResourceDefinitions or OpenAPI v2/v3 documents.',
+  conformance: 'Replay the protocol scenarios against a server (the reference server by default).',
+  serve: 'Run the reference server; the first line on stdout is "listening on <url>". SIGTERM or SIGINT stops it.',
+  validate: 'Check configuration documents against their kinds (defaults applied first); errors carry\n      file:line:column. Exit 0 all valid, 1 any invalid, 2 usage error.',
+};
+
+async function usage(): Promise<string> {
+  const lines = ['usage: svckit <command> [options]     (svckit <command> --help for one command; svckit --version)', ''];
+  for (const [name, command] of Object.entries(commands)) lines.push(`  ${(await command.usage()).line}`, `      ${SUMMARIES[name]}`);
+  return `${lines.join('\n')}\n`;
+}
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-v' || name === 'version') {
-    process.stdout.write(`svckit ${svckitVersion()}\n`);
+    process.stdout.write(`svckit ${(await import('../generator/index.js')).svckitVersion()}\n`);
     return 0;
   }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(USAGE);
+    process.stdout.write(await usage());
     return name ? 0 : 2;
   }
   const command = commands[name];
   if (!command) return usageError(`unknown command "${name}"`);
-  if (command.help && (rest.includes('--help') || rest.includes('-h'))) {
-    process.stdout.write(command.help);
-    return 0;
+  if (rest.includes('--help') || rest.includes('-h')) {
+    const { help } = await command.usage();
+    if (help) {
+      process.stdout.write(help);
+      return 0;
+    }
   }
   try {
     return await command.run(rest);
   } catch (error) {
-    if (isLoadError(error)) {
+    // Matched by name, so that no module is loaded just to recognise its error.
+    if (error instanceof Error && error.name === 'LoadError') {
       process.stderr.write(`svckit ${name}: ${error.message}\n`);
       return 1;
     }
-    if (isStoreConfigError(error)) return usageError(error.message);
+    if (error instanceof Error && error.name === 'StoreConfigError') return usageError(error.message);
     if (error instanceof UsageError) return usageError(error.message);
     if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) return usageError(error.message);
     throw error;
   }
 }
 
-function usageError(message: string): number {
-  process.stderr.write(`svckit: ${message}\n\n${USAGE}`);
+async function usageError(message: string): Promise<number> {
+  process.stderr.write(`svckit: ${message}\n\n${await usage()}`);
   return 2;
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,7 +9,9 @@ import { openApiDocument } from '../../generator/emit/index.js';
 import { type BenchCase, runCases } from './harness.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const CERT_MANAGER = join(ROOT, '../shared/testdata/crds/cert-manager');
+const CRDS = join(ROOT, 'generator/testdata/crds');
+/** The real-world corpus, when it sits beside the repository (it is not part of it). */
+const CORPUS = join(ROOT, '..', 'shared', 'testdata', 'crds', 'cert-manager');
 
 /**
  * Codegen time, from schema files on disk to TypeScript files on disk, beside openapi-typescript
@@ -19,7 +21,8 @@ export async function benchCodegen(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'svckit-bench-'));
   const cases: BenchCase[] = [
     codegenCase('codegen: built-in schemas', [join(ROOT, 'schemas')], builtinAsOpenApi(work), work),
-    codegenCase('codegen: cert-manager CRDs', [CERT_MANAGER], crdsAsOpenApi(work), work),
+    codegenCase('codegen: fixture CRDs', [CRDS], crdsAsOpenApi(CRDS, work), work),
+    ...(existsSync(CORPUS) ? [codegenCase('codegen: cert-manager CRDs', [CORPUS], crdsAsOpenApi(CORPUS, work), work)] : []),
   ];
   await runCases('Codegen (types) vs openapi-typescript on the same schemas', cases);
 }
@@ -47,16 +50,17 @@ function builtinAsOpenApi(work: string): string {
   return file;
 }
 
-/** Every version schema of the CRDs as components of one OpenAPI v3 document. */
-function crdsAsOpenApi(work: string): string {
+/** Every version schema of the CRDs in `dir` as components of one OpenAPI v3 document. */
+function crdsAsOpenApi(dir: string, work: string): string {
   const schemas: Record<string, unknown> = {};
-  for (const name of readdirSync(CERT_MANAGER).sort()) {
-    for (const doc of parseAllDocuments(readFileSync(join(CERT_MANAGER, name), 'utf8'))) {
-      const crd = doc.toJS() as { spec: { group: string; names: { kind: string }; versions: { name: string; schema: { openAPIV3Schema: unknown } }[] } };
+  for (const name of readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort()) {
+    for (const doc of parseAllDocuments(readFileSync(join(dir, name), 'utf8'))) {
+      const crd = doc.toJS() as { kind?: string; spec: { group: string; names: { kind: string }; versions: { name: string; schema: { openAPIV3Schema: unknown } }[] } };
+      if (crd.kind !== 'CustomResourceDefinition') continue;
       for (const v of crd.spec.versions) schemas[`${crd.spec.group}.${v.name}.${crd.spec.names.kind}`] = v.schema.openAPIV3Schema;
     }
   }
-  const file = join(work, 'cert-manager-openapi.json');
-  writeFileSync(file, JSON.stringify({ openapi: '3.0.0', info: { title: 'cert-manager', version: 'v1' }, paths: {}, components: { schemas } }));
+  const file = join(work, `${dir.split('/').pop()}-openapi.json`);
+  writeFileSync(file, JSON.stringify({ openapi: '3.0.0', info: { title: 'crds', version: 'v1' }, paths: {}, components: { schemas } }));
   return file;
 }

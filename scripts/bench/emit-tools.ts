@@ -14,6 +14,7 @@
  *
  * Run: npx tsx scripts/bench/emit-tools.ts   (a benchmark, not a test)
  */
+import { existsSync } from 'node:fs';
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -31,7 +32,8 @@ import { tsKey, tsLiteral } from '../../generator/print/index.js';
 import { typecheckDir } from '../../generator/testing/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const INPUTS = ['schemas', '../shared/testdata/crds/cert-manager'];
+// The built-in schemas, the fixture CRDs, and the real-world corpus when it sits beside the repository.
+const INPUTS = ['schemas', 'generator/testdata/crds', ...(existsSync('../shared/testdata/crds/cert-manager') ? ['../shared/testdata/crds/cert-manager'] : [])];
 const VERSION = 'v0.1.0';
 
 /** Generated files: absolute path -> text. */

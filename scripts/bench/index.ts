@@ -1,6 +1,7 @@
 import { benchClient } from './client.js';
 import { benchApply } from './apply.js';
 import { benchCel } from './cel.js';
+import { benchCli } from './cli.js';
 import { benchCodegen } from './codegen.js';
 import { benchDocuments } from './documents.js';
 import { benchMedia } from './media.js';
@@ -13,6 +14,7 @@ const benches: Record<string, () => Promise<void>> = {
   apply: benchApply,
   client: benchClient,
   cel: benchCel,
+  cli: benchCli,
   codegen: benchCodegen,
   documents: benchDocuments,
   media: benchMedia,
