@@ -1,0 +1,33 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { cliArgs } from './commands/cli.testing.js';
+
+const ROOT = new URL('../', import.meta.url).pathname;
+
+function svckit(...args: string[]) {
+  const r = spawnSync(process.execPath, cliArgs(...args), { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('svckit CLI', () => {
+  it('prints its version', () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(svckit('--version')).toMatchObject({ code: 0, stdout: `svckit ${version}\n` });
+  });
+
+  it.each(['codegen', 'serve', 'validate', 'conformance'])('answers %s --help with its usage and exit 0', (command) => {
+    const r = svckit(command, '--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`svckit ${command}`);
+    expect(r.stderr).not.toContain('Unknown option');
+  });
+
+  it('answers an unknown command and a bad flag with a usage error, exit 2, no stack trace', () => {
+    for (const r of [svckit('frobnicate'), svckit('codegen', '--frob'), svckit('serve', '--store', 'postgres://x')]) {
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('usage: svckit <command>');
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+});
