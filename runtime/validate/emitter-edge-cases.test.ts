@@ -52,7 +52,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'v1.yaml'), SCHEMA);
   const out = join(dir, 'out');
   // Only the two artifacts under test: the rest of codegen asks more of a schema (Protobuf numbers).
-  const ctx = createEmitContext(loadSchemas({ inputs: [dir] }), out, 'test');
+  const ctx = createEmitContext(loadSchemas({ inputs: [dir] }), out, 'test', { root: new URL('../../', import.meta.url).pathname });
   for (const file of [...emitValidators(ctx), ...emitDefaulters(ctx)]) {
     mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(file.path, file.render());
