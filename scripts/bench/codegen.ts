@@ -1,17 +1,16 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parseAllDocuments } from 'yaml';
 import { codegen, loadSchemas } from '../../generator/index.js';
 import { openApiDocument } from '../../generator/emit/index.js';
+import { corpusFolders } from './corpus.js';
 import { type BenchCase, runCases } from './harness.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const CRDS = join(ROOT, 'generator/testdata/crds');
-/** The real-world corpus, when it sits beside the repository (it is not part of it). */
-const CORPUS = join(ROOT, '..', 'shared', 'testdata', 'crds', 'cert-manager');
 
 /**
  * Codegen time, from schema files on disk to TypeScript files on disk, beside openapi-typescript
@@ -22,7 +21,7 @@ export async function benchCodegen(): Promise<void> {
   const cases: BenchCase[] = [
     codegenCase('codegen: built-in schemas', [join(ROOT, 'schemas')], builtinAsOpenApi(work), work),
     codegenCase('codegen: fixture CRDs', [CRDS], crdsAsOpenApi(CRDS, work), work),
-    ...(existsSync(CORPUS) ? [codegenCase('codegen: cert-manager CRDs', [CORPUS], crdsAsOpenApi(CORPUS, work), work)] : []),
+    ...corpusFolders().map((dir) => codegenCase(`codegen: ${basename(dir)} CRDs`, [dir], crdsAsOpenApi(dir, work), work)),
   ];
   await runCases('Codegen (types) vs openapi-typescript on the same schemas', cases);
 }

@@ -14,7 +14,6 @@
  *
  * Run: npx tsx scripts/bench/emit-tools.ts   (a benchmark, not a test)
  */
-import { existsSync } from 'node:fs';
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -24,6 +23,7 @@ import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { IndentationText, Project, QuoteKind, StructureKind, type StatementStructures } from 'ts-morph';
 import { parse } from 'yaml';
 import { type EmitContext, GENERATOR_NAME, createEmitContext, emitTypes } from '../../generator/emit/index.js';
+import { corpusFolders } from './corpus.js';
 import { gvAliasPrefix } from '../../generator/emit/emit-context.js';
 import { collectDeclarations } from '../../generator/emit/types.js';
 import { loadSchemas } from '../../generator/load/index.js';
@@ -32,8 +32,8 @@ import { tsKey, tsLiteral } from '../../generator/print/index.js';
 import { typecheckDir } from '../../generator/testing/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-// The built-in schemas, the fixture CRDs, and the real-world corpus when it sits beside the repository.
-const INPUTS = ['schemas', 'generator/testdata/crds', ...(existsSync('../shared/testdata/crds/cert-manager') ? ['../shared/testdata/crds/cert-manager'] : [])];
+// The built-in schemas, the fixture CRDs, and each CRD folder of a real-world corpus when SVCKIT_CORPUS names one.
+const INPUTS = ['schemas', 'generator/testdata/crds', ...corpusFolders()];
 const VERSION = 'v0.1.0';
 
 /** Generated files: absolute path -> text. */

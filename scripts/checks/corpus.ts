@@ -1,10 +1,10 @@
 /**
  * The real-world corpus check: every folder of CustomResourceDefinitions under a corpus directory
- * (by default `../shared/testdata/crds`, written outside this project) is generated, type-checked
- * in strict mode and loaded by `svckit validate --schemas`, without crashing. It is not part of
- * `npm test` (a fresh clone has no corpus beside it); `.ci/run` runs it when the folder is there.
+ * (CRDs written outside this project) is generated, type-checked in strict mode and loaded by
+ * `svckit validate --schemas`, without crashing. It is not part of `npm test` (a fresh clone has
+ * no corpus); `.ci/run` runs it when a corpus sits beside the checkout.
  *
- *   npx tsx scripts/checks/corpus.ts [corpus-dir]
+ *   npx tsx scripts/checks/corpus.ts <corpus-dir>
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,9 +15,10 @@ import { typecheckDir } from '../../generator/testing/index.js';
 import { cliArgs } from '../commands/cli.testing.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const corpus = resolve(process.argv[2] ?? join(ROOT, '../shared/testdata/crds'));
-if (!existsSync(corpus)) {
-  process.stderr.write(`corpus: ${corpus} does not exist\n`);
+const [arg] = process.argv.slice(2);
+const corpus = arg === undefined ? undefined : resolve(arg);
+if (corpus === undefined || !existsSync(corpus)) {
+  process.stderr.write(`usage: npx tsx scripts/checks/corpus.ts <dir of CRD folders>${corpus ? ` (${corpus} does not exist)` : ''}\n`);
   process.exit(2);
 }
 
