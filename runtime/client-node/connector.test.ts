@@ -2,31 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/client.js';
-import { type Front, type RunningServer, front, referenceServer, replyStatus } from '../client/client.testing.js';
+import { replyStatus, serverWithFronts } from '../client/client.testing.js';
 import { ConnectionError, clientCertificate } from '../client/index.js';
 import { nodeConnector } from './index.js';
 
-let server: RunningServer;
-beforeAll(async () => {
-  server = await referenceServer();
-});
-afterAll(() => server.close());
-
-const fronts: Front[] = [];
-afterAll(async () => {
-  for (const f of fronts) await f.close();
-});
-async function frontOf(intercept: Parameters<typeof front>[1], tls?: Parameters<typeof front>[2]): Promise<Front> {
-  const f = await front(server.url, intercept, tls);
-  fronts.push(f);
-  return f;
-}
+const { server: running, frontOf } = serverWithFronts();
 
 describe('without a connector', () => {
   it('refuses TLS settings, a proxy and client certificates with a message naming the Node entry point', async () => {
-    const client = createClient({ server: server.url, tls: { insecureSkipTlsVerify: true } });
+    const client = createClient({ server: running().url, tls: { insecureSkipTlsVerify: true } });
     await expect(client.core.v1.namespaces.list()).rejects.toThrow('need a connector: use a config from svckit/client/node');
   });
 });
@@ -87,9 +73,9 @@ describe('proxy', () => {
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const { port } = proxy.address() as import('node:net').AddressInfo;
-    const client = createClient({ server: server.url, connector: nodeConnector, proxyUrl: `http://127.0.0.1:${port}` });
+    const client = createClient({ server: running().url, connector: nodeConnector, proxyUrl: `http://127.0.0.1:${port}` });
     expect((await client.core.v1.namespaces.list()).kind).toBe('NamespaceList');
-    expect(tunnels).toEqual([new URL(server.url).host]);
+    expect(tunnels).toEqual([new URL(running().url).host]);
     await client.transport.close();
     proxy.closeAllConnections();
     await new Promise<void>((resolve) => proxy.close(() => resolve()));

@@ -2,9 +2,35 @@
 import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
 import { type ServerOptions, createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type ReferenceServerOptions, type RunningServer, startReferenceServer } from '../../scripts/reference-server.js';
 
 export type { RunningServer };
+
+/**
+ * A reference server for one test file (started before its tests, stopped after them) and a way to
+ * put fronts before it, each closed after the file.
+ */
+export function serverWithFronts(): { server: () => RunningServer; frontOf: (intercept?: Parameters<typeof front>[1], tls?: ServerOptions) => Promise<Front> } {
+  let server: RunningServer | undefined;
+  const fronts: Front[] = [];
+  beforeAll(async () => {
+    server = await referenceServer();
+  });
+  afterAll(async () => {
+    for (const f of fronts) await f.close();
+    await server?.close();
+  });
+  const running = () => server ?? expect.fail('the reference server is not started yet');
+  return {
+    server: running,
+    frontOf: async (intercept, tls) => {
+      const f = await front(running().url, intercept, tls);
+      fronts.push(f);
+      return f;
+    },
+  };
+}
 
 /** The reference server on a free port, in memory unless a store is named. */
 export function referenceServer(options: ReferenceServerOptions = {}): Promise<RunningServer> {

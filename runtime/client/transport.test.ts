@@ -1,25 +1,11 @@
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/client.js';
 import { type Codec, ConnectionError, StatusError, Transport, jsonCodec } from './index.js';
-import { type Front, type RunningServer, front, referenceServer, replyStatus } from './client.testing.js';
+import { front, replyStatus, serverWithFronts } from './client.testing.js';
 import { parseWarningHeader } from './warnings.js';
 
-let server: RunningServer;
-beforeAll(async () => {
-  server = await referenceServer();
-});
-afterAll(() => server.close());
-
-const fronts: Front[] = [];
-afterAll(async () => {
-  for (const f of fronts) await f.close();
-});
-async function frontOf(intercept: Parameters<typeof front>[1], tls?: Parameters<typeof front>[2]): Promise<Front> {
-  const f = await front(server.url, intercept, tls);
-  fronts.push(f);
-  return f;
-}
+const { server: running, frontOf } = serverWithFronts();
 
 describe('warnings', () => {
   it('parses every item of a Warning header, commas and escapes in the text included', () => {
@@ -71,7 +57,7 @@ describe('errors', () => {
   });
 
   it('reports an unreachable server as a ConnectionError naming the URL', async () => {
-    const closed = await front(server.url);
+    const closed = await front(running().url);
     await closed.close();
     const e = await createClient({ server: closed.url }).core.v1.namespaces.list().catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ConnectionError);
@@ -106,7 +92,7 @@ describe('encoding', () => {
 
 describe('Transport', () => {
   it('serves requests the typed accessors do not cover', async () => {
-    const transport = new Transport({ server: `${server.url}/` });
+    const transport = new Transport({ server: `${running().url}/` });
     const version = await transport.request<{ gitVersion: string }>({ method: 'GET', path: '/version' });
     expect(version.gitVersion).toMatch(/^v1\.30/);
   });
