@@ -29,7 +29,7 @@ describe('field error messages', () => {
     [fieldNotSupported('spec.x', 'y', []), 'spec.x: Unsupported value: "y"'],
     [fieldDuplicate('spec.ports[1].name', 'http'), 'spec.ports[1].name: Duplicate value: "http"'],
     [fieldForbidden('spec.selector', 'field is immutable'), 'spec.selector: Forbidden: field is immutable'],
-    [fieldTooLong('metadata.annotations', 'x'.repeat(10), 262144), 'metadata.annotations: Too long: must have at most 262144 bytes'],
+    [fieldTooLong('metadata.annotations', 'x'.repeat(10), 262144), 'metadata.annotations: Too long: may not be more than 262144 bytes'],
     [fieldTooMany('spec.items', 12, 10), 'spec.items: Too many: 12: must have at most 10 items'],
     [fieldTooMany('spec.items', -1, 10), 'spec.items: Too many: must have at most 10 items'],
     [fieldTooMany('spec.items', -1, -1), 'spec.items: Too many: has too many items'],

@@ -1,4 +1,4 @@
-import { StatusError } from '../api/index.js';
+import { badRequest, notAcceptable } from '../api/index.js';
 import {
   type IncludeObject,
   MEDIA_JSON,
@@ -53,7 +53,7 @@ export function negotiateResponse(accept: string | undefined, offer: Offer): Neg
   const chosen = negotiate(accept, offers);
   if (chosen === undefined) {
     const supported = offers.map((o) => BY_OFFER[o]!.contentType);
-    throw new StatusError({ code: 406, reason: 'NotAcceptable', message: `only the following media types are accepted: ${[...new Set(supported)].join(', ')}` });
+    throw notAcceptable([...new Set(supported)]);
   }
   return BY_OFFER[chosen]!;
 }
@@ -62,7 +62,7 @@ export function negotiateResponse(accept: string | undefined, offer: Offer): Neg
 export function includeObjectOf(q: URLSearchParams): IncludeObject {
   const v = q.get('includeObject') || 'Metadata';
   if (v !== 'None' && v !== 'Metadata' && v !== 'Object') {
-    throw new StatusError({ code: 400, reason: 'BadRequest', message: `includeObject: Unsupported value: ${JSON.stringify(v)}: supported values: "None", "Metadata", "Object"` });
+    throw badRequest(`includeObject: Unsupported value: ${JSON.stringify(v)}: supported values: "None", "Metadata", "Object"`);
   }
   return v;
 }

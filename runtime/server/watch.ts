@@ -1,13 +1,13 @@
 import type { ServerResponse } from 'node:http';
-import { StatusError } from '../api/index.js';
+import { type JsonApiObject, type StatusError, badRequest, internalError, tooOldResourceVersion } from '../api/index.js';
 import { isStoreExpiredError, isStoreFutureRevisionError, type Watch, type WatchEvent } from '../store/index.js';
 import type { RequestContext, Target } from './context.js';
-import { type ApiObject, collectionPrefix, decodeObject } from './objects.js';
+import { collectionPrefix, decodeObject } from './objects.js';
 import type { ReadOptions } from './query.js';
 import { type Matcher, selectorMatcher } from './read.js';
 import { type Negotiated, type RenderContext, asTable, includeObjectOf } from './media.js';
 import type { ServedResource } from './resources.js';
-import { expired, parseRevision, tooLargeResourceVersion } from './versions.js';
+import { parseRevision, tooLargeResourceVersion } from './versions.js';
 
 /** The annotation on the bookmark that ends the initial events of `sendInitialEvents`. */
 export const INITIAL_EVENTS_END = 'svc.io/initial-events-end';
@@ -62,8 +62,8 @@ export async function watchObjects(ctx: RequestContext, t: Target, opts: ReadOpt
     watch = ctx.store.watch(prefix, from);
   } catch (e) {
     stream.open();
-    if (isStoreExpiredError(e)) stream.error(expired(`too old resource version: ${from} (${e.compactedRevision})`));
-    else stream.error(new StatusError({ code: 500, reason: 'InternalError', message: (e as Error).message }));
+    if (isStoreExpiredError(e)) stream.error(tooOldResourceVersion(from, e.compactedRevision));
+    else stream.error(internalError(e));
     return stream.end();
   }
   stream.open();
@@ -83,7 +83,7 @@ export async function watchObjects(ctx: RequestContext, t: Target, opts: ReadOpt
       stream.lastRevision = event.revision;
     }
   } catch (e) {
-    if (isStoreExpiredError(e)) stream.error(expired(`too old resource version: ${from} (${e.compactedRevision})`));
+    if (isStoreExpiredError(e)) stream.error(tooOldResourceVersion(from, e.compactedRevision));
   } finally {
     clearTimeout(timeout);
     if (bookmarks) clearInterval(bookmarks);
@@ -93,14 +93,14 @@ export async function watchObjects(ctx: RequestContext, t: Target, opts: ReadOpt
 
 function validateWatchOptions(opts: ReadOptions): void {
   if (opts.sendInitialEvents !== undefined && opts.resourceVersionMatch !== 'NotOlderThan') {
-    throw new StatusError({ code: 400, reason: 'BadRequest', message: 'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan' });
+    throw badRequest('resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
   }
   if (opts.sendInitialEvents === undefined && opts.resourceVersionMatch !== undefined) {
-    throw new StatusError({ code: 400, reason: 'BadRequest', message: 'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided' });
+    throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
   }
   if (opts.limit !== undefined || opts.continueToken !== undefined) {
     // The real system ignores paging on watch; a continue token is meaningless there.
-    if (opts.continueToken !== undefined) throw new StatusError({ code: 400, reason: 'BadRequest', message: 'continue is not supported on watch' });
+    if (opts.continueToken !== undefined) throw badRequest('continue is not supported on watch');
   }
 }
 
@@ -108,7 +108,7 @@ function validateWatchOptions(opts: ReadOptions): void {
  * A store event as seen through the selectors: an object that starts matching is ADDED, one that
  * stops matching is DELETED, as the real system's filtered watch does.
  */
-function translate(event: WatchEvent, r: ServedResource, matcher: Matcher | undefined): { type: EventType; object: ApiObject; line?: string } | undefined {
+function translate(event: WatchEvent, r: ServedResource, matcher: Matcher | undefined): { type: EventType; object: JsonApiObject; line?: string } | undefined {
   const decoded = decodedOnce(event, r);
   const object = decoded.object;
   if (event.type === 'delete') return !matcher || matcher(object) ? { type: 'DELETED', object } : undefined;
@@ -129,8 +129,8 @@ function translate(event: WatchEvent, r: ServedResource, matcher: Matcher | unde
  * served version, not once per watcher (the watchers only read it).
  */
 interface Decoded {
-  object: ApiObject;
-  before(): ApiObject | undefined;
+  object: JsonApiObject;
+  before(): JsonApiObject | undefined;
   encoded: Map<string, string | Uint8Array>;
 }
 
@@ -141,7 +141,7 @@ function decodedOnce(event: WatchEvent, r: ServedResource): Decoded {
   if (!perVersion) decodedEvents.set(event, (perVersion = new Map()));
   let decoded = perVersion.get(r);
   if (!decoded) {
-    let before: ApiObject | undefined | null = null;
+    let before: JsonApiObject | undefined | null = null;
     decoded = {
       object: decodeObject({ value: event.value, modRevision: event.revision }, r),
       before: () => {
@@ -206,7 +206,7 @@ class EventStream {
   }
 
   /** As encode, shared with every other watcher of the same store event and representation. */
-  encodeShared(event: WatchEvent, type: EventType, object: ApiObject): string | Uint8Array {
+  encodeShared(event: WatchEvent, type: EventType, object: JsonApiObject): string | Uint8Array {
     if (this.negotiated.representation === 'table') return this.encode(type, object);
     return encodedOnce(event, this.r, `${this.negotiated.representation} ${type}`, () => this.encode(type, object));
   }
