@@ -59,6 +59,8 @@ export {
   pathNotFound,
   resourceVersionRequired,
   strictDecodingError,
+  successStatus,
+  deletedStatus,
   tooLarge,
   unexpectedError,
   notAcceptable,

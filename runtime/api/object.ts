@@ -7,7 +7,8 @@ export interface ObjectMeta {
   resourceVersion?: string;
   generation?: number;
   creationTimestamp?: string;
-  deletionTimestamp?: string;
+  /** null is unset, as the generated type allows. */
+  deletionTimestamp?: string | null;
   deletionGracePeriodSeconds?: number;
   labels?: Record<string, string>;
   annotations?: Record<string, string>;

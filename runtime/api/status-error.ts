@@ -464,6 +464,16 @@ export function unexpectedError(error: unknown): StatusError {
   return new StatusError({ code: 500, reason: 'InternalError', message: `an error on the server ("${text}") has prevented the request from succeeding` });
 }
 
+/** A success Status, as a delete that removed the object at once (with its details) or an eviction (with its code) answers. */
+export function successStatus(init: { details?: { name: string; group: string; kind: string; uid: string | undefined }; code?: number } = {}): Record<string, unknown> {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', ...(init.details ? { details: init.details } : {}), ...(init.code !== undefined ? { code: init.code } : {}) };
+}
+
+/** A delete that removed the object at once: a success Status naming it (`kind` is the resource, as upstream). */
+export function deletedStatus(resource: GroupResource, name: string, uid: string | undefined): Record<string, unknown> {
+  return successStatus({ details: { name, group: resource.group, kind: resource.resource, uid } });
+}
+
 /** 503 with the given reason as message. */
 export function serviceUnavailable(reason: string): StatusError {
   return new StatusError({ code: 503, reason: 'ServiceUnavailable', message: reason });

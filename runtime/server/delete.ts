@@ -1,4 +1,4 @@
-import { type JsonApiObject, StatusError, badRequest, conflict, fieldInvalid, fieldNotSupported, invalid, methodNotAllowed, notFound, timestamp } from '../api/index.js';
+import { type JsonApiObject, StatusError, badRequest, conflict, deletedStatus, fieldInvalid, fieldNotSupported, invalid, methodNotAllowed, notFound, timestamp } from '../api/index.js';
 import { isStoreConflictError, isStoreNotFoundError } from '../store/index.js';
 import type { DeleteTarget, RequestContext, ServerContext, Target } from './context.js';
 import type { Reply } from './http.js';
@@ -96,7 +96,7 @@ async function deleteCurrent(ctx: ServerContext, target: DeleteTarget, opts: Del
     }
     if (namespace) ctx.hooks.namespaceChanged(namespace);
   }
-  return { status: 200, body: successStatus(r, name, meta.uid) };
+  return { status: 200, body: deletedStatus(r, name, meta.uid) };
 }
 
 /** The object with a deletionTimestamp (now) and a zero grace period: the first phase of a delete. */
@@ -115,10 +115,6 @@ function checkPreconditions(r: ServedResource, object: JsonApiObject, opts: Dele
   if (p?.resourceVersion !== undefined && p.resourceVersion !== meta.resourceVersion) {
     throw conflict(r, meta.name ?? '', `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`);
   }
-}
-
-function successStatus(r: ServedResource, name: string, uid: string | undefined): unknown {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: r.group, kind: r.resource, uid } };
 }
 
 /** deletecollection: DELETE on a collection deletes every object that matches the selectors. */

@@ -6,5 +6,5 @@ export type { Stage } from './chain.js';
 export type { DeleteTarget, HandlerCatalog, HookHost, KindHook, RequestContext, SubresourceHandler, Target, UserInfo, VirtualCreateHandler } from './context.js';
 export type { Body, Reply } from './http.js';
 export { ResourceRegistry, type ServedResource } from './resources.js';
-export { ALLOW_ALL, ANONYMOUS, type AuditSink, type Authenticator, type Authorizer, type ChainPolicies, type Decision, type RateLimiter, type RequestAttributes } from './stages.js';
+export { ALLOW_ALL, ANONYMOUS, type AuditSink, type Authenticator, type Authorizer, type ChainPolicies, type Decision, type RateLimiter, type RequestAttributes } from './stages/index.js';
 export { INITIAL_EVENTS_END } from './watch.js';

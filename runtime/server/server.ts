@@ -17,7 +17,7 @@ import { OpenApiPublisher } from './openapi.js';
 import { pretty } from './query.js';
 import { DEFAULT_RELEASE, ResourceRegistry } from './resources.js';
 import type { Route } from './router.js';
-import { type ChainPolicies, defaultStages } from './stages.js';
+import { type ChainPolicies, defaultStages } from './stages/index.js';
 
 export interface ApiServerOptions {
   /** The kinds to serve (generated `allKinds`, or a project's own). */

@@ -1,4 +1,4 @@
-import { badRequest, internalError } from '../../api/index.js';
+import { badRequest, internalError, successStatus } from '../../api/index.js';
 import type { SubresourceHandler } from '../context.js';
 import { deleteObject, deleteOptions } from '../delete.js';
 import { writeOptions } from '../query.js';
@@ -14,6 +14,6 @@ export const evict: SubresourceHandler = {
     const opts = deleteOptions(eviction.deleteOptions, new URLSearchParams(), writeOptions(ctx.req.query));
     const reply = await deleteObject(ctx, { ...t, subresource: undefined }, opts);
     if (reply.status !== 200) throw internalError('eviction did not delete the object');
-    return { status: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
+    return { status: 201, body: successStatus({ code: 201 }) };
   },
 };
