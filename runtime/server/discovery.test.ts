@@ -98,3 +98,14 @@ describe('discovery documents', () => {
     expectStatus(await h.http.post('/apis').send('{}'), 405, 'MethodNotAllowed');
   });
 });
+
+describe('/version', () => {
+  it('follows the configured release', async () => {
+    const older = await startServer({ createNamespace: false, server: { release: '1.29' } });
+    try {
+      expect(await older.read('/version')).toMatchObject({ major: '1', minor: '29', gitVersion: 'v1.29.0-svckit' });
+    } finally {
+      await older.close();
+    }
+  });
+});
