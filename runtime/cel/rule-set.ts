@@ -6,6 +6,7 @@
  */
 import { type FieldError, type FieldErrorType, jsonTypeOf } from '../api/index.js';
 import { deref, type NodeCommon, type SchemaNode } from '../schema/index.js';
+import { isObject } from '../validate/index.js';
 import { CostBudget } from './budget.js';
 import { type CompiledRule, compileRule } from './compile.js';
 import { type CostLimits, DEFAULT_COST_LIMITS } from './cost.js';
@@ -32,7 +33,6 @@ function ruleError(field: string, reason: string | undefined, value: unknown, me
 }
 
 type Json = Readonly<Record<string, unknown>>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const child = (path: string, name: string): string => (path === '' ? name : `${path}.${name}`);
 

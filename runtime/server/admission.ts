@@ -23,7 +23,7 @@ export type RuleChecker = (r: ServedResource, object: unknown, old: unknown) => 
 
 /** An object on its way to storage, as admission plugins see it (upstream's admission attributes). */
 export interface AdmissionRequest {
-  r: ServedResource;
+  resource: ServedResource;
   operation: 'CREATE' | 'UPDATE';
   object: JsonApiObject;
   /** The stored object, on update. */
@@ -50,7 +50,7 @@ export interface AdmissionContext {
 }
 
 export interface AdmitInput {
-  r: ServedResource;
+  resource: ServedResource;
   object: JsonApiObject;
   old?: JsonApiObject;
   fieldValidation: FieldValidation;
@@ -66,10 +66,10 @@ export interface AdmitInput {
  * unknown-field detail), rule failures 422 listing every cause.
  */
 export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<JsonApiObject> {
-  const { r, object } = input;
+  const { resource: r, object } = input;
   checkTypeMeta(r, object);
   r.registration.setDefaults(object);
-  const request: AdmissionRequest = { r, operation: input.old ? 'UPDATE' : 'CREATE', object, old: input.old };
+  const request: AdmissionRequest = { resource: r, operation: input.old ? 'UPDATE' : 'CREATE', object, old: input.old };
   for (const plugin of ctx.admission) await plugin.mutate?.(request);
   const collector = new Collector();
   r.registration.validate(object, '', collector);

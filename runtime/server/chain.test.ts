@@ -40,7 +40,7 @@ describe('the handler chain', () => {
       createNamespace: false,
       server: {
         chain: {
-          audit: { record: (a) => audited.push(`${a.user.name} ${a.method} ${a.target?.r.resource ?? a.path}`) },
+          audit: { record: (a) => audited.push(`${a.user.name} ${a.method} ${a.target?.resource.resource ?? a.path}`) },
           authorizer: { authorize: async (a) => ({ allowed: a.method === 'GET', reason: 'read-only for the test' }) },
         },
       },

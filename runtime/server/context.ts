@@ -48,7 +48,7 @@ export interface ServerContext {
 
 /** What one resource request addresses. */
 export interface Target {
-  r: ServedResource;
+  resource: ServedResource;
   /** The namespace in the path (undefined for cluster-scoped and all-namespaces requests). */
   namespace: string | undefined;
   name: string | undefined;
@@ -58,7 +58,7 @@ export interface Target {
 /** How this request's response is written: the negotiated representation, and for what resource. */
 export interface ResponsePlan {
   negotiated: Negotiated;
-  r: ServedResource | undefined;
+  resource: ServedResource | undefined;
   /** get and list responses may be gzip-compressed. */
   compressible: boolean;
 }
@@ -86,7 +86,7 @@ export interface RequestContext extends ServerContext {
 
 /** An object about to be deleted, as the delete handler read it. */
 export interface DeleteTarget {
-  r: ServedResource;
+  resource: ServedResource;
   namespace: string | undefined;
   object: JsonApiObject;
   kv: Pick<KeyValue, 'modRevision'>;

@@ -1,5 +1,6 @@
 import { type JsonApiObject, StatusError, badRequest, conflict, deletedStatus, fieldInvalid, fieldNotSupported, invalid, methodNotAllowed, notFound, timestamp } from '../api/index.js';
 import { isStoreConflictError, isStoreNotFoundError } from '../store/index.js';
+import { isObject } from '../validate/index.js';
 import type { DeleteTarget, RequestContext, ServerContext, Target } from './context.js';
 import type { Reply } from './http.js';
 import { collectionPrefix, decodeObject, encodeObject, objectKey } from './objects.js';
@@ -23,7 +24,7 @@ const DELETE_OPTIONS = { group: 'meta.svc.io', kind: 'DeleteOptions' };
 
 /** Reads DeleteOptions from an optional JSON body, with query parameters as the fallback. */
 export function deleteOptions(body: unknown, q: URLSearchParams, write: WriteOptions): DeleteOptions {
-  const b = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const b = isObject(body) ? body : {};
   if (b.kind !== undefined && b.kind !== 'DeleteOptions') throw badRequest(`expected a DeleteOptions body, found kind ${JSON.stringify(b.kind)}`);
   const out: DeleteOptions = { dryRun: write.dryRun || (Array.isArray(b.dryRun) && b.dryRun.includes('All')) };
   if (Array.isArray(b.dryRun) && b.dryRun.some((v) => v !== 'All')) throw badRequest('dryRun: Unsupported value: supported values: "All"');
@@ -60,15 +61,15 @@ export function deleteOptions(body: unknown, q: URLSearchParams, write: WriteOpt
  * namespace lifecycle) may take the delete over.
  */
 export async function deleteObject(ctx: RequestContext, t: Target, opts: DeleteOptions): Promise<Reply> {
-  const { r } = t;
+  const r = t.resource;
   const name = t.name!;
   const current = await readCurrent(ctx, r, t.namespace, name);
   if (!current) throw notFound(r, name);
-  return deleteCurrent(ctx, { r, namespace: t.namespace, object: current.object, kv: current.kv, dryRun: opts.dryRun }, opts);
+  return deleteCurrent(ctx, { resource: r, namespace: t.namespace, object: current.object, kv: current.kv, dryRun: opts.dryRun }, opts);
 }
 
 async function deleteCurrent(ctx: ServerContext, target: DeleteTarget, opts: DeleteOptions): Promise<Reply> {
-  const { r, namespace, object } = target;
+  const { resource: r, namespace, object } = target;
   const meta = object.metadata ?? {};
   const name = meta.name ?? '';
   checkPreconditions(r, object, opts);
@@ -120,15 +121,15 @@ function checkPreconditions(r: ServedResource, object: JsonApiObject, opts: Dele
 /** deletecollection: DELETE on a collection deletes every object that matches the selectors. */
 export async function deleteCollection(ctx: RequestContext, t: Target, read: ReadOptions, opts: DeleteOptions): Promise<Reply> {
   // The all-namespaces path of a namespaced resource only reads, as upstream: never delete across namespaces.
-  if (t.r.namespaced && t.namespace === undefined) throw methodNotAllowed('DELETE', `${t.r.resource} are deleted per namespace`);
-  const matcher = selectorMatcher(t.r, read);
-  const page = await ctx.store.list(collectionPrefix(t.r, t.namespace));
+  if (t.resource.namespaced && t.namespace === undefined) throw methodNotAllowed('DELETE', `${t.resource.resource} are deleted per namespace`);
+  const matcher = selectorMatcher(t.resource, read);
+  const page = await ctx.store.list(collectionPrefix(t.resource, t.namespace));
   const items: JsonApiObject[] = [];
   for (const kv of page.items) {
-    const object = decodeObject(kv, t.r);
+    const object = decodeObject(kv, t.resource);
     if (matcher && !matcher(object)) continue;
     try {
-      await deleteCurrent(ctx, { r: t.r, namespace: object.metadata?.namespace, object, kv, dryRun: opts.dryRun }, opts);
+      await deleteCurrent(ctx, { resource: t.resource, namespace: object.metadata?.namespace, object, kv, dryRun: opts.dryRun }, opts);
       items.push(object);
     } catch (e) {
       // An object changed or deleted meanwhile is left to its writer, as upstream.
@@ -136,7 +137,7 @@ export async function deleteCollection(ctx: RequestContext, t: Target, read: Rea
       throw e;
     }
   }
-  return { status: 200, body: { kind: t.r.listKind, apiVersion: t.r.apiVersion, metadata: { resourceVersion: String(await ctx.store.currentRevision()) }, items } };
+  return { status: 200, body: { kind: t.resource.listKind, apiVersion: t.resource.apiVersion, metadata: { resourceVersion: String(await ctx.store.currentRevision()) }, items } };
 }
 
 /** Removes an object that is being deleted once nothing holds it (a cascading delete); false while finalizers hold it. */

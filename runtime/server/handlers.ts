@@ -36,7 +36,7 @@ const COLLECTION: Readonly<Record<string, Entry>> = {
     async handle(ctx, t) {
       const body = await objectBody(ctx);
       // A virtual kind (an access review) is answered by its declared handler and never stored.
-      const virtual = ctx.hooks.virtual(t.r);
+      const virtual = ctx.hooks.virtual(t.resource);
       if (virtual) return virtual(ctx, t, body);
       return createObject(ctx, t, body, writeOptions(ctx.req.query));
     },
@@ -64,7 +64,7 @@ const OBJECT: Readonly<Record<string, Entry>> = {
   DELETE: {
     verb(ctx) {
       const t = ctx.target!;
-      if (t.subresource !== undefined) throw methodNotAllowed('DELETE', `${t.r.resource}/${t.subresource} does not take DELETE`);
+      if (t.subresource !== undefined) throw methodNotAllowed('DELETE', `${t.resource.resource}/${t.subresource} does not take DELETE`);
       return 'delete';
     },
     async handle(ctx, t) {
@@ -83,7 +83,7 @@ export async function dispatchResource(ctx: RequestContext, t: Target, res: Serv
   const { method } = ctx.req;
   const scope = t.name === undefined ? 'collection' : 'object';
   if (scope === 'object' && t.subresource !== undefined) {
-    const declared = ctx.hooks.subresource(t.r, t.subresource);
+    const declared = ctx.hooks.subresource(t.resource, t.subresource);
     if (declared) {
       if (method !== declared.method) throw methodNotAllowed(method, `${t.subresource} takes ${declared.method}`);
       return declared.handle(ctx, t, await objectBody(ctx));
@@ -92,14 +92,14 @@ export async function dispatchResource(ctx: RequestContext, t: Target, res: Serv
   const entry = (scope === 'collection' ? COLLECTION : OBJECT)[method];
   if (!entry) throw methodNotAllowed(method, ALLOWED[scope]);
   const name = entry.verb(ctx);
-  if (!t.r.verbs.has(name)) throw methodNotAllowed(method, `${t.r.resource} does not support ${name}`);
+  if (!t.resource.verbs.has(name)) throw methodNotAllowed(method, `${t.resource.resource} does not support ${name}`);
   return entry.handle(ctx, t, res);
 }
 
 /** The request's object body (JSON, YAML, or Protobuf for kinds with messages). */
 async function objectBody(ctx: RequestContext): Promise<Body> {
   const bytes = await readBody(ctx.req.raw, ctx.settings.maxBodyBytes);
-  const r = ctx.response.r;
+  const r = ctx.response.resource;
   const protobuf = ctx.codecs && r && ctx.codecs.supports(r.apiVersion, r.kind) ? { codecs: ctx.codecs } : undefined;
   return decodeBody(bytes, ctx.req.headers['content-type'], protobuf);
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type JsonApiObject, badRequest, tooLarge, unsupportedMediaType } from '../api/index.js';
 import { MEDIA_PROTOBUF, type ProtobufCodecs, decodeYaml, findDuplicateKeys, isProtobufCodecError, isProtobufEnvelopeError } from '../codec/index.js';
+import { isObject } from '../validate/index.js';
 
 /** A request with its parsed URL, as every handler receives it. */
 export interface Request {
@@ -73,14 +74,14 @@ export function decodeBody(bytes: Buffer, contentType: string | undefined, proto
   let object: unknown;
   if (type === 'application/json' || type === '') {
     object = parseJson(text);
-    if (isPlainObject(object)) return { object, duplicates: findDuplicateKeys(text) };
+    if (isObject(object)) return { object, duplicates: findDuplicateKeys(text) };
   } else if (type === 'application/yaml') {
     try {
       object = decodeYaml(text);
     } catch (e) {
       throw badRequest(`the request body is not valid YAML: ${(e as Error).message}`);
     }
-    if (isPlainObject(object)) return { object, duplicates: [] };
+    if (isObject(object)) return { object, duplicates: [] };
   } else if (type === MEDIA_PROTOBUF && protobuf) {
     try {
       return { object: protobuf.codecs.decode(bytes) as JsonApiObject, duplicates: [] };
@@ -106,10 +107,6 @@ function parseJson(text: string): unknown {
   } catch (e) {
     throw badRequest(`the request body is not valid JSON: ${(e as Error).message}`);
   }
-}
-
-function isPlainObject(v: unknown): v is JsonApiObject {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** Writes a response body with its type, headers and the warnings (one `Warning` item each). */

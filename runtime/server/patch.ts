@@ -22,7 +22,7 @@ const RETRIES = 5;
  * one without never fails for staleness (it is re-applied to the newer object instead).
  */
 export async function patchObject(ctx: RequestContext, t: Target, text: string, contentType: string | undefined, opts: WriteOptions): Promise<Reply> {
-  const { r } = t;
+  const r = t.resource;
   const type = patchTypeOf(contentType);
   const accepted = acceptedPatchMediaTypes(r.descriptor.custom ? 'custom-resource' : 'built-in').filter((m) => APPLIED.has(patchTypeOf(m)!));
   if (!type || !APPLIED.has(type) || (type === 'strategic-merge-patch' && r.descriptor.custom)) {
@@ -57,7 +57,7 @@ export async function patchObject(ctx: RequestContext, t: Target, text: string, 
 function applyPatch(type: PatchType, current: JsonApiObject, patch: unknown, t: Target): JsonApiObject {
   try {
     const result =
-      type === 'json-patch' ? applyJsonPatch(current, patch) : type === 'merge-patch' ? applyMergePatch(current, patch) : applyStrategicMergePatch(current, patch, t.r.registration.schema);
+      type === 'json-patch' ? applyJsonPatch(current, patch) : type === 'merge-patch' ? applyMergePatch(current, patch) : applyStrategicMergePatch(current, patch, t.resource.registration.schema);
     if (result === null || typeof result !== 'object' || Array.isArray(result)) {
       throw invalidPatch('the patched document is not an object');
     }
@@ -65,7 +65,7 @@ function applyPatch(type: PatchType, current: JsonApiObject, patch: unknown, t: 
   } catch (e) {
     if (!isPatchError(e)) throw e;
     if (e.reason === 'malformed') throw badRequest(e.message);
-    throw invalidPatch(e.message, { name: t.name ?? '', group: t.r.group, kind: t.r.kind, field: e.path, detail: e.detail });
+    throw invalidPatch(e.message, { name: t.name ?? '', group: t.resource.group, kind: t.resource.kind, field: e.path, detail: e.detail });
   }
 }
 
@@ -76,7 +76,7 @@ function applyPatch(type: PatchType, current: JsonApiObject, patch: unknown, t: 
  * own them.
  */
 async function applyObject(ctx: RequestContext, t: Target, text: string, opts: WriteOptions): Promise<Reply> {
-  const { r } = t;
+  const r = t.resource;
   let config: unknown;
   try {
     config = parseYaml(text, { uniqueKeys: true });

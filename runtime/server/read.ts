@@ -12,9 +12,9 @@ export async function getObject(ctx: RequestContext, t: Target, opts: ReadOption
   if (opts.resourceVersion !== undefined && opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
     await awaitRevision(ctx, parseRevision(opts.resourceVersion));
   }
-  const kv = await ctx.store.get(objectKey(t.r, t.namespace, t.name!));
-  if (!kv) throw notFound(t.r, t.name!);
-  return { status: 200, body: decodeObject(kv, t.r) };
+  const kv = await ctx.store.get(objectKey(t.resource, t.namespace, t.name!));
+  if (!kv) throw notFound(t.resource, t.name!);
+  return { status: 200, body: decodeObject(kv, t.resource) };
 }
 
 /** Reads one object at the current revision; undefined when absent. */
@@ -109,8 +109,8 @@ function decodeContinue(ctx: RequestContext, prefix: string, token: string) {
 
 /** list: one page of a collection, one snapshot across pages, selectors applied. */
 export async function listObjects(ctx: RequestContext, t: Target, opts: ReadOptions): Promise<Reply> {
-  const prefix = collectionPrefix(t.r, t.namespace);
-  const matcher = selectorMatcher(t.r, opts);
+  const prefix = collectionPrefix(t.resource, t.namespace);
+  const matcher = selectorMatcher(t.resource, opts);
   const plan = await planList(ctx, prefix, opts);
   const items: JsonApiObject[] = [];
   let revision = plan.revision;
@@ -130,19 +130,19 @@ export async function listObjects(ctx: RequestContext, t: Target, opts: ReadOpti
           continue;
         }
         lastKey = kv.key;
-        const object = decodeObject(kv, t.r);
+        const object = decodeObject(kv, t.resource);
         if (!matcher || matcher(object)) items.push(object);
       }
       if (page.items.length > 0) startAfter = page.items[page.items.length - 1]!.key;
       if (opts.limit === undefined || items.length >= opts.limit || page.remaining === 0 || page.items.length === 0) break;
     }
   } catch (e) {
-    throw fromStoreError(e, t.r, undefined) ?? e;
+    throw fromStoreError(e, t.resource, undefined) ?? e;
   }
   const more = opts.limit !== undefined && remaining > 0 && lastKey !== undefined;
   const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
   metadata.continue = more ? encodeContinueToken({ prefix, startAfter: lastKey!, revision: revision!, issuedAt: plan.issuedAt ?? ctx.settings.now().getTime() }, ctx.settings.continueSecret) : '';
   // An estimate of the rest, omitted on the last page and whenever selectors filtered the page.
   if (more && !matcher) metadata.remainingItemCount = remaining;
-  return { status: 200, body: { kind: t.r.listKind, apiVersion: t.r.apiVersion, metadata, items } };
+  return { status: 200, body: { kind: t.resource.listKind, apiVersion: t.resource.apiVersion, metadata, items } };
 }

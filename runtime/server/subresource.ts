@@ -17,7 +17,7 @@ export function nextForWrite(t: Target, old: JsonApiObject, requested: JsonApiOb
     next.metadata = metadata;
     return next;
   }
-  if (!t.r.subresources.has('status')) return requested;
+  if (!t.resource.subresources.has('status')) return requested;
   const next = { ...requested };
   if (old.status === undefined) delete next.status;
   else next.status = old.status;

@@ -19,11 +19,11 @@ type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
  * the spec's watch table; an expired start version is an ERROR event carrying a 410 Status.
  */
 export async function watchObjects(ctx: RequestContext, t: Target, opts: ReadOptions, res: ServerResponse, negotiated: Negotiated): Promise<void> {
-  const { r } = t;
+  const r = t.resource;
   const prefix = collectionPrefix(r, t.namespace);
   const matcher = selectorMatcher(r, opts);
   validateWatchOptions(opts);
-  const stream = new EventStream(res, r, ctx.warnings.headerValues(), negotiated, { codecs: ctx.codecs, r, includeObject: includeObjectOf(ctx.req.query), now: ctx.settings.now });
+  const stream = new EventStream(res, r, ctx.warnings.headerValues(), negotiated, { codecs: ctx.codecs, resource: r, includeObject: includeObjectOf(ctx.req.query), now: ctx.settings.now });
 
   // Where the stream starts: after a snapshot (synthetic ADDED events), or exactly after a version.
   const rv = opts.resourceVersion;
@@ -178,7 +178,7 @@ class EventStream {
     private readonly r: ServedResource,
     private readonly warnings: string[],
     private readonly negotiated: Negotiated,
-    private readonly render: Pick<RenderContext, 'codecs' | 'r' | 'includeObject' | 'now'>,
+    private readonly render: Pick<RenderContext, 'codecs' | 'resource' | 'includeObject' | 'now'>,
   ) {}
 
   open(): void {

@@ -30,9 +30,9 @@ function recordOwnership(ctx: RequestContext, t: Target, live: JsonApiObject | u
 /** What the ownership library needs about the resource written through. */
 export function ownershipOptions(ctx: RequestContext, t: Target) {
   return {
-    schema: t.r.registration.schema,
-    custom: t.r.descriptor.custom,
-    apiVersion: t.r.apiVersion,
+    schema: t.resource.registration.schema,
+    custom: t.resource.descriptor.custom,
+    apiVersion: t.resource.apiVersion,
     ...(t.subresource === 'status' ? { subresource: 'status' } : {}),
     now: ctx.settings.now(),
   };
@@ -40,7 +40,7 @@ export function ownershipOptions(ctx: RequestContext, t: Target) {
 
 /** create: POST to a collection. */
 export async function createObject(ctx: RequestContext, t: Target, body: Body, opts: WriteOptions, ownership: OwnershipOptions = {}): Promise<Reply> {
-  const { r } = t;
+  const r = t.resource;
   // The all-namespaces path of a namespaced resource only reads, as upstream.
   if (r.namespaced && t.namespace === undefined) throw methodNotAllowed('POST', `${r.resource} are created under namespaces/<namespace>/${r.resource}`);
   const object = body.object;
@@ -71,7 +71,7 @@ export async function createObject(ctx: RequestContext, t: Target, body: Body, o
     hook.prepareCreate?.(object);
     hook.prepareWrite?.(object);
   }
-  await admit(ctx, { r, object, fieldValidation: opts.fieldValidation, duplicates: body.duplicates });
+  await admit(ctx, { resource: r, object, fieldValidation: opts.fieldValidation, duplicates: body.duplicates });
   const stored = ownership.ownershipRecorded ? object : recordOwnership(ctx, t, undefined, object, opts);
   const storedMeta = (stored.metadata ??= {});
   if (opts.dryRun) {
@@ -95,7 +95,7 @@ export async function createObject(ctx: RequestContext, t: Target, body: Body, o
 
 /** update: PUT to an object (or its status subresource) with a current resourceVersion. */
 export async function updateObject(ctx: RequestContext, t: Target, body: Body, opts: WriteOptions): Promise<Reply> {
-  const { r } = t;
+  const r = t.resource;
   const name = t.name!;
   const object = body.object;
   const meta = (object.metadata ??= {});
@@ -139,7 +139,7 @@ export interface UpdateWrite extends OwnershipOptions {
  */
 export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<Reply> {
   const { t, old, next, modRevision, opts } = w;
-  const { r } = t;
+  const r = t.resource;
   const name = t.name!;
   const meta = (next.metadata ??= {}) as Record<string, unknown> & NonNullable<JsonApiObject['metadata']>;
   const oldMeta = (old.metadata ?? {}) as Record<string, unknown>;
@@ -153,7 +153,7 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
     else meta[key] = oldMeta[key];
   }
   for (const hook of ctx.hooks.of(r)) hook.prepareWrite?.(next);
-  await admit(ctx, { r, object: next, old, fieldValidation: opts.fieldValidation, duplicates: w.duplicates });
+  await admit(ctx, { resource: r, object: next, old, fieldValidation: opts.fieldValidation, duplicates: w.duplicates });
   if (oldMeta.deletionTimestamp) {
     const before = old.metadata?.finalizers ?? [];
     const added = [...new Set((meta.finalizers ?? []).filter((f) => !before.includes(f)))].sort();

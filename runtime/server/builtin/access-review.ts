@@ -8,7 +8,7 @@ import { writeOptions } from '../query.js';
  * allowed, and says why.
  */
 export const reviewAccess: VirtualCreateHandler = async (ctx, t, body) => {
-  const object = await admit(ctx, { r: t.r, object: body.object, fieldValidation: writeOptions(ctx.req.query).fieldValidation, duplicates: body.duplicates });
+  const object = await admit(ctx, { resource: t.resource, object: body.object, fieldValidation: writeOptions(ctx.req.query).fieldValidation, duplicates: body.duplicates });
   object.metadata = { ...object.metadata, creationTimestamp: undefined };
   object.status = { allowed: true, reason: 'the svckit reference server has no authorization policy: every request is allowed' };
   return { status: 201, body: object };

@@ -27,7 +27,7 @@ export function namespaceLifecycle(host: HookHost): KindHook {
     async admitCreate(ctx, r, namespace, name) {
       await requireActiveNamespace(ctx, namespaces, r, namespace, name);
     },
-    async delete(ctx, { r, object, kv, dryRun }) {
+    async delete(ctx, { resource: r, object, kv, dryRun }) {
       const name = object.metadata?.name ?? '';
       if (object.metadata?.deletionTimestamp) {
         throw conflict(r, name, 'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.');
@@ -88,26 +88,30 @@ class NamespaceReaper {
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
 
-  constructor(
-    private readonly context: HookHost['context'],
-    private readonly namespaces: ServedResource,
-    private readonly retryMs = 500,
-  ) {}
+  readonly #context: HookHost['context'];
+  readonly #namespaces: ServedResource;
+  readonly #retryMs: number;
+
+  constructor(context: HookHost['context'], namespaces: ServedResource, retryMs = 500) {
+    this.#context = context;
+    this.#namespaces = namespaces;
+    this.#retryMs = retryMs;
+  }
 
   /** Schedules a pass over `namespace` (a no-op unless it is terminating). */
   kick(namespace: string): void {
     if (this.#closed) return;
     this.#pending.add(namespace);
-    this.#running ??= this.drain().finally(() => {
+    this.#running ??= this.#drain().finally(() => {
       this.#running = undefined;
     });
   }
 
   /** Resumes namespaces that were terminating when the server last stopped. */
   async resume(): Promise<void> {
-    const page = await this.context.store.list(this.namespaces.storagePrefix);
+    const page = await this.#context.store.list(this.#namespaces.storagePrefix);
     for (const kv of page.items) {
-      const object = decodeObject(kv, this.namespaces);
+      const object = decodeObject(kv, this.#namespaces);
       if (object.metadata?.deletionTimestamp && object.metadata.name) this.kick(object.metadata.name);
     }
   }
@@ -122,16 +126,16 @@ class NamespaceReaper {
     if (this.#timer) clearTimeout(this.#timer);
   }
 
-  private async drain(): Promise<void> {
+  async #drain(): Promise<void> {
     while (this.#pending.size > 0 && !this.#closed) {
       const [namespace] = this.#pending;
       this.#pending.delete(namespace!);
-      const done = await this.reap(namespace!).catch(() => false);
-      if (!done) this.retryLater(namespace!);
+      const done = await this.#reap(namespace!).catch(() => false);
+      if (!done) this.#retryLater(namespace!);
     }
   }
 
-  private retryLater(namespace: string): void {
+  #retryLater(namespace: string): void {
     if (this.#closed) return;
     this.#retry.add(namespace);
     if (this.#timer) return;
@@ -140,14 +144,14 @@ class NamespaceReaper {
       const due = [...this.#retry];
       this.#retry.clear();
       for (const ns of due) this.kick(ns);
-    }, this.retryMs);
+    }, this.#retryMs);
     this.#timer.unref();
   }
 
   /** One pass; true when the namespace is gone or not terminating. */
-  private async reap(namespace: string): Promise<boolean> {
-    const { store, registry } = this.context;
-    const ns = this.namespaces;
+  async #reap(namespace: string): Promise<boolean> {
+    const { store, registry } = this.#context;
+    const ns = this.#namespaces;
     const nsKey = objectKey(ns, undefined, namespace);
     const nsKv = await store.get(nsKey);
     if (!nsKv) return true;
@@ -157,7 +161,7 @@ class NamespaceReaper {
     for (const r of registry.namespacedStorage()) {
       const page = await store.list(`${r.storagePrefix}${namespace}/`);
       for (const kv of page.items) {
-        if (!(await removeIfFinalized(this.context, r, kv.key, decodeObject(kv, r), kv.modRevision))) remaining++;
+        if (!(await removeIfFinalized(this.#context, r, kv.key, decodeObject(kv, r), kv.modRevision))) remaining++;
       }
     }
     if (remaining > 0) return false;
@@ -167,9 +171,9 @@ class NamespaceReaper {
     if (finalizers.includes(NAMESPACE_FINALIZER)) {
       const next = { ...nsObject, spec: { ...spec, finalizers: finalizers.filter((f) => f !== NAMESPACE_FINALIZER) } };
       await store.update(nsKey, encodeObject(next, ns), { expectedModRevision: nsKv.modRevision });
-      return this.reap(namespace);
+      return this.#reap(namespace);
     }
     if (finalizers.length > 0) return true; // held by someone else's finalizer; a /finalize update kicks us again
-    return removeIfFinalized(this.context, ns, nsKey, nsObject, nsKv.modRevision);
+    return removeIfFinalized(this.#context, ns, nsKey, nsObject, nsKv.modRevision);
   }
 }

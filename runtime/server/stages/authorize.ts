@@ -25,7 +25,7 @@ export function authorize(authorizer: Authorizer): Stage {
       const decision = await authorizer.authorize(attributesOf(ctx));
       if (!decision.allowed) {
         const t = ctx.target;
-        throw forbidden(t ? t.r : { group: '', resource: '' }, t?.name ?? '', decision.reason);
+        throw forbidden(t ? t.resource : { group: '', resource: '' }, t?.name ?? '', decision.reason);
       }
       return next();
     },

@@ -18,15 +18,15 @@ export const negotiate: Stage = {
       ctx.response.negotiated = negotiateResponse(ctx.req.headers.accept, { protobuf: false, table: false, watch: false });
       return next();
     }
-    if (r.r.deprecationWarning) ctx.warnings.add(r.r.deprecationWarning);
-    const t: Target = { r: r.r, namespace: r.namespace, name: r.name, subresource: r.subresource };
+    if (r.resource.deprecationWarning) ctx.warnings.add(r.resource.deprecationWarning);
+    const t: Target = { resource: r.resource, namespace: r.namespace, name: r.name, subresource: r.subresource };
     ctx.target = t;
     const { method, query } = ctx.req;
     const reading = method === 'GET' && (t.subresource === undefined || t.subresource === 'status');
     const watching = reading && t.name === undefined && query.has('watch') && query.get('watch') !== 'false' && query.get('watch') !== '0';
     ctx.response = {
-      negotiated: negotiateResponse(ctx.req.headers.accept, { protobuf: ctx.codecs?.supports(t.r.apiVersion, t.r.kind) ?? false, table: reading, watch: watching }),
-      r: t.r,
+      negotiated: negotiateResponse(ctx.req.headers.accept, { protobuf: ctx.codecs?.supports(t.resource.apiVersion, t.resource.kind) ?? false, table: reading, watch: watching }),
+      resource: t.resource,
       compressible: reading && !watching,
     };
     // A bad includeObject is the client's mistake (400), found before any work is done.
