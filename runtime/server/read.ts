@@ -121,7 +121,8 @@ export async function listObjects(ctx: RequestContext, t: Target, opts: ReadOpti
     // With selectors a page is filled from as many store chunks as it takes.
     for (;;) {
       const want = opts.limit === undefined ? undefined : opts.limit - items.length;
-      const page = await ctx.store.list(prefix, { ...(revision !== undefined ? { revision } : {}), ...(startAfter !== undefined ? { startAfter } : {}), ...(want !== undefined ? { limit: matcher ? Math.max(want, 100) : want } : {}) });
+      const limit = want === undefined ? undefined : matcher ? Math.max(want, 100) : want;
+      const page = await ctx.store.list(prefix, { revision, startAfter, limit });
       revision = page.revision;
       remaining = page.remaining;
       for (const kv of page.items) {

@@ -1,5 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { type JsonApiObject, alreadyExists, badRequest, fieldForbidden, fieldInvalid, generateName, methodNotAllowed, notFound, objectModified, resourceVersionRequired, timestamp } from '../api/index.js';
+import {
+  type JsonApiObject,
+  alreadyExists,
+  badRequest,
+  fieldForbidden,
+  fieldInvalid,
+  generateName,
+  methodNotAllowed,
+  notFound,
+  objectModified,
+  resourceVersionRequired,
+  timestamp,
+} from '../api/index.js';
 import { managerForWrite, update } from '../apply/index.js';
 import type { JsonObject } from '../patch/index.js';
 import { isStoreKeyExistsError } from '../store/index.js';
