@@ -127,7 +127,7 @@ export {
   assertFieldsSupported,
   escapeFieldSelectorValue,
   fieldSelectorFromSet,
-  fieldsOf,
+  selectableFieldsOf,
   parseFieldSelector,
   unescapeFieldSelectorValue,
 } from './field-selector.js';

@@ -1,4 +1,4 @@
-import { type JsonApiObject, badRequest, fieldsOf, notFound, parseFieldSelector, parseLabelSelector, tooOldResourceVersion } from '../api/index.js';
+import { type JsonApiObject, badRequest, selectableFieldsOf, notFound, parseFieldSelector, parseLabelSelector, tooOldResourceVersion } from '../api/index.js';
 import { decodeContinueToken, encodeContinueToken, type KeyValue } from '../store/index.js';
 import type { RequestContext, ServerContext, Target } from './context.js';
 import type { Reply } from './http.js';
@@ -39,7 +39,7 @@ export function selectorMatcher(r: ServedResource, opts: Pick<ReadOptions, 'labe
     }
   }
   const extra = supportedFields(r).filter((f) => f !== 'metadata.name' && f !== 'metadata.namespace');
-  return (object) => (!labels || labels.matches(object.metadata?.labels)) && (!fields || fields.matches(fieldsOf(object, extra)));
+  return (object) => (!labels || labels.matches(object.metadata?.labels)) && (!fields || fields.matches(selectableFieldsOf(object, extra)));
 }
 
 /** Field selectors every resource supports (name, and namespace when namespaced), plus the ones its kind declares. */
