@@ -124,12 +124,12 @@ function readResource(value: unknown, kind: string, ctx: NodeContext, path: stri
     storage: rec.storage === true,
     conversion: readConversion(rec.conversion, ctx, joinPath(path, 'conversion')),
     custom: false,
-    ...readBehaviour(rec, ctx, path),
+    ...readBehaviour(rec, ctx, path, stringList(rec, 'subresources', ctx, path) ?? []),
   };
 }
 
 /** The kind behaviour a resource declares: field selectors, name rule, generation, named handlers. */
-function readBehaviour(rec: Record<string, unknown>, ctx: NodeContext, path: string): Pick<ResourceInfo, 'selectableFields' | 'nameValidation' | 'generation' | 'virtual' | 'subresourceHandlers' | 'hooks'> {
+function readBehaviour(rec: Record<string, unknown>, ctx: NodeContext, path: string, subresources: readonly string[]): Pick<ResourceInfo, 'selectableFields' | 'nameValidation' | 'generation' | 'virtual' | 'subresourceHandlers' | 'hooks'> {
   const nameValidation = optString(rec, 'nameValidation', ctx, path);
   if (nameValidation !== undefined && !NAME_VALIDATIONS.has(nameValidation)) {
     throw new LoadError(ctx.file, joinPath(path, 'nameValidation'), `expected dns1123-subdomain, dns1123-label or path-segment, found ${describe(nameValidation)}`);
@@ -138,7 +138,9 @@ function readBehaviour(rec: Record<string, unknown>, ctx: NodeContext, path: str
   const handlers = rec.subresourceHandlers === undefined ? {} : asSchema(rec.subresourceHandlers, ctx, joinPath(path, 'subresourceHandlers'));
   const subresourceHandlers: Record<string, string> = {};
   for (const [sub, name] of Object.entries(handlers)) {
-    if (typeof name !== 'string') throw new LoadError(ctx.file, joinPath(joinPath(path, 'subresourceHandlers'), sub), `expected a handler name, found ${describe(name)}`);
+    const at = joinPath(joinPath(path, 'subresourceHandlers'), sub);
+    if (!subresources.includes(sub)) throw new LoadError(ctx.file, at, `${sub} is not one of the resource's subresources (${subresources.join(', ') || 'none'})`);
+    if (typeof name !== 'string') throw new LoadError(ctx.file, at, `expected a handler name, found ${describe(name)}`);
     subresourceHandlers[sub] = name;
   }
   const virtual = optString(rec, 'virtual', ctx, path);
