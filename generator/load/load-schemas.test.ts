@@ -147,6 +147,14 @@ describe('CustomResourceDefinitions', () => {
     expect(spec.fields.find((f) => f.name === 'dnsNames')?.type).toMatchObject({ kind: 'list', listType: 'atomic' });
   });
 
+  it('reads a version\'s selectableFields as field selector paths; custom resources track generation', () => {
+    const crd = (fields: string) =>
+      `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: a.svc.io\n  scope: Cluster\n  names: {kind: A, plural: as}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    selectableFields: ${fields}\n    schema:\n      openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {color: {type: string}}}}}\n`;
+    const model = load({ 'crd.yaml': crd('[{jsonPath: .spec.color}]') });
+    expect(new ModelIndex(model).resolve({ group: 'a.svc.io', version: 'v1', name: 'A' }).kind?.resource).toMatchObject({ selectableFields: ['spec.color'], generation: true });
+    expect(loadError({ 'crd.yaml': crd('[{jsonPath: "spec[0]"}]') }).path).toBe('.spec.versions[0].selectableFields[0]');
+  });
+
   it('rejects a CRD version without a schema, naming the path', () => {
     const e = loadError({
       'crd.yaml': 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: a.svc.io\n  scope: Cluster\n  names: {kind: A, plural: as}\n  versions:\n  - name: v1\n    served: true\n',
