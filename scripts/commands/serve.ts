@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { parseDuration } from '../../runtime/api/index.js';
 import { responseCompressionEnabled } from '../../runtime/codec/index.js';
-import type { KindRegistration } from '../../runtime/schema/index.js';
+import { allKinds } from '../../generated/kinds.js';
 import { checkRules } from '../../runtime/server/index.js';
 import { DEFAULT_STORE, startReferenceServer } from '../reference-server.js';
 import { projectKinds } from './project-kinds.js';
@@ -32,7 +32,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const historyWindowMs = durationMs('--history-window', values['history-window']);
   const continueTtlMs = durationMs('--continue-ttl', values['continue-ttl']);
   const project = values.schemas ? await projectKinds(values.schemas, 'serve') : undefined;
-  const problems = checkRules(project?.kinds ?? (await builtinKinds()));
+  const problems = checkRules(project?.kinds ?? allKinds);
   if (problems.length > 0) throw new Error(`the schemas' CEL rules do not compile:\n${problems.join('\n')}`);
   const { url, close } = await startReferenceServer({
     host: values.host,
@@ -52,10 +52,6 @@ export async function serveCommand(args: string[]): Promise<number> {
   });
   process.stderr.write('svckit serve: stopped; watches closed and the store flushed\n');
   return 0;
-}
-
-async function builtinKinds(): Promise<readonly KindRegistration[]> {
-  return (await import('../../generated/kinds.js')).allKinds;
 }
 
 function durationMs(flag: string, text: string): number {
