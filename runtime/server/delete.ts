@@ -1,4 +1,4 @@
-import { type JsonApiObject, StatusError, badRequest, conflict, deletedStatus, fieldInvalid, fieldNotSupported, invalid, methodNotAllowed, notFound, timestamp } from '../api/index.js';
+import { type JsonApiObject, StatusError, badRequest, conflict, deletedStatus, fieldErrorMessage, fieldInvalid, fieldNotSupported, invalid, methodNotAllowed, notFound, timestamp } from '../api/index.js';
 import { isStoreConflictError, isStoreNotFoundError } from '../store/index.js';
 import { isObject } from '../validate/index.js';
 import type { DeleteTarget, RequestContext, ServerContext, Target } from './context.js';
@@ -27,7 +27,7 @@ export function deleteOptions(body: unknown, q: URLSearchParams, write: WriteOpt
   const b = isObject(body) ? body : {};
   if (b.kind !== undefined && b.kind !== 'DeleteOptions') throw badRequest(`expected a DeleteOptions body, found kind ${JSON.stringify(b.kind)}`);
   const out: DeleteOptions = { dryRun: write.dryRun || (Array.isArray(b.dryRun) && b.dryRun.includes('All')) };
-  if (Array.isArray(b.dryRun) && b.dryRun.some((v) => v !== 'All')) throw badRequest('dryRun: Unsupported value: supported values: "All"');
+  if (Array.isArray(b.dryRun) && b.dryRun.some((v) => v !== 'All')) throw badRequest(fieldErrorMessage({ ...fieldNotSupported('dryRun', undefined, ['All']), omitValue: true }));
   const policy = b.propagationPolicy ?? q.get('propagationPolicy') ?? undefined;
   if (policy !== undefined && policy !== null) {
     if (typeof policy !== 'string' || !POLICIES.has(policy)) {

@@ -1,4 +1,4 @@
-import { badRequest, notAcceptable } from '../api/index.js';
+import { badRequest, fieldErrorMessage, fieldNotSupported, notAcceptable } from '../api/index.js';
 import {
   type IncludeObject,
   MEDIA_JSON,
@@ -62,7 +62,7 @@ export function negotiateResponse(accept: string | undefined, offer: Offer): Neg
 export function includeObjectOf(q: URLSearchParams): IncludeObject {
   const v = q.get('includeObject') || 'Metadata';
   if (v !== 'None' && v !== 'Metadata' && v !== 'Object') {
-    throw badRequest(`includeObject: Unsupported value: ${JSON.stringify(v)}: supported values: "None", "Metadata", "Object"`);
+    throw badRequest(fieldErrorMessage(fieldNotSupported('includeObject', v, ['None', 'Metadata', 'Object'])));
   }
   return v;
 }

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { type JsonApiObject, type StatusError, badRequest, internalError, tooOldResourceVersion } from '../api/index.js';
+import { type JsonApiObject, type StatusError, badRequest, fieldErrorMessage, fieldForbidden, internalError, tooOldResourceVersion } from '../api/index.js';
 import { isStoreExpiredError, isStoreFutureRevisionError, type Watch, type WatchEvent } from '../store/index.js';
 import type { RequestContext, Target } from './context.js';
 import { collectionPrefix, decodeObject } from './objects.js';
@@ -93,10 +93,10 @@ export async function watchObjects(ctx: RequestContext, t: Target, opts: ReadOpt
 
 function validateWatchOptions(opts: ReadOptions): void {
   if (opts.sendInitialEvents !== undefined && opts.resourceVersionMatch !== 'NotOlderThan') {
-    throw badRequest('resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+    throw badRequest(fieldErrorMessage(fieldForbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan')));
   }
   if (opts.sendInitialEvents === undefined && opts.resourceVersionMatch !== undefined) {
-    throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
+    throw badRequest(fieldErrorMessage(fieldForbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided')));
   }
   if (opts.limit !== undefined || opts.continueToken !== undefined) {
     // The real system ignores paging on watch; a continue token is meaningless there.
