@@ -16,50 +16,60 @@ type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
 /**
  * watch: a chunked stream of `{type, object}` JSON documents, one per line. Where it starts follows
- * the spec's watch table; an expired start version is an ERROR event carrying a 410 Status.
+ * the spec's watch table; an expired start version is an ERROR event carrying a 410 Status. Three
+ * phases: wait for the start version, send the initial state (or not), then follow the store.
  */
 export async function watchObjects(ctx: RequestContext, t: Target, opts: ReadOptions, res: ServerResponse, negotiated: Negotiated): Promise<void> {
   const r = t.resource;
-  const prefix = collectionPrefix(r, t.namespace);
   const matcher = selectorMatcher(r, opts);
   validateWatchOptions(opts);
   const stream = new EventStream(res, r, ctx.warnings.headerValues(), negotiated, { codecs: ctx.codecs, resource: r, includeObject: includeObjectOf(ctx.req.query), now: ctx.settings.now });
+  if (!(await awaitStartVersion(ctx, opts, stream))) return stream.end();
+  const from = await sendInitialState(ctx, t, opts, matcher, stream);
+  await follow(ctx, t, opts, matcher, stream, res, from);
+}
 
-  // Where the stream starts: after a snapshot (synthetic ADDED events), or exactly after a version.
+/** A start version the server has not reached is waited for briefly; false (after an ERROR event) when it does not arrive. */
+async function awaitStartVersion(ctx: RequestContext, opts: ReadOptions, stream: EventStream): Promise<boolean> {
   const rv = opts.resourceVersion;
-  const exact = rv !== undefined && rv !== '' && rv !== '0' && !opts.sendInitialEvents;
   // A version not reached yet (exact start, or the version initial events must be synced to).
-  const awaited = rv !== undefined && rv !== '' && rv !== '0' ? parseRevision(rv) : undefined;
-  if (awaited !== undefined) {
-    try {
-      await ctx.store.waitForRevision(awaited, ctx.settings.futureRevisionWaitMs);
-    } catch (e) {
-      if (!isStoreFutureRevisionError(e)) throw e;
-      stream.open();
-      stream.error(tooLargeResourceVersion(awaited, e.currentRevision));
-      return stream.end();
-    }
-  }
-  let from: number;
-  if (exact) {
-    from = parseRevision(rv);
-  } else if (opts.sendInitialEvents === false) {
-    // No initial state: the stream starts at the current version.
-    from = await ctx.store.currentRevision();
-  } else {
-    const page = await ctx.store.list(prefix);
-    from = page.revision;
+  if (rv === undefined || rv === '' || rv === '0') return true;
+  const awaited = parseRevision(rv);
+  try {
+    await ctx.store.waitForRevision(awaited, ctx.settings.futureRevisionWaitMs);
+    return true;
+  } catch (e) {
+    if (!isStoreFutureRevisionError(e)) throw e;
     stream.open();
-    for (const kv of page.items) {
-      const object = decodeObject(kv, r);
-      if (!matcher || matcher(object)) stream.send('ADDED', object);
-    }
-    if (opts.sendInitialEvents && opts.allowWatchBookmarks) stream.bookmark(from, { [INITIAL_EVENTS_END]: 'true' });
+    stream.error(tooLargeResourceVersion(awaited, e.currentRevision));
+    return false;
   }
+}
 
+/**
+ * Where the stream starts: exactly after a version, at the current version (no initial state), or
+ * after a snapshot sent as synthetic ADDED events (and a bookmark ending them when asked). The
+ * revision events follow from.
+ */
+async function sendInitialState(ctx: RequestContext, t: Target, opts: ReadOptions, matcher: Matcher | undefined, stream: EventStream): Promise<number> {
+  const rv = opts.resourceVersion;
+  if (rv !== undefined && rv !== '' && rv !== '0' && !opts.sendInitialEvents) return parseRevision(rv);
+  if (opts.sendInitialEvents === false) return ctx.store.currentRevision();
+  const page = await ctx.store.list(collectionPrefix(t.resource, t.namespace));
+  stream.open();
+  for (const kv of page.items) {
+    const object = decodeObject(kv, t.resource);
+    if (!matcher || matcher(object)) stream.send('ADDED', object);
+  }
+  if (opts.sendInitialEvents && opts.allowWatchBookmarks) stream.bookmark(page.revision, { [INITIAL_EVENTS_END]: 'true' });
+  return page.revision;
+}
+
+/** Streams the store's events after `from` until the timeout, the client leaving, or the history expiring. */
+async function follow(ctx: RequestContext, t: Target, opts: ReadOptions, matcher: Matcher | undefined, stream: EventStream, res: ServerResponse, from: number): Promise<void> {
   let watch: Watch;
   try {
-    watch = ctx.store.watch(prefix, from);
+    watch = ctx.store.watch(collectionPrefix(t.resource, t.namespace), from);
   } catch (e) {
     stream.open();
     if (isStoreExpiredError(e)) stream.error(tooOldResourceVersion(from, e.compactedRevision));
@@ -78,7 +88,7 @@ export async function watchObjects(ctx: RequestContext, t: Target, opts: ReadOpt
   if (res.destroyed || res.writableEnded) watch.close();
   try {
     for await (const event of watch) {
-      const out = translate(event, r, matcher);
+      const out = translate(event, t.resource, matcher);
       if (out) await stream.writeAndDrain(stream.encodeShared(event, out.type, out.object));
       stream.lastRevision = event.revision;
     }
