@@ -40,8 +40,8 @@ describe('the handler chain', () => {
       createNamespace: false,
       server: {
         chain: {
-          audit: { record: (a) => audited.push(`${a.user.name} ${a.method} ${a.target?.resource.resource ?? a.path}`) },
-          authorizer: { authorize: async (a) => ({ allowed: a.method === 'GET', reason: 'read-only for the test' }) },
+          audit: { record: (a) => audited.push(`${a.user.name} ${a.verb} ${a.resource || a.path}`) },
+          authorizer: { authorize: async (a) => ({ allowed: a.verb === 'list' || a.verb === 'get' || a.verb === 'create' && a.resource === 'subjectaccessreviews', reason: 'read-only for the test' }) },
         },
       },
     });
@@ -49,6 +49,32 @@ describe('the handler chain', () => {
     const denied = await h.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' } });
     expect(denied.status).toBe(403);
     expect(denied.body.message).toBe('namespaces is forbidden: read-only for the test');
-    expect(audited).toEqual(['system:anonymous GET namespaces', 'system:anonymous POST namespaces']);
+    expect(audited).toEqual(['system:anonymous list namespaces', 'system:anonymous create namespaces']);
+  });
+
+  it('answers access reviews with the same authorizer the authorize stage asks', async () => {
+    h = await startServer({
+      createNamespace: false,
+      server: { chain: { authorizer: { authorize: async (a) => ({ allowed: a.verb !== 'delete' || a.user.name === 'admin', reason: `${a.verb} ${a.resource} by ${a.user.name || 'anyone'}` }) } } },
+    });
+    const review = (user: string, verb: string) => ({
+      apiVersion: 'authorization.svc.io/v1',
+      kind: 'SubjectAccessReview',
+      spec: { user, resourceAttributes: { verb, resource: 'pods', namespace: 'x' } },
+    });
+    const sar = '/apis/authorization.svc.io/v1/subjectaccessreviews';
+    expect((await h.post(sar, review('bob', 'delete'))).body.status).toEqual({ allowed: false, denied: true, reason: 'delete pods by bob' });
+    expect((await h.post(sar, review('admin', 'delete'))).body.status).toEqual({ allowed: true, reason: 'delete pods by admin' });
+  });
+
+  it('without an authorization policy, allows every request and every review, and says why', async () => {
+    h = await startServer({ createNamespace: false });
+    const res = await h.post('/apis/authorization.svc.io/v1/subjectaccessreviews', {
+      apiVersion: 'authorization.svc.io/v1',
+      kind: 'SubjectAccessReview',
+      spec: { user: 'bob', nonResourceAttributes: { path: '/healthz', verb: 'get' } },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.status).toEqual({ allowed: true, reason: 'the svckit reference server has no authorization policy: every request is allowed' });
   });
 });

@@ -42,6 +42,8 @@ export interface ServerContext {
   rules: RuleChecker;
   /** Admission plugins, in order (none by default). */
   admission: readonly AdmissionPlugin[];
+  /** The authorization policy: the authorize stage and access reviews ask it. */
+  authorizer: Authorizer;
   /** The named hooks the served kinds declare, instantiated for this server. */
   hooks: ServerHooks;
 }
@@ -67,6 +69,34 @@ export interface ResponsePlan {
 export interface UserInfo {
   name: string;
   groups: readonly string[];
+}
+
+/**
+ * What a request asks to do, as upstream's `authorizer.Attributes`: who, the API verb, and either
+ * the resource (group, version, resource, subresource, namespace, name) or the non-resource path.
+ */
+export interface RequestAttributes {
+  user: UserInfo;
+  /** get, list, watch, create, update, patch, delete, deletecollection; the lowercase HTTP method for a non-resource path. */
+  verb: string;
+  resourceRequest: boolean;
+  group: string;
+  version: string;
+  resource: string;
+  subresource: string;
+  namespace: string;
+  name: string;
+  path: string;
+}
+
+export interface Decision {
+  allowed: boolean;
+  reason: string;
+}
+
+/** Decides whether a request may proceed (upstream's `authorizer.Authorizer`); a refusal becomes a 403 with the reason. */
+export interface Authorizer {
+  authorize(attributes: RequestAttributes): Promise<Decision>;
 }
 
 /** One request in flight: the server context plus the request, its warnings and its response plan. */

@@ -17,7 +17,7 @@ import { OpenApiPublisher } from './openapi.js';
 import { pretty } from './query.js';
 import { DEFAULT_RELEASE, ResourceRegistry } from './resources.js';
 import type { Route } from './router.js';
-import { type ChainPolicies, defaultStages } from './stages/index.js';
+import { type ChainPolicies, authorizerOf, defaultStages } from './stages/index.js';
 
 export interface ApiServerOptions {
   /** The kinds to serve (generated `allKinds`, or a project's own). */
@@ -83,6 +83,7 @@ export class ApiServer {
       settings,
       rules: options.rules ?? (() => []),
       admission: options.admission ?? [],
+      authorizer: authorizerOf(options.chain ?? {}),
     };
     const catalog = mergeCatalogs(builtinHandlers, options.handlers ?? {});
     this.context = { ...base, hooks: bindHooks(base, catalog) };

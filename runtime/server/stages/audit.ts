@@ -1,5 +1,6 @@
 import type { Stage } from '../chain.js';
-import { type RequestAttributes, attributesOf } from './attributes.js';
+import type { RequestAttributes } from '../context.js';
+import { attributesOf } from './attributes.js';
 
 /** Records requests (upstream's audit backend). */
 export interface AuditSink {
