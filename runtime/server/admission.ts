@@ -1,5 +1,6 @@
 import {
   type FieldError,
+  type JsonApiObject,
   type StatusError,
   badRequest,
   fieldErrorMessage,
@@ -10,9 +11,7 @@ import {
   isValidPathSegmentName,
   strictDecodingError,
 } from '../api/index.js';
-import type { JsonApiObject } from '../api/index.js';
-import type { NameValidation } from '../schema/index.js';
-import { prune } from '../schema/index.js';
+import { type NameValidation, prune } from '../schema/index.js';
 import { Collector } from '../validate/index.js';
 import type { Warnings } from './http.js';
 import type { FieldValidation } from './query.js';

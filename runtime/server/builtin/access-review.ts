@@ -1,5 +1,4 @@
-import type { RequestAttributes } from '../context.js';
-import type { VirtualCreateHandler } from '../context.js';
+import type { RequestAttributes, VirtualCreateHandler } from '../context.js';
 import { admit } from '../admission.js';
 import { writeOptions } from '../query.js';
 
