@@ -1,15 +1,18 @@
 import { allKinds } from '../generated/kinds.js';
-import { openApiDocuments } from '../generated/openapi.js';
+import { openApiDocuments as builtinDocuments } from '../generated/openapi.js';
 import { allProtobufPackages } from '../generated/protobuf.js';
-import { celRuleChecker } from '../runtime/server/cel-rules.js';
-import { ApiServer, type RuleChecker } from '../runtime/server/index.js';
+import type { KindRegistration } from '../runtime/schema/index.js';
+import { ApiServer, type HandlerCatalog, type RuleChecker, celRuleChecker } from '../runtime/server/index.js';
 import { createStore } from '../runtime/store/index.js';
+
+/** Where the reference server keeps its objects unless told otherwise. */
+export const DEFAULT_STORE = 'sqlite:.svckit/data.db';
 
 export interface ReferenceServerOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
-  /** `memory` or `sqlite:<path>`; default `sqlite:.svckit/data.db`. */
+  /** `memory` or `sqlite:<path>`; default {@link DEFAULT_STORE}. */
   store?: string;
   historyWindowMs?: number;
   continueTtlMs?: number;
@@ -17,8 +20,17 @@ export interface ReferenceServerOptions {
   rules?: RuleChecker;
   /** `--runtime-config`: enables removed versions (e.g. `batch/v1beta1=true`) or disables served ones. */
   runtimeConfig?: string;
+  /** The release the server acts as (served versions and `/version`); default 1.30. */
+  release?: string;
   /** Response compression (false: `APIResponseCompression=false`). */
   compression?: boolean;
+  /**
+   * A project's own kinds and OpenAPI documents instead of the built-in ones (`svckit serve
+   * --schemas`); they are custom resources, so the server offers no Protobuf for them.
+   */
+  project?: { kinds: readonly KindRegistration[]; openApiDocuments: Record<string, () => Promise<Record<string, unknown>>> };
+  /** Named handlers the kinds refer to, over the built-in catalogue. */
+  handlers?: HandlerCatalog;
 }
 
 export interface RunningServer {
@@ -27,21 +39,32 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The reference server: every built-in kind over the chosen store. Wiring only; behaviour is in runtime/. */
+/**
+ * The store's compaction interval for a history window: a quarter of the window, at least 50 ms
+ * (tests use windows of a fraction of a second) and at most a minute.
+ */
+export function compactionIntervalMs(historyWindowMs: number): number {
+  return Math.max(50, Math.min(60_000, Math.floor(historyWindowMs / 4)));
+}
+
+/** The reference server: every built-in kind (or a project's) over the chosen store. Wiring only; behaviour is in runtime/. */
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<RunningServer> {
-  const store = await createStore(options.store ?? 'sqlite:.svckit/data.db', {
-    ...(options.historyWindowMs !== undefined ? { historyWindowMs: options.historyWindowMs, compactionIntervalMs: Math.max(50, Math.floor(options.historyWindowMs / 4)) } : {}),
+  const store = await createStore(options.store ?? DEFAULT_STORE, {
+    ...(options.historyWindowMs !== undefined ? { historyWindowMs: options.historyWindowMs, compactionIntervalMs: compactionIntervalMs(options.historyWindowMs) } : {}),
   });
   const server = new ApiServer({
-    kinds: allKinds,
+    kinds: options.project?.kinds ?? allKinds,
     store,
-    ...(options.continueTtlMs !== undefined ? { continueTtlMs: options.continueTtlMs } : {}),
-    ...(options.bookmarkIntervalMs !== undefined ? { bookmarkIntervalMs: options.bookmarkIntervalMs } : {}),
+    continueTtlMs: options.continueTtlMs,
+    bookmarkIntervalMs: options.bookmarkIntervalMs,
     rules: options.rules ?? celRuleChecker(),
-    openApiDocuments,
-    protobufPackages: allProtobufPackages,
-    ...(options.compression !== undefined ? { compression: options.compression } : {}),
-    ...(options.runtimeConfig ? { runtimeConfig: options.runtimeConfig } : {}),
+    openApiDocuments: options.project?.openApiDocuments ?? builtinDocuments,
+    // Protobuf is for the built-in kinds only; a project's own kinds are custom resources.
+    protobufPackages: options.project ? undefined : allProtobufPackages,
+    compression: options.compression,
+    runtimeConfig: options.runtimeConfig,
+    release: options.release,
+    handlers: options.handlers,
   });
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   return { url, server, close: () => server.close() };

@@ -63,6 +63,7 @@ function writeKind(file: GeneratedFile, ctx: EmitContext, gv: GroupVersion, t: N
     file.line(`setDefaults: ${setDefaults},`);
     if (kind.resource) {
       const { plural, singular, scope, verbs, subresources, shortNames, categories, printerColumns, served, storage, custom, conversion } = kind.resource;
+      const { selectableFields, nameValidation, generation, virtual, subresourceHandlers, hooks } = kind.resource;
       file.block('resource: {', () => {
         file.line(`plural: ${tsString(plural)},`);
         file.line(`singular: ${tsString(singular)},`);
@@ -77,6 +78,13 @@ function writeKind(file: GeneratedFile, ctx: EmitContext, gv: GroupVersion, t: N
         file.line(`storage: ${storage},`);
         file.line(`custom: ${custom},`);
         file.line(`conversion: ${tsValue(conversion)},`);
+        // Kind behaviour: declared here, implemented once in the runtime (named handlers by name).
+        if (selectableFields.length > 0) file.line(`selectableFields: ${tsValue(selectableFields)},`);
+        if (nameValidation !== undefined) file.line(`nameValidation: ${tsString(nameValidation)},`);
+        if (generation) file.line('generation: true,');
+        if (virtual !== undefined) file.line(`virtual: ${tsString(virtual)},`);
+        if (Object.keys(subresourceHandlers).length > 0) file.line(`subresourceHandlers: ${tsValue(subresourceHandlers)},`);
+        if (hooks.length > 0) file.line(`hooks: ${tsValue(hooks)},`);
       }, '},');
     }
     if (gv.lifecycle) file.line(`lifecycle: ${tsValue(gv.lifecycle)},`);

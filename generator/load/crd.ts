@@ -61,6 +61,11 @@ export function loadCrd(doc: unknown, file: string, link: LinkContext): GroupVer
       storage: v.storage === true,
       conversion: [],
       custom: true,
+      // A CRD's selectableFields (`{jsonPath: .spec.color}`); custom resources always track generation.
+      selectableFields: readSelectableFields(v.selectableFields, ctx, joinPath(path, 'selectableFields')),
+      generation: true,
+      subresourceHandlers: {},
+      hooks: [],
     };
     const named: NamedType = {
       id: { group, version, name: kind },
@@ -72,6 +77,19 @@ export function loadCrd(doc: unknown, file: string, link: LinkContext): GroupVer
     const gv: GroupVersion = { group, version, source: file, types: [named] };
     if (v.deprecated === true) gv.lifecycle = { deprecated: optString(v, 'deprecationWarning', ctx, path) ?? 'deprecated' };
     return gv;
+  });
+}
+
+/** `selectableFields: [{jsonPath: .spec.color}]` as dotted field paths (`spec.color`). */
+function readSelectableFields(value: unknown, ctx: NodeContext, path: string): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new LoadError(ctx.file, path, `expected a list of {jsonPath}, found ${describe(value)}`);
+  return value.map((item, i) => {
+    const jsonPath = isRecord(item) ? item.jsonPath : undefined;
+    if (typeof jsonPath !== 'string' || !/^\.[A-Za-z0-9_.]+$/.test(jsonPath)) {
+      throw new LoadError(ctx.file, joinPath(path, i), `expected {jsonPath: .a.b}, a simple field path, found ${describe(item)}`);
+    }
+    return jsonPath.slice(1);
   });
 }
 

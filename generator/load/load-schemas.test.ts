@@ -41,6 +41,29 @@ describe('svckit schema files', () => {
     expect((list.node as ObjectNode).fields.map((f) => f.name)).toEqual(['apiVersion', 'kind', 'metadata', 'items']);
   });
 
+  it('reads the kind behaviour a resource declares', () => {
+    const resource =
+      '{plural: widgets, scope: Namespaced, subresources: [status, approval], selectableFields: [spec.color], nameValidation: dns1123-label, generation: true, subresourceHandlers: {approval: approve}, hooks: [audit-trail]}';
+    const model = load({ 'x.yaml': `${HEADER}  Widget:\n    type: object\n    x-svc-kind: Widget\n    x-svc-resource: ${resource}\n  WidgetReview:\n    type: object\n    x-svc-kind: WidgetReview\n    x-svc-resource: {plural: widgetreviews, scope: Cluster, verbs: [create], virtual: widget-review}\n` });
+    const index = new ModelIndex(model);
+    expect(index.resolve({ group: 'example.svc.io', version: 'v1', name: 'Widget' }).kind?.resource).toMatchObject({
+      selectableFields: ['spec.color'],
+      nameValidation: 'dns1123-label',
+      generation: true,
+      subresourceHandlers: { approval: 'approve' },
+      hooks: ['audit-trail'],
+    });
+    const review = index.resolve({ group: 'example.svc.io', version: 'v1', name: 'WidgetReview' }).kind?.resource;
+    expect(review).toMatchObject({ virtual: 'widget-review', generation: false, selectableFields: [], hooks: [] });
+    expect(review?.nameValidation).toBeUndefined();
+  });
+
+  it('refuses a name rule it does not know and a handler for a subresource the resource lacks', () => {
+    const kind = (resource: string) => ({ 'x.yaml': `${HEADER}  Widget:\n    type: object\n    x-svc-kind: Widget\n    x-svc-resource: ${resource}\n` });
+    expect(loadError(kind('{plural: widgets, scope: Cluster, nameValidation: dns}')).message).toMatch(/nameValidation: expected dns1123-subdomain, dns1123-label or path-segment, found string "dns"/);
+    expect(loadError(kind('{plural: widgets, scope: Cluster, subresources: [status], subresourceHandlers: {scale: scaler}}')).message).toMatch(/scale is not one of the resource's subresources \(status\)/);
+  });
+
   it('inlines allOf embeddings in front of the own fields', () => {
     const model = load({
       'x.yaml': `${HEADER}  Base:\n    type: object\n    x-svc-validations: [{rule: 'self.a != "x"'}]\n    properties:\n      a: {type: string}\n  Outer:\n    type: object\n    allOf: [{$ref: '#Base'}]\n    x-svc-validations: [{rule: 'self.b'}]\n    properties:\n      b: {type: boolean}\n`,
@@ -133,6 +156,14 @@ describe('CustomResourceDefinitions', () => {
     expect(spec.fields.find((f) => f.name === 'issuerRef')?.type).toMatchObject({ structType: 'atomic' });
     const status = (cert.node as ObjectNode).fields.find((f) => f.name === 'status')!.type as ObjectNode;
     expect(status.fields.find((f) => f.name === 'conditions')?.type).toMatchObject({ kind: 'list', listType: 'map', listMapKeys: ['type'] });
+  });
+
+  it('reads a version\'s selectableFields as field selector paths; custom resources track generation', () => {
+    const crd = (fields: string) =>
+      `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: a.svc.io\n  scope: Cluster\n  names: {kind: A, plural: as}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    selectableFields: ${fields}\n    schema:\n      openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {color: {type: string}}}}}\n`;
+    const model = load({ 'crd.yaml': crd('[{jsonPath: .spec.color}]') });
+    expect(new ModelIndex(model).resolve({ group: 'a.svc.io', version: 'v1', name: 'A' }).kind?.resource).toMatchObject({ selectableFields: ['spec.color'], generation: true });
+    expect(loadError({ 'crd.yaml': crd('[{jsonPath: "spec[0]"}]') }).path).toBe('.spec.versions[0].selectableFields[0]');
   });
 
   it('rejects a CRD version without a schema, naming the path', () => {

@@ -91,6 +91,10 @@ describe('OpenAPI v3 document in the shape of the kube-apiserver /openapi/v3/api
       storage: false,
       conversion: [],
       custom: false,
+      selectableFields: [],
+      generation: false,
+      subresourceHandlers: {},
+      hooks: [],
     });
   });
 

@@ -444,6 +444,11 @@ function toResource(draft: ResourceDraft, kind: string): ResourceInfo {
     storage: false,
     conversion: [],
     custom: false,
+    // An OpenAPI document declares no kind behaviour.
+    selectableFields: [],
+    generation: false,
+    subresourceHandlers: {},
+    hooks: [],
   };
 }
 

@@ -1,4 +1,4 @@
-import type { GroupVersion, KindInfo, Lifecycle, NamedType, PrinterColumn, ResourceInfo, TypeId } from '../model/index.js';
+import type { GroupVersion, KindInfo, Lifecycle, NameValidation, NamedType, PrinterColumn, ResourceInfo, TypeId } from '../model/index.js';
 import { apiVersionOf } from '../model/index.js';
 import { LoadError, joinPath } from './load-error.js';
 import { asSchema, checkKeys, describe, optString, toTypeNode, type NodeContext } from './schema-node.js';
@@ -8,8 +8,10 @@ const FILE_KEYS = new Set(['group', 'version', 'description', 'lifecycle', 'defi
 const LIFECYCLE_KEYS = new Set(['introduced', 'deprecated', 'removed', 'replacement']);
 const RESOURCE_KEYS = new Set([
   'plural', 'singular', 'scope', 'verbs', 'subresources', 'shortNames', 'categories', 'printerColumns',
-  'served', 'storage', 'conversion',
+  'served', 'storage', 'conversion', 'selectableFields', 'nameValidation', 'generation', 'virtual',
+  'subresourceHandlers', 'hooks',
 ]);
+const NAME_VALIDATIONS = new Set(['dns1123-subdomain', 'dns1123-label', 'path-segment']);
 const DEFAULT_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 
 /** True when a parsed YAML document is in svckit's own schema format. */
@@ -122,6 +124,33 @@ function readResource(value: unknown, kind: string, ctx: NodeContext, path: stri
     storage: rec.storage === true,
     conversion: readConversion(rec.conversion, ctx, joinPath(path, 'conversion')),
     custom: false,
+    ...readBehaviour(rec, ctx, path, stringList(rec, 'subresources', ctx, path) ?? []),
+  };
+}
+
+/** The kind behaviour a resource declares: field selectors, name rule, generation, named handlers. */
+function readBehaviour(rec: Record<string, unknown>, ctx: NodeContext, path: string, subresources: readonly string[]): Pick<ResourceInfo, 'selectableFields' | 'nameValidation' | 'generation' | 'virtual' | 'subresourceHandlers' | 'hooks'> {
+  const nameValidation = optString(rec, 'nameValidation', ctx, path);
+  if (nameValidation !== undefined && !NAME_VALIDATIONS.has(nameValidation)) {
+    throw new LoadError(ctx.file, joinPath(path, 'nameValidation'), `expected dns1123-subdomain, dns1123-label or path-segment, found ${describe(nameValidation)}`);
+  }
+  if (rec.generation !== undefined && typeof rec.generation !== 'boolean') throw new LoadError(ctx.file, joinPath(path, 'generation'), `expected true or false, found ${describe(rec.generation)}`);
+  const handlers = rec.subresourceHandlers === undefined ? {} : asSchema(rec.subresourceHandlers, ctx, joinPath(path, 'subresourceHandlers'));
+  const subresourceHandlers: Record<string, string> = {};
+  for (const [sub, name] of Object.entries(handlers)) {
+    const at = joinPath(joinPath(path, 'subresourceHandlers'), sub);
+    if (!subresources.includes(sub)) throw new LoadError(ctx.file, at, `${sub} is not one of the resource's subresources (${subresources.join(', ') || 'none'})`);
+    if (typeof name !== 'string') throw new LoadError(ctx.file, at, `expected a handler name, found ${describe(name)}`);
+    subresourceHandlers[sub] = name;
+  }
+  const virtual = optString(rec, 'virtual', ctx, path);
+  return {
+    selectableFields: stringList(rec, 'selectableFields', ctx, path) ?? [],
+    ...(nameValidation !== undefined ? { nameValidation: nameValidation as NameValidation } : {}),
+    generation: rec.generation === true,
+    ...(virtual !== undefined ? { virtual } : {}),
+    subresourceHandlers,
+    hooks: stringList(rec, 'hooks', ctx, path) ?? [],
   };
 }
 

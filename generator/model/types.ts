@@ -167,7 +167,22 @@ export interface ResourceInfo {
   conversion: FieldRename[];
   /** True for kinds defined by a CustomResourceDefinition (no Protobuf, no strategic merge). */
   custom: boolean;
+  /** Field selector paths beyond metadata.name/namespace (dotted, `status.phase`). */
+  selectableFields: string[];
+  /** The rule of metadata.name; undefined is a DNS subdomain. */
+  nameValidation?: NameValidation;
+  /** Whether writes track `metadata.generation`. */
+  generation: boolean;
+  /** Name of the handler answering creates of a virtual (never stored) kind. */
+  virtual?: string;
+  /** Subresource name -> handler name, for subresources with behaviour of their own. */
+  subresourceHandlers: Record<string, string>;
+  /** Named lifecycle hooks the kind's writes and deletes run. */
+  hooks: string[];
 }
+
+/** The rule `metadata.name` follows. */
+export type NameValidation = 'dns1123-subdomain' | 'dns1123-label' | 'path-segment';
 
 export interface KindInfo {
   kind: string;

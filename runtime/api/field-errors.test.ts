@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  GoLiteral,
   aggregateFieldErrors,
   fieldDuplicate,
   fieldErrorBody,
@@ -29,8 +30,13 @@ describe('field error messages', () => {
     [fieldNotSupported('spec.x', 'y', []), 'spec.x: Unsupported value: "y"'],
     [fieldDuplicate('spec.ports[1].name', 'http'), 'spec.ports[1].name: Duplicate value: "http"'],
     [fieldForbidden('spec.selector', 'field is immutable'), 'spec.selector: Forbidden: field is immutable'],
-    [fieldTooLong('metadata.annotations', 'x'.repeat(10), 262144), 'metadata.annotations: Too long: must have at most 262144 bytes'],
+    [fieldTooLong('metadata.annotations', 'x'.repeat(10), 262144), 'metadata.annotations: Too long: may not be more than 262144 bytes'],
     [fieldTooMany('spec.items', 12, 10), 'spec.items: Too many: 12: must have at most 10 items'],
+    [fieldTooMany('spec.items', 2, 1), 'spec.items: Too many: 2: must have at most 1 item'],
+    [fieldTooLong('spec.x', 'ab', 1), 'spec.x: Too long: may not be more than 1 byte'],
+    [fieldTooLong('spec.x', 'ab', -1), 'spec.x: Too long: value is too long'],
+    [{ type: 'FieldValueInvalid' as const, field: 'metadata.resourceVersion', badValue: new GoLiteral('0x0'), detail: 'must be specified for an update' }, 'metadata.resourceVersion: Invalid value: 0x0: must be specified for an update'],
+    [{ type: 'FieldValueInvalid' as const, field: '', badValue: 'object', detail: 'failed rule: self.a', rule: 'self.a' }, '<root>: Invalid value: "object": failed rule: self.a'],
     [fieldTooMany('spec.items', -1, 10), 'spec.items: Too many: must have at most 10 items'],
     [fieldTooMany('spec.items', -1, -1), 'spec.items: Too many: has too many items'],
     [fieldTypeInvalid('spec.replicas', 'three', 'must be of type integer'), 'spec.replicas: Invalid value: "three": must be of type integer'],

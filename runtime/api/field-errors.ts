@@ -10,12 +10,16 @@ export type FieldErrorType =
   | 'FieldValueForbidden'
   | 'FieldValueTooLong'
   | 'FieldValueTooMany'
+  | 'FieldValueTooShort'
+  | 'FieldValueTooFew'
   | 'InternalError'
   | 'FieldValueTypeInvalid';
 
 /**
  * One problem with one field, as the real system's `field.Error`: the field path
- * (`spec.containers[0].image`), the type, the offending value and a detail sentence.
+ * (`spec.containers[0].image`), the type, the offending value and a detail sentence. The one
+ * field error of svckit: generated validators (through `Collector`), CEL rules, the server's 422
+ * and `svckit validate` all produce and render this type.
  */
 export interface FieldError {
   readonly type: FieldErrorType;
@@ -25,6 +29,10 @@ export interface FieldError {
   /** Set when there is no meaningful value to print (a count that is unknown). */
   readonly omitValue?: boolean;
   readonly detail: string;
+  /** The CEL rule that failed, for rule errors. */
+  readonly rule?: string;
+  /** Set when a CEL rule could not be evaluated (a runtime error, the cost budget) rather than being false. */
+  readonly error?: Error;
 }
 
 const TYPE_LABELS: Record<FieldErrorType, string> = {
@@ -36,14 +44,20 @@ const TYPE_LABELS: Record<FieldErrorType, string> = {
   FieldValueForbidden: 'Forbidden',
   FieldValueTooLong: 'Too long',
   FieldValueTooMany: 'Too many',
+  FieldValueTooShort: 'Too short',
+  FieldValueTooFew: 'Too few',
   InternalError: 'Internal error',
   FieldValueTypeInvalid: 'Invalid value',
 };
 
-// These types never print the value (a too-long value may be huge, a missing one is empty).
-const VALUELESS = new Set<FieldErrorType>(['FieldValueRequired', 'FieldValueForbidden', 'FieldValueTooLong', 'InternalError']);
+// These types never print the value (a too-long value may be huge, a missing one is empty), as
+// upstream's `ErrorBody` (k8s.io/apimachinery/pkg/util/validation/field/errors.go).
+const VALUELESS = new Set<FieldErrorType>(['FieldValueRequired', 'FieldValueForbidden', 'FieldValueTooLong', 'FieldValueTooShort', 'InternalError']);
 
-/** The message without the field: `Invalid value: "x": must be ...` (the cause's `message`). */
+/**
+ * The message without the field: `Invalid value: "x": must be ...` (the cause's `message`); the
+ * real system's `field.Error.ErrorBody`. The one renderer of field errors.
+ */
 export function fieldErrorBody(e: FieldError): string {
   const label = TYPE_LABELS[e.type];
   let body = VALUELESS.has(e.type) || e.omitValue ? label : `${label}: ${formatBadValue(e.badValue)}`;
@@ -51,9 +65,9 @@ export function fieldErrorBody(e: FieldError): string {
   return body;
 }
 
-/** `<field>: <body>`, the real system's one-line rendering of a field error. */
+/** `<field>: <body>`, the real system's one-line rendering of a field error (`<root>` for the root). */
 export function fieldErrorMessage(e: FieldError): string {
-  return `${e.field}: ${fieldErrorBody(e)}`;
+  return `${e.field || '<root>'}: ${fieldErrorBody(e)}`;
 }
 
 /**
@@ -66,10 +80,16 @@ export function aggregateFieldErrors(errors: readonly FieldError[]): string {
   return `[${messages.join(', ')}]`;
 }
 
+/** A value printed as Go prints it, verbatim (`0x0`, the real system's rendering of an unset resourceVersion). */
+export class GoLiteral {
+  constructor(readonly text: string) {}
+}
+
 // Go prints strings quoted, simple scalars bare, and anything else as a literal; we print string
 // lists as Go does and other structures as JSON.
 function formatBadValue(value: unknown): string {
   if (value === undefined || value === null) return 'null';
+  if (value instanceof GoLiteral) return value.text;
   if (typeof value === 'string') return goQuote(value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (Array.isArray(value) && value.every((v): v is string => typeof v === 'string')) {
@@ -104,14 +124,15 @@ export function fieldForbidden(field: string, detail: string): FieldError {
   return { type: 'FieldValueForbidden', field, badValue: '', detail };
 }
 
-/** A value longer than `maxLength` bytes; the value itself is not printed. */
+/** A value longer than `maxLength` bytes (negative: unknown); the value itself is not printed. */
 export function fieldTooLong(field: string, badValue: unknown, maxLength: number): FieldError {
-  return { type: 'FieldValueTooLong', field, badValue, detail: `must have at most ${maxLength} bytes` };
+  const detail = maxLength >= 0 ? `may not be more than ${maxLength} ${maxLength === 1 ? 'byte' : 'bytes'}` : 'value is too long';
+  return { type: 'FieldValueTooLong', field, badValue, detail };
 }
 
 /** A list with more than `max` items; `actual` is printed unless negative (unknown). */
 export function fieldTooMany(field: string, actual: number, max: number): FieldError {
-  const detail = max >= 0 ? `must have at most ${max} items` : 'has too many items';
+  const detail = max >= 0 ? `must have at most ${max} ${max === 1 ? 'item' : 'items'}` : 'has too many items';
   return actual >= 0
     ? { type: 'FieldValueTooMany', field, badValue: actual, detail }
     : { type: 'FieldValueTooMany', field, omitValue: true, detail };
@@ -130,4 +151,12 @@ export function fieldNotFound(field: string, badValue: unknown): FieldError {
 /** A failure not caused by the input (a bug, a dependency failing). */
 export function fieldInternalError(field: string, error: unknown): FieldError {
   return { type: 'InternalError', field, detail: error instanceof Error ? error.message : String(error) };
+}
+
+/** The JSON type name of a value, as error messages show it (`object`, `array`, `integer`, ...). */
+export function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
 }

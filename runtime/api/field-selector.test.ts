@@ -5,7 +5,7 @@ import {
   assertFieldsSupported,
   escapeFieldSelectorValue,
   fieldSelectorFromSet,
-  fieldsOf,
+  selectableFieldsOf,
   isSelectorParseError,
   parseFieldSelector,
   unescapeFieldSelectorValue,
@@ -130,7 +130,7 @@ describe('FieldSelector.matches', () => {
   });
 });
 
-describe('fieldsOf', () => {
+describe('selectableFieldsOf', () => {
   const pod = {
     metadata: { name: 'web', namespace: 'prod' },
     spec: { nodeName: 'node-1', hostNetwork: false, containers: [{ name: 'c' }] },
@@ -138,13 +138,13 @@ describe('fieldsOf', () => {
   };
 
   it('always has the name and namespace', () => {
-    expect(fieldsOf(pod)).toEqual({ 'metadata.name': 'web', 'metadata.namespace': 'prod' });
-    expect(fieldsOf({ metadata: { name: 'node-1' } })).toEqual({ 'metadata.name': 'node-1', 'metadata.namespace': '' });
-    expect(fieldsOf(null)).toEqual({ 'metadata.name': '', 'metadata.namespace': '' });
+    expect(selectableFieldsOf(pod)).toEqual({ 'metadata.name': 'web', 'metadata.namespace': 'prod' });
+    expect(selectableFieldsOf({ metadata: { name: 'node-1' } })).toEqual({ 'metadata.name': 'node-1', 'metadata.namespace': '' });
+    expect(selectableFieldsOf(null)).toEqual({ 'metadata.name': '', 'metadata.namespace': '' });
   });
 
   it('adds kind-specific fields, scalars as text', () => {
-    const fields = fieldsOf(pod, ['spec.nodeName', 'status.phase', 'spec.hostNetwork', 'spec.containers', 'status.podIP']);
+    const fields = selectableFieldsOf(pod, ['spec.nodeName', 'status.phase', 'spec.hostNetwork', 'spec.containers', 'status.podIP']);
     expect(fields).toMatchObject({ 'spec.nodeName': 'node-1', 'status.phase': 'Running', 'spec.hostNetwork': 'false', 'spec.containers': '', 'status.podIP': '' });
     expect(parseFieldSelector('spec.nodeName=node-1,status.phase!=Failed,metadata.namespace=prod').matches(fields)).toBe(true);
   });

@@ -169,7 +169,7 @@ export function assertFieldsSupported(selector: FieldSelector, supported: readon
  * cluster-scoped objects), plus each dotted path in `extraFields` (`spec.nodeName`,
  * `status.phase`); scalars print as text, anything missing or structured reads as ''.
  */
-export function fieldsOf(object: unknown, extraFields: readonly string[] = []): Record<string, string> {
+export function selectableFieldsOf(object: unknown, extraFields: readonly string[] = []): Record<string, string> {
   const fields: Record<string, string> = {
     'metadata.name': scalarText(readPath(object, 'metadata.name')),
     'metadata.namespace': scalarText(readPath(object, 'metadata.namespace')),

@@ -8,11 +8,13 @@ export {
   groupResourceString,
   isKind,
 } from './gvk.js';
+export { type ApiObject, type JsonApiObject, type ObjectMeta, timestamp } from './object.js';
 export {
   type FieldError,
   type FieldErrorType,
   aggregateFieldErrors,
   fieldDuplicate,
+  GoLiteral,
   fieldErrorBody,
   fieldErrorMessage,
   fieldForbidden,
@@ -24,6 +26,7 @@ export {
   fieldTooLong,
   fieldTooMany,
   fieldTypeInvalid,
+  jsonTypeOf,
 } from './field-errors.js';
 export {
   type ApplyConflict,
@@ -48,7 +51,18 @@ export {
   internalError,
   invalid,
   isStatusError,
+  OBJECT_MODIFIED,
+  invalidPatch,
+  methodNotAllowed,
   methodNotSupported,
+  objectModified,
+  pathNotFound,
+  resourceVersionRequired,
+  strictDecodingError,
+  successStatus,
+  deletedStatus,
+  tooLarge,
+  unexpectedError,
   notAcceptable,
   notFound,
   requestEntityTooLarge,
@@ -113,7 +127,7 @@ export {
   assertFieldsSupported,
   escapeFieldSelectorValue,
   fieldSelectorFromSet,
-  fieldsOf,
+  selectableFieldsOf,
   parseFieldSelector,
   unescapeFieldSelectorValue,
 } from './field-selector.js';

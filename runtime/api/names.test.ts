@@ -102,7 +102,7 @@ describe('label keys and values', () => {
   it('validates annotation keys case-insensitively and their total size', () => {
     expect(validateAnnotations({ 'Example.COM/Key': 'anything at all, even !@#' })).toEqual([]);
     expect(validateAnnotations({ 'a b': '' }).map(fieldErrorMessage)[0]).toMatch(/^metadata\.annotations: Invalid value: "a b": name part/);
-    expect(validateAnnotations({ big: 'x'.repeat(256 * 1024) }).map(fieldErrorMessage)).toEqual(['metadata.annotations: Too long: must have at most 262144 bytes']);
+    expect(validateAnnotations({ big: 'x'.repeat(256 * 1024) }).map(fieldErrorMessage)).toEqual(['metadata.annotations: Too long: may not be more than 262144 bytes']);
     expect(validateAnnotations({ a: 'x'.repeat(256 * 1024 - 1) })).toEqual([]);
   });
 });

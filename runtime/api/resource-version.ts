@@ -1,4 +1,4 @@
-import { goQuote } from './go-quote.js';
+import { fieldErrorMessage, fieldInvalid } from './field-errors.js';
 import { badRequest, type StatusError } from './status-error.js';
 
 /**
@@ -11,7 +11,7 @@ export class InvalidResourceVersionError extends Error {
   readonly field: string;
 
   constructor(value: string, field: string, detail: string) {
-    super(`${field}: Invalid value: ${goQuote(value)}: ${detail}`);
+    super(fieldErrorMessage(fieldInvalid(field, value, detail)));
     this.value = value;
     this.field = field;
   }

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
+  deletedStatus,
+  successStatus,
+  invalidPatch,
+  methodNotAllowed,
+  objectModified,
+  pathNotFound,
+  resourceVersionRequired,
+  strictDecodingError,
+  tooLarge,
+  unexpectedError,
   StatusError,
   alreadyExists,
   applyConflict,
@@ -133,6 +143,26 @@ describe('constructors', () => {
     ['tooManyRequests', tooManyRequests('slow down', 3), 429, 'TooManyRequests', 'slow down'],
     ['internalError', internalError(new Error('disk full')), 500, 'InternalError', 'Internal error occurred: disk full'],
     ['serviceUnavailable', serviceUnavailable('starting up'), 503, 'ServiceUnavailable', 'starting up'],
+    [
+      'objectModified',
+      objectModified(pods, 'web'),
+      409,
+      'Conflict',
+      'Operation cannot be fulfilled on pods "web": the object has been modified; please apply your changes to the latest version and try again',
+    ],
+    ['methodNotAllowed', methodNotAllowed('PUT', 'a collection takes GET, POST and DELETE'), 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource (PUT: a collection takes GET, POST and DELETE)'],
+    ['pathNotFound', pathNotFound('the server could not find the requested resource'), 404, 'NotFound', 'the server could not find the requested resource'],
+    ['tooLarge', tooLarge(4096), 413, 'RequestEntityTooLarge', 'the request body is larger than the limit of 4096 bytes'],
+    ['unexpectedError', unexpectedError(new Error('boom')), 500, 'InternalError', 'an error on the server ("boom") has prevented the request from succeeding'],
+    [
+      'resourceVersionRequired',
+      resourceVersionRequired({ group: 'stable.example.svc.io', kind: 'CronTab' }, 'a'),
+      422,
+      'Invalid',
+      'CronTab.stable.example.svc.io "a" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+    ],
+    ['invalidPatch', invalidPatch('the patched document is not an object'), 422, 'Invalid', 'the patched document is not an object'],
+    ['strictDecodingError', strictDecodingError(['spec.x'], ['spec.y']), 400, 'BadRequest', 'strict decoding error: unknown field "spec.x", duplicate field "spec.y"'],
   ])('%s', (_name, error, code, reason, message) => {
     expect(error.code).toBe(code);
     expect(error.reason).toBe(reason);
@@ -205,5 +235,12 @@ describe('applyConflict', () => {
   it('names the subresource of the other manager', () => {
     const e = applyConflict([{ manager: 'ctl', operation: 'Apply', subresource: 'status', field: '.status.phase' }]);
     expect(e.message).toBe('Apply failed with 1 conflict: conflict with "ctl" with subresource "status": .status.phase');
+  });
+});
+
+describe('success Statuses', () => {
+  it('names what a delete removed, and carries the code an eviction answers with', () => {
+    expect(deletedStatus(pods, 'web', 'u-1')).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'web', group: '', kind: 'pods', uid: 'u-1' } });
+    expect(successStatus({ code: 201 })).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
   });
 });

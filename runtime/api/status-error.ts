@@ -1,4 +1,4 @@
-import { aggregateFieldErrors, type FieldError, fieldErrorBody } from './field-errors.js';
+import { aggregateFieldErrors, type FieldError, GoLiteral, fieldErrorBody } from './field-errors.js';
 import { goQuote } from './go-quote.js';
 import { type GroupKind, type GroupResource, groupKindString, groupResourceString } from './gvk.js';
 
@@ -225,6 +225,14 @@ export function generateNameConflict(resource: GroupResource, name: string, retr
   });
 }
 
+/** Why a write with a stale resourceVersion (or one that lost a race) is refused. */
+export const OBJECT_MODIFIED = 'the object has been modified; please apply your changes to the latest version and try again';
+
+/** 409 Conflict for a write against a resourceVersion that is no longer current. */
+export function objectModified(resource: GroupResource, name: string): StatusError {
+  return conflict(resource, name, OBJECT_MODIFIED);
+}
+
 /** 409 Conflict: `Operation cannot be fulfilled on pods "web": <why>` (a stale resourceVersion). */
 export function conflict(resource: GroupResource, name: string, why: string | Error): StatusError {
   return new StatusError({
@@ -296,9 +304,35 @@ export function invalid(kind: GroupKind, name: string, errors: readonly FieldErr
   });
 }
 
-/** 400 BadRequest with the given message. */
-export function badRequest(message: string): StatusError {
-  return new StatusError({ code: 400, reason: 'BadRequest', message });
+/** 422 Invalid for an update without a resourceVersion where one is required (custom resources). */
+export function resourceVersionRequired(kind: GroupKind, name: string): StatusError {
+  return invalid(kind, name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', badValue: new GoLiteral('0x0'), detail: 'must be specified for an update' }]);
+}
+
+/** 422 Invalid with a message of its own (a patch that cannot be applied), optionally for one object and field. */
+export function invalidPatch(message: string, target?: { group: string; kind: string; name: string; field: string; detail: string }): StatusError {
+  if (!target) return new StatusError({ code: 422, reason: 'Invalid', message });
+  const { group, kind, name, field, detail } = target;
+  return new StatusError({ code: 422, reason: 'Invalid', message, details: { name, group, kind, causes: [{ type: 'FieldValueInvalid', message: detail, field }] } });
+}
+
+/** 400 BadRequest with the given message (and causes, for a body that cannot be decoded). */
+export function badRequest(message: string, causes?: readonly StatusCause[]): StatusError {
+  return new StatusError({ code: 400, reason: 'BadRequest', message, ...(causes ? { details: { causes } } : {}) });
+}
+
+/** 400 for `fieldValidation=Strict`: `strict decoding error: unknown field "x", duplicate field "y"`. */
+export function strictDecodingError(unknown: readonly string[], duplicates: readonly string[]): StatusError {
+  const problems = [...unknown.map((f) => `unknown field "${f}"`), ...duplicates.map((f) => `duplicate field "${f}"`)];
+  return badRequest(`strict decoding error: ${problems.join(', ')}`, [
+    ...unknown.map((f) => ({ type: 'FieldValueInvalid', message: `unknown field "${f}"`, field: f })),
+    ...duplicates.map((f) => ({ type: 'FieldValueDuplicate', message: `duplicate field "${f}"`, field: f })),
+  ]);
+}
+
+/** 404 for a path that names nothing served (no resource, group or document). */
+export function pathNotFound(message: string): StatusError {
+  return new StatusError({ code: 404, reason: 'NotFound', message });
 }
 
 /** 410 Gone (deprecated in the real system in favour of resourceExpired). */
@@ -357,6 +391,11 @@ export function methodNotSupported(resource: GroupResource, action: string): Sta
   });
 }
 
+/** 405 for a method a path does not take: `the server does not allow this method on the requested resource (PUT: <why>)`. */
+export function methodNotAllowed(method: string, why: string): StatusError {
+  return new StatusError({ code: 405, reason: 'MethodNotAllowed', message: `the server does not allow this method on the requested resource (${method}: ${why})` });
+}
+
 /** 406: none of the Accept media types is served; lists the ones that are. */
 export function notAcceptable(accepted: readonly string[]): StatusError {
   return new StatusError({
@@ -375,19 +414,24 @@ export function unsupportedMediaType(accepted: readonly string[]): StatusError {
   });
 }
 
+/** 413 for a request body over the server's limit. */
+export function tooLarge(limitBytes: number): StatusError {
+  return new StatusError({ code: 413, reason: 'RequestEntityTooLarge', message: `the request body is larger than the limit of ${limitBytes} bytes` });
+}
+
 /** 413: `Request entity too large: <message>`. */
 export function requestEntityTooLarge(message: string): StatusError {
   return new StatusError({ code: 413, reason: 'RequestEntityTooLarge', message: `Request entity too large: ${message}` });
 }
 
 /** 403: `pods "web" is forbidden: <why>`; without a name `pods is forbidden: <why>`. */
-export function forbidden(resource: GroupResource, name: string, why: string | Error): StatusError {
+export function forbidden(resource: GroupResource, name: string, why: string | Error, causes?: readonly StatusCause[]): StatusError {
   const reason = messageOf(why);
   let message: string;
   if (resource.group === '' && resource.resource === '') message = `forbidden: ${reason}`;
   else if (name === '') message = `${groupResourceString(resource)} is forbidden: ${reason}`;
   else message = `${groupResourceString(resource)} ${goQuote(name)} is forbidden: ${reason}`;
-  return new StatusError({ code: 403, reason: 'Forbidden', message, details: resourceDetails(resource, name) });
+  return new StatusError({ code: 403, reason: 'Forbidden', message, details: { ...resourceDetails(resource, name), ...(causes ? { causes } : {}) } });
 }
 
 /** 401: the request carried no acceptable credentials. */
@@ -409,6 +453,25 @@ export function internalError(error: unknown): StatusError {
     message: `Internal error occurred: ${text}`,
     details: { causes: [{ message: text }] },
   });
+}
+
+/**
+ * 500 for an unexpected failure while serving (a bug, a failing dependency), as the reference
+ * server has always answered it: `an error on the server ("<error>") has prevented the request from succeeding`.
+ */
+export function unexpectedError(error: unknown): StatusError {
+  const text = error instanceof Error ? error.message : 'unknown';
+  return new StatusError({ code: 500, reason: 'InternalError', message: `an error on the server ("${text}") has prevented the request from succeeding` });
+}
+
+/** A success Status, as a delete that removed the object at once (with its details) or an eviction (with its code) answers. */
+export function successStatus(init: { details?: { name: string; group: string; kind: string; uid: string | undefined }; code?: number } = {}): Record<string, unknown> {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', ...(init.details ? { details: init.details } : {}), ...(init.code !== undefined ? { code: init.code } : {}) };
+}
+
+/** A delete that removed the object at once: a success Status naming it (`kind` is the resource, as upstream). */
+export function deletedStatus(resource: GroupResource, name: string, uid: string | undefined): Record<string, unknown> {
+  return successStatus({ details: { name, group: resource.group, kind: resource.resource, uid } });
 }
 
 /** 503 with the given reason as message. */

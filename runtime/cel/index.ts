@@ -36,7 +36,7 @@ export {
   type AuthorizerBinding,
 } from './lib/authz.js';
 export { Quantity } from './lib/quantity-value.js';
-export { type FieldError, RuleSet, type RuleSetOptions, type ValidateOptions } from './rule-set.js';
+export { RuleSet, type RuleSetOptions, type ValidateOptions } from './rule-set.js';
 export { SchemaTypes } from './schema-types.js';
 export { CelValueConverter, dynFromJson, toCelValue } from './schema-values.js';
 export { CelObject, celEquals, type CelValue, Duration, Optional, UnsignedInt } from './values.js';

@@ -83,9 +83,11 @@ describe('RuleSet', () => {
     enabled[2] = { name: 'c', weight: 300 };
     expect(rules.validate(bad, undefined, { path: 'spec' })).toEqual([
       {
+        type: 'FieldValueInvalid',
         field: 'spec.profiles[0].plugins.score.enabled[2].weight',
-        reason: 'FieldValueInvalid',
-        message: 'weight 300 is not in [1, 100]',
+        // The value shown is the schema type of the value the rule sits on, as upstream.
+        badValue: 'integer',
+        detail: 'weight 300 is not in [1, 100]',
         rule: 'self >= 1 && self <= 100',
       },
     ]);
@@ -95,9 +97,11 @@ describe('RuleSet', () => {
     const bad = { ...clone(valid), podMaxBackoffSeconds: 1 };
     expect(rules.validate(bad)).toEqual([
       {
+        type: 'FieldValueInvalid',
         field: 'podMaxBackoffSeconds',
-        reason: 'FieldValueInvalid',
-        message: 'must be greater than podInitialBackoffSeconds',
+        // The type of the node holding the rule, not of the fieldPath's target, as upstream.
+        badValue: 'object',
+        detail: 'must be greater than podInitialBackoffSeconds',
         rule: 'self.podMaxBackoffSeconds > self.podInitialBackoffSeconds',
       },
     ]);
@@ -107,7 +111,7 @@ describe('RuleSet', () => {
     const next = { ...clone(valid), parallelism: 8 };
     expect(rules.validate(next)).toEqual([]);
     expect(rules.validate(next, valid)).toEqual([
-      { field: 'parallelism', reason: 'FieldValueForbidden', message: 'parallelism is immutable', rule: 'self == oldSelf' },
+      { type: 'FieldValueForbidden', field: 'parallelism', badValue: 'integer', detail: 'parallelism is immutable', rule: 'self == oldSelf' },
     ]);
   });
 
@@ -119,12 +123,12 @@ describe('RuleSet', () => {
     expect(rules.validate(next, old)).toEqual([]);
     const decreased = clone(next);
     if (decreased.profiles[1]) decreased.profiles[1].percentageOfNodesToScore = 40;
-    expect(rules.validate(decreased, old).map((e) => [e.field, e.message])).toEqual([['profiles[1]', 'may not decrease']]);
+    expect(rules.validate(decreased, old).map((e) => [e.field, e.detail])).toEqual([['profiles[1]', 'may not decrease']]);
   });
 
   it('correlates map values by key; new keys have no old value', () => {
     const next = { ...clone(valid), labels: { team: 'y', added: 'z' } };
-    expect(rules.validate(next, valid).map((e) => [e.field, e.message])).toEqual([['labels[team]', 'label values are immutable']]);
+    expect(rules.validate(next, valid).map((e) => [e.field, e.detail])).toEqual([['labels[team]', 'label values are immutable']]);
   });
 
   it('reports a runtime error as a field error carrying the error', () => {
@@ -132,7 +136,7 @@ describe('RuleSet', () => {
     delete bad.podInitialBackoffSeconds;
     const [error] = rules.validate(bad);
     expect(error?.field).toBe('podMaxBackoffSeconds');
-    expect(error?.message).toMatch(/No such key: podInitialBackoffSeconds/);
+    expect(error?.detail).toMatch(/No such key: podInitialBackoffSeconds/);
   });
 
   it('stops when the object\'s cost budget runs out', () => {
@@ -140,7 +144,7 @@ describe('RuleSet', () => {
     const errors = tight.validate(valid);
     expect(errors).toHaveLength(1);
     expect(isCelCostExceededError(errors[0]?.error)).toBe(true);
-    expect(errors[0]?.message).toMatch(/cost budget of the object \(20\)/);
+    expect(errors[0]?.detail).toMatch(/cost budget of the object \(20\)/);
   });
 
   it('check() compiles every rule and returns those that do not compile', () => {

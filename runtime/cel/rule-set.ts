@@ -4,25 +4,14 @@
  * `oldSelf` to the correlated old value (objects by field, maps by key, map-list items by their key
  * fields), and reports failures as field errors. Rules compile once per node, on first use.
  */
+import { type FieldError, type FieldErrorType, jsonTypeOf } from '../api/index.js';
 import { deref, type NodeCommon, type SchemaNode } from '../schema/index.js';
+import { isObject } from '../validate/index.js';
 import { CostBudget } from './budget.js';
 import { type CompiledRule, compileRule } from './compile.js';
 import { type CostLimits, DEFAULT_COST_LIMITS } from './cost.js';
 import { CelCompileError, CelCostExceededError, CelEvaluationError } from './errors.js';
 import { CelValueConverter } from './schema-values.js';
-
-export interface FieldError {
-  /** Where: `spec.profiles[0].plugins.score.enabled[2].weight` (the rule's fieldPath appended when set). */
-  field: string;
-  /** The rule's reason, `FieldValueInvalid` by default. */
-  reason: string;
-  /** The rule's message, evaluated messageExpression, or `failed rule: <rule>`. */
-  message: string;
-  /** The rule's text. */
-  rule: string;
-  /** Set when the rule could not be evaluated (a runtime error or the cost budget) rather than being false. */
-  error?: CelEvaluationError | CelCostExceededError;
-}
 
 export interface RuleSetOptions {
   costLimits?: Partial<CostLimits>;
@@ -33,10 +22,17 @@ export interface ValidateOptions {
   path?: string;
 }
 
-const DEFAULT_REASON = 'FieldValueInvalid';
+/**
+ * The field error of a failed rule, as upstream's `fieldErrorForReason`: the rule's reason (Invalid
+ * unless Forbidden, Required or Duplicate), the schema type of the value the rule sits on as the
+ * value, the rule's message as the detail, and the rule itself.
+ */
+function ruleError(field: string, reason: string | undefined, value: unknown, message: string, rule: string, error?: Error): FieldError {
+  const type: FieldErrorType = reason === 'FieldValueForbidden' || reason === 'FieldValueRequired' || reason === 'FieldValueDuplicate' ? reason : 'FieldValueInvalid';
+  return { type, field, badValue: jsonTypeOf(value), detail: message, rule, ...(error ? { error } : {}) };
+}
 
 type Json = Readonly<Record<string, unknown>>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const child = (path: string, name: string): string => (path === '' ? name : `${path}.${name}`);
 
@@ -103,9 +99,7 @@ class Walk {
       if (compiled.isTransition && old === undefined && !rule.optionalOldSelf) continue;
       const inputs = old === undefined ? { self: value } : { self: value, oldSelf: old };
       const report = (message: string, error?: CelEvaluationError | CelCostExceededError): void => {
-        const e: FieldError = { field: withFieldPath(path, rule.fieldPath), reason: rule.reason ?? DEFAULT_REASON, message, rule: rule.rule };
-        if (error) e.error = error;
-        this.errors.push(e);
+        this.errors.push(ruleError(withFieldPath(path, rule.fieldPath), rule.reason, value, message, rule.rule, error));
       };
       try {
         const ok = compiled.evaluate(inputs, { budget: this.budget, converter: this.converter });

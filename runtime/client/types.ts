@@ -1,22 +1,9 @@
 /** The shapes every resource client works with: objects, lists, watch events, resource identity. */
 
-/** The metadata fields the client reads; generated `ObjectMeta` is assignable to it. */
-export interface ObjectMetaFields {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-}
+import type { ApiObject } from '../api/index.js';
 
-/** Any API object: generated kinds are assignable to it. */
-export interface ApiObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMetaFields;
-}
+/** Any API object and its metadata: runtime/api's one definition; generated kinds are assignable to it. */
+export type { ApiObject, ObjectMeta as ObjectMetaFields } from '../api/index.js';
 
 /** The list metadata of a collection response. */
 export interface ListMetaFields {

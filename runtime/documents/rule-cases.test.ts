@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fieldErrorMessage } from '../api/index.js';
 import { parse } from 'yaml';
 import { allKinds } from '../../generated/kinds.js';
 import { WatchEventSchema } from '../../generated/meta.svc.io/v1/schema.js';
@@ -159,10 +160,10 @@ function updateErrors(text: string, oldText: string): { field: string; message: 
   kind.setDefaults(old);
   const collector = new Collector();
   kind.validate(value, '', collector);
-  if (!collector.ok) return collector.errors.map((e) => ({ field: e.field, message: e.message }));
+  if (!collector.ok) return collector.errors.map((e) => ({ field: e.field, message: fieldErrorMessage(e) }));
   // The limits DocumentValidator uses: built-in kinds run unbounded, custom resources are estimated.
   const rules = new RuleSet(kind.schema, kind.resource?.custom ? {} : { costLimits: { estimated: Number.POSITIVE_INFINITY } });
-  return rules.validate(value, old).map((e) => ({ field: e.field, message: `${e.field || '<root>'}: Invalid value: ${e.message}`, rule: e.rule }));
+  return rules.validate(value, old).map((e) => ({ field: e.field, message: fieldErrorMessage(e), rule: e.rule }));
 }
 
 function check(file: string, c: RuleCase): void {

@@ -1,7 +1,8 @@
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from 'yaml';
 import { KindRules } from '../cel/index.js';
 import type { KindRegistration } from '../schema/index.js';
-import { Collector, formatFieldError } from '../validate/index.js';
+import { fieldErrorMessage } from '../api/index.js';
+import { Collector } from '../validate/index.js';
 
 /** A position in a file: 1-based line and column. */
 export interface Position {
@@ -94,15 +95,13 @@ export class DocumentValidator {
     for (const field of collector.unknownFields) {
       result.findings.push({ severity: fieldSeverity, field, message: `unknown field "${field}"`, position: nodes.positionOf(field, base.position) });
     }
-    for (const e of collector.errors) {
-      result.findings.push({ severity: 'error', field: e.field, message: formatFieldError(e), position: nodes.positionOf(e.field, base.position) });
-    }
     // Rules read typed values: they run once the structure is right, as the server does.
-    if (collector.ok) {
-      for (const e of this.rules.of(registration).validate(value)) {
-        const message = e.error ? `${e.field || '<root>'}: ${e.error.message}` : `${e.field || '<root>'}: Invalid value: ${e.message}`;
-        result.findings.push({ severity: 'error', field: e.field, message, position: nodes.positionOf(e.field, base.position), rule: e.rule });
-      }
+    const errors = collector.ok ? this.rules.of(registration).validate(value) : collector.errors;
+    for (const e of errors) {
+      // One renderer for the server's 422, this report and the client's StatusError.
+      const finding: Finding = { severity: 'error', field: e.field, message: fieldErrorMessage(e), position: nodes.positionOf(e.field, base.position) };
+      if (e.rule !== undefined) finding.rule = e.rule;
+      result.findings.push(finding);
     }
     if (result.findings.some((f) => f.severity === 'error')) result.status = 'invalid';
     return result;

@@ -27,7 +27,33 @@ export interface ResourceDescriptor {
   custom: boolean;
   /** Field renames against the storage version (dotted paths). */
   conversion: readonly { path: string; storagePath: string }[];
+  /**
+   * Fields a field selector may name beyond `metadata.name` (and `metadata.namespace` of a
+   * namespaced resource): dotted paths such as `status.phase` (upstream's per-kind field label
+   * conversion; a CRD's `selectableFields`).
+   */
+  selectableFields?: readonly string[];
+  /** The rule `metadata.name` follows; `dns1123-subdomain` when absent, as most kinds upstream. */
+  nameValidation?: NameValidation;
+  /**
+   * Whether writes bump `metadata.generation` when anything but metadata and status changes:
+   * kinds with a spec (or other desired state) and custom resources, as upstream's strategies do.
+   * Kinds without it (ConfigMap, Secret, Event, ...) carry no generation.
+   */
+  generation?: boolean;
+  /**
+   * A virtual kind: created, never stored. The named handler (from the server's handler catalogue)
+   * answers the create, as upstream's review kinds (SubjectAccessReview, TokenReview) do.
+   */
+  virtual?: string;
+  /** Subresources answered by a named handler of the server's catalogue instead of the generic verbs (`eviction`, `finalize`). */
+  subresourceHandlers?: Readonly<Record<string, string>>;
+  /** Named lifecycle hooks of the server's catalogue that take part in this kind's writes and deletes. */
+  hooks?: readonly string[];
 }
+
+/** The name rules upstream applies to `metadata.name` (`path-segment`: anything usable as one path segment). */
+export type NameValidation = 'dns1123-subdomain' | 'dns1123-label' | 'path-segment';
 
 /** The lifecycle of a group/version, from the spec's "Removed versions" table. */
 export interface VersionLifecycle {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, type Json, crontab, expectStatus, startServer } from './testing.js';
+import { type Harness, type Json, crontab, expectStatus, startServer } from './server.testing.js';
 
 /** Server-side apply and field ownership over HTTP (spec: Update rules 2-11, the managedFields entry). */
 describe('server-side apply', () => {

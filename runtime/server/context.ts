@@ -1,10 +1,17 @@
+/**
+ * The vocabulary every handler shares: server settings, the server context, what a request
+ * targets, and the ports through which declared kind behaviour (named hooks) plugs in. A leaf of
+ * the handler graph: it imports types of the server's vocabulary modules only, never a handler.
+ */
+import type { ServerResponse } from 'node:http';
+import type { JsonApiObject } from '../api/index.js';
 import type { ProtobufCodecs } from '../codec/index.js';
-import type { Store } from '../store/index.js';
-import type { RuleChecker } from './admission.js';
-import type { Request, Warnings } from './http.js';
+import type { KeyValue, Store } from '../store/index.js';
+import type { AdmissionPlugin, RuleChecker } from './admission.js';
+import type { Body, Reply, Request, Warnings } from './http.js';
 import type { Negotiated } from './media.js';
-import type { NamespaceReaper } from './namespace-reaper.js';
 import type { ServedResource, ResourceRegistry } from './resources.js';
+import type { Route } from './router.js';
 
 /** Settings every handler reads; built once per server with every option defaulted. */
 export interface ServerSettings {
@@ -33,12 +40,17 @@ export interface ServerContext {
   registry: ResourceRegistry;
   settings: ServerSettings;
   rules: RuleChecker;
-  reaper: NamespaceReaper;
+  /** Admission plugins, in order (none by default). */
+  admission: readonly AdmissionPlugin[];
+  /** The authorization policy: the authorize stage and access reviews ask it. */
+  authorizer: Authorizer;
+  /** The named hooks the served kinds declare, instantiated for this server. */
+  hooks: ServerHooks;
 }
 
 /** What one resource request addresses. */
 export interface Target {
-  r: ServedResource;
+  resource: ServedResource;
   /** The namespace in the path (undefined for cluster-scoped and all-namespaces requests). */
   namespace: string | undefined;
   name: string | undefined;
@@ -48,14 +60,128 @@ export interface Target {
 /** How this request's response is written: the negotiated representation, and for what resource. */
 export interface ResponsePlan {
   negotiated: Negotiated;
-  r: ServedResource | undefined;
+  resource: ServedResource | undefined;
   /** get and list responses may be gzip-compressed. */
   compressible: boolean;
+}
+
+/** Who sent a request, as the real system's `user.Info`. */
+export interface UserInfo {
+  name: string;
+  groups: readonly string[];
+}
+
+/**
+ * What a request asks to do, as upstream's `authorizer.Attributes`: who, the API verb, and either
+ * the resource (group, version, resource, subresource, namespace, name) or the non-resource path.
+ */
+export interface RequestAttributes {
+  user: UserInfo;
+  /** get, list, watch, create, update, patch, delete, deletecollection; the lowercase HTTP method for a non-resource path. */
+  verb: string;
+  resourceRequest: boolean;
+  group: string;
+  version: string;
+  resource: string;
+  subresource: string;
+  namespace: string;
+  name: string;
+  path: string;
+}
+
+export interface Decision {
+  allowed: boolean;
+  reason: string;
+}
+
+/** Decides whether a request may proceed (upstream's `authorizer.Authorizer`); a refusal becomes a 403 with the reason. */
+export interface Authorizer {
+  authorize(attributes: RequestAttributes): Promise<Decision>;
 }
 
 /** One request in flight: the server context plus the request, its warnings and its response plan. */
 export interface RequestContext extends ServerContext {
   req: Request;
+  /** The response stream, for handlers that stream (watch); everything else answers a Reply. */
+  res: ServerResponse;
   warnings: Warnings;
   response: ResponsePlan;
+  /** What the path addresses (set by the negotiate stage). */
+  route?: Route;
+  /** The resource request's target (set by the negotiate stage for resource paths). */
+  target?: Target;
+  /** Who sent the request (set by the authenticate stage). */
+  user?: UserInfo;
+}
+
+/** An object about to be deleted, as the delete handler read it. */
+export interface DeleteTarget {
+  resource: ServedResource;
+  namespace: string | undefined;
+  object: JsonApiObject;
+  kv: Pick<KeyValue, 'modRevision'>;
+  dryRun: boolean;
+}
+
+/**
+ * A named piece of kind behaviour that a kind declares in its registration (`resource.hooks`).
+ * Every member is optional; the server calls the ones present, for objects of the declaring kind
+ * only, except the server-wide members (`admitCreate`, `namespaceChanged`, `resume`, `close`, `idle`).
+ */
+export interface KindHook {
+  /** Prepares a new object before admission (server-set fields of the kind). */
+  prepareCreate?(object: JsonApiObject): void;
+  /** Prepares every written object (create, update, patch, apply) before admission. */
+  prepareWrite?(object: JsonApiObject): void;
+  /** Deletes an object in place of the generic two-phase delete; undefined leaves it to the generic one. */
+  delete?(ctx: ServerContext, target: DeleteTarget): Promise<Reply | undefined>;
+  /** Server-wide: before an object of any namespaced kind is created in `namespace`. */
+  admitCreate?(ctx: ServerContext, r: ServedResource, namespace: string, name: string): Promise<void>;
+  /** Server-wide: something in `namespace` was removed, or the object named `namespace` changed. */
+  namespaceChanged?(namespace: string): void;
+  /** Server-wide: background work left over from a previous run (the server is starting). */
+  resume?(): Promise<void>;
+  /** Server-wide: waits until background work has nothing in flight (tests observe it). */
+  idle?(): Promise<void>;
+  close?(): void;
+}
+
+/** What a named hook gets when the server instantiates it: the server and the resource that declared it. */
+export interface HookHost {
+  context: Omit<ServerContext, 'hooks'>;
+  /** The storage version of the declaring resource. */
+  declaring: ServedResource;
+}
+
+/** Answers a create of a virtual kind (one that is never stored, such as an access review). */
+export type VirtualCreateHandler = (ctx: RequestContext, t: Target, body: Body) => Promise<Reply>;
+
+/** Answers requests to a subresource with behaviour of its own (`eviction`, `finalize`). */
+export interface SubresourceHandler {
+  /** The one method the subresource takes. */
+  method: 'POST' | 'PUT';
+  handle(ctx: RequestContext, t: Target, body: Body): Promise<Reply>;
+}
+
+/** Named implementations that kinds refer to from their registrations. */
+export interface HandlerCatalog {
+  hooks?: Readonly<Record<string, (host: HookHost) => KindHook>>;
+  virtual?: Readonly<Record<string, VirtualCreateHandler>>;
+  subresources?: Readonly<Record<string, SubresourceHandler>>;
+}
+
+/** The hooks of one server: per resource, and server-wide. */
+export interface ServerHooks {
+  /** The hooks `r`'s kind declares. */
+  of(r: ServedResource): readonly KindHook[];
+  /** Every hook instance, for the server-wide members. */
+  all(): readonly KindHook[];
+  /** The subresource handler `r` declares for `subresource`, if any. */
+  subresource(r: ServedResource, subresource: string): SubresourceHandler | undefined;
+  /** The create handler of a virtual kind, if `r` is one. */
+  virtual(r: ServedResource): VirtualCreateHandler | undefined;
+  /** Tells every hook that something in (or named) `namespace` changed. */
+  namespaceChanged(namespace: string): void;
+  /** Waits until no hook has background work in flight. */
+  idle(): Promise<void>;
 }

@@ -13,7 +13,7 @@ import {
   serviceBody,
   services,
   startServer,
-} from './testing.js';
+} from './server.testing.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -107,7 +107,7 @@ describe('names and scope', () => {
     // A finalizer keeps the namespace terminating while the test looks.
     await h.createCronTab('held', { metadata: { finalizers: ['example.svc.io/hold'] } });
     expect((await h.delete(`${NAMESPACES}/${h.ns}`)).status).toBe(200);
-    await h.server.context.reaper.idle();
+    await h.server.context.hooks.idle();
     const res = await h.post(crontabs(h.ns), cronTabBody('late'));
     const status = expectStatus(res, 403, 'Forbidden');
     expect(status.message).toBe(`crontabs.stable.example.svc.io "late" is forbidden: unable to create new content in namespace ${h.ns} because it is being terminated`);

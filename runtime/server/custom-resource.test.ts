@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, cronTabBody, crontab, crontabs, expectStatus, names, startServer } from './testing.js';
+import { type Harness, cronTabBody, crontab, crontabs, expectStatus, names, startServer } from './server.testing.js';
 
 let h: Harness;
 beforeEach(async () => {

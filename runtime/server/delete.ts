@@ -1,13 +1,13 @@
-import { StatusError, invalid } from '../api/index.js';
+import { type JsonApiObject, StatusError, badRequest, conflict, deletedStatus, fieldErrorMessage, fieldInvalid, fieldNotSupported, invalid, methodNotAllowed, notFound, timestamp } from '../api/index.js';
 import { isStoreConflictError, isStoreNotFoundError } from '../store/index.js';
-import type { RequestContext, Target } from './context.js';
+import { isObject } from '../validate/index.js';
+import type { DeleteTarget, RequestContext, ServerContext, Target } from './context.js';
 import type { Reply } from './http.js';
-import { type ApiObject, collectionPrefix, decodeObject, encodeObject, objectKey } from './objects.js';
+import { collectionPrefix, decodeObject, encodeObject, objectKey } from './objects.js';
 import type { ReadOptions, WriteOptions } from './query.js';
 import { readCurrent, selectorMatcher } from './read.js';
 import type { ServedResource } from './resources.js';
-import { conflict, fromStoreError, notFound } from './versions.js';
-import { timestamp } from './write.js';
+import { fromStoreError } from './versions.js';
 
 /** DeleteOptions from the body or the query: preconditions, propagation, grace period, dry run. */
 export interface DeleteOptions {
@@ -19,27 +19,26 @@ export interface DeleteOptions {
 
 const POLICIES = new Set(['Orphan', 'Background', 'Foreground']);
 
+/** The kind upstream's ValidateDeleteOptions reports its 422 on. */
+const DELETE_OPTIONS = { group: 'meta.svc.io', kind: 'DeleteOptions' };
+
 /** Reads DeleteOptions from an optional JSON body, with query parameters as the fallback. */
 export function deleteOptions(body: unknown, q: URLSearchParams, write: WriteOptions): DeleteOptions {
-  const b = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const b = isObject(body) ? body : {};
   if (b.kind !== undefined && b.kind !== 'DeleteOptions') throw badRequest(`expected a DeleteOptions body, found kind ${JSON.stringify(b.kind)}`);
   const out: DeleteOptions = { dryRun: write.dryRun || (Array.isArray(b.dryRun) && b.dryRun.includes('All')) };
-  if (Array.isArray(b.dryRun) && b.dryRun.some((v) => v !== 'All')) throw badRequest('dryRun: Unsupported value: supported values: "All"');
+  if (Array.isArray(b.dryRun) && b.dryRun.some((v) => v !== 'All')) throw badRequest(fieldErrorMessage({ ...fieldNotSupported('dryRun', undefined, ['All']), omitValue: true }));
   const policy = b.propagationPolicy ?? q.get('propagationPolicy') ?? undefined;
   if (policy !== undefined && policy !== null) {
     if (typeof policy !== 'string' || !POLICIES.has(policy)) {
       // Upstream's ValidateDeleteOptions: a 422 on the DeleteOptions kind.
-      throw invalid({ group: 'meta.svc.io', kind: 'DeleteOptions' }, '', [
-        { type: 'FieldValueNotSupported', field: 'propagationPolicy', badValue: policy, detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' },
-      ]);
+      throw invalid(DELETE_OPTIONS, '', [fieldNotSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan', 'nil'])]);
     }
     out.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
   }
   const orphan = b.orphanDependents ?? (q.get('orphanDependents') === null ? undefined : q.get('orphanDependents') === 'true');
   if (orphan !== undefined && orphan !== null && out.propagationPolicy !== undefined) {
-    throw invalid({ group: 'meta.svc.io', kind: 'DeleteOptions' }, '', [
-      { type: 'FieldValueInvalid', field: 'propagationPolicy', badValue: out.propagationPolicy, detail: 'orphanDependents and deletionPropagation cannot be both set' },
-    ]);
+    throw invalid(DELETE_OPTIONS, '', [fieldInvalid('propagationPolicy', out.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set')]);
   }
   const grace = b.gracePeriodSeconds ?? (q.get('gracePeriodSeconds') === null ? undefined : Number(q.get('gracePeriodSeconds')));
   if (grace !== undefined && grace !== null) {
@@ -58,36 +57,33 @@ export function deleteOptions(body: unknown, q: URLSearchParams, write: WriteOpt
 
 /**
  * delete: the two phases of the spec. An object with finalizers gets a deletionTimestamp and stays
- * until the last finalizer is removed; one without is removed at once. A namespace enters
- * Terminating and is removed once everything in it is gone.
+ * until the last finalizer is removed; one without is removed at once. A kind's delete hook (the
+ * namespace lifecycle) may take the delete over.
  */
 export async function deleteObject(ctx: RequestContext, t: Target, opts: DeleteOptions): Promise<Reply> {
-  const { r } = t;
+  const r = t.resource;
   const name = t.name!;
   const current = await readCurrent(ctx, r, t.namespace, name);
   if (!current) throw notFound(r, name);
-  return deleteCurrent(ctx, r, t.namespace, current.object, current.kv.modRevision, opts);
+  return deleteCurrent(ctx, { resource: r, namespace: t.namespace, object: current.object, kv: current.kv, dryRun: opts.dryRun }, opts);
 }
 
-async function deleteCurrent(ctx: RequestContext, r: ServedResource, namespace: string | undefined, object: ApiObject, modRevision: number, opts: DeleteOptions): Promise<Reply> {
+async function deleteCurrent(ctx: ServerContext, target: DeleteTarget, opts: DeleteOptions): Promise<Reply> {
+  const { resource: r, namespace, object } = target;
   const meta = object.metadata ?? {};
   const name = meta.name ?? '';
   checkPreconditions(r, object, opts);
+  for (const hook of ctx.hooks.of(r)) {
+    const reply = await hook.delete?.(ctx, target);
+    if (reply) return reply;
+  }
   const key = objectKey(r, namespace, name);
-  const isNamespace = r.group === '' && r.resource === 'namespaces';
-  const finalizers = meta.finalizers ?? [];
-  if (isNamespace || finalizers.length > 0) {
-    if (meta.deletionTimestamp && isNamespace) {
-      throw conflict(r, name, 'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.');
-    }
+  if ((meta.finalizers ?? []).length > 0) {
     if (meta.deletionTimestamp) return { status: 200, body: object };
-    const next = structuredClone(object);
-    next.metadata = { ...next.metadata, deletionTimestamp: timestamp(ctx.settings.now()), deletionGracePeriodSeconds: 0 };
-    if (isNamespace) next.status = { ...(next.status as object | undefined), phase: 'Terminating' };
+    const next = markDeleted(ctx, object);
     if (opts.dryRun) return { status: 200, body: next };
     try {
-      const kv = await ctx.store.update(key, encodeObject(next, r), { expectedModRevision: modRevision });
-      if (isNamespace) ctx.reaper.kick(name);
+      const kv = await ctx.store.update(key, encodeObject(next, r), { expectedModRevision: target.kv.modRevision });
       return { status: 200, body: decodeObject(kv, r) };
     } catch (e) {
       throw fromStoreError(e, r, name) ?? e;
@@ -95,16 +91,23 @@ async function deleteCurrent(ctx: RequestContext, r: ServedResource, namespace: 
   }
   if (!opts.dryRun) {
     try {
-      await ctx.store.delete(key, { expectedModRevision: modRevision });
+      await ctx.store.delete(key, { expectedModRevision: target.kv.modRevision });
     } catch (e) {
       throw fromStoreError(e, r, name) ?? e;
     }
-    if (namespace) ctx.reaper.kick(namespace);
+    if (namespace) ctx.hooks.namespaceChanged(namespace);
   }
-  return { status: 200, body: successStatus(r, name, meta.uid) };
+  return { status: 200, body: deletedStatus(r, name, meta.uid) };
 }
 
-function checkPreconditions(r: ServedResource, object: ApiObject, opts: DeleteOptions): void {
+/** The object with a deletionTimestamp (now) and a zero grace period: the first phase of a delete. */
+export function markDeleted(ctx: Pick<ServerContext, 'settings'>, object: JsonApiObject): JsonApiObject {
+  const next = structuredClone(object);
+  next.metadata = { ...next.metadata, deletionTimestamp: timestamp(ctx.settings.now()), deletionGracePeriodSeconds: 0 };
+  return next;
+}
+
+function checkPreconditions(r: ServedResource, object: JsonApiObject, opts: DeleteOptions): void {
   const p = opts.preconditions;
   const meta = object.metadata ?? {};
   if (p?.uid !== undefined && p.uid !== meta.uid) {
@@ -115,24 +118,18 @@ function checkPreconditions(r: ServedResource, object: ApiObject, opts: DeleteOp
   }
 }
 
-function successStatus(r: ServedResource, name: string, uid: string | undefined): unknown {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: r.group, kind: r.resource, uid } };
-}
-
 /** deletecollection: DELETE on a collection deletes every object that matches the selectors. */
 export async function deleteCollection(ctx: RequestContext, t: Target, read: ReadOptions, opts: DeleteOptions): Promise<Reply> {
   // The all-namespaces path of a namespaced resource only reads, as upstream: never delete across namespaces.
-  if (t.r.namespaced && t.namespace === undefined) {
-    throw new StatusError({ code: 405, reason: 'MethodNotAllowed', message: `the server does not allow this method on the requested resource (DELETE: ${t.r.resource} are deleted per namespace)` });
-  }
-  const matcher = selectorMatcher(t.r, read);
-  const page = await ctx.store.list(collectionPrefix(t.r, t.namespace));
-  const items: ApiObject[] = [];
+  if (t.resource.namespaced && t.namespace === undefined) throw methodNotAllowed('DELETE', `${t.resource.resource} are deleted per namespace`);
+  const matcher = selectorMatcher(t.resource, read);
+  const page = await ctx.store.list(collectionPrefix(t.resource, t.namespace));
+  const items: JsonApiObject[] = [];
   for (const kv of page.items) {
-    const object = decodeObject(kv, t.r);
+    const object = decodeObject(kv, t.resource);
     if (matcher && !matcher(object)) continue;
     try {
-      await deleteCurrent(ctx, t.r, object.metadata?.namespace, object, kv.modRevision, opts);
+      await deleteCurrent(ctx, { resource: t.resource, namespace: object.metadata?.namespace, object, kv, dryRun: opts.dryRun }, opts);
       items.push(object);
     } catch (e) {
       // An object changed or deleted meanwhile is left to its writer, as upstream.
@@ -140,29 +137,21 @@ export async function deleteCollection(ctx: RequestContext, t: Target, read: Rea
       throw e;
     }
   }
-  return { status: 200, body: { kind: t.r.listKind, apiVersion: t.r.apiVersion, metadata: { resourceVersion: String(await ctx.store.currentRevision()) }, items } };
+  return { status: 200, body: { kind: t.resource.listKind, apiVersion: t.resource.apiVersion, metadata: { resourceVersion: String(await ctx.store.currentRevision()) }, items } };
 }
 
-/** Removes an object that is being deleted once nothing holds it; used by the namespace reaper. */
-export async function removeIfFinalized(ctx: Pick<RequestContext, 'store' | 'settings'>, r: ServedResource, key: string, object: ApiObject, modRevision: number): Promise<boolean> {
+/** Removes an object that is being deleted once nothing holds it (a cascading delete); false while finalizers hold it. */
+export async function removeIfFinalized(ctx: Pick<ServerContext, 'store' | 'settings'>, r: ServedResource, key: string, object: JsonApiObject, modRevision: number): Promise<boolean> {
   const meta = object.metadata ?? {};
   try {
     if ((meta.finalizers ?? []).length === 0) {
       await ctx.store.delete(key, { expectedModRevision: modRevision });
       return true;
     }
-    if (!meta.deletionTimestamp) {
-      const next = structuredClone(object);
-      next.metadata = { ...next.metadata, deletionTimestamp: timestamp(ctx.settings.now()), deletionGracePeriodSeconds: 0 };
-      await ctx.store.update(key, encodeObject(next, r), { expectedModRevision: modRevision });
-    }
+    if (!meta.deletionTimestamp) await ctx.store.update(key, encodeObject(markDeleted(ctx, object), r), { expectedModRevision: modRevision });
     return false;
   } catch (e) {
     if (isStoreConflictError(e) || isStoreNotFoundError(e)) return false;
     throw e;
   }
-}
-
-function badRequest(message: string): StatusError {
-  return new StatusError({ code: 400, reason: 'BadRequest', message });
 }

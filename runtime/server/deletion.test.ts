@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CRONTABS, type Harness, NAMESPACES, crontab, crontabs, expectStatus, names, qs, service, serviceBody, services, startServer } from './testing.js';
+import { CRONTABS, type Harness, NAMESPACES, crontab, crontabs, expectStatus, names, qs, service, serviceBody, services, startServer } from './server.testing.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -82,7 +82,7 @@ describe('namespace deletion', () => {
     expect(res.status).toBe(200);
     expect(res.body.metadata.deletionTimestamp).toBe('2024-01-01T00:00:00Z');
     expect(res.body.status.phase).toBe('Terminating');
-    await h.server.context.reaper.idle();
+    await h.server.context.hooks.idle();
 
     expectStatus(await h.get(crontab('doomed', 'a')), 404, 'NotFound');
     expectStatus(await h.get(service('doomed', 'web')), 404, 'NotFound');
@@ -97,7 +97,7 @@ describe('namespace deletion', () => {
     await h.createCronTab('held', { metadata: { finalizers: ['example.svc.io/hold'] } }, 'doomed');
     await h.createCronTab('free', {}, 'doomed');
     await h.delete(`${NAMESPACES}/doomed`);
-    await h.server.context.reaper.idle();
+    await h.server.context.hooks.idle();
 
     expectStatus(await h.get(crontab('doomed', 'free')), 404, 'NotFound');
     const held = await h.read(crontab('doomed', 'held'));
@@ -105,7 +105,7 @@ describe('namespace deletion', () => {
     expect((await h.read(`${NAMESPACES}/doomed`)).status.phase).toBe('Terminating');
 
     await h.patch(crontab('doomed', 'held'), { metadata: { finalizers: null } });
-    await h.server.context.reaper.idle();
+    await h.server.context.hooks.idle();
     expectStatus(await h.get(crontab('doomed', 'held')), 404, 'NotFound');
     expectStatus(await h.get(`${NAMESPACES}/doomed`), 404, 'NotFound');
   });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, expectStatus, startServer } from './testing.js';
+import { type Harness, expectStatus, startServer } from './server.testing.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -96,5 +96,16 @@ describe('discovery documents', () => {
 
   it('discovery documents are read with GET (405 otherwise)', async () => {
     expectStatus(await h.http.post('/apis').send('{}'), 405, 'MethodNotAllowed');
+  });
+});
+
+describe('/version', () => {
+  it('follows the configured release', async () => {
+    const older = await startServer({ createNamespace: false, server: { release: '1.29' } });
+    try {
+      expect(await older.read('/version')).toMatchObject({ major: '1', minor: '29', gitVersion: 'v1.29.0-svckit' });
+    } finally {
+      await older.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, NAMESPACES, type WatchReader, cronTabBody, crontab, crontabs, expectStatus, names, qs, startServer } from './testing.js';
+import { type Harness, NAMESPACES, type WatchReader, cronTabBody, crontab, crontabs, expectStatus, names, qs, startServer } from './server.testing.js';
 
 let h: Harness;
 let w: WatchReader;
@@ -118,7 +118,7 @@ describe('dryRun=All', () => {
     const res = await h.delete(`${NAMESPACES}/${h.ns}?dryRun=All`);
     expect(res.status).toBe(200);
     expect(res.body.status.phase).toBe('Terminating');
-    await h.server.context.reaper.idle();
+    await h.server.context.hooks.idle();
     expect((await h.read(`${NAMESPACES}/${h.ns}`)).metadata.deletionTimestamp).toBeUndefined();
     expect(names(await h.read(crontabs(h.ns)))).toEqual(['a']);
     await expectNothingPersisted(rv);

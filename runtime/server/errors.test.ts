@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, NAMESPACES, cronTabBody, crontab, crontabs, expectStatus, startServer, warningsOf } from './testing.js';
+import { type Harness, NAMESPACES, cronTabBody, crontab, crontabs, expectStatus, startServer, warningsOf } from './server.testing.js';
 
 let h: Harness;
 beforeEach(async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, crontab, crontabs, expectStatus, names, qs, services, startServer, warningsOf } from './testing.js';
+import { type Harness, crontab, crontabs, expectStatus, names, qs, services, startServer, warningsOf } from './server.testing.js';
 
 let h: Harness;
 beforeEach(async () => {

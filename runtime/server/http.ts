@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StatusError } from '../api/index.js';
+import { type JsonApiObject, badRequest, tooLarge, unsupportedMediaType } from '../api/index.js';
+import { MEDIA_PROTOBUF, type ProtobufCodecs, decodeYaml, findDuplicateKeys, isProtobufCodecError, isProtobufEnvelopeError } from '../codec/index.js';
+import { isObject } from '../validate/index.js';
 
 /** A request with its parsed URL, as every handler receives it. */
 export interface Request {
@@ -51,8 +53,60 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   return Buffer.concat(chunks);
 }
 
-function tooLarge(limit: number): StatusError {
-  return new StatusError({ code: 413, reason: 'RequestEntityTooLarge', message: `the request body is larger than the limit of ${limit} bytes` });
+/** A decoded request body and the duplicate keys found in it. */
+export interface Body {
+  object: JsonApiObject;
+  duplicates: readonly string[];
+}
+
+/** The Protobuf codecs that may decode a body, when the target kind has messages. */
+export interface ProtobufBody {
+  codecs: ProtobufCodecs;
+}
+
+/**
+ * An object body in JSON, YAML or (for kinds with messages) Protobuf, by Content-Type, with its
+ * duplicate keys; 400 when it cannot be decoded or is not an object, 415 for any other type.
+ */
+export function decodeBody(bytes: Buffer, contentType: string | undefined, protobuf: ProtobufBody | undefined): Body {
+  const text = bytes.toString('utf8');
+  const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+  let object: unknown;
+  if (type === 'application/json' || type === '') {
+    object = parseJson(text);
+    if (isObject(object)) return { object, duplicates: findDuplicateKeys(text) };
+  } else if (type === 'application/yaml') {
+    try {
+      object = decodeYaml(text);
+    } catch (e) {
+      throw badRequest(`the request body is not valid YAML: ${(e as Error).message}`);
+    }
+    if (isObject(object)) return { object, duplicates: [] };
+  } else if (type === MEDIA_PROTOBUF && protobuf) {
+    try {
+      return { object: protobuf.codecs.decode(bytes) as JsonApiObject, duplicates: [] };
+    } catch (e) {
+      if (isProtobufEnvelopeError(e) || isProtobufCodecError(e)) throw badRequest(`the Protobuf request body cannot be decoded: ${e.message}`);
+      throw e;
+    }
+  } else {
+    throw unsupportedMediaType(['application/json', 'application/yaml', ...(protobuf ? [MEDIA_PROTOBUF] : [])]);
+  }
+  throw badRequest(`the request body must be a JSON object, not ${Array.isArray(object) ? 'an array' : typeof object}`);
+}
+
+/** An optional JSON body (DeleteOptions): undefined when empty. */
+export function decodeOptionalJson(bytes: Buffer): unknown {
+  const text = bytes.toString('utf8').trim();
+  return text === '' ? undefined : parseJson(text);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw badRequest(`the request body is not valid JSON: ${(e as Error).message}`);
+  }
 }
 
 /** Writes a response body with its type, headers and the warnings (one `Warning` item each). */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CONTINUE_TTL_MS, CRONTABS, type Harness, crontab, crontabs, expectStatus, names, qs, startServer } from './testing.js';
+import { CONTINUE_TTL_MS, CRONTABS, type Harness, crontab, crontabs, expectStatus, names, qs, startServer } from './server.testing.js';
 
 let h: Harness;
 beforeEach(async () => {

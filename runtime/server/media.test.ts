@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { allProtobufPackages } from '../../generated/protobuf.js';
 import { MEDIA_PROTOBUF, ProtobufCodecs, WatchFrameReader, decodeEnvelope } from '../codec/index.js';
-import { type Harness, type Json, crontab, crontabs, expectStatus, startServer } from './testing.js';
+import { type Harness, type Json, crontab, crontabs, expectStatus, startServer } from './server.testing.js';
 
 const TABLE = 'application/json;as=Table;g=meta.svc.io;v=v1';
 const codecs = new ProtobufCodecs(allProtobufPackages);

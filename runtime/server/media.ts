@@ -1,4 +1,4 @@
-import { StatusError } from '../api/index.js';
+import { badRequest, fieldErrorMessage, fieldNotSupported, notAcceptable } from '../api/index.js';
 import {
   type IncludeObject,
   MEDIA_JSON,
@@ -53,7 +53,7 @@ export function negotiateResponse(accept: string | undefined, offer: Offer): Neg
   const chosen = negotiate(accept, offers);
   if (chosen === undefined) {
     const supported = offers.map((o) => BY_OFFER[o]!.contentType);
-    throw new StatusError({ code: 406, reason: 'NotAcceptable', message: `only the following media types are accepted: ${[...new Set(supported)].join(', ')}` });
+    throw notAcceptable([...new Set(supported)]);
   }
   return BY_OFFER[chosen]!;
 }
@@ -62,14 +62,14 @@ export function negotiateResponse(accept: string | undefined, offer: Offer): Neg
 export function includeObjectOf(q: URLSearchParams): IncludeObject {
   const v = q.get('includeObject') || 'Metadata';
   if (v !== 'None' && v !== 'Metadata' && v !== 'Object') {
-    throw new StatusError({ code: 400, reason: 'BadRequest', message: `includeObject: Unsupported value: ${JSON.stringify(v)}: supported values: "None", "Metadata", "Object"` });
+    throw badRequest(fieldErrorMessage(fieldNotSupported('includeObject', v, ['None', 'Metadata', 'Object'])));
   }
   return v;
 }
 
 export interface RenderContext {
   codecs: ProtobufCodecs | undefined;
-  r: ServedResource | undefined;
+  resource: ServedResource | undefined;
   includeObject: IncludeObject;
   pretty: boolean;
   now: () => Date;
@@ -90,11 +90,11 @@ export function renderBody(body: unknown, n: Negotiated, ctx: RenderContext): st
 }
 
 /** A get or list result as a Table; a Status (an error) stays as it is. */
-export function asTable(body: unknown, ctx: Pick<RenderContext, 'r' | 'includeObject' | 'now'>, noHeaders = false): unknown {
+export function asTable(body: unknown, ctx: Pick<RenderContext, 'resource' | 'includeObject' | 'now'>, noHeaders = false): unknown {
   const b = body as { kind?: string; items?: unknown[]; metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number } };
-  if (!ctx.r || b.kind === 'Status') return body;
-  const columns = ctx.r.descriptor.printerColumns;
+  if (!ctx.resource || b.kind === 'Status') return body;
+  const columns = ctx.resource.descriptor.printerColumns;
   const base = { includeObject: ctx.includeObject, noHeaders, now: ctx.now };
-  if (Array.isArray(b.items) && b.kind === ctx.r.listKind) return toTable(b.items as Record<string, unknown>[], columns, { ...base, ...(b.metadata ? { listMeta: b.metadata } : {}) });
+  if (Array.isArray(b.items) && b.kind === ctx.resource.listKind) return toTable(b.items as Record<string, unknown>[], columns, { ...base, ...(b.metadata ? { listMeta: b.metadata } : {}) });
   return toTable([body as Record<string, unknown>], columns, base);
 }

@@ -1,30 +1,6 @@
+import type { JsonApiObject } from '../api/index.js';
 import type { KeyValue } from '../store/index.js';
 import type { ServedResource } from './resources.js';
-
-/** A decoded API object: JSON with the metadata the server relies on. */
-export interface ApiObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-  [field: string]: unknown;
-}
-
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  managedFields?: unknown[];
-  [field: string]: unknown;
-}
 
 /** The storage key of one object: `/<group>/<plural>/<namespace>/<name>` or `/<group>/<plural>/<name>`. */
 export function objectKey(r: ServedResource, namespace: string | undefined, name: string): string {
@@ -40,11 +16,11 @@ export function collectionPrefix(r: ServedResource, namespace: string | undefine
  * The stored form: the storage version's apiVersion and field names, without resourceVersion (the
  * store's revision is the version, set again on the way out).
  */
-export function encodeObject(obj: ApiObject, r: ServedResource): string {
+export function encodeObject(obj: JsonApiObject, r: ServedResource): string {
   const storage = r.storageVersion ?? r;
   // Type meta and metadata first, as the real system writes objects.
   const { apiVersion, kind, metadata, ...rest } = structuredClone(obj);
-  const copy: ApiObject = { apiVersion, kind, metadata, ...rest };
+  const copy: JsonApiObject = { apiVersion, kind, metadata, ...rest };
   if (copy.metadata) delete copy.metadata.resourceVersion;
   if (storage !== r) {
     for (const rename of r.descriptor.conversion) movePath(copy, rename.path, rename.storagePath);
@@ -54,8 +30,8 @@ export function encodeObject(obj: ApiObject, r: ServedResource): string {
 }
 
 /** The object as served at `r`'s version, with its resourceVersion. */
-export function decodeObject(kv: Pick<KeyValue, 'value' | 'modRevision'>, r: ServedResource): ApiObject {
-  const obj = JSON.parse(kv.value) as ApiObject;
+export function decodeObject(kv: Pick<KeyValue, 'value' | 'modRevision'>, r: ServedResource): JsonApiObject {
+  const obj = JSON.parse(kv.value) as JsonApiObject;
   const storage = r.storageVersion ?? r;
   if (storage !== r) {
     for (const rename of r.descriptor.conversion) movePath(obj, rename.storagePath, rename.path);

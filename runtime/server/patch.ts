@@ -1,14 +1,13 @@
 import { parse as parseYaml } from 'yaml';
-import { StatusError } from '../api/index.js';
+import { type JsonApiObject, StatusError, badRequest, invalidPatch, notFound, objectModified, unsupportedMediaType } from '../api/index.js';
 import { apply, isApplyInputError } from '../apply/index.js';
 import { findDuplicateKeys } from '../codec/index.js';
 import { type JsonObject, type PatchType, acceptedPatchMediaTypes, applyJsonPatch, applyMergePatch, applyStrategicMergePatch, isPatchError, patchTypeOf } from '../patch/index.js';
 import type { RequestContext, Target } from './context.js';
 import type { Reply } from './http.js';
-import type { ApiObject } from './objects.js';
 import type { WriteOptions } from './query.js';
 import { readCurrent } from './read.js';
-import { conflict, notFound } from './versions.js';
+import { nextForWrite } from './subresource.js';
 import { createObject, ownershipOptions, writeUpdate } from './write.js';
 
 /** The patch types this server applies. */
@@ -23,18 +22,18 @@ const RETRIES = 5;
  * one without never fails for staleness (it is re-applied to the newer object instead).
  */
 export async function patchObject(ctx: RequestContext, t: Target, text: string, contentType: string | undefined, opts: WriteOptions): Promise<Reply> {
-  const { r } = t;
+  const r = t.resource;
   const type = patchTypeOf(contentType);
   const accepted = acceptedPatchMediaTypes(r.descriptor.custom ? 'custom-resource' : 'built-in').filter((m) => APPLIED.has(patchTypeOf(m)!));
   if (!type || !APPLIED.has(type) || (type === 'strategic-merge-patch' && r.descriptor.custom)) {
-    throw new StatusError({ code: 415, reason: 'UnsupportedMediaType', message: `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}` });
+    throw unsupportedMediaType(accepted);
   }
   if (type === 'apply-patch') return applyObject(ctx, t, text, opts);
   let patch: unknown;
   try {
     patch = JSON.parse(text);
   } catch (e) {
-    throw new StatusError({ code: 400, reason: 'BadRequest', message: `the patch is not valid JSON: ${(e as Error).message}` });
+    throw badRequest(`the patch is not valid JSON: ${(e as Error).message}`);
   }
   const duplicates = findDuplicateKeys(text);
   for (let attempt = 0; ; attempt++) {
@@ -43,11 +42,11 @@ export async function patchObject(ctx: RequestContext, t: Target, text: string, 
     const patched = applyPatch(type, current.object, patch, t);
     const requested = patched.metadata?.resourceVersion;
     if (requested !== undefined && requested !== current.object.metadata?.resourceVersion) {
-      throw conflict(r, t.name!, 'the object has been modified; please apply your changes to the latest version and try again');
+      throw objectModified(r, t.name!);
     }
-    const next = t.subresource === 'status' ? { ...current.object, status: patched.status } : keepStatus(t, current.object, patched);
+    const next = nextForWrite(t, current.object, patched);
     try {
-      return await writeUpdate(ctx, t, current.object, next, current.kv.modRevision, duplicates, opts);
+      return await writeUpdate(ctx, { t, old: current.object, next, modRevision: current.kv.modRevision, duplicates, opts });
     } catch (e) {
       const lostRace = e instanceof StatusError && e.code === 409 && e.reason === 'Conflict' && requested === undefined;
       if (!lostRace || attempt >= RETRIES) throw e;
@@ -55,28 +54,19 @@ export async function patchObject(ctx: RequestContext, t: Target, text: string, 
   }
 }
 
-function applyPatch(type: PatchType, current: ApiObject, patch: unknown, t: Target): ApiObject {
+function applyPatch(type: PatchType, current: JsonApiObject, patch: unknown, t: Target): JsonApiObject {
   try {
     const result =
-      type === 'json-patch' ? applyJsonPatch(current, patch) : type === 'merge-patch' ? applyMergePatch(current, patch) : applyStrategicMergePatch(current, patch, t.r.registration.schema);
+      type === 'json-patch' ? applyJsonPatch(current, patch) : type === 'merge-patch' ? applyMergePatch(current, patch) : applyStrategicMergePatch(current, patch, t.resource.registration.schema);
     if (result === null || typeof result !== 'object' || Array.isArray(result)) {
-      throw new StatusError({ code: 422, reason: 'Invalid', message: 'the patched document is not an object' });
+      throw invalidPatch('the patched document is not an object');
     }
-    return result as ApiObject;
+    return result as JsonApiObject;
   } catch (e) {
     if (!isPatchError(e)) throw e;
-    if (e.reason === 'malformed') throw new StatusError({ code: 400, reason: 'BadRequest', message: e.message });
-    throw new StatusError({ code: 422, reason: 'Invalid', message: e.message, details: { name: t.name ?? '', group: t.r.group, kind: t.r.kind, causes: [{ type: 'FieldValueInvalid', message: e.detail, field: e.path }] } });
+    if (e.reason === 'malformed') throw badRequest(e.message);
+    throw invalidPatch(e.message, { name: t.name ?? '', group: t.resource.group, kind: t.resource.kind, field: e.path, detail: e.detail });
   }
-}
-
-/** A patch to the main resource of a kind with a status subresource leaves the status alone. */
-function keepStatus(t: Target, current: ApiObject, patched: ApiObject): ApiObject {
-  if (!t.r.subresources.has('status')) return patched;
-  const next = { ...patched };
-  if (current.status === undefined) delete next.status;
-  else next.status = current.status;
-  return next;
 }
 
 /**
@@ -86,37 +76,37 @@ function keepStatus(t: Target, current: ApiObject, patched: ApiObject): ApiObjec
  * own them.
  */
 async function applyObject(ctx: RequestContext, t: Target, text: string, opts: WriteOptions): Promise<Reply> {
-  const { r } = t;
+  const r = t.resource;
   let config: unknown;
   try {
     config = parseYaml(text, { uniqueKeys: true });
   } catch (e) {
-    throw new StatusError({ code: 400, reason: 'BadRequest', message: `the apply configuration is not valid YAML or JSON: ${(e as Error).message.split('\n')[0]}` });
+    throw badRequest(`the apply configuration is not valid YAML or JSON: ${(e as Error).message.split('\n')[0]}`);
   }
   if (config === null || typeof config !== 'object' || Array.isArray(config)) {
-    throw new StatusError({ code: 400, reason: 'BadRequest', message: 'the apply configuration must be an object with apiVersion, kind and metadata.name' });
+    throw badRequest('the apply configuration must be an object with apiVersion, kind and metadata.name');
   }
-  const named = config as ApiObject;
+  const named = config as JsonApiObject;
   if (named.metadata?.name !== undefined && named.metadata.name !== t.name) {
-    throw new StatusError({ code: 400, reason: 'BadRequest', message: `the name of the object (${named.metadata.name}) does not match the name on the URL (${t.name})` });
+    throw badRequest(`the name of the object (${named.metadata.name}) does not match the name on the URL (${t.name})`);
   }
   const options = { ...ownershipOptions(ctx, t), kind: r.kind, force: opts.force };
   for (let attempt = 0; ; attempt++) {
     const current = await readCurrent(ctx, r, t.namespace, t.name!);
-    let merged: ApiObject;
+    let merged: JsonApiObject;
     try {
-      merged = apply(current?.object as JsonObject | undefined, config as JsonObject, opts.fieldManager ?? '', options) as ApiObject;
+      merged = apply(current?.object as JsonObject | undefined, config as JsonObject, opts.fieldManager ?? '', options) as JsonApiObject;
     } catch (e) {
-      if (isApplyInputError(e)) throw new StatusError({ code: 400, reason: 'BadRequest', message: e.message });
+      if (isApplyInputError(e)) throw badRequest(e.message);
       throw e;
     }
     try {
       if (!current) {
         merged.metadata = { ...merged.metadata, name: t.name! };
-        return await createObject(ctx, { ...t, name: undefined, subresource: undefined }, { object: merged, duplicates: [] }, opts, true);
+        return await createObject(ctx, { ...t, name: undefined, subresource: undefined }, { object: merged, duplicates: [] }, opts, { ownershipRecorded: true });
       }
-      const next = t.subresource === 'status' ? { ...current.object, status: merged.status, metadata: { ...current.object.metadata, managedFields: merged.metadata?.managedFields } } : keepStatus(t, current.object, merged);
-      return await writeUpdate(ctx, t, current.object, next, current.kv.modRevision, [], opts, true);
+      const next = nextForWrite(t, current.object, merged, ['managedFields']);
+      return await writeUpdate(ctx, { t, old: current.object, next, modRevision: current.kv.modRevision, duplicates: [], opts, ownershipRecorded: true });
     } catch (e) {
       // Lost a race with another writer (or a create): apply again to what is there now.
       const raced = e instanceof StatusError && ((e.code === 409 && e.reason === 'Conflict') || e.reason === 'AlreadyExists');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allProtobufPackages } from '../../generated/protobuf.js';
-import { type Harness, startServer } from './testing.js';
+import { type Harness, startServer } from './server.testing.js';
 
 // The server's Protobuf output read by a plain protobufjs reflection decoder built from the
 // emitted .proto files: independent of the runtime's codec that wrote it.

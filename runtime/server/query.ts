@@ -1,4 +1,4 @@
-import { StatusError } from '../api/index.js';
+import { type StatusError, badRequest } from '../api/index.js';
 
 /** Options of get, list and watch, parsed from the query string and checked. */
 export interface ReadOptions {
@@ -95,5 +95,5 @@ function nonEmpty(v: string | null): string | undefined {
 }
 
 function badParam(name: string, value: string, accepted: string): StatusError {
-  return new StatusError({ code: 400, reason: 'BadRequest', message: `invalid value ${JSON.stringify(value)} for query parameter ${name}: ${accepted}` });
+  return badRequest(`invalid value ${JSON.stringify(value)} for query parameter ${name}: ${accepted}`);
 }

@@ -1,30 +1,30 @@
-import { StatusError, fieldsOf, parseFieldSelector, parseLabelSelector } from '../api/index.js';
+import { type JsonApiObject, badRequest, selectableFieldsOf, notFound, parseFieldSelector, parseLabelSelector, tooOldResourceVersion } from '../api/index.js';
 import { decodeContinueToken, encodeContinueToken, type KeyValue } from '../store/index.js';
-import type { RequestContext, Target } from './context.js';
+import type { RequestContext, ServerContext, Target } from './context.js';
 import type { Reply } from './http.js';
-import { type ApiObject, collectionPrefix, decodeObject, objectKey } from './objects.js';
+import { collectionPrefix, decodeObject, objectKey } from './objects.js';
 import type { ReadOptions } from './query.js';
 import type { ServedResource } from './resources.js';
-import { awaitRevision, expired, fromStoreError, fromTokenError, notFound, parseRevision } from './versions.js';
+import { awaitRevision, fromStoreError, fromTokenError, parseRevision } from './versions.js';
 
 /** get: Most Recent when unset, Any for "0", Not older than for any other version. */
 export async function getObject(ctx: RequestContext, t: Target, opts: ReadOptions): Promise<Reply> {
   if (opts.resourceVersion !== undefined && opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
     await awaitRevision(ctx, parseRevision(opts.resourceVersion));
   }
-  const kv = await ctx.store.get(objectKey(t.r, t.namespace, t.name!));
-  if (!kv) throw notFound(t.r, t.name!);
-  return { status: 200, body: decodeObject(kv, t.r) };
+  const kv = await ctx.store.get(objectKey(t.resource, t.namespace, t.name!));
+  if (!kv) throw notFound(t.resource, t.name!);
+  return { status: 200, body: decodeObject(kv, t.resource) };
 }
 
 /** Reads one object at the current revision; undefined when absent. */
-export async function readCurrent(ctx: RequestContext, r: ServedResource, namespace: string | undefined, name: string): Promise<{ object: ApiObject; kv: KeyValue } | undefined> {
+export async function readCurrent(ctx: Pick<ServerContext, 'store'>, r: ServedResource, namespace: string | undefined, name: string): Promise<{ object: JsonApiObject; kv: KeyValue } | undefined> {
   const kv = await ctx.store.get(objectKey(r, namespace, name));
   return kv ? { object: decodeObject(kv, r), kv } : undefined;
 }
 
 /** A filter built from the label and field selectors of a request. */
-export type Matcher = (object: ApiObject) => boolean;
+export type Matcher = (object: JsonApiObject) => boolean;
 
 export function selectorMatcher(r: ServedResource, opts: Pick<ReadOptions, 'labelSelector' | 'fieldSelector'>): Matcher | undefined {
   if (opts.labelSelector === undefined && opts.fieldSelector === undefined) return undefined;
@@ -34,29 +34,25 @@ export function selectorMatcher(r: ServedResource, opts: Pick<ReadOptions, 'labe
     const supported = supportedFields(r);
     for (const req of fields.requirements()) {
       if (!supported.includes(req.field)) {
-        throw new StatusError({ code: 400, reason: 'BadRequest', message: `field label not supported: ${req.field} (supported: ${supported.join(', ')})` });
+        throw badRequest(`field label not supported: ${req.field} (supported: ${supported.join(', ')})`);
       }
     }
   }
   const extra = supportedFields(r).filter((f) => f !== 'metadata.name' && f !== 'metadata.namespace');
-  return (object) => (!labels || labels.matches(object.metadata?.labels)) && (!fields || fields.matches(fieldsOf(object, extra)));
+  return (object) => (!labels || labels.matches(object.metadata?.labels)) && (!fields || fields.matches(selectableFieldsOf(object, extra)));
 }
 
-/** Field selectors every resource supports, plus the real system's kind-specific ones. */
+/** Field selectors every resource supports (name, and namespace when namespaced), plus the ones its kind declares. */
 function supportedFields(r: ServedResource): string[] {
   const common = r.namespaced ? ['metadata.name', 'metadata.namespace'] : ['metadata.name'];
-  if (r.group === '' && r.resource === 'pods') return [...common, 'spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'status.phase', 'status.podIP'];
-  if (r.group === '' && r.resource === 'events') return [...common, 'involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'reason', 'type', 'source'];
-  if (r.group === '' && r.resource === 'secrets') return [...common, 'type'];
-  if (r.group === '' && r.resource === 'namespaces') return [...common, 'status.phase'];
-  return common;
+  return [...common, ...(r.descriptor.selectableFields ?? [])];
 }
 
 function parseSelector<T>(parse: () => T, name: string): T {
   try {
     return parse();
   } catch (e) {
-    throw new StatusError({ code: 400, reason: 'BadRequest', message: `unable to parse requirement: ${name}: ${(e as Error).message}` });
+    throw badRequest(`unable to parse requirement: ${name}: ${(e as Error).message}`);
   }
 }
 
@@ -98,7 +94,7 @@ async function planList(ctx: RequestContext, prefix: string, opts: ReadOptions):
   // Not older than: the current state qualifies; with a limit, a version older than the
   // retained history is answered 410 as the real system's storage does.
   if (limit !== undefined && revision < (await ctx.store.compactedRevision())) {
-    throw expired(`too old resource version: ${revision} (${await ctx.store.compactedRevision()})`);
+    throw tooOldResourceVersion(revision, await ctx.store.compactedRevision());
   }
   return { revision: undefined, startAfter: undefined, exact: false };
 }
@@ -113,10 +109,10 @@ function decodeContinue(ctx: RequestContext, prefix: string, token: string) {
 
 /** list: one page of a collection, one snapshot across pages, selectors applied. */
 export async function listObjects(ctx: RequestContext, t: Target, opts: ReadOptions): Promise<Reply> {
-  const prefix = collectionPrefix(t.r, t.namespace);
-  const matcher = selectorMatcher(t.r, opts);
+  const prefix = collectionPrefix(t.resource, t.namespace);
+  const matcher = selectorMatcher(t.resource, opts);
   const plan = await planList(ctx, prefix, opts);
-  const items: ApiObject[] = [];
+  const items: JsonApiObject[] = [];
   let revision = plan.revision;
   let startAfter = plan.startAfter;
   let remaining = 0;
@@ -125,7 +121,8 @@ export async function listObjects(ctx: RequestContext, t: Target, opts: ReadOpti
     // With selectors a page is filled from as many store chunks as it takes.
     for (;;) {
       const want = opts.limit === undefined ? undefined : opts.limit - items.length;
-      const page = await ctx.store.list(prefix, { ...(revision !== undefined ? { revision } : {}), ...(startAfter !== undefined ? { startAfter } : {}), ...(want !== undefined ? { limit: matcher ? Math.max(want, 100) : want } : {}) });
+      const limit = want === undefined ? undefined : matcher ? Math.max(want, 100) : want;
+      const page = await ctx.store.list(prefix, { revision, startAfter, limit });
       revision = page.revision;
       remaining = page.remaining;
       for (const kv of page.items) {
@@ -134,23 +131,19 @@ export async function listObjects(ctx: RequestContext, t: Target, opts: ReadOpti
           continue;
         }
         lastKey = kv.key;
-        const object = decodeObject(kv, t.r);
+        const object = decodeObject(kv, t.resource);
         if (!matcher || matcher(object)) items.push(object);
       }
       if (page.items.length > 0) startAfter = page.items[page.items.length - 1]!.key;
       if (opts.limit === undefined || items.length >= opts.limit || page.remaining === 0 || page.items.length === 0) break;
     }
   } catch (e) {
-    throw fromStoreError(e, t.r, undefined) ?? e;
+    throw fromStoreError(e, t.resource, undefined) ?? e;
   }
   const more = opts.limit !== undefined && remaining > 0 && lastKey !== undefined;
   const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
   metadata.continue = more ? encodeContinueToken({ prefix, startAfter: lastKey!, revision: revision!, issuedAt: plan.issuedAt ?? ctx.settings.now().getTime() }, ctx.settings.continueSecret) : '';
   // An estimate of the rest, omitted on the last page and whenever selectors filtered the page.
   if (more && !matcher) metadata.remainingItemCount = remaining;
-  return { status: 200, body: { kind: t.r.listKind, apiVersion: t.r.apiVersion, metadata, items } };
-}
-
-function badRequest(message: string): StatusError {
-  return new StatusError({ code: 400, reason: 'BadRequest', message });
+  return { status: 200, body: { kind: t.resource.listKind, apiVersion: t.resource.apiVersion, metadata, items } };
 }

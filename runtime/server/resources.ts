@@ -23,6 +23,9 @@ export interface ServedResource {
   deprecationWarning?: string;
 }
 
+/** The release a server acts as unless told otherwise. */
+export const DEFAULT_RELEASE = '1.30';
+
 export interface RegistryOptions {
   /** The release the server acts as: versions removed at or before it are not served. Default 1.30. */
   release?: string;
@@ -40,7 +43,7 @@ export class ResourceRegistry {
   private readonly all: ServedResource[] = [];
 
   constructor(kinds: readonly KindRegistration[], options: RegistryOptions = {}) {
-    const release = options.release ?? '1.30';
+    const release = options.release ?? DEFAULT_RELEASE;
     const config = parseRuntimeConfig(options.runtimeConfig ?? '');
     for (const k of kinds) {
       const r = k.resource;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createStore } from '../store/index.js';
-import { type Harness, NAMESPACES, crontab, crontabs, expectStatus, names, qs, startServer } from './testing.js';
+import { type Harness, NAMESPACES, crontab, crontabs, expectStatus, names, qs, startServer } from './server.testing.js';
 
 let dir: string;
 let file: string;
@@ -91,13 +91,13 @@ describe('restart on the same SQLite file', () => {
     const before = await start(true);
     await before.createCronTab('held', { metadata: { finalizers: ['example.svc.io/hold'] } });
     await before.delete(`${NAMESPACES}/test`);
-    await before.server.context.reaper.idle();
+    await before.server.context.hooks.idle();
     await stop(before);
 
     const after = await start(false);
     expect((await after.read(`${NAMESPACES}/test`)).status.phase).toBe('Terminating');
     expect((await after.patch(crontab('test', 'held'), { metadata: { finalizers: null } })).status).toBe(200);
-    await after.server.context.reaper.idle();
+    await after.server.context.hooks.idle();
     expectStatus(await after.get(`${NAMESPACES}/test`), 404, 'NotFound');
   });
 });

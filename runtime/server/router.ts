@@ -10,7 +10,7 @@ export type Route =
   | { kind: 'version' }
   | { kind: 'health'; check: string }
   | { kind: 'openapi'; path: string }
-  | { kind: 'resource'; r: ServedResource; namespace: string | undefined; name: string | undefined; subresource: string | undefined }
+  | { kind: 'resource'; resource: ServedResource; namespace: string | undefined; name: string | undefined; subresource: string | undefined }
   | { kind: 'not-found'; message: string };
 
 /**
@@ -50,7 +50,7 @@ function resourceRoute(registry: ResourceRegistry, path: string, group: string, 
       return r && { namespaced: r.namespaced, subresources: [...r.subresources] };
     });
     if (p.subpath !== undefined && p.subpath.length > 0) return { kind: 'not-found', message: `the server could not find the requested resource (${path})` };
-    return { kind: 'resource', r: registry.get(p.group, p.version, p.resource)!, namespace: p.namespace, name: p.name, subresource: p.subresource };
+    return { kind: 'resource', resource: registry.get(p.group, p.version, p.resource)!, namespace: p.namespace, name: p.name, subresource: p.subresource };
   } catch (e) {
     if (isPathError(e)) return { kind: 'not-found', message: `the server could not find the requested resource (${e.message})` };
     throw e;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, type Json, NAMESPACES, crontabs, expectStatus, startServer } from './testing.js';
+import { type Harness, type Json, NAMESPACES, crontabs, expectStatus, startServer } from './server.testing.js';
 
 /** Behaviour where the spec says "not shown" and the server follows the real system. */
 describe('upstream parity', () => {
@@ -19,14 +19,14 @@ describe('upstream parity', () => {
     await h.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'held' }, spec: { finalizers: ['example.com/hold'] } });
     expect((await h.delete(`${NAMESPACES}/held`)).status).toBe(200);
     expectStatus(await h.delete(`${NAMESPACES}/held`), 409, 'Conflict');
-    await h.server.context.reaper.idle();
+    await h.server.context.hooks.idle();
     const held: Json = await h.read(`${NAMESPACES}/held`);
     expect(held.spec.finalizers).toEqual(['example.com/hold']);
     expect(held.status.phase).toBe('Terminating');
     const finalize = await h.put(`${NAMESPACES}/held/finalize`, { ...held, spec: { finalizers: [] } });
     expect(finalize.status).toBe(200);
-    h.server.context.reaper.kick('held');
-    await h.server.context.reaper.idle();
+    h.server.context.hooks.namespaceChanged('held');
+    await h.server.context.hooks.idle();
     expectStatus(await h.get(`${NAMESPACES}/held`), 404, 'NotFound');
   });
 

@@ -1,4 +1,4 @@
-import { StatusError, tooLargeResourceVersion as tooLarge } from '../api/index.js';
+import { type StatusError, alreadyExists, badRequest, notFound, objectModified, resourceExpired, tooLargeResourceVersion as tooLarge, tooOldResourceVersion } from '../api/index.js';
 import {
   isContinueTokenExpiredError,
   isContinueTokenInvalidError,
@@ -14,7 +14,7 @@ import type { ServedResource } from './resources.js';
 /** A resourceVersion as a store revision; anything but decimal digits is a 400. */
 export function parseRevision(rv: string): number {
   if (!/^\d+$/.test(rv) || !Number.isSafeInteger(Number(rv))) {
-    throw new StatusError({ code: 400, reason: 'BadRequest', message: `invalid resource version: ${JSON.stringify(rv)}: a resource version is a string of digits returned by the server` });
+    throw badRequest(`invalid resource version: ${JSON.stringify(rv)}: a resource version is a string of digits returned by the server`);
   }
   return Number(rv);
 }
@@ -37,18 +37,12 @@ export function tooLargeResourceVersion(requested: number, current: number): Sta
   return tooLarge(requested, current, 1);
 }
 
-export function expired(message: string): StatusError {
-  return new StatusError({ code: 410, reason: 'Expired', message });
-}
-
 /** The Status error for a store error, named after the resource; undefined for other errors. */
 export function fromStoreError(e: unknown, r: ServedResource, name: string | undefined): StatusError | undefined {
-  const resource = r.group ? `${r.resource}.${r.group}` : r.resource;
-  const details = { name: name ?? '', group: r.group, kind: r.resource };
-  if (isStoreNotFoundError(e)) return new StatusError({ code: 404, reason: 'NotFound', message: `${resource} "${name}" not found`, details });
+  if (isStoreNotFoundError(e)) return notFound(r, name ?? '');
   if (isStoreKeyExistsError(e)) return alreadyExists(r, name ?? '');
-  if (isStoreConflictError(e)) return conflict(r, name ?? '', 'the object has been modified; please apply your changes to the latest version and try again');
-  if (isStoreExpiredError(e)) return expired(`too old resource version: ${e.requestedRevision} (${e.compactedRevision})`);
+  if (isStoreConflictError(e)) return objectModified(r, name ?? '');
+  if (isStoreExpiredError(e)) return tooOldResourceVersion(e.requestedRevision, e.compactedRevision);
   if (isStoreFutureRevisionError(e)) return tooLargeResourceVersion(e.requestedRevision, e.currentRevision);
   return fromTokenError(e);
 }
@@ -56,23 +50,8 @@ export function fromStoreError(e: unknown, r: ServedResource, name: string | und
 /** The Status error for a continue-token error: 410 when expired, 400 when forged or malformed. */
 export function fromTokenError(e: unknown): StatusError | undefined {
   if (isContinueTokenExpiredError(e)) {
-    return expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
+    return resourceExpired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
   }
-  if (isContinueTokenInvalidError(e)) return new StatusError({ code: 400, reason: 'BadRequest', message: e.message });
+  if (isContinueTokenInvalidError(e)) return badRequest(e.message);
   return undefined;
-}
-
-export function conflict(r: ServedResource, name: string, why: string): StatusError {
-  const resource = r.group ? `${r.resource}.${r.group}` : r.resource;
-  return new StatusError({ code: 409, reason: 'Conflict', message: `Operation cannot be fulfilled on ${resource} "${name}": ${why}`, details: { name, group: r.group, kind: r.resource } });
-}
-
-export function notFound(r: ServedResource, name: string): StatusError {
-  const resource = r.group ? `${r.resource}.${r.group}` : r.resource;
-  return new StatusError({ code: 404, reason: 'NotFound', message: `${resource} "${name}" not found`, details: { name, group: r.group, kind: r.resource } });
-}
-
-export function alreadyExists(r: ServedResource, name: string): StatusError {
-  const resource = r.group ? `${r.resource}.${r.group}` : r.resource;
-  return new StatusError({ code: 409, reason: 'AlreadyExists', message: `${resource} "${name}" already exists`, details: { name, group: r.group, kind: r.resource } });
 }

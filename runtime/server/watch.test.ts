@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INITIAL_EVENTS_END } from './watch.js';
-import { CRONTABS, type Harness, type WatchEvent, type WatchReader, crontab, crontabs, expectStatus, qs, startServer } from './testing.js';
+import { CRONTABS, type Harness, type WatchEvent, type WatchReader, crontab, crontabs, expectStatus, qs, startServer } from './server.testing.js';
 
 let h: Harness;
 const open: WatchReader[] = [];

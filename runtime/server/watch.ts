@@ -1,13 +1,13 @@
 import type { ServerResponse } from 'node:http';
-import { StatusError } from '../api/index.js';
+import { type JsonApiObject, type StatusError, badRequest, fieldErrorMessage, fieldForbidden, internalError, tooOldResourceVersion } from '../api/index.js';
 import { isStoreExpiredError, isStoreFutureRevisionError, type Watch, type WatchEvent } from '../store/index.js';
 import type { RequestContext, Target } from './context.js';
-import { type ApiObject, collectionPrefix, decodeObject } from './objects.js';
+import { collectionPrefix, decodeObject } from './objects.js';
 import type { ReadOptions } from './query.js';
 import { type Matcher, selectorMatcher } from './read.js';
 import { type Negotiated, type RenderContext, asTable, includeObjectOf } from './media.js';
 import type { ServedResource } from './resources.js';
-import { expired, parseRevision, tooLargeResourceVersion } from './versions.js';
+import { parseRevision, tooLargeResourceVersion } from './versions.js';
 
 /** The annotation on the bookmark that ends the initial events of `sendInitialEvents`. */
 export const INITIAL_EVENTS_END = 'svc.io/initial-events-end';
@@ -16,54 +16,64 @@ type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
 /**
  * watch: a chunked stream of `{type, object}` JSON documents, one per line. Where it starts follows
- * the spec's watch table; an expired start version is an ERROR event carrying a 410 Status.
+ * the spec's watch table; an expired start version is an ERROR event carrying a 410 Status. Three
+ * phases: wait for the start version, send the initial state (or not), then follow the store.
  */
 export async function watchObjects(ctx: RequestContext, t: Target, opts: ReadOptions, res: ServerResponse, negotiated: Negotiated): Promise<void> {
-  const { r } = t;
-  const prefix = collectionPrefix(r, t.namespace);
+  const r = t.resource;
   const matcher = selectorMatcher(r, opts);
   validateWatchOptions(opts);
-  const stream = new EventStream(res, r, ctx.warnings.headerValues(), negotiated, { codecs: ctx.codecs, r, includeObject: includeObjectOf(ctx.req.query), now: ctx.settings.now });
+  const stream = new EventStream(res, r, ctx.warnings.headerValues(), negotiated, { codecs: ctx.codecs, resource: r, includeObject: includeObjectOf(ctx.req.query), now: ctx.settings.now });
+  if (!(await awaitStartVersion(ctx, opts, stream))) return stream.end();
+  const from = await sendInitialState(ctx, t, opts, matcher, stream);
+  await follow(ctx, t, opts, matcher, stream, res, from);
+}
 
-  // Where the stream starts: after a snapshot (synthetic ADDED events), or exactly after a version.
+/** A start version the server has not reached is waited for briefly; false (after an ERROR event) when it does not arrive. */
+async function awaitStartVersion(ctx: RequestContext, opts: ReadOptions, stream: EventStream): Promise<boolean> {
   const rv = opts.resourceVersion;
-  const exact = rv !== undefined && rv !== '' && rv !== '0' && !opts.sendInitialEvents;
   // A version not reached yet (exact start, or the version initial events must be synced to).
-  const awaited = rv !== undefined && rv !== '' && rv !== '0' ? parseRevision(rv) : undefined;
-  if (awaited !== undefined) {
-    try {
-      await ctx.store.waitForRevision(awaited, ctx.settings.futureRevisionWaitMs);
-    } catch (e) {
-      if (!isStoreFutureRevisionError(e)) throw e;
-      stream.open();
-      stream.error(tooLargeResourceVersion(awaited, e.currentRevision));
-      return stream.end();
-    }
-  }
-  let from: number;
-  if (exact) {
-    from = parseRevision(rv);
-  } else if (opts.sendInitialEvents === false) {
-    // No initial state: the stream starts at the current version.
-    from = await ctx.store.currentRevision();
-  } else {
-    const page = await ctx.store.list(prefix);
-    from = page.revision;
+  if (rv === undefined || rv === '' || rv === '0') return true;
+  const awaited = parseRevision(rv);
+  try {
+    await ctx.store.waitForRevision(awaited, ctx.settings.futureRevisionWaitMs);
+    return true;
+  } catch (e) {
+    if (!isStoreFutureRevisionError(e)) throw e;
     stream.open();
-    for (const kv of page.items) {
-      const object = decodeObject(kv, r);
-      if (!matcher || matcher(object)) stream.send('ADDED', object);
-    }
-    if (opts.sendInitialEvents && opts.allowWatchBookmarks) stream.bookmark(from, { [INITIAL_EVENTS_END]: 'true' });
+    stream.error(tooLargeResourceVersion(awaited, e.currentRevision));
+    return false;
   }
+}
 
+/**
+ * Where the stream starts: exactly after a version, at the current version (no initial state), or
+ * after a snapshot sent as synthetic ADDED events (and a bookmark ending them when asked). The
+ * revision events follow from.
+ */
+async function sendInitialState(ctx: RequestContext, t: Target, opts: ReadOptions, matcher: Matcher | undefined, stream: EventStream): Promise<number> {
+  const rv = opts.resourceVersion;
+  if (rv !== undefined && rv !== '' && rv !== '0' && !opts.sendInitialEvents) return parseRevision(rv);
+  if (opts.sendInitialEvents === false) return ctx.store.currentRevision();
+  const page = await ctx.store.list(collectionPrefix(t.resource, t.namespace));
+  stream.open();
+  for (const kv of page.items) {
+    const object = decodeObject(kv, t.resource);
+    if (!matcher || matcher(object)) stream.send('ADDED', object);
+  }
+  if (opts.sendInitialEvents && opts.allowWatchBookmarks) stream.bookmark(page.revision, { [INITIAL_EVENTS_END]: 'true' });
+  return page.revision;
+}
+
+/** Streams the store's events after `from` until the timeout, the client leaving, or the history expiring. */
+async function follow(ctx: RequestContext, t: Target, opts: ReadOptions, matcher: Matcher | undefined, stream: EventStream, res: ServerResponse, from: number): Promise<void> {
   let watch: Watch;
   try {
-    watch = ctx.store.watch(prefix, from);
+    watch = ctx.store.watch(collectionPrefix(t.resource, t.namespace), from);
   } catch (e) {
     stream.open();
-    if (isStoreExpiredError(e)) stream.error(expired(`too old resource version: ${from} (${e.compactedRevision})`));
-    else stream.error(new StatusError({ code: 500, reason: 'InternalError', message: (e as Error).message }));
+    if (isStoreExpiredError(e)) stream.error(tooOldResourceVersion(from, e.compactedRevision));
+    else stream.error(internalError(e));
     return stream.end();
   }
   stream.open();
@@ -78,12 +88,12 @@ export async function watchObjects(ctx: RequestContext, t: Target, opts: ReadOpt
   if (res.destroyed || res.writableEnded) watch.close();
   try {
     for await (const event of watch) {
-      const out = translate(event, r, matcher);
+      const out = translate(event, t.resource, matcher);
       if (out) await stream.writeAndDrain(stream.encodeShared(event, out.type, out.object));
       stream.lastRevision = event.revision;
     }
   } catch (e) {
-    if (isStoreExpiredError(e)) stream.error(expired(`too old resource version: ${from} (${e.compactedRevision})`));
+    if (isStoreExpiredError(e)) stream.error(tooOldResourceVersion(from, e.compactedRevision));
   } finally {
     clearTimeout(timeout);
     if (bookmarks) clearInterval(bookmarks);
@@ -93,14 +103,14 @@ export async function watchObjects(ctx: RequestContext, t: Target, opts: ReadOpt
 
 function validateWatchOptions(opts: ReadOptions): void {
   if (opts.sendInitialEvents !== undefined && opts.resourceVersionMatch !== 'NotOlderThan') {
-    throw new StatusError({ code: 400, reason: 'BadRequest', message: 'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan' });
+    throw badRequest(fieldErrorMessage(fieldForbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan')));
   }
   if (opts.sendInitialEvents === undefined && opts.resourceVersionMatch !== undefined) {
-    throw new StatusError({ code: 400, reason: 'BadRequest', message: 'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided' });
+    throw badRequest(fieldErrorMessage(fieldForbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided')));
   }
   if (opts.limit !== undefined || opts.continueToken !== undefined) {
     // The real system ignores paging on watch; a continue token is meaningless there.
-    if (opts.continueToken !== undefined) throw new StatusError({ code: 400, reason: 'BadRequest', message: 'continue is not supported on watch' });
+    if (opts.continueToken !== undefined) throw badRequest('continue is not supported on watch');
   }
 }
 
@@ -108,7 +118,7 @@ function validateWatchOptions(opts: ReadOptions): void {
  * A store event as seen through the selectors: an object that starts matching is ADDED, one that
  * stops matching is DELETED, as the real system's filtered watch does.
  */
-function translate(event: WatchEvent, r: ServedResource, matcher: Matcher | undefined): { type: EventType; object: ApiObject; line?: string } | undefined {
+function translate(event: WatchEvent, r: ServedResource, matcher: Matcher | undefined): { type: EventType; object: JsonApiObject; line?: string } | undefined {
   const decoded = decodedOnce(event, r);
   const object = decoded.object;
   if (event.type === 'delete') return !matcher || matcher(object) ? { type: 'DELETED', object } : undefined;
@@ -129,8 +139,8 @@ function translate(event: WatchEvent, r: ServedResource, matcher: Matcher | unde
  * served version, not once per watcher (the watchers only read it).
  */
 interface Decoded {
-  object: ApiObject;
-  before(): ApiObject | undefined;
+  object: JsonApiObject;
+  before(): JsonApiObject | undefined;
   encoded: Map<string, string | Uint8Array>;
 }
 
@@ -141,7 +151,7 @@ function decodedOnce(event: WatchEvent, r: ServedResource): Decoded {
   if (!perVersion) decodedEvents.set(event, (perVersion = new Map()));
   let decoded = perVersion.get(r);
   if (!decoded) {
-    let before: ApiObject | undefined | null = null;
+    let before: JsonApiObject | undefined | null = null;
     decoded = {
       object: decodeObject({ value: event.value, modRevision: event.revision }, r),
       before: () => {
@@ -178,7 +188,7 @@ class EventStream {
     private readonly r: ServedResource,
     private readonly warnings: string[],
     private readonly negotiated: Negotiated,
-    private readonly render: Pick<RenderContext, 'codecs' | 'r' | 'includeObject' | 'now'>,
+    private readonly render: Pick<RenderContext, 'codecs' | 'resource' | 'includeObject' | 'now'>,
   ) {}
 
   open(): void {
@@ -206,7 +216,7 @@ class EventStream {
   }
 
   /** As encode, shared with every other watcher of the same store event and representation. */
-  encodeShared(event: WatchEvent, type: EventType, object: ApiObject): string | Uint8Array {
+  encodeShared(event: WatchEvent, type: EventType, object: JsonApiObject): string | Uint8Array {
     if (this.negotiated.representation === 'table') return this.encode(type, object);
     return encodedOnce(event, this.r, `${this.negotiated.representation} ${type}`, () => this.encode(type, object));
   }

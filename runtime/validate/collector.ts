@@ -1,4 +1,4 @@
-import { type FieldError, jsonTypeOf } from './field-error.js';
+import { type FieldError, fieldDuplicate, fieldInvalid, fieldNotSupported, fieldRequired, fieldTooLong, fieldTooMany, fieldTypeInvalid, jsonTypeOf } from '../api/index.js';
 
 /**
  * The path of a nested value as its parent's path and one step (`.field`, `[index]` or both),
@@ -57,38 +57,33 @@ export class Collector {
   }
 
   type(field: PathLike, value: unknown, expected: string): void {
-    this.errors.push({
-      type: 'FieldValueTypeInvalid',
-      field: clean(field),
-      value,
-      message: `must be of type ${expected}, not ${jsonTypeOf(value)}`,
-    });
+    // A structure of the wrong type is reported by its type name, not printed whole.
+    const shown = value !== null && typeof value === 'object' ? jsonTypeOf(value) : value;
+    this.errors.push(fieldTypeInvalid(clean(field), shown, `must be of type ${expected}, not ${jsonTypeOf(value)}`));
   }
 
   required(field: PathLike): void {
-    this.errors.push({ type: 'FieldValueRequired', field: clean(field), message: '' });
+    this.errors.push(fieldRequired(clean(field)));
   }
 
   notSupported(field: PathLike, value: unknown, allowed: readonly unknown[]): void {
-    let list = '';
-    for (let i = 0; i < allowed.length; i++) list += `${i === 0 ? '' : ', '}${JSON.stringify(allowed[i])}`;
-    this.errors.push({ type: 'FieldValueNotSupported', field: clean(field), value, message: `supported values: ${list}` });
+    this.errors.push(fieldNotSupported(clean(field), value, allowed.map(String)));
   }
 
   invalid(field: PathLike, value: unknown, message: string): void {
-    this.errors.push({ type: 'FieldValueInvalid', field: clean(field), value, message });
+    this.errors.push(fieldInvalid(clean(field), value, message));
   }
 
   tooLong(field: PathLike, value: unknown, max: number): void {
-    this.errors.push({ type: 'FieldValueTooLong', field: clean(field), value, message: `may not be longer than ${max}` });
+    this.errors.push(fieldTooLong(clean(field), value, max));
   }
 
   tooMany(field: PathLike, count: number, max: number): void {
-    this.errors.push({ type: 'FieldValueTooMany', field: clean(field), value: count, message: `must have at most ${max} items` });
+    this.errors.push(fieldTooMany(clean(field), count, max));
   }
 
   duplicate(field: PathLike, value: unknown): void {
-    this.errors.push({ type: 'FieldValueDuplicate', field: clean(field), value, message: '' });
+    this.errors.push(fieldDuplicate(clean(field), value));
   }
 
   unknown(field: PathLike): void {

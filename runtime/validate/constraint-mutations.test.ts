@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { allKinds } from '../../generated/kinds.js';
 import { type KindRegistration, type ListSchema, type MapSchema, type NodeCommon, type ObjectSchema, type SchemaNode, deref } from '../schema/index.js';
-import { Collector, type FieldError } from './index.js';
+import type { FieldError } from '../api/index.js';
+import { Collector } from './index.js';
 
 /**
  * Property-style check of every generated validator against its own schema descriptor: for every
@@ -192,7 +193,7 @@ function casesOf(site: Site): { cases: Case[]; skipped: { site: Site; keyword: s
     if (c.minLength === 0) skip('minLength', 'minLength 0 accepts every string');
     else add('minLength', 'a'.repeat(c.minLength - 1), 'FieldValueInvalid', 'must be at least ');
   }
-  if (c.maxLength !== undefined) add('maxLength', 'a'.repeat(c.maxLength + 1), 'FieldValueTooLong', 'may not be longer than ');
+  if (c.maxLength !== undefined) add('maxLength', 'a'.repeat(c.maxLength + 1), 'FieldValueTooLong', 'may not be more than ');
   if (c.pattern !== undefined) {
     const re = new RegExp(c.pattern, 'u');
     const breaker = PATTERN_BREAKERS.find((s) => !re.test(s));
@@ -267,7 +268,7 @@ function run(k: Case): Outcome {
   const c = new Collector();
   k.site.kind.validate(documentAt(k.site, k.value), '', c);
   const elsewhere = c.errors.filter((e) => e.field !== path);
-  const hit = c.errors.some((e) => e.field === path && e.type === k.type && (k.message === undefined || e.message.startsWith(k.message)));
+  const hit = c.errors.some((e) => e.field === path && e.type === k.type && (k.message === undefined || e.detail.startsWith(k.message)));
   if (!hit) return { label, problem: `no ${k.type} at ${path}; got ${JSON.stringify(c.errors)}` };
   if (elsewhere.length > 0) return { label, problem: `errors elsewhere: ${JSON.stringify(elsewhere)}` };
   if (c.unknownFields.length > 0) return { label, problem: `unknown fields: ${c.unknownFields.join(', ')}` };

@@ -5,7 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEmitContext, emitDefaulters, emitValidators } from '../../generator/emit/index.js';
 import { loadSchemas } from '../../generator/index.js';
-import { Collector, type FieldError, FieldPath } from './index.js';
+import type { FieldError } from '../api/index.js';
+import { Collector, FieldPath } from './index.js';
 
 /**
  * Shapes the built-in schemas do not have, generated from a small schema into a temporary
@@ -68,7 +69,7 @@ function check(doc: unknown): Collector {
   return c;
 }
 
-const invalid = (field: string, value: unknown, message: string): FieldError => ({ type: 'FieldValueInvalid', field, value, message });
+const invalid = (field: string, badValue: unknown, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue, detail });
 
 describe('emitter edge cases', () => {
   it('a valid widget passes', () => {
@@ -88,32 +89,32 @@ describe('emitter edge cases', () => {
     const c = check({ slots: { first: { name: 'x', extra: 1 }, second: { size: 'big' } } });
     expect(c.errors).toEqual([
       invalid('slots[first].name', 'x', 'must be at least 2 characters long'),
-      { type: 'FieldValueRequired', field: 'slots[second].name', message: '' },
-      { type: 'FieldValueTypeInvalid', field: 'slots[second].size', value: 'big', message: 'must be of type integer, not string' },
+      { type: 'FieldValueRequired', badValue: '', field: 'slots[second].name', detail: '' },
+      { type: 'FieldValueTypeInvalid', field: 'slots[second].size', badValue: 'big', detail: 'must be of type integer, not string' },
     ]);
     expect(c.unknownFields).toEqual(['slots[first].extra']);
   });
 
   it('map entry counts: minProperties and maxProperties', () => {
     expect(check({ slots: {} }).errors).toEqual([invalid('slots', 0, 'must have at least 1 entries')]);
-    expect(check({ slots: { a: { name: 'aa' }, b: { name: 'bb' }, c: { name: 'cc' } } }).errors).toEqual([{ type: 'FieldValueTooMany', field: 'slots', value: 3, message: 'must have at most 2 items' }]);
+    expect(check({ slots: { a: { name: 'aa' }, b: { name: 'bb' }, c: { name: 'cc' } } }).errors).toEqual([{ type: 'FieldValueTooMany', field: 'slots', badValue: 3, detail: 'must have at most 2 items' }]);
   });
 
   it('a list of lists reports both indexes; a set inside reports the repeat', () => {
     const c = check({ grid: [[], [{ name: 'ok' }, { name: 'n', tags: ['t', 't'] }]] });
     expect(c.errors).toEqual([
       invalid('grid[1][1].name', 'n', 'must be at least 2 characters long'),
-      { type: 'FieldValueDuplicate', field: 'grid[1][1].tags[1]', value: 't', message: '' },
+      { type: 'FieldValueDuplicate', field: 'grid[1][1].tags[1]', badValue: 't', detail: '' },
     ]);
-    expect(check({ grid: [{ name: 'aa' }] }).errors).toEqual([{ type: 'FieldValueTypeInvalid', field: 'grid[0]', value: { name: 'aa' }, message: 'must be of type array, not object' }]);
+    expect(check({ grid: [{ name: 'aa' }] }).errors).toEqual([{ type: 'FieldValueTypeInvalid', field: 'grid[0]', badValue: 'object', detail: 'must be of type array, not object' }]);
   });
 
   it('nullable map values accept null and check the rest', () => {
-    expect(check({ notes: { a: null, b: 2 } }).errors).toEqual([{ type: 'FieldValueTypeInvalid', field: 'notes[b]', value: 2, message: 'must be of type string, not integer' }]);
+    expect(check({ notes: { a: null, b: 2 } }).errors).toEqual([{ type: 'FieldValueTypeInvalid', field: 'notes[b]', badValue: 2, detail: 'must be of type string, not integer' }]);
   });
 
   it('field names that are not identifiers', () => {
-    expect(check({ 'odd-name': 'b' }).errors).toEqual([{ type: 'FieldValueNotSupported', field: 'odd-name', value: 'b', message: 'supported values: "a"' }]);
+    expect(check({ 'odd-name': 'b' }).errors).toEqual([{ type: 'FieldValueNotSupported', field: 'odd-name', badValue: 'b', detail: 'supported values: "a"' }]);
   });
 
   it('fields named like Object.prototype members are absent unless the document has them', () => {
@@ -121,8 +122,8 @@ describe('emitter edge cases', () => {
     expect(check(JSON.parse('{"ratio": 0.5}')).errors).toEqual([]);
     expect(check(JSON.parse('{"constructor": "c", "toString": 3}')).errors).toEqual([]);
     expect(check(JSON.parse('{"constructor": 1, "toString": "s"}')).errors).toEqual([
-      { type: 'FieldValueTypeInvalid', field: 'constructor', value: 1, message: 'must be of type string, not integer' },
-      { type: 'FieldValueTypeInvalid', field: 'toString', value: 's', message: 'must be of type integer, not string' },
+      { type: 'FieldValueTypeInvalid', field: 'constructor', badValue: 1, detail: 'must be of type string, not integer' },
+      { type: 'FieldValueTypeInvalid', field: 'toString', badValue: 's', detail: 'must be of type integer, not string' },
     ]);
   });
 
@@ -147,7 +148,7 @@ describe('FieldPath', () => {
     const p = new FieldPath(new FieldPath('', 'spec'), 'ports', 0);
     c.required(p);
     c.unknown(`${p}.extra`);
-    expect(c.errors).toEqual([{ type: 'FieldValueRequired', field: 'spec.ports[0]', message: '' }]);
+    expect(c.errors).toEqual([{ type: 'FieldValueRequired', badValue: '', field: 'spec.ports[0]', detail: '' }]);
     expect(c.unknownFields).toEqual(['spec.ports[0].extra']);
   });
 });

@@ -82,15 +82,6 @@ export function isBase64(s: string): boolean {
   return BASE64.test(s);
 }
 
-const INT32_MIN = -(2 ** 31);
-const INT32_MAX = 2 ** 31 - 1;
-
-/** Integer formats: int32 has its range; int64 is any integer JSON can carry exactly. */
-export function fitsIntegerFormat(n: number, format: string | undefined): boolean {
-  if (format === 'int32') return n >= INT32_MIN && n <= INT32_MAX;
-  return Number.isSafeInteger(n);
-}
-
 /** A duration that is zero however it is written (`0`, `0s`, `0m0s`, `0.0h`): upstream's zero value. */
 export function isZeroDuration(v: unknown): boolean {
   return typeof v === 'string' && (v === '0' || /^[-+]?((0+(\.0*)?|\.0+)(ns|us|µs|μs|ms|s|m|h))+$/.test(v));

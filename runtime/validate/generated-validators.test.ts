@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { batchV1, coreV1, flowcontrolApiserverV1, svcschedulerConfigV1 } from '../../generated/index.js';
 import { allKinds } from '../../generated/kinds.js';
 import type { KindRegistration } from '../schema/index.js';
-import { Collector, type FieldError } from './index.js';
+import type { FieldError } from '../api/index.js';
+import { Collector } from './index.js';
 
 /**
  * The generated structural validators of the built-in kinds, driven through `allKinds` as the
@@ -32,7 +33,7 @@ function edited<T>(doc: T, edit: (d: any) => void): unknown {
 const pod = (doc: unknown) => validate('v1', 'Pod', doc);
 
 function err(type: FieldError['type'], field: string, value: unknown, message: string): FieldError {
-  return type === 'FieldValueRequired' ? { type, field, message } : { type, field, value, message };
+  return { type, field, badValue: type === 'FieldValueRequired' ? '' : value, detail: message };
 }
 
 const validPod: coreV1.Pod = {
@@ -166,8 +167,8 @@ describe('generated validators: wrong JSON types name the type found', () => {
   it.each<[string, (d: any) => void, FieldError]>([
     ['string for an integer, in a list in a list', (d) => (d.spec.containers[0].ports[1].containerPort = '53'), err('FieldValueTypeInvalid', 'spec.containers[0].ports[1].containerPort', '53', 'must be of type integer, not string')],
     ['fraction for an integer', (d) => (d.spec.terminationGracePeriodSeconds = 1.5), err('FieldValueTypeInvalid', 'spec.terminationGracePeriodSeconds', 1.5, 'must be of type integer, not number')],
-    ['object for a list', (d) => (d.spec.containers[0].command = { run: 'x' }), err('FieldValueTypeInvalid', 'spec.containers[0].command', { run: 'x' }, 'must be of type array, not object')],
-    ['list for a map', (d) => (d.metadata.labels = ['app']), err('FieldValueTypeInvalid', 'metadata.labels', ['app'], 'must be of type object, not array')],
+    ['object for a list', (d) => (d.spec.containers[0].command = { run: 'x' }), err('FieldValueTypeInvalid', 'spec.containers[0].command', 'object', 'must be of type array, not object')],
+    ['list for a map', (d) => (d.metadata.labels = ['app']), err('FieldValueTypeInvalid', 'metadata.labels', 'array', 'must be of type object, not array')],
     ['string for an object', (d) => (d.spec.containers[1] = 'sidecar'), err('FieldValueTypeInvalid', 'spec.containers[1]', 'sidecar', 'must be of type object, not string')],
     ['integer for a string', (d) => (d.spec.containers[0].image = 7), err('FieldValueTypeInvalid', 'spec.containers[0].image', 7, 'must be of type string, not integer')],
     ['string for a boolean', (d) => (d.spec.hostNetwork = 'yes'), err('FieldValueTypeInvalid', 'spec.hostNetwork', 'yes', 'must be of type boolean, not string')],
@@ -203,7 +204,7 @@ describe('generated validators: each keyword constraint', () => {
     ['minimum', (d) => (d.spec.containers[0].ports[0].containerPort = 0), err('FieldValueInvalid', 'spec.containers[0].ports[0].containerPort', 0, 'must be greater than or equal to 1')],
     ['maximum', (d) => (d.spec.containers[0].ports[0].containerPort = 65536), err('FieldValueInvalid', 'spec.containers[0].ports[0].containerPort', 65536, 'must be less than or equal to 65535')],
     ['minimum 0 of an int64', (d) => (d.spec.terminationGracePeriodSeconds = -1), err('FieldValueInvalid', 'spec.terminationGracePeriodSeconds', -1, 'must be greater than or equal to 0')],
-    ['maxLength', (d) => (d.spec.containers[1].name = 'a'.repeat(64)), err('FieldValueTooLong', 'spec.containers[1].name', 'a'.repeat(64), 'may not be longer than 63')],
+    ['maxLength', (d) => (d.spec.containers[1].name = 'a'.repeat(64)), err('FieldValueTooLong', 'spec.containers[1].name', 'a'.repeat(64), 'may not be more than 63 bytes')],
     ['minLength', (d) => (d.spec.affinity = { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: '' }] } }), err('FieldValueInvalid', 'spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey', '', 'must be at least 1 characters long')],
     ['pattern', (d) => (d.spec.containers[0].name = 'Web_Server'), err('FieldValueInvalid', 'spec.containers[0].name', 'Web_Server', 'must match ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')],
     ['int32 overflow', (d) => (d.spec.containers[0].livenessProbe.initialDelaySeconds = 2 ** 31), err('FieldValueInvalid', 'spec.containers[0].livenessProbe.initialDelaySeconds', 2 ** 31, 'out of range for int32')],
@@ -286,7 +287,7 @@ describe('generated validators: list uniqueness', () => {
         d.spec.containers[0].ports = [{ containerPort: 1 }, { containerPort: 2 }, { containerPort: 1 }, { containerPort: 2 }, { containerPort: 1 }];
       }),
     );
-    expect(c.errors.map((e) => [e.field, e.value])).toEqual([
+    expect(c.errors.map((e) => [e.field, e.badValue])).toEqual([
       ['spec.containers[0].ports[2]', { containerPort: 1, protocol: undefined }],
       ['spec.containers[0].ports[3]', { containerPort: 2, protocol: undefined }],
       ['spec.containers[0].ports[4]', { containerPort: 1, protocol: undefined }],

@@ -1,3 +1,2 @@
 export { Collector, FieldPath, type PathLike, charLength, checkMapKeysUnique, checkSetUnique, isObject, noDefaults } from './collector.js';
-export { type FieldError, type FieldErrorType, formatFieldError, jsonTypeOf } from './field-error.js';
-export { fitsIntegerFormat, isBase64, isDate, isDateTime, isDuration, isQuantity, isZeroDuration } from './formats.js';
+export { isBase64, isDate, isDateTime, isDuration, isQuantity, isZeroDuration } from './formats.js';

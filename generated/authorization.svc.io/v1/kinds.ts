@@ -29,6 +29,7 @@ export const authorizationV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      virtual: 'access-review',
     },
   },
 ];

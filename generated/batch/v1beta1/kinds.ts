@@ -39,6 +39,7 @@ export const batchV1beta1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      generation: true,
     },
     lifecycle: { introduced: '1.8', deprecated: '1.21', removed: '1.25', replacement: 'batch/v1' },
   },

@@ -70,6 +70,8 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      selectableFields: ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'reason', 'type', 'source'],
+      nameValidation: 'path-segment',
     },
   },
   {
@@ -106,6 +108,10 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      selectableFields: ['status.phase'],
+      nameValidation: 'dns1123-label',
+      subresourceHandlers: { finalize: 'finalize' },
+      hooks: ['namespace-lifecycle'],
     },
   },
   {
@@ -186,6 +192,8 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      selectableFields: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'status.phase', 'status.podIP'],
+      subresourceHandlers: { eviction: 'eviction' },
     },
   },
   {
@@ -222,6 +230,8 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      selectableFields: ['type'],
+      hooks: ['secret-string-data'],
     },
   },
   {

@@ -35,6 +35,7 @@ export const discoveryV1Kinds: readonly KindRegistration[] = [
       storage: true,
       custom: false,
       conversion: [],
+      generation: true,
     },
     lifecycle: { introduced: '1.21' },
   },

@@ -35,6 +35,7 @@ export const discoveryV1beta1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [{ path: 'endpoints.topology', storagePath: 'endpoints.deprecatedTopology' }],
+      generation: true,
     },
     lifecycle: { introduced: '1.17', deprecated: '1.21', removed: '1.25', replacement: 'discovery.svc.io/v1' },
   },

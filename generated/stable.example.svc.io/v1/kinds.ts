@@ -34,6 +34,7 @@ export const stableExampleV1Kinds: readonly KindRegistration[] = [
       storage: true,
       custom: true,
       conversion: [],
+      generation: true,
     },
   },
   {

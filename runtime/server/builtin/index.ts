@@ -1,0 +1,16 @@
+import type { HandlerCatalog } from '../context.js';
+import { reviewAccess } from './access-review.js';
+import { evict } from './eviction.js';
+import { finalizeNamespace, namespaceLifecycle } from './namespaces.js';
+import { stringData } from './secrets.js';
+
+/**
+ * The named handlers the built-in kinds declare in their registrations (`x-svc-resource` hooks,
+ * virtual and subresource handlers), by name. The generic server looks names up here (and in the
+ * catalogue a project passes); it never names a kind itself.
+ */
+export const builtinHandlers: HandlerCatalog = {
+  hooks: { 'namespace-lifecycle': namespaceLifecycle, 'secret-string-data': stringData },
+  virtual: { 'access-review': reviewAccess },
+  subresources: { eviction: evict, finalize: finalizeNamespace },
+};

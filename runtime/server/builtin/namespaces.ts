@@ -1,0 +1,179 @@
+import { type JsonApiObject, conflict, forbidden, notFound } from '../../api/index.js';
+import type { HookHost, KindHook, ServerContext, SubresourceHandler } from '../context.js';
+import { markDeleted, removeIfFinalized } from '../delete.js';
+import { decodeObject, encodeObject, objectKey } from '../objects.js';
+import { writeOptions } from '../query.js';
+import { readCurrent } from '../read.js';
+import type { ServedResource } from '../resources.js';
+import { fromStoreError } from '../versions.js';
+import { updateObject } from '../write.js';
+
+/**
+ * The namespace lifecycle, as upstream's namespace strategy, NamespaceLifecycle admission plugin
+ * and namespace controller: a new namespace is Active and held by the server's own finalizer;
+ * objects are created only in an existing namespace that is not terminating; deleting a namespace
+ * makes it Terminating (a second delete is 409), empties it, and removes it once its finalizers
+ * are gone. Declared by the namespace kind as the hook `namespace-lifecycle`.
+ */
+
+/** The namespace finalizer the server itself clears once the namespace is empty. */
+export const NAMESPACE_FINALIZER = 'kubernetes';
+
+export function namespaceLifecycle(host: HookHost): KindHook {
+  const namespaces = host.declaring;
+  const reaper = new NamespaceReaper(host.context, namespaces);
+  return {
+    prepareCreate: prepareNamespace,
+    async admitCreate(ctx, r, namespace, name) {
+      await requireActiveNamespace(ctx, namespaces, r, namespace, name);
+    },
+    async delete(ctx, { resource: r, object, kv, dryRun }) {
+      const name = object.metadata?.name ?? '';
+      if (object.metadata?.deletionTimestamp) {
+        throw conflict(r, name, 'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.');
+      }
+      const next = markDeleted(ctx, object);
+      next.status = { ...(next.status as object | undefined), phase: 'Terminating' };
+      if (dryRun) return { status: 200, body: next };
+      try {
+        const updated = await ctx.store.update(objectKey(r, undefined, name), encodeObject(next, r), { expectedModRevision: kv.modRevision });
+        reaper.kick(name);
+        return { status: 200, body: decodeObject(updated, r) };
+      } catch (e) {
+        throw fromStoreError(e, r, name) ?? e;
+      }
+    },
+    namespaceChanged: (namespace) => reaper.kick(namespace),
+    resume: () => reaper.resume(),
+    idle: () => reaper.idle(),
+    close: () => reaper.close(),
+  };
+}
+
+/** `namespaces/<name>/finalize`: a PUT that writes the namespace (its spec.finalizers) as an update of the object. */
+export const finalizeNamespace: SubresourceHandler = {
+  method: 'PUT',
+  handle: (ctx, t, body) => updateObject(ctx, { ...t, subresource: undefined }, body, writeOptions(ctx.req.query)),
+};
+
+/** A new namespace is Active and held by the server's own finalizer until its content is gone, as upstream. */
+function prepareNamespace(object: JsonApiObject): void {
+  const spec = (object.spec ?? {}) as { finalizers?: string[] };
+  const finalizers = spec.finalizers ?? [];
+  object.spec = { ...spec, finalizers: finalizers.includes(NAMESPACE_FINALIZER) ? finalizers : [...finalizers, NAMESPACE_FINALIZER] };
+  object.status = { phase: 'Active' };
+}
+
+/** Namespaced creates need an existing namespace that is not being deleted (upstream's NamespaceLifecycle). */
+async function requireActiveNamespace(ctx: ServerContext, namespaces: ServedResource, r: ServedResource, namespace: string, name: string): Promise<void> {
+  const current = await readCurrent(ctx, namespaces, undefined, namespace);
+  if (!current) throw notFound(namespaces, namespace);
+  if (current.object.metadata?.deletionTimestamp) {
+    throw forbidden(r, name, `unable to create new content in namespace ${namespace} because it is being terminated`, [
+      { type: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' },
+    ]);
+  }
+}
+
+/**
+ * Empties namespaces that are being deleted, as the real system's namespace controller does:
+ * every object in a terminating namespace is deleted (objects with finalizers wait for them), and
+ * when nothing is left the namespace itself is removed. Work is kicked by deletes and retried on a
+ * short timer while objects remain, so a restart or a lost race only delays it.
+ */
+class NamespaceReaper {
+  readonly #pending = new Set<string>();
+  readonly #retry = new Set<string>();
+  #running: Promise<void> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  readonly #context: HookHost['context'];
+  readonly #namespaces: ServedResource;
+  readonly #retryMs: number;
+
+  constructor(context: HookHost['context'], namespaces: ServedResource, retryMs = 500) {
+    this.#context = context;
+    this.#namespaces = namespaces;
+    this.#retryMs = retryMs;
+  }
+
+  /** Schedules a pass over `namespace` (a no-op unless it is terminating). */
+  kick(namespace: string): void {
+    if (this.#closed) return;
+    this.#pending.add(namespace);
+    this.#running ??= this.#drain().finally(() => {
+      this.#running = undefined;
+    });
+  }
+
+  /** Resumes namespaces that were terminating when the server last stopped. */
+  async resume(): Promise<void> {
+    const page = await this.#context.store.list(this.#namespaces.storagePrefix);
+    for (const kv of page.items) {
+      const object = decodeObject(kv, this.#namespaces);
+      if (object.metadata?.deletionTimestamp && object.metadata.name) this.kick(object.metadata.name);
+    }
+  }
+
+  /** Waits for the current pass (tests use it to observe a finished deletion). */
+  async idle(): Promise<void> {
+    while (this.#running) await this.#running;
+  }
+
+  close(): void {
+    this.#closed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#pending.size > 0 && !this.#closed) {
+      const [namespace] = this.#pending;
+      this.#pending.delete(namespace!);
+      const done = await this.#reap(namespace!).catch(() => false);
+      if (!done) this.#retryLater(namespace!);
+    }
+  }
+
+  #retryLater(namespace: string): void {
+    if (this.#closed) return;
+    this.#retry.add(namespace);
+    if (this.#timer) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      const due = [...this.#retry];
+      this.#retry.clear();
+      for (const ns of due) this.kick(ns);
+    }, this.#retryMs);
+    this.#timer.unref();
+  }
+
+  /** One pass; true when the namespace is gone or not terminating. */
+  async #reap(namespace: string): Promise<boolean> {
+    const { store, registry } = this.#context;
+    const ns = this.#namespaces;
+    const nsKey = objectKey(ns, undefined, namespace);
+    const nsKv = await store.get(nsKey);
+    if (!nsKv) return true;
+    const nsObject = decodeObject(nsKv, ns);
+    if (!nsObject.metadata?.deletionTimestamp) return true;
+    let remaining = 0;
+    for (const r of registry.namespacedStorage()) {
+      const page = await store.list(`${r.storagePrefix}${namespace}/`);
+      for (const kv of page.items) {
+        if (!(await removeIfFinalized(this.#context, r, kv.key, decodeObject(kv, r), kv.modRevision))) remaining++;
+      }
+    }
+    if (remaining > 0) return false;
+    // Only the server's own entry of spec.finalizers is ours to clear; others wait for /finalize.
+    const spec = (nsObject.spec ?? {}) as { finalizers?: string[] };
+    const finalizers = spec.finalizers ?? [];
+    if (finalizers.includes(NAMESPACE_FINALIZER)) {
+      const next = { ...nsObject, spec: { ...spec, finalizers: finalizers.filter((f) => f !== NAMESPACE_FINALIZER) } };
+      await store.update(nsKey, encodeObject(next, ns), { expectedModRevision: nsKv.modRevision });
+      return this.#reap(namespace);
+    }
+    if (finalizers.length > 0) return true; // held by someone else's finalizer; a /finalize update kicks us again
+    return removeIfFinalized(this.#context, ns, nsKey, nsObject, nsKv.modRevision);
+  }
+}

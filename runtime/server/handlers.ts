@@ -1,0 +1,110 @@
+import type { ServerResponse } from 'node:http';
+import { methodNotAllowed } from '../api/index.js';
+import type { RequestContext, Target } from './context.js';
+import { deleteCollection, deleteObject, deleteOptions } from './delete.js';
+import { type Body, type Reply, decodeBody, decodeOptionalJson, readBody } from './http.js';
+import { patchObject } from './patch.js';
+import { readOptions, writeOptions } from './query.js';
+import { getObject, listObjects } from './read.js';
+import { watchObjects } from './watch.js';
+import { createObject, updateObject } from './write.js';
+
+/** A verb handler: answers a reply, or undefined when it wrote a streamed response itself (watch). */
+type VerbHandler = (ctx: RequestContext, t: Target, res: ServerResponse) => Promise<Reply | undefined>;
+
+/** One entry of the table: the verb it needs (405 when the resource lacks it) and the handler. */
+interface Entry {
+  verb: (ctx: RequestContext) => string;
+  handle: VerbHandler;
+}
+
+const verb = (name: string) => () => name;
+
+/** Requests to a collection, by method. */
+const COLLECTION: Readonly<Record<string, Entry>> = {
+  GET: {
+    verb: (ctx) => (readOptions(ctx.req.query).watch ? 'watch' : 'list'),
+    async handle(ctx, t, res) {
+      const opts = readOptions(ctx.req.query);
+      if (!opts.watch) return listObjects(ctx, t, opts);
+      await watchObjects(ctx, t, opts, res, ctx.response.negotiated);
+      return undefined;
+    },
+  },
+  POST: {
+    verb: verb('create'),
+    async handle(ctx, t) {
+      const body = await objectBody(ctx);
+      // A virtual kind (an access review) is answered by its declared handler and never stored.
+      const virtual = ctx.hooks.virtual(t.resource);
+      if (virtual) return virtual(ctx, t, body);
+      return createObject(ctx, t, body, writeOptions(ctx.req.query));
+    },
+  },
+  DELETE: {
+    verb: verb('deletecollection'),
+    async handle(ctx, t) {
+      const { query } = ctx.req;
+      return deleteCollection(ctx, t, readOptions(query), deleteOptions(await optionalJson(ctx), query, writeOptions(query)));
+    },
+  },
+};
+
+/** Requests to one object (or its status subresource), by method. */
+const OBJECT: Readonly<Record<string, Entry>> = {
+  GET: { verb: verb('get'), handle: (ctx, t) => getObject(ctx, t, readOptions(ctx.req.query)) },
+  PUT: { verb: verb('update'), handle: async (ctx, t) => updateObject(ctx, t, await objectBody(ctx), writeOptions(ctx.req.query)) },
+  PATCH: {
+    verb: verb('patch'),
+    async handle(ctx, t) {
+      const text = (await readBody(ctx.req.raw, ctx.settings.maxBodyBytes)).toString('utf8');
+      return patchObject(ctx, t, text, ctx.req.headers['content-type'], writeOptions(ctx.req.query));
+    },
+  },
+  DELETE: {
+    verb(ctx) {
+      const t = ctx.target!;
+      if (t.subresource !== undefined) throw methodNotAllowed('DELETE', `${t.resource.resource}/${t.subresource} does not take DELETE`);
+      return 'delete';
+    },
+    async handle(ctx, t) {
+      return deleteObject(ctx, t, deleteOptions(await optionalJson(ctx), ctx.req.query, writeOptions(ctx.req.query)));
+    },
+  },
+};
+
+const ALLOWED = { collection: 'a collection takes GET, POST and DELETE', object: 'an object takes GET, PUT, PATCH and DELETE' };
+
+/**
+ * Dispatches a resource request by (scope, method), or to the handler a kind declares for a
+ * subresource (`eviction`, `finalize`); the method must be one the resource's verbs allow.
+ */
+export async function dispatchResource(ctx: RequestContext, t: Target, res: ServerResponse): Promise<Reply | undefined> {
+  const { method } = ctx.req;
+  const scope = t.name === undefined ? 'collection' : 'object';
+  if (scope === 'object' && t.subresource !== undefined) {
+    const declared = ctx.hooks.subresource(t.resource, t.subresource);
+    if (declared) {
+      if (method !== declared.method) throw methodNotAllowed(method, `${t.subresource} takes ${declared.method}`);
+      return declared.handle(ctx, t, await objectBody(ctx));
+    }
+  }
+  const entry = (scope === 'collection' ? COLLECTION : OBJECT)[method];
+  if (!entry) throw methodNotAllowed(method, ALLOWED[scope]);
+  const name = entry.verb(ctx);
+  if (!t.resource.verbs.has(name)) throw methodNotAllowed(method, `${t.resource.resource} does not support ${name}`);
+  return entry.handle(ctx, t, res);
+}
+
+/** The request's object body (JSON, YAML, or Protobuf for kinds with messages). */
+async function objectBody(ctx: RequestContext): Promise<Body> {
+  const bytes = await readBody(ctx.req.raw, ctx.settings.maxBodyBytes);
+  const r = ctx.response.resource;
+  const protobuf = ctx.codecs && r && ctx.codecs.supports(r.apiVersion, r.kind) ? { codecs: ctx.codecs } : undefined;
+  return decodeBody(bytes, ctx.req.headers['content-type'], protobuf);
+}
+
+/** The optional DeleteOptions body of a delete. */
+async function optionalJson(ctx: RequestContext): Promise<unknown> {
+  return decodeOptionalJson(await readBody(ctx.req.raw, ctx.settings.maxBodyBytes));
+}

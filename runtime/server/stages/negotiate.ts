@@ -1,0 +1,36 @@
+import type { Stage } from '../chain.js';
+import type { Target } from '../context.js';
+import { includeObjectOf, negotiateResponse } from '../media.js';
+import { route } from '../router.js';
+
+/**
+ * Decode and negotiate: routes the path, records the target (with the deprecation warning of its
+ * version), and negotiates the response representation; a bad Accept is 406 and a bad
+ * includeObject 400 before any work is done. Request bodies are decoded (`http.ts`) by the verb
+ * handlers, which alone know whether the verb takes one.
+ */
+export const negotiate: Stage = {
+  name: 'negotiate',
+  async handle(ctx, next) {
+    const r = route(ctx.req.path, ctx.registry);
+    ctx.route = r;
+    if (r.kind !== 'resource') {
+      ctx.response.negotiated = negotiateResponse(ctx.req.headers.accept, { protobuf: false, table: false, watch: false });
+      return next();
+    }
+    if (r.resource.deprecationWarning) ctx.warnings.add(r.resource.deprecationWarning);
+    const t: Target = { resource: r.resource, namespace: r.namespace, name: r.name, subresource: r.subresource };
+    ctx.target = t;
+    const { method, query } = ctx.req;
+    const reading = method === 'GET' && (t.subresource === undefined || t.subresource === 'status');
+    const watching = reading && t.name === undefined && query.has('watch') && query.get('watch') !== 'false' && query.get('watch') !== '0';
+    ctx.response = {
+      negotiated: negotiateResponse(ctx.req.headers.accept, { protobuf: ctx.codecs?.supports(t.resource.apiVersion, t.resource.kind) ?? false, table: reading, watch: watching }),
+      resource: t.resource,
+      compressible: reading && !watching,
+    };
+    // A bad includeObject is the client's mistake (400), found before any work is done.
+    if (ctx.response.negotiated.representation === 'table') includeObjectOf(query);
+    return next();
+  },
+};
