@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../patch/index.js';
+import type { JsonObject } from '../json/index.js';
 import { apply } from './apply.js';
 import { PodSchema } from './pod-schema.fixture.js';
 import { container, managedFieldsJson, pod, runScenario, stepTime } from './scenario.fixture.js';

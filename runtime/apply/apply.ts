@@ -4,8 +4,7 @@
  * omits now unless someone else owns it. Fields another manager owns with a different value are
  * conflicts (409) unless forced; equal values are shared.
  */
-import type { JsonObject, JsonValue } from '../patch/index.js';
-import { cloneJson, getOwn, isJsonObject, jsonEqual, setOwn } from '../patch/json.js';
+import { type JsonObject, type JsonValue, cloneJson, getOwn, isJsonObject, jsonEqual, setOwn } from '../json/index.js';
 import { compareObjects } from './compare.js';
 import { ApplyInputError, isTypedValueError } from './errors.js';
 import { FieldSet } from './field-set.js';

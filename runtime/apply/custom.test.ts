@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../patch/index.js';
+import type { JsonObject } from '../json/index.js';
 import { WidgetSchema } from './pod-schema.fixture.js';
 import { managedFieldsJson, runScenario } from './scenario.fixture.js';
 

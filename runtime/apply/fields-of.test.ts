@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../patch/index.js';
+import type { JsonObject } from '../json/index.js';
 import { isTypedValueError } from './errors.js';
 import { fieldsOf } from './fields-of.js';
 import { pathString } from './path-element.js';

@@ -5,8 +5,7 @@
  * undeclared keys are members even when they hold more; so are null and `{}` values, which would
  * otherwise leave no trace. An empty granular list leaves none, as in the real system.
  */
-import type { JsonObject, JsonValue } from '../patch/index.js';
-import { isJsonObject } from '../patch/json.js';
+import { type JsonObject, type JsonValue, isJsonObject } from '../json/index.js';
 import type { SchemaNode } from '../schema/index.js';
 import { FieldSet } from './field-set.js';
 import { indexList } from './list-items.js';

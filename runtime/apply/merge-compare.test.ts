@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../patch/index.js';
+import type { JsonObject } from '../json/index.js';
 import { compareObjects } from './compare.js';
 import { mergeObjects } from './merge.js';
 import { pathString } from './path-element.js';

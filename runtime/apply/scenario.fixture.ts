@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest';
 import { isStatusError } from '../api/index.js';
-import type { JsonObject, JsonValue } from '../patch/index.js';
+import type { JsonObject, JsonValue } from '../json/index.js';
 import type { SchemaNode } from '../schema/index.js';
 import { apply } from './apply.js';
 import { type ApplyInputReason, isApplyInputError } from './errors.js';

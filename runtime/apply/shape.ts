@@ -7,8 +7,7 @@
  * Built-in kinds read the legacy `patchStrategy: merge` + `patchMergeKey` field markers when no
  * list type is set; custom resources do not, and their unmarked lists are atomic.
  */
-import type { JsonPrimitive, JsonValue } from '../patch/index.js';
-import { isJsonObject, isJsonPrimitive } from '../patch/json.js';
+import { type JsonPrimitive, type JsonValue, isJsonObject, isJsonPrimitive } from '../json/index.js';
 import { deref, type FieldSchema, type ObjectSchema, type SchemaNode } from '../schema/index.js';
 
 export interface ShapeOptions {

@@ -3,6 +3,7 @@
  * the runtime does not depend on it) through this environment. Shared by conformance.test.ts and
  * scripts/checks/cel-conformance.ts. Not part of the public face: it is test tooling.
  */
+import { isObject } from '../json/index.js';
 import { compileExpression, type VariableType } from './compile.js';
 import { CelCompileError, CelEvaluationError } from './errors.js';
 import { Duration, Optional, UnsignedInt, celEquals, durationFromNanos, parseGoDuration } from './values.js';
@@ -35,7 +36,6 @@ export interface CaseResult {
   readonly reason?: string;
 }
 
-const isObject = (v: Json): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 const field = (v: Json, k: string): Json => (isObject(v) ? v[k] : undefined);
 
 /** Raised for inputs this environment cannot represent (protobuf messages); the case is skipped. */

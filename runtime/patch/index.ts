@@ -15,4 +15,4 @@ export {
   patchTypeOf,
   type PatchType,
 } from './patch-type.js';
-export type { JsonObject, JsonPrimitive, JsonValue } from './json.js';
+export type { JsonObject, JsonPrimitive, JsonValue } from '../json/index.js';

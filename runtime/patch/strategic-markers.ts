@@ -4,7 +4,7 @@
  * uses), then list type `map` with its keys and list type `set`.
  */
 import { deref, type FieldSchema, type SchemaNode } from '../schema/index.js';
-import { isJsonPrimitive, type JsonPrimitive } from './json.js';
+import { isJsonPrimitive, type JsonPrimitive } from '../json/index.js';
 
 /** Where a value sits in the schema: its node, and the field that declares it when there is one. */
 export interface SchemaPosition {
