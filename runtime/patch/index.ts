@@ -16,3 +16,4 @@ export {
   type PatchType,
 } from './patch-type.js';
 export type { JsonObject, JsonPrimitive, JsonValue } from '../json/index.js';
+export { hasLegacyMarker, listMarkersOf, type ListMarkers, type MergeKey } from './merge-markers.js';
