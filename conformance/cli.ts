@@ -10,6 +10,7 @@ import { readResources } from './resources.js';
 import { readRules } from './rules.js';
 import { runScenarios, selectScenarios } from './runner.js';
 import { FEATURES, type Feature } from './types.js';
+import { isObject } from './json.js';
 
 /** `svckit conformance`: parse options, start the reference server when no --server is given, run, report. */
 
@@ -60,9 +61,6 @@ class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null;
-}
 
 const REFERENCE_SERVER_MODULE = new URL('../scripts/reference-server.js', import.meta.url);
 

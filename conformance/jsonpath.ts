@@ -1,4 +1,5 @@
 import type { Json } from './types.js';
+import { isObject } from './json.js';
 
 /**
  * A small JSONPath subset, enough for protocol checks: `$`, `.name`, `['name']`, `[2]`, `[-1]`,
@@ -64,9 +65,6 @@ export function parsePath(path: string): Segment[] {
   return segments;
 }
 
-function isObject(v: Json | undefined): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function field(v: Json, keys: string[]): Json | undefined {
   let cur: Json | undefined = v;

@@ -11,6 +11,7 @@ import type {
   ResponseExpectation,
   WatchEvent,
 } from './types.js';
+import { isObject } from './json.js';
 
 /**
  * Expectation matching. Every function returns the first mismatch as a sentence, or null when the
@@ -23,9 +24,6 @@ export function describe(v: Json | undefined, max = 160): string {
   return text.length > max ? `${text.slice(0, max)}...` : text;
 }
 
-function isObject(v: Json | undefined): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 const OPERATORS = ['$matches', '$exists', '$absent', '$any', '$oneOf', '$contains', '$notEquals', '$empty'] as const;
 

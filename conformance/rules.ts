@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import { isObject } from './json.js';
 
 /**
  * The catalogue of testable spec rules (`rules.yaml`): every table row and numbered rule of the two
@@ -25,9 +26,6 @@ export class RuleCatalogueError extends Error {
 
 export const DEFAULT_RULES_FILE = new URL('./rules.yaml', import.meta.url);
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 export function parseRules(text: string, file: string): RuleCatalogue {
   const doc: unknown = parseYaml(text);

@@ -10,6 +10,7 @@ import type { RuleCatalogue } from './rules.js';
 import { CreatedObjects, Session } from './session.js';
 import type { Feature, Json, Outcome, RunSettings, Scenario, ScenarioResult, Tag, TraceEntry } from './types.js';
 import type { Vars } from './vars.js';
+import { isObject } from './json.js';
 
 /**
  * Runs scenarios against one server: filters them, learns what the server serves from discovery,
@@ -91,9 +92,6 @@ export function selectScenarios(scenarios: Scenario[], o: Pick<RunOptions, 'focu
   );
 }
 
-function isObject(v: Json | undefined): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /**
  * What the server serves, from discovery: `group/version/resource` keys. Undefined when discovery

@@ -4,6 +4,7 @@ import { rewriteDeep, rewriteGroupSuffix } from './group-suffix.js';
 import type { HttpClient, RawResponse } from './http.js';
 import type { HttpResult, Json, RequestOptions, TraceEntry } from './types.js';
 import { WatchReader } from './watch-stream.js';
+import { isObject } from './json.js';
 
 /**
  * One scenario's view of the server: every request goes through here, so it is traced for the
@@ -30,9 +31,6 @@ export interface SessionOptions {
   traceBodyLimit?: number;
 }
 
-function isObject(v: Json | undefined): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function isDryRun(query: Record<string, Json> | undefined): boolean {
   // A bare `dryRun` (null) is not a dry run (spec: "No value ... allows side effects").

@@ -1,10 +1,10 @@
+import { isObject } from '../json.js';
 import type { Json, JsonObject } from '../types.js';
 import {
   askAgain,
   eachEvent,
   editJson,
   firstEvent,
-  isObject,
   jsonOf,
   metadataOf,
   sentObject,

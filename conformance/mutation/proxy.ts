@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Json } from '../types.js';
 import { JsonDocumentSplitter } from '../watch-stream.js';
 import type { EventTransform, ExchangeMatcher, HeaderMap, Mutation, ProxiedRequest, ProxiedResponse, WatchEventDocument } from './types.js';
+import { isObject } from '../json.js';
 
 /**
  * A test-only HTTP proxy between the conformance runner and a server. Without a mutation it forwards
@@ -69,9 +70,6 @@ function readAll(stream: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function isObject(v: Json | undefined): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function asEvent(doc: string): WatchEventDocument | undefined {
   try {

@@ -2,6 +2,7 @@ import { matchesAny } from '../glob.js';
 import type { RuleCatalogue } from '../rules.js';
 import type { Json, Scenario } from '../types.js';
 import type { Mutation } from './types.js';
+import { isObject } from '../json.js';
 
 /**
  * Judging one mutation run from its JSON report: caught when the run failed and a scenario the
@@ -25,9 +26,6 @@ export interface Verdict {
   reason?: string;
 }
 
-function isObject(v: Json | undefined): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The results of a JSON report written by `--report json:<file>`. */
 export function readReportResults(text: string): ScenarioOutcome[] {
