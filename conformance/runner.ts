@@ -1,7 +1,12 @@
+/**
+ * Runs scenarios against one server: filters them, learns what the server serves from discovery,
+ * runs the untagged ones in parallel and the serial ones alone, each in namespaces of its own, and
+ * removes what the run created even when scenarios fail.
+ */
 import { randomBytes } from 'node:crypto';
 import { isExpectationFailed, isScenarioSkipped } from './errors.js';
 import { codeContext, type ExecutionEnv, runYamlSteps, sleep, StepError } from './execute.js';
-import { matchesAny } from './glob.js';
+import { matchesAny, matchesGlob } from './glob.js';
 import { rewriteDeep, rewriteGroupSuffix } from './group-suffix.js';
 import type { HttpClient } from './http.js';
 import { isKnownFailing, type KnownFailing, unusedPatterns } from './known-failing.js';
@@ -11,12 +16,6 @@ import { CreatedObjects, Session } from './session.js';
 import type { Feature, Json, Outcome, RunSettings, Scenario, ScenarioResult, Tag, TraceEntry } from './types.js';
 import type { Vars } from './vars.js';
 import { isObject } from './json.js';
-
-/**
- * Runs scenarios against one server: filters them, learns what the server serves from discovery,
- * runs the untagged ones in parallel and the serial ones alone, each in namespaces of its own, and
- * removes what the run created even when scenarios fail.
- */
 
 export interface RunOptions {
   client: HttpClient;
@@ -90,6 +89,16 @@ export function selectScenarios(scenarios: Scenario[], o: Pick<RunOptions, 'focu
   return scenarios.filter(
     (s) => (!o.focus?.length || matchesAny(s.id, o.focus)) && !(o.skip?.length && matchesAny(s.id, o.skip)) && byTags(s.tags),
   );
+}
+
+/**
+ * The --focus and --skip patterns that match none of the scenarios (connect's tryMatchPatterns):
+ * a misspelt pattern would otherwise run nothing, or skip nothing, and still pass.
+ */
+export function unmatchedFilters(scenarios: readonly Scenario[], o: Pick<RunOptions, 'focus' | 'skip'>): { flag: 'focus' | 'skip'; pattern: string }[] {
+  const ids = scenarios.map((s) => s.id);
+  const unmatched = (flag: 'focus' | 'skip', patterns: readonly string[] = []) => patterns.filter((p) => !ids.some((id) => matchesGlob(id, p))).map((pattern) => ({ flag, pattern }));
+  return [...unmatched('focus', o.focus), ...unmatched('skip', o.skip)];
 }
 
 
