@@ -106,11 +106,6 @@ export function select(root: Json | undefined, path: string): Json[] {
   return current;
 }
 
-/** The single value a path reaches: the first one, or undefined. */
-export function selectOne(root: Json | undefined, path: string): Json | undefined {
-  return select(root, path)[0];
-}
-
 /** True when the path ends in a wildcard or filter, so a check reads all selected values as a list. */
 export function selectsMany(path: string): boolean {
   return parsePath(path).some((s) => s.kind === 'all' || s.kind === 'filter');

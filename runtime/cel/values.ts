@@ -137,12 +137,6 @@ export function concatLists(a: readonly CelValue[], b: readonly CelValue[]): Cel
   return markList(out, semantics);
 }
 
-/** Finds the old map-list item with the same key as `item`. */
-export function findByKey(list: readonly CelValue[], item: CelValue, keys: readonly string[]): CelValue {
-  const key = itemKey(item, keys);
-  return list.find((y) => sameKey(itemKey(y, keys), key));
-}
-
 const NANOS_PER_SECOND = 1_000_000_000n;
 
 /** A Duration from a total number of nanoseconds (sign carried by both parts, as protobuf does). */

@@ -167,9 +167,6 @@ const DURATION_ACCESSORS: Record<string, (nanos: bigint) => bigint> = {
   getMilliseconds: (n) => n / 1_000_000n,
 };
 
-/** Names of the functions this module replaces (see OVERRIDDEN_FUNCTIONS). */
-export const CONVERSION_FUNCTIONS = ['int', 'uint', 'string', 'timestamp', 'duration', ...Object.keys(ACCESSORS)];
-
 export function registerConversions(env: Environment): void {
   defineFunction(env, 'svc__int(int): int', (v: bigint) => v);
   defineFunction(env, 'svc__int(uint): int', (v: UnsignedInt) => checkInt(v.valueOf()));
