@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runConformanceCli } from './cli.js';
-import { type ScriptedServer, startScriptedServer } from './testing.js';
+import { type ScriptedServer, startScriptedServer } from './scripted-server.testing.js';
 
 const suite = `
 scenarios:

@@ -3,7 +3,7 @@ import type { JsonObject } from '../json/index.js';
 import { isTypedValueError } from './errors.js';
 import { fieldSetOf } from './field-set-of.js';
 import { pathString } from './path-element.js';
-import { PodSchema, WidgetSchema } from './pod-schema.fixture.js';
+import { PodSchema, WidgetSchema } from './pod-schema.testing.js';
 
 const paths = (value: JsonObject, options = {}, schema = PodSchema) => fieldSetOf(value, schema, options).paths().map(pathString);
 

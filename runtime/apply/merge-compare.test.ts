@@ -3,7 +3,7 @@ import type { JsonObject } from '../json/index.js';
 import { compareObjects } from './compare.js';
 import { mergeObjects } from './merge.js';
 import { pathString } from './path-element.js';
-import { PodSchema } from './pod-schema.fixture.js';
+import { PodSchema } from './pod-schema.testing.js';
 import { pruneReleased } from './prune.js';
 import { rootShape } from './shape.js';
 import { fieldSetOf } from './field-set-of.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, isPatchError, type PatchType } from './index.js';
-import { PodSchema } from './pod-schema.fixture.js';
+import { PodSchema } from './pod-schema.testing.js';
 
 /** Each engine, seen as "set top-level member `key` of `doc` to `value`". */
 interface Engine {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyStrategicMergePatch, isPatchError, type PatchErrorReason } from './index.js';
-import { PodSchema } from './pod-schema.fixture.js';
+import { PodSchema } from './pod-schema.testing.js';
 
 /** One case in the style of the real system's patch_test.go: original + patch gives result or error. */
 interface Case {

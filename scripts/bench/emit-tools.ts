@@ -28,7 +28,7 @@ import { collectDeclarations } from '../../generator/emit/types.js';
 import { loadSchemas } from '../../generator/load/index.js';
 import { type Field, type GroupVersion, type Model, type TypeId, type TypeNode, groupDir } from '../../generator/model/index.js';
 import { tsKey, tsLiteral } from '../../generator/print/index.js';
-import { typecheckDir } from '../../generator/testing/index.js';
+import { typecheckDir } from '../../generator/typecheck.testing.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const INPUTS = ['schemas', '../shared/testdata/crds/cert-manager'];

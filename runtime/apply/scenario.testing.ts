@@ -12,7 +12,7 @@ import { type ApplyInputReason, isApplyInputError } from './errors.js';
 import { decodeManagedFields } from './managed-fields.js';
 import { managedFieldsOf, withoutManagedFields } from './object-meta.js';
 import { pathString } from './path-element.js';
-import { PodSchema } from './pod-schema.fixture.js';
+import { PodSchema } from './pod-schema.testing.js';
 import { update } from './update.js';
 
 interface StepCommon {
