@@ -25,7 +25,7 @@ const commands: Record<string, Command> = {
   codegen: codegenCommand,
   serve: serveCommand,
   // The kit speaks only HTTP; the CLI hands it the reference server to start when --server is absent.
-  conformance: async (args) => (await import('../conformance/cli.js')).runConformanceCli(args, { startReferenceServer }),
+  conformance: async (args) => (await import('../conformance/index.js')).runConformanceCli(args, { startReferenceServer }),
   validate: validateCommand,
 };
 

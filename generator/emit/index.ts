@@ -1,5 +1,5 @@
-export { createEmitContext, GENERATOR_NAME, type EmitContext } from './emit-context.js';
-export { emitTypes } from './types.js';
+export { createEmitContext, GENERATOR_NAME, gvAliasPrefix, type EmitContext } from './emit-context.js';
+export { collectDeclarations, emitTypes } from './types.js';
 export { emitIndexes } from './indexes.js';
 export { openApiDocument, schemaName, type OpenApiDocument } from './openapi-document.js';
 export { emitSchemas, schemaConstName } from './schema.js';

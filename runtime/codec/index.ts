@@ -32,3 +32,4 @@ export {
   responseCompressionEnabled,
   shouldCompress,
 } from './gzip.js';
+export { type Timestamp, formatTimestamp, parseTimestamp } from './timestamp.js';

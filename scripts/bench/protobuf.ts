@@ -7,8 +7,7 @@ import protobuf from 'protobufjs';
 import descriptor from 'protobufjs/ext/descriptor/index.js';
 import { allProtobufPackages } from '../../generated/protobuf.js';
 import { formatDuration, parseDurationNanoseconds } from '../../runtime/api/index.js';
-import { GZIP_LEVEL, ProtobufCodecs } from '../../runtime/codec/index.js';
-import { formatTimestamp, parseTimestamp } from '../../runtime/codec/timestamp.js';
+import { GZIP_LEVEL, ProtobufCodecs, formatTimestamp, parseTimestamp } from '../../runtime/codec/index.js';
 import { type ObjectSchema, type SchemaNode, deref } from '../../runtime/schema/index.js';
 import { type BenchCase, runCases } from './harness.js';
 
