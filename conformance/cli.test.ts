@@ -142,7 +142,12 @@ describe('svckit conformance', () => {
     let err = '';
     const code = await runConformanceCli([], {
       stdout: () => undefined,
-      stderr: { write: (t: string) => ((err += t), true) },
+      stderr: {
+        write: (t: string) => {
+          err += t;
+          return true;
+        },
+      },
       scenarioDir: scenarioDir(),
       referenceServerModule: new URL('./no-such-server/index.js', import.meta.url),
     });

@@ -7,7 +7,6 @@ import type { Session } from './session.js';
 import type {
   HttpResult,
   Json,
-  JsonObject,
   RequestOptions,
   RequestSpec,
   RequestStep,

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { isMap, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import { LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
 import { DurationError, parseDuration } from './duration.js';
 import type { RuleCatalogue } from './rules.js';
 import {

@@ -46,7 +46,7 @@ function matchOperator(op: { [key: string]: Json }, actual: Json | undefined, at
     if (key === '$exists' && (actual !== undefined) !== Boolean(arg)) {
       return arg ? `${at}: expected a value, found none` : `${at}: expected no value, found ${describe(actual)}`;
     }
-    if (key === '$absent' && Boolean(arg) && actual !== undefined) return `${at}: expected absent, found ${describe(actual)}`;
+    if (key === '$absent' && arg && actual !== undefined) return `${at}: expected absent, found ${describe(actual)}`;
     if (key === '$matches') {
       if (typeof actual !== 'string' && typeof actual !== 'number') return `${at}: expected a string matching /${String(arg)}/, found ${describe(actual)}`;
       if (!new RegExp(String(arg)).test(String(actual))) return `${at}: ${describe(actual)} does not match /${String(arg)}/`;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import type { Json, JsonObject, ResourceProfile } from './types.js';
+import type { JsonObject, ResourceProfile } from './types.js';
 import { isObject } from './json.js';
 
 /** Resource profiles (`resources.yaml`) and the paths and objects built from them. */

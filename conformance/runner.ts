@@ -179,7 +179,6 @@ class Run {
   readonly suffix: string;
   readonly runLabel: Record<string, string>;
   readonly settings: RunSettings;
-  #counter = 0;
 
   constructor(o: RunOptions) {
     this.o = o;

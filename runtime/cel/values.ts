@@ -97,7 +97,7 @@ export function celEquals(a: CelValue, b: CelValue): boolean {
   const na = numeric(a);
   const nb = numeric(b);
   if (na !== undefined && nb !== undefined) {
-    // eslint-disable-next-line eqeqeq -- bigint == number compares by value
+    // biome-ignore lint/suspicious/noDoubleEquals: bigint == number compares by value
     return na == nb;
   }
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;

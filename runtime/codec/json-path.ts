@@ -119,7 +119,7 @@ class Parser {
   steps(stopAt?: RegExp): Step[] {
     const steps: Step[] = [];
     while (this.pos < this.text.length) {
-      if (stopAt && stopAt.test(this.text.slice(this.pos))) break;
+      if (stopAt?.test(this.text.slice(this.pos))) break;
       const c = this.text[this.pos]!;
       if (c === '.') {
         if (this.text[this.pos + 1] === '.') {

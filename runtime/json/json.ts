@@ -35,7 +35,7 @@ export function isJsonPrimitive(value: unknown): value is JsonPrimitive {
 }
 
 export function hasOwn(target: JsonObject, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(target, key);
+  return Object.hasOwn(target, key);
 }
 
 /** The value of an own property only: `getOwn({}, 'toString')` is undefined. */

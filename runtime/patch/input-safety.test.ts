@@ -62,7 +62,7 @@ describe.each(ENGINES)('$type input safety', (engine) => {
     const result = engine.setMember({}, '__proto__', { polluted: true }) as object;
     expect(Object.keys(result)).toEqual(['__proto__']);
     expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
-    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('copies a __proto__ member of the document as plain data', () => {

@@ -220,7 +220,7 @@ function prefixed(fail: Fail, label: string): Fail {
 }
 
 function ownMember(record: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 function kindOf(value: unknown): string {

@@ -474,7 +474,7 @@ describe('applyStrategicMergePatch', () => {
     const labels = (result as { metadata: { labels: Record<string, unknown> } }).metadata.labels;
     expect(Object.keys(labels)).toEqual(['app', '__proto__']);
     expect(Object.getPrototypeOf(labels)).toBe(Object.prototype);
-    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('does not let inherited names shadow absent members', () => {

@@ -69,7 +69,7 @@ function describe(ctx: EmitContext, gv: GroupVersion): FileModel {
   };
   const structural = (node: TypeNode): string => {
     const literals = node.constraints?.enum?.map(tsLiteral);
-    if (literals && literals.every((l) => l !== undefined)) return literals.join(' | ');
+    if (literals?.every((l) => l !== undefined)) return literals.join(' | ');
     switch (node.kind) {
       case 'scalar': return node.type === 'integer' ? 'number' : node.type;
       case 'bytes': case 'time': case 'duration': return 'string';

@@ -100,7 +100,7 @@ export function podList(count: number): Json & { items: unknown[] } {
     }
     return out.slice(0, length);
   };
-  const time = (i: number, offset: number): string => new Date(Date.UTC(2024, 2, 1) + i * 61_000 + offset * 1000).toISOString().slice(0, 19) + 'Z';
+  const time = (i: number, offset: number): string => `${new Date(Date.UTC(2024, 2, 1) + i * 61_000 + offset * 1000).toISOString().slice(0, 19)}Z`;
   const items = Array.from({ length: count }, (_, i) => ({
     metadata: {
       name: `web-7d9f8c6b5-${hex(i, 1, 5)}`,

@@ -4,7 +4,7 @@
  * other writers change the collection.
  */
 import type { CodeScenarioDefinition } from '../../load.js';
-import type { Json, ScenarioContext } from '../../types.js';
+import type { ScenarioContext } from '../../types.js';
 import { isObject } from '../../json.js';
 
 
