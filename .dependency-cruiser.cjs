@@ -1,6 +1,7 @@
 /**
  * The layering rules of DESIGN.md, checked (`npm run check:boundaries`):
  * - runtime/ never imports generated/ or scripts/, except in tests and test support;
+ * - generator/ imports nothing outside itself, except in tests;
  * - conformance/ imports nothing from runtime/ or generated/ (it must judge any server);
  * - code outside a folder with a face (index.ts) imports that face, never a file behind it;
  *   generated/ may reach its own siblings, scripts/ go through faces too;
@@ -55,6 +56,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^runtime/', pathNot: TEST },
       to: { path: '^(generated|scripts)/' },
+    },
+    {
+      name: 'generator-stands-alone',
+      comment: 'The generator reads schemas and writes files; it imports nothing of the project but itself. Its tests may import the runtime.',
+      severity: 'error',
+      from: { path: '^generator/', pathNot: TEST },
+      to: { path: '^(runtime|generated|conformance|scripts)/' },
     },
     {
       name: 'conformance-independent',

@@ -60,7 +60,7 @@ function emitGroupVersionClient(ctx: EmitContext, gv: GroupVersion): GeneratedFi
   });
   file.line();
   const transport = file.importType('Transport', ctx.runtimeModule('client'));
-  file.doc(`Builds the ${label} ${gv.version} client over a transport; \`createClient\` in the root client.ts does it for every group/version.`, `Schema: ${gv.source}`);
+  file.doc(`Builds ${gv.group === '' ? label : `the ${label}`} ${gv.version} client over a transport; \`createClient\` in the root client.ts does it for every group/version.`, `Schema: ${gv.source}`);
   file.block(`export function ${factory}(transport: ${transport}): ${iface} {`, () => {
     file.block('return {', () => {
       for (const a of accessors) file.line(`${tsKey(a.property)}: ${a.factory}<${a.typeArgs}>(transport, ${a.info}),`);

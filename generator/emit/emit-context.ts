@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GroupVersion, Model } from '../model/index.js';
-import { ModelIndex, apiVersionOf, groupDir } from '../model/index.js';
+import { ModelIndex, groupDir } from '../model/index.js';
 import { GeneratedFile, camelCase, pascalCase } from '../print/index.js';
 
 /** svckit's own root: where `runtime/` and the built-in `generated/` live. */
@@ -49,8 +49,4 @@ export function gvNamespace(gv: Pick<GroupVersion, 'group' | 'version'>): string
 /** `CoreV1`: the prefix used to alias a type imported from another group/version. */
 export function gvAliasPrefix(gv: Pick<GroupVersion, 'group' | 'version'>): string {
   return pascalCase(gvNamespace(gv));
-}
-
-export function gvLabel(gv: Pick<GroupVersion, 'group' | 'version'>): string {
-  return apiVersionOf(gv.group, gv.version);
 }

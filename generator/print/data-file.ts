@@ -1,5 +1,5 @@
-import type { FileHeader } from './generated-file.js';
-import { LineWriter, headerLines } from './line-writer.js';
+import { type FileHeader, headerLines } from './header.js';
+import { LineWriter } from './line-writer.js';
 
 /** What codegen writes and checks: a path and the full text. */
 export interface OutputFile {

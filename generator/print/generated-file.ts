@@ -1,13 +1,6 @@
-import { LineWriter, headerLines } from './line-writer.js';
 import { dirname, relative, sep } from 'node:path';
-
-/** What every generated file's header names. */
-export interface FileHeader {
-  generator: string;
-  version: string;
-  /** The schema files the content comes from, relative to where codegen ran. */
-  sources: string[];
-}
+import { type FileHeader, headerLines } from './header.js';
+import { LineWriter } from './line-writer.js';
 
 interface ImportEntry {
   typeOnly: boolean;

@@ -1,3 +1,4 @@
-export { GeneratedFile, type FileHeader } from './generated-file.js';
+export { GeneratedFile } from './generated-file.js';
+export type { FileHeader } from './header.js';
 export { DataFile, type OutputFile } from './data-file.js';
 export { camelCase, pascalCase, tsKey, tsLiteral, tsString, tsValue } from './ts-syntax.js';

@@ -33,7 +33,7 @@ export interface CoreV1Client {
 }
 
 /**
- * Builds the the core group v1 client over a transport; `createClient` in the root client.ts does it for every group/version.
+ * Builds the core group v1 client over a transport; `createClient` in the root client.ts does it for every group/version.
  *
  * Schema: schemas/core/v1.yaml
  */
