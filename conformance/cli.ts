@@ -64,7 +64,6 @@ class FilterError extends Error {
   override readonly name = 'FilterError';
 }
 
-
 const REFERENCE_SERVER_MODULE = new URL('../scripts/reference-server.js', import.meta.url);
 
 async function importReferenceServer(module: URL = REFERENCE_SERVER_MODULE): Promise<StartReferenceServer | string> {
