@@ -174,14 +174,14 @@ function baseResult(s: Scenario, rules: RuleCatalogue | undefined): Omit<Scenari
 class Run {
   readonly created = new CreatedObjects();
   readonly namespaces: string[] = [];
-  readonly o: RunOptions;
+  readonly options: RunOptions;
   readonly prefix: string;
   readonly suffix: string;
   readonly runLabel: Record<string, string>;
   readonly settings: RunSettings;
 
   constructor(o: RunOptions) {
-    this.o = o;
+    this.options = o;
     this.prefix = o.prefix ?? newPrefix();
     this.suffix = o.groupSuffix ?? 'svc.io';
     this.runLabel = { [RUN_LABEL_KEY]: this.prefix.replace(/-$/, '') };
@@ -194,7 +194,7 @@ class Run {
   }
 
   session(): Session {
-    return new Session({ client: this.o.client, prefix: this.prefix, groupSuffix: this.suffix, created: this.created });
+    return new Session({ client: this.options.client, prefix: this.prefix, groupSuffix: this.suffix, created: this.created });
   }
 
   async createNamespace(session: Session, name: string): Promise<void> {
@@ -243,7 +243,7 @@ class Run {
     const vars = this.vars(s, index);
     const resource = s.resource ? rewriteDeep(s.resource, this.suffix) : undefined;
     const finish = (outcome: Outcome, message?: string, step?: string): ScenarioResult => ({
-      ...baseResult(s, this.o.rules),
+      ...baseResult(s, this.options.rules),
       outcome,
       ...(message !== undefined ? { message } : {}),
       ...(step !== undefined ? { step } : {}),
@@ -267,7 +267,7 @@ class Run {
       const labels = { ...this.runLabel, [SCENARIO_LABEL_KEY]: `${this.prefix}s${index}` };
       const env: ExecutionEnv = { session, vars, settings: this.settings, labels, ...(resource ? { resource } : {}) };
       const work = s.kind === 'yaml' ? runYamlSteps(s, env) : s.run(codeContext(env));
-      const limit = this.o.scenarioTimeoutMs ?? 120_000;
+      const limit = this.options.scenarioTimeoutMs ?? 120_000;
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`timed out after ${limit} ms`)), limit);
