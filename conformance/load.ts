@@ -39,7 +39,9 @@ function isMapping(v: unknown): v is Record<string, unknown> {
  * Loads and validates scenario suites: YAML files (`scenarios/<area>/*.yaml`, a list under
  * `scenarios:` with optional suite `defaults:`) and TypeScript modules (`scenarios/<area>/*.ts`
  * exporting `scenarios`). Every error names the file (and line), the scenario id and the step index.
- * Parameterised scenarios are expanded here into one instance per resource type.
+ * Parameterised scenarios are expanded here into one instance per resource type. The suites' shape
+ * is also declared in `scenario.schema.json` for editors (each suite names it in its first line);
+ * this loader stays the authority, and `scenario-schema.test.ts` keeps the two in step.
  */
 
 export class ScenarioLoadError extends Error {
