@@ -13,7 +13,7 @@ import { isKnownFailing, type KnownFailing, unusedPatterns } from './known-faili
 import { apiVersionOf, collectionPath, groupVersionPath, servesKey } from './resources.js';
 import type { RuleCatalogue } from './rules.js';
 import { CreatedObjects, Session } from './session.js';
-import type { Feature, Json, Outcome, RunSettings, Scenario, ScenarioResult, Tag, TraceEntry } from './types.js';
+import type { Feature, Json, Outcome, RunSettings, Scenario, ScenarioResult, Tag } from './types.js';
 import type { Vars } from './vars.js';
 import { isObject } from './json.js';
 
@@ -364,25 +364,54 @@ export async function runScenarios(o: RunOptions): Promise<RunReport> {
   const started = Date.now();
   const run = new Run(o);
   const selected = selectScenarios(o.scenarios, o);
-  const groupVersions = new Set<string>();
-  for (const s of selected) {
-    for (const key of s.serves) groupVersions.add(rewriteGroupSuffix(key.split('/').slice(0, -1).join('/'), run.suffix));
-    if (s.resource) groupVersions.add(rewriteGroupSuffix(apiVersionOf(s.resource), run.suffix));
-  }
-  const served = await discoverServed(o.client, groupVersions);
+  const served = await discoverServed(o.client, groupVersionsOf(selected, run.suffix));
   const results: ScenarioResult[] = [];
-  const total = selected.length;
   const record = (r: ScenarioResult): void => {
     const final = applyKnownFailing(r, o.knownFailing);
     results.push(final);
-    o.onResult?.(final, results.length, total);
+    o.onResult?.(final, results.length, selected.length);
   };
-  const runnable: { s: Scenario; index: number }[] = [];
+  const runnable: Runnable[] = [];
   selected.forEach((s, index) => {
     const reason = skipReason(s, o, served, run.suffix);
     if (reason) record({ ...baseResult(s, o.rules), outcome: 'skipped', message: reason, trace: [], millis: 0 });
     else runnable.push({ s, index });
   });
+  const leftovers = await runAll(run, runnable, o, record);
+  results.push(...staleKnownFailing(o));
+  return {
+    server: o.client.baseUrl,
+    prefix: run.prefix,
+    startedAt: new Date(started).toISOString(),
+    millis: Date.now() - started,
+    results: inSuiteOrder(results, o.scenarios),
+    summary: summarize(results),
+    leftovers,
+  };
+}
+
+/** A selected scenario that is not skipped, with its place in the selection (it names its namespaces). */
+interface Runnable {
+  s: Scenario;
+  index: number;
+}
+
+/** The group/versions whose discovery decides what the selected scenarios may use. */
+function groupVersionsOf(selected: readonly Scenario[], suffix: string): Set<string> {
+  const groupVersions = new Set<string>();
+  for (const s of selected) {
+    for (const key of s.serves) groupVersions.add(rewriteGroupSuffix(key.split('/').slice(0, -1).join('/'), suffix));
+    if (s.resource) groupVersions.add(rewriteGroupSuffix(apiVersionOf(s.resource), suffix));
+  }
+  return groupVersions;
+}
+
+/**
+ * Runs the untagged scenarios in parallel, then the serial ones one at a time, stopping early when
+ * the run is aborted; what the run created is removed even when a scenario throws. Returns what
+ * could not be removed.
+ */
+async function runAll(run: Run, runnable: readonly Runnable[], o: RunOptions, record: (r: ScenarioResult) => void): Promise<string[]> {
   const parallel = runnable.filter((x) => !x.s.tags.includes('serial'));
   const serial = runnable.filter((x) => x.s.tags.includes('serial'));
   let leftovers: string[] = [];
@@ -398,30 +427,27 @@ export async function runScenarios(o: RunOptions): Promise<RunReport> {
   } finally {
     leftovers = await run.cleanup();
   }
-  for (const p of unusedPatterns(o.knownFailing, o.scenarios.map((s) => s.id))) {
-    const trace: TraceEntry[] = [];
-    results.push({
-      id: `known-failing/${p.pattern}`,
-      area: 'known-failing',
-      rules: [],
-      ruleTexts: [],
-      tags: [],
-      file: `${o.knownFailing?.file ?? ''}:${p.line}`,
-      outcome: 'failed',
-      message: `known-failing pattern "${p.pattern}" (line ${p.line}) matches no scenario: the list is stale`,
-      trace,
-      millis: 0,
-    });
-  }
-  const order = new Map(o.scenarios.map((s, i) => [s.id, i]));
-  results.sort((a, b) => (order.get(a.id) ?? Number.MAX_SAFE_INTEGER) - (order.get(b.id) ?? Number.MAX_SAFE_INTEGER));
-  return {
-    server: o.client.baseUrl,
-    prefix: run.prefix,
-    startedAt: new Date(started).toISOString(),
-    millis: Date.now() - started,
-    results,
-    summary: summarize(results),
-    leftovers,
-  };
+  return leftovers;
+}
+
+/** A failed result for every known-failing pattern that matches no scenario: the list is stale. */
+function staleKnownFailing(o: RunOptions): ScenarioResult[] {
+  return unusedPatterns(o.knownFailing, o.scenarios.map((s) => s.id)).map((p) => ({
+    id: `known-failing/${p.pattern}`,
+    area: 'known-failing',
+    rules: [],
+    ruleTexts: [],
+    tags: [],
+    file: `${o.knownFailing?.file ?? ''}:${p.line}`,
+    outcome: 'failed',
+    message: `known-failing pattern "${p.pattern}" (line ${p.line}) matches no scenario: the list is stale`,
+    trace: [],
+    millis: 0,
+  }));
+}
+
+/** Results in the order of the suite (parallel runs finish in any order); stale-pattern results last. */
+function inSuiteOrder(results: ScenarioResult[], scenarios: readonly Scenario[]): ScenarioResult[] {
+  const order = new Map(scenarios.map((s, i) => [s.id, i]));
+  return results.sort((a, b) => (order.get(a.id) ?? Number.MAX_SAFE_INTEGER) - (order.get(b.id) ?? Number.MAX_SAFE_INTEGER));
 }
