@@ -43,7 +43,11 @@ function throughTheFace() {
     from: { pathNot: [`^${escapeRegExp(face)}/`, ...(face.startsWith('generated/') ? ['^generated/'] : [])] },
     to: {
       path: `^${escapeRegExp(face)}/`,
-      pathNot: [`^${escapeRegExp(face)}/index\\.ts$`, '\\.testing\\.ts$', ...faces.filter((f) => f.startsWith(`${face}/`)).map((f) => `^${escapeRegExp(f)}/`)],
+      pathNot: [
+        `^${escapeRegExp(face)}/index\\.ts$`,
+        '\\.testing\\.ts$',
+        ...faces.filter((f) => f.startsWith(`${face}/`)).map((f) => `^${escapeRegExp(f)}/`),
+      ],
     },
   }));
 }
@@ -52,14 +56,16 @@ module.exports = {
   forbidden: [
     {
       name: 'runtime-not-to-generated-or-scripts',
-      comment: 'runtime/ is generic: the built-in kinds (generated/) and the wiring (scripts/) sit above it. Tests and *.testing.ts may import them.',
+      comment:
+        'runtime/ is generic: the built-in kinds (generated/) and the wiring (scripts/) sit above it. Tests and *.testing.ts may import them.',
       severity: 'error',
       from: { path: '^runtime/', pathNot: TEST },
       to: { path: '^(generated|scripts)/' },
     },
     {
       name: 'generator-stands-alone',
-      comment: 'The generator reads schemas and writes files; it imports nothing of the project but itself. Its tests may import the runtime.',
+      comment:
+        'The generator reads schemas and writes files; it imports nothing of the project but itself. Its tests may import the runtime.',
       severity: 'error',
       from: { path: '^generator/', pathNot: TEST },
       to: { path: '^(runtime|generated|conformance|scripts)/' },

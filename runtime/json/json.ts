@@ -119,7 +119,9 @@ export function jsonEqual(a: JsonValue, b: JsonValue): boolean {
 
 /** JSON text with object keys sorted, so that equal values give equal text whatever their key order. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (isObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
+  return JSON.stringify(value, (_key, v: unknown) =>
+    isObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
 }
 
 /** RFC 6901 escaping of one reference token. */

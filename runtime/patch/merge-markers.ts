@@ -44,7 +44,10 @@ export function listMarkersOf(list: ListSchema, field: FieldSchema | undefined):
 
 /** `patchStrategy` may hold several comma-separated strategies, such as `merge,retainKeys`. */
 export function patchStrategiesOf(field: FieldSchema | undefined): string[] {
-  return (field?.patchStrategy ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return (field?.patchStrategy ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /** Whether a field carries a legacy marker, so that what it declares may differ from its schema node's. */
@@ -55,6 +58,6 @@ export function hasLegacyMarker(field: FieldSchema): boolean {
 function mergeKeyOf(items: SchemaNode, name: string): MergeKey {
   const node = deref(items);
   const field = node.type === 'object' ? node.fields.find((f) => f.name === name) : undefined;
-  const fallback = field === undefined ? undefined : field.schema.default ?? deref(field.schema).default;
+  const fallback = field === undefined ? undefined : (field.schema.default ?? deref(field.schema).default);
   return isJsonPrimitive(fallback) ? { name, default: fallback } : { name };
 }
