@@ -21,6 +21,7 @@ export const CONFORMANCE_USAGE = `usage: svckit conformance [options]
   --config <file>           a client config file (server, CA, token or client certificate); --context <name>
   --focus <glob>            run only matching scenario ids (repeatable; * within a segment, ** across)
   --skip <glob>             leave matching ids out (repeatable)
+                            (a --focus or --skip pattern that matches no scenario id is an error)
   --tags <t,!t>             keep scenarios with a tag, or leave them out with !tag
                             (tags: slow, serial, needs-history-expiry, destructive)
   --known-failing <file>    id globs expected to fail; one that passes fails the run (stale list)
