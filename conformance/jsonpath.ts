@@ -1,11 +1,10 @@
-import type { Json } from './types.js';
-import { isObject } from './json.js';
-
 /**
  * A small JSONPath subset, enough for protocol checks: `$`, `.name`, `['name']`, `[2]`, `[-1]`,
  * `[*]`, `.*`, `.length` on a list (its size) and filters `[?(@.type=='Ready')]` / `[?(@.a.b)]`.
  * `select` returns every value the path reaches; an empty list means nothing matched.
  */
+import type { Json } from './types.js';
+import { isObject } from './json.js';
 
 export class JsonPathError extends Error {
   override readonly name = 'JsonPathError';
@@ -64,7 +63,6 @@ export function parsePath(path: string): Segment[] {
   }
   return segments;
 }
-
 
 function field(v: Json, keys: string[]): Json | undefined {
   let cur: Json | undefined = v;

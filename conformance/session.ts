@@ -1,3 +1,8 @@
+/**
+ * One scenario's view of the server: every request goes through here, so it is traced for the
+ * report, checked against the run's safety rule, and, when it created something, remembered for
+ * cleanup.
+ */
 import { stringify as toYaml } from 'yaml';
 import { UnsafeRequestError } from './errors.js';
 import { rewriteDeep, rewriteGroupSuffix } from './group-suffix.js';
@@ -5,12 +10,6 @@ import type { HttpClient, RawResponse } from './http.js';
 import type { HttpResult, Json, RequestOptions, TraceEntry } from './types.js';
 import { WatchReader } from './watch-stream.js';
 import { isObject } from './json.js';
-
-/**
- * One scenario's view of the server: every request goes through here, so it is traced for the
- * report, checked against the run's safety rule, and, when it created something, remembered for
- * cleanup.
- */
 
 /** Objects the run created, by path, so cleanup removes them and nothing else. */
 export class CreatedObjects {
@@ -30,7 +29,6 @@ export interface SessionOptions {
   /** Characters of a body kept in the trace. */
   traceBodyLimit?: number;
 }
-
 
 function isDryRun(query: Record<string, Json> | undefined): boolean {
   // A bare `dryRun` (null) is not a dry run (spec: "No value ... allows side effects").
