@@ -221,7 +221,11 @@ async function handle(ctx: ProxyContext, req: IncomingMessage, res: ServerRespon
 export async function startMutationProxy(options: MutationProxyOptions): Promise<MutationProxy> {
   const target = new URL(options.target);
   if (target.protocol !== 'http:') throw new Error(`mutation proxy: only http targets are supported, got ${options.target}`);
-  const ctx: ProxyContext = { target, agent: new Agent({ keepAlive: true, maxSockets: Infinity }), mutation: options.mutation, applied: 0 };
+  // One connection per exchange: node's Agent does not read the server's Keep-Alive timeout, so a
+  // reused idle socket can meet the server closing it, and the exchange fails with a 502 from here
+  // that no server caused (seen once in five control runs). Loopback connections cost nothing.
+  const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+  const ctx: ProxyContext = { target, agent, mutation: options.mutation, applied: 0 };
   const server = createServer((req, res) => {
     handle(ctx, req, res).catch((e: unknown) => {
       if (!res.headersSent) {
