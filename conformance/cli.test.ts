@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runConformanceCli } from './cli.js';
-import { type ScriptedServer, startScriptedServer } from './testing.js';
+import { type ScriptedServer, startScriptedServer } from './scripted-server.testing.js';
 
 const suite = `
 scenarios:
@@ -120,11 +120,34 @@ describe('svckit conformance', () => {
     expect((await cli(['--nope'])).code).toBe(2);
   });
 
+  it('exits 2, naming the pattern, when a --focus or --skip pattern matches no scenario', async () => {
+    const typo = await cli(['--focus', 'core/wach/*']);
+    expect(typo.code).toBe(2);
+    expect(typo.started).toBe(0);
+    expect(typo.err).toContain('--focus pattern "core/wach/*" matches no scenario id');
+    const skip = await cli(['--focus', 'core/verbs', '--skip', 'core/verbs/slow-on']);
+    expect(skip.code).toBe(2);
+    expect(skip.err).toContain('--skip pattern "core/verbs/slow-on" matches no scenario id');
+    expect(skip.err).not.toContain('--focus pattern');
+    expect((await cli(['--list', '--focus', 'core/nothing/**'])).code).toBe(2);
+  });
+
+  it('runs when every --focus and --skip pattern matches something', async () => {
+    const r = await cli(['--focus', 'core/verbs/*', '--skip', 'core/verbs/slow-one']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/1 passed, 0 failed, 0 skipped\n$/);
+  });
+
   it('says so and exits 2 when the reference server module does not exist', async () => {
     let err = '';
     const code = await runConformanceCli([], {
       stdout: () => undefined,
-      stderr: { write: (t: string) => ((err += t), true) },
+      stderr: {
+        write: (t: string) => {
+          err += t;
+          return true;
+        },
+      },
       scenarioDir: scenarioDir(),
       referenceServerModule: new URL('./no-such-server/index.js', import.meta.url),
     });

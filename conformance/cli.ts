@@ -7,11 +7,10 @@ import { type KnownFailing, readKnownFailing } from './known-failing.js';
 import { DEFAULT_SCENARIO_DIR, isScenarioLoadError, loadScenarios } from './load.js';
 import { formatJsonReport, formatJunitReport, formatTerminalReport, ProgressBar } from './report/index.js';
 import { readResources } from './resources.js';
-import { readRules } from './rules.js';
-import { runScenarios, selectScenarios } from './runner.js';
-import { FEATURES, type Feature } from './types.js';
-
-/** `svckit conformance`: parse options, start the reference server when no --server is given, run, report. */
+import { type RuleCatalogue, readRules } from './rules.js';
+import { type RunReport, runScenarios, selectScenarios, unmatchedFilters } from './runner.js';
+import { FEATURES, type Feature, type Scenario } from './types.js';
+import { isObject } from './json.js';
 
 export const CONFORMANCE_USAGE = `usage: svckit conformance [options]
 
@@ -22,6 +21,7 @@ export const CONFORMANCE_USAGE = `usage: svckit conformance [options]
   --config <file>           a client config file (server, CA, token or client certificate); --context <name>
   --focus <glob>            run only matching scenario ids (repeatable; * within a segment, ** across)
   --skip <glob>             leave matching ids out (repeatable)
+                            (a --focus or --skip pattern that matches no scenario id is an error)
   --tags <t,!t>             keep scenarios with a tag, or leave them out with !tag
                             (tags: slow, serial, needs-history-expiry, destructive)
   --known-failing <file>    id globs expected to fail; one that passes fails the run (stale list)
@@ -60,8 +60,9 @@ class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null;
+/** A --focus or --skip pattern that matches no scenario. */
+class FilterError extends Error {
+  override readonly name = 'FilterError';
 }
 
 const REFERENCE_SERVER_MODULE = new URL('../scripts/reference-server.js', import.meta.url);
@@ -101,7 +102,7 @@ function parseFeatures(without: string[] | undefined): Set<Feature> {
   return new Set(FEATURES.filter((f) => !off.includes(f)));
 }
 
-function parseReports(reports: string[] | undefined): { format: 'json' | 'junit'; file: string }[] {
+function parseReports(reports: string[] | undefined): ReportTarget[] {
   return (reports ?? []).map((r) => {
     const m = /^(json|junit):(.+)$/.exec(r);
     if (!m) throw new UsageError(`--report: expected json:<file> or junit:<file>, found "${r}"`);
@@ -109,138 +110,223 @@ function parseReports(reports: string[] | undefined): { format: 'json' | 'junit'
   });
 }
 
+/**
+ * `svckit conformance`, in the stages connect's conformance runner has: parse flags, build the run
+ * settings, load the suite (every --focus and --skip pattern must match a scenario), start or
+ * choose the server, run, report. Exit codes: 0 all passed, 1 a failure, 2 bad usage, 130 interrupted.
+ */
 export async function runConformanceCli(argv: string[], io?: Partial<CliIo>): Promise<number> {
   const out = io?.stdout ?? ((t: string) => void process.stdout.write(t));
   const err = io?.stderr ?? process.stderr;
   const say = (t: string): void => void err.write(`svckit conformance: ${t}\n`);
   let close: (() => Promise<void> | void) | undefined;
   try {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        server: { type: 'string' },
-        token: { type: 'string' },
-        'client-cert': { type: 'string' },
-        'client-key': { type: 'string' },
-        ca: { type: 'string' },
-        'insecure-skip-tls-verify': { type: 'boolean' },
-        config: { type: 'string' },
-        context: { type: 'string' },
-        focus: { type: 'string', multiple: true },
-        skip: { type: 'string', multiple: true },
-        tags: { type: 'string', multiple: true },
-        'known-failing': { type: 'string' },
-        report: { type: 'string', multiple: true },
-        parallel: { type: 'string' },
-        'history-window': { type: 'string' },
-        'continue-ttl': { type: 'string' },
-        'group-suffix': { type: 'string' },
-        without: { type: 'string', multiple: true },
-        resources: { type: 'string' },
-        list: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-    if (values.help) {
+    const flags = parseFlags(argv);
+    if (flags.help) {
       out(CONFORMANCE_USAGE);
       return 0;
     }
-    if ((values['client-cert'] === undefined) !== (values['client-key'] === undefined)) throw new UsageError('--client-cert and --client-key go together');
-    const authKinds = [values.token !== undefined, values['client-cert'] !== undefined, values.config !== undefined].filter(Boolean).length;
-    if (authKinds > 1) throw new UsageError('give one of --token, --client-cert/--client-key, --config');
-    const parallel = values.parallel === undefined ? 4 : Number(values.parallel);
-    if (!Number.isInteger(parallel) || parallel < 1) throw new UsageError(`--parallel: expected a positive integer, found "${values.parallel}"`);
-    const reports = parseReports(values.report);
-    const features = parseFeatures(values.without);
-    let historyWindowMs = durationOption('history-window', values['history-window']);
-    let continueTtlMs = durationOption('continue-ttl', values['continue-ttl']);
-    const groupSuffix = (values['group-suffix'] ?? 'svc.io').replace(/^\./, '');
-    const knownFailing: KnownFailing | undefined = values['known-failing'] ? readKnownFailing(values['known-failing']) : undefined;
-
-    const rules = readRules();
-    const resources = values.resources ? readResources(values.resources) : readResources();
-    const scenarios = await loadScenarios({ rules, resources }, io?.scenarioDir ?? DEFAULT_SCENARIO_DIR);
-    if (values.list) {
-      for (const s of selectScenarios(scenarios, { focus: values.focus ?? [], skip: values.skip ?? [], tags: values.tags ?? [] })) out(`${s.id}\n`);
+    const settings = buildRunSettings(flags);
+    const suite = await loadSuite(flags, settings, io);
+    if (flags.list) {
+      for (const s of selectScenarios(suite.scenarios, settings.selection)) out(`${s.id}\n`);
       return 0;
     }
-
-    let credentials: Credentials = {};
-    let server = values.server;
-    if (values.config) {
-      const config = readClientConfig(values.config, values.context);
-      server ??= config.server;
-      const { server: _ignored, ...rest } = config;
-      credentials = rest;
+    const server = await chooseServer(flags, settings, io);
+    if (typeof server === 'string') {
+      say(server);
+      return 2;
     }
-    if (values.token) credentials.token = values.token;
-    if (values['client-cert'] && values['client-key']) {
-      credentials.cert = readFileSync(values['client-cert']);
-      credentials.key = readFileSync(values['client-key']);
-    }
-    if (values.ca) credentials.ca = readFileSync(values.ca);
-    if (values['insecure-skip-tls-verify']) credentials.insecureSkipTlsVerify = true;
-
-    if (!server) {
-      const start = io?.startReferenceServer ?? (await importReferenceServer(io?.referenceServerModule));
-      if (typeof start === 'string') {
-        say(start);
-        return 2;
-      }
-      historyWindowMs ??= IN_PROCESS_HISTORY_WINDOW_MS;
-      continueTtlMs ??= IN_PROCESS_CONTINUE_TTL_MS;
-      const ref = await start({ port: 0, store: 'memory', historyWindowMs, continueTtlMs });
-      server = ref.url;
-      close = () => ref.close();
-      say(`started the reference server at ${server} (memory store, history window ${formatDuration(historyWindowMs)}, continue-token lifetime ${formatDuration(continueTtlMs)})`);
-    }
-
-    const client = new HttpClient({ baseUrl: server, ...credentials });
-    const progress = new ProgressBar(err as NodeJS.WriteStream);
-    const abort = new AbortController();
-    const onSignal = (): void => abort.abort();
-    process.once('SIGINT', onSignal);
-    try {
-      const report = await runScenarios({
-        client,
-        scenarios,
-        rules,
-        parallel,
-        focus: values.focus ?? [],
-        skip: values.skip ?? [],
-        tags: values.tags ?? [],
-        ...(knownFailing ? { knownFailing } : {}),
-        features,
-        ...(historyWindowMs !== undefined ? { historyWindowMs } : {}),
-        ...(continueTtlMs !== undefined ? { continueTtlMs } : {}),
-        groupSuffix,
-        onResult: (r, done, total) => progress.update(r, done, total),
-        signal: abort.signal,
-      });
-      progress.clear();
-      for (const r of reports) {
-        writeFileSync(r.file, r.format === 'json' ? formatJsonReport(report) : formatJunitReport(report));
-      }
-      out(formatTerminalReport(report, { color: Boolean((err as NodeJS.WriteStream).isTTY) }));
-      if (abort.signal.aborted) return 130;
-      return report.summary.failed === 0 ? 0 : 1;
-    } finally {
-      process.removeListener('SIGINT', onSignal);
-      await client.close();
-    }
+    close = server.close;
+    if (server.started) say(server.started);
+    const { report, interrupted } = await runSuite(server, settings, suite, err);
+    return reportRun(report, interrupted, settings.reports, out, err);
   } catch (e) {
-    if (e instanceof UsageError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) {
-      say(`${e.message}\n\n${CONFORMANCE_USAGE}`);
-      return 2;
-    }
-    if (isScenarioLoadError(e) || e instanceof ClientConfigError || (e instanceof Error && /ENOENT/.test(e.message))) {
-      say(e.message);
-      return 2;
-    }
-    throw e;
+    return exitForError(e, say);
   } finally {
     await close?.();
   }
+}
+
+type Flags = ReturnType<typeof parseFlags>;
+
+function parseFlags(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    options: {
+      server: { type: 'string' },
+      token: { type: 'string' },
+      'client-cert': { type: 'string' },
+      'client-key': { type: 'string' },
+      ca: { type: 'string' },
+      'insecure-skip-tls-verify': { type: 'boolean' },
+      config: { type: 'string' },
+      context: { type: 'string' },
+      focus: { type: 'string', multiple: true },
+      skip: { type: 'string', multiple: true },
+      tags: { type: 'string', multiple: true },
+      'known-failing': { type: 'string' },
+      report: { type: 'string', multiple: true },
+      parallel: { type: 'string' },
+      'history-window': { type: 'string' },
+      'continue-ttl': { type: 'string' },
+      'group-suffix': { type: 'string' },
+      without: { type: 'string', multiple: true },
+      resources: { type: 'string' },
+      list: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  }).values;
+}
+
+/** Everything the run needs that the flags decide, checked: a bad value is a UsageError. */
+interface CliSettings {
+  selection: { focus: string[]; skip: string[]; tags: string[] };
+  parallel: number;
+  reports: ReportTarget[];
+  features: Set<Feature>;
+  historyWindowMs: number | undefined;
+  continueTtlMs: number | undefined;
+  groupSuffix: string;
+  knownFailing: KnownFailing | undefined;
+}
+
+interface ReportTarget {
+  format: 'json' | 'junit';
+  file: string;
+}
+
+function buildRunSettings(flags: Flags): CliSettings {
+  if ((flags['client-cert'] === undefined) !== (flags['client-key'] === undefined)) throw new UsageError('--client-cert and --client-key go together');
+  const authKinds = [flags.token !== undefined, flags['client-cert'] !== undefined, flags.config !== undefined].filter(Boolean).length;
+  if (authKinds > 1) throw new UsageError('give one of --token, --client-cert/--client-key, --config');
+  const parallel = flags.parallel === undefined ? 4 : Number(flags.parallel);
+  if (!Number.isInteger(parallel) || parallel < 1) throw new UsageError(`--parallel: expected a positive integer, found "${flags.parallel}"`);
+  return {
+    selection: { focus: flags.focus ?? [], skip: flags.skip ?? [], tags: flags.tags ?? [] },
+    parallel,
+    reports: parseReports(flags.report),
+    features: parseFeatures(flags.without),
+    historyWindowMs: durationOption('history-window', flags['history-window']),
+    continueTtlMs: durationOption('continue-ttl', flags['continue-ttl']),
+    groupSuffix: (flags['group-suffix'] ?? 'svc.io').replace(/^\./, ''),
+    knownFailing: flags['known-failing'] ? readKnownFailing(flags['known-failing']) : undefined,
+  };
+}
+
+interface Suite {
+  rules: RuleCatalogue;
+  scenarios: Scenario[];
+}
+
+/** The rules and scenarios; a --focus or --skip pattern that matches no scenario is an error, as a typo must not pass as an empty run. */
+async function loadSuite(flags: Flags, settings: CliSettings, io: Partial<CliIo> | undefined): Promise<Suite> {
+  const rules = readRules();
+  const resources = flags.resources ? readResources(flags.resources) : readResources();
+  const scenarios = await loadScenarios({ rules, resources }, io?.scenarioDir ?? DEFAULT_SCENARIO_DIR);
+  const unmatched = unmatchedFilters(scenarios, settings.selection);
+  if (unmatched.length > 0) {
+    throw new FilterError(unmatched.map((u) => `--${u.flag} pattern "${u.pattern}" matches no scenario id`).join('\n'));
+  }
+  return { rules, scenarios };
+}
+
+/** The server to judge, with the credentials to use and how to stop it when the kit started it. */
+interface ServerTarget {
+  url: string;
+  credentials: Credentials;
+  historyWindowMs: number | undefined;
+  continueTtlMs: number | undefined;
+  close?: () => Promise<void> | void;
+  /** What to tell the user when the reference server was started in-process. */
+  started?: string;
+}
+
+/** --server (or the client config's server), or else the reference server in-process; a string says why it could not start. */
+async function chooseServer(flags: Flags, settings: CliSettings, io: Partial<CliIo> | undefined): Promise<ServerTarget | string> {
+  let credentials: Credentials = {};
+  let url = flags.server;
+  if (flags.config) {
+    const config = readClientConfig(flags.config, flags.context);
+    url ??= config.server;
+    const { server: _ignored, ...rest } = config;
+    credentials = rest;
+  }
+  if (flags.token) credentials.token = flags.token;
+  if (flags['client-cert'] && flags['client-key']) {
+    credentials.cert = readFileSync(flags['client-cert']);
+    credentials.key = readFileSync(flags['client-key']);
+  }
+  if (flags.ca) credentials.ca = readFileSync(flags.ca);
+  if (flags['insecure-skip-tls-verify']) credentials.insecureSkipTlsVerify = true;
+  if (url) return { url, credentials, historyWindowMs: settings.historyWindowMs, continueTtlMs: settings.continueTtlMs };
+
+  const start = io?.startReferenceServer ?? (await importReferenceServer(io?.referenceServerModule));
+  if (typeof start === 'string') return start;
+  const historyWindowMs = settings.historyWindowMs ?? IN_PROCESS_HISTORY_WINDOW_MS;
+  const continueTtlMs = settings.continueTtlMs ?? IN_PROCESS_CONTINUE_TTL_MS;
+  const ref = await start({ port: 0, store: 'memory', historyWindowMs, continueTtlMs });
+  return {
+    url: ref.url,
+    credentials,
+    historyWindowMs,
+    continueTtlMs,
+    close: () => ref.close(),
+    started: `started the reference server at ${ref.url} (memory store, history window ${formatDuration(historyWindowMs)}, continue-token lifetime ${formatDuration(continueTtlMs)})`,
+  };
+}
+
+/** Runs the selected scenarios with a progress bar; Ctrl-C stops the run and still reports. */
+async function runSuite(server: ServerTarget, settings: CliSettings, suite: Suite, err: CliIo['stderr']): Promise<{ report: RunReport; interrupted: boolean }> {
+  const client = new HttpClient({ baseUrl: server.url, ...server.credentials });
+  const progress = new ProgressBar(err as NodeJS.WriteStream);
+  const abort = new AbortController();
+  const onSignal = (): void => abort.abort();
+  process.once('SIGINT', onSignal);
+  try {
+    const report = await runScenarios({
+      client,
+      scenarios: suite.scenarios,
+      rules: suite.rules,
+      parallel: settings.parallel,
+      ...settings.selection,
+      ...(settings.knownFailing ? { knownFailing: settings.knownFailing } : {}),
+      features: settings.features,
+      ...(server.historyWindowMs !== undefined ? { historyWindowMs: server.historyWindowMs } : {}),
+      ...(server.continueTtlMs !== undefined ? { continueTtlMs: server.continueTtlMs } : {}),
+      groupSuffix: settings.groupSuffix,
+      onResult: (r, done, total) => progress.update(r, done, total),
+      signal: abort.signal,
+    });
+    progress.clear();
+    return { report, interrupted: abort.signal.aborted };
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    await client.close();
+  }
+}
+
+/** Writes the report files and the terminal summary; returns the exit code. */
+function reportRun(report: RunReport, interrupted: boolean, reports: readonly ReportTarget[], out: CliIo['stdout'], err: CliIo['stderr']): number {
+  for (const r of reports) {
+    writeFileSync(r.file, r.format === 'json' ? formatJsonReport(report) : formatJunitReport(report));
+  }
+  out(formatTerminalReport(report, { color: Boolean((err as NodeJS.WriteStream).isTTY) }));
+  if (interrupted) return 130;
+  return report.summary.failed === 0 ? 0 : 1;
+}
+
+/** Exit 2 for what the user can fix (usage, a filter, a scenario file, a config file); anything else is a bug and is thrown. */
+function exitForError(e: unknown, say: (text: string) => void): number {
+  if (e instanceof UsageError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) {
+    say(`${e.message}\n\n${CONFORMANCE_USAGE}`);
+    return 2;
+  }
+  if (e instanceof FilterError || isScenarioLoadError(e) || e instanceof ClientConfigError || (e instanceof Error && /ENOENT/.test(e.message))) {
+    say(e.message);
+    return 2;
+  }
+  throw e;
 }

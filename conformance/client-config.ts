@@ -1,13 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import type { Credentials } from './http.js';
-
 /**
  * The client config file (the kubeconfig-like format of the spec's Authentication section 6): the
  * current context names a cluster (server address, CA, TLS options) and a user (token or client
  * certificate and key). Paths are relative to the file. Exec plugins are not supported by the kit.
  */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { Credentials } from './http.js';
 
 export class ClientConfigError extends Error {
   override readonly name = 'ClientConfigError';

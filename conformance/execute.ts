@@ -7,7 +7,6 @@ import type { Session } from './session.js';
 import type {
   HttpResult,
   Json,
-  JsonObject,
   RequestOptions,
   RequestSpec,
   RequestStep,
@@ -22,6 +21,7 @@ import type {
 } from './types.js';
 import { captureAll, substitute, substituteDeep, type Vars } from './vars.js';
 import type { WatchReader } from './watch-stream.js';
+import { isObject } from './json.js';
 
 /** Runs scenario steps: the YAML step interpreter, and the context TypeScript scenarios receive. */
 
@@ -39,9 +39,6 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function isObject(v: Json | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Expands `{$sample: overrides}` into an object of the scenario's resource type. */
 function expandBody(body: Json, env: ExecutionEnv): Json {

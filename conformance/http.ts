@@ -1,11 +1,10 @@
-import { gunzipSync } from 'node:zlib';
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
-import type { Json } from './types.js';
-
 /**
  * Plain HTTP to the server under test, on undici. Nothing here knows the protocol: it sends bytes,
  * returns status, headers and bytes, and records both for the report.
  */
+import { gunzipSync } from 'node:zlib';
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import type { Json } from './types.js';
 
 export interface Credentials {
   token?: string;

@@ -1,10 +1,10 @@
-import type { Json } from './types.js';
-
 /**
  * A small JSONPath subset, enough for protocol checks: `$`, `.name`, `['name']`, `[2]`, `[-1]`,
  * `[*]`, `.*`, `.length` on a list (its size) and filters `[?(@.type=='Ready')]` / `[?(@.a.b)]`.
  * `select` returns every value the path reaches; an empty list means nothing matched.
  */
+import type { Json } from './types.js';
+import { isObject } from './json.js';
 
 export class JsonPathError extends Error {
   override readonly name = 'JsonPathError';
@@ -64,10 +64,6 @@ export function parsePath(path: string): Segment[] {
   return segments;
 }
 
-function isObject(v: Json | undefined): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function field(v: Json, keys: string[]): Json | undefined {
   let cur: Json | undefined = v;
   for (const k of keys) {
@@ -106,11 +102,6 @@ export function select(root: Json | undefined, path: string): Json[] {
     current = next;
   }
   return current;
-}
-
-/** The single value a path reaches: the first one, or undefined. */
-export function selectOne(root: Json | undefined, path: string): Json | undefined {
-  return select(root, path)[0];
 }
 
 /** True when the path ends in a wildcard or filter, so a check reads all selected values as a list. */

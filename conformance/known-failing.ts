@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { matchesGlob } from './glob.js';
-
 /**
  * Known-failing lists: one id glob per line, `#` starts a comment. A listed scenario that fails does
  * not fail the run; one that passes does (the list is stale), and so does a pattern matching no
  * scenario at all.
  */
+import { readFileSync } from 'node:fs';
+import { matchesGlob } from './glob.js';
 
 export interface KnownFailing {
   file: string;

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { isMap, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import { LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
 import { DurationError, parseDuration } from './duration.js';
 import type { RuleCatalogue } from './rules.js';
 import {
@@ -28,12 +28,20 @@ import {
   type WatchStep,
   type YamlScenario,
 } from './types.js';
+import { isObject } from './json.js';
+
+/** A YAML mapping: an object that is not a list, nor the bytes of a `!!binary` value. */
+function isMapping(v: unknown): v is Record<string, unknown> {
+  return isObject(v) && !Buffer.isBuffer(v);
+}
 
 /**
  * Loads and validates scenario suites: YAML files (`scenarios/<area>/*.yaml`, a list under
  * `scenarios:` with optional suite `defaults:`) and TypeScript modules (`scenarios/<area>/*.ts`
  * exporting `scenarios`). Every error names the file (and line), the scenario id and the step index.
- * Parameterised scenarios are expanded here into one instance per resource type.
+ * Parameterised scenarios are expanded here into one instance per resource type. The suites' shape
+ * is also declared in `scenario.schema.json` for editors (each suite names it in its first line);
+ * this loader stays the authority, and `scenario-schema.test.ts` keeps the two in step.
  */
 
 export class ScenarioLoadError extends Error {
@@ -69,10 +77,6 @@ function fail(where: Where, message: string): never {
   if (where.id) parts.push(`scenario ${where.id}`);
   if (where.step !== undefined) parts.push(`step ${where.step}`);
   throw new ScenarioLoadError(`${parts.join(': ')}: ${message}`);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
 }
 
 function onlyKeys(where: Where, what: string, v: Record<string, unknown>, allowed: readonly string[]): void {
@@ -113,7 +117,7 @@ function statusList(where: Where, v: unknown): number[] | undefined {
 
 function stringMap(where: Where, what: string, v: unknown): Record<string, string> | undefined {
   if (v === undefined) return undefined;
-  if (!isObject(v)) fail(where, `${what}: expected a mapping of strings`);
+  if (!isMapping(v)) fail(where, `${what}: expected a mapping of strings`);
   const out: Record<string, string> = {};
   for (const [k, val] of Object.entries(v)) {
     if (typeof val !== 'string' && typeof val !== 'number' && typeof val !== 'boolean') fail(where, `${what}.${k}: expected a string`);
@@ -128,14 +132,14 @@ function parseRequest(where: Where, v: unknown, defaultMethod?: string): Request
     if (!m || !METHODS.includes(m[1] ?? '')) fail(where, `request: expected "METHOD /path" or a mapping, found "${v}"`);
     return { method: m[1] ?? 'GET', path: m[2] ?? '/' };
   }
-  if (!isObject(v)) fail(where, 'request: expected a mapping with method and path');
+  if (!isMapping(v)) fail(where, 'request: expected a mapping with method and path');
   onlyKeys(where, 'request', v, ['method', 'path', 'query', 'headers', 'body', 'bodyText', 'bodyFrom', 'contentType']);
   const method = v.method ?? defaultMethod;
   if (typeof method !== 'string' || !METHODS.includes(method)) fail(where, `request.method: expected one of ${METHODS.join(', ')}, found ${JSON.stringify(method)}`);
   if (typeof v.path !== 'string' || !(v.path.startsWith('/') || v.path.startsWith('${'))) fail(where, `request.path: expected a path starting with "/", found ${JSON.stringify(v.path)}`);
   const bodies = ['body', 'bodyText', 'bodyFrom'].filter((k) => v[k] !== undefined);
   if (bodies.length > 1) fail(where, `request: give only one of body, bodyText, bodyFrom (found ${bodies.join(', ')})`);
-  if (v.query !== undefined && !isObject(v.query)) fail(where, 'request.query: expected a mapping');
+  if (v.query !== undefined && !isMapping(v.query)) fail(where, 'request.query: expected a mapping');
   if (v.bodyText !== undefined && typeof v.bodyText !== 'string') fail(where, 'request.bodyText: expected a string');
   if (v.bodyFrom !== undefined && typeof v.bodyFrom !== 'string') fail(where, 'request.bodyFrom: expected a variable name');
   if (v.contentType !== undefined && typeof v.contentType !== 'string') fail(where, 'request.contentType: expected a media type');
@@ -152,11 +156,11 @@ function parseRequest(where: Where, v: unknown, defaultMethod?: string): Request
 
 function parseHeaders(where: Where, v: unknown): Record<string, HeaderExpectation> | undefined {
   if (v === undefined) return undefined;
-  if (!isObject(v)) fail(where, 'expect.headers: expected a mapping of header names');
+  if (!isMapping(v)) fail(where, 'expect.headers: expected a mapping of header names');
   const out: Record<string, HeaderExpectation> = {};
   for (const [name, exp] of Object.entries(v)) {
     if (exp === 'present' || exp === 'absent') out[name.toLowerCase()] = exp;
-    else if (isObject(exp)) {
+    else if (isMapping(exp)) {
       onlyKeys(where, `expect.headers.${name}`, exp, ['present', 'absent', 'equals', 'matches', 'count', 'optional']);
       if (typeof exp.matches === 'string') checkRegex(where, `expect.headers.${name}.matches`, exp.matches);
       out[name.toLowerCase()] = exp as HeaderExpectation;
@@ -179,16 +183,16 @@ function parseChecks(where: Where, what: string, v: unknown): PathCheck[] | unde
   if (v === undefined) return undefined;
   const entries: [string, unknown][] = Array.isArray(v)
     ? v.map((c, i): [string, unknown] => {
-        if (!isObject(c) || typeof c.path !== 'string') fail(where, `${what}[${i}]: expected {path, ...checks}`);
+        if (!isMapping(c) || typeof c.path !== 'string') fail(where, `${what}[${i}]: expected {path, ...checks}`);
         const { path, ...rest } = c;
         return [path as string, rest];
       })
-    : isObject(v)
+    : isMapping(v)
       ? Object.entries(v)
       : fail(where, `${what}: expected a list of {path, ...} or a mapping of paths`);
   return entries.map(([path, spec]) => {
     if (!path.startsWith('$')) fail(where, `${what}: path "${path}" must start with $`);
-    const isCheck = isObject(spec) && Object.keys(spec).length > 0 && Object.keys(spec).every((k) => CHECK_KEYS.includes(k));
+    const isCheck = isMapping(spec) && Object.keys(spec).length > 0 && Object.keys(spec).every((k) => CHECK_KEYS.includes(k));
     if (!isCheck) return { path, equals: spec as Json };
     if (typeof spec.matches === 'string') checkRegex(where, `${what} ${path}.matches`, spec.matches);
     return { path, ...(spec as Omit<PathCheck, 'path'>) };
@@ -197,7 +201,7 @@ function parseChecks(where: Where, what: string, v: unknown): PathCheck[] | unde
 
 function parseError(where: Where, v: unknown): ErrorExpectation | undefined {
   if (v === undefined) return undefined;
-  if (!isObject(v)) fail(where, 'expect.error: expected {reason, code, message, causes, details}');
+  if (!isMapping(v)) fail(where, 'expect.error: expected {reason, code, message, causes, details}');
   onlyKeys(where, 'expect.error', v, ['reason', 'code', 'message', 'notMessage', 'causes', 'details']);
   if (v.causes !== undefined && (!Array.isArray(v.causes) || !v.causes.every(isObject))) fail(where, 'expect.error.causes: expected a list of mappings');
   for (const key of ['message', 'notMessage'] as const) if (typeof v[key] === 'string') checkRegex(where, `expect.error.${key}`, v[key]);
@@ -206,7 +210,7 @@ function parseError(where: Where, v: unknown): ErrorExpectation | undefined {
 
 function parseExpect(where: Where, v: unknown): ResponseExpectation | undefined {
   if (v === undefined) return undefined;
-  if (!isObject(v)) fail(where, 'expect: expected a mapping');
+  if (!isMapping(v)) fail(where, 'expect: expected a mapping');
   onlyKeys(where, 'expect', v, ['status', 'headers', 'body', 'at', 'error', 'text', 'protobuf']);
   const out: ResponseExpectation = {};
   const status = statusList(where, v.status);
@@ -219,13 +223,13 @@ function parseExpect(where: Where, v: unknown): ResponseExpectation | undefined 
   const error = parseError(where, v.error);
   if (error) out.error = error;
   if (v.text !== undefined) {
-    if (!isObject(v.text)) fail(where, 'expect.text: expected {matches, notMatches}');
+    if (!isMapping(v.text)) fail(where, 'expect.text: expected {matches, notMatches}');
     onlyKeys(where, 'expect.text', v.text, ['matches', 'notMatches']);
     for (const key of ['matches', 'notMatches'] as const) if (typeof v.text[key] === 'string') checkRegex(where, `expect.text.${key}`, v.text[key]);
     out.text = v.text as { matches?: string; notMatches?: string };
   }
   if (v.protobuf !== undefined) {
-    if (!isObject(v.protobuf)) fail(where, 'expect.protobuf: expected {apiVersion, kind, contentType}');
+    if (!isMapping(v.protobuf)) fail(where, 'expect.protobuf: expected {apiVersion, kind, contentType}');
     onlyKeys(where, 'expect.protobuf', v.protobuf, ['apiVersion', 'kind', 'contentType']);
     out.protobuf = v.protobuf as ResponseExpectation['protobuf'] & object;
   }
@@ -241,7 +245,7 @@ function parseRequestStep(where: Where, v: Record<string, unknown>): RequestStep
   const capture = stringMap(where, 'capture', v.capture);
   if (capture) step.capture = capture;
   if (v.retry !== undefined) {
-    if (!isObject(v.retry)) fail(where, 'retry: expected {within, every}');
+    if (!isMapping(v.retry)) fail(where, 'retry: expected {within, every}');
     onlyKeys(where, 'retry', v.retry, ['within', 'every']);
     step.retry = { withinMs: duration(where, 'retry.within', v.retry.within ?? '10s'), everyMs: duration(where, 'retry.every', v.retry.every ?? '200ms') };
   }
@@ -250,7 +254,7 @@ function parseRequestStep(where: Where, v: Record<string, unknown>): RequestStep
 
 function parseEvent(where: Where, v: unknown, i: number): EventExpectation {
   if (typeof v === 'string') return { type: v };
-  if (!isObject(v)) fail(where, `expect.events[${i}]: expected a type, {type, object} or {anyOrder: [...]}`);
+  if (!isMapping(v)) fail(where, `expect.events[${i}]: expected a type, {type, object} or {anyOrder: [...]}`);
   if (v.anyOrder !== undefined) {
     onlyKeys(where, `expect.events[${i}]`, v, ['anyOrder']);
     if (!Array.isArray(v.anyOrder)) fail(where, `expect.events[${i}].anyOrder: expected a list`);
@@ -274,11 +278,11 @@ function parseWatchStep(where: Where, v: Record<string, unknown>): WatchStep {
   if (!Array.isArray(actions)) fail(where, 'actions: expected a list of request steps');
   const parsedActions = actions.map((a, i) => {
     const w = { ...where, step: `${where.step ?? '?'}.actions[${i}]` };
-    if (!isObject(a) || a.request === undefined) fail(w, 'expected a request step');
+    if (!isMapping(a) || a.request === undefined) fail(w, 'expected a request step');
     return parseRequestStep(w, a);
   });
   const e = v.expect;
-  if (!isObject(e)) fail(where, 'watch step: expect is required ({events, within, quiet, skip, gone, status, headers, at})');
+  if (!isMapping(e)) fail(where, 'watch step: expect is required ({events, within, quiet, skip, gone, status, headers, at})');
   onlyKeys(where, 'watch expect', e, ['status', 'headers', 'events', 'within', 'quiet', 'skip', 'gone', 'at']);
   const expect: WatchExpectation = { withinMs: e.within === undefined ? DEFAULT_WATCH_WITHIN_MS : duration(where, 'expect.within', e.within) };
   const status = statusList(where, e.status);
@@ -308,7 +312,7 @@ function parseWatchStep(where: Where, v: Record<string, unknown>): WatchStep {
 function parseWaitStep(where: Where, v: Record<string, unknown>): WaitStep {
   onlyKeys(where, 'wait step', v, ['name', 'wait']);
   const w = v.wait;
-  const step: WaitStep = isObject(w)
+  const step: WaitStep = isMapping(w)
     ? (() => {
         onlyKeys(where, 'wait', w, ['for', 'plus']);
         if (w.for !== 'history-window' && w.for !== 'continue-ttl') fail(where, `wait.for: expected history-window or continue-ttl, found ${JSON.stringify(w.for)}`);
@@ -320,7 +324,7 @@ function parseWaitStep(where: Where, v: Record<string, unknown>): WaitStep {
 }
 
 function parseStep(where: Where, v: unknown): Step {
-  if (!isObject(v)) fail(where, 'expected a mapping with request, watch or wait');
+  if (!isMapping(v)) fail(where, 'expected a mapping with request, watch or wait');
   if (v.watch !== undefined) return parseWatchStep(where, v);
   if (v.wait !== undefined) return parseWaitStep(where, v);
   if (v.request !== undefined) return parseRequestStep(where, v);
@@ -400,18 +404,18 @@ export function parseSuite(text: string, file: string, ctx: LoadContext, area?: 
     fail({ file, ...(line ? { line } : {}) }, `YAML: ${e?.message ?? 'parse error'}`);
   }
   const root: unknown = doc.toJS();
-  if (!isObject(root) || !Array.isArray(root.scenarios)) fail({ file }, 'expected a mapping with a "scenarios:" list (and optional "defaults:")');
+  if (!isMapping(root) || !Array.isArray(root.scenarios)) fail({ file }, 'expected a mapping with a "scenarios:" list (and optional "defaults:")');
   // Keys starting with x- hold YAML anchors shared by the suite's scenarios.
   onlyKeys({ file }, 'suite', Object.fromEntries(Object.entries(root).filter(([k]) => !k.startsWith('x-'))), ['defaults', 'scenarios']);
   const defaults = root.defaults ?? {};
-  if (!isObject(defaults)) fail({ file }, 'defaults: expected a mapping');
+  if (!isMapping(defaults)) fail({ file }, 'defaults: expected a mapping');
   onlyKeys({ file }, 'defaults', defaults, ['tags', 'needs', 'serves', 'resource', 'namespaces']);
   const out: YamlScenario[] = [];
   const seen = new Set<string>();
   root.scenarios.forEach((raw: unknown, i: number) => {
     const line = lineOf(doc, counter, ['scenarios', i]);
     const where: Where = { file, ...(line ? { line } : {}) };
-    if (!isObject(raw)) fail(where, `scenario ${i}: expected a mapping`);
+    if (!isMapping(raw)) fail(where, `scenario ${i}: expected a mapping`);
     const merged = mergeDefaults(defaults, raw);
     onlyKeys({ ...where, id: String(raw.id ?? i) }, 'scenario', merged, ['id', 'rule', 'description', 'tags', 'needs', 'serves', 'namespaces', 'resource', 'steps']);
     const { header, resources } = parseHeader(where, merged, area, ctx);
@@ -457,7 +461,7 @@ export function checkCodeScenarios(exported: unknown, file: string, ctx: LoadCon
   if (!Array.isArray(exported)) fail({ file }, 'expected `export const scenarios = [...]`');
   const out: CodeScenario[] = [];
   exported.forEach((raw: unknown, i: number) => {
-    if (!isObject(raw)) fail({ file }, `scenarios[${i}]: expected an object`);
+    if (!isMapping(raw)) fail({ file }, `scenarios[${i}]: expected an object`);
     const id = typeof raw.id === 'string' ? raw.id : String(i);
     onlyKeys({ file, id }, 'scenario', raw, ['id', 'rule', 'description', 'tags', 'needs', 'serves', 'namespaces', 'resource', 'run']);
     if (typeof raw.run !== 'function') fail({ file, id }, 'run: expected an async function (ctx) => void');
@@ -489,7 +493,7 @@ export async function loadScenarios(ctx: LoadContext, dir = DEFAULT_SCENARIO_DIR
       all.push(...parseSuite(readFileSync(full, 'utf8'), file, ctx, area));
     } else {
       const mod: unknown = await import(pathToFileURL(full).href);
-      const exported = isObject(mod) ? mod.scenarios : undefined;
+      const exported = isMapping(mod) ? mod.scenarios : undefined;
       all.push(...checkCodeScenarios(exported, file, ctx, area));
     }
   }

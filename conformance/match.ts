@@ -1,3 +1,7 @@
+/**
+ * Expectation matching. Every function returns the first mismatch as a sentence, or null when the
+ * expectation holds, so the report can name exactly what failed.
+ */
 import { select, selectsMany } from './jsonpath.js';
 import { decodeEnvelope, EnvelopeError } from './protobuf-envelope.js';
 import type {
@@ -11,20 +15,12 @@ import type {
   ResponseExpectation,
   WatchEvent,
 } from './types.js';
-
-/**
- * Expectation matching. Every function returns the first mismatch as a sentence, or null when the
- * expectation holds, so the report can name exactly what failed.
- */
+import { isObject } from './json.js';
 
 export function describe(v: Json | undefined, max = 160): string {
   if (v === undefined) return 'nothing';
   const text = JSON.stringify(v);
   return text.length > max ? `${text.slice(0, max)}...` : text;
-}
-
-function isObject(v: Json | undefined): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 const OPERATORS = ['$matches', '$exists', '$absent', '$any', '$oneOf', '$contains', '$notEquals', '$empty'] as const;
@@ -48,7 +44,7 @@ function matchOperator(op: { [key: string]: Json }, actual: Json | undefined, at
     if (key === '$exists' && (actual !== undefined) !== Boolean(arg)) {
       return arg ? `${at}: expected a value, found none` : `${at}: expected no value, found ${describe(actual)}`;
     }
-    if (key === '$absent' && Boolean(arg) && actual !== undefined) return `${at}: expected absent, found ${describe(actual)}`;
+    if (key === '$absent' && arg && actual !== undefined) return `${at}: expected absent, found ${describe(actual)}`;
     if (key === '$matches') {
       if (typeof actual !== 'string' && typeof actual !== 'number') return `${at}: expected a string matching /${String(arg)}/, found ${describe(actual)}`;
       if (!new RegExp(String(arg)).test(String(actual))) return `${at}: ${describe(actual)} does not match /${String(arg)}/`;
@@ -100,19 +96,32 @@ export function partialMatch(expected: Json, actual: Json | undefined, at = '$')
   return null;
 }
 
-/** Checks one JSONPath expectation against a document. */
-export function checkPath(doc: Json | undefined, check: PathCheck): string | null {
-  const values = select(doc, check.path);
-  const many = selectsMany(check.path);
-  const value: Json | undefined = many ? values : values[0];
-  const at = check.path;
+/** What a JSONPath selected: every value, and the one value a check reads (the list itself when the path selects many). */
+interface Selection {
+  at: string;
+  values: Json[];
+  many: boolean;
+  value: Json | undefined;
+}
+
+/** One kind of check of a PathCheck; each looks only at its own keys and passes when they are absent. */
+type PathChecker = (check: PathCheck, s: Selection) => string | null;
+
+function checkPresence(check: PathCheck, { at, values, value }: Selection): string | null {
   if (check.exists === true && values.length === 0) return `${at}: expected a value, found none`;
   if (check.exists === false && values.length > 0) return `${at}: expected no value, found ${describe(value)}`;
   if (check.absent === true && values.length > 0) return `${at}: expected absent, found ${describe(value)}`;
-  if (check.empty !== undefined) {
-    const empty = many ? values.length === 0 : isEmpty(value);
-    if (empty !== check.empty) return check.empty ? `${at}: expected empty or absent, found ${describe(value)}` : `${at}: expected a non-empty value, found ${describe(value)}`;
-  }
+  return null;
+}
+
+function checkEmpty(check: PathCheck, { at, values, many, value }: Selection): string | null {
+  if (check.empty === undefined) return null;
+  const empty = many ? values.length === 0 : isEmpty(value);
+  if (empty === check.empty) return null;
+  return check.empty ? `${at}: expected empty or absent, found ${describe(value)}` : `${at}: expected a non-empty value, found ${describe(value)}`;
+}
+
+function checkEquality(check: PathCheck, { at, value }: Selection): string | null {
   if (check.equals !== undefined) {
     if (value === undefined) return `${at}: expected ${describe(check.equals)}, found nothing`;
     const problem = partialMatch(check.equals, value, at);
@@ -121,29 +130,44 @@ export function checkPath(doc: Json | undefined, check: PathCheck): string | nul
   if (check.notEquals !== undefined && value !== undefined && partialMatch(check.notEquals, value, at) === null) {
     return `${at}: expected a value other than ${describe(check.notEquals)}`;
   }
-  if (check.matches !== undefined) {
-    const texts = many ? values : [value];
-    for (const t of texts) {
-      if (typeof t !== 'string' && typeof t !== 'number') return `${at}: expected a string matching /${check.matches}/, found ${describe(t)}`;
-      if (!new RegExp(check.matches).test(String(t))) return `${at}: ${describe(t)} does not match /${check.matches}/`;
-    }
+  return null;
+}
+
+function checkMatches(check: PathCheck, { at, values, many, value }: Selection): string | null {
+  if (check.matches === undefined) return null;
+  for (const t of many ? values : [value]) {
+    if (typeof t !== 'string' && typeof t !== 'number') return `${at}: expected a string matching /${check.matches}/, found ${describe(t)}`;
+    if (!new RegExp(check.matches).test(String(t))) return `${at}: ${describe(t)} does not match /${check.matches}/`;
   }
-  const size = (v: Json | undefined): number | undefined =>
-    Array.isArray(v) ? v.length : typeof v === 'string' ? v.length : isObject(v) ? Object.keys(v).length : undefined;
+  return null;
+}
+
+function sizeOf(v: Json | undefined): number | undefined {
+  return Array.isArray(v) ? v.length : typeof v === 'string' ? v.length : isObject(v) ? Object.keys(v).length : undefined;
+}
+
+function checkSize(check: PathCheck, { at, value }: Selection): string | null {
   if (check.length !== undefined) {
-    const n = size(value);
+    const n = sizeOf(value);
     if (n !== check.length) return `${at}: expected length ${check.length}, found ${n === undefined ? describe(value) : `${n}: ${describe(value)}`}`;
   }
   if (check.minLength !== undefined) {
-    const n = size(value) ?? 0;
+    const n = sizeOf(value) ?? 0;
     if (n < check.minLength) return `${at}: expected at least ${check.minLength} items, found ${n}: ${describe(value)}`;
   }
-  if (check.every !== undefined) {
-    for (const [i, v] of values.entries()) {
-      const problem = partialMatch(check.every, v, `${at}#${i}`);
-      if (problem) return problem;
-    }
+  return null;
+}
+
+function checkEvery(check: PathCheck, { at, values }: Selection): string | null {
+  if (check.every === undefined) return null;
+  for (const [i, v] of values.entries()) {
+    const problem = partialMatch(check.every, v, `${at}#${i}`);
+    if (problem) return problem;
   }
+  return null;
+}
+
+function checkMembers(check: PathCheck, { at, values, many, value }: Selection): string | null {
   const list = many ? values : Array.isArray(value) ? value : undefined;
   if (check.contains !== undefined) {
     if (!list) return `${at}: expected a list, found ${describe(value)}`;
@@ -155,15 +179,35 @@ export function checkPath(doc: Json | undefined, check: PathCheck): string | nul
     const hit = (list ?? []).find((v) => partialMatch(unwanted, v) === null);
     if (hit !== undefined) return `${at}: expected no element matching ${describe(unwanted)}, found ${describe(hit)}`;
   }
-  if (check.type !== undefined) {
-    const t = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-    if (value === undefined) return `${at}: expected a ${check.type}, found nothing`;
-    if (t !== check.type) return `${at}: expected a ${check.type}, found a ${t}: ${describe(value)}`;
-  }
-  if (check.gte !== undefined || check.lte !== undefined) {
-    if (typeof value !== 'number') return `${at}: expected a number, found ${describe(value)}`;
-    if (check.gte !== undefined && value < check.gte) return `${at}: expected at least ${check.gte}, found ${value}`;
-    if (check.lte !== undefined && value > check.lte) return `${at}: expected at most ${check.lte}, found ${value}`;
+  return null;
+}
+
+function checkType(check: PathCheck, { at, value }: Selection): string | null {
+  if (check.type === undefined) return null;
+  if (value === undefined) return `${at}: expected a ${check.type}, found nothing`;
+  const t = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+  return t === check.type ? null : `${at}: expected a ${check.type}, found a ${t}: ${describe(value)}`;
+}
+
+function checkRange(check: PathCheck, { at, value }: Selection): string | null {
+  if (check.gte === undefined && check.lte === undefined) return null;
+  if (typeof value !== 'number') return `${at}: expected a number, found ${describe(value)}`;
+  if (check.gte !== undefined && value < check.gte) return `${at}: expected at least ${check.gte}, found ${value}`;
+  if (check.lte !== undefined && value > check.lte) return `${at}: expected at most ${check.lte}, found ${value}`;
+  return null;
+}
+
+/** In this order: the first failing kind of check is the one reported. */
+const PATH_CHECKERS: readonly PathChecker[] = [checkPresence, checkEmpty, checkEquality, checkMatches, checkSize, checkEvery, checkMembers, checkType, checkRange];
+
+/** Checks one JSONPath expectation against a document. */
+export function checkPath(doc: Json | undefined, check: PathCheck): string | null {
+  const values = select(doc, check.path);
+  const many = selectsMany(check.path);
+  const selection: Selection = { at: check.path, values, many, value: many ? values : values[0] };
+  for (const checker of PATH_CHECKERS) {
+    const problem = checker(check, selection);
+    if (problem) return problem;
   }
   return null;
 }

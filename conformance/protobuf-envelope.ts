@@ -98,7 +98,8 @@ function varint(n: number): Buffer {
   return Buffer.from(bytes);
 }
 
-function lengthDelimited(number: number, bytes: Buffer): Buffer {
+/** A length-delimited field (wire type 2): key, length, bytes. */
+export function lengthDelimited(number: number, bytes: Buffer): Buffer {
   return Buffer.concat([varint(number * 8 + 2), varint(bytes.length), bytes]);
 }
 

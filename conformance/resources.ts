@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import type { Json, JsonObject, ResourceProfile } from './types.js';
+import type { JsonObject, ResourceProfile } from './types.js';
+import { isObject } from './json.js';
 
 /** Resource profiles (`resources.yaml`) and the paths and objects built from them. */
 
@@ -10,9 +11,6 @@ export class ResourceFileError extends Error {
 
 export const DEFAULT_RESOURCES_FILE = new URL('./resources.yaml', import.meta.url);
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 export function parseResources(text: string, file: string): Map<string, ResourceProfile> {
   const doc: unknown = parseYaml(text);
@@ -66,9 +64,6 @@ export function servesKey(r: Pick<ResourceProfile, 'group' | 'version' | 'plural
   return `${apiVersionOf(r)}/${r.plural}`;
 }
 
-function isJsonObject(v: Json | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Deep merge of plain objects; lists and scalars of `over` replace, a null in `over` removes the key. */
 export function deepMerge(base: JsonObject, over: JsonObject): JsonObject {
@@ -76,7 +71,7 @@ export function deepMerge(base: JsonObject, over: JsonObject): JsonObject {
   for (const [k, v] of Object.entries(over)) {
     const b = out[k];
     if (v === null) delete out[k];
-    else if (isJsonObject(v) && isJsonObject(b)) out[k] = deepMerge(b, v);
+    else if (isObject(v) && isObject(b)) out[k] = deepMerge(b, v);
     else out[k] = v;
   }
   return out;

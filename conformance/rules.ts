@@ -1,12 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
-
 /**
  * The catalogue of testable spec rules (`rules.yaml`): every table row and numbered rule of the two
  * spec documents that a server exposes over HTTP, each with its reference (`<doc>#<section>: <key>`),
  * its text, and, for rules deliberately not covered, the reason. Scenarios name their rules by
  * reference; the loader rejects a reference that is not here.
  */
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { isObject } from './json.js';
 
 export interface SpecRule {
   ref: string;
@@ -24,10 +24,6 @@ export class RuleCatalogueError extends Error {
 }
 
 export const DEFAULT_RULES_FILE = new URL('./rules.yaml', import.meta.url);
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 export function parseRules(text: string, file: string): RuleCatalogue {
   const doc: unknown = parseYaml(text);

@@ -4,7 +4,7 @@ import { parseKnownFailing } from './known-failing.js';
 import { checkCodeScenarios, parseSuite, type LoadContext } from './load.js';
 import { parseResources } from './resources.js';
 import { runScenarios, type RunOptions, type RunReport } from './runner.js';
-import { type Script, type Scripted, type ScriptedServer, startScriptedServer } from './testing.js';
+import { type Script, type Scripted, type ScriptedServer, startScriptedServer } from './scripted-server.testing.js';
 import { FEATURES, type Scenario, type ScenarioContext } from './types.js';
 
 const ctx: LoadContext = {

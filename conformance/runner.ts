@@ -1,21 +1,21 @@
+/**
+ * Runs scenarios against one server: filters them, learns what the server serves from discovery,
+ * runs the untagged ones in parallel and the serial ones alone, each in namespaces of its own, and
+ * removes what the run created even when scenarios fail.
+ */
 import { randomBytes } from 'node:crypto';
 import { isExpectationFailed, isScenarioSkipped } from './errors.js';
 import { codeContext, type ExecutionEnv, runYamlSteps, sleep, StepError } from './execute.js';
-import { matchesAny } from './glob.js';
+import { matchesAny, matchesGlob } from './glob.js';
 import { rewriteDeep, rewriteGroupSuffix } from './group-suffix.js';
 import type { HttpClient } from './http.js';
 import { isKnownFailing, type KnownFailing, unusedPatterns } from './known-failing.js';
 import { apiVersionOf, collectionPath, groupVersionPath, servesKey } from './resources.js';
 import type { RuleCatalogue } from './rules.js';
 import { CreatedObjects, Session } from './session.js';
-import type { Feature, Json, Outcome, RunSettings, Scenario, ScenarioResult, Tag, TraceEntry } from './types.js';
+import type { Feature, Json, Outcome, RunSettings, Scenario, ScenarioResult, Tag } from './types.js';
 import type { Vars } from './vars.js';
-
-/**
- * Runs scenarios against one server: filters them, learns what the server serves from discovery,
- * runs the untagged ones in parallel and the serial ones alone, each in namespaces of its own, and
- * removes what the run created even when scenarios fail.
- */
+import { isObject } from './json.js';
 
 export interface RunOptions {
   client: HttpClient;
@@ -91,9 +91,16 @@ export function selectScenarios(scenarios: Scenario[], o: Pick<RunOptions, 'focu
   );
 }
 
-function isObject(v: Json | undefined): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+/**
+ * The --focus and --skip patterns that match none of the scenarios (connect's tryMatchPatterns):
+ * a misspelt pattern would otherwise run nothing, or skip nothing, and still pass.
+ */
+export function unmatchedFilters(scenarios: readonly Scenario[], o: Pick<RunOptions, 'focus' | 'skip'>): { flag: 'focus' | 'skip'; pattern: string }[] {
+  const ids = scenarios.map((s) => s.id);
+  const unmatched = (flag: 'focus' | 'skip', patterns: readonly string[] = []) => patterns.filter((p) => !ids.some((id) => matchesGlob(id, p))).map((pattern) => ({ flag, pattern }));
+  return [...unmatched('focus', o.focus), ...unmatched('skip', o.skip)];
 }
+
 
 /**
  * What the server serves, from discovery: `group/version/resource` keys. Undefined when discovery
@@ -167,15 +174,14 @@ function baseResult(s: Scenario, rules: RuleCatalogue | undefined): Omit<Scenari
 class Run {
   readonly created = new CreatedObjects();
   readonly namespaces: string[] = [];
-  readonly o: RunOptions;
+  readonly options: RunOptions;
   readonly prefix: string;
   readonly suffix: string;
   readonly runLabel: Record<string, string>;
   readonly settings: RunSettings;
-  #counter = 0;
 
   constructor(o: RunOptions) {
-    this.o = o;
+    this.options = o;
     this.prefix = o.prefix ?? newPrefix();
     this.suffix = o.groupSuffix ?? 'svc.io';
     this.runLabel = { [RUN_LABEL_KEY]: this.prefix.replace(/-$/, '') };
@@ -188,7 +194,7 @@ class Run {
   }
 
   session(): Session {
-    return new Session({ client: this.o.client, prefix: this.prefix, groupSuffix: this.suffix, created: this.created });
+    return new Session({ client: this.options.client, prefix: this.prefix, groupSuffix: this.suffix, created: this.created });
   }
 
   async createNamespace(session: Session, name: string): Promise<void> {
@@ -237,7 +243,7 @@ class Run {
     const vars = this.vars(s, index);
     const resource = s.resource ? rewriteDeep(s.resource, this.suffix) : undefined;
     const finish = (outcome: Outcome, message?: string, step?: string): ScenarioResult => ({
-      ...baseResult(s, this.o.rules),
+      ...baseResult(s, this.options.rules),
       outcome,
       ...(message !== undefined ? { message } : {}),
       ...(step !== undefined ? { step } : {}),
@@ -261,7 +267,7 @@ class Run {
       const labels = { ...this.runLabel, [SCENARIO_LABEL_KEY]: `${this.prefix}s${index}` };
       const env: ExecutionEnv = { session, vars, settings: this.settings, labels, ...(resource ? { resource } : {}) };
       const work = s.kind === 'yaml' ? runYamlSteps(s, env) : s.run(codeContext(env));
-      const limit = this.o.scenarioTimeoutMs ?? 120_000;
+      const limit = this.options.scenarioTimeoutMs ?? 120_000;
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`timed out after ${limit} ms`)), limit);
@@ -358,25 +364,54 @@ export async function runScenarios(o: RunOptions): Promise<RunReport> {
   const started = Date.now();
   const run = new Run(o);
   const selected = selectScenarios(o.scenarios, o);
-  const groupVersions = new Set<string>();
-  for (const s of selected) {
-    for (const key of s.serves) groupVersions.add(rewriteGroupSuffix(key.split('/').slice(0, -1).join('/'), run.suffix));
-    if (s.resource) groupVersions.add(rewriteGroupSuffix(apiVersionOf(s.resource), run.suffix));
-  }
-  const served = await discoverServed(o.client, groupVersions);
+  const served = await discoverServed(o.client, groupVersionsOf(selected, run.suffix));
   const results: ScenarioResult[] = [];
-  const total = selected.length;
   const record = (r: ScenarioResult): void => {
     const final = applyKnownFailing(r, o.knownFailing);
     results.push(final);
-    o.onResult?.(final, results.length, total);
+    o.onResult?.(final, results.length, selected.length);
   };
-  const runnable: { s: Scenario; index: number }[] = [];
+  const runnable: Runnable[] = [];
   selected.forEach((s, index) => {
     const reason = skipReason(s, o, served, run.suffix);
     if (reason) record({ ...baseResult(s, o.rules), outcome: 'skipped', message: reason, trace: [], millis: 0 });
     else runnable.push({ s, index });
   });
+  const leftovers = await runAll(run, runnable, o, record);
+  results.push(...staleKnownFailing(o));
+  return {
+    server: o.client.baseUrl,
+    prefix: run.prefix,
+    startedAt: new Date(started).toISOString(),
+    millis: Date.now() - started,
+    results: inSuiteOrder(results, o.scenarios),
+    summary: summarize(results),
+    leftovers,
+  };
+}
+
+/** A selected scenario that is not skipped, with its place in the selection (it names its namespaces). */
+interface Runnable {
+  s: Scenario;
+  index: number;
+}
+
+/** The group/versions whose discovery decides what the selected scenarios may use. */
+function groupVersionsOf(selected: readonly Scenario[], suffix: string): Set<string> {
+  const groupVersions = new Set<string>();
+  for (const s of selected) {
+    for (const key of s.serves) groupVersions.add(rewriteGroupSuffix(key.split('/').slice(0, -1).join('/'), suffix));
+    if (s.resource) groupVersions.add(rewriteGroupSuffix(apiVersionOf(s.resource), suffix));
+  }
+  return groupVersions;
+}
+
+/**
+ * Runs the untagged scenarios in parallel, then the serial ones one at a time, stopping early when
+ * the run is aborted; what the run created is removed even when a scenario throws. Returns what
+ * could not be removed.
+ */
+async function runAll(run: Run, runnable: readonly Runnable[], o: RunOptions, record: (r: ScenarioResult) => void): Promise<string[]> {
   const parallel = runnable.filter((x) => !x.s.tags.includes('serial'));
   const serial = runnable.filter((x) => x.s.tags.includes('serial'));
   let leftovers: string[] = [];
@@ -392,30 +427,27 @@ export async function runScenarios(o: RunOptions): Promise<RunReport> {
   } finally {
     leftovers = await run.cleanup();
   }
-  for (const p of unusedPatterns(o.knownFailing, o.scenarios.map((s) => s.id))) {
-    const trace: TraceEntry[] = [];
-    results.push({
-      id: `known-failing/${p.pattern}`,
-      area: 'known-failing',
-      rules: [],
-      ruleTexts: [],
-      tags: [],
-      file: `${o.knownFailing?.file ?? ''}:${p.line}`,
-      outcome: 'failed',
-      message: `known-failing pattern "${p.pattern}" (line ${p.line}) matches no scenario: the list is stale`,
-      trace,
-      millis: 0,
-    });
-  }
-  const order = new Map(o.scenarios.map((s, i) => [s.id, i]));
-  results.sort((a, b) => (order.get(a.id) ?? Number.MAX_SAFE_INTEGER) - (order.get(b.id) ?? Number.MAX_SAFE_INTEGER));
-  return {
-    server: o.client.baseUrl,
-    prefix: run.prefix,
-    startedAt: new Date(started).toISOString(),
-    millis: Date.now() - started,
-    results,
-    summary: summarize(results),
-    leftovers,
-  };
+  return leftovers;
+}
+
+/** A failed result for every known-failing pattern that matches no scenario: the list is stale. */
+function staleKnownFailing(o: RunOptions): ScenarioResult[] {
+  return unusedPatterns(o.knownFailing, o.scenarios.map((s) => s.id)).map((p) => ({
+    id: `known-failing/${p.pattern}`,
+    area: 'known-failing',
+    rules: [],
+    ruleTexts: [],
+    tags: [],
+    file: `${o.knownFailing?.file ?? ''}:${p.line}`,
+    outcome: 'failed',
+    message: `known-failing pattern "${p.pattern}" (line ${p.line}) matches no scenario: the list is stale`,
+    trace: [],
+    millis: 0,
+  }));
+}
+
+/** Results in the order of the suite (parallel runs finish in any order); stale-pattern results last. */
+function inSuiteOrder(results: ScenarioResult[], scenarios: readonly Scenario[]): ScenarioResult[] {
+  const order = new Map(scenarios.map((s, i) => [s.id, i]));
+  return results.sort((a, b) => (order.get(a.id) ?? Number.MAX_SAFE_INTEGER) - (order.get(b.id) ?? Number.MAX_SAFE_INTEGER));
 }

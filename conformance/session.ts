@@ -1,15 +1,15 @@
+/**
+ * One scenario's view of the server: every request goes through here, so it is traced for the
+ * report, checked against the run's safety rule, and, when it created something, remembered for
+ * cleanup.
+ */
 import { stringify as toYaml } from 'yaml';
 import { UnsafeRequestError } from './errors.js';
 import { rewriteDeep, rewriteGroupSuffix } from './group-suffix.js';
 import type { HttpClient, RawResponse } from './http.js';
 import type { HttpResult, Json, RequestOptions, TraceEntry } from './types.js';
 import { WatchReader } from './watch-stream.js';
-
-/**
- * One scenario's view of the server: every request goes through here, so it is traced for the
- * report, checked against the run's safety rule, and, when it created something, remembered for
- * cleanup.
- */
+import { isObject } from './json.js';
 
 /** Objects the run created, by path, so cleanup removes them and nothing else. */
 export class CreatedObjects {
@@ -28,10 +28,6 @@ export interface SessionOptions {
   created: CreatedObjects;
   /** Characters of a body kept in the trace. */
   traceBodyLimit?: number;
-}
-
-function isObject(v: Json | undefined): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function isDryRun(query: Record<string, Json> | undefined): boolean {

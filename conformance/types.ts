@@ -42,10 +42,6 @@ export interface ResourceProfile {
   custom: boolean;
 }
 
-export interface Duration {
-  ms: number;
-}
-
 export type HeaderExpectation =
   | 'present'
   | 'absent'
@@ -250,15 +246,6 @@ export interface WatchEvent {
   object: Json;
 }
 
-export interface WatchResult {
-  status: number;
-  headers: Record<string, string | string[]>;
-  events: WatchEvent[];
-  /** The non-streaming body when the server refused the watch. */
-  json: Json | undefined;
-  /** True when the server closed the stream. */
-  ended: boolean;
-}
 
 export interface RequestOptions {
   query?: Record<string, Json>;

@@ -34,7 +34,7 @@ function asText(v: Json): string {
 
 /** Replaces every `${var}` in `text`; `$${` stands for a literal `${`. */
 export function substitute(text: string, vars: Vars): string {
-  return text.replace(REFERENCE, (all, name: string | undefined, fn: string | undefined) =>
+  return text.replace(REFERENCE, (_all, name: string | undefined, fn: string | undefined) =>
     name === undefined ? '${' : asText(lookup(vars, name, fn)),
   );
 }

@@ -1,5 +1,6 @@
 import type { StreamResponse } from './http.js';
 import type { Json, OpenWatch, WatchEvent } from './types.js';
+import { isObject } from './json.js';
 
 /**
  * Splits a byte stream into JSON documents. The spec only says "a series of JSON event documents",
@@ -54,9 +55,6 @@ export class JsonDocumentSplitter {
   }
 }
 
-function isObject(v: Json | undefined): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /**
  * Reads watch events as they arrive; scenarios wait on it with a time bound. It exists as soon as the

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codegen } from './index.js';
-import { typecheckDir } from './testing/index.js';
+import { typecheckDir } from './typecheck.testing.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const CRDS = join(ROOT, 'generator/testdata/crds');

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { type Dirent, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { GENERATOR_NAME, type RuntimeImports, createEmitContext, emitClients, emitDefaulters, emitAllKinds, emitIndexes, emitKinds, emitOpenApi, emitProto, emitProtobufPackages, emitRootClient, emitSchemas, emitTypes, emitValidators } from './emit/index.js';
 import { loadSchemas } from './load/index.js';
@@ -117,7 +117,7 @@ function checkFiles(generated: OutputFile[], outDir: string): CodegenResult['fil
 
 /** Files below `dir` that carry svckit's generated header: safe to replace or remove. */
 function previouslyGenerated(dir: string): string[] {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true, recursive: true });
   } catch {

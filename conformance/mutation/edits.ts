@@ -1,12 +1,10 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Json, JsonObject } from '../types.js';
 import type { EventTransform, ProxiedRequest, ProxiedResponse, ResponseContext, WatchEventDocument } from './types.js';
+import { isObject } from '../json.js';
 
 /** Building blocks the mutations are written with: JSON bodies, headers, re-asking the server, event streams. */
 
-export function isObject(v: Json | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function isGzip(r: ProxiedResponse): boolean {
   return (r.headers['content-encoding'] ?? []).some((v) => /gzip/i.test(v));

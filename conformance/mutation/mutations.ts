@@ -1,10 +1,14 @@
+/**
+ * The catalogue of faults the suite must catch: each breaks one spec rule, observably, in the answers
+ * of an otherwise correct server, and names the scenarios that check that rule.
+ */
+import { isObject } from '../json.js';
 import type { Json, JsonObject } from '../types.js';
 import {
   askAgain,
   eachEvent,
   editJson,
   firstEvent,
-  isObject,
   jsonOf,
   metadataOf,
   sentObject,
@@ -15,11 +19,6 @@ import {
   withoutHeader,
 } from './edits.js';
 import type { Mutation, ProxiedResponse, ResponseContext } from './types.js';
-
-/**
- * The catalogue of faults the suite must catch: each breaks one spec rule, observably, in the answers
- * of an otherwise correct server, and names the scenarios that check that rule.
- */
 
 const WRITES = ['POST', 'PUT', 'PATCH'] as const;
 const TABLE_ACCEPT = /as=Table/i;

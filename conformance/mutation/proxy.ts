@@ -1,15 +1,15 @@
-import { Agent, type ClientRequest, createServer, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Json } from '../types.js';
-import { JsonDocumentSplitter } from '../watch-stream.js';
-import type { EventTransform, ExchangeMatcher, HeaderMap, Mutation, ProxiedRequest, ProxiedResponse, WatchEventDocument } from './types.js';
-
 /**
  * A test-only HTTP proxy between the conformance runner and a server. Without a mutation it forwards
  * every exchange as is: status, every header (repeated ones stay repeated), bytes, and watch streams
  * chunk by chunk. With one, it changes the exchanges the mutation matches, and counts how often the
  * mutation changed something, so a mutation that never fired is told apart from one that was missed.
  */
+import { Agent, type ClientRequest, createServer, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Json } from '../types.js';
+import { JsonDocumentSplitter } from '../watch-stream.js';
+import type { EventTransform, ExchangeMatcher, HeaderMap, Mutation, ProxiedRequest, ProxiedResponse, WatchEventDocument } from './types.js';
+import { isObject } from '../json.js';
 
 export interface MutationProxyOptions {
   /** Base URL of the server behind the proxy (http only). */
@@ -69,10 +69,6 @@ function readAll(stream: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function isObject(v: Json | undefined): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function asEvent(doc: string): WatchEventDocument | undefined {
   try {
     const parsed = JSON.parse(doc) as Json;
@@ -89,139 +85,149 @@ function requestTarget(path: string, query: URLSearchParams, rawQuery: string | 
   return q ? `${path}?${q}` : path;
 }
 
+/** What every exchange through one proxy shares: the target, its connection pool, the mutation, and how often it changed something. */
+interface ProxyContext {
+  readonly target: URL;
+  readonly agent: Agent;
+  readonly mutation: Mutation | undefined;
+  applied: number;
+}
+
+/** Opens a request to the target: the caller writes the body, then awaits the answer. */
+function openUpstream(ctx: ProxyContext, method: string, pathAndQuery: string, headers: HeaderMap): { outgoing: ClientRequest; answer: Promise<IncomingMessage> } {
+  const outgoing = httpRequest({
+    host: ctx.target.hostname,
+    port: ctx.target.port,
+    method,
+    path: pathAndQuery,
+    headers: { ...forwardable(headers), host: ctx.target.host },
+    agent: ctx.agent,
+  });
+  const answer = new Promise<IncomingMessage>((resolve, reject) => {
+    outgoing.on('error', reject);
+    outgoing.on('response', resolve);
+  });
+  return { outgoing, answer };
+}
+
+async function upstreamRequest(ctx: ProxyContext, r: ProxiedRequest): Promise<ProxiedResponse> {
+  const headers = { ...r.headers };
+  delete headers['content-length'];
+  if (r.body.length > 0) headers['content-length'] = [String(r.body.length)];
+  const { outgoing, answer } = openUpstream(ctx, r.method, requestTarget(r.path, r.query, undefined, true), headers);
+  outgoing.end(r.body.length > 0 ? r.body : undefined);
+  const upstream = await answer;
+  return { status: upstream.statusCode ?? 502, headers: headerMap(upstream.headersDistinct), body: await readAll(upstream) };
+}
+
+function writeHead(res: ServerResponse, status: number, headers: HeaderMap): void {
+  res.writeHead(status, forwardable(headers));
+}
+
+function sendWhole(res: ServerResponse, r: ProxiedResponse, hadLength: boolean): void {
+  const headers = { ...r.headers };
+  delete headers['content-length'];
+  if (hadLength) headers['content-length'] = [String(r.body.length)];
+  writeHead(res, r.status, headers);
+  res.end(r.body);
+}
+
+function streamEvents(ctx: ProxyContext, res: ServerResponse, upstream: IncomingMessage, transform: EventTransform): void {
+  const splitter = new JsonDocumentSplitter();
+  const decoder = new TextDecoder();
+  writeHead(res, upstream.statusCode ?? 200, headerMap(upstream.headersDistinct));
+  res.flushHeaders();
+  const write = (text: string): void => {
+    if (!res.destroyed) res.write(text);
+  };
+  const emit = (events: WatchEventDocument[]): void => {
+    for (const e of events) write(`${JSON.stringify(e)}\n`);
+  };
+  upstream.on('data', (chunk: Buffer) => {
+    for (const doc of splitter.push(decoder.decode(chunk, { stream: true }))) {
+      const event = asEvent(doc);
+      const replaced = event ? transform.next(event) : undefined;
+      if (replaced === undefined) write(`${doc}\n`);
+      else {
+        ctx.applied++;
+        emit(replaced);
+      }
+    }
+  });
+  upstream.on('end', () => {
+    const held = transform.end?.() ?? [];
+    if (held.length > 0) ctx.applied++;
+    emit(held);
+    const rest = splitter.rest();
+    if (rest.trim()) write(rest);
+    res.end();
+  });
+  upstream.on('close', () => {
+    if (!upstream.complete) res.destroy();
+  });
+}
+
+/** One exchange: match it against the mutation, change the request, then the answer or each watch event. */
+async function handle(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const rawUrl = req.url ?? '/';
+  const q = rawUrl.indexOf('?');
+  const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+  const rawQuery = q < 0 ? undefined : rawUrl.slice(q + 1);
+  const request: ProxiedRequest = { method: req.method ?? 'GET', path, query: new URLSearchParams(rawQuery ?? ''), headers: headerMap(req.headersDistinct), body: Buffer.alloc(0) };
+  const m = ctx.mutation && matchesExchange(ctx.mutation.match, request) ? ctx.mutation : undefined;
+  const buffered = Boolean(m?.request || m?.response);
+  let queryChanged = false;
+  if (buffered) {
+    request.body = await readAll(req);
+    const before = request.query.toString();
+    if (m?.request?.(request)) {
+      ctx.applied++;
+      queryChanged = request.query.toString() !== before;
+      delete request.headers['content-length'];
+      if (request.body.length > 0) request.headers['content-length'] = [String(request.body.length)];
+      delete request.headers['transfer-encoding'];
+    }
+  }
+  const { outgoing, answer } = openUpstream(ctx, request.method, requestTarget(request.path, request.query, rawQuery, queryChanged), request.headers);
+  if (buffered) outgoing.end(request.body.length > 0 ? request.body : undefined);
+  else req.pipe(outgoing);
+  // A client that goes away (a closed watch) closes the exchange with the server too.
+  res.on('close', () => {
+    if (!res.writableFinished) outgoing.destroy();
+  });
+  const upstream = await answer;
+  const status = upstream.statusCode ?? 502;
+  const stream = isWatchRequest(request.query) && status === 200;
+  if (m?.events && stream) {
+    streamEvents(ctx, res, upstream, m.events());
+    return;
+  }
+  if (m?.response && !stream) {
+    const original: ProxiedResponse = { status, headers: headerMap(upstream.headersDistinct), body: await readAll(upstream) };
+    const changed = await m.response(original, { request, upstream: (r) => upstreamRequest(ctx, r) });
+    if (changed) ctx.applied++;
+    sendWhole(res, changed ?? original, original.headers['content-length'] !== undefined);
+    return;
+  }
+  writeHead(res, status, headerMap(upstream.headersDistinct));
+  // Headers and chunks go out as they come, so a watch is open and its events are not held back.
+  res.flushHeaders();
+  upstream.pipe(res);
+  upstream.on('close', () => {
+    if (!upstream.complete) res.destroy();
+  });
+}
+
 export async function startMutationProxy(options: MutationProxyOptions): Promise<MutationProxy> {
   const target = new URL(options.target);
   if (target.protocol !== 'http:') throw new Error(`mutation proxy: only http targets are supported, got ${options.target}`);
-  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
-  const mutation = options.mutation;
-  let applied = 0;
-
-  /** Opens a request to the target: the caller writes the body, then awaits the answer. */
-  function open(method: string, pathAndQuery: string, headers: HeaderMap): { outgoing: ClientRequest; answer: Promise<IncomingMessage> } {
-    const outgoing = httpRequest({
-      host: target.hostname,
-      port: target.port,
-      method,
-      path: pathAndQuery,
-      headers: { ...forwardable(headers), host: target.host },
-      agent,
-    });
-    const answer = new Promise<IncomingMessage>((resolve, reject) => {
-      outgoing.on('error', reject);
-      outgoing.on('response', resolve);
-    });
-    return { outgoing, answer };
-  }
-
-  async function upstreamRequest(r: ProxiedRequest): Promise<ProxiedResponse> {
-    const headers = { ...r.headers };
-    delete headers['content-length'];
-    if (r.body.length > 0) headers['content-length'] = [String(r.body.length)];
-    const { outgoing, answer } = open(r.method, requestTarget(r.path, r.query, undefined, true), headers);
-    outgoing.end(r.body.length > 0 ? r.body : undefined);
-    const upstream = await answer;
-    return { status: upstream.statusCode ?? 502, headers: headerMap(upstream.headersDistinct), body: await readAll(upstream) };
-  }
-
-  function writeHead(res: ServerResponse, status: number, headers: HeaderMap): void {
-    res.writeHead(status, forwardable(headers));
-  }
-
-  function sendWhole(res: ServerResponse, r: ProxiedResponse, hadLength: boolean): void {
-    const headers = { ...r.headers };
-    delete headers['content-length'];
-    if (hadLength) headers['content-length'] = [String(r.body.length)];
-    writeHead(res, r.status, headers);
-    res.end(r.body);
-  }
-
-  function streamEvents(res: ServerResponse, upstream: IncomingMessage, transform: EventTransform): void {
-    const splitter = new JsonDocumentSplitter();
-    const decoder = new TextDecoder();
-    writeHead(res, upstream.statusCode ?? 200, headerMap(upstream.headersDistinct));
-    res.flushHeaders();
-    const write = (text: string): void => {
-      if (!res.destroyed) res.write(text);
-    };
-    const emit = (events: WatchEventDocument[]): void => {
-      for (const e of events) write(`${JSON.stringify(e)}\n`);
-    };
-    upstream.on('data', (chunk: Buffer) => {
-      for (const doc of splitter.push(decoder.decode(chunk, { stream: true }))) {
-        const event = asEvent(doc);
-        const replaced = event ? transform.next(event) : undefined;
-        if (replaced === undefined) write(`${doc}\n`);
-        else {
-          applied++;
-          emit(replaced);
-        }
-      }
-    });
-    upstream.on('end', () => {
-      const held = transform.end?.() ?? [];
-      if (held.length > 0) applied++;
-      emit(held);
-      const rest = splitter.rest();
-      if (rest.trim()) write(rest);
-      res.end();
-    });
-    upstream.on('close', () => {
-      if (!upstream.complete) res.destroy();
-    });
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const rawUrl = req.url ?? '/';
-    const q = rawUrl.indexOf('?');
-    const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
-    const rawQuery = q < 0 ? undefined : rawUrl.slice(q + 1);
-    const request: ProxiedRequest = { method: req.method ?? 'GET', path, query: new URLSearchParams(rawQuery ?? ''), headers: headerMap(req.headersDistinct), body: Buffer.alloc(0) };
-    const m = mutation && matchesExchange(mutation.match, request) ? mutation : undefined;
-    const buffered = Boolean(m?.request || m?.response);
-    let queryChanged = false;
-    if (buffered) {
-      request.body = await readAll(req);
-      const before = request.query.toString();
-      if (m?.request?.(request)) {
-        applied++;
-        queryChanged = request.query.toString() !== before;
-        delete request.headers['content-length'];
-        if (request.body.length > 0) request.headers['content-length'] = [String(request.body.length)];
-        delete request.headers['transfer-encoding'];
-      }
-    }
-    const { outgoing, answer } = open(request.method, requestTarget(request.path, request.query, rawQuery, queryChanged), request.headers);
-    if (buffered) outgoing.end(request.body.length > 0 ? request.body : undefined);
-    else req.pipe(outgoing);
-    // A client that goes away (a closed watch) closes the exchange with the server too.
-    res.on('close', () => {
-      if (!res.writableFinished) outgoing.destroy();
-    });
-    const upstream = await answer;
-    const status = upstream.statusCode ?? 502;
-    const stream = isWatchRequest(request.query) && status === 200;
-    if (m?.events && stream) {
-      streamEvents(res, upstream, m.events());
-      return;
-    }
-    if (m?.response && !stream) {
-      const original: ProxiedResponse = { status, headers: headerMap(upstream.headersDistinct), body: await readAll(upstream) };
-      const changed = await m.response(original, { request, upstream: upstreamRequest });
-      if (changed) applied++;
-      sendWhole(res, changed ?? original, original.headers['content-length'] !== undefined);
-      return;
-    }
-    writeHead(res, status, headerMap(upstream.headersDistinct));
-    // Headers and chunks go out as they come, so a watch is open and its events are not held back.
-    res.flushHeaders();
-    upstream.pipe(res);
-    upstream.on('close', () => {
-      if (!upstream.complete) res.destroy();
-    });
-  }
-
+  // One connection per exchange: node's Agent does not read the server's Keep-Alive timeout, so a
+  // reused idle socket can meet the server closing it, and the exchange fails with a 502 from here
+  // that no server caused (seen once in five control runs). Loopback connections cost nothing.
+  const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+  const ctx: ProxyContext = { target, agent, mutation: options.mutation, applied: 0 };
   const server = createServer((req, res) => {
-    handle(req, res).catch((e: unknown) => {
+    handle(ctx, req, res).catch((e: unknown) => {
       if (!res.headersSent) {
         res.writeHead(502, { 'content-type': 'text/plain' });
         res.end(`mutation proxy: ${e instanceof Error ? e.message : String(e)}`);
@@ -233,12 +239,12 @@ export async function startMutationProxy(options: MutationProxyOptions): Promise
   return {
     url: `http://127.0.0.1:${port}`,
     get applied() {
-      return applied;
+      return ctx.applied;
     },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      agent.destroy();
+      ctx.agent.destroy();
     },
   };
 }

@@ -1,10 +1,9 @@
-import type { JsonObject } from '../types.js';
-
 /**
  * The model of the mutation check: a `Mutation` breaks one spec rule in the answers of a correct
  * server, so that running the suite through it proves some scenario notices. The proxy
  * (`proxy.ts`) applies it; `mutations.ts` holds the catalogue.
  */
+import type { JsonObject } from '../types.js';
 
 /** Header values by lower-case name; every value of a repeated header is kept (Warning may repeat). */
 export type HeaderMap = Record<string, string[]>;

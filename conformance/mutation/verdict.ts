@@ -1,13 +1,13 @@
-import { matchesAny } from '../glob.js';
-import type { RuleCatalogue } from '../rules.js';
-import type { Json, Scenario } from '../types.js';
-import type { Mutation } from './types.js';
-
 /**
  * Judging one mutation run from its JSON report: caught when the run failed and a scenario the
  * mutation names failed. Also what is run for it (its scenarios plus a few others) and the checks
  * that keep the catalogue honest.
  */
+import { matchesAny } from '../glob.js';
+import type { RuleCatalogue } from '../rules.js';
+import type { Json, Scenario } from '../types.js';
+import type { Mutation } from './types.js';
+import { isObject } from '../json.js';
 
 export interface ScenarioOutcome {
   id: string;
@@ -23,10 +23,6 @@ export interface Verdict {
   failedOthers: string[];
   /** Why it was missed; undefined when caught. */
   reason?: string;
-}
-
-function isObject(v: Json | undefined): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The results of a JSON report written by `--report json:<file>`. */

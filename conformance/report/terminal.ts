@@ -1,11 +1,10 @@
-import type { RunReport } from '../runner.js';
-import type { ScenarioResult, TraceEntry } from '../types.js';
-import { closingLine } from './summary-line.js';
-
 /**
  * The terminal report: per-area counts, then every failure with its rule, the first expectation
  * that failed and the request/response trace (trimmed), then the closing line.
  */
+import type { RunReport } from '../runner.js';
+import type { ScenarioResult, TraceEntry } from '../types.js';
+import { closingLine } from './summary-line.js';
 
 export interface TerminalOptions {
   /** Characters of a body shown per trace entry. */

@@ -8,7 +8,7 @@ import type { KindRegistration } from '../../runtime/schema/index.js';
 import { ApiServer } from '../../runtime/server/index.js';
 import { createStore } from '../../runtime/store/index.js';
 import { codegen } from '../codegen.js';
-import { typecheckDir } from '../testing/index.js';
+import { typecheckDir } from '../typecheck.testing.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const CRDS = join(ROOT, 'generator/testdata/crds');

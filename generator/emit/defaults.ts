@@ -1,5 +1,5 @@
 import type { Field, GroupVersion, ObjectNode, TypeId, TypeNode } from '../model/index.js';
-import { ModelIndex, groupDir, typeKey } from '../model/index.js';
+import { type ModelIndex, groupDir, typeKey } from '../model/index.js';
 import { type GeneratedFile, tsValue } from '../print/index.js';
 import { type Declaration, collectDeclarations, exactKey, isInterface } from './declarations.js';
 import { type EmitContext, gvAliasPrefix } from './emit-context.js';

@@ -4,7 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
 import { codegen } from '../index.js';
-import { tempTree } from '../testing/index.js';
+import { tempTree } from '../temp-tree.testing.js';
 import { protoPackage } from './index.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;

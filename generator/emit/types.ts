@@ -1,7 +1,7 @@
 import type { Constraints, Field, GroupVersion, TypeNode } from '../model/index.js';
 import { groupDir, typeKey } from '../model/index.js';
 import { type Declaration, collectDeclarations as collect, isInterface, shapeKey } from './declarations.js';
-import { type GeneratedFile, pascalCase, tsKey, tsLiteral, tsString } from '../print/index.js';
+import { type GeneratedFile, tsKey, tsLiteral, tsString } from '../print/index.js';
 import { type EmitContext, gvAliasPrefix } from './emit-context.js';
 
 /**
@@ -110,7 +110,7 @@ class TypePrinter {
 
   private structural(node: TypeNode): string {
     const literals = node.constraints?.enum?.map(tsLiteral);
-    if (literals && literals.every((l) => l !== undefined)) return literals.join(' | ');
+    if (literals?.every((l) => l !== undefined)) return literals.join(' | ');
     switch (node.kind) {
       case 'scalar':
         return node.type === 'integer' ? 'number' : node.type;

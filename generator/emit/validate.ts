@@ -1,6 +1,6 @@
 import type { Constraints, Field, GroupVersion, ObjectNode, TypeId, TypeNode } from '../model/index.js';
 import { groupDir } from '../model/index.js';
-import { type GeneratedFile, camelCase, tsKey, tsString, tsValue } from '../print/index.js';
+import { type GeneratedFile, camelCase, tsString, tsValue } from '../print/index.js';
 import { type Declaration, collectDeclarations, exactKey, isInterface } from './declarations.js';
 import { type EmitContext, gvAliasPrefix } from './emit-context.js';
 import { fieldAccess } from './field-access.js';

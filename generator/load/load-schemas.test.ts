@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ModelIndex, type ObjectNode } from '../model/index.js';
-import { tempTree } from '../testing/index.js';
+import { tempTree } from '../temp-tree.testing.js';
 import { LoadError, loadSchemas } from './index.js';
 
 const CRDS = new URL('../testdata/crds/', import.meta.url).pathname;

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { type Stats, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CORE_SCHEMA, YAMLException, loadAll } from 'js-yaml';
@@ -54,7 +54,7 @@ function shownPath(file: string, cwd: string): string {
 }
 
 function listSchemaFiles(path: string): string[] {
-  let stat;
+  let stat: Stats;
   try {
     stat = statSync(path);
   } catch {

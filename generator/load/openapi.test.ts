@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Field, Model, NamedType, TypeNode } from '../model/index.js';
 import { ModelIndex, apiVersionOf } from '../model/index.js';
-import { LoadError, isLoadError, loadSchemas } from './index.js';
+import { type LoadError, isLoadError, loadSchemas } from './index.js';
 
 /** Errors name fixtures relative to their directory, so assertions do not depend on the cwd. */
 const FIXTURES = fileURLToPath(new URL('./testdata/openapi/', import.meta.url));

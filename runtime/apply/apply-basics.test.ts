@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../patch/index.js';
+import type { JsonObject } from '../json/index.js';
 import { apply } from './apply.js';
-import { PodSchema } from './pod-schema.fixture.js';
-import { container, managedFieldsJson, pod, runScenario, stepTime } from './scenario.fixture.js';
+import { PodSchema } from './pod-schema.testing.js';
+import { container, managedFieldsJson, pod, runScenario, stepTime } from './scenario.testing.js';
 
 describe('apply: create and update', () => {
   it('apply/create: applying to an absent object creates it, owned by the applier', () => {

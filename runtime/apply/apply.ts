@@ -4,12 +4,11 @@
  * omits now unless someone else owns it. Fields another manager owns with a different value are
  * conflicts (409) unless forced; equal values are shared.
  */
-import type { JsonObject, JsonValue } from '../patch/index.js';
-import { cloneJson, getOwn, isJsonObject, jsonEqual, setOwn } from '../patch/json.js';
+import { type JsonObject, type JsonValue, cloneJson, getOwn, isJsonObject, jsonEqual, setOwn } from '../json/index.js';
 import { compareObjects } from './compare.js';
 import { ApplyInputError, isTypedValueError } from './errors.js';
 import { FieldSet } from './field-set.js';
-import { fieldsOfShape } from './fields-of.js';
+import { fieldSetOfShape } from './field-set-of.js';
 import { capUpdateManagers, encodeManagedFields, formatTime, type ManagedEntry, type ManagedFields, managerIdentity } from './managed-fields.js';
 import { mergeObjects } from './merge.js';
 import { managedEntriesOf, withManagedFields, withoutManagedFields, withoutServerSetFields } from './object-meta.js';
@@ -103,7 +102,7 @@ function withoutNullManagedFields(config: JsonObject, metadata: JsonObject): Jso
 /** The applied set; a body that does not fit the markers is the client's error. */
 function appliedFieldsOf(body: JsonObject, shape: Shape): FieldSet {
   try {
-    return fieldsOfShape(body, shape, true);
+    return fieldSetOfShape(body, shape, true);
   } catch (error) {
     if (isTypedValueError(error)) throw new ApplyInputError('invalid-config', `invalid apply patch: ${error.message}`, error.field);
     throw error;

@@ -5,8 +5,7 @@
  * Two empty values (absent, null, `{}`, `[]`) are compared as leaves, which keeps the difference
  * between null and empty.
  */
-import type { JsonObject, JsonValue } from '../patch/index.js';
-import { getOwn, isJsonObject, jsonEqual } from '../patch/json.js';
+import { type JsonObject, type JsonValue, getOwn, isJsonObject, jsonEqual } from '../json/index.js';
 import { FieldSet } from './field-set.js';
 import { indexList } from './list-items.js';
 import { fieldElement, type PathElement } from './path-element.js';

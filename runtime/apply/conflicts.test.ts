@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isStatusError } from '../api/index.js';
 import { apply } from './apply.js';
-import { PodSchema } from './pod-schema.fixture.js';
-import { container, pod, runScenario, stepTime } from './scenario.fixture.js';
+import { PodSchema } from './pod-schema.testing.js';
+import { container, pod, runScenario, stepTime } from './scenario.testing.js';
 
 describe('apply: conflicts', () => {
   it('conflict/apply-vs-apply: a field another applier owns with another value conflicts', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../patch/index.js';
-import { WidgetSchema } from './pod-schema.fixture.js';
-import { managedFieldsJson, runScenario } from './scenario.fixture.js';
+import type { JsonObject } from '../json/index.js';
+import { WidgetSchema } from './pod-schema.testing.js';
+import { managedFieldsJson, runScenario } from './scenario.testing.js';
 
 const widget = (spec: JsonObject): JsonObject => ({ apiVersion: 'v1', kind: 'Widget', metadata: { name: 'w' }, spec });
 

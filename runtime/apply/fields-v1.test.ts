@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../patch/index.js';
+import type { JsonValue } from '../json/index.js';
 import { isManagedFieldsError } from './errors.js';
 import { FieldSet } from './field-set.js';
 import { fieldsV1Json, fromFieldsV1, toFieldsV1 } from './fields-v1.js';

@@ -4,8 +4,7 @@
  * says the element itself is in the set besides paths below it:
  * `{"f:spec":{"f:containers":{"k:{\"name\":\"a\"}":{".":{},"f:image":{}}}}}`.
  */
-import type { JsonObject, JsonValue } from '../patch/index.js';
-import { hasOwn, isJsonObject, setOwn } from '../patch/json.js';
+import { type JsonObject, type JsonValue, hasOwn, isJsonObject, setOwn } from '../json/index.js';
 import { ManagedFieldsError } from './errors.js';
 import { FieldSet } from './field-set.js';
 import { parsePathElement, serializePathElement } from './path-element.js';

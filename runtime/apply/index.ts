@@ -33,7 +33,7 @@ export {
 } from './path-element.js';
 export { type FieldSetEntry, FieldSet } from './field-set.js';
 export { fieldsV1Json, fromFieldsV1, toFieldsV1 } from './fields-v1.js';
-export { fieldsOf } from './fields-of.js';
+export { fieldSetOf } from './field-set-of.js';
 export type { ShapeOptions } from './shape.js';
 export {
   type ManagedEntry,

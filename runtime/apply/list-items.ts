@@ -2,8 +2,7 @@
  * The identity of list items: the path element that names an item of a granular list (its key
  * fields, its value, or its position), and lists indexed by it.
  */
-import type { JsonValue } from '../patch/index.js';
-import { getOwn, isJsonObject, isJsonPrimitive } from '../patch/json.js';
+import { type JsonValue, getOwn, isJsonObject, isJsonPrimitive } from '../json/index.js';
 import { TypedValueError } from './errors.js';
 import { indexElement, type KeyField, keyElement, type Path, type PathElement, pathString, serializePathElement, valueElement } from './path-element.js';
 import type { ListShape } from './shape.js';

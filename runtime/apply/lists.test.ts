@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { container, managedFieldsJson, pod, runScenario } from './scenario.fixture.js';
+import { container, managedFieldsJson, pod, runScenario } from './scenario.testing.js';
 
 const web = (rest = {}) => container('web', rest);
 const side = (rest = {}) => container('side', rest);

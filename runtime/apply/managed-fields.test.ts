@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../patch/index.js';
+import type { JsonObject } from '../json/index.js';
 import { isManagedFieldsError } from './errors.js';
 import { FieldSet } from './field-set.js';
 import { capUpdateManagers, decodeManagedFields, encodeManagedFields, formatTime, type ManagedEntry, managerIdentity } from './managed-fields.js';

@@ -7,8 +7,7 @@
  * version. Entries are written sorted (Apply before Update, then oldest first, then by name,
  * version and subresource); entries that own nothing are dropped.
  */
-import type { JsonObject, JsonValue } from '../patch/index.js';
-import { getOwn, isJsonObject } from '../patch/json.js';
+import { type JsonObject, type JsonValue, getOwn, isJsonObject } from '../json/index.js';
 import { ManagedFieldsError } from './errors.js';
 import { FieldSet } from './field-set.js';
 import { fromFieldsV1, toFieldsV1 } from './fields-v1.js';

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { pod, runScenario } from './scenario.fixture.js';
+import { pod, runScenario } from './scenario.testing.js';
 
 describe('granular maps', () => {
   it('granular-map/merge-by-key: appliers own their own keys; all keys stay', () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../patch/index.js';
+import type { JsonObject } from '../json/index.js';
 import { compareObjects } from './compare.js';
 import { mergeObjects } from './merge.js';
 import { pathString } from './path-element.js';
-import { PodSchema } from './pod-schema.fixture.js';
+import { PodSchema } from './pod-schema.testing.js';
 import { pruneReleased } from './prune.js';
 import { rootShape } from './shape.js';
-import { fieldsOf } from './fields-of.js';
+import { fieldSetOf } from './field-set-of.js';
 
 const shape = rootShape(PodSchema);
 const show = (c: ReturnType<typeof compareObjects>) => ({
@@ -70,8 +70,8 @@ describe('compare', () => {
 describe('prune', () => {
   it('prune/released-only: only what the applier released and no one owns goes', () => {
     const merged = { spec: { replicas: 1, paused: true, hostname: 'h' } };
-    const released = fieldsOf({ spec: { replicas: 1, paused: true } }, PodSchema);
-    const owned = fieldsOf({ spec: { replicas: 1 } }, PodSchema);
+    const released = fieldSetOf({ spec: { replicas: 1, paused: true } }, PodSchema);
+    const owned = fieldSetOf({ spec: { replicas: 1 } }, PodSchema);
     expect(pruneReleased(merged, released, owned, shape)).toEqual({ spec: { replicas: 1, hostname: 'h' } });
   });
 });

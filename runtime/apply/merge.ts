@@ -5,8 +5,7 @@
  *
  * The result may share unchanged parts with its inputs; callers that mutate must copy.
  */
-import type { JsonObject, JsonValue } from '../patch/index.js';
-import { getOwn, isJsonObject, setOwn } from '../patch/json.js';
+import { type JsonObject, type JsonValue, getOwn, isJsonObject, setOwn } from '../json/index.js';
 import { type IndexedItem, indexList } from './list-items.js';
 import { fieldElement, type PathElement } from './path-element.js';
 import { type ListShape, memberShape, resolveShape, type Shape } from './shape.js';

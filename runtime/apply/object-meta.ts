@@ -2,8 +2,7 @@
  * The parts of an object's metadata that ownership tracking reads and writes itself: the
  * managedFields list, and the fields the server sets, which no manager is recorded as owning.
  */
-import type { JsonObject, JsonValue } from '../patch/index.js';
-import { deleteOwn, getOwn, isJsonObject, setOwn } from '../patch/json.js';
+import { type JsonObject, type JsonValue, deleteOwn, getOwn, isJsonObject, setOwn } from '../json/index.js';
 import { isManagedFieldsError } from './errors.js';
 import { FieldSet } from './field-set.js';
 import { decodeManagedFields, type ManagedEntry } from './managed-fields.js';

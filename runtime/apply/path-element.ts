@@ -4,8 +4,7 @@
  * the real system byte for byte; the dotted forms (`.spec.containers[name="a"]`) are what apply
  * conflicts print.
  */
-import type { JsonValue } from '../patch/index.js';
-import { isJsonObject } from '../patch/json.js';
+import { type JsonValue, isJsonObject } from '../json/index.js';
 import { ManagedFieldsError } from './errors.js';
 
 /** One key field of a list-map item and its value. */

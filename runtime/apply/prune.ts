@@ -7,8 +7,7 @@
  * the key or item itself, even if another manager owns a field inside it. Key fields of a list
  * item that stays are never removed.
  */
-import type { JsonObject, JsonValue } from '../patch/index.js';
-import { isJsonObject, setOwn } from '../patch/json.js';
+import { type JsonObject, type JsonValue, isJsonObject, setOwn } from '../json/index.js';
 import type { FieldSet } from './field-set.js';
 import { indexList } from './list-items.js';
 import { fieldElement, type PathElement } from './path-element.js';

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { apply } from './apply.js';
 import { isManagedFieldsReset } from './managed-fields.js';
 import { withoutManagedFields } from './object-meta.js';
-import { PodSchema } from './pod-schema.fixture.js';
-import { managedFieldsJson, ownership, pod, runScenario, stepTime } from './scenario.fixture.js';
+import { PodSchema } from './pod-schema.testing.js';
+import { managedFieldsJson, ownership, pod, runScenario, stepTime } from './scenario.testing.js';
 import { update } from './update.js';
 
 const options = { schema: PodSchema, apiVersion: 'v1', now: stepTime(5) };

@@ -7,20 +7,16 @@
  * Built-in kinds read the legacy `patchStrategy: merge` + `patchMergeKey` field markers when no
  * list type is set; custom resources do not, and their unmarked lists are atomic.
  */
-import type { JsonPrimitive, JsonValue } from '../patch/index.js';
-import { isJsonObject, isJsonPrimitive } from '../patch/json.js';
-import { deref, type FieldSchema, type ObjectSchema, type SchemaNode } from '../schema/index.js';
+import { type JsonValue, isJsonObject } from '../json/index.js';
+import { hasLegacyMarker, listMarkersOf, type ListMarkers, type MergeKey } from '../patch/index.js';
+import { deref, type FieldSchema, type ListSchema, type ObjectSchema, type SchemaNode } from '../schema/index.js';
 
 export interface ShapeOptions {
   /** A custom resource: unmarked lists are atomic and legacy patch markers are ignored. */
   readonly custom?: boolean;
 }
 
-/** A key field of list-map items; an item without it takes the schema default when there is one. */
-export interface MergeKey {
-  readonly name: string;
-  readonly default?: JsonPrimitive;
-}
+export type { MergeKey } from '../patch/index.js';
 
 export interface ScalarShape {
   readonly kind: 'scalar';
@@ -74,21 +70,6 @@ export function resolveShape(shape: Shape, value: JsonValue | undefined): Shape 
   return SCALAR;
 }
 
-/** Whether a shape is owned and replaced as a whole. */
-export function isAtomic(shape: Shape): boolean {
-  switch (shape.kind) {
-    case 'scalar':
-      return true;
-    case 'untyped':
-      return false;
-    case 'list':
-      return shape.listKind === 'atomic';
-    case 'struct':
-    case 'map':
-      return shape.atomic;
-  }
-}
-
 /** The shape of a member of a struct or map, and whether it is a declared struct field. */
 export function memberShape(container: Shape, name: string): { shape: Shape; named: boolean } {
   if (container.kind === 'struct') {
@@ -132,7 +113,7 @@ class ShapeReader {
       case 'map':
         return { kind: 'map', atomic: n.mapType === 'atomic', values: this.shapeOf(n.values, undefined) };
       case 'list':
-        return this.listOf(n.items, n.listType, n.listMapKeys, field);
+        return this.listOf(n, field);
       case 'raw':
         return UNTYPED;
       default:
@@ -160,23 +141,23 @@ class ShapeReader {
     };
   }
 
-  private listOf(items: SchemaNode, listType: string | undefined, listMapKeys: readonly string[] | undefined, field: FieldSchema | undefined): ListShape {
-    const itemShape = this.shapeOf(items, undefined);
+  /** Apply's precedence: the list type wins; without one, only built-in kinds read the legacy markers. */
+  private listOf(node: ListSchema, field: FieldSchema | undefined): ListShape {
+    const itemShape = this.shapeOf(node.items, undefined);
+    const markers = listMarkersOf(node, field);
     // Only scalars can be told apart by value, only objects by key fields.
     const scalarItems = itemShape.kind === 'scalar';
     const objectItems = itemShape.kind === 'struct' || itemShape.kind === 'map' || itemShape.kind === 'untyped';
     const list = (listKind: ListKind, keys: readonly MergeKey[] = []): ListShape => ({ kind: 'list', listKind, keys, items: itemShape });
-    if (listType === 'atomic') return list('atomic');
-    if (listType === 'set') return list(scalarItems ? 'set' : 'atomic');
-    if (listType === 'map') {
+    if (markers.listType === 'atomic') return list('atomic');
+    if (markers.listType === 'set') return list(scalarItems ? 'set' : 'atomic');
+    if (markers.listType === 'map') {
       if (scalarItems) return list('set');
-      const names = listMapKeys ?? [];
-      return names.length > 0 && objectItems ? list('map', names.map((name) => mergeKeyOf(items, name))) : list('index');
+      return markers.mapKeys.length > 0 && objectItems ? list('map', markers.mapKeys) : list('index');
     }
     // No list type: built-in kinds read the legacy markers, custom resources keep lists atomic.
-    if (this.custom || field === undefined || !isLegacyMerge(field)) return list('atomic');
-    const key = field.patchMergeKey ?? '';
-    if (key !== '' && objectItems) return list('map', [mergeKeyOf(items, key)]);
+    if (this.custom || !isLegacyMerge(markers)) return list('atomic');
+    if (markers.mergeKey !== undefined && objectItems) return list('map', [markers.mergeKey]);
     return list(scalarItems ? 'set' : 'atomic');
   }
 }
@@ -186,19 +167,9 @@ function atomicStruct(): StructShape {
 }
 
 /** The real system reads exactly these two strategies as "merge". */
-function isLegacyMerge(field: FieldSchema): boolean {
-  return field.patchStrategy === 'merge' || field.patchStrategy === 'merge,retainKeys';
-}
-
-function hasLegacyMarker(field: FieldSchema): boolean {
-  return field.patchStrategy !== undefined || field.patchMergeKey !== undefined;
-}
-
-function mergeKeyOf(items: SchemaNode, name: string): MergeKey {
-  const node = deref(items);
-  const field = node.type === 'object' ? node.fields.find((f) => f.name === name) : undefined;
-  const fallback = field === undefined ? undefined : field.schema.default ?? deref(field.schema).default;
-  return isJsonPrimitive(fallback) ? { name, default: fallback } : { name };
+function isLegacyMerge(markers: ListMarkers): boolean {
+  const strategies = markers.strategies.join(',');
+  return strategies === 'merge' || strategies === 'merge,retainKeys';
 }
 
 const readers = { builtin: new ShapeReader(false), custom: new ShapeReader(true) };

@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
-import { container, pod, runScenario } from './scenario.fixture.js';
-import { topology, withSpecField } from './pod-schema.fixture.js';
+import { container, pod, runScenario } from './scenario.testing.js';
+import { topology, withSpecField } from './pod-schema.testing.js';
 
 const t = (key: string) => ({ key, operator: 'Exists' });
 const granularTolerations = withSpecField('tolerations', topology.tolerationsGranular);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../patch/index.js';
+import type { JsonObject } from '../json/index.js';
 import { ANCIENT_CHANGES_MANAGER } from './managed-fields.js';
-import { PodSchema } from './pod-schema.fixture.js';
-import { container, managedFieldsJson, ownership, pod, runScenario, stepTime } from './scenario.fixture.js';
+import { PodSchema } from './pod-schema.testing.js';
+import { container, managedFieldsJson, ownership, pod, runScenario, stepTime } from './scenario.testing.js';
 import { update } from './update.js';
 
 const options = (i: number) => ({ schema: PodSchema, apiVersion: 'v1', now: stepTime(i) });

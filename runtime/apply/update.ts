@@ -8,7 +8,7 @@
  * decode and are not empty; otherwise (absent, `[]`, undecodable) the live object's are kept.
  * A subresource write always keeps the live object's.
  */
-import type { JsonObject } from '../patch/index.js';
+import type { JsonObject } from '../json/index.js';
 import { compareObjects } from './compare.js';
 import { isTypedValueError } from './errors.js';
 import { capUpdateManagers, encodeManagedFields, formatTime, isManagedFieldsReset, type ManagedEntry, managerIdentity } from './managed-fields.js';

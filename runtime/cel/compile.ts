@@ -149,12 +149,9 @@ function bind(
     const value = inputs[name];
     if (name === 'oldSelf' && optionalOldSelf) {
       out[name] = value === undefined ? Optional.none() : Optional.of(converter.convert(value, type as SchemaNode));
-    } else if (value === undefined) {
-      continue;
-    } else if (type === AUTHORIZER_TYPE) {
-      out[name] = value instanceof AuthorizerValue ? value : new AuthorizerValue(value as AuthorizerBinding);
-    } else {
-      out[name] = typeof type === 'string' ? dynFromJson(value) : converter.convert(value, type);
+    } else if (value !== undefined) {
+      if (type === AUTHORIZER_TYPE) out[name] = value instanceof AuthorizerValue ? value : new AuthorizerValue(value as AuthorizerBinding);
+      else out[name] = typeof type === 'string' ? dynFromJson(value) : converter.convert(value, type);
     }
   }
   return out;

@@ -8,7 +8,7 @@ import {
   SECTIONS_NOT_RUN,
   type Suite,
   summarize,
-} from './conformance-runner.js';
+} from './conformance-runner.testing.js';
 
 /**
  * Pass-rate floors per file of the CEL conformance suite (passed / (passed + failed); skipped cases

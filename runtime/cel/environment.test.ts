@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileExpression } from './compile.js';
 import { isCelCompileError } from './errors.js';
-import { evaluate } from './test-helpers.js';
+import { evaluate } from './evaluate.testing.js';
 import { Optional } from './values.js';
 
 const rejects = (expr: string, message: RegExp): void => {

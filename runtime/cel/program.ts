@@ -190,7 +190,7 @@ function rejectInvalidPattern(text: string, node: AstNode, isNode: IsAstNode): v
   if (!REGEX_FUNCTIONS.has(String(args[0]))) return;
   const operands = operandsOf(node, isNode);
   const pattern = operands[1];
-  if (!pattern || pattern.op !== 'value' || typeof pattern.args !== 'string') return;
+  if (pattern?.op !== 'value' || typeof pattern.args !== 'string') return;
   const problem = patternError(pattern.args);
   if (problem) throw new CelCompileError(text, problem, positionOf(text, pattern.start));
 }

@@ -31,7 +31,7 @@ const BARE_METADATA: ObjectSchema = {
 /** Declared metadata plus name and generateName, which expressions may always read. */
 function metadataWithNames(declared: SchemaNode | undefined): ObjectSchema {
   const meta = declared ? deref(declared) : undefined;
-  if (!meta || meta.type !== 'object') return BARE_METADATA;
+  if (meta?.type !== 'object') return BARE_METADATA;
   let merged = implicitMetadata.get(meta);
   if (!merged) {
     const extra = BARE_METADATA.fields.filter((f) => !meta.fields.some((m) => m.name === f.name));

@@ -6,18 +6,12 @@
  * A value of the wrong JSON type is converted as untyped JSON, so reading it fails at run time
  * with a type error rather than the conversion failing.
  */
+import { isPlainObject } from '../json/index.js';
 import { deref, type SchemaNode } from '../schema/index.js';
 import { escapePropertyName } from './escaping.js';
 import { celFields, objectClass } from './schema-objects.js';
 import { decodeBase64, markList, parseGoDuration, parseTimestamp } from './values.js';
 
-type JsonObject = Readonly<Record<string, unknown>>;
-
-function isJsonObject(v: unknown): v is JsonObject {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto: unknown = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
 
 /** A JSON number as CEL sees untyped JSON: whole numbers are ints, others doubles. */
 function jsonNumber(n: number): bigint | number {
@@ -29,7 +23,7 @@ export function dynFromJson(value: unknown): unknown {
   if (value === undefined || value === null) return null;
   if (typeof value === 'number') return jsonNumber(value);
   if (Array.isArray(value)) return value.map(dynFromJson);
-  if (isJsonObject(value)) {
+  if (isPlainObject(value)) {
     const out = new Map<string, unknown>();
     for (const [k, v] of Object.entries(value)) if (v !== undefined) out.set(k, dynFromJson(v));
     return out;
@@ -88,7 +82,7 @@ export class CelValueConverter {
 
   private composite(value: object, node: SchemaNode): unknown {
     const n = deref(node);
-    if (n.type === 'object' && isJsonObject(value)) {
+    if (n.type === 'object' && isPlainObject(value)) {
       const out = new (objectClass(n))();
       for (const f of celFields(n)) {
         const v = value[f.name];
@@ -96,7 +90,7 @@ export class CelValueConverter {
       }
       return out;
     }
-    if (n.type === 'map' && isJsonObject(value)) {
+    if (n.type === 'map' && isPlainObject(value)) {
       const out = new Map<string, unknown>();
       for (const [k, v] of Object.entries(value)) {
         if (v !== undefined && v !== null) out.set(k, this.convert(v, n.values));

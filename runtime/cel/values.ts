@@ -97,7 +97,7 @@ export function celEquals(a: CelValue, b: CelValue): boolean {
   const na = numeric(a);
   const nb = numeric(b);
   if (na !== undefined && nb !== undefined) {
-    // eslint-disable-next-line eqeqeq -- bigint == number compares by value
+    // biome-ignore lint/suspicious/noDoubleEquals: bigint == number compares by value
     return na == nb;
   }
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
@@ -135,12 +135,6 @@ export function concatLists(a: readonly CelValue[], b: readonly CelValue[]): Cel
     else out.push(x);
   }
   return markList(out, semantics);
-}
-
-/** Finds the old map-list item with the same key as `item`. */
-export function findByKey(list: readonly CelValue[], item: CelValue, keys: readonly string[]): CelValue {
-  const key = itemKey(item, keys);
-  return list.find((y) => sameKey(itemKey(y, keys), key));
 }
 
 const NANOS_PER_SECOND = 1_000_000_000n;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Client, createClient } from '../../generated/client.js';
-import type { ConfigMap } from '../../generated/core/v1/types.js';
+import type { ConfigMap } from '../../generated/core/v1/index.js';
 import { type StatusError, isStatusError } from '../api/index.js';
 import { type Informer, type WatchEvent, byLabel, byNamespace } from './index.js';
 import { type Front, type RunningServer, eventually, front, referenceServer, replyStatus } from './client.testing.js';

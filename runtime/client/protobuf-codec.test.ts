@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/client.js';
-import type { ConfigMap } from '../../generated/core/v1/types.js';
+import type { ConfigMap } from '../../generated/core/v1/index.js';
 import { allProtobufPackages } from '../../generated/protobuf.js';
 import { protobufCodec } from './index.js';
 import { type Front, type RunningServer, front, referenceServer } from './client.testing.js';

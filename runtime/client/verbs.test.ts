@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, createClient } from '../../generated/client.js';
-import type { ConfigMap, Pod } from '../../generated/core/v1/types.js';
+import type { ConfigMap, Pod } from '../../generated/core/v1/index.js';
 import { StatusError, isStatusError } from '../api/index.js';
 import { PATCH_CONTENT_TYPES } from './index.js';
 import { type Front, type RunningServer, front, referenceServer } from './client.testing.js';

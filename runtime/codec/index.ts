@@ -21,3 +21,4 @@ export { type IncludeObject, type Table, type TableColumnDefinition, type TableO
 export { JsonPath, JsonPathError, isJsonPathError } from './json-path.js';
 export { humanDuration } from './human-duration.js';
 export { YamlBodyError, decodeYaml, encodeYaml, isYamlBodyError } from './yaml.js';
+export { type Timestamp, formatTimestamp, parseTimestamp } from './timestamp.js';

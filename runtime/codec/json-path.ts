@@ -4,6 +4,8 @@
  * `[?(@.type == "Ready")]` with `==`, `!=`, `<`, `<=`, `>`, `>=` or a bare `@.path` (present).
  * An optional surrounding `{...}` is accepted. Missing keys yield no result rather than an error.
  */
+import { isObject } from '../json/index.js';
+
 export class JsonPathError extends Error {
   override readonly name = 'JsonPathError';
 
@@ -103,9 +105,6 @@ function descendants(value: unknown): unknown[] {
   return out;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const NAME = /^[A-Za-z0-9_\-/$]+/;
 
@@ -120,7 +119,7 @@ class Parser {
   steps(stopAt?: RegExp): Step[] {
     const steps: Step[] = [];
     while (this.pos < this.text.length) {
-      if (stopAt && stopAt.test(this.text.slice(this.pos))) break;
+      if (stopAt?.test(this.text.slice(this.pos))) break;
       const c = this.text[this.pos]!;
       if (c === '.') {
         if (this.text[this.pos + 1] === '.') {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { allProtobufPackages } from '../../generated/protobuf.js';
 import { ProtobufCodecs, WatchFrameReader, decodeEnvelope, isProtobufCodecError, isProtobufEnvelopeError } from './index.js';
 import type { ObjectSchema } from '../schema/index.js';
-import { canonicalJson } from './testing/index.js';
+import { canonicalJson } from '../json/index.js';
 
 const codecs = new ProtobufCodecs(allProtobufPackages);
 const trip = (object: Record<string, unknown>): Record<string, unknown> => codecs.decode(codecs.encode(object));

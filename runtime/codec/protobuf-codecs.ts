@@ -1,8 +1,8 @@
+import { isObject } from '../json/index.js';
 import type { ObjectSchema } from '../schema/index.js';
 import { decodeEnvelope, writeEnvelope } from './envelope.js';
 import { ProtobufCodecError } from './protobuf-errors.js';
 import { MessageCompiler, type MessagePlan } from './protobuf-message.js';
-import { isJsonObject } from './protobuf-values.js';
 import { type Writer, newReader, newWriter } from './protobuf-wire.js';
 import { decodeWatchEvent, encodeWatchFrame } from './watch-frames.js';
 
@@ -145,7 +145,7 @@ function kindKey(apiVersion: string, kind: string): string {
 }
 
 function typeMetaOf(object: unknown): { apiVersion: string; kind: string } {
-  if (!isJsonObject(object)) throw new ProtobufCodecError('encode', '', 'expected an object');
+  if (!isObject(object)) throw new ProtobufCodecError('encode', '', 'expected an object');
   const { apiVersion, kind } = object;
   if (typeof apiVersion !== 'string' || typeof kind !== 'string' || apiVersion === '' || kind === '') {
     throw new ProtobufCodecError('encode', '', 'the object needs apiVersion and kind to be written in a Protobuf envelope');

@@ -1,3 +1,4 @@
+import { isObject } from '../json/index.js';
 import { type FieldSchema, type ObjectSchema, type SchemaNode, deref } from '../schema/index.js';
 import { ProtobufCodecError } from './protobuf-errors.js';
 import {
@@ -12,7 +13,6 @@ import {
   int32Codec,
   int64Codec,
   intOrStringCodec,
-  isJsonObject,
   mismatch,
   quantityCodec,
   rawCodec,
@@ -246,7 +246,7 @@ class MapField implements FieldPlan {
   write(w: Writer, source: JsonObject): void {
     const map = source[this.name];
     if (map === undefined || map === null) return;
-    if (!isJsonObject(map)) throw within(mismatch('an object', map), `.${this.name}`);
+    if (!isObject(map)) throw within(mismatch('an object', map), `.${this.name}`);
     for (const k of Object.keys(map)) {
       const v = map[k];
       try {
@@ -311,7 +311,7 @@ class MessageCodec implements ValueCodec {
   constructor(private readonly plan: MessagePlan) {}
 
   write(w: Writer, value: unknown): void {
-    if (!isJsonObject(value)) throw mismatch('an object', value);
+    if (!isObject(value)) throw mismatch('an object', value);
     w.fork();
     this.plan.write(w, value);
     w.ldelim();

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { allProtobufPackages } from '../../generated/protobuf.js';
 import { ProtobufCodecs } from './index.js';
-import { canonicalJson, documentArbitrary, expectedAfterProtobuf } from './testing/index.js';
+import { canonicalJson } from '../json/index.js';
+import { documentArbitrary, expectedAfterProtobuf } from './schema-arbitrary.testing.js';
 
 // Property-based: JSON -> object -> Protobuf -> object -> JSON for every built-in kind, on
 // documents generated from the kind's schema descriptor.

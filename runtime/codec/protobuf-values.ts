@@ -50,10 +50,6 @@ function describe(value: unknown): string {
   return `${typeof value} ${String(value)}`;
 }
 
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The end of a length-delimited value that starts at the reader's position. */
 export function delimitedEnd(r: Reader): number {
   const length = r.uint32();

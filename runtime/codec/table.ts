@@ -1,3 +1,4 @@
+import { isObject } from '../json/index.js';
 import type { PrinterColumn } from '../schema/index.js';
 import { humanDuration } from './human-duration.js';
 import { JsonPath } from './json-path.js';
@@ -150,6 +151,3 @@ function goNumber(n: number): string {
   return String(n);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -15,4 +15,5 @@ export {
   patchTypeOf,
   type PatchType,
 } from './patch-type.js';
-export type { JsonObject, JsonPrimitive, JsonValue } from './json.js';
+export type { JsonObject, JsonPrimitive, JsonValue } from '../json/index.js';
+export { hasLegacyMarker, listMarkersOf, type ListMarkers, type MergeKey } from './merge-markers.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, isPatchError, type PatchType } from './index.js';
-import { PodSchema } from './pod-schema.fixture.js';
+import { PodSchema } from './pod-schema.testing.js';
 
 /** Each engine, seen as "set top-level member `key` of `doc` to `value`". */
 interface Engine {
@@ -62,7 +62,7 @@ describe.each(ENGINES)('$type input safety', (engine) => {
     const result = engine.setMember({}, '__proto__', { polluted: true }) as object;
     expect(Object.keys(result)).toEqual(['__proto__']);
     expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
-    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('copies a __proto__ member of the document as plain data', () => {

@@ -11,12 +11,13 @@ import {
   getOwn,
   hasOwn,
   isJsonObject,
+  isObject,
   jsonEqual,
   pointerOf,
   setOwn,
   toOwnedJson,
   type JsonValue,
-} from './json.js';
+} from '../json/index.js';
 
 /** One operation as a client writes it; `applyJsonPatch` accepts any parsed JSON and checks it. */
 export type JsonPatchOperation =
@@ -64,7 +65,7 @@ function checkOperation(raw: unknown, index: number): CheckedOperation {
   const malformed = (detail: string, op?: string, path = ''): never => {
     throw new PatchError({ patchType: 'json-patch', reason: 'malformed', path, detail, operationIndex: index, ...(op === undefined ? {} : { op }) });
   };
-  if (!isPlainRecord(raw)) return malformed(`an operation is an object, not ${kindOf(raw)}`);
+  if (!isObject(raw)) return malformed(`an operation is an object, not ${kindOf(raw)}`);
   const op = ownMember(raw, 'op');
   if (typeof op !== 'string') return malformed('missing "op" member');
   if (!OPERATION_NAMES.has(op)) return malformed(`unknown op ${JSON.stringify(op)}; expected one of add, remove, replace, move, copy, test`, op);
@@ -219,11 +220,7 @@ function prefixed(fail: Fail, label: string): Fail {
 }
 
 function ownMember(record: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
-}
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 function kindOf(value: unknown): string {

@@ -3,7 +3,7 @@
  * and any other patch value replaces the target whole.
  */
 import { PatchError } from './errors.js';
-import { deleteOwn, getOwn, isJsonObject, setOwn, toOwnedJson, type JsonObject, type JsonValue } from './json.js';
+import { deleteOwn, getOwn, isJsonObject, setOwn, toOwnedJson, type JsonObject, type JsonValue } from '../json/index.js';
 
 /** Applies `patch` to a copy of `doc` and returns the copy. Throws `PatchError` on non-JSON input. */
 export function applyMergePatch(doc: unknown, patch: unknown): JsonValue {

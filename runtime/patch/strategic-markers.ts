@@ -4,18 +4,14 @@
  * uses), then list type `map` with its keys and list type `set`.
  */
 import { deref, type FieldSchema, type SchemaNode } from '../schema/index.js';
-import { isJsonPrimitive, type JsonPrimitive } from './json.js';
+import { listMarkersOf, patchStrategiesOf, type MergeKey } from './merge-markers.js';
+
+export type { MergeKey } from './merge-markers.js';
 
 /** Where a value sits in the schema: its node, and the field that declares it when there is one. */
 export interface SchemaPosition {
   readonly node?: SchemaNode | undefined;
   readonly field?: FieldSchema | undefined;
-}
-
-/** A key field of a merging list; a missing key takes its schema default when it has one. */
-export interface MergeKey {
-  readonly name: string;
-  readonly default?: JsonPrimitive;
 }
 
 /** How a list merges: replaced whole, as a set of scalars, or item by item matched on keys. */
@@ -57,35 +53,19 @@ export function isDataMember(parent: SchemaPosition, key: string): boolean {
 
 /** A field marked `patchStrategy: replace` is replaced whole rather than merged. */
 export function replacesWhole(position: SchemaPosition): boolean {
-  return strategiesOf(position.field).includes('replace');
+  return patchStrategiesOf(position.field).includes('replace');
 }
 
+/** Strategic merge patch's precedence: `replace` first, then a keyed list type, then the legacy `merge`. */
 export function listStrategyOf(position: SchemaPosition): ListStrategy {
   const node = position.node === undefined ? undefined : deref(position.node);
   if (node?.type !== 'list') return ATOMIC;
-  const strategies = strategiesOf(position.field);
-  if (strategies.includes('replace')) return ATOMIC;
-  const items = deref(node.items);
-  const keyedItems = items.type === 'object' || items.type === 'raw';
-  if (node.listType === 'map' && node.listMapKeys !== undefined && node.listMapKeys.length > 0 && keyedItems) {
-    return { kind: 'map', keys: node.listMapKeys.map((name) => mergeKeyOf(node.items, name)) };
-  }
-  if (strategies.includes('merge')) {
-    const mergeKey = position.field?.patchMergeKey;
-    if (mergeKey !== undefined && mergeKey !== '' && keyedItems) return { kind: 'map', keys: [mergeKeyOf(node.items, mergeKey)] };
+  const markers = listMarkersOf(node, position.field);
+  if (markers.strategies.includes('replace')) return ATOMIC;
+  if (markers.listType === 'map' && markers.mapKeys.length > 0 && markers.keyedItems) return { kind: 'map', keys: markers.mapKeys };
+  if (markers.strategies.includes('merge')) {
+    if (markers.mergeKey !== undefined && markers.keyedItems) return { kind: 'map', keys: [markers.mergeKey] };
     return SET;
   }
-  return node.listType === 'set' ? SET : ATOMIC;
-}
-
-function mergeKeyOf(items: SchemaNode, name: string): MergeKey {
-  const node = deref(items);
-  const field = node.type === 'object' ? node.fields.find((f) => f.name === name) : undefined;
-  const fallback = field === undefined ? undefined : field.schema.default ?? deref(field.schema).default;
-  return isJsonPrimitive(fallback) ? { name, default: fallback } : { name };
-}
-
-/** `patchStrategy` may hold several comma-separated strategies, such as `merge,retainKeys`. */
-function strategiesOf(field: FieldSchema | undefined): string[] {
-  return (field?.patchStrategy ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return markers.listType === 'set' ? SET : ATOMIC;
 }

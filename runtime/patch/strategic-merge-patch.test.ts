@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyStrategicMergePatch, isPatchError, type PatchErrorReason } from './index.js';
-import { PodSchema } from './pod-schema.fixture.js';
+import { PodSchema } from './pod-schema.testing.js';
 
 /** One case in the style of the real system's patch_test.go: original + patch gives result or error. */
 interface Case {
@@ -474,7 +474,7 @@ describe('applyStrategicMergePatch', () => {
     const labels = (result as { metadata: { labels: Record<string, unknown> } }).metadata.labels;
     expect(Object.keys(labels)).toEqual(['app', '__proto__']);
     expect(Object.getPrototypeOf(labels)).toBe(Object.prototype);
-    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('does not let inherited names shadow absent members', () => {

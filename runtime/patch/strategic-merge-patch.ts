@@ -27,7 +27,7 @@ import {
   toOwnedJson,
   type JsonObject,
   type JsonValue,
-} from './json.js';
+} from '../json/index.js';
 import {
   isDataMember,
   itemPosition,

@@ -5,7 +5,7 @@
  * place it before the next live-only item. So items new to the list come before the live-only
  * items that follow them, as kube-apiserver does.
  */
-import { hasOwn, isJsonObject, isJsonPrimitive, type JsonValue } from './json.js';
+import { hasOwn, isJsonObject, isJsonPrimitive, type JsonValue } from '../json/index.js';
 import type { MergeKey } from './strategic-markers.js';
 
 /** A string that is equal for two items exactly when they are the same list entry, if it has one. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PodSchema, ProbeSchema } from '../../generated/core/v1/schema.js';
+import { PodSchema, ProbeSchema } from '../../generated/core/v1/index.js';
 import { deref, type ObjectSchema } from './index.js';
 
 /** The generated descriptors are what the runtime reads; spot-check them against the schemas. */

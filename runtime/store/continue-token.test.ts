@@ -27,7 +27,7 @@ describe('continue tokens', () => {
   it('rejects a tampered payload', () => {
     const [, signature] = encodeContinueToken(position, secret).split('.');
     const forged = Buffer.from(
-      JSON.stringify({ p: position.prefix, s: position.prefix + 'zzz', r: 1, t: issuedAt }),
+      JSON.stringify({ p: position.prefix, s: `${position.prefix}zzz`, r: 1, t: issuedAt }),
     ).toString('base64url');
     expect(() => decodeContinueToken(`${forged}.${signature}`, options)).toThrow(ContinueTokenInvalidError);
   });

@@ -42,7 +42,6 @@ export interface LogEntry {
   createdAt: number;
 }
 
-/** The synchronous primitives a backend supplies. */
 /** What a write stores, decided from the key's current entry inside the transaction. */
 type Decide = (current: LogEntry | undefined, revision: number) => Pick<LogEntry, 'value' | 'deleted' | 'createRevision'>;
 
@@ -54,6 +53,7 @@ interface PendingWrite {
   reject(error: unknown): void;
 }
 
+/** The synchronous primitives a backend supplies. */
 export interface RevisionLog {
   /** The revision of the newest entry (0 when empty). */
   currentRevision(): number;
@@ -95,8 +95,8 @@ interface RevisionWaiter {
   timer: NodeJS.Timeout;
 }
 
-export class LogStore<Log extends RevisionLog = RevisionLog> implements Store {
-  protected readonly log: Log;
+export class LogStore implements Store {
+  readonly #log: RevisionLog;
   readonly #hub: WatchHub;
   readonly #now: () => number;
   readonly #historyWindowMs: number;
@@ -106,8 +106,8 @@ export class LogStore<Log extends RevisionLog = RevisionLog> implements Store {
   #lastWrittenAt: number;
   #closed = false;
 
-  constructor(log: Log, options: StoreOptions = {}) {
-    this.log = log;
+  constructor(log: RevisionLog, options: StoreOptions = {}) {
+    this.#log = log;
     this.#now = options.now ?? Date.now;
     this.#historyWindowMs = options.historyWindowMs ?? DEFAULT_HISTORY_WINDOW_MS;
     this.#hub = new WatchHub(options.watchQueueLimit ?? DEFAULT_WATCH_QUEUE_LIMIT);
@@ -122,17 +122,17 @@ export class LogStore<Log extends RevisionLog = RevisionLog> implements Store {
 
   async currentRevision(): Promise<number> {
     this.#assertOpen();
-    return this.log.currentRevision();
+    return this.#log.currentRevision();
   }
 
   async compactedRevision(): Promise<number> {
     this.#assertOpen();
-    return this.log.compactedRevision();
+    return this.#log.compactedRevision();
   }
 
   async get(key: string, options: { revision?: number } = {}): Promise<KeyValue | undefined> {
     const at = this.#readableRevision(options.revision);
-    const entry = this.log.latest(key, at);
+    const entry = this.#log.latest(key, at);
     return entry && !entry.deleted ? keyValueOf(entry) : undefined;
   }
 
@@ -142,15 +142,15 @@ export class LogStore<Log extends RevisionLog = RevisionLog> implements Store {
     if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
       throw new RangeError(`list limit must be a positive integer, got ${limit}`);
     }
-    const entries = this.log.range(prefix, at, options.startAfter, limit);
+    const entries = this.#log.range(prefix, at, options.startAfter, limit);
     const last = entries.at(-1);
-    const remaining = last && entries.length === limit ? this.log.count(prefix, at, last.key) : 0;
+    const remaining = last && entries.length === limit ? this.#log.count(prefix, at, last.key) : 0;
     return { items: entries.map(keyValueOf), revision: at, remaining };
   }
 
   async count(prefix: string): Promise<number> {
     const at = this.#readableRevision(undefined);
-    return this.log.count(prefix, at, undefined);
+    return this.#log.count(prefix, at, undefined);
   }
 
   async create(key: string, value: string): Promise<KeyValue> {
@@ -179,14 +179,14 @@ export class LogStore<Log extends RevisionLog = RevisionLog> implements Store {
     this.#assertOpen();
     this.#checkRevision(fromRevision);
     // History read and registration happen in one synchronous step: no write can fall between.
-    const history = this.log.history(prefix, fromRevision).map((entry) => this.#eventOf(entry));
+    const history = this.#log.history(prefix, fromRevision).map((entry) => this.#eventOf(entry));
     return this.#hub.open(prefix, history);
   }
 
   async waitForRevision(revision: number, timeoutMs: number): Promise<void> {
     this.#assertOpen();
     assertRevision(revision);
-    if (revision <= this.log.currentRevision()) return;
+    if (revision <= this.#log.currentRevision()) return;
     return new Promise<void>((resolve, reject) => {
       const waiter: RevisionWaiter = {
         revision,
@@ -194,7 +194,7 @@ export class LogStore<Log extends RevisionLog = RevisionLog> implements Store {
         reject,
         timer: setTimeout(() => {
           this.#revisionWaiters = this.#revisionWaiters.filter((w) => w !== waiter);
-          reject(new StoreFutureRevisionError(revision, this.log.currentRevision()));
+          reject(new StoreFutureRevisionError(revision, this.#log.currentRevision()));
         }, timeoutMs),
       };
       this.#revisionWaiters.push(waiter);
@@ -217,7 +217,7 @@ export class LogStore<Log extends RevisionLog = RevisionLog> implements Store {
       clearTimeout(waiter.timer);
       waiter.reject(new StoreClosedError());
     }
-    this.log.close();
+    this.#log.close();
   }
 
   /**
@@ -243,11 +243,11 @@ export class LogStore<Log extends RevisionLog = RevisionLog> implements Store {
     }
     const outcomes: ({ entry: LogEntry; previous: LogEntry | undefined } | { error: unknown })[] = [];
     try {
-      this.log.transact(() => {
+      this.#log.transact(() => {
         outcomes.length = 0;
         for (const w of batch) {
-          const revision = this.log.currentRevision() + 1;
-          const previous = this.log.latest(w.key, revision - 1);
+          const revision = this.#log.currentRevision() + 1;
+          const previous = this.#log.latest(w.key, revision - 1);
           let decided: ReturnType<Decide>;
           try {
             decided = w.decide(previous, revision);
@@ -264,7 +264,7 @@ export class LogStore<Log extends RevisionLog = RevisionLog> implements Store {
             createdAt: Math.max(this.#now(), this.#lastWrittenAt),
             ...decided,
           };
-          this.log.append(entry);
+          this.#log.append(entry);
           outcomes.push({ entry, previous });
         }
       });
@@ -299,7 +299,7 @@ export class LogStore<Log extends RevisionLog = RevisionLog> implements Store {
       event.prevModRevision = entry.prevRevision;
     } else if (type === 'update') {
       // Compaction keeps an update's predecessor for as long as the update itself is replayable.
-      const before = previous ?? this.log.entryAt(entry.prevRevision);
+      const before = previous ?? this.#log.entryAt(entry.prevRevision);
       if (before) {
         event.prevValue = before.value;
         event.prevModRevision = before.revision;
@@ -310,22 +310,22 @@ export class LogStore<Log extends RevisionLog = RevisionLog> implements Store {
 
   #readableRevision(revision: number | undefined): number {
     this.#assertOpen();
-    if (revision === undefined) return this.log.currentRevision();
+    if (revision === undefined) return this.#log.currentRevision();
     this.#checkRevision(revision);
     return revision;
   }
 
   #checkRevision(revision: number): void {
     assertRevision(revision);
-    const current = this.log.currentRevision();
+    const current = this.#log.currentRevision();
     if (revision > current) throw new StoreFutureRevisionError(revision, current);
-    const compacted = this.log.compactedRevision();
+    const compacted = this.#log.compactedRevision();
     if (revision < compacted) throw new StoreExpiredError(revision, compacted);
   }
 
   #compactNow(): void {
-    const target = this.log.revisionWrittenBy(this.#now() - this.#historyWindowMs);
-    if (target > this.log.compactedRevision()) this.log.compactTo(target);
+    const target = this.#log.revisionWrittenBy(this.#now() - this.#historyWindowMs);
+    if (target > this.#log.compactedRevision()) this.#log.compactTo(target);
   }
 
   #compactInBackground(): void {

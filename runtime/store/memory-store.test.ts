@@ -1,4 +1,4 @@
 import { MemoryStore } from './memory-store.js';
-import { runStoreSuite } from './store-suite.js';
+import { runStoreSuite } from './store-suite.testing.js';
 
 runStoreSuite('memory', (options) => new MemoryStore(options));

@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createStore } from './create-store.js';
 import { MemoryStore } from './memory-store.js';
 import { SqliteStore } from './sqlite-store.js';
-import { runStoreSuite } from './store-suite.js';
+import { runStoreSuite } from './store-suite.testing.js';
 import type { Store } from './types.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svckit-sqlite-store-'));

@@ -18,14 +18,18 @@ export interface SqlitePragmas {
   lockingMode: string;
 }
 
-export class SqliteStore extends LogStore<SqliteLog> {
+export class SqliteStore extends LogStore {
+  readonly #log: SqliteLog;
+
   /** Opens (creating when absent) the database file at `path`; its parent folder must exist. */
   constructor(path: string, options: StoreOptions = {}) {
-    super(new SqliteLog(path), options);
+    const log = new SqliteLog(path);
+    super(log, options);
+    this.#log = log;
   }
 
   pragmas(): SqlitePragmas {
-    return this.log.pragmas();
+    return this.#log.pragmas();
   }
 }
 

@@ -1,4 +1,4 @@
-import { PodSchema } from '../../generated/core/v1/schema.js';
+import { PodSchema } from '../../generated/core/v1/index.js';
 import { apply } from '../../runtime/apply/index.js';
 import { type JsonObject, applyMergePatch } from '../../runtime/patch/index.js';
 import { runCases } from './harness.js';

@@ -2,7 +2,7 @@ import * as k8s from '@kubernetes/client-node';
 import { createClient } from '../../generated/client.js';
 import { allProtobufPackages } from '../../generated/protobuf.js';
 import { protobufCodec } from '../../runtime/client/index.js';
-import type { ConfigMap } from '../../generated/core/v1/types.js';
+import type { ConfigMap } from '../../generated/core/v1/index.js';
 import { startReferenceServer } from '../reference-server.js';
 import { type BenchCase, runCases } from './harness.js';
 

@@ -22,14 +22,12 @@ import Handlebars from 'handlebars';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { IndentationText, Project, QuoteKind, StructureKind, type StatementStructures } from 'ts-morph';
 import { parse } from 'yaml';
-import { type EmitContext, GENERATOR_NAME, createEmitContext, emitTypes } from '../../generator/emit/index.js';
+import { type EmitContext, GENERATOR_NAME, collectDeclarations, createEmitContext, emitTypes, gvAliasPrefix } from '../../generator/emit/index.js';
 import { corpusFolders } from './corpus.js';
-import { gvAliasPrefix } from '../../generator/emit/emit-context.js';
-import { collectDeclarations } from '../../generator/emit/types.js';
 import { loadSchemas } from '../../generator/load/index.js';
 import { type Field, type GroupVersion, type Model, type TypeId, type TypeNode, groupDir } from '../../generator/model/index.js';
 import { tsKey, tsLiteral } from '../../generator/print/index.js';
-import { typecheckDir } from '../../generator/testing/index.js';
+import { typecheckDir } from '../../generator/typecheck.testing.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // The built-in schemas, the fixture CRDs, and each CRD folder of a real-world corpus when SVCKIT_CORPUS names one.
@@ -73,7 +71,7 @@ function describe(ctx: EmitContext, gv: GroupVersion): FileModel {
   };
   const structural = (node: TypeNode): string => {
     const literals = node.constraints?.enum?.map(tsLiteral);
-    if (literals && literals.every((l) => l !== undefined)) return literals.join(' | ');
+    if (literals?.every((l) => l !== undefined)) return literals.join(' | ');
     switch (node.kind) {
       case 'scalar': return node.type === 'integer' ? 'number' : node.type;
       case 'bytes': case 'time': case 'duration': return 'string';

@@ -7,9 +7,8 @@ import protobuf from 'protobufjs';
 import descriptor from 'protobufjs/ext/descriptor/index.js';
 import { allProtobufPackages } from '../../generated/protobuf.js';
 import { formatDuration, parseDurationNanoseconds } from '../../runtime/api/index.js';
-import { ProtobufCodecs } from '../../runtime/codec/index.js';
+import { ProtobufCodecs, formatTimestamp, parseTimestamp } from '../../runtime/codec/index.js';
 import { GZIP_LEVEL } from '../../runtime/compression/index.js';
-import { formatTimestamp, parseTimestamp } from '../../runtime/codec/timestamp.js';
 import { type ObjectSchema, type SchemaNode, deref } from '../../runtime/schema/index.js';
 import { type BenchCase, runCases } from './harness.js';
 
@@ -102,7 +101,7 @@ export function podList(count: number): Json & { items: unknown[] } {
     }
     return out.slice(0, length);
   };
-  const time = (i: number, offset: number): string => new Date(Date.UTC(2024, 2, 1) + i * 61_000 + offset * 1000).toISOString().slice(0, 19) + 'Z';
+  const time = (i: number, offset: number): string => `${new Date(Date.UTC(2024, 2, 1) + i * 61_000 + offset * 1000).toISOString().slice(0, 19)}Z`;
   const items = Array.from({ length: count }, (_, i) => ({
     metadata: {
       name: `web-7d9f8c6b5-${hex(i, 1, 5)}`,

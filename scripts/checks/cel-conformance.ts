@@ -14,7 +14,7 @@ import {
   SECTIONS_NOT_RUN,
   type Suite,
   summarize,
-} from '../../runtime/cel/conformance-runner.js';
+} from '../../runtime/cel/conformance-runner.testing.js';
 
 const OUT = new URL('../../docs/cel-conformance.md', import.meta.url);
 const suite = tests as unknown as Suite;

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { codegen } from '../../generator/index.js';
-import { typecheckDir } from '../../generator/testing/index.js';
+import { typecheckDir } from '../../generator/typecheck.testing.js';
 import { cliArgs } from '../commands/cli.testing.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;

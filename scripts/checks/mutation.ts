@@ -14,10 +14,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatDuration, loadScenarios, matchesGlob, readResources, readRules, runConformanceCli, type Scenario } from '../../conformance/index.js';
-import { MUTATIONS } from '../../conformance/mutation/mutations.js';
-import { startMutationProxy } from '../../conformance/mutation/proxy.js';
-import type { Mutation } from '../../conformance/mutation/types.js';
-import { catalogueProblems, compactIds, judge, readReportResults, sampleOthers, type ScenarioOutcome, type Verdict } from '../../conformance/mutation/verdict.js';
+import {
+  MUTATIONS,
+  type Mutation,
+  type ScenarioOutcome,
+  type Verdict,
+  catalogueProblems,
+  compactIds,
+  judge,
+  readReportResults,
+  sampleOthers,
+  startMutationProxy,
+} from '../../conformance/mutation/index.js';
 import { startReferenceServer } from '../reference-server.js';
 
 /** The in-process defaults of `svckit conformance`: expiry scenarios wait seconds. */

@@ -4,11 +4,9 @@
  * other writers change the collection.
  */
 import type { CodeScenarioDefinition } from '../../load.js';
-import type { Json, ScenarioContext } from '../../types.js';
+import type { ScenarioContext } from '../../types.js';
+import { isObject } from '../../json.js';
 
-function isObject(v: Json | undefined): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 interface Page {
   names: string[];

@@ -5,22 +5,10 @@
  * not produce.
  */
 import type { CodeScenarioDefinition } from '../../load.js';
-import { encodeEnvelope } from '../../protobuf-envelope.js';
-
-function varint(n: number): Buffer {
-  const bytes: number[] = [];
-  let v = n;
-  while (v >= 0x80) {
-    bytes.push((v % 0x80) | 0x80);
-    v = Math.floor(v / 0x80);
-  }
-  bytes.push(v);
-  return Buffer.from(bytes);
-}
+import { encodeEnvelope, lengthDelimited } from '../../protobuf-envelope.js';
 
 function field(number: number, value: Buffer | string): Buffer {
-  const bytes = typeof value === 'string' ? Buffer.from(value) : value;
-  return Buffer.concat([varint(number * 8 + 2), varint(bytes.length), bytes]);
+  return lengthDelimited(number, typeof value === 'string' ? Buffer.from(value) : value);
 }
 
 function mapEntry(number: number, key: string, value: string): Buffer {

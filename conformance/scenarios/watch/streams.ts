@@ -5,10 +5,8 @@
  */
 import type { CodeScenarioDefinition } from '../../load.js';
 import type { Json, ScenarioContext, WatchEvent } from '../../types.js';
+import { isObject } from '../../json.js';
 
-function isObject(v: Json | undefined): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function isEvent(e: WatchEvent | Json | undefined): e is WatchEvent {
   return typeof e === 'object' && e !== null && !Array.isArray(e) && typeof e.type === 'string' && 'object' in e;

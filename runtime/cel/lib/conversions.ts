@@ -39,12 +39,12 @@ export function checkInt(n: bigint): bigint {
 
 function intFromDouble(v: number): bigint {
   // cel-go: the bounds themselves are out of range, since they do not round-trip.
-  if (!Number.isFinite(v) || v <= -9223372036854775808 || v >= 9223372036854775807) fail('integer overflow');
+  if (!Number.isFinite(v) || v <= -(2 ** 63) || v >= 2 ** 63) fail('integer overflow');
   return BigInt(Math.trunc(v));
 }
 
 function uintFromDouble(v: number): UnsignedInt {
-  if (!Number.isFinite(v) || v < 0 || v >= 18446744073709551615) fail('unsigned integer overflow');
+  if (!Number.isFinite(v) || v < 0 || v >= 2 ** 64) fail('unsigned integer overflow');
   return new UnsignedInt(BigInt(Math.trunc(v)));
 }
 
@@ -166,9 +166,6 @@ const DURATION_ACCESSORS: Record<string, (nanos: bigint) => bigint> = {
   getSeconds: (n) => n / 1_000_000_000n,
   getMilliseconds: (n) => n / 1_000_000n,
 };
-
-/** Names of the functions this module replaces (see OVERRIDDEN_FUNCTIONS). */
-export const CONVERSION_FUNCTIONS = ['int', 'uint', 'string', 'timestamp', 'duration', ...Object.keys(ACCESSORS)];
 
 export function registerConversions(env: Environment): void {
   defineFunction(env, 'svc__int(int): int', (v: bigint) => v);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Duration } from '../values.js';
-import { evaluate } from '../test-helpers.js';
+import { evaluate } from '../evaluate.testing.js';
 
 describe('list library', () => {
   it('indexOf and lastIndexOf', () => {

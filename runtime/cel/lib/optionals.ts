@@ -52,7 +52,7 @@ function optMacro(flat: boolean) {
   const name = flat ? 'optFlatMap' : 'optMap';
   return ({ args, receiver }: MacroInput) => {
     const [variable, expr] = args;
-    if (!variable || variable.op !== 'id' || typeof variable.args !== 'string') {
+    if (variable?.op !== 'id' || typeof variable.args !== 'string') {
       throw new EvaluationError(`${name}(var, expr): the first argument must be a variable name`);
     }
     const macro: OptMacro = { receiver, variable: variable.args, expr, flat };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate } from '../test-helpers.js';
+import { evaluate } from '../evaluate.testing.js';
 import { Quantity } from './quantity-value.js';
 
 describe('quantity grammar', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isCelEvaluationError } from '../errors.js';
-import { evaluate } from '../test-helpers.js';
+import { evaluate } from '../evaluate.testing.js';
 
 const fails = (expr: string, message: RegExp): void => {
   let error: unknown;

@@ -32,7 +32,7 @@ export class Url {
   }
 
   escapedPath(): string {
-    if (this.rawPath !== '' && validEncoded(this.rawPath) && unescape(this.rawPath, 'path') === this.path) {
+    if (this.rawPath !== '' && validEncoded(this.rawPath) && unescapeUrl(this.rawPath, 'path') === this.path) {
       return this.rawPath;
     }
     if (this.path === '*') return '*';
@@ -50,8 +50,8 @@ export class Url {
       let key: string;
       let value: string;
       try {
-        key = unescape(rawKey, 'query');
-        value = unescape(rawValue, 'query');
+        key = unescapeUrl(rawKey, 'query');
+        value = unescapeUrl(rawValue, 'query');
       } catch {
         continue;
       }
@@ -120,7 +120,7 @@ function escapePath(path: string): string {
 const HOST_CHAR = /[A-Za-z0-9\-_.~!$&'()*+,;=:[\]<>"]/;
 
 /** Percent-decoding as Go does it; `query` also turns `+` into a space. */
-function unescape(s: string, mode: 'path' | 'query' | 'host'): string {
+function unescapeUrl(s: string, mode: 'path' | 'query' | 'host'): string {
   const bytes: number[] = [];
   for (let i = 0; i < s.length; ) {
     const c = s[i] ?? '';
@@ -154,7 +154,7 @@ function parseHost(host: string): string {
     const port = host.slice(colon);
     if (!validOptionalPort(port)) throw new UrlParseError(`invalid port ${JSON.stringify(port)} after host`);
   }
-  return unescape(host, 'host');
+  return unescapeUrl(host, 'host');
 }
 
 const USERINFO = /^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/;
@@ -205,6 +205,6 @@ export function parseRequestUri(raw: string): Url {
     if (at >= 0 && !USERINFO.test(authority.slice(0, at))) throw new UrlParseError('invalid userinfo');
     host = parseHost(at >= 0 ? authority.slice(at + 1) : authority);
   }
-  const path = unescape(rest, 'path');
+  const path = unescapeUrl(rest, 'path');
   return new Url(scheme, '', host, path, rest, rawQuery);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate } from '../test-helpers.js';
+import { evaluate } from '../evaluate.testing.js';
 
 describe('URL library (Go url.ParseRequestURI semantics)', () => {
   it('isURL accepts absolute URIs and absolute paths only', () => {

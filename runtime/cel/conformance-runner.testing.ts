@@ -3,6 +3,7 @@
  * the runtime does not depend on it) through this environment. Shared by conformance.test.ts and
  * scripts/checks/cel-conformance.ts. Not part of the public face: it is test tooling.
  */
+import { isObject } from '../json/index.js';
 import { compileExpression, type VariableType } from './compile.js';
 import { CelCompileError, CelEvaluationError } from './errors.js';
 import { Duration, Optional, UnsignedInt, celEquals, durationFromNanos, parseGoDuration } from './values.js';
@@ -35,7 +36,6 @@ export interface CaseResult {
   readonly reason?: string;
 }
 
-const isObject = (v: Json): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 const field = (v: Json, k: string): Json => (isObject(v) ? v[k] : undefined);
 
 /** Raised for inputs this environment cannot represent (protobuf messages); the case is skipped. */
@@ -82,7 +82,7 @@ function doubleOf(v: Json): number {
 }
 
 /** A cel.expr.Value (JSON) as a CEL value of this environment. */
-function valueOf(v: Json): unknown {
+function suiteValueOf(v: Json): unknown {
   if (!isObject(v)) throw new Unsupported('malformed value');
   if ('int64Value' in v) return BigInt(String(v.int64Value));
   if ('uint64Value' in v) return new UnsignedInt(BigInt(String(v.uint64Value)));
@@ -93,14 +93,14 @@ function valueOf(v: Json): unknown {
   if ('nullValue' in v) return null;
   if ('listValue' in v) {
     const values = field(v.listValue, 'values');
-    return Array.isArray(values) ? values.map(valueOf) : [];
+    return Array.isArray(values) ? values.map(suiteValueOf) : [];
   }
   if ('mapValue' in v) {
     const entries = field(v.mapValue, 'entries');
     const out = new Map<unknown, unknown>();
     for (const e of Array.isArray(entries) ? entries : []) {
-      const key = valueOf(field(e, 'key'));
-      out.set(key instanceof UnsignedInt ? key.valueOf() : key, valueOf(field(e, 'value')));
+      const key = suiteValueOf(field(e, 'key'));
+      out.set(key instanceof UnsignedInt ? key.valueOf() : key, suiteValueOf(field(e, 'value')));
     }
     return out;
   }
@@ -177,14 +177,14 @@ function runCase(original: SuiteTest['original']): { status: CaseStatus; reason?
   const inputs: Record<string, unknown> = {};
   const bindings = field(original, 'bindings');
   for (const [name, b] of isObject(bindings) ? Object.entries(bindings) : []) {
-    inputs[name] = valueOf(field(b, 'value'));
+    inputs[name] = suiteValueOf(field(b, 'value'));
     variables[name] ??= 'dyn';
   }
   const expectsError = original.evalError !== undefined;
   const typed = field(original, 'typedResult');
   const typedResult = field(typed, 'result');
   const checkOnly = original.checkOnly === true || (typed !== undefined && typedResult === undefined);
-  const expected = original.value !== undefined ? valueOf(original.value) : typedResult !== undefined ? valueOf(typedResult) : true;
+  const expected = original.value !== undefined ? suiteValueOf(original.value) : typedResult !== undefined ? suiteValueOf(typedResult) : true;
 
   let program: ReturnType<typeof compileExpression>;
   try {

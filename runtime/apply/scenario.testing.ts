@@ -5,14 +5,14 @@
  */
 import { expect } from 'vitest';
 import { isStatusError } from '../api/index.js';
-import type { JsonObject, JsonValue } from '../patch/index.js';
+import type { JsonObject, JsonValue } from '../json/index.js';
 import type { SchemaNode } from '../schema/index.js';
 import { apply } from './apply.js';
 import { type ApplyInputReason, isApplyInputError } from './errors.js';
 import { decodeManagedFields } from './managed-fields.js';
 import { managedFieldsOf, withoutManagedFields } from './object-meta.js';
 import { pathString } from './path-element.js';
-import { PodSchema } from './pod-schema.fixture.js';
+import { PodSchema } from './pod-schema.testing.js';
 import { update } from './update.js';
 
 interface StepCommon {

@@ -5,8 +5,7 @@
  * undeclared keys are members even when they hold more; so are null and `{}` values, which would
  * otherwise leave no trace. An empty granular list leaves none, as in the real system.
  */
-import type { JsonObject, JsonValue } from '../patch/index.js';
-import { isJsonObject } from '../patch/json.js';
+import { type JsonObject, type JsonValue, isJsonObject } from '../json/index.js';
 import type { SchemaNode } from '../schema/index.js';
 import { FieldSet } from './field-set.js';
 import { indexList } from './list-items.js';
@@ -14,15 +13,15 @@ import { fieldElement, type PathElement } from './path-element.js';
 import { type ListShape, memberShape, resolveShape, rootShape, type Shape, type ShapeOptions } from './shape.js';
 
 /** The field set of an object under `schema` (untyped when there is none). */
-export function fieldsOf(value: JsonObject, schema: SchemaNode | undefined, options: ShapeOptions = {}): FieldSet {
-  return fieldsOfShape(value, rootShape(schema, options));
+export function fieldSetOf(value: JsonObject, schema: SchemaNode | undefined, options: ShapeOptions = {}): FieldSet {
+  return fieldSetOfShape(value, rootShape(schema, options));
 }
 
 /**
  * The field set of an object of shape `shape`. `strict` refuses a list naming an item twice,
  * which an applied configuration must not do.
  */
-export function fieldsOfShape(value: JsonObject, shape: Shape, strict = false): FieldSet {
+export function fieldSetOfShape(value: JsonObject, shape: Shape, strict = false): FieldSet {
   const set = new FieldSet();
   const root = resolveShape(shape, value);
   if (root.kind === 'struct' || root.kind === 'map') addEntries(value, root, set, { path: [], strict });

@@ -1,9 +1,9 @@
 // Test support (fast-check is a devDependency): documents generated from schema descriptors, and
 // the JSON a document is expected to read back as after a Protobuf round trip.
 import fc from 'fast-check';
-import { formatDuration } from '../../api/index.js';
-import { type ObjectSchema, type SchemaNode, deref } from '../../schema/index.js';
-import { shortestFloat32 } from '../protobuf-wire.js';
+import { formatDuration } from '../api/index.js';
+import { type ObjectSchema, type SchemaNode, deref } from '../schema/index.js';
+import { shortestFloat32 } from './protobuf-wire.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -37,21 +37,6 @@ export function documentArbitrary(kind: SampleKind, options: SampleOptions): fc.
  */
 export function expectedAfterProtobuf(kind: SampleKind, doc: JsonObject): JsonObject {
   return { apiVersion: kind.apiVersion, kind: kind.kind, ...normalizeObject(kind.schema, doc) };
-}
-
-/** JSON text with object keys sorted: equal for documents that differ only in key order. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (typeof value !== 'object' || value === null) return value;
-  const out: JsonObject = {};
-  for (const k of Object.keys(value).sort()) {
-    Object.defineProperty(out, k, { value: sortKeys((value as JsonObject)[k]), enumerable: true, writable: true, configurable: true });
-  }
-  return out;
 }
 
 function onWire(f: { proto?: number; embeddedProto?: number }): boolean {

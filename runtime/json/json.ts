@@ -1,7 +1,7 @@
 /**
- * Plain JSON values and the few operations every patch engine needs on them. Objects are read and
- * written through own-property helpers so that keys such as `__proto__` or `constructor` stay plain
- * data: never an inherited value, never a prototype change.
+ * Plain JSON values and the few operations every engine needs on them (patch, apply, codecs, CEL).
+ * Objects are read and written through own-property helpers so that keys such as `__proto__` or
+ * `constructor` stay plain data: never an inherited value, never a prototype change.
  */
 
 export type JsonPrimitive = null | boolean | number | string;
@@ -13,8 +13,21 @@ export interface JsonObject {
 /** Deeper input is refused rather than risking a stack overflow (the real system stops at 10000). */
 export const MAX_JSON_DEPTH = 1000;
 
+/** An object that is neither null nor an array, its members typed as JSON. */
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The same test for values not known to be JSON: the members stay `unknown`. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An object whose prototype is `Object.prototype` or null: not an array, a Date, a Map or a class instance. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (!isObject(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 export function isJsonPrimitive(value: unknown): value is JsonPrimitive {
@@ -22,7 +35,7 @@ export function isJsonPrimitive(value: unknown): value is JsonPrimitive {
 }
 
 export function hasOwn(target: JsonObject, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(target, key);
+  return Object.hasOwn(target, key);
 }
 
 /** The value of an own property only: `getOwn({}, 'toString')` is undefined. */
@@ -102,6 +115,13 @@ export function jsonEqual(a: JsonValue, b: JsonValue): boolean {
     return keys.every((key) => hasOwn(b, key) && jsonEqual(a[key] as JsonValue, b[key] as JsonValue));
   }
   return false;
+}
+
+/** JSON text with object keys sorted, so that equal values give equal text whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    isObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
 }
 
 /** RFC 6901 escaping of one reference token. */

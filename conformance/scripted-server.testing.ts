@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Json } from './types.js';
+import { isObject } from './json.js';
 
 export interface Recorded {
   method: string;
@@ -32,9 +33,6 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
-function isObject(v: Json | undefined): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /**
  * Answers namespaces and discovery like a minimal server (POST creates, DELETE removes, /apis and

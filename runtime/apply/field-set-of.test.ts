@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../patch/index.js';
+import type { JsonObject } from '../json/index.js';
 import { isTypedValueError } from './errors.js';
-import { fieldsOf } from './fields-of.js';
+import { fieldSetOf } from './field-set-of.js';
 import { pathString } from './path-element.js';
-import { PodSchema, WidgetSchema } from './pod-schema.fixture.js';
+import { PodSchema, WidgetSchema } from './pod-schema.testing.js';
 
-const paths = (value: JsonObject, options = {}, schema = PodSchema) => fieldsOf(value, schema, options).paths().map(pathString);
+const paths = (value: JsonObject, options = {}, schema = PodSchema) => fieldSetOf(value, schema, options).paths().map(pathString);
 
-describe('fieldsOf', () => {
-  it('fieldsOf/scalars-and-structs: scalars are leaves, granular structs only hold their fields', () => {
+describe('fieldSetOf', () => {
+  it('fieldSetOf/scalars-and-structs: scalars are leaves, granular structs only hold their fields', () => {
     expect(paths({ spec: { replicas: 1, strategy: { type: 'R' } } })).toEqual(['.spec.replicas', '.spec.strategy.type']);
   });
 
-  it('fieldsOf/list-map: items by key, each item a member with its fields', () => {
+  it('fieldSetOf/list-map: items by key, each item a member with its fields', () => {
     expect(paths({ spec: { containers: [{ name: 'a', image: 'x' }] } })).toEqual([
       '.spec.containers[name="a"]',
       '.spec.containers[name="a"].image',
@@ -20,11 +20,11 @@ describe('fieldsOf', () => {
     ]);
   });
 
-  it('fieldsOf/set: set items by value', () => {
+  it('fieldSetOf/set: set items by value', () => {
     expect(paths({ metadata: { finalizers: ['b', 'a'] } })).toEqual(['.metadata.finalizers[="a"]', '.metadata.finalizers[="b"]']);
   });
 
-  it('fieldsOf/atomic: atomic lists, maps and structs are single leaves', () => {
+  it('fieldSetOf/atomic: atomic lists, maps and structs are single leaves', () => {
     expect(paths({ spec: { tolerations: [{ key: 'k' }], nodeSelector: { a: 'b' }, securityContext: { runAsUser: 1 } } })).toEqual([
       '.spec.nodeSelector',
       '.spec.securityContext',
@@ -32,44 +32,44 @@ describe('fieldsOf', () => {
     ]);
   });
 
-  it('fieldsOf/granular-map: map keys are fields', () => {
+  it('fieldSetOf/granular-map: map keys are fields', () => {
     expect(paths({ metadata: { labels: { a: '1', b: '2' } } })).toEqual(['.metadata.labels.a', '.metadata.labels.b']);
   });
 
-  it('fieldsOf/null-and-empty: null and {} are leaves; an empty granular list leaves nothing', () => {
+  it('fieldSetOf/null-and-empty: null and {} are leaves; an empty granular list leaves nothing', () => {
     expect(paths({ spec: { strategy: {}, hostname: null, containers: [] } })).toEqual(['.spec.hostname', '.spec.strategy']);
   });
 
-  it('fieldsOf/unknown-fields: undeclared keys are members even when they hold more', () => {
+  it('fieldSetOf/unknown-fields: undeclared keys are members even when they hold more', () => {
     expect(paths({ spec: { surprise: { a: 1 } } })).toEqual(['.spec.surprise', '.spec.surprise.a']);
   });
 
-  it('fieldsOf/key-default: a missing key field takes its schema default', () => {
+  it('fieldSetOf/key-default: a missing key field takes its schema default', () => {
     expect(paths({ spec: { containers: [{ name: 'a', ports: [{ containerPort: 80 }] }] } })).toContain(
       '.spec.containers[name="a"].ports[containerPort=80,protocol="TCP"]',
     );
   });
 
-  it('fieldsOf/missing-key: an item without its key and no default is a TypedValueError naming it', () => {
+  it('fieldSetOf/missing-key: an item without its key and no default is a TypedValueError naming it', () => {
     try {
-      fieldsOf({ spec: { containers: [{ image: 'x' }] } }, PodSchema);
+      fieldSetOf({ spec: { containers: [{ image: 'x' }] } }, PodSchema);
       expect.unreachable();
     } catch (error) {
       expect(isTypedValueError(error) && error.field).toBe('.spec.containers[0]');
     }
   });
 
-  it('fieldsOf/set-of-objects: a set holding an object is a TypedValueError', () => {
-    expect(() => fieldsOf({ spec: { gates: [{ a: 1 }] } }, PodSchema)).toThrow(/associative list without keys/);
+  it('fieldSetOf/set-of-objects: a set holding an object is a TypedValueError', () => {
+    expect(() => fieldSetOf({ spec: { gates: [{ a: 1 }] } }, PodSchema)).toThrow(/associative list without keys/);
   });
 
-  it('fieldsOf/custom-option: the custom option turns unmarked and legacy lists atomic', () => {
+  it('fieldSetOf/custom-option: the custom option turns unmarked and legacy lists atomic', () => {
     const value = { spec: { legacy: [{ id: '1' }] } };
     expect(paths(value, { custom: true }, WidgetSchema)).toEqual(['.spec.legacy']);
     expect(paths(value, {}, WidgetSchema)).toEqual(['.spec.legacy[id="1"]', '.spec.legacy[id="1"].id']);
   });
 
-  it('fieldsOf/no-schema: without a schema objects are granular maps and lists atomic', () => {
-    expect(fieldsOf({ a: { b: [1] } }, undefined).paths().map(pathString)).toEqual(['.a', '.a.b']);
+  it('fieldSetOf/no-schema: without a schema objects are granular maps and lists atomic', () => {
+    expect(fieldSetOf({ a: { b: [1] } }, undefined).paths().map(pathString)).toEqual(['.a', '.a.b']);
   });
 });

@@ -1,2 +1,0 @@
-export { typecheckDir } from './typecheck.js';
-export { tempTree } from './temp-schemas.js';

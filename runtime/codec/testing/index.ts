@@ -1,1 +1,0 @@
-export { type SampleKind, type SampleOptions, canonicalJson, documentArbitrary, expectedAfterProtobuf } from './schema-arbitrary.js';

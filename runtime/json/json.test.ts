@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, cloneJson, getOwn, isJsonObject, isObject, isPlainObject, jsonEqual, setOwn, type JsonObject } from './index.js';
+
+describe('runtime/json', () => {
+  it('tells objects from arrays and null', () => {
+    for (const v of [null, [], 'a', 1, true, undefined]) {
+      expect(isObject(v)).toBe(false);
+      expect(isJsonObject(v)).toBe(false);
+    }
+    expect(isObject({})).toBe(true);
+    expect(isObject(new Date(0))).toBe(true);
+    expect(isPlainObject(new Date(0))).toBe(false);
+    expect(isPlainObject(Object.create(null))).toBe(true);
+  });
+
+  it('compares structurally, ignoring key order but not array order', () => {
+    expect(jsonEqual({ a: 1, b: [1, 2] }, { b: [1, 2], a: 1 })).toBe(true);
+    expect(jsonEqual({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
+    expect(jsonEqual({ a: 1 }, { a: 1, b: null })).toBe(false);
+  });
+
+  it('gives equal canonical text for equal values whatever their key order', () => {
+    expect(canonicalJson({ b: { d: 1, c: 2 }, a: [{ y: 1, x: 2 }] })).toBe('{"a":[{"x":2,"y":1}],"b":{"c":2,"d":1}}');
+    expect(canonicalJson({ b: 1, a: 2 })).toBe(canonicalJson({ a: 2, b: 1 }));
+  });
+
+  it('keeps __proto__ plain data when copying and setting', () => {
+    const source = JSON.parse('{"__proto__":{"polluted":true}}') as JsonObject;
+    const copy = cloneJson(source);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(getOwn(copy, '__proto__')).toEqual({ polluted: true });
+    const target: JsonObject = {};
+    setOwn(target, '__proto__', 1);
+    expect(Object.getPrototypeOf(target)).toBe(Object.prototype);
+    expect(getOwn(target, 'toString')).toBeUndefined();
+  });
+});
