@@ -38,7 +38,9 @@ async function cli(argv: string[], withServer = true): Promise<{ code: number; o
   let out = '';
   let err = '';
   let started = 0;
-  server = await startScriptedServer((req) => (req.path.endsWith('/configmaps/x') ? { status: 200, body: { kind: 'ConfigMap', metadata: { name: 'x' } } } : undefined));
+  server = await startScriptedServer((req) =>
+    req.path.endsWith('/configmaps/x') ? { status: 200, body: { kind: 'ConfigMap', metadata: { name: 'x' } } } : undefined,
+  );
   const url = server.url;
   const code = await runConformanceCli(argv, {
     stdout: (t) => {

@@ -40,7 +40,12 @@ interface ReferenceServer {
   url: string;
   close(): Promise<void> | void;
 }
-type StartReferenceServer = (options: { port: number; store: 'memory'; historyWindowMs: number; continueTtlMs: number }) => Promise<ReferenceServer>;
+type StartReferenceServer = (options: {
+  port: number;
+  store: 'memory';
+  historyWindowMs: number;
+  continueTtlMs: number;
+}) => Promise<ReferenceServer>;
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -97,8 +102,13 @@ function durationOption(name: string, value: string | undefined): number | undef
 }
 
 function parseFeatures(without: string[] | undefined): Set<Feature> {
-  const off = (without ?? []).flatMap((w) => w.split(',')).map((w) => w.trim()).filter(Boolean);
-  for (const f of off) if (!(FEATURES as readonly string[]).includes(f)) throw new UsageError(`--without: unknown feature "${f}" (known: ${FEATURES.join(', ')})`);
+  const off = (without ?? [])
+    .flatMap((w) => w.split(','))
+    .map((w) => w.trim())
+    .filter(Boolean);
+  for (const f of off)
+    if (!(FEATURES as readonly string[]).includes(f))
+      throw new UsageError(`--without: unknown feature "${f}" (known: ${FEATURES.join(', ')})`);
   return new Set(FEATURES.filter((f) => !off.includes(f)));
 }
 
@@ -199,11 +209,13 @@ interface ReportTarget {
 }
 
 function buildRunSettings(flags: Flags): CliSettings {
-  if ((flags['client-cert'] === undefined) !== (flags['client-key'] === undefined)) throw new UsageError('--client-cert and --client-key go together');
+  if ((flags['client-cert'] === undefined) !== (flags['client-key'] === undefined))
+    throw new UsageError('--client-cert and --client-key go together');
   const authKinds = [flags.token !== undefined, flags['client-cert'] !== undefined, flags.config !== undefined].filter(Boolean).length;
   if (authKinds > 1) throw new UsageError('give one of --token, --client-cert/--client-key, --config');
   const parallel = flags.parallel === undefined ? 4 : Number(flags.parallel);
-  if (!Number.isInteger(parallel) || parallel < 1) throw new UsageError(`--parallel: expected a positive integer, found "${flags.parallel}"`);
+  if (!Number.isInteger(parallel) || parallel < 1)
+    throw new UsageError(`--parallel: expected a positive integer, found "${flags.parallel}"`);
   return {
     selection: { focus: flags.focus ?? [], skip: flags.skip ?? [], tags: flags.tags ?? [] },
     parallel,
@@ -279,7 +291,12 @@ async function chooseServer(flags: Flags, settings: CliSettings, io: Partial<Cli
 }
 
 /** Runs the selected scenarios with a progress bar; Ctrl-C stops the run and still reports. */
-async function runSuite(server: ServerTarget, settings: CliSettings, suite: Suite, err: CliIo['stderr']): Promise<{ report: RunReport; interrupted: boolean }> {
+async function runSuite(
+  server: ServerTarget,
+  settings: CliSettings,
+  suite: Suite,
+  err: CliIo['stderr'],
+): Promise<{ report: RunReport; interrupted: boolean }> {
   const client = new HttpClient({ baseUrl: server.url, ...server.credentials });
   const progress = new ProgressBar(err as NodeJS.WriteStream);
   const abort = new AbortController();
@@ -309,7 +326,13 @@ async function runSuite(server: ServerTarget, settings: CliSettings, suite: Suit
 }
 
 /** Writes the report files and the terminal summary; returns the exit code. */
-function reportRun(report: RunReport, interrupted: boolean, reports: readonly ReportTarget[], out: CliIo['stdout'], err: CliIo['stderr']): number {
+function reportRun(
+  report: RunReport,
+  interrupted: boolean,
+  reports: readonly ReportTarget[],
+  out: CliIo['stdout'],
+  err: CliIo['stderr'],
+): number {
   for (const r of reports) {
     writeFileSync(r.file, r.format === 'json' ? formatJsonReport(report) : formatJunitReport(report));
   }
@@ -324,7 +347,12 @@ function exitForError(e: unknown, say: (text: string) => void): number {
     say(`${e.message}\n\n${CONFORMANCE_USAGE}`);
     return 2;
   }
-  if (e instanceof FilterError || isScenarioLoadError(e) || e instanceof ClientConfigError || (e instanceof Error && /ENOENT/.test(e.message))) {
+  if (
+    e instanceof FilterError ||
+    isScenarioLoadError(e) ||
+    e instanceof ClientConfigError ||
+    (e instanceof Error && /ENOENT/.test(e.message))
+  ) {
     say(e.message);
     return 2;
   }

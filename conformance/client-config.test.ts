@@ -43,11 +43,21 @@ describe('readClientConfig', () => {
   const file = configFile(config);
 
   it('reads the current context: server, CA file (relative to the config) and token', () => {
-    expect(readClientConfig(file)).toEqual({ server: 'https://dev.example:6443', ca: Buffer.from('CA PEM'), serverName: 'api.dev', token: 'dev-token' });
+    expect(readClientConfig(file)).toEqual({
+      server: 'https://dev.example:6443',
+      ca: Buffer.from('CA PEM'),
+      serverName: 'api.dev',
+      token: 'dev-token',
+    });
   });
 
   it('reads a chosen context with inline client certificate data', () => {
-    expect(readClientConfig(file, 'prod')).toEqual({ server: 'https://prod.example:6443', insecureSkipTlsVerify: true, cert: Buffer.from('CERT'), key: Buffer.from('KEY') });
+    expect(readClientConfig(file, 'prod')).toEqual({
+      server: 'https://prod.example:6443',
+      insecureSkipTlsVerify: true,
+      cert: Buffer.from('CERT'),
+      key: Buffer.from('KEY'),
+    });
     expect(readClientConfig(file, 'file').token).toBe('file-token');
   });
 

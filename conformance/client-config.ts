@@ -75,14 +75,19 @@ export function readClientConfig(file: string, contextName?: string): ClientConf
   const userName = str(context, 'user');
   if (userName) {
     const user = named(root.users, userName, 'user', file);
-    if (user.exec !== undefined) throw new ClientConfigError(`${file}: user "${userName}" uses an exec plugin, which the conformance kit does not run; use a token or a client certificate`);
-    const token = str(user, 'token') ?? (str(user, 'tokenFile') ? readFileSync(resolve(base, str(user, 'tokenFile') ?? ''), 'utf8').trim() : undefined);
+    if (user.exec !== undefined)
+      throw new ClientConfigError(
+        `${file}: user "${userName}" uses an exec plugin, which the conformance kit does not run; use a token or a client certificate`,
+      );
+    const token =
+      str(user, 'token') ?? (str(user, 'tokenFile') ? readFileSync(resolve(base, str(user, 'tokenFile') ?? ''), 'utf8').trim() : undefined);
     if (token) out.token = token;
     const cert = fileOrData(user, 'client-certificate', 'client-certificate-data', base);
     const key = fileOrData(user, 'client-key', 'client-key-data', base);
     if (cert) out.cert = cert;
     if (key) out.key = key;
-    if (Boolean(cert) !== Boolean(key)) throw new ClientConfigError(`${file}: user "${userName}" needs both a client certificate and a client key`);
+    if (Boolean(cert) !== Boolean(key))
+      throw new ClientConfigError(`${file}: user "${userName}" needs both a client certificate and a client key`);
   }
   return out;
 }

@@ -34,11 +34,9 @@ export interface ExecutionEnv {
   labels: Record<string, string>;
 }
 
-
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
-
 
 /** Expands `{$sample: overrides}` into an object of the scenario's resource type. */
 function expandBody(body: Json, env: ExecutionEnv): Json {
@@ -128,16 +126,21 @@ async function judgeWatch(watch: WatchReader, exp: WatchStep['expect']): Promise
   const skip = exp.skip ?? [];
   if (exp.gone) {
     if (watch.status === 410) return { status: 410, events: [] };
-    if (watch.status !== 200) throw new ExpectationFailed(`watch: expected 410 Gone (or an ERROR event with a 410 Status), got status ${watch.status}`);
+    if (watch.status !== 200)
+      throw new ExpectationFailed(`watch: expected 410 Gone (or an ERROR event with a 410 Status), got status ${watch.status}`);
     const first = (await watch.waitFor(1, exp.withinMs))[0];
     if (!isGoneEvent(first)) {
-      throw new ExpectationFailed(`watch: expected 410 Gone or an ERROR event with a 410 Status, got ${first ? `${first.type} ${describe(first.object)}` : `no event within ${exp.withinMs} ms`}`);
+      throw new ExpectationFailed(
+        `watch: expected 410 Gone or an ERROR event with a 410 Status, got ${first ? `${first.type} ${describe(first.object)}` : `no event within ${exp.withinMs} ms`}`,
+      );
     }
     return { status: watch.status, events: [first as unknown as Json] };
   }
   const status = exp.status ?? [200];
   if (!status.includes(watch.status)) {
-    throw new ExpectationFailed(`watch: status expected ${status.join(' or ')}, got ${watch.status}${watch.malformed[0] ? `: ${watch.malformed[0].slice(0, 300)}` : ''}`);
+    throw new ExpectationFailed(
+      `watch: status expected ${status.join(' or ')}, got ${watch.status}${watch.malformed[0] ? `: ${watch.malformed[0].slice(0, 300)}` : ''}`,
+    );
   }
   const headerProblem = checkHeaders(watch.headers, exp.headers);
   if (headerProblem) throw new ExpectationFailed(`watch: ${headerProblem}`);
@@ -155,14 +158,17 @@ async function judgeWatch(watch: WatchReader, exp: WatchStep['expect']): Promise
   const expected = exp.events ?? [];
   const count = expectedEventCount(expected);
   const received = count > 0 ? await watch.waitFor(count, exp.withinMs, skip) : watch.filtered(skip);
-  if (watch.malformed.length > 0) throw new ExpectationFailed(`watch: a document that is not a {type, object} event: ${watch.malformed[0]?.slice(0, 300) ?? ''}`);
+  if (watch.malformed.length > 0)
+    throw new ExpectationFailed(`watch: a document that is not a {type, object} event: ${watch.malformed[0]?.slice(0, 300) ?? ''}`);
   const problem = matchEvents(expected, received);
   if (problem) throw new ExpectationFailed(`watch: ${problem}${received.length < count ? ` (waited ${exp.withinMs} ms)` : ''}`);
   if (exp.quietMs !== undefined) {
     const extra = await watch.quiet(exp.quietMs, count, skip);
     if (extra.length > 0) {
       const e = extra[0];
-      throw new ExpectationFailed(`watch: unexpected event after the ${count} expected: ${e?.type ?? ''} ${describe(e?.object)} (within ${exp.quietMs} ms)`);
+      throw new ExpectationFailed(
+        `watch: unexpected event after the ${count} expected: ${e?.type ?? ''} ${describe(e?.object)} (within ${exp.quietMs} ms)`,
+      );
     }
   }
   const record: Json = { status: watch.status, events: watch.events.map((e) => ({ type: e.type, object: e.object })) };
@@ -175,11 +181,12 @@ async function judgeWatch(watch: WatchReader, exp: WatchStep['expect']): Promise
 
 function waitMillis(step: WaitStep, settings: RunSettings): number {
   if (step.for === 'history-window') {
-    if (settings.historyWindowMs === undefined) throw new ScenarioSkipped('the server\'s history window is unknown: pass --history-window');
+    if (settings.historyWindowMs === undefined) throw new ScenarioSkipped("the server's history window is unknown: pass --history-window");
     return settings.historyWindowMs + step.ms;
   }
   if (step.for === 'continue-ttl') {
-    if (settings.continueTtlMs === undefined) throw new ScenarioSkipped('the server\'s continue-token lifetime is unknown: pass --continue-ttl');
+    if (settings.continueTtlMs === undefined)
+      throw new ScenarioSkipped("the server's continue-token lifetime is unknown: pass --continue-ttl");
     return settings.continueTtlMs + step.ms;
   }
   return step.ms;
@@ -226,7 +233,10 @@ export function codeContext(env: ExecutionEnv): ScenarioContext {
     },
     sample: (name, overrides = {}) => {
       if (!env.resource) throw new ExpectationFailed('sample() needs a parameterised scenario');
-      return sampleObject(env.resource, ns(), env.labels, { ...overrides, metadata: { ...(isObject(overrides.metadata) ? overrides.metadata : {}), name } });
+      return sampleObject(env.resource, ns(), env.labels, {
+        ...overrides,
+        metadata: { ...(isObject(overrides.metadata) ? overrides.metadata : {}), name },
+      });
     },
     request: (method, path, options) => env.session.request(method, path, options),
     watch: async (path, options) => env.session.watch(path, options),

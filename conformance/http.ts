@@ -93,7 +93,7 @@ export function parseJson(text: string): Json | undefined {
 
 function isGzip(headers: Record<string, string | string[]>): boolean {
   const v = headers['content-encoding'];
-  return (Array.isArray(v) ? v.join(',') : v ?? '').toLowerCase().includes('gzip');
+  return (Array.isArray(v) ? v.join(',') : (v ?? '')).toLowerCase().includes('gzip');
 }
 
 export class HttpClient {
@@ -137,7 +137,13 @@ export class HttpClient {
     const url = joinUrl(this.baseUrl, path, options.query);
     const { send, shown } = this.#headers(options.headers);
     const signal = options.signal ? AbortSignal.any([options.signal, stop]) : stop;
-    const res = await undiciRequest(url, { method: method as Dispatcher.HttpMethod, headers: send, body: options.body, dispatcher: this.#dispatcher, signal });
+    const res = await undiciRequest(url, {
+      method: method as Dispatcher.HttpMethod,
+      headers: send,
+      body: options.body,
+      dispatcher: this.#dispatcher,
+      signal,
+    });
     return { res, url, shown };
   }
 

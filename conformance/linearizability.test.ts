@@ -3,7 +3,12 @@ import { type Operation, type RegisterInput, type RegisterOutput, checkLineariza
 
 type Op = Operation<RegisterInput, RegisterOutput>;
 const model = registerModel({ version: '1', value: 'a' });
-const read = (call: number, ret: number, version: string, value: string): Op => ({ call, ret, input: { op: 'read' }, output: { version, value } });
+const read = (call: number, ret: number, version: string, value: string): Op => ({
+  call,
+  ret,
+  input: { op: 'read' },
+  output: { version, value },
+});
 const write = (call: number, ret: number, expectedVersion: string, value: string, result: string | 'conflict' | undefined): Op => ({
   call,
   ret: result === undefined ? Infinity : ret,
@@ -13,7 +18,13 @@ const write = (call: number, ret: number, expectedVersion: string, value: string
 
 describe('checkLinearizable over the register model', () => {
   it('accepts a sequential history', () => {
-    const h = [read(0, 1, '1', 'a'), write(2, 3, '1', 'b', '2'), read(4, 5, '2', 'b'), write(6, 7, '1', 'c', 'conflict'), read(8, 9, '2', 'b')];
+    const h = [
+      read(0, 1, '1', 'a'),
+      write(2, 3, '1', 'b', '2'),
+      read(4, 5, '2', 'b'),
+      write(6, 7, '1', 'c', 'conflict'),
+      read(8, 9, '2', 'b'),
+    ];
     expect(checkLinearizable(model, h).linearizable).toBe(true);
   });
 
@@ -30,8 +41,12 @@ describe('checkLinearizable over the register model', () => {
   });
 
   it('accepts two concurrent writers on one version where one wins and one conflicts, in either order of return', () => {
-    expect(checkLinearizable(model, [write(0, 5, '1', 'b', '2'), write(1, 4, '1', 'c', 'conflict'), read(6, 7, '2', 'b')]).linearizable).toBe(true);
-    expect(checkLinearizable(model, [write(0, 5, '1', 'b', 'conflict'), write(1, 4, '1', 'c', '2'), read(6, 7, '2', 'c')]).linearizable).toBe(true);
+    expect(
+      checkLinearizable(model, [write(0, 5, '1', 'b', '2'), write(1, 4, '1', 'c', 'conflict'), read(6, 7, '2', 'b')]).linearizable,
+    ).toBe(true);
+    expect(
+      checkLinearizable(model, [write(0, 5, '1', 'b', 'conflict'), write(1, 4, '1', 'c', '2'), read(6, 7, '2', 'c')]).linearizable,
+    ).toBe(true);
   });
 
   it('rejects two writers that both succeed from the same version (a lost update)', () => {
@@ -58,7 +73,8 @@ describe('checkLinearizable over the register model', () => {
       const t = round * 10;
       for (let c = 0; c < 4; c++) h.push(read(t + c, t + 5 + c, String(version), value));
       const winner = round % 4;
-      for (let c = 0; c < 4; c++) h.push(write(t + 6 + c, t + 9, String(version), `${round}-${c}`, c === winner ? String(version + 1) : 'conflict'));
+      for (let c = 0; c < 4; c++)
+        h.push(write(t + 6 + c, t + 9, String(version), `${round}-${c}`, c === winner ? String(version + 1) : 'conflict'));
       version += 1;
       value = `${round}-${winner}`;
     }

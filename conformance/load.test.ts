@@ -39,7 +39,14 @@ const ok = `
 describe('parseSuite', () => {
   it('reads a scenario with its defaults', () => {
     const [s] = parseSuite(suite(ok), 'verbs.yaml', ctx, 'verbs');
-    expect(s).toMatchObject({ id: 'core/verbs/get-one', rules: ['core-protocol.md#Verbs: get'], tags: [], needs: [], namespaces: 1, kind: 'yaml' });
+    expect(s).toMatchObject({
+      id: 'core/verbs/get-one',
+      rules: ['core-protocol.md#Verbs: get'],
+      tags: [],
+      needs: [],
+      namespaces: 1,
+      kind: 'yaml',
+    });
     expect(s?.kind === 'yaml' && s.steps[0]).toMatchObject({ kind: 'request', request: { method: 'GET' }, expect: { status: [200] } });
   });
 
@@ -51,11 +58,15 @@ describe('parseSuite', () => {
 
   it('names file, line, scenario and step in errors', () => {
     const bad = ok.replace('expect: { status: 200 }', 'expect: { stauts: 200 }');
-    expect(() => parseSuite(suite(bad), 'verbs.yaml', ctx)).toThrow(/^verbs\.yaml:\d+: scenario core\/verbs\/get-one: step 0: expect: unknown key "stauts"/);
+    expect(() => parseSuite(suite(bad), 'verbs.yaml', ctx)).toThrow(
+      /^verbs\.yaml:\d+: scenario core\/verbs\/get-one: step 0: expect: unknown key "stauts"/,
+    );
   });
 
   it('rejects a rule reference that is not in the catalogue', () => {
-    expect(() => parseSuite(suite(ok.replace('Verbs: get', 'Verbs: fetch')), 'v.yaml', ctx)).toThrow(/rule "core-protocol\.md#Verbs: fetch" is not in the rule catalogue/);
+    expect(() => parseSuite(suite(ok.replace('Verbs: get', 'Verbs: fetch')), 'v.yaml', ctx)).toThrow(
+      /rule "core-protocol\.md#Verbs: fetch" is not in the rule catalogue/,
+    );
   });
 
   it('rejects unknown tags, features and resource profiles', () => {
@@ -92,7 +103,9 @@ describe('parseSuite', () => {
   });
 
   it('rejects resource variables in a scenario that is not parameterised', () => {
-    expect(() => parseSuite(suite(ok.replace('/api/v1/namespaces/${ns}/configmaps/x', '${r.collection}')), 'v.yaml', ctx)).toThrow(/uses \$\{r\.\*\} variables/);
+    expect(() => parseSuite(suite(ok.replace('/api/v1/namespaces/${ns}/configmaps/x', '${r.collection}')), 'v.yaml', ctx)).toThrow(
+      /uses \$\{r\.\*\} variables/,
+    );
   });
 
   it('splices an alias of a list of steps', () => {
@@ -149,11 +162,13 @@ scenarios:
   });
 
   it('rejects an invalid regular expression', () => {
-    expect(() => parseSuite(suite(ok.replace('status: 200', "status: 200, text: { matches: '(' }")), 'v.yaml', ctx)).toThrow(/invalid regular expression/);
+    expect(() => parseSuite(suite(ok.replace('status: 200', "status: 200, text: { matches: '(' }")), 'v.yaml', ctx)).toThrow(
+      /invalid regular expression/,
+    );
   });
 
   it('reads the mapping form of path checks', () => {
-    const [s] = parseSuite(suite(ok.replace('status: 200', "at: { $.kind: ConfigMap, $.items: { length: 2 } }")), 'v.yaml', ctx);
+    const [s] = parseSuite(suite(ok.replace('status: 200', 'at: { $.kind: ConfigMap, $.items: { length: 2 } }')), 'v.yaml', ctx);
     const step = s?.kind === 'yaml' ? s.steps[0] : undefined;
     expect(step?.kind === 'request' && step.expect?.at).toEqual([
       { path: '$.kind', equals: 'ConfigMap' },
@@ -165,9 +180,16 @@ scenarios:
 describe('checkCodeScenarios', () => {
   it('validates TypeScript scenarios like YAML ones', () => {
     const run = async (): Promise<void> => undefined;
-    const [s] = checkCodeScenarios([{ id: 'core/verbs/code', rule: 'core-protocol.md#Verbs: get', tags: ['slow'], run }], 'code.ts', ctx, 'verbs');
+    const [s] = checkCodeScenarios(
+      [{ id: 'core/verbs/code', rule: 'core-protocol.md#Verbs: get', tags: ['slow'], run }],
+      'code.ts',
+      ctx,
+      'verbs',
+    );
     expect(s).toMatchObject({ id: 'core/verbs/code', kind: 'code', tags: ['slow'] });
-    expect(() => checkCodeScenarios([{ id: 'core/verbs/code', rule: 'core-protocol.md#Verbs: get' }], 'code.ts', ctx)).toThrow(/code\.ts: scenario core\/verbs\/code: run: expected an async function/);
+    expect(() => checkCodeScenarios([{ id: 'core/verbs/code', rule: 'core-protocol.md#Verbs: get' }], 'code.ts', ctx)).toThrow(
+      /code\.ts: scenario core\/verbs\/code: run: expected an async function/,
+    );
     expect(() => checkCodeScenarios({}, 'code.ts', ctx)).toThrow(/export const scenarios/);
   });
 });
@@ -181,7 +203,7 @@ describe('loadScenarios', () => {
     await expect(loadScenarios(ctx, dir)).rejects.toThrow(/duplicate id, also in/);
   });
 
-  it('loads the kit\'s own scenarios against its rule catalogue', async () => {
+  it("loads the kit's own scenarios against its rule catalogue", async () => {
     const all = await loadScenarios({ rules: readRules(), resources: readResources() });
     expect(all.length).toBeGreaterThan(300);
     expect(new Set(all.map((s) => s.id)).size).toBe(all.length);

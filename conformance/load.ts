@@ -110,7 +110,8 @@ function statusList(where: Where, v: unknown): number[] | undefined {
     typeof s === 'string' && /^[1-5]xx$/.test(s) ? Array.from({ length: 100 }, (_, i) => Number(s[0]) * 100 + i) : [s],
   );
   for (const s of list) {
-    if (typeof s !== 'number' || !Number.isInteger(s) || s < 100 || s > 599) fail(where, `expect.status: expected an HTTP status code or a list of them, found ${JSON.stringify(s)}`);
+    if (typeof s !== 'number' || !Number.isInteger(s) || s < 100 || s > 599)
+      fail(where, `expect.status: expected an HTTP status code or a list of them, found ${JSON.stringify(s)}`);
   }
   return list as number[];
 }
@@ -135,8 +136,10 @@ function parseRequest(where: Where, v: unknown, defaultMethod?: string): Request
   if (!isMapping(v)) fail(where, 'request: expected a mapping with method and path');
   onlyKeys(where, 'request', v, ['method', 'path', 'query', 'headers', 'body', 'bodyText', 'bodyFrom', 'contentType']);
   const method = v.method ?? defaultMethod;
-  if (typeof method !== 'string' || !METHODS.includes(method)) fail(where, `request.method: expected one of ${METHODS.join(', ')}, found ${JSON.stringify(method)}`);
-  if (typeof v.path !== 'string' || !(v.path.startsWith('/') || v.path.startsWith('${'))) fail(where, `request.path: expected a path starting with "/", found ${JSON.stringify(v.path)}`);
+  if (typeof method !== 'string' || !METHODS.includes(method))
+    fail(where, `request.method: expected one of ${METHODS.join(', ')}, found ${JSON.stringify(method)}`);
+  if (typeof v.path !== 'string' || !(v.path.startsWith('/') || v.path.startsWith('${')))
+    fail(where, `request.path: expected a path starting with "/", found ${JSON.stringify(v.path)}`);
   const bodies = ['body', 'bodyText', 'bodyFrom'].filter((k) => v[k] !== undefined);
   if (bodies.length > 1) fail(where, `request: give only one of body, bodyText, bodyFrom (found ${bodies.join(', ')})`);
   if (v.query !== undefined && !isMapping(v.query)) fail(where, 'request.query: expected a mapping');
@@ -177,7 +180,22 @@ function checkRegex(where: Where, what: string, pattern: string): void {
   }
 }
 
-const CHECK_KEYS = ['equals', 'notEquals', 'matches', 'exists', 'absent', 'empty', 'length', 'minLength', 'every', 'contains', 'notContains', 'gte', 'lte', 'type'];
+const CHECK_KEYS = [
+  'equals',
+  'notEquals',
+  'matches',
+  'exists',
+  'absent',
+  'empty',
+  'length',
+  'minLength',
+  'every',
+  'contains',
+  'notContains',
+  'gte',
+  'lte',
+  'type',
+];
 
 function parseChecks(where: Where, what: string, v: unknown): PathCheck[] | undefined {
   if (v === undefined) return undefined;
@@ -203,7 +221,8 @@ function parseError(where: Where, v: unknown): ErrorExpectation | undefined {
   if (v === undefined) return undefined;
   if (!isMapping(v)) fail(where, 'expect.error: expected {reason, code, message, causes, details}');
   onlyKeys(where, 'expect.error', v, ['reason', 'code', 'message', 'notMessage', 'causes', 'details']);
-  if (v.causes !== undefined && (!Array.isArray(v.causes) || !v.causes.every(isObject))) fail(where, 'expect.error.causes: expected a list of mappings');
+  if (v.causes !== undefined && (!Array.isArray(v.causes) || !v.causes.every(isObject)))
+    fail(where, 'expect.error.causes: expected a list of mappings');
   for (const key of ['message', 'notMessage'] as const) if (typeof v[key] === 'string') checkRegex(where, `expect.error.${key}`, v[key]);
   return v as ErrorExpectation;
 }
@@ -225,7 +244,8 @@ function parseExpect(where: Where, v: unknown): ResponseExpectation | undefined 
   if (v.text !== undefined) {
     if (!isMapping(v.text)) fail(where, 'expect.text: expected {matches, notMatches}');
     onlyKeys(where, 'expect.text', v.text, ['matches', 'notMatches']);
-    for (const key of ['matches', 'notMatches'] as const) if (typeof v.text[key] === 'string') checkRegex(where, `expect.text.${key}`, v.text[key]);
+    for (const key of ['matches', 'notMatches'] as const)
+      if (typeof v.text[key] === 'string') checkRegex(where, `expect.text.${key}`, v.text[key]);
     out.text = v.text as { matches?: string; notMatches?: string };
   }
   if (v.protobuf !== undefined) {
@@ -247,7 +267,10 @@ function parseRequestStep(where: Where, v: Record<string, unknown>): RequestStep
   if (v.retry !== undefined) {
     if (!isMapping(v.retry)) fail(where, 'retry: expected {within, every}');
     onlyKeys(where, 'retry', v.retry, ['within', 'every']);
-    step.retry = { withinMs: duration(where, 'retry.within', v.retry.within ?? '10s'), everyMs: duration(where, 'retry.every', v.retry.every ?? '200ms') };
+    step.retry = {
+      withinMs: duration(where, 'retry.within', v.retry.within ?? '10s'),
+      everyMs: duration(where, 'retry.every', v.retry.every ?? '200ms'),
+    };
   }
   return step;
 }
@@ -284,7 +307,9 @@ function parseWatchStep(where: Where, v: Record<string, unknown>): WatchStep {
   const e = v.expect;
   if (!isMapping(e)) fail(where, 'watch step: expect is required ({events, within, quiet, skip, gone, status, headers, at})');
   onlyKeys(where, 'watch expect', e, ['status', 'headers', 'events', 'within', 'quiet', 'skip', 'gone', 'at']);
-  const expect: WatchExpectation = { withinMs: e.within === undefined ? DEFAULT_WATCH_WITHIN_MS : duration(where, 'expect.within', e.within) };
+  const expect: WatchExpectation = {
+    withinMs: e.within === undefined ? DEFAULT_WATCH_WITHIN_MS : duration(where, 'expect.within', e.within),
+  };
   const status = statusList(where, e.status);
   if (status) expect.status = status;
   const headers = parseHeaders(where, e.headers);
@@ -315,7 +340,8 @@ function parseWaitStep(where: Where, v: Record<string, unknown>): WaitStep {
   const step: WaitStep = isMapping(w)
     ? (() => {
         onlyKeys(where, 'wait', w, ['for', 'plus']);
-        if (w.for !== 'history-window' && w.for !== 'continue-ttl') fail(where, `wait.for: expected history-window or continue-ttl, found ${JSON.stringify(w.for)}`);
+        if (w.for !== 'history-window' && w.for !== 'continue-ttl')
+          fail(where, `wait.for: expected history-window or continue-ttl, found ${JSON.stringify(w.for)}`);
         return { kind: 'wait', ms: w.plus === undefined ? 0 : duration(where, 'wait.plus', w.plus), for: w.for } satisfies WaitStep;
       })()
     : { kind: 'wait', ms: duration(where, 'wait', w) };
@@ -343,9 +369,17 @@ export interface HeaderInput {
   description?: unknown;
 }
 
-function parseHeader(where: Where, v: HeaderInput, area: string | undefined, ctx: LoadContext): { header: ScenarioHeader; resources: ResourceProfile[] } {
+function parseHeader(
+  where: Where,
+  v: HeaderInput,
+  area: string | undefined,
+  ctx: LoadContext,
+): { header: ScenarioHeader; resources: ResourceProfile[] } {
   if (typeof v.id !== 'string' || !ID.test(v.id)) {
-    fail(where, `id: expected a slash-separated id of at least three lowercase segments (core/list/continue-expired-410), found ${JSON.stringify(v.id)}`);
+    fail(
+      where,
+      `id: expected a slash-separated id of at least three lowercase segments (core/list/continue-expired-410), found ${JSON.stringify(v.id)}`,
+    );
   }
   const w = { ...where, id: v.id };
   if (area !== undefined && v.id.split('/')[1] !== area) fail(w, `id: the second segment must be the area directory "${area}"`);
@@ -358,11 +392,14 @@ function parseHeader(where: Where, v: HeaderInput, area: string | undefined, ctx
   const tags = stringList(w, 'tags', v.tags);
   for (const t of tags) if (!(TAGS as readonly string[]).includes(t)) fail(w, `tags: unknown tag "${t}" (known: ${TAGS.join(', ')})`);
   const needs = stringList(w, 'needs', v.needs);
-  for (const f of needs) if (!(FEATURES as readonly string[]).includes(f)) fail(w, `needs: unknown feature "${f}" (known: ${FEATURES.join(', ')})`);
+  for (const f of needs)
+    if (!(FEATURES as readonly string[]).includes(f)) fail(w, `needs: unknown feature "${f}" (known: ${FEATURES.join(', ')})`);
   const serves = stringList(w, 'serves', v.serves);
-  for (const s of serves) if (!/^([\w.-]+\/)?v[\w]+\/[a-z0-9]+$/.test(s)) fail(w, `serves: "${s}" is not group/version/resource (v1/configmaps, batch/v1/jobs)`);
+  for (const s of serves)
+    if (!/^([\w.-]+\/)?v[\w]+\/[a-z0-9]+$/.test(s)) fail(w, `serves: "${s}" is not group/version/resource (v1/configmaps, batch/v1/jobs)`);
   const namespaces = v.namespaces ?? 1;
-  if (typeof namespaces !== 'number' || !Number.isInteger(namespaces) || namespaces < 0 || namespaces > 5) fail(w, 'namespaces: expected 0 to 5');
+  if (typeof namespaces !== 'number' || !Number.isInteger(namespaces) || namespaces < 0 || namespaces > 5)
+    fail(w, 'namespaces: expected 0 to 5');
   const resourceNames = stringList(w, 'resource', v.resource);
   const resources = resourceNames.map((name) => {
     const r = ctx.resources.get(name);
@@ -389,7 +426,8 @@ function lineOf(doc: ReturnType<typeof parseDocument>, counter: LineCounter, pat
 function mergeDefaults(defaults: Record<string, unknown>, scenario: Record<string, unknown>): Record<string, unknown> {
   const out = { ...defaults, ...scenario };
   for (const key of ['tags', 'needs', 'serves'] as const) {
-    if (Array.isArray(defaults[key]) && Array.isArray(scenario[key])) out[key] = [...new Set([...(defaults[key] as unknown[]), ...(scenario[key] as unknown[])])];
+    if (Array.isArray(defaults[key]) && Array.isArray(scenario[key]))
+      out[key] = [...new Set([...(defaults[key] as unknown[]), ...(scenario[key] as unknown[])])];
   }
   return out;
 }
@@ -404,7 +442,8 @@ export function parseSuite(text: string, file: string, ctx: LoadContext, area?: 
     fail({ file, ...(line ? { line } : {}) }, `YAML: ${e?.message ?? 'parse error'}`);
   }
   const root: unknown = doc.toJS();
-  if (!isMapping(root) || !Array.isArray(root.scenarios)) fail({ file }, 'expected a mapping with a "scenarios:" list (and optional "defaults:")');
+  if (!isMapping(root) || !Array.isArray(root.scenarios))
+    fail({ file }, 'expected a mapping with a "scenarios:" list (and optional "defaults:")');
   // Keys starting with x- hold YAML anchors shared by the suite's scenarios.
   onlyKeys({ file }, 'suite', Object.fromEntries(Object.entries(root).filter(([k]) => !k.startsWith('x-'))), ['defaults', 'scenarios']);
   const defaults = root.defaults ?? {};
@@ -417,7 +456,17 @@ export function parseSuite(text: string, file: string, ctx: LoadContext, area?: 
     const where: Where = { file, ...(line ? { line } : {}) };
     if (!isMapping(raw)) fail(where, `scenario ${i}: expected a mapping`);
     const merged = mergeDefaults(defaults, raw);
-    onlyKeys({ ...where, id: String(raw.id ?? i) }, 'scenario', merged, ['id', 'rule', 'description', 'tags', 'needs', 'serves', 'namespaces', 'resource', 'steps']);
+    onlyKeys({ ...where, id: String(raw.id ?? i) }, 'scenario', merged, [
+      'id',
+      'rule',
+      'description',
+      'tags',
+      'needs',
+      'serves',
+      'namespaces',
+      'resource',
+      'steps',
+    ]);
     const { header, resources } = parseHeader(where, merged, area, ctx);
     if (seen.has(header.id)) fail({ ...where, id: header.id }, 'duplicate id in this file');
     seen.add(header.id);
@@ -434,7 +483,10 @@ export function parseSuite(text: string, file: string, ctx: LoadContext, area?: 
     });
     const waitsForWindow = steps.some((s) => s.kind === 'wait' && s.for !== undefined);
     if (waitsForWindow && !header.tags.includes('needs-history-expiry')) {
-      fail({ ...where, id: header.id }, 'waits for a server window: tag it needs-history-expiry so runs without the window can leave it out');
+      fail(
+        { ...where, id: header.id },
+        'waits for a server window: tag it needs-history-expiry so runs without the window can leave it out',
+      );
     }
     if (resources.length === 0 && JSON.stringify(steps).includes('${r.')) {
       fail({ ...where, id: header.id }, 'uses ${r.*} variables but lists no resource types under resource:');

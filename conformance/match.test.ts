@@ -7,10 +7,7 @@ import type { HttpResult, Json, PathCheck } from './types.js';
 const doc: Json = {
   kind: 'ConfigMapList',
   metadata: { resourceVersion: '42', continue: '' },
-  items: [
-    { metadata: { name: 'a', labels: { env: 'prod' } }, data: { k: 'v' } },
-    { metadata: { name: 'b', labels: { env: 'dev' } } },
-  ],
+  items: [{ metadata: { name: 'a', labels: { env: 'prod' } }, data: { k: 'v' } }, { metadata: { name: 'b', labels: { env: 'dev' } } }],
 };
 
 describe('select (JSONPath subset)', () => {
@@ -141,7 +138,15 @@ describe('checkError', () => {
   };
 
   it('matches reason, code, message and causes, and names what differs', () => {
-    expect(checkError(status, { reason: 'Invalid', code: 422, message: 'is invalid', causes: [{ field: 'metadata.name' }], details: { name: 'Bad' } })).toBeNull();
+    expect(
+      checkError(status, {
+        reason: 'Invalid',
+        code: 422,
+        message: 'is invalid',
+        causes: [{ field: 'metadata.name' }],
+        details: { name: 'Bad' },
+      }),
+    ).toBeNull();
     expect(checkError(status, { reason: 'NotFound' })).toMatch(/reason: expected "NotFound", found "Invalid"/);
     expect(checkError(status, { code: 400 })).toMatch(/code: expected 400/);
     expect(checkError(status, { message: 'not found' })).toMatch(/does not match/);
@@ -162,15 +167,30 @@ describe('checkProtobuf', () => {
 });
 
 describe('checkResponse', () => {
-  const res = (status: number, json: Json): HttpResult => ({ status, headers: { 'content-type': 'application/json' }, text: JSON.stringify(json), raw: Buffer.from(JSON.stringify(json)), json });
+  const res = (status: number, json: Json): HttpResult => ({
+    status,
+    headers: { 'content-type': 'application/json' },
+    text: JSON.stringify(json),
+    raw: Buffer.from(JSON.stringify(json)),
+    json,
+  });
 
   it('checks the status first and quotes a Status reason', () => {
-    expect(checkResponse(res(404, { kind: 'Status', reason: 'NotFound', message: 'gone' }), { status: [200] })).toBe('status: expected 200, got 404 (NotFound: gone)');
+    expect(checkResponse(res(404, { kind: 'Status', reason: 'NotFound', message: 'gone' }), { status: [200] })).toBe(
+      'status: expected 200, got 404 (NotFound: gone)',
+    );
   });
 
   it('checks body, paths and text', () => {
     const ok = res(200, doc);
-    expect(checkResponse(ok, { status: [200], body: { kind: 'ConfigMapList' }, at: [{ path: '$.items', length: 2 }], text: { matches: 'ConfigMapList' } })).toBeNull();
+    expect(
+      checkResponse(ok, {
+        status: [200],
+        body: { kind: 'ConfigMapList' },
+        at: [{ path: '$.items', length: 2 }],
+        text: { matches: 'ConfigMapList' },
+      }),
+    ).toBeNull();
     expect(checkResponse(ok, { body: { kind: 'PodList' } })).toMatch(/^body \$\.kind/);
     expect(checkResponse(ok, { text: { notMatches: 'ConfigMap' } })).toMatch(/should not match/);
     expect(checkResponse({ ...ok, json: undefined, text: 'plain' }, { body: {} })).toMatch(/expected a JSON body/);
@@ -182,15 +202,26 @@ describe('matchEvents', () => {
 
   it('matches in order and names the first differing event', () => {
     const got = [ev('ADDED', 'a'), ev('MODIFIED', 'a'), ev('DELETED', 'a')];
-    expect(matchEvents([{ type: 'ADDED' }, { type: 'MODIFIED' }, { type: 'DELETED', object: { metadata: { name: 'a' } } }], got)).toBeNull();
+    expect(
+      matchEvents([{ type: 'ADDED' }, { type: 'MODIFIED' }, { type: 'DELETED', object: { metadata: { name: 'a' } } }], got),
+    ).toBeNull();
     expect(matchEvents([{ type: 'ADDED' }, { type: 'DELETED' }], got)).toMatch(/event 1: expected type DELETED, got MODIFIED/);
-    expect(matchEvents([{ type: 'ADDED' }, { type: 'MODIFIED' }, { type: 'DELETED' }, { type: 'ADDED' }], got)).toMatch(/event 3.*received nothing more/);
+    expect(matchEvents([{ type: 'ADDED' }, { type: 'MODIFIED' }, { type: 'DELETED' }, { type: 'ADDED' }], got)).toMatch(
+      /event 3.*received nothing more/,
+    );
   });
 
   it('matches an anyOrder group as a set', () => {
     const got = [ev('ADDED', 'b'), ev('ADDED', 'a'), ev('MODIFIED', 'a')];
-    const group = { anyOrder: [{ type: 'ADDED', object: { metadata: { name: 'a' } } }, { type: 'ADDED', object: { metadata: { name: 'b' } } }] };
+    const group = {
+      anyOrder: [
+        { type: 'ADDED', object: { metadata: { name: 'a' } } },
+        { type: 'ADDED', object: { metadata: { name: 'b' } } },
+      ],
+    };
     expect(matchEvents([group, { type: 'MODIFIED' }], got)).toBeNull();
-    expect(matchEvents([{ anyOrder: [{ type: 'ADDED', object: { metadata: { name: 'c' } } }, { type: 'ADDED' }] }], got)).toMatch(/any order/);
+    expect(matchEvents([{ anyOrder: [{ type: 'ADDED', object: { metadata: { name: 'c' } } }, { type: 'ADDED' }] }], got)).toMatch(
+      /any order/,
+    );
   });
 });

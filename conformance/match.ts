@@ -30,13 +30,7 @@ function isOperator(v: Json): v is { [key: string]: Json } {
 }
 
 function isEmpty(v: Json | undefined): boolean {
-  return (
-    v === undefined ||
-    v === null ||
-    v === '' ||
-    (Array.isArray(v) && v.length === 0) ||
-    (isObject(v) && Object.keys(v).length === 0)
-  );
+  return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0);
 }
 
 function matchOperator(op: { [key: string]: Json }, actual: Json | undefined, at: string): string | null {
@@ -46,7 +40,8 @@ function matchOperator(op: { [key: string]: Json }, actual: Json | undefined, at
     }
     if (key === '$absent' && arg && actual !== undefined) return `${at}: expected absent, found ${describe(actual)}`;
     if (key === '$matches') {
-      if (typeof actual !== 'string' && typeof actual !== 'number') return `${at}: expected a string matching /${String(arg)}/, found ${describe(actual)}`;
+      if (typeof actual !== 'string' && typeof actual !== 'number')
+        return `${at}: expected a string matching /${String(arg)}/, found ${describe(actual)}`;
       if (!new RegExp(String(arg)).test(String(actual))) return `${at}: ${describe(actual)} does not match /${String(arg)}/`;
     }
     if (key === '$oneOf') {
@@ -55,13 +50,16 @@ function matchOperator(op: { [key: string]: Json }, actual: Json | undefined, at
     }
     if (key === '$contains') {
       if (!Array.isArray(actual)) return `${at}: expected a list containing ${describe(arg)}, found ${describe(actual)}`;
-      if (!actual.some((item) => partialMatch(arg, item, at) === null)) return `${at}: no element matches ${describe(arg)} in ${describe(actual)}`;
+      if (!actual.some((item) => partialMatch(arg, item, at) === null))
+        return `${at}: no element matches ${describe(arg)} in ${describe(actual)}`;
     }
     if (key === '$notEquals' && actual !== undefined && partialMatch(arg, actual, at) === null) {
       return `${at}: expected a value other than ${describe(arg)}`;
     }
     if (key === '$empty' && isEmpty(actual) !== Boolean(arg)) {
-      return arg ? `${at}: expected empty or absent, found ${describe(actual)}` : `${at}: expected a non-empty value, found ${describe(actual)}`;
+      return arg
+        ? `${at}: expected empty or absent, found ${describe(actual)}`
+        : `${at}: expected a non-empty value, found ${describe(actual)}`;
     }
   }
   return null;
@@ -118,7 +116,9 @@ function checkEmpty(check: PathCheck, { at, values, many, value }: Selection): s
   if (check.empty === undefined) return null;
   const empty = many ? values.length === 0 : isEmpty(value);
   if (empty === check.empty) return null;
-  return check.empty ? `${at}: expected empty or absent, found ${describe(value)}` : `${at}: expected a non-empty value, found ${describe(value)}`;
+  return check.empty
+    ? `${at}: expected empty or absent, found ${describe(value)}`
+    : `${at}: expected a non-empty value, found ${describe(value)}`;
 }
 
 function checkEquality(check: PathCheck, { at, value }: Selection): string | null {
@@ -149,7 +149,8 @@ function sizeOf(v: Json | undefined): number | undefined {
 function checkSize(check: PathCheck, { at, value }: Selection): string | null {
   if (check.length !== undefined) {
     const n = sizeOf(value);
-    if (n !== check.length) return `${at}: expected length ${check.length}, found ${n === undefined ? describe(value) : `${n}: ${describe(value)}`}`;
+    if (n !== check.length)
+      return `${at}: expected length ${check.length}, found ${n === undefined ? describe(value) : `${n}: ${describe(value)}`}`;
   }
   if (check.minLength !== undefined) {
     const n = sizeOf(value) ?? 0;
@@ -198,7 +199,17 @@ function checkRange(check: PathCheck, { at, value }: Selection): string | null {
 }
 
 /** In this order: the first failing kind of check is the one reported. */
-const PATH_CHECKERS: readonly PathChecker[] = [checkPresence, checkEmpty, checkEquality, checkMatches, checkSize, checkEvery, checkMembers, checkType, checkRange];
+const PATH_CHECKERS: readonly PathChecker[] = [
+  checkPresence,
+  checkEmpty,
+  checkEquality,
+  checkMatches,
+  checkSize,
+  checkEvery,
+  checkMembers,
+  checkType,
+  checkRange,
+];
 
 /** Checks one JSONPath expectation against a document. */
 export function checkPath(doc: Json | undefined, check: PathCheck): string | null {
@@ -261,7 +272,10 @@ export function checkHeader(headers: Record<string, string | string[]>, name: st
   return null;
 }
 
-export function checkHeaders(headers: Record<string, string | string[]>, spec: Record<string, HeaderExpectation> | undefined): string | null {
+export function checkHeaders(
+  headers: Record<string, string | string[]>,
+  spec: Record<string, HeaderExpectation> | undefined,
+): string | null {
   for (const [name, exp] of Object.entries(spec ?? {})) {
     const problem = checkHeader(headers, name, exp);
     if (problem) return problem;
@@ -272,10 +286,13 @@ export function checkHeaders(headers: Record<string, string | string[]>, spec: R
 export function checkError(body: Json | undefined, exp: ErrorExpectation): string | null {
   if (!isObject(body) || body.kind !== 'Status') return `expected a Status error body, found ${describe(body)}`;
   if (exp.code !== undefined && body.code !== exp.code) return `Status code: expected ${exp.code}, found ${describe(body.code)}`;
-  if (exp.reason !== undefined && body.reason !== exp.reason) return `Status reason: expected "${exp.reason}", found ${describe(body.reason)}`;
+  if (exp.reason !== undefined && body.reason !== exp.reason)
+    return `Status reason: expected "${exp.reason}", found ${describe(body.reason)}`;
   const message = typeof body.message === 'string' ? body.message : '';
-  if (exp.message !== undefined && !new RegExp(exp.message, 'i').test(message)) return `Status message: "${message}" does not match /${exp.message}/`;
-  if (exp.notMessage !== undefined && new RegExp(exp.notMessage, 'i').test(message)) return `Status message: "${message}" should not match /${exp.notMessage}/`;
+  if (exp.message !== undefined && !new RegExp(exp.message, 'i').test(message))
+    return `Status message: "${message}" does not match /${exp.message}/`;
+  if (exp.notMessage !== undefined && new RegExp(exp.notMessage, 'i').test(message))
+    return `Status message: "${message}" should not match /${exp.notMessage}/`;
   if (exp.details !== undefined) {
     const problem = partialMatch(exp.details, body.details, '$.details');
     if (problem) return `Status ${problem}`;
@@ -284,7 +301,8 @@ export function checkError(body: Json | undefined, exp: ErrorExpectation): strin
     const details = body.details;
     const causes = isObject(details) && Array.isArray(details.causes) ? details.causes : [];
     for (const cause of exp.causes) {
-      if (!causes.some((c) => partialMatch(cause, c) === null)) return `Status causes: none matches ${describe(cause)}; causes are ${describe(causes, 400)}`;
+      if (!causes.some((c) => partialMatch(cause, c) === null))
+        return `Status causes: none matches ${describe(cause)}; causes are ${describe(causes, 400)}`;
     }
   }
   return null;
@@ -293,9 +311,11 @@ export function checkError(body: Json | undefined, exp: ErrorExpectation): strin
 export function checkProtobuf(raw: Buffer, exp: ProtobufExpectation): string | null {
   try {
     const env = decodeEnvelope(raw);
-    if (exp.apiVersion !== undefined && env.apiVersion !== exp.apiVersion) return `Protobuf typeMeta.apiVersion: expected "${exp.apiVersion}", found "${env.apiVersion ?? ''}"`;
+    if (exp.apiVersion !== undefined && env.apiVersion !== exp.apiVersion)
+      return `Protobuf typeMeta.apiVersion: expected "${exp.apiVersion}", found "${env.apiVersion ?? ''}"`;
     if (exp.kind !== undefined && env.kind !== exp.kind) return `Protobuf typeMeta.kind: expected "${exp.kind}", found "${env.kind ?? ''}"`;
-    if (exp.contentType !== undefined && (env.contentType ?? '') !== exp.contentType) return `Protobuf contentType: expected "${exp.contentType}", found "${env.contentType ?? ''}"`;
+    if (exp.contentType !== undefined && (env.contentType ?? '') !== exp.contentType)
+      return `Protobuf contentType: expected "${exp.contentType}", found "${env.contentType ?? ''}"`;
     if (!env.raw || env.raw.length === 0) return 'Protobuf envelope: the raw field (2) is empty';
     return null;
   } catch (e) {
@@ -307,7 +327,8 @@ export function checkProtobuf(raw: Buffer, exp: ProtobufExpectation): string | n
 /** Checks a whole HTTP response against a step's expectations, in the order the report reads best. */
 export function checkResponse(res: HttpResult, exp: ResponseExpectation): string | null {
   if (exp.status && !exp.status.includes(res.status)) {
-    const reason = isObject(res.json) && res.json.kind === 'Status' ? ` (${String(res.json.reason ?? '')}: ${String(res.json.message ?? '')})` : '';
+    const reason =
+      isObject(res.json) && res.json.kind === 'Status' ? ` (${String(res.json.reason ?? '')}: ${String(res.json.message ?? '')})` : '';
     return `status: expected ${exp.status.join(' or ')}, got ${res.status}${reason}`;
   }
   const headerProblem = checkHeaders(res.headers, exp.headers);
@@ -317,11 +338,14 @@ export function checkResponse(res: HttpResult, exp: ResponseExpectation): string
     if (problem) return problem;
   }
   if (exp.text) {
-    if (exp.text.matches !== undefined && !new RegExp(exp.text.matches).test(res.text)) return `body text does not match /${exp.text.matches}/`;
-    if (exp.text.notMatches !== undefined && new RegExp(exp.text.notMatches).test(res.text)) return `body text should not match /${exp.text.notMatches}/`;
+    if (exp.text.matches !== undefined && !new RegExp(exp.text.matches).test(res.text))
+      return `body text does not match /${exp.text.matches}/`;
+    if (exp.text.notMatches !== undefined && new RegExp(exp.text.notMatches).test(res.text))
+      return `body text should not match /${exp.text.notMatches}/`;
   }
   const needsJson = exp.body !== undefined || (exp.at?.length ?? 0) > 0 || exp.error !== undefined;
-  if (needsJson && res.json === undefined) return `expected a JSON body, got ${res.text.length === 0 ? 'an empty body' : `"${res.text.slice(0, 120)}"`}`;
+  if (needsJson && res.json === undefined)
+    return `expected a JSON body, got ${res.text.length === 0 ? 'an empty body' : `"${res.text.slice(0, 120)}"`}`;
   if (exp.error) {
     const problem = checkError(res.json, exp.error);
     if (problem) return problem;
@@ -377,7 +401,8 @@ export function matchEvents(expected: readonly EventExpectation[], received: rea
       pos += exp.anyOrder.length;
     } else {
       const got = received[pos];
-      if (!got) return `event ${pos} (expectation ${i}): expected ${exp.type}${exp.object === undefined ? '' : ` ${describe(exp.object)}`}, received nothing more (${received.length} events in all)`;
+      if (!got)
+        return `event ${pos} (expectation ${i}): expected ${exp.type}${exp.object === undefined ? '' : ` ${describe(exp.object)}`}, received nothing more (${received.length} events in all)`;
       const problem = matchEvent(exp, got, `event ${pos}`);
       if (problem) return problem;
       pos++;

@@ -6,7 +6,18 @@ import type { RunReport } from './runner.js';
 import type { ScenarioResult } from './types.js';
 
 function result(id: string, outcome: ScenarioResult['outcome'], extra: Partial<ScenarioResult> = {}): ScenarioResult {
-  return { id, area: id.split('/').slice(0, 2).join('/'), rules: ['core-protocol.md#Verbs: get'], ruleTexts: ['GET on a resource answers 200 with the object.'], tags: [], file: 'x.yaml', outcome, trace: [], millis: 12, ...extra };
+  return {
+    id,
+    area: id.split('/').slice(0, 2).join('/'),
+    rules: ['core-protocol.md#Verbs: get'],
+    ruleTexts: ['GET on a resource answers 200 with the object.'],
+    tags: [],
+    file: 'x.yaml',
+    outcome,
+    trace: [],
+    millis: 12,
+    ...extra,
+  };
 }
 
 const report: RunReport = {
@@ -119,8 +130,12 @@ describe('known-failing lists', () => {
 
 describe('group suffix', () => {
   it('rewrites groups, the meta group of media types, label prefixes and the Protobuf type', () => {
-    expect(rewriteGroupSuffix('/apis/flowcontrol.apiserver.svc.io/v1/flowschemas', 'k8s.io')).toBe('/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas');
-    expect(rewriteGroupSuffix('application/json;as=Table;g=meta.svc.io;v=v1', 'k8s.io')).toBe('application/json;as=Table;g=meta.k8s.io;v=v1');
+    expect(rewriteGroupSuffix('/apis/flowcontrol.apiserver.svc.io/v1/flowschemas', 'k8s.io')).toBe(
+      '/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas',
+    );
+    expect(rewriteGroupSuffix('application/json;as=Table;g=meta.svc.io;v=v1', 'k8s.io')).toBe(
+      'application/json;as=Table;g=meta.k8s.io;v=v1',
+    );
     expect(rewriteGroupSuffix('application/vnd.svc.protobuf', 'k8s.io')).toBe('application/vnd.kubernetes.protobuf');
     expect(rewriteGroupSuffix('application/vnd.svc.protobuf', 'example.com')).toBe('application/vnd.example.protobuf');
     expect(rewriteGroupSuffix('svc.io/deprecated', 'k8s.io')).toBe('k8s.io/deprecated');

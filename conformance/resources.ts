@@ -11,7 +11,6 @@ export class ResourceFileError extends Error {
 
 export const DEFAULT_RESOURCES_FILE = new URL('./resources.yaml', import.meta.url);
 
-
 export function parseResources(text: string, file: string): Map<string, ResourceProfile> {
   const doc: unknown = parseYaml(text);
   if (!isObject(doc)) throw new ResourceFileError(`${file}: expected a mapping of profile names to resource types`);
@@ -64,7 +63,6 @@ export function servesKey(r: Pick<ResourceProfile, 'group' | 'version' | 'plural
   return `${apiVersionOf(r)}/${r.plural}`;
 }
 
-
 /** Deep merge of plain objects; lists and scalars of `over` replace, a null in `over` removes the key. */
 export function deepMerge(base: JsonObject, over: JsonObject): JsonObject {
   const out: JsonObject = { ...base };
@@ -81,7 +79,12 @@ export function deepMerge(base: JsonObject, over: JsonObject): JsonObject {
  * A sample object of the type: the profile's sample, apiVersion, kind, the namespace when
  * namespaced, the run and scenario labels (so selectors can find it), then `overrides` on top.
  */
-export function sampleObject(r: ResourceProfile, namespace: string | undefined, labels: Record<string, string>, overrides: JsonObject = {}): JsonObject {
+export function sampleObject(
+  r: ResourceProfile,
+  namespace: string | undefined,
+  labels: Record<string, string>,
+  overrides: JsonObject = {},
+): JsonObject {
   const metadata: JsonObject = { labels: { ...labels } };
   if (r.namespaced && namespace) metadata.namespace = namespace;
   const base: JsonObject = { apiVersion: apiVersionOf(r), kind: r.kind, metadata, ...structuredClone(r.sample) };

@@ -61,34 +61,48 @@ describe('runScenarios', () => {
     );
     expect(report.summary).toEqual({ passed: 1, failed: 1, skipped: 0, knownFailing: 0 });
     const failed = report.results.find((r) => r.outcome === 'failed');
-    expect(failed).toMatchObject({ id: 'core/verbs/fails', step: '1 (wrong kind)', message: 'body $.kind: expected "Secret", found "ConfigMap"', area: 'core/verbs' });
+    expect(failed).toMatchObject({
+      id: 'core/verbs/fails',
+      step: '1 (wrong kind)',
+      message: 'body $.kind: expected "Secret", found "ConfigMap"',
+      area: 'core/verbs',
+    });
     const last = failed?.trace.at(-1);
     expect(last).toMatchObject({ method: 'GET', status: 200, step: '1 (wrong kind)' });
     expect(last?.responseBody).toContain('"kind":"ConfigMap"');
   });
 
   it('creates a namespace per scenario with the run prefix and removes it even when the scenario fails', async () => {
-    const report = await run(() => undefined, scenarios(`
+    const report = await run(
+      () => undefined,
+      scenarios(`
   - id: core/verbs/fails-in-namespace
     rule: "core-protocol.md#Verbs: get"
     namespaces: 2
     steps:
       - request: GET /api/v1/namespaces/\${ns2}/configmaps/missing
         expect: { status: 200 }
-`));
+`),
+    );
     expect(report.summary.failed).toBe(1);
-    const created = server?.requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/namespaces').map((r) => JSON.parse(r.body).metadata.name);
+    const created = server?.requests
+      .filter((r) => r.method === 'POST' && r.path === '/api/v1/namespaces')
+      .map((r) => JSON.parse(r.body).metadata.name);
     expect(created).toEqual(['svckit-conf-test01-0', 'svckit-conf-test01-0-b']);
     const deleted = server?.requests.filter((r) => r.method === 'DELETE').map((r) => r.path);
-    expect(deleted).toEqual(expect.arrayContaining(['/api/v1/namespaces/svckit-conf-test01-0', '/api/v1/namespaces/svckit-conf-test01-0-b']));
+    expect(deleted).toEqual(
+      expect.arrayContaining(['/api/v1/namespaces/svckit-conf-test01-0', '/api/v1/namespaces/svckit-conf-test01-0-b']),
+    );
     expect(report.leftovers).toEqual([]);
   });
 
   it('captures values and substitutes them into later requests', async () => {
     const report = await run(
       (req): Scripted | undefined => {
-        if (req.method === 'GET' && req.path.endsWith('/configmaps') && !req.query.has('continue')) return { status: 200, body: { kind: 'ConfigMapList', metadata: { resourceVersion: '77', continue: 'token-1' }, items: [] } };
-        if (req.query.get('continue') === 'token-1' && req.query.get('limit') === '1') return { status: 200, body: { kind: 'ConfigMapList', metadata: { resourceVersion: '77' }, items: [] } };
+        if (req.method === 'GET' && req.path.endsWith('/configmaps') && !req.query.has('continue'))
+          return { status: 200, body: { kind: 'ConfigMapList', metadata: { resourceVersion: '77', continue: 'token-1' }, items: [] } };
+        if (req.query.get('continue') === 'token-1' && req.query.get('limit') === '1')
+          return { status: 200, body: { kind: 'ConfigMapList', metadata: { resourceVersion: '77' }, items: [] } };
         return undefined;
       },
       scenarios(`
@@ -108,9 +122,11 @@ describe('runScenarios', () => {
     let finalizers = ['example.com/hold'];
     const report = await run(
       (req): Scripted | undefined => {
-        if (req.method === 'POST' && req.path === '/api/v1/nodes') return { status: 201, body: { kind: 'Node', metadata: { name: 'svckit-conf-test01-s0-a', finalizers } } };
+        if (req.method === 'POST' && req.path === '/api/v1/nodes')
+          return { status: 201, body: { kind: 'Node', metadata: { name: 'svckit-conf-test01-s0-a', finalizers } } };
         if (req.path === '/api/v1/nodes/svckit-conf-test01-s0-a') {
-          if (req.method === 'GET') return { status: 200, body: { kind: 'Node', metadata: { name: 'svckit-conf-test01-s0-a', finalizers } } };
+          if (req.method === 'GET')
+            return { status: 200, body: { kind: 'Node', metadata: { name: 'svckit-conf-test01-s0-a', finalizers } } };
           if (req.method === 'PUT') {
             finalizers = JSON.parse(req.body).metadata.finalizers;
             return { status: 200, body: { kind: 'Node' } };
@@ -136,13 +152,16 @@ describe('runScenarios', () => {
   });
 
   it('refuses a write that names nothing of the run', async () => {
-    const report = await run(() => ({ status: 200, body: {} }), scenarios(`
+    const report = await run(
+      () => ({ status: 200, body: {} }),
+      scenarios(`
   - id: core/verbs/unsafe
     rule: "core-protocol.md#Verbs: get"
     namespaces: 0
     steps:
       - request: DELETE /api/v1/nodes/somebody-elses
-`));
+`),
+    );
     expect(report.results[0]?.message).toMatch(/^UnsafeRequestError: refusing DELETE \/api\/v1\/nodes\/somebody-elses/);
     expect(server?.requests.some((r) => r.method === 'DELETE' && r.path.includes('somebody-elses'))).toBe(false);
   });
@@ -151,7 +170,8 @@ describe('runScenarios', () => {
     const report = await run(
       (req) => {
         if (req.query.get('watch') !== '1') return undefined;
-        if (req.query.get('resourceVersion') === 'old') return { status: 200, events: [{ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired' } }] };
+        if (req.query.get('resourceVersion') === 'old')
+          return { status: 200, events: [{ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired' } }] };
         return {
           status: 200,
           events: [
@@ -203,7 +223,8 @@ describe('runScenarios', () => {
           created();
           return { status: 201, body: { kind: 'ConfigMap', metadata: { name: 'a' } } };
         }
-        if (req.query.get('watch') === '1') return { status: 200, holdUntil: posted, events: [{ type: 'ADDED', object: { metadata: { name: 'a' } } }] };
+        if (req.query.get('watch') === '1')
+          return { status: 200, holdUntil: posted, events: [{ type: 'ADDED', object: { metadata: { name: 'a' } } }] };
         return undefined;
       },
       scenarios(`
@@ -290,7 +311,10 @@ describe('runScenarios', () => {
 
   it('rewrites the group suffix in paths, bodies and expectations', async () => {
     const report = await run(
-      (req) => (req.path === '/apis/stable.example.k8s.io/v1/things' && req.method === 'POST' ? { status: 201, body: JSON.parse(req.body) } : undefined),
+      (req) =>
+        req.path === '/apis/stable.example.k8s.io/v1/things' && req.method === 'POST'
+          ? { status: 201, body: JSON.parse(req.body) }
+          : undefined,
       scenarios(`
   - id: core/versions/suffix
     rule: "core-protocol.md#Verbs: get"
@@ -304,7 +328,10 @@ describe('runScenarios', () => {
     expect(report.results[0]?.outcome, report.results[0]?.message).toBe('passed');
     const sent = server?.requests.find((r) => r.method === 'POST' && r.path.startsWith('/apis/'));
     expect(sent?.headers.accept).toBe('application/json;as=Table;g=meta.k8s.io;v=v1, application/json');
-    expect(JSON.parse(sent?.body ?? '{}')).toEqual({ apiVersion: 'stable.example.k8s.io/v1', metadata: { labels: { 'k8s.io/role': 'x' } } });
+    expect(JSON.parse(sent?.body ?? '{}')).toEqual({
+      apiVersion: 'stable.example.k8s.io/v1',
+      metadata: { labels: { 'k8s.io/role': 'x' } },
+    });
   });
 
   it('runs TypeScript scenarios with the same report shape', async () => {
@@ -324,14 +351,21 @@ describe('runScenarios', () => {
       'code.ts',
       ctx,
     );
-    const report = await run((req) => (req.method === 'POST' && req.path.endsWith('/configmaps') ? { status: 201, body: JSON.parse(req.body) } : undefined), code ? [code] : []);
+    const report = await run(
+      (req) => (req.method === 'POST' && req.path.endsWith('/configmaps') ? { status: 201, body: JSON.parse(req.body) } : undefined),
+      code ? [code] : [],
+    );
     expect(report.results[0]).toMatchObject({ id: 'core/verbs/code[configmaps]', outcome: 'failed', message: 'stopped on purpose' });
     const posted = JSON.parse(server?.requests.find((r) => r.path.endsWith('/configmaps'))?.body ?? '{}');
     expect(posted).toMatchObject({
       apiVersion: 'v1',
       kind: 'ConfigMap',
       data: { a: 'b' },
-      metadata: { name: 'svckit-conf-test01-s0-a', namespace: 'svckit-conf-test01-0', labels: { 'conformance.svckit/run': 'svckit-conf-test01', 'conformance.svckit/scenario': 'svckit-conf-test01-s0' } },
+      metadata: {
+        name: 'svckit-conf-test01-s0-a',
+        namespace: 'svckit-conf-test01-0',
+        labels: { 'conformance.svckit/run': 'svckit-conf-test01', 'conformance.svckit/scenario': 'svckit-conf-test01-s0' },
+      },
     });
   });
 });

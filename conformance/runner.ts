@@ -75,7 +75,10 @@ export function newPrefix(): string {
 
 /** The tag filter of `--tags`. */
 export function tagFilter(tags: readonly string[] | undefined): (scenarioTags: readonly Tag[]) => boolean {
-  const items = (tags ?? []).flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
+  const items = (tags ?? [])
+    .flatMap((t) => t.split(','))
+    .map((t) => t.trim())
+    .filter(Boolean);
   const include = items.filter((t) => !t.startsWith('!'));
   const exclude = items.filter((t) => t.startsWith('!')).map((t) => t.slice(1));
   return (scenarioTags) => {
@@ -95,12 +98,15 @@ export function selectScenarios(scenarios: Scenario[], o: Pick<RunOptions, 'focu
  * The --focus and --skip patterns that match none of the scenarios (connect's tryMatchPatterns):
  * a misspelt pattern would otherwise run nothing, or skip nothing, and still pass.
  */
-export function unmatchedFilters(scenarios: readonly Scenario[], o: Pick<RunOptions, 'focus' | 'skip'>): { flag: 'focus' | 'skip'; pattern: string }[] {
+export function unmatchedFilters(
+  scenarios: readonly Scenario[],
+  o: Pick<RunOptions, 'focus' | 'skip'>,
+): { flag: 'focus' | 'skip'; pattern: string }[] {
   const ids = scenarios.map((s) => s.id);
-  const unmatched = (flag: 'focus' | 'skip', patterns: readonly string[] = []) => patterns.filter((p) => !ids.some((id) => matchesGlob(id, p))).map((pattern) => ({ flag, pattern }));
+  const unmatched = (flag: 'focus' | 'skip', patterns: readonly string[] = []) =>
+    patterns.filter((p) => !ids.some((id) => matchesGlob(id, p))).map((pattern) => ({ flag, pattern }));
   return [...unmatched('focus', o.focus), ...unmatched('skip', o.skip)];
 }
-
 
 /**
  * What the server serves, from discovery: `group/version/resource` keys. Undefined when discovery
@@ -151,11 +157,13 @@ function skipReason(s: Scenario, o: RunOptions, served: Set<string> | undefined,
   if (s.kind === 'yaml') {
     for (const step of s.steps) {
       if (step.kind !== 'wait') continue;
-      if (step.for === 'history-window' && o.historyWindowMs === undefined) return "the server's history window is unknown: pass --history-window";
-      if (step.for === 'continue-ttl' && o.continueTtlMs === undefined) return "the server's continue-token lifetime is unknown: pass --continue-ttl";
+      if (step.for === 'history-window' && o.historyWindowMs === undefined)
+        return "the server's history window is unknown: pass --history-window";
+      if (step.for === 'continue-ttl' && o.continueTtlMs === undefined)
+        return "the server's continue-token lifetime is unknown: pass --continue-ttl";
     }
   } else if (s.tags.includes('needs-history-expiry') && (o.historyWindowMs === undefined || o.continueTtlMs === undefined)) {
-    return 'the server\'s history window and continue-token lifetime are unknown: pass --history-window and --continue-ttl';
+    return "the server's history window and continue-token lifetime are unknown: pass --history-window and --continue-ttl";
   }
   return undefined;
 }
@@ -348,16 +356,27 @@ async function pool<T>(items: T[], size: number, work: (item: T) => Promise<void
 /** Applies the known-failing list: a listed failure is not a failure, a listed pass is (stale list). */
 function applyKnownFailing(result: ScenarioResult, list: KnownFailing | undefined): ScenarioResult {
   if (!isKnownFailing(list, result.id)) return result;
-  if (result.outcome === 'failed') return { ...result, outcome: 'skipped', knownFailing: true, message: `known failing: ${result.message ?? ''}` };
+  if (result.outcome === 'failed')
+    return { ...result, outcome: 'skipped', knownFailing: true, message: `known failing: ${result.message ?? ''}` };
   if (result.outcome === 'passed') {
-    return { ...result, outcome: 'failed', knownFailing: true, message: `listed as known failing in ${list?.file ?? '?'} but passed: remove it from the list (it is stale)` };
+    return {
+      ...result,
+      outcome: 'failed',
+      knownFailing: true,
+      message: `listed as known failing in ${list?.file ?? '?'} but passed: remove it from the list (it is stale)`,
+    };
   }
   return result;
 }
 
 export function summarize(results: readonly ScenarioResult[]): RunSummary {
   const count = (o: Outcome): number => results.filter((r) => r.outcome === o).length;
-  return { passed: count('passed'), failed: count('failed'), skipped: count('skipped'), knownFailing: results.filter((r) => r.knownFailing && r.outcome === 'skipped').length };
+  return {
+    passed: count('passed'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    knownFailing: results.filter((r) => r.knownFailing && r.outcome === 'skipped').length,
+  };
 }
 
 export async function runScenarios(o: RunOptions): Promise<RunReport> {
@@ -432,7 +451,10 @@ async function runAll(run: Run, runnable: readonly Runnable[], o: RunOptions, re
 
 /** A failed result for every known-failing pattern that matches no scenario: the list is stale. */
 function staleKnownFailing(o: RunOptions): ScenarioResult[] {
-  return unusedPatterns(o.knownFailing, o.scenarios.map((s) => s.id)).map((p) => ({
+  return unusedPatterns(
+    o.knownFailing,
+    o.scenarios.map((s) => s.id),
+  ).map((p) => ({
     id: `known-failing/${p.pattern}`,
     area: 'known-failing',
     rules: [],

@@ -33,7 +33,6 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
-
 /**
  * Answers namespaces and discovery like a minimal server (POST creates, DELETE removes, /apis and
  * /api/v1 list configmaps), and everything else from `script`; unscripted requests are 404.
@@ -46,7 +45,11 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
     const url = new URL(req.url ?? '/', 'http://localhost');
     const rec: Recorded = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body };
     requests.push(rec);
-    const answer: Scripted = script(rec) ?? builtIn(rec, namespaces) ?? { status: 404, body: { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'not scripted' } };
+    const answer: Scripted = script(rec) ??
+      builtIn(rec, namespaces) ?? {
+        status: 404,
+        body: { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'not scripted' },
+      };
     const headers: Record<string, string | string[]> = { 'content-type': 'application/json', ...answer.headers };
     if (answer.events) {
       const events = answer.events;
@@ -82,7 +85,17 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
 function builtIn(req: Recorded, namespaces: Set<string>): Scripted | undefined {
   if (req.path === '/apis' && req.method === 'GET') return { status: 200, body: { kind: 'APIGroupList', groups: [] } };
   if (req.path === '/api/v1' && req.method === 'GET') {
-    return { status: 200, body: { kind: 'APIResourceList', groupVersion: 'v1', resources: [{ name: 'configmaps', namespaced: true, kind: 'ConfigMap' }, { name: 'namespaces', namespaced: false, kind: 'Namespace' }] } };
+    return {
+      status: 200,
+      body: {
+        kind: 'APIResourceList',
+        groupVersion: 'v1',
+        resources: [
+          { name: 'configmaps', namespaced: true, kind: 'ConfigMap' },
+          { name: 'namespaces', namespaced: false, kind: 'Namespace' },
+        ],
+      },
+    };
   }
   if (req.path === '/api/v1/namespaces' && req.method === 'POST') {
     const body = JSON.parse(req.body) as Json;
@@ -94,8 +107,11 @@ function builtIn(req: Recorded, namespaces: Set<string>): Scripted | undefined {
   const ns = /^\/api\/v1\/namespaces\/([^/]+)$/.exec(req.path)?.[1];
   if (ns && req.method === 'DELETE') {
     const existed = namespaces.delete(ns);
-    return existed ? { status: 200, body: { kind: 'Namespace', metadata: { name: ns } } } : { status: 404, body: { kind: 'Status', code: 404 } };
+    return existed
+      ? { status: 200, body: { kind: 'Namespace', metadata: { name: ns } } }
+      : { status: 404, body: { kind: 'Status', code: 404 } };
   }
-  if (ns && req.method === 'GET') return namespaces.has(ns) ? { status: 200, body: { kind: 'Namespace', metadata: { name: ns } } } : undefined;
+  if (ns && req.method === 'GET')
+    return namespaces.has(ns) ? { status: 200, body: { kind: 'Namespace', metadata: { name: ns } } } : undefined;
   return undefined;
 }

@@ -61,7 +61,9 @@ export class Session {
     if (path.includes(this.#o.prefix)) return;
     const selector = query?.labelSelector;
     if (typeof selector === 'string' && selector.includes(this.#o.prefix.replace(/-$/, ''))) return;
-    throw new UnsafeRequestError(`refusing ${method} ${path}: it names no object of this run (prefix ${this.#o.prefix}); writes must target objects the run created`);
+    throw new UnsafeRequestError(
+      `refusing ${method} ${path}: it names no object of this run (prefix ${this.#o.prefix}); writes must target objects the run created`,
+    );
   }
 
   #encode(options: RequestOptions): { body?: Buffer | string; contentType?: string } {
@@ -105,16 +107,23 @@ export class Session {
     for (const [k, v] of Object.entries(r.options.headers ?? {})) headers[k.toLowerCase()] = v;
     const started = Date.now();
     const entry: TraceEntry = { step: options.step ?? '', method, url: r.path, requestHeaders: {}, millis: 0 };
-    if (body !== undefined) entry.requestBody = trim(Buffer.isBuffer(body) ? `<${body.length} bytes>` : body, this.#o.traceBodyLimit ?? 2000);
+    if (body !== undefined)
+      entry.requestBody = trim(Buffer.isBuffer(body) ? `<${body.length} bytes>` : body, this.#o.traceBodyLimit ?? 2000);
     this.trace.push(entry);
     try {
-      const res = await this.#o.client.send(method, r.path, { ...(r.options.query ? { query: r.options.query } : {}), headers, ...(body !== undefined ? { body } : {}) });
+      const res = await this.#o.client.send(method, r.path, {
+        ...(r.options.query ? { query: r.options.query } : {}),
+        headers,
+        ...(body !== undefined ? { body } : {}),
+      });
       entry.url = res.url.slice(this.#o.client.baseUrl.length);
       entry.requestHeaders = res.sentHeaders;
       entry.status = res.status;
       entry.responseHeaders = res.headers;
       const binary = res.raw.includes(0);
-      entry.responseBody = binary ? `<${res.raw.length} bytes: ${res.raw.subarray(0, 24).toString('hex')}...>` : trim(res.text, this.#o.traceBodyLimit ?? 2000);
+      entry.responseBody = binary
+        ? `<${res.raw.length} bytes: ${res.raw.subarray(0, 24).toString('hex')}...>`
+        : trim(res.text, this.#o.traceBodyLimit ?? 2000);
       entry.millis = Date.now() - started;
       this.#track(method, r.path, r.options.query, res);
       return { status: res.status, headers: res.headers, text: res.text, raw: res.raw, json: res.json };
@@ -138,7 +147,11 @@ export class Session {
     const entry: TraceEntry = { step: options.step ?? '', method: 'GET', url: r.path, requestHeaders: {}, millis: 0, events: [] };
     this.trace.push(entry);
     const abort = new AbortController();
-    const stream = this.#o.client.stream('GET', r.path, { query, signal: abort.signal, ...(r.options.headers ? { headers: r.options.headers } : {}) });
+    const stream = this.#o.client.stream('GET', r.path, {
+      query,
+      signal: abort.signal,
+      ...(r.options.headers ? { headers: r.options.headers } : {}),
+    });
     const reader = new WatchReader(stream, abort);
     this.#watches.set(reader, { entry, started });
     stream.then(
@@ -153,7 +166,9 @@ export class Session {
       },
     );
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([reader.opened, new Promise<void>((resolve) => (timer = setTimeout(resolve, openWaitMs)))]).finally(() => clearTimeout(timer));
+    await Promise.race([reader.opened, new Promise<void>((resolve) => (timer = setTimeout(resolve, openWaitMs)))]).finally(() =>
+      clearTimeout(timer),
+    );
     return reader;
   }
 

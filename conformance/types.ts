@@ -124,9 +124,7 @@ export interface RequestStep {
 }
 
 /** One expected watch event, or a group matched in any order. */
-export type EventExpectation =
-  | { type: string; object?: Json }
-  | { anyOrder: { type: string; object?: Json }[] };
+export type EventExpectation = { type: string; object?: Json } | { anyOrder: { type: string; object?: Json }[] };
 
 export interface WatchExpectation {
   status?: number[];
@@ -245,7 +243,6 @@ export interface WatchEvent {
   type: string;
   object: Json;
 }
-
 
 export interface RequestOptions {
   query?: Record<string, Json>;

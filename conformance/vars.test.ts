@@ -16,7 +16,12 @@ describe('substitute', () => {
   });
 
   it('keeps the type of a value that is exactly one variable', () => {
-    expect(substituteDeep({ n: '${count}', o: '${obj}', s: 'n=${count}', '${ns}': true }, v)).toEqual({ n: 3, o: { a: 1 }, s: 'n=3', 'svckit-conf-1': true });
+    expect(substituteDeep({ n: '${count}', o: '${obj}', s: 'n=${count}', '${ns}': true }, v)).toEqual({
+      n: 3,
+      o: { a: 1 },
+      s: 'n=3',
+      'svckit-conf-1': true,
+    });
   });
 
   it('names an undefined variable and the known ones', () => {
@@ -31,7 +36,12 @@ describe('substitute', () => {
 });
 
 describe('capture', () => {
-  const source = { json: { metadata: { resourceVersion: '7', continue: 'tok' }, items: [{ n: 1 }, { n: 2 }] }, headers: { warning: ['a', 'b'], 'retry-after': '1' }, raw: Buffer.from('xyz'), status: 410 };
+  const source = {
+    json: { metadata: { resourceVersion: '7', continue: 'tok' }, items: [{ n: 1 }, { n: 2 }] },
+    headers: { warning: ['a', 'b'], 'retry-after': '1' },
+    raw: Buffer.from('xyz'),
+    status: 410,
+  };
 
   it('reads JSONPath, headers, raw bytes and the status', () => {
     expect(captureValue('$.metadata.resourceVersion', source)).toBe('7');

@@ -21,7 +21,8 @@ function lookup(vars: Vars, name: string, fn: string | undefined): Json {
   if (fn === 'future') {
     // Versions are opaque; only a server whose versions are decimal integers lets the kit name a future one.
     const text = String(value);
-    if (!/^\d+$/.test(text)) throw new ScenarioSkipped(`resource version "${text}" is not a decimal integer, so no future version can be formed`);
+    if (!/^\d+$/.test(text))
+      throw new ScenarioSkipped(`resource version "${text}" is not a decimal integer, so no future version can be formed`);
     return (BigInt(text) + FUTURE_DISTANCE).toString();
   }
   if (fn === 'json') return JSON.stringify(value);

@@ -55,7 +55,6 @@ export class JsonDocumentSplitter {
   }
 }
 
-
 /**
  * Reads watch events as they arrive; scenarios wait on it with a time bound. It exists as soon as the
  * request is sent: some servers send the response headers only with the first event, so a scenario

@@ -46,7 +46,9 @@ describe('codegen', () => {
 
     const result = codegen({ schemas: ['schemas'], out, cwd: ROOT, check: true });
     expect(result.stale).toBe(true);
-    const bad = Object.fromEntries(result.files.filter((f) => f.status !== 'unchanged').map((f) => [relative(out, resolve(ROOT, f.path)), f.status]));
+    const bad = Object.fromEntries(
+      result.files.filter((f) => f.status !== 'unchanged').map((f) => [relative(out, resolve(ROOT, f.path)), f.status]),
+    );
     expect(bad).toEqual({ 'core/v1/types.ts': 'stale', 'batch/v1/types.ts': 'missing', 'old.ts': 'extra' });
     expect(readFileSync(types, 'utf8')).toContain('// edited by hand');
 
@@ -68,7 +70,9 @@ describe('codegen', () => {
       'skipped generator/testdata/crds/other/kustomization.yaml: a Kustomization (kustomize.config.k8s.io/v1beta1) is not a schema',
     ]);
     const types = readFileSync(join(out, 'pki.example.io/v1/types.ts'), 'utf8');
-    expect(types).toContain("export interface Certificate {\n  /** The versioned schema of this representation of an object. */\n  apiVersion?: 'pki.example.io/v1';");
+    expect(types).toContain(
+      "export interface Certificate {\n  /** The versioned schema of this representation of an object. */\n  apiVersion?: 'pki.example.io/v1';",
+    );
     expect(types).toContain('export function isCertificate(value: unknown): value is Certificate {');
     expect(typecheckDir(out)).toEqual([]);
   });
@@ -93,7 +97,12 @@ describe('codegen', () => {
     const left = snapshot(a);
     expect(snapshot(b)).toEqual(left);
     const specifiers = Object.values(left).flatMap((text) => [...text.matchAll(/from '([^']+)'/g)].map((m) => m[1]!));
-    expect(specifiers.filter((s) => !s.startsWith('.')).sort().filter((s, i, all) => all.indexOf(s) === i)).toEqual([
+    expect(
+      specifiers
+        .filter((s) => !s.startsWith('.'))
+        .sort()
+        .filter((s, i, all) => all.indexOf(s) === i),
+    ).toEqual([
       'svckit/generated/meta.svc.io/v1/schema',
       'svckit/generated/meta.svc.io/v1/types',
       'svckit/generated/meta.svc.io/v1/validate',
@@ -105,9 +114,13 @@ describe('codegen', () => {
     ]);
     // No relative import leaves the output folder.
     for (const [file, text] of Object.entries(left)) {
-      for (const m of text.matchAll(/from '(\.[^']+)'/g)) expect(resolve(join(a, file, '..'), m[1]!).startsWith(a), `${file}: ${m[1]}`).toBe(true);
+      for (const m of text.matchAll(/from '(\.[^']+)'/g))
+        expect(resolve(join(a, file, '..'), m[1]!).startsWith(a), `${file}: ${m[1]}`).toBe(true);
     }
-    expect(codegen({ schemas: [CRDS], out: a, cwd: ROOT, runtime: { package: '@acme/svckit' } }).files.filter((f) => f.status === 'written').length).toBeGreaterThan(0);
+    expect(
+      codegen({ schemas: [CRDS], out: a, cwd: ROOT, runtime: { package: '@acme/svckit' } }).files.filter((f) => f.status === 'written')
+        .length,
+    ).toBeGreaterThan(0);
     expect(readFileSync(join(a, 'pki.example.io/v1/client.ts'), 'utf8')).toContain("from '@acme/svckit/runtime/client';");
   });
 

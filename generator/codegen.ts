@@ -1,6 +1,22 @@
 import { type Dirent, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { GENERATOR_NAME, type RuntimeImports, createEmitContext, emitClients, emitDefaulters, emitAllKinds, emitIndexes, emitKinds, emitOpenApi, emitProto, emitProtobufPackages, emitRootClient, emitSchemas, emitTypes, emitValidators } from './emit/index.js';
+import {
+  GENERATOR_NAME,
+  type RuntimeImports,
+  createEmitContext,
+  emitClients,
+  emitDefaulters,
+  emitAllKinds,
+  emitIndexes,
+  emitKinds,
+  emitOpenApi,
+  emitProto,
+  emitProtobufPackages,
+  emitRootClient,
+  emitSchemas,
+  emitTypes,
+  emitValidators,
+} from './emit/index.js';
 import { loadSchemas } from './load/index.js';
 import type { Model } from './model/index.js';
 import type { OutputFile } from './print/index.js';
@@ -56,7 +72,12 @@ export function codegen(options: CodegenOptions): CodegenResult {
   const log = options.log ?? (() => {});
   const outDir = resolve(cwd, options.out);
 
-  const model = loadSchemas({ inputs: options.schemas, cwd, others: options.others ?? 'skip', ...(options.warn ? { warn: options.warn } : {}) });
+  const model = loadSchemas({
+    inputs: options.schemas,
+    cwd,
+    others: options.others ?? 'skip',
+    ...(options.warn ? { warn: options.warn } : {}),
+  });
   const kinds = model.groupVersions.filter((gv) => !gv.external).flatMap((gv) => gv.types.filter((t) => t.kind)).length;
   const own = model.groupVersions.filter((gv) => !gv.external).length;
   log(`loaded ${own} group/versions, ${kinds} kinds`);

@@ -20,7 +20,9 @@ const ASSETS: { from: string; match: RegExp }[] = [
 
 const started = performance.now();
 rmSync(DIST, { recursive: true, force: true });
-execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], {
+  stdio: 'inherit',
+});
 let copied = 0;
 for (const { from, match } of ASSETS) {
   for (const entry of readdirSync(join(ROOT, from), { recursive: true, withFileTypes: true })) {

@@ -18,7 +18,10 @@ const commands: Record<string, Command> = {
   // The kit speaks only HTTP; the CLI hands it the reference server to start when --server is absent.
   conformance: {
     run: async (args) => {
-      const [{ runConformanceCli }, { startReferenceServer }] = await Promise.all([import('../conformance/index.js'), import('./reference-server.js')]);
+      const [{ runConformanceCli }, { startReferenceServer }] = await Promise.all([
+        import('../conformance/index.js'),
+        import('./reference-server.js'),
+      ]);
       return runConformanceCli(args, { startReferenceServer });
     },
     usage: async () => ({ line: 'svckit conformance [--server <url>] ...     (see svckit conformance --help)' }),
@@ -40,10 +43,12 @@ const commands: Record<string, Command> = {
 };
 
 const SUMMARIES: Record<string, string> = {
-  codegen: 'Generate types, schema descriptors, validators, defaulters and kind registrations from\n      schema files, CustomResourceDefinitions or OpenAPI v2/v3 documents.',
+  codegen:
+    'Generate types, schema descriptors, validators, defaulters and kind registrations from\n      schema files, CustomResourceDefinitions or OpenAPI v2/v3 documents.',
   conformance: 'Replay the protocol scenarios against a server (the reference server by default).',
   serve: 'Run the reference server; the first line on stdout is "listening on <url>". SIGTERM or SIGINT stops it.',
-  validate: 'Check configuration documents against their kinds (defaults applied first); errors carry\n      file:line:column. Exit 0 all valid, 1 any invalid, 2 usage error.',
+  validate:
+    'Check configuration documents against their kinds (defaults applied first); errors carry\n      file:line:column. Exit 0 all valid, 1 any invalid, 2 usage error.',
 };
 
 async function usage(): Promise<string> {

@@ -50,7 +50,9 @@ export function compactionIntervalMs(historyWindowMs: number): number {
 /** The reference server: every built-in kind (or a project's) over the chosen store. Wiring only; behaviour is in runtime/. */
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<RunningServer> {
   const store = await createStore(options.store ?? DEFAULT_STORE, {
-    ...(options.historyWindowMs !== undefined ? { historyWindowMs: options.historyWindowMs, compactionIntervalMs: compactionIntervalMs(options.historyWindowMs) } : {}),
+    ...(options.historyWindowMs !== undefined
+      ? { historyWindowMs: options.historyWindowMs, compactionIntervalMs: compactionIntervalMs(options.historyWindowMs) }
+      : {}),
   });
   const server = new ApiServer({
     kinds: options.project?.kinds ?? allKinds,

@@ -5,7 +5,6 @@ import { isObject } from '../json.js';
 
 /** Building blocks the mutations are written with: JSON bodies, headers, re-asking the server, event streams. */
 
-
 function isGzip(r: ProxiedResponse): boolean {
   return (r.headers['content-encoding'] ?? []).some((v) => /gzip/i.test(v));
 }
@@ -24,7 +23,11 @@ export function jsonOf(r: ProxiedResponse): Json | undefined {
 /** The response with this JSON body, compressed again when the original was. */
 export function withJson(r: ProxiedResponse, body: Json, status = r.status): ProxiedResponse {
   const text = Buffer.from(JSON.stringify(body));
-  return { status, headers: { ...r.headers, 'content-type': r.headers['content-type'] ?? ['application/json'] }, body: isGzip(r) ? gzipSync(text) : text };
+  return {
+    status,
+    headers: { ...r.headers, 'content-type': r.headers['content-type'] ?? ['application/json'] },
+    body: isGzip(r) ? gzipSync(text) : text,
+  };
 }
 
 /** Runs `edit` on a copy of a JSON object body; the changed response, or undefined when `edit` changed nothing. */
@@ -79,7 +82,10 @@ export function eachEvent(rewrite: (e: WatchEventDocument) => WatchEventDocument
 }
 
 /** A stream rewrite applied to the first event that matches, once per stream. */
-export function firstEvent(matches: (e: WatchEventDocument) => boolean, rewrite: (e: WatchEventDocument) => WatchEventDocument[]): () => EventTransform {
+export function firstEvent(
+  matches: (e: WatchEventDocument) => boolean,
+  rewrite: (e: WatchEventDocument) => WatchEventDocument[],
+): () => EventTransform {
   return () => {
     let done = false;
     return {

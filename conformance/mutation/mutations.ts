@@ -70,7 +70,12 @@ const warningsAndValidation: Mutation[] = [
     id: 'unknown-field-warning-dropped',
     description: 'drops an unknown field silently at the default and Warn levels: no Warning header',
     rule: 'core-protocol.md#Field validation: 3',
-    caughtBy: ['core/validation/default-is-warn-for-unknown', 'core/validation/warn-unknown', 'core/validation/warn-one-item-per-field', 'core/validation/warn-nested-unknown'],
+    caughtBy: [
+      'core/validation/default-is-warn-for-unknown',
+      'core/validation/warn-unknown',
+      'core/validation/warn-one-item-per-field',
+      'core/validation/warn-nested-unknown',
+    ],
     match: { method: WRITES },
     response: (r) => ((r.headers.warning ?? []).some((w) => /unknown field/i.test(w)) ? withoutHeader(r, 'warning') : undefined),
   },
@@ -78,7 +83,11 @@ const warningsAndValidation: Mutation[] = [
     id: 'strict-validation-ignored',
     description: 'ignores fieldValidation=Strict: an unknown field is dropped with a Warning instead of a 400',
     rule: 'core-protocol.md#Field validation: 3',
-    caughtBy: ['core/validation/strict-unknown-400', 'core/validation/strict-lists-all-fields', 'core/validation/update-strict-unknown-400'],
+    caughtBy: [
+      'core/validation/strict-unknown-400',
+      'core/validation/strict-lists-all-fields',
+      'core/validation/update-strict-unknown-400',
+    ],
     match: { method: WRITES, query: (q) => q.get('fieldValidation') === 'Strict' },
     request: (req) => {
       req.query.delete('fieldValidation');
@@ -154,7 +163,13 @@ const dryRunAndDeletion: Mutation[] = [
     id: 'dry-run-ignored',
     description: 'ignores dryRun=All: the write really happens',
     rule: 'core-protocol.md#Dry-run: 1',
-    caughtBy: ['core/dryrun/create-not-persisted', 'core/dryrun/update-not-persisted', 'core/dryrun/patch-not-persisted', 'core/dryrun/delete-not-persisted', 'core/dryrun/create-sends-no-event'],
+    caughtBy: [
+      'core/dryrun/create-not-persisted',
+      'core/dryrun/update-not-persisted',
+      'core/dryrun/patch-not-persisted',
+      'core/dryrun/delete-not-persisted',
+      'core/dryrun/create-sends-no-event',
+    ],
     match: { method: [...WRITES, 'DELETE'], query: (q) => q.get('dryRun') === 'All' },
     request: (req) => {
       req.query.delete('dryRun');
@@ -165,7 +180,11 @@ const dryRunAndDeletion: Mutation[] = [
     id: 'finalizer-delete-without-timestamp',
     description: 'answers the first delete of an object with finalizers without its deletionTimestamp',
     rule: 'core-protocol.md#Deletion of an object: first delete',
-    caughtBy: ['core/delete/finalizers-hold-object', 'core/delete/finalizing-object-is-listed', 'core/delete/removing-one-finalizer-keeps-object'],
+    caughtBy: [
+      'core/delete/finalizers-hold-object',
+      'core/delete/finalizing-object-is-listed',
+      'core/delete/removing-one-finalizer-keeps-object',
+    ],
     match: { method: 'DELETE' },
     response: (r) =>
       editJson(r, (body) => {
@@ -197,7 +216,12 @@ const statusErrors: Mutation[] = [
     id: 'not-found-reason-changed',
     description: 'answers a missing object with a Status whose reason is Unknown instead of NotFound',
     rule: 'core-protocol.md#Errors: Status body',
-    caughtBy: ['core/errors/status-body-shape', 'core/verbs/get-missing-404', 'core/verbs/delete-missing-404', 'core/verbs/patch-missing-404'],
+    caughtBy: [
+      'core/errors/status-body-shape',
+      'core/verbs/get-missing-404',
+      'core/verbs/delete-missing-404',
+      'core/verbs/patch-missing-404',
+    ],
     match: { watch: false },
     response: (r) =>
       editJson(r, (body) => {
@@ -234,7 +258,12 @@ const lists: Mutation[] = [
     id: 'label-selector-ignored',
     description: 'ignores labelSelector on lists: objects that do not match are listed',
     rule: 'core-protocol.md#Query parameters: selectors',
-    caughtBy: ['core/list/label-selector-equality', 'core/list/label-selector-inequality', 'core/list/label-selector-set-based', 'core/list/label-selector-exists'],
+    caughtBy: [
+      'core/list/label-selector-equality',
+      'core/list/label-selector-inequality',
+      'core/list/label-selector-set-based',
+      'core/list/label-selector-exists',
+    ],
     match: { method: 'GET', watch: false, query: (q) => q.has('labelSelector') },
     request: (req) => {
       req.query.delete('labelSelector');
@@ -254,13 +283,15 @@ const lists: Mutation[] = [
       const snapshot = metadataOf(page)?.resourceVersion;
       const live = await liveList(ctx);
       const shown = new Set(pageItems.map((i) => metadataOf(i)?.name));
-      const later = (live ? items(live) ?? [] : []).filter((i) => !shown.has(metadataOf(i)?.name) && newer(metadataOf(i)?.resourceVersion, snapshot) === true);
+      const later = (live ? (items(live) ?? []) : []).filter(
+        (i) => !shown.has(metadataOf(i)?.name) && newer(metadataOf(i)?.resourceVersion, snapshot) === true,
+      );
       return later.length > 0 ? withJson(r, { ...page, items: [...pageItems, ...later] }) : undefined;
     },
   },
   {
     id: 'page-resource-version-moves',
-    description: 'gives each continue page the current collection resourceVersion instead of the first page\'s',
+    description: "gives each continue page the current collection resourceVersion instead of the first page's",
     rule: 'core-protocol.md#Collection response: metadata.resourceVersion',
     caughtBy: ['core/list/pages-share-resource-version', 'core/list/pages-hide-later-changes', 'core/rv/list-continue-unset'],
     match: { method: 'GET', watch: false, query: (q) => q.has('continue') },
@@ -296,7 +327,8 @@ const lists: Mutation[] = [
     response: (r) =>
       editJson(r, (body) => {
         const meta = metadataOf(body);
-        if (!meta || !items(body) || typeof meta.continue !== 'string' || meta.continue === '' || 'remainingItemCount' in meta) return false;
+        if (!meta || !items(body) || typeof meta.continue !== 'string' || meta.continue === '' || 'remainingItemCount' in meta)
+          return false;
         meta.remainingItemCount = 1;
         return true;
       }),
@@ -305,7 +337,12 @@ const lists: Mutation[] = [
     id: 'continue-dropped-on-partial-page',
     description: 'answers a page that has more to come with an empty continue',
     rule: 'core-protocol.md#Collection response: metadata.continue',
-    caughtBy: ['core/list/limit-first-page', 'core/list/continue-to-last-page', 'core/list/selector-omits-remaining-count', 'core/list/chunked-walk-complete'],
+    caughtBy: [
+      'core/list/limit-first-page',
+      'core/list/continue-to-last-page',
+      'core/list/selector-omits-remaining-count',
+      'core/list/chunked-walk-complete',
+    ],
     match: { method: 'GET', watch: false },
     response: (r) =>
       editJson(r, (body) => {
@@ -348,13 +385,19 @@ const resourceVersions: Mutation[] = [
     rule: 'core-protocol.md#Headers and media types: Retry-After',
     caughtBy: ['core/rv/get-future-504', 'core/rv/list-future-504'],
     match: { method: 'GET', watch: false },
-    response: (r) => (r.status === 504 && r.headers['retry-after'] ? withHeader(r, 'retry-after', new Date(Date.now() + 1000).toUTCString()) : undefined),
+    response: (r) =>
+      r.status === 504 && r.headers['retry-after'] ? withHeader(r, 'retry-after', new Date(Date.now() + 1000).toUTCString()) : undefined,
   },
   {
     id: 'watch-ignores-resource-version',
     description: 'starts a watch from "now" with synthetic ADDED events, ignoring the resourceVersion it was given',
     rule: 'core-protocol.md#Resource version semantics: watch: other',
-    caughtBy: ['core/rv/watch-other-starts-exact', 'core/watch/from-list-version-no-synthetic-events', 'core/watch/modified-carries-new-version', 'core/list/watch-from-list-misses-nothing'],
+    caughtBy: [
+      'core/rv/watch-other-starts-exact',
+      'core/watch/from-list-version-no-synthetic-events',
+      'core/watch/modified-carries-new-version',
+      'core/list/watch-from-list-misses-nothing',
+    ],
     match: { watch: true, query: (q) => (q.get('resourceVersion') ?? '0') !== '0' && !q.has('sendInitialEvents') },
     request: (req) => {
       req.query.delete('resourceVersion');
@@ -368,15 +411,28 @@ const watches: Mutation[] = [
     id: 'watch-modified-dropped',
     description: 'leaves the first MODIFIED event out of each watch stream',
     rule: 'core-protocol.md#Watch procedure: 2',
-    caughtBy: ['core/watch/create-update-delete-events', 'core/watch/modified-carries-new-version', 'core/rv/watch-other-starts-exact', 'core/delete/two-phase-watch-events'],
+    caughtBy: [
+      'core/watch/create-update-delete-events',
+      'core/watch/modified-carries-new-version',
+      'core/rv/watch-other-starts-exact',
+      'core/delete/two-phase-watch-events',
+    ],
     match: { watch: true },
-    events: firstEvent((e) => e.type === 'MODIFIED', () => []),
+    events: firstEvent(
+      (e) => e.type === 'MODIFIED',
+      () => [],
+    ),
   },
   {
     id: 'watch-events-reordered',
     description: 'sends the first change of each watch stream after the one that follows it',
     rule: 'core-protocol.md#Watch procedure: 2',
-    caughtBy: ['core/watch/create-update-delete-events', 'core/rv/watch-other-starts-exact', 'core/list/watch-from-list-misses-nothing', 'core/delete/two-phase-watch-events'],
+    caughtBy: [
+      'core/watch/create-update-delete-events',
+      'core/rv/watch-other-starts-exact',
+      'core/list/watch-from-list-misses-nothing',
+      'core/delete/two-phase-watch-events',
+    ],
     match: { watch: true, query: (q) => q.has('resourceVersion') && q.get('resourceVersion') !== '0' },
     events: swapWithNext((e) => e.type !== 'BOOKMARK'),
   },
@@ -384,7 +440,11 @@ const watches: Mutation[] = [
     id: 'watch-added-duplicated',
     description: 'sends every ADDED event twice',
     rule: 'core-protocol.md#Watch procedure: 2',
-    caughtBy: ['core/watch/concurrent-writes-no-gaps', 'core/watch/from-list-version-no-synthetic-events', 'core/watch/create-update-delete-events'],
+    caughtBy: [
+      'core/watch/concurrent-writes-no-gaps',
+      'core/watch/from-list-version-no-synthetic-events',
+      'core/watch/create-update-delete-events',
+    ],
     match: { watch: true },
     events: eachEvent((e) => (e.type === 'ADDED' ? [e, e] : undefined)),
   },
@@ -392,7 +452,11 @@ const watches: Mutation[] = [
     id: 'deleted-sent-as-modified',
     description: 'reports a deletion as a MODIFIED event',
     rule: 'core-protocol.md#Events: DELETED and ERROR',
-    caughtBy: ['core/watch/create-update-delete-events', 'core/watch/selector-stop-matching-is-deleted', 'core/delete/two-phase-watch-events'],
+    caughtBy: [
+      'core/watch/create-update-delete-events',
+      'core/watch/selector-stop-matching-is-deleted',
+      'core/delete/two-phase-watch-events',
+    ],
     match: { watch: true },
     events: eachEvent((e) => (e.type === 'DELETED' ? [{ ...e, type: 'MODIFIED' }] : undefined)),
   },
@@ -419,7 +483,11 @@ const watches: Mutation[] = [
     id: 'initial-events-bookmark-dropped',
     description: 'ends the initial events of sendInitialEvents without the BOOKMARK',
     rule: 'core-protocol.md#Watch procedure: 6',
-    caughtBy: ['core/watch/initial-events-then-bookmark', 'core/watch/initial-events-with-version', 'core/watch/initial-events-then-live-stream'],
+    caughtBy: [
+      'core/watch/initial-events-then-bookmark',
+      'core/watch/initial-events-with-version',
+      'core/watch/initial-events-then-live-stream',
+    ],
     match: { watch: true },
     events: eachEvent((e) => (e.type === 'BOOKMARK' ? [] : undefined)),
   },
@@ -444,7 +512,8 @@ const mediaTypes: Mutation[] = [
     rule: 'core-protocol.md#Headers and media types: 406',
     caughtBy: ['core/media/unsupported-accept-406', 'core/media/protobuf-not-for-custom-resources'],
     match: { method: 'GET', watch: false },
-    response: async (r, ctx) => (r.status === 406 ? ctx.upstream({ ...ctx.request, headers: { ...ctx.request.headers, accept: ['application/json'] } }) : undefined),
+    response: async (r, ctx) =>
+      r.status === 406 ? ctx.upstream({ ...ctx.request, headers: { ...ctx.request.headers, accept: ['application/json'] } }) : undefined,
   },
   {
     id: 'table-served-as-json',
@@ -471,7 +540,10 @@ const mediaTypes: Mutation[] = [
     rule: 'core-protocol.md#Protobuf envelope: 1',
     caughtBy: ['core/media/protobuf-get', 'core/media/protobuf-list', 'core/media/protobuf-then-json-fallback'],
     match: { method: 'GET', headers: { accept: /protobuf/ } },
-    response: (r) => ((r.headers['content-type'] ?? []).some((t) => /protobuf/.test(t)) && r.body.length > 4 ? { ...r, body: r.body.subarray(4) } : undefined),
+    response: (r) =>
+      (r.headers['content-type'] ?? []).some((t) => /protobuf/.test(t)) && r.body.length > 4
+        ? { ...r, body: r.body.subarray(4) }
+        : undefined,
   },
   {
     id: 'gzip-not-offered',
@@ -510,7 +582,11 @@ const metadata: Mutation[] = [
     id: 'managed-fields-operation-lowercase',
     description: 'records managedFields operation "update" instead of "Update"',
     rule: 'core-protocol.md#managedFields entry: operation',
-    caughtBy: ['core/metadata/managed-fields-recorded-on-create', 'core/metadata/managed-fields-update-entry', 'core/apply/records-apply-entry'],
+    caughtBy: [
+      'core/metadata/managed-fields-recorded-on-create',
+      'core/metadata/managed-fields-update-entry',
+      'core/apply/records-apply-entry',
+    ],
     match: { watch: false },
     response: (r) => editJson(r, (body) => setEveryManagedFieldsOperation(body, 'Update', 'update')),
   },

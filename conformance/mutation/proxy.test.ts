@@ -38,7 +38,12 @@ async function startTarget(): Promise<Target> {
     void (async () => {
       const url = req.url ?? '';
       if (url.startsWith('/plain') || url.startsWith('/other')) {
-        res.writeHead(200, [['Content-Type', 'application/json'], ['Warning', '299 - "first"'], ['Warning', '299 - "second"'], ['X-Thing', 'kept']]);
+        res.writeHead(200, [
+          ['Content-Type', 'application/json'],
+          ['Warning', '299 - "first"'],
+          ['Warning', '299 - "second"'],
+          ['X-Thing', 'kept'],
+        ]);
         res.end(JSON.stringify({ kind: 'ConfigMap', metadata: { name: 'x' } }));
       } else if (url.startsWith('/binary')) {
         res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(BINARY.length) });
@@ -46,7 +51,15 @@ async function startTarget(): Promise<Target> {
       } else if (url.startsWith('/echo')) {
         const body = await readBody(req);
         res.writeHead(201, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ method: req.method, url, contentType: req.headers['content-type'], custom: req.headers['x-custom'], body: body.toString('base64') }));
+        res.end(
+          JSON.stringify({
+            method: req.method,
+            url,
+            contentType: req.headers['content-type'],
+            custom: req.headers['x-custom'],
+            body: body.toString('base64'),
+          }),
+        );
       } else if (url.startsWith('/missing')) {
         res.writeHead(404, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ kind: 'Status', code: 404, reason: 'NotFound' }));
@@ -113,7 +126,16 @@ function values(a: Answer, name: string): string[] {
 }
 
 /** Opens a watch through the proxy and collects the lines it receives. */
-function openWatch(base: string, path: string): Promise<{ headers: Record<string, string | string[] | undefined>; lines: string[]; next(): Promise<void>; ended: Promise<void>; close(): void }> {
+function openWatch(
+  base: string,
+  path: string,
+): Promise<{
+  headers: Record<string, string | string[] | undefined>;
+  lines: string[];
+  next(): Promise<void>;
+  ended: Promise<void>;
+  close(): void;
+}> {
   return new Promise((resolve, reject) => {
     const req = request(`${base}${path}`, (res) => {
       const lines: string[] = [];
@@ -180,7 +202,10 @@ describe('mutation proxy', () => {
     it('forwards method, query (a bare flag stays bare), request headers and body as sent', async () => {
       proxy = await startMutationProxy({ target: target.url });
       const body = Buffer.from([0, 1, 2, 250, 251]);
-      const via = await send(proxy.url, 'POST', '/echo?dryRun&labelSelector=env%20in%20(a%2Cb)', body, { 'content-type': 'application/x-test', 'x-custom': 'yes' });
+      const via = await send(proxy.url, 'POST', '/echo?dryRun&labelSelector=env%20in%20(a%2Cb)', body, {
+        'content-type': 'application/x-test',
+        'x-custom': 'yes',
+      });
       expect(via.status).toBe(201);
       expect(JSON.parse(via.body.toString('utf8'))).toEqual({
         method: 'POST',
@@ -252,7 +277,10 @@ describe('mutation proxy', () => {
         },
       };
       proxy = await startMutationProxy({ target: target.url, mutation: stripDryRun });
-      const stripped = JSON.parse((await send(proxy.url, 'POST', '/echo?dryRun=All&x=1', Buffer.from('{}'))).body.toString('utf8')) as { url: string; body: string };
+      const stripped = JSON.parse((await send(proxy.url, 'POST', '/echo?dryRun=All&x=1', Buffer.from('{}'))).body.toString('utf8')) as {
+        url: string;
+        body: string;
+      };
       expect(stripped.url).toBe('/echo?x=1');
       expect(Buffer.from(stripped.body, 'base64').toString('utf8')).toBe('{}');
       const untouched = JSON.parse((await send(proxy.url, 'POST', '/echo?dryRun=None')).body.toString('utf8')) as { url: string };
@@ -266,7 +294,10 @@ describe('mutation proxy', () => {
         id: 'drop-modified',
         match: { watch: true, query: (q) => q.has('labelSelector') },
         response: undefined,
-        events: firstEvent((e) => e.type === 'MODIFIED', () => []),
+        events: firstEvent(
+          (e) => e.type === 'MODIFIED',
+          () => [],
+        ),
       };
       proxy = await startMutationProxy({ target: target.url, mutation: dropModified });
       const types = async (path: string): Promise<string[]> => {

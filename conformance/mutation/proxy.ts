@@ -26,7 +26,17 @@ export interface MutationProxy {
 }
 
 /** Connection-level headers: they describe one hop, so each side of the proxy sets its own. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+]);
 
 export function isWatchRequest(query: URLSearchParams): boolean {
   const w = query.get('watch');
@@ -94,7 +104,12 @@ interface ProxyContext {
 }
 
 /** Opens a request to the target: the caller writes the body, then awaits the answer. */
-function openUpstream(ctx: ProxyContext, method: string, pathAndQuery: string, headers: HeaderMap): { outgoing: ClientRequest; answer: Promise<IncomingMessage> } {
+function openUpstream(
+  ctx: ProxyContext,
+  method: string,
+  pathAndQuery: string,
+  headers: HeaderMap,
+): { outgoing: ClientRequest; answer: Promise<IncomingMessage> } {
   const outgoing = httpRequest({
     host: ctx.target.hostname,
     port: ctx.target.port,
@@ -173,7 +188,13 @@ async function handle(ctx: ProxyContext, req: IncomingMessage, res: ServerRespon
   const q = rawUrl.indexOf('?');
   const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
   const rawQuery = q < 0 ? undefined : rawUrl.slice(q + 1);
-  const request: ProxiedRequest = { method: req.method ?? 'GET', path, query: new URLSearchParams(rawQuery ?? ''), headers: headerMap(req.headersDistinct), body: Buffer.alloc(0) };
+  const request: ProxiedRequest = {
+    method: req.method ?? 'GET',
+    path,
+    query: new URLSearchParams(rawQuery ?? ''),
+    headers: headerMap(req.headersDistinct),
+    body: Buffer.alloc(0),
+  };
   const m = ctx.mutation && matchesExchange(ctx.mutation.match, request) ? ctx.mutation : undefined;
   const buffered = Boolean(m?.request || m?.response);
   let queryChanged = false;
@@ -188,7 +209,12 @@ async function handle(ctx: ProxyContext, req: IncomingMessage, res: ServerRespon
       delete request.headers['transfer-encoding'];
     }
   }
-  const { outgoing, answer } = openUpstream(ctx, request.method, requestTarget(request.path, request.query, rawQuery, queryChanged), request.headers);
+  const { outgoing, answer } = openUpstream(
+    ctx,
+    request.method,
+    requestTarget(request.path, request.query, rawQuery, queryChanged),
+    request.headers,
+  );
   if (buffered) outgoing.end(request.body.length > 0 ? request.body : undefined);
   else req.pipe(outgoing);
   // A client that goes away (a closed watch) closes the exchange with the server too.

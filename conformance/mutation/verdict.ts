@@ -75,7 +75,8 @@ export function catalogueProblems(mutations: readonly Mutation[], rules: RuleCat
     seen.add(m.id);
     if (!rules.has(m.rule)) problems.push(`${m.id}: rule "${m.rule}" is not in conformance/rules.yaml`);
     if (m.caughtBy.length === 0) problems.push(`${m.id}: names no scenario`);
-    for (const glob of m.caughtBy) if (!scenarios.some((s) => matchesAny(s.id, [glob]))) problems.push(`${m.id}: "${glob}" matches no scenario`);
+    for (const glob of m.caughtBy)
+      if (!scenarios.some((s) => matchesAny(s.id, [glob]))) problems.push(`${m.id}: "${glob}" matches no scenario`);
     if (!m.request && !m.response && !m.events) problems.push(`${m.id}: changes nothing (no request, response or events transform)`);
   }
   return problems;

@@ -23,15 +23,23 @@ export function formatJunitReport(report: RunReport): string {
   for (const [area, c] of areaCounts(report.results)) {
     const cases = report.results.filter((r) => r.area === area);
     const time = cases.reduce((t, r) => t + r.millis, 0) / 1000;
-    out.push(`  <testsuite name="${escapeXml(area)}" tests="${cases.length}" failures="${c.failed}" skipped="${c.skipped}" errors="0" time="${time.toFixed(3)}">`);
+    out.push(
+      `  <testsuite name="${escapeXml(area)}" tests="${cases.length}" failures="${c.failed}" skipped="${c.skipped}" errors="0" time="${time.toFixed(3)}">`,
+    );
     for (const r of cases) {
       out.push(`    <testcase classname="${escapeXml(area)}" name="${escapeXml(r.id)}" time="${(r.millis / 1000).toFixed(3)}">`);
       out.push('      <properties>');
       for (const rule of r.rules) out.push(`        <property name="rule" value="${escapeXml(rule)}"/>`);
       out.push('      </properties>');
       if (r.outcome === 'failed') {
-        const detail = [`rule: ${r.rules.join('; ')}`, `${r.step !== undefined ? `step ${r.step}: ` : ''}${r.message ?? ''}`, ...r.trace.flatMap((t) => formatTrace(t, 2000))].join('\n');
-        out.push(`      <failure message="${escapeXml(r.message ?? 'failed')}" type="${r.knownFailing ? 'StaleKnownFailing' : 'ExpectationFailed'}">${escapeXml(detail)}</failure>`);
+        const detail = [
+          `rule: ${r.rules.join('; ')}`,
+          `${r.step !== undefined ? `step ${r.step}: ` : ''}${r.message ?? ''}`,
+          ...r.trace.flatMap((t) => formatTrace(t, 2000)),
+        ].join('\n');
+        out.push(
+          `      <failure message="${escapeXml(r.message ?? 'failed')}" type="${r.knownFailing ? 'StaleKnownFailing' : 'ExpectationFailed'}">${escapeXml(detail)}</failure>`,
+        );
       } else if (r.outcome === 'skipped') {
         out.push(`      <skipped message="${escapeXml(r.message ?? 'skipped')}"/>`);
       }

@@ -81,7 +81,8 @@ export function formatTerminalReport(report: RunReport, o: TerminalOptions = {})
   }
   const skippedWhy = new Map<string, number>();
   for (const r of report.results) {
-    if (r.outcome === 'skipped' && !r.knownFailing) skippedWhy.set(r.message ?? 'skipped', (skippedWhy.get(r.message ?? 'skipped') ?? 0) + 1);
+    if (r.outcome === 'skipped' && !r.knownFailing)
+      skippedWhy.set(r.message ?? 'skipped', (skippedWhy.get(r.message ?? 'skipped') ?? 0) + 1);
   }
   if (skippedWhy.size) {
     out.push('skipped:');

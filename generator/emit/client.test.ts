@@ -25,9 +25,13 @@ describe('the generated client', () => {
   it('has one accessor per resource, custom resources without strategic merge patch', () => {
     const text = readFileSync(join(out, 'pki.example.io/v1/client.ts'), 'utf8');
     expect(text).toContain('export interface PkiExampleIoV1Client {');
-    expect(text).toContain("  /** {@link Certificate}: `certificates(namespace)`, `certificates.all()` (subresources status). */\n  readonly certificates: NamespacedCustomResource<Certificate, CertificateList, 'status'>;");
+    expect(text).toContain(
+      "  /** {@link Certificate}: `certificates(namespace)`, `certificates.all()` (subresources status). */\n  readonly certificates: NamespacedCustomResource<Certificate, CertificateList, 'status'>;",
+    );
     expect(text).toContain("  readonly clusterIssuers: ClusterCustomResource<ClusterIssuer, ClusterIssuerList, 'status'>;");
-    expect(text).toContain("clusterIssuers: clusterResource<ClusterIssuer, ClusterIssuerList>(transport, { group: 'pki.example.io', version: 'v1', resource: 'clusterissuers', kind: 'ClusterIssuer', listKind: 'ClusterIssuerList', namespaced: false, subresources: ['status'], custom: true }),");
+    expect(text).toContain(
+      "clusterIssuers: clusterResource<ClusterIssuer, ClusterIssuerList>(transport, { group: 'pki.example.io', version: 'v1', resource: 'clusterissuers', kind: 'ClusterIssuer', listKind: 'ClusterIssuerList', namespaced: false, subresources: ['status'], custom: true }),",
+    );
     const root = readFileSync(join(out, 'client.ts'), 'utf8');
     expect(root).toContain('  readonly acme: {\n    readonly v1: AcmePkiExampleIoV1Client;\n  };');
     expect(root).toContain('  readonly pki: {\n    readonly v1: PkiExampleIoV1Client;\n  };');
@@ -40,7 +44,7 @@ describe('the generated client', () => {
     expect(root).toContain('  readonly gateway: {\n    readonly v1: GatewayExampleIoV1Client;\n');
   });
 
-  it('type-checks in strict mode for a project\'s CRDs, with typed patch and apply bodies', { timeout: 180_000 }, () => {
+  it("type-checks in strict mode for a project's CRDs, with typed patch and apply bodies", { timeout: 180_000 }, () => {
     writeFileSync(
       join(out, 'use.ts'),
       [
@@ -61,7 +65,7 @@ describe('the generated client', () => {
         '// @ts-expect-error a cluster-scoped resource takes no namespace',
         "void client.pki.v1.clusterIssuers('ns');",
         '// @ts-expect-error reads across namespaces only',
-        "void client.pki.v1.certificates.all().create;",
+        'void client.pki.v1.certificates.all().create;',
         "void client.pki.v1.certificates.all().watch({ labelSelector: { app: 'web' } });",
         '',
       ].join('\n'),
@@ -82,16 +86,30 @@ describe('the generated client against a server that serves the CRDs', () => {
 
   it('creates, lists, patches, watches and deletes certificates', async () => {
     type Generated = typeof import('../../generated/client.js');
-    const { createClient } = (await import(join(out, 'client.ts'))) as { createClient: (config: ClientConfig) => ReturnType<Generated['createClient']> & Record<string, never> };
+    const { createClient } = (await import(join(out, 'client.ts'))) as {
+      createClient: (config: ClientConfig) => ReturnType<Generated['createClient']> & Record<string, never>;
+    };
     const builtIn = (await import('../../generated/client.js')).createClient({ server: url });
     await builtIn.core.v1.namespaces.create({ metadata: { name: 'certs' } });
 
     // The runtime types of the temp tree are its own module instances; the test reads them structurally.
     const client = createClient({ server: url, namespace: 'certs' }) as unknown as {
-      pki: { v1: { certificates: (ns?: string) => import('../../runtime/client/index.js').ResourceClient<{ metadata?: { name?: string }; spec?: { secretName?: string; issuerRef?: { name: string }; dnsNames?: string[] } }> } };
+      pki: {
+        v1: {
+          certificates: (
+            ns?: string,
+          ) => import('../../runtime/client/index.js').ResourceClient<{
+            metadata?: { name?: string };
+            spec?: { secretName?: string; issuerRef?: { name: string }; dnsNames?: string[] };
+          }>;
+        };
+      };
     };
     const certificates = client.pki.v1.certificates();
-    await certificates.create({ metadata: { name: 'web' }, spec: { secretName: 'web-tls', issuerRef: { name: 'letsencrypt' }, dnsNames: ['web.example'] } });
+    await certificates.create({
+      metadata: { name: 'web' },
+      spec: { secretName: 'web-tls', issuerRef: { name: 'letsencrypt' }, dnsNames: ['web.example'] },
+    });
     const events: string[] = [];
     const controller = new AbortController();
     const watching = (async () => {

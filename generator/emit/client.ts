@@ -60,11 +60,18 @@ function emitGroupVersionClient(ctx: EmitContext, gv: GroupVersion): GeneratedFi
   });
   file.line();
   const transport = file.importType('Transport', ctx.runtimeModule('client'));
-  file.doc(`Builds the client of ${label} ${gv.version} over a transport; \`createClient\` in the root client.ts does it for every group/version.`, `Schema: ${gv.source}`);
+  file.doc(
+    `Builds the client of ${label} ${gv.version} over a transport; \`createClient\` in the root client.ts does it for every group/version.`,
+    `Schema: ${gv.source}`,
+  );
   file.block(`export function ${factory}(transport: ${transport}): ${iface} {`, () => {
-    file.block('return {', () => {
-      for (const a of accessors) file.line(`${tsKey(a.property)}: ${a.factory}<${a.typeArgs}>(transport, ${a.info}),`);
-    }, '};');
+    file.block(
+      'return {',
+      () => {
+        for (const a of accessors) file.line(`${tsKey(a.property)}: ${a.factory}<${a.typeArgs}>(transport, ${a.info}),`);
+      },
+      '};',
+    );
   });
   return file;
 }
@@ -84,17 +91,22 @@ function accessor(ctx: EmitContext, gv: GroupVersion, file: GeneratedFile, t: Na
   const types = ctx.gvModule(gv, 'types');
   const objectType = file.importType(t.id.name, types);
   const listNamed = gv.types.find((x) => x.kind?.kind === kind.listKind);
-  const listType = listNamed ? file.importType(listNamed.id.name, types) : `${file.importType('ObjectList', ctx.runtimeModule('client'))}<${objectType}>`;
+  const listType = listNamed
+    ? file.importType(listNamed.id.name, types)
+    : `${file.importType('ObjectList', ctx.runtimeModule('client'))}<${objectType}>`;
   const subresources = resource.subresources.filter((s) => KNOWN_SUBRESOURCES.includes(s));
   const namespaced = resource.scope === 'Namespaced';
   const accessorType = `${namespaced ? 'Namespaced' : 'Cluster'}${resource.custom ? 'Custom' : ''}Resource`;
   const typeArgs = [objectType, listType];
   const verbs = ALL_VERBS.filter((v) => resource.verbs.includes(v));
-  if (subresources.length > 0 || verbs.length < ALL_VERBS.length) typeArgs.push(subresources.length > 0 ? subresources.map(tsString).join(' | ') : 'never');
+  if (subresources.length > 0 || verbs.length < ALL_VERBS.length)
+    typeArgs.push(subresources.length > 0 ? subresources.map(tsString).join(' | ') : 'never');
   const missing = ALL_VERBS.filter((v) => !verbs.includes(v));
   if (missing.length > 0) {
     const verb = file.importType('Verb', ctx.runtimeModule('client'));
-    typeArgs.push(missing.length < verbs.length ? `Exclude<${verb}, ${missing.map(tsString).join(' | ')}>` : verbs.map(tsString).join(' | ') || 'never');
+    typeArgs.push(
+      missing.length < verbs.length ? `Exclude<${verb}, ${missing.map(tsString).join(' | ')}>` : verbs.map(tsString).join(' | ') || 'never',
+    );
   }
   const property = propertyName(kind.kind, resource.plural);
   const usage = namespaced ? `\`${property}(namespace)\`, \`${property}.all()\`` : `\`${property}\``;
@@ -153,13 +165,20 @@ export function emitRootClient(ctx: EmitContext): GeneratedFile {
   file.block('export interface Client {', () => {
     for (const [group, versions] of byGroup) {
       file.doc(group === '' ? 'The core group (`/api/v1`).' : `${group} (\`/apis/${group}\`).`);
-      file.block(`readonly ${tsKey(groups.get(group)!)}: {`, () => {
-        for (const gv of versions) {
-          const l = gv.lifecycle;
-          if (l?.deprecated || l?.removed) file.doc(`@deprecated ${[l.deprecated && `since ${l.deprecated}`, l.removed && `not served from ${l.removed}`, l.replacement && `use ${l.replacement}`].filter(Boolean).join('; ')}.`);
-          file.line(`readonly ${tsKey(gv.version)}: ${file.importType(clientInterfaceName(gv), ctx.gvModule(gv, 'client'))};`);
-        }
-      }, '};');
+      file.block(
+        `readonly ${tsKey(groups.get(group)!)}: {`,
+        () => {
+          for (const gv of versions) {
+            const l = gv.lifecycle;
+            if (l?.deprecated || l?.removed)
+              file.doc(
+                `@deprecated ${[l.deprecated && `since ${l.deprecated}`, l.removed && `not served from ${l.removed}`, l.replacement && `use ${l.replacement}`].filter(Boolean).join('; ')}.`,
+              );
+            file.line(`readonly ${tsKey(gv.version)}: ${file.importType(clientInterfaceName(gv), ctx.gvModule(gv, 'client'))};`);
+          }
+        },
+        '};',
+      );
     }
     file.doc('The transport the accessors share, for requests they do not cover.');
     file.line(`readonly transport: ${transport};`);
@@ -168,13 +187,19 @@ export function emitRootClient(ctx: EmitContext): GeneratedFile {
   file.doc('A typed client over a new transport built from `config`, or over an existing transport.');
   file.block(`export function createClient(config: ${clientConfig} | ${transport}): Client {`, () => {
     file.line(`const transport = config instanceof ${transport} ? config : new ${transport}(config);`);
-    file.block('return {', () => {
-      for (const [group, versions] of byGroup) {
-        const members = versions.map((gv) => `${tsKey(gv.version)}: ${file.importValue(clientFactoryName(gv), ctx.gvModule(gv, 'client'))}(transport)`);
-        file.line(`${tsKey(groups.get(group)!)}: { ${members.join(', ')} },`);
-      }
-      file.line('transport,');
-    }, '};');
+    file.block(
+      'return {',
+      () => {
+        for (const [group, versions] of byGroup) {
+          const members = versions.map(
+            (gv) => `${tsKey(gv.version)}: ${file.importValue(clientFactoryName(gv), ctx.gvModule(gv, 'client'))}(transport)`,
+          );
+          file.line(`${tsKey(groups.get(group)!)}: { ${members.join(', ')} },`);
+        }
+        file.line('transport,');
+      },
+      '};',
+    );
   });
   return file;
 }

@@ -60,7 +60,12 @@ export function collectDeclarations(gv: GroupVersion, keyOf: (node: TypeNode) =>
       case 'list':
         return hoist(node.items, root, singularTail(segments), `${origin}.items`);
       case 'map':
-        return hoist(node.values, root, [...segments.slice(0, -1), `${segments[segments.length - 1] ?? ''}Value`], `${origin}.additionalProperties`);
+        return hoist(
+          node.values,
+          root,
+          [...segments.slice(0, -1), `${segments[segments.length - 1] ?? ''}Value`],
+          `${origin}.additionalProperties`,
+        );
       default:
         return;
     }
@@ -82,11 +87,15 @@ export function collectDeclarations(gv: GroupVersion, keyOf: (node: TypeNode) =>
 /** `[..., 'Conditions']` -> `[..., 'Condition']`: list items are named in the singular. */
 function singularTail(segments: string[]): string[] {
   const last = segments[segments.length - 1] ?? 'Item';
-  const singular = /ies$/.test(last) ? `${last.slice(0, -3)}y`
-    : /(ss|us|is)$/.test(last) ? `${last}Item`
-    : /(x|ch|sh|sses)es$/.test(last) ? last.slice(0, -2)
-    : /s$/.test(last) ? last.slice(0, -1)
-    : `${last}Item`;
+  const singular = /ies$/.test(last)
+    ? `${last.slice(0, -3)}y`
+    : /(ss|us|is)$/.test(last)
+      ? `${last}Item`
+      : /(x|ch|sh|sses)es$/.test(last)
+        ? last.slice(0, -2)
+        : /s$/.test(last)
+          ? last.slice(0, -1)
+          : `${last}Item`;
   return [...segments.slice(0, -1), singular];
 }
 
@@ -111,7 +120,6 @@ export function shapeKey(node: TypeNode): string {
       return `${node.kind}${enumKey}${nullKey}`;
   }
 }
-
 
 /** Identity of a node for validators and defaulters: shape plus every constraint and rule. */
 export function exactKey(node: TypeNode): string {

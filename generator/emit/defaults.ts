@@ -78,7 +78,11 @@ class DefaulterWriter {
   private declaration(d: Declaration): void {
     const f = this.file;
     const exported = d.named ? 'export ' : '';
-    f.doc(d.named ? `Applies the schema defaults of {@link ${d.name}} in place.` : `Applies the defaults of the ${d.name} part of a value in place.`);
+    f.doc(
+      d.named
+        ? `Applies the schema defaults of {@link ${d.name}} in place.`
+        : `Applies the defaults of the ${d.name} part of a value in place.`,
+    );
     f.block(`${exported}function ${defaulterName(d.name)}(v: unknown): void {`, () => {
       this.vars = 0;
       if (d.node.kind === 'object' && isInterface(d.node)) this.objectBody(d.node);
@@ -99,7 +103,10 @@ class DefaulterWriter {
     const access = read === fieldTarget(field.name) ? read : `(${read})`;
     const value = field.type.default;
     if (value !== undefined) {
-      const zero = field.type.kind === 'duration' ? `${this.file.importValue('isZeroDuration', this.ctx.runtimeModule('validate'))}(${access})` : `${access} === ${tsValue(zeroOf(value))}`;
+      const zero =
+        field.type.kind === 'duration'
+          ? `${this.file.importValue('isZeroDuration', this.ctx.runtimeModule('validate'))}(${access})`
+          : `${access} === ${tsValue(zeroOf(value))}`;
       const unset = field.defaultZeroIsUnset ? `${access} === undefined || ${zero}` : `${access} === undefined`;
       // A fresh literal on every call: defaulted objects are never shared between documents.
       f.line(`if (${unset}) ${fieldTarget(field.name)} = ${tsValue(value)};`);

@@ -38,7 +38,12 @@ export interface EmitContext {
 /** The runtime areas generated code imports; each is a public entry point of the package. */
 export type RuntimeArea = 'api' | 'client' | 'codec' | 'schema' | 'validate';
 
-export function createEmitContext(model: Model, outDir: string, version: string, runtime: RuntimeImports = { package: RUNTIME_PACKAGE }): EmitContext {
+export function createEmitContext(
+  model: Model,
+  outDir: string,
+  version: string,
+  runtime: RuntimeImports = { package: RUNTIME_PACKAGE },
+): EmitContext {
   const index = new ModelIndex(model);
   return {
     model,

@@ -1,4 +1,13 @@
-export { createEmitContext, GENERATOR_NAME, RUNTIME_PACKAGE, SVCKIT_ROOT, gvAliasPrefix, type EmitContext, type RuntimeArea, type RuntimeImports } from './emit-context.js';
+export {
+  createEmitContext,
+  GENERATOR_NAME,
+  RUNTIME_PACKAGE,
+  SVCKIT_ROOT,
+  gvAliasPrefix,
+  type EmitContext,
+  type RuntimeArea,
+  type RuntimeImports,
+} from './emit-context.js';
 export { collectDeclarations, emitTypes } from './types.js';
 export { emitIndexes } from './indexes.js';
 export { openApiDocument, schemaName, type OpenApiDocument } from './openapi-document.js';

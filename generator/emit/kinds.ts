@@ -27,9 +27,13 @@ function emitGroupVersionKinds(ctx: EmitContext, gv: GroupVersion, needs: Defaul
   const kinds = gv.types.filter((t) => t.kind);
   file.declare(kindsConstName(gv));
   file.doc(`Every kind of ${gv.group === '' ? 'the core group' : gv.group} ${gv.version}, for the runtime.`);
-  file.block(`export const ${kindsConstName(gv)}: readonly ${registration}[] = [`, () => {
-    for (const t of kinds) writeKind(file, ctx, gv, t, needs);
-  }, '];');
+  file.block(
+    `export const ${kindsConstName(gv)}: readonly ${registration}[] = [`,
+    () => {
+      for (const t of kinds) writeKind(file, ctx, gv, t, needs);
+    },
+    '];',
+  );
   return file;
 }
 
@@ -52,41 +56,62 @@ function writeKind(file: GeneratedFile, ctx: EmitContext, gv: GroupVersion, t: N
   const setDefaults = needs.hasDefaults(t.node)
     ? file.importValue(defaulterName(t.id.name), ctx.gvModule(gv, 'defaults'))
     : file.importValue('noDefaults', ctx.runtimeModule('validate'));
-  file.block('{', () => {
-    file.line(`group: ${tsString(gv.group)},`);
-    file.line(`version: ${tsString(gv.version)},`);
-    file.line(`kind: ${tsString(kind.kind)},`);
-    file.line(`apiVersion: ${tsString(kind.apiVersion)},`);
-    if (kind.resource?.verbs.includes('list')) file.line(`listKind: ${tsString(kind.listKind)},`);
-    file.line(`schema: ${schema},`);
-    file.line(`validate: ${validate},`);
-    file.line(`setDefaults: ${setDefaults},`);
-    if (kind.resource) {
-      const { plural, singular, scope, verbs, subresources, shortNames, categories, printerColumns, served, storage, custom, conversion } = kind.resource;
-      const { selectableFields, nameValidation, generation, virtual, subresourceHandlers, hooks } = kind.resource;
-      file.block('resource: {', () => {
-        file.line(`plural: ${tsString(plural)},`);
-        file.line(`singular: ${tsString(singular)},`);
-        file.line(`scope: ${tsString(scope)},`);
-        file.line(`verbs: ${tsValue(verbs)},`);
-        file.line(`subresources: ${tsValue(subresources)},`);
-        file.line(`shortNames: ${tsValue(shortNames)},`);
-        file.line(`categories: ${tsValue(categories)},`);
-        if (printerColumns.length === 0) file.line('printerColumns: [],');
-        else file.block('printerColumns: [', () => printerColumns.forEach((c) => file.line(`${tsValue(c)},`)), '],');
-        file.line(`served: ${served},`);
-        file.line(`storage: ${storage},`);
-        file.line(`custom: ${custom},`);
-        file.line(`conversion: ${tsValue(conversion)},`);
-        // Kind behaviour: declared here, implemented once in the runtime (named handlers by name).
-        if (selectableFields.length > 0) file.line(`selectableFields: ${tsValue(selectableFields)},`);
-        if (nameValidation !== undefined) file.line(`nameValidation: ${tsString(nameValidation)},`);
-        if (generation) file.line('generation: true,');
-        if (virtual !== undefined) file.line(`virtual: ${tsString(virtual)},`);
-        if (Object.keys(subresourceHandlers).length > 0) file.line(`subresourceHandlers: ${tsValue(subresourceHandlers)},`);
-        if (hooks.length > 0) file.line(`hooks: ${tsValue(hooks)},`);
-      }, '},');
-    }
-    if (gv.lifecycle) file.line(`lifecycle: ${tsValue(gv.lifecycle)},`);
-  }, '},');
+  file.block(
+    '{',
+    () => {
+      file.line(`group: ${tsString(gv.group)},`);
+      file.line(`version: ${tsString(gv.version)},`);
+      file.line(`kind: ${tsString(kind.kind)},`);
+      file.line(`apiVersion: ${tsString(kind.apiVersion)},`);
+      if (kind.resource?.verbs.includes('list')) file.line(`listKind: ${tsString(kind.listKind)},`);
+      file.line(`schema: ${schema},`);
+      file.line(`validate: ${validate},`);
+      file.line(`setDefaults: ${setDefaults},`);
+      if (kind.resource) {
+        const {
+          plural,
+          singular,
+          scope,
+          verbs,
+          subresources,
+          shortNames,
+          categories,
+          printerColumns,
+          served,
+          storage,
+          custom,
+          conversion,
+        } = kind.resource;
+        const { selectableFields, nameValidation, generation, virtual, subresourceHandlers, hooks } = kind.resource;
+        file.block(
+          'resource: {',
+          () => {
+            file.line(`plural: ${tsString(plural)},`);
+            file.line(`singular: ${tsString(singular)},`);
+            file.line(`scope: ${tsString(scope)},`);
+            file.line(`verbs: ${tsValue(verbs)},`);
+            file.line(`subresources: ${tsValue(subresources)},`);
+            file.line(`shortNames: ${tsValue(shortNames)},`);
+            file.line(`categories: ${tsValue(categories)},`);
+            if (printerColumns.length === 0) file.line('printerColumns: [],');
+            else file.block('printerColumns: [', () => printerColumns.forEach((c) => file.line(`${tsValue(c)},`)), '],');
+            file.line(`served: ${served},`);
+            file.line(`storage: ${storage},`);
+            file.line(`custom: ${custom},`);
+            file.line(`conversion: ${tsValue(conversion)},`);
+            // Kind behaviour: declared here, implemented once in the runtime (named handlers by name).
+            if (selectableFields.length > 0) file.line(`selectableFields: ${tsValue(selectableFields)},`);
+            if (nameValidation !== undefined) file.line(`nameValidation: ${tsString(nameValidation)},`);
+            if (generation) file.line('generation: true,');
+            if (virtual !== undefined) file.line(`virtual: ${tsString(virtual)},`);
+            if (Object.keys(subresourceHandlers).length > 0) file.line(`subresourceHandlers: ${tsValue(subresourceHandlers)},`);
+            if (hooks.length > 0) file.line(`hooks: ${tsValue(hooks)},`);
+          },
+          '},',
+        );
+      }
+      if (gv.lifecycle) file.line(`lifecycle: ${tsValue(gv.lifecycle)},`);
+    },
+    '},',
+  );
 }

@@ -59,7 +59,9 @@ function nodeSchema(node: TypeNode, onRef: (name: string) => void): Record<strin
       const name = schemaName(node.target);
       onRef(name);
       // A $ref cannot carry siblings in OpenAPI 3.0; the real system wraps it in allOf.
-      return Object.keys(s).length || node.default !== undefined ? { ...s, allOf: [{ $ref: `#/components/schemas/${name}` }], ...extras(node) } : { $ref: `#/components/schemas/${name}` };
+      return Object.keys(s).length || node.default !== undefined
+        ? { ...s, allOf: [{ $ref: `#/components/schemas/${name}` }], ...extras(node) }
+        : { $ref: `#/components/schemas/${name}` };
     }
     case 'object':
       Object.assign(s, objectSchema(node, onRef));

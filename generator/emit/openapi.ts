@@ -23,12 +23,16 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile[] {
   });
   const root = ctx.newFile('openapi.ts', [...new Set(gvs.map((gv) => gv.source))].sort());
   root.doc('OpenAPI v3 documents by path below `/openapi/v3/`, loaded on first use.');
-  root.block('export const openApiDocuments: Record<string, () => Promise<Record<string, unknown>>> = {', () => {
-    for (const gv of gvs) {
-      const spec = root.specifierFor(ctx.gvModule(gv, 'openapi'));
-      root.line(`${tsString(openApiPath(gv))}: async () => (await import(${tsString(spec)})).openApiV3,`);
-    }
-  }, '};');
+  root.block(
+    'export const openApiDocuments: Record<string, () => Promise<Record<string, unknown>>> = {',
+    () => {
+      for (const gv of gvs) {
+        const spec = root.specifierFor(ctx.gvModule(gv, 'openapi'));
+        root.line(`${tsString(openApiPath(gv))}: async () => (await import(${tsString(spec)})).openApiV3,`);
+      }
+    },
+    '};',
+  );
   return [...files, root];
 }
 

@@ -59,7 +59,10 @@ function emitGroupVersionProto(ctx: EmitContext, gv: GroupVersion): DataFile {
       file.line();
     }
   }
-  file.top('syntax = "proto2";').top().top(`package ${protoPackage(gv)};`);
+  file
+    .top('syntax = "proto2";')
+    .top()
+    .top(`package ${protoPackage(gv)};`);
   const imports = [...writer.imports].sort();
   if (imports.length > 0) file.top();
   for (const i of imports) file.top(`import "${i}";`);
@@ -103,12 +106,18 @@ class ProtoWriter {
           if (embedded.has(number)) continue;
           embedded.add(number);
           const type = f.embeddedVia.type;
-          lines.push({ doc: `Embedded ${type.name}: its fields are inlined in JSON.`, text: `optional ${this.messageRef(type)} ${lowerFirst(type.name)} = ${number};`, number });
+          lines.push({
+            doc: `Embedded ${type.name}: its fields are inlined in JSON.`,
+            text: `optional ${this.messageRef(type)} ${lowerFirst(type.name)} = ${number};`,
+            number,
+          });
           continue;
         }
         if (f.protoTag === undefined) {
           if (f.name === 'apiVersion' || f.name === 'kind') continue;
-          throw new Error(`${this.gv.source}: field ${name}.${f.name} has no Protobuf number (x-svc-proto); every field of a group/version with Protobuf messages needs one`);
+          throw new Error(
+            `${this.gv.source}: field ${name}.${f.name} has no Protobuf number (x-svc-proto); every field of a group/version with Protobuf messages needs one`,
+          );
         }
         lines.push({ doc: f.description, text: this.field(f, scope, nested), number: f.protoTag });
       }
@@ -171,9 +180,10 @@ class ProtoWriter {
         const name = scope.take(`${pascalCase(field)}${role || 'Value'}`);
         const inner = new Scope();
         const innerNested: (() => void)[] = [];
-        const text = node.kind === 'list'
-          ? `repeated ${this.element(node.items, field, 'Item', inner, innerNested)} items = 1;`
-          : `map<string, ${this.element(node.values, field, 'Value', inner, innerNested)}> items = 1;`;
+        const text =
+          node.kind === 'list'
+            ? `repeated ${this.element(node.items, field, 'Item', inner, innerNested)} items = 1;`
+            : `map<string, ${this.element(node.values, field, 'Value', inner, innerNested)}> items = 1;`;
         nested.push(() => {
           this.file.block(`message ${name} {`, () => {
             for (const write of innerNested) {
@@ -258,6 +268,8 @@ function emitWireProto(ctx: EmitContext): DataFile {
     ['', 'optional int32 intVal = 2;'],
     ['', 'optional string strVal = 3;'],
   ]);
-  message('RawExtension', 'Any JSON value (embedded objects, free-form configuration, managed fields).', [['The value as UTF-8 JSON text.', 'optional bytes raw = 1;']]);
+  message('RawExtension', 'Any JSON value (embedded objects, free-form configuration, managed fields).', [
+    ['The value as UTF-8 JSON text.', 'optional bytes raw = 1;'],
+  ]);
   return file;
 }

@@ -34,28 +34,45 @@ function emitGroupVersionPackage(ctx: EmitContext, gv: GroupVersion): GeneratedF
   const schema = (id: { group: string; version: string; name: string }): string => {
     const module = ctx.gvModule(id, 'schema');
     const same = id.group === gv.group && id.version === gv.version;
-    return same ? file.importValue(schemaConstName(id.name), module) : file.importValue(schemaConstName(id.name), module, gvAliasPrefix(id));
+    return same
+      ? file.importValue(schemaConstName(id.name), module)
+      : file.importValue(schemaConstName(id.name), module, gvAliasPrefix(id));
   };
   file.declare(protobufConstName(gv));
-  file.doc(`Protobuf messages of ${gv.group === '' ? 'the core group' : gv.group} ${gv.version}: package \`${protoPackage(gv)}\` in \`${protoFilePath(gv)}\`.`);
-  file.block(`export const ${protobufConstName(gv)}: ${type} = {`, () => {
-    file.line(`package: ${tsString(protoPackage(gv))},`);
-    file.line(`file: ${tsString(protoFilePath(gv))},`);
-    const kinds = protobufKinds(gv);
-    if (kinds.length === 0) file.line('kinds: [],');
-    else {
-      file.block('kinds: [', () => {
-        for (const t of kinds) file.line(`{ apiVersion: ${tsString(t.kind!.apiVersion)}, kind: ${tsString(t.kind!.kind)}, schema: ${schema(t.id)} },`);
-      }, '],');
-    }
-    const embedded = embeddedStructs(gv);
-    if (embedded.length === 0) file.line('embedded: [],');
-    else {
-      file.block('embedded: [', () => {
-        for (const e of embedded) file.line(`{ owner: ${schema(e.owner.id)}, number: ${e.number}, type: ${schema(e.type)} },`);
-      }, '],');
-    }
-  }, '};');
+  file.doc(
+    `Protobuf messages of ${gv.group === '' ? 'the core group' : gv.group} ${gv.version}: package \`${protoPackage(gv)}\` in \`${protoFilePath(gv)}\`.`,
+  );
+  file.block(
+    `export const ${protobufConstName(gv)}: ${type} = {`,
+    () => {
+      file.line(`package: ${tsString(protoPackage(gv))},`);
+      file.line(`file: ${tsString(protoFilePath(gv))},`);
+      const kinds = protobufKinds(gv);
+      if (kinds.length === 0) file.line('kinds: [],');
+      else {
+        file.block(
+          'kinds: [',
+          () => {
+            for (const t of kinds)
+              file.line(`{ apiVersion: ${tsString(t.kind!.apiVersion)}, kind: ${tsString(t.kind!.kind)}, schema: ${schema(t.id)} },`);
+          },
+          '],',
+        );
+      }
+      const embedded = embeddedStructs(gv);
+      if (embedded.length === 0) file.line('embedded: [],');
+      else {
+        file.block(
+          'embedded: [',
+          () => {
+            for (const e of embedded) file.line(`{ owner: ${schema(e.owner.id)}, number: ${e.number}, type: ${schema(e.type)} },`);
+          },
+          '],',
+        );
+      }
+    },
+    '};',
+  );
   return file;
 }
 
@@ -85,10 +102,11 @@ function embeddedStructs(gv: GroupVersion): Embedded[] {
 function checkNoAnonymousEmbeds(node: TypeNode, path: string, gv: GroupVersion): void {
   if (node.kind === 'object') {
     if (node.fields.some((f) => f.embeddedVia)) {
-      throw new Error(`${gv.source}: ${path} is an anonymous object that embeds a type with a Protobuf number; give it a name in the schema`);
+      throw new Error(
+        `${gv.source}: ${path} is an anonymous object that embeds a type with a Protobuf number; give it a name in the schema`,
+      );
     }
     for (const f of node.fields) checkNoAnonymousEmbeds(f.type, `${path}.${f.name}`, gv);
   } else if (node.kind === 'list') checkNoAnonymousEmbeds(node.items, `${path}[]`, gv);
   else if (node.kind === 'map') checkNoAnonymousEmbeds(node.values, `${path}{}`, gv);
 }
-

@@ -89,7 +89,10 @@ class DescriptorWriter {
     if (fields.length === 0) return '[]';
     const pad = '  '.repeat(depth + 1);
     const items = fields.map((f) => {
-      const props: [string, string][] = [['name', tsString(f.name)], ['schema', this.node(f.type, depth + 2)]];
+      const props: [string, string][] = [
+        ['name', tsString(f.name)],
+        ['schema', this.node(f.type, depth + 2)],
+      ];
       if (f.required) props.push(['required', 'true']);
       if (f.protoTag !== undefined && !f.embeddedVia) props.push(['proto', String(f.protoTag)]);
       if (f.embeddedVia) props.push(['embeddedProto', String(f.embeddedVia.protoTag)]);

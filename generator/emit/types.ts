@@ -38,7 +38,9 @@ function emitGroupVersionTypes(ctx: EmitContext, gv: GroupVersion): GeneratedFil
     const gvk = file.importType('GroupVersionKind', ctx.runtimeModule('api'));
     const isKind = file.importValue('isKind', ctx.runtimeModule('api'));
     file.doc(`Group, version and kind of {@link ${t.id.name}}.`);
-    file.line(`export const ${t.id.name}GVK = { group: ${tsString(group)}, version: ${tsString(version)}, kind: ${tsString(t.kind.kind)} } as const satisfies ${gvk};`);
+    file.line(
+      `export const ${t.id.name}GVK = { group: ${tsString(group)}, version: ${tsString(version)}, kind: ${tsString(t.kind.kind)} } as const satisfies ${gvk};`,
+    );
     file.line();
     file.doc(`True when \`value\` is a {@link ${t.id.name}} document (by apiVersion and kind; the content is not validated).`);
     file.block(`export function is${t.id.name}(value: unknown): value is ${t.id.name} {`, () => {
@@ -93,7 +95,8 @@ class TypePrinter {
   private field(f: Field): void {
     const notes = constraintNotes(f.type);
     const tags: string[] = [];
-    if (f.type.default !== undefined) tags.push(`@defaultValue \`${JSON.stringify(f.type.default)}\`${f.defaultZeroIsUnset ? ' (also when set to zero)' : ''}`);
+    if (f.type.default !== undefined)
+      tags.push(`@defaultValue \`${JSON.stringify(f.type.default)}\`${f.defaultZeroIsUnset ? ' (also when set to zero)' : ''}`);
     if (f.deprecated) tags.push(`@deprecated ${f.deprecated}`);
     if (f.secret) tags.push('Sensitive: never logged.');
     this.file.doc(f.description ?? f.type.description, notes, tags.join('\n') || undefined);
@@ -161,6 +164,7 @@ function constraintNotes(node: TypeNode): string | undefined {
   if (node.kind === 'time') parts.push(node.format === 'date' ? 'a date (RFC 3339)' : 'a timestamp (RFC 3339)');
   if (node.kind === 'bytes') parts.push('base64-encoded bytes');
   if (node.kind === 'quantity') parts.push('a quantity such as `1Gi` or `500m`');
-  if (node.kind === 'list' && node.listType) parts.push(`list type ${node.listType}${node.listMapKeys ? ` keyed by ${node.listMapKeys.join(', ')}` : ''}`);
+  if (node.kind === 'list' && node.listType)
+    parts.push(`list type ${node.listType}${node.listMapKeys ? ` keyed by ${node.listMapKeys.join(', ')}` : ''}`);
   return parts.length ? `${parts.join('; ')}.`.replace(/^./, (s) => s.toUpperCase()) : undefined;
 }

@@ -54,7 +54,11 @@ class ValidatorWriter {
     const collector = this.file.importType('Collector', this.ctx.runtimeModule('validate'));
     const pathLike = this.file.importType('PathLike', this.ctx.runtimeModule('validate'));
     const exported = d.named ? 'export ' : '';
-    out.doc(d.named ? `Checks a {@link ${d.name}} value: structure, bounds and formats (CEL rules run in the runtime).` : `Checks the ${d.name} part of a value.`);
+    out.doc(
+      d.named
+        ? `Checks a {@link ${d.name}} value: structure, bounds and formats (CEL rules run in the runtime).`
+        : `Checks the ${d.name} part of a value.`,
+    );
     out.block(`${exported}function ${validatorName(d.name)}(v: unknown, p: ${pathLike}, e: ${collector}): void {`, () => {
       this.vars = 0;
       if (d.node.kind === 'object' && isInterface(d.node)) this.objectBody(out, d.node);
@@ -94,7 +98,8 @@ class ValidatorWriter {
     if (c?.minProperties === undefined && c?.maxProperties === undefined) return;
     const n = this.var();
     out.line(`const ${n} = Object.keys(v as object).length;`);
-    if (c.minProperties !== undefined) out.line(`if (${n} < ${c.minProperties}) e.invalid(p, ${n}, 'must have at least ${c.minProperties} properties');`);
+    if (c.minProperties !== undefined)
+      out.line(`if (${n} < ${c.minProperties}) e.invalid(p, ${n}, 'must have at least ${c.minProperties} properties');`);
     if (c.maxProperties !== undefined) out.line(`if (${n} > ${c.maxProperties}) e.tooMany(p, ${n}, ${c.maxProperties});`);
   }
 
@@ -161,11 +166,25 @@ class ValidatorWriter {
           ? this.string(out, node.constraints, x, path, `${this.runtime('isDate')}(${x})`, 'must be a date (YYYY-MM-DD)')
           : this.string(out, node.constraints, x, path, `${this.runtime('isDateTime')}(${x})`, 'must be an RFC 3339 timestamp');
       case 'duration':
-        return this.string(out, node.constraints, x, path, `${this.runtime('isDuration')}(${x})`, 'must be a duration such as 30s, 1m30s or 500ms');
+        return this.string(
+          out,
+          node.constraints,
+          x,
+          path,
+          `${this.runtime('isDuration')}(${x})`,
+          'must be a duration such as 30s, 1m30s or 500ms',
+        );
     }
   }
 
-  private scalar(out: GeneratedFile, type: string, format: string | undefined, c: Constraints | undefined, x: string, path: PathCode): void {
+  private scalar(
+    out: GeneratedFile,
+    type: string,
+    format: string | undefined,
+    c: Constraints | undefined,
+    x: string,
+    path: PathCode,
+  ): void {
     switch (type) {
       case 'string':
         return this.string(out, c, x, path);
@@ -175,7 +194,8 @@ class ValidatorWriter {
       case 'integer': {
         out.line(`if (typeof ${x} !== 'number' || !Number.isInteger(${x})) e.type(${path}, ${x}, 'integer');`);
         // The ranges of fitsIntegerFormat, written out: no call and no format name compared per value.
-        if (format === 'int32') out.line(`else if (${x} < -2147483648 || ${x} > 2147483647) e.invalid(${path}, ${x}, 'out of range for int32');`);
+        if (format === 'int32')
+          out.line(`else if (${x} < -2147483648 || ${x} > 2147483647) e.invalid(${path}, ${x}, 'out of range for int32');`);
         if (format === 'int64') out.line(`else if (!Number.isSafeInteger(${x})) e.invalid(${path}, ${x}, 'out of range for int64');`);
         return this.numberBounds(out, c, x, path);
       }
@@ -189,11 +209,15 @@ class ValidatorWriter {
     const lines: string[] = [];
     if (c?.minimum !== undefined) {
       const op = c.exclusiveMinimum ? '<=' : '<';
-      lines.push(`if (${x} ${op} ${c.minimum}) e.invalid(${path}, ${x}, ${tsString(`must be ${c.exclusiveMinimum ? 'greater than' : 'greater than or equal to'} ${c.minimum}`)});`);
+      lines.push(
+        `if (${x} ${op} ${c.minimum}) e.invalid(${path}, ${x}, ${tsString(`must be ${c.exclusiveMinimum ? 'greater than' : 'greater than or equal to'} ${c.minimum}`)});`,
+      );
     }
     if (c?.maximum !== undefined) {
       const op = c.exclusiveMaximum ? '>=' : '>';
-      lines.push(`if (${x} ${op} ${c.maximum}) e.invalid(${path}, ${x}, ${tsString(`must be ${c.exclusiveMaximum ? 'less than' : 'less than or equal to'} ${c.maximum}`)});`);
+      lines.push(
+        `if (${x} ${op} ${c.maximum}) e.invalid(${path}, ${x}, ${tsString(`must be ${c.exclusiveMaximum ? 'less than' : 'less than or equal to'} ${c.maximum}`)});`,
+      );
     }
     const enumLine = this.enumLine(c, x, path);
     if (enumLine) lines.push(enumLine);
@@ -201,12 +225,20 @@ class ValidatorWriter {
     out.block(`if (typeof ${x} === 'number') {`, () => lines.forEach((l) => out.line(l)));
   }
 
-  private string(out: GeneratedFile, c: Constraints | undefined, x: string, path: PathCode, formatTest?: string, formatMessage?: string): void {
+  private string(
+    out: GeneratedFile,
+    c: Constraints | undefined,
+    x: string,
+    path: PathCode,
+    formatTest?: string,
+    formatMessage?: string,
+  ): void {
     const lines: string[] = [];
     if (formatTest) lines.push(`if (!${formatTest}) e.invalid(${path}, ${x}, ${tsString(formatMessage!)});`);
     if (c?.minLength !== undefined || c?.maxLength !== undefined) {
       const len = `${this.runtime('charLength')}(${x})`;
-      if (c.minLength !== undefined) lines.push(`if (${len} < ${c.minLength}) e.invalid(${path}, ${x}, 'must be at least ${c.minLength} characters long');`);
+      if (c.minLength !== undefined)
+        lines.push(`if (${len} < ${c.minLength}) e.invalid(${path}, ${x}, 'must be at least ${c.minLength} characters long');`);
       if (c.maxLength !== undefined) lines.push(`if (${len} > ${c.maxLength}) e.tooLong(${path}, ${x}, ${c.maxLength});`);
     }
     if (c?.pattern !== undefined) {
@@ -231,7 +263,10 @@ class ValidatorWriter {
   private enumLine(c: Constraints | undefined, x: string, path: PathCode): string | undefined {
     if (!c?.enum) return undefined;
     const values = c.enum;
-    const test = values.length <= 4 ? values.map((v) => `${x} !== ${tsValue(v)}`).join(' && ') : `!${this.constant('allowed', `new Set<unknown>(${tsValue(values)})`, JSON.stringify(values))}.has(${x})`;
+    const test =
+      values.length <= 4
+        ? values.map((v) => `${x} !== ${tsValue(v)}`).join(' && ')
+        : `!${this.constant('allowed', `new Set<unknown>(${tsValue(values)})`, JSON.stringify(values))}.has(${x})`;
     return `if (${test}) e.notSupported(${path}, ${x}, ${tsValue(values)});`;
   }
 
@@ -239,7 +274,8 @@ class ValidatorWriter {
     out.line(`if (!Array.isArray(${x})) e.type(${path}, ${x}, 'array');`);
     out.block('else {', () => {
       const c = node.constraints;
-      if (c?.minItems !== undefined) out.line(`if (${x}.length < ${c.minItems}) e.invalid(${path}, ${x}.length, 'must have at least ${c.minItems} items');`);
+      if (c?.minItems !== undefined)
+        out.line(`if (${x}.length < ${c.minItems}) e.invalid(${path}, ${x}.length, 'must have at least ${c.minItems} items');`);
       if (c?.maxItems !== undefined) out.line(`if (${x}.length > ${c.maxItems}) e.tooMany(${path}, ${x}.length, ${c.maxItems});`);
       if (this.checks(node.items)) {
         const i = this.var('i');
@@ -266,7 +302,8 @@ class ValidatorWriter {
       if (c?.minProperties !== undefined || c?.maxProperties !== undefined) {
         const n = this.var();
         out.line(`const ${n} = Object.keys(${x}).length;`);
-        if (c.minProperties !== undefined) out.line(`if (${n} < ${c.minProperties}) e.invalid(${path}, ${n}, 'must have at least ${c.minProperties} entries');`);
+        if (c.minProperties !== undefined)
+          out.line(`if (${n} < ${c.minProperties}) e.invalid(${path}, ${n}, 'must have at least ${c.minProperties} entries');`);
         if (c.maxProperties !== undefined) out.line(`if (${n} > ${c.maxProperties}) e.tooMany(${path}, ${n}, ${c.maxProperties});`);
       }
       if (!this.checks(node.values)) return;

@@ -7,7 +7,12 @@ import { isRecord, readPrinterColumns } from './svc-schema.js';
 
 /** True for a CustomResourceDefinition document (either group suffix). */
 export function isCrd(doc: unknown): boolean {
-  return isRecord(doc) && doc.kind === 'CustomResourceDefinition' && typeof doc.apiVersion === 'string' && /^apiextensions\./.test(doc.apiVersion);
+  return (
+    isRecord(doc) &&
+    doc.kind === 'CustomResourceDefinition' &&
+    typeof doc.apiVersion === 'string' &&
+    /^apiextensions\./.test(doc.apiVersion)
+  );
 }
 
 /**
@@ -32,8 +37,10 @@ export function loadCrd(doc: unknown, file: string, link: LinkContext): GroupVer
   const plural = optString(names, 'plural', ctx, '.spec.names');
   if (!kind || !plural) throw new LoadError(file, '.spec.names', 'expected kind and plural');
   const scope = spec.scope;
-  if (scope !== 'Cluster' && scope !== 'Namespaced') throw new LoadError(file, '.spec.scope', `expected Cluster or Namespaced, found ${describe(scope)}`);
-  if (!Array.isArray(spec.versions) || spec.versions.length === 0) throw new LoadError(file, '.spec.versions', 'expected at least one version');
+  if (scope !== 'Cluster' && scope !== 'Namespaced')
+    throw new LoadError(file, '.spec.scope', `expected Cluster or Namespaced, found ${describe(scope)}`);
+  if (!Array.isArray(spec.versions) || spec.versions.length === 0)
+    throw new LoadError(file, '.spec.versions', 'expected at least one version');
 
   return spec.versions.map((value: unknown, i: number): GroupVersion => {
     const path = joinPath('.spec.versions', i);
@@ -70,7 +77,12 @@ export function loadCrd(doc: unknown, file: string, link: LinkContext): GroupVer
     const named: NamedType = {
       id: { group, version, name: kind },
       node,
-      kind: { kind, apiVersion: apiVersionOf(group, version), listKind: optString(names, 'listKind', ctx, '.spec.names') ?? `${kind}List`, resource },
+      kind: {
+        kind,
+        apiVersion: apiVersionOf(group, version),
+        listKind: optString(names, 'listKind', ctx, '.spec.names') ?? `${kind}List`,
+        resource,
+      },
       source: { file, path: schemaPath },
     };
     if (node.description !== undefined) named.description = node.description;

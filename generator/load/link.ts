@@ -35,7 +35,12 @@ export function link(loaded: GroupVersion[], ctx: LinkContext): Model {
   for (const ref of ctx.refs) {
     if (!index.type(ref.id)) {
       const gv = index.groupVersion(ref.id.group, ref.id.version);
-      const known = gv ? `; ${apiVersionOf(gv.group, gv.version)} has ${gv.types.map((t) => t.id.name).slice(0, 12).join(', ')}` : `; no schema defines group/version ${apiVersionOf(ref.id.group, ref.id.version) || 'v1'}`;
+      const known = gv
+        ? `; ${apiVersionOf(gv.group, gv.version)} has ${gv.types
+            .map((t) => t.id.name)
+            .slice(0, 12)
+            .join(', ')}`
+        : `; no schema defines group/version ${apiVersionOf(ref.id.group, ref.id.version) || 'v1'}`;
       throw new LoadError(ref.file, ref.path, `reference to unknown type ${typeKey(ref.id)}${known}`);
     }
   }
@@ -62,7 +67,11 @@ function mergeGroupVersions(loaded: GroupVersion[]): GroupVersion[] {
     for (const t of gv.types) {
       const clash = seen.types.find((s) => s.id.name === t.id.name);
       if (clash) {
-        throw new LoadError(t.source.file, t.source.path, `type ${t.id.name} of ${key} is also defined in ${clash.source.file} at ${clash.source.path}`);
+        throw new LoadError(
+          t.source.file,
+          t.source.path,
+          `type ${t.id.name} of ${key} is also defined in ${clash.source.file} at ${clash.source.path}`,
+        );
       }
       seen.types.push(t);
     }
@@ -82,7 +91,8 @@ function inlineEmbeds(embeds: PendingEmbed[], index: ModelIndex): void {
     const rules: ValidationRule[] = [];
     for (const target of embed.targets) {
       const t = index.resolve(target.id);
-      if (t.node.kind !== 'object') throw new LoadError(embed.file, embed.path, `allOf can only embed object types; ${typeKey(target.id)} is a ${t.node.kind}`);
+      if (t.node.kind !== 'object')
+        throw new LoadError(embed.file, embed.path, `allOf can only embed object types; ${typeKey(target.id)} is a ${t.node.kind}`);
       const inner = byNode.get(t.node);
       if (inner) visit(inner);
       const via = target.protoTag === undefined ? undefined : { type: target.id, protoTag: target.protoTag };
@@ -131,7 +141,11 @@ function addListKinds(gv: GroupVersion, index: ModelIndex): void {
     const kind = t.kind;
     if (!kind?.resource?.verbs.includes('list') || gv.types.some((o) => o.id.name === kind.listKind)) continue;
     if (!index.type(LIST_META)) {
-      throw new LoadError(t.source.file, t.source.path, `a served resource needs ${typeKey(LIST_META)} for its list kind; add the built-in meta schemas`);
+      throw new LoadError(
+        t.source.file,
+        t.source.path,
+        `a served resource needs ${typeKey(LIST_META)} for its list kind; add the built-in meta schemas`,
+      );
     }
     const list: NamedType = {
       id: { group: gv.group, version: gv.version, name: kind.listKind },
@@ -139,8 +153,20 @@ function addListKinds(gv: GroupVersion, index: ModelIndex): void {
       node: {
         kind: 'object',
         fields: [
-          { name: 'metadata', type: { kind: 'ref', target: LIST_META }, required: false, protoTag: 1, description: 'Standard list metadata.' },
-          { name: 'items', type: { kind: 'list', items: { kind: 'ref', target: t.id } }, required: true, protoTag: 2, description: `The ${kind.kind} objects of the list.` },
+          {
+            name: 'metadata',
+            type: { kind: 'ref', target: LIST_META },
+            required: false,
+            protoTag: 1,
+            description: 'Standard list metadata.',
+          },
+          {
+            name: 'items',
+            type: { kind: 'list', items: { kind: 'ref', target: t.id } },
+            required: true,
+            protoTag: 2,
+            description: `The ${kind.kind} objects of the list.`,
+          },
         ],
       },
       kind: { kind: kind.listKind, apiVersion: kind.apiVersion, listKind: `${kind.listKind}List` },
@@ -165,7 +191,12 @@ function checkListMapKeys(node: TypeNode, index: ModelIndex, file: string, path:
       if (item.kind !== 'object') throw new LoadError(file, path, 'a list with map keys needs object items');
       for (const key of node.listMapKeys) {
         const f = item.fields.find((x) => x.name === key);
-        if (!f) throw new LoadError(file, path, `list map key "${key}" is not a field of the items (fields: ${item.fields.map((x) => x.name).join(', ')})`);
+        if (!f)
+          throw new LoadError(
+            file,
+            path,
+            `list map key "${key}" is not a field of the items (fields: ${item.fields.map((x) => x.name).join(', ')})`,
+          );
       }
       return;
     }
@@ -184,7 +215,8 @@ function checkProtoTags(node: TypeNode, file: string, path: string): void {
         const owner = f.embeddedVia ? `embedded ${f.embeddedVia.type.name}` : f.name;
         if (tag === undefined) continue;
         const other = seen.get(tag);
-        if (other !== undefined && other !== owner) throw new LoadError(file, path, `Protobuf field number ${tag} is used by both ${other} and ${owner}`);
+        if (other !== undefined && other !== owner)
+          throw new LoadError(file, path, `Protobuf field number ${tag} is used by both ${other} and ${owner}`);
         seen.set(tag, owner);
       }
       for (const f of node.fields) checkProtoTags(f.type, file, `${path}.properties.${f.name}`);
@@ -205,7 +237,12 @@ function checkStorageVersions(index: ModelIndex): void {
     if (!t.kind?.resource?.storage) continue;
     const key = `${t.id.group}/${t.kind.kind}`;
     const other = storage.get(key);
-    if (other) throw new LoadError(t.source.file, t.source.path, `${t.kind.kind} is marked storage in ${other.id.version} and in ${t.id.version}; exactly one version is stored`);
+    if (other)
+      throw new LoadError(
+        t.source.file,
+        t.source.path,
+        `${t.kind.kind} is marked storage in ${other.id.version} and in ${t.id.version}; exactly one version is stored`,
+      );
     storage.set(key, t);
   }
 }

@@ -25,7 +25,8 @@ const HEADER = 'group: example.svc.io\nversion: v1\ndefinitions:\n';
 describe('svckit schema files', () => {
   it('adds apiVersion and kind literals to kinds and a list kind to resources', () => {
     const model = load({
-      'meta.yaml': 'group: meta.svc.io\nversion: v1\ndefinitions:\n  ListMeta:\n    type: object\n    properties:\n      continue: {type: string}\n',
+      'meta.yaml':
+        'group: meta.svc.io\nversion: v1\ndefinitions:\n  ListMeta:\n    type: object\n    properties:\n      continue: {type: string}\n',
       'x.yaml': `${HEADER}  Widget:\n    type: object\n    x-svc-kind: Widget\n    x-svc-resource: {plural: widgets, scope: Namespaced}\n    properties:\n      size: {type: integer, format: int32, x-svc-proto: 2}\n`,
     });
     const index = new ModelIndex(model);
@@ -44,7 +45,9 @@ describe('svckit schema files', () => {
   it('reads the kind behaviour a resource declares', () => {
     const resource =
       '{plural: widgets, scope: Namespaced, subresources: [status, approval], selectableFields: [spec.color], nameValidation: dns1123-label, generation: true, subresourceHandlers: {approval: approve}, hooks: [audit-trail]}';
-    const model = load({ 'x.yaml': `${HEADER}  Widget:\n    type: object\n    x-svc-kind: Widget\n    x-svc-resource: ${resource}\n  WidgetReview:\n    type: object\n    x-svc-kind: WidgetReview\n    x-svc-resource: {plural: widgetreviews, scope: Cluster, verbs: [create], virtual: widget-review}\n` });
+    const model = load({
+      'x.yaml': `${HEADER}  Widget:\n    type: object\n    x-svc-kind: Widget\n    x-svc-resource: ${resource}\n  WidgetReview:\n    type: object\n    x-svc-kind: WidgetReview\n    x-svc-resource: {plural: widgetreviews, scope: Cluster, verbs: [create], virtual: widget-review}\n`,
+    });
     const index = new ModelIndex(model);
     expect(index.resolve({ group: 'example.svc.io', version: 'v1', name: 'Widget' }).kind?.resource).toMatchObject({
       selectableFields: ['spec.color'],
@@ -59,9 +62,15 @@ describe('svckit schema files', () => {
   });
 
   it('refuses a name rule it does not know and a handler for a subresource the resource lacks', () => {
-    const kind = (resource: string) => ({ 'x.yaml': `${HEADER}  Widget:\n    type: object\n    x-svc-kind: Widget\n    x-svc-resource: ${resource}\n` });
-    expect(loadError(kind('{plural: widgets, scope: Cluster, nameValidation: dns}')).message).toMatch(/nameValidation: expected dns1123-subdomain, dns1123-label or path-segment, found string "dns"/);
-    expect(loadError(kind('{plural: widgets, scope: Cluster, subresources: [status], subresourceHandlers: {scale: scaler}}')).message).toMatch(/scale is not one of the resource's subresources \(status\)/);
+    const kind = (resource: string) => ({
+      'x.yaml': `${HEADER}  Widget:\n    type: object\n    x-svc-kind: Widget\n    x-svc-resource: ${resource}\n`,
+    });
+    expect(loadError(kind('{plural: widgets, scope: Cluster, nameValidation: dns}')).message).toMatch(
+      /nameValidation: expected dns1123-subdomain, dns1123-label or path-segment, found string "dns"/,
+    );
+    expect(
+      loadError(kind('{plural: widgets, scope: Cluster, subresources: [status], subresourceHandlers: {scale: scaler}}')).message,
+    ).toMatch(/scale is not one of the resource's subresources \(status\)/);
   });
 
   it('inlines allOf embeddings in front of the own fields', () => {
@@ -92,7 +101,9 @@ describe('svckit schema files', () => {
   });
 
   it('names a dangling reference and what the target group/version has', () => {
-    const e = loadError({ 'x.yaml': `${HEADER}  T:\n    type: object\n    properties:\n      a: {$ref: '#Missing'}\n  U:\n    type: string\n` });
+    const e = loadError({
+      'x.yaml': `${HEADER}  T:\n    type: object\n    properties:\n      a: {$ref: '#Missing'}\n  U:\n    type: string\n`,
+    });
     expect(e.path).toBe('.definitions.T.properties.a.$ref');
     expect(e.message).toMatch(/unknown type example\.svc\.io\/v1#Missing; example\.svc\.io\/v1 has T, U/);
   });
@@ -116,14 +127,19 @@ describe('svckit schema files', () => {
   });
 
   it('rejects a kind stored in two versions', () => {
-    const kind = (v: string) => `group: example.svc.io\nversion: ${v}\ndefinitions:\n  W:\n    type: object\n    x-svc-kind: W\n    x-svc-resource: {plural: ws, scope: Cluster, storage: true}\n    properties: {}\n`;
+    const kind = (v: string) =>
+      `group: example.svc.io\nversion: ${v}\ndefinitions:\n  W:\n    type: object\n    x-svc-kind: W\n    x-svc-resource: {plural: ws, scope: Cluster, storage: true}\n    properties: {}\n`;
     const e = loadError({ 'v1.yaml': kind('v1'), 'v2.yaml': kind('v2') });
     expect(e.message).toContain('exactly one version is stored');
   });
 
   it('rejects a bad pattern and a bad proto number', () => {
-    expect(loadError({ 'x.yaml': `${HEADER}  T:\n    type: string\n    pattern: '[a-'\n` }).message).toContain('not a valid regular expression');
-    expect(loadError({ 'x.yaml': `${HEADER}  T:\n    type: object\n    properties:\n      a: {type: string, x-svc-proto: 0}\n` }).message).toContain('positive integer field number');
+    expect(loadError({ 'x.yaml': `${HEADER}  T:\n    type: string\n    pattern: '[a-'\n` }).message).toContain(
+      'not a valid regular expression',
+    );
+    expect(
+      loadError({ 'x.yaml': `${HEADER}  T:\n    type: object\n    properties:\n      a: {type: string, x-svc-proto: 0}\n` }).message,
+    ).toContain('positive integer field number');
   });
 });
 
@@ -132,10 +148,33 @@ describe('CustomResourceDefinitions', () => {
     const model = loadSchemas({ inputs: [CRDS] });
     const index = new ModelIndex(model);
     const own = model.groupVersions.filter((gv) => !gv.external);
-    expect(own.map((gv) => `${gv.group}/${gv.version}`)).toEqual(['acme.pki.example.io/v1', 'gateway.example.io/v1', 'gateway.example.io/v1alpha1', 'gateway.example.io/v1beta1', 'pki.example.io/v1']);
-    const kinds = index.kinds().filter((t) => t.id.group.endsWith('example.io')).filter((t) => !t.kind?.kind.endsWith('List')).map((t) => `${t.id.version}/${t.kind?.kind}`).sort();
-    expect(kinds).toEqual(['v1/BackendTLSPolicy', 'v1/Certificate', 'v1/ClusterIssuer', 'v1/GRPCRoute', 'v1/HTTPRoute', 'v1/Issuer', 'v1/Order', 'v1alpha1/ListenerSet', 'v1beta1/HTTPRoute']);
-    expect(own.find((gv) => gv.version === 'v1beta1')?.lifecycle).toEqual({ deprecated: 'gateway.example.io/v1beta1 HTTPRoute is deprecated; use gateway.example.io/v1 HTTPRoute' });
+    expect(own.map((gv) => `${gv.group}/${gv.version}`)).toEqual([
+      'acme.pki.example.io/v1',
+      'gateway.example.io/v1',
+      'gateway.example.io/v1alpha1',
+      'gateway.example.io/v1beta1',
+      'pki.example.io/v1',
+    ]);
+    const kinds = index
+      .kinds()
+      .filter((t) => t.id.group.endsWith('example.io'))
+      .filter((t) => !t.kind?.kind.endsWith('List'))
+      .map((t) => `${t.id.version}/${t.kind?.kind}`)
+      .sort();
+    expect(kinds).toEqual([
+      'v1/BackendTLSPolicy',
+      'v1/Certificate',
+      'v1/ClusterIssuer',
+      'v1/GRPCRoute',
+      'v1/HTTPRoute',
+      'v1/Issuer',
+      'v1/Order',
+      'v1alpha1/ListenerSet',
+      'v1beta1/HTTPRoute',
+    ]);
+    expect(own.find((gv) => gv.version === 'v1beta1')?.lifecycle).toEqual({
+      deprecated: 'gateway.example.io/v1beta1 HTTPRoute is deprecated; use gateway.example.io/v1 HTTPRoute',
+    });
     const listenerSet = index.resolve({ group: 'gateway.example.io', version: 'v1alpha1', name: 'ListenerSet' });
     expect(listenerSet.kind?.resource?.subresources).toEqual(['scale', 'status']);
     const lsSpec = (listenerSet.node as ObjectNode).fields.find((f) => f.name === 'spec')!.type as ObjectNode;
@@ -144,31 +183,48 @@ describe('CustomResourceDefinitions', () => {
     const issuer = index.resolve({ group: 'pki.example.io', version: 'v1', name: 'ClusterIssuer' });
     expect(issuer.kind?.resource).toMatchObject({ scope: 'Cluster', shortNames: ['ciss'], categories: ['pki'] });
     const cert = index.resolve({ group: 'pki.example.io', version: 'v1', name: 'Certificate' });
-    expect(cert.kind?.resource).toMatchObject({ plural: 'certificates', scope: 'Namespaced', custom: true, storage: true, subresources: ['status'] });
+    expect(cert.kind?.resource).toMatchObject({
+      plural: 'certificates',
+      scope: 'Namespaced',
+      custom: true,
+      storage: true,
+      subresources: ['status'],
+    });
     expect(cert.kind?.resource?.shortNames).toEqual(['cert', 'certs']);
     expect(cert.kind?.resource?.printerColumns.map((c) => c.name)).toContain('Ready');
     // metadata is the shared ObjectMeta, loaded from the built-in schemas as an external group/version.
-    expect((cert.node as ObjectNode).fields.find((f) => f.name === 'metadata')?.type).toMatchObject({ kind: 'ref', target: { name: 'ObjectMeta' } });
+    expect((cert.node as ObjectNode).fields.find((f) => f.name === 'metadata')?.type).toMatchObject({
+      kind: 'ref',
+      target: { name: 'ObjectMeta' },
+    });
     expect(model.groupVersions.find((gv) => gv.group === 'meta.svc.io')?.external).toBe(true);
     // x-kubernetes-list-type is read as x-svc-list-type.
     const spec = (cert.node as ObjectNode).fields.find((f) => f.name === 'spec')!.type as ObjectNode;
     expect(spec.fields.find((f) => f.name === 'dnsNames')?.type).toMatchObject({ kind: 'list', listType: 'set' });
     expect(spec.fields.find((f) => f.name === 'issuerRef')?.type).toMatchObject({ structType: 'atomic' });
     const status = (cert.node as ObjectNode).fields.find((f) => f.name === 'status')!.type as ObjectNode;
-    expect(status.fields.find((f) => f.name === 'conditions')?.type).toMatchObject({ kind: 'list', listType: 'map', listMapKeys: ['type'] });
+    expect(status.fields.find((f) => f.name === 'conditions')?.type).toMatchObject({
+      kind: 'list',
+      listType: 'map',
+      listMapKeys: ['type'],
+    });
   });
 
-  it('reads a version\'s selectableFields as field selector paths; custom resources track generation', () => {
+  it("reads a version's selectableFields as field selector paths; custom resources track generation", () => {
     const crd = (fields: string) =>
       `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: a.svc.io\n  scope: Cluster\n  names: {kind: A, plural: as}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    selectableFields: ${fields}\n    schema:\n      openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {color: {type: string}}}}}\n`;
     const model = load({ 'crd.yaml': crd('[{jsonPath: .spec.color}]') });
-    expect(new ModelIndex(model).resolve({ group: 'a.svc.io', version: 'v1', name: 'A' }).kind?.resource).toMatchObject({ selectableFields: ['spec.color'], generation: true });
+    expect(new ModelIndex(model).resolve({ group: 'a.svc.io', version: 'v1', name: 'A' }).kind?.resource).toMatchObject({
+      selectableFields: ['spec.color'],
+      generation: true,
+    });
     expect(loadError({ 'crd.yaml': crd('[{jsonPath: "spec[0]"}]') }).path).toBe('.spec.versions[0].selectableFields[0]');
   });
 
   it('rejects a CRD version without a schema, naming the path', () => {
     const e = loadError({
-      'crd.yaml': 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: a.svc.io\n  scope: Cluster\n  names: {kind: A, plural: as}\n  versions:\n  - name: v1\n    served: true\n',
+      'crd.yaml':
+        'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: a.svc.io\n  scope: Cluster\n  names: {kind: A, plural: as}\n  versions:\n  - name: v1\n    served: true\n',
     });
     expect(e.path).toBe('.spec.versions[0].schema.openAPIV3Schema');
   });

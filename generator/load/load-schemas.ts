@@ -32,7 +32,8 @@ export interface DocumentPolicy {
   warn: (message: string) => void;
 }
 
-const NOT_A_SCHEMA = 'not a schema: expected svckit schema format (group, version, definitions), a CustomResourceDefinition, or an OpenAPI v2/v3 document';
+const NOT_A_SCHEMA =
+  'not a schema: expected svckit schema format (group, version, definitions), a CustomResourceDefinition, or an OpenAPI v2/v3 document';
 
 /** Reads every schema input and links it into one model. Throws LoadError on the first problem. */
 export function loadSchemas(options: LoadOptions): Model {
@@ -42,7 +43,12 @@ export function loadSchemas(options: LoadOptions): Model {
   const ctx = newLinkContext();
   const policy: DocumentPolicy = { others: options.others ?? 'skip', warn: options.warn ?? (() => {}) };
   const loaded = files.flatMap((file) => loadFile(file, shownPath(file, cwd), ctx, policy));
-  if (loaded.length === 0) throw new LoadError(options.inputs.join(', '), '', `no schemas found in ${files.length} file(s): ${NOT_A_SCHEMA.slice('not a schema: '.length)}`);
+  if (loaded.length === 0)
+    throw new LoadError(
+      options.inputs.join(', '),
+      '',
+      `no schemas found in ${files.length} file(s): ${NOT_A_SCHEMA.slice('not a schema: '.length)}`,
+    );
   addBuiltinMeta(loaded, ctx, cwd);
   return link(loaded, ctx);
 }
@@ -70,7 +76,12 @@ function listSchemaFiles(path: string): string[] {
 }
 
 /** Parses one file (several YAML documents allowed) and hands each document to its loader. */
-export function loadFile(path: string, shown: string, ctx: LinkContext, policy: DocumentPolicy = { others: 'error', warn: () => {} }): GroupVersion[] {
+export function loadFile(
+  path: string,
+  shown: string,
+  ctx: LinkContext,
+  policy: DocumentPolicy = { others: 'error', warn: () => {} },
+): GroupVersion[] {
   const text = readFileSync(path, 'utf8');
   let docs: unknown[];
   try {

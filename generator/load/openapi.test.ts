@@ -62,8 +62,18 @@ describe('OpenAPI v3 document in the shape of the kube-apiserver /openapi/v3/api
     expect(apiVersions(index.model)).toEqual(['v1', 'meta.svc.io/v1']);
     for (const gv of index.model.groupVersions) expect(gv.source).toBe('core-v1.openapi.json');
     expect(typeNames(index, '', 'v1')).toEqual([
-      'Container', 'ContainerPort', 'HTTPGetAction', 'Namespace', 'NamespaceList', 'Pod', 'PodIP', 'PodList',
-      'PodSpec', 'PodStatus', 'Probe', 'ResourceRequirements',
+      'Container',
+      'ContainerPort',
+      'HTTPGetAction',
+      'Namespace',
+      'NamespaceList',
+      'Pod',
+      'PodIP',
+      'PodList',
+      'PodSpec',
+      'PodStatus',
+      'Probe',
+      'ResourceRequirements',
     ]);
     expect(typeNames(index, 'meta.svc.io', 'v1')).toEqual(['APIResourceList', 'ListMeta', 'ManagedFieldsEntry', 'ObjectMeta']);
   });
@@ -129,7 +139,9 @@ describe('OpenAPI v3 document in the shape of the kube-apiserver /openapi/v3/api
     expect(field(type(index, 'meta.svc.io', 'v1', 'ManagedFieldsEntry'), 'fieldsV1').type.kind).toBe('raw');
     const names = index.model.groupVersions.flatMap((gv) => gv.types.map((t) => t.id.name));
     for (const gone of ['Quantity', 'IntOrString', 'Time', 'FieldsV1']) expect(names).not.toContain(gone);
-    expect(allNodes(index.model).filter((n) => n.kind === 'ref' && ['Quantity', 'IntOrString', 'Time'].includes(n.target.name))).toEqual([]);
+    expect(allNodes(index.model).filter((n) => n.kind === 'ref' && ['Quantity', 'IntOrString', 'Time'].includes(n.target.name))).toEqual(
+      [],
+    );
   });
 
   it('reads an allOf-wrapped ref as a ref carrying the use site description', () => {
@@ -173,7 +185,12 @@ describe('OpenAPI v2 (swagger) document', () => {
   it('maps packages by their kinds, and packages without kinds by their name', () => {
     expect(apiVersions(index.model)).toEqual(['apps/v1', 'autoscaling/v1', 'io.k8s.api.core/v1', 'meta.svc.io/v1']);
     expect(typeNames(index, 'apps', 'v1')).toEqual([
-      'Deployment', 'DeploymentList', 'DeploymentSpec', 'DeploymentStatus', 'DeploymentStrategy', 'RollingUpdateDeployment',
+      'Deployment',
+      'DeploymentList',
+      'DeploymentSpec',
+      'DeploymentStatus',
+      'DeploymentStrategy',
+      'RollingUpdateDeployment',
     ]);
     expect(typeNames(index, 'io.k8s.api.core', 'v1')).toEqual(['PodTemplateSpec']);
     expect(typeNames(index, 'meta.svc.io', 'v1')).toEqual(['DeleteOptions', 'LabelSelector', 'ListMeta', 'ObjectMeta', 'Status']);
@@ -208,7 +225,10 @@ describe('OpenAPI v2 (swagger) document', () => {
       target: { group: 'io.k8s.api.core', version: 'v1', name: 'PodTemplateSpec' },
     });
     expect(field(type(index, 'apps', 'v1', 'RollingUpdateDeployment'), 'maxSurge').type.kind).toBe('int-or-string');
-    expect(field(type(index, 'meta.svc.io', 'v1', 'ObjectMeta'), 'deletionTimestamp').type).toMatchObject({ kind: 'time', format: 'date-time' });
+    expect(field(type(index, 'meta.svc.io', 'v1', 'ObjectMeta'), 'deletionTimestamp').type).toMatchObject({
+      kind: 'time',
+      format: 'date-time',
+    });
     expect(field(type(index, 'apps', 'v1', 'DeploymentSpec'), 'strategy').patchStrategy).toBe('retainKeys');
   });
 });
@@ -248,7 +268,7 @@ describe('OpenAPI load errors', () => {
     expect(error.message).toContain('unknown type pets.example.svc.io/v2#Owner');
   });
 
-  it('rejects a ref in the other OpenAPI version\'s form, naming the accepted forms', () => {
+  it("rejects a ref in the other OpenAPI version's form, naming the accepted forms", () => {
     const error = loadError('v2-ref-in-v3.yaml');
     expect(error.file).toBe('v2-ref-in-v3.yaml');
     expect(error.path).toBe('.components.schemas.Pet.properties.owner.$ref');

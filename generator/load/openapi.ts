@@ -98,14 +98,24 @@ export function loadOpenApi(doc: unknown, file: string, link: LinkContext): Grou
 
 function readLayout(doc: Json, file: string): Layout {
   if (doc.swagger === '2.0') {
-    return { flavor: 'OpenAPI v2', schemas: schemaMap(doc.definitions, file, '.definitions'), schemasPath: '.definitions', refPrefix: V2_REF_PREFIX };
+    return {
+      flavor: 'OpenAPI v2',
+      schemas: schemaMap(doc.definitions, file, '.definitions'),
+      schemasPath: '.definitions',
+      refPrefix: V2_REF_PREFIX,
+    };
   }
   if (typeof doc.openapi !== 'string' || !/^3\./.test(doc.openapi)) {
     throw new LoadError(file, '.openapi', `expected an OpenAPI 3.x version, found ${describe(doc.openapi)}`);
   }
   const components = doc.components ?? {};
   if (!isRecord(components)) throw new LoadError(file, '.components', `expected a mapping, found ${describe(components)}`);
-  return { flavor: 'OpenAPI v3', schemas: schemaMap(components.schemas, file, '.components.schemas'), schemasPath: '.components.schemas', refPrefix: V3_REF_PREFIX };
+  return {
+    flavor: 'OpenAPI v3',
+    schemas: schemaMap(components.schemas, file, '.components.schemas'),
+    schemasPath: '.components.schemas',
+    refPrefix: V3_REF_PREFIX,
+  };
 }
 
 function schemaMap(value: unknown, file: string, path: string): Json {
@@ -122,8 +132,15 @@ function nodeContext(layout: Layout, place: (name: string) => TypeId, file: stri
     resolveRef: (ref, path) => {
       const name = refName(ref, layout);
       if (name === undefined) {
-        const other = layout.refPrefix === V3_REF_PREFIX ? `"${V2_REF_PREFIX}<Name>" is the OpenAPI v2 form` : `"${V3_REF_PREFIX}<Name>" is the OpenAPI v3 form`;
-        throw new LoadError(file, path, `expected a reference "${layout.refPrefix}<Name>" in an ${layout.flavor} document (${other}), found ${JSON.stringify(ref)}`);
+        const other =
+          layout.refPrefix === V3_REF_PREFIX
+            ? `"${V2_REF_PREFIX}<Name>" is the OpenAPI v2 form`
+            : `"${V3_REF_PREFIX}<Name>" is the OpenAPI v3 form`;
+        throw new LoadError(
+          file,
+          path,
+          `expected a reference "${layout.refPrefix}<Name>" in an ${layout.flavor} document (${other}), found ${JSON.stringify(ref)}`,
+        );
       }
       // Well-known types get a placeholder id: replaceWellKnown swaps the ref for the node.
       if (WELL_KNOWN_NODES.has(name)) return { group: WELL_KNOWN_GROUP, version: '', name };
@@ -183,7 +200,11 @@ function packageGroupVersions(layout: Layout, file: string): Map<string, GroupVe
     const { group, version } = gvks[0] as Gvk;
     const known = out.get(pkg);
     if (known && (known.group !== group || known.version !== version)) {
-      throw new LoadError(file, path, `package ${pkg} has kinds in ${apiVersionOf(group, version)} and in ${apiVersionOf(known.group, known.version)} (${witness.get(pkg)}); a package maps to one group/version`);
+      throw new LoadError(
+        file,
+        path,
+        `package ${pkg} has kinds in ${apiVersionOf(group, version)} and in ${apiVersionOf(known.group, known.version)} (${witness.get(pkg)}); a package maps to one group/version`,
+      );
     }
     out.set(pkg, { group, version });
     witness.set(pkg, name);
@@ -211,12 +232,23 @@ function documentGroupVersion(info: unknown, file: string): GroupVersionId {
   const version = typeof rec.version === 'string' && API_VERSION.test(rec.version) ? rec.version : 'v1';
   const explicit = rec['x-svc-group'];
   if (explicit !== undefined) {
-    if (typeof explicit !== 'string' || explicit === '') throw new LoadError(file, '.info["x-svc-group"]', `expected a group name, found ${describe(explicit)}`);
+    if (typeof explicit !== 'string' || explicit === '')
+      throw new LoadError(file, '.info["x-svc-group"]', `expected a group name, found ${describe(explicit)}`);
     return { group: explicit, version };
   }
-  const slug = typeof rec.title === 'string' ? rec.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') : '';
+  const slug =
+    typeof rec.title === 'string'
+      ? rec.title
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-')
+          .replace(/^-+|-+$/g, '')
+      : '';
   if (slug === '') {
-    throw new LoadError(file, '.info.title', 'schemas with plain names need a group: set info.x-svc-group or an info.title with letters or digits');
+    throw new LoadError(
+      file,
+      '.info.title',
+      'schemas with plain names need a group: set info.x-svc-group or an info.title with letters or digits',
+    );
   }
   return { group: `${slug}.svc.io`, version };
 }
@@ -312,7 +344,13 @@ function readSchemaGvks(schema: Json, file: string, path: string): Gvk[] {
 }
 
 function readGvk(value: unknown, file: string, path: string): Gvk {
-  if (!isRecord(value) || typeof value.group !== 'string' || typeof value.version !== 'string' || typeof value.kind !== 'string' || value.kind === '') {
+  if (
+    !isRecord(value) ||
+    typeof value.group !== 'string' ||
+    typeof value.version !== 'string' ||
+    typeof value.kind !== 'string' ||
+    value.kind === ''
+  ) {
     throw new LoadError(file, path, `expected {group, version, kind} (group "" for the core group), found ${describe(value)}`);
   }
   return { group: value.group, version: value.version, kind: value.kind };
@@ -348,12 +386,18 @@ function attachResources(paths: unknown, groupVersions: GroupVersion[], file: st
   for (const [route, item] of Object.entries(paths)) {
     if (isRecord(item)) readPathItem(route, item, drafts, file);
   }
-  const kinds = new Map(groupVersions.flatMap((gv) => gv.types.filter((t) => t.kind).map((t) => [kindKey(t.kind as KindInfo), t] as const)));
+  const kinds = new Map(
+    groupVersions.flatMap((gv) => gv.types.filter((t) => t.kind).map((t) => [kindKey(t.kind as KindInfo), t] as const)),
+  );
   for (const draft of drafts.values()) {
     if (!draft.kind) continue;
     const target = kinds.get(gvkKey(draft.kind));
     if (!target?.kind) {
-      throw new LoadError(file, draft.kindPath, `the operation serves kind ${draft.kind.kind} of ${apiVersionOf(draft.kind.group, draft.kind.version) || 'v1'}, which no schema of this document declares`);
+      throw new LoadError(
+        file,
+        draft.kindPath,
+        `the operation serves kind ${draft.kind.kind} of ${apiVersionOf(draft.kind.group, draft.kind.version) || 'v1'}, which no schema of this document declares`,
+      );
     }
     if (target.kind.resource && target.kind.resource.plural !== draft.plural) {
       throw new LoadError(file, draft.kindPath, `kind ${draft.kind.kind} is already served as ${target.kind.resource.plural}`);

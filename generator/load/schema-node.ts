@@ -1,14 +1,4 @@
-import type {
-  Constraints,
-  Field,
-  ListNode,
-  MapNode,
-  ObjectNode,
-  ScalarType,
-  TypeId,
-  TypeNode,
-  ValidationRule,
-} from '../model/index.js';
+import type { Constraints, Field, ListNode, MapNode, ObjectNode, ScalarType, TypeId, TypeNode, ValidationRule } from '../model/index.js';
 import { LoadError, joinPath } from './load-error.js';
 
 /**
@@ -36,15 +26,46 @@ export interface PendingEmbed {
 type Schema = Record<string, unknown>;
 
 const NODE_KEYS = new Set([
-  'type', 'format', 'description', 'properties', 'required', 'additionalProperties', 'items', 'enum',
-  'default', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength',
-  'pattern', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'nullable', '$ref', 'allOf',
-  'x-svc-int-or-string', 'x-svc-raw-extension', 'x-svc-embedded-resource', 'x-svc-preserve-unknown-fields',
-  'x-svc-list-type', 'x-svc-list-map-keys', 'x-svc-map-type', 'x-svc-struct-type', 'x-svc-validations',
+  'type',
+  'format',
+  'description',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'enum',
+  'default',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+  'nullable',
+  '$ref',
+  'allOf',
+  'x-svc-int-or-string',
+  'x-svc-raw-extension',
+  'x-svc-embedded-resource',
+  'x-svc-preserve-unknown-fields',
+  'x-svc-list-type',
+  'x-svc-list-map-keys',
+  'x-svc-map-type',
+  'x-svc-struct-type',
+  'x-svc-validations',
   'x-svc-spec',
 ]);
 const FIELD_KEYS = new Set([
-  'x-svc-proto', 'x-svc-patch-strategy', 'x-svc-patch-merge-key', 'x-svc-deprecated', 'x-svc-secret',
+  'x-svc-proto',
+  'x-svc-patch-strategy',
+  'x-svc-patch-merge-key',
+  'x-svc-deprecated',
+  'x-svc-secret',
   'x-svc-default-zero-is-unset',
 ]);
 const EMBED_KEYS = new Set(['$ref', 'x-svc-proto']);
@@ -75,7 +96,11 @@ export function checkKeys(schema: Schema, allowed: ReadonlySet<string>[], ctx: N
   if (!ctx.strict) return;
   for (const key of Object.keys(schema)) {
     if (!allowed.some((set) => set.has(key))) {
-      throw new LoadError(ctx.file, joinPath(path, key), `unknown key "${key}" (see docs/schema-format.md for the accepted keys and markers)`);
+      throw new LoadError(
+        ctx.file,
+        joinPath(path, key),
+        `unknown key "${key}" (see docs/schema-format.md for the accepted keys and markers)`,
+      );
     }
   }
 }
@@ -156,11 +181,20 @@ function classify(schema: Schema, ctx: NodeContext, path: string): TypeNode {
     }
     if (schema.additionalProperties !== undefined) return toMap(schema, ctx, path);
     if (schema['x-svc-preserve-unknown-fields'] === true || !ctx.strict) return { kind: 'raw' };
-    throw new LoadError(ctx.file, path, 'expected one of "type", "$ref", "allOf", "properties" or x-svc-int-or-string / x-svc-raw-extension');
+    throw new LoadError(
+      ctx.file,
+      path,
+      'expected one of "type", "$ref", "allOf", "properties" or x-svc-int-or-string / x-svc-raw-extension',
+    );
   }
   switch (type) {
     case 'object':
-      if (schema.properties === undefined && allOf === undefined && schema.additionalProperties !== undefined && schema.additionalProperties !== false) {
+      if (
+        schema.properties === undefined &&
+        allOf === undefined &&
+        schema.additionalProperties !== undefined &&
+        schema.additionalProperties !== false
+      ) {
         return toMap(schema, ctx, path);
       }
       return toObject(schema, ctx, path);
@@ -177,7 +211,11 @@ function classify(schema: Schema, ctx: NodeContext, path: string): TypeNode {
     case 'boolean':
       return format === undefined ? { kind: 'scalar', type: type as ScalarType } : { kind: 'scalar', type: type as ScalarType, format };
     default:
-      throw new LoadError(ctx.file, joinPath(path, 'type'), `expected object, array, string, integer, number or boolean, found ${describe(type)}`);
+      throw new LoadError(
+        ctx.file,
+        joinPath(path, 'type'),
+        `expected object, array, string, integer, number or boolean, found ${describe(type)}`,
+      );
   }
 }
 
@@ -200,7 +238,8 @@ function toObject(schema: Schema, ctx: NodeContext, path: string): ObjectNode {
   }
   const allOf = schema.allOf;
   if (allOf !== undefined) {
-    if (!Array.isArray(allOf)) throw new LoadError(ctx.file, joinPath(path, 'allOf'), `expected a list of {$ref}, found ${describe(allOf)}`);
+    if (!Array.isArray(allOf))
+      throw new LoadError(ctx.file, joinPath(path, 'allOf'), `expected a list of {$ref}, found ${describe(allOf)}`);
     const targets = allOf.map((item, i) => {
       const itemPath = joinPath(joinPath(path, 'allOf'), i);
       const s = asSchema(item, ctx, itemPath);
@@ -210,7 +249,11 @@ function toObject(schema: Schema, ctx: NodeContext, path: string): ObjectNode {
       const proto = s['x-svc-proto'];
       if (proto === undefined) return { id };
       if (!Number.isInteger(proto) || (proto as number) < 1) {
-        throw new LoadError(ctx.file, joinPath(itemPath, 'x-svc-proto'), `expected a positive integer field number, found ${describe(proto)}`);
+        throw new LoadError(
+          ctx.file,
+          joinPath(itemPath, 'x-svc-proto'),
+          `expected a positive integer field number, found ${describe(proto)}`,
+        );
       }
       return { id, protoTag: proto as number };
     });
@@ -219,8 +262,9 @@ function toObject(schema: Schema, ctx: NodeContext, path: string): ObjectNode {
   if (schema['x-svc-preserve-unknown-fields'] === true) node.preserveUnknown = true;
   if (schema['x-svc-embedded-resource'] === true) node.embeddedResource = true;
   // The real system writes x-kubernetes-map-type on structs too (LabelSelector is atomic).
-  const structType = optEnum(schema, 'x-svc-struct-type', ['atomic', 'granular'] as const, ctx, path)
-    ?? optEnum(schema, 'x-svc-map-type', ['atomic', 'granular'] as const, ctx, path);
+  const structType =
+    optEnum(schema, 'x-svc-struct-type', ['atomic', 'granular'] as const, ctx, path) ??
+    optEnum(schema, 'x-svc-map-type', ['atomic', 'granular'] as const, ctx, path);
   if (structType) node.structType = structType;
   return node;
 }
@@ -252,7 +296,11 @@ function toList(schema: Schema, ctx: NodeContext, path: string): ListNode {
   const keys = schema['x-svc-list-map-keys'];
   if (keys !== undefined) {
     if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === 'string')) {
-      throw new LoadError(ctx.file, joinPath(path, 'x-svc-list-map-keys'), `expected a non-empty list of field names, found ${describe(keys)}`);
+      throw new LoadError(
+        ctx.file,
+        joinPath(path, 'x-svc-list-map-keys'),
+        `expected a non-empty list of field names, found ${describe(keys)}`,
+      );
     }
     if (listType !== 'map') throw new LoadError(ctx.file, joinPath(path, 'x-svc-list-map-keys'), 'list map keys need x-svc-list-type: map');
     node.listMapKeys = keys as string[];
@@ -269,7 +317,16 @@ function readRequired(schema: Schema, ctx: NodeContext, path: string): Set<strin
   return new Set(required as string[]);
 }
 
-const NUMBER_CONSTRAINTS = ['minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties'] as const;
+const NUMBER_CONSTRAINTS = [
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+] as const;
 
 function readConstraints(schema: Schema, ctx: NodeContext, path: string): Constraints | undefined {
   const c: Constraints = {};
@@ -282,7 +339,8 @@ function readConstraints(schema: Schema, ctx: NodeContext, path: string): Constr
   for (const key of ['exclusiveMinimum', 'exclusiveMaximum'] as const) {
     const v = schema[key];
     if (v === undefined) continue;
-    if (typeof v !== 'boolean') throw new LoadError(ctx.file, joinPath(path, key), `expected true or false (OpenAPI 3.0 style), found ${describe(v)}`);
+    if (typeof v !== 'boolean')
+      throw new LoadError(ctx.file, joinPath(path, key), `expected true or false (OpenAPI 3.0 style), found ${describe(v)}`);
     c[key] = v;
   }
   if (schema.pattern !== undefined) {
@@ -316,7 +374,8 @@ function readValidations(schema: Schema, ctx: NodeContext, path: string): Valida
     const v = item as Schema;
     checkKeys(v, [VALIDATION_KEYS], ctx, itemPath);
     const rule = v.rule;
-    if (typeof rule !== 'string' || rule.trim() === '') throw new LoadError(ctx.file, joinPath(itemPath, 'rule'), 'expected a non-empty CEL expression');
+    if (typeof rule !== 'string' || rule.trim() === '')
+      throw new LoadError(ctx.file, joinPath(itemPath, 'rule'), 'expected a non-empty CEL expression');
     const out: ValidationRule = { rule };
     for (const key of ['message', 'messageExpression', 'reason', 'fieldPath', 'spec'] as const) {
       const s = optString(v, key, ctx, itemPath);

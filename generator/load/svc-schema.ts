@@ -7,9 +7,23 @@ import type { LinkContext } from './link.js';
 const FILE_KEYS = new Set(['group', 'version', 'description', 'lifecycle', 'definitions']);
 const LIFECYCLE_KEYS = new Set(['introduced', 'deprecated', 'removed', 'replacement']);
 const RESOURCE_KEYS = new Set([
-  'plural', 'singular', 'scope', 'verbs', 'subresources', 'shortNames', 'categories', 'printerColumns',
-  'served', 'storage', 'conversion', 'selectableFields', 'nameValidation', 'generation', 'virtual',
-  'subresourceHandlers', 'hooks',
+  'plural',
+  'singular',
+  'scope',
+  'verbs',
+  'subresources',
+  'shortNames',
+  'categories',
+  'printerColumns',
+  'served',
+  'storage',
+  'conversion',
+  'selectableFields',
+  'nameValidation',
+  'generation',
+  'virtual',
+  'subresourceHandlers',
+  'hooks',
 ]);
 const NAME_VALIDATIONS = new Set(['dns1123-subdomain', 'dns1123-label', 'path-segment']);
 const DEFAULT_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
@@ -98,7 +112,8 @@ function readLifecycle(value: unknown, ctx: NodeContext): Lifecycle {
   for (const key of LIFECYCLE_KEYS) {
     const v = rec[key];
     if (v === undefined) continue;
-    if (typeof v !== 'string') throw new LoadError(ctx.file, joinPath('.lifecycle', key), `expected a quoted release such as "1.29", found ${describe(v)}`);
+    if (typeof v !== 'string')
+      throw new LoadError(ctx.file, joinPath('.lifecycle', key), `expected a quoted release such as "1.29", found ${describe(v)}`);
     out[key as keyof Lifecycle] = v;
   }
   return out;
@@ -108,9 +123,11 @@ function readResource(value: unknown, kind: string, ctx: NodeContext, path: stri
   const rec = asSchema(value, ctx, path);
   checkKeys(rec, [RESOURCE_KEYS], ctx, path);
   const plural = optString(rec, 'plural', ctx, path);
-  if (!plural || !/^[a-z][a-z0-9]*$/.test(plural)) throw new LoadError(ctx.file, joinPath(path, 'plural'), `expected a lowercase plural resource name, found ${describe(plural)}`);
+  if (!plural || !/^[a-z][a-z0-9]*$/.test(plural))
+    throw new LoadError(ctx.file, joinPath(path, 'plural'), `expected a lowercase plural resource name, found ${describe(plural)}`);
   const scope = rec.scope;
-  if (scope !== 'Cluster' && scope !== 'Namespaced') throw new LoadError(ctx.file, joinPath(path, 'scope'), `expected Cluster or Namespaced, found ${describe(scope)}`);
+  if (scope !== 'Cluster' && scope !== 'Namespaced')
+    throw new LoadError(ctx.file, joinPath(path, 'scope'), `expected Cluster or Namespaced, found ${describe(scope)}`);
   return {
     plural,
     singular: optString(rec, 'singular', ctx, path) ?? kind.toLowerCase(),
@@ -129,17 +146,29 @@ function readResource(value: unknown, kind: string, ctx: NodeContext, path: stri
 }
 
 /** The kind behaviour a resource declares: field selectors, name rule, generation, named handlers. */
-function readBehaviour(rec: Record<string, unknown>, ctx: NodeContext, path: string, subresources: readonly string[]): Pick<ResourceInfo, 'selectableFields' | 'nameValidation' | 'generation' | 'virtual' | 'subresourceHandlers' | 'hooks'> {
+function readBehaviour(
+  rec: Record<string, unknown>,
+  ctx: NodeContext,
+  path: string,
+  subresources: readonly string[],
+): Pick<ResourceInfo, 'selectableFields' | 'nameValidation' | 'generation' | 'virtual' | 'subresourceHandlers' | 'hooks'> {
   const nameValidation = optString(rec, 'nameValidation', ctx, path);
   if (nameValidation !== undefined && !NAME_VALIDATIONS.has(nameValidation)) {
-    throw new LoadError(ctx.file, joinPath(path, 'nameValidation'), `expected dns1123-subdomain, dns1123-label or path-segment, found ${describe(nameValidation)}`);
+    throw new LoadError(
+      ctx.file,
+      joinPath(path, 'nameValidation'),
+      `expected dns1123-subdomain, dns1123-label or path-segment, found ${describe(nameValidation)}`,
+    );
   }
-  if (rec.generation !== undefined && typeof rec.generation !== 'boolean') throw new LoadError(ctx.file, joinPath(path, 'generation'), `expected true or false, found ${describe(rec.generation)}`);
-  const handlers = rec.subresourceHandlers === undefined ? {} : asSchema(rec.subresourceHandlers, ctx, joinPath(path, 'subresourceHandlers'));
+  if (rec.generation !== undefined && typeof rec.generation !== 'boolean')
+    throw new LoadError(ctx.file, joinPath(path, 'generation'), `expected true or false, found ${describe(rec.generation)}`);
+  const handlers =
+    rec.subresourceHandlers === undefined ? {} : asSchema(rec.subresourceHandlers, ctx, joinPath(path, 'subresourceHandlers'));
   const subresourceHandlers: Record<string, string> = {};
   for (const [sub, name] of Object.entries(handlers)) {
     const at = joinPath(joinPath(path, 'subresourceHandlers'), sub);
-    if (!subresources.includes(sub)) throw new LoadError(ctx.file, at, `${sub} is not one of the resource's subresources (${subresources.join(', ') || 'none'})`);
+    if (!subresources.includes(sub))
+      throw new LoadError(ctx.file, at, `${sub} is not one of the resource's subresources (${subresources.join(', ') || 'none'})`);
     if (typeof name !== 'string') throw new LoadError(ctx.file, at, `expected a handler name, found ${describe(name)}`);
     subresourceHandlers[sub] = name;
   }

@@ -56,13 +56,26 @@ export interface ScalarNode extends NodeBase {
 }
 
 /** Strings with a wire form of their own. */
-export interface BytesNode extends NodeBase { kind: 'bytes' }
-export interface TimeNode extends NodeBase { kind: 'time'; format: 'date' | 'date-time' }
-export interface DurationNode extends NodeBase { kind: 'duration' }
-export interface QuantityNode extends NodeBase { kind: 'quantity' }
-export interface IntOrStringNode extends NodeBase { kind: 'int-or-string' }
+export interface BytesNode extends NodeBase {
+  kind: 'bytes';
+}
+export interface TimeNode extends NodeBase {
+  kind: 'time';
+  format: 'date' | 'date-time';
+}
+export interface DurationNode extends NodeBase {
+  kind: 'duration';
+}
+export interface QuantityNode extends NodeBase {
+  kind: 'quantity';
+}
+export interface IntOrStringNode extends NodeBase {
+  kind: 'int-or-string';
+}
 /** Any JSON document, kept as written (RawExtension, FieldsV1, plugin args). */
-export interface RawNode extends NodeBase { kind: 'raw' }
+export interface RawNode extends NodeBase {
+  kind: 'raw';
+}
 
 export interface Field {
   /** JSON property name, exactly as on the wire. */

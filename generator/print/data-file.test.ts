@@ -3,7 +3,11 @@ import { DataFile } from './index.js';
 
 describe('DataFile', () => {
   it('renders the generated header in its comment syntax, the top lines, then the body', () => {
-    const f = new DataFile('/out/core/v1/generated.proto', { generator: 'svckit codegen', version: 'v9.9.9', sources: ['schemas/core/v1.yaml'] });
+    const f = new DataFile('/out/core/v1/generated.proto', {
+      generator: 'svckit codegen',
+      version: 'v9.9.9',
+      sources: ['schemas/core/v1.yaml'],
+    });
     f.top('syntax = "proto2";').top().top('package a.b;');
     f.comment('A thing.\n\nSecond paragraph.');
     f.block('message A {', () => f.line('optional string b = 1;'));

@@ -102,7 +102,9 @@ export class GeneratedFile extends LineWriter {
     const out = headerLines(this.header);
     const imports = this.renderImports(printed, locals);
     if (imports.length > 0) out.push(...imports, '');
-    const reexports = [...this.reexports].map(([module, as]) => `export * ${as ? `as ${as} ` : ''}from '${this.specifier(module)}';`).sort();
+    const reexports = [...this.reexports]
+      .map(([module, as]) => `export * ${as ? `as ${as} ` : ''}from '${this.specifier(module)}';`)
+      .sort();
     if (reexports.length > 0) out.push(...reexports, '');
     out.push(...code.map((l) => l.replace(TOKEN, (_, i: string) => locals.get(this.symbolKey(this.symbols[Number(i)]!))!)));
     return `${out.join('\n')}\n`;
@@ -120,14 +122,17 @@ export class GeneratedFile extends LineWriter {
   private localNames(printed: Set<number>): Map<string, string> {
     const bound = new Map<string, string>([...this.declared].map((n) => [n, '']));
     const locals = new Map<string, string>();
-    const used = [...printed].map((i) => this.symbols[i]!).sort((a, b) => compare(this.specifier(a.module), this.specifier(b.module)) || compare(a.name, b.name));
+    const used = [...printed]
+      .map((i) => this.symbols[i]!)
+      .sort((a, b) => compare(this.specifier(a.module), this.specifier(b.module)) || compare(a.name, b.name));
     for (const s of used) {
       const key = this.symbolKey(s);
       if (locals.has(key)) continue;
       const owner = bound.get(s.name);
       const local = owner === undefined || owner === s.module ? s.name : `${s.aliasPrefix}${s.name}`;
       const taken = bound.get(local);
-      if (taken !== undefined && taken !== s.module) throw new Error(`${this.path}: cannot bind ${local} for ${s.name} from ${s.module}: the name is taken`);
+      if (taken !== undefined && taken !== s.module)
+        throw new Error(`${this.path}: cannot bind ${local} for ${s.name} from ${s.module}: the name is taken`);
       bound.set(local, s.module);
       locals.set(key, local);
     }
@@ -145,12 +150,14 @@ export class GeneratedFile extends LineWriter {
       if (!names) byModule.set(spec, (names = new Map()));
       names.set(entry, (names.get(entry) ?? true) && s.typeOnly);
     }
-    return [...byModule].sort(([a], [b]) => compare(a, b)).map(([spec, names]) => {
-      const sorted = [...names].sort(([a], [b]) => compare(a, b));
-      const allTypes = sorted.every(([, typeOnly]) => typeOnly);
-      const list = sorted.map(([n, typeOnly]) => (!allTypes && typeOnly ? `type ${n}` : n)).join(', ');
-      return `import ${allTypes ? 'type ' : ''}{ ${list} } from '${spec}';`;
-    });
+    return [...byModule]
+      .sort(([a], [b]) => compare(a, b))
+      .map(([spec, names]) => {
+        const sorted = [...names].sort(([a], [b]) => compare(a, b));
+        const allTypes = sorted.every(([, typeOnly]) => typeOnly);
+        const list = sorted.map(([n, typeOnly]) => (!allTypes && typeOnly ? `type ${n}` : n)).join(', ');
+        return `import ${allTypes ? 'type ' : ''}{ ${list} } from '${spec}';`;
+      });
   }
 
   /** The specifier of a module from this file, for a dynamic `import()`. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DurationParseError,
+  type DurationParseError,
   MAX_DURATION_NANOSECONDS,
   MIN_DURATION_NANOSECONDS,
   formatDuration,
@@ -81,15 +81,33 @@ describe('parseDurationNanoseconds', () => {
     expect(isDuration(input)).toBe(true);
   });
 
-  it.each(['', '3', '-', 's', '.', '-.', '.s', '+.s', '1d', '\x85\x85', '\xffff', 'hello \xffff world', '9223372036854775808ns', '9223372036854775.808us', '9223372036854ms775us808ns', '-9223372036854775809ns', '1h-2m', '1 h', '5S', '1.5.5s'])(
-    'rejects %j',
-    (input) => {
-      const e = parseError(input);
-      expect(e.name).toBe('DurationParseError');
-      expect(e.input).toBe(input);
-      expect(isDuration(input)).toBe(false);
-    },
-  );
+  it.each([
+    '',
+    '3',
+    '-',
+    's',
+    '.',
+    '-.',
+    '.s',
+    '+.s',
+    '1d',
+    '\x85\x85',
+    '\xffff',
+    'hello \xffff world',
+    '9223372036854775808ns',
+    '9223372036854775.808us',
+    '9223372036854ms775us808ns',
+    '-9223372036854775809ns',
+    '1h-2m',
+    '1 h',
+    '5S',
+    '1.5.5s',
+  ])('rejects %j', (input) => {
+    const e = parseError(input);
+    expect(e.name).toBe('DurationParseError');
+    expect(e.input).toBe(input);
+    expect(isDuration(input)).toBe(false);
+  });
 
   it('says what is wrong, where, and what is accepted', () => {
     const unknown = parseError('1d');

@@ -52,7 +52,13 @@ const TYPE_LABELS: Record<FieldErrorType, string> = {
 
 // These types never print the value (a too-long value may be huge, a missing one is empty), as
 // upstream's `ErrorBody` (k8s.io/apimachinery/pkg/util/validation/field/errors.go).
-const VALUELESS = new Set<FieldErrorType>(['FieldValueRequired', 'FieldValueForbidden', 'FieldValueTooLong', 'FieldValueTooShort', 'InternalError']);
+const VALUELESS = new Set<FieldErrorType>([
+  'FieldValueRequired',
+  'FieldValueForbidden',
+  'FieldValueTooLong',
+  'FieldValueTooShort',
+  'InternalError',
+]);
 
 /**
  * The message without the field: `Invalid value: "x": must be ...` (the cause's `message`); the

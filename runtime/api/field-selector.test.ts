@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   FieldSelector,
-  SelectorParseError,
+  type SelectorParseError,
   assertFieldsSupported,
   escapeFieldSelectorValue,
   fieldSelectorFromSet,
@@ -38,17 +38,44 @@ describe('parseFieldSelector', () => {
 
   it.each([
     ['a=avalue', [{ field: 'a', operator: '=', value: 'avalue' }]],
-    ['a=avalue,b==bvalue,c!=cvalue', [
-      { field: 'a', operator: '=', value: 'avalue' },
-      { field: 'b', operator: '==', value: 'bvalue' },
-      { field: 'c', operator: '!=', value: 'cvalue' },
-    ]],
+    [
+      'a=avalue,b==bvalue,c!=cvalue',
+      [
+        { field: 'a', operator: '=', value: 'avalue' },
+        { field: 'b', operator: '==', value: 'bvalue' },
+        { field: 'c', operator: '!=', value: 'cvalue' },
+      ],
+    ],
     ['a=a,', [{ field: 'a', operator: '=', value: 'a' }]],
     [',a=a', [{ field: 'a', operator: '=', value: 'a' }]],
-    ['k=\\,,k2=v2', [{ field: 'k2', operator: '=', value: 'v2' }, { field: 'k', operator: '=', value: ',' }]],
-    ['k=\\\\,k2=v2', [{ field: 'k2', operator: '=', value: 'v2' }, { field: 'k', operator: '=', value: '\\' }]],
-    ['k=\\\\\\,,k2=v2', [{ field: 'k2', operator: '=', value: 'v2' }, { field: 'k', operator: '=', value: '\\,' }]],
-    ['함=수,목=록', [{ field: '목', operator: '=', value: '록' }, { field: '함', operator: '=', value: '수' }]],
+    [
+      'k=\\,,k2=v2',
+      [
+        { field: 'k2', operator: '=', value: 'v2' },
+        { field: 'k', operator: '=', value: ',' },
+      ],
+    ],
+    [
+      'k=\\\\,k2=v2',
+      [
+        { field: 'k2', operator: '=', value: 'v2' },
+        { field: 'k', operator: '=', value: '\\' },
+      ],
+    ],
+    [
+      'k=\\\\\\,,k2=v2',
+      [
+        { field: 'k2', operator: '=', value: 'v2' },
+        { field: 'k', operator: '=', value: '\\,' },
+      ],
+    ],
+    [
+      '함=수,목=록',
+      [
+        { field: '목', operator: '=', value: '록' },
+        { field: '함', operator: '=', value: '수' },
+      ],
+    ],
     ['metadata.name=', [{ field: 'metadata.name', operator: '=', value: '' }]],
     ['spec.nodeName!=', [{ field: 'spec.nodeName', operator: '!=', value: '' }]],
     ['a!b=c', [{ field: 'a!b', operator: '=', value: 'c' }]],
@@ -65,7 +92,9 @@ describe('parseFieldSelector', () => {
     expect(unescaped.detail).toBe(`unescaped '=' in value "c=d"; write it as \\=`);
     const badEscape = parseError('a=x\\y');
     expect(badEscape.position).toBe(3);
-    expect(badEscape.message).toBe('invalid field selector "a=x\\\\y" at position 3: invalid escape sequence "\\\\y" in value; only \\\\, \\, and \\= are escapes');
+    expect(badEscape.message).toBe(
+      'invalid field selector "a=x\\\\y" at position 3: invalid escape sequence "\\\\y" in value; only \\\\, \\, and \\= are escapes',
+    );
     expect(parseError('a=x\\').detail).toMatch(/^invalid escape sequence "\\\\"/);
   });
 });
@@ -124,7 +153,12 @@ describe('FieldSelector.matches', () => {
 
   it('knows when a field is pinned', () => {
     const s = parseFieldSelector('a=1,b!=2,c==3');
-    expect([s.requiresExactMatch('a'), s.requiresExactMatch('b'), s.requiresExactMatch('c'), s.requiresExactMatch('d')]).toEqual(['1', undefined, '3', undefined]);
+    expect([s.requiresExactMatch('a'), s.requiresExactMatch('b'), s.requiresExactMatch('c'), s.requiresExactMatch('d')]).toEqual([
+      '1',
+      undefined,
+      '3',
+      undefined,
+    ]);
     expect(FieldSelector.everything().isEmpty()).toBe(true);
     expect(s.fieldNames()).toEqual(['a', 'b', 'c']);
   });
@@ -145,7 +179,13 @@ describe('selectableFieldsOf', () => {
 
   it('adds kind-specific fields, scalars as text', () => {
     const fields = selectableFieldsOf(pod, ['spec.nodeName', 'status.phase', 'spec.hostNetwork', 'spec.containers', 'status.podIP']);
-    expect(fields).toMatchObject({ 'spec.nodeName': 'node-1', 'status.phase': 'Running', 'spec.hostNetwork': 'false', 'spec.containers': '', 'status.podIP': '' });
+    expect(fields).toMatchObject({
+      'spec.nodeName': 'node-1',
+      'status.phase': 'Running',
+      'spec.hostNetwork': 'false',
+      'spec.containers': '',
+      'status.podIP': '',
+    });
     expect(parseFieldSelector('spec.nodeName=node-1,status.phase!=Failed,metadata.namespace=prod').matches(fields)).toBe(true);
   });
 

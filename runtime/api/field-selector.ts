@@ -83,7 +83,12 @@ export function unescapeFieldSelectorValue(value: string, selector = value, offs
         continue;
       }
       const sequence = next === '' ? '\\' : `\\${next}`;
-      throw new SelectorParseError('field', selector, `invalid escape sequence ${JSON.stringify(sequence)} in value; only \\\\, \\, and \\= are escapes`, offset + i);
+      throw new SelectorParseError(
+        'field',
+        selector,
+        `invalid escape sequence ${JSON.stringify(sequence)} in value; only \\\\, \\, and \\= are escapes`,
+        offset + i,
+      );
     }
     if (c === ',' || c === '=') {
       throw new SelectorParseError('field', selector, `unescaped '${c}' in value ${JSON.stringify(value)}; write it as \\${c}`, offset + i);
@@ -123,7 +128,8 @@ const OPERATORS: readonly FieldSelectorOperator[] = ['!=', '==', '='];
 function splitTerm(term: string): { field: string; operator: FieldSelectorOperator; raw: string; valueOffset: number } | undefined {
   for (let i = 0; i < term.length; i++) {
     for (const operator of OPERATORS) {
-      if (term.startsWith(operator, i)) return { field: term.slice(0, i), operator, raw: term.slice(i + operator.length), valueOffset: i + operator.length };
+      if (term.startsWith(operator, i))
+        return { field: term.slice(0, i), operator, raw: term.slice(i + operator.length), valueOffset: i + operator.length };
     }
   }
   return undefined;
@@ -140,7 +146,12 @@ export function parseFieldSelector(selector: string): FieldSelector {
     if (term.text === '') continue;
     const parts = splitTerm(term.text);
     if (!parts) {
-      throw new SelectorParseError('field', selector, `can't understand '${term.text}'; expected <field>=<value>, <field>==<value> or <field>!=<value>`, term.position);
+      throw new SelectorParseError(
+        'field',
+        selector,
+        `can't understand '${term.text}'; expected <field>=<value>, <field>==<value> or <field>!=<value>`,
+        term.position,
+      );
     }
     const value = unescapeFieldSelectorValue(parts.raw, selector, term.position + parts.valueOffset);
     requirements.push({ field: parts.field, operator: parts.operator, value });
@@ -160,7 +171,11 @@ export function fieldSelectorFromSet(fields: Fields): FieldSelector {
 export function assertFieldsSupported(selector: FieldSelector, supported: readonly string[]): void {
   const unsupported = selector.fieldNames().filter((f) => !supported.includes(f));
   if (unsupported.length > 0) {
-    throw new SelectorParseError('field', selector.toString(), `field label not supported: ${unsupported.join(', ')} (supported: ${supported.join(', ')})`);
+    throw new SelectorParseError(
+      'field',
+      selector.toString(),
+      `field label not supported: ${unsupported.join(', ')} (supported: ${supported.join(', ')})`,
+    );
   }
 }
 

@@ -23,20 +23,39 @@ const req = (key: string, operator: LabelRequirement['operator'], values: string
 
 // Cases from the real system's labels/selector_test.go.
 describe('parseLabelSelector', () => {
-  it.each(['x=a,y=b,z=c', '', 'x!=a,y=b', 'x=', 'x= ', 'x=,z= ', 'x= ,z= ', '!x', 'x>1', 'x>1,z<5'])('accepts %j and prints it back', (selector) => {
-    expect(parseLabelSelector(selector).toString()).toBe(selector.replaceAll(' ', ''));
-  });
-
-  it.each(['x=a||y=b', 'x==a==b', '!x=a', 'x<a', 'x,,y', ',x,y', 'x nott in (y)', 'a in (xyz),', 'a in (xyz)b notin ()', 'a in (xyz abc)', 'a notin(', 'a (', '(', 'x=a,', 'a in', 'a=(b)', 'x notin (abc,,def', 'z>-5'])(
-    'rejects %j',
+  it.each(['x=a,y=b,z=c', '', 'x!=a,y=b', 'x=', 'x= ', 'x=,z= ', 'x= ,z= ', '!x', 'x>1', 'x>1,z<5'])(
+    'accepts %j and prints it back',
     (selector) => {
-      const e = parseError(selector);
-      expect(e.name).toBe('SelectorParseError');
-      expect(e.selector).toBe(selector);
-      expect(e.position).toBeGreaterThanOrEqual(0);
-      expect(e.position).toBeLessThanOrEqual(selector.length);
+      expect(parseLabelSelector(selector).toString()).toBe(selector.replaceAll(' ', ''));
     },
   );
+
+  it.each([
+    'x=a||y=b',
+    'x==a==b',
+    '!x=a',
+    'x<a',
+    'x,,y',
+    ',x,y',
+    'x nott in (y)',
+    'a in (xyz),',
+    'a in (xyz)b notin ()',
+    'a in (xyz abc)',
+    'a notin(',
+    'a (',
+    '(',
+    'x=a,',
+    'a in',
+    'a=(b)',
+    'x notin (abc,,def',
+    'z>-5',
+  ])('rejects %j', (selector) => {
+    const e = parseError(selector);
+    expect(e.name).toBe('SelectorParseError');
+    expect(e.selector).toBe(selector);
+    expect(e.position).toBeGreaterThanOrEqual(0);
+    expect(e.position).toBeLessThanOrEqual(selector.length);
+  });
 
   it('parses deterministically regardless of term order', () => {
     expect(parseLabelSelector('x=a,a=x').toString()).toBe(parseLabelSelector('a=x,x=a').toString());
@@ -46,7 +65,10 @@ describe('parseLabelSelector', () => {
     ['', []],
     ['\rx', [req('x', 'exists')]],
     ['this-is-a-dns.domain.com/key-with-dash', [req('this-is-a-dns.domain.com/key-with-dash', 'exists')]],
-    ['this-is-another-dns.domain.com/key-with-dash in (so,what)', [req('this-is-another-dns.domain.com/key-with-dash', 'in', ['so', 'what'])]],
+    [
+      'this-is-another-dns.domain.com/key-with-dash in (so,what)',
+      [req('this-is-another-dns.domain.com/key-with-dash', 'in', ['so', 'what'])],
+    ],
     ['0.1.2.domain/99 notin (10.10.100.1, tick.tack.clock)', [req('0.1.2.domain/99', 'notin', ['10.10.100.1', 'tick.tack.clock'])]],
     ['foo  in\t (abc)', [req('foo', 'in', ['abc'])]],
     ['x notin\n (abc)', [req('x', 'notin', ['abc'])]],
@@ -54,7 +76,10 @@ describe('parseLabelSelector', () => {
     ['x in (abc,def)', [req('x', 'in', ['abc', 'def'])]],
     ['x in (abc,)', [req('x', 'in', ['', 'abc'])]],
     ['x in ()', [req('x', 'in', [''])]],
-    ['x notin (abc,,def),bar,z in (),w', [req('bar', 'exists'), req('w', 'exists'), req('x', 'notin', ['', 'abc', 'def']), req('z', 'in', [''])]],
+    [
+      'x notin (abc,,def),bar,z in (),w',
+      [req('bar', 'exists'), req('w', 'exists'), req('x', 'notin', ['', 'abc', 'def']), req('z', 'in', [''])],
+    ],
     ['x,y in (a)', [req('x', 'exists'), req('y', 'in', ['a'])]],
     ['x,y', [req('x', 'exists'), req('y', 'exists')]],
     ['x=a', [req('x', '=', ['a'])]],
@@ -89,10 +114,16 @@ describe('parseLabelSelector', () => {
 
   it('validates keys and values with the real messages', () => {
     const badKey = parseError('a_ in (x)');
-    expect(badKey.detail).toMatch(/^unable to parse requirement: key: Invalid value: "a_": name part must consist of alphanumeric characters/);
+    expect(badKey.detail).toMatch(
+      /^unable to parse requirement: key: Invalid value: "a_": name part must consist of alphanumeric characters/,
+    );
     expect(badKey.position).toBe(0);
-    expect(parseError('x=a||y').detail).toMatch(/^unable to parse requirement: values\[0\]\[x\]: Invalid value: "a\|\|y": a valid label must be/);
-    expect(parseError('x<a').detail).toBe(`unable to parse requirement: values[0]: Invalid value: "a": for 'Gt', 'Lt' operators, the value must be an integer`);
+    expect(parseError('x=a||y').detail).toMatch(
+      /^unable to parse requirement: values\[0\]\[x\]: Invalid value: "a\|\|y": a valid label must be/,
+    );
+    expect(parseError('x<a').detail).toBe(
+      `unable to parse requirement: values[0]: Invalid value: "a": for 'Gt', 'Lt' operators, the value must be an integer`,
+    );
     expect(parseError('x<a').message).toBe(
       `invalid label selector "x<a" at position 0: unable to parse requirement: values[0]: Invalid value: "a": for 'Gt', 'Lt' operators, the value must be an integer`,
     );
@@ -209,7 +240,9 @@ describe('structured selectors', () => {
   });
 
   it('validates requirements given directly', () => {
-    expect(() => LabelSelector.of([{ key: 'a', operator: '=', values: ['x', 'y'] }])).toThrow(/exact-match compatibility requires one single value/);
+    expect(() => LabelSelector.of([{ key: 'a', operator: '=', values: ['x', 'y'] }])).toThrow(
+      /exact-match compatibility requires one single value/,
+    );
     expect(LabelSelector.of([{ key: 'b', operator: 'in', values: ['y', 'x'] }]).toString()).toBe('b in (x,y)');
   });
 });

@@ -183,7 +183,8 @@ export function validateLabelRequirement(r: LabelRequirement): FieldError[] {
     case 'lt':
       if (values.length !== 1) errors.push(fieldInvalid('values', values, "for 'Gt', 'Lt' operators, exactly one value is required"));
       values.forEach((v, i) => {
-        if (parseInt64(v) === undefined) errors.push(fieldInvalid(`values[${i}]`, v, "for 'Gt', 'Lt' operators, the value must be an integer"));
+        if (parseInt64(v) === undefined)
+          errors.push(fieldInvalid(`values[${i}]`, v, "for 'Gt', 'Lt' operators, the value must be an integer"));
       });
       break;
     default:
@@ -207,7 +208,11 @@ export function labelSelectorFromObject(selector: LabelSelectorObject | null | u
   for (const expr of selector.matchExpressions ?? []) {
     const operator = OBJECT_OPERATORS[expr.operator];
     if (operator === undefined) {
-      throw new SelectorParseError('label', JSON.stringify(selector), `"${expr.operator}" is not a valid label selector operator (valid: In, NotIn, Exists, DoesNotExist)`);
+      throw new SelectorParseError(
+        'label',
+        JSON.stringify(selector),
+        `"${expr.operator}" is not a valid label selector operator (valid: In, NotIn, Exists, DoesNotExist)`,
+      );
     }
     requirements.push({ key: expr.key, operator, values: [...(expr.values ?? [])] });
   }
@@ -277,13 +282,15 @@ class Parser {
     for (;;) {
       const next = this.peek(true);
       if (next.kind === 'end') return requirements;
-      if (next.kind !== 'identifier' && next.kind !== '!') this.fail(next, `found '${next.text}', expected: !, identifier, or 'end of string'`);
+      if (next.kind !== 'identifier' && next.kind !== '!')
+        this.fail(next, `found '${next.text}', expected: !, identifier, or 'end of string'`);
       requirements.push(this.requirement());
       const after = this.take(true);
       if (after.kind === 'end') return requirements;
       if (after.kind !== ',') this.fail(after, `found '${after.text}', expected: ',' or 'end of string'`);
       const following = this.peek(true);
-      if (following.kind !== 'identifier' && following.kind !== '!') this.fail(following, `found '${following.text}', expected: identifier after ','`);
+      if (following.kind !== 'identifier' && following.kind !== '!')
+        this.fail(following, `found '${following.text}', expected: identifier after ','`);
     }
   }
 
@@ -298,7 +305,8 @@ class Parser {
     if (keyToken.kind !== 'identifier') this.fail(keyToken, `found '${keyToken.text}', expected: identifier`);
     const key = keyToken.text;
     const keyErrors = isQualifiedName(key);
-    if (keyErrors.length > 0) this.fail(keyToken, `unable to parse requirement: ${aggregateFieldErrors([fieldInvalid('key', key, keyErrors.join('; '))])}`);
+    if (keyErrors.length > 0)
+      this.fail(keyToken, `unable to parse requirement: ${aggregateFieldErrors([fieldInvalid('key', key, keyErrors.join('; '))])}`);
 
     const next = this.peek(true);
     if (negated) return this.checked({ key, operator: '!', values: [] }, start);

@@ -26,13 +26,177 @@ const SUBDOMAIN_MESSAGE =
 
 // Good and bad values from the real system's validation tests.
 const GOOD_LABELS = ['a', 'ab', 'abc', 'a1', 'a-1', 'a--1--2--b', '0', '01', '012', '1a', '1-a', '1--a--b--2', 'a'.repeat(63)];
-const BAD_LABELS = ['', 'A', 'ABC', 'aBc', 'A1', 'A-1', '1-A', '-', 'a-', '-a', '1-', '-1', '_', 'a_', '_a', 'a_b', '1_', '_1', '1_2', '.', 'a.', '.a', 'a.b', '1.', '.1', '1.2', ' ', 'a ', ' a', 'a b', '1 ', ' 1', '1 2', 'a'.repeat(64)];
-const GOOD_SUBDOMAINS = ['a', 'ab', 'abc', 'a1', 'a-1', 'a--1--2--b', '0', '01', '012', '1a', '1-a', '1--a--b--2', 'a.a', 'ab.a', 'abc.a', 'a1.a', 'a-1.a', 'a--1--2--b.a', 'a.1', 'ab.1', '0.a', '01.a', '1--a--b--2', '0.1', 'a.b.c.d.e', 'aa.bb.cc.dd.ee', '1.2.3.4.5', '11.22.33.44.55', 'a'.repeat(253)];
-const BAD_SUBDOMAINS = ['', 'A', 'ABC', 'aBc', 'A1', 'A-1', '1-A', '-', 'a-', '-a', '1-', '-1', '_', 'a_', '_a', 'a_b', '1_', '_1', '1_2', '.', 'a.', '.a', 'a..b', '1.', '.1', '1..2', ' ', 'a ', ' a', 'a b', '1 ', ' 1', '1 2', 'A.a', 'aB.a', 'ab.A', 'A1.a', 'a1.A', 'A.1', 'aB.1', 'A1.1', '1A.1', '0.A', '01.A', '012.A', '1A.a', '1a.A', 'A.B.C.D.E', 'AA.BB.CC.DD.EE', 'a.B.c.d.e', 'aa.bB.cc.dd.ee', 'a@b', 'a,b', 'a_b', 'a;b', 'a:b', 'a%b', 'a?b', 'a$b', 'a'.repeat(254)];
-const GOOD_QUALIFIED = ['simple', 'now-with-dashes', '1-starts-with-num', '1234', 'simple/simple', 'now-with-dashes/simple', 'now-with-dashes/now-with-dashes', 'now.with.dots/simple', 'now-with.dashes-and.dots/simple', '1-num.2-num/3-num', '1234/5678', '1.2.3.4/5678', 'Uppercase_Is_OK_123', 'example.com/Uppercase_Is_OK_123', 'requests.storage-foo', 'a'.repeat(63), `${'a'.repeat(253)}/${'b'.repeat(63)}`];
-const BAD_QUALIFIED = ['nospecialchars%^=@', 'cantendwithadash-', '-cantstartwithadash-', 'only/one/slash', 'Example.com/abc', 'example_com/abc', 'example.com/', '/simple', 'a'.repeat(64), `${'a'.repeat(254)}/abc`];
+const BAD_LABELS = [
+  '',
+  'A',
+  'ABC',
+  'aBc',
+  'A1',
+  'A-1',
+  '1-A',
+  '-',
+  'a-',
+  '-a',
+  '1-',
+  '-1',
+  '_',
+  'a_',
+  '_a',
+  'a_b',
+  '1_',
+  '_1',
+  '1_2',
+  '.',
+  'a.',
+  '.a',
+  'a.b',
+  '1.',
+  '.1',
+  '1.2',
+  ' ',
+  'a ',
+  ' a',
+  'a b',
+  '1 ',
+  ' 1',
+  '1 2',
+  'a'.repeat(64),
+];
+const GOOD_SUBDOMAINS = [
+  'a',
+  'ab',
+  'abc',
+  'a1',
+  'a-1',
+  'a--1--2--b',
+  '0',
+  '01',
+  '012',
+  '1a',
+  '1-a',
+  '1--a--b--2',
+  'a.a',
+  'ab.a',
+  'abc.a',
+  'a1.a',
+  'a-1.a',
+  'a--1--2--b.a',
+  'a.1',
+  'ab.1',
+  '0.a',
+  '01.a',
+  '1--a--b--2',
+  '0.1',
+  'a.b.c.d.e',
+  'aa.bb.cc.dd.ee',
+  '1.2.3.4.5',
+  '11.22.33.44.55',
+  'a'.repeat(253),
+];
+const BAD_SUBDOMAINS = [
+  '',
+  'A',
+  'ABC',
+  'aBc',
+  'A1',
+  'A-1',
+  '1-A',
+  '-',
+  'a-',
+  '-a',
+  '1-',
+  '-1',
+  '_',
+  'a_',
+  '_a',
+  'a_b',
+  '1_',
+  '_1',
+  '1_2',
+  '.',
+  'a.',
+  '.a',
+  'a..b',
+  '1.',
+  '.1',
+  '1..2',
+  ' ',
+  'a ',
+  ' a',
+  'a b',
+  '1 ',
+  ' 1',
+  '1 2',
+  'A.a',
+  'aB.a',
+  'ab.A',
+  'A1.a',
+  'a1.A',
+  'A.1',
+  'aB.1',
+  'A1.1',
+  '1A.1',
+  '0.A',
+  '01.A',
+  '012.A',
+  '1A.a',
+  '1a.A',
+  'A.B.C.D.E',
+  'AA.BB.CC.DD.EE',
+  'a.B.c.d.e',
+  'aa.bB.cc.dd.ee',
+  'a@b',
+  'a,b',
+  'a_b',
+  'a;b',
+  'a:b',
+  'a%b',
+  'a?b',
+  'a$b',
+  'a'.repeat(254),
+];
+const GOOD_QUALIFIED = [
+  'simple',
+  'now-with-dashes',
+  '1-starts-with-num',
+  '1234',
+  'simple/simple',
+  'now-with-dashes/simple',
+  'now-with-dashes/now-with-dashes',
+  'now.with.dots/simple',
+  'now-with.dashes-and.dots/simple',
+  '1-num.2-num/3-num',
+  '1234/5678',
+  '1.2.3.4/5678',
+  'Uppercase_Is_OK_123',
+  'example.com/Uppercase_Is_OK_123',
+  'requests.storage-foo',
+  'a'.repeat(63),
+  `${'a'.repeat(253)}/${'b'.repeat(63)}`,
+];
+const BAD_QUALIFIED = [
+  'nospecialchars%^=@',
+  'cantendwithadash-',
+  '-cantstartwithadash-',
+  'only/one/slash',
+  'Example.com/abc',
+  'example_com/abc',
+  'example.com/',
+  '/simple',
+  'a'.repeat(64),
+  `${'a'.repeat(254)}/abc`,
+];
 const GOOD_LABEL_VALUES = ['simple', 'now-with-dashes', '1-starts-with-num', 'end-with-num-1', '1234', 'a'.repeat(63), ''];
-const BAD_LABEL_VALUES = ['nospecialchars%^=@', 'Tama-nui-te-rā.is.Māori.sun', '\\backslashes\\are\\bad', '-starts-with-dash', 'ends-with-dash-', '.starts.with.dot', 'ends.with.dot.', 'a'.repeat(64)];
+const BAD_LABEL_VALUES = [
+  'nospecialchars%^=@',
+  'Tama-nui-te-rā.is.Māori.sun',
+  '\\backslashes\\are\\bad',
+  '-starts-with-dash',
+  'ends-with-dash-',
+  '.starts.with.dot',
+  'ends.with.dot.',
+  'a'.repeat(64),
+];
 
 describe('DNS names', () => {
   it.each(GOOD_LABELS)('label %j is valid', (v) => expect(isDNS1123Label(v)).toEqual([]));
@@ -88,7 +252,9 @@ describe('label keys and values', () => {
     expect(isQualifiedName('/simple')).toEqual(['prefix part must be non-empty']);
     expect(isQualifiedName('Example.com/abc')[0]).toMatch(/^prefix part a lowercase RFC 1123 subdomain/);
     expect(isQualifiedName('a'.repeat(64))).toEqual(['name part must be no more than 63 characters']);
-    expect(isQualifiedName('only/one/slash')[0]).toMatch(/^a qualified name must consist of .* with an optional DNS subdomain prefix and '\/' \(e\.g\. 'example\.com\/MyName'\)$/);
+    expect(isQualifiedName('only/one/slash')[0]).toMatch(
+      /^a qualified name must consist of .* with an optional DNS subdomain prefix and '\/' \(e\.g\. 'example\.com\/MyName'\)$/,
+    );
   });
 
   it('validates label maps as field errors', () => {
@@ -102,7 +268,9 @@ describe('label keys and values', () => {
   it('validates annotation keys case-insensitively and their total size', () => {
     expect(validateAnnotations({ 'Example.COM/Key': 'anything at all, even !@#' })).toEqual([]);
     expect(validateAnnotations({ 'a b': '' }).map(fieldErrorMessage)[0]).toMatch(/^metadata\.annotations: Invalid value: "a b": name part/);
-    expect(validateAnnotations({ big: 'x'.repeat(256 * 1024) }).map(fieldErrorMessage)).toEqual(['metadata.annotations: Too long: may not be more than 262144 bytes']);
+    expect(validateAnnotations({ big: 'x'.repeat(256 * 1024) }).map(fieldErrorMessage)).toEqual([
+      'metadata.annotations: Too long: may not be more than 262144 bytes',
+    ]);
     expect(validateAnnotations({ a: 'x'.repeat(256 * 1024 - 1) })).toEqual([]);
   });
 });
@@ -121,8 +289,13 @@ describe('object names', () => {
   it('requires a name or a generateName', () => {
     expect(validateObjectName({}).map(fieldErrorMessage)).toEqual(['metadata.name: Required value: name or generateName is required']);
     expect(validateObjectName({ name: 'web' })).toEqual([]);
-    expect(validateObjectName({ name: 'Web' }).map(fieldErrorMessage)).toEqual([`metadata.name: Invalid value: "Web": ${SUBDOMAIN_MESSAGE}`]);
-    expect(validateObjectName({ generateName: 'Web-', name: 'Web-abcde' }, nameIsDNSLabel).map((e) => e.field)).toEqual(['metadata.generateName', 'metadata.name']);
+    expect(validateObjectName({ name: 'Web' }).map(fieldErrorMessage)).toEqual([
+      `metadata.name: Invalid value: "Web": ${SUBDOMAIN_MESSAGE}`,
+    ]);
+    expect(validateObjectName({ generateName: 'Web-', name: 'Web-abcde' }, nameIsDNSLabel).map((e) => e.field)).toEqual([
+      'metadata.generateName',
+      'metadata.name',
+    ]);
   });
 });
 

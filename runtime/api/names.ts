@@ -29,7 +29,8 @@ const DNS1123_SUBDOMAIN_MSG =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const DNS1035_LABEL_MSG =
   "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
-const QUALIFIED_NAME_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const QUALIFIED_NAME_MSG =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const LABEL_VALUE_MSG =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
@@ -116,7 +117,8 @@ export function isQualifiedName(value: string): string[] {
   }
   if (name.length === 0) errs.push('name part must be non-empty');
   else if (byteLength(name) > QUALIFIED_NAME_MAX_LENGTH) errs.push(`name part ${maxLengthMessage(QUALIFIED_NAME_MAX_LENGTH)}`);
-  if (!QUALIFIED_NAME.test(name)) errs.push(`name part ${regexMessage(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
+  if (!QUALIFIED_NAME.test(name))
+    errs.push(`name part ${regexMessage(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
   return errs;
 }
 

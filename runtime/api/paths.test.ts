@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { PathError, type ResourcePath, type ResourceResolver, isPathError, parseDiscoveryPath, parseResourcePath, pathFor } from './index.js';
+import {
+  type PathError,
+  type ResourcePath,
+  type ResourceResolver,
+  isPathError,
+  parseDiscoveryPath,
+  parseResourcePath,
+  pathFor,
+} from './index.js';
 
 // A small catalogue: core namespaces (cluster, with status and finalize), pods and configmaps
 // (namespaced), nodes (cluster); apps deployments (namespaced); rbac clusterroles (cluster).
@@ -35,7 +43,10 @@ describe('parseResourcePath and pathFor', () => {
     // namespaced: across all namespaces, in one namespace, one resource, subresource
     ['/apis/apps/v1/deployments', { group: 'apps', version: 'v1', resource: 'deployments' }],
     ['/apis/apps/v1/namespaces/prod/deployments', { group: 'apps', version: 'v1', namespace: 'prod', resource: 'deployments' }],
-    ['/apis/apps/v1/namespaces/prod/deployments/web', { group: 'apps', version: 'v1', namespace: 'prod', resource: 'deployments', name: 'web' }],
+    [
+      '/apis/apps/v1/namespaces/prod/deployments/web',
+      { group: 'apps', version: 'v1', namespace: 'prod', resource: 'deployments', name: 'web' },
+    ],
     [
       '/apis/apps/v1/namespaces/prod/deployments/web/scale',
       { group: 'apps', version: 'v1', namespace: 'prod', resource: 'deployments', name: 'web', subresource: 'scale' },
@@ -43,7 +54,10 @@ describe('parseResourcePath and pathFor', () => {
     ['/api/v1/pods', { group: '', version: 'v1', resource: 'pods' }],
     ['/api/v1/namespaces/default/pods', { group: '', version: 'v1', namespace: 'default', resource: 'pods' }],
     ['/api/v1/namespaces/default/pods/web-0', { group: '', version: 'v1', namespace: 'default', resource: 'pods', name: 'web-0' }],
-    ['/api/v1/namespaces/default/pods/web-0/log', { group: '', version: 'v1', namespace: 'default', resource: 'pods', name: 'web-0', subresource: 'log' }],
+    [
+      '/api/v1/namespaces/default/pods/web-0/log',
+      { group: '', version: 'v1', namespace: 'default', resource: 'pods', name: 'web-0', subresource: 'log' },
+    ],
     // namespaces themselves: the collection, one namespace, its subresources
     ['/api/v1/namespaces', { group: '', version: 'v1', resource: 'namespaces' }],
     ['/api/v1/namespaces/prod', { group: '', version: 'v1', resource: 'namespaces', name: 'prod' }],
@@ -58,7 +72,10 @@ describe('parseResourcePath and pathFor', () => {
       { group: '', version: 'v1', namespace: 'default', resource: 'pods', name: 'web-0', subresource: 'proxy', subpath: 'metrics/raw' },
     ],
     // names are percent-decoded
-    ['/api/v1/namespaces/default/configmaps/a%3Ab', { group: '', version: 'v1', namespace: 'default', resource: 'configmaps', name: 'a:b' }],
+    [
+      '/api/v1/namespaces/default/configmaps/a%3Ab',
+      { group: '', version: 'v1', namespace: 'default', resource: 'configmaps', name: 'a:b' },
+    ],
   ])('%s', (path, expected) => {
     expect(parseResourcePath(path, resolve)).toEqual(expected);
     expect(pathFor(expected)).toBe(path);
@@ -92,7 +109,10 @@ describe('paths that name no served resource (404)', () => {
     ['/apis/apps/v1/namespaces/prod', 'resource "namespaces" is not served in apps/v1'],
     ['/api/v2/pods', 'resource "pods" is not served in v2'],
     ['/api/v1/pods/web-0', 'v1/pods is namespaced; its objects are at /api/v1/namespaces/<namespace>/pods/<name>'],
-    ['/apis/apps/v1/deployments/web', 'apps/v1/deployments is namespaced; its objects are at /apis/apps/v1/namespaces/<namespace>/deployments/<name>'],
+    [
+      '/apis/apps/v1/deployments/web',
+      'apps/v1/deployments is namespaced; its objects are at /apis/apps/v1/namespaces/<namespace>/deployments/<name>',
+    ],
     ['/api/v1/namespaces/default/nodes', 'v1/nodes is cluster-scoped; its objects are at /api/v1/nodes/<name>'],
     ['/api/v1/namespaces/default/pods/web-0/exec', 'v1/pods has no subresource "exec"; it has status, log, eviction, proxy'],
     ['/api/v1/namespaces/default/configmaps/c/status', 'v1/configmaps has no subresource "status"; it has none'],

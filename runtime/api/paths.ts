@@ -124,7 +124,8 @@ export function parseResourcePath(path: string, resolve: ResourceResolver): Reso
   const describe = (resource: string): string => `${group === '' ? '' : `${group}/`}${version}/${resource}`;
   const lookUp = (resource: string): ResolvedResource => {
     const info = resolve(group, version, resource);
-    if (!info) throw new PathError(path, 'not-found', `resource ${JSON.stringify(resource)} is not served in ${apiVersion(group, version)}`);
+    if (!info)
+      throw new PathError(path, 'not-found', `resource ${JSON.stringify(resource)} is not served in ${apiVersion(group, version)}`);
     return info;
   };
 
@@ -133,7 +134,12 @@ export function parseResourcePath(path: string, resolve: ResourceResolver): Reso
   let tail: string[]; // [name, subresource, ...subpath]
   let info: ResolvedResource;
   const [first, second, third] = rest;
-  if (first === 'namespaces' && second !== undefined && third !== undefined && !resolve(group, version, 'namespaces')?.subresources?.includes(third)) {
+  if (
+    first === 'namespaces' &&
+    second !== undefined &&
+    third !== undefined &&
+    !resolve(group, version, 'namespaces')?.subresources?.includes(third)
+  ) {
     namespace = second;
     resource = third;
     tail = rest.slice(3);
@@ -146,7 +152,11 @@ export function parseResourcePath(path: string, resolve: ResourceResolver): Reso
     tail = rest.slice(1);
     info = lookUp(resource);
     if (info.namespaced && tail.length > 0) {
-      throw new PathError(path, 'not-found', `${describe(resource)} is namespaced; its objects are at ${prefix}/namespaces/<namespace>/${resource}/<name>`);
+      throw new PathError(
+        path,
+        'not-found',
+        `${describe(resource)} is namespaced; its objects are at ${prefix}/namespaces/<namespace>/${resource}/<name>`,
+      );
     }
   }
 

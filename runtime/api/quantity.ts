@@ -197,7 +197,8 @@ export class Quantity {
   // The value as an integer count of 10^e units; e must not exceed this.exponent by much.
   private scaledTo(e: number): bigint {
     if (e <= this.exponent) {
-      if (this.exponent - e > MAX_MATERIALIZED_DIGITS) throw new RangeError(`quantity ${this.canonical()} is too large to compute with exactly`);
+      if (this.exponent - e > MAX_MATERIALIZED_DIGITS)
+        throw new RangeError(`quantity ${this.canonical()} is too large to compute with exactly`);
       return this.mantissa * pow10(this.exponent - e);
     }
     return this.mantissa / pow10(e - this.exponent);

@@ -12,9 +12,12 @@ describe('parseResourceVersion', () => {
     expect(parseResourceVersion(text)).toBe(revision);
   });
 
-  it.each(['', ' 1', '1 ', '-1', '+1', '1.5', '1e3', '0x10', 'abc', '１', '9007199254740992', '99999999999999999999'])('rejects %j', (text) => {
-    expect(() => parseResourceVersion(text)).toThrow(InvalidResourceVersionError);
-  });
+  it.each(['', ' 1', '1 ', '-1', '+1', '1.5', '1e3', '0x10', 'abc', '１', '9007199254740992', '99999999999999999999'])(
+    'rejects %j',
+    (text) => {
+      expect(() => parseResourceVersion(text)).toThrow(InvalidResourceVersionError);
+    },
+  );
 
   it('says what was wrong, where it came from and what is accepted', () => {
     let error: unknown;

@@ -35,7 +35,11 @@ const DIGITS = /^[0-9]+$/;
 export function parseResourceVersion(value: string, field = 'resourceVersion'): number {
   if (value === '') throw new InvalidResourceVersionError(value, field, 'must not be empty here; a revision is a decimal number');
   if (!DIGITS.test(value)) {
-    throw new InvalidResourceVersionError(value, field, 'must be a decimal number (digits only, no sign), as returned in metadata.resourceVersion');
+    throw new InvalidResourceVersionError(
+      value,
+      field,
+      'must be a decimal number (digits only, no sign), as returned in metadata.resourceVersion',
+    );
   }
   const revision = Number(value);
   if (!Number.isSafeInteger(revision)) {

@@ -10,7 +10,7 @@ import {
   strictDecodingError,
   tooLarge,
   unexpectedError,
-  StatusError,
+  type StatusError,
   alreadyExists,
   applyConflict,
   asStatusError,
@@ -58,7 +58,15 @@ describe('StatusError', () => {
     expect(JSON.stringify(status)).toBe(
       '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"deployments.apps \\"web\\" not found","reason":"NotFound","details":{"name":"web","group":"apps","kind":"deployments"},"code":404}',
     );
-    expect(badRequest('nope').toStatus()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'nope', reason: 'BadRequest', code: 400 });
+    expect(badRequest('nope').toStatus()).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'nope',
+      reason: 'BadRequest',
+      code: 400,
+    });
   });
 
   it('serializes cause types under the key `reason`, as the real system', () => {
@@ -119,7 +127,13 @@ describe('constructors', () => {
       'ServerTimeout',
       'The create operation against pods could not be completed at this time, please try again.',
     ],
-    ['methodNotSupported', methodNotSupported(deployments, 'proxy'), 405, 'MethodNotAllowed', 'proxy is not supported on resources of kind "deployments.apps"'],
+    [
+      'methodNotSupported',
+      methodNotSupported(deployments, 'proxy'),
+      405,
+      'MethodNotAllowed',
+      'proxy is not supported on resources of kind "deployments.apps"',
+    ],
     [
       'notAcceptable',
       notAcceptable(['application/json', 'application/yaml']),
@@ -134,8 +148,20 @@ describe('constructors', () => {
       'UnsupportedMediaType',
       'the body of the request was in an unknown format - accepted media types include: application/json',
     ],
-    ['requestEntityTooLarge', requestEntityTooLarge('limit is 3145728'), 413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728'],
-    ['forbidden', forbidden(pods, 'web', 'User "bob" cannot get resource "pods"'), 403, 'Forbidden', 'pods "web" is forbidden: User "bob" cannot get resource "pods"'],
+    [
+      'requestEntityTooLarge',
+      requestEntityTooLarge('limit is 3145728'),
+      413,
+      'RequestEntityTooLarge',
+      'Request entity too large: limit is 3145728',
+    ],
+    [
+      'forbidden',
+      forbidden(pods, 'web', 'User "bob" cannot get resource "pods"'),
+      403,
+      'Forbidden',
+      'pods "web" is forbidden: User "bob" cannot get resource "pods"',
+    ],
     ['forbidden without name', forbidden(pods, '', new Error('no')), 403, 'Forbidden', 'pods is forbidden: no'],
     ['forbidden without resource', forbidden({ group: '', resource: '' }, '', 'no'), 403, 'Forbidden', 'forbidden: no'],
     ['unauthorized', unauthorized(), 401, 'Unauthorized', 'not authorized'],
@@ -150,10 +176,28 @@ describe('constructors', () => {
       'Conflict',
       'Operation cannot be fulfilled on pods "web": the object has been modified; please apply your changes to the latest version and try again',
     ],
-    ['methodNotAllowed', methodNotAllowed('PUT', 'a collection takes GET, POST and DELETE'), 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource (PUT: a collection takes GET, POST and DELETE)'],
-    ['pathNotFound', pathNotFound('the server could not find the requested resource'), 404, 'NotFound', 'the server could not find the requested resource'],
+    [
+      'methodNotAllowed',
+      methodNotAllowed('PUT', 'a collection takes GET, POST and DELETE'),
+      405,
+      'MethodNotAllowed',
+      'the server does not allow this method on the requested resource (PUT: a collection takes GET, POST and DELETE)',
+    ],
+    [
+      'pathNotFound',
+      pathNotFound('the server could not find the requested resource'),
+      404,
+      'NotFound',
+      'the server could not find the requested resource',
+    ],
     ['tooLarge', tooLarge(4096), 413, 'RequestEntityTooLarge', 'the request body is larger than the limit of 4096 bytes'],
-    ['unexpectedError', unexpectedError(new Error('boom')), 500, 'InternalError', 'an error on the server ("boom") has prevented the request from succeeding'],
+    [
+      'unexpectedError',
+      unexpectedError(new Error('boom')),
+      500,
+      'InternalError',
+      'an error on the server ("boom") has prevented the request from succeeding',
+    ],
     [
       'resourceVersionRequired',
       resourceVersionRequired({ group: 'stable.example.svc.io', kind: 'CronTab' }, 'a'),
@@ -162,7 +206,13 @@ describe('constructors', () => {
       'CronTab.stable.example.svc.io "a" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
     ],
     ['invalidPatch', invalidPatch('the patched document is not an object'), 422, 'Invalid', 'the patched document is not an object'],
-    ['strictDecodingError', strictDecodingError(['spec.x'], ['spec.y']), 400, 'BadRequest', 'strict decoding error: unknown field "spec.x", duplicate field "spec.y"'],
+    [
+      'strictDecodingError',
+      strictDecodingError(['spec.x'], ['spec.y']),
+      400,
+      'BadRequest',
+      'strict decoding error: unknown field "spec.x", duplicate field "spec.y"',
+    ],
   ])('%s', (_name, error, code, reason, message) => {
     expect(error.code).toBe(code);
     expect(error.reason).toBe(reason);
@@ -217,7 +267,9 @@ describe('applyConflict', () => {
     expect(e.code).toBe(409);
     expect(e.reason).toBe('Conflict');
     expect(e.message).toBe('Apply failed with 1 conflict: conflict with "kubectl" using apps/v1: .spec.replicas');
-    expect(e.details?.causes).toEqual([{ type: 'FieldManagerConflict', message: 'conflict with "kubectl" using apps/v1', field: '.spec.replicas' }]);
+    expect(e.details?.causes).toEqual([
+      { type: 'FieldManagerConflict', message: 'conflict with "kubectl" using apps/v1', field: '.spec.replicas' },
+    ]);
   });
 
   it('groups several conflicts by manager, sorted', () => {
@@ -240,7 +292,13 @@ describe('applyConflict', () => {
 
 describe('success Statuses', () => {
   it('names what a delete removed, and carries the code an eviction answers with', () => {
-    expect(deletedStatus(pods, 'web', 'u-1')).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'web', group: '', kind: 'pods', uid: 'u-1' } });
+    expect(deletedStatus(pods, 'web', 'u-1')).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { name: 'web', group: '', kind: 'pods', uid: 'u-1' },
+    });
     expect(successStatus({ code: 201 })).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
   });
 });

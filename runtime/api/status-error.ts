@@ -306,14 +306,29 @@ export function invalid(kind: GroupKind, name: string, errors: readonly FieldErr
 
 /** 422 Invalid for an update without a resourceVersion where one is required (custom resources). */
 export function resourceVersionRequired(kind: GroupKind, name: string): StatusError {
-  return invalid(kind, name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', badValue: new GoLiteral('0x0'), detail: 'must be specified for an update' }]);
+  return invalid(kind, name, [
+    {
+      type: 'FieldValueInvalid',
+      field: 'metadata.resourceVersion',
+      badValue: new GoLiteral('0x0'),
+      detail: 'must be specified for an update',
+    },
+  ]);
 }
 
 /** 422 Invalid with a message of its own (a patch that cannot be applied), optionally for one object and field. */
-export function invalidPatch(message: string, target?: { group: string; kind: string; name: string; field: string; detail: string }): StatusError {
+export function invalidPatch(
+  message: string,
+  target?: { group: string; kind: string; name: string; field: string; detail: string },
+): StatusError {
   if (!target) return new StatusError({ code: 422, reason: 'Invalid', message });
   const { group, kind, name, field, detail } = target;
-  return new StatusError({ code: 422, reason: 'Invalid', message, details: { name, group, kind, causes: [{ type: 'FieldValueInvalid', message: detail, field }] } });
+  return new StatusError({
+    code: 422,
+    reason: 'Invalid',
+    message,
+    details: { name, group, kind, causes: [{ type: 'FieldValueInvalid', message: detail, field }] },
+  });
 }
 
 /** 400 BadRequest with the given message (and causes, for a body that cannot be decoded). */
@@ -393,7 +408,11 @@ export function methodNotSupported(resource: GroupResource, action: string): Sta
 
 /** 405 for a method a path does not take: `the server does not allow this method on the requested resource (PUT: <why>)`. */
 export function methodNotAllowed(method: string, why: string): StatusError {
-  return new StatusError({ code: 405, reason: 'MethodNotAllowed', message: `the server does not allow this method on the requested resource (${method}: ${why})` });
+  return new StatusError({
+    code: 405,
+    reason: 'MethodNotAllowed',
+    message: `the server does not allow this method on the requested resource (${method}: ${why})`,
+  });
 }
 
 /** 406: none of the Accept media types is served; lists the ones that are. */
@@ -416,7 +435,11 @@ export function unsupportedMediaType(accepted: readonly string[]): StatusError {
 
 /** 413 for a request body over the server's limit. */
 export function tooLarge(limitBytes: number): StatusError {
-  return new StatusError({ code: 413, reason: 'RequestEntityTooLarge', message: `the request body is larger than the limit of ${limitBytes} bytes` });
+  return new StatusError({
+    code: 413,
+    reason: 'RequestEntityTooLarge',
+    message: `the request body is larger than the limit of ${limitBytes} bytes`,
+  });
 }
 
 /** 413: `Request entity too large: <message>`. */
@@ -431,7 +454,12 @@ export function forbidden(resource: GroupResource, name: string, why: string | E
   if (resource.group === '' && resource.resource === '') message = `forbidden: ${reason}`;
   else if (name === '') message = `${groupResourceString(resource)} is forbidden: ${reason}`;
   else message = `${groupResourceString(resource)} ${goQuote(name)} is forbidden: ${reason}`;
-  return new StatusError({ code: 403, reason: 'Forbidden', message, details: { ...resourceDetails(resource, name), ...(causes ? { causes } : {}) } });
+  return new StatusError({
+    code: 403,
+    reason: 'Forbidden',
+    message,
+    details: { ...resourceDetails(resource, name), ...(causes ? { causes } : {}) },
+  });
 }
 
 /** 401: the request carried no acceptable credentials. */
@@ -461,12 +489,25 @@ export function internalError(error: unknown): StatusError {
  */
 export function unexpectedError(error: unknown): StatusError {
   const text = error instanceof Error ? error.message : 'unknown';
-  return new StatusError({ code: 500, reason: 'InternalError', message: `an error on the server ("${text}") has prevented the request from succeeding` });
+  return new StatusError({
+    code: 500,
+    reason: 'InternalError',
+    message: `an error on the server ("${text}") has prevented the request from succeeding`,
+  });
 }
 
 /** A success Status, as a delete that removed the object at once (with its details) or an eviction (with its code) answers. */
-export function successStatus(init: { details?: { name: string; group: string; kind: string; uid: string | undefined }; code?: number } = {}): Record<string, unknown> {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', ...(init.details ? { details: init.details } : {}), ...(init.code !== undefined ? { code: init.code } : {}) };
+export function successStatus(
+  init: { details?: { name: string; group: string; kind: string; uid: string | undefined }; code?: number } = {},
+): Record<string, unknown> {
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    ...(init.details ? { details: init.details } : {}),
+    ...(init.code !== undefined ? { code: init.code } : {}),
+  };
 }
 
 /** A delete that removed the object at once: a success Status naming it (`kind` is the resource, as upstream). */

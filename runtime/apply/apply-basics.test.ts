@@ -14,7 +14,9 @@ describe('apply: create and update', () => {
   });
 
   it('apply/create-entry: the entry names manager, operation Apply, apiVersion, time and FieldsV1', () => {
-    const live = runScenario({ steps: [{ manager: 'kubectl', apply: pod({ containers: [container('a', { image: 'x' })] }, { labels: { app: 'web' } }) }] });
+    const live = runScenario({
+      steps: [{ manager: 'kubectl', apply: pod({ containers: [container('a', { image: 'x' })] }, { labels: { app: 'web' } }) }],
+    });
     expect(managedFieldsJson(live)).toEqual([
       {
         manager: 'kubectl',

@@ -9,7 +9,14 @@ import { compareObjects } from './compare.js';
 import { ApplyInputError, isTypedValueError } from './errors.js';
 import { FieldSet } from './field-set.js';
 import { fieldSetOfShape } from './field-set-of.js';
-import { capUpdateManagers, encodeManagedFields, formatTime, type ManagedEntry, type ManagedFields, managerIdentity } from './managed-fields.js';
+import {
+  capUpdateManagers,
+  encodeManagedFields,
+  formatTime,
+  type ManagedEntry,
+  type ManagedFields,
+  managerIdentity,
+} from './managed-fields.js';
 import { mergeObjects } from './merge.js';
 import { managedEntriesOf, withManagedFields, withoutManagedFields, withoutServerSetFields } from './object-meta.js';
 import type { OwnershipOptions } from './options.js';
@@ -65,10 +72,16 @@ export function apply(live: JsonObject | undefined, config: JsonValue, manager: 
 
 /** The body as an object after the checks the real system makes before applying. */
 function checkApplyBody(config: JsonValue, manager: string, options: ApplyOptions): JsonObject {
-  if (manager === '') throw new ApplyInputError('missing-field-manager', 'fieldManager: Required value: is required for apply patch', 'fieldManager');
-  if (!isJsonObject(config)) throw new ApplyInputError('not-an-object', `an apply patch must be an object, not ${config === null ? 'null' : Array.isArray(config) ? 'a list' : typeof config}`);
+  if (manager === '')
+    throw new ApplyInputError('missing-field-manager', 'fieldManager: Required value: is required for apply patch', 'fieldManager');
+  if (!isJsonObject(config))
+    throw new ApplyInputError(
+      'not-an-object',
+      `an apply patch must be an object, not ${config === null ? 'null' : Array.isArray(config) ? 'a list' : typeof config}`,
+    );
   const apiVersion = getOwn(config, 'apiVersion');
-  if (typeof apiVersion !== 'string' || apiVersion === '') throw new ApplyInputError('missing-api-version', "Object 'apiVersion' is missing in apply patch", 'apiVersion');
+  if (typeof apiVersion !== 'string' || apiVersion === '')
+    throw new ApplyInputError('missing-api-version', "Object 'apiVersion' is missing in apply patch", 'apiVersion');
   if (apiVersion !== options.apiVersion) {
     throw new ApplyInputError(
       'api-version-mismatch',
@@ -79,10 +92,15 @@ function checkApplyBody(config: JsonValue, manager: string, options: ApplyOption
   const kind = getOwn(config, 'kind');
   if (typeof kind !== 'string' || kind === '') throw new ApplyInputError('missing-kind', "Object 'Kind' is missing in apply patch", 'kind');
   if (options.kind !== undefined && kind !== options.kind) {
-    throw new ApplyInputError('kind-mismatch', `Incorrect kind specified in apply patch. Specified patch kind: ${kind}, expected: ${options.kind}`, 'kind');
+    throw new ApplyInputError(
+      'kind-mismatch',
+      `Incorrect kind specified in apply patch. Specified patch kind: ${kind}, expected: ${options.kind}`,
+      'kind',
+    );
   }
   const metadata = getOwn(config, 'metadata');
-  if (metadata !== undefined && !isJsonObject(metadata)) throw new ApplyInputError('invalid-config', 'metadata must be an object', 'metadata');
+  if (metadata !== undefined && !isJsonObject(metadata))
+    throw new ApplyInputError('invalid-config', 'metadata must be an object', 'metadata');
   const managedFields = isJsonObject(metadata) ? getOwn(metadata, 'managedFields') : undefined;
   if (managedFields !== undefined && managedFields !== null) {
     throw new ApplyInputError('managed-fields-set', 'metadata.managedFields must be nil', 'metadata.managedFields');
@@ -119,8 +137,11 @@ function sameOwnership(a: ManagedFields, b: ManagedFields): boolean {
   const owning = (m: ManagedFields): [string, ManagedEntry][] => [...m.entries()].filter(([, e]) => !e.fields.isEmpty());
   const x = owning(a);
   const y = new Map(owning(b));
-  return x.length === y.size && x.every(([key, e]) => {
-    const other = y.get(key);
-    return other !== undefined && other.apiVersion === e.apiVersion && other.fields.equals(e.fields);
-  });
+  return (
+    x.length === y.size &&
+    x.every(([key, e]) => {
+      const other = y.get(key);
+      return other !== undefined && other.apiVersion === e.apiVersion && other.fields.equals(e.fields);
+    })
+  );
 }

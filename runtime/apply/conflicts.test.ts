@@ -36,7 +36,9 @@ describe('apply: conflicts', () => {
       expect(error.code).toBe(409);
       expect(error.reason).toBe('Conflict');
       expect(error.message).toBe(`Apply failed with 1 conflict: conflict with "ctl" using v1 at ${stepTime(0)}: .spec.replicas`);
-      expect(error.details?.causes).toEqual([{ type: 'FieldManagerConflict', message: `conflict with "ctl" using v1 at ${stepTime(0)}`, field: '.spec.replicas' }]);
+      expect(error.details?.causes).toEqual([
+        { type: 'FieldManagerConflict', message: `conflict with "ctl" using v1 at ${stepTime(0)}`, field: '.spec.replicas' },
+      ]);
     }
   });
 
@@ -178,7 +180,11 @@ describe('apply: conflicts', () => {
     runScenario({
       steps: [
         { manager: 'a', apply: pod({ containers: [container('web', { image: 'nginx:1' })] }) },
-        { manager: 'b', apply: pod({ containers: [container('web', { image: 'nginx:2' })] }), conflicts: ['a: .spec.containers[name="web"].image'] },
+        {
+          manager: 'b',
+          apply: pod({ containers: [container('web', { image: 'nginx:2' })] }),
+          conflicts: ['a: .spec.containers[name="web"].image'],
+        },
       ],
     });
   });
@@ -201,7 +207,11 @@ describe('apply: conflicts', () => {
     runScenario({
       steps: [
         { manager: 'ctl', update: pod({ containers: [container('web', { image: 'v1' })] }) },
-        { manager: 'a', apply: pod({ containers: [container('web', { image: 'v2' })] }), conflicts: ['ctl: .spec.containers[name="web"].image'] },
+        {
+          manager: 'a',
+          apply: pod({ containers: [container('web', { image: 'v2' })] }),
+          conflicts: ['ctl: .spec.containers[name="web"].image'],
+        },
       ],
     });
   });

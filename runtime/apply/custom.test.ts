@@ -60,7 +60,12 @@ describe('custom resources', () => {
         { manager: 'a', apply: widget({ keyed: [{ id: '1', count: 1 }] }) },
         { manager: 'b', apply: widget({ keyed: [{ id: '2', count: 2 }] }) },
       ],
-      object: widget({ keyed: [{ id: '1', count: 1 }, { id: '2', count: 2 }] }),
+      object: widget({
+        keyed: [
+          { id: '1', count: 1 },
+          { id: '2', count: 2 },
+        ],
+      }),
       managed: {
         'a/Apply': ['.spec.keyed[id="1"]', '.spec.keyed[id="1"].count', '.spec.keyed[id="1"].id'],
         'b/Apply': ['.spec.keyed[id="2"]', '.spec.keyed[id="2"].count', '.spec.keyed[id="2"].id'],
@@ -97,7 +102,9 @@ describe('custom resources', () => {
       steps: [{ manager: 'a', apply: widget({ size: 1, list: [{ id: 1 }] }) }],
       managed: { 'a/Apply': ['.spec', '.spec.list', '.spec.size'] },
     });
-    expect((managedFieldsJson(live) as { fieldsV1: unknown }[])[0]?.fieldsV1).toEqual({ 'f:spec': { '.': {}, 'f:list': {}, 'f:size': {} } });
+    expect((managedFieldsJson(live) as { fieldsV1: unknown }[])[0]?.fieldsV1).toEqual({
+      'f:spec': { '.': {}, 'f:list': {}, 'f:size': {} },
+    });
   });
 
   it('custom/omit-atomic-list-removes: an omitted atomic list the applier owned is removed whole', () => {

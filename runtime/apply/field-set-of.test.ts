@@ -70,6 +70,10 @@ describe('fieldSetOf', () => {
   });
 
   it('fieldSetOf/no-schema: without a schema objects are granular maps and lists atomic', () => {
-    expect(fieldSetOf({ a: { b: [1] } }, undefined).paths().map(pathString)).toEqual(['.a', '.a.b']);
+    expect(
+      fieldSetOf({ a: { b: [1] } }, undefined)
+        .paths()
+        .map(pathString),
+    ).toEqual(['.a', '.a.b']);
   });
 });

@@ -7,12 +7,7 @@
  * Sets are built with `insert`/`addMember`/`descend`; the set operations return fresh sets and
  * never share nodes with their inputs.
  */
-import {
-  comparePathElements,
-  type Path,
-  type PathElement,
-  serializePathElement,
-} from './path-element.js';
+import { comparePathElements, type Path, type PathElement, serializePathElement } from './path-element.js';
 
 /** One element at one level of a set, for walking it. */
 export interface FieldSetEntry {

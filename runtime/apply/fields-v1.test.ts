@@ -14,13 +14,21 @@ describe('FieldsV1', () => {
       [f('spec'), f('containers'), k('a')],
       [f('spec'), f('containers'), k('a'), f('image')],
     );
-    expect(fieldsV1Json(set)).toBe('{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\\"name\\":\\"a\\"}":{".":{},"f:image":{}}}}}');
+    expect(fieldsV1Json(set)).toBe(
+      '{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\\"name\\":\\"a\\"}":{".":{},"f:image":{}}}}}',
+    );
   });
 
   it('fieldsV1/every-element-kind: f:, k:, v:, i: and "." in one tree', () => {
     const set = FieldSet.of(
       [f('a')],
-      [f('keys'), keyElement([{ name: 'port', value: 80 }, { name: 'proto', value: 'TCP' }])],
+      [
+        f('keys'),
+        keyElement([
+          { name: 'port', value: 80 },
+          { name: 'proto', value: 'TCP' },
+        ]),
+      ],
       [f('set'), valueElement('x')],
       [f('set'), valueElement(3)],
       [f('list'), indexElement(1)],

@@ -4,7 +4,16 @@
  */
 import { type JsonValue, getOwn, isJsonObject, isJsonPrimitive } from '../json/index.js';
 import { TypedValueError } from './errors.js';
-import { indexElement, type KeyField, keyElement, type Path, type PathElement, pathString, serializePathElement, valueElement } from './path-element.js';
+import {
+  indexElement,
+  type KeyField,
+  keyElement,
+  type Path,
+  type PathElement,
+  pathString,
+  serializePathElement,
+  valueElement,
+} from './path-element.js';
 import type { ListShape } from './shape.js';
 
 /** The element naming item `index` of a granular list; `path` is the list's, for errors. */
@@ -13,7 +22,8 @@ export function itemElement(list: ListShape, item: JsonValue, index: number, pat
     case 'map':
       return keyOf(list, item, index, path);
     case 'set':
-      if (!isJsonPrimitive(item)) throw itemError(path, index, `associative list without keys has an element that is ${Array.isArray(item) ? 'a list' : 'a map'}`);
+      if (!isJsonPrimitive(item))
+        throw itemError(path, index, `associative list without keys has an element that is ${Array.isArray(item) ? 'a list' : 'a map'}`);
       return valueElement(item);
     case 'index':
     case 'atomic':
@@ -26,10 +36,16 @@ function keyOf(list: ListShape, item: JsonValue, index: number, path: Path): Pat
   const fields: KeyField[] = [];
   for (const key of list.keys) {
     const value = getOwn(item, key.name);
-    if (value === null) throw itemError(path, index, `associative list with keys has an element with a null value for key field ${JSON.stringify(key.name)}`);
+    if (value === null)
+      throw itemError(path, index, `associative list with keys has an element with a null value for key field ${JSON.stringify(key.name)}`);
     if (value !== undefined) fields.push({ name: key.name, value });
     else if (key.default !== undefined) fields.push({ name: key.name, value: key.default });
-    else throw itemError(path, index, `associative list with keys has an element that omits key field ${JSON.stringify(key.name)} (and doesn't have default value)`);
+    else
+      throw itemError(
+        path,
+        index,
+        `associative list with keys has an element that omits key field ${JSON.stringify(key.name)} (and doesn't have default value)`,
+      );
   }
   return keyElement(fields);
 }

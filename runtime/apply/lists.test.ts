@@ -3,7 +3,10 @@ import { container, managedFieldsJson, pod, runScenario } from './scenario.testi
 
 const web = (rest = {}) => container('web', rest);
 const side = (rest = {}) => container('side', rest);
-const item = (name: string, ...rest: string[]) => [`.spec.containers[name="${name}"]`, ...['name', ...rest].map((f) => `.spec.containers[name="${name}"].${f}`)];
+const item = (name: string, ...rest: string[]) => [
+  `.spec.containers[name="${name}"]`,
+  ...['name', ...rest].map((f) => `.spec.containers[name="${name}"].${f}`),
+];
 
 describe('list maps', () => {
   it('list-map/merge-by-key: each applier changes its own item, the others stay', () => {
@@ -59,17 +62,38 @@ describe('list maps', () => {
         { manager: 'a', apply: pod({ containers: [web({ env: [{ name: 'A', value: '1' }] })] }) },
         { manager: 'b', apply: pod({ containers: [web({ env: [{ name: 'B', value: '2' }] })] }) },
       ],
-      object: pod({ containers: [web({ env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] })] }),
+      object: pod({
+        containers: [
+          web({
+            env: [
+              { name: 'A', value: '1' },
+              { name: 'B', value: '2' },
+            ],
+          }),
+        ],
+      }),
       managed: {
-        'a/Apply': [...item('web'), '.spec.containers[name="web"].env[name="A"]', '.spec.containers[name="web"].env[name="A"].name', '.spec.containers[name="web"].env[name="A"].value'],
-        'b/Apply': [...item('web'), '.spec.containers[name="web"].env[name="B"]', '.spec.containers[name="web"].env[name="B"].name', '.spec.containers[name="web"].env[name="B"].value'],
+        'a/Apply': [
+          ...item('web'),
+          '.spec.containers[name="web"].env[name="A"]',
+          '.spec.containers[name="web"].env[name="A"].name',
+          '.spec.containers[name="web"].env[name="A"].value',
+        ],
+        'b/Apply': [
+          ...item('web'),
+          '.spec.containers[name="web"].env[name="B"]',
+          '.spec.containers[name="web"].env[name="B"].name',
+          '.spec.containers[name="web"].env[name="B"].value',
+        ],
       },
     });
   });
 
   it('list-map/two-keys: ports keyed by containerPort and protocol are distinct per protocol', () => {
     runScenario({
-      steps: [{ manager: 'a', apply: pod({ containers: [web({ ports: [{ containerPort: 53 }, { containerPort: 53, protocol: 'UDP' }] })] }) }],
+      steps: [
+        { manager: 'a', apply: pod({ containers: [web({ ports: [{ containerPort: 53 }, { containerPort: 53, protocol: 'UDP' }] })] }) },
+      ],
       managed: {
         'a/Apply': [
           ...item('web'),
@@ -94,8 +118,12 @@ describe('list maps', () => {
   });
 
   it('list-map/two-keys-encoding: a two-field key is written with fields sorted and JSON-encoded', () => {
-    const live = runScenario({ steps: [{ manager: 'a', apply: pod({ containers: [web({ ports: [{ protocol: 'UDP', containerPort: 53 }] })] }) }] });
-    const [entry] = managedFieldsJson(live) as { fieldsV1: Record<string, Record<string, Record<string, Record<string, Record<string, unknown>>>>> }[];
+    const live = runScenario({
+      steps: [{ manager: 'a', apply: pod({ containers: [web({ ports: [{ protocol: 'UDP', containerPort: 53 }] })] }) }],
+    });
+    const [entry] = managedFieldsJson(live) as {
+      fieldsV1: Record<string, Record<string, Record<string, Record<string, Record<string, unknown>>>>>;
+    }[];
     const ports = entry?.fieldsV1['f:spec']?.['f:containers']?.['k:{"name":"web"}']?.['f:ports'];
     expect(Object.keys(ports ?? {})).toEqual(['k:{"containerPort":53,"protocol":"UDP"}']);
   });
@@ -179,7 +207,9 @@ describe('sets', () => {
 
   it('set/encoding: set values are written as v:<json>', () => {
     const live = runScenario({ steps: [{ manager: 'a', apply: pod(undefined, { finalizers: ['example.com/x'] }) }] });
-    expect((managedFieldsJson(live) as { fieldsV1: unknown }[])[0]?.fieldsV1).toEqual({ 'f:metadata': { 'f:finalizers': { 'v:"example.com/x"': {} } } });
+    expect((managedFieldsJson(live) as { fieldsV1: unknown }[])[0]?.fieldsV1).toEqual({
+      'f:metadata': { 'f:finalizers': { 'v:"example.com/x"': {} } },
+    });
   });
 
   it('set/empty-list-owns-nothing: an applied empty granular list is set but records no ownership', () => {

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../json/index.js';
 import { isManagedFieldsError } from './errors.js';
 import { FieldSet } from './field-set.js';
-import { capUpdateManagers, decodeManagedFields, encodeManagedFields, formatTime, type ManagedEntry, managerIdentity } from './managed-fields.js';
+import {
+  capUpdateManagers,
+  decodeManagedFields,
+  encodeManagedFields,
+  formatTime,
+  type ManagedEntry,
+  managerIdentity,
+} from './managed-fields.js';
 import { fieldElement } from './path-element.js';
 
 const entry = (over: JsonObject = {}): JsonObject => ({
@@ -18,7 +25,15 @@ const entry = (over: JsonObject = {}): JsonObject => ({
 function managed(...entries: Partial<ManagedEntry>[]): Map<string, ManagedEntry> {
   return new Map(
     entries.map((e) => {
-      const full: ManagedEntry = { manager: 'm', operation: 'Update', apiVersion: 'v1', subresource: '', time: undefined, fields: FieldSet.of([fieldElement('x')]), ...e };
+      const full: ManagedEntry = {
+        manager: 'm',
+        operation: 'Update',
+        apiVersion: 'v1',
+        subresource: '',
+        time: undefined,
+        fields: FieldSet.of([fieldElement('x')]),
+        ...e,
+      };
       return [managerIdentity(full), full];
     }),
   );
@@ -34,10 +49,18 @@ describe('managedFields entries', () => {
 
   it('entries/identity: updaters are told apart by apiVersion, appliers are not', () => {
     const base = { manager: 'm', subresource: '' };
-    expect(managerIdentity({ ...base, operation: 'Update', apiVersion: 'v1' })).not.toBe(managerIdentity({ ...base, operation: 'Update', apiVersion: 'v2' }));
-    expect(managerIdentity({ ...base, operation: 'Apply', apiVersion: 'v1' })).toBe(managerIdentity({ ...base, operation: 'Apply', apiVersion: 'v2' }));
-    expect(managerIdentity({ ...base, operation: 'Apply', apiVersion: 'v1' })).not.toBe(managerIdentity({ ...base, operation: 'Update', apiVersion: 'v1' }));
-    expect(managerIdentity({ ...base, operation: 'Update', apiVersion: 'v1' })).not.toBe(managerIdentity({ manager: 'm', operation: 'Update', apiVersion: 'v1', subresource: 'status' }));
+    expect(managerIdentity({ ...base, operation: 'Update', apiVersion: 'v1' })).not.toBe(
+      managerIdentity({ ...base, operation: 'Update', apiVersion: 'v2' }),
+    );
+    expect(managerIdentity({ ...base, operation: 'Apply', apiVersion: 'v1' })).toBe(
+      managerIdentity({ ...base, operation: 'Apply', apiVersion: 'v2' }),
+    );
+    expect(managerIdentity({ ...base, operation: 'Apply', apiVersion: 'v1' })).not.toBe(
+      managerIdentity({ ...base, operation: 'Update', apiVersion: 'v1' }),
+    );
+    expect(managerIdentity({ ...base, operation: 'Update', apiVersion: 'v1' })).not.toBe(
+      managerIdentity({ manager: 'm', operation: 'Update', apiVersion: 'v1', subresource: 'status' }),
+    );
   });
 
   it('entries/one-per-identity: a later entry of the same identity replaces an earlier one', () => {
@@ -46,7 +69,15 @@ describe('managedFields entries', () => {
   });
 
   it('entries/validation: operation, apiVersion and fieldsType are checked', () => {
-    for (const bad of [entry({ operation: 'update' }), entry({ operation: '' }), entry({ apiVersion: '' }), entry({ fieldsType: '' }), entry({ fieldsType: 'FieldsV2' }), entry({ fieldsV1: [] }), 'x']) {
+    for (const bad of [
+      entry({ operation: 'update' }),
+      entry({ operation: '' }),
+      entry({ apiVersion: '' }),
+      entry({ fieldsType: '' }),
+      entry({ fieldsType: 'FieldsV2' }),
+      entry({ fieldsV1: [] }),
+      'x',
+    ]) {
       try {
         decodeManagedFields([bad]);
         expect.unreachable(JSON.stringify(bad));
@@ -79,7 +110,13 @@ describe('managedFields entries', () => {
   });
 
   it('entries/cap: the oldest updaters beyond the cap merge into one ancient-changes entry per version', () => {
-    const many = managed(...Array.from({ length: 5 }, (_, i) => ({ manager: `m${i}`, time: `2024-01-01T00:00:0${i}Z`, fields: FieldSet.of([fieldElement(`f${i}`)]) })));
+    const many = managed(
+      ...Array.from({ length: 5 }, (_, i) => ({
+        manager: `m${i}`,
+        time: `2024-01-01T00:00:0${i}Z`,
+        fields: FieldSet.of([fieldElement(`f${i}`)]),
+      })),
+    );
     const capped = capUpdateManagers(many, 3);
     const out = encodeManagedFields(capped);
     expect(out.map((e) => e.manager)).toEqual(['ancient-changes', 'm3', 'm4']);

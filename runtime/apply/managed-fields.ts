@@ -75,16 +75,25 @@ function decodeEntry(raw: JsonValue, where: string): ManagedEntry {
     return v;
   };
   const operation = text('operation');
-  if (operation !== 'Apply' && operation !== 'Update') throw new ManagedFieldsError(`${where}.operation: must be \`Apply\` or \`Update\`, not ${JSON.stringify(operation)}`);
+  if (operation !== 'Apply' && operation !== 'Update')
+    throw new ManagedFieldsError(`${where}.operation: must be \`Apply\` or \`Update\`, not ${JSON.stringify(operation)}`);
   const apiVersion = text('apiVersion');
   if (apiVersion === '') throw new ManagedFieldsError(`${where}.apiVersion: must not be empty`);
   const fieldsType = text('fieldsType');
   if (fieldsType === '') throw new ManagedFieldsError(`${where}.fieldsType: missing`);
-  if (fieldsType !== 'FieldsV1') throw new ManagedFieldsError(`${where}.fieldsType: invalid ${JSON.stringify(fieldsType)}, only FieldsV1 is supported`);
+  if (fieldsType !== 'FieldsV1')
+    throw new ManagedFieldsError(`${where}.fieldsType: invalid ${JSON.stringify(fieldsType)}, only FieldsV1 is supported`);
   const tree = getOwn(raw, 'fieldsV1');
   const fields = tree === undefined || tree === null ? new FieldSet() : fromFieldsV1(tree, `${where}.fieldsV1`);
   const time = text('time');
-  return { manager: text('manager'), operation, apiVersion, subresource: text('subresource'), time: time === '' ? undefined : time, fields };
+  return {
+    manager: text('manager'),
+    operation,
+    apiVersion,
+    subresource: text('subresource'),
+    time: time === '' ? undefined : time,
+    fields,
+  };
 }
 
 /** Writes entries as `metadata.managedFields`, sorted, without the ones that own nothing. */

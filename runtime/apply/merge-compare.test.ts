@@ -63,7 +63,9 @@ describe('compare', () => {
   });
 
   it('compare/atomic: any change inside an atomic value modifies the value', () => {
-    expect(show(compareObjects({ spec: { tolerations: [{ key: 'a' }] } }, { spec: { tolerations: [{ key: 'b' }] } }, shape)).modified).toEqual(['.spec.tolerations']);
+    expect(
+      show(compareObjects({ spec: { tolerations: [{ key: 'a' }] } }, { spec: { tolerations: [{ key: 'b' }] } }, shape)).modified,
+    ).toEqual(['.spec.tolerations']);
   });
 });
 

@@ -20,9 +20,14 @@ describe('path elements: FieldsV1 keys', () => {
 
   it('encoding/key: a list-map key is k:<json object>, fields sorted by name', () => {
     expect(serializePathElement(keyElement([{ name: 'name', value: 'a' }]))).toBe('k:{"name":"a"}');
-    expect(serializePathElement(keyElement([{ name: 'protocol', value: 'TCP' }, { name: 'containerPort', value: 80 }]))).toBe(
-      'k:{"containerPort":80,"protocol":"TCP"}',
-    );
+    expect(
+      serializePathElement(
+        keyElement([
+          { name: 'protocol', value: 'TCP' },
+          { name: 'containerPort', value: 80 },
+        ]),
+      ),
+    ).toBe('k:{"containerPort":80,"protocol":"TCP"}');
   });
 
   it('encoding/key-escaping: key values are escaped as the real system escapes JSON', () => {
@@ -43,13 +48,27 @@ describe('path elements: FieldsV1 keys', () => {
   });
 
   it('decoding/roundtrip: every kind reads back to the same element', () => {
-    for (const pe of [fieldElement('x'), keyElement([{ name: 'b', value: 1 }, { name: 'a', value: 'z' }]), valueElement('v'), valueElement(7), indexElement(0)]) {
+    for (const pe of [
+      fieldElement('x'),
+      keyElement([
+        { name: 'b', value: 1 },
+        { name: 'a', value: 'z' },
+      ]),
+      valueElement('v'),
+      valueElement(7),
+      indexElement(0),
+    ]) {
       expect(parsePathElement(serializePathElement(pe))).toEqual(pe);
     }
   });
 
   it('decoding/key-sorted: key fields are sorted whatever order they are written in', () => {
-    expect(parsePathElement('k:{"protocol":"TCP","containerPort":80}')).toEqual(keyElement([{ name: 'containerPort', value: 80 }, { name: 'protocol', value: 'TCP' }]));
+    expect(parsePathElement('k:{"protocol":"TCP","containerPort":80}')).toEqual(
+      keyElement([
+        { name: 'containerPort', value: 80 },
+        { name: 'protocol', value: 'TCP' },
+      ]),
+    );
   });
 
   it('decoding/unknown-kind-skipped: a well-formed key of an unknown kind reads as nothing', () => {
@@ -76,7 +95,10 @@ describe('path elements: printed paths and order', () => {
         fieldElement('containers'),
         keyElement([{ name: 'name', value: 'web' }]),
         fieldElement('ports'),
-        keyElement([{ name: 'containerPort', value: 80 }, { name: 'protocol', value: 'TCP' }]),
+        keyElement([
+          { name: 'containerPort', value: 80 },
+          { name: 'protocol', value: 'TCP' },
+        ]),
       ]),
     ).toBe('.spec.containers[name="web"].ports[containerPort=80,protocol="TCP"]');
     expect(pathString([fieldElement('metadata'), fieldElement('finalizers'), valueElement('x')])).toBe('.metadata.finalizers[="x"]');
@@ -84,13 +106,23 @@ describe('path elements: printed paths and order', () => {
   });
 
   it('order/kinds: fields before keys before values before indexes', () => {
-    const sorted = [indexElement(0), valueElement('a'), keyElement([{ name: 'n', value: 'a' }]), fieldElement('z')].sort(comparePathElements);
+    const sorted = [indexElement(0), valueElement('a'), keyElement([{ name: 'n', value: 'a' }]), fieldElement('z')].sort(
+      comparePathElements,
+    );
     expect(sorted.map(serializePathElement)).toEqual(['f:z', 'k:{"n":"a"}', 'v:"a"', 'i:0']);
   });
 
   it('order/values: numbers numerically, before strings, booleans and null', () => {
     const values = [null, 'b', true, 10, 'a', 9, false].map((v) => valueElement(v));
-    expect(values.sort(comparePathElements).map(serializePathElement)).toEqual(['v:9', 'v:10', 'v:"a"', 'v:"b"', 'v:false', 'v:true', 'v:null']);
+    expect(values.sort(comparePathElements).map(serializePathElement)).toEqual([
+      'v:9',
+      'v:10',
+      'v:"a"',
+      'v:"b"',
+      'v:false',
+      'v:true',
+      'v:null',
+    ]);
   });
 
   it('order/keys: keys compare field by field, numbers numerically', () => {

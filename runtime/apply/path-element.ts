@@ -128,7 +128,10 @@ function valueString(value: JsonValue): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(valueString).join(', ')}]`;
   if (isJsonObject(value)) {
-    return `{${Object.keys(value).sort(compareStrings).map((k) => `${k}=${valueString(value[k] as JsonValue)}`).join(', ')}}`;
+    return `{${Object.keys(value)
+      .sort(compareStrings)
+      .map((k) => `${k}=${valueString(value[k] as JsonValue)}`)
+      .join(', ')}}`;
   }
   return String(value);
 }
@@ -177,7 +180,9 @@ export function compareValues(a: JsonValue, b: JsonValue): number {
   }
   if (isJsonObject(a) && isJsonObject(b)) {
     const toFields = (o: typeof a): KeyField[] =>
-      Object.keys(o).sort(compareStrings).map((name) => ({ name, value: o[name] as JsonValue }));
+      Object.keys(o)
+        .sort(compareStrings)
+        .map((name) => ({ name, value: o[name] as JsonValue }));
     return compareKeyFields(toFields(a), toFields(b));
   }
   return 0;
@@ -217,7 +222,10 @@ function codePointRank(unit: number): number {
 export function goJson(value: JsonValue): string {
   if (Array.isArray(value)) return `[${value.map(goJson).join(',')}]`;
   if (isJsonObject(value)) {
-    return `{${Object.keys(value).sort(compareStrings).map((k) => `${goJson(k)}:${goJson(value[k] as JsonValue)}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort(compareStrings)
+      .map((k) => `${goJson(k)}:${goJson(value[k] as JsonValue)}`)
+      .join(',')}}`;
   }
   const text = JSON.stringify(value);
   return GO_ESCAPED.test(text) ? text.replace(GO_ESCAPED_ALL, goEscape) : text;

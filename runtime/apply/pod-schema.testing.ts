@@ -79,7 +79,18 @@ const specFields: FieldSchema[] = [
   // No list type: the legacy markers make it a list map keyed by name.
   { name: 'initContainers', schema: list({ type: 'ref', ref: () => Container }), patchStrategy: 'merge', patchMergeKey: 'name' },
   // Both: the list type wins over the legacy markers.
-  { name: 'volumes', schema: list(object('test.Volume', [{ name: 'name', schema: str }, { name: 'path', schema: str }]), 'atomic'), patchStrategy: 'merge', patchMergeKey: 'name' },
+  {
+    name: 'volumes',
+    schema: list(
+      object('test.Volume', [
+        { name: 'name', schema: str },
+        { name: 'path', schema: str },
+      ]),
+      'atomic',
+    ),
+    patchStrategy: 'merge',
+    patchMergeKey: 'name',
+  },
   { name: 'tolerations', schema: list(Toleration, 'atomic') },
   { name: 'nodeSelector', schema: map(str, 'atomic') },
   { name: 'securityContext', schema: SecurityContext },
@@ -89,7 +100,13 @@ const specFields: FieldSchema[] = [
   { name: 'replicas', schema: int },
   { name: 'hostname', schema: str },
   { name: 'paused', schema: { type: 'boolean' } },
-  { name: 'strategy', schema: object('test.Strategy', [{ name: 'type', schema: str }, { name: 'maxSurge', schema: { type: 'int-or-string' } }]) },
+  {
+    name: 'strategy',
+    schema: object('test.Strategy', [
+      { name: 'type', schema: str },
+      { name: 'maxSurge', schema: { type: 'int-or-string' } },
+    ]),
+  },
 ];
 
 const ObjectMeta = object('test.ObjectMeta', [
@@ -141,7 +158,14 @@ export const topology = {
   containersAtomic: list({ type: 'ref', ref: () => Container }, 'atomic'),
   nodeSelectorGranular: map(str, 'granular'),
   nodeSelectorAtomic: map(str, 'atomic'),
-  strategyAtomic: object('test.Strategy', [{ name: 'type', schema: str }, { name: 'maxSurge', schema: { type: 'int-or-string' } }], 'atomic'),
+  strategyAtomic: object(
+    'test.Strategy',
+    [
+      { name: 'type', schema: str },
+      { name: 'maxSurge', schema: { type: 'int-or-string' } },
+    ],
+    'atomic',
+  ),
   securityContextGranular: object('test.SecurityContext', SecurityContext.fields.slice()),
   gatesAtomic: list(str, 'atomic'),
 };
@@ -156,10 +180,38 @@ export const WidgetSchema: ObjectSchema = object('example.Widget', [
     schema: object('example.WidgetSpec', [
       { name: 'size', schema: int },
       { name: 'tags', schema: list(str) },
-      { name: 'parts', schema: list(object('example.Part', [{ name: 'id', schema: str }, { name: 'count', schema: int }])) },
+      {
+        name: 'parts',
+        schema: list(
+          object('example.Part', [
+            { name: 'id', schema: str },
+            { name: 'count', schema: int },
+          ]),
+        ),
+      },
       // Legacy markers mean nothing to a custom resource.
-      { name: 'legacy', schema: list(object('example.Part', [{ name: 'id', schema: str }, { name: 'count', schema: int }])), patchStrategy: 'merge', patchMergeKey: 'id' },
-      { name: 'keyed', schema: list(object('example.Part', [{ name: 'id', schema: str }, { name: 'count', schema: int }]), 'map', 'id') },
+      {
+        name: 'legacy',
+        schema: list(
+          object('example.Part', [
+            { name: 'id', schema: str },
+            { name: 'count', schema: int },
+          ]),
+        ),
+        patchStrategy: 'merge',
+        patchMergeKey: 'id',
+      },
+      {
+        name: 'keyed',
+        schema: list(
+          object('example.Part', [
+            { name: 'id', schema: str },
+            { name: 'count', schema: int },
+          ]),
+          'map',
+          'id',
+        ),
+      },
       { name: 'labels', schema: map(str) },
       { name: 'free', schema: { type: 'object', fields: [], preserveUnknown: true } },
     ]),

@@ -61,7 +61,13 @@ function pruneEntries(
   return out;
 }
 
-function pruneItems(list: JsonValue[], shape: ListShape, released: FieldSet, owned: FieldSet | undefined, path: PathElement[]): JsonValue[] {
+function pruneItems(
+  list: JsonValue[],
+  shape: ListShape,
+  released: FieldSet,
+  owned: FieldSet | undefined,
+  path: PathElement[],
+): JsonValue[] {
   const keyFields = new Set(shape.listKind === 'map' ? shape.keys.map((k) => k.name) : []);
   const out: JsonValue[] = [];
   for (const item of indexList(shape, list, path, false).items) {

@@ -7,7 +7,13 @@ import { managedFieldsJson, ownership, pod, runScenario, stepTime } from './scen
 import { update } from './update.js';
 
 const options = { schema: PodSchema, apiVersion: 'v1', now: stepTime(5) };
-const applied = () => runScenario({ steps: [{ manager: 'a', apply: pod({ replicas: 1, paused: true }) }, { manager: 'b', apply: pod({ hostname: 'h' }) }] });
+const applied = () =>
+  runScenario({
+    steps: [
+      { manager: 'a', apply: pod({ replicas: 1, paused: true }) },
+      { manager: 'b', apply: pod({ hostname: 'h' }) },
+    ],
+  });
 
 describe('managedFields reset', () => {
   it('reset/one-empty-entry-clears: [{}] with no other change leaves no managedFields', () => {
@@ -45,7 +51,12 @@ describe('managedFields reset', () => {
   });
 
   it('reset/empty-strings-count-as-empty: an entry of empty strings is an empty entry', () => {
-    const next = update(applied(), pod({ replicas: 1, paused: true, hostname: 'h' }, { managedFields: [{ manager: '', operation: '' }] }), 'edit', options);
+    const next = update(
+      applied(),
+      pod({ replicas: 1, paused: true, hostname: 'h' }, { managedFields: [{ manager: '', operation: '' }] }),
+      'edit',
+      options,
+    );
     expect(managedFieldsJson(next)).toBeUndefined();
   });
 

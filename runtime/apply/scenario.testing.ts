@@ -60,7 +60,13 @@ export function runScenario(scenario: Scenario): JsonObject | undefined {
   let schema = 'schema' in scenario ? scenario.schema : PodSchema;
   scenario.steps.forEach((step, i) => {
     schema = step.schema ?? schema;
-    const options = { schema, custom: scenario.custom, apiVersion: step.apiVersion ?? 'v1', subresource: step.subresource, now: stepTime(i) };
+    const options = {
+      schema,
+      custom: scenario.custom,
+      apiVersion: step.apiVersion ?? 'v1',
+      subresource: step.subresource,
+      now: stepTime(i),
+    };
     if ('update' in step) {
       live = update(live, step.update, step.manager, options);
       return;

@@ -50,7 +50,12 @@ describe('topology change: granular to atomic', () => {
       steps: [
         { manager: 'a', apply: pod({ containers: [container('web', { image: '1' })] }) },
         { manager: 'b', apply: pod({ containers: [container('web', { env: [{ name: 'X', value: '1' }] })] }) },
-        { manager: 'c', apply: pod({ containers: [container('web', { image: '1' })] }), schema: withSpecField('containers', topology.containersAtomic), conflicts: ['a: .spec.containers', 'b: .spec.containers'] },
+        {
+          manager: 'c',
+          apply: pod({ containers: [container('web', { image: '1' })] }),
+          schema: withSpecField('containers', topology.containersAtomic),
+          conflicts: ['a: .spec.containers', 'b: .spec.containers'],
+        },
       ],
     });
   });
@@ -61,7 +66,12 @@ describe('topology change: granular to atomic', () => {
       steps: [
         { manager: 'a', apply: pod({ nodeSelector: { x: '1' } }) },
         { manager: 'b', apply: pod({ nodeSelector: { y: '1' } }) },
-        { manager: 'c', apply: pod({ nodeSelector: { x: '1', y: '1', z: '1' } }), schema: withSpecField('nodeSelector', topology.nodeSelectorAtomic), conflicts: ['a: .spec.nodeSelector', 'b: .spec.nodeSelector'] },
+        {
+          manager: 'c',
+          apply: pod({ nodeSelector: { x: '1', y: '1', z: '1' } }),
+          schema: withSpecField('nodeSelector', topology.nodeSelectorAtomic),
+          conflicts: ['a: .spec.nodeSelector', 'b: .spec.nodeSelector'],
+        },
       ],
     });
   });
@@ -81,7 +91,12 @@ describe('topology change: granular to atomic', () => {
       steps: [
         { manager: 'a', apply: pod({ gates: ['x'] }) },
         { manager: 'b', apply: pod({ gates: ['y'] }) },
-        { manager: 'b', apply: pod({ gates: ['y', 'z'] }), schema: withSpecField('gates', topology.gatesAtomic), conflicts: ['a: .spec.gates'] },
+        {
+          manager: 'b',
+          apply: pod({ gates: ['y', 'z'] }),
+          schema: withSpecField('gates', topology.gatesAtomic),
+          conflicts: ['a: .spec.gates'],
+        },
       ],
     });
   });
@@ -130,7 +145,11 @@ describe('topology change: atomic to granular', () => {
     runScenario({
       steps: [
         { manager: 'a', apply: pod({ securityContext: { runAsUser: 1 } }) },
-        { manager: 'edit', update: pod({ securityContext: { runAsUser: 2 } }), schema: withSpecField('securityContext', topology.securityContextGranular) },
+        {
+          manager: 'edit',
+          update: pod({ securityContext: { runAsUser: 2 } }),
+          schema: withSpecField('securityContext', topology.securityContextGranular),
+        },
       ],
       managed: { 'a/Apply': ['.spec.securityContext'], 'edit/Update': ['.spec.securityContext.runAsUser'] },
     });

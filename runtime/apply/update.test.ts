@@ -10,7 +10,12 @@ const options = (i: number) => ({ schema: PodSchema, apiVersion: 'v1', now: step
 describe('update: ownership of non-apply writes', () => {
   it('update/create-owns-what-it-set: a create records every field it set, containers included', () => {
     runScenario({
-      steps: [{ manager: 'kubectl-create', update: pod({ replicas: 1, containers: [container('web', { image: 'x' })] }, { labels: { app: 'web' } }) }],
+      steps: [
+        {
+          manager: 'kubectl-create',
+          update: pod({ replicas: 1, containers: [container('web', { image: 'x' })] }, { labels: { app: 'web' } }),
+        },
+      ],
       managed: {
         'kubectl-create/Update': [
           '.metadata.labels',
@@ -29,7 +34,14 @@ describe('update: ownership of non-apply writes', () => {
   it('update/entry: an Update entry records its apiVersion and time', () => {
     const live = runScenario({ steps: [{ manager: 'ctl', update: pod({ replicas: 1 }) }] });
     expect(managedFieldsJson(live)).toEqual([
-      { manager: 'ctl', operation: 'Update', apiVersion: 'v1', time: stepTime(0), fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { '.': {}, 'f:replicas': {} } } },
+      {
+        manager: 'ctl',
+        operation: 'Update',
+        apiVersion: 'v1',
+        time: stepTime(0),
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:spec': { '.': {}, 'f:replicas': {} } },
+      },
     ]);
   });
 
@@ -152,7 +164,12 @@ describe('update: ownership of non-apply writes', () => {
     const managers = (managedFieldsJson(live) as { manager: string }[]).map((e) => e.manager);
     expect(managers).toHaveLength(10);
     expect(managers[0]).toBe(ANCIENT_CHANGES_MANAGER);
-    expect(ownership(live)[`${ANCIENT_CHANGES_MANAGER}/Update`]).toEqual(['.metadata.labels', '.metadata.labels.l0', '.metadata.labels.l1', '.metadata.labels.l2']);
+    expect(ownership(live)[`${ANCIENT_CHANGES_MANAGER}/Update`]).toEqual([
+      '.metadata.labels',
+      '.metadata.labels.l0',
+      '.metadata.labels.l1',
+      '.metadata.labels.l2',
+    ]);
   });
 
   it('update/misfit-drops-tracking: an object that does not fit the markers is stored without managedFields', () => {
@@ -163,7 +180,9 @@ describe('update: ownership of non-apply writes', () => {
 
   it('update/body-managedFields-used: managedFields written in the body are the starting point', () => {
     const live = runScenario({ steps: [{ manager: 'a', apply: pod({ replicas: 1 }) }] });
-    const handedOver = [{ manager: 'b', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } } }];
+    const handedOver = [
+      { manager: 'b', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } } },
+    ];
     const next = update(live, pod({ replicas: 1 }, { managedFields: handedOver }), 'edit', options(1));
     expect(ownership(next)).toEqual({ 'b/Apply': ['.spec.replicas'] });
   });

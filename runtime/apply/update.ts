@@ -11,7 +11,14 @@
 import type { JsonObject } from '../json/index.js';
 import { compareObjects } from './compare.js';
 import { isTypedValueError } from './errors.js';
-import { capUpdateManagers, encodeManagedFields, formatTime, isManagedFieldsReset, type ManagedEntry, managerIdentity } from './managed-fields.js';
+import {
+  capUpdateManagers,
+  encodeManagedFields,
+  formatTime,
+  isManagedFieldsReset,
+  type ManagedEntry,
+  managerIdentity,
+} from './managed-fields.js';
 import { UNKNOWN_MANAGER } from './manager-name.js';
 import { managedEntriesOf, managedFieldsOf, withManagedFields, withoutManagedFields, withoutServerSetFields } from './object-meta.js';
 import type { OwnershipOptions } from './options.js';
@@ -31,7 +38,12 @@ export function update(live: JsonObject | undefined, next: JsonObject, manager: 
   try {
     const managed = reconcileManaged(startingManagedFields(live, next, subresource !== ''), shape);
     const changes = compareObjects(withoutManagedFields(live ?? {}), withoutManagedFields(next), shape);
-    const info = { manager: manager === '' ? UNKNOWN_MANAGER : manager, operation: 'Update', apiVersion: options.apiVersion, subresource } as const;
+    const info = {
+      manager: manager === '' ? UNKNOWN_MANAGER : manager,
+      operation: 'Update',
+      apiVersion: options.apiVersion,
+      subresource,
+    } as const;
     const writer = managerIdentity(info);
     const settled = settleOwnership(managed, writer, changes).managed;
 

@@ -86,7 +86,10 @@ export function allNodes(root: AstNode, isNode: IsAstNode): AstNode[] {
 export function operandsOf(node: AstNode, isNode: IsAstNode): AstNode[] {
   const a = node.args;
   switch (node.op) {
-    case 'value': case 'id': case 'accuValue': case 'accuInc':
+    case 'value':
+    case 'id':
+    case 'accuValue':
+    case 'accuInc':
       return [];
     case 'call':
       return Array.isArray(a) && Array.isArray(a[1]) ? a[1].filter(isNode) : [];

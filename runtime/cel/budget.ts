@@ -5,9 +5,7 @@ import { CelCostExceededError } from './errors.js';
 /** What is left of an object's total budget; shared by all rule evaluations of one object. */
 export class CostBudget {
   remaining: number;
-  constructor(
-    readonly limits: Readonly<Pick<CostLimits, 'perExpression' | 'perObject'>> = DEFAULT_COST_LIMITS,
-  ) {
+  constructor(readonly limits: Readonly<Pick<CostLimits, 'perExpression' | 'perObject'>> = DEFAULT_COST_LIMITS) {
     this.remaining = limits.perObject;
   }
 

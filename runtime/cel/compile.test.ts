@@ -2,7 +2,7 @@ import { Environment } from '@marcbachmann/cel-js';
 import { describe, expect, it, vi } from 'vitest';
 import type { SchemaNode } from '../schema/index.js';
 import { compileExpression, compileRule } from './compile.js';
-import { CelCompileError, isCelCompileError, isCelEvaluationError } from './errors.js';
+import { type CelCompileError, isCelCompileError, isCelEvaluationError } from './errors.js';
 
 const spec: SchemaNode = {
   type: 'object',
@@ -93,7 +93,10 @@ describe('compileRule', () => {
   });
 
   it('messages: messageExpression, else message, else "failed rule"', () => {
-    const withExpr = compileRule({ rule: 'false', messageExpression: "'replicas is ' + string(self.replicas)", message: 'm' }, { self: spec });
+    const withExpr = compileRule(
+      { rule: 'false', messageExpression: "'replicas is ' + string(self.replicas)", message: 'm' },
+      { self: spec },
+    );
     expect(withExpr.message({ self: { replicas: 3 } })).toBe('replicas is 3');
     expect(withExpr.message({ self: {} })).toBe('m');
     expect(compileRule({ rule: 'false', message: 'static' }, { self: spec }).message({ self: {} })).toBe('static');

@@ -193,9 +193,7 @@ export function compileRule(rule: Rule | string, options: CompileRuleOptions): C
     d = declare(variables, optionalOldSelf);
   }
   const { program, estimatedCost } = compileChecked(r.rule, d, 'bool', limits);
-  const messageProgram = r.messageExpression
-    ? compileChecked(r.messageExpression, d, 'string', limits).program
-    : undefined;
+  const messageProgram = r.messageExpression ? compileChecked(r.messageExpression, d, 'string', limits).program : undefined;
   const isTransition = program.identifiers.has('oldSelf');
   const fallbackMessage = r.message ?? `failed rule: ${r.rule}`;
 

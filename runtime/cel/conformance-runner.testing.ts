@@ -42,10 +42,17 @@ const field = (v: Json, k: string): Json => (isObject(v) ? v[k] : undefined);
 class Unsupported extends Error {}
 
 const PRIMITIVES: Record<string, string> = {
-  BOOL: 'bool', INT64: 'int', UINT64: 'uint', DOUBLE: 'double', STRING: 'string', BYTES: 'bytes',
+  BOOL: 'bool',
+  INT64: 'int',
+  UINT64: 'uint',
+  DOUBLE: 'double',
+  STRING: 'string',
+  BYTES: 'bytes',
 };
 const WELL_KNOWN: Record<string, string> = {
-  TIMESTAMP: 'google.protobuf.Timestamp', DURATION: 'google.protobuf.Duration', ANY: 'dyn',
+  TIMESTAMP: 'google.protobuf.Timestamp',
+  DURATION: 'google.protobuf.Duration',
+  ANY: 'dyn',
 };
 
 /** A cel.expr.Type (JSON) as a CEL type name. */
@@ -137,7 +144,8 @@ function sameResult(expected: unknown, actual: unknown): boolean {
     return Array.isArray(actual) && expected.length === actual.length && expected.every((e, i) => sameResult(e, actual[i]));
   }
   if (expected instanceof Map) {
-    const entries = actual instanceof Map ? [...actual.entries()] : isObject(actual as Json) ? Object.entries(actual as JsonObject) : undefined;
+    const entries =
+      actual instanceof Map ? [...actual.entries()] : isObject(actual as Json) ? Object.entries(actual as JsonObject) : undefined;
     if (!entries || entries.length !== expected.size) return false;
     return [...expected.entries()].every(([k, v]) => {
       const hit = entries.find(([ak]) => celEquals(ak instanceof UnsignedInt ? ak.valueOf() : ak, k));
@@ -184,7 +192,8 @@ function runCase(original: SuiteTest['original']): { status: CaseStatus; reason?
   const typed = field(original, 'typedResult');
   const typedResult = field(typed, 'result');
   const checkOnly = original.checkOnly === true || (typed !== undefined && typedResult === undefined);
-  const expected = original.value !== undefined ? suiteValueOf(original.value) : typedResult !== undefined ? suiteValueOf(typedResult) : true;
+  const expected =
+    original.value !== undefined ? suiteValueOf(original.value) : typedResult !== undefined ? suiteValueOf(typedResult) : true;
 
   let program: ReturnType<typeof compileExpression>;
   try {
@@ -276,8 +285,24 @@ export function summarize(results: readonly CaseResult[]): FileSummary[] {
 
 /** The suite files for the features the specification enables. */
 export const CONFORMANCE_FILES: readonly string[] = [
-  'basic', 'bindings_ext', 'comparisons', 'conversions', 'fields', 'fp_math', 'integer_math', 'lists', 'logic',
-  'macros', 'namespace', 'optionals', 'parse', 'plumbing', 'string', 'string_ext', 'timestamps', 'type_deductions',
+  'basic',
+  'bindings_ext',
+  'comparisons',
+  'conversions',
+  'fields',
+  'fp_math',
+  'integer_math',
+  'lists',
+  'logic',
+  'macros',
+  'namespace',
+  'optionals',
+  'parse',
+  'plumbing',
+  'string',
+  'string_ext',
+  'timestamps',
+  'type_deductions',
 ];
 
 /** Suite files not run, and why. */
@@ -288,36 +313,67 @@ export const FILES_NOT_RUN: readonly Exclusion[] = [
   { file: 'wrappers', reason: 'protobuf wrapper types (google.protobuf.Int32Value, ...)' },
   { file: 'enums', reason: 'protobuf enums' },
   { file: 'dynamic', reason: 'protobuf Any/Struct/Value messages' },
-  { file: 'math_ext', reason: 'the math extension is not in the specification\'s library list' },
-  { file: 'encoders_ext', reason: 'the encoders extension is not in the specification\'s library list' },
+  { file: 'math_ext', reason: "the math extension is not in the specification's library list" },
+  { file: 'encoders_ext', reason: "the encoders extension is not in the specification's library list" },
   { file: 'block_ext', reason: 'cel.block is an internal optimizer form, not in the specification' },
-  { file: 'macros2', reason: 'two-variable comprehensions are not in the specification\'s library list' },
+  { file: 'macros2', reason: "two-variable comprehensions are not in the specification's library list" },
   { file: 'unknowns', reason: 'no cases' },
 ];
 
 /** Sections of run files that do not apply, and why. */
 export const SECTIONS_NOT_RUN: readonly Exclusion[] = [
-  { file: 'string_ext', section: 'format', reason: 'string.format is not part of the specification\'s strings extension (charAt ... trim)' },
-  { file: 'string_ext', section: 'format_errors', reason: 'string.format is not part of the specification\'s strings extension (charAt ... trim)' },
+  { file: 'string_ext', section: 'format', reason: "string.format is not part of the specification's strings extension (charAt ... trim)" },
+  {
+    file: 'string_ext',
+    section: 'format_errors',
+    reason: "string.format is not part of the specification's strings extension (charAt ... trim)",
+  },
 ];
 
 /** Known causes of the remaining failures: gaps of @marcbachmann/cel-js that this module does not paper over. */
 const KNOWN_GAPS: readonly { readonly match: (r: CaseResult) => boolean; readonly why: string }[] = [
-  { match: (r) => /^b[rR]/.test(r.expr), why: 'the parser does not accept raw bytes literals (br\'...\')' },
+  { match: (r) => /^b[rR]/.test(r.expr), why: "the parser does not accept raw bytes literals (br'...')" },
   { match: (r) => r.expr.includes('`'), why: 'the parser does not accept backtick-quoted field names' },
-  { match: (r) => /\[\?|\{\?/.test(r.expr.replace(/\]\[\?/g, '')) && /Unexpected token: QUESTION/.test(r.reason ?? ''), why: 'optional list and map entries ([?x], {?k: v}) are not parsed' },
-  { match: (r) => /has\(\) invalid argument/.test(r.reason ?? ''), why: 'the library\'s has() requires the selection to start at a variable, not a literal or call' },
-  { match: (r) => r.file === 'namespace' || r.section === 'qualified_identifier_resolution' && /Unknown variable/.test(r.reason ?? ''), why: 'dotted variable names and containers are not supported (rules declare plain variables)' },
+  {
+    match: (r) => /\[\?|\{\?/.test(r.expr.replace(/\]\[\?/g, '')) && /Unexpected token: QUESTION/.test(r.reason ?? ''),
+    why: 'optional list and map entries ([?x], {?k: v}) are not parsed',
+  },
+  {
+    match: (r) => /has\(\) invalid argument/.test(r.reason ?? ''),
+    why: "the library's has() requires the selection to start at a variable, not a literal or call",
+  },
+  {
+    match: (r) => r.file === 'namespace' || (r.section === 'qualified_identifier_resolution' && /Unknown variable/.test(r.reason ?? '')),
+    why: 'dotted variable names and containers are not supported (rules declare plain variables)',
+  },
   { match: (r) => /nanos|999999999/.test(r.name + r.expr), why: 'timestamps are JavaScript Dates with millisecond precision' },
   { match: (r) => r.name === 'add_time_to_duration', why: 'the library types duration + timestamp as a duration' },
-  { match: (r) => /big.*double|lossy/.test(r.name), why: 'int/double comparison near 2^63 is exact in JavaScript; cel-go compares after converting to double' },
-  { match: (r) => r.file === 'lists' && /u\b|u\)/.test(r.expr), why: 'uint values behind dyn do not match ints/doubles in list membership and indexing' },
+  {
+    match: (r) => /big.*double|lossy/.test(r.name),
+    why: 'int/double comparison near 2^63 is exact in JavaScript; cel-go compares after converting to double',
+  },
+  {
+    match: (r) => r.file === 'lists' && /u\b|u\)/.test(r.expr),
+    why: 'uint values behind dyn do not match ints/doubles in list membership and indexing',
+  },
   { match: (r) => r.expr.startsWith('.'), why: 'the lexer does not accept a double literal starting with "."' },
   { match: (r) => /map_key_null|repeat_key/.test(r.name), why: 'map literals with null or duplicate keys are not rejected' },
-  { match: (r) => /overlaps with/.test(r.reason ?? ''), why: 'the library finds an ambiguous overload for the element type of an empty list literal' },
-  { match: (r) => r.section === 'exists_one' && r.expr.includes('{'), why: 'exists_one over a map literal binds the variable with the wrong type in the library' },
-  { match: (r) => /Cannot index type 'undefined'/.test(r.reason ?? ''), why: 'selecting from optional.none() or an untyped empty literal fails to type-check in the library' },
-  { match: (r) => /expected an error, got false/.test(r.reason ?? '') && r.file === 'optionals', why: 'selecting a field of a non-map value through an optional yields none instead of an error' },
+  {
+    match: (r) => /overlaps with/.test(r.reason ?? ''),
+    why: 'the library finds an ambiguous overload for the element type of an empty list literal',
+  },
+  {
+    match: (r) => r.section === 'exists_one' && r.expr.includes('{'),
+    why: 'exists_one over a map literal binds the variable with the wrong type in the library',
+  },
+  {
+    match: (r) => /Cannot index type 'undefined'/.test(r.reason ?? ''),
+    why: 'selecting from optional.none() or an untyped empty literal fails to type-check in the library',
+  },
+  {
+    match: (r) => /expected an error, got false/.test(r.reason ?? '') && r.file === 'optionals',
+    why: 'selecting a field of a non-map value through an optional yields none instead of an error',
+  },
   { match: (r) => r.name === 'type' && r.file === 'optionals', why: 'optional_type is not exposed as a type constant' },
 ];
 

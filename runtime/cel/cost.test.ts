@@ -17,7 +17,7 @@ const numbers: SchemaNode = { type: 'list', items: { type: 'integer' } };
 const names: SchemaNode = { type: 'list', items: { type: 'string' } };
 
 describe('runtime cost', () => {
-  it('defaults to the real system\'s limits', () => {
+  it("defaults to the real system's limits", () => {
     expect(DEFAULT_COST_LIMITS).toEqual({ perExpression: 1_000_000, perObject: 10_000_000, estimated: 10_000_000 });
   });
 
@@ -52,7 +52,10 @@ describe('runtime cost', () => {
   });
 
   it('errors absorbed by || do not hide an exceeded budget', () => {
-    const rule = compileRule('self.exists(x, self.exists(y, x < 0)) || true', { self: numbers, costLimits: { perExpression: 500, estimated: Infinity } });
+    const rule = compileRule('self.exists(x, self.exists(y, x < 0)) || true', {
+      self: numbers,
+      costLimits: { perExpression: 500, estimated: Infinity },
+    });
     expect(() => rule.evaluate({ self: Array.from({ length: 100 }, (_, i) => i) })).toThrow(CelCostExceededError);
   });
 
@@ -95,7 +98,9 @@ describe('estimated cost', () => {
   });
 
   it('puts authorization checks at a fixed high cost', () => {
-    const p = compileExpression("authorizer.path('/x').check('get').allowed()", { variables: { authorizer: 'kubernetes.authorization.Authorizer' } });
+    const p = compileExpression("authorizer.path('/x').check('get').allowed()", {
+      variables: { authorizer: 'kubernetes.authorization.Authorizer' },
+    });
     expect(p.estimatedCost).toBeGreaterThanOrEqual(COST.authorizationCheck);
   });
 });

@@ -6,8 +6,27 @@
 
 /** Words that cannot be used as a field name in an expression (CEL's reserved identifiers). */
 export const RESERVED_WORDS: ReadonlySet<string> = new Set([
-  'true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if',
-  'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while',
+  'true',
+  'false',
+  'null',
+  'in',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
 ]);
 
 const ACCESSIBLE = /^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$/;

@@ -63,8 +63,7 @@ function minSerializedSize(node: SchemaNode): number {
   }
 }
 
-const maxCount = (declared: number | undefined, perItem: number): number =>
-  declared ?? Math.floor((MAX_REQUEST_BYTES - 2) / perItem);
+const maxCount = (declared: number | undefined, perItem: number): number => declared ?? Math.floor((MAX_REQUEST_BYTES - 2) / perItem);
 
 /** The size shape of values of a schema node. */
 export function shapeOfSchema(node: SchemaNode): SizeShape {
@@ -201,16 +200,21 @@ class Estimator {
     const [l, r] = parts;
     const base = node.op === 'accuValue' ? 0 : COST.operation;
     switch (node.op) {
-      case '.': case '.?': {
+      case '.':
+      case '.?': {
         const name = String((node.args as unknown[])[1]);
         const from = l?.shape ?? UNBOUNDED;
         return { cost: base + sum, shape: from.field(name) ?? from.element() };
       }
-      case '[]': case '[?]':
+      case '[]':
+      case '[?]':
         return { cost: base + sum, shape: l?.shape.element() ?? UNBOUNDED };
       case '?:': {
         const [c, a, b] = parts;
-        return { cost: base + (c?.cost ?? 0) + Math.max(a?.cost ?? 0, b?.cost ?? 0), shape: larger(a?.shape ?? SCALAR, b?.shape ?? SCALAR) };
+        return {
+          cost: base + (c?.cost ?? 0) + Math.max(a?.cost ?? 0, b?.cost ?? 0),
+          shape: larger(a?.shape ?? SCALAR, b?.shape ?? SCALAR),
+        };
       }
       case '+': {
         const size = (l?.shape.maxSize ?? 0) + (r?.shape.maxSize ?? 0);
@@ -219,7 +223,12 @@ class Estimator {
       }
       case 'in':
         return { cost: base + sum + (r?.shape.maxSize ?? 0), shape: SCALAR };
-      case '==': case '!=': case '<': case '<=': case '>': case '>=': {
+      case '==':
+      case '!=':
+      case '<':
+      case '<=':
+      case '>':
+      case '>=': {
         const size = Math.min(l?.shape.maxSize ?? 0, r?.shape.maxSize ?? 0);
         const first = operands[0];
         return { cost: base + sum + (first && isStringLike(first) ? traversalCost(size) : size), shape: SCALAR };
@@ -240,18 +249,29 @@ class Estimator {
     const argSize = second?.maxSize ?? 0;
     const result = (extra: number, out: SizeShape = SCALAR): Estimate => ({ cost: cost + extra, shape: out });
     switch (name) {
-      case 'matches': case 'find': case 'findAll': {
+      case 'matches':
+      case 'find':
+      case 'findAll': {
         const pattern = operands[1];
         const patternLength = pattern?.op === 'value' && typeof pattern.args === 'string' ? pattern.args.length : argSize;
         const input = shape(n);
         const out = name === 'findAll' ? shape(n, { element: () => input }) : name === 'find' ? input : SCALAR;
         return result(regexCost(patternLength, n), out);
       }
-      case 'contains': case 'startsWith': case 'endsWith': case 'charAt':
+      case 'contains':
+      case 'startsWith':
+      case 'endsWith':
+      case 'charAt':
         return result(traversalCost(n + argSize));
-      case 'indexOf': case 'lastIndexOf':
+      case 'indexOf':
+      case 'lastIndexOf':
         return result(receiverIsList ? n : traversalCost(n + argSize));
-      case 'lowerAscii': case 'upperAscii': case 'trim': case 'reverse': case 'substring': case 'quote':
+      case 'lowerAscii':
+      case 'upperAscii':
+      case 'trim':
+      case 'reverse':
+      case 'substring':
+      case 'quote':
         return result(traversalCost(n), shape(name === 'quote' ? 2 * n + 2 : n));
       case 'replace': {
         const out = n * Math.max(1, third?.maxSize ?? 0) + (third?.maxSize ?? 0) + n;
@@ -263,11 +283,16 @@ class Estimator {
         const total = n * ((first?.element().maxSize ?? 0) + argSize);
         return result(traversalCost(total), shape(total));
       }
-      case 'min': case 'max':
+      case 'min':
+      case 'max':
         return result(n, first?.element() ?? SCALAR);
-      case 'sum': case 'isSorted':
+      case 'sum':
+      case 'isSorted':
         return result(n);
-      case 'url': case 'isURL': case 'quantity': case 'isQuantity':
+      case 'url':
+      case 'isURL':
+      case 'quantity':
+      case 'isQuantity':
         return result(traversalCost(node.op === 'call' ? n : argSize));
       case 'check':
         return result(COST.authorizationCheck);

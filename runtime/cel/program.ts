@@ -3,12 +3,7 @@
  * literal regular expressions, type-check, and instrument every node to charge the cost meter.
  * The result evaluates its checked AST directly; nothing is parsed again.
  */
-import {
-  type Environment,
-  EvaluationError,
-  ParseError,
-  TypeError as CheckError,
-} from '@marcbachmann/cel-js';
+import { type Environment, EvaluationError, ParseError, TypeError as CheckError } from '@marcbachmann/cel-js';
 import { allNodes, astNodeTest, type AstNode, type IsAstNode, operandsOf } from './ast.js';
 import { COST, type CostMeter, spend, traversalCost, withMeter } from './cost.js';
 import { CelCompileError, CelCostExceededError, CelEvaluationError, positionOf } from './errors.js';
@@ -59,7 +54,9 @@ function sizeOf(v: unknown): number {
 /** Cost a node adds on top of its operands: fixed by its kind, plus work proportional to data size. */
 function baseCost(node: AstNode): number {
   switch (node.op) {
-    case 'value': case 'comprehension': case 'accuValue':
+    case 'value':
+    case 'comprehension':
+    case 'accuValue':
       return 0;
     case 'list':
       return COST.listLiteral;

@@ -39,11 +39,24 @@ const config: ObjectSchema = {
   type: 'object',
   typeName: 'test.SchedulerConfiguration',
   fields: [
-    { name: 'parallelism', schema: { type: 'integer', rules: [{ rule: 'self > 0' }, { rule: 'self == oldSelf', message: 'parallelism is immutable', reason: 'FieldValueForbidden' }] } },
+    {
+      name: 'parallelism',
+      schema: {
+        type: 'integer',
+        rules: [{ rule: 'self > 0' }, { rule: 'self == oldSelf', message: 'parallelism is immutable', reason: 'FieldValueForbidden' }],
+      },
+    },
     { name: 'podInitialBackoffSeconds', schema: { type: 'integer' } },
     { name: 'podMaxBackoffSeconds', schema: { type: 'integer' } },
     { name: 'profiles', schema: { type: 'list', listType: 'map', listMapKeys: ['schedulerName'], maxItems: 10, items: profile } },
-    { name: 'labels', schema: { type: 'map', maxProperties: 10, values: { type: 'string', rules: [{ rule: 'self == oldSelf', message: 'label values are immutable' }] } } },
+    {
+      name: 'labels',
+      schema: {
+        type: 'map',
+        maxProperties: 10,
+        values: { type: 'string', rules: [{ rule: 'self == oldSelf', message: 'label values are immutable' }] },
+      },
+    },
   ],
   rules: [
     {
@@ -62,7 +75,15 @@ const valid = {
     {
       schedulerName: 'default-scheduler',
       percentageOfNodesToScore: 50,
-      plugins: { score: { enabled: [{ name: 'a', weight: 1 }, { name: 'b', weight: 2 }, { name: 'c', weight: 3 }] } },
+      plugins: {
+        score: {
+          enabled: [
+            { name: 'a', weight: 1 },
+            { name: 'b', weight: 2 },
+            { name: 'c', weight: 3 },
+          ],
+        },
+      },
     },
   ],
   labels: { team: 'x' },
@@ -93,7 +114,7 @@ describe('RuleSet', () => {
     ]);
   });
 
-  it('appends a rule\'s fieldPath and uses its message', () => {
+  it("appends a rule's fieldPath and uses its message", () => {
     const bad = { ...clone(valid), podMaxBackoffSeconds: 1 };
     expect(rules.validate(bad)).toEqual([
       {
@@ -107,11 +128,17 @@ describe('RuleSet', () => {
     ]);
   });
 
-  it('runs transition rules only on update, with the field\'s old value and the rule\'s reason', () => {
+  it("runs transition rules only on update, with the field's old value and the rule's reason", () => {
     const next = { ...clone(valid), parallelism: 8 };
     expect(rules.validate(next)).toEqual([]);
     expect(rules.validate(next, valid)).toEqual([
-      { type: 'FieldValueForbidden', field: 'parallelism', badValue: 'integer', detail: 'parallelism is immutable', rule: 'self == oldSelf' },
+      {
+        type: 'FieldValueForbidden',
+        field: 'parallelism',
+        badValue: 'integer',
+        detail: 'parallelism is immutable',
+        rule: 'self == oldSelf',
+      },
     ]);
   });
 
@@ -139,7 +166,7 @@ describe('RuleSet', () => {
     expect(error?.detail).toMatch(/No such key: podInitialBackoffSeconds/);
   });
 
-  it('stops when the object\'s cost budget runs out', () => {
+  it("stops when the object's cost budget runs out", () => {
     const tight = new RuleSet(config, { costLimits: { perObject: 20 } });
     const errors = tight.validate(valid);
     expect(errors).toHaveLength(1);

@@ -28,7 +28,8 @@ export interface ValidateOptions {
  * value, the rule's message as the detail, and the rule itself.
  */
 function ruleError(field: string, reason: string | undefined, value: unknown, message: string, rule: string, error?: Error): FieldError {
-  const type: FieldErrorType = reason === 'FieldValueForbidden' || reason === 'FieldValueRequired' || reason === 'FieldValueDuplicate' ? reason : 'FieldValueInvalid';
+  const type: FieldErrorType =
+    reason === 'FieldValueForbidden' || reason === 'FieldValueRequired' || reason === 'FieldValueDuplicate' ? reason : 'FieldValueInvalid';
   return { type, field, badValue: jsonTypeOf(value), detail: message, rule, ...(error ? { error } : {}) };
 }
 
@@ -82,7 +83,7 @@ class Walk {
       const prior = isObject(old) ? old : undefined;
       for (const [k, v] of Object.entries(value)) this.visit(n.values, v, prior?.[k], `${path}[${k}]`);
     } else if (n.type === 'list' && Array.isArray(value)) {
-      const keys = n.listType === 'map' ? n.listMapKeys ?? [] : undefined;
+      const keys = n.listType === 'map' ? (n.listMapKeys ?? []) : undefined;
       const prior = Array.isArray(old) ? old : [];
       value.forEach((item: unknown, i) => {
         // Only map-list items correlate with an old item; set and atomic list items have no oldSelf.
@@ -152,11 +153,16 @@ export class RuleSet {
       seen.add(n);
       if (n.rules?.length || this.withRules.get(n)) return true;
       switch (n.type) {
-        case 'ref': return search(n.ref());
-        case 'object': return n.fields.some((f) => search(f.schema));
-        case 'map': return search(n.values);
-        case 'list': return search(n.items);
-        default: return false;
+        case 'ref':
+          return search(n.ref());
+        case 'object':
+          return n.fields.some((f) => search(f.schema));
+        case 'map':
+          return search(n.values);
+        case 'list':
+          return search(n.items);
+        default:
+          return false;
       }
     };
     const found = search(node);

@@ -36,7 +36,13 @@ describe('schema to CEL types', () => {
   it('embedded resource: apiVersion, kind, metadata.name and metadata.generateName are always there', () => {
     const embedded: SchemaNode = { type: 'object', fields: [], embeddedResource: true, preserveUnknown: true };
     const value = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', generateName: 'p-', labels: { a: 'b' } }, spec: {} };
-    expect(holds("self.kind == 'Pod' && self.apiVersion == 'v1' && self.metadata.name == 'p' && self.metadata.generateName == 'p-'", embedded, value)).toBe(true);
+    expect(
+      holds(
+        "self.kind == 'Pod' && self.apiVersion == 'v1' && self.metadata.name == 'p' && self.metadata.generateName == 'p-'",
+        embedded,
+        value,
+      ),
+    ).toBe(true);
     expect(() => compileRule("self.metadata.labels['a'] == 'b'", { self: embedded })).toThrow(/No such key: labels/);
     expect(() => compileRule('self.spec == {}', { self: embedded })).toThrow(/No such key: spec/);
     expect(() => compileRule('has(self.metadata.labels)', { self: embedded })).toThrow(/No such key: labels/);
@@ -53,13 +59,19 @@ describe('schema to CEL types', () => {
     const ios: SchemaNode = { type: 'int-or-string' };
     expect(holds('type(self) == int && self == 80', ios, 80)).toBe(true);
     expect(holds("type(self) == string && self == 'http'", ios, 'http')).toBe(true);
-    expect(holds("type(self) == string", ios, 80)).toBe(false);
+    expect(holds('type(self) == string', ios, 80)).toBe(false);
   });
 
   it('lists; set and map lists compare without order and concatenate by union or merge', () => {
     const plain: SchemaNode = { type: 'list', items: str };
     const set: SchemaNode = { type: 'list', items: str, listType: 'set' };
-    const item: ObjectSchema = { type: 'object', fields: [{ name: 'name', schema: str }, { name: 'port', schema: int }] };
+    const item: ObjectSchema = {
+      type: 'object',
+      fields: [
+        { name: 'name', schema: str },
+        { name: 'port', schema: int },
+      ],
+    };
     const map: SchemaNode = { type: 'list', items: item, listType: 'map', listMapKeys: ['name'] };
     expect(holds('self == oldSelf', plain, ['a', 'b'], ['b', 'a'])).toBe(false);
     expect(holds('self == oldSelf', set, ['a', 'b'], ['b', 'a'])).toBe(true);
@@ -67,7 +79,10 @@ describe('schema to CEL types', () => {
     expect(holds("self + ['b', 'c'] == ['a', 'b', 'c']", set, ['a', 'b'])).toBe(true);
     expect(holds("(self + ['b', 'c']).size() == 3", set, ['a', 'b'])).toBe(true);
     expect(holds("(self + ['b', 'c']).size() == 4", plain, ['a', 'b'])).toBe(true);
-    const a = [{ name: 'http', port: 80 }, { name: 'https', port: 443 }];
+    const a = [
+      { name: 'http', port: 80 },
+      { name: 'https', port: 443 },
+    ];
     expect(holds('self == oldSelf', map, a, [...a].reverse())).toBe(true);
     expect(holds('self == oldSelf', map, a, [{ name: 'http', port: 81 }, a[1]])).toBe(false);
     expect(holds('self.all(p, p.port > 0) && self.exists(p, p.name == "https")', map, a)).toBe(true);
@@ -84,7 +99,7 @@ describe('schema to CEL types', () => {
       ],
     };
     const v = { b: true, d: 2, i: 9007199254740991, s: 'x' };
-    expect(holds("type(self.b) == bool && type(self.d) == double && type(self.i) == int && type(self.s) == string", o, v)).toBe(true);
+    expect(holds('type(self.b) == bool && type(self.d) == double && type(self.i) == int && type(self.s) == string', o, v)).toBe(true);
     expect(holds('self.i + 1 == 9007199254740992', o, v)).toBe(true);
     expect(holds('self.d / 4.0 == 0.5', o, v)).toBe(true);
     expect(() => compileRule('self.i == 1.0', { self: o })).toThrow(/no such overload/);
@@ -125,6 +140,11 @@ describe('schema to CEL types', () => {
         { name: 'children', schema: { type: 'list', maxItems: 100, items: { type: 'ref', ref: () => node } } },
       ],
     };
-    expect(holds('self.children.all(c, c.value > self.value && c.children.size() == 0)', node, { value: 1, children: [{ value: 2, children: [] }] })).toBe(true);
+    expect(
+      holds('self.children.all(c, c.value > self.value && c.children.size() == 0)', node, {
+        value: 1,
+        children: [{ value: 2, children: [] }],
+      }),
+    ).toBe(true);
   });
 });

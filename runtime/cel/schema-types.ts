@@ -36,11 +36,15 @@ export function stringFormatType(format: string | undefined): string {
 }
 
 /** Names the libraries use for their own types; a schema type never takes one. */
-const BUILTIN_TYPE = /^(google\.|kubernetes\.|(Cel|Optional|Strings)Namespace$|(bool|int|uint|double|string|bytes|list|map|null_type|type|dyn|optional)$)/;
+const BUILTIN_TYPE =
+  /^(google\.|kubernetes\.|(Cel|Optional|Strings)Namespace$|(bool|int|uint|double|string|bytes|list|map|null_type|type|dyn|optional)$)/;
 
 /** A type name the library accepts: letters, digits, `_` and `.`, not starting with a digit. */
 function sanitize(name: string): string {
-  const clean = name.replace(/[^A-Za-z0-9_.]/g, '_').replace(/\.{2,}/g, '.').replace(/^[.\d]+|\.$/g, '');
+  const clean = name
+    .replace(/[^A-Za-z0-9_.]/g, '_')
+    .replace(/\.{2,}/g, '.')
+    .replace(/^[.\d]+|\.$/g, '');
   if (clean.length < 2) return `svc.object.${clean || 'anonymous'}`;
   return BUILTIN_TYPE.test(clean) ? `svc.${clean}` : clean;
 }

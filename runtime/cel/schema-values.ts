@@ -12,7 +12,6 @@ import { escapePropertyName } from './escaping.js';
 import { celFields, objectClass } from './schema-objects.js';
 import { decodeBase64, markList, parseGoDuration, parseTimestamp } from './values.js';
 
-
 /** A JSON number as CEL sees untyped JSON: whole numbers are ints, others doubles. */
 function jsonNumber(n: number): bigint | number {
   return Number.isSafeInteger(n) ? BigInt(n) : n;

@@ -153,8 +153,8 @@ export function durationToNanos(d: Duration): bigint {
 const DURATION_UNITS: Record<string, bigint> = {
   ns: 1n,
   us: 1_000n,
-  'µs': 1_000n,
-  'μs': 1_000n,
+  µs: 1_000n,
+  μs: 1_000n,
   ms: 1_000_000n,
   s: NANOS_PER_SECOND,
   m: 60n * NANOS_PER_SECOND,

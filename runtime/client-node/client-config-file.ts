@@ -69,11 +69,13 @@ export function parseClientConfigFile(text: string, source = 'client config'): C
     list.forEach((entry: unknown, i) => {
       const e = entry as Record<string, unknown> | null;
       if (!e || typeof e.name !== 'string' || e.name === '') throw new Error(`${source}: ${section}[${i}].name: required`);
-      if (!e[field] || typeof e[field] !== 'object') throw new Error(`${source}: ${section}[${i}].${field}: required (entry ${JSON.stringify(e.name)})`);
+      if (!e[field] || typeof e[field] !== 'object')
+        throw new Error(`${source}: ${section}[${i}].${field}: required (entry ${JSON.stringify(e.name)})`);
     });
   }
   for (const [i, c] of ((file.clusters as { cluster: Record<string, unknown> }[] | undefined) ?? []).entries()) {
-    if (typeof c.cluster.server !== 'string' || c.cluster.server === '') throw new Error(`${source}: clusters[${i}].cluster.server: required`);
+    if (typeof c.cluster.server !== 'string' || c.cluster.server === '')
+      throw new Error(`${source}: clusters[${i}].cluster.server: required`);
   }
   return file as ClientConfigFile;
 }
@@ -92,13 +94,25 @@ export interface ClientConfigSelection {
 /** A ClientConfig from a parsed file: server, TLS, credentials and namespace of one context. */
 export async function clientConfigFromFile(file: ClientConfigFile, selection: ClientConfigSelection = {}): Promise<ClientConfig> {
   const contextName = selection.context ?? file['current-context'];
-  if (!contextName) throw new Error(`the client config has no current-context; name one of: ${(file.contexts ?? []).map((c) => c.name).join(', ') || 'none'}`);
+  if (!contextName)
+    throw new Error(
+      `the client config has no current-context; name one of: ${(file.contexts ?? []).map((c) => c.name).join(', ') || 'none'}`,
+    );
   const context = file.contexts?.find((c) => c.name === contextName)?.context;
-  if (!context) throw new Error(`the client config has no context ${JSON.stringify(contextName)}; it has: ${(file.contexts ?? []).map((c) => c.name).join(', ') || 'none'}`);
+  if (!context)
+    throw new Error(
+      `the client config has no context ${JSON.stringify(contextName)}; it has: ${(file.contexts ?? []).map((c) => c.name).join(', ') || 'none'}`,
+    );
   const cluster = file.clusters?.find((c) => c.name === context.cluster)?.cluster;
-  if (!cluster) throw new Error(`context ${JSON.stringify(contextName)} names cluster ${JSON.stringify(context.cluster)}, which the client config does not have`);
+  if (!cluster)
+    throw new Error(
+      `context ${JSON.stringify(contextName)} names cluster ${JSON.stringify(context.cluster)}, which the client config does not have`,
+    );
   const user = context.user ? file.users?.find((u) => u.name === context.user)?.user : undefined;
-  if (context.user && !user) throw new Error(`context ${JSON.stringify(contextName)} names user ${JSON.stringify(context.user)}, which the client config does not have`);
+  if (context.user && !user)
+    throw new Error(
+      `context ${JSON.stringify(contextName)} names user ${JSON.stringify(context.user)}, which the client config does not have`,
+    );
 
   const path = await import('node:path');
   const fs = await import('node:fs/promises');
@@ -112,10 +126,22 @@ export async function clientConfigFromFile(file: ClientConfigFile, selection: Cl
   };
   const decode = (data: string) => atob(data.replace(/\s+/g, ''));
 
-  const ca = cluster['certificate-authority-data'] ? decode(cluster['certificate-authority-data']) : cluster['certificate-authority'] ? await readText('certificate-authority', cluster['certificate-authority']) : undefined;
-  const config: ClientConfig = { server: cluster.server, namespace: selection.namespace ?? context.namespace ?? 'default', connector: nodeConnector };
+  const ca = cluster['certificate-authority-data']
+    ? decode(cluster['certificate-authority-data'])
+    : cluster['certificate-authority']
+      ? await readText('certificate-authority', cluster['certificate-authority'])
+      : undefined;
+  const config: ClientConfig = {
+    server: cluster.server,
+    namespace: selection.namespace ?? context.namespace ?? 'default',
+    connector: nodeConnector,
+  };
   if (ca !== undefined || cluster['tls-server-name'] || cluster['insecure-skip-tls-verify']) {
-    config.tls = { ...(ca !== undefined ? { ca } : {}), ...(cluster['tls-server-name'] ? { serverName: cluster['tls-server-name'] } : {}), ...(cluster['insecure-skip-tls-verify'] ? { insecureSkipTlsVerify: true } : {}) };
+    config.tls = {
+      ...(ca !== undefined ? { ca } : {}),
+      ...(cluster['tls-server-name'] ? { serverName: cluster['tls-server-name'] } : {}),
+      ...(cluster['insecure-skip-tls-verify'] ? { insecureSkipTlsVerify: true } : {}),
+    };
   }
   if (cluster['proxy-url']) config.proxyUrl = cluster['proxy-url'];
   if (cluster['disable-compression']) config.disableCompression = true;
@@ -144,13 +170,26 @@ async function credentialsOf(
     if (cluster['disable-compression']) info['disable-compression'] = true;
     const extension = cluster.extensions?.find((e) => e.name === EXEC_CLUSTER_EXTENSION);
     if (extension) info.config = extension.extension;
-    return execCredential(user.exec, { cluster: info, ...(selection.baseDir ? { baseDir: selection.baseDir } : {}), ...(selection.stdinIsTerminal !== undefined ? { stdinIsTerminal: selection.stdinIsTerminal } : {}) });
+    return execCredential(user.exec, {
+      cluster: info,
+      ...(selection.baseDir ? { baseDir: selection.baseDir } : {}),
+      ...(selection.stdinIsTerminal !== undefined ? { stdinIsTerminal: selection.stdinIsTerminal } : {}),
+    });
   }
   if (user.token) return bearerToken(user.token);
   if (user.tokenFile) return tokenFile(resolvePath(user.tokenFile));
-  const cert = user['client-certificate-data'] ? decode(user['client-certificate-data']) : user['client-certificate'] ? await readText('client-certificate', user['client-certificate']) : undefined;
-  const key = user['client-key-data'] ? decode(user['client-key-data']) : user['client-key'] ? await readText('client-key', user['client-key']) : undefined;
-  if ((cert === undefined) !== (key === undefined)) throw new Error(`the user has a client ${cert ? 'certificate without a key' : 'key without a certificate'}`);
+  const cert = user['client-certificate-data']
+    ? decode(user['client-certificate-data'])
+    : user['client-certificate']
+      ? await readText('client-certificate', user['client-certificate'])
+      : undefined;
+  const key = user['client-key-data']
+    ? decode(user['client-key-data'])
+    : user['client-key']
+      ? await readText('client-key', user['client-key'])
+      : undefined;
+  if ((cert === undefined) !== (key === undefined))
+    throw new Error(`the user has a client ${cert ? 'certificate without a key' : 'key without a certificate'}`);
   if (cert !== undefined && key !== undefined) return clientCertificate(cert, key);
   return undefined;
 }
@@ -200,7 +239,13 @@ function absolutize(file: ClientConfigFile, dir: string, resolve: (...p: string[
   const abs = (p: string | undefined) => (p === undefined ? undefined : resolve(dir, p));
   return {
     ...file,
-    clusters: file.clusters?.map((c) => ({ ...c, cluster: { ...c.cluster, ...(c.cluster['certificate-authority'] ? { 'certificate-authority': abs(c.cluster['certificate-authority'])! } : {}) } })),
+    clusters: file.clusters?.map((c) => ({
+      ...c,
+      cluster: {
+        ...c.cluster,
+        ...(c.cluster['certificate-authority'] ? { 'certificate-authority': abs(c.cluster['certificate-authority'])! } : {}),
+      },
+    })),
     users: file.users?.map((u) => ({
       ...u,
       user: {

@@ -24,12 +24,36 @@ describe('TLS', () => {
     const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
     ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '1', '-subj', '/CN=test-ca');
     writeFileSync(join(dir, 'san.ext'), 'subjectAltName=DNS:api.internal\n');
-    for (const [name, cn, ext] of [['server', 'api.internal', ['-extfile', 'san.ext']], ['client', 'tester', []]] as const) {
+    for (const [name, cn, ext] of [
+      ['server', 'api.internal', ['-extfile', 'san.ext']],
+      ['client', 'tester', []],
+    ] as const) {
       ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`);
-      ssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.crt`, '-days', '1', ...ext);
+      ssl(
+        'x509',
+        '-req',
+        '-in',
+        `${name}.csr`,
+        '-CA',
+        'ca.crt',
+        '-CAkey',
+        'ca.key',
+        '-CAcreateserial',
+        '-out',
+        `${name}.crt`,
+        '-days',
+        '1',
+        ...ext,
+      );
     }
     const read = (f: string) => readFileSync(join(dir, f), 'utf8');
-    pki = { ca: read('ca.crt'), serverCert: read('server.crt'), serverKey: read('server.key'), clientCert: read('client.crt'), clientKey: read('client.key') };
+    pki = {
+      ca: read('ca.crt'),
+      serverCert: read('server.crt'),
+      serverKey: read('server.key'),
+      clientCert: read('client.crt'),
+      clientKey: read('client.key'),
+    };
   });
 
   it('checks the server against the CA bundle and tls-server-name, and presents the client certificate', async () => {
@@ -40,15 +64,30 @@ describe('TLS', () => {
       },
       { cert: pki.serverCert, key: pki.serverKey, ca: pki.ca, requestCert: true, rejectUnauthorized: false },
     );
-    const ok = createClient({ server: secure.url, connector: nodeConnector, tls: { ca: pki.ca, serverName: 'api.internal' }, credentials: clientCertificate(pki.clientCert, pki.clientKey) });
+    const ok = createClient({
+      server: secure.url,
+      connector: nodeConnector,
+      tls: { ca: pki.ca, serverName: 'api.internal' },
+      credentials: clientCertificate(pki.clientCert, pki.clientKey),
+    });
     expect((await ok.core.v1.namespaces.list()).kind).toBe('NamespaceList');
     await ok.transport.close();
 
-    const wrongName = createClient({ server: secure.url, connector: nodeConnector, tls: { ca: pki.ca, serverName: 'other.internal' }, credentials: clientCertificate(pki.clientCert, pki.clientKey) });
+    const wrongName = createClient({
+      server: secure.url,
+      connector: nodeConnector,
+      tls: { ca: pki.ca, serverName: 'other.internal' },
+      credentials: clientCertificate(pki.clientCert, pki.clientKey),
+    });
     await expect(wrongName.core.v1.namespaces.list()).rejects.toBeInstanceOf(ConnectionError);
     const noCert = createClient({ server: secure.url, connector: nodeConnector, tls: { ca: pki.ca, serverName: 'api.internal' } });
     await expect(noCert.core.v1.namespaces.list()).rejects.toMatchObject({ code: 401 });
-    const insecure = createClient({ server: secure.url, connector: nodeConnector, tls: { insecureSkipTlsVerify: true }, credentials: clientCertificate(pki.clientCert, pki.clientKey) });
+    const insecure = createClient({
+      server: secure.url,
+      connector: nodeConnector,
+      tls: { insecureSkipTlsVerify: true },
+      credentials: clientCertificate(pki.clientCert, pki.clientKey),
+    });
     expect((await insecure.core.v1.namespaces.list()).kind).toBe('NamespaceList');
     for (const c of [wrongName, noCert, insecure]) await c.transport.close();
   });

@@ -26,7 +26,9 @@ let dir: string;
 
 beforeAll(async () => {
   server = await referenceServer();
-  gate = await front(server.url, (req, res) => (req.headers.authorization === `Bearer ${accepted}` ? false : replyStatus(res, 401, 'Unauthorized', 'Unauthorized')));
+  gate = await front(server.url, (req, res) =>
+    req.headers.authorization === `Bearer ${accepted}` ? false : replyStatus(res, 401, 'Unauthorized', 'Unauthorized'),
+  );
   dir = mkdtempSync(join(tmpdir(), 'svckit-credentials-'));
 });
 
@@ -39,7 +41,10 @@ describe('bearer token', () => {
   it('is sent as Authorization: Bearer, and a wrong one is a 401 StatusError', async () => {
     accepted = 'token-1';
     await createClient({ server: gate.url, credentials: bearerToken('token-1') }).core.v1.namespaces.list();
-    await expect(createClient({ server: gate.url, credentials: bearerToken('wrong') }).core.v1.namespaces.list()).rejects.toMatchObject({ code: 401, reason: 'Unauthorized' });
+    await expect(createClient({ server: gate.url, credentials: bearerToken('wrong') }).core.v1.namespaces.list()).rejects.toMatchObject({
+      code: 401,
+      reason: 'Unauthorized',
+    });
   });
 
   it('never shows the token when a credential source is printed', () => {
@@ -162,21 +167,42 @@ users:
     await client.core.v1.namespaces.list();
     await client.core.v1.namespaces.list();
     expect(runsOf(plugin)).toBe(2);
-    expect(requestOf(plugin)).toEqual({ apiVersion: 'client.authentication.svc.io/v1beta1', kind: 'ExecCredential', spec: { interactive: false } });
+    expect(requestOf(plugin)).toEqual({
+      apiVersion: 'client.authentication.svc.io/v1beta1',
+      kind: 'ExecCredential',
+      spec: { interactive: false },
+    });
   });
 
   it('returns a client certificate and key', async () => {
-    writePlugin('cert-plugin.cjs', `process.stdout.write(JSON.stringify({ apiVersion: request.apiVersion, kind: 'ExecCredential', status: { clientCertificateData: 'CERT', clientKeyData: 'KEY' } }));`);
-    const source = execCredential({ apiVersion: 'client.authentication.svc.io/v1', command: join(dir, 'cert-plugin.cjs'), interactiveMode: 'Never' });
+    writePlugin(
+      'cert-plugin.cjs',
+      `process.stdout.write(JSON.stringify({ apiVersion: request.apiVersion, kind: 'ExecCredential', status: { clientCertificateData: 'CERT', clientKeyData: 'KEY' } }));`,
+    );
+    const source = execCredential({
+      apiVersion: 'client.authentication.svc.io/v1',
+      command: join(dir, 'cert-plugin.cjs'),
+      interactiveMode: 'Never',
+    });
     expect(await source.credentials()).toEqual({ clientCertificate: { cert: 'CERT', key: 'KEY' } });
   });
 
   it('keeps secrets out of its errors', async () => {
     const leaky = writePlugin('leaky-plugin.cjs', `process.stdout.write('not json, but the secret s3cr3t'); process.exitCode = 0;`);
     const failing = writePlugin('failing-plugin.cjs', `process.stdout.write('{"status":{"token":"s3cr3t"}}'); process.exitCode = 3;`);
-    const halfCert = writePlugin('half-plugin.cjs', `process.stdout.write(JSON.stringify({ apiVersion: request.apiVersion, kind: 'ExecCredential', status: { clientKeyData: 's3cr3t' } }));`);
+    const halfCert = writePlugin(
+      'half-plugin.cjs',
+      `process.stdout.write(JSON.stringify({ apiVersion: request.apiVersion, kind: 'ExecCredential', status: { clientKeyData: 's3cr3t' } }));`,
+    );
     const errors = await Promise.all(
-      [leaky, failing, halfCert].map((command) => execCredential({ apiVersion: 'client.authentication.svc.io/v1', command, interactiveMode: 'Never' }, { stderr: 'ignore' }).credentials().then(() => undefined, (e: Error) => e.message)),
+      [leaky, failing, halfCert].map((command) =>
+        execCredential({ apiVersion: 'client.authentication.svc.io/v1', command, interactiveMode: 'Never' }, { stderr: 'ignore' })
+          .credentials()
+          .then(
+            () => undefined,
+            (e: Error) => e.message,
+          ),
+      ),
     );
     expect(errors).toEqual([
       expect.stringMatching(/did not print a JSON ExecCredential/),
@@ -187,9 +213,17 @@ users:
   });
 
   it('says how to install a missing plugin, and refuses interactive mode without a terminal', async () => {
-    const missing = execCredential({ apiVersion: 'client.authentication.svc.io/v1', command: 'svckit-no-such-plugin', interactiveMode: 'Never', installHint: 'install it with: npm i -g svckit-plugin' });
+    const missing = execCredential({
+      apiVersion: 'client.authentication.svc.io/v1',
+      command: 'svckit-no-such-plugin',
+      interactiveMode: 'Never',
+      installHint: 'install it with: npm i -g svckit-plugin',
+    });
     await expect(missing.credentials()).rejects.toThrow(/could not be started: ENOENT\ninstall it with/);
-    const always = execCredential({ apiVersion: 'client.authentication.svc.io/v1', command: 'true', interactiveMode: 'Always' }, { stdinIsTerminal: false });
+    const always = execCredential(
+      { apiVersion: 'client.authentication.svc.io/v1', command: 'true', interactiveMode: 'Always' },
+      { stdinIsTerminal: false },
+    );
     await expect(always.credentials()).rejects.toThrow(/needs an interactive terminal/);
     expect(() => execCredential({ apiVersion: 'client.authentication.svc.io/v1', command: 'x' })).toThrow(/interactiveMode must be set/);
   });
@@ -218,7 +252,13 @@ users:
 - { name: cert-user, user: { client-certificate-data: ${btoa('CERT')}, client-key-data: ${btoa('KEY')} } }
 `);
     const a = await clientConfigFromFile(file, { baseDir: dir });
-    expect(a).toMatchObject({ server: 'https://one.example:6443', namespace: 'default', tls: { ca: 'CA FROM FILE', serverName: 'api.internal' }, proxyUrl: 'http://proxy:3128', disableCompression: true });
+    expect(a).toMatchObject({
+      server: 'https://one.example:6443',
+      namespace: 'default',
+      tls: { ca: 'CA FROM FILE', serverName: 'api.internal' },
+      proxyUrl: 'http://proxy:3128',
+      disableCompression: true,
+    });
     expect(await a.credentials?.credentials()).toEqual({ token: 'abc' });
     const b = await clientConfigFromFile(file, { context: 'b' });
     expect(b).toMatchObject({ server: 'https://two.example:6443', namespace: 'prod', tls: { ca: 'CA DATA', insecureSkipTlsVerify: true } });
@@ -226,10 +266,18 @@ users:
   });
 
   it('names what is wrong', async () => {
-    expect(() => parseClientConfigFile('clusters: [{ name: x }]', 'cfg.yaml')).toThrow('cfg.yaml: clusters[0].cluster: required (entry "x")');
-    expect(() => parseClientConfigFile('clusters: [{ name: x, cluster: {} }]', 'cfg.yaml')).toThrow('cfg.yaml: clusters[0].cluster.server: required');
-    await expect(clientConfigFromFile(parseClientConfigFile('contexts: [{ name: a, context: { cluster: c } }]'))).rejects.toThrow('the client config has no current-context; name one of: a');
-    await expect(clientConfigFromFile(parseClientConfigFile('contexts: [{ name: a, context: { cluster: c } }]'), { context: 'a' })).rejects.toThrow('context "a" names cluster "c", which the client config does not have');
+    expect(() => parseClientConfigFile('clusters: [{ name: x }]', 'cfg.yaml')).toThrow(
+      'cfg.yaml: clusters[0].cluster: required (entry "x")',
+    );
+    expect(() => parseClientConfigFile('clusters: [{ name: x, cluster: {} }]', 'cfg.yaml')).toThrow(
+      'cfg.yaml: clusters[0].cluster.server: required',
+    );
+    await expect(clientConfigFromFile(parseClientConfigFile('contexts: [{ name: a, context: { cluster: c } }]'))).rejects.toThrow(
+      'the client config has no current-context; name one of: a',
+    );
+    await expect(
+      clientConfigFromFile(parseClientConfigFile('contexts: [{ name: a, context: { cluster: c } }]'), { context: 'a' }),
+    ).rejects.toThrow('context "a" names cluster "c", which the client config does not have');
   });
 
   it(`loads the files ${CLIENT_CONFIG_ENV} lists, first one winning, paths relative to each file`, async () => {
@@ -239,13 +287,16 @@ users:
     mkdirSync(join(dir, 'sub'), { recursive: true });
     writeFileSync(join(dir, 'sub', 'token'), 'from-second-file');
     writeFileSync(first, `current-context: main\ncontexts: [{ name: main, context: { cluster: c, user: u } }]\n`);
-    writeFileSync(second, `current-context: ignored\nclusters: [{ name: c, cluster: { server: ${gate.url} } }]\nusers: [{ name: u, user: { tokenFile: token } }]\n`);
+    writeFileSync(
+      second,
+      `current-context: ignored\nclusters: [{ name: c, cluster: { server: ${gate.url} } }]\nusers: [{ name: u, user: { tokenFile: token } }]\n`,
+    );
     const config = await loadClientConfig({ env: { [CLIENT_CONFIG_ENV]: `${first}:${join(dir, 'absent.yaml')}:${second}` } });
     expect(config.server).toBe(gate.url);
     expect(await config.credentials?.credentials()).toEqual({ token: 'from-second-file' });
     accepted = 'from-second-file';
     await createClient(config).core.v1.namespaces.list();
-    const fallback = await defaultClientConfig({ env: { [CLIENT_CONFIG_ENV]: first + ':' + second } });
+    const fallback = await defaultClientConfig({ env: { [CLIENT_CONFIG_ENV]: `${first}:${second}` } });
     expect(fallback.server).toBe(gate.url);
   });
 });
@@ -261,6 +312,8 @@ describe('in-cluster', () => {
     const config = await inClusterConfig({ env: { SVC_SERVICE_HOST: 'fd00::1', SVC_SERVICE_PORT: '443' }, serviceAccountDir: sa });
     expect(config).toMatchObject({ server: 'https://[fd00::1]:443', namespace: 'workloads', tls: { ca: 'SA CA' } });
     expect(await config.credentials?.credentials()).toEqual({ token: 'sa-token' });
-    await expect(inClusterConfig({ env: {} })).rejects.toThrow('not running in a cluster: SVC_SERVICE_HOST and SVC_SERVICE_PORT must be set');
+    await expect(inClusterConfig({ env: {} })).rejects.toThrow(
+      'not running in a cluster: SVC_SERVICE_HOST and SVC_SERVICE_PORT must be set',
+    );
   });
 });

@@ -66,10 +66,14 @@ class ExecPlugin implements CredentialSource {
     private readonly options: ExecCredentialOptions,
   ) {
     if (!EXEC_API_VERSIONS.includes(config.apiVersion)) {
-      throw new Error(`exec plugin ${JSON.stringify(config.command)}: apiVersion ${JSON.stringify(config.apiVersion)} is not supported; expected one of ${EXEC_API_VERSIONS.join(', ')}`);
+      throw new Error(
+        `exec plugin ${JSON.stringify(config.command)}: apiVersion ${JSON.stringify(config.apiVersion)} is not supported; expected one of ${EXEC_API_VERSIONS.join(', ')}`,
+      );
     }
     if (config.apiVersion.endsWith('/v1') && config.interactiveMode === undefined) {
-      throw new Error(`exec plugin ${JSON.stringify(config.command)}: interactiveMode must be set for ${config.apiVersion} (Never, IfAvailable or Always)`);
+      throw new Error(
+        `exec plugin ${JSON.stringify(config.command)}: interactiveMode must be set for ${config.apiVersion} (Never, IfAvailable or Always)`,
+      );
     }
   }
 
@@ -93,7 +97,8 @@ class ExecPlugin implements CredentialSource {
     const name = JSON.stringify(config.command);
     const mode = config.interactiveMode ?? 'IfAvailable';
     const terminal = options.stdinIsTerminal ?? process.stdin.isTTY === true;
-    if (mode === 'Always' && !terminal) throw new Error(`exec plugin ${name} needs an interactive terminal (interactiveMode Always), but standard input is not one`);
+    if (mode === 'Always' && !terminal)
+      throw new Error(`exec plugin ${name} needs an interactive terminal (interactiveMode Always), but standard input is not one`);
     const interactive = mode !== 'Never' && terminal;
 
     const request = {
@@ -104,10 +109,16 @@ class ExecPlugin implements CredentialSource {
     const env: Record<string, string | undefined> = { ...process.env };
     for (const e of config.env ?? []) env[e.name] = e.value;
     env[EXEC_INFO_ENV] = JSON.stringify(request);
-    const command = options.baseDir && !isAbsolute(config.command) && /[\\/]/.test(config.command) ? resolve(options.baseDir, config.command) : config.command;
+    const command =
+      options.baseDir && !isAbsolute(config.command) && /[\\/]/.test(config.command)
+        ? resolve(options.baseDir, config.command)
+        : config.command;
 
     const stdout = await new Promise<string>((done, fail) => {
-      const child = spawn(command, config.args ?? [], { env, stdio: [interactive ? 'inherit' : 'ignore', 'pipe', options.stderr ?? 'inherit'] });
+      const child = spawn(command, config.args ?? [], {
+        env,
+        stdio: [interactive ? 'inherit' : 'ignore', 'pipe', options.stderr ?? 'inherit'],
+      });
       const chunks: Buffer[] = [];
       child.stdout!.on('data', (c: Buffer) => chunks.push(c));
       child.on('error', (e: NodeJS.ErrnoException) => {
@@ -133,14 +144,20 @@ class ExecPlugin implements CredentialSource {
     }
     const a = (answer ?? {}) as { apiVersion?: unknown; kind?: unknown; status?: Record<string, unknown> };
     if (a.kind !== 'ExecCredential') throw new Error(`exec plugin ${name} printed kind ${JSON.stringify(a.kind)}; expected ExecCredential`);
-    if (a.apiVersion !== this.config.apiVersion) throw new Error(`exec plugin ${name} answered in ${JSON.stringify(a.apiVersion)}; expected ${this.config.apiVersion}, the version it was asked in`);
+    if (a.apiVersion !== this.config.apiVersion)
+      throw new Error(
+        `exec plugin ${name} answered in ${JSON.stringify(a.apiVersion)}; expected ${this.config.apiVersion}, the version it was asked in`,
+      );
     const s = a.status;
     if (!s || typeof s !== 'object') throw new Error(`exec plugin ${name} returned no status`);
     const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
     const token = text(s.token);
     const cert = text(s.clientCertificateData);
     const key = text(s.clientKeyData);
-    if ((cert === undefined) !== (key === undefined)) throw new Error(`exec plugin ${name} returned ${cert ? 'clientCertificateData without clientKeyData' : 'clientKeyData without clientCertificateData'}`);
+    if ((cert === undefined) !== (key === undefined))
+      throw new Error(
+        `exec plugin ${name} returned ${cert ? 'clientCertificateData without clientKeyData' : 'clientKeyData without clientCertificateData'}`,
+      );
     if (!token && !cert) throw new Error(`exec plugin ${name} returned neither a token nor a client certificate and key`);
     let expiresAt: number | undefined;
     if (s.expirationTimestamp !== undefined) {

@@ -18,6 +18,20 @@ export {
   parseClientConfigFile,
 } from './client-config-file.js';
 export { nodeConnector } from './connector.js';
-export { EXEC_API_VERSIONS, EXEC_INFO_ENV, type ExecClusterInfo, type ExecConfig, type ExecCredentialOptions, execCredential } from './exec-credential.js';
-export { SERVICE_ACCOUNT_DIR, SERVICE_HOST_ENV, SERVICE_PORT_ENV, type InClusterOptions, inClusterConfig, isInCluster } from './in-cluster.js';
+export {
+  EXEC_API_VERSIONS,
+  EXEC_INFO_ENV,
+  type ExecClusterInfo,
+  type ExecConfig,
+  type ExecCredentialOptions,
+  execCredential,
+} from './exec-credential.js';
+export {
+  SERVICE_ACCOUNT_DIR,
+  SERVICE_HOST_ENV,
+  SERVICE_PORT_ENV,
+  type InClusterOptions,
+  inClusterConfig,
+  isInCluster,
+} from './in-cluster.js';
 export { type TokenFileOptions, tokenFile } from './token-file.js';

@@ -11,7 +11,10 @@ export type { RunningServer };
  * A reference server for one test file (started before its tests, stopped after them) and a way to
  * put fronts before it, each closed after the file.
  */
-export function serverWithFronts(): { server: () => RunningServer; frontOf: (intercept?: Parameters<typeof front>[1], tls?: ServerOptions) => Promise<Front> } {
+export function serverWithFronts(): {
+  server: () => RunningServer;
+  frontOf: (intercept?: Parameters<typeof front>[1], tls?: ServerOptions) => Promise<Front>;
+} {
   let server: RunningServer | undefined;
   const fronts: Front[] = [];
   beforeAll(async () => {
@@ -52,7 +55,11 @@ export interface Front {
  * An HTTP server that forwards to `target` (streaming, so watches work) unless `intercept` answers
  * first: an authenticating front, a throttling one. The protocol itself is the reference server's.
  */
-export async function front(target: string, intercept?: (req: IncomingMessage, res: ServerResponse) => boolean, tls?: ServerOptions): Promise<Front> {
+export async function front(
+  target: string,
+  intercept?: (req: IncomingMessage, res: ServerResponse) => boolean,
+  tls?: ServerOptions,
+): Promise<Front> {
   const seen: Front['seen'] = [];
   const state = { paused: false };
   const handler = (req: IncomingMessage, res: ServerResponse) => {
@@ -89,7 +96,13 @@ export async function front(target: string, intercept?: (req: IncomingMessage, r
 }
 
 /** Answers a Status error the way the real system does. */
-export function replyStatus(res: ServerResponse, code: number, reason: string, message: string, headers: Record<string, string> = {}): true {
+export function replyStatus(
+  res: ServerResponse,
+  code: number,
+  reason: string,
+  message: string,
+  headers: Record<string, string> = {},
+): true {
   res.writeHead(code, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code }));
   return true;

@@ -39,7 +39,11 @@ export interface TlsOptions {
  * fetch cannot be told. `svckit/client/node` supplies one (`nodeConnector`), and its config
  * loaders set it; in a browser the page's own TLS applies and none is needed.
  */
-export type Connector = (tls: TlsOptions, proxyUrl: string | undefined, certificate: { cert: string; key: string } | undefined) => Promise<{ fetch: FetchLike; close(): Promise<void> }>;
+export type Connector = (
+  tls: TlsOptions,
+  proxyUrl: string | undefined,
+  certificate: { cert: string; key: string } | undefined,
+) => Promise<{ fetch: FetchLike; close(): Promise<void> }>;
 
 /** Where a warning came from, for a handler that wants to say so. */
 export interface WarningContext {

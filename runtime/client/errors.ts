@@ -24,18 +24,32 @@ const REASONS: Record<number, string> = {
  * the code with the body as an UnexpectedServerResponse cause. `Retry-After` is kept as
  * `details.retryAfterSeconds` when the Status does not carry it.
  */
-export function statusErrorFromResponse(code: number, body: unknown, text: string, retryAfterSeconds: number | undefined, what: string): StatusError {
+export function statusErrorFromResponse(
+  code: number,
+  body: unknown,
+  text: string,
+  retryAfterSeconds: number | undefined,
+  what: string,
+): StatusError {
   const fromStatus = statusErrorFromObject(body);
   if (fromStatus) {
     if (retryAfterSeconds === undefined || fromStatus.details?.retryAfterSeconds !== undefined) return fromStatus;
-    return new StatusError({ code: fromStatus.code || code, reason: fromStatus.reason, message: fromStatus.message, details: { ...fromStatus.details, retryAfterSeconds } });
+    return new StatusError({
+      code: fromStatus.code || code,
+      reason: fromStatus.reason,
+      message: fromStatus.message,
+      details: { ...fromStatus.details, retryAfterSeconds },
+    });
   }
   const snippet = text.length > 300 ? `${text.slice(0, 300)}...` : text;
   return new StatusError({
     code,
     reason: REASONS[code] ?? '',
     message: `${what}: the server answered ${code}${snippet ? `: ${snippet}` : ' with no body'}`,
-    details: { causes: [{ type: 'UnexpectedServerResponse', message: snippet }], ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) },
+    details: {
+      causes: [{ type: 'UnexpectedServerResponse', message: snippet }],
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+    },
   });
 }
 
@@ -67,7 +81,9 @@ export function isExpired(error: unknown): boolean {
 
 /** A read at a version the server has not reached (it restarted with less history, for example). */
 export function isTooLargeResourceVersion(error: unknown): boolean {
-  return isStatusError(error) && (error.findCause('ResourceVersionTooLarge') !== undefined || /too large resource version/i.test(error.message));
+  return (
+    isStatusError(error) && (error.findCause('ResourceVersionTooLarge') !== undefined || /too large resource version/i.test(error.message))
+  );
 }
 
 /** Worth retrying after a pause: a lost connection, throttling, or a server-side failure. */

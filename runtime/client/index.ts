@@ -20,7 +20,18 @@ export {
 export { Backoff, type BackoffOptions } from './backoff.js';
 export { type Codec, JSON_MEDIA_TYPE, jsonCodec } from './codec.js';
 export { protobufCodec } from './protobuf-codec.js';
-export type { ByteStream, ClientConfig, Connector, FetchInit, FetchLike, FetchResponse, RetryOptions, TlsOptions, WarningContext, WarningHandler } from './config.js';
+export type {
+  ByteStream,
+  ClientConfig,
+  Connector,
+  FetchInit,
+  FetchLike,
+  FetchResponse,
+  RetryOptions,
+  TlsOptions,
+  WarningContext,
+  WarningHandler,
+} from './config.js';
 export { type CredentialSource, type Credentials, bearerToken, clientCertificate } from './credentials.js';
 export { ConnectionError, isConnectionError, isExpired, isTransient } from './errors.js';
 export { type EventHandler, type IndexFunction, Informer, type InformerOptions, byLabel, byNamespace } from './informer.js';
@@ -36,9 +47,27 @@ export type {
   WriteOptions,
 } from './options.js';
 export { DEFAULT_PAGE_SIZE, type ListAllOptions } from './pager.js';
-export type { ApplyConfiguration, DeepPartial, JsonPatchOperation, MergePatch, StrategicDirectives, StrategicMergePatch } from './patch-types.js';
+export type {
+  ApplyConfiguration,
+  DeepPartial,
+  JsonPatchOperation,
+  MergePatch,
+  StrategicDirectives,
+  StrategicMergePatch,
+} from './patch-types.js';
 export { PATCH_CONTENT_TYPES, ResourceClient, type WatchOptions } from './resource-client.js';
 export type { ReflectOptions } from './reflector.js';
 export { type ApiRequest, type HttpMethod, Transport } from './transport.js';
-export type { ApiObject, BookmarkObject, KnownSubresource, ListMetaFields, ObjectEvent, ObjectList, ObjectMetaFields, ResourceInfo, SuccessStatus, WatchEvent } from './types.js';
+export type {
+  ApiObject,
+  BookmarkObject,
+  KnownSubresource,
+  ListMetaFields,
+  ObjectEvent,
+  ObjectList,
+  ObjectMetaFields,
+  ResourceInfo,
+  SuccessStatus,
+  WatchEvent,
+} from './types.js';
 export { objectKey } from './types.js';

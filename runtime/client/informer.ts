@@ -115,7 +115,8 @@ export class Informer<T extends ApiObject> {
   /** The cached objects an index maps `value` to. */
   byIndex(index: string, value: string): T[] {
     const entries = this.indexes.get(index);
-    if (!entries) throw new RangeError(`no index named ${JSON.stringify(index)}; indexers: ${[...this.indexes.keys()].join(', ') || 'none'}`);
+    if (!entries)
+      throw new RangeError(`no index named ${JSON.stringify(index)}; indexers: ${[...this.indexes.keys()].join(', ') || 'none'}`);
     return [...(entries.get(value) ?? [])].map((key) => this.cache.get(key)!).filter((o) => o !== undefined);
   }
 

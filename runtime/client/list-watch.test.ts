@@ -13,10 +13,15 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-async function setup(options: Parameters<typeof referenceServer>[0] = {}): Promise<{ server: RunningServer; client: Client; gateway: Front; watcher: Client }> {
+async function setup(
+  options: Parameters<typeof referenceServer>[0] = {},
+): Promise<{ server: RunningServer; client: Client; gateway: Front; watcher: Client }> {
   const server = await referenceServer(options);
   const gateway = await front(server.url);
-  cleanup.push(() => server.close(), () => gateway.close());
+  cleanup.push(
+    () => server.close(),
+    () => gateway.close(),
+  );
   const client = createClient({ server: server.url, namespace: 'ns' });
   // The watching side goes through a front the test can cut or pause.
   const watcher = createClient({ server: gateway.url, namespace: 'ns' });
@@ -26,7 +31,9 @@ async function setup(options: Parameters<typeof referenceServer>[0] = {}): Promi
 
 async function createMany(client: Client, names: string[], labels: Record<string, string> = {}): Promise<void> {
   for (let i = 0; i < names.length; i += 50) {
-    await Promise.all(names.slice(i, i + 50).map((name) => client.core.v1.configMaps().create({ metadata: { name, labels }, data: { v: '0' } })));
+    await Promise.all(
+      names.slice(i, i + 50).map((name) => client.core.v1.configMaps().create({ metadata: { name, labels }, data: { v: '0' } })),
+    );
   }
 }
 
@@ -87,7 +94,8 @@ describe('listAll', () => {
     const { client, gateway } = await setup();
     await createMany(client, names(1000));
     const pages = [];
-    for await (const page of createClient({ server: gateway.url, namespace: 'ns' }).core.v1.configMaps().listAll({ limit: 100 })) pages.push(page);
+    for await (const page of createClient({ server: gateway.url, namespace: 'ns' }).core.v1.configMaps().listAll({ limit: 100 }))
+      pages.push(page);
     expect(pages).toHaveLength(10);
     expect(new Set(pages.map((p) => p.metadata?.resourceVersion)).size).toBe(1);
     const all = pages.flatMap((p) => p.items.map((i) => i.metadata?.name));
@@ -101,7 +109,13 @@ describe('listAll', () => {
     const restarts: StatusError[] = [];
     const items: string[] = [];
     let pages = 0;
-    for await (const page of client.core.v1.configMaps().listAll({ limit: 10, onRestart: (e) => (restarts.push(e), (items.length = 0)) })) {
+    for await (const page of client.core.v1.configMaps().listAll({
+      limit: 10,
+      onRestart: (e) => {
+        restarts.push(e);
+        items.length = 0;
+      },
+    })) {
       pages++;
       items.push(...page.items.map((i) => i.metadata!.name!));
       if (pages === 1) await new Promise((r) => setTimeout(r, 450));
@@ -118,10 +132,14 @@ describe('listAll', () => {
     await createMany(client, names(5, 'later'));
     await new Promise((r) => setTimeout(r, 250));
     await server.server.context.store.compact();
-    const direct = await client.core.v1.configMaps().list({ resourceVersion: old, resourceVersionMatch: 'NotOlderThan', limit: 3 }).catch((e: unknown) => e);
+    const direct = await client.core.v1
+      .configMaps()
+      .list({ resourceVersion: old, resourceVersionMatch: 'NotOlderThan', limit: 3 })
+      .catch((e: unknown) => e);
     expect(isStatusError(direct) && direct.code).toBe(410);
     const items: string[] = [];
-    for await (const page of client.core.v1.configMaps().listAll({ resourceVersion: old, resourceVersionMatch: 'NotOlderThan', limit: 3 })) items.push(...page.items.map((i) => i.metadata!.name!));
+    for await (const page of client.core.v1.configMaps().listAll({ resourceVersion: old, resourceVersionMatch: 'NotOlderThan', limit: 3 }))
+      items.push(...page.items.map((i) => i.metadata!.name!));
     expect(items).toHaveLength(10);
   });
 });
@@ -187,7 +205,9 @@ describe('watch', () => {
     await createMany(client, ['new-one']);
     await new Promise((r) => setTimeout(r, 250));
     await server.server.context.store.compact();
-    const w = record((signal) => client.core.v1.configMaps().watch({ signal, resourceVersion: list.metadata!.resourceVersion!, known: list.items }));
+    const w = record((signal) =>
+      client.core.v1.configMaps().watch({ signal, resourceVersion: list.metadata!.resourceVersion!, known: list.items }),
+    );
     await eventually(() => w.events.length >= 2, 10_000, 'the resync');
     await new Promise((r) => setTimeout(r, 100));
     expect(w.events.map((e) => `${e.type} ${e.object.metadata?.name}`).sort()).toEqual(['ADDED new-one', 'DELETED cm-0000']);
@@ -207,9 +227,11 @@ describe('watch', () => {
   it('throws a non-retryable error instead of stopping silently', async () => {
     const { client } = await setup();
     const events = client.core.v1.configMaps().watch({ labelSelector: 'a in (' });
-    await expect((async () => {
-      for await (const _ of events) break;
-    })()).rejects.toMatchObject({ name: 'StatusError', code: 400 });
+    await expect(
+      (async () => {
+        for await (const _ of events) break;
+      })(),
+    ).rejects.toMatchObject({ name: 'StatusError', code: 400 });
   });
 
   it('yields bookmarks when asked', async () => {
@@ -254,8 +276,13 @@ describe('Informer', () => {
 
   it('falls back to list and watch when the server refuses sendInitialEvents', async () => {
     const server = await referenceServer();
-    const refusing = await front(server.url, (req, res) => (req.url?.includes('sendInitialEvents') ? replyStatus(res, 400, 'BadRequest', 'sendInitialEvents is not supported') : false));
-    cleanup.push(() => server.close(), () => refusing.close());
+    const refusing = await front(server.url, (req, res) =>
+      req.url?.includes('sendInitialEvents') ? replyStatus(res, 400, 'BadRequest', 'sendInitialEvents is not supported') : false,
+    );
+    cleanup.push(
+      () => server.close(),
+      () => refusing.close(),
+    );
     const client = createClient({ server: refusing.url });
     await client.core.v1.namespaces.create({ metadata: { name: 'ns' } });
     await client.core.v1.configMaps('ns').create({ metadata: { name: 'one' } });
@@ -287,7 +314,9 @@ describe('Informer', () => {
     await createMany(client, names(5));
 
     const errors: unknown[] = [];
-    const informer: Informer<ConfigMap> = client.core.v1.configMaps().informer({ backoff: { initialMs: 50, maxMs: 200 }, onError: (e) => errors.push(e) });
+    const informer: Informer<ConfigMap> = client.core.v1
+      .configMaps()
+      .informer({ backoff: { initialMs: 50, maxMs: 200 }, onError: (e) => errors.push(e) });
     const adds = new Map<string, number>();
     informer.addEventHandler({ onAdd: (o) => adds.set(o.metadata!.name!, (adds.get(o.metadata!.name!) ?? 0) + 1) });
     cleanup.push(() => informer.stop());
@@ -303,7 +332,12 @@ describe('Informer', () => {
     await client.core.v1.configMaps().mergePatch('cm-0001', { data: { v: 'after' } });
 
     const expected = await serverState(client);
-    await eventually(() => informer.keys().length === expected.size && informer.get('cm-0001', 'ns')?.data?.v === 'after' && !informer.get('cm-0000', 'ns'), 15_000, 'the informer to catch up');
+    await eventually(
+      () =>
+        informer.keys().length === expected.size && informer.get('cm-0001', 'ns')?.data?.v === 'after' && !informer.get('cm-0000', 'ns'),
+      15_000,
+      'the informer to catch up',
+    );
     expect(new Map(informer.list().map((o) => [o.metadata!.name!, o.data?.v]))).toEqual(expected);
     expect([...adds.values()].every((n) => n === 1)).toBe(true);
     expect(errors.length).toBeGreaterThan(0); // the outage was seen and retried, not swallowed

@@ -22,7 +22,10 @@ const MAX_RESTARTS = 3;
  * after a few restarts, drops `limit` for one full list); a NotOlderThan version too old for a
  * paged list falls back to the most recent state (empty resourceVersion).
  */
-export async function* listPages<L extends ObjectList<unknown>>(fetchPage: (options: ListOptions) => Promise<L>, options: ListAllOptions): AsyncGenerator<L, void, undefined> {
+export async function* listPages<L extends ObjectList<unknown>>(
+  fetchPage: (options: ListOptions) => Promise<L>,
+  options: ListAllOptions,
+): AsyncGenerator<L, void, undefined> {
   const { onRestart, ...rest } = options;
   let first: ListOptions = { ...rest, limit: rest.limit ?? DEFAULT_PAGE_SIZE };
   let current = first;

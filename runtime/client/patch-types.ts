@@ -16,11 +16,7 @@ export type DeepPartial<T> = T extends Primitive
  * A JSON Merge Patch (RFC 7386) of T: objects are merged field by field, `null` removes a field,
  * and a list is replaced whole (so its elements are complete values).
  */
-export type MergePatch<T> = T extends Primitive
-  ? T
-  : T extends readonly unknown[]
-    ? T
-    : { [K in keyof T]?: MergePatch<T[K]> | null };
+export type MergePatch<T> = T extends Primitive ? T : T extends readonly unknown[] ? T : { [K in keyof T]?: MergePatch<T[K]> | null };
 
 /** Directives a strategic merge patch may carry in any object. */
 export interface StrategicDirectives {
@@ -34,7 +30,9 @@ export interface StrategicDirectives {
 type ListDirectives<T> = {
   [K in keyof T & string as NonNullable<T[K]> extends readonly unknown[] ? `$setElementOrder/${K}` : never]?: unknown[];
 } & {
-  [K in keyof T & string as NonNullable<T[K]> extends readonly (string | number | boolean)[] ? `$deleteFromPrimitiveList/${K}` : never]?: NonNullable<T[K]>;
+  [K in keyof T & string as NonNullable<T[K]> extends readonly (string | number | boolean)[]
+    ? `$deleteFromPrimitiveList/${K}`
+    : never]?: NonNullable<T[K]>;
 };
 
 /**

@@ -59,7 +59,11 @@ const REFUSED = Symbol('watch-list refused');
  *
  * The store is updated before each event is yielded, and the event carries the previous object.
  */
-export async function* reflect<T extends ApiObject>(source: WatchSource<T>, options: ReflectOptions, store: Map<string, T>): AsyncGenerator<ReflectorEvent<T>, void, undefined> {
+export async function* reflect<T extends ApiObject>(
+  source: WatchSource<T>,
+  options: ReflectOptions,
+  store: Map<string, T>,
+): AsyncGenerator<ReflectorEvent<T>, void, undefined> {
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   try {
@@ -220,7 +224,11 @@ function isWatchListRefusal(error: unknown): boolean {
 /** One watch event; an ERROR event is thrown as the Status it carries. */
 function watchEvent<T>(document: unknown): { type: string | undefined; object: T } {
   const event = document as { type?: string; object?: unknown };
-  if (event.type === 'ERROR') throw statusErrorFromObject(event.object) ?? new StatusError({ code: 500, reason: 'InternalError', message: `watch error event: ${JSON.stringify(event.object)}` });
+  if (event.type === 'ERROR')
+    throw (
+      statusErrorFromObject(event.object) ??
+      new StatusError({ code: 500, reason: 'InternalError', message: `watch error event: ${JSON.stringify(event.object)}` })
+    );
   return { type: event.type, object: event.object as T };
 }
 
@@ -228,7 +236,12 @@ function endsInitialEvents(object: ApiObject): boolean {
   return Object.keys(object.metadata?.annotations ?? {}).some((k) => INITIAL_EVENTS_END.test(k));
 }
 
-function watchQuery(selectors: Pick<ReflectOptions, 'labelSelector' | 'fieldSelector'>, rv: string | undefined, options: ReflectOptions, initialEvents: boolean): URLSearchParams {
+function watchQuery(
+  selectors: Pick<ReflectOptions, 'labelSelector' | 'fieldSelector'>,
+  rv: string | undefined,
+  options: ReflectOptions,
+  initialEvents: boolean,
+): URLSearchParams {
   const q = new URLSearchParams();
   q.set('watch', 'true');
   if (selectors.labelSelector !== undefined) q.set('labelSelector', selectorText(selectors.labelSelector));
@@ -246,7 +259,11 @@ function watchQuery(selectors: Pick<ReflectOptions, 'labelSelector' | 'fieldSele
 }
 
 /** The whole collection at one snapshot, paged; a restart after an expired token starts over. */
-async function listState<T>(source: WatchSource<T>, selectors: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>, signal: AbortSignal): Promise<{ items: T[]; resourceVersion: string }> {
+async function listState<T>(
+  source: WatchSource<T>,
+  selectors: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>,
+  signal: AbortSignal,
+): Promise<{ items: T[]; resourceVersion: string }> {
   let items: T[] = [];
   let resourceVersion = '';
   const pages = listPages((o) => source.list({ ...o, signal }), { ...selectors, onRestart: () => (items = []) });

@@ -1,11 +1,30 @@
 import { pathFor } from '../api/index.js';
 import { Informer, type InformerOptions } from './informer.js';
-import { type ApplyOptions, type DeleteCollectionOptions, type DeleteOptions, type GetOptions, type ListOptions, type PatchOptions, type WriteOptions, deleteBody, readQuery, writeQuery } from './options.js';
+import {
+  type ApplyOptions,
+  type DeleteCollectionOptions,
+  type DeleteOptions,
+  type GetOptions,
+  type ListOptions,
+  type PatchOptions,
+  type WriteOptions,
+  deleteBody,
+  readQuery,
+  writeQuery,
+} from './options.js';
 import { type ListAllOptions, listPages } from './pager.js';
 import type { ApplyConfiguration, JsonPatchOperation, MergePatch, StrategicMergePatch } from './patch-types.js';
 import { type ReflectOptions, type WatchSource, reflect } from './reflector.js';
 import type { ApiRequest, HttpMethod, Transport } from './transport.js';
-import { type ApiObject, type ObjectEvent, type ObjectList, type ResourceInfo, type SuccessStatus, type WatchEvent, objectKey } from './types.js';
+import {
+  type ApiObject,
+  type ObjectEvent,
+  type ObjectList,
+  type ResourceInfo,
+  type SuccessStatus,
+  type WatchEvent,
+  objectKey,
+} from './types.js';
 
 export const PATCH_CONTENT_TYPES = {
   json: 'application/json-patch+json',
@@ -50,7 +69,8 @@ export class ResourceClient<T extends ApiObject, L extends ObjectList<T> = Objec
   async list(options: ListOptions = {}): Promise<L> {
     const list = await this.call<L>('GET', { query: readQuery(options), options });
     const wanted = options.resourceVersion;
-    if (options.resourceVersionMatch !== 'Exact' || options.limit !== undefined || !wanted || list.metadata?.resourceVersion === wanted) return list;
+    if (options.resourceVersionMatch !== 'Exact' || options.limit !== undefined || !wanted || list.metadata?.resourceVersion === wanted)
+      return list;
     const items: T[] = [];
     let last = list;
     for await (const page of listPages((o) => this.call<L>('GET', { query: readQuery(o), options: o }), { ...options })) {
@@ -123,7 +143,10 @@ export class ResourceClient<T extends ApiObject, L extends ObjectList<T> = Objec
 
   /** Strategic merge patch: lists merged by their keys. Built-in kinds only (never custom resources). */
   strategicMergePatch(name: string, patch: StrategicMergePatch<T>, options: PatchOptions = {}): Promise<T> {
-    if (this.info.custom) throw new TypeError(`${this.info.resource}.${this.info.group} is a custom resource: strategic merge patch is not served for it; use mergePatch or apply`);
+    if (this.info.custom)
+      throw new TypeError(
+        `${this.info.resource}.${this.info.group} is a custom resource: strategic merge patch is not served for it; use mergePatch or apply`,
+      );
     return this.patch(name, patch, PATCH_CONTENT_TYPES.strategic, options);
   }
 
@@ -157,7 +180,12 @@ export class ResourceClient<T extends ApiObject, L extends ObjectList<T> = Objec
   /** POST an Eviction to the pod's eviction subresource (API-initiated eviction). */
   async evict(name: string, options: DeleteOptions = {}): Promise<void> {
     const deleteOptions = deleteBody(options);
-    const body = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, ...(this.namespace ? { namespace: this.namespace } : {}) }, ...(deleteOptions ? { deleteOptions } : {}) };
+    const body = {
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
+      metadata: { name, ...(this.namespace ? { namespace: this.namespace } : {}) },
+      ...(deleteOptions ? { deleteOptions } : {}),
+    };
     await this.call('POST', { name, subresource: 'eviction', body, query: writeQuery(options), options });
   }
 
@@ -181,7 +209,17 @@ export class ResourceClient<T extends ApiObject, L extends ObjectList<T> = Objec
     return this.call('PATCH', { name, subresource: options.subresource, body, contentType, query: writeQuery(options), options });
   }
 
-  private call<R>(method: HttpMethod, r: { name?: string; subresource?: string | undefined; body?: unknown; contentType?: string; query: URLSearchParams; options: { signal?: AbortSignal; timeoutMs?: number } }): Promise<R> {
+  private call<R>(
+    method: HttpMethod,
+    r: {
+      name?: string;
+      subresource?: string | undefined;
+      body?: unknown;
+      contentType?: string;
+      query: URLSearchParams;
+      options: { signal?: AbortSignal; timeoutMs?: number };
+    },
+  ): Promise<R> {
     const req: ApiRequest = { method, path: this.path(r.name, r.subresource), query: r.query, resource: this.info };
     if (r.body !== undefined) req.body = r.body;
     if (r.contentType !== undefined) req.contentType = r.contentType;
@@ -192,7 +230,14 @@ export class ResourceClient<T extends ApiObject, L extends ObjectList<T> = Objec
 
   private path(name?: string, subresource?: string): string {
     const { group, version, resource } = this.info;
-    return pathFor({ group, version, resource, ...(this.namespace !== undefined ? { namespace: this.namespace } : {}), ...(name !== undefined ? { name } : {}), ...(subresource !== undefined ? { subresource } : {}) });
+    return pathFor({
+      group,
+      version,
+      resource,
+      ...(this.namespace !== undefined ? { namespace: this.namespace } : {}),
+      ...(name !== undefined ? { name } : {}),
+      ...(subresource !== undefined ? { subresource } : {}),
+    });
   }
 
   private watchSource(): WatchSource<T> {
@@ -210,4 +255,3 @@ function nameOf(object: ApiObject): string {
   if (!name) throw new TypeError('the object has no metadata.name');
   return name;
 }
-

@@ -21,7 +21,9 @@ describe('retries', () => {
     const throttling = await frontOf((req, res) => {
       if (!req.url?.startsWith('/api/v1/namespaces') || failures >= 2) return false;
       failures++;
-      return replyStatus(res, failures === 1 ? 429 : 504, failures === 1 ? 'TooManyRequests' : 'Timeout', 'slow down', { 'retry-after': '0' });
+      return replyStatus(res, failures === 1 ? 429 : 504, failures === 1 ? 'TooManyRequests' : 'Timeout', 'slow down', {
+        'retry-after': '0',
+      });
     });
     const list = await createClient({ server: throttling.url }).core.v1.namespaces.list();
     expect(list.kind).toBe('NamespaceList');
@@ -30,7 +32,9 @@ describe('retries', () => {
 
   it('gives up after maxRetries with the StatusError, retryAfterSeconds included', async () => {
     const always = await frontOf((_req, res) => replyStatus(res, 429, 'TooManyRequests', 'always busy', { 'retry-after': '0' }));
-    const e = await createClient({ server: always.url, retry: { maxRetries: 2 } }).core.v1.namespaces.list().catch((x: unknown) => x);
+    const e = await createClient({ server: always.url, retry: { maxRetries: 2 } })
+      .core.v1.namespaces.list()
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(StatusError);
     expect(e).toMatchObject({ code: 429, reason: 'TooManyRequests', message: 'always busy', details: { retryAfterSeconds: 0 } });
     expect(always.seen).toHaveLength(3);
@@ -50,7 +54,9 @@ describe('errors', () => {
       res.end('<html>bad gateway</html>');
       return true;
     });
-    const e = await createClient({ server: html.url }).core.v1.namespaces.get('x').catch((x: unknown) => x);
+    const e = await createClient({ server: html.url })
+      .core.v1.namespaces.get('x')
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(StatusError);
     expect(e).toMatchObject({ code: 502, message: 'GET /api/v1/namespaces/x: the server answered 502: <html>bad gateway</html>' });
     expect((e as StatusError).findCause('UnexpectedServerResponse')?.message).toBe('<html>bad gateway</html>');
@@ -59,7 +65,9 @@ describe('errors', () => {
   it('reports an unreachable server as a ConnectionError naming the URL', async () => {
     const closed = await front(running().url);
     await closed.close();
-    const e = await createClient({ server: closed.url }).core.v1.namespaces.list().catch((x: unknown) => x);
+    const e = await createClient({ server: closed.url })
+      .core.v1.namespaces.list()
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ConnectionError);
     expect((e as Error).message).toBe(`GET ${closed.url}/api/v1/namespaces: ECONNREFUSED`);
   });
@@ -81,14 +89,19 @@ describe('encoding', () => {
 
   it('falls back to JSON for a resource whose server answers 406 to a plugged-in codec', async () => {
     const binary: Codec = { ...jsonCodec, mediaType: 'application/vnd.svc.protobuf', binary: true, supports: (r) => !r.custom };
-    const strict = await frontOf((req, res) => (req.headers.accept?.startsWith('application/vnd.svc.protobuf') ? replyStatus(res, 406, 'NotAcceptable', 'only JSON') : false));
+    const strict = await frontOf((req, res) =>
+      req.headers.accept?.startsWith('application/vnd.svc.protobuf') ? replyStatus(res, 406, 'NotAcceptable', 'only JSON') : false,
+    );
     const client = createClient({ server: strict.url, codec: binary });
     await client.core.v1.namespaces.list();
     await client.core.v1.namespaces.list();
-    expect(strict.seen.map((r) => r.headers.accept)).toEqual(['application/vnd.svc.protobuf, application/json', 'application/json', 'application/json']);
+    expect(strict.seen.map((r) => r.headers.accept)).toEqual([
+      'application/vnd.svc.protobuf, application/json',
+      'application/json',
+      'application/json',
+    ]);
   });
 });
-
 
 describe('Transport', () => {
   it('serves requests the typed accessors do not cover', async () => {
@@ -97,4 +110,3 @@ describe('Transport', () => {
     expect(version.gitVersion).toMatch(/^v1\.30/);
   });
 });
-

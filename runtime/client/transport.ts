@@ -183,7 +183,9 @@ export class Transport {
       const previous = this.dispatcher;
       const { connector } = this.config;
       if (!connector) {
-        throw new TypeError('TLS settings, a proxy or a client certificate need a connector: use a config from svckit/client/node (loadClientConfig, clientConfigFromFile) or set connector: nodeConnector');
+        throw new TypeError(
+          'TLS settings, a proxy or a client certificate need a connector: use a config from svckit/client/node (loadClientConfig, clientConfigFromFile) or set connector: nodeConnector',
+        );
       }
       this.dispatcher = { key, fetch: connector(tls ?? {}, proxyUrl, certificate) };
       if (previous) void previous.fetch.then((d) => d.close()).catch(() => undefined);

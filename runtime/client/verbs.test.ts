@@ -46,7 +46,10 @@ describe('paths and scope', () => {
   it('addresses cluster-scoped, namespaced, all-namespaces and named-group resources', async () => {
     await client.core.v1.namespaces.get(NS);
     expect(lastRequest().url).toBe(`/api/v1/namespaces/${NS}`);
-    await client.core.v1.configMaps('other-ns').list().catch(() => undefined);
+    await client.core.v1
+      .configMaps('other-ns')
+      .list()
+      .catch(() => undefined);
     expect(lastRequest().url).toBe('/api/v1/namespaces/other-ns/configmaps');
     await client.core.v1.pods.all().list();
     expect(lastRequest().url).toBe('/api/v1/pods');
@@ -113,7 +116,11 @@ describe('create, get, update, delete', () => {
     const e = await rejection(cm.delete('pre', { preconditions: { uid: 'not-the-uid' } }));
     expect(e.code).toBe(409);
     expect(e.message).toContain('Precondition failed');
-    await cm.delete('pre', { preconditions: { uid: created.metadata!.uid!, resourceVersion: created.metadata!.resourceVersion! }, propagationPolicy: 'Foreground', gracePeriodSeconds: 0 });
+    await cm.delete('pre', {
+      preconditions: { uid: created.metadata!.uid!, resourceVersion: created.metadata!.resourceVersion! },
+      propagationPolicy: 'Foreground',
+      gracePeriodSeconds: 0,
+    });
     expect((await rejection(cm.get('pre'))).code).toBe(404);
   });
 
@@ -129,7 +136,12 @@ describe('create, get, update, delete', () => {
 
   it('deleteCollection deletes what the selector matches', async () => {
     const cm = client.core.v1.configMaps();
-    for (const [name, tier] of [['dc-a', 'x'], ['dc-b', 'x'], ['dc-c', 'y']]) await cm.create({ metadata: { name, labels: { tier: tier! } } });
+    for (const [name, tier] of [
+      ['dc-a', 'x'],
+      ['dc-b', 'x'],
+      ['dc-c', 'y'],
+    ])
+      await cm.create({ metadata: { name, labels: { tier: tier! } } });
     const deleted = await cm.deleteCollection({ labelSelector: { tier: 'x' } });
     expect(deleted.items.map((i) => i.metadata?.name).sort()).toEqual(['dc-a', 'dc-b']);
     expect((await cm.list({ labelSelector: 'tier in (x,y)' })).items.map((i) => i.metadata?.name)).toEqual(['dc-c']);
@@ -156,7 +168,9 @@ describe('patches', () => {
     expect(lastRequest().headers['content-type']).toBe(PATCH_CONTENT_TYPES.strategic);
     expect(strategic.spec?.containers.map((c) => c.name)).toEqual(['sidecar', 'app']);
 
-    const reordered = await pods.strategicMergePatch('patched', { spec: { '$setElementOrder/containers': [{ name: 'app' }, { name: 'sidecar' }], containers: [{ name: 'sidecar', image: 'envoy:2' }] } });
+    const reordered = await pods.strategicMergePatch('patched', {
+      spec: { '$setElementOrder/containers': [{ name: 'app' }, { name: 'sidecar' }], containers: [{ name: 'sidecar', image: 'envoy:2' }] },
+    });
     expect(reordered.spec?.containers.map((c) => `${c.name} ${c.image}`)).toEqual(['app nginx:1.25', 'sidecar envoy:2']);
 
     const deleted = await pods.strategicMergePatch('patched', { spec: { containers: [{ name: 'sidecar', $patch: 'delete' }] } });
@@ -178,7 +192,11 @@ describe('status and eviction subresources', () => {
   it('updateStatus writes only the status; getStatus reads it', async () => {
     const pods = client.core.v1.pods();
     const created = await pods.create(pod('with-status'));
-    const updated = await pods.updateStatus({ ...created, metadata: { ...created.metadata, labels: { ignored: 'yes' } }, status: { phase: 'Running' } });
+    const updated = await pods.updateStatus({
+      ...created,
+      metadata: { ...created.metadata, labels: { ignored: 'yes' } },
+      status: { phase: 'Running' },
+    });
     expect(lastRequest().url).toBe(`/api/v1/namespaces/${NS}/pods/with-status/status`);
     expect(updated.status?.phase).toBe('Running');
     expect(updated.metadata?.labels?.ignored).toBeUndefined();
@@ -199,20 +217,32 @@ describe('status and eviction subresources', () => {
 describe('apply', () => {
   it('sends application/apply-patch+yaml with fieldManager and force; a conflict is a StatusError with causes', async () => {
     const cms = client.core.v1.configMaps();
-    const first = await cms.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied' }, data: { owner: 'a' } }, { fieldManager: 'manager-a' }).catch((e: unknown) => e);
+    const first = await cms
+      .apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied' }, data: { owner: 'a' } }, { fieldManager: 'manager-a' })
+      .catch((e: unknown) => e);
     expect(lastRequest().headers['content-type']).toBe(PATCH_CONTENT_TYPES.apply);
     expect(lastRequest().url).toContain('fieldManager=manager-a');
     expect(first).toMatchObject({ data: { owner: 'a' } });
-    const e = await rejection(cms.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied' }, data: { owner: 'b' } }, { fieldManager: 'manager-b' }));
+    const e = await rejection(
+      cms.apply(
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied' }, data: { owner: 'b' } },
+        { fieldManager: 'manager-b' },
+      ),
+    );
     expect(e.code).toBe(409);
     expect(e.details?.causes?.[0]).toMatchObject({ type: 'FieldManagerConflict', field: '.data.owner' });
-    const forced = await cms.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied' }, data: { owner: 'b' } }, { fieldManager: 'manager-b', force: true });
+    const forced = await cms.apply(
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied' }, data: { owner: 'b' } },
+      { fieldManager: 'manager-b', force: true },
+    );
     expect(lastRequest().url).toContain('force=true');
     expect(forced.data).toEqual({ owner: 'b' });
   });
 
   it('refuses an apply without a fieldManager before sending', () => {
-    expect(() => client.core.v1.configMaps().apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }, { fieldManager: '' })).toThrow(/fieldManager/);
+    expect(() =>
+      client.core.v1.configMaps().apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }, { fieldManager: '' }),
+    ).toThrow(/fieldManager/);
   });
 });
 

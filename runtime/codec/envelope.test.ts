@@ -17,16 +17,16 @@ describe('Protobuf envelope', () => {
   it('starts with 6b 38 73 00, then Unknown {typeMeta 1 {apiVersion 1, kind 2}, raw 2, contentEncoding 3, contentType 4}', () => {
     const bytes = encodeEnvelope({ apiVersion: 'v1', kind: 'Pod', raw });
     expect(PROTOBUF_MAGIC).toEqual([0x6b, 0x38, 0x73, 0x00]);
-    expect(Buffer.from(bytes).toString('hex')).toBe(
-      ['6b387300', '0a09', '0a027631', '1203506f64', '1203010203', '1a00', '2200'].join(''),
-    );
+    expect(Buffer.from(bytes).toString('hex')).toBe(['6b387300', '0a09', '0a027631', '1203506f64', '1203010203', '1a00', '2200'].join(''));
     expect(decodeEnvelope(bytes)).toEqual({ apiVersion: 'v1', kind: 'Pod', raw, contentEncoding: '', contentType: '' });
   });
 
   it('rejects bytes without the prefix, naming what it found (and JSON as JSON)', () => {
     const e = envelopeError(new TextEncoder().encode('{"kind":"Pod"}'));
     expect(e.problem).toBe('missing-prefix');
-    expect(e.message).toBe('a Protobuf body must start with the magic bytes 6b 38 73 00, got 7b 22 6b 69 (the body looks like JSON: send it as application/json)');
+    expect(e.message).toBe(
+      'a Protobuf body must start with the magic bytes 6b 38 73 00, got 7b 22 6b 69 (the body looks like JSON: send it as application/json)',
+    );
     expect(envelopeError(Uint8Array.of(0x6b, 0x38)).problem).toBe('missing-prefix');
     expect(envelopeError(new Uint8Array(0)).message).toContain('got no bytes');
   });

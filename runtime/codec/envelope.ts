@@ -78,7 +78,10 @@ export function decodeEnvelope(bytes: Uint8Array): Envelope {
     throw new ProtobufEnvelopeError('malformed', `the Protobuf envelope (Unknown) is malformed: ${detail}`);
   }
   if (envelope.contentEncoding !== '') {
-    throw new ProtobufEnvelopeError('unsupported-encoding', `the Protobuf envelope's contentEncoding ${JSON.stringify(envelope.contentEncoding)} is not supported; only unencoded objects are`);
+    throw new ProtobufEnvelopeError(
+      'unsupported-encoding',
+      `the Protobuf envelope's contentEncoding ${JSON.stringify(envelope.contentEncoding)} is not supported; only unencoded objects are`,
+    );
   }
   return envelope;
 }
@@ -99,7 +102,10 @@ function checkPrefix(bytes: Uint8Array): void {
   if (bytes.length >= 4 && PROTOBUF_MAGIC.every((b, i) => bytes[i] === b)) return;
   const seen = [...bytes.subarray(0, 4)].map(hex).join(' ') || 'no bytes';
   if (bytes.length >= 4 && PROTOBUF_MAGIC.slice(0, 3).every((b, i) => bytes[i] === b)) {
-    throw new ProtobufEnvelopeError('unknown-prefix', `the Protobuf envelope starts with ${seen}, a format this server does not read; expected ${expected}`);
+    throw new ProtobufEnvelopeError(
+      'unknown-prefix',
+      `the Protobuf envelope starts with ${seen}, a format this server does not read; expected ${expected}`,
+    );
   }
   const hint = bytes[0] === 0x7b || bytes[0] === 0x5b ? ' (the body looks like JSON: send it as application/json)' : '';
   throw new ProtobufEnvelopeError('missing-prefix', `a Protobuf body must start with the magic bytes ${expected}, got ${seen}${hint}`);

@@ -1,5 +1,11 @@
 export { findDuplicateKeys } from './json-duplicates.js';
-export { type EnvelopeProblem, ProtobufCodecError, ProtobufEnvelopeError, isProtobufCodecError, isProtobufEnvelopeError } from './protobuf-errors.js';
+export {
+  type EnvelopeProblem,
+  ProtobufCodecError,
+  ProtobufEnvelopeError,
+  isProtobufCodecError,
+  isProtobufEnvelopeError,
+} from './protobuf-errors.js';
 export { type Envelope, PROTOBUF_MAGIC, decodeEnvelope, encodeEnvelope } from './envelope.js';
 export { type WatchEventFrame, WatchFrameReader, decodeWatchEvent } from './watch-frames.js';
 export { type EmbeddedMessage, type ProtobufKind, type ProtobufPackage, type WatchEventObject, ProtobufCodecs } from './protobuf-codecs.js';

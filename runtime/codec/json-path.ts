@@ -59,7 +59,13 @@ function apply(step: Step, value: unknown): unknown[] {
     case 'recurse':
       return descendants(value).flatMap((v) => (isObject(v) && Object.hasOwn(v, step.name) ? [v[step.name]] : []));
     case 'wildcard':
-      return Array.isArray(value) ? value : isObject(value) ? Object.keys(value).sort().map((k) => value[k]) : [];
+      return Array.isArray(value)
+        ? value
+        : isObject(value)
+          ? Object.keys(value)
+              .sort()
+              .map((k) => value[k])
+          : [];
     case 'index': {
       if (!Array.isArray(value)) return [];
       const i = step.index < 0 ? value.length + step.index : step.index;
@@ -104,7 +110,6 @@ function descendants(value: unknown): unknown[] {
   else if (isObject(value)) for (const k of Object.keys(value).sort()) out.push(...descendants(value[k]));
   return out;
 }
-
 
 const NAME = /^[A-Za-z0-9_\-/$]+/;
 
@@ -157,7 +162,12 @@ class Parser {
     if (quoted) return { kind: 'field', name: quoted[2]! };
     if (/^-?\d+$/.test(inner)) return { kind: 'index', index: Number(inner) };
     const slice = /^(-?\d+)?:(-?\d+)?$/.exec(inner);
-    if (slice) return { kind: 'slice', start: slice[1] === undefined ? undefined : Number(slice[1]), end: slice[2] === undefined ? undefined : Number(slice[2]) };
+    if (slice)
+      return {
+        kind: 'slice',
+        start: slice[1] === undefined ? undefined : Number(slice[1]),
+        end: slice[2] === undefined ? undefined : Number(slice[2]),
+      };
     throw this.error(`unsupported subscript [${inner}]`);
   }
 

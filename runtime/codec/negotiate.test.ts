@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { MEDIA_JSON, MEDIA_JSON_WATCH, MEDIA_PROTOBUF, MEDIA_PROTOBUF_WATCH, MEDIA_TABLE_JSON, MEDIA_YAML, isTableMediaType, negotiate, parseMediaType } from './index.js';
+import {
+  MEDIA_JSON,
+  MEDIA_JSON_WATCH,
+  MEDIA_PROTOBUF,
+  MEDIA_PROTOBUF_WATCH,
+  MEDIA_TABLE_JSON,
+  MEDIA_YAML,
+  isTableMediaType,
+  negotiate,
+  parseMediaType,
+} from './index.js';
 
 const GET = [MEDIA_JSON, MEDIA_YAML, MEDIA_PROTOBUF, MEDIA_TABLE_JSON];
 const CUSTOM = [MEDIA_JSON, MEDIA_YAML, MEDIA_TABLE_JSON];
@@ -53,7 +63,11 @@ describe('negotiate', () => {
   });
 
   it('parses media types with quoted parameters', () => {
-    expect(parseMediaType('Application/JSON; AS="Table"; g=meta.svc.io')).toEqual({ type: 'application', subtype: 'json', params: { as: 'Table', g: 'meta.svc.io' } });
+    expect(parseMediaType('Application/JSON; AS="Table"; g=meta.svc.io')).toEqual({
+      type: 'application',
+      subtype: 'json',
+      params: { as: 'Table', g: 'meta.svc.io' },
+    });
     expect(isTableMediaType(MEDIA_TABLE_JSON)).toBe(true);
     expect(parseMediaType('json')).toBeUndefined();
   });

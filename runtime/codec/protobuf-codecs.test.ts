@@ -6,7 +6,12 @@ import { canonicalJson } from '../json/index.js';
 
 const codecs = new ProtobufCodecs(allProtobufPackages);
 const trip = (object: Record<string, unknown>): Record<string, unknown> => codecs.decode(codecs.encode(object));
-const pod = (spec: Record<string, unknown>, metadata: Record<string, unknown> = { name: 'p' }): Record<string, unknown> => ({ apiVersion: 'v1', kind: 'Pod', metadata, spec });
+const pod = (spec: Record<string, unknown>, metadata: Record<string, unknown> = { name: 'p' }): Record<string, unknown> => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata,
+  spec,
+});
 
 function codecError(fn: () => unknown): { path: string; detail: string; message: string } {
   try {
@@ -20,7 +25,11 @@ function codecError(fn: () => unknown): { path: string; detail: string; message:
 
 describe('ProtobufCodecs: empty and absent', () => {
   it('keeps empty strings, zeros, false and empty objects, which are present on the wire', () => {
-    const doc = pod({ containers: [{ name: '', image: '', ports: [{ containerPort: 0 }], resources: {} }], hostNetwork: false, volumes: [{ name: 'v', emptyDir: {} }] });
+    const doc = pod({
+      containers: [{ name: '', image: '', ports: [{ containerPort: 0 }], resources: {} }],
+      hostNetwork: false,
+      volumes: [{ name: 'v', emptyDir: {} }],
+    });
     expect(canonicalJson(trip(doc))).toBe(canonicalJson(doc));
   });
 
@@ -30,13 +39,27 @@ describe('ProtobufCodecs: empty and absent', () => {
   });
 
   it('keeps an empty list that is a map value (it travels in a wrapper message)', () => {
-    const review = { apiVersion: 'authorization.svc.io/v1', kind: 'SubjectAccessReview', spec: { user: 'u', extra: { scopes: [], groups: ['a', 'b'] } } };
+    const review = {
+      apiVersion: 'authorization.svc.io/v1',
+      kind: 'SubjectAccessReview',
+      spec: { user: 'u', extra: { scopes: [], groups: ['a', 'b'] } },
+    };
     expect(canonicalJson(trip(review))).toBe(canonicalJson(review));
   });
 
   it('drops apiVersion and kind below the top (no Protobuf number) and fields the schema does not know', () => {
-    const list = { apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: '7' }, items: [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, unknown: 1 }] };
-    expect(trip(list)).toEqual({ apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: '7' }, items: [{ metadata: { name: 'a' } }] });
+    const list = {
+      apiVersion: 'v1',
+      kind: 'PodList',
+      metadata: { resourceVersion: '7' },
+      items: [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, unknown: 1 }],
+    };
+    expect(trip(list)).toEqual({
+      apiVersion: 'v1',
+      kind: 'PodList',
+      metadata: { resourceVersion: '7' },
+      items: [{ metadata: { name: 'a' } }],
+    });
   });
 });
 
@@ -49,7 +72,10 @@ describe('ProtobufCodecs: wire forms', () => {
 
   it('quantities keep their text; a JSON number reads back as its text (documented)', () => {
     const back = trip(pod({ containers: [{ name: 'c', resources: { limits: { cpu: '500m', memory: '1Gi' }, requests: { cpu: 2 } } }] }));
-    expect((back.spec as { containers: { resources: unknown }[] }).containers[0]!.resources).toEqual({ limits: { cpu: '500m', memory: '1Gi' }, requests: { cpu: '2' } });
+    expect((back.spec as { containers: { resources: unknown }[] }).containers[0]!.resources).toEqual({
+      limits: { cpu: '500m', memory: '1Gi' },
+      requests: { cpu: '2' },
+    });
   });
 
   it('timestamps read back as canonical UTC RFC 3339 (offsets, lower case and extra digits normalize; documented)', () => {
@@ -69,7 +95,11 @@ describe('ProtobufCodecs: wire forms', () => {
   });
 
   it('durations read back in Go form (documented: 90s reads back as 1m30s)', () => {
-    const config = (d: string): Record<string, unknown> => ({ apiVersion: 'svcproxy.config.svc.io/v1alpha1', kind: 'SvcProxyConfiguration', configSyncPeriod: d });
+    const config = (d: string): Record<string, unknown> => ({
+      apiVersion: 'svcproxy.config.svc.io/v1alpha1',
+      kind: 'SvcProxyConfiguration',
+      configSyncPeriod: d,
+    });
     expect(trip(config('90s')).configSyncPeriod).toBe('1m30s');
     expect(trip(config('2562047h47m16.854775807s')).configSyncPeriod).toBe('2562047h47m16.854775807s');
     expect(trip(config('-1.5h')).configSyncPeriod).toBe('-1h30m0s');
@@ -81,17 +111,28 @@ describe('ProtobufCodecs: wire forms', () => {
   });
 
   it('raw extensions keep any JSON, null included inside lists', () => {
-    const table = { apiVersion: 'meta.svc.io/v1', kind: 'Table', columnDefinitions: [{ name: 'Name', type: 'string' }], rows: [{ cells: ['a', 1, null, { x: [true] }], object: { kind: 'PartialObjectMetadata' } }] };
+    const table = {
+      apiVersion: 'meta.svc.io/v1',
+      kind: 'Table',
+      columnDefinitions: [{ name: 'Name', type: 'string' }],
+      rows: [{ cells: ['a', 1, null, { x: [true] }], object: { kind: 'PartialObjectMetadata' } }],
+    };
     expect(canonicalJson(trip(table))).toBe(canonicalJson(table));
   });
 
   it('nests embedded structs as one message (Volume.volumeSource, ConfigMapKeySelector.localObjectReference)', () => {
-    const doc = pod({ volumes: [{ name: 'v', configMap: { name: 'cm', items: [{ key: 'k', path: 'p' }] } }], containers: [{ name: 'c', env: [{ name: 'E', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k' } } }] }] });
+    const doc = pod({
+      volumes: [{ name: 'v', configMap: { name: 'cm', items: [{ key: 'k', path: 'p' }] } }],
+      containers: [{ name: 'c', env: [{ name: 'E', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k' } } }] }],
+    });
     expect(canonicalJson(trip(doc))).toBe(canonicalJson(doc));
   });
 
   it('keeps the key __proto__ of a map as data', () => {
-    const doc = JSON.parse('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"__proto__":"x"}}') as Record<string, unknown>;
+    const doc = JSON.parse('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"__proto__":"x"}}') as Record<
+      string,
+      unknown
+    >;
     const back = trip(doc);
     expect(Object.keys(back.data as object)).toEqual(['__proto__']);
     expect(Object.getPrototypeOf(back.data)).toBe(Object.prototype);
@@ -107,8 +148,12 @@ describe('ProtobufCodecs: errors', () => {
   it('names the field and what it expected when a value does not fit', () => {
     const e = codecError(() => codecs.encode(pod({ containers: [{ name: 'c', ports: [{ containerPort: 'eighty' }] }] })));
     expect(e.path).toBe('.spec.containers[0].ports[0].containerPort');
-    expect(e.message).toBe('cannot encode Pod as Protobuf: .spec.containers[0].ports[0].containerPort: expected a 32-bit integer, got the string "eighty"');
-    expect(codecError(() => codecs.encode(pod({}, { name: 'p', creationTimestamp: 'yesterday' }))).detail).toContain('is not an RFC 3339 timestamp');
+    expect(e.message).toBe(
+      'cannot encode Pod as Protobuf: .spec.containers[0].ports[0].containerPort: expected a 32-bit integer, got the string "eighty"',
+    );
+    expect(codecError(() => codecs.encode(pod({}, { name: 'p', creationTimestamp: 'yesterday' }))).detail).toContain(
+      'is not an RFC 3339 timestamp',
+    );
     expect(codecError(() => codecs.encode(pod({}, { name: 'p', labels: { a: 1 } }))).path).toBe('.metadata.labels["a"]');
     expect(codecError(() => codecs.encode(pod({ containers: [null] }))).path).toBe('.spec.containers[0]');
   });
@@ -116,7 +161,9 @@ describe('ProtobufCodecs: errors', () => {
   it('refuses kinds without a Protobuf message (custom resources) and objects without apiVersion or kind', () => {
     expect(codecs.supports('stable.example.svc.io/v1', 'CronTab')).toBe(false);
     expect(codecs.supports('v1', 'Pod')).toBe(true);
-    expect(codecError(() => codecs.encode({ apiVersion: 'stable.example.svc.io/v1', kind: 'CronTab' })).message).toContain('CronTab of stable.example.svc.io/v1 has no Protobuf message');
+    expect(codecError(() => codecs.encode({ apiVersion: 'stable.example.svc.io/v1', kind: 'CronTab' })).message).toContain(
+      'CronTab of stable.example.svc.io/v1 has no Protobuf message',
+    );
     expect(codecError(() => codecs.encode({ metadata: {} })).message).toContain('needs apiVersion and kind');
   });
 
@@ -129,8 +176,14 @@ describe('ProtobufCodecs: errors', () => {
   });
 
   it('reads packed repeated scalars too (proto3 writers pack them)', () => {
-    const schema: ObjectSchema = { type: 'object', typeName: 'test.Numbers', fields: [{ name: 'n', schema: { type: 'list', items: { type: 'integer', format: 'int32' } }, proto: 1 }] };
-    const numbers = new ProtobufCodecs([{ package: 'test', file: 'test.proto', kinds: [{ apiVersion: 'test/v1', kind: 'Numbers', schema }], embedded: [] }]);
+    const schema: ObjectSchema = {
+      type: 'object',
+      typeName: 'test.Numbers',
+      fields: [{ name: 'n', schema: { type: 'list', items: { type: 'integer', format: 'int32' } }, proto: 1 }],
+    };
+    const numbers = new ProtobufCodecs([
+      { package: 'test', file: 'test.proto', kinds: [{ apiVersion: 'test/v1', kind: 'Numbers', schema }], embedded: [] },
+    ]);
     const unpacked = numbers.encodeMessage('test/v1', 'Numbers', { n: [1, 300, -1] });
     expect([...unpacked.subarray(0, 4)]).toEqual([0x08, 0x01, 0x08, 0xac]);
     const packed = Uint8Array.of(0x0a, 0x03, 0x01, 0xac, 0x02);

@@ -114,7 +114,9 @@ export class ProtobufCodecs {
   encodeWatchEvent(type: string, object: unknown): Uint8Array {
     const { apiVersion, kind } = typeMetaOf(object);
     const plan = this.plan(apiVersion, kind, 'encode');
-    return encodeWatchFrame(type, (w) => writeEnvelope(w, apiVersion, kind, (inner) => this.writeMessage(inner, plan, object as JsonObject, kind)));
+    return encodeWatchFrame(type, (w) =>
+      writeEnvelope(w, apiVersion, kind, (inner) => this.writeMessage(inner, plan, object as JsonObject, kind)),
+    );
   }
 
   /** A watch event from one frame's payload (see WatchFrameReader). */
@@ -135,7 +137,13 @@ export class ProtobufCodecs {
 
   private plan(apiVersion: string, kind: string, direction: 'encode' | 'decode'): MessagePlan {
     const k = this.kinds.get(kindKey(apiVersion, kind));
-    if (!k) throw new ProtobufCodecError(direction, '', `${kind} of ${apiVersion || '(no apiVersion)'} has no Protobuf message`, kind || undefined);
+    if (!k)
+      throw new ProtobufCodecError(
+        direction,
+        '',
+        `${kind} of ${apiVersion || '(no apiVersion)'} has no Protobuf message`,
+        kind || undefined,
+      );
     return this.compiler.plan(k.schema);
   }
 }

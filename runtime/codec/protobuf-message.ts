@@ -97,10 +97,17 @@ export class MessageCompiler {
     for (const [number, names] of embedded) {
       const type = this.embeddedType(owner, number);
       if (!type) {
-        throw new Error(`${owner.typeName}: fields ${[...names].join(', ')} are embedded at Protobuf field ${number}, but no embedded type is declared for it`);
+        throw new Error(
+          `${owner.typeName}: fields ${[...names].join(', ')} are embedded at Protobuf field ${number}, but no embedded type is declared for it`,
+        );
       }
       const inner = new MessagePlan(type.typeName ?? 'embedded');
-      inner.setFields(this.fieldPlans(type, type.fields.filter((f) => names.has(f.name))));
+      inner.setFields(
+        this.fieldPlans(
+          type,
+          type.fields.filter((f) => names.has(f.name)),
+        ),
+      );
       plans.push(new EmbeddedField(number, inner));
     }
     return plans;

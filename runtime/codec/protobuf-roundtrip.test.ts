@@ -14,7 +14,9 @@ const RUNS = Number(process.env.SVCKIT_PROPERTY_RUNS ?? 20);
 describe('Protobuf round trip of every built-in kind', () => {
   it('covers every kind with a Protobuf message', () => {
     expect(kinds.length).toBeGreaterThan(90);
-    expect(kinds.map((k) => k.kind)).toEqual(expect.arrayContaining(['Pod', 'PodList', 'Status', 'Table', 'Job', 'CronJob', 'HorizontalPodAutoscaler']));
+    expect(kinds.map((k) => k.kind)).toEqual(
+      expect.arrayContaining(['Pod', 'PodList', 'Status', 'Table', 'Job', 'CronJob', 'HorizontalPodAutoscaler']),
+    );
   });
 
   describe.each(kinds.map((k) => [`${k.apiVersion} ${k.kind}`, k] as const))('%s', (_name, kind) => {

@@ -247,7 +247,14 @@ export const intOrStringCodec: ValueCodec = {
   write(w, v) {
     if (typeof v === 'string') w.fork().uint32(8).int64(1).uint32(16).int32(0).uint32(26).string(v).ldelim();
     else if (Number.isInteger(v) && (v as number) >= INT32_MIN && (v as number) <= INT32_MAX) {
-      w.fork().uint32(8).int64(0).uint32(16).int32(v as number).uint32(26).string('').ldelim();
+      w.fork()
+        .uint32(8)
+        .int64(0)
+        .uint32(16)
+        .int32(v as number)
+        .uint32(26)
+        .string('')
+        .ldelim();
     } else throw mismatch('a string or a 32-bit integer', v);
   },
   read(r) {

@@ -91,18 +91,28 @@ const timestampArb: fc.Arbitrary<string> = fc
     fc.oneof(
       fc.constant(0),
       fc.integer({ min: 1, max: 999 }).map((n) => n * 1_000_000),
-      fc.integer({ min: 1, max: 999_999 }).filter((n) => n % 1000 !== 0).map((n) => n * 1000),
+      fc
+        .integer({ min: 1, max: 999_999 })
+        .filter((n) => n % 1000 !== 0)
+        .map((n) => n * 1000),
       fc.integer({ min: 1, max: 999_999_999 }).filter((n) => n % 1000 !== 0),
     ),
   )
   .map(([date, nanos]) => {
     const digits = String(nanos).padStart(9, '0');
-    const fraction = nanos === 0 ? '' : nanos % 1_000_000 === 0 ? `.${digits.slice(0, 3)}` : nanos % 1000 === 0 ? `.${digits.slice(0, 6)}` : `.${digits}`;
+    const fraction =
+      nanos === 0 ? '' : nanos % 1_000_000 === 0 ? `.${digits.slice(0, 3)}` : nanos % 1000 === 0 ? `.${digits.slice(0, 6)}` : `.${digits}`;
     return `${date.toISOString().slice(0, 19)}${fraction}Z`;
   });
 
-const quantityArb = fc.oneof(fc.constantFrom('0', '1', '500m', '1Gi', '1.5', '100Mi', '2k', '1e3', '-1', '0.1'), fc.nat().map((n) => `${n}Ki`));
-const keyArb = fc.oneof({ weight: 8, arbitrary: fc.string({ maxLength: 6 }) }, { weight: 1, arbitrary: fc.constantFrom('__proto__', 'app.svc.io/name', '') });
+const quantityArb = fc.oneof(
+  fc.constantFrom('0', '1', '500m', '1Gi', '1.5', '100Mi', '2k', '1e3', '-1', '0.1'),
+  fc.nat().map((n) => `${n}Ki`),
+);
+const keyArb = fc.oneof(
+  { weight: 8, arbitrary: fc.string({ maxLength: 6 }) },
+  { weight: 1, arbitrary: fc.constantFrom('__proto__', 'app.svc.io/name', '') },
+);
 const textArb = fc.oneof(fc.string({ maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 4 }));
 
 class Generator {
@@ -157,11 +167,16 @@ class Generator {
       case 'bytes':
         return fc.uint8Array({ maxLength: 6 }).map((b) => Buffer.from(b).toString('base64'));
       case 'date':
-        return fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+        return fc
+          .date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true })
+          .map((d) => d.toISOString().slice(0, 10));
       case 'date-time':
         return timestampArb;
       case 'duration':
-        return fc.oneof(fc.constantFrom('0s', '1h0m0s', '1.5s', '300ms'), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(formatDuration));
+        return fc.oneof(
+          fc.constantFrom('0s', '1h0m0s', '1.5s', '300ms'),
+          fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(formatDuration),
+        );
       case 'quantity':
         return quantityArb;
       case 'int-or-string':

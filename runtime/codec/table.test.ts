@@ -72,7 +72,11 @@ describe('toTable', () => {
   });
 
   it('renders dates that do not parse as <invalid>', () => {
-    const table = toTable([pod('a', { status: { startTime: 'soon' } })], [{ name: 'Started', type: 'date', jsonPath: '.status.startTime' }], { now });
+    const table = toTable(
+      [pod('a', { status: { startTime: 'soon' } })],
+      [{ name: 'Started', type: 'date', jsonPath: '.status.startTime' }],
+      { now },
+    );
     expect(table.rows[0]!.cells).toEqual(['a', '<invalid>']);
   });
 });

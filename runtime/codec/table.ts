@@ -48,7 +48,13 @@ const CREATED_DESCRIPTION =
   'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.';
 
 const NAME_COLUMN: TableColumnDefinition = { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, priority: 0 };
-const CREATED_COLUMN: TableColumnDefinition = { name: 'Created At', type: 'date', format: '', description: CREATED_DESCRIPTION, priority: 0 };
+const CREATED_COLUMN: TableColumnDefinition = {
+  name: 'Created At',
+  type: 'date',
+  format: '',
+  description: CREATED_DESCRIPTION,
+  priority: 0,
+};
 
 /**
  * The Table representation of objects (one for get, many for list or a watch event).
@@ -59,19 +65,34 @@ const CREATED_COLUMN: TableColumnDefinition = { name: 'Created At', type: 'date'
  * print it as text (Go's formatting for non-strings); `integer`, `number`, `boolean` cells keep a
  * value of that type; `date` cells show the age (`5m`, `3d`) or `<invalid>`; anything else is null.
  */
-export function toTable(objects: readonly Record<string, unknown>[], printerColumns: readonly PrinterColumn[], options: TableOptions = {}): Table {
+export function toTable(
+  objects: readonly Record<string, unknown>[],
+  printerColumns: readonly PrinterColumn[],
+  options: TableOptions = {},
+): Table {
   const includeObject = options.includeObject ?? 'Metadata';
   const now = (options.now ?? (() => new Date()))();
   const paths = printerColumns.map((c) => new JsonPath(c.jsonPath));
-  const columns = printerColumns.length === 0
-    ? [NAME_COLUMN, CREATED_COLUMN]
-    : [NAME_COLUMN, ...printerColumns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 }))];
+  const columns =
+    printerColumns.length === 0
+      ? [NAME_COLUMN, CREATED_COLUMN]
+      : [
+          NAME_COLUMN,
+          ...printerColumns.map((c) => ({
+            name: c.name,
+            type: c.type,
+            format: c.format ?? '',
+            description: c.description ?? '',
+            priority: c.priority ?? 0,
+          })),
+        ];
   const rows = objects.map((object): TableRow => {
     const metadata = isObject(object.metadata) ? object.metadata : {};
     const name = typeof metadata.name === 'string' ? metadata.name : '';
-    const cells = printerColumns.length === 0
-      ? [name, createdAt(metadata.creationTimestamp)]
-      : [name, ...printerColumns.map((c, i) => cell(c.type, paths[i]!.evaluate(object), now))];
+    const cells =
+      printerColumns.length === 0
+        ? [name, createdAt(metadata.creationTimestamp)]
+        : [name, ...printerColumns.map((c, i) => cell(c.type, paths[i]!.evaluate(object), now))];
     const row: TableRow = { cells };
     if (includeObject === 'Object') row.object = object;
     else if (includeObject === 'Metadata') row.object = { kind: 'PartialObjectMetadata', apiVersion: 'meta.svc.io/v1', metadata };
@@ -139,7 +160,11 @@ function goText(value: unknown): string {
   if (value === null || value === undefined) return '<nil>';
   if (typeof value === 'number') return goNumber(value);
   if (Array.isArray(value)) return `[${value.map(goText).join(' ')}]`;
-  if (isObject(value)) return `map[${Object.keys(value).sort().map((k) => `${k}:${goText(value[k])}`).join(' ')}]`;
+  if (isObject(value))
+    return `map[${Object.keys(value)
+      .sort()
+      .map((k) => `${k}:${goText(value[k])}`)
+      .join(' ')}]`;
   return String(value);
 }
 
@@ -150,4 +175,3 @@ function goNumber(n: number): string {
   if (e < -4 || e >= 21) return `${mantissa}e${exp[0] === '-' ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
   return String(n);
 }
-

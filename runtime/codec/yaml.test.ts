@@ -3,7 +3,13 @@ import { decodeYaml, encodeYaml, isYamlBodyError } from './index.js';
 
 describe('YAML bodies', () => {
   it('writes block style in key order, with long strings on one line, and reads it back', () => {
-    const doc = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', labels: { a: 'yes' } }, data: { long: 'x'.repeat(200), port: '0777', empty: '' }, list: [] };
+    const doc = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', labels: { a: 'yes' } },
+      data: { long: 'x'.repeat(200), port: '0777', empty: '' },
+      list: [],
+    };
     const text = encodeYaml(doc);
     expect(text.split('\n').slice(0, 5)).toEqual(['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: c', '  labels:']);
     expect(text).toContain(`long: ${'x'.repeat(200)}\n`);
@@ -11,11 +17,20 @@ describe('YAML bodies', () => {
   });
 
   it('reads YAML 1.1 as the real system does: yes and on are booleans, 0777 is octal, dates stay strings', () => {
-    expect(decodeYaml('a: yes\nb: off\nc: 0777\nd: 10\ne: 2024-01-02\nf: 2024-01-02T03:04:05Z')).toEqual({ a: true, b: false, c: 511, d: 10, e: '2024-01-02', f: '2024-01-02T03:04:05Z' });
+    expect(decodeYaml('a: yes\nb: off\nc: 0777\nd: 10\ne: 2024-01-02\nf: 2024-01-02T03:04:05Z')).toEqual({
+      a: true,
+      b: false,
+      c: 511,
+      d: 10,
+      e: '2024-01-02',
+      f: '2024-01-02T03:04:05Z',
+    });
   });
 
   it('quotes strings that YAML 1.1 would read as something else', () => {
-    expect(encodeYaml({ a: 'yes', b: 'on', c: '0777', d: '2024-01-02', e: 'plain' })).toBe('a: "yes"\nb: "on"\nc: "0777"\nd: 2024-01-02\ne: plain\n');
+    expect(encodeYaml({ a: 'yes', b: 'on', c: '0777', d: '2024-01-02', e: 'plain' })).toBe(
+      'a: "yes"\nb: "on"\nc: "0777"\nd: 2024-01-02\ne: plain\n',
+    );
   });
 
   it('rejects several documents, duplicate keys and syntax errors with a position', () => {

@@ -66,7 +66,9 @@ function loadCases(): LoadedCase[] {
   const out: LoadedCase[] = [];
   for (const section of SECTIONS) {
     const dir = join(root, 'schemas/testdata/rules', section);
-    for (const name of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
+    for (const name of readdirSync(dir)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort()) {
       const file = `${section}/${name}`;
       const data = parse(readFileSync(join(dir, name), 'utf8')) as { cases?: RuleCase[] } | null;
       if (!data || !Array.isArray(data.cases)) throw new Error(`${file}: no "cases" list`);
@@ -91,7 +93,10 @@ function validate(name: string, text: string): DocumentResult {
 }
 
 function describeFindings(r: DocumentResult): string {
-  return r.findings.map((f) => `  [${f.severity}] ${f.field || '<root>'}: ${f.message}${f.rule ? `\n      rule: ${f.rule}` : ''}`).join('\n') || '  (no findings)';
+  return (
+    r.findings.map((f) => `  [${f.severity}] ${f.field || '<root>'}: ${f.message}${f.rule ? `\n      rule: ${f.rule}` : ''}`).join('\n') ||
+    '  (no findings)'
+  );
 }
 
 /** Reads `a.b[0].c` out of a value. */
@@ -120,7 +125,10 @@ describe('config rule cases (server-config, components)', () => {
 
     const valid = validate(`${c.file} #${c.index + 1} valid`, c.valid);
     expect(valid.status, `valid document must be valid:\n${describeFindings(valid)}`).toBe('valid');
-    expect(valid.findings.filter((f) => f.severity === 'error'), 'valid document: no error').toEqual([]);
+    expect(
+      valid.findings.filter((f) => f.severity === 'error'),
+      'valid document: no error',
+    ).toEqual([]);
 
     if (isDefaultRow(c)) {
       expect(c.defaults, 'default rows list the defaulted values').toBeTypeOf('object');
@@ -143,7 +151,10 @@ describe('config rule cases (server-config, components)', () => {
     const hit = invalid.findings.find(
       (f) => f.severity === 'error' && f.field === c.field && f.message.includes(c.expect!) && (!isCelRow(c) || f.rule === c.rule),
     );
-    expect(hit, `invalid document: no error at "${c.field}" containing "${c.expect}"${isCelRow(c) ? ' from the case\'s rule' : ''}; got:\n${describeFindings(invalid)}`).toBeDefined();
+    expect(
+      hit,
+      `invalid document: no error at "${c.field}" containing "${c.expect}"${isCelRow(c) ? " from the case's rule" : ''}; got:\n${describeFindings(invalid)}`,
+    ).toBeDefined();
   });
 });
 
@@ -177,7 +188,10 @@ function requiredAndDefaultRows(): { label: string; file: string }[] {
   const rows: { label: string; file: string }[] = [];
   for (const line of text.slice(start, end).split('\n')) {
     if (!line.startsWith('| ')) continue;
-    const cells = line.slice(1, -1).split(/(?<!\\)\|/).map((s) => s.trim().replace(/`/g, ''));
+    const cells = line
+      .slice(1, -1)
+      .split(/(?<!\\)\|/)
+      .map((s) => s.trim().replace(/`/g, ''));
     if (cells.length < 4) continue;
     const [file, typeField, mechanism] = cells.slice(-3) as [string, string, string];
     const m = /^(required|default)\b/.exec(mechanism);
@@ -191,7 +205,8 @@ describe('config rule case coverage', () => {
     const covered = new Set(cases.filter(isCelRow).map((c) => c.rule));
     const uncovered = new Map<string, string>();
     for (const kind of allKinds.filter((k) => GROUPS.has(k.group))) {
-      for (const rule of celRulesOf(kind)) if (!covered.has(rule) && !uncovered.has(rule)) uncovered.set(rule, `${kind.apiVersion} ${kind.kind}`);
+      for (const rule of celRulesOf(kind))
+        if (!covered.has(rule) && !uncovered.has(rule)) uncovered.set(rule, `${kind.apiVersion} ${kind.kind}`);
     }
     const list = [...uncovered].map(([rule, where]) => `  ${where}: ${JSON.stringify(rule)}`);
     expect(list, `CEL rules without a case:\n${list.join('\n')}`).toEqual([]);
@@ -199,7 +214,10 @@ describe('config rule case coverage', () => {
 
   it('every CEL case names a rule of these kinds', () => {
     const known = new Set(allKinds.filter((k) => GROUPS.has(k.group)).flatMap(celRulesOf));
-    const stale = cases.filter(isCelRow).filter((c) => !known.has(c.rule)).map(title);
+    const stale = cases
+      .filter(isCelRow)
+      .filter((c) => !known.has(c.rule))
+      .map(title);
     expect(stale, `cases whose rule is not in the schemas:\n${stale.join('\n')}`).toEqual([]);
   });
 

@@ -14,7 +14,11 @@ export function summarize(results: readonly DocumentResult[]): Summary {
 
 /** `file:line:column: error: message`, one finding a line, then the summary line. */
 export function textReport(results: readonly DocumentResult[]): string {
-  const lines = results.flatMap((r) => r.findings.map((f) => `${r.file}:${f.position.line}:${f.position.column}: ${f.severity}: ${f.message}${f.rule ? ` (rule: ${f.rule})` : ''}`));
+  const lines = results.flatMap((r) =>
+    r.findings.map(
+      (f) => `${r.file}:${f.position.line}:${f.position.column}: ${f.severity}: ${f.message}${f.rule ? ` (rule: ${f.rule})` : ''}`,
+    ),
+  );
   const s = summarize(results);
   lines.push(`${s.documents} documents: ${s.valid} valid, ${s.invalid} invalid, ${s.skipped} skipped`);
   return `${lines.join('\n')}\n`;
@@ -29,7 +33,10 @@ export function junitReport(results: readonly DocumentResult[]): string {
   const byFile = new Map<string, DocumentResult[]>();
   for (const r of results) byFile.set(r.file, [...(byFile.get(r.file) ?? []), r]);
   const s = summarize(results);
-  const out = [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites name="svckit validate" tests="${s.documents}" failures="${s.invalid}" skipped="${s.skipped}">`];
+  const out = [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites name="svckit validate" tests="${s.documents}" failures="${s.invalid}" skipped="${s.skipped}">`,
+  ];
   for (const [file, docs] of byFile) {
     const failures = docs.filter((d) => d.status === 'invalid').length;
     const skipped = docs.filter((d) => d.status === 'skipped').length;
@@ -39,7 +46,9 @@ export function junitReport(results: readonly DocumentResult[]): string {
       out.push(`    <testcase classname="${xml(file)}" name="${xml(name)}">`);
       if (d.status === 'invalid') {
         const errors = d.findings.filter((f) => f.severity === 'error');
-        out.push(`      <failure message="${xml(errors[0]?.message ?? 'invalid')}">${xml(errors.map((f) => `${file}:${f.position.line}:${f.position.column}: ${f.message}`).join('\n'))}</failure>`);
+        out.push(
+          `      <failure message="${xml(errors[0]?.message ?? 'invalid')}">${xml(errors.map((f) => `${file}:${f.position.line}:${f.position.column}: ${f.message}`).join('\n'))}</failure>`,
+        );
       } else if (d.status === 'skipped') {
         out.push(`      <skipped message="${xml(d.findings[0]?.message ?? 'skipped')}"/>`);
       }

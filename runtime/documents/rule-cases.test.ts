@@ -62,7 +62,9 @@ const watchEventKind: KindRegistration = {
   setDefaults() {},
 };
 
-const kinds: readonly KindRegistration[] = allKinds.some((k) => k.apiVersion === watchEventKind.apiVersion && k.kind === 'WatchEvent') ? allKinds : [...allKinds, watchEventKind];
+const kinds: readonly KindRegistration[] = allKinds.some((k) => k.apiVersion === watchEventKind.apiVersion && k.kind === 'WatchEvent')
+  ? allKinds
+  : [...allKinds, watchEventKind];
 const validator = new DocumentValidator(kinds);
 
 function kindOf(doc: Obj): KindRegistration {
@@ -117,8 +119,10 @@ function loadFile(file: string): CaseFile {
     if (c.invalid === undefined && c.defaults === undefined && c.note === undefined) {
       return errors.push(`${at}: needs an invalid document (or defaults for a default row, or a note saying why there is none)`);
     }
-    if (c.rule.startsWith('default:') && (typeof c.defaults !== 'object' || c.defaults === null)) return errors.push(`${at}: a default row needs defaults`);
-    if (c.old !== undefined && (typeof c.old !== 'string' || c.invalid === undefined)) return errors.push(`${at}: old needs an invalid document`);
+    if (c.rule.startsWith('default:') && (typeof c.defaults !== 'object' || c.defaults === null))
+      return errors.push(`${at}: a default row needs defaults`);
+    if (c.old !== undefined && (typeof c.old !== 'string' || c.invalid === undefined))
+      return errors.push(`${at}: old needs an invalid document`);
     cases.push(c as RuleCase);
     return undefined;
   });
@@ -180,7 +184,10 @@ function check(file: string, c: RuleCase): void {
             return r.findings.filter((f) => f.severity === 'error');
           })();
     const hit = findings.find((f) => f.field === c.field && f.message.includes(c.expect!) && (!isCel(c.rule) || f.rule === c.rule));
-    expect(hit, `no error at "${c.field}" containing "${c.expect}"${isCel(c.rule) ? ' from this rule' : ''}; errors: ${JSON.stringify(findings)}`).toBeDefined();
+    expect(
+      hit,
+      `no error at "${c.field}" containing "${c.expect}"${isCel(c.rule) ? ' from this rule' : ''}; errors: ${JSON.stringify(findings)}`,
+    ).toBeDefined();
   }
 
   if (c.defaults !== undefined) {

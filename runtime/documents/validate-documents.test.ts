@@ -50,16 +50,22 @@ describe('DocumentValidator', () => {
   });
 
   it('applies defaults before validating (a defaulted document is valid)', () => {
-    const [r] = validator.validateText('x.yaml', 'apiVersion: eventratelimit.admission.svc.io/v1alpha1\nkind: Configuration\nlimits: [{type: Server, qps: 1, burst: 1}]\n');
+    const [r] = validator.validateText(
+      'x.yaml',
+      'apiVersion: eventratelimit.admission.svc.io/v1alpha1\nkind: Configuration\nlimits: [{type: Server, qps: 1, burst: 1}]\n',
+    );
     expect(r!.status).toBe('valid');
   });
 
   it('skips unknown kinds with a warning, as the bootstrap tool does', () => {
-    expect(results[2]!.findings).toEqual([{ severity: 'warning', field: '', message: 'unknown kind Widget in example.com/v1: skipped', position: { line: 21, column: 1 } }]);
+    expect(results[2]!.findings).toEqual([
+      { severity: 'warning', field: '', message: 'unknown kind Widget in example.com/v1: skipped', position: { line: 21, column: 1 } },
+    ]);
   });
 
   it('makes unknown and duplicate fields errors only with --strict', () => {
-    const text = 'apiVersion: eventratelimit.admission.svc.io/v1alpha1\nkind: Configuration\nlimits: [{type: Server, qps: 1, burst: 1}]\nextra: 1\nkind: Configuration\n';
+    const text =
+      'apiVersion: eventratelimit.admission.svc.io/v1alpha1\nkind: Configuration\nlimits: [{type: Server, qps: 1, burst: 1}]\nextra: 1\nkind: Configuration\n';
     const loose = validator.validateText('x.yaml', text)[0]!;
     expect(loose.status).toBe('valid');
     expect(loose.findings.map((f) => [f.severity, f.message])).toEqual([
@@ -72,7 +78,8 @@ describe('DocumentValidator', () => {
   });
 
   it('runs CEL rules once the structure is right, naming the rule and the field', () => {
-    const text = 'apiVersion: svcscheduler.config.svc.io/v1\nkind: SvcSchedulerConfiguration\npodInitialBackoffSeconds: 5\npodMaxBackoffSeconds: 3\n';
+    const text =
+      'apiVersion: svcscheduler.config.svc.io/v1\nkind: SvcSchedulerConfiguration\npodInitialBackoffSeconds: 5\npodMaxBackoffSeconds: 3\n';
     const [r] = validator.validateText('s.yaml', text);
     expect(r!.status).toBe('invalid');
     expect(r!.findings).toHaveLength(1);
@@ -81,7 +88,10 @@ describe('DocumentValidator', () => {
   });
 
   it('reads JSON documents too and reports YAML syntax errors with their position', () => {
-    expect(validator.validateText('a.json', '{"apiVersion":"eventratelimit.admission.svc.io/v1alpha1","kind":"Configuration","limits":[]}')[0]!.findings[0]!.message).toContain('limits');
+    expect(
+      validator.validateText('a.json', '{"apiVersion":"eventratelimit.admission.svc.io/v1alpha1","kind":"Configuration","limits":[]}')[0]!
+        .findings[0]!.message,
+    ).toContain('limits');
     const [bad] = validator.validateText('b.yaml', 'apiVersion: v1\nkind: [\n');
     expect(bad!.status).toBe('invalid');
     expect(bad!.findings[0]!.message).toMatch(/^not valid YAML/);

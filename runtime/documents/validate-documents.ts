@@ -60,7 +60,20 @@ export class DocumentValidator {
       const base = { file, index, position };
       if (doc.errors.length > 0) {
         const e = doc.errors[0]!;
-        return [{ ...base, status: 'invalid' as const, findings: [{ severity: 'error' as const, field: '', message: `not valid YAML: ${e.message.split('\n')[0]}`, position: at(lines, e.pos[0]) }] }];
+        return [
+          {
+            ...base,
+            status: 'invalid' as const,
+            findings: [
+              {
+                severity: 'error' as const,
+                field: '',
+                message: `not valid YAML: ${e.message.split('\n')[0]}`,
+                position: at(lines, e.pos[0]),
+              },
+            ],
+          },
+        ];
       }
       const value: unknown = doc.toJS({ maxAliasCount: 1000 });
       if (value === null || value === undefined) return [];
@@ -69,44 +82,79 @@ export class DocumentValidator {
     });
   }
 
-  private validateValue(base: Pick<DocumentResult, 'file' | 'index' | 'position'>, value: unknown, nodes: NodeIndex, options: ValidateDocumentsOptions): DocumentResult {
+  private validateValue(
+    base: Pick<DocumentResult, 'file' | 'index' | 'position'>,
+    value: unknown,
+    nodes: NodeIndex,
+    options: ValidateDocumentsOptions,
+  ): DocumentResult {
     const v = (value ?? {}) as Record<string, unknown>;
     const apiVersion = typeof v.apiVersion === 'string' ? v.apiVersion : undefined;
     const kind = typeof v.kind === 'string' ? v.kind : undefined;
-    const result: DocumentResult = { ...base, status: 'valid', findings: [], ...(apiVersion ? { apiVersion } : {}), ...(kind ? { kind } : {}) };
+    const result: DocumentResult = {
+      ...base,
+      status: 'valid',
+      findings: [],
+      ...(apiVersion ? { apiVersion } : {}),
+      ...(kind ? { kind } : {}),
+    };
     if (typeof value !== 'object' || Array.isArray(value) || !apiVersion || !kind) {
       result.status = 'skipped';
-      result.findings.push({ severity: 'warning', field: '', message: 'not a configuration document: apiVersion and kind are required to know what to check', position: base.position });
+      result.findings.push({
+        severity: 'warning',
+        field: '',
+        message: 'not a configuration document: apiVersion and kind are required to know what to check',
+        position: base.position,
+      });
       return result;
     }
     const registration = this.kinds.get(`${apiVersion} ${kind}`);
     if (!registration) {
       result.status = 'skipped';
-      result.findings.push({ severity: 'warning', field: '', message: `unknown kind ${kind} in ${apiVersion}: skipped`, position: base.position });
+      result.findings.push({
+        severity: 'warning',
+        field: '',
+        message: `unknown kind ${kind} in ${apiVersion}: skipped`,
+        position: base.position,
+      });
       return result;
     }
     const fieldSeverity = options.strict ? 'error' : 'warning';
     for (const dup of nodes.duplicates) {
-      result.findings.push({ severity: fieldSeverity, field: dup.field, message: `duplicate field "${dup.field}"`, position: dup.position });
+      result.findings.push({
+        severity: fieldSeverity,
+        field: dup.field,
+        message: `duplicate field "${dup.field}"`,
+        position: dup.position,
+      });
     }
     registration.setDefaults(value);
     const collector = new Collector();
     registration.validate(value, '', collector);
     for (const field of collector.unknownFields) {
-      result.findings.push({ severity: fieldSeverity, field, message: `unknown field "${field}"`, position: nodes.positionOf(field, base.position) });
+      result.findings.push({
+        severity: fieldSeverity,
+        field,
+        message: `unknown field "${field}"`,
+        position: nodes.positionOf(field, base.position),
+      });
     }
     // Rules read typed values: they run once the structure is right, as the server does.
     const errors = collector.ok ? this.rules.of(registration).validate(value) : collector.errors;
     for (const e of errors) {
       // One renderer for the server's 422, this report and the client's StatusError.
-      const finding: Finding = { severity: 'error', field: e.field, message: fieldErrorMessage(e), position: nodes.positionOf(e.field, base.position) };
+      const finding: Finding = {
+        severity: 'error',
+        field: e.field,
+        message: fieldErrorMessage(e),
+        position: nodes.positionOf(e.field, base.position),
+      };
       if (e.rule !== undefined) finding.rule = e.rule;
       result.findings.push(finding);
     }
     if (result.findings.some((f) => f.severity === 'error')) result.status = 'invalid';
     return result;
   }
-
 }
 
 function at(lines: LineCounter, offset: number): Position {
@@ -123,7 +171,10 @@ class NodeIndex {
   readonly duplicates: { field: string; position: Position }[] = [];
   private readonly positions = new Map<string, Position>();
 
-  constructor(root: Node | null, private readonly lines: LineCounter) {
+  constructor(
+    root: Node | null,
+    private readonly lines: LineCounter,
+  ) {
     if (root) this.walk(root, '');
   }
 

@@ -13,7 +13,10 @@ interface Engine {
 }
 
 const ENGINES: Engine[] = [
-  { type: 'json-patch', setMember: (doc, key, value) => applyJsonPatch(doc, [{ op: 'add', path: `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, value }]) },
+  {
+    type: 'json-patch',
+    setMember: (doc, key, value) => applyJsonPatch(doc, [{ op: 'add', path: `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, value }]),
+  },
   { type: 'merge-patch', setMember: (doc, key, value) => applyMergePatch(doc, patchSetting(key, value)) },
   { type: 'strategic-merge-patch', setMember: (doc, key, value) => applyStrategicMergePatch(doc, patchSetting(key, value), PodSchema) },
 ];

@@ -56,19 +56,32 @@ export function applyJsonPatch(doc: unknown, operations: unknown): JsonValue {
 
 function checkOperations(operations: unknown): CheckedOperation[] {
   if (!Array.isArray(operations)) {
-    throw new PatchError({ patchType: 'json-patch', reason: 'malformed', path: '', detail: `a JSON Patch is an array of operations, not ${kindOf(operations)}` });
+    throw new PatchError({
+      patchType: 'json-patch',
+      reason: 'malformed',
+      path: '',
+      detail: `a JSON Patch is an array of operations, not ${kindOf(operations)}`,
+    });
   }
   return operations.map((raw: unknown, index) => checkOperation(raw, index));
 }
 
 function checkOperation(raw: unknown, index: number): CheckedOperation {
   const malformed = (detail: string, op?: string, path = ''): never => {
-    throw new PatchError({ patchType: 'json-patch', reason: 'malformed', path, detail, operationIndex: index, ...(op === undefined ? {} : { op }) });
+    throw new PatchError({
+      patchType: 'json-patch',
+      reason: 'malformed',
+      path,
+      detail,
+      operationIndex: index,
+      ...(op === undefined ? {} : { op }),
+    });
   };
   if (!isObject(raw)) return malformed(`an operation is an object, not ${kindOf(raw)}`);
   const op = ownMember(raw, 'op');
   if (typeof op !== 'string') return malformed('missing "op" member');
-  if (!OPERATION_NAMES.has(op)) return malformed(`unknown op ${JSON.stringify(op)}; expected one of add, remove, replace, move, copy, test`, op);
+  if (!OPERATION_NAMES.has(op))
+    return malformed(`unknown op ${JSON.stringify(op)}; expected one of add, remove, replace, move, copy, test`, op);
   const name = op as OperationName;
   const path = ownMember(raw, 'path');
   if (typeof path !== 'string') return malformed('missing "path" member (a string)', name);
@@ -97,7 +110,14 @@ function checkOperation(raw: unknown, index: number): CheckedOperation {
 function applyOperation(root: JsonValue, operation: CheckedOperation): JsonValue {
   const reason: PatchErrorReason = operation.op === 'test' ? 'test-failed' : 'not-applicable';
   const fail: Fail = (detail) => {
-    throw new PatchError({ patchType: 'json-patch', reason, path: operation.path, detail, operationIndex: operation.index, op: operation.op });
+    throw new PatchError({
+      patchType: 'json-patch',
+      reason,
+      path: operation.path,
+      detail,
+      operationIndex: operation.index,
+      op: operation.op,
+    });
   };
   const { tokens } = operation;
   switch (operation.op) {

@@ -67,11 +67,23 @@ const Toleration = object('core.v1.Toleration', [
 
 const PodSpec = object('core.v1.PodSpec', [
   { name: 'containers', schema: keyedList({ type: 'ref', ref: () => Container }, 'name'), patchStrategy: 'merge', patchMergeKey: 'name' },
-  { name: 'initContainers', schema: keyedList({ type: 'ref', ref: () => Container }, 'name'), patchStrategy: 'merge', patchMergeKey: 'name' },
+  {
+    name: 'initContainers',
+    schema: keyedList({ type: 'ref', ref: () => Container }, 'name'),
+    patchStrategy: 'merge',
+    patchMergeKey: 'name',
+  },
   { name: 'volumes', schema: keyedList(Volume, 'name'), patchStrategy: 'merge,retainKeys', patchMergeKey: 'name' },
   { name: 'tolerations', schema: atomicList(Toleration) },
   { name: 'nodeSelector', schema: stringMap },
-  { name: 'affinity', schema: object('test.Affinity', [{ name: 'zone', schema: str }, { name: 'rack', schema: str }]), patchStrategy: 'replace' },
+  {
+    name: 'affinity',
+    schema: object('test.Affinity', [
+      { name: 'zone', schema: str },
+      { name: 'rack', schema: str },
+    ]),
+    patchStrategy: 'replace',
+  },
   // A set by list type only, with no legacy marker.
   { name: 'gates', schema: { type: 'list', listType: 'set', items: str } },
 ]);

@@ -61,9 +61,23 @@ const CASES: Case[] = [
   },
   {
     description: 'merge by key: a list keyed by list type only (no legacy marker) merges by its keys',
-    original: { status: { conditions: [{ type: 'Ready', status: 'False' }, { type: 'Scheduled', status: 'True' }] } },
+    original: {
+      status: {
+        conditions: [
+          { type: 'Ready', status: 'False' },
+          { type: 'Scheduled', status: 'True' },
+        ],
+      },
+    },
     patch: { status: { conditions: [{ type: 'Ready', status: 'True' }] } },
-    result: { status: { conditions: [{ type: 'Ready', status: 'True' }, { type: 'Scheduled', status: 'True' }] } },
+    result: {
+      status: {
+        conditions: [
+          { type: 'Ready', status: 'True' },
+          { type: 'Scheduled', status: 'True' },
+        ],
+      },
+    },
   },
 
   // Several keys: ports are keyed by containerPort and protocol.
@@ -71,7 +85,14 @@ const CASES: Case[] = [
     description: 'several keys: the same port number with another protocol is another item',
     original: containers(c('a', { ports: [{ containerPort: 53, protocol: 'TCP' }] })),
     patch: containers(c('a', { ports: [{ containerPort: 53, protocol: 'UDP' }] })),
-    result: containers(c('a', { ports: [{ containerPort: 53, protocol: 'UDP' }, { containerPort: 53, protocol: 'TCP' }] })),
+    result: containers(
+      c('a', {
+        ports: [
+          { containerPort: 53, protocol: 'UDP' },
+          { containerPort: 53, protocol: 'TCP' },
+        ],
+      }),
+    ),
   },
   {
     description: 'several keys: a missing key takes its schema default (protocol TCP)',
@@ -81,7 +102,14 @@ const CASES: Case[] = [
   },
   {
     description: 'several keys: an item is deleted when all its keys match',
-    original: containers(c('a', { ports: [{ containerPort: 53, protocol: 'TCP' }, { containerPort: 53, protocol: 'UDP' }] })),
+    original: containers(
+      c('a', {
+        ports: [
+          { containerPort: 53, protocol: 'TCP' },
+          { containerPort: 53, protocol: 'UDP' },
+        ],
+      }),
+    ),
     patch: containers(c('a', { ports: [{ containerPort: 53, protocol: 'UDP', $patch: 'delete' }] })),
     result: containers(c('a', { ports: [{ containerPort: 53, protocol: 'TCP' }] })),
   },
@@ -121,7 +149,11 @@ const CASES: Case[] = [
     description: 'delete by key: an unknown $patch in a list item is an error',
     original: containers(c('a')),
     patch: containers({ name: 'a', $patch: 'remove' }),
-    error: { reason: 'malformed', path: '/spec/containers/0/$patch', detail: 'unknown directive "remove"; expected replace, delete or merge' },
+    error: {
+      reason: 'malformed',
+      path: '/spec/containers/0/$patch',
+      detail: 'unknown directive "remove"; expected replace, delete or merge',
+    },
   },
 
   // Replace.
@@ -203,7 +235,11 @@ const CASES: Case[] = [
     description: 'retainKeys: a member the patch sets must be listed',
     original: { spec: { volumes: [{ name: 'data' }] } },
     patch: { spec: { volumes: [{ name: 'data', $retainKeys: ['name'], hostPath: { path: '/d' } }] } },
-    error: { reason: 'malformed', path: '/spec/volumes/0/hostPath', detail: '"hostPath" is set by the patch but not listed in $retainKeys' },
+    error: {
+      reason: 'malformed',
+      path: '/spec/volumes/0/hostPath',
+      detail: '"hostPath" is set by the patch but not listed in $retainKeys',
+    },
   },
   {
     description: 'retainKeys: the directive must be a list of names',
@@ -291,7 +327,9 @@ const CASES: Case[] = [
   {
     description: 'setElementOrder: a patch list out of that order is an error',
     original: containers(c('a'), c('b')),
-    patch: { spec: { '$setElementOrder/containers': [{ name: 'a' }, { name: 'b' }], containers: [c('b', { image: 'x' }), c('a', { image: 'y' })] } },
+    patch: {
+      spec: { '$setElementOrder/containers': [{ name: 'a' }, { name: 'b' }], containers: [c('b', { image: 'x' }), c('a', { image: 'y' })] },
+    },
     error: { reason: 'malformed', path: '/spec/$setElementOrder~1containers' },
   },
   {
@@ -310,13 +348,34 @@ const CASES: Case[] = [
   // Nested lists.
   {
     description: 'nested lists: env inside a container merges by name',
-    original: containers(c('a', { env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] })),
+    original: containers(
+      c('a', {
+        env: [
+          { name: 'A', value: '1' },
+          { name: 'B', value: '2' },
+        ],
+      }),
+    ),
     patch: containers(c('a', { env: [{ name: 'B', value: '3' }] })),
-    result: containers(c('a', { env: [{ name: 'A', value: '1' }, { name: 'B', value: '3' }] })),
+    result: containers(
+      c('a', {
+        env: [
+          { name: 'A', value: '1' },
+          { name: 'B', value: '3' },
+        ],
+      }),
+    ),
   },
   {
     description: 'nested lists: a port inside a container is deleted by key (protocol defaulted)',
-    original: containers(c('a', { ports: [{ containerPort: 80, protocol: 'TCP' }, { containerPort: 443, protocol: 'TCP' }] })),
+    original: containers(
+      c('a', {
+        ports: [
+          { containerPort: 80, protocol: 'TCP' },
+          { containerPort: 443, protocol: 'TCP' },
+        ],
+      }),
+    ),
     patch: containers(c('a', { ports: [{ containerPort: 80, $patch: 'delete' }] })),
     result: containers(c('a', { ports: [{ containerPort: 443, protocol: 'TCP' }] })),
   },
@@ -329,7 +388,15 @@ const CASES: Case[] = [
   {
     description: 'nested lists: directives and nulls inside a new item are processed, not stored',
     original: { spec: {} },
-    patch: containers(c('n', { image: null, env: [{ name: 'X', value: '1' }, { name: 'Y', $patch: 'delete' }] })),
+    patch: containers(
+      c('n', {
+        image: null,
+        env: [
+          { name: 'X', value: '1' },
+          { name: 'Y', $patch: 'delete' },
+        ],
+      }),
+    ),
     result: containers(c('n', { env: [{ name: 'X', value: '1' }] })),
   },
 

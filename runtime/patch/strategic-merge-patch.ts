@@ -66,7 +66,8 @@ export function applyStrategicMergePatch(doc: unknown, patch: unknown, schema: S
   const ownedPatch = toOwnedJson(patch, (path, problem) => fail('malformed', path, `the patch is not JSON: ${problem}`));
   if (!isJsonObject(ownedPatch)) return fail('malformed', '', `a strategic merge patch is a JSON object, not ${describeJson(ownedPatch)}`);
   const ownedDoc = toOwnedJson(doc, (path, problem) => fail('not-applicable', path, `the document is not JSON: ${problem}`));
-  if (!isJsonObject(ownedDoc)) return fail('not-applicable', '', `a strategic merge patch applies to an object, not ${describeJson(ownedDoc)}`);
+  if (!isJsonObject(ownedDoc))
+    return fail('not-applicable', '', `a strategic merge patch applies to an object, not ${describeJson(ownedDoc)}`);
   return mergeObject(ownedDoc, ownedPatch, { node: schema }, []);
 }
 
@@ -126,7 +127,10 @@ function membersOf(body: JsonObject, position: SchemaPosition, at: Path): Map<st
       const name = parallelListTarget(key, SET_ELEMENT_ORDER, at);
       entry(name).order = { values: parallelList(value, [...at, key]), at: [...at, key] };
     } else if (key.startsWith('$') && !isDataMember(position, key)) {
-      malformed([...at, key], `unknown directive ${JSON.stringify(key)}; expected ${PATCH}, ${RETAIN_KEYS}, ${DELETE_FROM_PRIMITIVE_LIST}/<field> or ${SET_ELEMENT_ORDER}/<field>`);
+      malformed(
+        [...at, key],
+        `unknown directive ${JSON.stringify(key)}; expected ${PATCH}, ${RETAIN_KEYS}, ${DELETE_FROM_PRIMITIVE_LIST}/<field> or ${SET_ELEMENT_ORDER}/<field>`,
+      );
     } else {
       entry(key).value = value;
     }
@@ -162,7 +166,8 @@ function mergeMember(result: JsonObject, name: string, member: MemberPatch, posi
 /** `$deleteFromPrimitiveList/<field>`: removes every occurrence of the listed scalars. */
 function deleteFromList(live: JsonValue | undefined, values: JsonValue[], at: Path): JsonValue | undefined {
   if (live === undefined) return undefined;
-  if (!Array.isArray(live)) return notApplicable(at, `${DELETE_FROM_PRIMITIVE_LIST} needs a list here, the document has ${describeJson(live)}`);
+  if (!Array.isArray(live))
+    return notApplicable(at, `${DELETE_FROM_PRIMITIVE_LIST} needs a list here, the document has ${describeJson(live)}`);
   return live.filter((item) => !values.some((value) => jsonEqual(value, item)));
 }
 
@@ -235,7 +240,12 @@ function mergeKeyedList(live: JsonValue[], patch: JsonValue[], keys: readonly Me
     if (index >= 0 && isJsonObject(match)) working[index] = mergeObject(match, entry.item, items, entry.at);
     else working.push(mergeObject(undefined, entry.item, items, entry.at));
   }
-  return orderMergedList(working, entries.map((e) => e.id), liveIds, identityOf);
+  return orderMergedList(
+    working,
+    entries.map((e) => e.id),
+    liveIds,
+    identityOf,
+  );
 }
 
 /** The identity `$setElementOrder` entries are matched on, refusing it for lists that do not merge. */

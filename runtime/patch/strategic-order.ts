@@ -43,8 +43,14 @@ export function orderMergedList(
     const id = identityOf(item);
     return id === undefined ? undefined : ranks.get(id);
   };
-  const named = stableSortBy(merged.filter((item) => rankIn(preferredRank, item) !== undefined), (item) => rankIn(preferredRank, item));
-  const liveOnly = stableSortBy(merged.filter((item) => rankIn(preferredRank, item) === undefined), (item) => rankIn(liveRank, item));
+  const named = stableSortBy(
+    merged.filter((item) => rankIn(preferredRank, item) !== undefined),
+    (item) => rankIn(preferredRank, item),
+  );
+  const liveOnly = stableSortBy(
+    merged.filter((item) => rankIn(preferredRank, item) === undefined),
+    (item) => rankIn(liveRank, item),
+  );
 
   const result: JsonValue[] = [];
   let i = 0;

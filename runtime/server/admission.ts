@@ -75,7 +75,9 @@ export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<J
   const fatal = collector.errors.find((e) => e.type === 'FieldValueTypeInvalid' || e.type === 'FieldValueRequired');
   if (fatal) {
     const message = fieldErrorMessage(fatal);
-    throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${message}`, [{ type: fatal.type, message, field: fatal.field }]);
+    throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${message}`, [
+      { type: fatal.type, message, field: fatal.field },
+    ]);
   }
   reportUnknownFields(ctx.warnings, input, collector.unknownFields);
   prune(object, r.registration.schema);
@@ -91,9 +93,12 @@ function checkTypeMeta(r: ServedResource, object: JsonApiObject): void {
   object.apiVersion ??= r.apiVersion;
   object.kind ??= r.kind;
   if (object.apiVersion !== r.apiVersion) {
-    throw badRequest(`the API version in the data (${String(object.apiVersion)}) does not match the expected API version (${r.apiVersion})`);
+    throw badRequest(
+      `the API version in the data (${String(object.apiVersion)}) does not match the expected API version (${r.apiVersion})`,
+    );
   }
-  if (object.kind !== r.kind) throw badRequest(`the kind in the data (${String(object.kind)}) does not match the expected kind (${r.kind})`);
+  if (object.kind !== r.kind)
+    throw badRequest(`the kind in the data (${String(object.kind)}) does not match the expected kind (${r.kind})`);
 }
 
 function reportUnknownFields(warnings: Warnings, input: AdmitInput, unknown: readonly string[]): void {

@@ -13,13 +13,25 @@ describe('server-side apply', () => {
   const applyTo = (path: string, body: Json, manager?: string, query = '') =>
     h.patch(`${path}?${manager ? `fieldManager=${manager}` : ''}${query}`, JSON.stringify(body), 'application/apply-patch+yaml');
   const config = (name: string, data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
-  const managers = (obj: Json) => (obj.metadata.managedFields as Json[]).map((e) => `${e.manager}/${e.operation}:${Object.keys(e.fieldsV1['f:data'] ?? {}).sort().join(',')}`);
+  const managers = (obj: Json) =>
+    (obj.metadata.managedFields as Json[]).map(
+      (e) =>
+        `${e.manager}/${e.operation}:${Object.keys(e.fieldsV1['f:data'] ?? {})
+          .sort()
+          .join(',')}`,
+    );
 
   it('creates the object when it is absent (201) and records an Apply entry with FieldsV1', async () => {
     const res = await applyTo(cm('a'), config('a', { x: '1' }), 'alice');
     expect(res.status).toBe(201);
     const entry = res.body.metadata.managedFields[0];
-    expect(entry).toMatchObject({ manager: 'alice', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:x': {} } } });
+    expect(entry).toMatchObject({
+      manager: 'alice',
+      operation: 'Apply',
+      apiVersion: 'v1',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:data': { 'f:x': {} } },
+    });
     expect(entry.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   });
 
@@ -79,7 +91,11 @@ describe('server-side apply', () => {
   });
 
   it('infers the manager of a non-apply write from the User-Agent', async () => {
-    const res = await h.http.post(`/api/v1/namespaces/${h.ns}/configmaps`).set('content-type', 'application/json').set('user-agent', 'kubectl/v1.30.0 (linux/amd64)').send(JSON.stringify(config('b', { k: 'v' })));
+    const res = await h.http
+      .post(`/api/v1/namespaces/${h.ns}/configmaps`)
+      .set('content-type', 'application/json')
+      .set('user-agent', 'kubectl/v1.30.0 (linux/amd64)')
+      .send(JSON.stringify(config('b', { k: 'v' })));
     expect(res.status).toBe(201);
     expect(res.body.metadata.managedFields[0]).toMatchObject({ manager: 'kubectl', operation: 'Update' });
   });
@@ -88,7 +104,11 @@ describe('server-side apply', () => {
     const created = (await applyTo(cm('a'), config('a', { x: '1' }), 'alice')).body;
     const kept = await h.put(cm('a'), { ...created, metadata: { ...created.metadata, managedFields: [] } });
     expect(kept.body.metadata.managedFields.map((e: Json) => e.manager)).toEqual(['alice']);
-    const reset = await h.put(`${cm('a')}?fieldManager=dave`, { ...kept.body, data: { x: '1', z: '3' }, metadata: { ...kept.body.metadata, managedFields: [{}] } });
+    const reset = await h.put(`${cm('a')}?fieldManager=dave`, {
+      ...kept.body,
+      data: { x: '1', z: '3' },
+      metadata: { ...kept.body.metadata, managedFields: [{}] },
+    });
     expect(reset.status).toBe(200);
     // The reset happens first, so the writer owns what it changed and nobody owns the rest.
     expect(managers(reset.body)).toEqual(['dave/Update:f:z']);
@@ -101,7 +121,12 @@ describe('server-side apply', () => {
   });
 
   it('applies to a custom resource (unstructured by default) and runs its CEL rules', async () => {
-    const body = { apiVersion: 'stable.example.svc.io/v1', kind: 'CronTab', metadata: { name: 'c' }, spec: { cronSpec: '* * * * *', image: 'i', replicas: 2 } };
+    const body = {
+      apiVersion: 'stable.example.svc.io/v1',
+      kind: 'CronTab',
+      metadata: { name: 'c' },
+      spec: { cronSpec: '* * * * *', image: 'i', replicas: 2 },
+    };
     expect((await applyTo(crontab(h.ns, 'c'), body, 'alice')).status).toBe(201);
     const invalid = await applyTo(crontab(h.ns, 'c'), { ...body, spec: { ...body.spec, replicas: 50 } }, 'alice');
     expectStatus(invalid, 422, 'Invalid');

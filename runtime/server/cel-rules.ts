@@ -10,5 +10,9 @@ export function celRuleChecker(): RuleChecker {
 
 /** Compiles every rule of every kind; the problems, one line each (empty when all compile). */
 export function checkRules(kinds: readonly KindRegistration[]): string[] {
-  return kinds.flatMap((k) => ruleSetForKind(k).check().map((e) => `${k.apiVersion} ${k.kind}: ${e.message}`));
+  return kinds.flatMap((k) =>
+    ruleSetForKind(k)
+      .check()
+      .map((e) => `${k.apiVersion} ${k.kind}: ${e.message}`),
+  );
 }

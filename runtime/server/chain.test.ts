@@ -41,7 +41,12 @@ describe('the handler chain', () => {
       server: {
         chain: {
           audit: { record: (a) => audited.push(`${a.user.name} ${a.verb} ${a.resource || a.path}`) },
-          authorizer: { authorize: async (a) => ({ allowed: a.verb === 'list' || a.verb === 'get' || a.verb === 'create' && a.resource === 'subjectaccessreviews', reason: 'read-only for the test' }) },
+          authorizer: {
+            authorize: async (a) => ({
+              allowed: a.verb === 'list' || a.verb === 'get' || (a.verb === 'create' && a.resource === 'subjectaccessreviews'),
+              reason: 'read-only for the test',
+            }),
+          },
         },
       },
     });
@@ -55,7 +60,16 @@ describe('the handler chain', () => {
   it('answers access reviews with the same authorizer the authorize stage asks', async () => {
     h = await startServer({
       createNamespace: false,
-      server: { chain: { authorizer: { authorize: async (a) => ({ allowed: a.verb !== 'delete' || a.user.name === 'admin', reason: `${a.verb} ${a.resource} by ${a.user.name || 'anyone'}` }) } } },
+      server: {
+        chain: {
+          authorizer: {
+            authorize: async (a) => ({
+              allowed: a.verb !== 'delete' || a.user.name === 'admin',
+              reason: `${a.verb} ${a.resource} by ${a.user.name || 'anyone'}`,
+            }),
+          },
+        },
+      },
     });
     const review = (user: string, verb: string) => ({
       apiVersion: 'authorization.svc.io/v1',
@@ -63,7 +77,11 @@ describe('the handler chain', () => {
       spec: { user, resourceAttributes: { verb, resource: 'pods', namespace: 'x' } },
     });
     const sar = '/apis/authorization.svc.io/v1/subjectaccessreviews';
-    expect((await h.post(sar, review('bob', 'delete'))).body.status).toEqual({ allowed: false, denied: true, reason: 'delete pods by bob' });
+    expect((await h.post(sar, review('bob', 'delete'))).body.status).toEqual({
+      allowed: false,
+      denied: true,
+      reason: 'delete pods by bob',
+    });
     expect((await h.post(sar, review('admin', 'delete'))).body.status).toEqual({ allowed: true, reason: 'delete pods by admin' });
   });
 
@@ -75,6 +93,9 @@ describe('the handler chain', () => {
       spec: { user: 'bob', nonResourceAttributes: { path: '/healthz', verb: 'get' } },
     });
     expect(res.status).toBe(201);
-    expect(res.body.status).toEqual({ allowed: true, reason: 'the svckit reference server has no authorization policy: every request is allowed' });
+    expect(res.body.status).toEqual({
+      allowed: true,
+      reason: 'the svckit reference server has no authorization policy: every request is allowed',
+    });
   });
 });

@@ -23,7 +23,10 @@ export interface Stage {
 }
 
 /** Runs `stages` in order, then `end`; each stage calls `next` at most once. */
-export function compose(stages: readonly Stage[], end: (ctx: RequestContext) => Promise<Reply | undefined>): (ctx: RequestContext) => Promise<Reply | undefined> {
+export function compose(
+  stages: readonly Stage[],
+  end: (ctx: RequestContext) => Promise<Reply | undefined>,
+): (ctx: RequestContext) => Promise<Reply | undefined> {
   return (ctx) => {
     const run = (i: number): Promise<Reply | undefined> => {
       const stage = stages[i];

@@ -75,7 +75,9 @@ describe('names and scope', () => {
   it('rejects an invalid name with 422 Invalid naming metadata.name', async () => {
     const res = await h.post(crontabs(h.ns), cronTabBody('Bad_Name'));
     const status = expectStatus(res, 422, 'Invalid');
-    expect(status.message).toMatch(/^CronTab\.stable\.example\.svc\.io "Bad_Name" is invalid: metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/);
+    expect(status.message).toMatch(
+      /^CronTab\.stable\.example\.svc\.io "Bad_Name" is invalid: metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/,
+    );
     expect(status.details.causes).toHaveLength(1);
     expect(status.details.causes[0]).toMatchObject({ reason: 'FieldValueInvalid', field: 'metadata.name' });
     expect(status.details).toMatchObject({ name: 'Bad_Name', group: 'stable.example.svc.io', kind: 'CronTab' });
@@ -93,7 +95,9 @@ describe('names and scope', () => {
   it('requires a name or generateName (422)', async () => {
     const res = await h.post(crontabs(h.ns), cronTabBody('', { metadata: { name: undefined } }));
     const status = expectStatus(res, 422, 'Invalid');
-    expect(status.details.causes).toEqual([{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }]);
+    expect(status.details.causes).toEqual([
+      { reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' },
+    ]);
   });
 
   it('needs an existing namespace for a namespaced object (404 for the namespace)', async () => {
@@ -110,7 +114,9 @@ describe('names and scope', () => {
     await h.server.context.hooks.idle();
     const res = await h.post(crontabs(h.ns), cronTabBody('late'));
     const status = expectStatus(res, 403, 'Forbidden');
-    expect(status.message).toBe(`crontabs.stable.example.svc.io "late" is forbidden: unable to create new content in namespace ${h.ns} because it is being terminated`);
+    expect(status.message).toBe(
+      `crontabs.stable.example.svc.io "late" is forbidden: unable to create new content in namespace ${h.ns} because it is being terminated`,
+    );
     expect(status.details).toEqual({
       name: 'late',
       group: 'stable.example.svc.io',
@@ -126,7 +132,9 @@ describe('names and scope', () => {
   it('rejects a body whose namespace differs from the path (400)', async () => {
     await h.createNamespace('other');
     const res = await h.post(crontabs(h.ns), cronTabBody('a', { metadata: { namespace: 'other' } }));
-    expect(expectStatus(res, 400, 'BadRequest').message).toBe('the namespace of the provided object does not match the namespace sent on the request');
+    expect(expectStatus(res, 400, 'BadRequest').message).toBe(
+      'the namespace of the provided object does not match the namespace sent on the request',
+    );
   });
 
   it('does not create namespaced objects through the all-namespaces path (405)', async () => {
@@ -140,7 +148,14 @@ describe('metadata', () => {
   it('sets uid, resourceVersion and creationTimestamp, replacing what the client sent', async () => {
     const created = await h.create(
       crontabs(h.ns),
-      cronTabBody('a', { metadata: { uid: 'client-uid', resourceVersion: '999', creationTimestamp: '2000-01-01T00:00:00Z', deletionTimestamp: '2000-01-01T00:00:00Z' } }),
+      cronTabBody('a', {
+        metadata: {
+          uid: 'client-uid',
+          resourceVersion: '999',
+          creationTimestamp: '2000-01-01T00:00:00Z',
+          deletionTimestamp: '2000-01-01T00:00:00Z',
+        },
+      }),
     );
     expect(created.metadata.uid).toMatch(UUID);
     expect(created.metadata.uid).not.toBe('client-uid');
@@ -154,7 +169,10 @@ describe('metadata', () => {
   it('gives every write a new, increasing resourceVersion and keeps uid and creationTimestamp on update', async () => {
     const created = await h.createCronTab('a');
     h.clock.advance(5000);
-    const body = { ...created, metadata: { ...created.metadata, uid: undefined, creationTimestamp: '2001-01-01T00:00:00Z', labels: { x: 'y' } } };
+    const body = {
+      ...created,
+      metadata: { ...created.metadata, uid: undefined, creationTimestamp: '2001-01-01T00:00:00Z', labels: { x: 'y' } },
+    };
     const res = await h.put(crontab(h.ns, 'a'), body);
     expect(res.status).toBe(200);
     expect(res.body.metadata.uid).toBe(created.metadata.uid);
@@ -165,9 +183,18 @@ describe('metadata', () => {
 
   it('refuses an update that changes the uid (422, the uid is immutable)', async () => {
     const created = await h.createCronTab('a');
-    const res = await h.put(crontab(h.ns, 'a'), { ...created, metadata: { ...created.metadata, uid: '00000000-0000-0000-0000-000000000000' } });
+    const res = await h.put(crontab(h.ns, 'a'), {
+      ...created,
+      metadata: { ...created.metadata, uid: '00000000-0000-0000-0000-000000000000' },
+    });
     const status = expectStatus(res, 422, 'Invalid');
-    expect(status.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: "00000000-0000-0000-0000-000000000000": field is immutable', field: 'metadata.uid' }]);
+    expect(status.details.causes).toEqual([
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: "00000000-0000-0000-0000-000000000000": field is immutable',
+        field: 'metadata.uid',
+      },
+    ]);
     const patched = await h.patch(crontab(h.ns, 'a'), [{ op: 'replace', path: '/metadata/uid', value: 'other' }], 'json');
     expectStatus(patched, 422, 'Invalid');
     expect((await h.read(crontab(h.ns, 'a'))).metadata.uid).toBe(created.metadata.uid);
@@ -194,7 +221,13 @@ describe('verbs', () => {
   it('create answers 201 with the stored object, defaults applied', async () => {
     const res = await h.post(crontabs(h.ns), cronTabBody('a'));
     expect(res.status).toBe(201);
-    expect(res.body.spec).toEqual({ cronSpec: '*/5 * * * *', image: 'registry.example/cron:1', replicas: 1, minReplicas: 0, maxReplicas: 10 });
+    expect(res.body.spec).toEqual({
+      cronSpec: '*/5 * * * *',
+      image: 'registry.example/cron:1',
+      replicas: 1,
+      minReplicas: 0,
+      maxReplicas: 10,
+    });
     expect(await h.read(crontab(h.ns, 'a'))).toEqual(res.body);
   });
 
@@ -214,7 +247,10 @@ describe('verbs', () => {
     await h.createCronTab('x');
     await h.createCronTab('y', {}, 'other');
     const all = await h.read(`${CRONTABS}/crontabs`);
-    expect(all.items.map((i: { metadata: { namespace: string; name: string } }) => `${i.metadata.namespace}/${i.metadata.name}`)).toEqual(['other/y', 'test/x']);
+    expect(all.items.map((i: { metadata: { namespace: string; name: string } }) => `${i.metadata.namespace}/${i.metadata.name}`)).toEqual([
+      'other/y',
+      'test/x',
+    ]);
     expect(names(await h.read(crontabs('other')))).toEqual(['y']);
   });
 
@@ -244,11 +280,17 @@ describe('verbs', () => {
     await h.createCronTab('a');
     const res = await h.put(crontab(h.ns, 'a'), cronTabBody('a'));
     const status = expectStatus(res, 422, 'Invalid');
-    expect(status.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: 0x0: must be specified for an update', field: 'metadata.resourceVersion' }]);
+    expect(status.details.causes).toEqual([
+      { reason: 'FieldValueInvalid', message: 'Invalid value: 0x0: must be specified for an update', field: 'metadata.resourceVersion' },
+    ]);
   });
 
   it('update of a missing object is 404, and a name that differs from the path is 400', async () => {
-    expectStatus(await h.put(crontab(h.ns, 'missing'), { ...cronTabBody('missing'), metadata: { name: 'missing', resourceVersion: '1' } }), 404, 'NotFound');
+    expectStatus(
+      await h.put(crontab(h.ns, 'missing'), { ...cronTabBody('missing'), metadata: { name: 'missing', resourceVersion: '1' } }),
+      404,
+      'NotFound',
+    );
     const created = await h.createCronTab('a');
     const res = await h.put(crontab(h.ns, 'a'), { ...created, metadata: { ...created.metadata, name: 'b' } });
     expect(expectStatus(res, 400, 'BadRequest').message).toBe('the name of the object (b) does not match the name on the URL (a)');
@@ -261,7 +303,12 @@ describe('verbs', () => {
     expect(same.body.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
     // The same object with its keys in another order is the same object.
     const { spec, metadata, kind, apiVersion } = created;
-    const reordered = { spec: Object.fromEntries(Object.entries(spec).reverse()), metadata: Object.fromEntries(Object.entries(metadata).reverse()), kind, apiVersion };
+    const reordered = {
+      spec: Object.fromEntries(Object.entries(spec).reverse()),
+      metadata: Object.fromEntries(Object.entries(metadata).reverse()),
+      kind,
+      apiVersion,
+    };
     const res = await h.put(crontab(h.ns, 'a'), reordered);
     expect(res.status).toBe(200);
     expect(res.body.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
@@ -273,7 +320,13 @@ describe('verbs', () => {
     const created = await h.createCronTab('a');
     const res = await h.delete(crontab(h.ns, 'a'));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'a', group: 'stable.example.svc.io', kind: 'crontabs', uid: created.metadata.uid } });
+    expect(res.body).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { name: 'a', group: 'stable.example.svc.io', kind: 'crontabs', uid: created.metadata.uid },
+    });
     expectStatus(await h.get(crontab(h.ns, 'a')), 404, 'NotFound');
     expectStatus(await h.delete(crontab(h.ns, 'a')), 404, 'NotFound');
   });
@@ -349,7 +402,10 @@ describe('built-in kinds with CEL rules in their schemas', () => {
   });
 
   it('creates a Pod', async () => {
-    const res = await h.post(`/api/v1/namespaces/${h.ns}/pods`, { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i' }] } });
+    const res = await h.post(`/api/v1/namespaces/${h.ns}/pods`, {
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'c', image: 'i' }] },
+    });
     expect(res.status).toBe(201);
     expect(res.body.spec.containers[0]).toMatchObject({ name: 'c', image: 'i' });
   });

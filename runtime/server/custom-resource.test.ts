@@ -11,12 +11,20 @@ describe('CEL rules of the CronTab', () => {
   it('refuses a create that breaks a rule: 422 with the rule message and field path', async () => {
     const res = await h.post(crontabs(h.ns), cronTabBody('a', { spec: { replicas: 11 } }));
     const status = expectStatus(res, 422, 'Invalid');
-    expect(status.message).toBe('CronTab.stable.example.svc.io "a" is invalid: spec: Invalid value: "object": replicas must be less than or equal to maxReplicas');
+    expect(status.message).toBe(
+      'CronTab.stable.example.svc.io "a" is invalid: spec: Invalid value: "object": replicas must be less than or equal to maxReplicas',
+    );
     expect(status.details).toEqual({
       name: 'a',
       group: 'stable.example.svc.io',
       kind: 'CronTab',
-      causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "object": replicas must be less than or equal to maxReplicas', field: 'spec' }],
+      causes: [
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: "object": replicas must be less than or equal to maxReplicas',
+          field: 'spec',
+        },
+      ],
     });
     expect(names(await h.read(crontabs(h.ns)))).toEqual([]);
   });
@@ -36,7 +44,9 @@ describe('CEL rules of the CronTab', () => {
   it('checks rules on update too, against the defaulted object', async () => {
     const created = await h.createCronTab('a');
     const res = await h.put(crontab(h.ns, 'a'), { ...created, spec: { ...created.spec, minReplicas: 2 } });
-    expect(expectStatus(res, 422, 'Invalid').details.causes[0].message).toBe('Invalid value: "object": replicas must be greater than or equal to minReplicas');
+    expect(expectStatus(res, 422, 'Invalid').details.causes[0].message).toBe(
+      'Invalid value: "object": replicas must be greater than or equal to minReplicas',
+    );
   });
 
   it('runs the transition rule on spec.mode on update only', async () => {

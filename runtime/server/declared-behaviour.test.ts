@@ -42,7 +42,17 @@ function resource(plural: string, extra: Partial<ResourceDescriptor>): ResourceD
 }
 
 function kind(name: string, plural: string, extra: Partial<ResourceDescriptor>): KindRegistration {
-  return { group: GROUP, version: 'v1', kind: name, apiVersion: `${GROUP}/v1`, listKind: `${name}List`, schema, validate: () => undefined, setDefaults: () => undefined, resource: resource(plural, extra) };
+  return {
+    group: GROUP,
+    version: 'v1',
+    kind: name,
+    apiVersion: `${GROUP}/v1`,
+    listKind: `${name}List`,
+    schema,
+    validate: () => undefined,
+    setDefaults: () => undefined,
+    resource: resource(plural, extra),
+  };
 }
 
 const KINDS = [
@@ -63,7 +73,12 @@ describe('a project kind declares its behaviour', () => {
   const widget = (name: string, color: string) => ({ apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name }, spec: { color } });
 
   beforeAll(async () => {
-    server = new ApiServer({ kinds: KINDS, store: await createStore('memory'), handlers: { virtual: { 'widget-review': reviewWidget } }, log: () => undefined });
+    server = new ApiServer({
+      kinds: KINDS,
+      store: await createStore('memory'),
+      handlers: { virtual: { 'widget-review': reviewWidget } },
+      log: () => undefined,
+    });
     await server.listen(0);
   });
   afterAll(async () => {

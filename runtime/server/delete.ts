@@ -1,4 +1,17 @@
-import { type JsonApiObject, StatusError, badRequest, conflict, deletedStatus, fieldErrorMessage, fieldInvalid, fieldNotSupported, invalid, methodNotAllowed, notFound, timestamp } from '../api/index.js';
+import {
+  type JsonApiObject,
+  StatusError,
+  badRequest,
+  conflict,
+  deletedStatus,
+  fieldErrorMessage,
+  fieldInvalid,
+  fieldNotSupported,
+  invalid,
+  methodNotAllowed,
+  notFound,
+  timestamp,
+} from '../api/index.js';
 import { isStoreConflictError, isStoreNotFoundError } from '../store/index.js';
 import { isObject } from '../validate/index.js';
 import type { DeleteTarget, RequestContext, ServerContext, Target } from './context.js';
@@ -25,9 +38,11 @@ const DELETE_OPTIONS = { group: 'meta.svc.io', kind: 'DeleteOptions' };
 /** Reads DeleteOptions from an optional JSON body, with query parameters as the fallback. */
 export function deleteOptions(body: unknown, q: URLSearchParams, write: WriteOptions): DeleteOptions {
   const b = isObject(body) ? body : {};
-  if (b.kind !== undefined && b.kind !== 'DeleteOptions') throw badRequest(`expected a DeleteOptions body, found kind ${JSON.stringify(b.kind)}`);
+  if (b.kind !== undefined && b.kind !== 'DeleteOptions')
+    throw badRequest(`expected a DeleteOptions body, found kind ${JSON.stringify(b.kind)}`);
   const out: DeleteOptions = { dryRun: write.dryRun || (Array.isArray(b.dryRun) && b.dryRun.includes('All')) };
-  if (Array.isArray(b.dryRun) && b.dryRun.some((v) => v !== 'All')) throw badRequest(fieldErrorMessage({ ...fieldNotSupported('dryRun', undefined, ['All']), omitValue: true }));
+  if (Array.isArray(b.dryRun) && b.dryRun.some((v) => v !== 'All'))
+    throw badRequest(fieldErrorMessage({ ...fieldNotSupported('dryRun', undefined, ['All']), omitValue: true }));
   const policy = b.propagationPolicy ?? q.get('propagationPolicy') ?? undefined;
   if (policy !== undefined && policy !== null) {
     if (typeof policy !== 'string' || !POLICIES.has(policy)) {
@@ -38,7 +53,9 @@ export function deleteOptions(body: unknown, q: URLSearchParams, write: WriteOpt
   }
   const orphan = b.orphanDependents ?? (q.get('orphanDependents') === null ? undefined : q.get('orphanDependents') === 'true');
   if (orphan !== undefined && orphan !== null && out.propagationPolicy !== undefined) {
-    throw invalid(DELETE_OPTIONS, '', [fieldInvalid('propagationPolicy', out.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set')]);
+    throw invalid(DELETE_OPTIONS, '', [
+      fieldInvalid('propagationPolicy', out.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'),
+    ]);
   }
   const grace = b.gracePeriodSeconds ?? (q.get('gracePeriodSeconds') === null ? undefined : Number(q.get('gracePeriodSeconds')));
   if (grace !== undefined && grace !== null) {
@@ -114,14 +131,19 @@ function checkPreconditions(r: ServedResource, object: JsonApiObject, opts: Dele
     throw conflict(r, meta.name ?? '', `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${meta.uid ?? ''}`);
   }
   if (p?.resourceVersion !== undefined && p.resourceVersion !== meta.resourceVersion) {
-    throw conflict(r, meta.name ?? '', `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`);
+    throw conflict(
+      r,
+      meta.name ?? '',
+      `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
+    );
   }
 }
 
 /** deletecollection: DELETE on a collection deletes every object that matches the selectors. */
 export async function deleteCollection(ctx: RequestContext, t: Target, read: ReadOptions, opts: DeleteOptions): Promise<Reply> {
   // The all-namespaces path of a namespaced resource only reads, as upstream: never delete across namespaces.
-  if (t.resource.namespaced && t.namespace === undefined) throw methodNotAllowed('DELETE', `${t.resource.resource} are deleted per namespace`);
+  if (t.resource.namespaced && t.namespace === undefined)
+    throw methodNotAllowed('DELETE', `${t.resource.resource} are deleted per namespace`);
   const matcher = selectorMatcher(t.resource, read);
   const page = await ctx.store.list(collectionPrefix(t.resource, t.namespace));
   const items: JsonApiObject[] = [];
@@ -137,18 +159,33 @@ export async function deleteCollection(ctx: RequestContext, t: Target, read: Rea
       throw e;
     }
   }
-  return { status: 200, body: { kind: t.resource.listKind, apiVersion: t.resource.apiVersion, metadata: { resourceVersion: String(await ctx.store.currentRevision()) }, items } };
+  return {
+    status: 200,
+    body: {
+      kind: t.resource.listKind,
+      apiVersion: t.resource.apiVersion,
+      metadata: { resourceVersion: String(await ctx.store.currentRevision()) },
+      items,
+    },
+  };
 }
 
 /** Removes an object that is being deleted once nothing holds it (a cascading delete); false while finalizers hold it. */
-export async function removeIfFinalized(ctx: Pick<ServerContext, 'store' | 'settings'>, r: ServedResource, key: string, object: JsonApiObject, modRevision: number): Promise<boolean> {
+export async function removeIfFinalized(
+  ctx: Pick<ServerContext, 'store' | 'settings'>,
+  r: ServedResource,
+  key: string,
+  object: JsonApiObject,
+  modRevision: number,
+): Promise<boolean> {
   const meta = object.metadata ?? {};
   try {
     if ((meta.finalizers ?? []).length === 0) {
       await ctx.store.delete(key, { expectedModRevision: modRevision });
       return true;
     }
-    if (!meta.deletionTimestamp) await ctx.store.update(key, encodeObject(markDeleted(ctx, object), r), { expectedModRevision: modRevision });
+    if (!meta.deletionTimestamp)
+      await ctx.store.update(key, encodeObject(markDeleted(ctx, object), r), { expectedModRevision: modRevision });
     return false;
   } catch (e) {
     if (isStoreConflictError(e) || isStoreNotFoundError(e)) return false;

@@ -1,5 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CRONTABS, type Harness, NAMESPACES, crontab, crontabs, expectStatus, names, qs, service, serviceBody, services, startServer } from './server.testing.js';
+import {
+  CRONTABS,
+  type Harness,
+  NAMESPACES,
+  crontab,
+  crontabs,
+  expectStatus,
+  names,
+  qs,
+  service,
+  serviceBody,
+  services,
+  startServer,
+} from './server.testing.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -7,7 +20,8 @@ beforeEach(async () => {
 });
 afterEach(() => h.close());
 
-const summary = (events: { type: string; object: { metadata: { name: string } } }[]) => events.map((e) => `${e.type} ${e.object.metadata.name}`);
+const summary = (events: { type: string; object: { metadata: { name: string } } }[]) =>
+  events.map((e) => `${e.type} ${e.object.metadata.name}`);
 
 describe('finalizers and two-phase deletion', () => {
   it('marks an object with finalizers as deleting, keeps it, and removes it with the last finalizer', async () => {
@@ -30,7 +44,10 @@ describe('finalizers and two-phase deletion', () => {
     expect(again.body).toEqual(marked);
 
     // Removing one finalizer (in any order) keeps it; an update cannot clear deletionTimestamp.
-    const one = await h.put(crontab(h.ns, 'a'), { ...marked, metadata: { ...marked.metadata, deletionTimestamp: undefined, finalizers: ['example.svc.io/two'] } });
+    const one = await h.put(crontab(h.ns, 'a'), {
+      ...marked,
+      metadata: { ...marked.metadata, deletionTimestamp: undefined, finalizers: ['example.svc.io/two'] },
+    });
     expect(one.status).toBe(200);
     expect(one.body.metadata.deletionTimestamp).toBe('2024-01-01T00:00:10Z');
     expect(one.body.metadata.finalizers).toEqual(['example.svc.io/two']);
@@ -53,17 +70,28 @@ describe('finalizers and two-phase deletion', () => {
   it('an object being deleted takes no new finalizers (422 Forbidden)', async () => {
     await h.createCronTab('a', { metadata: { finalizers: ['example.svc.io/one'] } });
     const marked = (await h.delete(crontab(h.ns, 'a'))).body;
-    const res = await h.put(crontab(h.ns, 'a'), { ...marked, metadata: { ...marked.metadata, finalizers: ['example.svc.io/one', 'example.svc.io/late'] } });
+    const res = await h.put(crontab(h.ns, 'a'), {
+      ...marked,
+      metadata: { ...marked.metadata, finalizers: ['example.svc.io/one', 'example.svc.io/late'] },
+    });
     const status = expectStatus(res, 422, 'Invalid');
     expect(status.details.causes).toEqual([
-      { reason: 'FieldValueForbidden', message: 'Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.svc.io/late"}', field: 'metadata.finalizers' },
+      {
+        reason: 'FieldValueForbidden',
+        message:
+          'Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.svc.io/late"}',
+        field: 'metadata.finalizers',
+      },
     ]);
   });
 
   it('a create cannot set deletionTimestamp; an update cannot set it either', async () => {
     const created = await h.createCronTab('a', { metadata: { deletionTimestamp: '2024-01-01T00:00:00Z' } });
     expect(created.metadata.deletionTimestamp).toBeUndefined();
-    const res = await h.put(crontab(h.ns, 'a'), { ...created, metadata: { ...created.metadata, deletionTimestamp: '2024-01-01T00:00:00Z' } });
+    const res = await h.put(crontab(h.ns, 'a'), {
+      ...created,
+      metadata: { ...created.metadata, deletionTimestamp: '2024-01-01T00:00:00Z' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.metadata.deletionTimestamp).toBeUndefined();
   });
@@ -129,7 +157,9 @@ describe('DeleteOptions', () => {
     expect(expectStatus(res, 409, 'Conflict').message).toContain(
       `Precondition failed: ResourceVersion in precondition: ${created.metadata.resourceVersion}, ResourceVersion in object meta: ${updated.body.metadata.resourceVersion}`,
     );
-    expect((await h.delete(crontab(h.ns, 'a'), { preconditions: { resourceVersion: updated.body.metadata.resourceVersion } })).status).toBe(200);
+    expect((await h.delete(crontab(h.ns, 'a'), { preconditions: { resourceVersion: updated.body.metadata.resourceVersion } })).status).toBe(
+      200,
+    );
     expectStatus(await h.get(crontab(h.ns, 'a')), 404, 'NotFound');
   });
 
@@ -141,11 +171,19 @@ describe('DeleteOptions', () => {
     await h.createCronTab('b');
     const body = await h.delete(crontab(h.ns, 'b'), { propagationPolicy: 'Sometimes' });
     const status = expectStatus(body, 422, 'Invalid');
-    expect(status.message).toBe('DeleteOptions.meta.svc.io "" is invalid: propagationPolicy: Unsupported value: "Sometimes": supported values: "Foreground", "Background", "Orphan", "nil"');
+    expect(status.message).toBe(
+      'DeleteOptions.meta.svc.io "" is invalid: propagationPolicy: Unsupported value: "Sometimes": supported values: "Foreground", "Background", "Orphan", "nil"',
+    );
     expect(status.details).toEqual({
       group: 'meta.svc.io',
       kind: 'DeleteOptions',
-      causes: [{ reason: 'FieldValueNotSupported', message: 'Unsupported value: "Sometimes": supported values: "Foreground", "Background", "Orphan", "nil"', field: 'propagationPolicy' }],
+      causes: [
+        {
+          reason: 'FieldValueNotSupported',
+          message: 'Unsupported value: "Sometimes": supported values: "Foreground", "Background", "Orphan", "nil"',
+          field: 'propagationPolicy',
+        },
+      ],
     });
     expectStatus(await h.delete(`${crontab(h.ns, 'b')}?propagationPolicy=Sometimes`), 422, 'Invalid');
     expect((await h.read(crontab(h.ns, 'b'))).metadata.name).toBe('b');

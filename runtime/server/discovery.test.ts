@@ -7,7 +7,15 @@ beforeEach(async () => {
 });
 afterEach(() => h.close());
 
-type Resource = { name: string; namespaced: boolean; kind: string; verbs: string[]; group?: string; version?: string; shortNames?: string[] };
+type Resource = {
+  name: string;
+  namespaced: boolean;
+  kind: string;
+  verbs: string[];
+  group?: string;
+  version?: string;
+  shortNames?: string[];
+};
 
 describe('discovery documents', () => {
   it('/api lists the core group version', async () => {
@@ -19,7 +27,11 @@ describe('discovery documents', () => {
   it('/apis lists every named group with its versions, preferred first (GA before beta)', async () => {
     const body = await h.read('/apis');
     expect(body).toMatchObject({ kind: 'APIGroupList', apiVersion: 'v1' });
-    const groups = body.groups as { name: string; versions: { groupVersion: string; version: string }[]; preferredVersion: { version: string } }[];
+    const groups = body.groups as {
+      name: string;
+      versions: { groupVersion: string; version: string }[];
+      preferredVersion: { version: string };
+    }[];
     const names = groups.map((g) => g.name);
     expect(names).toEqual([...names].sort());
     expect(names).toContain('stable.example.svc.io');

@@ -38,7 +38,13 @@ export function apiResourceList(registry: ResourceRegistry, group: string, versi
 }
 
 function resourceEntry(r: ServedResource): Record<string, unknown> {
-  const entry: Record<string, unknown> = { name: r.resource, singularName: r.descriptor.singular, namespaced: r.namespaced, kind: r.kind, verbs: [...r.verbs] };
+  const entry: Record<string, unknown> = {
+    name: r.resource,
+    singularName: r.descriptor.singular,
+    namespaced: r.namespaced,
+    kind: r.kind,
+    verbs: [...r.verbs],
+  };
   if (r.descriptor.shortNames.length > 0) entry.shortNames = r.descriptor.shortNames;
   if (r.descriptor.categories.length > 0) entry.categories = r.descriptor.categories;
   return entry;
@@ -46,19 +52,39 @@ function resourceEntry(r: ServedResource): Record<string, unknown> {
 
 function subresourceEntry(r: ServedResource, sub: string): Record<string, unknown> {
   const known = SUBRESOURCE_VERBS[sub] ?? { verbs: ['get'] };
-  const entry: Record<string, unknown> = { name: `${r.resource}/${sub}`, singularName: '', namespaced: r.namespaced, kind: known.kind ?? r.kind, verbs: known.verbs };
+  const entry: Record<string, unknown> = {
+    name: `${r.resource}/${sub}`,
+    singularName: '',
+    namespaced: r.namespaced,
+    kind: known.kind ?? r.kind,
+    verbs: known.verbs,
+  };
   if (known.group) entry.group = known.group;
   if (known.version) entry.version = known.version;
   return entry;
 }
 
 function groupNames(registry: ResourceRegistry): string[] {
-  return [...new Set(registry.resources().map((r) => r.group).filter((g) => g !== ''))].sort();
+  return [
+    ...new Set(
+      registry
+        .resources()
+        .map((r) => r.group)
+        .filter((g) => g !== ''),
+    ),
+  ].sort();
 }
 
 /** Versions of a group, preferred first: GA before beta before alpha, newer before older. */
 function versionsOf(registry: ResourceRegistry, group: string): string[] {
-  const versions = [...new Set(registry.resources().filter((r) => r.group === group).map((r) => r.version))];
+  const versions = [
+    ...new Set(
+      registry
+        .resources()
+        .filter((r) => r.group === group)
+        .map((r) => r.version),
+    ),
+  ];
   return versions.sort((a, b) => versionPriority(b) - versionPriority(a));
 }
 

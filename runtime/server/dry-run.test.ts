@@ -1,5 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, NAMESPACES, type WatchReader, cronTabBody, crontab, crontabs, expectStatus, names, qs, startServer } from './server.testing.js';
+import {
+  type Harness,
+  NAMESPACES,
+  type WatchReader,
+  cronTabBody,
+  crontab,
+  crontabs,
+  expectStatus,
+  names,
+  qs,
+  startServer,
+} from './server.testing.js';
 
 let h: Harness;
 let w: WatchReader;
@@ -32,7 +43,13 @@ describe('dryRun=All', () => {
     expect(res.body.metadata).toMatchObject({ name: 'a', namespace: h.ns, creationTimestamp: '2024-01-01T00:00:00Z' });
     expect(res.body.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.body.metadata.resourceVersion).toBeUndefined();
-    expect(res.body.spec).toEqual({ cronSpec: '*/5 * * * *', image: 'registry.example/cron:1', replicas: 1, minReplicas: 0, maxReplicas: 10 });
+    expect(res.body.spec).toEqual({
+      cronSpec: '*/5 * * * *',
+      image: 'registry.example/cron:1',
+      replicas: 1,
+      minReplicas: 0,
+      maxReplicas: 10,
+    });
     expectStatus(await h.get(crontab(h.ns, 'a')), 404, 'NotFound');
     await expectNothingPersisted(rv);
   });

@@ -10,7 +10,12 @@ afterEach(() => h.close());
 
 const FLOWSCHEMAS_V1BETA3 = '/apis/flowcontrol.apiserver.svc.io/v1beta3/flowschemas';
 const FLOWSCHEMAS_V1 = '/apis/flowcontrol.apiserver.svc.io/v1/flowschemas';
-const flowSchema = (apiVersion: string, name: string) => ({ apiVersion, kind: 'FlowSchema', metadata: { name }, spec: { priorityLevelConfiguration: { name: 'global' } } });
+const flowSchema = (apiVersion: string, name: string) => ({
+  apiVersion,
+  kind: 'FlowSchema',
+  metadata: { name },
+  spec: { priorityLevelConfiguration: { name: 'global' } },
+});
 
 /** POSTs `text` in 1 KiB chunks without a Content-Length (chunked transfer encoding). */
 function postChunked(url: string, text: string): Promise<{ status: number; text: string }> {
@@ -36,13 +41,20 @@ describe('Status objects', () => {
       apiVersion: 'v1',
       metadata: {},
       status: 'Failure',
-      message: 'CronTab.stable.example.svc.io "a" is invalid: spec: Invalid value: "object": replicas must be less than or equal to maxReplicas',
+      message:
+        'CronTab.stable.example.svc.io "a" is invalid: spec: Invalid value: "object": replicas must be less than or equal to maxReplicas',
       reason: 'Invalid',
       details: {
         name: 'a',
         group: 'stable.example.svc.io',
         kind: 'CronTab',
-        causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "object": replicas must be less than or equal to maxReplicas', field: 'spec' }],
+        causes: [
+          {
+            reason: 'FieldValueInvalid',
+            message: 'Invalid value: "object": replicas must be less than or equal to maxReplicas',
+            field: 'spec',
+          },
+        ],
       },
       code: 422,
     });
@@ -82,12 +94,19 @@ describe('media types', () => {
 
   it('a list of media types with nothing acceptable is 406 NotAcceptable', async () => {
     const res = await h.get(crontabs(h.ns)).set('accept', 'text/html, application/xml');
-    expect(expectStatus(res, 406, 'NotAcceptable').message).toBe('only the following media types are accepted: application/json, application/yaml, application/json;as=Table;g=meta.svc.io;v=v1');
+    expect(expectStatus(res, 406, 'NotAcceptable').message).toBe(
+      'only the following media types are accepted: application/json, application/yaml, application/json;as=Table;g=meta.svc.io;v=v1',
+    );
   });
 
   it('a body of an unsupported Content-Type is 415 UnsupportedMediaType, and nothing is created', async () => {
-    const res = await h.http.post(crontabs(h.ns)).set('content-type', 'text/plain').send(JSON.stringify(cronTabBody('a')));
-    expect(expectStatus(res, 415, 'UnsupportedMediaType').message).toMatch(/^the body of the request was in an unknown format - accepted media types include: application\/json/);
+    const res = await h.http
+      .post(crontabs(h.ns))
+      .set('content-type', 'text/plain')
+      .send(JSON.stringify(cronTabBody('a')));
+    expect(expectStatus(res, 415, 'UnsupportedMediaType').message).toMatch(
+      /^the body of the request was in an unknown format - accepted media types include: application\/json/,
+    );
     expectStatus(await h.get(crontab(h.ns, 'a')), 404, 'NotFound');
   });
 
@@ -130,7 +149,11 @@ describe('malformed and oversized bodies', () => {
     const res = await h.post(crontabs(h.ns), big);
     expect(expectStatus(res, 413, 'RequestEntityTooLarge').message).toBe('the request body is larger than the limit of 4096 bytes');
     expectStatus(await h.get(crontab(h.ns, 'b')), 404, 'NotFound');
-    expectStatus(await h.put(crontab(h.ns, 'a'), { ...created, metadata: { ...created.metadata, annotations: { big: 'x'.repeat(5000) } } }), 413, 'RequestEntityTooLarge');
+    expectStatus(
+      await h.put(crontab(h.ns, 'a'), { ...created, metadata: { ...created.metadata, annotations: { big: 'x'.repeat(5000) } } }),
+      413,
+      'RequestEntityTooLarge',
+    );
     expectStatus(await h.patch(crontab(h.ns, 'a'), { metadata: { annotations: { big: 'x'.repeat(5000) } } }), 413, 'RequestEntityTooLarge');
     // Chunked, without a Content-Length: still refused.
     const chunked = await postChunked(`${h.url}${crontabs(h.ns)}`, JSON.stringify(big));
@@ -180,7 +203,8 @@ describe('deprecated versions', () => {
   it('a request to flowcontrol.apiserver.svc.io/v1beta3 carries a Warning header; v1 does not', async () => {
     const created = await h.post(FLOWSCHEMAS_V1BETA3, flowSchema('flowcontrol.apiserver.svc.io/v1beta3', 'fs'));
     expect(created.status).toBe(201);
-    const warning = 'flowcontrol.apiserver.svc.io/v1beta3 FlowSchema is deprecated in v1.29+, unavailable in v1.32+; use flowcontrol.apiserver.svc.io/v1 FlowSchema';
+    const warning =
+      'flowcontrol.apiserver.svc.io/v1beta3 FlowSchema is deprecated in v1.29+, unavailable in v1.32+; use flowcontrol.apiserver.svc.io/v1 FlowSchema';
     expect(warningsOf(created)).toEqual([warning]);
     const list = await h.get(FLOWSCHEMAS_V1BETA3);
     expect(warningsOf(list)).toEqual([warning]);
@@ -222,6 +246,13 @@ describe('pretty and fieldManager', () => {
     const created = await h.post(`${crontabs(h.ns)}?fieldManager=tester`, cronTabBody('a'));
     expect(created.status).toBe(201);
     expect((await h.patch(`${crontab(h.ns, 'a')}?fieldManager=tester`, { spec: { image: 'x' } })).status).toBe(200);
-    expect((await h.put(`${crontab(h.ns, 'a')}?fieldManager=other`, { ...(await h.read(crontab(h.ns, 'a'))), spec: { ...created.body.spec, image: 'y' } })).status).toBe(200);
+    expect(
+      (
+        await h.put(`${crontab(h.ns, 'a')}?fieldManager=other`, {
+          ...(await h.read(crontab(h.ns, 'a'))),
+          spec: { ...created.body.spec, image: 'y' },
+        })
+      ).status,
+    ).toBe(200);
   });
 });

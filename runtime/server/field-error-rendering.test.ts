@@ -10,13 +10,35 @@ import { isStatusError } from '../api/index.js';
 import { DocumentValidator } from '../documents/index.js';
 import { type Harness, type Json, startServer } from './server.testing.js';
 
-const pod = (spec: Json): Json => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'web', image: 'nginx' }], ...spec } });
-const service = (spec: Json): Json => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { ports: [{ port: 80 }], ...spec } });
+const pod = (spec: Json): Json => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'web' },
+  spec: { containers: [{ name: 'web', image: 'nginx' }], ...spec },
+});
+const service = (spec: Json): Json => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name: 'web' },
+  spec: { ports: [{ port: 80 }], ...spec },
+});
 
 /** [case, document, collection, the line upstream prints, the HTTP status]. */
 const CASES: [string, Json, string, string, number][] = [
-  ['too long', pod({ containers: [{ name: 'x'.repeat(64), image: 'nginx' }] }), 'pods', 'spec.containers[0].name: Too long: may not be more than 63 bytes', 422],
-  ['too many', service({ ipFamilies: ['IPv4', 'IPv6', 'IPv4'] }), 'services', 'spec.ipFamilies: Too many: 3: must have at most 2 items', 422],
+  [
+    'too long',
+    pod({ containers: [{ name: 'x'.repeat(64), image: 'nginx' }] }),
+    'pods',
+    'spec.containers[0].name: Too long: may not be more than 63 bytes',
+    422,
+  ],
+  [
+    'too many',
+    service({ ipFamilies: ['IPv4', 'IPv6', 'IPv4'] }),
+    'services',
+    'spec.ipFamilies: Too many: 3: must have at most 2 items',
+    422,
+  ],
   ['required', pod({ containers: [{ image: 'nginx' }] }), 'pods', 'spec.containers[0].name: Required value', 400],
   [
     'invalid',
@@ -25,8 +47,25 @@ const CASES: [string, Json, string, string, number][] = [
     'spec.containers[0].ports[0].containerPort: Invalid value: 65536: must be less than or equal to 65535',
     422,
   ],
-  ['duplicate', pod({ containers: [{ name: 'web', image: 'a' }, { name: 'web', image: 'b' }] }), 'pods', 'spec.containers[1]: Duplicate value: {"name":"web"}', 422],
-  ['not supported', pod({ restartPolicy: 'Sometimes' }), 'pods', 'spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"', 422],
+  [
+    'duplicate',
+    pod({
+      containers: [
+        { name: 'web', image: 'a' },
+        { name: 'web', image: 'b' },
+      ],
+    }),
+    'pods',
+    'spec.containers[1]: Duplicate value: {"name":"web"}',
+    422,
+  ],
+  [
+    'not supported',
+    pod({ restartPolicy: 'Sometimes' }),
+    'pods',
+    'spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"',
+    422,
+  ],
 ];
 
 describe('field errors render the same in the server, svckit validate and the client', () => {

@@ -11,21 +11,28 @@ afterEach(() => h.close());
 const messy = (name: string) =>
   `{"apiVersion":"stable.example.svc.io/v1","kind":"CronTab","metadata":{"name":"${name}","bogus":1},"spec":{"cronSpec":"* * * * *","image":"first","image":"second","foo":{"bar":true}}}`;
 
-const post = (query: string, text: string) => h.http.post(`${crontabs(h.ns)}${query}`).set('content-type', 'application/json').send(text);
+const post = (query: string, text: string) =>
+  h.http
+    .post(`${crontabs(h.ns)}${query}`)
+    .set('content-type', 'application/json')
+    .send(text);
 
 const UNKNOWN_AND_DUPLICATE = ['unknown field "metadata.bogus"', 'unknown field "spec.foo"', 'duplicate field "spec.image"'];
 
 describe('fieldValidation on create', () => {
-  it.each(['', '?fieldValidation=Warn'])('Warn (%s): succeeds with one Warning item per unknown or duplicate field; unknown fields are dropped', async (query) => {
-    const res = await post(query, messy('a'));
-    expect(res.status).toBe(201);
-    expect(warningsOf(res)).toEqual(UNKNOWN_AND_DUPLICATE);
-    expect(res.body.spec).toEqual({ cronSpec: '* * * * *', image: 'second', replicas: 1, minReplicas: 0, maxReplicas: 10 });
-    expect(res.body.metadata.bogus).toBeUndefined();
-    const stored = await h.read(crontab(h.ns, 'a'));
-    expect(stored.spec.foo).toBeUndefined();
-    expect(warningsOf(await h.get(crontab(h.ns, 'a')))).toEqual([]);
-  });
+  it.each(['', '?fieldValidation=Warn'])(
+    'Warn (%s): succeeds with one Warning item per unknown or duplicate field; unknown fields are dropped',
+    async (query) => {
+      const res = await post(query, messy('a'));
+      expect(res.status).toBe(201);
+      expect(warningsOf(res)).toEqual(UNKNOWN_AND_DUPLICATE);
+      expect(res.body.spec).toEqual({ cronSpec: '* * * * *', image: 'second', replicas: 1, minReplicas: 0, maxReplicas: 10 });
+      expect(res.body.metadata.bogus).toBeUndefined();
+      const stored = await h.read(crontab(h.ns, 'a'));
+      expect(stored.spec.foo).toBeUndefined();
+      expect(warningsOf(await h.get(crontab(h.ns, 'a')))).toEqual([]);
+    },
+  );
 
   it('Ignore: succeeds silently; unknown fields are dropped', async () => {
     const res = await post('?fieldValidation=Ignore', messy('a'));
@@ -54,21 +61,29 @@ describe('fieldValidation on create', () => {
     expect(res.headers.warning).toBeUndefined();
   });
 
-  it.each(['Ignore', 'Warn', 'Strict'])('%s: another fatal error wins alone: 400 for it, no unknown or duplicate field mentioned', async (level) => {
-    const text = '{"metadata":{"name":"web","bogus":1,"bogus":2},"spec":{"ports":[{"port":"eighty"}],"nope":true}}';
-    const res = await h.http.post(`${services(h.ns)}?fieldValidation=${level}`).set('content-type', 'application/json').send(text);
-    const status = expectStatus(res, 400, 'BadRequest');
-    expect(status.message).toContain('spec.ports[0].port');
-    expect(status.message).not.toMatch(/unknown field|duplicate field|bogus|nope/);
-    expect(status.details.causes).toHaveLength(1);
-    expect(status.details.causes[0].field).toBe('spec.ports[0].port');
-    expect(res.headers.warning).toBeUndefined();
-  });
+  it.each(['Ignore', 'Warn', 'Strict'])(
+    '%s: another fatal error wins alone: 400 for it, no unknown or duplicate field mentioned',
+    async (level) => {
+      const text = '{"metadata":{"name":"web","bogus":1,"bogus":2},"spec":{"ports":[{"port":"eighty"}],"nope":true}}';
+      const res = await h.http
+        .post(`${services(h.ns)}?fieldValidation=${level}`)
+        .set('content-type', 'application/json')
+        .send(text);
+      const status = expectStatus(res, 400, 'BadRequest');
+      expect(status.message).toContain('spec.ports[0].port');
+      expect(status.message).not.toMatch(/unknown field|duplicate field|bogus|nope/);
+      expect(status.details.causes).toHaveLength(1);
+      expect(status.details.causes[0].field).toBe('spec.ports[0].port');
+      expect(res.headers.warning).toBeUndefined();
+    },
+  );
 
   it('a missing required field is a 400 naming it', async () => {
     const res = await post('', '{"metadata":{"name":"a"},"spec":{"cronSpec":"* * * * *"}}');
     const status = expectStatus(res, 400, 'BadRequest');
-    expect(status.details.causes).toEqual([{ reason: 'FieldValueRequired', message: expect.stringContaining('spec.image'), field: 'spec.image' }]);
+    expect(status.details.causes).toEqual([
+      { reason: 'FieldValueRequired', message: expect.stringContaining('spec.image'), field: 'spec.image' },
+    ]);
   });
 
   // The server answers 400 (query.ts); upstream answers 422 Invalid on CreateOptions. Either is a client error.
@@ -89,7 +104,10 @@ describe('fieldValidation on update and patch', () => {
     expect(warned.status).toBe(200);
     expect(warningsOf(warned)).toEqual(['unknown field "spec.extraneous"']);
     expect(warned.body.spec.extraneous).toBeUndefined();
-    const strict = await h.put(`${crontab(h.ns, 'a')}?fieldValidation=Strict`, { ...warned.body, spec: { ...warned.body.spec, extraneous: 1 } });
+    const strict = await h.put(`${crontab(h.ns, 'a')}?fieldValidation=Strict`, {
+      ...warned.body,
+      spec: { ...warned.body.spec, extraneous: 1 },
+    });
     expect(expectStatus(strict, 400, 'BadRequest').message).toBe('strict decoding error: unknown field "spec.extraneous"');
   });
 

@@ -1,6 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type JsonApiObject, badRequest, tooLarge, unsupportedMediaType } from '../api/index.js';
-import { MEDIA_PROTOBUF, type ProtobufCodecs, decodeYaml, findDuplicateKeys, isProtobufCodecError, isProtobufEnvelopeError } from '../codec/index.js';
+import {
+  MEDIA_PROTOBUF,
+  type ProtobufCodecs,
+  decodeYaml,
+  findDuplicateKeys,
+  isProtobufCodecError,
+  isProtobufEnvelopeError,
+} from '../codec/index.js';
 import { isObject } from '../validate/index.js';
 
 /** A request with its parsed URL, as every handler receives it. */
@@ -86,7 +93,8 @@ export function decodeBody(bytes: Buffer, contentType: string | undefined, proto
     try {
       return { object: protobuf.codecs.decode(bytes) as JsonApiObject, duplicates: [] };
     } catch (e) {
-      if (isProtobufEnvelopeError(e) || isProtobufCodecError(e)) throw badRequest(`the Protobuf request body cannot be decoded: ${e.message}`);
+      if (isProtobufEnvelopeError(e) || isProtobufCodecError(e))
+        throw badRequest(`the Protobuf request body cannot be decoded: ${e.message}`);
       throw e;
     }
   } else {
@@ -110,7 +118,14 @@ function parseJson(text: string): unknown {
 }
 
 /** Writes a response body with its type, headers and the warnings (one `Warning` item each). */
-export function sendBody(res: ServerResponse, status: number, body: string | Uint8Array, contentType: string, headers: Record<string, string>, warnings: Warnings): void {
+export function sendBody(
+  res: ServerResponse,
+  status: number,
+  body: string | Uint8Array,
+  contentType: string,
+  headers: Record<string, string>,
+  warnings: Warnings,
+): void {
   const all: Record<string, string | string[]> = { 'content-type': contentType, 'cache-control': 'no-cache, private', ...headers };
   const w = warnings.headerValues();
   if (w.length > 0) all.warning = w;

@@ -3,8 +3,28 @@ export type { AdmissionPlugin, AdmissionRequest, RuleChecker } from './admission
 export { builtinHandlers } from './builtin/index.js';
 export { celRuleChecker, checkRules } from './cel-rules.js';
 export type { Stage } from './chain.js';
-export type { Authorizer, Decision, DeleteTarget, HandlerCatalog, HookHost, KindHook, RequestContext, SubresourceHandler, Target, UserInfo, VirtualCreateHandler } from './context.js';
+export type {
+  Authorizer,
+  Decision,
+  DeleteTarget,
+  HandlerCatalog,
+  HookHost,
+  KindHook,
+  RequestContext,
+  SubresourceHandler,
+  Target,
+  UserInfo,
+  VirtualCreateHandler,
+} from './context.js';
 export type { Body, Reply } from './http.js';
 export { ResourceRegistry, type ServedResource } from './resources.js';
-export { ALLOW_ALL, ANONYMOUS, type AuditSink, type Authenticator, type ChainPolicies, type RateLimiter, type RequestAttributes } from './stages/index.js';
+export {
+  ALLOW_ALL,
+  ANONYMOUS,
+  type AuditSink,
+  type Authenticator,
+  type ChainPolicies,
+  type RateLimiter,
+  type RequestAttributes,
+} from './stages/index.js';
 export { INITIAL_EVENTS_END } from './watch.js';

@@ -97,7 +97,9 @@ describe('chunked lists', () => {
     const token: string = first.metadata.continue;
     const [payload, signature] = token.split('.') as [string, string];
     // Point the token at another position with the same signature.
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), s: `/stable.example.svc.io/crontabs/${h.ns}/b` })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), s: `/stable.example.svc.io/crontabs/${h.ns}/b` }),
+    ).toString('base64url');
     for (const bad of [`${forged}.${signature}`, `${payload}.${signature.slice(0, -2)}xx`, 'not-a-token', `${payload}`]) {
       const res = await h.get(`${crontabs(h.ns)}${qs({ limit: 1, continue: bad })}`);
       expect(expectStatus(res, 400, 'BadRequest').message).toMatch(/^invalid continue token: /);
@@ -113,7 +115,11 @@ describe('chunked lists', () => {
     const res = await h.get(`${crontabs('other')}${qs({ limit: 1, continue: first.metadata.continue })}`);
     expect(expectStatus(res, 400, 'BadRequest').message).toMatch(/^invalid continue token: issued for another collection/);
     // Nor across resources or to the all-namespaces list.
-    expectStatus(await h.get(`/api/v1/namespaces/${h.ns}/services${qs({ limit: 1, continue: first.metadata.continue })}`), 400, 'BadRequest');
+    expectStatus(
+      await h.get(`/api/v1/namespaces/${h.ns}/services${qs({ limit: 1, continue: first.metadata.continue })}`),
+      400,
+      'BadRequest',
+    );
     expectStatus(await h.get(`${CRONTABS}/crontabs${qs({ limit: 1, continue: first.metadata.continue })}`), 400, 'BadRequest');
   });
 
@@ -126,7 +132,9 @@ describe('chunked lists', () => {
     // The lifetime counts from the first page, not from the token of the page before.
     h.clock.advance(2000);
     const res = await h.get(`${crontabs(h.ns)}${qs({ limit: 1, continue: second.metadata.continue })}`);
-    expect(expectStatus(res, 410, 'Expired').message).toMatch(/^The provided continue parameter is too old to display a consistent list result/);
+    expect(expectStatus(res, 410, 'Expired').message).toMatch(
+      /^The provided continue parameter is too old to display a consistent list result/,
+    );
   });
 
   it('answers 410 Expired when the snapshot of a token was compacted', async () => {
@@ -185,7 +193,9 @@ describe('field selectors', () => {
     const list = await h.read(`${CRONTABS}/crontabs${qs({ fieldSelector: 'metadata.namespace=other' })}`);
     expect(list.items.map((i: { metadata: { namespace: string } }) => i.metadata.namespace)).toEqual(['other']);
     const both = await h.read(`${CRONTABS}/crontabs${qs({ fieldSelector: `metadata.name=a,metadata.namespace=${h.ns}` })}`);
-    expect(both.items.map((i: { metadata: { namespace: string; name: string } }) => `${i.metadata.namespace}/${i.metadata.name}`)).toEqual([`${h.ns}/a`]);
+    expect(both.items.map((i: { metadata: { namespace: string; name: string } }) => `${i.metadata.namespace}/${i.metadata.name}`)).toEqual([
+      `${h.ns}/a`,
+    ]);
   });
 
   it('rejects an unsupported field (400)', async () => {

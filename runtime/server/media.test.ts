@@ -17,7 +17,8 @@ describe('media types', () => {
   afterEach(() => h.close());
 
   const configMaps = () => `/api/v1/namespaces/${h.ns}/configmaps`;
-  const createConfigMap = (name: string, data: Record<string, string> = { a: '1' }) => h.create(configMaps(), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
+  const createConfigMap = (name: string, data: Record<string, string> = { a: '1' }) =>
+    h.create(configMaps(), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
 
   it('answers a Table with the printer columns of a kind that has them, Table first then JSON', async () => {
     await h.createCronTab('a');
@@ -35,7 +36,10 @@ describe('media types', () => {
     await createConfigMap('c');
     const res = await h.get(`${configMaps()}/c?includeObject=Object`).set('accept', TABLE);
     const table = JSON.parse(res.text) as Json;
-    expect(table.columnDefinitions.map((c: Json) => [c.name, c.type])).toEqual([['Name', 'string'], ['Created At', 'date']]);
+    expect(table.columnDefinitions.map((c: Json) => [c.name, c.type])).toEqual([
+      ['Name', 'string'],
+      ['Created At', 'date'],
+    ]);
     expect(table.rows[0].object).toMatchObject({ kind: 'ConfigMap', data: { a: '1' } });
   });
 
@@ -61,7 +65,10 @@ describe('media types', () => {
     const res = await h.http.post(configMaps()).set('content-type', MEDIA_PROTOBUF).send(Buffer.from(body));
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual({ k: 'v' });
-    const missingPrefix = await h.http.post(configMaps()).set('content-type', MEDIA_PROTOBUF).send(Buffer.from(body.subarray(4)));
+    const missingPrefix = await h.http
+      .post(configMaps())
+      .set('content-type', MEDIA_PROTOBUF)
+      .send(Buffer.from(body.subarray(4)));
     expectStatus(missingPrefix, 400, 'BadRequest');
   });
 
@@ -87,7 +94,12 @@ describe('media types', () => {
   it('does not compress when the server turns compression off (APIResponseCompression=false)', async () => {
     const off = await startServer({ server: { compression: false } });
     try {
-      await off.create(`/api/v1/namespaces/${off.ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { blob: 'x'.repeat(200 * 1024) } });
+      await off.create(`/api/v1/namespaces/${off.ns}/configmaps`, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'big' },
+        data: { blob: 'x'.repeat(200 * 1024) },
+      });
       const res = await off.get(`/api/v1/namespaces/${off.ns}/configmaps/big`).set('accept-encoding', 'gzip');
       expect(res.headers['content-encoding']).toBeUndefined();
     } finally {
@@ -109,7 +121,10 @@ describe('media types', () => {
     await h.createCronTab('a');
     await h.createCronTab('b');
     const res = await fetch(`${h.url}${crontabs(h.ns)}?watch=1&timeoutSeconds=1`, { headers: { accept: TABLE } });
-    const events = (await res.text()).trim().split('\n').map((l) => JSON.parse(l) as Json);
+    const events = (await res.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Json);
     expect(events.map((e) => [e.type, e.object.kind, e.object.columnDefinitions?.length ?? 0])).toEqual([
       ['ADDED', 'Table', 4],
       ['ADDED', 'Table', 0],

@@ -91,10 +91,15 @@ export function renderBody(body: unknown, n: Negotiated, ctx: RenderContext): st
 
 /** A get or list result as a Table; a Status (an error) stays as it is. */
 export function asTable(body: unknown, ctx: Pick<RenderContext, 'resource' | 'includeObject' | 'now'>, noHeaders = false): unknown {
-  const b = body as { kind?: string; items?: unknown[]; metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number } };
+  const b = body as {
+    kind?: string;
+    items?: unknown[];
+    metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+  };
   if (!ctx.resource || b.kind === 'Status') return body;
   const columns = ctx.resource.descriptor.printerColumns;
   const base = { includeObject: ctx.includeObject, noHeaders, now: ctx.now };
-  if (Array.isArray(b.items) && b.kind === ctx.resource.listKind) return toTable(b.items as Record<string, unknown>[], columns, { ...base, ...(b.metadata ? { listMeta: b.metadata } : {}) });
+  if (Array.isArray(b.items) && b.kind === ctx.resource.listKind)
+    return toTable(b.items as Record<string, unknown>[], columns, { ...base, ...(b.metadata ? { listMeta: b.metadata } : {}) });
   return toTable([body as Record<string, unknown>], columns, base);
 }

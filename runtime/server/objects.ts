@@ -47,7 +47,8 @@ function movePath(obj: unknown, from: string, to: string): void {
   const a = from.split('.');
   const b = to.split('.');
   const parent = a.slice(0, -1);
-  if (parent.join('.') !== b.slice(0, -1).join('.')) throw new Error(`conversion ${from} -> ${to}: only renames within one parent are supported`);
+  if (parent.join('.') !== b.slice(0, -1).join('.'))
+    throw new Error(`conversion ${from} -> ${to}: only renames within one parent are supported`);
   const leafFrom = a[a.length - 1]!;
   const leafTo = b[b.length - 1]!;
   for (const holder of walk(obj, parent)) {

@@ -29,7 +29,14 @@ describe('patch types', () => {
 
   it('answers 422 when a JSON Patch test fails, and changes nothing', async () => {
     const created = await h.createCronTab('a');
-    const res = await h.patch(crontab(h.ns, 'a'), [{ op: 'test', path: '/spec/image', value: 'other' }, { op: 'replace', path: '/spec/image', value: 'x' }], 'json');
+    const res = await h.patch(
+      crontab(h.ns, 'a'),
+      [
+        { op: 'test', path: '/spec/image', value: 'other' },
+        { op: 'replace', path: '/spec/image', value: 'x' },
+      ],
+      'json',
+    );
     expectStatus(res, 422, 'Invalid');
     expect(await h.read(crontab(h.ns, 'a'))).toEqual(created);
   });
@@ -40,8 +47,23 @@ describe('patch types', () => {
   });
 
   it('applies a JSON Merge Patch (RFC 7386): objects merge, null removes, lists are replaced', async () => {
-    await h.create(services(h.ns), serviceBody('web', { labels: { a: '1', b: '2' }, spec: { ports: [{ name: 'http', port: 80 }, { name: 'metrics', port: 9090 }] } }));
-    const res = await h.patch(service(h.ns, 'web'), { metadata: { labels: { a: null, c: '3' } }, spec: { ports: [{ name: 'https', port: 443 }] } }, 'merge');
+    await h.create(
+      services(h.ns),
+      serviceBody('web', {
+        labels: { a: '1', b: '2' },
+        spec: {
+          ports: [
+            { name: 'http', port: 80 },
+            { name: 'metrics', port: 9090 },
+          ],
+        },
+      }),
+    );
+    const res = await h.patch(
+      service(h.ns, 'web'),
+      { metadata: { labels: { a: null, c: '3' } }, spec: { ports: [{ name: 'https', port: 443 }] } },
+      'merge',
+    );
     expect(res.status).toBe(200);
     expect(res.body.metadata.labels).toEqual({ b: '2', c: '3' });
     expect(res.body.spec.ports).toEqual([{ name: 'https', port: 443, protocol: 'TCP' }]);
@@ -65,7 +87,9 @@ describe('patch types', () => {
     await h.createCronTab('a');
     const res = await h.patch(crontab(h.ns, 'a'), { spec: { image: 'x' } }, 'strategic');
     const status = expectStatus(res, 415, 'UnsupportedMediaType');
-    expect(status.message).toBe('the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
+    expect(status.message).toBe(
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+    );
   });
 
   it('refuses an unknown patch type (415) listing the accepted types', async () => {
@@ -93,7 +117,13 @@ describe('patch types', () => {
     const created = await h.createCronTab('a');
     const res = await h.patch(crontab(h.ns, 'a'), { spec: { replicas: 11 } });
     const status = expectStatus(res, 422, 'Invalid');
-    expect(status.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: "object": replicas must be less than or equal to maxReplicas', field: 'spec' }]);
+    expect(status.details.causes).toEqual([
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: "object": replicas must be less than or equal to maxReplicas',
+        field: 'spec',
+      },
+    ]);
     expect(await h.read(crontab(h.ns, 'a'))).toEqual(created);
   });
 });
@@ -124,14 +154,18 @@ describe('patch and resourceVersion', () => {
   it('checks a resourceVersion carried in the patch: stale is 409 Conflict', async () => {
     const created = await h.createCronTab('a');
     await h.patch(crontab(h.ns, 'a'), { metadata: { labels: { step: '1' } } });
-    const res = await h.patch(crontab(h.ns, 'a'), { metadata: { resourceVersion: created.metadata.resourceVersion, labels: { step: '2' } } });
+    const res = await h.patch(crontab(h.ns, 'a'), {
+      metadata: { resourceVersion: created.metadata.resourceVersion, labels: { step: '2' } },
+    });
     expect(expectStatus(res, 409, 'Conflict').message).toBe(
       'Operation cannot be fulfilled on crontabs.stable.example.svc.io "a": the object has been modified; please apply your changes to the latest version and try again',
     );
     expect((await h.read(crontab(h.ns, 'a'))).metadata.labels).toEqual({ step: '1' });
     // The current version passes.
     const current = await h.read(crontab(h.ns, 'a'));
-    const ok = await h.patch(crontab(h.ns, 'a'), { metadata: { resourceVersion: current.metadata.resourceVersion, labels: { step: '3' } } });
+    const ok = await h.patch(crontab(h.ns, 'a'), {
+      metadata: { resourceVersion: current.metadata.resourceVersion, labels: { step: '3' } },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.metadata.labels).toEqual({ step: '3' });
   });
@@ -139,7 +173,14 @@ describe('patch and resourceVersion', () => {
   it('checks a resourceVersion set by a JSON Patch too', async () => {
     const created = await h.createCronTab('a');
     await h.patch(crontab(h.ns, 'a'), { metadata: { labels: { step: '1' } } });
-    const res = await h.patch(crontab(h.ns, 'a'), [{ op: 'replace', path: '/metadata/resourceVersion', value: created.metadata.resourceVersion }, { op: 'replace', path: '/spec/image', value: 'x' }], 'json');
+    const res = await h.patch(
+      crontab(h.ns, 'a'),
+      [
+        { op: 'replace', path: '/metadata/resourceVersion', value: created.metadata.resourceVersion },
+        { op: 'replace', path: '/spec/image', value: 'x' },
+      ],
+      'json',
+    );
     expectStatus(res, 409, 'Conflict');
   });
 
@@ -158,7 +199,11 @@ describe('patch and resourceVersion', () => {
 describe('patch of the status subresource', () => {
   it('changes only the status', async () => {
     const created = await h.createCronTab('a');
-    const res = await h.patch(`${crontab(h.ns, 'a')}/status`, { spec: { image: 'ignored' }, metadata: { labels: { x: 'y' } }, status: { replicas: 4 } });
+    const res = await h.patch(`${crontab(h.ns, 'a')}/status`, {
+      spec: { image: 'ignored' },
+      metadata: { labels: { x: 'y' } },
+      status: { replicas: 4 },
+    });
     expect(res.status).toBe(200);
     expect(res.body.status).toEqual({ replicas: 4 });
     expect(res.body.spec).toEqual(created.spec);

@@ -2,7 +2,16 @@ import { parse as parseYaml } from 'yaml';
 import { type JsonApiObject, StatusError, badRequest, invalidPatch, notFound, objectModified, unsupportedMediaType } from '../api/index.js';
 import { apply, isApplyInputError } from '../apply/index.js';
 import { findDuplicateKeys } from '../codec/index.js';
-import { type JsonObject, type PatchType, acceptedPatchMediaTypes, applyJsonPatch, applyMergePatch, applyStrategicMergePatch, isPatchError, patchTypeOf } from '../patch/index.js';
+import {
+  type JsonObject,
+  type PatchType,
+  acceptedPatchMediaTypes,
+  applyJsonPatch,
+  applyMergePatch,
+  applyStrategicMergePatch,
+  isPatchError,
+  patchTypeOf,
+} from '../patch/index.js';
 import type { RequestContext, Target } from './context.js';
 import type { Reply } from './http.js';
 import type { WriteOptions } from './query.js';
@@ -21,10 +30,18 @@ const RETRIES = 5;
  * conditional write as an update. A patch that carries a resourceVersion is checked against it;
  * one without never fails for staleness (it is re-applied to the newer object instead).
  */
-export async function patchObject(ctx: RequestContext, t: Target, text: string, contentType: string | undefined, opts: WriteOptions): Promise<Reply> {
+export async function patchObject(
+  ctx: RequestContext,
+  t: Target,
+  text: string,
+  contentType: string | undefined,
+  opts: WriteOptions,
+): Promise<Reply> {
   const r = t.resource;
   const type = patchTypeOf(contentType);
-  const accepted = acceptedPatchMediaTypes(r.descriptor.custom ? 'custom-resource' : 'built-in').filter((m) => APPLIED.has(patchTypeOf(m)!));
+  const accepted = acceptedPatchMediaTypes(r.descriptor.custom ? 'custom-resource' : 'built-in').filter((m) =>
+    APPLIED.has(patchTypeOf(m)!),
+  );
   if (!type || !APPLIED.has(type) || (type === 'strategic-merge-patch' && r.descriptor.custom)) {
     throw unsupportedMediaType(accepted);
   }
@@ -57,7 +74,11 @@ export async function patchObject(ctx: RequestContext, t: Target, text: string, 
 function applyPatch(type: PatchType, current: JsonApiObject, patch: unknown, t: Target): JsonApiObject {
   try {
     const result =
-      type === 'json-patch' ? applyJsonPatch(current, patch) : type === 'merge-patch' ? applyMergePatch(current, patch) : applyStrategicMergePatch(current, patch, t.resource.registration.schema);
+      type === 'json-patch'
+        ? applyJsonPatch(current, patch)
+        : type === 'merge-patch'
+          ? applyMergePatch(current, patch)
+          : applyStrategicMergePatch(current, patch, t.resource.registration.schema);
     if (result === null || typeof result !== 'object' || Array.isArray(result)) {
       throw invalidPatch('the patched document is not an object');
     }
@@ -103,10 +124,20 @@ async function applyObject(ctx: RequestContext, t: Target, text: string, opts: W
     try {
       if (!current) {
         merged.metadata = { ...merged.metadata, name: t.name! };
-        return await createObject(ctx, { ...t, name: undefined, subresource: undefined }, { object: merged, duplicates: [] }, opts, { ownershipRecorded: true });
+        return await createObject(ctx, { ...t, name: undefined, subresource: undefined }, { object: merged, duplicates: [] }, opts, {
+          ownershipRecorded: true,
+        });
       }
       const next = nextForWrite(t, current.object, merged, ['managedFields']);
-      return await writeUpdate(ctx, { t, old: current.object, next, modRevision: current.kv.modRevision, duplicates: [], opts, ownershipRecorded: true });
+      return await writeUpdate(ctx, {
+        t,
+        old: current.object,
+        next,
+        modRevision: current.kv.modRevision,
+        duplicates: [],
+        opts,
+        ownershipRecorded: true,
+      });
     } catch (e) {
       // Lost a race with another writer (or a create): apply again to what is there now.
       const raced = e instanceof StatusError && ((e.code === 409 && e.reason === 'Conflict') || e.reason === 'AlreadyExists');

@@ -11,7 +11,10 @@ import { type Harness, startServer } from './server.testing.js';
 const GENERATED = new URL('../../generated/', import.meta.url).pathname;
 const root = new protobuf.Root();
 root.resolvePath = (_origin, target) => join(GENERATED, target);
-root.loadSync((readdirSync(GENERATED, { recursive: true }) as string[]).filter((f) => f.endsWith('.proto')), { keepCase: true });
+root.loadSync(
+  (readdirSync(GENERATED, { recursive: true }) as string[]).filter((f) => f.endsWith('.proto')),
+  { keepCase: true },
+);
 root.resolveAll();
 const Unknown = root.lookupType('svc.io.api.meta.v1.Unknown');
 
@@ -28,7 +31,10 @@ function fetchBytes(url: string, accept: string): Promise<{ type: string | undef
 /** The envelope, then the object in `raw`, decoded with the message type the envelope names. */
 function decode(bytes: Buffer, message: string): { typeMeta: unknown; object: Record<string, unknown> } {
   expect([...bytes.subarray(0, 4)]).toEqual([0x6b, 0x38, 0x73, 0x00]);
-  const envelope = Unknown.toObject(Unknown.decode(bytes.subarray(4)), { bytes: Buffer }) as { typeMeta: { apiVersion: string; kind: string }; raw: Buffer };
+  const envelope = Unknown.toObject(Unknown.decode(bytes.subarray(4)), { bytes: Buffer }) as {
+    typeMeta: { apiVersion: string; kind: string };
+    raw: Buffer;
+  };
   const type = root.lookupType(message);
   return { typeMeta: envelope.typeMeta, object: type.toObject(type.decode(envelope.raw), { longs: Number, bytes: String }) };
 }
@@ -37,7 +43,12 @@ describe("the server's Protobuf output, read with protobufjs reflection", () => 
   let h: Harness;
   beforeAll(async () => {
     h = await startServer({ server: { protobufPackages: allProtobufPackages } });
-    await h.create(`/api/v1/namespaces/${h.ns}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 80 }] }] } });
+    await h.create(`/api/v1/namespaces/${h.ns}/pods`, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web', labels: { app: 'web' } },
+      spec: { containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 80 }] }] },
+    });
   });
   afterAll(() => h.close());
 
@@ -46,7 +57,10 @@ describe("the server's Protobuf output, read with protobufjs reflection", () => 
     expect(res.type).toBe('application/vnd.svc.protobuf');
     const { typeMeta, object } = decode(res.body, 'svc.io.api.core.v1.Pod');
     expect(typeMeta).toEqual({ apiVersion: 'v1', kind: 'Pod' });
-    expect(object).toMatchObject({ metadata: { name: 'web', namespace: h.ns, labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 80, protocol: 'TCP' }] }] } });
+    expect(object).toMatchObject({
+      metadata: { name: 'web', namespace: h.ns, labels: { app: 'web' } },
+      spec: { containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 80, protocol: 'TCP' }] }] },
+    });
   });
 
   it('decodes a PodList from list', async () => {

@@ -34,7 +34,8 @@ export function readOptions(q: URLSearchParams): ReadOptions {
   const limit = integer(q, 'limit');
   if (limit !== undefined && limit < 0) throw badParam('limit', String(limit), 'must be a non-negative integer');
   const timeoutSeconds = integer(q, 'timeoutSeconds');
-  if (timeoutSeconds !== undefined && timeoutSeconds < 0) throw badParam('timeoutSeconds', String(timeoutSeconds), 'must be a non-negative integer');
+  if (timeoutSeconds !== undefined && timeoutSeconds < 0)
+    throw badParam('timeoutSeconds', String(timeoutSeconds), 'must be a non-negative integer');
   const watch = boolean(q, 'watch') ?? false;
   return {
     resourceVersion: q.has('resourceVersion') ? (q.get('resourceVersion') ?? '') : undefined,
@@ -59,7 +60,8 @@ export function writeOptions(q: URLSearchParams): WriteOptions {
     throw badParam('fieldValidation', fieldValidation, 'supported values: "Ignore", "Warn", "Strict"');
   }
   const fieldManager = nonEmpty(q.get('fieldManager'));
-  if (fieldManager !== undefined && fieldManager.length > 128) throw badParam('fieldManager', fieldManager, 'must be at most 128 characters');
+  if (fieldManager !== undefined && fieldManager.length > 128)
+    throw badParam('fieldManager', fieldManager, 'must be at most 128 characters');
   return {
     dryRun: dryRunValues.length > 0,
     fieldValidation,

@@ -1,4 +1,12 @@
-import { type JsonApiObject, badRequest, selectableFieldsOf, notFound, parseFieldSelector, parseLabelSelector, tooOldResourceVersion } from '../api/index.js';
+import {
+  type JsonApiObject,
+  badRequest,
+  selectableFieldsOf,
+  notFound,
+  parseFieldSelector,
+  parseLabelSelector,
+  tooOldResourceVersion,
+} from '../api/index.js';
 import { decodeContinueToken, encodeContinueToken, type KeyValue } from '../store/index.js';
 import type { RequestContext, ServerContext, Target } from './context.js';
 import type { Reply } from './http.js';
@@ -18,7 +26,12 @@ export async function getObject(ctx: RequestContext, t: Target, opts: ReadOption
 }
 
 /** Reads one object at the current revision; undefined when absent. */
-export async function readCurrent(ctx: Pick<ServerContext, 'store'>, r: ServedResource, namespace: string | undefined, name: string): Promise<{ object: JsonApiObject; kv: KeyValue } | undefined> {
+export async function readCurrent(
+  ctx: Pick<ServerContext, 'store'>,
+  r: ServedResource,
+  namespace: string | undefined,
+  name: string,
+): Promise<{ object: JsonApiObject; kv: KeyValue } | undefined> {
   const kv = await ctx.store.get(objectKey(r, namespace, name));
   return kv ? { object: decodeObject(kv, r), kv } : undefined;
 }
@@ -28,8 +41,10 @@ export type Matcher = (object: JsonApiObject) => boolean;
 
 export function selectorMatcher(r: ServedResource, opts: Pick<ReadOptions, 'labelSelector' | 'fieldSelector'>): Matcher | undefined {
   if (opts.labelSelector === undefined && opts.fieldSelector === undefined) return undefined;
-  const labels = opts.labelSelector === undefined ? undefined : parseSelector(() => parseLabelSelector(opts.labelSelector!), 'labelSelector');
-  const fields = opts.fieldSelector === undefined ? undefined : parseSelector(() => parseFieldSelector(opts.fieldSelector!), 'fieldSelector');
+  const labels =
+    opts.labelSelector === undefined ? undefined : parseSelector(() => parseLabelSelector(opts.labelSelector!), 'labelSelector');
+  const fields =
+    opts.fieldSelector === undefined ? undefined : parseSelector(() => parseFieldSelector(opts.fieldSelector!), 'fieldSelector');
   if (fields) {
     const supported = supportedFields(r);
     for (const req of fields.requirements()) {
@@ -101,7 +116,12 @@ async function planList(ctx: RequestContext, prefix: string, opts: ReadOptions):
 
 function decodeContinue(ctx: RequestContext, prefix: string, token: string) {
   try {
-    return decodeContinueToken(token, { prefix, secret: ctx.settings.continueSecret, ttlMs: ctx.settings.continueTtlMs, now: () => ctx.settings.now().getTime() });
+    return decodeContinueToken(token, {
+      prefix,
+      secret: ctx.settings.continueSecret,
+      ttlMs: ctx.settings.continueTtlMs,
+      now: () => ctx.settings.now().getTime(),
+    });
   } catch (e) {
     throw fromTokenError(e) ?? e;
   }
@@ -142,7 +162,12 @@ export async function listObjects(ctx: RequestContext, t: Target, opts: ReadOpti
   }
   const more = opts.limit !== undefined && remaining > 0 && lastKey !== undefined;
   const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
-  metadata.continue = more ? encodeContinueToken({ prefix, startAfter: lastKey!, revision: revision!, issuedAt: plan.issuedAt ?? ctx.settings.now().getTime() }, ctx.settings.continueSecret) : '';
+  metadata.continue = more
+    ? encodeContinueToken(
+        { prefix, startAfter: lastKey!, revision: revision!, issuedAt: plan.issuedAt ?? ctx.settings.now().getTime() },
+        ctx.settings.continueSecret,
+      )
+    : '';
   // An estimate of the rest, omitted on the last page and whenever selectors filtered the page.
   if (more && !matcher) metadata.remainingItemCount = remaining;
   return { status: 200, body: { kind: t.resource.listKind, apiVersion: t.resource.apiVersion, metadata, items } };

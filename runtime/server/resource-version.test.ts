@@ -18,7 +18,10 @@ async function history(): Promise<{ rv1: string; rv2: string; rv3: string }> {
 function expectTooLarge(res: Awaited<ReturnType<Harness['get']>>, requested: number, current: string): void {
   const status = expectStatus(res, 504, 'Timeout');
   expect(status.message).toBe(`Timeout: Too large resource version: ${requested}, current: ${current}`);
-  expect(status.details).toEqual({ causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
+  expect(status.details).toEqual({
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    retryAfterSeconds: 1,
+  });
   expect(res.headers['retry-after']).toBe('1');
 }
 
@@ -68,7 +71,9 @@ describe('get', () => {
 
   it('a malformed version is 400', async () => {
     await history();
-    expect(expectStatus(await h.get(`${crontab(h.ns, 'a')}${qs({ resourceVersion: 'abc' })}`), 400, 'BadRequest').message).toContain('invalid resource version');
+    expect(expectStatus(await h.get(`${crontab(h.ns, 'a')}${qs({ resourceVersion: 'abc' })}`), 400, 'BadRequest').message).toContain(
+      'invalid resource version',
+    );
   });
 });
 
@@ -186,7 +191,11 @@ describe('list', () => {
         await history();
         const res = await list({ limit, resourceVersionMatch: 'Exact' });
         expect(expectStatus(res, 400, 'BadRequest').message).toBe('resourceVersionMatch is forbidden unless resourceVersion is provided');
-        expectStatus(await h.get(`${crontabs(h.ns)}?resourceVersion=&resourceVersionMatch=Exact${limit ? '&limit=1' : ''}`), 400, 'BadRequest');
+        expectStatus(
+          await h.get(`${crontabs(h.ns)}?resourceVersion=&resourceVersionMatch=Exact${limit ? '&limit=1' : ''}`),
+          400,
+          'BadRequest',
+        );
       });
 
       it(`${paging}: version "0" is Invalid (400)`, async () => {
@@ -266,7 +275,11 @@ describe('list', () => {
   it('rejects resourceVersionMatch together with continue (400)', async () => {
     const { rv1 } = await history();
     const first = await list({ limit: 1 });
-    expectStatus(await list({ limit: 1, resourceVersion: rv1, resourceVersionMatch: 'NotOlderThan', continue: first.body.metadata.continue }), 400, 'BadRequest');
+    expectStatus(
+      await list({ limit: 1, resourceVersion: rv1, resourceVersionMatch: 'NotOlderThan', continue: first.body.metadata.continue }),
+      400,
+      'BadRequest',
+    );
   });
 
   it('a malformed version is 400', async () => {

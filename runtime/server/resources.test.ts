@@ -7,7 +7,9 @@ describe('served versions', () => {
     const r = new ResourceRegistry(allKinds);
     expect(r.get('batch', 'v1beta1', 'cronjobs')).toBeUndefined();
     expect(r.get('flowcontrol.apiserver.svc.io', 'v1beta2', 'flowschemas')).toBeUndefined();
-    expect(r.get('flowcontrol.apiserver.svc.io', 'v1beta3', 'flowschemas')?.deprecationWarning).toContain('deprecated in v1.29+, unavailable in v1.32+');
+    expect(r.get('flowcontrol.apiserver.svc.io', 'v1beta3', 'flowschemas')?.deprecationWarning).toContain(
+      'deprecated in v1.29+, unavailable in v1.32+',
+    );
     expect(r.get('batch', 'v1', 'cronjobs')?.deprecationWarning).toBeUndefined();
 
     const enabled = new ResourceRegistry(allKinds, { runtimeConfig: 'batch/v1beta1=true,api/v1/secrets=false' });

@@ -47,9 +47,10 @@ export class ResourceRegistry {
     const config = parseRuntimeConfig(options.runtimeConfig ?? '');
     for (const k of kinds) {
       const r = k.resource;
-      if (!r || !r.served) continue;
+      if (!r?.served) continue;
       const removed = k.lifecycle?.removed !== undefined && compareRelease(k.lifecycle.removed, release) <= 0;
-      const enabled = config.get(`${k.group}/${k.version}/${r.plural}`) ?? config.get(`${k.group}/${k.version}`) ?? config.get('api/all') ?? !removed;
+      const enabled =
+        config.get(`${k.group}/${k.version}/${r.plural}`) ?? config.get(`${k.group}/${k.version}`) ?? config.get('api/all') ?? !removed;
       if (!enabled) continue;
       const served: ServedResource = {
         group: k.group,
@@ -107,12 +108,22 @@ export class ResourceRegistry {
 /** `--runtime-config` as a map from `<group>/<version>[/<resource>]` (core group: empty group) to on/off. */
 export function parseRuntimeConfig(text: string): Map<string, boolean> {
   const out = new Map<string, boolean>();
-  for (const item of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [rawKey, rawValue] = item.split('=', 2) as [string, string | undefined];
     const value = rawValue === undefined || rawValue === '' ? true : rawValue === 'true' ? true : rawValue === 'false' ? false : undefined;
     if (value === undefined) throw new Error(`--runtime-config ${item}: the value must be true or false`);
     // The core group is spelled `v1` or `api/v1`; everything else `<group>/<version>[/<resource>]`.
-    const key = rawKey === 'api/all' ? rawKey : rawKey === 'v1' || rawKey === 'api/v1' ? '/v1' : rawKey.startsWith('api/v1/') ? `/v1/${rawKey.slice(7)}` : rawKey;
+    const key =
+      rawKey === 'api/all'
+        ? rawKey
+        : rawKey === 'v1' || rawKey === 'api/v1'
+          ? '/v1'
+          : rawKey.startsWith('api/v1/')
+            ? `/v1/${rawKey.slice(7)}`
+            : rawKey;
     out.set(key, value);
   }
   return out;

@@ -55,7 +55,11 @@ describe('restart on the same SQLite file', () => {
     const next = await after.createCronTab('d');
     expect(next.metadata.resourceVersion).toBe(String(Number(lastRv) + 1));
     // Names stay unique across the restart.
-    expectStatus(await after.post(crontabs('test'), { metadata: { name: 'a' }, spec: { cronSpec: '* * * * *', image: 'i' } }), 409, 'AlreadyExists');
+    expectStatus(
+      await after.post(crontabs('test'), { metadata: { name: 'a' }, spec: { cronSpec: '* * * * *', image: 'i' } }),
+      409,
+      'AlreadyExists',
+    );
   });
 
   it('serves the history written before the restart to a watch that resumes', async () => {

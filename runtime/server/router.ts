@@ -19,7 +19,10 @@ export type Route =
  * shape `namespaces/<name>/<x>` is a namespace subresource when `<x>` is not a namespaced resource.
  */
 export function route(path: string, registry: ResourceRegistry): Route {
-  const segments = path.split('/').filter((s) => s !== '').map(decodeURIComponent);
+  const segments = path
+    .split('/')
+    .filter((s) => s !== '')
+    .map(decodeURIComponent);
   const [first, ...rest] = segments;
   if (first === 'version' && rest.length === 0) return { kind: 'version' };
   if ((first === 'healthz' || first === 'livez' || first === 'readyz') && rest.length <= 1) return { kind: 'health', check: first };
@@ -40,7 +43,10 @@ export function route(path: string, registry: ResourceRegistry): Route {
 
 function resourceRoute(registry: ResourceRegistry, path: string, group: string, version: string, tail: string[]): Route {
   if (!registry.hasGroupVersion(group, version)) {
-    return { kind: 'not-found', message: `the server could not find the requested resource (${group === '' ? '' : `${group}/`}${version} is not served)` };
+    return {
+      kind: 'not-found',
+      message: `the server could not find the requested resource (${group === '' ? '' : `${group}/`}${version} is not served)`,
+    };
   }
   if (tail.length === 0) return { kind: 'api-resources', group, version };
   try {
@@ -49,8 +55,15 @@ function resourceRoute(registry: ResourceRegistry, path: string, group: string, 
       const r = registry.get(g, v, resource);
       return r && { namespaced: r.namespaced, subresources: [...r.subresources] };
     });
-    if (p.subpath !== undefined && p.subpath.length > 0) return { kind: 'not-found', message: `the server could not find the requested resource (${path})` };
-    return { kind: 'resource', resource: registry.get(p.group, p.version, p.resource)!, namespace: p.namespace, name: p.name, subresource: p.subresource };
+    if (p.subpath !== undefined && p.subpath.length > 0)
+      return { kind: 'not-found', message: `the server could not find the requested resource (${path})` };
+    return {
+      kind: 'resource',
+      resource: registry.get(p.group, p.version, p.resource)!,
+      namespace: p.namespace,
+      name: p.name,
+      subresource: p.subresource,
+    };
   } catch (e) {
     if (isPathError(e)) return { kind: 'not-found', message: `the server could not find the requested resource (${e.message})` };
     throw e;

@@ -53,7 +53,10 @@ export const NODES = '/api/v1/nodes';
 export const NAMESPACES = '/api/v1/namespaces';
 
 /** A valid CronTab; `spec` and `metadata` are merged over the defaults. */
-export function cronTabBody(name: string, extra: { labels?: Record<string, string>; spec?: Json; metadata?: Json; status?: Json } = {}): Json {
+export function cronTabBody(
+  name: string,
+  extra: { labels?: Record<string, string>; spec?: Json; metadata?: Json; status?: Json } = {},
+): Json {
   const body: Json = {
     apiVersion: 'stable.example.svc.io/v1',
     kind: 'CronTab',
@@ -103,8 +106,17 @@ export class Harness {
 
   patch(path: string, body: unknown, type: 'json' | 'merge' | 'strategic' | string = 'merge'): request.Test {
     const contentType =
-      type === 'json' ? 'application/json-patch+json' : type === 'merge' ? 'application/merge-patch+json' : type === 'strategic' ? 'application/strategic-merge-patch+json' : type;
-    return this.http.patch(path).set('content-type', contentType).send(typeof body === 'string' ? body : JSON.stringify(body));
+      type === 'json'
+        ? 'application/json-patch+json'
+        : type === 'merge'
+          ? 'application/merge-patch+json'
+          : type === 'strategic'
+            ? 'application/strategic-merge-patch+json'
+            : type;
+    return this.http
+      .patch(path)
+      .set('content-type', contentType)
+      .send(typeof body === 'string' ? body : JSON.stringify(body));
   }
 
   delete(path: string, body?: unknown): request.Test {
@@ -158,7 +170,13 @@ export class Harness {
 /** Starts a server on a free port over a fresh store (memory unless given), with a namespace for the test. */
 export async function startServer(options: HarnessOptions = {}): Promise<Harness> {
   const clock = new TestClock();
-  const store = options.store ?? (await createStore('memory', { historyWindowMs: options.historyWindowMs ?? HISTORY_WINDOW_MS, now: clock.now, compactionIntervalMs: 0 }));
+  const store =
+    options.store ??
+    (await createStore('memory', {
+      historyWindowMs: options.historyWindowMs ?? HISTORY_WINDOW_MS,
+      now: clock.now,
+      compactionIntervalMs: 0,
+    }));
   const server = new ApiServer({
     kinds: allKinds,
     store,

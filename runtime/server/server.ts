@@ -117,7 +117,13 @@ export class ApiServer {
   async #handle(raw: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(raw.url ?? '/', 'http://localhost');
     const req: Request = { method: raw.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: raw.headers, raw };
-    const ctx: RequestContext = { ...this.context, req, res, warnings: new Warnings(), response: { negotiated: JSON_RESPONSE, resource: undefined, compressible: false } };
+    const ctx: RequestContext = {
+      ...this.context,
+      req,
+      res,
+      warnings: new Warnings(),
+      response: { negotiated: JSON_RESPONSE, resource: undefined, compressible: false },
+    };
     try {
       const reply = await this.#chain(ctx);
       if (reply) this.#send(res, ctx, reply);
@@ -147,7 +153,13 @@ export class ApiServer {
     let body: string | Uint8Array;
     try {
       const includeObject = negotiated.representation === 'table' ? includeObjectOf(ctx.req.query) : 'Metadata';
-      body = renderBody(reply.body, negotiated, { codecs: ctx.codecs, resource: plan.resource, includeObject, pretty: pretty(ctx.req.query), now: ctx.settings.now });
+      body = renderBody(reply.body, negotiated, {
+        codecs: ctx.codecs,
+        resource: plan.resource,
+        includeObject,
+        pretty: pretty(ctx.req.query),
+        now: ctx.settings.now,
+      });
     } catch {
       // Only a body the negotiated type cannot carry gets here (an error Status in Protobuf for a
       // kind without messages): JSON is what every client reads.
@@ -179,7 +191,8 @@ export class ApiServer {
 
   async #nonResource(ctx: RequestContext, r: Exclude<Route, { kind: 'resource' }>): Promise<Reply> {
     if (r.kind === 'not-found') throw pathNotFound(r.message);
-    if (ctx.req.method !== 'GET' && ctx.req.method !== 'HEAD') throw methodNotAllowed(ctx.req.method, 'discovery documents are read with GET');
+    if (ctx.req.method !== 'GET' && ctx.req.method !== 'HEAD')
+      throw methodNotAllowed(ctx.req.method, 'discovery documents are read with GET');
     switch (r.kind) {
       case 'api-versions':
         return { status: 200, body: apiVersions(ctx.req.headers.host ?? 'localhost') };

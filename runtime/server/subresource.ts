@@ -7,7 +7,12 @@ import type { Target } from './context.js';
  * in `fromRequest`, such as the managed fields apply recorded); a write to the main resource of a
  * kind with a status subresource leaves the status as it was; any other write stores what was asked.
  */
-export function nextForWrite(t: Target, old: JsonApiObject, requested: JsonApiObject, fromRequest: readonly (keyof ObjectMeta)[] = []): JsonApiObject {
+export function nextForWrite(
+  t: Target,
+  old: JsonApiObject,
+  requested: JsonApiObject,
+  fromRequest: readonly (keyof ObjectMeta)[] = [],
+): JsonApiObject {
   if (t.subresource === 'status') {
     const next = structuredClone(old);
     if (requested.status === undefined) delete next.status;

@@ -16,7 +16,12 @@ describe('upstream parity', () => {
   });
 
   it('a second delete of a terminating namespace is 409, and a foreign spec finalizer holds it until /finalize', async () => {
-    await h.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'held' }, spec: { finalizers: ['example.com/hold'] } });
+    await h.create(NAMESPACES, {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'held' },
+      spec: { finalizers: ['example.com/hold'] },
+    });
     expect((await h.delete(`${NAMESPACES}/held`)).status).toBe(200);
     expectStatus(await h.delete(`${NAMESPACES}/held`), 409, 'Conflict');
     await h.server.context.hooks.idle();
@@ -41,7 +46,12 @@ describe('upstream parity', () => {
   it('orphanDependents with a propagationPolicy is 422; a negative grace period is accepted', async () => {
     await h.createCronTab('a');
     await h.createCronTab('b');
-    const both = await h.delete(`${crontabs(h.ns)}/a`, { kind: 'DeleteOptions', apiVersion: 'v1', orphanDependents: true, propagationPolicy: 'Background' });
+    const both = await h.delete(`${crontabs(h.ns)}/a`, {
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
+      orphanDependents: true,
+      propagationPolicy: 'Background',
+    });
     expectStatus(both, 422, 'Invalid');
     expect((await h.delete(`${crontabs(h.ns)}/b?gracePeriodSeconds=-5`)).status).toBe(200);
   });

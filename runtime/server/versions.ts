@@ -1,4 +1,13 @@
-import { type StatusError, alreadyExists, badRequest, notFound, objectModified, resourceExpired, tooLargeResourceVersion as tooLarge, tooOldResourceVersion } from '../api/index.js';
+import {
+  type StatusError,
+  alreadyExists,
+  badRequest,
+  notFound,
+  objectModified,
+  resourceExpired,
+  tooLargeResourceVersion as tooLarge,
+  tooOldResourceVersion,
+} from '../api/index.js';
 import {
   isContinueTokenExpiredError,
   isContinueTokenInvalidError,
@@ -50,7 +59,9 @@ export function fromStoreError(e: unknown, r: ServedResource, name: string | und
 /** The Status error for a continue-token error: 410 when expired, 400 when forged or malformed. */
 export function fromTokenError(e: unknown): StatusError | undefined {
   if (isContinueTokenExpiredError(e)) {
-    return resourceExpired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
+    return resourceExpired(
+      'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
+    );
   }
   if (isContinueTokenInvalidError(e)) return badRequest(e.message);
   return undefined;

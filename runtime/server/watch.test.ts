@@ -1,6 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INITIAL_EVENTS_END } from './watch.js';
-import { CRONTABS, type Harness, type WatchEvent, type WatchReader, crontab, crontabs, expectStatus, qs, startServer } from './server.testing.js';
+import {
+  CRONTABS,
+  type Harness,
+  type WatchEvent,
+  type WatchReader,
+  crontab,
+  crontabs,
+  expectStatus,
+  qs,
+  startServer,
+} from './server.testing.js';
 
 let h: Harness;
 const open: WatchReader[] = [];
@@ -155,7 +165,10 @@ describe('bookmarks', () => {
     const rv = await h.currentRv();
     const w = await watch({ resourceVersion: rv, allowWatchBookmarks: true });
     const bookmark = await w.next();
-    expect(bookmark).toEqual({ type: 'BOOKMARK', object: { kind: 'CronTab', apiVersion: 'stable.example.svc.io/v1', metadata: { resourceVersion: rv } } });
+    expect(bookmark).toEqual({
+      type: 'BOOKMARK',
+      object: { kind: 'CronTab', apiVersion: 'stable.example.svc.io/v1', metadata: { resourceVersion: rv } },
+    });
     const created = await h.createCronTab('b');
     expect(await w.nextChange()).toEqual({ type: 'ADDED', object: created });
     // Later bookmarks carry the version of what was sent.
@@ -181,7 +194,11 @@ describe('sendInitialEvents', () => {
     expect(summary([a!, b!])).toEqual(['ADDED a', 'ADDED b']);
     expect(end).toEqual({
       type: 'BOOKMARK',
-      object: { kind: 'CronTab', apiVersion: 'stable.example.svc.io/v1', metadata: { resourceVersion: rv, annotations: { [INITIAL_EVENTS_END]: 'true' } } },
+      object: {
+        kind: 'CronTab',
+        apiVersion: 'stable.example.svc.io/v1',
+        metadata: { resourceVersion: rv, annotations: { [INITIAL_EVENTS_END]: 'true' } },
+      },
     });
     expect(INITIAL_EVENTS_END).toBe('svc.io/initial-events-end');
     await h.createCronTab('c');
@@ -191,7 +208,12 @@ describe('sendInitialEvents', () => {
   it('with a resourceVersion: the end bookmark is at least that version', async () => {
     const a = await h.createCronTab('a');
     await h.createCronTab('b');
-    const w = await watch({ sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', resourceVersion: a.metadata.resourceVersion, allowWatchBookmarks: true });
+    const w = await watch({
+      sendInitialEvents: true,
+      resourceVersionMatch: 'NotOlderThan',
+      resourceVersion: a.metadata.resourceVersion,
+      allowWatchBookmarks: true,
+    });
     const events = await w.take(3);
     expect(summary(events.slice(0, 2))).toEqual(['ADDED a', 'ADDED b']);
     expect(events[2]!.type).toBe('BOOKMARK');
@@ -202,7 +224,12 @@ describe('sendInitialEvents', () => {
   it('with a resourceVersion the server has not reached: never claims to be synced before it', async () => {
     await h.createCronTab('a');
     const ahead = Number(await h.currentRv()) + 5;
-    const w = await watch({ sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', resourceVersion: ahead, allowWatchBookmarks: true });
+    const w = await watch({
+      sendInitialEvents: true,
+      resourceVersionMatch: 'NotOlderThan',
+      resourceVersion: ahead,
+      allowWatchBookmarks: true,
+    });
     const events = await w.rest();
     const ends = events.filter((e) => e.type === 'BOOKMARK' && e.object.metadata.annotations?.[INITIAL_EVENTS_END]);
     for (const e of ends) expect(Number(e.object.metadata.resourceVersion)).toBeGreaterThanOrEqual(ahead);
@@ -220,9 +247,19 @@ describe('sendInitialEvents', () => {
   it('requires resourceVersionMatch=NotOlderThan (400), and resourceVersionMatch needs sendInitialEvents on a watch (400)', async () => {
     const rv = await h.currentRv();
     const bad = await h.get(`${crontabs(h.ns)}${qs({ watch: 1, sendInitialEvents: true })}`);
-    expect(expectStatus(bad, 400, 'BadRequest').message).toContain('sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
-    expectStatus(await h.get(`${crontabs(h.ns)}${qs({ watch: 1, sendInitialEvents: true, resourceVersion: rv, resourceVersionMatch: 'Exact' })}`), 400, 'BadRequest');
-    expectStatus(await h.get(`${crontabs(h.ns)}${qs({ watch: 1, resourceVersion: rv, resourceVersionMatch: 'NotOlderThan' })}`), 400, 'BadRequest');
+    expect(expectStatus(bad, 400, 'BadRequest').message).toContain(
+      'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+    );
+    expectStatus(
+      await h.get(`${crontabs(h.ns)}${qs({ watch: 1, sendInitialEvents: true, resourceVersion: rv, resourceVersionMatch: 'Exact' })}`),
+      400,
+      'BadRequest',
+    );
+    expectStatus(
+      await h.get(`${crontabs(h.ns)}${qs({ watch: 1, resourceVersion: rv, resourceVersionMatch: 'NotOlderThan' })}`),
+      400,
+      'BadRequest',
+    );
   });
 });
 

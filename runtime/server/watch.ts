@@ -1,5 +1,13 @@
 import type { ServerResponse } from 'node:http';
-import { type JsonApiObject, type StatusError, badRequest, fieldErrorMessage, fieldForbidden, internalError, tooOldResourceVersion } from '../api/index.js';
+import {
+  type JsonApiObject,
+  type StatusError,
+  badRequest,
+  fieldErrorMessage,
+  fieldForbidden,
+  internalError,
+  tooOldResourceVersion,
+} from '../api/index.js';
 import { isStoreExpiredError, isStoreFutureRevisionError, type Watch, type WatchEvent } from '../store/index.js';
 import type { RequestContext, Target } from './context.js';
 import { collectionPrefix, decodeObject } from './objects.js';
@@ -19,11 +27,22 @@ type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
  * the spec's watch table; an expired start version is an ERROR event carrying a 410 Status. Three
  * phases: wait for the start version, send the initial state (or not), then follow the store.
  */
-export async function watchObjects(ctx: RequestContext, t: Target, opts: ReadOptions, res: ServerResponse, negotiated: Negotiated): Promise<void> {
+export async function watchObjects(
+  ctx: RequestContext,
+  t: Target,
+  opts: ReadOptions,
+  res: ServerResponse,
+  negotiated: Negotiated,
+): Promise<void> {
   const r = t.resource;
   const matcher = selectorMatcher(r, opts);
   validateWatchOptions(opts);
-  const stream = new EventStream(res, r, ctx.warnings.headerValues(), negotiated, { codecs: ctx.codecs, resource: r, includeObject: includeObjectOf(ctx.req.query), now: ctx.settings.now });
+  const stream = new EventStream(res, r, ctx.warnings.headerValues(), negotiated, {
+    codecs: ctx.codecs,
+    resource: r,
+    includeObject: includeObjectOf(ctx.req.query),
+    now: ctx.settings.now,
+  });
   if (!(await awaitStartVersion(ctx, opts, stream))) return stream.end();
   const from = await sendInitialState(ctx, t, opts, matcher, stream);
   await follow(ctx, t, opts, matcher, stream, res, from);
@@ -51,7 +70,13 @@ async function awaitStartVersion(ctx: RequestContext, opts: ReadOptions, stream:
  * after a snapshot sent as synthetic ADDED events (and a bookmark ending them when asked). The
  * revision events follow from.
  */
-async function sendInitialState(ctx: RequestContext, t: Target, opts: ReadOptions, matcher: Matcher | undefined, stream: EventStream): Promise<number> {
+async function sendInitialState(
+  ctx: RequestContext,
+  t: Target,
+  opts: ReadOptions,
+  matcher: Matcher | undefined,
+  stream: EventStream,
+): Promise<number> {
   const rv = opts.resourceVersion;
   if (rv !== undefined && rv !== '' && rv !== '0' && !opts.sendInitialEvents) return parseRevision(rv);
   if (opts.sendInitialEvents === false) return ctx.store.currentRevision();
@@ -66,7 +91,15 @@ async function sendInitialState(ctx: RequestContext, t: Target, opts: ReadOption
 }
 
 /** Streams the store's events after `from` until the timeout, the client leaving, or the history expiring. */
-async function follow(ctx: RequestContext, t: Target, opts: ReadOptions, matcher: Matcher | undefined, stream: EventStream, res: ServerResponse, from: number): Promise<void> {
+async function follow(
+  ctx: RequestContext,
+  t: Target,
+  opts: ReadOptions,
+  matcher: Matcher | undefined,
+  stream: EventStream,
+  res: ServerResponse,
+  from: number,
+): Promise<void> {
   let watch: Watch;
   try {
     watch = ctx.store.watch(collectionPrefix(t.resource, t.namespace), from);
@@ -82,7 +115,9 @@ async function follow(ctx: RequestContext, t: Target, opts: ReadOptions, matcher
   // timeoutSeconds=0 means the server's default, as upstream.
   const seconds = Math.min(opts.timeoutSeconds || ctx.settings.maxWatchSeconds, ctx.settings.maxWatchSeconds);
   const timeout = setTimeout(() => watch.close(), seconds * 1000);
-  const bookmarks = opts.allowWatchBookmarks ? setInterval(() => stream.bookmark(stream.lastRevision), ctx.settings.bookmarkIntervalMs) : undefined;
+  const bookmarks = opts.allowWatchBookmarks
+    ? setInterval(() => stream.bookmark(stream.lastRevision), ctx.settings.bookmarkIntervalMs)
+    : undefined;
   res.on('close', () => watch.close());
   // A client that left while the stream was being prepared will never fire 'close' again.
   if (res.destroyed || res.writableEnded) watch.close();
@@ -103,10 +138,16 @@ async function follow(ctx: RequestContext, t: Target, opts: ReadOptions, matcher
 
 function validateWatchOptions(opts: ReadOptions): void {
   if (opts.sendInitialEvents !== undefined && opts.resourceVersionMatch !== 'NotOlderThan') {
-    throw badRequest(fieldErrorMessage(fieldForbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan')));
+    throw badRequest(
+      fieldErrorMessage(fieldForbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan')),
+    );
   }
   if (opts.sendInitialEvents === undefined && opts.resourceVersionMatch !== undefined) {
-    throw badRequest(fieldErrorMessage(fieldForbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided')));
+    throw badRequest(
+      fieldErrorMessage(
+        fieldForbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'),
+      ),
+    );
   }
   if (opts.limit !== undefined || opts.continueToken !== undefined) {
     // The real system ignores paging on watch; a continue token is meaningless there.
@@ -118,7 +159,11 @@ function validateWatchOptions(opts: ReadOptions): void {
  * A store event as seen through the selectors: an object that starts matching is ADDED, one that
  * stops matching is DELETED, as the real system's filtered watch does.
  */
-function translate(event: WatchEvent, r: ServedResource, matcher: Matcher | undefined): { type: EventType; object: JsonApiObject; line?: string } | undefined {
+function translate(
+  event: WatchEvent,
+  r: ServedResource,
+  matcher: Matcher | undefined,
+): { type: EventType; object: JsonApiObject; line?: string } | undefined {
   const decoded = decodedOnce(event, r);
   const object = decoded.object;
   if (event.type === 'delete') return !matcher || matcher(object) ? { type: 'DELETED', object } : undefined;
@@ -155,7 +200,11 @@ function decodedOnce(event: WatchEvent, r: ServedResource): Decoded {
     decoded = {
       object: decodeObject({ value: event.value, modRevision: event.revision }, r),
       before: () => {
-        if (before === null) before = event.prevValue === undefined ? undefined : decodeObject({ value: event.prevValue, modRevision: event.prevModRevision ?? event.revision }, r);
+        if (before === null)
+          before =
+            event.prevValue === undefined
+              ? undefined
+              : decodeObject({ value: event.prevValue, modRevision: event.prevModRevision ?? event.revision }, r);
         return before;
       },
       encoded: new Map(),
@@ -194,7 +243,11 @@ class EventStream {
   open(): void {
     if (this.opened) return;
     this.opened = true;
-    const headers: Record<string, string | string[]> = { 'content-type': this.negotiated.contentType, 'transfer-encoding': 'chunked', 'cache-control': 'no-cache, private' };
+    const headers: Record<string, string | string[]> = {
+      'content-type': this.negotiated.contentType,
+      'transfer-encoding': 'chunked',
+      'cache-control': 'no-cache, private',
+    };
     if (this.warnings.length > 0) headers.warning = this.warnings;
     this.res.writeHead(200, headers);
     this.res.flushHeaders();

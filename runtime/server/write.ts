@@ -34,7 +34,13 @@ export interface OwnershipOptions {
  * Records field ownership of a non-apply write (`managedFields`): the writer, named by
  * fieldManager or inferred from the User-Agent, owns what it changed.
  */
-function recordOwnership(ctx: RequestContext, t: Target, live: JsonApiObject | undefined, next: JsonApiObject, opts: WriteOptions): JsonApiObject {
+function recordOwnership(
+  ctx: RequestContext,
+  t: Target,
+  live: JsonApiObject | undefined,
+  next: JsonApiObject,
+  opts: WriteOptions,
+): JsonApiObject {
   const manager = managerForWrite(opts.fieldManager, ctx.req.headers['user-agent']);
   return update(live as JsonObject | undefined, next as JsonObject, manager, ownershipOptions(ctx, t)) as JsonApiObject;
 }
@@ -51,10 +57,17 @@ export function ownershipOptions(ctx: RequestContext, t: Target) {
 }
 
 /** create: POST to a collection. */
-export async function createObject(ctx: RequestContext, t: Target, body: Body, opts: WriteOptions, ownership: OwnershipOptions = {}): Promise<Reply> {
+export async function createObject(
+  ctx: RequestContext,
+  t: Target,
+  body: Body,
+  opts: WriteOptions,
+  ownership: OwnershipOptions = {},
+): Promise<Reply> {
   const r = t.resource;
   // The all-namespaces path of a namespaced resource only reads, as upstream.
-  if (r.namespaced && t.namespace === undefined) throw methodNotAllowed('POST', `${r.resource} are created under namespaces/<namespace>/${r.resource}`);
+  if (r.namespaced && t.namespace === undefined)
+    throw methodNotAllowed('POST', `${r.resource} are created under namespaces/<namespace>/${r.resource}`);
   const object = body.object;
   const meta = (object.metadata ??= {});
   const generated = !meta.name && Boolean(meta.generateName);
@@ -68,7 +81,10 @@ export async function createObject(ctx: RequestContext, t: Target, body: Body, o
   } else {
     delete meta.namespace;
   }
-  if (!meta.name) throw invalidObject(r, object, [{ type: 'FieldValueRequired', field: 'metadata.name', badValue: '', detail: 'name or generateName is required' }]);
+  if (!meta.name)
+    throw invalidObject(r, object, [
+      { type: 'FieldValueRequired', field: 'metadata.name', badValue: '', detail: 'name or generateName is required' },
+    ]);
   // Server-set fields: whatever the client sent is replaced.
   delete meta.resourceVersion;
   delete meta.deletionTimestamp;
@@ -111,7 +127,8 @@ export async function updateObject(ctx: RequestContext, t: Target, body: Body, o
   const name = t.name!;
   const object = body.object;
   const meta = (object.metadata ??= {});
-  if (meta.name !== undefined && meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
+  if (meta.name !== undefined && meta.name !== name)
+    throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
   if (r.namespaced && meta.namespace !== undefined && meta.namespace !== '' && meta.namespace !== t.namespace) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
@@ -171,7 +188,12 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
     const added = [...new Set((meta.finalizers ?? []).filter((f) => !before.includes(f)))].sort();
     if (added.length > 0) {
       const list = `[]string{${added.map((f) => JSON.stringify(f)).join(', ')}}`;
-      throw invalidObject(r, next, [fieldForbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${list}`)]);
+      throw invalidObject(r, next, [
+        fieldForbidden(
+          'metadata.finalizers',
+          `no new finalizers can be added if the object is being deleted, found new finalizers ${list}`,
+        ),
+      ]);
     }
   }
   if (r.descriptor.generation && specChanged(old, next)) meta.generation = (old.metadata?.generation ?? 1) + 1;
@@ -203,6 +225,8 @@ function specChanged(old: JsonApiObject, next: JsonApiObject): boolean {
 /** JSON text with object keys sorted, so that equal values compare equal whatever their key order. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
   );
 }

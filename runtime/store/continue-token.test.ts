@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type ContinuePosition,
-  createContinueTokenSecret,
-  decodeContinueToken,
-  encodeContinueToken,
-} from './continue-token.js';
+import { type ContinuePosition, createContinueTokenSecret, decodeContinueToken, encodeContinueToken } from './continue-token.js';
 import { ContinueTokenExpiredError, ContinueTokenInvalidError, isContinueTokenInvalidError } from './errors.js';
 
 const secret = createContinueTokenSecret();
@@ -26,9 +21,7 @@ describe('continue tokens', () => {
 
   it('rejects a tampered payload', () => {
     const [, signature] = encodeContinueToken(position, secret).split('.');
-    const forged = Buffer.from(
-      JSON.stringify({ p: position.prefix, s: `${position.prefix}zzz`, r: 1, t: issuedAt }),
-    ).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ p: position.prefix, s: `${position.prefix}zzz`, r: 1, t: issuedAt })).toString('base64url');
     expect(() => decodeContinueToken(`${forged}.${signature}`, options)).toThrow(ContinueTokenInvalidError);
   });
 
@@ -55,17 +48,13 @@ describe('continue tokens', () => {
 
   it('rejects a token issued for another collection', () => {
     const token = encodeContinueToken(position, secret);
-    expect(() => decodeContinueToken(token, { ...options, prefix: '/apps/deployments/ns2/' })).toThrow(
-      /issued for another collection/,
-    );
+    expect(() => decodeContinueToken(token, { ...options, prefix: '/apps/deployments/ns2/' })).toThrow(/issued for another collection/);
   });
 
   it('expires after the lifetime, 5 minutes by default', () => {
     const token = encodeContinueToken(position, secret);
     expect(decodeContinueToken(token, { ...options, now: () => issuedAt + 5 * 60_000 })).toEqual(position);
-    expect(() => decodeContinueToken(token, { ...options, now: () => issuedAt + 5 * 60_000 + 1 })).toThrow(
-      ContinueTokenExpiredError,
-    );
+    expect(() => decodeContinueToken(token, { ...options, now: () => issuedAt + 5 * 60_000 + 1 })).toThrow(ContinueTokenExpiredError);
     expect(() => decodeContinueToken(token, { ...options, ttlMs: 500 })).toThrow(ContinueTokenExpiredError);
   });
 });

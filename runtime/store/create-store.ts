@@ -40,7 +40,9 @@ async function loadSqliteStore(): Promise<typeof import('./sqlite-store.js').Sql
     return (await import('./sqlite-store.js')).SqliteStore;
   } catch (e) {
     if ((e as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && String((e as Error).message).includes('better-sqlite3')) {
-      throw new StoreConfigError('the SQLite store needs the better-sqlite3 package: install it with "npm install better-sqlite3", or use --store memory');
+      throw new StoreConfigError(
+        'the SQLite store needs the better-sqlite3 package: install it with "npm install better-sqlite3", or use --store memory',
+      );
     }
     throw e;
   }

@@ -85,10 +85,7 @@ export const isStoreKeyExistsError = (e: unknown): e is StoreKeyExistsError => e
 export const isStoreNotFoundError = (e: unknown): e is StoreNotFoundError => e instanceof StoreNotFoundError;
 export const isStoreConflictError = (e: unknown): e is StoreConflictError => e instanceof StoreConflictError;
 export const isStoreExpiredError = (e: unknown): e is StoreExpiredError => e instanceof StoreExpiredError;
-export const isStoreFutureRevisionError = (e: unknown): e is StoreFutureRevisionError =>
-  e instanceof StoreFutureRevisionError;
+export const isStoreFutureRevisionError = (e: unknown): e is StoreFutureRevisionError => e instanceof StoreFutureRevisionError;
 export const isStoreClosedError = (e: unknown): e is StoreClosedError => e instanceof StoreClosedError;
-export const isContinueTokenInvalidError = (e: unknown): e is ContinueTokenInvalidError =>
-  e instanceof ContinueTokenInvalidError;
-export const isContinueTokenExpiredError = (e: unknown): e is ContinueTokenExpiredError =>
-  e instanceof ContinueTokenExpiredError;
+export const isContinueTokenInvalidError = (e: unknown): e is ContinueTokenInvalidError => e instanceof ContinueTokenInvalidError;
+export const isContinueTokenExpiredError = (e: unknown): e is ContinueTokenExpiredError => e instanceof ContinueTokenExpiredError;

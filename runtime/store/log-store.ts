@@ -16,16 +16,7 @@ import {
   StoreNotFoundError,
 } from './errors.js';
 import { assertValidKey } from './key-order.js';
-import type {
-  KeyValue,
-  ListOptions,
-  ListResult,
-  Store,
-  StoreOptions,
-  Watch,
-  WatchEvent,
-  WriteOptions,
-} from './types.js';
+import type { KeyValue, ListOptions, ListResult, Store, StoreOptions, Watch, WatchEvent, WriteOptions } from './types.js';
 import { WatchHub } from './watch-hub.js';
 
 /** One row of the log: a write of `key` at `revision`. */

@@ -101,9 +101,7 @@ class SqliteLog implements RevisionLog {
       db.pragma('synchronous = FULL');
       db.exec(SCHEMA);
       this.#inTransaction = db.transaction((fn: () => unknown) => fn());
-      this.#latest = db.prepare(
-        `SELECT ${COLUMNS} FROM kv WHERE key = ? AND revision <= ? ORDER BY revision DESC LIMIT 1`,
-      );
+      this.#latest = db.prepare(`SELECT ${COLUMNS} FROM kv WHERE key = ? AND revision <= ? ORDER BY revision DESC LIMIT 1`);
       this.#entryAt = db.prepare(`SELECT ${COLUMNS} FROM kv WHERE revision = ?`);
       this.#insert = db.prepare(
         `INSERT INTO kv (${COLUMNS}) VALUES
@@ -126,17 +124,13 @@ class SqliteLog implements RevisionLog {
          ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
       );
       this.#current = db.prepare<[], number | null>('SELECT MAX(revision) FROM kv').pluck().get() ?? 0;
-      this.#compacted =
-        db.prepare<[], number>("SELECT value FROM meta WHERE name = 'compacted_revision'").pluck().get() ?? 0;
+      this.#compacted = db.prepare<[], number>("SELECT value FROM meta WHERE name = 'compacted_revision'").pluck().get() ?? 0;
     } catch (error) {
       db.close();
       if (error instanceof Database.SqliteError && error.code === 'SQLITE_BUSY') {
-        throw new Error(
-          `${path} is already open in another store (SQLite: database is locked); one process owns a store file`,
-          {
-            cause: error,
-          },
-        );
+        throw new Error(`${path} is already open in another store (SQLite: database is locked); one process owns a store file`, {
+          cause: error,
+        });
       }
       throw error;
     }
@@ -259,9 +253,7 @@ function keyBoundsOf(prefix: string, startAfter: string | undefined): KeyBounds 
   const lower = afterStart ? 'key > @lo' : 'key >= @lo';
   const lo = afterStart ? startAfter : prefix;
   const hi = prefixEnd(prefix);
-  return hi === undefined
-    ? { condition: lower, params: { lo } }
-    : { condition: `${lower} AND key < @hi`, params: { lo, hi } };
+  return hi === undefined ? { condition: lower, params: { lo } } : { condition: `${lower} AND key < @hi`, params: { lo, hi } };
 }
 
 function cached<T>(statements: Map<string, T>, condition: string, prepare: () => T): T {

@@ -1,4 +1,14 @@
-import { type FieldError, fieldDuplicate, fieldInvalid, fieldNotSupported, fieldRequired, fieldTooLong, fieldTooMany, fieldTypeInvalid, jsonTypeOf } from '../api/index.js';
+import {
+  type FieldError,
+  fieldDuplicate,
+  fieldInvalid,
+  fieldNotSupported,
+  fieldRequired,
+  fieldTooLong,
+  fieldTooMany,
+  fieldTypeInvalid,
+  jsonTypeOf,
+} from '../api/index.js';
 
 /**
  * The path of a nested value as its parent's path and one step (`.field`, `[index]` or both),

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { allKinds } from '../../generated/kinds.js';
-import { type KindRegistration, type ListSchema, type MapSchema, type NodeCommon, type ObjectSchema, type SchemaNode, deref } from '../schema/index.js';
+import {
+  type KindRegistration,
+  type ListSchema,
+  type MapSchema,
+  type NodeCommon,
+  type ObjectSchema,
+  type SchemaNode,
+  deref,
+} from '../schema/index.js';
 import type { FieldError } from '../api/index.js';
 import { Collector } from './index.js';
 
@@ -48,7 +56,8 @@ function sitesOf(kind: KindRegistration): Site[] {
     if (n.type === 'object') {
       if (n.typeName && seen.includes(n.typeName)) return;
       const inner = n.typeName ? [...seen, n.typeName] : seen;
-      for (const f of n.fields) walk(f.schema, [...steps, { field: f.name }], f.required === true, `${n.typeName ?? definition}.${f.name}`, inner);
+      for (const f of n.fields)
+        walk(f.schema, [...steps, { field: f.name }], f.required === true, `${n.typeName ?? definition}.${f.name}`, inner);
     } else if (n.type === 'list') walk(n.items, [...steps, { item: true }], false, `${definition}[]`, seen);
     else if (n.type === 'map') walk(n.values, [...steps, { entry: true }], false, `${definition}{}`, seen);
   };
@@ -60,7 +69,11 @@ function sitesOf(kind: KindRegistration): Site[] {
 function pickCommon(ref: SchemaNode | undefined): NodeCommon {
   if (!ref) return {};
   const { enum: e, minimum, maximum, minLength, maxLength, pattern, minItems, maxItems, nullable } = ref;
-  return Object.fromEntries(Object.entries({ enum: e, minimum, maximum, minLength, maxLength, pattern, minItems, maxItems, nullable }).filter(([, v]) => v !== undefined));
+  return Object.fromEntries(
+    Object.entries({ enum: e, minimum, maximum, minLength, maxLength, pattern, minItems, maxItems, nullable }).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
 }
 
 function pathOf(steps: Step[]): string {
@@ -70,7 +83,22 @@ function pathOf(steps: Step[]): string {
 }
 
 // Values that satisfy each pattern of the built-in schemas (the first that fits is used).
-const STRING_CANDIDATES = ['a', 'abc', 'a.b', 'example.com/a', 'https://example.com', 'https://example.com:6443', 'abcdef.0123456789abcdef', 'registry.example/image:v1', 'YWJj', 'a_b', 'A', '0 2 * * *', '*/5 * * * *', 'Etc/UTC'];
+const STRING_CANDIDATES = [
+  'a',
+  'abc',
+  'a.b',
+  'example.com/a',
+  'https://example.com',
+  'https://example.com:6443',
+  'abcdef.0123456789abcdef',
+  'registry.example/image:v1',
+  'YWJj',
+  'a_b',
+  'A',
+  '0 2 * * *',
+  '*/5 * * * *',
+  'Etc/UTC',
+];
 // Values that break patterns: the first one the pattern rejects is used.
 const PATTERN_BREAKERS = ['Not Valid!', '', ' ', '-', '/', '\u0000', 'a b', 'a//b'];
 
@@ -104,7 +132,8 @@ function validValue(node: SchemaNode, seed: number, seen: readonly string[] = []
       return Object.fromEntries(Array.from({ length: count }, (_, i) => [`v${i}`, validValue(n.values, seed + i, seen)]));
     }
     case 'string': {
-      const variants = seed === 0 ? STRING_CANDIDATES : [`a${seed}`, `abc${seed}`, ...STRING_CANDIDATES.map((s) => `${s}${seed}`), ...STRING_CANDIDATES];
+      const variants =
+        seed === 0 ? STRING_CANDIDATES : [`a${seed}`, `abc${seed}`, ...STRING_CANDIDATES.map((s) => `${s}${seed}`), ...STRING_CANDIDATES];
       const found = [...variants, 'a'.repeat(c.minLength ?? 1)].find((s) => satisfies(s, c));
       if (found === undefined) throw new Error(`no valid string for ${JSON.stringify(c)}`);
       return found;
@@ -156,7 +185,10 @@ function documentAt(site: Site, leaf: unknown): unknown {
       return [build(l.items, rest, seen), ...others];
     }
     const m = n as MapSchema;
-    const others = Array.from({ length: Math.max((m.minProperties ?? 0) - 1, 0) }, (_, i) => [`v${i + 1}`, validValue(m.values, i + 1, seen)]);
+    const others = Array.from({ length: Math.max((m.minProperties ?? 0) - 1, 0) }, (_, i) => [
+      `v${i + 1}`,
+      validValue(m.values, i + 1, seen),
+    ]);
     return { [ENTRY_KEY]: build(m.values, rest, seen), ...Object.fromEntries(others) };
   };
   return build(site.kind.schema, site.steps, []);
@@ -170,7 +202,8 @@ function casesOf(site: Site): { cases: Case[]; skipped: { site: Site; keyword: s
   const { c, node } = site;
   const cases: Case[] = [];
   const skipped: { site: Site; keyword: string; reason: string }[] = [];
-  const add = (keyword: string, value: unknown, type: FieldError['type'], message?: string) => cases.push({ site, keyword, value, type, message });
+  const add = (keyword: string, value: unknown, type: FieldError['type'], message?: string) =>
+    cases.push({ site, keyword, value, type, message });
   const skip = (keyword: string, reason: string) => skipped.push({ site, keyword, reason });
   const integer = node.type === 'integer';
 
@@ -179,7 +212,12 @@ function casesOf(site: Site): { cases: Case[]; skipped: { site: Site; keyword: s
   if (wrongType !== undefined) add('type', wrongType, 'FieldValueTypeInvalid', 'must be of type ');
 
   if (c.enum !== undefined) {
-    const outside = node.type === 'boolean' ? [true, false].find((b) => !c.enum!.includes(b)) : typeof c.enum[0] === 'number' || integer ? Math.max(...(c.enum as number[])) + 1 : 'not-a-supported-value';
+    const outside =
+      node.type === 'boolean'
+        ? [true, false].find((b) => !c.enum!.includes(b))
+        : typeof c.enum[0] === 'number' || integer
+          ? Math.max(...(c.enum as number[])) + 1
+          : 'not-a-supported-value';
     if (outside === undefined) skip('enum', 'every boolean is allowed');
     else add('enum', outside, 'FieldValueNotSupported', 'supported values: ');
   }
@@ -188,7 +226,8 @@ function casesOf(site: Site): { cases: Case[]; skipped: { site: Site; keyword: s
     if (integer && c.format === 'int32' && v < INT32_MIN) skip('minimum', 'below int32: the format is the bound');
     else add('minimum', v, 'FieldValueInvalid', 'must be greater than');
   }
-  if (c.maximum !== undefined) add('maximum', c.exclusiveMaximum ? c.maximum : integer ? c.maximum + 1 : c.maximum + 0.5, 'FieldValueInvalid', 'must be less than');
+  if (c.maximum !== undefined)
+    add('maximum', c.exclusiveMaximum ? c.maximum : integer ? c.maximum + 1 : c.maximum + 0.5, 'FieldValueInvalid', 'must be less than');
   if (c.minLength !== undefined) {
     if (c.minLength === 0) skip('minLength', 'minLength 0 accepts every string');
     else add('minLength', 'a'.repeat(c.minLength - 1), 'FieldValueInvalid', 'must be at least ');
@@ -208,8 +247,10 @@ function casesOf(site: Site): { cases: Case[]; skipped: { site: Site; keyword: s
     if (node.maxItems !== undefined) add('maxItems', distinctItems(node, node.maxItems + 1), 'FieldValueTooMany', 'must have at most ');
   }
   if (node.type === 'map') {
-    if (node.minProperties !== undefined && node.minProperties > 0) add('minProperties', entries(node, node.minProperties - 1), 'FieldValueInvalid', 'must have at least ');
-    if (node.maxProperties !== undefined) add('maxProperties', entries(node, node.maxProperties + 1), 'FieldValueTooMany', 'must have at most ');
+    if (node.minProperties !== undefined && node.minProperties > 0)
+      add('minProperties', entries(node, node.minProperties - 1), 'FieldValueInvalid', 'must have at least ');
+    if (node.maxProperties !== undefined)
+      add('maxProperties', entries(node, node.maxProperties + 1), 'FieldValueTooMany', 'must have at most ');
   }
   // Beyond int32 (a maximum inside int32 reports too, at the same path: both are expected there).
   if (integer && c.format === 'int32') add('format int32', INT32_MAX + 1, 'FieldValueInvalid', 'out of range for int32');
@@ -306,7 +347,24 @@ describe('constraint mutations over every kind', () => {
     console.info(
       `constraint mutations: ${keywordCases.length} keyword-constraint cases (${distinct.size} distinct constraints in the schemas), plus ${byKeyword.required ?? 0} required and ${byKeyword.type ?? 0} type cases, over ${allKinds.length} kinds; skipped ${skipped.length}${skipped.length ? ` (${[...new Set(skipped.map((s) => `${s.keyword}: ${s.reason}`))].join('; ')})` : ''}; by keyword ${JSON.stringify(byKeyword)}`,
     );
-    for (const keyword of ['enum', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'format int32', 'format int64', 'format date-time', 'format duration', 'format byte', 'format quantity', 'required', 'type']) {
+    for (const keyword of [
+      'enum',
+      'minimum',
+      'maximum',
+      'minLength',
+      'maxLength',
+      'pattern',
+      'minItems',
+      'maxItems',
+      'format int32',
+      'format int64',
+      'format date-time',
+      'format duration',
+      'format byte',
+      'format quantity',
+      'required',
+      'type',
+    ]) {
       expect(byKeyword[keyword] ?? 0, keyword).toBeGreaterThan(0);
     }
     expect(keywordCases.length).toBeGreaterThanOrEqual(FLOOR);

@@ -73,7 +73,14 @@ const invalid = (field: string, badValue: unknown, detail: string): FieldError =
 
 describe('emitter edge cases', () => {
   it('a valid widget passes', () => {
-    const c = check({ ratio: 0.5, count: 1, slots: { a: { name: 'aa', tags: ['x', 'y'] } }, grid: [[{ name: 'bb' }], []], notes: { n: 'x', m: null }, 'odd-name': 'a' });
+    const c = check({
+      ratio: 0.5,
+      count: 1,
+      slots: { a: { name: 'aa', tags: ['x', 'y'] } },
+      grid: [[{ name: 'bb' }], []],
+      notes: { n: 'x', m: null },
+      'odd-name': 'a',
+    });
     expect(c.errors).toEqual([]);
     expect(c.unknownFields).toEqual([]);
   });
@@ -97,7 +104,9 @@ describe('emitter edge cases', () => {
 
   it('map entry counts: minProperties and maxProperties', () => {
     expect(check({ slots: {} }).errors).toEqual([invalid('slots', 0, 'must have at least 1 entries')]);
-    expect(check({ slots: { a: { name: 'aa' }, b: { name: 'bb' }, c: { name: 'cc' } } }).errors).toEqual([{ type: 'FieldValueTooMany', field: 'slots', badValue: 3, detail: 'must have at most 2 items' }]);
+    expect(check({ slots: { a: { name: 'aa' }, b: { name: 'bb' }, c: { name: 'cc' } } }).errors).toEqual([
+      { type: 'FieldValueTooMany', field: 'slots', badValue: 3, detail: 'must have at most 2 items' },
+    ]);
   });
 
   it('a list of lists reports both indexes; a set inside reports the repeat', () => {
@@ -106,15 +115,21 @@ describe('emitter edge cases', () => {
       invalid('grid[1][1].name', 'n', 'must be at least 2 characters long'),
       { type: 'FieldValueDuplicate', field: 'grid[1][1].tags[1]', badValue: 't', detail: '' },
     ]);
-    expect(check({ grid: [{ name: 'aa' }] }).errors).toEqual([{ type: 'FieldValueTypeInvalid', field: 'grid[0]', badValue: 'object', detail: 'must be of type array, not object' }]);
+    expect(check({ grid: [{ name: 'aa' }] }).errors).toEqual([
+      { type: 'FieldValueTypeInvalid', field: 'grid[0]', badValue: 'object', detail: 'must be of type array, not object' },
+    ]);
   });
 
   it('nullable map values accept null and check the rest', () => {
-    expect(check({ notes: { a: null, b: 2 } }).errors).toEqual([{ type: 'FieldValueTypeInvalid', field: 'notes[b]', badValue: 2, detail: 'must be of type string, not integer' }]);
+    expect(check({ notes: { a: null, b: 2 } }).errors).toEqual([
+      { type: 'FieldValueTypeInvalid', field: 'notes[b]', badValue: 2, detail: 'must be of type string, not integer' },
+    ]);
   });
 
   it('field names that are not identifiers', () => {
-    expect(check({ 'odd-name': 'b' }).errors).toEqual([{ type: 'FieldValueNotSupported', field: 'odd-name', badValue: 'b', detail: 'supported values: "a"' }]);
+    expect(check({ 'odd-name': 'b' }).errors).toEqual([
+      { type: 'FieldValueNotSupported', field: 'odd-name', badValue: 'b', detail: 'supported values: "a"' },
+    ]);
   });
 
   it('fields named like Object.prototype members are absent unless the document has them', () => {
@@ -140,7 +155,9 @@ describe('FieldPath', () => {
     expect(String(new FieldPath(new FieldPath('', 'spec'), 'containers', 2))).toBe('spec.containers[2]');
     expect(String(new FieldPath(new FieldPath(new FieldPath('', 'grid', 1), '', 0), 'name'))).toBe('grid[1][0].name');
     expect(String(new FieldPath('items[3]', 'metadata'))).toBe('items[3].metadata');
-    expect(String(new FieldPath(new FieldPath('', 'metadata'), 'labels', 'app.kubernetes.io/name'))).toBe('metadata.labels[app.kubernetes.io/name]');
+    expect(String(new FieldPath(new FieldPath('', 'metadata'), 'labels', 'app.kubernetes.io/name'))).toBe(
+      'metadata.labels[app.kubernetes.io/name]',
+    );
   });
 
   it('is accepted wherever the collector takes a path', () => {

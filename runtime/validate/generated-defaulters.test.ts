@@ -25,18 +25,35 @@ const SCHEDULER = 'svcscheduler.config.svc.io/v1';
 describe('generated defaulters: the defaults the spec states', () => {
   it('scheduler: parallelism 16, backoff 1s initial and 10s maximum', () => {
     const doc = defaulted(SCHEDULER, 'SvcSchedulerConfiguration', { kind: 'SvcSchedulerConfiguration' });
-    expect(doc).toEqual({ kind: 'SvcSchedulerConfiguration', parallelism: 16, podInitialBackoffSeconds: 1, podMaxBackoffSeconds: 10, delayCacheUntilActive: false });
+    expect(doc).toEqual({
+      kind: 'SvcSchedulerConfiguration',
+      parallelism: 16,
+      podInitialBackoffSeconds: 1,
+      podMaxBackoffSeconds: 10,
+      delayCacheUntilActive: false,
+    });
   });
 
   it('scheduler: values that are set are kept', () => {
-    const doc = defaulted(SCHEDULER, 'SvcSchedulerConfiguration', { parallelism: 4, podInitialBackoffSeconds: 2, podMaxBackoffSeconds: 30, delayCacheUntilActive: true });
+    const doc = defaulted(SCHEDULER, 'SvcSchedulerConfiguration', {
+      parallelism: 4,
+      podInitialBackoffSeconds: 2,
+      podMaxBackoffSeconds: 30,
+      delayCacheUntilActive: true,
+    });
     expect(doc).toEqual({ parallelism: 4, podInitialBackoffSeconds: 2, podMaxBackoffSeconds: 30, delayCacheUntilActive: true });
   });
 
   it('scheduler: leader election defaults inside the embedded configuration', () => {
     // A zero duration ('0s', as Go writes it) means unset here; so does an absent one.
     const doc = defaulted(SCHEDULER, 'SvcSchedulerConfiguration', { leaderElection: { leaderElect: true, leaseDuration: '0s' } });
-    expect(doc.leaderElection).toEqual({ leaderElect: true, leaseDuration: '15s', renewDeadline: '10s', retryPeriod: '2s', resourceLock: 'leases' });
+    expect(doc.leaderElection).toEqual({
+      leaderElect: true,
+      leaseDuration: '15s',
+      renewDeadline: '10s',
+      retryPeriod: '2s',
+      resourceLock: 'leases',
+    });
   });
 
   it('VolumeBindingArgs: bindTimeoutSeconds 600, and an explicit 0 (no waiting) stays', () => {
@@ -46,16 +63,34 @@ describe('generated defaulters: the defaults the spec states', () => {
 
   it('DefaultPreemptionArgs: 10 percent and 100 absolute; explicit zeros stay', () => {
     expect(defaulted(SCHEDULER, 'DefaultPreemptionArgs', {})).toEqual({ minCandidateNodesPercentage: 10, minCandidateNodesAbsolute: 100 });
-    expect(defaulted(SCHEDULER, 'DefaultPreemptionArgs', { minCandidateNodesPercentage: 0, minCandidateNodesAbsolute: 0 })).toEqual({ minCandidateNodesPercentage: 0, minCandidateNodesAbsolute: 0 });
+    expect(defaulted(SCHEDULER, 'DefaultPreemptionArgs', { minCandidateNodesPercentage: 0, minCandidateNodesAbsolute: 0 })).toEqual({
+      minCandidateNodesPercentage: 0,
+      minCandidateNodesAbsolute: 0,
+    });
   });
 
   it('NodeResourcesFitArgs: the LeastAllocated strategy over cpu and memory, weights defaulted inside it', () => {
     expect(defaulted(SCHEDULER, 'NodeResourcesFitArgs', {})).toEqual({
-      scoringStrategy: { type: 'LeastAllocated', resources: [{ name: 'cpu', weight: 1 }, { name: 'memory', weight: 1 }] },
+      scoringStrategy: {
+        type: 'LeastAllocated',
+        resources: [
+          { name: 'cpu', weight: 1 },
+          { name: 'memory', weight: 1 },
+        ],
+      },
     });
     // A weight of 0 means unset here (the schema says so), inside a list inside an object.
-    const doc = defaulted(SCHEDULER, 'NodeResourcesFitArgs', { scoringStrategy: { type: 'MostAllocated', resources: [{ name: 'cpu', weight: 0 }, { name: 'gpu', weight: 5 }, { name: 'disk' }] } });
-    expect(doc.scoringStrategy).toEqual({ type: 'MostAllocated', resources: [{ name: 'cpu', weight: 1 }, { name: 'gpu', weight: 5 }, { name: 'disk', weight: 1 }] });
+    const doc = defaulted(SCHEDULER, 'NodeResourcesFitArgs', {
+      scoringStrategy: { type: 'MostAllocated', resources: [{ name: 'cpu', weight: 0 }, { name: 'gpu', weight: 5 }, { name: 'disk' }] },
+    });
+    expect(doc.scoringStrategy).toEqual({
+      type: 'MostAllocated',
+      resources: [
+        { name: 'cpu', weight: 1 },
+        { name: 'gpu', weight: 5 },
+        { name: 'disk', weight: 1 },
+      ],
+    });
   });
 
   it('PodTopologySpreadArgs: defaultingType System', () => {
@@ -79,7 +114,11 @@ describe('generated defaulters: the defaults the spec states', () => {
       resources: [
         {
           resources: ['secrets'],
-          providers: [{ kms: { name: 'vault', endpoint: 'unix:///kms.sock' } }, { kms: { name: 'off', endpoint: 'unix:///off.sock', cachesize: -1, timeout: '10s' } }, { identity: {} }],
+          providers: [
+            { kms: { name: 'vault', endpoint: 'unix:///kms.sock' } },
+            { kms: { name: 'off', endpoint: 'unix:///off.sock', cachesize: -1, timeout: '10s' } },
+            { identity: {} },
+          ],
         },
       ],
     });
@@ -91,9 +130,15 @@ describe('generated defaulters: the defaults the spec states', () => {
   });
 
   it.each(['InitConfiguration', 'JoinConfiguration'])('svcadm %s: imagePullPolicy IfNotPresent, also for an empty value', (name) => {
-    expect(defaulted('svcadm.svc.io/v1beta3', name, { nodeRegistration: {} })).toEqual({ nodeRegistration: { imagePullPolicy: 'IfNotPresent' } });
-    expect(defaulted('svcadm.svc.io/v1beta3', name, { nodeRegistration: { imagePullPolicy: '' } })).toEqual({ nodeRegistration: { imagePullPolicy: 'IfNotPresent' } });
-    expect(defaulted('svcadm.svc.io/v1beta3', name, { nodeRegistration: { imagePullPolicy: 'Always' } })).toEqual({ nodeRegistration: { imagePullPolicy: 'Always' } });
+    expect(defaulted('svcadm.svc.io/v1beta3', name, { nodeRegistration: {} })).toEqual({
+      nodeRegistration: { imagePullPolicy: 'IfNotPresent' },
+    });
+    expect(defaulted('svcadm.svc.io/v1beta3', name, { nodeRegistration: { imagePullPolicy: '' } })).toEqual({
+      nodeRegistration: { imagePullPolicy: 'IfNotPresent' },
+    });
+    expect(defaulted('svcadm.svc.io/v1beta3', name, { nodeRegistration: { imagePullPolicy: 'Always' } })).toEqual({
+      nodeRegistration: { imagePullPolicy: 'Always' },
+    });
     // An absent object is not created to hold a default.
     expect(defaulted('svcadm.svc.io/v1beta3', name, {})).toEqual({});
   });
@@ -110,7 +155,12 @@ describe('generated defaulters: the defaults the spec states', () => {
 
 describe('generated defaulters: flow control', () => {
   const FC = 'flowcontrol.apiserver.svc.io';
-  const limited = (shares?: number) => ({ spec: { type: 'Limited', limited: { ...(shares === undefined ? {} : { nominalConcurrencyShares: shares }), limitResponse: { type: 'Queue', queuing: {} } } } });
+  const limited = (shares?: number) => ({
+    spec: {
+      type: 'Limited',
+      limited: { ...(shares === undefined ? {} : { nominalConcurrencyShares: shares }), limitResponse: { type: 'Queue', queuing: {} } },
+    },
+  });
 
   it('v1: nominalConcurrencyShares 30 when unspecified, an explicit 0 stays 0', () => {
     expect(defaulted(`${FC}/v1`, 'PriorityLevelConfiguration', limited()).spec.limited.nominalConcurrencyShares).toBe(30);
@@ -126,7 +176,11 @@ describe('generated defaulters: flow control', () => {
 
   it('queuing defaults below the limit response, lendablePercent 0', () => {
     const doc = defaulted(`${FC}/v1`, 'PriorityLevelConfiguration', limited());
-    expect(doc.spec.limited).toEqual({ nominalConcurrencyShares: 30, lendablePercent: 0, limitResponse: { type: 'Queue', queuing: { queues: 64, handSize: 8, queueLengthLimit: 50 } } });
+    expect(doc.spec.limited).toEqual({
+      nominalConcurrencyShares: 30,
+      lendablePercent: 0,
+      limitResponse: { type: 'Queue', queuing: { queues: 64, handSize: 8, queueLengthLimit: 50 } },
+    });
   });
 
   it('exempt levels default nominalConcurrencyShares to 0', () => {
@@ -135,7 +189,9 @@ describe('generated defaulters: flow control', () => {
   });
 
   it('FlowSchema matchingPrecedence 1000, for an absent or zero value, in every item of a list', () => {
-    const doc = defaulted(`${FC}/v1`, 'FlowSchemaList', { items: [{ spec: {} }, { spec: { matchingPrecedence: 0 } }, { spec: { matchingPrecedence: 500 } }] });
+    const doc = defaulted(`${FC}/v1`, 'FlowSchemaList', {
+      items: [{ spec: {} }, { spec: { matchingPrecedence: 0 } }, { spec: { matchingPrecedence: 500 } }],
+    });
     expect(doc.items.map((i) => (i.spec as { matchingPrecedence?: number }).matchingPrecedence)).toEqual([1000, 1000, 500]);
   });
 });
@@ -152,7 +208,10 @@ describe('generated defaulters: Pod, nested lists and objects', () => {
         },
       ],
       initContainers: [{ name: 'init', ports: [{ containerPort: 9000 }] }],
-      volumes: [{ name: 'a', configMap: { name: 'cm' } }, { name: 'b', secret: { secretName: 's', defaultMode: 256 } }],
+      volumes: [
+        { name: 'a', configMap: { name: 'cm' } },
+        { name: 'b', secret: { secretName: 's', defaultMode: 256 } },
+      ],
       restartPolicy: '',
     },
   });
@@ -170,7 +229,13 @@ describe('generated defaulters: Pod, nested lists and objects', () => {
               { containerPort: 8080, protocol: 'TCP' },
             ],
             env: [{ name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name', apiVersion: 'v1' } } }],
-            livenessProbe: { httpGet: { port: 80, scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 5, successThreshold: 1, failureThreshold: 3 },
+            livenessProbe: {
+              httpGet: { port: 80, scheme: 'HTTP' },
+              timeoutSeconds: 1,
+              periodSeconds: 5,
+              successThreshold: 1,
+              failureThreshold: 3,
+            },
           },
         ],
         initContainers: [{ name: 'init', ports: [{ containerPort: 9000, protocol: 'TCP' }] }],
@@ -192,8 +257,18 @@ describe('generated defaulters: Pod, nested lists and objects', () => {
   });
 
   it('runs to the Pod template inside a CronJob', () => {
-    const doc = defaulted('batch/v1', 'CronJob', { spec: { schedule: '@daily', jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', ports: [{ containerPort: 1 }] }] } } } } } });
-    expect(doc.spec).toMatchObject({ concurrencyPolicy: 'Allow', suspend: false, successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1 });
+    const doc = defaulted('batch/v1', 'CronJob', {
+      spec: {
+        schedule: '@daily',
+        jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', ports: [{ containerPort: 1 }] }] } } } },
+      },
+    });
+    expect(doc.spec).toMatchObject({
+      concurrencyPolicy: 'Allow',
+      suspend: false,
+      successfulJobsHistoryLimit: 3,
+      failedJobsHistoryLimit: 1,
+    });
     expect(doc.spec.jobTemplate.spec).toMatchObject({ parallelism: 1, backoffLimit: 6, completionMode: 'NonIndexed', suspend: false });
     expect(doc.spec.jobTemplate.spec.template.spec).toMatchObject({ restartPolicy: 'Always', dnsPolicy: 'ClusterFirst' });
     expect(doc.spec.jobTemplate.spec.template.spec.containers[0]!.ports[0]).toEqual({ containerPort: 1, protocol: 'TCP' });
@@ -202,7 +277,14 @@ describe('generated defaulters: Pod, nested lists and objects', () => {
   it('leaves what is not an object alone (the validator reports it)', () => {
     const doc = { spec: { containers: 'web', volumes: [null, 3] } };
     expect(defaulted('v1', 'Pod', doc)).toEqual({
-      spec: { containers: 'web', volumes: [null, 3], restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler' },
+      spec: {
+        containers: 'web',
+        volumes: [null, 3],
+        restartPolicy: 'Always',
+        terminationGracePeriodSeconds: 30,
+        dnsPolicy: 'ClusterFirst',
+        schedulerName: 'default-scheduler',
+      },
     });
     expect(() => kind('v1', 'Pod').setDefaults('Pod')).not.toThrow();
   });
@@ -212,9 +294,22 @@ describe('generated defaulters: defaulted objects are fresh per document', () =>
   it('HPA behavior and metrics literals are not shared between two documents', () => {
     const a = defaulted('autoscaling/v2', 'HorizontalPodAutoscaler', { spec: { maxReplicas: 3, behavior: {} } }) as any;
     const b = defaulted('autoscaling/v2', 'HorizontalPodAutoscaler', { spec: { maxReplicas: 5, behavior: {} } }) as any;
-    expect(a.spec.behavior.scaleUp).toEqual({ stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }] });
-    expect(a.spec.behavior.scaleDown).toEqual({ stabilizationWindowSeconds: 300, selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] });
-    expect(a.spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }]);
+    expect(a.spec.behavior.scaleUp).toEqual({
+      stabilizationWindowSeconds: 0,
+      selectPolicy: 'Max',
+      policies: [
+        { type: 'Pods', value: 4, periodSeconds: 15 },
+        { type: 'Percent', value: 100, periodSeconds: 15 },
+      ],
+    });
+    expect(a.spec.behavior.scaleDown).toEqual({
+      stabilizationWindowSeconds: 300,
+      selectPolicy: 'Max',
+      policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }],
+    });
+    expect(a.spec.metrics).toEqual([
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } },
+    ]);
     expect(a.spec.minReplicas).toBe(1);
 
     a.spec.behavior.scaleUp.policies[0].value = 99;
@@ -223,7 +318,9 @@ describe('generated defaulters: defaulted objects are fresh per document', () =>
     a.spec.metrics.push({ type: 'Pods' });
     expect(b.spec.behavior.scaleUp.policies[0].value).toBe(4);
     expect(b.spec.behavior.scaleDown.stabilizationWindowSeconds).toBe(300);
-    expect(b.spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }]);
+    expect(b.spec.metrics).toEqual([
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } },
+    ]);
 
     // Nor with a third document defaulted after the first was changed.
     const c = defaulted('autoscaling/v2', 'HorizontalPodAutoscaler', { spec: { behavior: {} } }) as any;
@@ -242,7 +339,12 @@ describe('generated defaulters: defaulted objects are fresh per document', () =>
   it('defaults never alias the schema descriptors', () => {
     const a = defaulted(SCHEDULER, 'NodeResourcesBalancedAllocationArgs', {}) as any;
     a.resources[0].name = 'changed';
-    expect(defaulted(SCHEDULER, 'NodeResourcesBalancedAllocationArgs', {})).toEqual({ resources: [{ name: 'cpu', weight: 1 }, { name: 'memory', weight: 1 }] });
+    expect(defaulted(SCHEDULER, 'NodeResourcesBalancedAllocationArgs', {})).toEqual({
+      resources: [
+        { name: 'cpu', weight: 1 },
+        { name: 'memory', weight: 1 },
+      ],
+    });
   });
 });
 
@@ -272,7 +374,14 @@ describe('generated defaulters: every default in the schema descriptors', () => 
         const inner = n.typeName ? [...seen, n.typeName] : seen;
         for (const f of n.fields) {
           const d = f.schema.default ?? deref(f.schema).default;
-          if (d !== undefined) out.push({ kind: k, steps: [...steps, f.name], value: d, zeroIsUnset: f.defaultZeroIsUnset === true, zero: zeroOf(deref(f.schema).type, d) });
+          if (d !== undefined)
+            out.push({
+              kind: k,
+              steps: [...steps, f.name],
+              value: d,
+              zeroIsUnset: f.defaultZeroIsUnset === true,
+              zero: zeroOf(deref(f.schema).type, d),
+            });
           walk(k, f.schema, [...steps, f.name], inner);
         }
       } else if (n.type === 'list') walk(k, n.items, [...steps, 0], seen);
@@ -297,7 +406,8 @@ describe('generated defaulters: every default in the schema descriptors', () => 
   }
 
   const all = sites();
-  const label = (s: Site) => `${s.kind.apiVersion} ${s.kind.kind} ${s.steps.map((x) => (x === 0 ? '[0]' : typeof x === 'object' ? '[key]' : `.${x}`)).join('')}`;
+  const label = (s: Site) =>
+    `${s.kind.apiVersion} ${s.kind.kind} ${s.steps.map((x) => (x === 0 ? '[0]' : typeof x === 'object' ? '[key]' : `.${x}`)).join('')}`;
 
   it('finds the defaults (a floor, so a walker that finds nothing fails)', () => {
     expect(all.length).toBeGreaterThanOrEqual(500);
@@ -309,8 +419,10 @@ describe('generated defaulters: every default in the schema descriptors', () => 
       const { doc, parent, last } = skeleton(s.steps);
       s.kind.setDefaults(doc);
       const got = parent[last];
-      if (JSON.stringify(got) !== JSON.stringify(withNestedDefaults(got, s.value))) failures.push(`${label(s)}: got ${JSON.stringify(got)}, want ${JSON.stringify(s.value)}`);
-      else if (typeof s.value === 'object' && s.value !== null && got === s.value) failures.push(`${label(s)}: the descriptor's default object itself was used`);
+      if (JSON.stringify(got) !== JSON.stringify(withNestedDefaults(got, s.value)))
+        failures.push(`${label(s)}: got ${JSON.stringify(got)}, want ${JSON.stringify(s.value)}`);
+      else if (typeof s.value === 'object' && s.value !== null && got === s.value)
+        failures.push(`${label(s)}: the descriptor's default object itself was used`);
     }
     expect(failures).toEqual([]);
   });
@@ -326,7 +438,8 @@ describe('generated defaulters: every default in the schema descriptors', () => 
       s.kind.setDefaults(doc);
       checked++;
       const want = s.zeroIsUnset ? s.value : zero;
-      if (parent[last] !== want) failures.push(`${label(s)}: explicit ${JSON.stringify(zero)} became ${JSON.stringify(parent[last])}, want ${JSON.stringify(want)}`);
+      if (parent[last] !== want)
+        failures.push(`${label(s)}: explicit ${JSON.stringify(zero)} became ${JSON.stringify(parent[last])}, want ${JSON.stringify(want)}`);
     }
     expect(failures).toEqual([]);
     expect(checked).toBeGreaterThanOrEqual(450);

@@ -111,7 +111,9 @@ describe('generated validators: valid documents pass', () => {
       schedule: '0 2 * * *',
       concurrencyPolicy: 'Forbid',
       successfulJobsHistoryLimit: 3,
-      jobTemplate: { spec: { backoffLimit: 2, template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'report', image: 'report:1' }] } } } },
+      jobTemplate: {
+        spec: { backoffLimit: 2, template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'report', image: 'report:1' }] } } },
+      },
     },
   };
   const flowSchema: flowcontrolApiserverV1.FlowSchema = {
@@ -138,7 +140,13 @@ describe('generated validators: valid documents pass', () => {
     leaderElection: { leaderElect: true, leaseDuration: '15s', renewDeadline: '10s', retryPeriod: '2s' },
     podInitialBackoffSeconds: 1,
     podMaxBackoffSeconds: 10,
-    profiles: [{ schedulerName: 'default-scheduler', plugins: { score: { enabled: [{ name: 'ImageLocality', weight: 2 }] } }, pluginConfig: [{ name: 'VolumeBinding', args: { bindTimeoutSeconds: 600 } }] }],
+    profiles: [
+      {
+        schedulerName: 'default-scheduler',
+        plugins: { score: { enabled: [{ name: 'ImageLocality', weight: 2 }] } },
+        pluginConfig: [{ name: 'VolumeBinding', args: { bindTimeoutSeconds: 600 } }],
+      },
+    ],
   };
 
   it.each<[string, string, string, unknown]>([
@@ -165,15 +173,51 @@ describe('generated validators: valid documents pass', () => {
 
 describe('generated validators: wrong JSON types name the type found', () => {
   it.each<[string, (d: any) => void, FieldError]>([
-    ['string for an integer, in a list in a list', (d) => (d.spec.containers[0].ports[1].containerPort = '53'), err('FieldValueTypeInvalid', 'spec.containers[0].ports[1].containerPort', '53', 'must be of type integer, not string')],
-    ['fraction for an integer', (d) => (d.spec.terminationGracePeriodSeconds = 1.5), err('FieldValueTypeInvalid', 'spec.terminationGracePeriodSeconds', 1.5, 'must be of type integer, not number')],
-    ['object for a list', (d) => (d.spec.containers[0].command = { run: 'x' }), err('FieldValueTypeInvalid', 'spec.containers[0].command', 'object', 'must be of type array, not object')],
-    ['list for a map', (d) => (d.metadata.labels = ['app']), err('FieldValueTypeInvalid', 'metadata.labels', 'array', 'must be of type object, not array')],
-    ['string for an object', (d) => (d.spec.containers[1] = 'sidecar'), err('FieldValueTypeInvalid', 'spec.containers[1]', 'sidecar', 'must be of type object, not string')],
-    ['integer for a string', (d) => (d.spec.containers[0].image = 7), err('FieldValueTypeInvalid', 'spec.containers[0].image', 7, 'must be of type string, not integer')],
-    ['string for a boolean', (d) => (d.spec.hostNetwork = 'yes'), err('FieldValueTypeInvalid', 'spec.hostNetwork', 'yes', 'must be of type boolean, not string')],
-    ['null item of a string list', (d) => (d.spec.containers[0].command[1] = null), err('FieldValueTypeInvalid', 'spec.containers[0].command[1]', null, 'must be of type string, not null')],
-    ['boolean for int-or-string', (d) => (d.spec.containers[0].livenessProbe.httpGet.port = true), err('FieldValueTypeInvalid', 'spec.containers[0].livenessProbe.httpGet.port', true, 'must be of type integer or string, not boolean')],
+    [
+      'string for an integer, in a list in a list',
+      (d) => (d.spec.containers[0].ports[1].containerPort = '53'),
+      err('FieldValueTypeInvalid', 'spec.containers[0].ports[1].containerPort', '53', 'must be of type integer, not string'),
+    ],
+    [
+      'fraction for an integer',
+      (d) => (d.spec.terminationGracePeriodSeconds = 1.5),
+      err('FieldValueTypeInvalid', 'spec.terminationGracePeriodSeconds', 1.5, 'must be of type integer, not number'),
+    ],
+    [
+      'object for a list',
+      (d) => (d.spec.containers[0].command = { run: 'x' }),
+      err('FieldValueTypeInvalid', 'spec.containers[0].command', 'object', 'must be of type array, not object'),
+    ],
+    [
+      'list for a map',
+      (d) => (d.metadata.labels = ['app']),
+      err('FieldValueTypeInvalid', 'metadata.labels', 'array', 'must be of type object, not array'),
+    ],
+    [
+      'string for an object',
+      (d) => (d.spec.containers[1] = 'sidecar'),
+      err('FieldValueTypeInvalid', 'spec.containers[1]', 'sidecar', 'must be of type object, not string'),
+    ],
+    [
+      'integer for a string',
+      (d) => (d.spec.containers[0].image = 7),
+      err('FieldValueTypeInvalid', 'spec.containers[0].image', 7, 'must be of type string, not integer'),
+    ],
+    [
+      'string for a boolean',
+      (d) => (d.spec.hostNetwork = 'yes'),
+      err('FieldValueTypeInvalid', 'spec.hostNetwork', 'yes', 'must be of type boolean, not string'),
+    ],
+    [
+      'null item of a string list',
+      (d) => (d.spec.containers[0].command[1] = null),
+      err('FieldValueTypeInvalid', 'spec.containers[0].command[1]', null, 'must be of type string, not null'),
+    ],
+    [
+      'boolean for int-or-string',
+      (d) => (d.spec.containers[0].livenessProbe.httpGet.port = true),
+      err('FieldValueTypeInvalid', 'spec.containers[0].livenessProbe.httpGet.port', true, 'must be of type integer or string, not boolean'),
+    ],
   ])('%s', (_name, edit, expected) => {
     const c = pod(edited(validPod, edit));
     expect(c.errors).toEqual([expected]);
@@ -187,38 +231,132 @@ describe('generated validators: wrong JSON types name the type found', () => {
 
   it('a non-empty root path prefixes every reported path', () => {
     const c = new Collector();
-    kind('v1', 'Pod').validate(edited(validPod, (d) => (d.spec.containers[0].ports[0].containerPort = 'x')), 'items[3]', c);
+    kind('v1', 'Pod').validate(
+      edited(validPod, (d) => (d.spec.containers[0].ports[0].containerPort = 'x')),
+      'items[3]',
+      c,
+    );
     expect(c.errors.map((e) => e.field)).toEqual(['items[3].spec.containers[0].ports[0].containerPort']);
   });
 });
 
 describe('generated validators: each keyword constraint', () => {
   it.each<[string, (d: any) => void, FieldError | undefined]>([
-    ['required field missing', (d) => delete d.spec.containers[1].name, err('FieldValueRequired', 'spec.containers[1].name', undefined, '')],
-    ['required field null counts as missing', (d) => (d.spec.containers[0].ports[0].containerPort = null), err('FieldValueRequired', 'spec.containers[0].ports[0].containerPort', undefined, '')],
+    [
+      'required field missing',
+      (d) => delete d.spec.containers[1].name,
+      err('FieldValueRequired', 'spec.containers[1].name', undefined, ''),
+    ],
+    [
+      'required field null counts as missing',
+      (d) => (d.spec.containers[0].ports[0].containerPort = null),
+      err('FieldValueRequired', 'spec.containers[0].ports[0].containerPort', undefined, ''),
+    ],
     ['required list missing', (d) => delete d.spec.containers, err('FieldValueRequired', 'spec.containers', undefined, '')],
-    ['enum (up to four values)', (d) => (d.spec.restartPolicy = 'Sometimes'), err('FieldValueNotSupported', 'spec.restartPolicy', 'Sometimes', 'supported values: "Always", "OnFailure", "Never"')],
-    ['enum of a list-map item', (d) => (d.spec.containers[0].ports[2].protocol = 'tcp'), err('FieldValueNotSupported', 'spec.containers[0].ports[2].protocol', 'tcp', 'supported values: "TCP", "UDP", "SCTP"')],
-    ['enum (a larger set)', (d) => (d.spec.volumes[0].hostPath.type = 'Pipe'), err('FieldValueNotSupported', 'spec.volumes[0].hostPath.type', 'Pipe', 'supported values: "", "DirectoryOrCreate", "Directory", "FileOrCreate", "File", "Socket", "CharDevice", "BlockDevice"')],
+    [
+      'enum (up to four values)',
+      (d) => (d.spec.restartPolicy = 'Sometimes'),
+      err('FieldValueNotSupported', 'spec.restartPolicy', 'Sometimes', 'supported values: "Always", "OnFailure", "Never"'),
+    ],
+    [
+      'enum of a list-map item',
+      (d) => (d.spec.containers[0].ports[2].protocol = 'tcp'),
+      err('FieldValueNotSupported', 'spec.containers[0].ports[2].protocol', 'tcp', 'supported values: "TCP", "UDP", "SCTP"'),
+    ],
+    [
+      'enum (a larger set)',
+      (d) => (d.spec.volumes[0].hostPath.type = 'Pipe'),
+      err(
+        'FieldValueNotSupported',
+        'spec.volumes[0].hostPath.type',
+        'Pipe',
+        'supported values: "", "DirectoryOrCreate", "Directory", "FileOrCreate", "File", "Socket", "CharDevice", "BlockDevice"',
+      ),
+    ],
     ['enum of apiVersion', (d) => (d.apiVersion = 'v2'), err('FieldValueNotSupported', 'apiVersion', 'v2', 'supported values: "v1"')],
-    ['minimum', (d) => (d.spec.containers[0].ports[0].containerPort = 0), err('FieldValueInvalid', 'spec.containers[0].ports[0].containerPort', 0, 'must be greater than or equal to 1')],
-    ['maximum', (d) => (d.spec.containers[0].ports[0].containerPort = 65536), err('FieldValueInvalid', 'spec.containers[0].ports[0].containerPort', 65536, 'must be less than or equal to 65535')],
-    ['minimum 0 of an int64', (d) => (d.spec.terminationGracePeriodSeconds = -1), err('FieldValueInvalid', 'spec.terminationGracePeriodSeconds', -1, 'must be greater than or equal to 0')],
-    ['maxLength', (d) => (d.spec.containers[1].name = 'a'.repeat(64)), err('FieldValueTooLong', 'spec.containers[1].name', 'a'.repeat(64), 'may not be more than 63 bytes')],
-    ['minLength', (d) => (d.spec.affinity = { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: '' }] } }), err('FieldValueInvalid', 'spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey', '', 'must be at least 1 characters long')],
-    ['pattern', (d) => (d.spec.containers[0].name = 'Web_Server'), err('FieldValueInvalid', 'spec.containers[0].name', 'Web_Server', 'must match ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')],
-    ['int32 overflow', (d) => (d.spec.containers[0].livenessProbe.initialDelaySeconds = 2 ** 31), err('FieldValueInvalid', 'spec.containers[0].livenessProbe.initialDelaySeconds', 2 ** 31, 'out of range for int32')],
-    ['int32 underflow', (d) => (d.spec.priority = -(2 ** 31) - 1), err('FieldValueInvalid', 'spec.priority', -(2 ** 31) - 1, 'out of range for int32')],
+    [
+      'minimum',
+      (d) => (d.spec.containers[0].ports[0].containerPort = 0),
+      err('FieldValueInvalid', 'spec.containers[0].ports[0].containerPort', 0, 'must be greater than or equal to 1'),
+    ],
+    [
+      'maximum',
+      (d) => (d.spec.containers[0].ports[0].containerPort = 65536),
+      err('FieldValueInvalid', 'spec.containers[0].ports[0].containerPort', 65536, 'must be less than or equal to 65535'),
+    ],
+    [
+      'minimum 0 of an int64',
+      (d) => (d.spec.terminationGracePeriodSeconds = -1),
+      err('FieldValueInvalid', 'spec.terminationGracePeriodSeconds', -1, 'must be greater than or equal to 0'),
+    ],
+    [
+      'maxLength',
+      (d) => (d.spec.containers[1].name = 'a'.repeat(64)),
+      err('FieldValueTooLong', 'spec.containers[1].name', 'a'.repeat(64), 'may not be more than 63 bytes'),
+    ],
+    [
+      'minLength',
+      (d) => (d.spec.affinity = { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: '' }] } }),
+      err(
+        'FieldValueInvalid',
+        'spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey',
+        '',
+        'must be at least 1 characters long',
+      ),
+    ],
+    [
+      'pattern',
+      (d) => (d.spec.containers[0].name = 'Web_Server'),
+      err('FieldValueInvalid', 'spec.containers[0].name', 'Web_Server', 'must match ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'),
+    ],
+    [
+      'int32 overflow',
+      (d) => (d.spec.containers[0].livenessProbe.initialDelaySeconds = 2 ** 31),
+      err('FieldValueInvalid', 'spec.containers[0].livenessProbe.initialDelaySeconds', 2 ** 31, 'out of range for int32'),
+    ],
+    [
+      'int32 underflow',
+      (d) => (d.spec.priority = -(2 ** 31) - 1),
+      err('FieldValueInvalid', 'spec.priority', -(2 ** 31) - 1, 'out of range for int32'),
+    ],
     ['int32 lower limit is in range', (d) => (d.spec.priority = -(2 ** 31)), undefined],
     ['int32 upper limit is in range', (d) => (d.spec.priority = 2 ** 31 - 1), undefined],
-    ['int64 beyond what JSON carries exactly', (d) => (d.spec.activeDeadlineSeconds = 2 ** 53), err('FieldValueInvalid', 'spec.activeDeadlineSeconds', 2 ** 53, 'out of range for int64')],
-    ['date-time that is not one', (d) => (d.metadata.creationTimestamp = 'yesterday'), err('FieldValueInvalid', 'metadata.creationTimestamp', 'yesterday', 'must be an RFC 3339 timestamp')],
-    ['date-time on a day that does not exist', (d) => (d.metadata.creationTimestamp = '2023-02-29T12:00:00Z'), err('FieldValueInvalid', 'metadata.creationTimestamp', '2023-02-29T12:00:00Z', 'must be an RFC 3339 timestamp')],
-    ['date-time at hour 24', (d) => (d.metadata.creationTimestamp = '2024-01-01T24:00:00Z'), err('FieldValueInvalid', 'metadata.creationTimestamp', '2024-01-01T24:00:00Z', 'must be an RFC 3339 timestamp')],
-    ['quantity in a map, reported per key', (d) => (d.spec.containers[0].resources.limits.cpu = 'lots'), err('FieldValueInvalid', 'spec.containers[0].resources.limits[cpu]', 'lots', 'must be a quantity such as 1Gi, 500m or 1e3')],
+    [
+      'int64 beyond what JSON carries exactly',
+      (d) => (d.spec.activeDeadlineSeconds = 2 ** 53),
+      err('FieldValueInvalid', 'spec.activeDeadlineSeconds', 2 ** 53, 'out of range for int64'),
+    ],
+    [
+      'date-time that is not one',
+      (d) => (d.metadata.creationTimestamp = 'yesterday'),
+      err('FieldValueInvalid', 'metadata.creationTimestamp', 'yesterday', 'must be an RFC 3339 timestamp'),
+    ],
+    [
+      'date-time on a day that does not exist',
+      (d) => (d.metadata.creationTimestamp = '2023-02-29T12:00:00Z'),
+      err('FieldValueInvalid', 'metadata.creationTimestamp', '2023-02-29T12:00:00Z', 'must be an RFC 3339 timestamp'),
+    ],
+    [
+      'date-time at hour 24',
+      (d) => (d.metadata.creationTimestamp = '2024-01-01T24:00:00Z'),
+      err('FieldValueInvalid', 'metadata.creationTimestamp', '2024-01-01T24:00:00Z', 'must be an RFC 3339 timestamp'),
+    ],
+    [
+      'quantity in a map, reported per key',
+      (d) => (d.spec.containers[0].resources.limits.cpu = 'lots'),
+      err('FieldValueInvalid', 'spec.containers[0].resources.limits[cpu]', 'lots', 'must be a quantity such as 1Gi, 500m or 1e3'),
+    ],
     ['minItems', (d) => (d.spec.containers = []), err('FieldValueInvalid', 'spec.containers', 0, 'must have at least 1 items')],
-    ['a map checked per key', (d) => (d.metadata.labels.tier = 3), err('FieldValueTypeInvalid', 'metadata.labels[tier]', 3, 'must be of type string, not integer')],
-    ['a map key with dots and slashes', (d) => (d.metadata.annotations['example.com/owner'] = false), err('FieldValueTypeInvalid', 'metadata.annotations[example.com/owner]', false, 'must be of type string, not boolean')],
+    [
+      'a map checked per key',
+      (d) => (d.metadata.labels.tier = 3),
+      err('FieldValueTypeInvalid', 'metadata.labels[tier]', 3, 'must be of type string, not integer'),
+    ],
+    [
+      'a map key with dots and slashes',
+      (d) => (d.metadata.annotations['example.com/owner'] = false),
+      err('FieldValueTypeInvalid', 'metadata.annotations[example.com/owner]', false, 'must be of type string, not boolean'),
+    ],
   ])('%s', (_name, edit, expected) => {
     const c = pod(edited(validPod, edit));
     expect(c.errors).toEqual(expected ? [expected] : []);
@@ -228,22 +366,41 @@ describe('generated validators: each keyword constraint', () => {
   const service: coreV1.Service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { ports: [{ port: 80 }] } };
 
   it('maxItems', () => {
-    const c = validate('v1', 'Service', edited(service, (d) => (d.spec.ipFamilies = ['IPv4', 'IPv6', 'IPv4'])));
+    const c = validate(
+      'v1',
+      'Service',
+      edited(service, (d) => (d.spec.ipFamilies = ['IPv4', 'IPv6', 'IPv4'])),
+    );
     expect(c.errors).toEqual([err('FieldValueTooMany', 'spec.ipFamilies', 3, 'must have at most 2 items')]);
   });
 
   it('enum of list items, reported per index', () => {
-    const c = validate('v1', 'Service', edited(service, (d) => (d.spec.ipFamilies = ['IPv4', 'IPv5'])));
+    const c = validate(
+      'v1',
+      'Service',
+      edited(service, (d) => (d.spec.ipFamilies = ['IPv4', 'IPv5'])),
+    );
     expect(c.errors).toEqual([err('FieldValueNotSupported', 'spec.ipFamilies[1]', 'IPv5', 'supported values: "IPv4", "IPv6"')]);
   });
 
   it('byte format, per map key', () => {
-    const secret: coreV1.Secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { user: 'YWRtaW4=', password: 'not base64!' } };
-    expect(validate('v1', 'Secret', secret).errors).toEqual([err('FieldValueInvalid', 'data[password]', 'not base64!', 'must be base64-encoded bytes')]);
+    const secret: coreV1.Secret = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's' },
+      data: { user: 'YWRtaW4=', password: 'not base64!' },
+    };
+    expect(validate('v1', 'Secret', secret).errors).toEqual([
+      err('FieldValueInvalid', 'data[password]', 'not base64!', 'must be base64-encoded bytes'),
+    ]);
   });
 
   it('duration format', () => {
-    const doc = { apiVersion: 'svcscheduler.config.svc.io/v1', kind: 'SvcSchedulerConfiguration', leaderElection: { leaseDuration: '15 seconds', renewDeadline: '1m30s', retryPeriod: '500ms' } };
+    const doc = {
+      apiVersion: 'svcscheduler.config.svc.io/v1',
+      kind: 'SvcSchedulerConfiguration',
+      leaderElection: { leaseDuration: '15 seconds', renewDeadline: '1m30s', retryPeriod: '500ms' },
+    };
     expect(validate('svcscheduler.config.svc.io/v1', 'SvcSchedulerConfiguration', doc).errors).toEqual([
       err('FieldValueInvalid', 'leaderElection.leaseDuration', '15 seconds', 'must be a duration such as 30s, 1m30s or 500ms'),
     ]);
@@ -284,7 +441,13 @@ describe('generated validators: list uniqueness', () => {
   it('each repeat is reported, at the later index', () => {
     const c = pod(
       edited(validPod, (d) => {
-        d.spec.containers[0].ports = [{ containerPort: 1 }, { containerPort: 2 }, { containerPort: 1 }, { containerPort: 2 }, { containerPort: 1 }];
+        d.spec.containers[0].ports = [
+          { containerPort: 1 },
+          { containerPort: 2 },
+          { containerPort: 1 },
+          { containerPort: 2 },
+          { containerPort: 1 },
+        ];
       }),
     );
     expect(c.errors.map((e) => [e.field, e.badValue])).toEqual([
@@ -296,7 +459,9 @@ describe('generated validators: list uniqueness', () => {
 
   it('a key of another JSON type is another key', () => {
     const c = pod(edited(validPod, (d) => (d.spec.containers[0].ports = [{ containerPort: 80 }, { containerPort: '80' }])));
-    expect(c.errors).toEqual([err('FieldValueTypeInvalid', 'spec.containers[0].ports[1].containerPort', '80', 'must be of type integer, not string')]);
+    expect(c.errors).toEqual([
+      err('FieldValueTypeInvalid', 'spec.containers[0].ports[1].containerPort', '80', 'must be of type integer, not string'),
+    ]);
   });
 
   it('long lists are checked the same way (the hashed path)', () => {
@@ -308,7 +473,10 @@ describe('generated validators: list uniqueness', () => {
 
   it('metadata.finalizers is a set', () => {
     const c = pod(edited(validPod, (d) => (d.metadata.finalizers = ['a', 'b', 'a', 'c', 'b'])));
-    expect(c.errors).toEqual([err('FieldValueDuplicate', 'metadata.finalizers[2]', 'a', ''), err('FieldValueDuplicate', 'metadata.finalizers[4]', 'b', '')]);
+    expect(c.errors).toEqual([
+      err('FieldValueDuplicate', 'metadata.finalizers[2]', 'a', ''),
+      err('FieldValueDuplicate', 'metadata.finalizers[4]', 'b', ''),
+    ]);
   });
 
   it('a long set is checked the same way (the hashed path)', () => {
@@ -333,7 +501,13 @@ describe('generated validators: unknown fields', () => {
     expect(c.errors).toEqual([]);
     expect(c.ok).toBe(true);
     // In schema field order: PodSpec declares volumes before containers.
-    expect(c.unknownFields).toEqual(['colour', 'metadata.owner', 'spec.volumes[0].hostPath.mode', 'spec.containers[0].ports[2].extra', 'spec.containers[1].colour']);
+    expect(c.unknownFields).toEqual([
+      'colour',
+      'metadata.owner',
+      'spec.volumes[0].hostPath.mode',
+      'spec.containers[0].ports[2].extra',
+      'spec.containers[1].colour',
+    ]);
   });
 
   it('map keys are data, never unknown fields', () => {
@@ -343,7 +517,11 @@ describe('generated validators: unknown fields', () => {
   });
 
   it('fields of a raw extension are not checked', () => {
-    const doc = { apiVersion: 'svcscheduler.config.svc.io/v1', kind: 'SvcSchedulerConfiguration', profiles: [{ schedulerName: 's', pluginConfig: [{ name: 'X', args: { whatever: [1, 'two'] } }] }] };
+    const doc = {
+      apiVersion: 'svcscheduler.config.svc.io/v1',
+      kind: 'SvcSchedulerConfiguration',
+      profiles: [{ schedulerName: 's', pluginConfig: [{ name: 'X', args: { whatever: [1, 'two'] } }] }],
+    };
     const c = validate('svcscheduler.config.svc.io/v1', 'SvcSchedulerConfiguration', doc);
     expect(c.errors).toEqual([]);
     expect(c.unknownFields).toEqual([]);
@@ -356,8 +534,12 @@ describe('generated validators: null', () => {
   });
 
   it('a nullable field still checks a value that is not null', () => {
-    expect(pod(edited(validPod, (d) => (d.metadata.deletionTimestamp = 'soon'))).errors).toEqual([err('FieldValueInvalid', 'metadata.deletionTimestamp', 'soon', 'must be an RFC 3339 timestamp')]);
-    expect(pod(edited(validPod, (d) => (d.metadata.deletionTimestamp = 5))).errors).toEqual([err('FieldValueTypeInvalid', 'metadata.deletionTimestamp', 5, 'must be of type string, not integer')]);
+    expect(pod(edited(validPod, (d) => (d.metadata.deletionTimestamp = 'soon'))).errors).toEqual([
+      err('FieldValueInvalid', 'metadata.deletionTimestamp', 'soon', 'must be an RFC 3339 timestamp'),
+    ]);
+    expect(pod(edited(validPod, (d) => (d.metadata.deletionTimestamp = 5))).errors).toEqual([
+      err('FieldValueTypeInvalid', 'metadata.deletionTimestamp', 5, 'must be of type string, not integer'),
+    ]);
   });
 
   it('on an optional field that is not nullable counts as absent', () => {

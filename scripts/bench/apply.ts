@@ -8,15 +8,26 @@ function pod(image: string): JsonObject {
   const container = (n: number) => ({
     name: `c${n}`,
     image: `${image}:${n}`,
-    ports: [{ containerPort: 8000 + n, protocol: 'TCP', name: `http${n}` }, { containerPort: 9000 + n, protocol: 'UDP', name: `dns${n}` }],
-    env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }],
+    ports: [
+      { containerPort: 8000 + n, protocol: 'TCP', name: `http${n}` },
+      { containerPort: 9000 + n, protocol: 'UDP', name: `dns${n}` },
+    ],
+    env: [
+      { name: 'A', value: '1' },
+      { name: 'B', value: '2' },
+    ],
     resources: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m', memory: '512Mi' } },
   });
   return {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name: 'bench', namespace: 'default', labels: { app: 'bench', tier: 'web' }, annotations: { note: 'x' } },
-    spec: { containers: [container(1), container(2), container(3)], nodeSelector: { disk: 'ssd' }, restartPolicy: 'Always', serviceAccountName: 'default' },
+    spec: {
+      containers: [container(1), container(2), container(3)],
+      nodeSelector: { disk: 'ssd' },
+      restartPolicy: 'Always',
+      serviceAccountName: 'default',
+    },
   };
 }
 
@@ -41,5 +52,7 @@ export async function benchApply(): Promise<void> {
     },
   ]);
   const r = results[0]!;
-  process.stdout.write(`applies per second: ${Math.round(n / (r.oursMs / 1000))}; merge patches per second: ${Math.round(n / (r.peerMs / 1000))}\n`);
+  process.stdout.write(
+    `applies per second: ${Math.round(n / (r.oursMs / 1000))}; merge patches per second: ${Math.round(n / (r.peerMs / 1000))}\n`,
+  );
 }

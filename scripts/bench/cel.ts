@@ -15,11 +15,20 @@ const document = {
   name: 'web-1',
   replicas: 3,
   labels: { app: 'web', tier: 'frontend' },
-  containers: [{ name: 'main', ports: [{ port: 80 }, { port: 443 }] }, { name: 'sidecar-proxy', ports: [{ port: 15001 }] }],
+  containers: [
+    { name: 'main', ports: [{ port: 80 }, { port: 443 }] },
+    { name: 'sidecar-proxy', ports: [{ port: 15001 }] },
+  ],
 };
 
 const port: SchemaNode = { type: 'object', fields: [{ name: 'port', schema: { type: 'integer' } }] };
-const container: SchemaNode = { type: 'object', fields: [{ name: 'name', schema: { type: 'string', maxLength: 63 } }, { name: 'ports', schema: { type: 'list', maxItems: 64, items: port } }] };
+const container: SchemaNode = {
+  type: 'object',
+  fields: [
+    { name: 'name', schema: { type: 'string', maxLength: 63 } },
+    { name: 'ports', schema: { type: 'list', maxItems: 64, items: port } },
+  ],
+};
 const schema: SchemaNode = {
   type: 'object',
   fields: [
@@ -32,7 +41,13 @@ const schema: SchemaNode = {
 
 /** @bufbuild/cel reads maps as Map and integers as bigint. */
 const asCelMaps = (v: unknown): unknown =>
-  typeof v === 'number' ? BigInt(v) : Array.isArray(v) ? v.map(asCelMaps) : v && typeof v === 'object' ? new Map(Object.entries(v).map(([k, x]) => [k, asCelMaps(x)])) : v;
+  typeof v === 'number'
+    ? BigInt(v)
+    : Array.isArray(v)
+      ? v.map(asCelMaps)
+      : v && typeof v === 'object'
+        ? new Map(Object.entries(v).map(([k, x]) => [k, asCelMaps(x)]))
+        : v;
 
 /** CEL evaluations per second: runtime/cel (compiled once, values converted once) vs @bufbuild/cel. */
 export async function benchCel(): Promise<void> {
@@ -42,7 +57,8 @@ export async function benchCel(): Promise<void> {
     const converter = new CelValueConverter();
     const peer = plan(celEnv({ funcs: strings }), bufParse(rule));
     const peerInput = { self: asCelMaps(document) };
-    if (ours.evaluate({ self: document }, { converter }) !== true || peer(peerInput as never) !== true) throw new Error(`${name}: both should hold`);
+    if (ours.evaluate({ self: document }, { converter }) !== true || peer(peerInput as never) !== true)
+      throw new Error(`${name}: both should hold`);
     return {
       name: `${name} x${n}`,
       ours: () => {
@@ -57,5 +73,8 @@ export async function benchCel(): Promise<void> {
     };
   });
   const results = await runCases('CEL evaluations (compiled once) vs @bufbuild/cel', cases);
-  for (const r of results) process.stdout.write(`${r.name}: ${Math.round(n / (r.oursMs / 1000)).toLocaleString('en')} evaluations/s (peer ${Math.round(n / (r.peerMs / 1000)).toLocaleString('en')}/s)\n`);
+  for (const r of results)
+    process.stdout.write(
+      `${r.name}: ${Math.round(n / (r.oursMs / 1000)).toLocaleString('en')} evaluations/s (peer ${Math.round(n / (r.peerMs / 1000)).toLocaleString('en')}/s)\n`,
+    );
 }

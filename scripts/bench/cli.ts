@@ -19,7 +19,10 @@ export async function benchCli(): Promise<void> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'svckit-bench-cli-'));
   const doc = join(dir, 'limits.yaml');
-  writeFileSync(doc, 'apiVersion: eventratelimit.admission.svc.io/v1alpha1\nkind: Configuration\nlimits: [{type: Server, qps: 10, burst: 50}]\n');
+  writeFileSync(
+    doc,
+    'apiVersion: eventratelimit.admission.svc.io/v1alpha1\nkind: Configuration\nlimits: [{type: Server, qps: 10, burst: 50}]\n',
+  );
   const compiled = (...args: string[]) => [join(ROOT, 'bin/svckit.js'), ...args];
   const cases: BenchCase[] = [
     processCase('compiled: svckit --version', compiled('--version')),

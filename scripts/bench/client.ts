@@ -30,7 +30,11 @@ export async function benchClient(): Promise<void> {
     await ours.core.v1.namespaces.create({ metadata: { name: NAMESPACE } });
     const data = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`key-${i}`, 'x'.repeat(64)]));
     for (let i = 0; i < OBJECTS; i += 50) {
-      await Promise.all(Array.from({ length: Math.min(50, OBJECTS - i) }, (_, j) => ours.core.v1.configMaps().create({ metadata: { name: `cm-${i + j}`, labels: { app: 'bench' } }, data })));
+      await Promise.all(
+        Array.from({ length: Math.min(50, OBJECTS - i) }, (_, j) =>
+          ours.core.v1.configMaps().create({ metadata: { name: `cm-${i + j}`, labels: { app: 'bench' } }, data }),
+        ),
+      );
     }
 
     const kc = new k8s.KubeConfig();
@@ -44,11 +48,13 @@ export async function benchClient(): Promise<void> {
 
     const configMaps = ours.core.v1.configMaps();
     const check = (a: ConfigMap, b: k8s.V1ConfigMap) => {
-      if (a.metadata?.name !== b.metadata?.name || a.data?.['key-1'] !== b.data?.['key-1']) throw new Error('the two clients read different objects');
+      if (a.metadata?.name !== b.metadata?.name || a.data?.['key-1'] !== b.data?.['key-1'])
+        throw new Error('the two clients read different objects');
     };
     check(await configMaps.get('cm-1'), await peer.readNamespacedConfigMap({ name: 'cm-1', namespace: NAMESPACE }));
     const [ourList, peerList] = [await configMaps.list(), await peer.listNamespacedConfigMap({ namespace: NAMESPACE })];
-    if (ourList.items.length !== OBJECTS || peerList.items.length !== OBJECTS) throw new Error('the two clients listed different collections');
+    if (ourList.items.length !== OBJECTS || peerList.items.length !== OBJECTS)
+      throw new Error('the two clients listed different collections');
 
     const peerName = '@kubernetes/client-node';
     const cases: BenchCase[] = [
@@ -67,7 +73,11 @@ export async function benchClient(): Promise<void> {
       {
         name: `get x${GETS} (${CONCURRENCY} in flight)`,
         ours: () => inParallel(GETS, CONCURRENCY, (i) => configMaps.get(`cm-${i % OBJECTS}`)),
-        peer: { name: peerName, run: () => inParallel(GETS, CONCURRENCY, (i) => peer.readNamespacedConfigMap({ name: `cm-${i % OBJECTS}`, namespace: NAMESPACE })) },
+        peer: {
+          name: peerName,
+          run: () =>
+            inParallel(GETS, CONCURRENCY, (i) => peer.readNamespacedConfigMap({ name: `cm-${i % OBJECTS}`, namespace: NAMESPACE })),
+        },
       },
       {
         name: `list ${OBJECTS} objects x${LISTS}`,
@@ -92,7 +102,11 @@ export async function benchClient(): Promise<void> {
             for (let i = 0; i < LISTS; i++) {
               let token: string | undefined;
               do {
-                const page = await peer.listNamespacedConfigMap({ namespace: NAMESPACE, limit: 100, ...(token ? { _continue: token } : {}) });
+                const page = await peer.listNamespacedConfigMap({
+                  namespace: NAMESPACE,
+                  limit: 100,
+                  ...(token ? { _continue: token } : {}),
+                });
                 token = page.metadata?._continue || undefined;
               } while (token);
             }
@@ -103,10 +117,19 @@ export async function benchClient(): Promise<void> {
     await runCases('Client throughput (JSON) vs @kubernetes/client-node against the same reference server', cases);
 
     // The same requests with the Protobuf transport (client-node speaks JSON only).
-    const proto = createClient({ server: running.url, namespace: NAMESPACE, onWarning: () => {}, codec: protobufCodec(allProtobufPackages) }).core.v1.configMaps();
+    const proto = createClient({
+      server: running.url,
+      namespace: NAMESPACE,
+      onWarning: () => {},
+      codec: protobufCodec(allProtobufPackages),
+    }).core.v1.configMaps();
     check(await proto.get('cm-1'), await peer.readNamespacedConfigMap({ name: 'cm-1', namespace: NAMESPACE }));
     await runCases('Client throughput (Protobuf) vs @kubernetes/client-node (JSON)', [
-      { name: `get x${GETS} (${CONCURRENCY} in flight), Protobuf`, ours: () => inParallel(GETS, CONCURRENCY, (i) => proto.get(`cm-${i % OBJECTS}`)), peer: cases[1]!.peer },
+      {
+        name: `get x${GETS} (${CONCURRENCY} in flight), Protobuf`,
+        ours: () => inParallel(GETS, CONCURRENCY, (i) => proto.get(`cm-${i % OBJECTS}`)),
+        peer: cases[1]!.peer,
+      },
       {
         name: `list ${OBJECTS} objects x${LISTS}, Protobuf`,
         ours: async () => {

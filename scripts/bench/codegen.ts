@@ -52,9 +52,14 @@ function builtinAsOpenApi(work: string): string {
 /** Every version schema of the CRDs in `dir` as components of one OpenAPI v3 document. */
 function crdsAsOpenApi(dir: string, work: string): string {
   const schemas: Record<string, unknown> = {};
-  for (const name of readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((n) => /\.ya?ml$/.test(n))
+    .sort()) {
     for (const doc of parseAllDocuments(readFileSync(join(dir, name), 'utf8'))) {
-      const crd = doc.toJS() as { kind?: string; spec: { group: string; names: { kind: string }; versions: { name: string; schema: { openAPIV3Schema: unknown } }[] } };
+      const crd = doc.toJS() as {
+        kind?: string;
+        spec: { group: string; names: { kind: string }; versions: { name: string; schema: { openAPIV3Schema: unknown } }[] };
+      };
       if (crd.kind !== 'CustomResourceDefinition') continue;
       for (const v of crd.spec.versions) schemas[`${crd.spec.group}.${v.name}.${crd.spec.names.kind}`] = v.schema.openAPIV3Schema;
     }

@@ -53,5 +53,7 @@ export async function benchDocuments(): Promise<void> {
     },
   ]);
   const r = results[0]!;
-  process.stdout.write(`documents per second: ${Math.round((copies * 3) / (r.oursMs / 1000))} (parse alone: ${Math.round((copies * 3) / (r.peerMs / 1000))})\n`);
+  process.stdout.write(
+    `documents per second: ${Math.round((copies * 3) / (r.oursMs / 1000))} (parse alone: ${Math.round((copies * 3) / (r.peerMs / 1000))})\n`,
+  );
 }

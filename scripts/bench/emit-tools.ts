@@ -22,7 +22,14 @@ import Handlebars from 'handlebars';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { IndentationText, Project, QuoteKind, StructureKind, type StatementStructures } from 'ts-morph';
 import { parse } from 'yaml';
-import { type EmitContext, GENERATOR_NAME, collectDeclarations, createEmitContext, emitTypes, gvAliasPrefix } from '../../generator/emit/index.js';
+import {
+  type EmitContext,
+  GENERATOR_NAME,
+  collectDeclarations,
+  createEmitContext,
+  emitTypes,
+  gvAliasPrefix,
+} from '../../generator/emit/index.js';
 import { corpusFolders } from './corpus.js';
 import { loadSchemas } from '../../generator/load/index.js';
 import { type Field, type GroupVersion, type Model, type TypeId, type TypeNode, groupDir } from '../../generator/model/index.js';
@@ -45,9 +52,26 @@ interface Tool {
 // A tool-neutral description of one types.ts, for (b) and (c): names, optionality, type text and
 // JSDoc exactly as types.ts writes them (minus GVK constants and type guards).
 
-interface PropModel { key: string; optional: boolean; type: string; doc: string[]; blankBefore: boolean }
-interface DeclModel { name: string; doc: string[]; props?: PropModel[]; openEnded: boolean; type?: string }
-interface FileModel { path: string; header: string[]; imports: { names: string; specifier: string }[]; decls: DeclModel[] }
+interface PropModel {
+  key: string;
+  optional: boolean;
+  type: string;
+  doc: string[];
+  blankBefore: boolean;
+}
+interface DeclModel {
+  name: string;
+  doc: string[];
+  props?: PropModel[];
+  openEnded: boolean;
+  type?: string;
+}
+interface FileModel {
+  path: string;
+  header: string[];
+  imports: { names: string; specifier: string }[];
+  decls: DeclModel[];
+}
 
 const ownGroupVersions = (model: Model) => model.groupVersions.filter((gv) => !gv.external);
 const typesPath = (outDir: string, gv: GroupVersion) => join(outDir, groupDir(gv.group), gv.version, 'types.ts');
@@ -73,40 +97,54 @@ function describe(ctx: EmitContext, gv: GroupVersion): FileModel {
     const literals = node.constraints?.enum?.map(tsLiteral);
     if (literals?.every((l) => l !== undefined)) return literals.join(' | ');
     switch (node.kind) {
-      case 'scalar': return node.type === 'integer' ? 'number' : node.type;
-      case 'bytes': case 'time': case 'duration': return 'string';
-      case 'quantity': return 'string | number';
-      case 'int-or-string': return 'number | string';
-      case 'raw': return 'unknown';
-      case 'object': return node.preserveUnknown || node.embeddedResource ? 'Record<string, unknown>' : 'Record<string, never>';
-      case 'map': return `Record<string, ${typeOf(node.values, true)}>`;
+      case 'scalar':
+        return node.type === 'integer' ? 'number' : node.type;
+      case 'bytes':
+      case 'time':
+      case 'duration':
+        return 'string';
+      case 'quantity':
+        return 'string | number';
+      case 'int-or-string':
+        return 'number | string';
+      case 'raw':
+        return 'unknown';
+      case 'object':
+        return node.preserveUnknown || node.embeddedResource ? 'Record<string, unknown>' : 'Record<string, never>';
+      case 'map':
+        return `Record<string, ${typeOf(node.values, true)}>`;
       case 'list': {
         const item = typeOf(node.items, true);
         return /[|&\s]/.test(item) ? `Array<${item}>` : `${item}[]`;
       }
-      case 'ref': return refName(node.target);
+      case 'ref':
+        return refName(node.target);
     }
   };
-  const decls = declarations.filter((d) => !d.alias).map((d): DeclModel => {
-    const doc = docLines(d.description, `Schema: ${d.origin}`);
-    const node = d.node;
-    if (node.kind !== 'object' || node.fields.length === 0) return { name: d.name, doc, openEnded: false, type: typeOf(node, false) };
-    const props = node.fields.map((f, i): PropModel => {
-      const tags = [
-        f.type.default !== undefined ? `@defaultValue \`${JSON.stringify(f.type.default)}\`${f.defaultZeroIsUnset ? ' (also when set to zero)' : ''}` : '',
-        f.deprecated ? `@deprecated ${f.deprecated}` : '',
-        f.secret ? 'Sensitive: never logged.' : '',
-      ].filter(Boolean);
-      return {
-        key: tsKey(f.name),
-        optional: !f.required,
-        type: typeOf(f.type, true),
-        doc: docLines(f.description ?? f.type.description, constraintNotes(f.type), tags.join('\n') || undefined),
-        blankBefore: i > 0 && Boolean(f.description || node.fields[i - 1]?.description),
-      };
+  const decls = declarations
+    .filter((d) => !d.alias)
+    .map((d): DeclModel => {
+      const doc = docLines(d.description, `Schema: ${d.origin}`);
+      const node = d.node;
+      if (node.kind !== 'object' || node.fields.length === 0) return { name: d.name, doc, openEnded: false, type: typeOf(node, false) };
+      const props = node.fields.map((f, i): PropModel => {
+        const tags = [
+          f.type.default !== undefined
+            ? `@defaultValue \`${JSON.stringify(f.type.default)}\`${f.defaultZeroIsUnset ? ' (also when set to zero)' : ''}`
+            : '',
+          f.deprecated ? `@deprecated ${f.deprecated}` : '',
+          f.secret ? 'Sensitive: never logged.' : '',
+        ].filter(Boolean);
+        return {
+          key: tsKey(f.name),
+          optional: !f.required,
+          type: typeOf(f.type, true),
+          doc: docLines(f.description ?? f.type.description, constraintNotes(f.type), tags.join('\n') || undefined),
+          blankBefore: i > 0 && Boolean(f.description || node.fields[i - 1]?.description),
+        };
+      });
+      return { name: d.name, doc, props, openEnded: Boolean(node.preserveUnknown) };
     });
-    return { name: d.name, doc, props, openEnded: Boolean(node.preserveUnknown) };
-  });
   return {
     path,
     header: [`Code generated by ${GENERATOR_NAME} ${ctx.version}. DO NOT EDIT.`, `Source: ${gv.source}`],
@@ -127,9 +165,10 @@ function importer(ctx: EmitContext, gv: GroupVersion, path: string, bound: Set<s
     byModule.get(module)!.add(local === t.id.name ? local : `${t.id.name} as ${local}`);
     return local;
   };
-  const imports = () => [...byModule]
-    .map(([module, names]) => ({ names: [...names].sort().join(', '), specifier: specifier(path, module) }))
-    .sort((a, b) => (a.specifier < b.specifier ? -1 : 1));
+  const imports = () =>
+    [...byModule]
+      .map(([module, names]) => ({ names: [...names].sort().join(', '), specifier: specifier(path, module) }))
+      .sort((a, b) => (a.specifier < b.specifier ? -1 : 1));
   return { refName, imports };
 }
 
@@ -154,7 +193,9 @@ function constraintNotes(node: TypeNode): string | undefined {
     node.kind === 'time' && (node.format === 'date' ? 'a date (RFC 3339)' : 'a timestamp (RFC 3339)'),
     node.kind === 'bytes' && 'base64-encoded bytes',
     node.kind === 'quantity' && 'a quantity such as `1Gi` or `500m`',
-    node.kind === 'list' && node.listType && `list type ${node.listType}${node.listMapKeys ? ` keyed by ${node.listMapKeys.join(', ')}` : ''}`,
+    node.kind === 'list' &&
+      node.listType &&
+      `list type ${node.listType}${node.listMapKeys ? ` keyed by ${node.listMapKeys.join(', ')}` : ''}`,
   ].filter((p): p is string => typeof p === 'string' && p !== '');
   return parts.length ? `${parts.join('; ')}.`.replace(/^./, (s) => s.toUpperCase()) : undefined;
 }
@@ -183,18 +224,36 @@ const tsMorph: Tool = {
       const f = describe(ctx, gv);
       const statements: (string | StatementStructures)[] = [
         f.header.map((h) => `// ${h}`).join('\n'),
-        ...f.imports.map((i): StatementStructures => ({
-          kind: StructureKind.ImportDeclaration, isTypeOnly: true, namedImports: i.names.split(', '), moduleSpecifier: i.specifier,
-        })),
-        ...f.decls.map((d): StatementStructures => d.props
-          ? {
-            kind: StructureKind.Interface, name: d.name, isExported: true, docs: jsdoc(d.doc),
-            properties: d.props.map((p) => ({ name: p.key, hasQuestionToken: p.optional, type: p.type, docs: jsdoc(p.doc) })),
-            indexSignatures: d.openEnded
-              ? [{ keyName: 'field', keyType: 'string', returnType: 'unknown', docs: ['Fields beyond the schema are kept (x-svc-preserve-unknown-fields).'] }]
-              : [],
-          }
-          : { kind: StructureKind.TypeAlias, name: d.name, isExported: true, docs: jsdoc(d.doc), type: d.type! }),
+        ...f.imports.map(
+          (i): StatementStructures => ({
+            kind: StructureKind.ImportDeclaration,
+            isTypeOnly: true,
+            namedImports: i.names.split(', '),
+            moduleSpecifier: i.specifier,
+          }),
+        ),
+        ...f.decls.map(
+          (d): StatementStructures =>
+            d.props
+              ? {
+                  kind: StructureKind.Interface,
+                  name: d.name,
+                  isExported: true,
+                  docs: jsdoc(d.doc),
+                  properties: d.props.map((p) => ({ name: p.key, hasQuestionToken: p.optional, type: p.type, docs: jsdoc(p.doc) })),
+                  indexSignatures: d.openEnded
+                    ? [
+                        {
+                          keyName: 'field',
+                          keyType: 'string',
+                          returnType: 'unknown',
+                          docs: ['Fields beyond the schema are kept (x-svc-preserve-unknown-fields).'],
+                        },
+                      ]
+                    : [],
+                }
+              : { kind: StructureKind.TypeAlias, name: d.name, isExported: true, docs: jsdoc(d.doc), type: d.type! },
+        ),
       ];
       out.set(f.path, project.createSourceFile(f.path, { statements }, { overwrite: true }).getFullText());
     }
@@ -278,7 +337,7 @@ function toJsonSchema(ctx: EmitContext, gv: GroupVersion): { schema: JSONSchema;
   const names = new Map(declarations.map((d) => [d.node, d.name]));
   const { refName, imports } = importer(ctx, gv, typesPath(ctx.outDir, gv), new Set(names.values()));
   const convert = (node: TypeNode, useNames: boolean): JSONSchema => {
-    const c = node.constraints ?? {};  // draft-4 keywords, as in JSON Schema
+    const c = node.constraints ?? {}; // draft-4 keywords, as in JSON Schema
     const named = useNames ? names.get(node) : undefined;
     let s: JSONSchema = named ? { $ref: `#/definitions/${named}` } : structural(node);
     if (!named) {
@@ -290,24 +349,36 @@ function toJsonSchema(ctx: EmitContext, gv: GroupVersion): { schema: JSONSchema;
   };
   const structural = (node: TypeNode): JSONSchema => {
     switch (node.kind) {
-      case 'scalar': return { type: node.type, ...(node.format && { format: node.format }) };
-      case 'bytes': return { type: 'string', format: 'byte' };
-      case 'time': return { type: 'string', format: node.format };
-      case 'duration': return { type: 'string', format: 'duration' };
-      case 'quantity': case 'int-or-string': return { anyOf: [{ type: 'integer' }, { type: 'string' }] };
+      case 'scalar':
+        return { type: node.type, ...(node.format && { format: node.format }) };
+      case 'bytes':
+        return { type: 'string', format: 'byte' };
+      case 'time':
+        return { type: 'string', format: node.format };
+      case 'duration':
+        return { type: 'string', format: 'duration' };
+      case 'quantity':
+      case 'int-or-string':
+        return { anyOf: [{ type: 'integer' }, { type: 'string' }] };
       // Not `{}`: with a description next to it, json-schema-to-typescript makes `{}` an object with an index signature.
-      case 'raw': return { tsType: 'unknown' };
-      case 'map': return { type: 'object', additionalProperties: convert(node.values, true) };
-      case 'list': return { type: 'array', items: convert(node.items, true) };
-      case 'object': return {
-        type: 'object',
-        properties: Object.fromEntries(node.fields.map((f) => [f.name, property(f)])),
-        required: node.fields.filter((f) => f.required).map((f) => f.name),
-        additionalProperties: Boolean(node.preserveUnknown || node.embeddedResource),
-      };
+      case 'raw':
+        return { tsType: 'unknown' };
+      case 'map':
+        return { type: 'object', additionalProperties: convert(node.values, true) };
+      case 'list':
+        return { type: 'array', items: convert(node.items, true) };
+      case 'object':
+        return {
+          type: 'object',
+          properties: Object.fromEntries(node.fields.map((f) => [f.name, property(f)])),
+          required: node.fields.filter((f) => f.required).map((f) => f.name),
+          additionalProperties: Boolean(node.preserveUnknown || node.embeddedResource),
+        };
       case 'ref': {
         const local = refName(node.target);
-        return node.target.group === gv.group && node.target.version === gv.version ? { $ref: `#/definitions/${local}` } : { tsType: local };
+        return node.target.group === gv.group && node.target.version === gv.version
+          ? { $ref: `#/definitions/${local}` }
+          : { tsType: local };
       }
     }
   };
@@ -323,7 +394,10 @@ function toJsonSchema(ctx: EmitContext, gv: GroupVersion): { schema: JSONSchema;
     definitions[d.name] = s;
   }
   // The root only makes every definition reachable; it is dropped from the output below.
-  return { schema: { title: 'Root', anyOf: Object.keys(definitions).map((n) => ({ $ref: `#/definitions/${n}` })), definitions }, imports: imports().map((i) => `import type { ${i.names} } from '${i.specifier}';`) };
+  return {
+    schema: { title: 'Root', anyOf: Object.keys(definitions).map((n) => ({ $ref: `#/definitions/${n}` })), definitions },
+    imports: imports().map((i) => `import type { ${i.names} } from '${i.specifier}';`),
+  };
 }
 
 const header = (gv: GroupVersion) => `// Code generated by ${GENERATOR_NAME} ${VERSION}. DO NOT EDIT.\n// Source: ${gv.source}`;
@@ -348,10 +422,23 @@ const rawCrds = new Map<string, { group: string; version: string; kind: string; 
 function crdSchemas(input: string) {
   if (!rawCrds.has(input)) {
     const dir = resolve(ROOT, input);
-    rawCrds.set(input, readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().flatMap((f) => {
-      const crd = parse(readFileSync(join(dir, f), 'utf8')) as { spec: { group: string; names: { kind: string }; versions: { name: string; schema: { openAPIV3Schema: JSONSchema } }[] } };
-      return crd.spec.versions.map((v) => ({ group: crd.spec.group, version: v.name, kind: crd.spec.names.kind, schema: v.schema.openAPIV3Schema }));
-    }));
+    rawCrds.set(
+      input,
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.yaml'))
+        .sort()
+        .flatMap((f) => {
+          const crd = parse(readFileSync(join(dir, f), 'utf8')) as {
+            spec: { group: string; names: { kind: string }; versions: { name: string; schema: { openAPIV3Schema: JSONSchema } }[] };
+          };
+          return crd.spec.versions.map((v) => ({
+            group: crd.spec.group,
+            version: v.name,
+            kind: crd.spec.names.kind,
+            schema: v.schema.openAPIV3Schema,
+          }));
+        }),
+    );
   }
   return rawCrds.get(input)!;
 }
@@ -371,11 +458,22 @@ const jsonSchemaToTsRaw: Tool = {
 
 // ---------------------------------------------------------------------------------------------
 
-interface Row { tool: string; input: string; ms: number; lines: number; bytes: number; errors: number; deterministic: boolean; names: Set<string> }
+interface Row {
+  tool: string;
+  input: string;
+  ms: number;
+  lines: number;
+  bytes: number;
+  errors: number;
+  deterministic: boolean;
+  names: Set<string>;
+}
 
 async function measure(tool: Tool, model: Model, input: string): Promise<Row> {
-  const keep = process.env.KEEP;  // KEEP=dir keeps every candidate's output there for reading
-  const dir = keep ? resolve(keep, tool.name.replace(/\W+/g, '-'), input.replace(/\W+/g, '_')) : mkdtempSync(join(tmpdir(), 'svckit-emit-'));
+  const keep = process.env.KEEP; // KEEP=dir keeps every candidate's output there for reading
+  const dir = keep
+    ? resolve(keep, tool.name.replace(/\W+/g, '-'), input.replace(/\W+/g, '_'))
+    : mkdtempSync(join(tmpdir(), 'svckit-emit-'));
   try {
     const texts: string[] = [];
     const times: number[] = [];
@@ -396,8 +494,12 @@ async function measure(tool: Tool, model: Model, input: string): Promise<Row> {
     // Only errors in the candidate's own files: (a) imports the runtime, which others are editing.
     const errors = typecheckDir(dir).filter((e) => e.startsWith(dir));
     return {
-      tool: tool.name, input, ms: times.sort((a, b) => a - b)[2]!,
-      lines: all.split('\n').length - 1, bytes: Buffer.byteLength(all), errors: errors.length,
+      tool: tool.name,
+      input,
+      ms: times.sort((a, b) => a - b)[2]!,
+      lines: all.split('\n').length - 1,
+      bytes: Buffer.byteLength(all),
+      errors: errors.length,
       deterministic: texts.every((t) => t === texts[0]),
       names: new Set([...all.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]!)),
     };
@@ -421,14 +523,16 @@ for (const input of INPUTS) {
 
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 const ratio = (x: number, a: number) => `${(x / a).toFixed(2)}x`;
-console.log(`${'tool'.padEnd(32)} ${'input'.padEnd(38)} ${pad('ms', 8)} ${pad('lines', 7)} ${pad('bytes', 8)} ${pad('ts-errors', 9)}   vs (a): ms, lines, bytes; names`);
+console.log(
+  `${'tool'.padEnd(32)} ${'input'.padEnd(38)} ${pad('ms', 8)} ${pad('lines', 7)} ${pad('bytes', 8)} ${pad('ts-errors', 9)}   vs (a): ms, lines, bytes; names`,
+);
 for (const r of rows) {
   const a = rows.find((x) => x.input === r.input && x.tool.startsWith('(a)'))!;
   const missing = [...a.names].filter((n) => !r.names.has(n)).length;
   const extra = [...r.names].filter((n) => !a.names.has(n)).length;
   console.log(
-    `${r.tool.padEnd(32)} ${r.input.padEnd(38)} ${pad(r.ms.toFixed(1), 8)} ${pad(r.lines, 7)} ${pad(r.bytes, 8)} ${pad(r.errors, 9)}   `
-      + `${ratio(r.ms, a.ms)}, ${ratio(r.lines, a.lines)}, ${ratio(r.bytes, a.bytes)}; `
-      + `${missing || extra ? `-${missing} +${extra}` : 'same'}${r.deterministic ? '' : '; NOT deterministic'}`,
+    `${r.tool.padEnd(32)} ${r.input.padEnd(38)} ${pad(r.ms.toFixed(1), 8)} ${pad(r.lines, 7)} ${pad(r.bytes, 8)} ${pad(r.errors, 9)}   ` +
+      `${ratio(r.ms, a.ms)}, ${ratio(r.lines, a.lines)}, ${ratio(r.bytes, a.bytes)}; ` +
+      `${missing || extra ? `-${missing} +${extra}` : 'same'}${r.deterministic ? '' : '; NOT deterministic'}`,
   );
 }

@@ -34,7 +34,13 @@ export async function runCases(title: string, cases: BenchCase[]): Promise<Bench
       ours.push(await time(c.ours));
       peer.push(await time(c.peer.run));
     }
-    const r: BenchResult = { name: c.name, peer: c.peer.name, oursMs: median(ours), peerMs: median(peer), speedup: median(peer) / median(ours) };
+    const r: BenchResult = {
+      name: c.name,
+      peer: c.peer.name,
+      oursMs: median(ours),
+      peerMs: median(peer),
+      speedup: median(peer) / median(ours),
+    };
     results.push(r);
     process.stdout.write(row([r.name, r.oursMs.toFixed(1), r.peer, r.peerMs.toFixed(1), `${r.speedup.toFixed(2)}x`]));
   }
@@ -56,5 +62,8 @@ function median(values: number[]): number {
 const WIDTHS = [34, 10, 22, 10, 18];
 
 function row(cells: string[]): string {
-  return `${cells.map((c, i) => c.padEnd(WIDTHS[i] ?? 12)).join(' ').trimEnd()}\n`;
+  return `${cells
+    .map((c, i) => c.padEnd(WIDTHS[i] ?? 12))
+    .join(' ')
+    .trimEnd()}\n`;
 }

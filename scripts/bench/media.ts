@@ -17,7 +17,13 @@ export async function benchMedia(): Promise<void> {
     const pods = podList(500).items as { metadata: Record<string, unknown> }[];
     for (const pod of pods) {
       const { resourceVersion: _rv, uid: _uid, creationTimestamp: _ct, managedFields: _mf, ...meta } = pod.metadata;
-      await send(agent, `${server.url}/api/v1/namespaces/bench/pods`, { ...pod, apiVersion: 'v1', kind: 'Pod', metadata: { ...meta, namespace: 'bench' }, status: undefined });
+      await send(agent, `${server.url}/api/v1/namespaces/bench/pods`, {
+        ...pod,
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { ...meta, namespace: 'bench' },
+        status: undefined,
+      });
     }
     const list = `${server.url}/api/v1/namespaces/bench/pods`;
     const one = `${list}/${String(pods[0]!.metadata.name)}`;
@@ -32,10 +38,26 @@ export async function benchMedia(): Promise<void> {
     };
     const json = { accept: 'application/json' };
     await runCases('get and list of 500 Pods over HTTP, per media type (peer: JSON)', [
-      { name: 'list 500 Pods x10, Protobuf', ours: fetchAs(list, { accept: MEDIA_PROTOBUF }, 10), peer: { name: 'JSON', run: fetchAs(list, json, 10) } },
-      { name: 'list 500 Pods x10, gzip JSON', ours: fetchAs(list, { accept: 'application/json', 'accept-encoding': 'gzip' }, 10), peer: { name: 'JSON', run: fetchAs(list, json, 10) } },
-      { name: 'list 500 Pods x10, Table', ours: fetchAs(list, { accept: 'application/json;as=Table;g=meta.svc.io;v=v1' }, 10), peer: { name: 'JSON', run: fetchAs(list, json, 10) } },
-      { name: 'get a Pod x500, Protobuf', ours: fetchAs(one, { accept: MEDIA_PROTOBUF }, 500), peer: { name: 'JSON', run: fetchAs(one, json, 500) } },
+      {
+        name: 'list 500 Pods x10, Protobuf',
+        ours: fetchAs(list, { accept: MEDIA_PROTOBUF }, 10),
+        peer: { name: 'JSON', run: fetchAs(list, json, 10) },
+      },
+      {
+        name: 'list 500 Pods x10, gzip JSON',
+        ours: fetchAs(list, { accept: 'application/json', 'accept-encoding': 'gzip' }, 10),
+        peer: { name: 'JSON', run: fetchAs(list, json, 10) },
+      },
+      {
+        name: 'list 500 Pods x10, Table',
+        ours: fetchAs(list, { accept: 'application/json;as=Table;g=meta.svc.io;v=v1' }, 10),
+        peer: { name: 'JSON', run: fetchAs(list, json, 10) },
+      },
+      {
+        name: 'get a Pod x500, Protobuf',
+        ours: fetchAs(one, { accept: MEDIA_PROTOBUF }, 500),
+        peer: { name: 'JSON', run: fetchAs(one, json, 500) },
+      },
     ]);
   } finally {
     await agent.close();
@@ -45,7 +67,12 @@ export async function benchMedia(): Promise<void> {
 }
 
 async function send(agent: Agent, url: string, body: unknown): Promise<void> {
-  const res = await request(url, { method: 'POST', dispatcher: agent, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const res = await request(url, {
+    method: 'POST',
+    dispatcher: agent,
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
   const text = await res.body.text();
   if (res.statusCode >= 300) throw new Error(`POST ${url}: ${res.statusCode} ${text.slice(0, 300)}`);
 }

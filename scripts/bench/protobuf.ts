@@ -42,15 +42,26 @@ export async function benchProtobuf(): Promise<void> {
   };
   const withRuns = (cases: BenchCase[]): BenchCase[] => cases.map((c) => ({ runs: RUNS, ...c }));
 
-  await runCases(`Protobuf (ours) vs JSON: PodList of ${PODS} Pods, ${REPEAT}x per run`, withRuns([
-    { name: 'encode (envelope)', ours: repeat(() => codecs.encode(list)), peer: { name: 'JSON.stringify', run: repeat(() => JSON.stringify(list)) } },
-    { name: 'decode (envelope)', ours: repeat(() => codecs.decode(bytes)), peer: { name: 'JSON.parse', run: repeat(() => JSON.parse(json)) } },
-    {
-      name: `watch: ${PODS} events, encode`,
-      ours: repeat(() => events.map((e) => codecs.encodeWatchEvent('MODIFIED', e))),
-      peer: { name: 'JSON.stringify event', run: repeat(() => events.map((e) => JSON.stringify({ type: 'MODIFIED', object: e }))) },
-    },
-  ]));
+  await runCases(
+    `Protobuf (ours) vs JSON: PodList of ${PODS} Pods, ${REPEAT}x per run`,
+    withRuns([
+      {
+        name: 'encode (envelope)',
+        ours: repeat(() => codecs.encode(list)),
+        peer: { name: 'JSON.stringify', run: repeat(() => JSON.stringify(list)) },
+      },
+      {
+        name: 'decode (envelope)',
+        ours: repeat(() => codecs.decode(bytes)),
+        peer: { name: 'JSON.parse', run: repeat(() => JSON.parse(json)) },
+      },
+      {
+        name: `watch: ${PODS} events, encode`,
+        ours: repeat(() => events.map((e) => codecs.encodeWatchEvent('MODIFIED', e))),
+        peer: { name: 'JSON.stringify event', run: repeat(() => events.map((e) => JSON.stringify({ type: 'MODIFIED', object: e }))) },
+      },
+    ]),
+  );
 
   const wire: [string, number][] = [
     ['JSON', Buffer.byteLength(json)],
@@ -60,13 +71,17 @@ export async function benchProtobuf(): Promise<void> {
     [`gzip Protobuf (level ${GZIP_LEVEL})`, gzipSync(bytes, { level: GZIP_LEVEL }).length],
   ];
   process.stdout.write(`\n## Bytes on the wire: PodList of ${PODS} Pods\n`);
-  for (const [name, size] of wire) process.stdout.write(`${name.padEnd(34)} ${String(size).padStart(9)} bytes  ${(size / wire[0]![1]).toFixed(3)}x JSON\n`);
+  for (const [name, size] of wire)
+    process.stdout.write(`${name.padEnd(34)} ${String(size).padStart(9)} bytes  ${(size / wire[0]![1]).toFixed(3)}x JSON\n`);
 
   const reflection = new ReflectionPeer();
   const buf = new BufPeer(reflection.root);
   const schema = allProtobufPackages.flatMap((p) => p.kinds).find((k) => k.kind === 'PodList')!.schema;
   const raw = codecs.encodeMessage('v1', 'PodList', list);
-  for (const [name, peer] of [['protobufjs reflection', reflection], ['@bufbuild/protobuf', buf]] as const) {
+  for (const [name, peer] of [
+    ['protobufjs reflection', reflection],
+    ['@bufbuild/protobuf', buf],
+  ] as const) {
     const back = peer.decode(schema, peer.encode(schema, list));
     const a = JSON.stringify(sortKeys({ apiVersion: 'v1', kind: 'PodList', ...back }));
     const b = JSON.stringify(sortKeys(list));
@@ -79,12 +94,36 @@ export async function benchProtobuf(): Promise<void> {
   }
   const prepared = reflection.prepare(schema, list);
   const cases: BenchCase[] = [
-    { name: 'encode (message)', ours: repeat(() => codecs.encodeMessage('v1', 'PodList', list)), peer: { name: 'protobufjs reflection', run: repeat(() => reflection.encode(schema, list)) } },
-    { name: 'decode (message)', ours: repeat(() => codecs.decodeMessage('v1', 'PodList', raw)), peer: { name: 'protobufjs reflection', run: repeat(() => reflection.decode(schema, raw)) } },
-    { name: 'encode, conversion left out', ours: repeat(() => codecs.encodeMessage('v1', 'PodList', list)), peer: { name: 'protobufjs encode only', run: repeat(() => reflection.encodePrepared(prepared)) } },
-    { name: 'decode, conversion left out', ours: repeat(() => codecs.decodeMessage('v1', 'PodList', raw)), peer: { name: 'protobufjs decode only', run: repeat(() => reflection.decodeOnly(raw)) } },
-    { name: 'encode (message)', ours: repeat(() => codecs.encodeMessage('v1', 'PodList', list)), peer: { name: '@bufbuild/protobuf', run: repeat(() => buf.encode(schema, list)) } },
-    { name: 'decode (message)', ours: repeat(() => codecs.decodeMessage('v1', 'PodList', raw)), peer: { name: '@bufbuild/protobuf', run: repeat(() => buf.decode(schema, raw)) } },
+    {
+      name: 'encode (message)',
+      ours: repeat(() => codecs.encodeMessage('v1', 'PodList', list)),
+      peer: { name: 'protobufjs reflection', run: repeat(() => reflection.encode(schema, list)) },
+    },
+    {
+      name: 'decode (message)',
+      ours: repeat(() => codecs.decodeMessage('v1', 'PodList', raw)),
+      peer: { name: 'protobufjs reflection', run: repeat(() => reflection.decode(schema, raw)) },
+    },
+    {
+      name: 'encode, conversion left out',
+      ours: repeat(() => codecs.encodeMessage('v1', 'PodList', list)),
+      peer: { name: 'protobufjs encode only', run: repeat(() => reflection.encodePrepared(prepared)) },
+    },
+    {
+      name: 'decode, conversion left out',
+      ours: repeat(() => codecs.decodeMessage('v1', 'PodList', raw)),
+      peer: { name: 'protobufjs decode only', run: repeat(() => reflection.decodeOnly(raw)) },
+    },
+    {
+      name: 'encode (message)',
+      ours: repeat(() => codecs.encodeMessage('v1', 'PodList', list)),
+      peer: { name: '@bufbuild/protobuf', run: repeat(() => buf.encode(schema, list)) },
+    },
+    {
+      name: 'decode (message)',
+      ours: repeat(() => codecs.decodeMessage('v1', 'PodList', raw)),
+      peer: { name: '@bufbuild/protobuf', run: repeat(() => buf.decode(schema, raw)) },
+    },
   ];
   await runCases(`Codec strategies: PodList of ${PODS} Pods (bytes identical to ours), ${REPEAT}x per run`, withRuns(cases));
 }
@@ -101,7 +140,8 @@ export function podList(count: number): Json & { items: unknown[] } {
     }
     return out.slice(0, length);
   };
-  const time = (i: number, offset: number): string => `${new Date(Date.UTC(2024, 2, 1) + i * 61_000 + offset * 1000).toISOString().slice(0, 19)}Z`;
+  const time = (i: number, offset: number): string =>
+    `${new Date(Date.UTC(2024, 2, 1) + i * 61_000 + offset * 1000).toISOString().slice(0, 19)}Z`;
   const items = Array.from({ length: count }, (_, i) => ({
     metadata: {
       name: `web-7d9f8c6b5-${hex(i, 1, 5)}`,
@@ -112,7 +152,16 @@ export function podList(count: number): Json & { items: unknown[] } {
       creationTimestamp: time(i, 0),
       labels: { app: 'web', 'pod-template-hash': '7d9f8c6b5', tier: 'frontend' },
       annotations: { 'prometheus.io/scrape': 'true', 'prometheus.io/port': '9090' },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7d9f8c6b5', uid: '3b2a1c0d-9e8f-4a7b-8c6d-5e4f3a2b1c0d', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: 'web-7d9f8c6b5',
+          uid: '3b2a1c0d-9e8f-4a7b-8c6d-5e4f3a2b1c0d',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     spec: {
       volumes: [
@@ -138,8 +187,21 @@ export function podList(count: number): Json & { items: unknown[] } {
             { name: 'config', mountPath: '/etc/web', readOnly: true },
             { name: 'cache', mountPath: '/var/cache/web' },
           ],
-          livenessProbe: { httpGet: { path: '/healthz', port: 'http', scheme: 'HTTP' }, initialDelaySeconds: 10, periodSeconds: 10, timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3 },
-          readinessProbe: { httpGet: { path: '/ready', port: 8080, scheme: 'HTTP' }, periodSeconds: 5, timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3 },
+          livenessProbe: {
+            httpGet: { path: '/healthz', port: 'http', scheme: 'HTTP' },
+            initialDelaySeconds: 10,
+            periodSeconds: 10,
+            timeoutSeconds: 1,
+            successThreshold: 1,
+            failureThreshold: 3,
+          },
+          readinessProbe: {
+            httpGet: { path: '/ready', port: 8080, scheme: 'HTTP' },
+            periodSeconds: 5,
+            timeoutSeconds: 1,
+            successThreshold: 1,
+            failureThreshold: 3,
+          },
           imagePullPolicy: 'IfNotPresent',
         },
         {
@@ -168,8 +230,24 @@ export function podList(count: number): Json & { items: unknown[] } {
       podIP: `10.244.${i % 250}.${(i % 200) + 2}`,
       startTime: time(i, 0),
       containerStatuses: [
-        { name: 'web', ready: true, restartCount: i % 3, image: 'registry.example.com/web:1.42.0', imageID: 'registry.example.com/web@sha256:4f0c2a9d8e7b6c5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a', started: true, state: { running: { startedAt: time(i, 5) } } },
-        { name: 'sidecar', ready: true, restartCount: 0, image: 'registry.example.com/proxy:2.1.0', imageID: 'registry.example.com/proxy@sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9', started: true, state: { running: { startedAt: time(i, 4) } } },
+        {
+          name: 'web',
+          ready: true,
+          restartCount: i % 3,
+          image: 'registry.example.com/web:1.42.0',
+          imageID: 'registry.example.com/web@sha256:4f0c2a9d8e7b6c5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a',
+          started: true,
+          state: { running: { startedAt: time(i, 5) } },
+        },
+        {
+          name: 'sidecar',
+          ready: true,
+          restartCount: 0,
+          image: 'registry.example.com/proxy:2.1.0',
+          imageID: 'registry.example.com/proxy@sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9',
+          started: true,
+          state: { running: { startedAt: time(i, 4) } },
+        },
       ],
     },
   }));
@@ -179,7 +257,11 @@ export function podList(count: number): Json & { items: unknown[] } {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Json)[k])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sortKeys((value as Json)[k])]),
+  );
 }
 
 // ---- The peers: JSON <-> message-shaped objects, compiled per type, then the library's codec ----
@@ -203,7 +285,9 @@ class Converter {
   private readonly embedded = new Map<ObjectSchema, Map<number, ObjectSchema>>();
 
   constructor(private readonly shapes: Shapes) {
-    for (const p of allProtobufPackages) for (const e of p.embedded) this.embedded.set(e.owner, (this.embedded.get(e.owner) ?? new Map<number, ObjectSchema>()).set(e.number, e.type));
+    for (const p of allProtobufPackages)
+      for (const e of p.embedded)
+        this.embedded.set(e.owner, (this.embedded.get(e.owner) ?? new Map<number, ObjectSchema>()).set(e.number, e.type));
   }
 
   toMessage(schema: ObjectSchema): Convert {
@@ -289,7 +373,10 @@ class Converter {
       case 'quantity':
         return (v) => ({ string: String(v) });
       case 'int-or-string':
-        return (v) => (typeof v === 'string' ? { type: this.shapes.int64(1), intVal: 0, strVal: v } : { type: this.shapes.int64(0), intVal: v, strVal: '' });
+        return (v) =>
+          typeof v === 'string'
+            ? { type: this.shapes.int64(1), intVal: 0, strVal: v }
+            : { type: this.shapes.int64(0), intVal: v, strVal: '' };
       case 'raw':
         return (v) => ({ raw: Buffer.from(JSON.stringify(v)) });
       case 'object':
@@ -325,7 +412,9 @@ class Converter {
       case 'raw':
         return (v) => JSON.parse(Buffer.from((v as Json).raw as Uint8Array).toString()) as unknown;
       case 'object':
-        return n.embeddedResource || n.preserveUnknown ? (v) => JSON.parse(Buffer.from((v as Json).raw as Uint8Array).toString()) as unknown : (v) => this.fromMessage(n)(v);
+        return n.embeddedResource || n.preserveUnknown
+          ? (v) => JSON.parse(Buffer.from((v as Json).raw as Uint8Array).toString()) as unknown
+          : (v) => this.fromMessage(n)(v);
       case 'list': {
         const item = this.fromValue(n.items);
         return (v) => (v as unknown[]).map(item);
@@ -351,7 +440,10 @@ function lowerFirst(text: string): string {
 function loadRoot(): protobuf.Root {
   const root = new protobuf.Root();
   root.resolvePath = (_origin, target) => join(GENERATED, target);
-  root.loadSync((readdirSync(GENERATED, { recursive: true }) as string[]).filter((f) => f.endsWith('.proto')), { keepCase: true });
+  root.loadSync(
+    (readdirSync(GENERATED, { recursive: true }) as string[]).filter((f) => f.endsWith('.proto')),
+    { keepCase: true },
+  );
   root.resolveAll();
   return root;
 }
@@ -420,7 +512,10 @@ class BufPeer {
  */
 function bufRegistry(root: protobuf.Root): ReturnType<typeof createFileRegistry> {
   const set = (root as unknown as { toDescriptor(syntax: string): protobuf.Message }).toDescriptor('proto2');
-  const fds = fromBinary(FileDescriptorSetSchema, (descriptor as unknown as { FileDescriptorSet: protobuf.Type }).FileDescriptorSet.encode(set).finish());
+  const fds = fromBinary(
+    FileDescriptorSetSchema,
+    (descriptor as unknown as { FileDescriptorSet: protobuf.Type }).FileDescriptorSet.encode(set).finish(),
+  );
   const packages = fds.file.map((f) => f.package).sort((a, b) => b.length - a.length);
   const fileOf = new Map(fds.file.map((f) => [f.package, f.name]));
   for (const file of fds.file) {

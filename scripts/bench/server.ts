@@ -18,7 +18,12 @@ export async function benchServer(): Promise<void> {
   const agent = new Agent({ connections: 16, pipelining: 1 });
   try {
     await post(agent, ours.url, '/api/v1/namespaces', { metadata: { name: 'bench' } });
-    const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'bench', labels: { app: 'bench' } }, data: { key: 'x'.repeat(200) } });
+    const cm = (name: string) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: 'bench', labels: { app: 'bench' } },
+      data: { key: 'x'.repeat(200) },
+    });
     await post(agent, ours.url, '/api/v1/namespaces/bench/configmaps', cm('target'));
     await post(agent, bare.url, '/api/v1/namespaces/bench/configmaps', cm('target'));
 
@@ -28,12 +33,18 @@ export async function benchServer(): Promise<void> {
       {
         name: 'get x2000 (16 in flight)',
         ours: () => inParallel(2000, 16, () => get(agent, ours.url, '/api/v1/namespaces/bench/configmaps/target')),
-        peer: { name: 'bare node:http', run: () => inParallel(2000, 16, () => get(agent, bare.url, '/api/v1/namespaces/bench/configmaps/target')) },
+        peer: {
+          name: 'bare node:http',
+          run: () => inParallel(2000, 16, () => get(agent, bare.url, '/api/v1/namespaces/bench/configmaps/target')),
+        },
       },
       {
         name: 'create x300 (durable, 8 in flight)',
         ours: () => inParallel(300, 8, () => post(agent, ours.url, '/api/v1/namespaces/bench/configmaps', cm(`c${oursCreated++}`))),
-        peer: { name: 'bare node:http', run: () => inParallel(300, 8, () => post(agent, bare.url, '/api/v1/namespaces/bench/configmaps', cm(`c${peerCreated++}`))) },
+        peer: {
+          name: 'bare node:http',
+          run: () => inParallel(300, 8, () => post(agent, bare.url, '/api/v1/namespaces/bench/configmaps', cm(`c${peerCreated++}`))),
+        },
         runs: 3,
       },
     ];
@@ -41,15 +52,29 @@ export async function benchServer(): Promise<void> {
 
     // 10,000 objects for the paged list.
     let filled = 0;
-    await inParallel(Math.max(0, 10_000 - oursCreated - 1), 16, () => post(agent, ours.url, '/api/v1/namespaces/bench/configmaps', cm(`l${filled++}`)));
+    await inParallel(Math.max(0, 10_000 - oursCreated - 1), 16, () =>
+      post(agent, ours.url, '/api/v1/namespaces/bench/configmaps', cm(`l${filled++}`)),
+    );
     filled = 0;
-    await inParallel(Math.max(0, 10_000 - peerCreated - 1), 16, () => post(agent, bare.url, '/api/v1/namespaces/bench/configmaps', cm(`l${filled++}`)));
+    await inParallel(Math.max(0, 10_000 - peerCreated - 1), 16, () =>
+      post(agent, bare.url, '/api/v1/namespaces/bench/configmaps', cm(`l${filled++}`)),
+    );
     await runCases('Paged list of 10,000 ConfigMaps (limit=500)', [
-      { name: 'list 10k in pages of 500', ours: () => pagedList(agent, ours.url), peer: { name: 'bare node:http', run: () => pagedList(agent, bare.url) }, runs: 3 },
+      {
+        name: 'list 10k in pages of 500',
+        ours: () => pagedList(agent, ours.url),
+        peer: { name: 'bare node:http', run: () => pagedList(agent, bare.url) },
+        runs: 3,
+      },
     ]);
 
     await runCases('Watch fan-out: 500 watchers, time until all receive one event', [
-      { name: 'fan-out 500 watchers', ours: () => fanOut(ours, 500), peer: { name: 'bare node:http', run: () => bare.fanOut(500) }, runs: 3 },
+      {
+        name: 'fan-out 500 watchers',
+        ours: () => fanOut(ours, 500),
+        peer: { name: 'bare node:http', run: () => bare.fanOut(500) },
+        runs: 3,
+      },
     ]);
   } finally {
     await agent.close();
@@ -66,7 +91,12 @@ async function get(agent: Agent, base: string, path: string): Promise<void> {
 }
 
 async function post(agent: Agent, base: string, path: string, body: unknown): Promise<void> {
-  const res = await request(base + path, { method: 'POST', dispatcher: agent, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const res = await request(base + path, {
+    method: 'POST',
+    dispatcher: agent,
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
   const text = await res.body.text();
   if (res.statusCode >= 300) throw new Error(`POST ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
 }
@@ -75,7 +105,10 @@ async function pagedList(agent: Agent, base: string): Promise<void> {
   let token = '';
   let items = 0;
   do {
-    const res = await request(`${base}/api/v1/namespaces/bench/configmaps?limit=500${token ? `&continue=${encodeURIComponent(token)}` : ''}`, { dispatcher: agent });
+    const res = await request(
+      `${base}/api/v1/namespaces/bench/configmaps?limit=500${token ? `&continue=${encodeURIComponent(token)}` : ''}`,
+      { dispatcher: agent },
+    );
     const list = (await res.body.json()) as { metadata: { continue?: string }; items: unknown[] };
     items += list.items.length;
     token = list.metadata.continue ?? '';
@@ -99,14 +132,19 @@ async function fanOut(server: RunningServer, n: number): Promise<number> {
   const agent = new Agent({ connections: n + 4 });
   const url = `${server.url}/api/v1/namespaces/bench/configmaps?watch=1&resourceVersion=${await currentRv(agent, server.url)}&fieldSelector=metadata.name%3Dfanout`;
   const streams = await Promise.all(Array.from({ length: n }, () => request(url, { dispatcher: agent })));
-  const seen = streams.map((s) => new Promise<void>((resolve) => {
-    s.body.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('"fanout"')) resolve();
-    });
-  }));
+  const seen = streams.map(
+    (s) =>
+      new Promise<void>((resolve) => {
+        s.body.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('"fanout"')) resolve();
+        });
+      }),
+  );
   const start = performance.now();
   const name = 'fanout';
-  await request(`${server.url}/api/v1/namespaces/bench/configmaps/${name}`, { method: 'DELETE', dispatcher: agent }).then((r) => r.body.text());
+  await request(`${server.url}/api/v1/namespaces/bench/configmaps/${name}`, { method: 'DELETE', dispatcher: agent }).then((r) =>
+    r.body.text(),
+  );
   await post(agent, server.url, '/api/v1/namespaces/bench/configmaps', { metadata: { name }, data: { a: 'b' } });
   await Promise.all(seen);
   const elapsed = performance.now() - start;
@@ -154,21 +192,28 @@ async function startBareServer(): Promise<{ url: string; close(): Promise<void>;
     const limit = Number(q.get('limit') || all.length);
     const page = all.slice(start, start + limit);
     const next = start + limit < all.length ? String(start + limit) : '';
-    res.writeHead(200, { 'content-type': 'application/json' }).end(`{"kind":"ConfigMapList","metadata":{"continue":"${next}"},"items":[${page.join(',')}]}`);
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(`{"kind":"ConfigMapList","metadata":{"continue":"${next}"},"items":[${page.join(',')}]}`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
     fanOut: async (n) => {
       const agent = new Agent({ connections: n + 4 });
-      const streams = await Promise.all(Array.from({ length: n }, () => request(`${url}/api/v1/namespaces/bench/configmaps?watch=1`, { dispatcher: agent })));
+      const streams = await Promise.all(
+        Array.from({ length: n }, () => request(`${url}/api/v1/namespaces/bench/configmaps?watch=1`, { dispatcher: agent })),
+      );
       while (watchers.size < n) await new Promise((r) => setTimeout(r, 5));
-      const seen = streams.map((s) => new Promise<void>((resolve) => s.body.on('data', (c: Buffer) => c.toString().includes('"fanout"') && resolve())));
+      const seen = streams.map(
+        (s) => new Promise<void>((resolve) => s.body.on('data', (c: Buffer) => c.toString().includes('"fanout"') && resolve())),
+      );
       const start = performance.now();
       await post(agent, url, '/api/v1/namespaces/bench/configmaps', { metadata: { name: 'fanout' }, data: { a: 'b' } });
       await Promise.all(seen);

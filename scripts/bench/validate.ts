@@ -13,10 +13,11 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 /** Validations per timed run: enough that one run takes tens of milliseconds. */
 const ITERATIONS = 20_000;
 /** Errors found by both sides in timed runs (see the cases). */
-let found = 0;
+let _found = 0;
 
 // ajv-formats is CommonJS with a default export; under NodeNext its callable is one level down.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as typeof addFormatsModule.default;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as unknown as typeof addFormatsModule.default;
 
 /**
  * Structural validation throughput: the generated straight-line validators (`allKinds[].validate`)
@@ -45,20 +46,24 @@ export async function benchValidate(): Promise<void> {
     withKeys(w.doc);
     plain(w.doc);
     const count = (v: ValidateFunction) => v.errors?.length ?? 0;
-    lines.push(`${w.name.padEnd(34)} ours: ${ours.errors.length} errors + ${ours.unknownFields.length} unknown fields; ajv + list-map keys: ${count(withKeys)} errors; ajv: ${count(plain)} errors (ajv counts unknown fields as errors)`);
-    if (w.valid !== (ours.errors.length === 0 && ours.unknownFields.length === 0)) throw new Error(`${w.name}: our validator disagrees with the workload: ${JSON.stringify(ours)}`);
-    if (w.valid !== (withKeys.errors == null) || w.valid !== (plain.errors == null)) throw new Error(`${w.name}: ajv disagrees with the workload: ${JSON.stringify(withKeys.errors)}`);
+    lines.push(
+      `${w.name.padEnd(34)} ours: ${ours.errors.length} errors + ${ours.unknownFields.length} unknown fields; ajv + list-map keys: ${count(withKeys)} errors; ajv: ${count(plain)} errors (ajv counts unknown fields as errors)`,
+    );
+    if (w.valid !== (ours.errors.length === 0 && ours.unknownFields.length === 0))
+      throw new Error(`${w.name}: our validator disagrees with the workload: ${JSON.stringify(ours)}`);
+    if (w.valid !== (withKeys.errors == null) || w.valid !== (plain.errors == null))
+      throw new Error(`${w.name}: ajv disagrees with the workload: ${JSON.stringify(withKeys.errors)}`);
     // Both sides count the errors they find into `found`, so neither's work can be optimised away.
     const oursRun = cpuTimed(() => {
       for (let i = 0; i < ITERATIONS; i++) {
         const c = new Collector();
         kind.validate(w.doc, '', c);
-        found += c.errors.length;
+        _found += c.errors.length;
       }
     });
     const ajvRun = (validate: ValidateFunction) =>
       cpuTimed(() => {
-        for (let i = 0; i < ITERATIONS; i++) if (!validate(w.doc)) found += validate.errors!.length;
+        for (let i = 0; i < ITERATIONS; i++) if (!validate(w.doc)) _found += validate.errors!.length;
       });
     cases.push({ name: w.name, runs: 7, ours: oursRun, peer: { name: 'ajv + list-map keys', run: ajvRun(withKeys) } });
     cases.push({ name: w.name, runs: 7, ours: oursRun, peer: { name: 'ajv (no map keys)', run: ajvRun(plain) } });
@@ -68,7 +73,9 @@ export async function benchValidate(): Promise<void> {
   process.stdout.write('\nvalidations per second of CPU time (median run)\n');
   for (const r of results) {
     const rate = (ms: number) => Math.round((ITERATIONS / ms) * 1000).toLocaleString('en-US');
-    process.stdout.write(`${r.name.padEnd(34)} ours ${rate(r.oursMs).padStart(9)}/s   ${r.peer.padEnd(20)} ${rate(r.peerMs).padStart(9)}/s\n`);
+    process.stdout.write(
+      `${r.name.padEnd(34)} ours ${rate(r.oursMs).padStart(9)}/s   ${r.peer.padEnd(20)} ${rate(r.peerMs).padStart(9)}/s\n`,
+    );
   }
 }
 
@@ -145,9 +152,13 @@ function toJsonSchema(input: Record<string, unknown>): Record<string, unknown> {
   const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
   if (preserve && !props && s.type === 'object' && !s.additionalProperties) delete s.type;
   // A struct (with properties, or an empty one; not a map, which has additionalProperties) is closed.
-  if (s.type === 'object' && s.additionalProperties === undefined && !preserve && s['x-kubernetes-embedded-resource'] !== true) s.additionalProperties = false;
+  if (s.type === 'object' && s.additionalProperties === undefined && !preserve && s['x-kubernetes-embedded-resource'] !== true)
+    s.additionalProperties = false;
   if (s['x-kubernetes-list-type'] === 'set') s.uniqueItems = true;
-  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (s[flag] === true) {
       s[flag] = s[bound];
       delete s[bound];
@@ -222,7 +233,10 @@ const validPod: coreV1.Pod = {
 
 /** The valid Pod with several structural errors (and one unknown field) spread through it. */
 function invalidPod(): unknown {
-  const pod = structuredClone(validPod) as unknown as { metadata: Record<string, unknown>; spec: { containers: Record<string, unknown>[]; [k: string]: unknown } };
+  const pod = structuredClone(validPod) as unknown as {
+    metadata: Record<string, unknown>;
+    spec: { containers: Record<string, unknown>[]; [k: string]: unknown };
+  };
   pod.metadata.creationTimestamp = 'yesterday';
   pod.metadata.finalizers = ['a', 'a'];
   pod.spec.restartPolicy = 'Sometimes';
@@ -240,7 +254,15 @@ const scheduler: svcschedulerConfigV1.SvcSchedulerConfiguration = {
   apiVersion: 'svcscheduler.config.svc.io/v1',
   kind: 'SvcSchedulerConfiguration',
   parallelism: 16,
-  leaderElection: { leaderElect: true, leaseDuration: '15s', renewDeadline: '10s', retryPeriod: '2s', resourceLock: 'leases', resourceName: 'svc-scheduler', resourceNamespace: 'svc-system' },
+  leaderElection: {
+    leaderElect: true,
+    leaseDuration: '15s',
+    renewDeadline: '10s',
+    retryPeriod: '2s',
+    resourceLock: 'leases',
+    resourceName: 'svc-scheduler',
+    resourceNamespace: 'svc-system',
+  },
   clientConnection: { svcconfig: '/etc/svc/scheduler.conf', qps: 50, burst: 100 },
   percentageOfNodesToScore: 50,
   podInitialBackoffSeconds: 1,
@@ -249,7 +271,13 @@ const scheduler: svcschedulerConfigV1.SvcSchedulerConfiguration = {
     {
       schedulerName: 'default-scheduler',
       plugins: {
-        score: { enabled: [{ name: 'NodeResourcesBalancedAllocation', weight: 1 }, { name: 'ImageLocality', weight: 2 }], disabled: [{ name: 'PodTopologySpread' }] },
+        score: {
+          enabled: [
+            { name: 'NodeResourcesBalancedAllocation', weight: 1 },
+            { name: 'ImageLocality', weight: 2 },
+          ],
+          disabled: [{ name: 'PodTopologySpread' }],
+        },
         filter: { enabled: [{ name: 'NodeAffinity' }] },
       },
       pluginConfig: [
@@ -259,7 +287,16 @@ const scheduler: svcschedulerConfigV1.SvcSchedulerConfiguration = {
     },
     { schedulerName: 'batch-scheduler', percentageOfNodesToScore: 20 },
   ],
-  extenders: [{ urlPrefix: 'https://extender.example:8443/scheduler', filterVerb: 'filter', weight: 1, enableHTTPS: true, httpTimeout: '30s', managedResources: [{ name: 'example.com/gpu', ignoredByScheduler: true }] }],
+  extenders: [
+    {
+      urlPrefix: 'https://extender.example:8443/scheduler',
+      filterVerb: 'filter',
+      weight: 1,
+      enableHTTPS: true,
+      httpTimeout: '30s',
+      managedResources: [{ name: 'example.com/gpu', ignoredByScheduler: true }],
+    },
+  ],
 };
 
 const cronJob: batchV1.CronJob = {
@@ -282,7 +319,14 @@ const cronJob: batchV1.CronJob = {
           metadata: { labels: { app: 'report' } },
           spec: {
             restartPolicy: 'OnFailure',
-            containers: [{ name: 'report', image: 'registry.example/report:2.0', args: ['--since', '24h'], resources: { requests: { cpu: '1', memory: '1Gi' } } }],
+            containers: [
+              {
+                name: 'report',
+                image: 'registry.example/report:2.0',
+                args: ['--since', '24h'],
+                resources: { requests: { cpu: '1', memory: '1Gi' } },
+              },
+            ],
           },
         },
       },
@@ -293,6 +337,12 @@ const cronJob: batchV1.CronJob = {
 const WORKLOADS: Workload[] = [
   { name: 'valid Pod, 3 containers', apiVersion: 'v1', kind: 'Pod', doc: validPod, valid: true },
   { name: 'invalid Pod, 10 problems', apiVersion: 'v1', kind: 'Pod', doc: invalidPod(), valid: false },
-  { name: 'SvcSchedulerConfiguration', apiVersion: 'svcscheduler.config.svc.io/v1', kind: 'SvcSchedulerConfiguration', doc: scheduler, valid: true },
+  {
+    name: 'SvcSchedulerConfiguration',
+    apiVersion: 'svcscheduler.config.svc.io/v1',
+    kind: 'SvcSchedulerConfiguration',
+    doc: scheduler,
+    valid: true,
+  },
   { name: 'CronJob', apiVersion: 'batch/v1', kind: 'CronJob', doc: cronJob, valid: true },
 ];

@@ -27,10 +27,7 @@ const totals = summary.reduce(
   (t, s) => ({ total: t.total + s.total, passed: t.passed + s.passed, failed: t.failed + s.failed, skipped: t.skipped + s.skipped }),
   { total: 0, passed: 0, failed: 0, skipped: 0 },
 );
-const suiteTotal = (suite.suites ?? []).reduce(
-  (n, f) => n + (f.suites ?? []).reduce((m, s) => m + (s.tests ?? []).length, 0),
-  0,
-);
+const suiteTotal = (suite.suites ?? []).reduce((n, f) => n + (f.suites ?? []).reduce((m, s) => m + (s.tests ?? []).length, 0), 0);
 
 const lines: string[] = [
   '# CEL conformance',

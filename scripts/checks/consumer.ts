@@ -122,7 +122,10 @@ const TSCONFIG = {
 };
 
 async function startServer(): Promise<string> {
-  const child = spawn(join(project, 'node_modules/.bin/svckit'), ['serve', '--port', '0', '--store', 'memory', '--schemas', 'crds'], { cwd: project, env: { ...process.env, XDG_CACHE_HOME: join(work, 'cache') } });
+  const child = spawn(join(project, 'node_modules/.bin/svckit'), ['serve', '--port', '0', '--store', 'memory', '--schemas', 'crds'], {
+    cwd: project,
+    env: { ...process.env, XDG_CACHE_HOME: join(work, 'cache') },
+  });
   server = child;
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -176,7 +179,13 @@ try {
 
   step('svckit serve from the installed package, then node dist/main.js against it');
   const url = await startServer();
-  const result = JSON.parse(run('node', ['dist/main.js', url], project)) as { color: string; got: string; listed: string[]; managers: string[]; seen: string[] };
+  const result = JSON.parse(run('node', ['dist/main.js', url], project)) as {
+    color: string;
+    got: string;
+    listed: string[];
+    managers: string[];
+    seen: string[];
+  };
   check(result.color === 'red', `the server did not default spec.color: ${JSON.stringify(result)}`);
   check(result.got === 'w1' && result.listed.join() === 'w1,w2', `get/list: ${JSON.stringify(result)}`);
   check(result.managers.includes('consumer'), `apply did not record the field manager: ${JSON.stringify(result)}`);
@@ -184,7 +193,11 @@ try {
   step(`create, get, list, watch and apply work: ${JSON.stringify(result)}`);
 
   step('esbuild --platform=browser of the generated client');
-  run(join(project, 'node_modules/.bin/esbuild'), ['src/browser.ts', '--bundle', '--platform=browser', '--format=esm', '--outfile=browser/bundle.js', '--log-level=warning'], project);
+  run(
+    join(project, 'node_modules/.bin/esbuild'),
+    ['src/browser.ts', '--bundle', '--platform=browser', '--format=esm', '--outfile=browser/bundle.js', '--log-level=warning'],
+    project,
+  );
   const bundle = readFileSync(join(project, 'browser/bundle.js'), 'utf8');
   const nodeImports = [...bundle.matchAll(/(?:from|import\()\s*["'](node:[^"']+)["']/g)].map((m) => m[1]);
   check(nodeImports.length === 0, `the browser bundle imports ${nodeImports.join(', ')}`);

@@ -24,7 +24,10 @@ if (corpus === undefined || !existsSync(corpus)) {
 
 let passed = 0;
 let failed = 0;
-for (const name of readdirSync(corpus, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()) {
+for (const name of readdirSync(corpus, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort()) {
   const dir = join(corpus, name);
   const out = mkdtempSync(join(tmpdir(), `svckit-corpus-${name}-`));
   const started = performance.now();
@@ -34,10 +37,16 @@ for (const name of readdirSync(corpus, { withFileTypes: true }).filter((e) => e.
     const result = codegen({ schemas: [dir], out, runtime: { root: ROOT }, warn: (w) => warnings.push(w) });
     const errors = typecheckDir(out);
     if (errors.length > 0) throw new Error(`generated code does not type-check:\n${errors.slice(0, 10).join('\n')}`);
-    const validate = spawnSync(process.execPath, cliArgs('validate', '--schemas', dir, '-'), { input: '', encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: out } });
+    const validate = spawnSync(process.execPath, cliArgs('validate', '--schemas', dir, '-'), {
+      input: '',
+      encoding: 'utf8',
+      env: { ...process.env, XDG_CACHE_HOME: out },
+    });
     if (validate.status !== 0) throw new Error(`svckit validate --schemas exited ${validate.status}:\n${validate.stderr}`);
     const ms = performance.now() - started;
-    process.stdout.write(`corpus: ${name}: ${result.kinds} kinds, ${result.files.length} files, type-checked, validate loads them (${ms.toFixed(0)} ms${warnings.length ? `, ${warnings.length} documents skipped` : ''})\n`);
+    process.stdout.write(
+      `corpus: ${name}: ${result.kinds} kinds, ${result.files.length} files, type-checked, validate loads them (${ms.toFixed(0)} ms${warnings.length ? `, ${warnings.length} documents skipped` : ''})\n`,
+    );
     passed++;
   } catch (e) {
     process.stdout.write(`corpus: ${name}: FAILED: ${(e as Error).message}\n`);

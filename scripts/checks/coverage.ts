@@ -78,7 +78,11 @@ export async function buildCoverage(): Promise<{ text: string; gaps: SpecRule[] 
       const inSection = all.filter((r) => r.doc === doc && r.section === section);
       out.push(`### ${section}`, '', '| rule | text | checked by |', '|---|---|---|');
       for (const r of inSection) {
-        const checked = r.notCovered ? `not covered: ${r.notCovered}` : byRule.has(r.ref) ? scenarioList(byRule.get(r.ref) ?? []) : '**gap: no scenario yet**';
+        const checked = r.notCovered
+          ? `not covered: ${r.notCovered}`
+          : byRule.has(r.ref)
+            ? scenarioList(byRule.get(r.ref) ?? [])
+            : '**gap: no scenario yet**';
         out.push(`| ${cell(r.key)} | ${cell(r.text)} | ${cell(checked)} |`);
       }
       out.push('');

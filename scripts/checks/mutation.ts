@@ -13,7 +13,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatDuration, loadScenarios, matchesGlob, readResources, readRules, runConformanceCli, type Scenario } from '../../conformance/index.js';
+import {
+  formatDuration,
+  loadScenarios,
+  matchesGlob,
+  readResources,
+  readRules,
+  runConformanceCli,
+  type Scenario,
+} from '../../conformance/index.js';
 import {
   MUTATIONS,
   type Mutation,
@@ -43,17 +51,26 @@ interface RunResult {
 
 async function runThroughProxy(mutation: Mutation | undefined, focus: readonly string[], reportFile: string): Promise<RunResult> {
   const started = Date.now();
-  const server = await startReferenceServer({ store: 'memory', port: 0, historyWindowMs: HISTORY_WINDOW_MS, continueTtlMs: CONTINUE_TTL_MS });
+  const server = await startReferenceServer({
+    store: 'memory',
+    port: 0,
+    historyWindowMs: HISTORY_WINDOW_MS,
+    continueTtlMs: CONTINUE_TTL_MS,
+  });
   const proxy = await startMutationProxy({ target: server.url, ...(mutation ? { mutation } : {}) });
   let errors = '';
   try {
     const exitCode = await runConformanceCli(
       [
-        '--server', proxy.url,
-        '--history-window', formatDuration(HISTORY_WINDOW_MS),
-        '--continue-ttl', formatDuration(CONTINUE_TTL_MS),
+        '--server',
+        proxy.url,
+        '--history-window',
+        formatDuration(HISTORY_WINDOW_MS),
+        '--continue-ttl',
+        formatDuration(CONTINUE_TTL_MS),
         ...focus.flatMap((f) => ['--focus', f]),
-        '--report', `json:${reportFile}`,
+        '--report',
+        `json:${reportFile}`,
       ],
       {
         stdout: () => undefined,
@@ -98,7 +115,11 @@ function line(verdict: Verdict, mutation: Mutation, run: RunResult): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { only: { type: 'string', multiple: true }, jobs: { type: 'string' }, verbose: { type: 'boolean' } }, strict: true });
+  const { values } = parseArgs({
+    args: argv,
+    options: { only: { type: 'string', multiple: true }, jobs: { type: 'string' }, verbose: { type: 'boolean' } },
+    strict: true,
+  });
   const jobs = values.jobs === undefined ? 6 : Number(values.jobs);
   if (!Number.isInteger(jobs) || jobs < 1) {
     process.stderr.write(`mutation: --jobs expects a positive integer, found "${values.jobs}"\n`);
@@ -123,7 +144,9 @@ async function main(argv: string[]): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'svckit-mutation-'));
   const started = Date.now();
   try {
-    process.stdout.write(`mutation check: ${selected.length} mutations, ${jobs} at a time, each on a fresh reference server behind the proxy\n`);
+    process.stdout.write(
+      `mutation check: ${selected.length} mutations, ${jobs} at a time, each on a fresh reference server behind the proxy\n`,
+    );
     type Job = { kind: 'control' } | { kind: 'mutation'; index: number };
     const jobList: Job[] = [{ kind: 'control' }, ...plans.map((_, index) => ({ kind: 'mutation' as const, index }))];
     let controlOk = true;
@@ -134,7 +157,9 @@ async function main(argv: string[]): Promise<number> {
         const failed = run.results.filter((r) => r.outcome === 'failed');
         const passed = run.results.filter((r) => r.outcome === 'passed').length;
         controlOk = run.exitCode === 0 && failed.length === 0;
-        process.stdout.write(`${controlOk ? 'control' : 'CONTROL FAILED'}  proxy without a mutation: ${passed} passed, ${failed.length} failed (${formatDuration(run.millis)})\n`);
+        process.stdout.write(
+          `${controlOk ? 'control' : 'CONTROL FAILED'}  proxy without a mutation: ${passed} passed, ${failed.length} failed (${formatDuration(run.millis)})\n`,
+        );
         for (const f of failed) process.stdout.write(`          ${f.id}: ${f.message ?? ''}\n`);
         if (run.exitCode > 1) process.stdout.write(run.errors);
         return;
@@ -147,7 +172,8 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${line(verdict, plan.mutation, run)}\n`);
       if (run.exitCode > 1) process.stdout.write(run.errors);
       if (values.verbose || !verdict.caught) {
-        for (const r of run.results.filter((x) => x.outcome === 'failed')) process.stdout.write(`          ${r.id}: ${(r.message ?? '').slice(0, 200)}\n`);
+        for (const r of run.results.filter((x) => x.outcome === 'failed'))
+          process.stdout.write(`          ${r.id}: ${(r.message ?? '').slice(0, 200)}\n`);
       }
     });
     process.stdout.write(`mutation score: ${caught}/${selected.length} caught (${formatDuration(Date.now() - started)})\n`);

@@ -38,19 +38,35 @@ export async function codegenCommand(args: string[]): Promise<number> {
     strict: true,
   });
   if (!values.schemas?.length || !values.out) throw new UsageError('codegen needs --schemas <dir> and --out <dir>');
-  if (values['runtime-import'] !== undefined && values['runtime-path'] !== undefined) throw new UsageError('give --runtime-import or --runtime-path, not both');
-  const runtime: RuntimeImports = values['runtime-path'] !== undefined ? { root: resolve(values['runtime-path']) } : { package: values['runtime-import'] ?? RUNTIME_PACKAGE };
+  if (values['runtime-import'] !== undefined && values['runtime-path'] !== undefined)
+    throw new UsageError('give --runtime-import or --runtime-path, not both');
+  const runtime: RuntimeImports =
+    values['runtime-path'] !== undefined
+      ? { root: resolve(values['runtime-path']) }
+      : { package: values['runtime-import'] ?? RUNTIME_PACKAGE };
   const log = values.quiet ? () => {} : (line: string) => process.stderr.write(`codegen: ${line}\n`);
   const warn = (line: string) => process.stderr.write(`codegen: warning: ${line}\n`);
-  const result = codegen({ schemas: values.schemas, out: values.out, check: values.check, others: values.strict ? 'error' : 'skip', runtime, log, warn });
+  const result = codegen({
+    schemas: values.schemas,
+    out: values.out,
+    check: values.check,
+    others: values.strict ? 'error' : 'skip',
+    runtime,
+    log,
+    warn,
+  });
   const count = (s: string) => result.files.filter((f) => f.status === s).length;
   const summary = `${result.groupVersions} group/versions, ${result.kinds} kinds, ${result.files.length} files`;
   if (values.check) {
     const bad = result.files.filter((f) => f.status !== 'unchanged');
     for (const f of bad) process.stderr.write(`codegen: ${f.status}: ${f.path}\n`);
-    log(`${summary} checked in ${result.millis.toFixed(0)} ms: ${bad.length === 0 ? 'up to date' : `${bad.length} out of date (run svckit codegen without --check)`}`);
+    log(
+      `${summary} checked in ${result.millis.toFixed(0)} ms: ${bad.length === 0 ? 'up to date' : `${bad.length} out of date (run svckit codegen without --check)`}`,
+    );
     return bad.length === 0 ? 0 : 1;
   }
-  log(`${summary} (${count('written')} written, ${count('unchanged')} unchanged, ${count('removed')} removed) in ${result.millis.toFixed(0)} ms`);
+  log(
+    `${summary} (${count('written')} written, ${count('unchanged')} unchanged, ${count('removed')} removed) in ${result.millis.toFixed(0)} ms`,
+  );
   return 0;
 }

@@ -22,7 +22,13 @@ export async function projectKinds(schemas: string[], command: string): Promise<
   const work = mkdtempSync(join(root, 'new-'));
   try {
     // By path into this svckit's own code: the cache sits outside any project's node_modules.
-    codegen({ schemas, out: work, runtime: { root: SVCKIT_ROOT }, log: (line) => process.stderr.write(`svckit ${command}: ${line}\n`), warn: (line) => process.stderr.write(`svckit ${command}: warning: ${line}\n`) });
+    codegen({
+      schemas,
+      out: work,
+      runtime: { root: SVCKIT_ROOT },
+      log: (line) => process.stderr.write(`svckit ${command}: ${line}\n`),
+      warn: (line) => process.stderr.write(`svckit ${command}: warning: ${line}\n`),
+    });
     const dir = join(root, contentKey(work));
     if (!existsSync(dir)) {
       await compileToJavaScript(work);

@@ -32,7 +32,11 @@ describe('svckit serve', () => {
     await fetch(`${first.url}/api/v1/namespaces`, { method: 'POST', headers: json, body: JSON.stringify({ metadata: { name: 'keep' } }) });
     const created: { metadata: { resourceVersion: string } }[] = [];
     for (let i = 0; i < 20; i++) {
-      const res = await fetch(`${first.url}/api/v1/namespaces/keep/configmaps`, { method: 'POST', headers: json, body: JSON.stringify({ metadata: { name: `c${i}` }, data: { i: String(i) } }) });
+      const res = await fetch(`${first.url}/api/v1/namespaces/keep/configmaps`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ metadata: { name: `c${i}` }, data: { i: String(i) } }),
+      });
       expect(res.status).toBe(201);
       created.push((await res.json()) as { metadata: { resourceVersion: string } });
     }
@@ -41,9 +45,17 @@ describe('svckit serve', () => {
 
     const second = await serve(['--port', '0', '--store', `sqlite:${db}`]);
     try {
-      const list = (await (await fetch(`${second.url}/api/v1/namespaces/keep/configmaps`)).json()) as { items: { metadata: { name: string } }[] };
+      const list = (await (await fetch(`${second.url}/api/v1/namespaces/keep/configmaps`)).json()) as {
+        items: { metadata: { name: string } }[];
+      };
       expect(list.items.map((i) => i.metadata.name).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `c${i}`).sort());
-      const next = (await (await fetch(`${second.url}/api/v1/namespaces/keep/configmaps`, { method: 'POST', headers: json, body: JSON.stringify({ metadata: { name: 'after' } }) })).json()) as { metadata: { resourceVersion: string } };
+      const next = (await (
+        await fetch(`${second.url}/api/v1/namespaces/keep/configmaps`, {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ metadata: { name: 'after' } }),
+        })
+      ).json()) as { metadata: { resourceVersion: string } };
       expect(Number(next.metadata.resourceVersion)).toBeGreaterThan(Number(created.at(-1)!.metadata.resourceVersion));
     } finally {
       second.process.kill('SIGTERM');

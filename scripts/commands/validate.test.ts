@@ -12,12 +12,18 @@ const CRDS = join(ROOT, 'generator/testdata/crds');
 const cache = mkdtempSync(join(tmpdir(), 'svckit-cache-'));
 
 function svckit(args: string[], cwd: string, input?: string) {
-  const r = spawnSync(process.execPath, cliArgs(...args), { cwd, encoding: 'utf8', input, timeout: 120_000, env: { ...process.env, XDG_CACHE_HOME: cache } });
+  const r = spawnSync(process.execPath, cliArgs(...args), {
+    cwd,
+    encoding: 'utf8',
+    input,
+    timeout: 120_000,
+    env: { ...process.env, XDG_CACHE_HOME: cache },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('svckit validate', () => {
-  it('validates documents against a consuming project\'s CRDs (--schemas)', () => {
+  it("validates documents against a consuming project's CRDs (--schemas)", () => {
     const dir = mkdtempSync(join(tmpdir(), 'svckit-validate-'));
     writeFileSync(
       join(dir, 'certs.yaml'),
@@ -43,13 +49,23 @@ describe('svckit validate', () => {
     expect(readdirSync(dir)).toEqual(['certs.yaml']);
     expect(readdirSync(join(cache, 'svckit', 'kinds')).filter((d) => !d.startsWith('new-'))).toHaveLength(1);
     expect(r.code).toBe(1);
-    const report = JSON.parse(r.stdout) as { summary: unknown; documents: { status: string; findings: { message: string; position: { line: number } }[] }[] };
+    const report = JSON.parse(r.stdout) as {
+      summary: unknown;
+      documents: { status: string; findings: { message: string; position: { line: number } }[] }[];
+    };
     expect(report.summary).toEqual({ documents: 2, valid: 1, invalid: 1, skipped: 0 });
-    expect(report.documents[1]!.findings[0]).toMatchObject({ message: 'spec.secretName: Invalid value: 42: must be of type string, not integer', position: { line: 10 } });
+    expect(report.documents[1]!.findings[0]).toMatchObject({
+      message: 'spec.secretName: Invalid value: 42: must be of type string, not integer',
+      position: { line: 10 },
+    });
   });
 
   it('reads standard input and exits 0 when all documents are valid', () => {
-    const r = svckit(['validate', '-'], ROOT, 'apiVersion: eventratelimit.admission.svc.io/v1alpha1\nkind: Configuration\nlimits: [{type: Server, qps: 1, burst: 1}]\n');
+    const r = svckit(
+      ['validate', '-'],
+      ROOT,
+      'apiVersion: eventratelimit.admission.svc.io/v1alpha1\nkind: Configuration\nlimits: [{type: Server, qps: 1, burst: 1}]\n',
+    );
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('1 documents: 1 valid, 0 invalid, 0 skipped');
   });

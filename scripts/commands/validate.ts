@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { type Stats, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DocumentValidator, type DocumentResult, jsonReport, junitReport, textReport } from '../../runtime/documents/index.js';
@@ -23,7 +23,9 @@ export async function validateCommand(args: string[]): Promise<number> {
   if (positionals.length === 0) throw new UsageError('validate needs files, directories or - (standard input)');
   const report = { text: textReport, json: jsonReport, junit: junitReport }[values.output as 'text'];
   if (!report) throw new UsageError(`--output must be text, json or junit, not ${values.output}`);
-  const kinds: readonly KindRegistration[] = values.schemas ? (await projectKinds(values.schemas, 'validate')).kinds : (await import('../../generated/kinds.js')).allKinds;
+  const kinds: readonly KindRegistration[] = values.schemas
+    ? (await projectKinds(values.schemas, 'validate')).kinds
+    : (await import('../../generated/kinds.js')).allKinds;
   const validator = new DocumentValidator(kinds);
   const results: DocumentResult[] = [];
   for (const input of inputs(positionals)) {
@@ -41,7 +43,7 @@ interface Input {
 function inputs(paths: string[]): Input[] {
   return paths.flatMap((p): Input[] => {
     if (p === '-') return [{ name: '<stdin>', text: () => readFileSync(0, 'utf8') }];
-    let stat;
+    let stat: Stats;
     try {
       stat = statSync(p);
     } catch {

@@ -26,7 +26,10 @@ function isObject(v: Json | undefined): v is { [key: string]: Json } {
 function versionAndValue(obj: Json | undefined): { version: string; value: string } {
   const m = isObject(obj) && isObject(obj.metadata) ? obj.metadata : {};
   const annotations = isObject(m.annotations) ? m.annotations : {};
-  return { version: typeof m.resourceVersion === 'string' ? m.resourceVersion : '', value: typeof annotations[VALUE_ANNOTATION] === 'string' ? annotations[VALUE_ANNOTATION] : '' };
+  return {
+    version: typeof m.resourceVersion === 'string' ? m.resourceVersion : '',
+    value: typeof annotations[VALUE_ANNOTATION] === 'string' ? annotations[VALUE_ANNOTATION] : '',
+  };
 }
 
 function nameOf(obj: Json | undefined): string {
@@ -42,7 +45,13 @@ function random(seed: number): () => number {
   };
 }
 
-async function client(ctx: ScenarioContext, id: number, names: string[], initial: Map<string, string>, histories: Map<string, Op[]>): Promise<void> {
+async function client(
+  ctx: ScenarioContext,
+  id: number,
+  names: string[],
+  initial: Map<string, string>,
+  histories: Map<string, Op[]>,
+): Promise<void> {
   const next = random(id * 7919 + 17);
   const lastSeen = new Map(initial);
   for (let i = 0; i < OPERATIONS_PER_CLIENT; i++) {
@@ -88,12 +97,14 @@ function writeChain(created: string, history: Op[], name: string, ctx: ScenarioC
   const byExpected = new Map<string, { version: string; value: string }>();
   for (const op of history) {
     if (op.input.op !== 'write' || op.output === undefined || 'conflict' in op.output) continue;
-    if (byExpected.has(op.input.expectedVersion)) ctx.fail(`${name}: two updates succeeded from resourceVersion ${op.input.expectedVersion} (a lost update)`);
+    if (byExpected.has(op.input.expectedVersion))
+      ctx.fail(`${name}: two updates succeeded from resourceVersion ${op.input.expectedVersion} (a lost update)`);
     byExpected.set(op.input.expectedVersion, op.output);
   }
   const chain: { version: string; value: string }[] = [];
   for (let v = created, w = byExpected.get(v); w; v = w.version, w = byExpected.get(v)) chain.push(w);
-  if (chain.length !== byExpected.size) ctx.fail(`${name}: ${byExpected.size} updates succeeded but only ${chain.length} chain from the created version ${created}`);
+  if (chain.length !== byExpected.size)
+    ctx.fail(`${name}: ${byExpected.size} updates succeeded but only ${chain.length} chain from the created version ${created}`);
   return chain;
 }
 
@@ -116,10 +127,19 @@ export const scenarios: CodeScenarioDefinition[] = [
       // Versions are opaque: the watch starts at a list's version, taken before the first create.
       const list = await ctx.request('GET', ctx.collection(), { query: { labelSelector: ctx.sub('${scenarioLabel}') }, step: 'list' });
       ctx.check(list, { status: [200] }, 'list');
-      const start = isObject(list.json) && isObject(list.json.metadata) && typeof list.json.metadata.resourceVersion === 'string' ? list.json.metadata.resourceVersion : ctx.fail('list: no metadata.resourceVersion');
-      const watch = await ctx.watch(ctx.collection(), { query: { labelSelector: ctx.sub('${scenarioLabel}'), resourceVersion: start }, step: 'watch from before the writes' });
+      const start =
+        isObject(list.json) && isObject(list.json.metadata) && typeof list.json.metadata.resourceVersion === 'string'
+          ? list.json.metadata.resourceVersion
+          : ctx.fail('list: no metadata.resourceVersion');
+      const watch = await ctx.watch(ctx.collection(), {
+        query: { labelSelector: ctx.sub('${scenarioLabel}'), resourceVersion: start },
+        step: 'watch from before the writes',
+      });
       for (const name of names) {
-        const res = await ctx.request('POST', ctx.collection(), { body: ctx.sample(name, { metadata: { annotations: { [VALUE_ANNOTATION]: 'initial' } } }), step: `create ${name}` });
+        const res = await ctx.request('POST', ctx.collection(), {
+          body: ctx.sample(name, { metadata: { annotations: { [VALUE_ANNOTATION]: 'initial' } } }),
+          step: `create ${name}`,
+        });
         ctx.check(res, { status: [200, 201] }, `create ${name}`);
         initial.set(name, versionAndValue(res.json).version);
         histories.set(name, []);
@@ -132,8 +152,14 @@ export const scenarios: CodeScenarioDefinition[] = [
         const history = histories.get(name)!;
         const result = checkLinearizable(registerModel({ version: initial.get(name)!, value: 'initial' }), history);
         if (!result.linearizable) {
-          const shown = history.map((op, i) => `#${i} [${op.call.toFixed(1)}, ${op.ret.toFixed(1)}] ${JSON.stringify(op.input)} -> ${JSON.stringify(op.output)}`).join('\n');
-          ctx.fail(`${name}: the history of ${history.length} operations is not linearizable; the longest valid prefix is #${(result.longestPrefix ?? []).join(', #')}:\n${shown}`);
+          const shown = history
+            .map(
+              (op, i) => `#${i} [${op.call.toFixed(1)}, ${op.ret.toFixed(1)}] ${JSON.stringify(op.input)} -> ${JSON.stringify(op.output)}`,
+            )
+            .join('\n');
+          ctx.fail(
+            `${name}: the history of ${history.length} operations is not linearizable; the longest valid prefix is #${(result.longestPrefix ?? []).join(', #')}:\n${shown}`,
+          );
         }
         chains.set(name, writeChain(initial.get(name)!, history, name, ctx));
       }
@@ -146,7 +172,8 @@ export const scenarios: CodeScenarioDefinition[] = [
       for (const name of names) {
         const seen = modified.filter((e) => nameOf(e.object) === name).map((e) => versionAndValue(e.object));
         const chain = chains.get(name)!;
-        if (describe(seen) !== describe(chain)) ctx.fail(`${name}: the watch delivered ${describe(seen) || 'nothing'}; the successful updates in order were ${describe(chain)}`);
+        if (describe(seen) !== describe(chain))
+          ctx.fail(`${name}: the watch delivered ${describe(seen) || 'nothing'}; the successful updates in order were ${describe(chain)}`);
       }
 
       // Resuming from any delivered version gives exactly the rest of the stream.
@@ -154,12 +181,19 @@ export const scenarios: CodeScenarioDefinition[] = [
       const from = all[Math.floor(all.length / 2)];
       if (from) {
         const rest = all.slice(all.indexOf(from) + 1);
-        const resumed = await ctx.watch(ctx.collection(), { query: { labelSelector: ctx.sub('${scenarioLabel}'), resourceVersion: from.version }, step: `resume from ${from.version}` });
-        const got = (await resumed.waitFor(rest.length, ctx.settings.watchTimeoutMs)).filter((e): e is WatchEvent => e.type === 'MODIFIED').map((e) => ({ name: nameOf(e.object), ...versionAndValue(e.object) }));
+        const resumed = await ctx.watch(ctx.collection(), {
+          query: { labelSelector: ctx.sub('${scenarioLabel}'), resourceVersion: from.version },
+          step: `resume from ${from.version}`,
+        });
+        const got = (await resumed.waitFor(rest.length, ctx.settings.watchTimeoutMs))
+          .filter((e): e is WatchEvent => e.type === 'MODIFIED')
+          .map((e) => ({ name: nameOf(e.object), ...versionAndValue(e.object) }));
         const extra = await resumed.waitFor(rest.length + 1, 500);
         resumed.close();
-        const text = (xs: { name: string; version: string; value: string }[]) => xs.map((x) => `${x.name}:${x.value}@${x.version}`).join(', ');
-        if (text(got) !== text(rest) || extra.length > got.length) ctx.fail(`resumed from ${from.version}: expected ${text(rest)}; got ${text(got)}${extra.length > got.length ? ' and more' : ''}`);
+        const text = (xs: { name: string; version: string; value: string }[]) =>
+          xs.map((x) => `${x.name}:${x.value}@${x.version}`).join(', ');
+        if (text(got) !== text(rest) || extra.length > got.length)
+          ctx.fail(`resumed from ${from.version}: expected ${text(rest)}; got ${text(got)}${extra.length > got.length ? ' and more' : ''}`);
       }
     },
   },

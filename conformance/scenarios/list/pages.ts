@@ -7,7 +7,6 @@ import type { CodeScenarioDefinition } from '../../load.js';
 import type { ScenarioContext } from '../../types.js';
 import { isObject } from '../../json.js';
 
-
 interface Page {
   names: string[];
   continueToken: string;
@@ -33,7 +32,11 @@ async function page(ctx: ScenarioContext, limit: number, token: string, label: s
 export const scenarios: CodeScenarioDefinition[] = [
   {
     id: 'core/list/chunked-walk-complete',
-    rule: ['core-protocol.md#Chunked list procedure: 2', 'core-protocol.md#Chunked list procedure: 3', 'core-protocol.md#Collection response: metadata.remainingItemCount'],
+    rule: [
+      'core-protocol.md#Chunked list procedure: 2',
+      'core-protocol.md#Chunked list procedure: 3',
+      'core-protocol.md#Collection response: metadata.remainingItemCount',
+    ],
     description:
       'Walking 13 objects with limit=4 while another writer adds and deletes objects: every original object appears exactly once, no page exceeds the limit, each remainingItemCount equals the items that followed, the resourceVersion never changes.',
     resource: ['configmaps', 'crontabs'],
@@ -50,7 +53,10 @@ export const scenarios: CodeScenarioDefinition[] = [
         pages.push(await page(ctx, 4, token, `page ${pages.length + 1}`));
         token = pages[pages.length - 1]?.continueToken ?? '';
         // A concurrent writer: one new object and one deleted original per page.
-        const extra = await ctx.request('POST', ctx.collection(), { body: ctx.sample(`${n}-new${pages.length}`), step: 'concurrent create' });
+        const extra = await ctx.request('POST', ctx.collection(), {
+          body: ctx.sample(`${n}-new${pages.length}`),
+          step: 'concurrent create',
+        });
         ctx.check(extra, { status: [200, 201] }, 'concurrent create');
         const gone = originals[pages.length - 1] ?? '';
         const del = await ctx.request('DELETE', `${ctx.collection()}/${gone}`, { step: 'concurrent delete' });
@@ -60,12 +66,14 @@ export const scenarios: CodeScenarioDefinition[] = [
       const all = pages.flatMap((p) => p.names);
       const dup = all.find((name, i) => all.indexOf(name) !== i);
       if (dup) ctx.fail(`${dup} appears on two pages`);
-      if ([...all].sort().join() !== [...originals].sort().join()) ctx.fail(`pages hold ${all.join(', ')}; expected exactly the 13 objects of the first page's snapshot`);
+      if ([...all].sort().join() !== [...originals].sort().join())
+        ctx.fail(`pages hold ${all.join(', ')}; expected exactly the 13 objects of the first page's snapshot`);
       const rv = pages[0]?.resourceVersion;
       pages.forEach((p, i) => {
         if (p.resourceVersion !== rv) ctx.fail(`page ${i + 1} has resourceVersion ${p.resourceVersion}, page 1 had ${rv ?? ''}`);
         const after = pages.slice(i + 1).reduce((sum, q) => sum + q.names.length, 0);
-        if (i < pages.length - 1 && p.remaining !== after) ctx.fail(`page ${i + 1}: remainingItemCount ${String(p.remaining)}, but ${after} items followed`);
+        if (i < pages.length - 1 && p.remaining !== after)
+          ctx.fail(`page ${i + 1}: remainingItemCount ${String(p.remaining)}, but ${after} items followed`);
         if (i === pages.length - 1 && p.remaining !== undefined) ctx.fail(`last page: remainingItemCount ${p.remaining} should be omitted`);
       });
     },

@@ -37,7 +37,11 @@ export const scenarios: CodeScenarioDefinition[] = [
       });
       ctx.check(res, { status: [200, 201] }, 'create as Protobuf');
       const got = await ctx.request('GET', `/api/v1/namespaces/${ns}/configmaps/${name}`, { step: 'read back as JSON' });
-      ctx.check(got, { status: [200], body: { kind: 'ConfigMap', metadata: { name }, data: { greeting: 'from protobuf' } } }, 'read back as JSON');
+      ctx.check(
+        got,
+        { status: [200], body: { kind: 'ConfigMap', metadata: { name }, data: { greeting: 'from protobuf' } } },
+        'read back as JSON',
+      );
     },
   },
 ];

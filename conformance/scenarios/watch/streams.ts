@@ -7,7 +7,6 @@ import type { CodeScenarioDefinition } from '../../load.js';
 import type { Json, ScenarioContext, WatchEvent } from '../../types.js';
 import { isObject } from '../../json.js';
 
-
 function isEvent(e: WatchEvent | Json | undefined): e is WatchEvent {
   return typeof e === 'object' && e !== null && !Array.isArray(e) && typeof e.type === 'string' && 'object' in e;
 }
@@ -16,7 +15,10 @@ function isEvent(e: WatchEvent | Json | undefined): e is WatchEvent {
 function meta(e: WatchEvent | Json | undefined): { name: string; resourceVersion: string } {
   const obj: Json | undefined = isEvent(e) ? e.object : e;
   const m = isObject(obj) && isObject(obj.metadata) ? obj.metadata : {};
-  return { name: typeof m.name === 'string' ? m.name : '', resourceVersion: typeof m.resourceVersion === 'string' ? m.resourceVersion : '' };
+  return {
+    name: typeof m.name === 'string' ? m.name : '',
+    resourceVersion: typeof m.resourceVersion === 'string' ? m.resourceVersion : '',
+  };
 }
 
 function describeEvents(events: readonly WatchEvent[]): string {
@@ -80,10 +82,14 @@ export const scenarios: CodeScenarioDefinition[] = [
         ['ADDED', `${n}-c`],
         ['DELETED', `${n}-b`],
       ];
-      if (extra.length !== 3 || resumed.length !== 3) ctx.fail(`resumed watch: expected exactly 3 events (MODIFIED a, ADDED c, DELETED b), received ${extra.length}: ${describeEvents(extra)}`);
+      if (extra.length !== 3 || resumed.length !== 3)
+        ctx.fail(
+          `resumed watch: expected exactly 3 events (MODIFIED a, ADDED c, DELETED b), received ${extra.length}: ${describeEvents(extra)}`,
+        );
       expected.forEach(([type, name], i) => {
         const e = extra[i];
-        if (e?.type !== type || meta(e).name !== name) ctx.fail(`resumed watch: event ${i} should be ${type} ${name}, received ${describeEvents(extra)}`);
+        if (e?.type !== type || meta(e).name !== name)
+          ctx.fail(`resumed watch: event ${i} should be ${type} ${name}, received ${describeEvents(extra)}`);
       });
     },
   },
@@ -91,7 +97,7 @@ export const scenarios: CodeScenarioDefinition[] = [
     id: 'core/watch/concurrent-writes-no-gaps',
     rule: ['core-protocol.md#Watch procedure: 2', 'core-protocol.md#Events: notifications'],
     description:
-      'Twenty objects created and updated by concurrent writers: a watch from before the writes delivers every write exactly once, each object\'s events in write order.',
+      "Twenty objects created and updated by concurrent writers: a watch from before the writes delivers every write exactly once, each object's events in write order.",
     resource: ['configmaps', 'crontabs'],
     async run(ctx) {
       const n = ctx.sub('${n}');
@@ -120,7 +126,13 @@ export const scenarios: CodeScenarioDefinition[] = [
       for (const [name, [rv1, rv2]] of writes) {
         const mine = events.filter((e) => meta(e).name === name);
         const got = mine.map((e) => `${e.type}@${meta(e).resourceVersion}`).join(', ');
-        if (mine.length !== 2 || mine[0]?.type !== 'ADDED' || meta(mine[0]).resourceVersion !== rv1 || mine[1]?.type !== 'MODIFIED' || meta(mine[1]).resourceVersion !== rv2) {
+        if (
+          mine.length !== 2 ||
+          mine[0]?.type !== 'ADDED' ||
+          meta(mine[0]).resourceVersion !== rv1 ||
+          mine[1]?.type !== 'MODIFIED' ||
+          meta(mine[1]).resourceVersion !== rv2
+        ) {
           ctx.fail(`${name}: expected ADDED@${rv1}, MODIFIED@${rv2}; received ${got || 'nothing'}`);
         }
       }
@@ -142,20 +154,29 @@ export const scenarios: CodeScenarioDefinition[] = [
         step: 'watch with initial events',
       });
       const initial = await watch.waitFor(3, ctx.settings.watchTimeoutMs);
-      const names = initial.slice(0, 2).filter((e) => e.type === 'ADDED').map((e) => meta(e).name).sort();
-      if (names.join() !== [`${n}-a`, `${n}-b`].join()) ctx.fail(`initial events: expected ADDED a and b first, received ${describeEvents(initial)}`);
+      const names = initial
+        .slice(0, 2)
+        .filter((e) => e.type === 'ADDED')
+        .map((e) => meta(e).name)
+        .sort();
+      if (names.join() !== [`${n}-a`, `${n}-b`].join())
+        ctx.fail(`initial events: expected ADDED a and b first, received ${describeEvents(initial)}`);
       const bookmark = initial[2];
-      if (bookmark?.type !== 'BOOKMARK') return ctx.fail(`expected a BOOKMARK after the initial events, received ${describeEvents(initial)}`);
+      if (bookmark?.type !== 'BOOKMARK')
+        return ctx.fail(`expected a BOOKMARK after the initial events, received ${describeEvents(initial)}`);
       const obj = bookmark.object;
       const m = isObject(obj) && isObject(obj.metadata) ? obj.metadata : {};
       if (typeof m.resourceVersion !== 'string' || m.resourceVersion === '') ctx.fail('BOOKMARK: metadata.resourceVersion missing');
-      if (m.name !== undefined || m.uid !== undefined) ctx.fail(`BOOKMARK must carry only metadata.resourceVersion, found ${JSON.stringify(m)}`);
-      if (isObject(obj) && obj.kind !== undefined && obj.kind !== ctx.resource?.kind) ctx.fail(`BOOKMARK object kind ${String(obj.kind)}, expected ${ctx.resource?.kind ?? ''}`);
+      if (m.name !== undefined || m.uid !== undefined)
+        ctx.fail(`BOOKMARK must carry only metadata.resourceVersion, found ${JSON.stringify(m)}`);
+      if (isObject(obj) && obj.kind !== undefined && obj.kind !== ctx.resource?.kind)
+        ctx.fail(`BOOKMARK object kind ${String(obj.kind)}, expected ${ctx.resource?.kind ?? ''}`);
       await create(ctx, `${n}-c`);
       const after = (await watch.waitFor(4, ctx.settings.watchTimeoutMs, [])).filter((e) => e.type !== 'BOOKMARK');
       watch.close();
       const live = after.slice(2);
-      if (live.length !== 1 || live[0]?.type !== 'ADDED' || meta(live[0]).name !== `${n}-c`) ctx.fail(`after the bookmark: expected ADDED c, received ${describeEvents(live)}`);
+      if (live.length !== 1 || live[0]?.type !== 'ADDED' || meta(live[0]).name !== `${n}-c`)
+        ctx.fail(`after the bookmark: expected ADDED c, received ${describeEvents(live)}`);
     },
   },
   {
@@ -169,26 +190,33 @@ export const scenarios: CodeScenarioDefinition[] = [
     async run(ctx) {
       const n = ctx.sub('${n}');
       const start = await listVersion(ctx);
-      const watch = await ctx.watch(ctx.collection(), { query: selector(ctx, { resourceVersion: start, allowWatchBookmarks: 'true' }), step: 'watch' });
+      const watch = await ctx.watch(ctx.collection(), {
+        query: selector(ctx, { resourceVersion: start, allowWatchBookmarks: 'true' }),
+        step: 'watch',
+      });
       await create(ctx, `${n}-a`);
       await ctx.sleep(4000);
       await create(ctx, `${n}-b`);
       await watch.waitFor(2, ctx.settings.watchTimeoutMs, ['BOOKMARK']);
       watch.close();
       const normal = watch.events.filter((e) => e.type !== 'BOOKMARK');
-      if (normal.map((e) => `${e.type} ${meta(e).name}`).join() !== `ADDED ${n}-a,ADDED ${n}-b`) ctx.fail(`expected ADDED a, ADDED b; received ${describeEvents(normal)}`);
+      if (normal.map((e) => `${e.type} ${meta(e).name}`).join() !== `ADDED ${n}-a,ADDED ${n}-b`)
+        ctx.fail(`expected ADDED a, ADDED b; received ${describeEvents(normal)}`);
       for (const b of watch.events.filter((e) => e.type === 'BOOKMARK')) {
         const obj = b.object;
         const m = isObject(obj) && isObject(obj.metadata) ? obj.metadata : {};
-        if (typeof m.resourceVersion !== 'string' || m.name !== undefined) ctx.fail(`BOOKMARK must carry only metadata.resourceVersion: ${JSON.stringify(obj)}`);
-        if (isObject(obj) && obj.kind !== undefined && obj.kind !== 'ConfigMap') ctx.fail(`BOOKMARK object is not of the requested kind: ${JSON.stringify(obj)}`);
+        if (typeof m.resourceVersion !== 'string' || m.name !== undefined)
+          ctx.fail(`BOOKMARK must carry only metadata.resourceVersion: ${JSON.stringify(obj)}`);
+        if (isObject(obj) && obj.kind !== undefined && obj.kind !== 'ConfigMap')
+          ctx.fail(`BOOKMARK object is not of the requested kind: ${JSON.stringify(obj)}`);
       }
     },
   },
   {
     id: 'core/watch/long-watch-follows-writes',
     rule: ['core-protocol.md#What the service does: 4', 'core-protocol.md#Events: MODIFIED'],
-    description: 'A watch held open for eight seconds while an object is updated every second delivers each update, in order, as it happens.',
+    description:
+      'A watch held open for eight seconds while an object is updated every second delivers each update, in order, as it happens.',
     tags: ['slow'],
     resource: ['configmaps', 'nodes'],
     async run(ctx) {
@@ -205,7 +233,8 @@ export const scenarios: CodeScenarioDefinition[] = [
       }
       watch.close();
       const versions = watch.events.map((e) => meta(e).resourceVersion);
-      if (versions.join() !== written.join()) ctx.fail(`expected MODIFIED events at ${written.join(', ')}; received ${describeEvents(watch.events)}`);
+      if (versions.join() !== written.join())
+        ctx.fail(`expected MODIFIED events at ${written.join(', ')}; received ${describeEvents(watch.events)}`);
     },
   },
 ];

@@ -34,7 +34,14 @@ describe('authorizer library', () => {
   it('subresource and name are passed on', () => {
     const a = fakeAuthorizer();
     run("authorizer.group('apps').resource('deployments').subresource('scale').namespace('dev').name('web').check('update').allowed()", a);
-    expect(a.asked[0]).toMatchObject({ group: 'apps', resource: 'deployments', subresource: 'scale', namespace: 'dev', name: 'web', verb: 'update' });
+    expect(a.asked[0]).toMatchObject({
+      group: 'apps',
+      resource: 'deployments',
+      subresource: 'scale',
+      namespace: 'dev',
+      name: 'web',
+      verb: 'update',
+    });
   });
 
   it('path(p).check(httpVerb) lower-cases the verb', () => {
@@ -54,9 +61,15 @@ describe('authorizer library', () => {
   });
 
   it('a failing authorizer gives a denied, errored decision', () => {
-    const broken: AuthorizerBinding = { check: () => { throw new Error('webhook down'); } };
+    const broken: AuthorizerBinding = {
+      check: () => {
+        throw new Error('webhook down');
+      },
+    };
     expect(run("authorizer.path('/x').check('get').allowed()", broken)).toBe(false);
     expect(run("authorizer.path('/x').check('get').errored()", broken)).toBe(true);
-    expect(() => compileExpression("authorizer.group('').check('get')", { variables: { authorizer: AUTHORIZER_TYPE } })).toThrow(/no matching overload/);
+    expect(() => compileExpression("authorizer.group('').check('get')", { variables: { authorizer: AUTHORIZER_TYPE } })).toThrow(
+      /no matching overload/,
+    );
   });
 });

@@ -64,7 +64,8 @@ export function parseRfc3339(s: string): Date {
   const ms = Date.UTC(2000, Number(mo) - 1, Number(d), Number(h), Number(mi), Number(sec), Number(frac.padEnd(3, '0').slice(0, 3)));
   const date = new Date(ms);
   date.setUTCFullYear(Number(y));
-  if (date.getUTCMonth() !== Number(mo) - 1 || date.getUTCDate() !== Number(d)) fail(`timestamp() conversion error: invalid date ${JSON.stringify(s)}`);
+  if (date.getUTCMonth() !== Number(mo) - 1 || date.getUTCDate() !== Number(d))
+    fail(`timestamp() conversion error: invalid date ${JSON.stringify(s)}`);
   const offset = sign ? (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om)) : 0;
   return checkTimestamp(new Date(date.getTime() - offset * 60_000));
 }
@@ -107,7 +108,13 @@ function formatDouble(v: number): string {
 
 /** Calendar fields of a timestamp in a time zone: an IANA name, or a fixed offset such as `-02:30`. */
 interface Fields {
-  year: number; month: number; day: number; weekday: number; hour: number; minute: number; second: number;
+  year: number;
+  month: number;
+  day: number;
+  weekday: number;
+  hour: number;
+  minute: number;
+  second: number;
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -119,16 +126,28 @@ function fieldsIn(d: Date, zone: string | undefined): Fields {
     const minutes = offset ? (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3])) : 0;
     const s = new Date(d.getTime() + minutes * 60_000);
     return {
-      year: s.getUTCFullYear(), month: s.getUTCMonth(), day: s.getUTCDate(), weekday: s.getUTCDay(),
-      hour: s.getUTCHours(), minute: s.getUTCMinutes(), second: s.getUTCSeconds(),
+      year: s.getUTCFullYear(),
+      month: s.getUTCMonth(),
+      day: s.getUTCDate(),
+      weekday: s.getUTCDay(),
+      hour: s.getUTCHours(),
+      minute: s.getUTCMinutes(),
+      second: s.getUTCSeconds(),
     };
   }
   let f = formatters.get(zone ?? '');
   if (!f) {
     try {
       f = new Intl.DateTimeFormat('en-US', {
-        timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', weekday: 'short',
-        hour: 'numeric', minute: 'numeric', second: 'numeric',
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        weekday: 'short',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
       });
     } catch {
       return fail(`invalid time zone ${JSON.stringify(zone)}`);
@@ -137,8 +156,12 @@ function fieldsIn(d: Date, zone: string | undefined): Fields {
   }
   const parts = Object.fromEntries(f.formatToParts(d).map((p) => [p.type, p.value]));
   return {
-    year: Number(parts.year), month: Number(parts.month) - 1, day: Number(parts.day),
-    weekday: WEEKDAYS.indexOf(parts.weekday ?? ''), hour: Number(parts.hour), minute: Number(parts.minute),
+    year: Number(parts.year),
+    month: Number(parts.month) - 1,
+    day: Number(parts.day),
+    weekday: WEEKDAYS.indexOf(parts.weekday ?? ''),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
     second: Number(parts.second),
   };
 }
@@ -187,7 +210,9 @@ export function registerConversions(env: Environment): void {
   defineFunction(env, `svc__string(${DUR}): string`, formatDuration);
   defineFunction(env, `svc__timestamp(string): ${TS}`, parseRfc3339);
   defineFunction(env, `svc__timestamp(int): ${TS}`, (s: bigint) =>
-    s * 1000n < BigInt(MIN_TIMESTAMP_MS) || s * 1000n > BigInt(MAX_TIMESTAMP_MS) ? fail('timestamp out of range') : new Date(Number(s) * 1000),
+    s * 1000n < BigInt(MIN_TIMESTAMP_MS) || s * 1000n > BigInt(MAX_TIMESTAMP_MS)
+      ? fail('timestamp out of range')
+      : new Date(Number(s) * 1000),
   );
   defineFunction(env, `svc__timestamp(${TS}): ${TS}`, (d: Date) => d);
   defineFunction(env, `svc__duration(string): ${DUR}`, (s: string) =>
@@ -215,4 +240,3 @@ export function checkArithmeticResult(v: unknown): void {
   else if (v instanceof Date) checkTimestamp(v);
   else if (v instanceof Duration) checkDuration(v);
 }
-

@@ -10,7 +10,12 @@
  */
 
 const BINARY: Record<string, bigint> = {
-  Ki: 2n ** 10n, Mi: 2n ** 20n, Gi: 2n ** 30n, Ti: 2n ** 40n, Pi: 2n ** 50n, Ei: 2n ** 60n,
+  Ki: 2n ** 10n,
+  Mi: 2n ** 20n,
+  Gi: 2n ** 30n,
+  Ti: 2n ** 40n,
+  Pi: 2n ** 50n,
+  Ei: 2n ** 60n,
 };
 const DECIMAL: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 

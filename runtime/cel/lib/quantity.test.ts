@@ -12,7 +12,11 @@ describe('quantity grammar', () => {
     expect(Quantity.parse('+.5k')?.toString()).toBe('500');
     expect(Quantity.parse('-2n')?.toString()).toBe('-0.000000002');
     expect(Quantity.parse('1E')?.toString()).toBe('1000000000000000000');
-    expect(Quantity.parse('0.1')?.add(Quantity.parse('0.2') as Quantity).toString()).toBe('0.3');
+    expect(
+      Quantity.parse('0.1')
+        ?.add(Quantity.parse('0.2') as Quantity)
+        .toString(),
+    ).toBe('0.3');
   });
 
   it('rounds finer than nano up and caps at 2^63-1', () => {

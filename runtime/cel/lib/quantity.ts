@@ -22,8 +22,10 @@ export function registerQuantity(env: Environment): void {
     return Quantity.parse(s) !== undefined;
   });
   defineFunction(env, `${Q}.isInteger(): bool`, (q: Quantity) => q.asInt64() !== undefined);
-  defineFunction(env, `${Q}.asInteger(): int`, (q: Quantity) =>
-    q.asInt64() ?? fail(`cannot convert quantity ${q} to an integer: not a whole number in the int64 range`),
+  defineFunction(
+    env,
+    `${Q}.asInteger(): int`,
+    (q: Quantity) => q.asInt64() ?? fail(`cannot convert quantity ${q} to an integer: not a whole number in the int64 range`),
   );
   defineFunction(env, `${Q}.asApproximateFloat(): double`, (q: Quantity) => q.asApproximateFloat());
   defineFunction(env, `${Q}.sign(): int`, (q: Quantity) => BigInt(q.sign()));

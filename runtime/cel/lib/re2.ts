@@ -174,14 +174,18 @@ class Translator {
     if (c === undefined) this.fail('trailing backslash');
     this.i += 2;
     switch (c) {
-      case 'd': case 'D': case 'w': case 'W':
+      case 'd':
+      case 'D':
+      case 'w':
+      case 'W':
         return `\\${c}`;
       case 's':
         return inClass ? RE2_SPACE : `[${RE2_SPACE}]`;
       case 'S':
         if (inClass) this.fail('\\S inside a character class is not supported');
         return `[^${RE2_SPACE}]`;
-      case 'b': case 'B':
+      case 'b':
+      case 'B':
         if (inClass) this.fail(`\\${c} is not allowed in a character class`);
         return `\\${c}`;
       case 'A':
@@ -190,13 +194,20 @@ class Translator {
       case 'z':
         if (inClass) this.fail('\\z is not allowed in a character class');
         return '(?![\\s\\S])';
-      case 'a': return '\\x07';
-      case 'f': return '\\f';
-      case 't': return '\\t';
-      case 'n': return '\\n';
-      case 'r': return '\\r';
-      case 'v': return '\\v';
-      case 'p': case 'P':
+      case 'a':
+        return '\\x07';
+      case 'f':
+        return '\\f';
+      case 't':
+        return '\\t';
+      case 'n':
+        return '\\n';
+      case 'r':
+        return '\\r';
+      case 'v':
+        return '\\v';
+      case 'p':
+      case 'P':
         return this.unicodeClass(c === 'P');
       case 'x':
         return this.hexEscape();

@@ -10,10 +10,30 @@ import { type Environment, EvaluationError } from '@marcbachmann/cel-js';
 export const INTERNAL_PREFIX = 'svc__';
 
 export const OVERRIDDEN_FUNCTIONS: ReadonlySet<string> = new Set([
-  'indexOf', 'lastIndexOf', 'substring', 'lowerAscii', 'upperAscii', 'trim', 'split', 'join', 'matches',
-  'int', 'uint', 'string', 'timestamp', 'duration',
-  'getFullYear', 'getMonth', 'getDate', 'getDayOfMonth', 'getDayOfWeek', 'getDayOfYear',
-  'getHours', 'getMinutes', 'getSeconds', 'getMilliseconds',
+  'indexOf',
+  'lastIndexOf',
+  'substring',
+  'lowerAscii',
+  'upperAscii',
+  'trim',
+  'split',
+  'join',
+  'matches',
+  'int',
+  'uint',
+  'string',
+  'timestamp',
+  'duration',
+  'getFullYear',
+  'getMonth',
+  'getDate',
+  'getDayOfMonth',
+  'getDayOfWeek',
+  'getDayOfYear',
+  'getHours',
+  'getMinutes',
+  'getSeconds',
+  'getMilliseconds',
 ]);
 
 /** The registered name of a function an expression calls as `name`. */
@@ -22,11 +42,7 @@ export function internalName(name: string): string {
 }
 
 /** Registers a synchronous overload: `string.charAt(int): string`. */
-export function defineFunction(
-  env: Environment,
-  signature: string,
-  handler: (...args: never[]) => unknown,
-): void {
+export function defineFunction(env: Environment, signature: string, handler: (...args: never[]) => unknown): void {
   env.registerFunction(signature, handler as (...args: unknown[]) => unknown, { async: false });
 }
 

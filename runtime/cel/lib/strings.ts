@@ -134,16 +134,35 @@ function quote(s: string): string {
   let out = '"';
   for (const c of s) {
     switch (c) {
-      case '\x07': out += '\\a'; break;
-      case '\b': out += '\\b'; break;
-      case '\f': out += '\\f'; break;
-      case '\n': out += '\\n'; break;
-      case '\r': out += '\\r'; break;
-      case '\t': out += '\\t'; break;
-      case '\v': out += '\\v'; break;
-      case '\\': out += '\\\\'; break;
-      case '"': out += '\\"'; break;
-      default: out += c;
+      case '\x07':
+        out += '\\a';
+        break;
+      case '\b':
+        out += '\\b';
+        break;
+      case '\f':
+        out += '\\f';
+        break;
+      case '\n':
+        out += '\\n';
+        break;
+      case '\r':
+        out += '\\r';
+        break;
+      case '\t':
+        out += '\\t';
+        break;
+      case '\v':
+        out += '\\v';
+        break;
+      case '\\':
+        out += '\\\\';
+        break;
+      case '"':
+        out += '\\"';
+        break;
+      default:
+        out += c;
     }
   }
   return `${out}"`;
@@ -159,15 +178,9 @@ export function registerStrings(env: Environment): void {
     sub !== '' && codePoints(s).length === 0 ? -1n : lastIndexOf(s, sub),
   );
   defineFunction(env, 'string.svc__lastIndexOf(string, int): int', lastIndexOfFrom);
-  defineFunction(env, 'string.svc__lowerAscii(): string', (s: string) =>
-    mapAscii(s, /[A-Z]+/g, (c) => c.toLowerCase()),
-  );
-  defineFunction(env, 'string.svc__upperAscii(): string', (s: string) =>
-    mapAscii(s, /[a-z]+/g, (c) => c.toUpperCase()),
-  );
-  defineFunction(env, 'string.replace(string, string): string', (s: string, o: string, r: string) =>
-    replace(s, o, r, -1n),
-  );
+  defineFunction(env, 'string.svc__lowerAscii(): string', (s: string) => mapAscii(s, /[A-Z]+/g, (c) => c.toLowerCase()));
+  defineFunction(env, 'string.svc__upperAscii(): string', (s: string) => mapAscii(s, /[a-z]+/g, (c) => c.toUpperCase()));
+  defineFunction(env, 'string.replace(string, string): string', (s: string, o: string, r: string) => replace(s, o, r, -1n));
   defineFunction(env, 'string.replace(string, string, int): string', replace);
   defineFunction(env, 'string.svc__split(string): list<string>', (s: string, sep: string) => split(s, sep, -1n));
   defineFunction(env, 'string.svc__split(string, int): list<string>', split);

@@ -42,7 +42,12 @@ describe('URL library (Go url.ParseRequestURI semantics)', () => {
 
   it('getQuery', () => {
     const q = evaluate("url('https://example.com/path?k1=a&k2=b&k2=c').getQuery()");
-    expect(q).toEqual(new Map([['k1', ['a']], ['k2', ['b', 'c']]]));
+    expect(q).toEqual(
+      new Map([
+        ['k1', ['a']],
+        ['k2', ['b', 'c']],
+      ]),
+    );
     expect(evaluate("url('https://example.com/path?k1=a+b').getQuery()['k1'][0]")).toBe('a b');
     expect(evaluate("url('https://example.com/').getQuery().size()")).toBe(0n);
   });

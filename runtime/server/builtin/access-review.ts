@@ -9,7 +9,12 @@ import { writeOptions } from '../query.js';
  * and says why.
  */
 export const reviewAccess: VirtualCreateHandler = async (ctx, t, body) => {
-  const object = await admit(ctx, { resource: t.resource, object: body.object, fieldValidation: writeOptions(ctx.req.query).fieldValidation, duplicates: body.duplicates });
+  const object = await admit(ctx, {
+    resource: t.resource,
+    object: body.object,
+    fieldValidation: writeOptions(ctx.req.query).fieldValidation,
+    duplicates: body.duplicates,
+  });
   object.metadata = { ...object.metadata, creationTimestamp: undefined };
   const decision = await ctx.authorizer.authorize(reviewedAccess(object.spec));
   object.status = { allowed: decision.allowed, ...(decision.allowed ? {} : { denied: true }), reason: decision.reason };
@@ -38,5 +43,16 @@ function reviewedAccess(spec: unknown): RequestAttributes {
     };
   }
   const n = s.nonResourceAttributes ?? {};
-  return { user, verb: n.verb ?? '', resourceRequest: false, group: '', version: '', resource: '', subresource: '', namespace: '', name: '', path: n.path ?? '' };
+  return {
+    user,
+    verb: n.verb ?? '',
+    resourceRequest: false,
+    group: '',
+    version: '',
+    resource: '',
+    subresource: '',
+    namespace: '',
+    name: '',
+    path: n.path ?? '',
+  };
 }

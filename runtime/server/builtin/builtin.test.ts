@@ -10,9 +10,15 @@ describe('built-in kind behaviour declared in the registrations', () => {
     await h.close();
   });
 
-  it('merges a Secret\'s stringData into data (base64, replacing a key) and drops it, on create and update', async () => {
+  it("merges a Secret's stringData into data (base64, replacing a key) and drops it, on create and update", async () => {
     const secrets = `/api/v1/namespaces/${h.ns}/secrets`;
-    const created = await h.create(secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { a: 'eA==', b: 'eQ==' }, stringData: { b: 'two', c: 'três' } });
+    const created = await h.create(secrets, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's' },
+      data: { a: 'eA==', b: 'eQ==' },
+      stringData: { b: 'two', c: 'três' },
+    });
     expect(created.data).toEqual({ a: 'eA==', b: Buffer.from('two').toString('base64'), c: Buffer.from('três').toString('base64') });
     expect(created.stringData).toBeUndefined();
     const updated = await h.put(`${secrets}/s`, { ...created, stringData: { a: 'one' } });
@@ -23,7 +29,12 @@ describe('built-in kind behaviour declared in the registrations', () => {
   });
 
   it('tracks metadata.generation only on kinds that declare it', async () => {
-    const cm = await h.create(`/api/v1/namespaces/${h.ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', generation: 7 }, data: { a: '1' } });
+    const cm = await h.create(`/api/v1/namespaces/${h.ns}/configmaps`, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', generation: 7 },
+      data: { a: '1' },
+    });
     expect(cm.metadata.generation).toBeUndefined();
     const updated = await h.put(`/api/v1/namespaces/${h.ns}/configmaps/c`, { ...cm, data: { a: '2' } });
     expect(updated.body.metadata.generation).toBeUndefined();

@@ -8,9 +8,11 @@ export const evict: SubresourceHandler = {
   method: 'POST',
   async handle(ctx, t, body) {
     const eviction = body.object;
-    if (eviction.kind !== undefined && eviction.kind !== 'Eviction') throw badRequest(`expected an Eviction body, found kind ${JSON.stringify(eviction.kind)}`);
+    if (eviction.kind !== undefined && eviction.kind !== 'Eviction')
+      throw badRequest(`expected an Eviction body, found kind ${JSON.stringify(eviction.kind)}`);
     const name = eviction.metadata?.name;
-    if (name !== undefined && name !== t.name) throw badRequest(`name in URL does not match name in Eviction object (${t.name} != ${name})`);
+    if (name !== undefined && name !== t.name)
+      throw badRequest(`name in URL does not match name in Eviction object (${t.name} != ${name})`);
     const opts = deleteOptions(eviction.deleteOptions, new URLSearchParams(), writeOptions(ctx.req.query));
     const reply = await deleteObject(ctx, { ...t, subresource: undefined }, opts);
     if (reply.status !== 200) throw internalError('eviction did not delete the object');

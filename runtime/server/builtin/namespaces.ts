@@ -30,13 +30,19 @@ export function namespaceLifecycle(host: HookHost): KindHook {
     async delete(ctx, { resource: r, object, kv, dryRun }) {
       const name = object.metadata?.name ?? '';
       if (object.metadata?.deletionTimestamp) {
-        throw conflict(r, name, 'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.');
+        throw conflict(
+          r,
+          name,
+          'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.',
+        );
       }
       const next = markDeleted(ctx, object);
       next.status = { ...(next.status as object | undefined), phase: 'Terminating' };
       if (dryRun) return { status: 200, body: next };
       try {
-        const updated = await ctx.store.update(objectKey(r, undefined, name), encodeObject(next, r), { expectedModRevision: kv.modRevision });
+        const updated = await ctx.store.update(objectKey(r, undefined, name), encodeObject(next, r), {
+          expectedModRevision: kv.modRevision,
+        });
         reaper.kick(name);
         return { status: 200, body: decodeObject(updated, r) };
       } catch (e) {
@@ -65,7 +71,13 @@ function prepareNamespace(object: JsonApiObject): void {
 }
 
 /** Namespaced creates need an existing namespace that is not being deleted (upstream's NamespaceLifecycle). */
-async function requireActiveNamespace(ctx: ServerContext, namespaces: ServedResource, r: ServedResource, namespace: string, name: string): Promise<void> {
+async function requireActiveNamespace(
+  ctx: ServerContext,
+  namespaces: ServedResource,
+  r: ServedResource,
+  namespace: string,
+  name: string,
+): Promise<void> {
   const current = await readCurrent(ctx, namespaces, undefined, namespace);
   if (!current) throw notFound(namespaces, namespace);
   if (current.object.metadata?.deletionTimestamp) {

@@ -9,7 +9,18 @@ export function attributesOf(ctx: RequestContext): RequestAttributes {
   const { method, path, query } = ctx.req;
   const t = ctx.target;
   if (!t) {
-    return { user, verb: method.toLowerCase(), resourceRequest: false, group: '', version: '', resource: '', subresource: '', namespace: '', name: '', path };
+    return {
+      user,
+      verb: method.toLowerCase(),
+      resourceRequest: false,
+      group: '',
+      version: '',
+      resource: '',
+      subresource: '',
+      namespace: '',
+      name: '',
+      path,
+    };
   }
   return {
     user,

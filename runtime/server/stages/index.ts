@@ -32,11 +32,5 @@ export function authorizerOf(policies: ChainPolicies): Authorizer {
 
 /** The stages in the order every request passes them (see `chain.ts`). */
 export function defaultStages(policies: ChainPolicies): Stage[] {
-  return [
-    negotiate,
-    authenticate(policies.authenticators ?? []),
-    audit(policies.audit),
-    authorize,
-    rateLimit(policies.rateLimiter),
-  ];
+  return [negotiate, authenticate(policies.authenticators ?? []), audit(policies.audit), authorize, rateLimit(policies.rateLimiter)];
 }

@@ -25,7 +25,11 @@ export const negotiate: Stage = {
     const reading = method === 'GET' && (t.subresource === undefined || t.subresource === 'status');
     const watching = reading && t.name === undefined && query.has('watch') && query.get('watch') !== 'false' && query.get('watch') !== '0';
     ctx.response = {
-      negotiated: negotiateResponse(ctx.req.headers.accept, { protobuf: ctx.codecs?.supports(t.resource.apiVersion, t.resource.kind) ?? false, table: reading, watch: watching }),
+      negotiated: negotiateResponse(ctx.req.headers.accept, {
+        protobuf: ctx.codecs?.supports(t.resource.apiVersion, t.resource.kind) ?? false,
+        table: reading,
+        watch: watching,
+      }),
       resource: t.resource,
       compressible: reading && !watching,
     };
