@@ -96,9 +96,7 @@ describe('the generated client against a server that serves the CRDs', () => {
     const client = createClient({ server: url, namespace: 'certs' }) as unknown as {
       pki: {
         v1: {
-          certificates: (
-            ns?: string,
-          ) => import('../../runtime/client/index.js').ResourceClient<{
+          certificates: (ns?: string) => import('../../runtime/client/index.js').ResourceClient<{
             metadata?: { name?: string };
             spec?: { secretName?: string; issuerRef?: { name: string }; dnsNames?: string[] };
           }>;

@@ -45,14 +45,12 @@ describe('the Protobuf transport', () => {
 
   it('keeps custom resources in JSON', async () => {
     const c = client();
-    const ct = await c.stable.v1
-      .cronTabs(NS)
-      .create({
-        apiVersion: 'stable.example.svc.io/v1',
-        kind: 'CronTab',
-        metadata: { name: 'c' },
-        spec: { cronSpec: '* * * * *', image: 'i' },
-      });
+    const ct = await c.stable.v1.cronTabs(NS).create({
+      apiVersion: 'stable.example.svc.io/v1',
+      kind: 'CronTab',
+      metadata: { name: 'c' },
+      spec: { cronSpec: '* * * * *', image: 'i' },
+    });
     expect(ct.spec?.image).toBe('i');
   });
 });
