@@ -18,7 +18,7 @@ import {
   emitValidators,
 } from './emit/index.js';
 import { loadSchemas } from './load/index.js';
-import type { Model } from './model/index.js';
+import { type Model, ownGroupVersions } from './model/index.js';
 import type { OutputFile } from './print/index.js';
 import { svckitVersion } from './version.js';
 
@@ -78,8 +78,8 @@ export function codegen(options: CodegenOptions): CodegenResult {
     others: options.others ?? 'skip',
     ...(options.warn ? { warn: options.warn } : {}),
   });
-  const kinds = model.groupVersions.filter((gv) => !gv.external).flatMap((gv) => gv.types.filter((t) => t.kind)).length;
-  const own = model.groupVersions.filter((gv) => !gv.external).length;
+  const kinds = ownGroupVersions(model).flatMap((gv) => gv.types.filter((t) => t.kind)).length;
+  const own = ownGroupVersions(model).length;
   log(`loaded ${own} group/versions, ${kinds} kinds`);
 
   const ctx = createEmitContext(model, outDir, `v${svckitVersion()}`, options.runtime);

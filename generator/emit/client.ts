@@ -1,5 +1,5 @@
 import type { GroupVersion, NamedType } from '../model/index.js';
-import { groupDir } from '../model/index.js';
+import { groupDir, ownGroupVersions } from '../model/index.js';
 import { type GeneratedFile, camelCase, tsKey, tsString, tsValue } from '../print/index.js';
 import { type EmitContext, gvAliasPrefix, gvNamespace } from './emit-context.js';
 
@@ -14,7 +14,7 @@ const ALL_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'
  * without resources gets an empty module, so its index can re-export the artifact like the others.
  */
 export function emitClients(ctx: EmitContext): GeneratedFile[] {
-  return ownGroupVersions(ctx).map((gv) => emitGroupVersionClient(ctx, gv));
+  return ownGroupVersions(ctx.model).map((gv) => emitGroupVersionClient(ctx, gv));
 }
 
 /** `CoreV1Client`: the interface of a group/version's client. */
@@ -25,10 +25,6 @@ export function clientInterfaceName(gv: Pick<GroupVersion, 'group' | 'version'>)
 /** `coreV1Client`: the function that builds it over a transport. */
 export function clientFactoryName(gv: Pick<GroupVersion, 'group' | 'version'>): string {
   return `${gvNamespace(gv)}Client`;
-}
-
-function ownGroupVersions(ctx: EmitContext): GroupVersion[] {
-  return ctx.model.groupVersions.filter((gv) => !gv.external);
 }
 
 /** The kinds of a group/version that are served as resources. */
@@ -151,7 +147,7 @@ function propertyName(kind: string, plural: string): string {
  * `client.<group>.<version>` (`core.v1`, `batch.v1`, `flowcontrol.v1`).
  */
 export function emitRootClient(ctx: EmitContext): GeneratedFile {
-  const gvs = ownGroupVersions(ctx).filter((gv) => servedResources(gv).length > 0);
+  const gvs = ownGroupVersions(ctx.model).filter((gv) => servedResources(gv).length > 0);
   const file = ctx.newFile('client.ts', [...new Set(gvs.map((gv) => gv.source))].sort());
   const runtime = ctx.runtimeModule('client');
   file.declare('Client', 'createClient');

@@ -1,5 +1,5 @@
 import type { Field, GroupVersion, ObjectNode, TypeId, TypeNode } from '../model/index.js';
-import { type ModelIndex, groupDir, typeKey } from '../model/index.js';
+import { groupDir, type ModelIndex, ownGroupVersions, typeKey } from '../model/index.js';
 import { type GeneratedFile, tsValue } from '../print/index.js';
 import { type Declaration, collectDeclarations, exactKey, isInterface } from './declarations.js';
 import { type EmitContext, gvAliasPrefix } from './emit-context.js';
@@ -12,7 +12,7 @@ import { fieldAccess, fieldTarget } from './field-access.js';
  */
 export function emitDefaulters(ctx: EmitContext): GeneratedFile[] {
   const needs = new DefaultsIndex(ctx.index);
-  return ctx.model.groupVersions.filter((gv) => !gv.external).map((gv) => new DefaulterWriter(ctx, gv, needs).write());
+  return ownGroupVersions(ctx.model).map((gv) => new DefaulterWriter(ctx, gv, needs).write());
 }
 
 /** `defaultPod`: the defaulter function of a named type. */

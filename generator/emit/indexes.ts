@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { groupDir } from '../model/index.js';
+import { groupDir, ownGroupVersions } from '../model/index.js';
 import type { GeneratedFile } from '../print/index.js';
 import { type EmitContext, gvNamespace } from './emit-context.js';
 
@@ -9,7 +9,7 @@ import { type EmitContext, gvNamespace } from './emit-context.js';
  * (kinds of the same name live in several versions).
  */
 export function emitIndexes(ctx: EmitContext, artifacts: readonly string[]): GeneratedFile[] {
-  const gvs = ctx.model.groupVersions.filter((gv) => !gv.external);
+  const gvs = ownGroupVersions(ctx.model);
   const files = gvs.map((gv) => {
     const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/index.ts`, [gv.source]);
     for (const artifact of artifacts) file.exportAll(ctx.gvModule(gv, artifact));

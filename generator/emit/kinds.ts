@@ -1,5 +1,5 @@
 import type { GroupVersion, NamedType } from '../model/index.js';
-import { groupDir } from '../model/index.js';
+import { groupDir, ownGroupVersions } from '../model/index.js';
 import { type GeneratedFile, tsString, tsValue } from '../print/index.js';
 import { DefaultsIndex, defaulterName } from './defaults.js';
 import { type EmitContext, gvNamespace } from './emit-context.js';
@@ -13,7 +13,7 @@ import { validatorName } from './validate.js';
  */
 export function emitKinds(ctx: EmitContext): GeneratedFile[] {
   const needs = new DefaultsIndex(ctx.index);
-  return ctx.model.groupVersions.filter((gv) => !gv.external).map((gv) => emitGroupVersionKinds(ctx, gv, needs));
+  return ownGroupVersions(ctx.model).map((gv) => emitGroupVersionKinds(ctx, gv, needs));
 }
 
 /** `coreV1Kinds`: the registration list of a group/version. */
@@ -39,7 +39,7 @@ function emitGroupVersionKinds(ctx: EmitContext, gv: GroupVersion, needs: Defaul
 
 /** The root `kinds.ts`: every group/version's registrations in one list. */
 export function emitAllKinds(ctx: EmitContext): GeneratedFile {
-  const gvs = ctx.model.groupVersions.filter((gv) => !gv.external);
+  const gvs = ownGroupVersions(ctx.model);
   const file = ctx.newFile('kinds.ts', [...new Set(gvs.map((gv) => gv.source))].sort());
   const registration = file.importType('KindRegistration', ctx.runtimeModule('schema'));
   const names = gvs.map((gv) => file.importValue(kindsConstName(gv), ctx.gvModule(gv, 'kinds')));

@@ -1,5 +1,5 @@
 import type { GroupVersion } from '../model/index.js';
-import { groupDir } from '../model/index.js';
+import { groupDir, ownGroupVersions } from '../model/index.js';
 import { type GeneratedFile, tsString } from '../print/index.js';
 import type { EmitContext } from './emit-context.js';
 import { openApiDocument } from './openapi-document.js';
@@ -10,7 +10,7 @@ import { openApiDocument } from './openapi-document.js';
  * that maps each document's path to a lazy import so a server loads only what is asked for.
  */
 export function emitOpenApi(ctx: EmitContext): GeneratedFile[] {
-  const gvs = ctx.model.groupVersions.filter((gv) => !gv.external && gv.types.some((t) => t.kind?.resource));
+  const gvs = ownGroupVersions(ctx.model).filter((gv) => gv.types.some((t) => t.kind?.resource));
   const files = gvs.map((gv) => {
     const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/openapi.ts`, [gv.source]);
     const doc = openApiDocument(ctx.model, `svckit ${openApiPath(gv)}`, [gv]);

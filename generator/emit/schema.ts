@@ -1,5 +1,5 @@
 import type { Constraints, Field, GroupVersion, NamedType, TypeNode, ValidationRule } from '../model/index.js';
-import { groupDir } from '../model/index.js';
+import { groupDir, ownGroupVersions } from '../model/index.js';
 import { type GeneratedFile, tsKey, tsString, tsValue } from '../print/index.js';
 import { type EmitContext, gvAliasPrefix } from './emit-context.js';
 import { schemaName } from './openapi-document.js';
@@ -10,7 +10,7 @@ import { schemaName } from './openapi-document.js';
  * markers. References are thunks, so order and recursion do not matter.
  */
 export function emitSchemas(ctx: EmitContext): GeneratedFile[] {
-  return ctx.model.groupVersions.filter((gv) => !gv.external).map((gv) => emitGroupVersionSchema(ctx, gv));
+  return ownGroupVersions(ctx.model).map((gv) => emitGroupVersionSchema(ctx, gv));
 }
 
 /** `PodSchema`: the descriptor constant of a named type. */

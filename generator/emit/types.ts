@@ -1,5 +1,5 @@
 import type { Constraints, Field, GroupVersion, TypeNode } from '../model/index.js';
-import { groupDir, typeKey } from '../model/index.js';
+import { groupDir, ownGroupVersions, typeKey } from '../model/index.js';
 import { type Declaration, collectDeclarations as collect, isInterface, shapeKey } from './declarations.js';
 import { type GeneratedFile, tsKey, tsLiteral, tsString } from '../print/index.js';
 import { type EmitContext, gvAliasPrefix } from './emit-context.js';
@@ -10,7 +10,7 @@ import { type EmitContext, gvAliasPrefix } from './emit-context.js';
  * constant and a type guard.
  */
 export function emitTypes(ctx: EmitContext): GeneratedFile[] {
-  return ctx.model.groupVersions.filter((gv) => !gv.external).map((gv) => emitGroupVersionTypes(ctx, gv));
+  return ownGroupVersions(ctx.model).map((gv) => emitGroupVersionTypes(ctx, gv));
 }
 
 /** The type declarations of a group/version: objects of the same TypeScript shape share one. */

@@ -1,5 +1,5 @@
 import type { Constraints, Field, GroupVersion, ObjectNode, TypeId, TypeNode } from '../model/index.js';
-import { groupDir } from '../model/index.js';
+import { groupDir, ownGroupVersions } from '../model/index.js';
 import { type GeneratedFile, camelCase, tsString, tsValue } from '../print/index.js';
 import { type Declaration, collectDeclarations, exactKey, isInterface } from './declarations.js';
 import { type EmitContext, gvAliasPrefix } from './emit-context.js';
@@ -12,7 +12,7 @@ import { fieldAccess } from './field-access.js';
  * schema descriptors and runs them after these checks pass.
  */
 export function emitValidators(ctx: EmitContext): GeneratedFile[] {
-  return ctx.model.groupVersions.filter((gv) => !gv.external).map((gv) => new ValidatorWriter(ctx, gv).write());
+  return ownGroupVersions(ctx.model).map((gv) => new ValidatorWriter(ctx, gv).write());
 }
 
 /** `validatePod`: the validator function of a named type. */

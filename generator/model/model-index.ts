@@ -16,6 +16,11 @@ export function groupDir(group: string): string {
 }
 
 /** Sorts group/versions and their types by name so every emitter sees one fixed order. */
+/** The group/versions a run generates: all but those loaded from svckit's own schemas only to be referred to. */
+export function ownGroupVersions(model: Model): GroupVersion[] {
+  return model.groupVersions.filter((gv) => !gv.external);
+}
+
 export function sortModel(model: Model): Model {
   const groupVersions = [...model.groupVersions]
     .map((gv) => ({ ...gv, types: [...gv.types].sort((a, b) => compare(a.id.name, b.id.name)) }))

@@ -32,7 +32,15 @@ import {
 } from '../../generator/emit/index.js';
 import { corpusFolders } from './corpus.js';
 import { loadSchemas } from '../../generator/load/index.js';
-import { type Field, type GroupVersion, type Model, type TypeId, type TypeNode, groupDir } from '../../generator/model/index.js';
+import {
+  type Field,
+  type GroupVersion,
+  type Model,
+  type TypeId,
+  type TypeNode,
+  groupDir,
+  ownGroupVersions,
+} from '../../generator/model/index.js';
 import { tsKey, tsLiteral } from '../../generator/print/index.js';
 import { typecheckDir } from '../../generator/typecheck.testing.js';
 
@@ -73,7 +81,6 @@ interface FileModel {
   decls: DeclModel[];
 }
 
-const ownGroupVersions = (model: Model) => model.groupVersions.filter((gv) => !gv.external);
 const typesPath = (outDir: string, gv: GroupVersion) => join(outDir, groupDir(gv.group), gv.version, 'types.ts');
 
 /** JSDoc lines as GeneratedFile.doc computes them (without the comment markers). */
