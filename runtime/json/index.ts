@@ -14,6 +14,7 @@ export {
   deleteOwn,
   describeJson,
   escapePointerToken,
+  exceedsJsonDepth,
   getOwn,
   hasOwn,
   isJsonObject,

@@ -13,6 +13,22 @@ export interface JsonObject {
 /** Deeper input is refused rather than risking a stack overflow (the real system stops at 10000). */
 export const MAX_JSON_DEPTH = 1000;
 
+/**
+ * True when `value` nests objects or arrays deeper than `limit` levels. Iterative, so that it can
+ * be asked about any input before recursive code (duplicate-key scans, pruning, field sets) sees it.
+ */
+export function exceedsJsonDepth(value: unknown, limit = MAX_JSON_DEPTH): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** An object that is neither null nor an array, its members typed as JSON. */
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -3,6 +3,7 @@ import { methodNotAllowed } from '../api/index.js';
 import type { RequestContext, Target } from './context.js';
 import { deleteCollection, deleteObject, deleteOptions } from './delete.js';
 import { type Body, type Reply, decodeBody, decodeOptionalJson, readBody } from './http.js';
+import { checkMetadataShape } from './object-shape.js';
 import { patchObject } from './patch.js';
 import { readOptions, writeOptions } from './query.js';
 import { getObject, listObjects } from './read.js';
@@ -34,7 +35,7 @@ const COLLECTION: Readonly<Record<string, Entry>> = {
   POST: {
     verb: verb('create'),
     async handle(ctx, t) {
-      const body = await objectBody(ctx);
+      const body = await objectBody(ctx, t);
       // A virtual kind (an access review) is answered by its declared handler and never stored.
       const virtual = ctx.hooks.virtual(t.resource);
       if (virtual) return virtual(ctx, t, body);
@@ -53,7 +54,7 @@ const COLLECTION: Readonly<Record<string, Entry>> = {
 /** Requests to one object (or its status subresource), by method. */
 const OBJECT: Readonly<Record<string, Entry>> = {
   GET: { verb: verb('get'), handle: (ctx, t) => getObject(ctx, t, readOptions(ctx.req.query)) },
-  PUT: { verb: verb('update'), handle: async (ctx, t) => updateObject(ctx, t, await objectBody(ctx), writeOptions(ctx.req.query)) },
+  PUT: { verb: verb('update'), handle: async (ctx, t) => updateObject(ctx, t, await objectBody(ctx, t), writeOptions(ctx.req.query)) },
   PATCH: {
     verb: verb('patch'),
     async handle(ctx, t) {
@@ -86,7 +87,7 @@ export async function dispatchResource(ctx: RequestContext, t: Target, res: Serv
     const declared = ctx.hooks.subresource(t.resource, t.subresource);
     if (declared) {
       if (method !== declared.method) throw methodNotAllowed(method, `${t.subresource} takes ${declared.method}`);
-      return declared.handle(ctx, t, await objectBody(ctx));
+      return declared.handle(ctx, t, await objectBody(ctx, t));
     }
   }
   const entry = (scope === 'collection' ? COLLECTION : OBJECT)[method];
@@ -96,12 +97,14 @@ export async function dispatchResource(ctx: RequestContext, t: Target, res: Serv
   return entry.handle(ctx, t, res);
 }
 
-/** The request's object body (JSON, YAML, or Protobuf for kinds with messages). */
-async function objectBody(ctx: RequestContext): Promise<Body> {
+/** The request's object body (JSON, YAML, or Protobuf for kinds with messages), its metadata well-formed. */
+async function objectBody(ctx: RequestContext, t: Target): Promise<Body> {
   const bytes = await readBody(ctx.req.raw, ctx.settings.maxBodyBytes);
   const r = ctx.response.resource;
   const protobuf = ctx.codecs && r && ctx.codecs.supports(r.apiVersion, r.kind) ? { codecs: ctx.codecs } : undefined;
-  return decodeBody(bytes, ctx.req.headers['content-type'], protobuf);
+  const body = decodeBody(bytes, ctx.req.headers['content-type'], protobuf);
+  checkMetadataShape(t, body.object);
+  return body;
 }
 
 /** The optional DeleteOptions body of a delete. */

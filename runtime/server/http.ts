@@ -9,6 +9,7 @@ import {
   isProtobufEnvelopeError,
 } from '../codec/index.js';
 import { isObject } from '../validate/index.js';
+import { checkDepth } from './object-shape.js';
 
 /** A request with its parsed URL, as every handler receives it. */
 export interface Request {
@@ -60,6 +61,18 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   return Buffer.concat(chunks);
 }
 
+/**
+ * The URL of a request target: an origin-form path (`/api/v1/pods?watch=1`, also `//x`) or an
+ * absolute URL; undefined when it is neither, which the server answers with 400.
+ */
+export function requestUrl(target: string | undefined): URL | undefined {
+  try {
+    return target?.startsWith('/') ? new URL(`http://localhost${target}`) : new URL(target ?? '/');
+  } catch {
+    return undefined;
+  }
+}
+
 /** A decoded request body and the duplicate keys found in it. */
 export interface Body {
   object: JsonApiObject;
@@ -81,6 +94,7 @@ export function decodeBody(bytes: Buffer, contentType: string | undefined, proto
   let object: unknown;
   if (type === 'application/json' || type === '') {
     object = parseJson(text);
+    checkDepth(object);
     if (isObject(object)) return { object, duplicates: findDuplicateKeys(text) };
   } else if (type === 'application/yaml') {
     try {
@@ -88,10 +102,13 @@ export function decodeBody(bytes: Buffer, contentType: string | undefined, proto
     } catch (e) {
       throw badRequest(`the request body is not valid YAML: ${(e as Error).message}`);
     }
+    checkDepth(object);
     if (isObject(object)) return { object, duplicates: [] };
   } else if (type === MEDIA_PROTOBUF && protobuf) {
     try {
-      return { object: protobuf.codecs.decode(bytes) as JsonApiObject, duplicates: [] };
+      const decoded = protobuf.codecs.decode(bytes) as JsonApiObject;
+      checkDepth(decoded);
+      return { object: decoded, duplicates: [] };
     } catch (e) {
       if (isProtobufEnvelopeError(e) || isProtobufCodecError(e))
         throw badRequest(`the Protobuf request body cannot be decoded: ${e.message}`);
@@ -106,7 +123,10 @@ export function decodeBody(bytes: Buffer, contentType: string | undefined, proto
 /** An optional JSON body (DeleteOptions): undefined when empty. */
 export function decodeOptionalJson(bytes: Buffer): unknown {
   const text = bytes.toString('utf8').trim();
-  return text === '' ? undefined : parseJson(text);
+  if (text === '') return undefined;
+  const value = parseJson(text);
+  checkDepth(value);
+  return value;
 }
 
 function parseJson(text: string): unknown {

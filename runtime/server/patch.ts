@@ -16,6 +16,7 @@ import type { RequestContext, Target } from './context.js';
 import type { Reply } from './http.js';
 import type { WriteOptions } from './query.js';
 import { readCurrent } from './read.js';
+import { checkDepth, checkMetadataShape } from './object-shape.js';
 import { nextForWrite } from './subresource.js';
 import { createObject, ownershipOptions, writeUpdate } from './write.js';
 
@@ -52,11 +53,13 @@ export async function patchObject(
   } catch (e) {
     throw badRequest(`the patch is not valid JSON: ${(e as Error).message}`);
   }
+  checkDepth(patch, 'the patch');
   const duplicates = findDuplicateKeys(text);
   for (let attempt = 0; ; attempt++) {
     const current = await readCurrent(ctx, r, t.namespace, t.name!);
     if (!current) throw notFound(r, t.name!);
     const patched = applyPatch(type, current.object, patch, t);
+    checkMetadataShape(t, patched);
     const requested = patched.metadata?.resourceVersion;
     if (requested !== undefined && requested !== current.object.metadata?.resourceVersion) {
       throw objectModified(r, t.name!);
@@ -107,7 +110,9 @@ async function applyObject(ctx: RequestContext, t: Target, text: string, opts: W
   if (config === null || typeof config !== 'object' || Array.isArray(config)) {
     throw badRequest('the apply configuration must be an object with apiVersion, kind and metadata.name');
   }
+  checkDepth(config, 'the apply configuration');
   const named = config as JsonApiObject;
+  checkMetadataShape(t, named);
   if (named.metadata?.name !== undefined && named.metadata.name !== t.name) {
     throw badRequest(`the name of the object (${named.metadata.name}) does not match the name on the URL (${t.name})`);
   }

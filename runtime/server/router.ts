@@ -1,4 +1,4 @@
-import { isPathError, parseResourcePath } from '../api/index.js';
+import { badRequest, isPathError, parseResourcePath } from '../api/index.js';
 import type { ResourceRegistry, ServedResource } from './resources.js';
 
 /** What a request path addresses. */
@@ -22,7 +22,7 @@ export function route(path: string, registry: ResourceRegistry): Route {
   const segments = path
     .split('/')
     .filter((s) => s !== '')
-    .map(decodeURIComponent);
+    .map((s) => decodeSegment(path, s));
   const [first, ...rest] = segments;
   if (first === 'version' && rest.length === 0) return { kind: 'version' };
   if ((first === 'healthz' || first === 'livez' || first === 'readyz') && rest.length <= 1) return { kind: 'health', check: first };
@@ -39,6 +39,15 @@ export function route(path: string, registry: ResourceRegistry): Route {
     return resourceRoute(registry, path, group!, version, tail);
   }
   return { kind: 'not-found', message: `the server could not find the requested resource (path ${path})` };
+}
+
+/** A percent-decoded path segment; 400 for an invalid escape, as Go's URL parser refuses it. */
+function decodeSegment(path: string, segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw badRequest(`the request path ${path} has an invalid escape in ${JSON.stringify(segment)}`);
+  }
 }
 
 function resourceRoute(registry: ResourceRegistry, path: string, group: string, version: string, tail: string[]): Route {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type StatusError, isStatusError, methodNotAllowed, pathNotFound, unexpectedError } from '../api/index.js';
+import { type StatusError, badRequest, isStatusError, methodNotAllowed, pathNotFound, unexpectedError } from '../api/index.js';
 import { type ProtobufPackage, ProtobufCodecs } from '../codec/index.js';
 import { compressResponseSync } from '../compression/index.js';
 import type { KindRegistration } from '../schema/index.js';
@@ -12,7 +12,7 @@ import type { HandlerCatalog, RequestContext, ServerContext, ServerSettings } fr
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import { dispatchResource } from './handlers.js';
 import { bindHooks } from './hooks.js';
-import { type Reply, type Request, Warnings, sendBody } from './http.js';
+import { type Reply, type Request, Warnings, requestUrl, sendBody } from './http.js';
 import { JSON_RESPONSE, includeObjectOf, renderBody } from './media.js';
 import { OpenApiPublisher } from './openapi.js';
 import { pretty } from './query.js';
@@ -115,8 +115,14 @@ export class ApiServer {
   }
 
   async #handle(raw: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(raw.url ?? '/', 'http://localhost');
-    const req: Request = { method: raw.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: raw.headers, raw };
+    const url = requestUrl(raw.url);
+    const req: Request = {
+      method: raw.method ?? 'GET',
+      path: url?.pathname ?? '/',
+      query: url?.searchParams ?? new URLSearchParams(),
+      headers: raw.headers,
+      raw,
+    };
     const ctx: RequestContext = {
       ...this.context,
       req,
@@ -125,6 +131,7 @@ export class ApiServer {
       response: { negotiated: JSON_RESPONSE, resource: undefined, compressible: false },
     };
     try {
+      if (!url) throw badRequest(`the request target ${JSON.stringify(raw.url)} is not a valid URL path`);
       const reply = await this.#chain(ctx);
       if (reply) this.#send(res, ctx, reply);
     } catch (e) {

@@ -21,6 +21,7 @@ import type { Body, Reply } from './http.js';
 import { decodeObject, encodeObject, objectKey } from './objects.js';
 import type { WriteOptions } from './query.js';
 import { readCurrent } from './read.js';
+import { keepIdentity } from './object-shape.js';
 import { nextForWrite } from './subresource.js';
 import { fromStoreError, parseRevision } from './versions.js';
 
@@ -126,14 +127,8 @@ export async function updateObject(ctx: RequestContext, t: Target, body: Body, o
   const r = t.resource;
   const name = t.name!;
   const object = body.object;
-  const meta = (object.metadata ??= {});
-  if (meta.name !== undefined && meta.name !== name)
-    throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
-  if (r.namespaced && meta.namespace !== undefined && meta.namespace !== '' && meta.namespace !== t.namespace) {
-    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
-  }
-  meta.name = name;
-  if (r.namespaced) meta.namespace = t.namespace;
+  keepIdentity(t, object);
+  const meta = object.metadata!;
   const current = await readCurrent(ctx, r, t.namespace, name);
   if (!current) throw notFound(r, name);
   const old = current.object;
@@ -170,7 +165,8 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
   const { t, old, next, modRevision, opts } = w;
   const r = t.resource;
   const name = t.name!;
-  const meta = (next.metadata ??= {}) as Record<string, unknown> & NonNullable<JsonApiObject['metadata']>;
+  keepIdentity(t, next);
+  const meta = next.metadata as Record<string, unknown> & NonNullable<JsonApiObject['metadata']>;
   const oldMeta = (old.metadata ?? {}) as Record<string, unknown>;
   // An absent uid takes the stored one; another one is refused, as upstream's ValidateObjectMetaUpdate.
   if (meta.uid !== undefined && meta.uid !== '' && meta.uid !== oldMeta.uid) {
