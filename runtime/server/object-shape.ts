@@ -1,6 +1,12 @@
 import { type JsonApiObject, badRequest, fieldErrorMessage, fieldTypeInvalid, jsonTypeOf } from '../api/index.js';
 import { MAX_JSON_DEPTH, exceedsJsonDepth } from '../json/index.js';
-import type { Target } from './context.js';
+
+/** What these checks read of a request's target (a leaf module: http.ts uses it too). */
+interface Target {
+  name?: string | undefined;
+  namespace?: string | undefined;
+  resource: { kind: string; version: string; namespaced: boolean };
+}
 
 /** The metadata fields the server reads before validation (to name, route or default an object). */
 const IDENTITY_FIELDS = ['name', 'generateName', 'namespace', 'resourceVersion', 'uid'] as const;
