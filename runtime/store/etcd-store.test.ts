@@ -225,3 +225,28 @@ describe('etcd store across etcd restarts (fsync on)', () => {
     }
   }, 60_000);
 });
+
+describe('etcd store over mutual TLS', () => {
+  it('connects with ca, cert and key from an etcd:// spec, and fails without a client certificate', async () => {
+    const { makeTestCertificates } = await import('./etcd.testing.js');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-etcd-tls-'));
+    const tls = makeTestCertificates(dir);
+    const etcd = await startEtcd({ unsafeNoFsync: true, tls });
+    try {
+      const store = await createStore(`etcd://${etcd.endpoint}?prefix=/tls&ca=${tls.ca}&cert=${tls.cert}&key=${tls.key}`, {
+        compactionIntervalMs: 0,
+      });
+      const kv = await store.create('/k/a', 'v');
+      expect(await store.get('/k/a')).toEqual(kv);
+      await store.close();
+      const error = await createStore(`etcd://${etcd.endpoint}?ca=${tls.ca}`).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+    } finally {
+      await etcd.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -303,7 +303,7 @@ export class EtcdClient {
       // The certificate names the host, not the address the name was resolved to.
       const firstHost = /^(?:\[([^\]]+)\]|([^:]+)):/.exec(connection.endpoints[0] ?? '');
       const name = firstHost?.[1] ?? firstHost?.[2];
-      if (name) options['grpc.ssl_target_name_override'] = name;
+      if (name && !isIP(name)) options['grpc.ssl_target_name_override'] = name;
     }
     return new EtcdClient(new grpc.Client(target, credentials, options), connection.callTimeoutMs ?? 10_000);
   }

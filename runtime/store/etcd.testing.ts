@@ -5,7 +5,9 @@
  * start fails with a message naming the package, so the tests fail instead of skipping.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
+import { get as httpsGet } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +23,8 @@ export interface EtcdProcessOptions {
   /** Reuse these ports (a restart); fresh free ones when absent. */
   clientPort?: number;
   peerPort?: number;
+  /** Serve clients over TLS with these PEM files, asking for a client certificate signed by `ca`. */
+  tls?: { ca: string; cert: string; key: string };
 }
 
 export interface EtcdProcess {
@@ -66,7 +70,7 @@ export async function startEtcd(options: EtcdProcessOptions = {}): Promise<EtcdP
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svckit-etcd-'));
   const clientPort = options.clientPort ?? (await freePort());
   const peerPort = options.peerPort ?? (await freePort());
-  const clientUrl = `http://127.0.0.1:${clientPort}`;
+  const clientUrl = `${options.tls ? 'https' : 'http'}://127.0.0.1:${clientPort}`;
   const peerUrl = `http://127.0.0.1:${peerPort}`;
   const args = [
     '--name',
@@ -86,6 +90,9 @@ export async function startEtcd(options: EtcdProcessOptions = {}): Promise<EtcdP
     '--log-level',
     'error',
     ...(options.unsafeNoFsync ? ['--unsafe-no-fsync'] : []),
+    ...(options.tls
+      ? ['--cert-file', options.tls.cert, '--key-file', options.tls.key, '--trusted-ca-file', options.tls.ca, '--client-cert-auth']
+      : []),
   ];
   const child: ChildProcess = spawn(ETCD, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -103,7 +110,7 @@ export async function startEtcd(options: EtcdProcessOptions = {}): Promise<EtcdP
   };
 
   try {
-    await waitHealthy(clientUrl, child, () => stderr);
+    await waitHealthy(clientUrl, child, () => stderr, options.tls);
   } catch (error) {
     await stop(1_000);
     if (ownDir) rmSync(dataDir, { recursive: true, force: true });
@@ -122,17 +129,52 @@ export async function startEtcd(options: EtcdProcessOptions = {}): Promise<EtcdP
   };
 }
 
-async function waitHealthy(clientUrl: string, child: ChildProcess, stderr: () => string): Promise<void> {
+async function waitHealthy(
+  clientUrl: string,
+  child: ChildProcess,
+  stderr: () => string,
+  tls: EtcdProcessOptions['tls'],
+): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`etcd exited with ${child.exitCode}: ${stderr()}`);
-    try {
-      const response = await fetch(`${clientUrl}/health`, { signal: AbortSignal.timeout(1_000) });
-      if (response.ok && ((await response.json()) as { health?: string }).health === 'true') return;
-    } catch {
-      // not listening yet
-    }
+    if (await healthy(`${clientUrl}/health`, tls)) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`etcd did not become healthy within 20 s: ${stderr()}`);
+}
+
+/** One GET of etcd's /health; false while it is not listening or not ready. */
+function healthy(url: string, tls: EtcdProcessOptions['tls']): Promise<boolean> {
+  return new Promise((resolve) => {
+    const options = tls
+      ? { ca: readFileSync(tls.ca), cert: readFileSync(tls.cert), key: readFileSync(tls.key), timeout: 1_000 }
+      : { timeout: 1_000 };
+    const request = (url.startsWith('https:') ? httpsGet : httpGet)(url, options, (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () => resolve(response.statusCode === 200 && /"health":\s*"true"/.test(body)));
+    });
+    request.on('timeout', () => request.destroy());
+    request.on('error', () => resolve(false));
+  });
+}
+
+/**
+ * A throw-away CA and, signed by it, a certificate for 127.0.0.1 used by etcd as its server and
+ * by the store as its client certificate (files in `dir`; needs the openssl command).
+ */
+export function makeTestCertificates(dir: string): { ca: string; cert: string; key: string } {
+  const file = (name: string): string => join(dir, name);
+  const openssl = (...args: string[]): void => {
+    const run = spawnSync('openssl', args, { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`openssl ${args[0]} failed: ${run.error?.message ?? run.stderr}`);
+  };
+  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=svckit test CA',
+    '-keyout', file('ca-key.pem'), '-out', file('ca.pem'));
+  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-keyout', file('key.pem'), '-out', file('req.pem'));
+  writeFileSync(file('ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n');
+  openssl('x509', '-req', '-in', file('req.pem'), '-CA', file('ca.pem'), '-CAkey', file('ca-key.pem'), '-CAcreateserial',
+    '-days', '2', '-extfile', file('ext.cnf'), '-out', file('cert.pem'));
+  return { ca: file('ca.pem'), cert: file('cert.pem'), key: file('key.pem') };
 }
