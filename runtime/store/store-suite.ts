@@ -573,5 +573,282 @@ export function runStoreSuite(name: string, makeStore: MakeStore, features: Suit
         await expect(store.waitForRevision(r(3), 10)).rejects.toBeInstanceOf(StoreFutureRevisionError);
       });
     });
+
+    describe("kube-apiserver's storage tables (store_tests.go RunTestList and RunTestGet, watcher_tests.go)", () => {
+      /**
+       * The history of upstream's seedMultiLevelData: six creates, an update of first/bar, the
+       * delete of second/baz, a compaction to the first write, then one write outside /pods/
+       * (upstream's compaction writes its compact_rev_key, which moves the revision the same way).
+       */
+      async function seed(): Promise<Store> {
+        const store = await open();
+        await store.create('/pods/first/bar', 'first/bar@1'); // 1
+        time += MINUTE;
+        for (const key of ['second/bar', 'second/foo', 'third/barfoo', 'third/foo', 'second/baz']) {
+          await store.create(`/pods/${key}`, `${key}@1`); // 2..6
+        }
+        await store.update('/pods/first/bar', 'first/bar@2'); // 7
+        await store.delete('/pods/second/baz'); // 8
+        time = time - MINUTE + WINDOW + 30_000; // the window now ends after write 1 and before write 2
+        await store.compact();
+        expect(await store.compactedRevision()).toBe(r(1));
+        await store.create('/unrelated', 'x'); // 9
+        return store;
+      }
+
+      for (const c of LIST_CASES) {
+        it(`list: ${c.name}`, async () => {
+          const store = await seed();
+          const outcome = await upstreamList(store, c, r);
+          if ('error' in c.expect) {
+            expect(outcome).toEqual({ error: c.expect.error });
+            return;
+          }
+          if ('error' in outcome) throw new Error(`expected a list, got ${outcome.error}: ${outcome.detail}`);
+          const e = c.expect;
+          if (e.items) expect(outcome.items).toEqual(e.items);
+          if (e.alternatives) expect(e.alternatives).toContainEqual(outcome.items);
+          expect(outcome.remaining).toBe(e.remaining ?? 0);
+          if (e.revision !== undefined) expect(outcome.revision).toBe(r(e.revision));
+          if (e.revisionAtLeast !== undefined) expect(outcome.revision).toBeGreaterThanOrEqual(r(e.revisionAtLeast));
+        });
+      }
+
+      for (const c of GET_CASES) {
+        it(`get: ${c.name}`, async () => {
+          const store = await seed();
+          let outcome: string | undefined;
+          try {
+            if (c.rv !== undefined) await store.waitForRevision(revisionOf(c.rv, r), 50);
+            outcome = (await store.get(c.key))?.value;
+          } catch (error) {
+            outcome = (error as Error).name;
+          }
+          expect(c.expect).toContainEqual(outcome);
+        });
+      }
+
+      it('watch from the initial revision replays every write; after compaction only from the compacted revision on (RunTestWatchFromZero)', async () => {
+        const store = await seed();
+        await expectWatchError(() => store.watch('/pods/', r(0)), StoreExpiredError);
+        const events = await new EventReader(store.watch('/pods/', r(1))).take(7);
+        expect(events.map(brief)).toEqual([
+          `${r(2)} create /pods/second/bar=second/bar@1`,
+          `${r(3)} create /pods/second/foo=second/foo@1`,
+          `${r(4)} create /pods/third/barfoo=third/barfoo@1`,
+          `${r(5)} create /pods/third/foo=third/foo@1`,
+          `${r(6)} create /pods/second/baz=second/baz@1`,
+          `${r(7)} update /pods/first/bar=first/bar@2`,
+          `${r(8)} delete /pods/second/baz=second/baz@1`,
+        ]);
+      });
+
+      it('watch from a non-zero revision gives the later update with its previous value (RunTestWatchFromNonZero)', async () => {
+        const store = await open();
+        const created = await store.create('/pods/ns/foo', 'v1');
+        const reader = new EventReader(store.watch('/pods/ns/foo', created.modRevision));
+        const updated = await store.update('/pods/ns/foo', 'v2');
+        expect(await reader.take(1)).toEqual([
+          {
+            type: 'update',
+            key: '/pods/ns/foo',
+            revision: updated.modRevision,
+            value: 'v2',
+            prevValue: 'v1',
+            prevModRevision: created.modRevision,
+            createRevision: created.modRevision,
+          },
+        ]);
+        await reader.expectQuiet();
+      });
+
+      it('a delete event carries the revision of the delete, not of the last write (RunTestWatchDeleteEventObjectHaveLatestRV)', async () => {
+        const store = await open();
+        const created = await store.create('/pods/ns/foo', 'v1');
+        const reader = new EventReader(store.watch('/pods/', created.modRevision));
+        await store.create('/pods/ns/other', 'x');
+        const deleted = await store.delete('/pods/ns/foo');
+        const [, event] = await reader.take(2);
+        expect(event).toMatchObject({ type: 'delete', key: '/pods/ns/foo', revision: deleted.modRevision, value: 'v1' });
+        expect(event!.revision).toBeGreaterThan(event!.prevModRevision!);
+        expect(deleted.modRevision).toBe(created.modRevision + 2);
+      });
+
+      it('a watch of one key sees neither its siblings nor keys that merely share its text as a prefix (RunTestWatch "key")', async () => {
+        const store = await open();
+        const from = await store.currentRevision();
+        const reader = new EventReader(store.watch('/pods/ns/foo/', from));
+        await store.create('/pods/ns/foo/a', '1');
+        await store.create('/pods/ns/foobar/a', '1');
+        await store.create('/pods/ns/bar/a', '1');
+        await store.update('/pods/ns/foo/a', '2');
+        expect((await reader.take(2)).map((e) => `${e.type} ${e.key}=${e.value}`)).toEqual([
+          'create /pods/ns/foo/a=1',
+          'update /pods/ns/foo/a=2',
+        ]);
+        await reader.expectQuiet();
+      });
+
+      it('a watch from a compacted revision fails with StoreExpiredError, and from the compacted revision works (RunTestWatchError, RunTestWatcherTimeout)', async () => {
+        const store = await seed();
+        await expectWatchError(() => store.watch('/pods/', r(0)), StoreExpiredError);
+        const reader = new EventReader(store.watch('/pods/first/', r(1)));
+        expect((await reader.take(1)).map(brief)).toEqual([`${r(7)} update /pods/first/bar=first/bar@2`]);
+        await reader.expectQuiet();
+      });
+    });
   });
 }
+
+/** A revision of the seeded history: write n, or a symbolic one. */
+type Rev = number | 'max';
+const revisionOf = (rev: Rev, r: (n: number) => number): number => (rev === 'max' ? Number.MAX_SAFE_INTEGER : r(rev));
+
+interface ListCase {
+  name: string;
+  prefix: string;
+  /** Upstream's resourceVersion: a write of the seeded history, "0" (any), or absent (a consistent read). */
+  rv?: Rev | 'any' | -1;
+  match?: 'Exact' | 'NotOlderThan';
+  limit?: number;
+  /** A continue position: after this key, at this revision (-1: a consistent read). */
+  continueAfter?: { key: string; rev: number | -1 };
+  expect:
+    | { error: 'TooLarge' | 'TooOld' | 'ContinueTooOld' | 'Invalid' }
+    | { items?: string[]; alternatives?: string[][]; remaining?: number; revision?: number; revisionAtLeast?: number };
+}
+
+type ListOutcome = { items: string[]; revision: number; remaining: number } | { error: string; detail?: string };
+
+/**
+ * Upstream's list options mapped onto the store the way the server's read path does: Exact (and a
+ * legacy resourceVersion with a limit) reads at that revision, NotOlderThan waits for it and reads
+ * the current state, "0" and none read the current state, a continue position reads after its key
+ * at its revision.
+ */
+async function upstreamList(store: Store, c: ListCase, r: (n: number) => number): Promise<ListOutcome> {
+  const at = (rev: Rev): number => revisionOf(rev, r);
+  try {
+    let result;
+    if (c.continueAfter) {
+      const { key, rev } = c.continueAfter;
+      try {
+        result = await store.list(c.prefix, {
+          ...(rev === -1 ? {} : { revision: r(rev) }),
+          startAfter: key,
+          ...(c.limit ? { limit: c.limit } : {}),
+        });
+      } catch (error) {
+        if (error instanceof StoreExpiredError) return { error: 'ContinueTooOld' };
+        throw error;
+      }
+    } else if (c.rv === undefined || c.rv === 'any') {
+      result = await store.list(c.prefix, c.limit ? { limit: c.limit } : {});
+    } else if (c.rv === -1) {
+      result = await store.list(c.prefix, { revision: -1 });
+    } else if (c.match === 'Exact' || (c.match === undefined && c.limit)) {
+      result = await store.list(c.prefix, { revision: at(c.rv), ...(c.limit ? { limit: c.limit } : {}) });
+    } else {
+      await store.waitForRevision(at(c.rv), 50);
+      result = await store.list(c.prefix, c.limit ? { limit: c.limit } : {});
+    }
+    return { items: result.items.map((i) => i.value), revision: result.revision, remaining: result.remaining };
+  } catch (error) {
+    if (error instanceof StoreExpiredError) return { error: 'TooOld' };
+    if (error instanceof StoreFutureRevisionError) return { error: 'TooLarge' };
+    if (error instanceof RangeError) return { error: 'Invalid' };
+    return { error: 'unexpected', detail: String(error) };
+  }
+}
+
+// The seeded objects, by value: first/bar@1 became first/bar@2 at write 7; second/baz was deleted at write 8.
+const AT_8 = ['first/bar@2', 'second/bar@1', 'second/foo@1', 'third/barfoo@1', 'third/foo@1'];
+
+/**
+ * RunTestList's cases that concern the store (its field-selector cases filter in the server, and
+ * its malformed-token and malformed-version cases are parsing, both tested there).
+ */
+const LIST_CASES: ListCase[] = [
+  { name: 'rejects resource version set too high', prefix: '/pods/', rv: 'max', expect: { error: 'TooLarge' } },
+  { name: 'test List with negative rv fails', prefix: '/pods/', rv: -1, expect: { error: 'Invalid' } },
+  { name: 'test List on existing key', prefix: '/pods/first/', expect: { items: ['first/bar@2'] } },
+  { name: 'test List on existing key with resource version set to 0', prefix: '/pods/first/', rv: 'any', expect: { alternatives: [[], ['first/bar@2']] } },
+  { name: 'test List on existing key with resource version set before update, match=Exact', prefix: '/pods/first/', rv: 1, match: 'Exact', expect: { items: ['first/bar@1'], revision: 1 } },
+  { name: 'test List on existing key with resource version set before creation, match=Exact', prefix: '/pods/second/', rv: 1, match: 'Exact', expect: { items: [], revision: 1 } },
+  { name: 'test List on existing key with resource version set after creation, match=Exact', prefix: '/pods/second/', rv: 2, match: 'Exact', expect: { items: ['second/bar@1'], revision: 2 } },
+  { name: 'test List on existing key with resource version set before first write, match=Exact', prefix: '/pods/first/', rv: 0, match: 'Exact', expect: { error: 'TooOld' } },
+  { name: 'test List on existing key with resource version set to 0, match=NotOlderThan', prefix: '/pods/first/', rv: 'any', match: 'NotOlderThan', expect: { alternatives: [[], ['first/bar@2']] } },
+  { name: 'test List on existing key with resource version set before first write, match=NotOlderThan', prefix: '/pods/first/', rv: 0, match: 'NotOlderThan', expect: { alternatives: [[], ['first/bar@2']] } },
+  { name: 'test List on existing key with resource version set to current resource version', prefix: '/pods/first/', rv: 8, expect: { items: ['first/bar@2'] } },
+  { name: 'test List on existing key with resource version set to current resource version, match=Exact', prefix: '/pods/first/', rv: 8, match: 'Exact', expect: { items: ['first/bar@2'], revision: 8 } },
+  { name: 'test List on existing key with resource version set to current resource version, match=NotOlderThan', prefix: '/pods/first/', rv: 8, match: 'NotOlderThan', expect: { items: ['first/bar@2'], revisionAtLeast: 8 } },
+  { name: 'test List on non-existing key', prefix: '/pods/non-existing/', expect: { items: [] } },
+  { name: 'test List with limit', prefix: '/pods/second/', limit: 1, expect: { items: ['second/bar@1'], remaining: 1, revision: 9 } },
+  { name: 'test List with limit at current resource version', prefix: '/pods/second/', rv: 8, limit: 1, expect: { items: ['second/bar@1'], remaining: 1, revision: 8 } },
+  { name: 'test List with limit at current resource version and match=Exact', prefix: '/pods/second/', rv: 8, match: 'Exact', limit: 1, expect: { items: ['second/bar@1'], remaining: 1, revision: 8 } },
+  { name: 'test List with limit at current resource version and match=NotOlderThan', prefix: '/pods/second/', rv: 8, match: 'NotOlderThan', limit: 1, expect: { items: ['second/bar@1'], remaining: 1, revisionAtLeast: 8 } },
+  { name: 'test List with limit at resource version 0', prefix: '/pods/second/', rv: 'any', limit: 1, expect: { items: ['second/bar@1'], remaining: 1, revisionAtLeast: 8 } },
+  { name: 'test List with limit at resource version 0 match=NotOlderThan', prefix: '/pods/second/', rv: 'any', match: 'NotOlderThan', limit: 1, expect: { items: ['second/bar@1'], remaining: 1, revisionAtLeast: 8 } },
+  { name: 'test List with limit at resource version before created and match=Exact', prefix: '/pods/second/', rv: 1, match: 'Exact', limit: 1, expect: { items: [], revision: 1 } },
+  { name: 'test List with limit at resource version after created and match=Exact', prefix: '/pods/second/', rv: 2, match: 'Exact', limit: 1, expect: { items: ['second/bar@1'], revision: 2 } },
+  // Upstream's pregenerated token starts at second/foo; at write 8 that is "after second/bar".
+  { name: 'test List with pregenerated continue token', prefix: '/pods/second/', limit: 1, continueAfter: { key: '/pods/second/bar', rev: 8 }, expect: { items: ['second/foo@1'], revision: 8 } },
+  { name: 'ignores resource version 0 for List with pregenerated continue token', prefix: '/pods/second/', rv: 'any', limit: 1, continueAfter: { key: '/pods/second/bar', rev: 8 }, expect: { items: ['second/foo@1'], revision: 8 } },
+  { name: 'test List with multiple levels of directories and expect flattened result', prefix: '/pods/second/', expect: { items: ['second/bar@1', 'second/foo@1'] } },
+  { name: 'test List with multiple levels of directories and expect flattened result with current resource version and match=NotOlderThan', prefix: '/pods/second/', rv: 8, match: 'NotOlderThan', expect: { items: ['second/bar@1', 'second/foo@1'] } },
+  { name: 'list all items', prefix: '/pods/', expect: { items: AT_8 } },
+  { name: 'list all items with current resource version and match=NotOlderThan', prefix: '/pods/', rv: 8, match: 'NotOlderThan', expect: { items: AT_8 } },
+  { name: 'test consistent List', prefix: '/pods/empty', expect: { items: [], revision: 9 } },
+  { name: 'test non-consistent List', prefix: '/pods/empty', rv: 'any', expect: { items: [], revisionAtLeast: 0 } },
+  { name: 'test List with resource version set before first write, match=Exact', prefix: '/pods/', rv: 0, match: 'Exact', expect: { error: 'TooOld' } },
+  ...[
+    ['first/bar@1'],
+    ['first/bar@1', 'second/bar@1'],
+    ['first/bar@1', 'second/bar@1', 'second/foo@1'],
+    ['first/bar@1', 'second/bar@1', 'second/foo@1', 'third/barfoo@1'],
+    ['first/bar@1', 'second/bar@1', 'second/foo@1', 'third/barfoo@1', 'third/foo@1'],
+    ['first/bar@1', 'second/bar@1', 'second/baz@1', 'second/foo@1', 'third/barfoo@1', 'third/foo@1'],
+    ['first/bar@2', 'second/bar@1', 'second/baz@1', 'second/foo@1', 'third/barfoo@1', 'third/foo@1'],
+    AT_8,
+    AT_8,
+  ].map(
+    (items, i): ListCase => ({
+      name: `test List with resource version of write ${i + 1}${i === 8 ? ' (after writes)' : ''}, match=Exact`,
+      prefix: '/pods/',
+      rv: i + 1,
+      match: 'Exact',
+      expect: { items, revision: i + 1 },
+    }),
+  ),
+  { name: 'test List with future resource version, match=Exact', prefix: '/pods/', rv: 10, match: 'Exact', expect: { error: 'TooLarge' } },
+  { name: 'test List with limit, resource version of second write, match=Exact', prefix: '/pods/', rv: 2, match: 'Exact', limit: 1, expect: { items: ['first/bar@1'], remaining: 1, revision: 2 } },
+  { name: 'test List with limit, resource version of third write, match=Exact', prefix: '/pods/', rv: 3, match: 'Exact', limit: 2, expect: { items: ['first/bar@1', 'second/bar@1'], remaining: 1, revision: 3 } },
+  { name: 'test List with limit, resource version of fourth write, match=Exact', prefix: '/pods/', rv: 4, match: 'Exact', limit: 4, expect: { items: ['first/bar@1', 'second/bar@1', 'second/foo@1', 'third/barfoo@1'], revision: 4 } },
+  { name: 'test List with limit, resource version of fifth write, match=Exact', prefix: '/pods/', rv: 5, match: 'Exact', limit: 1, expect: { items: ['first/bar@1'], remaining: 4, revision: 5 } },
+  { name: 'test List with limit, resource version of six write, match=Exact', prefix: '/pods/', rv: 6, match: 'Exact', limit: 2, expect: { items: ['first/bar@1', 'second/bar@1'], remaining: 4, revision: 6 } },
+  { name: 'test List with limit, resource version of seventh write, match=Exact', prefix: '/pods/', rv: 7, match: 'Exact', limit: 4, expect: { items: ['first/bar@2', 'second/bar@1', 'second/baz@1', 'second/foo@1'], remaining: 2, revision: 7 } },
+  { name: 'test List with limit, resource version of eight write, match=Exact', prefix: '/pods/', rv: 8, match: 'Exact', limit: 8, expect: { items: AT_8, revision: 8 } },
+  { name: 'test List with limit, resource version after writes, match=Exact', prefix: '/pods/', rv: 9, match: 'Exact', limit: 1, expect: { items: ['first/bar@2'], remaining: 4, revision: 9 } },
+  { name: 'test List with continue, resource version before first write', prefix: '/pods/', limit: 1, continueAfter: { key: '/pods/first/bar', rev: 0 }, expect: { error: 'ContinueTooOld' } },
+  { name: 'test List with continue, resource version of first write', prefix: '/pods/', limit: 1, continueAfter: { key: '/pods/first/bar', rev: 1 }, expect: { items: [], revision: 1 } },
+  { name: 'test List with continue, resource version of second write', prefix: '/pods/', limit: 1, continueAfter: { key: '/pods/first/bar', rev: 2 }, expect: { items: ['second/bar@1'], revision: 2 } },
+  { name: 'test List with continue, resource version of third write', prefix: '/pods/', limit: 2, continueAfter: { key: '/pods/second/bar', rev: 3 }, expect: { items: ['second/foo@1'], revision: 3 } },
+  { name: 'test List with continue, resource version of fifth write', prefix: '/pods/', limit: 1, continueAfter: { key: '/pods/first/bar', rev: 5 }, expect: { items: ['second/bar@1'], remaining: 3, revision: 5 } },
+  { name: 'test List with continue, resource version of six write', prefix: '/pods/', limit: 2, continueAfter: { key: '/pods/second/bar', rev: 6 }, expect: { items: ['second/baz@1', 'second/foo@1'], remaining: 2, revision: 6 } },
+  { name: 'test List with continue, resource version of seventh write', prefix: '/pods/', limit: 4, continueAfter: { key: '/pods/second/foo', rev: 7 }, expect: { items: ['third/barfoo@1', 'third/foo@1'], revision: 7 } },
+  { name: 'test List with continue, resource version after writes', prefix: '/pods/', limit: 1, continueAfter: { key: '/pods/first/bar', rev: 9 }, expect: { items: ['second/bar@1'], remaining: 3, revision: 9 } },
+  { name: 'test List with continue from second pod, negative resource version gives consistent read', prefix: '/pods/', continueAfter: { key: '/pods/first/bar', rev: -1 }, expect: { items: AT_8.slice(1), revision: 9 } },
+  { name: 'test List with continue from second pod and limit, negative resource version gives consistent read', prefix: '/pods/', limit: 2, continueAfter: { key: '/pods/first/bar', rev: -1 }, expect: { items: ['second/bar@1', 'second/foo@1'], remaining: 2, revision: 9 } },
+  { name: 'test List with continue from third pod, negative resource version gives consistent read', prefix: '/pods/', continueAfter: { key: '/pods/second/foo', rev: -1 }, expect: { items: ['third/barfoo@1', 'third/foo@1'], revision: 9 } },
+];
+
+/** RunTestGet's cases on the seeded first/bar (created at write 1, updated at write 7); a given version means "not older than". */
+const GET_CASES: { name: string; key: string; rv?: Rev; expect: (string | undefined)[] }[] = [
+  { name: 'get existing', key: '/pods/first/bar', expect: ['first/bar@2'] },
+  { name: 'object created resource version', key: '/pods/first/bar', rv: 1, expect: ['first/bar@1', 'first/bar@2'] },
+  { name: 'current object resource version, match=NotOlderThan', key: '/pods/first/bar', rv: 7, expect: ['first/bar@2'] },
+  { name: 'latest resource version', key: '/pods/first/bar', rv: 9, expect: ['first/bar@2'] },
+  { name: 'too high resource version', key: '/pods/first/bar', rv: 'max', expect: ['StoreFutureRevisionError'] },
+  { name: 'get non-existing', key: '/pods/non-existing', expect: [undefined] },
+  { name: '(not upstream) get a deleted key', key: '/pods/second/baz', expect: [undefined] },
+];
