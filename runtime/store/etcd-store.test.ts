@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createStore, isStoreConfigError } from './create-store.js';
 import { type EtcdProcess, startEtcd } from './etcd.testing.js';
 import { EtcdStore, type EtcdStoreOptions } from './etcd-store.js';
@@ -11,8 +11,16 @@ let shared: EtcdProcess | undefined;
 let prefixes = 0;
 const freshPrefix = (): string => `/svckit-test-${process.pid}-${++prefixes}`;
 
+// A failed start (etcd not installed) is kept and thrown by every test, so each one fails with
+// the reason instead of being reported as skipped.
+let startError: unknown;
+
 beforeAll(async () => {
-  shared = await startEtcd({ unsafeNoFsync: true });
+  try {
+    shared = await startEtcd({ unsafeNoFsync: true });
+  } catch (error) {
+    startError = error;
+  }
 }, 30_000);
 
 afterAll(async () => {
@@ -20,7 +28,7 @@ afterAll(async () => {
 });
 
 const sharedEndpoint = (): string => {
-  if (!shared) throw new Error('etcd did not start (see the beforeAll error)');
+  if (!shared) throw startError ?? new Error('etcd did not start');
   return shared.endpoint;
 };
 
@@ -131,9 +139,19 @@ describe('etcd store across etcd restarts (fsync on)', () => {
   let etcd: EtcdProcess | undefined;
   const opened: Store[] = [];
 
+  let ownStartError: unknown;
+
   beforeAll(async () => {
-    etcd = await startEtcd();
+    try {
+      etcd = await startEtcd();
+    } catch (error) {
+      ownStartError = error;
+    }
   }, 30_000);
+
+  beforeEach(() => {
+    if (!etcd) throw ownStartError ?? new Error('etcd did not start');
+  });
 
   afterAll(async () => {
     for (const store of opened.splice(0)) await store.close();
@@ -232,6 +250,8 @@ describe('etcd store over mutual TLS', () => {
     const { mkdtempSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
+    const { assertEtcdInstalled } = await import('./etcd.testing.js');
+    assertEtcdInstalled();
     const dir = mkdtempSync(join(tmpdir(), 'svckit-etcd-tls-'));
     const tls = makeTestCertificates(dir);
     const etcd = await startEtcd({ unsafeNoFsync: true, tls });

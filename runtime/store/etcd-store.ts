@@ -88,6 +88,7 @@ export class EtcdStore implements Store {
   readonly #keyTails = new Map<string, Promise<unknown>>();
   #samples: Sample[] = [];
   #compacted: number;
+  #compacting = false;
   #closed = false;
 
   private constructor(client: EtcdClient, compacted: number, options: EtcdStoreOptions) {
@@ -415,12 +416,16 @@ export class EtcdStore implements Store {
   }
 
   async #compactInBackground(): Promise<void> {
-    if (this.#closed) return;
+    // One at a time: a tick that finds the previous compaction still running skips.
+    if (this.#closed || this.#compacting) return;
+    this.#compacting = true;
     try {
       await this.compact();
     } catch (error) {
       if (this.#closed) return;
       process.emitWarning(`etcd compaction failed: ${String(error)}`, 'StoreCompactionWarning');
+    } finally {
+      this.#compacting = false;
     }
   }
 
