@@ -219,6 +219,22 @@ describe('etcd store across etcd restarts (fsync on)', () => {
     await expect(fresh.get('/k/a', { revision: a1.modRevision })).rejects.toBeInstanceOf(StoreExpiredError);
   }, 60_000);
 
+  it('keeps every acknowledged write when etcd is killed (SIGKILL) right after the acknowledgements', async () => {
+    const keyPrefix = freshPrefix();
+    const store = await EtcdStore.connect({ endpoints: [etcd!.endpoint], keyPrefix, compactionIntervalMs: 0 });
+    opened.push(store);
+    const written = await Promise.all(Array.from({ length: 50 }, (_, i) => store.create(`/k/${String(i).padStart(2, '0')}`, `v${i}`)));
+    const old = etcd!;
+    await old.kill();
+    etcd = await startEtcd({ dataDir: old.dataDir, clientPort: old.clientPort, peerPort: old.peerPort });
+    const next = etcd;
+    etcd = { ...next, dispose: async () => (await next.stop(), old.dispose()) };
+    const after = await EtcdStore.connect({ endpoints: [etcd.endpoint], keyPrefix, compactionIntervalMs: 0 });
+    opened.push(after);
+    const list = await after.list('/k/');
+    expect(list.items).toEqual(written.sort((a, b) => (a.key < b.key ? -1 : 1)));
+  }, 60_000);
+
   it('ends a watch with StoreUnavailableError when etcd stays away longer than watchRetryMs', async () => {
     const store = await EtcdStore.connect({
       endpoints: [etcd!.endpoint],

@@ -35,6 +35,8 @@ export interface EtcdProcess {
   readonly peerPort: number;
   /** SIGTERM, then SIGKILL after `graceMs`; keeps the data directory. */
   stop(graceMs?: number): Promise<void>;
+  /** SIGKILL at once (a crash: no clean shutdown); keeps the data directory. */
+  kill(): Promise<void>;
   /** Stops it and deletes the data directory (unless it was given). */
   dispose(): Promise<void>;
 }
@@ -122,6 +124,11 @@ export async function startEtcd(options: EtcdProcessOptions = {}): Promise<EtcdP
     clientPort,
     peerPort,
     stop,
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
     async dispose() {
       await stop();
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });
