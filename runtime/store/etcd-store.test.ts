@@ -127,6 +127,20 @@ describe('etcd store', () => {
     }
   });
 
+  it('works without a key prefix (the whole keyspace)', async () => {
+    const prefix = freshPrefix();
+    const raw = await open({ endpoints: [sharedEndpoint()], keyPrefix: '' });
+    const from = await raw.currentRevision();
+    expect(await raw.compactedRevision()).toBeLessThanOrEqual(from);
+    const watch = raw.watch('', from);
+    const kv = await raw.create(`${prefix}/a`, 'v');
+    expect((await raw.list('')).items).toContainEqual(kv);
+    expect(await raw.count('')).toBeGreaterThanOrEqual(1);
+    expect((await take(watch[Symbol.asyncIterator](), 1))[0]).toMatchObject({ type: 'create', key: `${prefix}/a` });
+    watch.close();
+    await raw.waitForRevision(kv.modRevision, 100);
+  });
+
   it('answers StoreUnavailableError, not a hang, when etcd is unreachable', async () => {
     const { freePort } = await import('./etcd.testing.js');
     const port = await freePort();

@@ -147,13 +147,13 @@ export class EtcdStore implements Store {
       throw new RangeError(`list limit must be a positive integer, got ${limit}`);
     }
     if (revision !== undefined && this.#beforeFirstRevision(revision)) return { items: [], revision: 0, remaining: 0 };
-    const rangeEnd = prefixEnd(this.#etcdKey(prefix));
+    const range = this.#prefixRange(prefix);
     const from =
       startAfter !== undefined && compareKeys(startAfter, prefix) >= 0
         ? Buffer.concat([this.#etcdKey(startAfter), Buffer.from([0])])
-        : this.#etcdKey(prefix);
+        : range.key;
     const response = await this.#read(revision, () =>
-      this.#client.range({ key: from, rangeEnd, revision: revision ?? 0, limit: limit ?? 0 }),
+      this.#client.range({ key: from, rangeEnd: range.rangeEnd, revision: revision ?? 0, limit: limit ?? 0 }),
     );
     const items = response.kvs.map((kv) => this.#keyValue(kv));
     return {
@@ -165,8 +165,8 @@ export class EtcdStore implements Store {
 
   async count(prefix: string): Promise<number> {
     this.#assertOpen();
-    const key = this.#etcdKey(prefix);
-    const response = await this.#read(undefined, () => this.#client.range({ key, rangeEnd: prefixEnd(key), countOnly: true }));
+    const range = this.#prefixRange(prefix);
+    const response = await this.#read(undefined, () => this.#client.range({ ...range, countOnly: true }));
     return response.count;
   }
 
@@ -232,11 +232,9 @@ export class EtcdStore implements Store {
     // The compacted revision only grows, so an older one is known to be gone; a future revision
     // is known only once etcd answers, and then ends the iterator instead.
     if (fromRevision < this.#compacted) throw new StoreExpiredError(fromRevision, this.#compacted);
-    const key = this.#etcdKey(prefix);
     const watch = new EtcdWatch({
       client: this.#client,
-      key,
-      rangeEnd: prefixEnd(key),
+      ...this.#prefixRange(prefix),
       fromRevision,
       queueLimit: this.#watchQueueLimit,
       retryMs: this.#watchRetryMs,
@@ -324,6 +322,20 @@ export class EtcdStore implements Store {
     return Buffer.from(this.#prefix + key, 'utf8');
   }
 
+  /**
+   * The etcd range of the keys under `prefix`. etcd refuses an empty key, so the empty prefix
+   * (no key prefix either) starts at "\0", the smallest key there is.
+   */
+  #prefixRange(prefix: string): { key: Buffer; rangeEnd: Buffer } {
+    const raw = this.#etcdKey(prefix);
+    return { key: raw.length > 0 ? raw : Buffer.from([0]), rangeEnd: prefixEnd(raw) };
+  }
+
+  /** A key for calls that only want a response header or a revision check. */
+  #probeKey(): Buffer {
+    return this.#prefixRange('').key;
+  }
+
   #keyValue(kv: EtcdKeyValue): KeyValue {
     return {
       key: kv.key.toString('utf8').slice(this.#prefix.length),
@@ -388,7 +400,7 @@ export class EtcdStore implements Store {
 
   async #fetchCurrent(): Promise<number> {
     try {
-      const response = await this.#client.range({ key: this.#etcdKey(''), countOnly: true });
+      const response = await this.#client.range({ key: this.#probeKey(), countOnly: true });
       return response.header.revision;
     } catch (error) {
       throw unavailable(error, 'reading the current revision');
@@ -397,7 +409,7 @@ export class EtcdStore implements Store {
 
   async #refreshCompacted(): Promise<void> {
     try {
-      this.#compacted = await findCompacted(this.#client, this.#etcdKey(''), this.#compacted);
+      this.#compacted = await findCompacted(this.#client, this.#probeKey(), this.#compacted);
     } catch (error) {
       throw unavailable(error, 'reading the compacted revision');
     }
