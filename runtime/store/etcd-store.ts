@@ -251,12 +251,16 @@ export class EtcdStore implements Store {
   async waitForRevision(revision: number, timeoutMs: number): Promise<void> {
     this.#assertOpen();
     assertRevision(revision);
-    if (revision <= (await this.#fetchCurrent())) return;
+    const current = await this.#fetchCurrent();
+    if (revision <= current) return;
     // A watch over every key from `revision`: its first event (or a progress header) says it was reached.
     await new Promise<void>((resolve, reject) => {
       let stream: ReturnType<EtcdClient['watch']> | undefined;
-      let latest = 0;
+      let latest = current;
+      let done = false;
       const finish = (error?: Error): void => {
+        if (done) return;
+        done = true;
         clearTimeout(timer);
         this.#waiters.delete(onClose);
         stream?.removeAllListeners('data');
@@ -274,6 +278,7 @@ export class EtcdStore implements Store {
         if (latest >= revision || response.events.length > 0 || response.compactRevision > 0) finish();
       });
       stream.on('error', (error: Error) => finish(unavailable(error, 'waiting for a revision')));
+      stream.on('end', () => finish(new StoreUnavailableError('etcd ended the watch stream while waiting for a revision')));
       const all = Buffer.from([0]);
       stream.write({ createRequest: { key: all, rangeEnd: all, startRevision: revision } } satisfies WatchRequest);
     });
