@@ -249,6 +249,31 @@ describe('etcd store across etcd restarts (fsync on)', () => {
     expect(list.items).toEqual(written.sort((a, b) => (a.key < b.key ? -1 : 1)));
   }, 60_000);
 
+  it('answers StoreUnavailableError after callTimeoutMs when etcd hangs, and recovers when it resumes', async () => {
+    const store = await EtcdStore.connect({
+      endpoints: [etcd!.endpoint],
+      keyPrefix: freshPrefix(),
+      compactionIntervalMs: 0,
+      callTimeoutMs: 500,
+    });
+    opened.push(store);
+    await store.create('/k/a', '1');
+    etcd!.freeze(true);
+    try {
+      const started = Date.now();
+      const error = await store.get('/k/a').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      const write = await store.update('/k/a', '2').catch((e: unknown) => e);
+      expect(write).toBeInstanceOf(StoreUnavailableError);
+      expect((write as Error).message).toMatch(/may or may not have committed/);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      etcd!.freeze(false);
+    }
+    // The update above may have committed after all; either value is an honest outcome.
+    expect(['1', '2']).toContain((await store.get('/k/a'))?.value);
+  }, 60_000);
+
   it('ends a watch with StoreUnavailableError when etcd stays away longer than watchRetryMs', async () => {
     const store = await EtcdStore.connect({
       endpoints: [etcd!.endpoint],

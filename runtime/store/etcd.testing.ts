@@ -37,6 +37,8 @@ export interface EtcdProcess {
   stop(graceMs?: number): Promise<void>;
   /** SIGKILL at once (a crash: no clean shutdown); keeps the data directory. */
   kill(): Promise<void>;
+  /** SIGSTOP or SIGCONT: a member that hangs without closing its connections, and its recovery. */
+  freeze(frozen: boolean): void;
   /** Stops it and deletes the data directory (unless it was given). */
   dispose(): Promise<void>;
 }
@@ -124,6 +126,9 @@ export async function startEtcd(options: EtcdProcessOptions = {}): Promise<EtcdP
     clientPort,
     peerPort,
     stop,
+    freeze(frozen: boolean) {
+      child.kill(frozen ? 'SIGSTOP' : 'SIGCONT');
+    },
     async kill() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGKILL');
