@@ -25,6 +25,8 @@ export interface EtcdProcessOptions {
   peerPort?: number;
   /** Serve clients over TLS with these PEM files, asking for a client certificate signed by `ca`. */
   tls?: { ca: string; cert: string; key: string };
+  /** A member of a cluster: its name and `--initial-cluster` (see startEtcdCluster). */
+  member?: { name: string; initialCluster: string };
 }
 
 export interface EtcdProcess {
@@ -76,9 +78,10 @@ export async function startEtcd(options: EtcdProcessOptions = {}): Promise<EtcdP
   const peerPort = options.peerPort ?? (await freePort());
   const clientUrl = `${options.tls ? 'https' : 'http'}://127.0.0.1:${clientPort}`;
   const peerUrl = `http://127.0.0.1:${peerPort}`;
+  const name = options.member?.name ?? 'svckit-test';
   const args = [
     '--name',
-    'svckit-test',
+    name,
     '--data-dir',
     dataDir,
     '--listen-client-urls',
@@ -90,7 +93,10 @@ export async function startEtcd(options: EtcdProcessOptions = {}): Promise<EtcdP
     '--initial-advertise-peer-urls',
     peerUrl,
     '--initial-cluster',
-    `svckit-test=${peerUrl}`,
+    options.member?.initialCluster ?? `${name}=${peerUrl}`,
+    // A member waiting for its peers must not give up on them while the others start.
+    '--initial-cluster-state',
+    'new',
     '--log-level',
     'error',
     ...(options.unsafeNoFsync ? ['--unsafe-no-fsync'] : []),
@@ -139,6 +145,29 @@ export async function startEtcd(options: EtcdProcessOptions = {}): Promise<EtcdP
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A cluster of `size` members on loopback, started together (each waits for a quorum before it
+ * reports healthy). Every member keeps its own temporary data directory.
+ */
+export async function startEtcdCluster(size: number, options: Pick<EtcdProcessOptions, 'unsafeNoFsync'> = {}): Promise<EtcdProcess[]> {
+  assertEtcdInstalled();
+  const members = [];
+  for (let i = 0; i < size; i++) members.push({ name: `m${i}`, clientPort: await freePort(), peerPort: await freePort() });
+  const initialCluster = members.map((m) => `${m.name}=http://127.0.0.1:${m.peerPort}`).join(',');
+  const started = await Promise.allSettled(
+    members.map((m) =>
+      startEtcd({ ...options, clientPort: m.clientPort, peerPort: m.peerPort, member: { name: m.name, initialCluster } }),
+    ),
+  );
+  const running = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    await Promise.all(running.map((m) => m.dispose()));
+    throw failed.reason;
+  }
+  return running;
 }
 
 async function waitHealthy(
