@@ -341,7 +341,7 @@ describe('etcd store over mutual TLS', () => {
 describe('etcd store on a three-member cluster', () => {
   it('keeps serving reads, writes and an open watch without a gap when the member it talks to is killed', async () => {
     const { startEtcdCluster } = await import('./etcd.testing.js');
-    const members = await startEtcdCluster(3, { unsafeNoFsync: true });
+    const members = await startEtcdCluster(3);
     const stores: Store[] = [];
     try {
       const keyPrefix = freshPrefix();
