@@ -1,7 +1,8 @@
 /**
  * Errors of the storage layer. Each has a `name` and a type guard, so the server can turn them into
  * Status responses in one place: key exists -> 409 AlreadyExists, not found -> 404, conflict -> 409,
- * expired revision or continue token -> 410, future revision -> 504, invalid continue token -> 400.
+ * expired revision or continue token -> 410, future revision -> 504, invalid continue token -> 400,
+ * unavailable backend -> 503.
  */
 
 /** `key` already holds a value (create). */
@@ -62,6 +63,18 @@ export class StoreClosedError extends Error {
   }
 }
 
+/**
+ * A networked backend could not answer: the connection is lost, the cluster has no leader, or a
+ * call timed out (the server answers 503 ServiceUnavailable; the client retries). For a write, the
+ * message says when its outcome is unknown (it may have committed).
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
 /** A continue token that is malformed, forged, tampered with or issued for another collection. */
 export class ContinueTokenInvalidError extends Error {
   override readonly name = 'ContinueTokenInvalidError';
@@ -86,6 +99,7 @@ export const isStoreNotFoundError = (e: unknown): e is StoreNotFoundError => e i
 export const isStoreConflictError = (e: unknown): e is StoreConflictError => e instanceof StoreConflictError;
 export const isStoreExpiredError = (e: unknown): e is StoreExpiredError => e instanceof StoreExpiredError;
 export const isStoreFutureRevisionError = (e: unknown): e is StoreFutureRevisionError => e instanceof StoreFutureRevisionError;
+export const isStoreUnavailableError = (e: unknown): e is StoreUnavailableError => e instanceof StoreUnavailableError;
 export const isStoreClosedError = (e: unknown): e is StoreClosedError => e instanceof StoreClosedError;
 export const isContinueTokenInvalidError = (e: unknown): e is ContinueTokenInvalidError => e instanceof ContinueTokenInvalidError;
 export const isContinueTokenExpiredError = (e: unknown): e is ContinueTokenExpiredError => e instanceof ContinueTokenExpiredError;

@@ -2,6 +2,7 @@ export type * from './types.js';
 export { StoreConfigError, createStore, isStoreConfigError } from './create-store.js';
 export { MemoryStore } from './memory-store.js';
 export type { SqliteStore, SqlitePragmas } from './sqlite-store.js';
+export type { EtcdStore, EtcdStoreOptions } from './etcd-store.js';
 export {
   type ContinuePosition,
   type DecodeContinueTokenOptions,
@@ -19,6 +20,7 @@ export {
   StoreFutureRevisionError,
   StoreKeyExistsError,
   StoreNotFoundError,
+  StoreUnavailableError,
   isContinueTokenExpiredError,
   isContinueTokenInvalidError,
   isStoreClosedError,
@@ -27,4 +29,5 @@ export {
   isStoreFutureRevisionError,
   isStoreKeyExistsError,
   isStoreNotFoundError,
+  isStoreUnavailableError,
 } from './errors.js';

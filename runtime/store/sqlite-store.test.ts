@@ -93,7 +93,7 @@ describe('createStore', () => {
   });
 
   it('names the accepted forms for an unknown spec', async () => {
-    await expect(createStore('etcd://x')).rejects.toThrow(/expected "memory" or "sqlite:<path>"/);
+    await expect(createStore('redis://x')).rejects.toThrow(/expected "memory", "sqlite:<path>" or "etcd:\/\/host:port"/);
     await expect(createStore('sqlite:')).rejects.toThrow(/names no file/);
   });
 });

@@ -126,4 +126,9 @@ export interface StoreOptions {
   compactionIntervalMs?: number;
   /** Unread live events after which a watch is ended. Default 10000. */
   watchQueueLimit?: number;
+  /**
+   * A networked backend (etcd) prepends this to every key, so several servers or tests share one
+   * cluster; the in-process backends own their storage and ignore it.
+   */
+  keyPrefix?: string;
 }
