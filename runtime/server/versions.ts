@@ -5,6 +5,7 @@ import {
   notFound,
   objectModified,
   resourceExpired,
+  serviceUnavailable,
   tooLargeResourceVersion as tooLarge,
   tooOldResourceVersion,
 } from '../api/index.js';
@@ -16,6 +17,7 @@ import {
   isStoreFutureRevisionError,
   isStoreKeyExistsError,
   isStoreNotFoundError,
+  isStoreUnavailableError,
 } from '../store/index.js';
 import type { ServerContext } from './context.js';
 import type { ServedResource } from './resources.js';
@@ -53,6 +55,8 @@ export function fromStoreError(e: unknown, r: ServedResource, name: string | und
   if (isStoreConflictError(e)) return objectModified(r, name ?? '');
   if (isStoreExpiredError(e)) return tooOldResourceVersion(e.requestedRevision, e.compactedRevision);
   if (isStoreFutureRevisionError(e)) return tooLargeResourceVersion(e.requestedRevision, e.currentRevision);
+  // The storage backend (etcd) cannot be reached: the client may retry, as upstream's 503.
+  if (isStoreUnavailableError(e)) return serviceUnavailable(e.message);
   return fromTokenError(e);
 }
 

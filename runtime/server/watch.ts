@@ -1,21 +1,13 @@
 import type { ServerResponse } from 'node:http';
-import {
-  type JsonApiObject,
-  type StatusError,
-  badRequest,
-  fieldErrorMessage,
-  fieldForbidden,
-  internalError,
-  tooOldResourceVersion,
-} from '../api/index.js';
-import { isStoreExpiredError, isStoreFutureRevisionError, type Watch, type WatchEvent } from '../store/index.js';
+import { type JsonApiObject, type StatusError, badRequest, fieldErrorMessage, fieldForbidden, internalError } from '../api/index.js';
+import { isStoreFutureRevisionError, type Watch, type WatchEvent } from '../store/index.js';
 import type { RequestContext, Target } from './context.js';
 import { collectionPrefix, decodeObject } from './objects.js';
 import type { ReadOptions } from './query.js';
 import { type Matcher, selectorMatcher } from './read.js';
 import { type Negotiated, type RenderContext, asTable, includeObjectOf } from './media.js';
 import type { ServedResource } from './resources.js';
-import { parseRevision, tooLargeResourceVersion } from './versions.js';
+import { fromStoreError, parseRevision, tooLargeResourceVersion } from './versions.js';
 
 /** The annotation on the bookmark that ends the initial events of `sendInitialEvents`. */
 export const INITIAL_EVENTS_END = 'svc.io/initial-events-end';
@@ -105,8 +97,7 @@ async function follow(
     watch = ctx.store.watch(collectionPrefix(t.resource, t.namespace), from);
   } catch (e) {
     stream.open();
-    if (isStoreExpiredError(e)) stream.error(tooOldResourceVersion(from, e.compactedRevision));
-    else stream.error(internalError(e));
+    stream.error(fromStoreError(e, t.resource, undefined) ?? internalError(e));
     return stream.end();
   }
   stream.open();
@@ -128,7 +119,8 @@ async function follow(
       stream.lastRevision = event.revision;
     }
   } catch (e) {
-    if (isStoreExpiredError(e)) stream.error(tooOldResourceVersion(from, e.compactedRevision));
+    // The stream has started: the error travels as an ERROR event, then the watch ends.
+    stream.error(fromStoreError(e, t.resource, undefined) ?? internalError(e));
   } finally {
     clearTimeout(timeout);
     if (bookmarks) clearInterval(bookmarks);

@@ -183,7 +183,13 @@ describe('etcd store across etcd restarts (fsync on)', () => {
     etcd = await startEtcd({ dataDir: old.dataDir, clientPort: old.clientPort, peerPort: old.peerPort });
     // dispose() of the new handle must still delete the directory: hand the old one its cleanup.
     const next = etcd;
-    etcd = { ...next, dispose: async () => (await next.stop(), old.dispose()) };
+    etcd = {
+      ...next,
+      dispose: async () => {
+        await next.stop();
+        await old.dispose();
+      },
+    };
   };
 
   it('keeps every acknowledged write, resumes an open watch without a gap, and still knows the compacted revision', async () => {
@@ -247,7 +253,13 @@ describe('etcd store across etcd restarts (fsync on)', () => {
     await old.kill();
     etcd = await startEtcd({ dataDir: old.dataDir, clientPort: old.clientPort, peerPort: old.peerPort });
     const next = etcd;
-    etcd = { ...next, dispose: async () => (await next.stop(), old.dispose()) };
+    etcd = {
+      ...next,
+      dispose: async () => {
+        await next.stop();
+        await old.dispose();
+      },
+    };
     const after = await EtcdStore.connect({ endpoints: [etcd.endpoint], keyPrefix, compactionIntervalMs: 0 });
     opened.push(after);
     const list = await after.list('/k/');
@@ -311,7 +323,13 @@ describe('etcd store across etcd restarts (fsync on)', () => {
     } finally {
       etcd = await startEtcd({ dataDir: old.dataDir, clientPort: old.clientPort, peerPort: old.peerPort });
       const next2 = etcd;
-      etcd = { ...next2, dispose: async () => (await next2.stop(), old.dispose()) };
+      etcd = {
+        ...next2,
+        dispose: async () => {
+          await next2.stop();
+          await old.dispose();
+        },
+      };
     }
   }, 60_000);
 });

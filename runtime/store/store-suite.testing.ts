@@ -15,7 +15,7 @@ import {
   isStoreKeyExistsError,
   isStoreNotFoundError,
 } from './errors.js';
-import type { Store, StoreOptions, Watch, WatchEvent } from './types.js';
+import type { ListResult, Store, StoreOptions, Watch, WatchEvent } from './types.js';
 
 export type MakeStore = (options: StoreOptions) => Store | Promise<Store>;
 
@@ -730,7 +730,7 @@ type ListOutcome = { items: string[]; revision: number; remaining: number } | { 
 async function upstreamList(store: Store, c: ListCase, r: (n: number) => number): Promise<ListOutcome> {
   const at = (rev: Rev): number => revisionOf(rev, r);
   try {
-    let result;
+    let result: ListResult;
     if (c.continueAfter) {
       const { key, rev } = c.continueAfter;
       try {

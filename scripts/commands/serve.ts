@@ -7,7 +7,7 @@ import { DEFAULT_STORE, startReferenceServer } from '../reference-server.js';
 import { projectKinds } from './project-kinds.js';
 import { UsageError } from './usage-error.js';
 
-export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--store sqlite:<path>|memory]
+export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--store sqlite:<path>|memory|etcd://host:port[,...][?prefix=/p]]
              [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>] [--runtime-config batch/v1beta1=true]
              [--feature-gates APIResponseCompression=false]`;
 
