@@ -1,0 +1,30 @@
+/**
+ * runtime/auth: the authentication and authorization policy library of the reference server.
+ * Request attributes from method, path and query; the authenticator chain (client certificate,
+ * static token file, JWT per AuthenticationConfiguration); the authorizer chain (AlwaysAllow,
+ * AlwaysDeny, RBAC, Webhook per AuthorizationConfiguration) with an explanation per decision.
+ * The server's handler chain calls these as its authenticate and authorize stages.
+ */
+export { requestAttributes, type RequestAttributes } from './attributes.js';
+export {
+  type AuthenticationExplanation,
+  type AuthenticationResult,
+  type Authenticator,
+  AuthenticatorChain,
+  type AuthenticatorChainOptions,
+  type AuthenticatorResult,
+  bearerTokenOf,
+  type PeerCertificateLike,
+  type RequestCredentials,
+} from './authenticate.js';
+export { parseTokenFile, TokenFileAuthenticator, TokenFileError, type TokenTable } from './token-file.js';
+export {
+  ANONYMOUS_USER,
+  anonymousUser,
+  AUTHENTICATED_GROUP,
+  serviceAccountUsername,
+  UNAUTHENTICATED_GROUP,
+  type UserInfo,
+  withAuthenticatedGroup,
+} from './user.js';
+export { CLIENT_AUTH_OID, ClientCertificateAuthenticator } from './x509.js';
