@@ -28,3 +28,12 @@ export {
   withAuthenticatedGroup,
 } from './user.js';
 export { CLIENT_AUTH_OID, ClientCertificateAuthenticator } from './x509.js';
+export { AuthConfigError } from './cel-support.js';
+export {
+  type AuthenticationConfigurationInput,
+  DEFAULT_SIGNING_ALGORITHMS,
+  JwtAuthenticator,
+  type JwtAuthenticatorOptions,
+  loadJwtAuthenticators,
+} from './jwt/authenticator.js';
+export { compileJwtAuthenticator, type CompiledJwtRules, type JwtAuthenticatorConfig } from './jwt/config.js';
