@@ -37,3 +37,25 @@ export {
   loadJwtAuthenticators,
 } from './jwt/authenticator.js';
 export { compileJwtAuthenticator, type CompiledJwtRules, type JwtAuthenticatorConfig } from './jwt/config.js';
+export {
+  AlwaysAllowAuthorizer,
+  AlwaysDenyAuthorizer,
+  type AuthorizationRequest,
+  type AuthorizationResult,
+  type AuthorizationStep,
+  type Authorizer,
+  AuthorizerChain,
+  type AuthorizerResult,
+  type Decision,
+  forbiddenMessage,
+} from './authorize.js';
+export {
+  type BindingObject,
+  RBAC_GROUP,
+  RbacAuthorizer,
+  type RbacLister,
+  type RoleObject,
+  type RoleRef,
+  StaticRbacLister,
+} from './rbac.js';
+export { type PolicyRule, ruleAllows, type Subject, subjectMatches } from './rbac-rules.js';
