@@ -59,3 +59,28 @@ export {
   StaticRbacLister,
 } from './rbac.js';
 export { type PolicyRule, ruleAllows, type Subject, subjectMatches } from './rbac-rules.js';
+export {
+  type AuthorizationConfigurationInput,
+  type AuthorizerConfigurationInput,
+  loadAuthorizerChain,
+  loadAuthorizers,
+  type LoadAuthorizersOptions,
+  webhookConnectionFromClientConfig,
+} from './authorizers.js';
+export { parseDuration } from './duration.js';
+export {
+  AUTHORIZATION_GROUP,
+  parseSubjectAccessReviewStatus,
+  subjectAccessReview,
+  type SubjectAccessReviewSpec,
+  subjectAccessReviewSpec,
+  type SubjectAccessReviewVersion,
+} from './sar.js';
+export {
+  DEFAULT_RETRY_BACKOFF,
+  type FailurePolicy,
+  type RetryBackoff,
+  WebhookAuthorizer,
+  type WebhookAuthorizerOptions,
+  type WebhookConnection,
+} from './webhook.js';
