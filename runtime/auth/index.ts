@@ -84,3 +84,6 @@ export {
   type WebhookAuthorizerOptions,
   type WebhookConnection,
 } from './webhook.js';
+export { credentialsFromRequest } from './credentials.js';
+export { type DecisionExplanation, describeRequest, explainDecision, formatExplanation } from './explain.js';
+export { type AccessDecision, AuthPolicy, type AuthPolicyOptions } from './policy.js';
