@@ -32,7 +32,9 @@ export interface RequestAttributes {
 const API_PREFIXES = new Set(['api', 'apis']);
 const GROUPLESS_PREFIXES = new Set(['api']);
 /** Verbs written as the first path segment after the version: `/api/v1/watch/pods`. */
-const PATH_VERBS = new Set(['proxy', 'redirect', 'watch']);
+const PATH_VERBS = new Set(['proxy', 'watch']);
+/** Path verbs that keep the rest of the path for themselves (`proxy/.../<name>/<any/path>`): no subresource. */
+const PATH_VERBS_WITHOUT_SUBRESOURCE = new Set(['proxy']);
 /** Subresources of a namespace itself (`/api/v1/namespaces/x/status`), not a resource inside it. */
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
@@ -45,8 +47,15 @@ const METHOD_VERBS: Readonly<Record<string, string>> = {
   DELETE: 'delete',
 };
 
-/** Query strings are parsed as the real system parses a bool parameter (strconv.ParseBool). */
-const TRUE_VALUES = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
+/**
+ * A bool query parameter as the real system's query conversion reads it: present and not `0` or
+ * `false` (any case) is true, so `watch=yes` and even `watch=` ask for a watch.
+ */
+function queryBool(params: URLSearchParams, name: string): boolean {
+  const value = params.get(name);
+  if (value === null) return false;
+  return value !== '0' && value.toLowerCase() !== 'false';
+}
 
 function nonResource(method: string, path: string): RequestAttributes {
   return {
@@ -103,13 +112,11 @@ export function requestAttributes(method: string, path: string, query: string | 
   parts = parts.slice(1);
 
   let verb: string;
-  let verbFromPath = false;
   if (PATH_VERBS.has(parts[0] as string)) {
     // `/api/v1/watch` alone names no resource; it is not a resource request.
     if (parts.length < 2) return nonResource(method, path);
     verb = parts[0] as string;
     parts = parts.slice(1);
-    verbFromPath = true;
   } else {
     verb = METHOD_VERBS[method.toUpperCase()] ?? '';
   }
@@ -126,11 +133,10 @@ export function requestAttributes(method: string, path: string, query: string | 
 
   const resource = parts[0] ?? '';
   let name = parts[1] ?? '';
-  // A path verb (proxy) keeps the rest of the path for itself: no subresource.
-  const subresource = !verbFromPath && parts.length >= 3 ? (parts[2] as string) : '';
+  const subresource = parts.length >= 3 && !PATH_VERBS_WITHOUT_SUBRESOURCE.has(verb) ? (parts[2] as string) : '';
 
   if (name === '' && verb === 'get') {
-    verb = TRUE_VALUES.has(params.get('watch') ?? '') ? 'watch' : 'list';
+    verb = queryBool(params, 'watch') ? 'watch' : 'list';
     name = nameFromFieldSelector(params.get('fieldSelector'));
   }
   if (name === '' && verb === 'delete') verb = 'deletecollection';
