@@ -73,7 +73,6 @@ export function parseSubjectAccessReviewStatus(body: unknown): SubjectAccessRevi
   const s = doc.status;
   if (!s || typeof s.allowed !== 'boolean') throw new Error('the response has no boolean status.allowed');
   if (s.denied !== undefined && typeof s.denied !== 'boolean') throw new Error('status.denied is not a boolean');
-  if (s.denied === true && s.allowed) throw new Error('status.allowed and status.denied are both true');
   return {
     allowed: s.allowed,
     denied: s.denied === true,

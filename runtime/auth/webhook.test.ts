@@ -135,6 +135,20 @@ describe('webhook authorizer against a real HTTPS webhook', () => {
     expect(hook.reviews).toHaveLength(5);
   });
 
+  it('does not cache requests with very long attributes', async () => {
+    const w = load(webhookConfig());
+    const long = requestAttributes('GET', `/api/v1/namespaces/ns/configmaps/${'x'.repeat(6000)}`);
+    await w.authorize({ user: alice, attributes: long });
+    await w.authorize({ user: alice, attributes: long });
+    expect(hook.reviews).toHaveLength(2);
+  });
+
+  it('fails closed on an answer that is both allowed and denied', async () => {
+    hook.respond = () => ({ body: { kind: 'SubjectAccessReview', status: { allowed: true, denied: true, reason: 'confused' } } });
+    const r = await load(webhookConfig({ failurePolicy: 'NoOpinion' })).authorize({ user: alice, attributes: podsInNs });
+    expect(r).toEqual({ decision: 'Deny', reason: 'confused', error: 'the webhook answered both allowed and denied' });
+  });
+
   it('does not cache with a zero TTL', async () => {
     const w = load(webhookConfig({ authorizedTTL: '0s' }));
     await w.authorize({ user: alice, attributes: podsInNs });

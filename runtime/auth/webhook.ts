@@ -11,6 +11,7 @@
  * gets the failure policy's decision (Deny or NoOpinion); failures are never cached.
  */
 import type { CompiledExpressionProgram } from '../cel/index.js';
+import type { RequestAttributes } from './attributes.js';
 import type { AuthorizationRequest, Authorizer, AuthorizerResult } from './authorize.js';
 import { HttpsTransportError, httpsJson } from './https-client.js';
 import {
@@ -64,6 +65,12 @@ export interface WebhookAuthorizerOptions {
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
+/**
+ * Requests whose requester-controlled attributes are longer than this are not cached: a client
+ * could otherwise fill the cache with huge unique keys (upstream's maxControlledAttrCacheSize).
+ */
+const MAX_CACHEABLE_ATTRIBUTES_LENGTH = 10_000;
+
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** A failed call: transport, status or body; `retriable` says whether another attempt may help. */
@@ -74,6 +81,10 @@ class WebhookCallError extends Error {
   ) {
     super(message);
   }
+}
+
+function controlledLength(a: RequestAttributes): number {
+  return a.namespace.length + a.verb.length + a.apiGroup.length + a.apiVersion.length + a.resource.length + a.subresource.length + a.name.length + a.path.length;
 }
 
 export class WebhookAuthorizer implements Authorizer {
@@ -131,7 +142,9 @@ export class WebhookAuthorizer implements Authorizer {
     } catch (e) {
       return this.onFailure(e instanceof Error ? e.message : String(e));
     }
-    this.cache.set(key, result, result.decision === 'Allow' ? this.options.authorizedTTLms : this.options.unauthorizedTTLms);
+    if (controlledLength(attributes) < MAX_CACHEABLE_ATTRIBUTES_LENGTH) {
+      this.cache.set(key, result, result.decision === 'Allow' ? this.options.authorizedTTLms : this.options.unauthorizedTTLms);
+    }
     return result;
   }
 
@@ -179,6 +192,10 @@ export class WebhookAuthorizer implements Authorizer {
       throw new WebhookCallError(`malformed webhook response: ${(e as Error).message}`, false);
     }
     const detail = status.evaluationError ? { error: status.evaluationError } : {};
+    // Contradictory answers fail closed, as upstream does.
+    if (status.allowed && status.denied) {
+      return { decision: 'Deny', reason: status.reason || `denied by webhook ${JSON.stringify(this.name)}`, error: 'the webhook answered both allowed and denied' };
+    }
     if (status.allowed) return { decision: 'Allow', reason: status.reason || `allowed by webhook ${JSON.stringify(this.name)}`, ...detail };
     if (status.denied) return { decision: 'Deny', reason: status.reason || `denied by webhook ${JSON.stringify(this.name)}`, ...detail };
     return { decision: 'NoOpinion', reason: status.reason || `webhook ${JSON.stringify(this.name)} has no opinion`, ...detail };
