@@ -1,6 +1,6 @@
 /**
- * From verified claims to a user: the claim validation rules, the email_verified rule, the claim
- * mappings and the user validation rules, in the order the real system applies them. Every
+ * From verified claims to a user: the claim mappings, the email_verified rule, the claim
+ * validation rules and the user validation rules, in the order the real system applies them. Every
  * failure is an Error whose message says which rule or mapping failed; the authenticator turns it
  * into a rejected credential.
  */
@@ -73,12 +73,14 @@ function mapGroups(source: AttributeSource, claims: Claims): string[] {
   return stringList(evaluate(source.program, source.path, { claims }), 'groups expression result');
 }
 
-/** Applies the rules to verified claims; throws an Error saying what failed. */
+/**
+ * Applies the rules to verified claims; throws an Error saying what failed. The order is the real
+ * system's: the mappings (username with its email_verified check, groups, uid, extra), then the
+ * claim validation rules, then the user validation rules over the mapped user.
+ */
 export function userFromClaims(rules: CompiledJwtRules, claims: Claims): UserInfo {
-  checkClaimRules(rules, claims);
-  if (rules.checkEmailVerified) checkEmailVerified(claims);
-
   const username = mapSingle(rules.username, claims, 'username expression result');
+  if (rules.checkEmailVerified) checkEmailVerified(claims);
   if (username === '') throw new Error('username is empty');
   const groups = rules.groups ? mapGroups(rules.groups, claims) : [];
   const uid = rules.uid ? mapSingle(rules.uid, claims, 'uid expression result') : undefined;
@@ -88,6 +90,7 @@ export function userFromClaims(rules: CompiledJwtRules, claims: Claims): UserInf
     if (values.length > 0) extra[e.key] = values;
   }
   const user: UserInfo = { username, ...(uid !== undefined ? { uid } : {}), groups, extra };
+  checkClaimRules(rules, claims);
 
   for (const rule of rules.userRules) {
     const ok = evaluate(rule.program, rule.path, { user: { username, uid: uid ?? '', groups, extra } });
