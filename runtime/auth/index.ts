@@ -59,6 +59,7 @@ export {
   StaticRbacLister,
 } from './rbac.js';
 export { type PolicyRule, ruleAllows, type Subject, subjectMatches } from './rbac-rules.js';
+export { type LabelSelector, selectorMatches } from './label-selector.js';
 export {
   type AuthorizationConfigurationInput,
   type AuthorizerConfigurationInput,

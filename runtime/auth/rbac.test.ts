@@ -141,3 +141,24 @@ describe('RbacAuthorizer', () => {
     );
   });
 });
+
+describe('ClusterRole aggregation', () => {
+  const lister = new StaticRbacLister({
+    clusterRoles: [
+      { metadata: { name: 'monitoring' }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'rbac.example.svc.io/aggregate-to-monitoring': 'true' } }] }, rules: [] },
+      { metadata: { name: 'metrics-reader', labels: { 'rbac.example.svc.io/aggregate-to-monitoring': 'true' } }, rules: [{ verbs: ['get'], nonResourceURLs: ['/metrics'] }] },
+      { metadata: { name: 'pod-watcher', labels: { 'rbac.example.svc.io/aggregate-to-monitoring': 'false' } }, rules: [{ verbs: ['watch'], apiGroups: [''], resources: ['pods'] }] },
+    ],
+    clusterRoleBindings: [{ metadata: { name: 'mon' }, subjects: [{ kind: 'User', name: 'alice' }], roleRef: ref('ClusterRole', 'monitoring') }],
+  });
+  const authorizer = new RbacAuthorizer(lister);
+
+  it('grants the rules of the ClusterRoles the selectors match, naming where the rule came from', async () => {
+    const r = await authorizer.authorize({ user: alice, attributes: attrs('GET', '/metrics') });
+    expect(r).toEqual({ decision: 'Allow', reason: 'RBAC: allowed by ClusterRoleBinding "mon" of ClusterRole "monitoring" (rule 0 aggregated from ClusterRole "metrics-reader") to User "alice"' });
+  });
+
+  it('does not grant the rules of ClusterRoles the selectors do not match', async () => {
+    expect((await authorizer.authorize({ user: alice, attributes: attrs('GET', '/api/v1/pods?watch=1') })).decision).toBe('NoOpinion');
+  });
+});

@@ -11,6 +11,7 @@
  * the real system; here `rules` is read as stored.
  */
 import type { AuthorizationRequest, Authorizer, AuthorizerResult } from './authorize.js';
+import { type LabelSelector, selectorMatches } from './label-selector.js';
 import { describeSubject, type PolicyRule, ruleAllows, type Subject, subjectMatches } from './rbac-rules.js';
 
 export const RBAC_GROUP = 'rbac.authorization.svc.io';
@@ -18,6 +19,7 @@ export const RBAC_GROUP = 'rbac.authorization.svc.io';
 interface ObjectMeta {
   readonly name: string;
   readonly namespace?: string;
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 export interface RoleRef {
@@ -29,6 +31,8 @@ export interface RoleRef {
 export interface RoleObject {
   readonly metadata: ObjectMeta;
   readonly rules?: readonly PolicyRule[] | null;
+  /** ClusterRoles only: gather the rules of the ClusterRoles these selectors match. */
+  readonly aggregationRule?: { readonly clusterRoleSelectors?: readonly LabelSelector[] } | null;
 }
 
 export interface BindingObject {
@@ -43,6 +47,8 @@ export interface RbacLister {
   roleBindings(namespace: string): Promise<readonly BindingObject[]> | readonly BindingObject[];
   clusterRole(name: string): Promise<RoleObject | undefined> | RoleObject | undefined;
   role(namespace: string, name: string): Promise<RoleObject | undefined> | RoleObject | undefined;
+  /** Every ClusterRole; needed only to resolve aggregation. */
+  clusterRoles?(): Promise<readonly RoleObject[]> | readonly RoleObject[];
 }
 
 /** A lister over objects given up front, keyed by kind. */
@@ -64,9 +70,19 @@ export class StaticRbacLister implements RbacLister {
   clusterRole(name: string) {
     return (this.objects.clusterRoles ?? []).find((r) => r.metadata.name === name);
   }
+  clusterRoles() {
+    return this.objects.clusterRoles ?? [];
+  }
   role(namespace: string, name: string) {
     return (this.objects.roles ?? []).find((r) => r.metadata.namespace === namespace && r.metadata.name === name);
   }
+}
+
+/** A rule with where it came from: the role itself, or an aggregated ClusterRole. */
+interface SourcedRule {
+  readonly rule: PolicyRule;
+  readonly index: number;
+  readonly from?: string;
 }
 
 export class RbacAuthorizer implements Authorizer {
@@ -74,6 +90,19 @@ export class RbacAuthorizer implements Authorizer {
     private readonly lister: RbacLister,
     readonly name = 'rbac',
   ) {}
+
+  private async rulesOf(role: RoleObject): Promise<SourcedRule[]> {
+    const own = (role.rules ?? []).map((rule, index) => ({ rule, index }));
+    const selectors = role.aggregationRule?.clusterRoleSelectors ?? [];
+    if (selectors.length === 0 || !this.lister.clusterRoles) return own;
+    const gathered: SourcedRule[] = [];
+    for (const other of await this.lister.clusterRoles()) {
+      if (other.metadata.name === role.metadata.name) continue;
+      if (!selectors.some((s) => selectorMatches(s, other.metadata.labels))) continue;
+      (other.rules ?? []).forEach((rule, index) => gathered.push({ rule, index, from: other.metadata.name }));
+    }
+    return [...own, ...gathered];
+  }
 
   async authorize({ user, attributes }: AuthorizationRequest): Promise<AuthorizerResult> {
     const problems: string[] = [];
@@ -91,9 +120,10 @@ export class RbacAuthorizer implements Authorizer {
         problems.push(`${bindingKind} ${JSON.stringify(bindingName)} references ${ref.kind} ${JSON.stringify(ref.name)}, which does not exist`);
         return undefined;
       }
-      const index = (role.rules ?? []).findIndex((r) => ruleAllows(r, attributes));
-      if (index < 0) return undefined;
-      return `RBAC: allowed by ${bindingKind} ${JSON.stringify(bindingName)} of ${ref.kind} ${JSON.stringify(ref.name)} (rule ${index}) to ${describeSubject(subject, ns)}`;
+      const match = (await this.rulesOf(role)).find((r) => ruleAllows(r.rule, attributes));
+      if (!match) return undefined;
+      const rule = match.from ? `rule ${match.index} aggregated from ClusterRole ${JSON.stringify(match.from)}` : `rule ${match.index}`;
+      return `RBAC: allowed by ${bindingKind} ${JSON.stringify(bindingName)} of ${ref.kind} ${JSON.stringify(ref.name)} (${rule}) to ${describeSubject(subject, ns)}`;
     };
 
     for (const b of await this.lister.clusterRoleBindings()) {
