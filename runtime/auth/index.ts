@@ -3,7 +3,28 @@
  * Request attributes from method, path and query; the authenticator chain (client certificate,
  * static token file, JWT per AuthenticationConfiguration); the authorizer chain (AlwaysAllow,
  * AlwaysDeny, RBAC, Webhook per AuthorizationConfiguration) with an explanation per decision.
- * The server's handler chain calls these as its authenticate and authorize stages.
+ *
+ * Wiring as handler-chain stages (the server owns responses, audit and TLS):
+ *
+ *   at start-up
+ *     authenticators = [
+ *       new ClientCertificateAuthenticator(),             // when serving TLS with a client CA
+ *       TokenFileAuthenticator.fromText(text, path),      // --token-auth-file
+ *       ...loadJwtAuthenticators(authenticationConfig),   // throws AuthConfigError (path + detail)
+ *     ]
+ *     authorizers = loadAuthorizers(authorizationConfig, { rbacLister })  // or [new AlwaysAllowAuthorizer()]
+ *     policy = new AuthPolicy({ authenticators, anonymous, authorizers })
+ *
+ *   authenticate stage
+ *     const authn = await policy.authenticate(req)        // reads Authorization and the TLS socket
+ *     if (!authn.authenticated) -> 401 Status (authn.message); else keep authn.user, authn.explanation
+ *
+ *   authorize stage (after audit's request-received record)
+ *     const d = await policy.authorize(authn.user, authn.explanation, method, path, query)
+ *     if (!d.allowed) -> 403 Status (d.message); d.explanation goes to audit/logs either way
+ *
+ * TLS chain verification of client certificates is the server's TLS layer's job (requestCert with
+ * the client CA); the x509 authenticator reads its verdict from the socket.
  */
 export { requestAttributes, type RequestAttributes } from './attributes.js';
 export {

@@ -21,6 +21,8 @@ export interface JwtAuthenticatorOptions {
   readonly fetchTimeoutMs?: number;
   /** Least time between two JWKS fetches triggered by unknown key ids. */
   readonly minKeyRefreshMs?: number;
+  /** Least time before discovery and JWKS are fetched again after a failed fetch. */
+  readonly retryAfterFailureMs?: number;
   /** Tolerated clock difference for exp and nbf, in seconds. */
   readonly clockSkewSeconds?: number;
   /** The clock, in milliseconds (tests). */
@@ -63,6 +65,7 @@ export class JwtAuthenticator implements Authenticator {
       ...(rules.certificateAuthority !== undefined ? { certificateAuthority: rules.certificateAuthority } : {}),
       timeoutMs: options.fetchTimeoutMs ?? 10_000,
       minRefreshMs: options.minKeyRefreshMs ?? 10_000,
+      retryAfterFailureMs: options.retryAfterFailureMs ?? 5_000,
       now: this.now,
     });
   }

@@ -131,17 +131,25 @@ describe('JWT authenticator against a real OIDC issuer', () => {
     expect(issuer.requests.discovery).toBe(before.discovery);
   });
 
-  it('rejects tokens when discovery names another issuer, and recovers once it does not', async () => {
-    const auth = authenticatorFor(config());
+  it('rejects tokens when discovery names another issuer, waits before asking again, and recovers', async () => {
+    let clock = Date.now();
+    const auth = authenticatorFor(config(), { now: () => clock, retryAfterFailureMs: 5_000 });
     issuer.discoveryIssuer = 'https://impostor.example';
+    const before = issuer.requests.discovery;
     try {
       const r = await run(auth, claims());
       expect(r.outcome).toBe('reject');
       expect(r.outcome === 'reject' && r.reason).toMatch(/issuer "https:\/\/impostor.example" does not match the configured/);
+      // A second token within the back-off gets the same answer without another discovery request.
+      expect((await run(auth, claims())).outcome).toBe('reject');
+      expect(issuer.requests.discovery).toBe(before + 1);
     } finally {
       issuer.discoveryIssuer = issuer.url;
     }
+    expect((await run(auth, claims())).outcome).toBe('reject');
+    clock += 5_001;
     expect((await run(auth, claims())).outcome).toBe('user');
+    expect(issuer.requests.discovery).toBe(before + 2);
   });
 
   it('fails the TLS connection to the issuer without the right CA', async () => {

@@ -15,6 +15,7 @@ export interface IssuerKeysOptions {
   readonly certificateAuthority?: string;
   readonly timeoutMs: number;
   readonly minRefreshMs: number;
+  readonly retryAfterFailureMs: number;
   readonly now: () => number;
 }
 
@@ -29,6 +30,7 @@ export class IssuerKeys {
   private state: KeyState | undefined;
   private inflight: Promise<KeyState> | undefined;
   private lastAttempt = Number.NEGATIVE_INFINITY;
+  private lastFailure: { at: number; error: Error } | undefined;
 
   constructor(private readonly options: IssuerKeysOptions) {}
 
@@ -52,11 +54,23 @@ export class IssuerKeys {
     const now = this.options.now();
     if (this.state && !force && now - this.lastAttempt < this.options.minRefreshMs) return this.state;
     if (this.inflight) return this.inflight;
+    const failed = this.lastFailure;
+    if (failed && now - failed.at < this.options.retryAfterFailureMs) {
+      if (this.state) return this.state;
+      throw failed.error;
+    }
     this.lastAttempt = now;
     this.inflight = this.fetch().finally(() => {
       this.inflight = undefined;
     });
-    this.state = await this.inflight;
+    try {
+      this.state = await this.inflight;
+      this.lastFailure = undefined;
+    } catch (e) {
+      const error = e instanceof Error ? e : new Error(String(e));
+      this.lastFailure = { at: now, error };
+      throw error;
+    }
     return this.state;
   }
 
