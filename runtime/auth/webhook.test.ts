@@ -177,6 +177,22 @@ describe('webhook authorizer against a real HTTPS webhook', () => {
     expect((await w.authorize({ user: alice, attributes: podsInNs })).decision).toBe('Allow');
   });
 
+  it('retries a refused connection, then applies the failure policy', async () => {
+    const probe = await import('node:net');
+    const port = await new Promise<number>((resolve) => {
+      const srv = probe.createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as { port: number }).port;
+        srv.close(() => resolve(p));
+      });
+    });
+    const url = `https://127.0.0.1:${port}/authorize`;
+    const w = load(webhookConfig({ failurePolicy: 'NoOpinion', connectionInfo: { type: 'KubeConfigFile', kubeConfigFile: clientConfig('refused', ca.cert, url) } }));
+    const r = await w.authorize({ user: alice, attributes: podsInNs });
+    expect(r.decision).toBe('NoOpinion');
+    expect(r.error).toMatch(/ECONNREFUSED.*\(after 3 attempts\)/);
+    expect(w.calls).toBe(3);
+  });
+
   it('does not retry a 4xx other than 429', async () => {
     hook.respond = () => ({ status: 400 });
     const w = load(webhookConfig({ failurePolicy: 'NoOpinion' }));
