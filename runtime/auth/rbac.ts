@@ -1,0 +1,147 @@
+/**
+ * The RBAC authorizer over Role, ClusterRole, RoleBinding and ClusterRoleBinding objects
+ * (`rbac.authorization.svc.io/v1`, shaped as the real system's `rbac.authorization.k8s.io/v1`).
+ * RBAC only adds permissions: it allows, or has no opinion, and never denies, so that a later
+ * authorizer (a webhook) can still allow what RBAC does not grant.
+ *
+ * The walk: ClusterRoleBindings first (they grant everywhere), then the RoleBindings of the
+ * request's namespace (a RoleBinding grants only in its own namespace, whether it references a
+ * Role or a ClusterRole). A binding whose role does not exist grants nothing and is reported.
+ * ClusterRole aggregation (aggregationRule) is resolved by the controller that fills `rules` in
+ * the real system; here `rules` is read as stored.
+ */
+import type { AuthorizationRequest, Authorizer, AuthorizerResult } from './authorize.js';
+import { type LabelSelector, selectorMatches } from './label-selector.js';
+import { describeSubject, type PolicyRule, ruleAllows, type Subject, subjectMatches } from './rbac-rules.js';
+
+export const RBAC_GROUP = 'rbac.authorization.svc.io';
+
+interface ObjectMeta {
+  readonly name: string;
+  readonly namespace?: string;
+  readonly labels?: Readonly<Record<string, string>>;
+}
+
+export interface RoleRef {
+  readonly apiGroup: string;
+  readonly kind: 'Role' | 'ClusterRole' | string;
+  readonly name: string;
+}
+
+export interface RoleObject {
+  readonly metadata: ObjectMeta;
+  readonly rules?: readonly PolicyRule[] | null;
+  /** ClusterRoles only: gather the rules of the ClusterRoles these selectors match. */
+  readonly aggregationRule?: { readonly clusterRoleSelectors?: readonly LabelSelector[] } | null;
+}
+
+export interface BindingObject {
+  readonly metadata: ObjectMeta;
+  readonly subjects?: readonly Subject[] | null;
+  readonly roleRef: RoleRef;
+}
+
+/** Where RBAC objects come from: the server's store, or a fixed list (StaticRbacLister). */
+export interface RbacLister {
+  clusterRoleBindings(): Promise<readonly BindingObject[]> | readonly BindingObject[];
+  roleBindings(namespace: string): Promise<readonly BindingObject[]> | readonly BindingObject[];
+  clusterRole(name: string): Promise<RoleObject | undefined> | RoleObject | undefined;
+  role(namespace: string, name: string): Promise<RoleObject | undefined> | RoleObject | undefined;
+  /** Every ClusterRole; needed only to resolve aggregation. */
+  clusterRoles?(): Promise<readonly RoleObject[]> | readonly RoleObject[];
+}
+
+/** A lister over objects given up front, keyed by kind. */
+export class StaticRbacLister implements RbacLister {
+  constructor(
+    private readonly objects: {
+      readonly roles?: readonly RoleObject[];
+      readonly clusterRoles?: readonly RoleObject[];
+      readonly roleBindings?: readonly BindingObject[];
+      readonly clusterRoleBindings?: readonly BindingObject[];
+    },
+  ) {}
+  clusterRoleBindings() {
+    return this.objects.clusterRoleBindings ?? [];
+  }
+  roleBindings(namespace: string) {
+    return (this.objects.roleBindings ?? []).filter((b) => b.metadata.namespace === namespace);
+  }
+  clusterRole(name: string) {
+    return (this.objects.clusterRoles ?? []).find((r) => r.metadata.name === name);
+  }
+  clusterRoles() {
+    return this.objects.clusterRoles ?? [];
+  }
+  role(namespace: string, name: string) {
+    return (this.objects.roles ?? []).find((r) => r.metadata.namespace === namespace && r.metadata.name === name);
+  }
+}
+
+/** A rule with where it came from: the role itself, or an aggregated ClusterRole. */
+interface SourcedRule {
+  readonly rule: PolicyRule;
+  readonly index: number;
+  readonly from?: string;
+}
+
+export class RbacAuthorizer implements Authorizer {
+  constructor(
+    private readonly lister: RbacLister,
+    readonly name = 'rbac',
+  ) {}
+
+  private async rulesOf(role: RoleObject): Promise<SourcedRule[]> {
+    const own = (role.rules ?? []).map((rule, index) => ({ rule, index }));
+    const selectors = role.aggregationRule?.clusterRoleSelectors ?? [];
+    if (selectors.length === 0 || !this.lister.clusterRoles) return own;
+    const gathered: SourcedRule[] = [];
+    for (const other of await this.lister.clusterRoles()) {
+      if (other.metadata.name === role.metadata.name) continue;
+      if (!selectors.some((s) => selectorMatches(s, other.metadata.labels))) continue;
+      (other.rules ?? []).forEach((rule, index) => gathered.push({ rule, index, from: other.metadata.name }));
+    }
+    return [...own, ...gathered];
+  }
+
+  async authorize({ user, attributes }: AuthorizationRequest): Promise<AuthorizerResult> {
+    const problems: string[] = [];
+
+    const grant = async (binding: BindingObject, bindingKind: 'ClusterRoleBinding' | 'RoleBinding'): Promise<string | undefined> => {
+      const ns = bindingKind === 'RoleBinding' ? (binding.metadata.namespace ?? '') : '';
+      const subject = (binding.subjects ?? []).find((s) => subjectMatches(s, user, ns));
+      if (!subject) return undefined;
+      const ref = binding.roleRef;
+      let role: RoleObject | undefined;
+      if (ref.kind === 'ClusterRole') role = await this.lister.clusterRole(ref.name);
+      else if (ref.kind === 'Role' && bindingKind === 'RoleBinding') role = await this.lister.role(ns, ref.name);
+      const bindingName = ns ? `${ns}/${binding.metadata.name}` : binding.metadata.name;
+      if (!role) {
+        problems.push(
+          `${bindingKind} ${JSON.stringify(bindingName)} references ${ref.kind} ${JSON.stringify(ref.name)}, which does not exist`,
+        );
+        return undefined;
+      }
+      const match = (await this.rulesOf(role)).find((r) => ruleAllows(r.rule, attributes));
+      if (!match) return undefined;
+      const rule = match.from ? `rule ${match.index} aggregated from ClusterRole ${JSON.stringify(match.from)}` : `rule ${match.index}`;
+      return `RBAC: allowed by ${bindingKind} ${JSON.stringify(bindingName)} of ${ref.kind} ${JSON.stringify(ref.name)} (${rule}) to ${describeSubject(subject, ns)}`;
+    };
+
+    for (const b of await this.lister.clusterRoleBindings()) {
+      const reason = await grant(b, 'ClusterRoleBinding');
+      if (reason) return { decision: 'Allow', reason };
+    }
+    if (attributes.isResourceRequest && attributes.namespace !== '') {
+      for (const b of await this.lister.roleBindings(attributes.namespace)) {
+        const reason = await grant(b, 'RoleBinding');
+        if (reason) return { decision: 'Allow', reason };
+      }
+    }
+    return {
+      decision: 'NoOpinion',
+      reason: 'RBAC: no binding grants the request',
+      ...(problems.length > 0 ? { error: problems.join('; ') } : {}),
+    };
+  }
+}
