@@ -117,6 +117,21 @@ const conflicts: Mutation[] = [
     },
   },
   {
+    id: 'update-precondition-dropped',
+    description: 'drops the resourceVersion precondition of a ConfigMap PUT, so concurrent updates overwrite each other (a lost update)',
+    rule: 'core-protocol.md#Update rules: 1',
+    caughtBy: ['core/concurrency/linearizable-updates'],
+    match: { method: 'PUT', path: /\/configmaps\// },
+    request: (req) => {
+      const sent = sentObject(req);
+      const meta = metadataOf(sent);
+      if (!sent || !meta || !('resourceVersion' in meta)) return false;
+      delete meta.resourceVersion;
+      req.body = Buffer.from(JSON.stringify(sent));
+      return true;
+    },
+  },
+  {
     id: 'duplicate-create-accepted',
     description: 'answers 201 with the sent object to a create of a taken name instead of 409 AlreadyExists',
     rule: 'core-protocol.md#Errors: 409',
