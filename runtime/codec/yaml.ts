@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, exceedsTextNesting } from '../json/index.js';
 import { type DocumentOptions, type ParseOptions, type SchemaOptions, type ToStringOptions, parseAllDocuments, stringify } from 'yaml';
 
 /**
@@ -18,6 +19,7 @@ export function encodeYaml(value: unknown): string {
 
 /** A YAML body as a JSON value; throws YamlBodyError with the line and column of the problem. */
 export function decodeYaml(text: string): unknown {
+  if (exceedsTextNesting(text)) throw new YamlBodyError(`nested deeper than ${MAX_JSON_DEPTH} levels`);
   const options: ParseOptions & DocumentOptions & SchemaOptions = { ...SCHEMA, uniqueKeys: true, prettyErrors: true };
   const docs = parseAllDocuments(text, options);
   if (docs.length > 1) throw new YamlBodyError('a YAML body holds one document; found several (separated by ---)');

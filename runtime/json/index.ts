@@ -15,6 +15,7 @@ export {
   describeJson,
   escapePointerToken,
   exceedsJsonDepth,
+  exceedsTextNesting,
   getOwn,
   hasOwn,
   isJsonObject,

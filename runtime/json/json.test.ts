@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, cloneJson, getOwn, isJsonObject, isObject, isPlainObject, jsonEqual, setOwn, type JsonObject } from './index.js';
+import {
+  canonicalJson,
+  cloneJson,
+  exceedsTextNesting,
+  getOwn,
+  isJsonObject,
+  isObject,
+  isPlainObject,
+  jsonEqual,
+  setOwn,
+  type JsonObject,
+} from './index.js';
 
 describe('runtime/json', () => {
   it('tells objects from arrays and null', () => {
@@ -33,5 +44,16 @@ describe('runtime/json', () => {
     setOwn(target, '__proto__', 1);
     expect(Object.getPrototypeOf(target)).toBe(Object.prototype);
     expect(getOwn(target, 'toString')).toBeUndefined();
+  });
+});
+
+describe('exceedsTextNesting', () => {
+  it('counts brackets outside strings, in JSON and YAML flow text', () => {
+    expect(exceedsTextNesting(`${'['.repeat(11)}${']'.repeat(11)}`, 10)).toBe(true);
+    expect(exceedsTextNesting(`${'['.repeat(10)}${']'.repeat(10)}`, 10)).toBe(false);
+    expect(exceedsTextNesting(`{"a": "${'['.repeat(50)}"}`, 10)).toBe(false);
+    expect(exceedsTextNesting(`a: '${'{'.repeat(50)}'`, 10)).toBe(false);
+    // An apostrophe inside a plain YAML scalar does not open a string that would hide what follows.
+    expect(exceedsTextNesting(`note: it's\ndata: ${'['.repeat(11)}`, 10)).toBe(true);
   });
 });

@@ -29,6 +29,30 @@ export function exceedsJsonDepth(value: unknown, limit = MAX_JSON_DEPTH): boolea
   return false;
 }
 
+/**
+ * True when JSON or YAML flow text opens more than `limit` brackets (`[`, `{`) at once, counted
+ * outside quoted strings: a check a parser can be spared, since some parsers recurse (or build
+ * regular expressions) per level and fail the whole process on input nested thousands deep.
+ */
+export function exceedsTextNesting(text: string, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote !== '') {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    // A quote opens a string only where a scalar can start (YAML's `it's` is plain text).
+    if ((c === '"' || c === "'") && (i === 0 || /[\s[{,:]/.test(text[i - 1]!))) quote = c;
+    else if (c === '[' || c === '{') {
+      if (++depth > limit) return true;
+    } else if ((c === ']' || c === '}') && depth > 0) depth--;
+  }
+  return false;
+}
+
 /** An object that is neither null nor an array, its members typed as JSON. */
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,4 +1,5 @@
 import { parse as parseYaml } from 'yaml';
+import { MAX_JSON_DEPTH, exceedsTextNesting } from '../json/index.js';
 import { type JsonApiObject, StatusError, badRequest, invalidPatch, notFound, objectModified, unsupportedMediaType } from '../api/index.js';
 import { apply, isApplyInputError } from '../apply/index.js';
 import { findDuplicateKeys } from '../codec/index.js';
@@ -102,6 +103,8 @@ function applyPatch(type: PatchType, current: JsonApiObject, patch: unknown, t: 
 async function applyObject(ctx: RequestContext, t: Target, text: string, opts: WriteOptions): Promise<Reply> {
   const r = t.resource;
   let config: unknown;
+  // Checked on the text: the YAML parser itself fails the process on input nested thousands deep.
+  if (exceedsTextNesting(text)) throw badRequest(`the apply configuration is nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
     config = parseYaml(text, { uniqueKeys: true });
   } catch (e) {

@@ -69,6 +69,19 @@ describe('nesting', () => {
     expectStatus(await h.patch(crontab(h.ns, 'p'), `{"spec":${deep(5000)}}`), 400, 'BadRequest');
     expectStatus(await h.http.delete(crontab(h.ns, 'p')).set('content-type', 'application/json').send(deep(5000)), 400, 'BadRequest');
   });
+
+  it('YAML and apply bodies nested thousands of levels deep are a 400 before the YAML parser sees them (it fails the process)', async () => {
+    const flow = `{"metadata":{"name":"n"},"data":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    const yaml = await h.http.post(crontabs(h.ns)).set('content-type', 'application/yaml').send(flow);
+    expectStatus(yaml, 400, 'BadRequest');
+    await h.createCronTab('q');
+    const apply = await h.http
+      .patch(`${crontab(h.ns, 'q')}?fieldManager=me`)
+      .set('content-type', 'application/apply-patch+yaml')
+      .send(flow);
+    expect(expectStatus(apply, 400, 'BadRequest').message).toContain('nested deeper than 1000 levels');
+    expect((await h.get(crontab(h.ns, 'q'))).status).toBe(200);
+  });
 });
 
 describe('request targets', () => {
