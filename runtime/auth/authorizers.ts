@@ -7,10 +7,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { isDNS1123Label, parseDuration } from '../api/index.js';
 import { parseClientConfigFile } from '../client-node/index.js';
 import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer, type Authorizer, AuthorizerChain } from './authorize.js';
 import { AuthConfigError, compileAt } from './cel-support.js';
-import { parseDuration } from './duration.js';
 import { RbacAuthorizer, type RbacLister } from './rbac.js';
 import { SUBJECT_ACCESS_REVIEW_SPEC_SCHEMA } from './sar.js';
 import { type RetryBackoff, WebhookAuthorizer, type WebhookConnection } from './webhook.js';
@@ -45,13 +45,12 @@ export interface LoadAuthorizersOptions {
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const MAX_TIMEOUT_MS = 30_000;
 const MAX_MATCH_CONDITIONS = 64;
 
 function duration(path: string, text: string): number {
   try {
-    const ms = parseDuration(text);
+    const ms = parseDuration(text).milliseconds;
     if (ms < 0) throw new Error('must not be negative');
     return ms;
   } catch (e) {
@@ -154,7 +153,8 @@ export function loadAuthorizers(config: AuthorizationConfigurationInput, options
   const names = new Set<string>();
   return config.authorizers.map((c, i) => {
     const path = `authorizers[${i}]`;
-    if (!DNS1123_LABEL.test(c.name) || c.name.length > 63) throw new AuthConfigError(`${path}.name`, 'must be a DNS-1123 label');
+    const problems = isDNS1123Label(c.name);
+    if (problems.length > 0) throw new AuthConfigError(`${path}.name`, problems.join('; '));
     if (names.has(c.name)) throw new AuthConfigError(`${path}.name`, `duplicate name ${JSON.stringify(c.name)}`);
     names.add(c.name);
     if (c.type !== 'Webhook' && c.webhook !== undefined) throw new AuthConfigError(`${path}.webhook`, 'only allowed when type is Webhook');

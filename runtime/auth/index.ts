@@ -80,7 +80,6 @@ export {
   StaticRbacLister,
 } from './rbac.js';
 export { type PolicyRule, ruleAllows, type Subject, subjectMatches } from './rbac-rules.js';
-export { type LabelSelector, selectorMatches } from './label-selector.js';
 export {
   type AuthorizationConfigurationInput,
   type AuthorizerConfigurationInput,
@@ -89,7 +88,6 @@ export {
   type LoadAuthorizersOptions,
   webhookConnectionFromClientConfig,
 } from './authorizers.js';
-export { parseDuration } from './duration.js';
 export {
   AUTHORIZATION_GROUP,
   parseSubjectAccessReviewStatus,

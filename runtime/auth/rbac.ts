@@ -11,7 +11,7 @@
  * the real system; here `rules` is read as stored.
  */
 import type { AuthorizationRequest, Authorizer, AuthorizerResult } from './authorize.js';
-import { type LabelSelector, selectorMatches } from './label-selector.js';
+import { type LabelSelectorObject, labelSelectorFromObject } from '../api/index.js';
 import { describeSubject, type PolicyRule, ruleAllows, type Subject, subjectMatches } from './rbac-rules.js';
 
 export const RBAC_GROUP = 'rbac.authorization.svc.io';
@@ -32,7 +32,7 @@ export interface RoleObject {
   readonly metadata: ObjectMeta;
   readonly rules?: readonly PolicyRule[] | null;
   /** ClusterRoles only: gather the rules of the ClusterRoles these selectors match. */
-  readonly aggregationRule?: { readonly clusterRoleSelectors?: readonly LabelSelector[] } | null;
+  readonly aggregationRule?: { readonly clusterRoleSelectors?: readonly LabelSelectorObject[] } | null;
 }
 
 export interface BindingObject {
@@ -98,7 +98,7 @@ export class RbacAuthorizer implements Authorizer {
     const gathered: SourcedRule[] = [];
     for (const other of await this.lister.clusterRoles()) {
       if (other.metadata.name === role.metadata.name) continue;
-      if (!selectors.some((s) => selectorMatches(s, other.metadata.labels))) continue;
+      if (!selectors.some((s) => labelSelectorFromObject(s).matches(other.metadata.labels))) continue;
       (other.rules ?? []).forEach((rule, index) => gathered.push({ rule, index, from: other.metadata.name }));
     }
     return [...own, ...gathered];

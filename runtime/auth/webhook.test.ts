@@ -380,7 +380,7 @@ describe('loading an AuthorizationConfiguration', () => {
       'authorizers[0].webhook',
       /only allowed/,
     ],
-    ['a bad name', () => ({ authorizers: [{ type: 'AlwaysAllow', name: 'Not_A_Label' }] }), 'authorizers[0].name', /DNS-1123/],
+    ['a bad name', () => ({ authorizers: [{ type: 'AlwaysAllow', name: 'Not_A_Label' }] }), 'authorizers[0].name', /RFC 1123 label/],
     [
       'a duplicate name',
       () => ({
