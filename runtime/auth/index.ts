@@ -90,6 +90,7 @@ export {
 } from './authorizers.js';
 export {
   AUTHORIZATION_GROUP,
+  accessRequestOfReview,
   parseSubjectAccessReviewStatus,
   subjectAccessReview,
   type SubjectAccessReviewSpec,

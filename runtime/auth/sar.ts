@@ -4,6 +4,7 @@
  * of its answer. Match conditions always see the v1 spec as `request`, whichever version is sent.
  */
 import type { RequestAttributes } from './attributes.js';
+import type { AuthorizationRequest } from './authorize.js';
 import type { SchemaNode } from '../schema/index.js';
 import type { UserInfo } from './user.js';
 
@@ -46,6 +47,50 @@ export function subjectAccessReviewSpec(user: UserInfo, a: RequestAttributes): S
   if (extraKeys.length > 0) spec.extra = Object.fromEntries(extraKeys.map((k) => [k, [...(user.extra[k] ?? [])]]));
   if (user.uid) spec.uid = user.uid;
   return spec;
+}
+
+/**
+ * The access a SubjectAccessReview's spec describes, as an authorization request: what the server
+ * asks its authorizer when a review is created (the inverse of {@link subjectAccessReviewSpec}).
+ */
+export function accessRequestOfReview(spec: unknown): AuthorizationRequest {
+  const s = (spec ?? {}) as {
+    user?: string;
+    uid?: string;
+    groups?: string[];
+    extra?: Record<string, string[]>;
+    resourceAttributes?: Partial<Record<'namespace' | 'verb' | 'group' | 'version' | 'resource' | 'subresource' | 'name', string>>;
+    nonResourceAttributes?: Partial<Record<'path' | 'verb', string>>;
+  };
+  const user: UserInfo = { username: s.user ?? '', groups: s.groups ?? [], extra: s.extra ?? {}, ...(s.uid ? { uid: s.uid } : {}) };
+  const r = s.resourceAttributes;
+  const n = s.nonResourceAttributes ?? {};
+  const attributes: RequestAttributes = r
+    ? {
+        isResourceRequest: true,
+        path: '',
+        verb: r.verb ?? '',
+        apiPrefix: r.group ? 'apis' : 'api',
+        apiGroup: r.group ?? '',
+        apiVersion: r.version ?? '',
+        namespace: r.namespace ?? '',
+        resource: r.resource ?? '',
+        subresource: r.subresource ?? '',
+        name: r.name ?? '',
+      }
+    : {
+        isResourceRequest: false,
+        path: n.path ?? '',
+        verb: n.verb ?? '',
+        apiPrefix: '',
+        apiGroup: '',
+        apiVersion: '',
+        namespace: '',
+        resource: '',
+        subresource: '',
+        name: '',
+      };
+  return { user, attributes };
 }
 
 /** The document POSTed to the webhook. */

@@ -40,9 +40,9 @@ describe('the handler chain', () => {
       createNamespace: false,
       server: {
         chain: {
-          audit: { record: (a) => audited.push(`${a.user.name} ${a.verb} ${a.resource || a.path}`) },
+          audit: { record: ({ user, attributes: a }) => audited.push(`${user.username} ${a.verb} ${a.resource || a.path}`) },
           authorizer: {
-            authorize: async (a) => ({
+            authorize: async ({ attributes: a }) => ({
               allowed: a.verb === 'list' || a.verb === 'get' || (a.verb === 'create' && a.resource === 'subjectaccessreviews'),
               reason: 'read-only for the test',
             }),
@@ -63,9 +63,9 @@ describe('the handler chain', () => {
       server: {
         chain: {
           authorizer: {
-            authorize: async (a) => ({
-              allowed: a.verb !== 'delete' || a.user.name === 'admin',
-              reason: `${a.verb} ${a.resource} by ${a.user.name || 'anyone'}`,
+            authorize: async ({ user, attributes: a }) => ({
+              allowed: a.verb !== 'delete' || user.username === 'admin',
+              reason: `${a.verb} ${a.resource} by ${user.username || 'anyone'}`,
             }),
           },
         },

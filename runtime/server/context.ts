@@ -12,6 +12,7 @@ import type { Body, Reply, Request, Warnings } from './http.js';
 import type { Negotiated } from './media.js';
 import type { ServedResource, ResourceRegistry } from './resources.js';
 import type { Route } from './router.js';
+import type { AuthorizationRequest, UserInfo } from '../auth/index.js';
 
 /** Settings every handler reads; built once per server with every option defaulted. */
 export interface ServerSettings {
@@ -65,38 +66,19 @@ export interface ResponsePlan {
   compressible: boolean;
 }
 
-/** Who sent a request, as the real system's `user.Info`. */
-export interface UserInfo {
-  name: string;
-  groups: readonly string[];
-}
-
-/**
- * What a request asks to do, as upstream's `authorizer.Attributes`: who, the API verb, and either
- * the resource (group, version, resource, subresource, namespace, name) or the non-resource path.
- */
-export interface RequestAttributes {
-  user: UserInfo;
-  /** get, list, watch, create, update, patch, delete, deletecollection; the lowercase HTTP method for a non-resource path. */
-  verb: string;
-  resourceRequest: boolean;
-  group: string;
-  version: string;
-  resource: string;
-  subresource: string;
-  namespace: string;
-  name: string;
-  path: string;
-}
-
+/** The result of asking the server's authorizer (an AuthorizerChain's result fits). */
 export interface Decision {
   allowed: boolean;
   reason: string;
 }
 
-/** Decides whether a request may proceed (upstream's `authorizer.Authorizer`); a refusal becomes a 403 with the reason. */
+/**
+ * Decides whether a request may proceed (upstream's `authorizer.Authorizer`): who (the user from
+ * the authenticate stage) asks to do what (`runtime/auth`'s request attributes, as upstream's
+ * RequestInfo derives them); a refusal becomes a 403 with the reason.
+ */
 export interface Authorizer {
-  authorize(attributes: RequestAttributes): Promise<Decision>;
+  authorize(request: AuthorizationRequest): Promise<Decision>;
 }
 
 /** One request in flight: the server context plus the request, its warnings and its response plan. */

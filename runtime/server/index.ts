@@ -13,7 +13,6 @@ export type {
   RequestContext,
   SubresourceHandler,
   Target,
-  UserInfo,
   VirtualCreateHandler,
 } from './context.js';
 export type { Body, Reply } from './http.js';
@@ -25,6 +24,5 @@ export {
   type Authenticator,
   type ChainPolicies,
   type RateLimiter,
-  type RequestAttributes,
 } from './stages/index.js';
 export { INITIAL_EVENTS_END } from './watch.js';

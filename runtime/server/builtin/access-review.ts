@@ -1,4 +1,5 @@
-import type { RequestAttributes, VirtualCreateHandler } from '../context.js';
+import { accessRequestOfReview } from '../../auth/index.js';
+import type { VirtualCreateHandler } from '../context.js';
 import { admit } from '../admission.js';
 import { writeOptions } from '../query.js';
 
@@ -16,43 +17,7 @@ export const reviewAccess: VirtualCreateHandler = async (ctx, t, body) => {
     duplicates: body.duplicates,
   });
   object.metadata = { ...object.metadata, creationTimestamp: undefined };
-  const decision = await ctx.authorizer.authorize(reviewedAccess(object.spec));
+  const decision = await ctx.authorizer.authorize(accessRequestOfReview(object.spec));
   object.status = { allowed: decision.allowed, ...(decision.allowed ? {} : { denied: true }), reason: decision.reason };
   return { status: 201, body: object };
 };
-
-type Attributes = Partial<Record<'namespace' | 'verb' | 'group' | 'version' | 'resource' | 'subresource' | 'name' | 'path', string>>;
-
-/** The access a review's spec describes, as the authorizer's attributes. */
-function reviewedAccess(spec: unknown): RequestAttributes {
-  const s = (spec ?? {}) as { user?: string; groups?: string[]; resourceAttributes?: Attributes; nonResourceAttributes?: Attributes };
-  const user = { name: s.user ?? '', groups: s.groups ?? [] };
-  const r = s.resourceAttributes;
-  if (r) {
-    return {
-      user,
-      verb: r.verb ?? '',
-      resourceRequest: true,
-      group: r.group ?? '',
-      version: r.version ?? '',
-      resource: r.resource ?? '',
-      subresource: r.subresource ?? '',
-      namespace: r.namespace ?? '',
-      name: r.name ?? '',
-      path: '',
-    };
-  }
-  const n = s.nonResourceAttributes ?? {};
-  return {
-    user,
-    verb: n.verb ?? '',
-    resourceRequest: false,
-    group: '',
-    version: '',
-    resource: '',
-    subresource: '',
-    namespace: '',
-    name: '',
-    path: n.path ?? '',
-  };
-}

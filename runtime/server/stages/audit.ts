@@ -1,18 +1,18 @@
 import type { Stage } from '../chain.js';
-import type { RequestAttributes } from '../context.js';
-import { attributesOf } from './attributes.js';
+import type { AuthorizationRequest } from '../../auth/index.js';
+import { accessRequestOf } from './attributes.js';
 
 /** Records requests (upstream's audit backend). */
 export interface AuditSink {
-  record(attributes: RequestAttributes): void;
+  record(request: AuthorizationRequest): void;
 }
 
-/** Audit: hands each request's attributes to the sink. With no sink configured (the default) nothing is recorded. */
+/** Audit: hands each request's user and attributes to the sink. With no sink configured (the default) nothing is recorded. */
 export function audit(sink: AuditSink | undefined): Stage {
   return {
     name: 'audit',
     async handle(ctx, next) {
-      sink?.record(attributesOf(ctx));
+      sink?.record(accessRequestOf(ctx));
       return next();
     },
   };

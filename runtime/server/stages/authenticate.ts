@@ -1,5 +1,6 @@
 import type { Stage } from '../chain.js';
-import type { RequestContext, UserInfo } from '../context.js';
+import type { UserInfo } from '../../auth/index.js';
+import type { RequestContext } from '../context.js';
 import { ANONYMOUS } from './attributes.js';
 
 /** Decides who sent a request; undefined when it cannot tell (the next authenticator decides, or the user is anonymous). */

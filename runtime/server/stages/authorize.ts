@@ -1,7 +1,7 @@
 import { forbidden } from '../../api/index.js';
 import type { Stage } from '../chain.js';
 import type { Authorizer } from '../context.js';
-import { attributesOf } from './attributes.js';
+import { accessRequestOf } from './attributes.js';
 
 export type { Authorizer, Decision } from '../context.js';
 
@@ -17,7 +17,7 @@ export const ALLOW_ALL: Authorizer = {
 export const authorize: Stage = {
   name: 'authorize',
   async handle(ctx, next) {
-    const decision = await ctx.authorizer.authorize(attributesOf(ctx));
+    const decision = await ctx.authorizer.authorize(accessRequestOf(ctx));
     if (!decision.allowed) {
       const t = ctx.target;
       throw forbidden(t ? t.resource : { group: '', resource: '' }, t?.name ?? '', decision.reason);

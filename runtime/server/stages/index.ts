@@ -6,7 +6,6 @@ import { negotiate } from './negotiate.js';
 import { rateLimit, type RateLimiter } from './rate-limit.js';
 
 export { ANONYMOUS } from './attributes.js';
-export type { RequestAttributes } from '../context.js';
 export type { AuditSink } from './audit.js';
 export type { Authenticator } from './authenticate.js';
 export { ALLOW_ALL, type Authorizer, type Decision } from './authorize.js';
