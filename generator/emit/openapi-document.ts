@@ -289,7 +289,7 @@ function addPaths(doc: OpenApiDocument, gv: GroupVersion, t: NamedType, r: Resou
   const listRef = doc.components.schemas[listName] ? { $ref: `#/components/schemas/${listName}` } : objectRef;
   const ref = (name: string) => (doc.components.schemas[name] ? { $ref: `#/components/schemas/${name}` } : { type: 'object' });
   // What the server answers with: Protobuf for built-in kinds only, as it negotiates.
-  const responseTypes = ['application/json', 'application/yaml', ...(r.custom ? [] : ['application/vnd.kubernetes.protobuf'])];
+  const responseTypes = ['application/json', 'application/yaml', ...(r.custom ? [] : ['application/vnd.svc.protobuf'])];
   const content = (schema: unknown) => Object.fromEntries(responseTypes.map((m) => [m, { schema }]));
   // The patch types the server applies: strategic merge is for built-in kinds only (clients read
   // this to choose between a strategic merge and a JSON merge patch).

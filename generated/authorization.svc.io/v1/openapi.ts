@@ -80,7 +80,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/authorization.svc.io.v1.SubjectAccessReview"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/authorization.svc.io.v1.SubjectAccessReview"
                 }
@@ -100,7 +100,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/authorization.svc.io.v1.SubjectAccessReview"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/authorization.svc.io.v1.SubjectAccessReview"
                 }
@@ -120,7 +120,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/authorization.svc.io.v1.SubjectAccessReview"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/authorization.svc.io.v1.SubjectAccessReview"
                 }

@@ -61,7 +61,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
@@ -138,7 +138,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
@@ -158,7 +158,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
@@ -259,7 +259,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
@@ -279,7 +279,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
@@ -364,7 +364,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
@@ -384,7 +384,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
@@ -537,7 +537,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscalerList"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscalerList"
                 }
@@ -614,7 +614,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
@@ -634,7 +634,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
@@ -654,7 +654,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
@@ -811,7 +811,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
@@ -882,7 +882,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
@@ -959,7 +959,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
@@ -979,7 +979,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
@@ -1080,7 +1080,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
@@ -1100,7 +1100,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/autoscaling.v2.HorizontalPodAutoscaler"
                 }

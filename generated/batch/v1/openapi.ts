@@ -61,7 +61,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
@@ -138,7 +138,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
@@ -158,7 +158,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
@@ -259,7 +259,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
@@ -279,7 +279,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
@@ -364,7 +364,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
@@ -384,7 +384,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
@@ -537,7 +537,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.CronJobList"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.CronJobList"
                 }
@@ -614,7 +614,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
@@ -634,7 +634,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
@@ -654,7 +654,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
@@ -811,7 +811,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
@@ -882,7 +882,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
@@ -959,7 +959,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
@@ -979,7 +979,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
@@ -1080,7 +1080,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
@@ -1100,7 +1100,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.CronJob"
                 }
@@ -1171,7 +1171,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
@@ -1248,7 +1248,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
@@ -1268,7 +1268,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
@@ -1369,7 +1369,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
@@ -1389,7 +1389,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
@@ -1474,7 +1474,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
@@ -1494,7 +1494,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
@@ -1647,7 +1647,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.JobList"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.JobList"
                 }
@@ -1724,7 +1724,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
@@ -1744,7 +1744,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
@@ -1764,7 +1764,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
@@ -1921,7 +1921,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
@@ -1992,7 +1992,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
@@ -2069,7 +2069,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
@@ -2089,7 +2089,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
@@ -2190,7 +2190,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
@@ -2210,7 +2210,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1.Job"
                 }

@@ -61,7 +61,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
@@ -138,7 +138,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
@@ -158,7 +158,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
@@ -259,7 +259,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
@@ -279,7 +279,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
@@ -364,7 +364,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
@@ -384,7 +384,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
@@ -537,7 +537,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJobList"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJobList"
                 }
@@ -614,7 +614,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
@@ -634,7 +634,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
@@ -654,7 +654,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
@@ -811,7 +811,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
@@ -882,7 +882,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
@@ -959,7 +959,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
@@ -979,7 +979,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
@@ -1080,7 +1080,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
@@ -1100,7 +1100,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }

@@ -61,7 +61,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
@@ -138,7 +138,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
@@ -158,7 +158,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
@@ -259,7 +259,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
@@ -279,7 +279,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
@@ -364,7 +364,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
@@ -384,7 +384,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
@@ -537,7 +537,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.ConfigMapList"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.ConfigMapList"
                 }
@@ -614,7 +614,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
@@ -634,7 +634,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
@@ -654,7 +654,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
@@ -811,7 +811,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
@@ -882,7 +882,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
@@ -959,7 +959,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
@@ -979,7 +979,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
@@ -1080,7 +1080,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
@@ -1100,7 +1100,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
@@ -1185,7 +1185,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
@@ -1205,7 +1205,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
@@ -1358,7 +1358,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.EventList"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.EventList"
                 }
@@ -1435,7 +1435,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
@@ -1455,7 +1455,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
@@ -1475,7 +1475,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
@@ -1632,7 +1632,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
@@ -1693,7 +1693,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -1770,7 +1770,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -1790,7 +1790,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -1891,7 +1891,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -1911,7 +1911,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -1996,7 +1996,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -2016,7 +2016,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -2159,7 +2159,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.NamespaceList"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.NamespaceList"
                 }
@@ -2236,7 +2236,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -2256,7 +2256,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -2276,7 +2276,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -2337,7 +2337,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -2414,7 +2414,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -2434,7 +2434,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -2535,7 +2535,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -2555,7 +2555,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -2616,7 +2616,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -2693,7 +2693,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -2713,7 +2713,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -2814,7 +2814,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -2834,7 +2834,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
@@ -2895,7 +2895,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
@@ -2972,7 +2972,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
@@ -2992,7 +2992,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
@@ -3093,7 +3093,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
@@ -3113,7 +3113,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
@@ -3198,7 +3198,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
@@ -3218,7 +3218,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
@@ -3361,7 +3361,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.NodeList"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.NodeList"
                 }
@@ -3438,7 +3438,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
@@ -3458,7 +3458,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
@@ -3478,7 +3478,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
@@ -3635,7 +3635,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
@@ -3696,7 +3696,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
@@ -3773,7 +3773,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
@@ -3793,7 +3793,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
@@ -3894,7 +3894,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
@@ -3914,7 +3914,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
@@ -3985,7 +3985,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
@@ -4062,7 +4062,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
@@ -4082,7 +4082,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
@@ -4183,7 +4183,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
@@ -4203,7 +4203,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
@@ -4288,7 +4288,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
@@ -4308,7 +4308,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
@@ -4461,7 +4461,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.PodList"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.PodList"
                 }
@@ -4538,7 +4538,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
@@ -4558,7 +4558,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
@@ -4578,7 +4578,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
@@ -4735,7 +4735,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
@@ -4806,7 +4806,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
@@ -4883,7 +4883,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
@@ -4903,7 +4903,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
@@ -5004,7 +5004,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
@@ -5024,7 +5024,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
@@ -5134,7 +5134,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
@@ -5154,7 +5154,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
@@ -5174,7 +5174,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
@@ -5245,7 +5245,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
@@ -5322,7 +5322,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
@@ -5342,7 +5342,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
@@ -5443,7 +5443,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
@@ -5463,7 +5463,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
@@ -5548,7 +5548,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
@@ -5568,7 +5568,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
@@ -5721,7 +5721,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.SecretList"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.SecretList"
                 }
@@ -5798,7 +5798,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
@@ -5818,7 +5818,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
@@ -5838,7 +5838,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
@@ -5995,7 +5995,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
@@ -6066,7 +6066,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
@@ -6143,7 +6143,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
@@ -6163,7 +6163,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
@@ -6264,7 +6264,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
@@ -6284,7 +6284,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
@@ -6369,7 +6369,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
@@ -6389,7 +6389,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
@@ -6542,7 +6542,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.ServiceList"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.ServiceList"
                 }
@@ -6619,7 +6619,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
@@ -6639,7 +6639,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
@@ -6659,7 +6659,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
@@ -6816,7 +6816,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
@@ -6887,7 +6887,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
@@ -6964,7 +6964,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
@@ -6984,7 +6984,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
@@ -7085,7 +7085,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
@@ -7105,7 +7105,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }

@@ -61,7 +61,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
@@ -138,7 +138,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
@@ -158,7 +158,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
@@ -259,7 +259,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
@@ -279,7 +279,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
@@ -364,7 +364,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
@@ -384,7 +384,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
@@ -537,7 +537,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSliceList"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSliceList"
                 }
@@ -614,7 +614,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
@@ -634,7 +634,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
@@ -654,7 +654,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/discovery.svc.io.v1beta1.EndpointSlice"
                 }
@@ -811,7 +811,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }

@@ -51,7 +51,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
@@ -128,7 +128,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
@@ -148,7 +148,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
@@ -249,7 +249,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
@@ -269,7 +269,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
@@ -354,7 +354,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
@@ -374,7 +374,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
@@ -517,7 +517,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchemaList"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchemaList"
                 }
@@ -594,7 +594,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
@@ -614,7 +614,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
@@ -634,7 +634,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
@@ -791,7 +791,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
@@ -852,7 +852,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
@@ -929,7 +929,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
@@ -949,7 +949,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
@@ -1050,7 +1050,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
@@ -1070,7 +1070,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchema"
                 }
@@ -1131,7 +1131,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
@@ -1208,7 +1208,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
@@ -1228,7 +1228,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
@@ -1329,7 +1329,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
@@ -1349,7 +1349,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
@@ -1434,7 +1434,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
@@ -1454,7 +1454,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
@@ -1597,7 +1597,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfigurationList"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfigurationList"
                 }
@@ -1674,7 +1674,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
@@ -1694,7 +1694,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
@@ -1714,7 +1714,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
@@ -1871,7 +1871,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
@@ -1932,7 +1932,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
@@ -2009,7 +2009,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
@@ -2029,7 +2029,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
@@ -2130,7 +2130,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
@@ -2150,7 +2150,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfiguration"
                 }

@@ -61,7 +61,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
@@ -138,7 +138,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
@@ -158,7 +158,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
@@ -259,7 +259,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
@@ -279,7 +279,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
@@ -364,7 +364,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
@@ -384,7 +384,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
@@ -537,7 +537,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacityList"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacityList"
                 }
@@ -614,7 +614,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
@@ -634,7 +634,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
@@ -654,7 +654,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
                 }
@@ -811,7 +811,7 @@ export const openApiV3: Record<string, unknown> = {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               },
-              "application/vnd.kubernetes.protobuf": {
+              "application/vnd.svc.protobuf": {
                 "schema": {
                   "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
