@@ -143,6 +143,22 @@ describe('kubectl against the reference server', () => {
     expect(all.stdout.split('\n')[0]!.split(/\s{2,}/)).toEqual(['NAMESPACE', 'NAME', 'SPEC', 'REPLICAS', 'AGE']);
   });
 
+  it('diffs a changed file on the server (a dry-run patch) and watches a table', async () => {
+    const file = manifest(
+      'ct.yaml',
+      (await kubectl('get', 'crontab', 'nightly', '-o', 'yaml')).stdout.replace('replicas: 3', 'replicas: 9'),
+    );
+    const diff = await kubectl('diff', '-f', file);
+    expect(diff.code, diff.stderr).toBe(1);
+    expect(diff.stdout).toMatch(/^-\s+replicas: 3$/m);
+    expect(diff.stdout).toMatch(/^\+\s+replicas: 9$/m);
+    expect((await getJson('crontab', 'nightly')).spec.replicas).toBe(3);
+
+    const watch = await kubectl('get', 'crontabs', '--watch', '--request-timeout=3s');
+    expect(watch.code, watch.stderr).toBe(0);
+    expect(watch.stdout).toMatch(/^NAME\s+SPEC\s+REPLICAS\s+AGE\nnightly\s+0 3 \* \* \*\s+3\s+\d+s\n$/);
+  });
+
   it('rejects an unknown field with the default validation (strict, on the server)', async () => {
     const file = manifest('bad.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bad\ndata:\n  k: v\nbogus: 1\n');
     for (const verb of ['create', 'apply']) {
