@@ -24,6 +24,9 @@ export function openApiDocument(model: Model, title: string, gvs: GroupVersion[]
   const needed = new Set<string>();
   const byName = new Map(model.groupVersions.flatMap((gv) => gv.types.map((t) => [schemaName(t.id), t] as const)));
   for (const gv of gvs) for (const t of gv.types) needed.add(schemaName(t.id));
+  // Request and response bodies of the operations besides the kinds' own.
+  const served = gvs.some((gv) => gv.types.some((t) => t.kind?.resource));
+  if (served) for (const name of [DELETE_OPTIONS_SCHEMA, STATUS_SCHEMA]) if (byName.has(name)) needed.add(name);
   // Types referenced from other group/versions are included so the document is self-contained.
   const queue = [...needed];
   while (queue.length > 0) {
@@ -37,6 +40,7 @@ export function openApiDocument(model: Model, title: string, gvs: GroupVersion[]
       }
     });
   }
+  if (served) doc.components.schemas[PATCH_SCHEMA] = PATCH_COMPONENT;
   doc.components.schemas = Object.fromEntries(Object.entries(doc.components.schemas).sort(([a], [b]) => (a < b ? -1 : 1)));
   for (const gv of gvs) for (const t of gv.types) if (t.kind?.resource) addPaths(doc, gv, t, t.kind.resource);
   return doc;
@@ -131,41 +135,236 @@ function fieldSchema(f: Field, onRef: (name: string) => void): Record<string, un
   return s;
 }
 
-const ACTIONS: Record<string, { method: string; action: string; on: 'collection' | 'item' }> = {
-  list: { method: 'get', action: 'list', on: 'collection' },
-  create: { method: 'post', action: 'post', on: 'collection' },
-  deletecollection: { method: 'delete', action: 'deletecollection', on: 'collection' },
-  get: { method: 'get', action: 'get', on: 'item' },
-  update: { method: 'put', action: 'put', on: 'item' },
-  patch: { method: 'patch', action: 'patch', on: 'item' },
-  delete: { method: 'delete', action: 'delete', on: 'item' },
+/** A query parameter of an operation, as the real system declares it. */
+function queryParam(name: string, type: 'string' | 'integer' | 'boolean', description: string): Record<string, unknown> {
+  return { name, in: 'query', description, schema: { type, uniqueItems: true } };
+}
+
+const PARAMS = {
+  allowWatchBookmarks: queryParam('allowWatchBookmarks', 'boolean', 'allowWatchBookmarks requests watch events with type "BOOKMARK".'),
+  continue: queryParam('continue', 'string', 'The continue option should be set when retrieving more results from the server.'),
+  dryRun: queryParam('dryRun', 'string', 'When present, indicates that modifications should not be persisted. Valid value: All.'),
+  fieldManager: queryParam(
+    'fieldManager',
+    'string',
+    'fieldManager is a name associated with the actor or entity that is making these changes.',
+  ),
+  fieldSelector: queryParam('fieldSelector', 'string', 'A selector to restrict the list of returned objects by their fields.'),
+  fieldValidation: queryParam(
+    'fieldValidation',
+    'string',
+    'fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.',
+  ),
+  force: queryParam('force', 'boolean', 'Force is going to "force" Apply requests. It must be unset for non-apply patch requests.'),
+  gracePeriodSeconds: queryParam('gracePeriodSeconds', 'integer', 'The duration in seconds before the object should be deleted.'),
+  labelSelector: queryParam('labelSelector', 'string', 'A selector to restrict the list of returned objects by their labels.'),
+  limit: queryParam('limit', 'integer', 'limit is a maximum number of responses to return for a list call.'),
+  orphanDependents: queryParam('orphanDependents', 'boolean', 'Deprecated: please use the PropagationPolicy.'),
+  propagationPolicy: queryParam(
+    'propagationPolicy',
+    'string',
+    "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
+  ),
+  resourceVersion: queryParam(
+    'resourceVersion',
+    'string',
+    'resourceVersion sets a constraint on what resource versions a request may be served from.',
+  ),
+  resourceVersionMatch: queryParam(
+    'resourceVersionMatch',
+    'string',
+    'resourceVersionMatch determines how resourceVersion is applied to list calls.',
+  ),
+  sendInitialEvents: queryParam('sendInitialEvents', 'boolean', 'sendInitialEvents=true may be set together with watch=true.'),
+  timeoutSeconds: queryParam('timeoutSeconds', 'integer', 'Timeout for the list/watch call.'),
+  watch: queryParam(
+    'watch',
+    'boolean',
+    'Watch for changes to the described resources and return them as a stream of add, update, and remove notifications.',
+  ),
+  pretty: queryParam('pretty', 'string', "If 'true', then the output is pretty printed."),
+};
+
+type ParamName = keyof typeof PARAMS;
+
+const LIST_PARAMS: ParamName[] = [
+  'allowWatchBookmarks',
+  'continue',
+  'fieldSelector',
+  'labelSelector',
+  'limit',
+  'resourceVersion',
+  'resourceVersionMatch',
+  'sendInitialEvents',
+  'timeoutSeconds',
+  'watch',
+];
+const WRITE_PARAMS: ParamName[] = ['dryRun', 'fieldManager', 'fieldValidation'];
+const DELETE_PARAMS: ParamName[] = ['dryRun', 'gracePeriodSeconds', 'orphanDependents', 'propagationPolicy'];
+
+/** How an operation reads and answers: its method, action, where it is, its query parameters and body. */
+interface Action {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  action: string;
+  on: 'collection' | 'item';
+  params: ParamName[];
+  body?: 'object' | 'patch' | 'delete-options';
+  response: 'object' | 'list' | 'status';
+  /** Other success codes the operation answers with, besides 200. */
+  also?: string[];
+}
+
+const ACTIONS: Record<string, Action> = {
+  list: { method: 'get', action: 'list', on: 'collection', params: LIST_PARAMS, response: 'list' },
+  create: {
+    method: 'post',
+    action: 'post',
+    on: 'collection',
+    params: WRITE_PARAMS,
+    body: 'object',
+    response: 'object',
+    also: ['201', '202'],
+  },
+  deletecollection: {
+    method: 'delete',
+    action: 'deletecollection',
+    on: 'collection',
+    params: [
+      'continue',
+      'dryRun',
+      'fieldSelector',
+      'gracePeriodSeconds',
+      'labelSelector',
+      'limit',
+      'orphanDependents',
+      'propagationPolicy',
+      'resourceVersion',
+      'resourceVersionMatch',
+      'sendInitialEvents',
+      'timeoutSeconds',
+    ],
+    body: 'delete-options',
+    response: 'status',
+  },
+  get: { method: 'get', action: 'get', on: 'item', params: [], response: 'object' },
+  update: { method: 'put', action: 'put', on: 'item', params: WRITE_PARAMS, body: 'object', response: 'object', also: ['201'] },
+  patch: {
+    method: 'patch',
+    action: 'patch',
+    on: 'item',
+    params: [...WRITE_PARAMS, 'force'],
+    body: 'patch',
+    response: 'object',
+    also: ['201'],
+  },
+  delete: {
+    method: 'delete',
+    action: 'delete',
+    on: 'item',
+    params: DELETE_PARAMS,
+    body: 'delete-options',
+    response: 'object',
+    also: ['202'],
+  },
+};
+
+const SUBRESOURCE_ACTIONS: Record<string, string> = { get: 'get', put: 'update', patch: 'patch' };
+const SUBRESOURCE_OPERATIONS: Record<string, string> = { get: 'get', put: 'replace', patch: 'patch' };
+
+/** The component of the request body of a patch, as the real system names it. */
+const PATCH_SCHEMA = 'meta.svc.io.v1.Patch';
+const DELETE_OPTIONS_SCHEMA = 'meta.svc.io.v1.DeleteOptions';
+const STATUS_SCHEMA = 'meta.svc.io.v1.Status';
+const PATCH_COMPONENT = {
+  description: 'Patch is provided to give a concrete name and type to the PATCH request body.',
+  type: 'object',
 };
 
 function addPaths(doc: OpenApiDocument, gv: GroupVersion, t: NamedType, r: ResourceInfo): void {
   const prefix = gv.group === '' ? `/api/${gv.version}` : `/apis/${gv.group}/${gv.version}`;
   const scoped = r.scope === 'Namespaced' ? `${prefix}/namespaces/{namespace}/${r.plural}` : `${prefix}/${r.plural}`;
   const gvk = { group: gv.group, version: gv.version, kind: t.kind!.kind };
-  const ref = { $ref: `#/components/schemas/${schemaName(t.id)}` };
-  const op = (action: string, id: string) => ({
-    // Unique across the document, as the real system's: `listBatchV1CronJob`.
-    operationId: `${action}${gvAliasPrefix(gv)}${t.kind!.kind}`,
-    'x-kubernetes-action': id,
-    'x-kubernetes-group-version-kind': gvk,
-    responses: { '200': { description: 'OK', content: { 'application/json': { schema: ref } } } },
-  });
+  const objectRef = { $ref: `#/components/schemas/${schemaName(t.id)}` };
+  const listName = schemaName({ ...t.id, name: t.kind!.listKind });
+  const listRef = doc.components.schemas[listName] ? { $ref: `#/components/schemas/${listName}` } : objectRef;
+  const ref = (name: string) => (doc.components.schemas[name] ? { $ref: `#/components/schemas/${name}` } : { type: 'object' });
+  // What the server answers with: Protobuf for built-in kinds only, as it negotiates.
+  const responseTypes = ['application/json', 'application/yaml', ...(r.custom ? [] : ['application/vnd.svc.protobuf'])];
+  const content = (schema: unknown) => Object.fromEntries(responseTypes.map((m) => [m, { schema }]));
+  // The patch types the server applies: strategic merge is for built-in kinds only (clients read
+  // this to choose between a strategic merge and a JSON merge patch).
+  const patchTypes = [
+    'application/apply-patch+yaml',
+    'application/json-patch+json',
+    'application/merge-patch+json',
+    ...(r.custom ? [] : ['application/strategic-merge-patch+json']),
+  ];
+  const op = (name: string, a: Action, subresource?: string) => {
+    const schema = a.response === 'list' ? listRef : a.response === 'status' ? ref(STATUS_SCHEMA) : objectRef;
+    const responses: Record<string, unknown> = { '200': { description: 'OK', content: content(schema) } };
+    for (const code of a.also ?? []) responses[code] = { description: code === '201' ? 'Created' : 'Accepted', content: content(schema) };
+    responses['401'] = { description: 'Unauthorized' };
+    const o: Record<string, unknown> = {
+      tags: [gvAliasPrefix(gv).replace(/^./, (c) => c.toLowerCase())],
+      description: `${a.action} ${subresource ? `${subresource} of ` : ''}the specified ${t.kind!.kind}`,
+      // Unique across the document, as the real system's: `listBatchV1CronJob`.
+      operationId: `${name}${gvAliasPrefix(gv)}${t.kind!.kind}`,
+    };
+    if (a.params.length > 0) o.parameters = a.params.map((p) => PARAMS[p]);
+    if (a.body === 'object') o.requestBody = { content: { '*/*': { schema: objectRef } }, required: true };
+    if (a.body === 'delete-options') o.requestBody = { content: { '*/*': { schema: ref(DELETE_OPTIONS_SCHEMA) } } };
+    if (a.body === 'patch') {
+      const patch = ref(PATCH_SCHEMA);
+      o.requestBody = { content: Object.fromEntries(patchTypes.map((m) => [m, { schema: patch }])), required: true };
+    }
+    o.responses = responses;
+    o['x-kubernetes-action'] = a.action;
+    o['x-kubernetes-group-version-kind'] = gvk;
+    return o;
+  };
+  const pathParams = (path: string) => [
+    ...(path.includes('{name}')
+      ? [
+          {
+            name: 'name',
+            in: 'path',
+            description: `name of the ${t.kind!.kind}`,
+            required: true,
+            schema: { type: 'string', uniqueItems: true },
+          },
+        ]
+      : []),
+    ...(path.includes('{namespace}')
+      ? [
+          {
+            name: 'namespace',
+            in: 'path',
+            description: 'object name and auth scope, such as for teams and projects',
+            required: true,
+            schema: { type: 'string', uniqueItems: true },
+          },
+        ]
+      : []),
+    PARAMS.pretty,
+  ];
+  const at = (path: string) => (doc.paths[path] ??= { parameters: pathParams(path) });
   for (const verb of r.verbs) {
     const a = ACTIONS[verb];
     if (!a) continue;
-    const path = a.on === 'collection' ? scoped : `${scoped}/{name}`;
-    (doc.paths[path] ??= {})[a.method] = op(verb, a.action);
+    at(a.on === 'collection' ? scoped : `${scoped}/{name}`)[a.method] = op(verb, a);
   }
   for (const sub of r.subresources) {
-    if (sub === 'eviction') (doc.paths[`${scoped}/{name}/eviction`] ??= {}).post = op('createEviction', 'post');
-    else {
-      const p = (doc.paths[`${scoped}/{name}/${sub}`] ??= {});
-      p.get = op(`get${sub}`, 'get');
-      p.put = op(`replace${sub}`, 'put');
-      p.patch = op(`patch${sub}`, 'patch');
+    if (sub === 'eviction') {
+      at(`${scoped}/{name}/eviction`).post = op(
+        'createEviction',
+        { ...ACTIONS.create!, params: ['dryRun', 'fieldManager', 'fieldValidation'] },
+        sub,
+      );
+    } else {
+      const p = at(`${scoped}/{name}/${sub}`);
+      for (const [method, verb] of Object.entries(SUBRESOURCE_ACTIONS)) {
+        p[method] = op(SUBRESOURCE_OPERATIONS[method]! + sub, ACTIONS[verb]!, sub);
+      }
     }
   }
 }

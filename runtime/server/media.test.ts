@@ -32,6 +32,29 @@ describe('media types', () => {
     expect(table.rows[0].object).toMatchObject({ kind: 'PartialObjectMetadata', metadata: { name: 'a' } });
   });
 
+  it("answers kubectl's Table request (g=meta.k8s.io) with the same Table under that name, on lists, gets and watches", async () => {
+    await h.createCronTab('a');
+    const accept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+    const list = await h.get(crontabs(h.ns)).set('accept', accept);
+    expect(list.headers['content-type']).toBe('application/json;as=Table;g=meta.k8s.io;v=v1');
+    const table = JSON.parse(list.text) as Json;
+    expect(table).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1' });
+    expect(table.columnDefinitions.map((c: Json) => c.name)).toEqual(['Name', 'Spec', 'Replicas', 'Age']);
+    const one = JSON.parse((await h.get(crontab(h.ns, 'a')).set('accept', accept)).text) as Json;
+    expect(one).toMatchObject({
+      kind: 'Table',
+      apiVersion: 'meta.k8s.io/v1',
+      rows: [{ cells: ['a', '*/5 * * * *', 1, expect.any(String)] }],
+    });
+    const watch = await rawGet(`${h.url}${crontabs(h.ns)}?watch=true&timeoutSeconds=1`, { accept });
+    const event = JSON.parse(watch.body.toString('utf8').split('\n')[0]!) as Json;
+    expect(event).toMatchObject({ type: 'ADDED', object: { kind: 'Table', apiVersion: 'meta.k8s.io/v1' } });
+    // Not a name of anything else: a 406 still lists the server's own types.
+    const res = await h.get(crontabs(h.ns)).set('accept', 'application/x-none');
+    expect(res.status).toBe(406);
+    expect(res.text).not.toContain('k8s.io');
+  });
+
   it('answers the default Name and Created At columns for a kind without printer columns, and includeObject=Object', async () => {
     await createConfigMap('c');
     const res = await h.get(`${configMaps()}/c?includeObject=Object`).set('accept', TABLE);

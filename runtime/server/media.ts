@@ -21,7 +21,15 @@ export interface Negotiated {
   representation: Representation;
   /** The Content-Type of the response. */
   contentType: string;
+  /** The apiVersion a Table is written with, when the client asked for another group's Table. */
+  tableApiVersion?: string;
 }
+
+/**
+ * The Table type as kubectl and client-go ask for it: they read only Tables of `meta.k8s.io`
+ * (v1, or v1beta1 after it), so the server answers that name with the same Table.
+ */
+export const MEDIA_TABLE_JSON_K8S = 'application/json;as=Table;g=meta.k8s.io;v=v1';
 
 const BY_OFFER: Record<string, Negotiated> = {
   [MEDIA_JSON]: { representation: 'json', contentType: 'application/json' },
@@ -30,6 +38,7 @@ const BY_OFFER: Record<string, Negotiated> = {
   [MEDIA_PROTOBUF]: { representation: 'protobuf', contentType: MEDIA_PROTOBUF },
   [MEDIA_PROTOBUF_WATCH]: { representation: 'protobuf', contentType: `${MEDIA_PROTOBUF};stream=watch` },
   [MEDIA_TABLE_JSON]: { representation: 'table', contentType: MEDIA_TABLE_JSON },
+  [MEDIA_TABLE_JSON_K8S]: { representation: 'table', contentType: MEDIA_TABLE_JSON_K8S, tableApiVersion: 'meta.k8s.io/v1' },
 };
 
 export const JSON_RESPONSE: Negotiated = BY_OFFER[MEDIA_JSON]!;
@@ -50,7 +59,8 @@ export function negotiateResponse(accept: string | undefined, offer: Offer): Neg
   const offers = offer.watch
     ? [MEDIA_JSON_WATCH, ...(offer.protobuf ? [MEDIA_PROTOBUF_WATCH] : []), ...(offer.table ? [MEDIA_TABLE_JSON] : [])]
     : [MEDIA_JSON, MEDIA_YAML, ...(offer.protobuf ? [MEDIA_PROTOBUF] : []), ...(offer.table ? [MEDIA_TABLE_JSON] : [])];
-  const chosen = negotiate(accept, offers);
+  // Not named in a 406: it is another name of the Table type listed there.
+  const chosen = negotiate(accept, [...offers, ...(offer.table ? [MEDIA_TABLE_JSON_K8S] : [])]);
   if (chosen === undefined) {
     const supported = offers.map((o) => BY_OFFER[o]!.contentType);
     throw notAcceptable([...new Set(supported)]);
@@ -83,7 +93,7 @@ export function renderBody(body: unknown, n: Negotiated, ctx: RenderContext): st
     case 'protobuf':
       return ctx.codecs!.encode(body);
     case 'table':
-      return JSON.stringify(asTable(body, ctx));
+      return JSON.stringify(tableFor(n, asTable(body, ctx)));
     case 'json':
       return ctx.pretty ? `${JSON.stringify(body, null, 2)}\n` : JSON.stringify(body);
   }
@@ -102,4 +112,10 @@ export function asTable(body: unknown, ctx: Pick<RenderContext, 'resource' | 'in
   if (Array.isArray(b.items) && b.kind === ctx.resource.listKind)
     return toTable(b.items as Record<string, unknown>[], columns, { ...base, ...(b.metadata ? { listMeta: b.metadata } : {}) });
   return toTable([body as Record<string, unknown>], columns, base);
+}
+
+/** A Table written with the apiVersion the client negotiated (`meta.k8s.io/v1` for kubectl). */
+export function tableFor(n: Negotiated, table: unknown): unknown {
+  const t = table as { kind?: unknown } | null;
+  return n.tableApiVersion && t?.kind === 'Table' ? { ...t, apiVersion: n.tableApiVersion } : table;
 }

@@ -5,7 +5,7 @@ import type { RequestContext, Target } from './context.js';
 import { collectionPrefix, decodeObject } from './objects.js';
 import type { ReadOptions } from './query.js';
 import { type Matcher, selectorMatcher } from './read.js';
-import { type Negotiated, type RenderContext, asTable, includeObjectOf } from './media.js';
+import { type Negotiated, type RenderContext, asTable, includeObjectOf, tableFor } from './media.js';
 import type { ServedResource } from './resources.js';
 import { fromStoreError, parseRevision, tooLargeResourceVersion } from './versions.js';
 
@@ -253,7 +253,7 @@ class EventStream {
       case 'table': {
         const table = type === 'BOOKMARK' || type === 'ERROR' ? object : asTable(object, this.render, this.headersSent);
         if (table !== object) this.headersSent = true;
-        return `${JSON.stringify({ type, object: table })}\n`;
+        return `${JSON.stringify({ type, object: tableFor(this.negotiated, table) })}\n`;
       }
       default:
         return `${JSON.stringify({ type, object })}\n`;

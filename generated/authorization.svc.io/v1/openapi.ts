@@ -10,13 +10,61 @@ export const openApiV3: Record<string, unknown> = {
   },
   "paths": {
     "/apis/authorization.svc.io/v1/subjectaccessreviews": {
+      "parameters": [
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
       "post": {
+        "tags": [
+          "authorizationV1"
+        ],
+        "description": "post the specified SubjectAccessReview",
         "operationId": "createAuthorizationV1SubjectAccessReview",
-        "x-kubernetes-action": "post",
-        "x-kubernetes-group-version-kind": {
-          "group": "authorization.svc.io",
-          "version": "v1",
-          "kind": "SubjectAccessReview"
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/authorization.svc.io.v1.SubjectAccessReview"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -26,9 +74,68 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/authorization.svc.io.v1.SubjectAccessReview"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/authorization.svc.io.v1.SubjectAccessReview"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/authorization.svc.io.v1.SubjectAccessReview"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/authorization.svc.io.v1.SubjectAccessReview"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/authorization.svc.io.v1.SubjectAccessReview"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/authorization.svc.io.v1.SubjectAccessReview"
+                }
+              }
+            }
+          },
+          "202": {
+            "description": "Accepted",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/authorization.svc.io.v1.SubjectAccessReview"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/authorization.svc.io.v1.SubjectAccessReview"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/authorization.svc.io.v1.SubjectAccessReview"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
+        },
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": {
+          "group": "authorization.svc.io",
+          "version": "v1",
+          "kind": "SubjectAccessReview"
         }
       }
     }
@@ -222,6 +329,101 @@ export const openApiV3: Record<string, unknown> = {
           }
         ]
       },
+      "meta.svc.io.v1.DeleteOptions": {
+        "description": "DeleteOptions may be provided in the body of a delete request. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "meta.svc.io/v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "DeleteOptions"
+            ],
+            "description": "The kind of object this is."
+          },
+          "gracePeriodSeconds": {
+            "description": "Seconds before the object should be deleted; zero means delete immediately and absent means the kind's default grace period.",
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0
+          },
+          "preconditions": {
+            "description": "Must be fulfilled before the deletion is carried out, otherwise 409 Conflict is returned.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Preconditions"
+              }
+            ]
+          },
+          "orphanDependents": {
+            "description": "Whether dependents are orphaned; either this or propagationPolicy may be set, not both.",
+            "type": "boolean"
+          },
+          "propagationPolicy": {
+            "description": "Whether and how garbage collection of dependents is performed: Orphan, Background, or Foreground (a cascading deletion of dependents first).",
+            "type": "string",
+            "enum": [
+              "Orphan",
+              "Background",
+              "Foreground"
+            ]
+          },
+          "dryRun": {
+            "description": "When present, all stages except persisting run (`All`); nothing is stored and there are no other side effects.",
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "All"
+              ]
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        },
+        "x-kubernetes-validations": [
+          {
+            "rule": "!has(self.orphanDependents) || !has(self.propagationPolicy)",
+            "message": "orphanDependents and propagationPolicy may not both be set"
+          }
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "meta.svc.io",
+            "version": "v1",
+            "kind": "DeleteOptions"
+          }
+        ]
+      },
+      "meta.svc.io.v1.ListMeta": {
+        "description": "ListMeta is the metadata of a collection response (a `<Kind>List`) and of other synthetic objects such as Status.",
+        "type": "object",
+        "properties": {
+          "selfLink": {
+            "description": "Legacy read-only field that is no longer populated by the system.",
+            "type": "string"
+          },
+          "resourceVersion": {
+            "description": "Version of the collection snapshot, opaque to clients. It stays constant across all pages of one chunked list.",
+            "type": "string"
+          },
+          "continue": {
+            "description": "Token for the next page of a chunked list; present on list responses and empty on the last page.",
+            "type": "string"
+          },
+          "remainingItemCount": {
+            "description": "Number of items after this page, intended only for estimating collection size. Omitted when the list is complete and when a label or field selector was used.",
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0
+          }
+        }
+      },
       "meta.svc.io.v1.ManagedFieldsEntry": {
         "description": "One entry of metadata.managedFields: the fields a field manager owns, for one API version. No field is required, so that the clearing write `[{}]` is valid.",
         "type": "object",
@@ -399,6 +601,142 @@ export const openApiV3: Record<string, unknown> = {
           "uid"
         ],
         "x-kubernetes-map-type": "atomic"
+      },
+      "meta.svc.io.v1.Patch": {
+        "description": "Patch is provided to give a concrete name and type to the PATCH request body.",
+        "type": "object"
+      },
+      "meta.svc.io.v1.Preconditions": {
+        "description": "Conditions that must hold before a delete is carried out; a mismatch gives 409 Conflict.",
+        "type": "object",
+        "properties": {
+          "uid": {
+            "description": "The UID the target object must have.",
+            "type": "string"
+          },
+          "resourceVersion": {
+            "description": "The resourceVersion the target object must have.",
+            "type": "string"
+          }
+        }
+      },
+      "meta.svc.io.v1.Status": {
+        "description": "Status is the result of a call that does not return an object, and the body of error responses. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "Status"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Standard list metadata.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ListMeta"
+              }
+            ]
+          },
+          "status": {
+            "description": "Status of the operation.",
+            "type": "string",
+            "enum": [
+              "Success",
+              "Failure"
+            ]
+          },
+          "message": {
+            "description": "Human-readable description of the status of this operation.",
+            "type": "string"
+          },
+          "reason": {
+            "description": "Machine-readable CamelCase reason for the Failure status; empty when no information is available.",
+            "type": "string"
+          },
+          "details": {
+            "description": "Extended data associated with the reason.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.StatusDetails"
+              }
+            ]
+          },
+          "code": {
+            "description": "Suggested HTTP status code, 0 if not set.",
+            "type": "integer",
+            "format": "int32"
+          }
+        },
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "Status"
+          }
+        ]
+      },
+      "meta.svc.io.v1.StatusCause": {
+        "description": "One cause of a Status failure. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "reason": {
+            "description": "Machine-readable description of the cause.",
+            "type": "string"
+          },
+          "message": {
+            "description": "Human-readable description of the cause.",
+            "type": "string"
+          },
+          "field": {
+            "description": "JSON path of the field that caused the error, for example `items[0].name`.",
+            "type": "string"
+          }
+        }
+      },
+      "meta.svc.io.v1.StatusDetails": {
+        "description": "Additional properties a server may set on a Status to describe the failure. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the resource the status is about, when there is a single one.",
+            "type": "string"
+          },
+          "group": {
+            "description": "Group of the resource the status is about.",
+            "type": "string"
+          },
+          "kind": {
+            "description": "Kind of the resource the status is about.",
+            "type": "string"
+          },
+          "uid": {
+            "description": "UID of the resource the status is about, when there is a single one.",
+            "type": "string"
+          },
+          "causes": {
+            "description": "Details of the individual causes of the failure, for example each unknown or duplicate field.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/meta.svc.io.v1.StatusCause"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "retryAfterSeconds": {
+            "description": "Seconds to wait before retrying the operation.",
+            "type": "integer",
+            "format": "int32",
+            "minimum": 0
+          }
+        }
       }
     }
   }

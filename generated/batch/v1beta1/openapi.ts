@@ -10,13 +10,119 @@ export const openApiV3: Record<string, unknown> = {
   },
   "paths": {
     "/apis/batch/v1beta1/namespaces/{namespace}/cronjobs/{name}": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the CronJob",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "namespace",
+          "in": "path",
+          "description": "object name and auth scope, such as for teams and projects",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
       "get": {
+        "tags": [
+          "batchV1beta1"
+        ],
+        "description": "get the specified CronJob",
         "operationId": "getBatchV1beta1CronJob",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
           "version": "v1beta1",
           "kind": "CronJob"
+        }
+      },
+      "put": {
+        "tags": [
+          "batchV1beta1"
+        ],
+        "description": "put the specified CronJob",
+        "operationId": "updateBatchV1beta1CronJob",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -26,18 +132,118 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "put": {
-        "operationId": "updateBatchV1beta1CronJob",
+        },
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
           "version": "v1beta1",
           "kind": "CronJob"
+        }
+      },
+      "patch": {
+        "tags": [
+          "batchV1beta1"
+        ],
+        "description": "patch the specified CronJob",
+        "operationId": "patchBatchV1beta1CronJob",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "force",
+            "in": "query",
+            "description": "Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/apply-patch+yaml": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/json-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/strategic-merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -47,18 +253,102 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "patch": {
-        "operationId": "patchBatchV1beta1CronJob",
+        },
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
           "version": "v1beta1",
           "kind": "CronJob"
+        }
+      },
+      "delete": {
+        "tags": [
+          "batchV1beta1"
+        ],
+        "description": "delete the specified CronJob",
+        "operationId": "deleteBatchV1beta1CronJob",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "gracePeriodSeconds",
+            "in": "query",
+            "description": "The duration in seconds before the object should be deleted.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "orphanDependents",
+            "in": "query",
+            "description": "Deprecated: please use the PropagationPolicy.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "propagationPolicy",
+            "in": "query",
+            "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
         },
         "responses": {
           "200": {
@@ -68,41 +358,247 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
               }
             }
+          },
+          "202": {
+            "description": "Accepted",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "delete": {
-        "operationId": "deleteBatchV1beta1CronJob",
+        },
         "x-kubernetes-action": "delete",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
           "version": "v1beta1",
           "kind": "CronJob"
+        }
+      }
+    },
+    "/apis/batch/v1beta1/namespaces/{namespace}/cronjobs": {
+      "parameters": [
+        {
+          "name": "namespace",
+          "in": "path",
+          "description": "object name and auth scope, such as for teams and projects",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
         },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "batchV1beta1"
+        ],
+        "description": "list the specified CronJob",
+        "operationId": "listBatchV1beta1CronJob",
+        "parameters": [
+          {
+            "name": "allowWatchBookmarks",
+            "in": "query",
+            "description": "allowWatchBookmarks requests watch events with type \"BOOKMARK\".",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "continue",
+            "in": "query",
+            "description": "The continue option should be set when retrieving more results from the server.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their fields.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "labelSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their labels.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "description": "limit is a maximum number of responses to return for a list call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersion",
+            "in": "query",
+            "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersionMatch",
+            "in": "query",
+            "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "sendInitialEvents",
+            "in": "query",
+            "description": "sendInitialEvents=true may be set together with watch=true.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "timeoutSeconds",
+            "in": "query",
+            "description": "Timeout for the list/watch call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "watch",
+            "in": "query",
+            "description": "Watch for changes to the described resources and return them as a stream of add, update, and remove notifications.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
         "responses": {
           "200": {
             "description": "OK",
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJobList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJobList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJobList"
                 }
               }
             }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      }
-    },
-    "/apis/batch/v1beta1/namespaces/{namespace}/cronjobs": {
-      "get": {
-        "operationId": "listBatchV1beta1CronJob",
+        },
         "x-kubernetes-action": "list",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
           "version": "v1beta1",
           "kind": "CronJob"
+        }
+      },
+      "post": {
+        "tags": [
+          "batchV1beta1"
+        ],
+        "description": "post the specified CronJob",
+        "operationId": "createBatchV1beta1CronJob",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -112,18 +608,194 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              }
+            }
+          },
+          "202": {
+            "description": "Accepted",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "post": {
-        "operationId": "createBatchV1beta1CronJob",
+        },
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
           "version": "v1beta1",
           "kind": "CronJob"
+        }
+      },
+      "delete": {
+        "tags": [
+          "batchV1beta1"
+        ],
+        "description": "deletecollection the specified CronJob",
+        "operationId": "deletecollectionBatchV1beta1CronJob",
+        "parameters": [
+          {
+            "name": "continue",
+            "in": "query",
+            "description": "The continue option should be set when retrieving more results from the server.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their fields.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "gracePeriodSeconds",
+            "in": "query",
+            "description": "The duration in seconds before the object should be deleted.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "labelSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their labels.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "description": "limit is a maximum number of responses to return for a list call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "orphanDependents",
+            "in": "query",
+            "description": "Deprecated: please use the PropagationPolicy.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "propagationPolicy",
+            "in": "query",
+            "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersion",
+            "in": "query",
+            "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersionMatch",
+            "in": "query",
+            "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "sendInitialEvents",
+            "in": "query",
+            "description": "sendInitialEvents=true may be set together with watch=true.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "timeoutSeconds",
+            "in": "query",
+            "description": "Timeout for the list/watch call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
         },
         "responses": {
           "200": {
@@ -131,21 +803,71 @@ export const openApiV3: Record<string, unknown> = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               }
             }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "delete": {
-        "operationId": "deletecollectionBatchV1beta1CronJob",
+        },
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
           "version": "v1beta1",
           "kind": "CronJob"
+        }
+      }
+    },
+    "/apis/batch/v1beta1/namespaces/{namespace}/cronjobs/{name}/status": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the CronJob",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
         },
+        {
+          "name": "namespace",
+          "in": "path",
+          "description": "object name and auth scope, such as for teams and projects",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "batchV1beta1"
+        ],
+        "description": "get status of the specified CronJob",
+        "operationId": "getstatusBatchV1beta1CronJob",
         "responses": {
           "200": {
             "description": "OK",
@@ -154,20 +876,74 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
               }
             }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      }
-    },
-    "/apis/batch/v1beta1/namespaces/{namespace}/cronjobs/{name}/status": {
-      "get": {
-        "operationId": "getstatusBatchV1beta1CronJob",
+        },
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
           "version": "v1beta1",
           "kind": "CronJob"
+        }
+      },
+      "put": {
+        "tags": [
+          "batchV1beta1"
+        ],
+        "description": "put status of the specified CronJob",
+        "operationId": "replacestatusBatchV1beta1CronJob",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -177,18 +953,118 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "put": {
-        "operationId": "replacestatusBatchV1beta1CronJob",
+        },
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
           "version": "v1beta1",
           "kind": "CronJob"
+        }
+      },
+      "patch": {
+        "tags": [
+          "batchV1beta1"
+        ],
+        "description": "patch status of the specified CronJob",
+        "operationId": "patchstatusBatchV1beta1CronJob",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "force",
+            "in": "query",
+            "description": "Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/apply-patch+yaml": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/json-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/strategic-merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -198,30 +1074,48 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/batch.v1beta1.CronJob"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "patch": {
-        "operationId": "patchstatusBatchV1beta1CronJob",
+        },
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
           "version": "v1beta1",
           "kind": "CronJob"
-        },
-        "responses": {
-          "200": {
-            "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/batch.v1beta1.CronJob"
-                }
-              }
-            }
-          }
         }
       }
     }
@@ -2261,6 +3155,77 @@ export const openApiV3: Record<string, unknown> = {
           "podAffinityTerm"
         ]
       },
+      "meta.svc.io.v1.DeleteOptions": {
+        "description": "DeleteOptions may be provided in the body of a delete request. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "meta.svc.io/v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "DeleteOptions"
+            ],
+            "description": "The kind of object this is."
+          },
+          "gracePeriodSeconds": {
+            "description": "Seconds before the object should be deleted; zero means delete immediately and absent means the kind's default grace period.",
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0
+          },
+          "preconditions": {
+            "description": "Must be fulfilled before the deletion is carried out, otherwise 409 Conflict is returned.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Preconditions"
+              }
+            ]
+          },
+          "orphanDependents": {
+            "description": "Whether dependents are orphaned; either this or propagationPolicy may be set, not both.",
+            "type": "boolean"
+          },
+          "propagationPolicy": {
+            "description": "Whether and how garbage collection of dependents is performed: Orphan, Background, or Foreground (a cascading deletion of dependents first).",
+            "type": "string",
+            "enum": [
+              "Orphan",
+              "Background",
+              "Foreground"
+            ]
+          },
+          "dryRun": {
+            "description": "When present, all stages except persisting run (`All`); nothing is stored and there are no other side effects.",
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "All"
+              ]
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        },
+        "x-kubernetes-validations": [
+          {
+            "rule": "!has(self.orphanDependents) || !has(self.propagationPolicy)",
+            "message": "orphanDependents and propagationPolicy may not both be set"
+          }
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "meta.svc.io",
+            "version": "v1",
+            "kind": "DeleteOptions"
+          }
+        ]
+      },
       "meta.svc.io.v1.LabelSelector": {
         "description": "A label query over a set of objects. matchLabels and matchExpressions are ANDed; an empty selector matches all objects and a null selector matches none.",
         "type": "object",
@@ -2522,6 +3487,142 @@ export const openApiV3: Record<string, unknown> = {
           "uid"
         ],
         "x-kubernetes-map-type": "atomic"
+      },
+      "meta.svc.io.v1.Patch": {
+        "description": "Patch is provided to give a concrete name and type to the PATCH request body.",
+        "type": "object"
+      },
+      "meta.svc.io.v1.Preconditions": {
+        "description": "Conditions that must hold before a delete is carried out; a mismatch gives 409 Conflict.",
+        "type": "object",
+        "properties": {
+          "uid": {
+            "description": "The UID the target object must have.",
+            "type": "string"
+          },
+          "resourceVersion": {
+            "description": "The resourceVersion the target object must have.",
+            "type": "string"
+          }
+        }
+      },
+      "meta.svc.io.v1.Status": {
+        "description": "Status is the result of a call that does not return an object, and the body of error responses. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "Status"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Standard list metadata.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ListMeta"
+              }
+            ]
+          },
+          "status": {
+            "description": "Status of the operation.",
+            "type": "string",
+            "enum": [
+              "Success",
+              "Failure"
+            ]
+          },
+          "message": {
+            "description": "Human-readable description of the status of this operation.",
+            "type": "string"
+          },
+          "reason": {
+            "description": "Machine-readable CamelCase reason for the Failure status; empty when no information is available.",
+            "type": "string"
+          },
+          "details": {
+            "description": "Extended data associated with the reason.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.StatusDetails"
+              }
+            ]
+          },
+          "code": {
+            "description": "Suggested HTTP status code, 0 if not set.",
+            "type": "integer",
+            "format": "int32"
+          }
+        },
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "Status"
+          }
+        ]
+      },
+      "meta.svc.io.v1.StatusCause": {
+        "description": "One cause of a Status failure. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "reason": {
+            "description": "Machine-readable description of the cause.",
+            "type": "string"
+          },
+          "message": {
+            "description": "Human-readable description of the cause.",
+            "type": "string"
+          },
+          "field": {
+            "description": "JSON path of the field that caused the error, for example `items[0].name`.",
+            "type": "string"
+          }
+        }
+      },
+      "meta.svc.io.v1.StatusDetails": {
+        "description": "Additional properties a server may set on a Status to describe the failure. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the resource the status is about, when there is a single one.",
+            "type": "string"
+          },
+          "group": {
+            "description": "Group of the resource the status is about.",
+            "type": "string"
+          },
+          "kind": {
+            "description": "Kind of the resource the status is about.",
+            "type": "string"
+          },
+          "uid": {
+            "description": "UID of the resource the status is about, when there is a single one.",
+            "type": "string"
+          },
+          "causes": {
+            "description": "Details of the individual causes of the failure, for example each unknown or duplicate field.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/meta.svc.io.v1.StatusCause"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "retryAfterSeconds": {
+            "description": "Seconds to wait before retrying the operation.",
+            "type": "integer",
+            "format": "int32",
+            "minimum": 0
+          }
+        }
       }
     }
   }

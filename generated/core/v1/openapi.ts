@@ -10,13 +10,119 @@ export const openApiV3: Record<string, unknown> = {
   },
   "paths": {
     "/api/v1/namespaces/{namespace}/configmaps/{name}": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the ConfigMap",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "namespace",
+          "in": "path",
+          "description": "object name and auth scope, such as for teams and projects",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
       "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get the specified ConfigMap",
         "operationId": "getCoreV1ConfigMap",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "ConfigMap"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put the specified ConfigMap",
+        "operationId": "updateCoreV1ConfigMap",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.ConfigMap"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -26,18 +132,118 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "put": {
-        "operationId": "updateCoreV1ConfigMap",
+        },
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "ConfigMap"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch the specified ConfigMap",
+        "operationId": "patchCoreV1ConfigMap",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "force",
+            "in": "query",
+            "description": "Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/apply-patch+yaml": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/json-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/strategic-merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -47,18 +253,102 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "patch": {
-        "operationId": "patchCoreV1ConfigMap",
+        },
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "ConfigMap"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "delete the specified ConfigMap",
+        "operationId": "deleteCoreV1ConfigMap",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "gracePeriodSeconds",
+            "in": "query",
+            "description": "The duration in seconds before the object should be deleted.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "orphanDependents",
+            "in": "query",
+            "description": "Deprecated: please use the PropagationPolicy.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "propagationPolicy",
+            "in": "query",
+            "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
         },
         "responses": {
           "200": {
@@ -68,41 +358,247 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
               }
             }
+          },
+          "202": {
+            "description": "Accepted",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "delete": {
-        "operationId": "deleteCoreV1ConfigMap",
+        },
         "x-kubernetes-action": "delete",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "ConfigMap"
-        },
-        "responses": {
-          "200": {
-            "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/core.v1.ConfigMap"
-                }
-              }
-            }
-          }
         }
       }
     },
     "/api/v1/namespaces/{namespace}/configmaps": {
+      "parameters": [
+        {
+          "name": "namespace",
+          "in": "path",
+          "description": "object name and auth scope, such as for teams and projects",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
       "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "list the specified ConfigMap",
         "operationId": "listCoreV1ConfigMap",
+        "parameters": [
+          {
+            "name": "allowWatchBookmarks",
+            "in": "query",
+            "description": "allowWatchBookmarks requests watch events with type \"BOOKMARK\".",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "continue",
+            "in": "query",
+            "description": "The continue option should be set when retrieving more results from the server.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their fields.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "labelSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their labels.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "description": "limit is a maximum number of responses to return for a list call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersion",
+            "in": "query",
+            "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersionMatch",
+            "in": "query",
+            "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "sendInitialEvents",
+            "in": "query",
+            "description": "sendInitialEvents=true may be set together with watch=true.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "timeoutSeconds",
+            "in": "query",
+            "description": "Timeout for the list/watch call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "watch",
+            "in": "query",
+            "description": "Watch for changes to the described resources and return them as a stream of add, update, and remove notifications.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMapList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMapList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMapList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
         "x-kubernetes-action": "list",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "ConfigMap"
+        }
+      },
+      "post": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "post the specified ConfigMap",
+        "operationId": "createCoreV1ConfigMap",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.ConfigMap"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -112,18 +608,194 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.ConfigMap"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              }
+            }
+          },
+          "202": {
+            "description": "Accepted",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "post": {
-        "operationId": "createCoreV1ConfigMap",
+        },
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "ConfigMap"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "deletecollection the specified ConfigMap",
+        "operationId": "deletecollectionCoreV1ConfigMap",
+        "parameters": [
+          {
+            "name": "continue",
+            "in": "query",
+            "description": "The continue option should be set when retrieving more results from the server.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their fields.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "gracePeriodSeconds",
+            "in": "query",
+            "description": "The duration in seconds before the object should be deleted.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "labelSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their labels.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "description": "limit is a maximum number of responses to return for a list call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "orphanDependents",
+            "in": "query",
+            "description": "Deprecated: please use the PropagationPolicy.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "propagationPolicy",
+            "in": "query",
+            "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersion",
+            "in": "query",
+            "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersionMatch",
+            "in": "query",
+            "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "sendInitialEvents",
+            "in": "query",
+            "description": "sendInitialEvents=true may be set together with watch=true.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "timeoutSeconds",
+            "in": "query",
+            "description": "Timeout for the list/watch call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
         },
         "responses": {
           "200": {
@@ -131,43 +803,147 @@ export const openApiV3: Record<string, unknown> = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/core.v1.ConfigMap"
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               }
             }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "delete": {
-        "operationId": "deletecollectionCoreV1ConfigMap",
+        },
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "ConfigMap"
-        },
-        "responses": {
-          "200": {
-            "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/core.v1.ConfigMap"
-                }
-              }
-            }
-          }
         }
       }
     },
     "/api/v1/namespaces/{namespace}/events/{name}": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the Event",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "namespace",
+          "in": "path",
+          "description": "object name and auth scope, such as for teams and projects",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
       "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get the specified Event",
         "operationId": "getCoreV1Event",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Event"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put the specified Event",
+        "operationId": "updateCoreV1Event",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Event"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -177,18 +953,118 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "put": {
-        "operationId": "updateCoreV1Event",
+        },
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Event"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch the specified Event",
+        "operationId": "patchCoreV1Event",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "force",
+            "in": "query",
+            "description": "Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/apply-patch+yaml": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/json-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/strategic-merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -198,18 +1074,102 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "patch": {
-        "operationId": "patchCoreV1Event",
+        },
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Event"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "delete the specified Event",
+        "operationId": "deleteCoreV1Event",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "gracePeriodSeconds",
+            "in": "query",
+            "description": "The duration in seconds before the object should be deleted.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "orphanDependents",
+            "in": "query",
+            "description": "Deprecated: please use the PropagationPolicy.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "propagationPolicy",
+            "in": "query",
+            "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
         },
         "responses": {
           "200": {
@@ -219,41 +1179,247 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
               }
             }
+          },
+          "202": {
+            "description": "Accepted",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "delete": {
-        "operationId": "deleteCoreV1Event",
+        },
         "x-kubernetes-action": "delete",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Event"
-        },
-        "responses": {
-          "200": {
-            "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/core.v1.Event"
-                }
-              }
-            }
-          }
         }
       }
     },
     "/api/v1/namespaces/{namespace}/events": {
+      "parameters": [
+        {
+          "name": "namespace",
+          "in": "path",
+          "description": "object name and auth scope, such as for teams and projects",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
       "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "list the specified Event",
         "operationId": "listCoreV1Event",
+        "parameters": [
+          {
+            "name": "allowWatchBookmarks",
+            "in": "query",
+            "description": "allowWatchBookmarks requests watch events with type \"BOOKMARK\".",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "continue",
+            "in": "query",
+            "description": "The continue option should be set when retrieving more results from the server.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their fields.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "labelSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their labels.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "description": "limit is a maximum number of responses to return for a list call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersion",
+            "in": "query",
+            "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersionMatch",
+            "in": "query",
+            "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "sendInitialEvents",
+            "in": "query",
+            "description": "sendInitialEvents=true may be set together with watch=true.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "timeoutSeconds",
+            "in": "query",
+            "description": "Timeout for the list/watch call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "watch",
+            "in": "query",
+            "description": "Watch for changes to the described resources and return them as a stream of add, update, and remove notifications.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.EventList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.EventList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.EventList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
         "x-kubernetes-action": "list",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Event"
+        }
+      },
+      "post": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "post the specified Event",
+        "operationId": "createCoreV1Event",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Event"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -263,18 +1429,194 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Event"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              }
+            }
+          },
+          "202": {
+            "description": "Accepted",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Event"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "post": {
-        "operationId": "createCoreV1Event",
+        },
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Event"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "deletecollection the specified Event",
+        "operationId": "deletecollectionCoreV1Event",
+        "parameters": [
+          {
+            "name": "continue",
+            "in": "query",
+            "description": "The continue option should be set when retrieving more results from the server.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their fields.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "gracePeriodSeconds",
+            "in": "query",
+            "description": "The duration in seconds before the object should be deleted.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "labelSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their labels.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "description": "limit is a maximum number of responses to return for a list call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "orphanDependents",
+            "in": "query",
+            "description": "Deprecated: please use the PropagationPolicy.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "propagationPolicy",
+            "in": "query",
+            "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersion",
+            "in": "query",
+            "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersionMatch",
+            "in": "query",
+            "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "sendInitialEvents",
+            "in": "query",
+            "description": "sendInitialEvents=true may be set together with watch=true.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "timeoutSeconds",
+            "in": "query",
+            "description": "Timeout for the list/watch call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
         },
         "responses": {
           "200": {
@@ -282,43 +1624,137 @@ export const openApiV3: Record<string, unknown> = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/core.v1.Event"
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               }
             }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "delete": {
-        "operationId": "deletecollectionCoreV1Event",
+        },
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Event"
-        },
-        "responses": {
-          "200": {
-            "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/core.v1.Event"
-                }
-              }
-            }
-          }
         }
       }
     },
     "/api/v1/namespaces/{name}": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the Namespace",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
       "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get the specified Namespace",
         "operationId": "getCoreV1Namespace",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Namespace"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put the specified Namespace",
+        "operationId": "updateCoreV1Namespace",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Namespace"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -328,18 +1764,118 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "put": {
-        "operationId": "updateCoreV1Namespace",
+        },
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Namespace"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch the specified Namespace",
+        "operationId": "patchCoreV1Namespace",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "force",
+            "in": "query",
+            "description": "Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/apply-patch+yaml": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/json-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/strategic-merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -349,18 +1885,102 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "patch": {
-        "operationId": "patchCoreV1Namespace",
+        },
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Namespace"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "delete the specified Namespace",
+        "operationId": "deleteCoreV1Namespace",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "gracePeriodSeconds",
+            "in": "query",
+            "description": "The duration in seconds before the object should be deleted.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "orphanDependents",
+            "in": "query",
+            "description": "Deprecated: please use the PropagationPolicy.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "propagationPolicy",
+            "in": "query",
+            "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
         },
         "responses": {
           "200": {
@@ -370,41 +1990,237 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
               }
             }
+          },
+          "202": {
+            "description": "Accepted",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "delete": {
-        "operationId": "deleteCoreV1Namespace",
+        },
         "x-kubernetes-action": "delete",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Namespace"
-        },
-        "responses": {
-          "200": {
-            "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/core.v1.Namespace"
-                }
-              }
-            }
-          }
         }
       }
     },
     "/api/v1/namespaces": {
+      "parameters": [
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
       "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "list the specified Namespace",
         "operationId": "listCoreV1Namespace",
+        "parameters": [
+          {
+            "name": "allowWatchBookmarks",
+            "in": "query",
+            "description": "allowWatchBookmarks requests watch events with type \"BOOKMARK\".",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "continue",
+            "in": "query",
+            "description": "The continue option should be set when retrieving more results from the server.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their fields.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "labelSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their labels.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "description": "limit is a maximum number of responses to return for a list call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersion",
+            "in": "query",
+            "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersionMatch",
+            "in": "query",
+            "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "sendInitialEvents",
+            "in": "query",
+            "description": "sendInitialEvents=true may be set together with watch=true.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "timeoutSeconds",
+            "in": "query",
+            "description": "Timeout for the list/watch call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "watch",
+            "in": "query",
+            "description": "Watch for changes to the described resources and return them as a stream of add, update, and remove notifications.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.NamespaceList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.NamespaceList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.NamespaceList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
         "x-kubernetes-action": "list",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Namespace"
+        }
+      },
+      "post": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "post the specified Namespace",
+        "operationId": "createCoreV1Namespace",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Namespace"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -414,41 +2230,175 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              }
+            }
+          },
+          "202": {
+            "description": "Accepted",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "post": {
-        "operationId": "createCoreV1Namespace",
+        },
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Namespace"
-        },
-        "responses": {
-          "200": {
-            "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/core.v1.Namespace"
-                }
-              }
-            }
-          }
         }
       }
     },
     "/api/v1/namespaces/{name}/status": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the Namespace",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
       "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get status of the specified Namespace",
         "operationId": "getstatusCoreV1Namespace",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Namespace"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put status of the specified Namespace",
+        "operationId": "replacestatusCoreV1Namespace",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Namespace"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -458,18 +2408,118 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "put": {
-        "operationId": "replacestatusCoreV1Namespace",
+        },
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Namespace"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch status of the specified Namespace",
+        "operationId": "patchstatusCoreV1Namespace",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "force",
+            "in": "query",
+            "description": "Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/apply-patch+yaml": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/json-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/strategic-merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -479,41 +2529,155 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "patch": {
-        "operationId": "patchstatusCoreV1Namespace",
+        },
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Namespace"
-        },
-        "responses": {
-          "200": {
-            "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/core.v1.Namespace"
-                }
-              }
-            }
-          }
         }
       }
     },
     "/api/v1/namespaces/{name}/finalize": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the Namespace",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
       "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get finalize of the specified Namespace",
         "operationId": "getfinalizeCoreV1Namespace",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Namespace"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put finalize of the specified Namespace",
+        "operationId": "replacefinalizeCoreV1Namespace",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Namespace"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -523,18 +2687,118 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "put": {
-        "operationId": "replacefinalizeCoreV1Namespace",
+        },
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Namespace"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch finalize of the specified Namespace",
+        "operationId": "patchfinalizeCoreV1Namespace",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "force",
+            "in": "query",
+            "description": "Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/apply-patch+yaml": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/json-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/strategic-merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -544,41 +2808,155 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Namespace"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Namespace"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "patch": {
-        "operationId": "patchfinalizeCoreV1Namespace",
+        },
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Namespace"
-        },
-        "responses": {
-          "200": {
-            "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/core.v1.Namespace"
-                }
-              }
-            }
-          }
         }
       }
     },
     "/api/v1/nodes/{name}": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the Node",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
       "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get the specified Node",
         "operationId": "getCoreV1Node",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Node"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put the specified Node",
+        "operationId": "updateCoreV1Node",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Node"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -588,18 +2966,118 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "put": {
-        "operationId": "updateCoreV1Node",
+        },
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Node"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch the specified Node",
+        "operationId": "patchCoreV1Node",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "force",
+            "in": "query",
+            "description": "Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/apply-patch+yaml": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/json-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/strategic-merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -609,18 +3087,102 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "patch": {
-        "operationId": "patchCoreV1Node",
+        },
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Node"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "delete the specified Node",
+        "operationId": "deleteCoreV1Node",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "gracePeriodSeconds",
+            "in": "query",
+            "description": "The duration in seconds before the object should be deleted.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "orphanDependents",
+            "in": "query",
+            "description": "Deprecated: please use the PropagationPolicy.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "propagationPolicy",
+            "in": "query",
+            "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
         },
         "responses": {
           "200": {
@@ -630,41 +3192,237 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
               }
             }
+          },
+          "202": {
+            "description": "Accepted",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "delete": {
-        "operationId": "deleteCoreV1Node",
+        },
         "x-kubernetes-action": "delete",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Node"
-        },
-        "responses": {
-          "200": {
-            "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/core.v1.Node"
-                }
-              }
-            }
-          }
         }
       }
     },
     "/api/v1/nodes": {
+      "parameters": [
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
       "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "list the specified Node",
         "operationId": "listCoreV1Node",
+        "parameters": [
+          {
+            "name": "allowWatchBookmarks",
+            "in": "query",
+            "description": "allowWatchBookmarks requests watch events with type \"BOOKMARK\".",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "continue",
+            "in": "query",
+            "description": "The continue option should be set when retrieving more results from the server.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their fields.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "labelSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their labels.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "description": "limit is a maximum number of responses to return for a list call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersion",
+            "in": "query",
+            "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersionMatch",
+            "in": "query",
+            "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "sendInitialEvents",
+            "in": "query",
+            "description": "sendInitialEvents=true may be set together with watch=true.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "timeoutSeconds",
+            "in": "query",
+            "description": "Timeout for the list/watch call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "watch",
+            "in": "query",
+            "description": "Watch for changes to the described resources and return them as a stream of add, update, and remove notifications.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.NodeList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.NodeList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.NodeList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
         "x-kubernetes-action": "list",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Node"
+        }
+      },
+      "post": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "post the specified Node",
+        "operationId": "createCoreV1Node",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Node"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -674,18 +3432,194 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              }
+            }
+          },
+          "202": {
+            "description": "Accepted",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "post": {
-        "operationId": "createCoreV1Node",
+        },
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Node"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "deletecollection the specified Node",
+        "operationId": "deletecollectionCoreV1Node",
+        "parameters": [
+          {
+            "name": "continue",
+            "in": "query",
+            "description": "The continue option should be set when retrieving more results from the server.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their fields.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "gracePeriodSeconds",
+            "in": "query",
+            "description": "The duration in seconds before the object should be deleted.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "labelSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their labels.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "description": "limit is a maximum number of responses to return for a list call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "orphanDependents",
+            "in": "query",
+            "description": "Deprecated: please use the PropagationPolicy.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "propagationPolicy",
+            "in": "query",
+            "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersion",
+            "in": "query",
+            "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersionMatch",
+            "in": "query",
+            "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "sendInitialEvents",
+            "in": "query",
+            "description": "sendInitialEvents=true may be set together with watch=true.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "timeoutSeconds",
+            "in": "query",
+            "description": "Timeout for the list/watch call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
         },
         "responses": {
           "200": {
@@ -693,43 +3627,137 @@ export const openApiV3: Record<string, unknown> = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/core.v1.Node"
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               }
             }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "delete": {
-        "operationId": "deletecollectionCoreV1Node",
+        },
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Node"
-        },
-        "responses": {
-          "200": {
-            "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/core.v1.Node"
-                }
-              }
-            }
-          }
         }
       }
     },
     "/api/v1/nodes/{name}/status": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the Node",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
       "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get status of the specified Node",
         "operationId": "getstatusCoreV1Node",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Node"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put status of the specified Node",
+        "operationId": "replacestatusCoreV1Node",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Node"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -739,18 +3767,118 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "put": {
-        "operationId": "replacestatusCoreV1Node",
+        },
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Node"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch status of the specified Node",
+        "operationId": "patchstatusCoreV1Node",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "force",
+            "in": "query",
+            "description": "Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/apply-patch+yaml": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/json-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/strategic-merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -760,41 +3888,165 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Node"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Node"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "patch": {
-        "operationId": "patchstatusCoreV1Node",
+        },
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Node"
-        },
-        "responses": {
-          "200": {
-            "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/core.v1.Node"
-                }
-              }
-            }
-          }
         }
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the Pod",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "namespace",
+          "in": "path",
+          "description": "object name and auth scope, such as for teams and projects",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
       "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get the specified Pod",
         "operationId": "getCoreV1Pod",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Pod"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put the specified Pod",
+        "operationId": "updateCoreV1Pod",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Pod"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -804,18 +4056,118 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "put": {
-        "operationId": "updateCoreV1Pod",
+        },
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Pod"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch the specified Pod",
+        "operationId": "patchCoreV1Pod",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "force",
+            "in": "query",
+            "description": "Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/apply-patch+yaml": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/json-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/strategic-merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -825,18 +4177,102 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "patch": {
-        "operationId": "patchCoreV1Pod",
+        },
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Pod"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "delete the specified Pod",
+        "operationId": "deleteCoreV1Pod",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "gracePeriodSeconds",
+            "in": "query",
+            "description": "The duration in seconds before the object should be deleted.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "orphanDependents",
+            "in": "query",
+            "description": "Deprecated: please use the PropagationPolicy.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "propagationPolicy",
+            "in": "query",
+            "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
         },
         "responses": {
           "200": {
@@ -846,41 +4282,247 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
               }
             }
+          },
+          "202": {
+            "description": "Accepted",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "delete": {
-        "operationId": "deleteCoreV1Pod",
+        },
         "x-kubernetes-action": "delete",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Pod"
-        },
-        "responses": {
-          "200": {
-            "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/core.v1.Pod"
-                }
-              }
-            }
-          }
         }
       }
     },
     "/api/v1/namespaces/{namespace}/pods": {
+      "parameters": [
+        {
+          "name": "namespace",
+          "in": "path",
+          "description": "object name and auth scope, such as for teams and projects",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
       "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "list the specified Pod",
         "operationId": "listCoreV1Pod",
+        "parameters": [
+          {
+            "name": "allowWatchBookmarks",
+            "in": "query",
+            "description": "allowWatchBookmarks requests watch events with type \"BOOKMARK\".",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "continue",
+            "in": "query",
+            "description": "The continue option should be set when retrieving more results from the server.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their fields.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "labelSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their labels.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "description": "limit is a maximum number of responses to return for a list call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersion",
+            "in": "query",
+            "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersionMatch",
+            "in": "query",
+            "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "sendInitialEvents",
+            "in": "query",
+            "description": "sendInitialEvents=true may be set together with watch=true.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "timeoutSeconds",
+            "in": "query",
+            "description": "Timeout for the list/watch call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "watch",
+            "in": "query",
+            "description": "Watch for changes to the described resources and return them as a stream of add, update, and remove notifications.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.PodList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.PodList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.PodList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
         "x-kubernetes-action": "list",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Pod"
+        }
+      },
+      "post": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "post the specified Pod",
+        "operationId": "createCoreV1Pod",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Pod"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -890,18 +4532,194 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              }
+            }
+          },
+          "202": {
+            "description": "Accepted",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "post": {
-        "operationId": "createCoreV1Pod",
+        },
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Pod"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "deletecollection the specified Pod",
+        "operationId": "deletecollectionCoreV1Pod",
+        "parameters": [
+          {
+            "name": "continue",
+            "in": "query",
+            "description": "The continue option should be set when retrieving more results from the server.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their fields.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "gracePeriodSeconds",
+            "in": "query",
+            "description": "The duration in seconds before the object should be deleted.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "labelSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their labels.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "description": "limit is a maximum number of responses to return for a list call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "orphanDependents",
+            "in": "query",
+            "description": "Deprecated: please use the PropagationPolicy.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "propagationPolicy",
+            "in": "query",
+            "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersion",
+            "in": "query",
+            "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersionMatch",
+            "in": "query",
+            "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "sendInitialEvents",
+            "in": "query",
+            "description": "sendInitialEvents=true may be set together with watch=true.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "timeoutSeconds",
+            "in": "query",
+            "description": "Timeout for the list/watch call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
         },
         "responses": {
           "200": {
@@ -909,43 +4727,147 @@ export const openApiV3: Record<string, unknown> = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/core.v1.Pod"
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               }
             }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "delete": {
-        "operationId": "deletecollectionCoreV1Pod",
+        },
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Pod"
-        },
-        "responses": {
-          "200": {
-            "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/core.v1.Pod"
-                }
-              }
-            }
-          }
         }
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}/status": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the Pod",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "namespace",
+          "in": "path",
+          "description": "object name and auth scope, such as for teams and projects",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
       "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get status of the specified Pod",
         "operationId": "getstatusCoreV1Pod",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Pod"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put status of the specified Pod",
+        "operationId": "replacestatusCoreV1Pod",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Pod"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -955,18 +4877,118 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "put": {
-        "operationId": "replacestatusCoreV1Pod",
+        },
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Pod"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch status of the specified Pod",
+        "operationId": "patchstatusCoreV1Pod",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "force",
+            "in": "query",
+            "description": "Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/apply-patch+yaml": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/json-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/strategic-merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -976,41 +4998,127 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "patch": {
-        "operationId": "patchstatusCoreV1Pod",
+        },
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Pod"
-        },
-        "responses": {
-          "200": {
-            "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/core.v1.Pod"
-                }
-              }
-            }
-          }
         }
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}/eviction": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the Pod",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "namespace",
+          "in": "path",
+          "description": "object name and auth scope, such as for teams and projects",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
       "post": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "post eviction of the specified Pod",
         "operationId": "createEvictionCoreV1Pod",
-        "x-kubernetes-action": "post",
-        "x-kubernetes-group-version-kind": {
-          "group": "",
-          "version": "v1",
-          "kind": "Pod"
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Pod"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -1020,20 +5128,185 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Pod"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              }
+            }
+          },
+          "202": {
+            "description": "Accepted",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Pod"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
+        },
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
         }
       }
     },
     "/api/v1/namespaces/{namespace}/secrets/{name}": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the Secret",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "namespace",
+          "in": "path",
+          "description": "object name and auth scope, such as for teams and projects",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
       "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get the specified Secret",
         "operationId": "getCoreV1Secret",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Secret"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put the specified Secret",
+        "operationId": "updateCoreV1Secret",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Secret"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -1043,18 +5316,118 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "put": {
-        "operationId": "updateCoreV1Secret",
+        },
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Secret"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch the specified Secret",
+        "operationId": "patchCoreV1Secret",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "force",
+            "in": "query",
+            "description": "Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/apply-patch+yaml": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/json-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/strategic-merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -1064,18 +5437,102 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "patch": {
-        "operationId": "patchCoreV1Secret",
+        },
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Secret"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "delete the specified Secret",
+        "operationId": "deleteCoreV1Secret",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "gracePeriodSeconds",
+            "in": "query",
+            "description": "The duration in seconds before the object should be deleted.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "orphanDependents",
+            "in": "query",
+            "description": "Deprecated: please use the PropagationPolicy.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "propagationPolicy",
+            "in": "query",
+            "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
         },
         "responses": {
           "200": {
@@ -1085,41 +5542,247 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
               }
             }
+          },
+          "202": {
+            "description": "Accepted",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "delete": {
-        "operationId": "deleteCoreV1Secret",
+        },
         "x-kubernetes-action": "delete",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Secret"
-        },
-        "responses": {
-          "200": {
-            "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/core.v1.Secret"
-                }
-              }
-            }
-          }
         }
       }
     },
     "/api/v1/namespaces/{namespace}/secrets": {
+      "parameters": [
+        {
+          "name": "namespace",
+          "in": "path",
+          "description": "object name and auth scope, such as for teams and projects",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
       "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "list the specified Secret",
         "operationId": "listCoreV1Secret",
+        "parameters": [
+          {
+            "name": "allowWatchBookmarks",
+            "in": "query",
+            "description": "allowWatchBookmarks requests watch events with type \"BOOKMARK\".",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "continue",
+            "in": "query",
+            "description": "The continue option should be set when retrieving more results from the server.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their fields.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "labelSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their labels.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "description": "limit is a maximum number of responses to return for a list call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersion",
+            "in": "query",
+            "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersionMatch",
+            "in": "query",
+            "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "sendInitialEvents",
+            "in": "query",
+            "description": "sendInitialEvents=true may be set together with watch=true.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "timeoutSeconds",
+            "in": "query",
+            "description": "Timeout for the list/watch call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "watch",
+            "in": "query",
+            "description": "Watch for changes to the described resources and return them as a stream of add, update, and remove notifications.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.SecretList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.SecretList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.SecretList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
         "x-kubernetes-action": "list",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Secret"
+        }
+      },
+      "post": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "post the specified Secret",
+        "operationId": "createCoreV1Secret",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Secret"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -1129,18 +5792,194 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Secret"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              }
+            }
+          },
+          "202": {
+            "description": "Accepted",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Secret"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "post": {
-        "operationId": "createCoreV1Secret",
+        },
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Secret"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "deletecollection the specified Secret",
+        "operationId": "deletecollectionCoreV1Secret",
+        "parameters": [
+          {
+            "name": "continue",
+            "in": "query",
+            "description": "The continue option should be set when retrieving more results from the server.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their fields.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "gracePeriodSeconds",
+            "in": "query",
+            "description": "The duration in seconds before the object should be deleted.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "labelSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their labels.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "description": "limit is a maximum number of responses to return for a list call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "orphanDependents",
+            "in": "query",
+            "description": "Deprecated: please use the PropagationPolicy.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "propagationPolicy",
+            "in": "query",
+            "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersion",
+            "in": "query",
+            "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersionMatch",
+            "in": "query",
+            "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "sendInitialEvents",
+            "in": "query",
+            "description": "sendInitialEvents=true may be set together with watch=true.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "timeoutSeconds",
+            "in": "query",
+            "description": "Timeout for the list/watch call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
         },
         "responses": {
           "200": {
@@ -1148,43 +5987,147 @@ export const openApiV3: Record<string, unknown> = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/core.v1.Secret"
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               }
             }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "delete": {
-        "operationId": "deletecollectionCoreV1Secret",
+        },
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Secret"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/services/{name}": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the Service",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
         },
+        {
+          "name": "namespace",
+          "in": "path",
+          "description": "object name and auth scope, such as for teams and projects",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get the specified Service",
+        "operationId": "getCoreV1Service",
         "responses": {
           "200": {
             "description": "OK",
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/core.v1.Secret"
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
                 }
               }
             }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      }
-    },
-    "/api/v1/namespaces/{namespace}/services/{name}": {
-      "get": {
-        "operationId": "getCoreV1Service",
+        },
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Service"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put the specified Service",
+        "operationId": "updateCoreV1Service",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Service"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -1194,18 +6137,118 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "put": {
-        "operationId": "updateCoreV1Service",
+        },
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Service"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch the specified Service",
+        "operationId": "patchCoreV1Service",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "force",
+            "in": "query",
+            "description": "Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/apply-patch+yaml": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/json-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/strategic-merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -1215,18 +6258,102 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "patch": {
-        "operationId": "patchCoreV1Service",
+        },
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Service"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "delete the specified Service",
+        "operationId": "deleteCoreV1Service",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "gracePeriodSeconds",
+            "in": "query",
+            "description": "The duration in seconds before the object should be deleted.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "orphanDependents",
+            "in": "query",
+            "description": "Deprecated: please use the PropagationPolicy.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "propagationPolicy",
+            "in": "query",
+            "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
         },
         "responses": {
           "200": {
@@ -1236,41 +6363,247 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
               }
             }
+          },
+          "202": {
+            "description": "Accepted",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "delete": {
-        "operationId": "deleteCoreV1Service",
+        },
         "x-kubernetes-action": "delete",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Service"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/services": {
+      "parameters": [
+        {
+          "name": "namespace",
+          "in": "path",
+          "description": "object name and auth scope, such as for teams and projects",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
         },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "list the specified Service",
+        "operationId": "listCoreV1Service",
+        "parameters": [
+          {
+            "name": "allowWatchBookmarks",
+            "in": "query",
+            "description": "allowWatchBookmarks requests watch events with type \"BOOKMARK\".",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "continue",
+            "in": "query",
+            "description": "The continue option should be set when retrieving more results from the server.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their fields.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "labelSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their labels.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "description": "limit is a maximum number of responses to return for a list call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersion",
+            "in": "query",
+            "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersionMatch",
+            "in": "query",
+            "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "sendInitialEvents",
+            "in": "query",
+            "description": "sendInitialEvents=true may be set together with watch=true.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "timeoutSeconds",
+            "in": "query",
+            "description": "Timeout for the list/watch call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "watch",
+            "in": "query",
+            "description": "Watch for changes to the described resources and return them as a stream of add, update, and remove notifications.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
         "responses": {
           "200": {
             "description": "OK",
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/core.v1.Service"
+                  "$ref": "#/components/schemas/core.v1.ServiceList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ServiceList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ServiceList"
                 }
               }
             }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      }
-    },
-    "/api/v1/namespaces/{namespace}/services": {
-      "get": {
-        "operationId": "listCoreV1Service",
+        },
         "x-kubernetes-action": "list",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Service"
+        }
+      },
+      "post": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "post the specified Service",
+        "operationId": "createCoreV1Service",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Service"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -1280,18 +6613,194 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              }
+            }
+          },
+          "202": {
+            "description": "Accepted",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "post": {
-        "operationId": "createCoreV1Service",
+        },
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Service"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "deletecollection the specified Service",
+        "operationId": "deletecollectionCoreV1Service",
+        "parameters": [
+          {
+            "name": "continue",
+            "in": "query",
+            "description": "The continue option should be set when retrieving more results from the server.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their fields.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "gracePeriodSeconds",
+            "in": "query",
+            "description": "The duration in seconds before the object should be deleted.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "labelSelector",
+            "in": "query",
+            "description": "A selector to restrict the list of returned objects by their labels.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "description": "limit is a maximum number of responses to return for a list call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "orphanDependents",
+            "in": "query",
+            "description": "Deprecated: please use the PropagationPolicy.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "propagationPolicy",
+            "in": "query",
+            "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersion",
+            "in": "query",
+            "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "resourceVersionMatch",
+            "in": "query",
+            "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "sendInitialEvents",
+            "in": "query",
+            "description": "sendInitialEvents=true may be set together with watch=true.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "timeoutSeconds",
+            "in": "query",
+            "description": "Timeout for the list/watch call.",
+            "schema": {
+              "type": "integer",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
         },
         "responses": {
           "200": {
@@ -1299,21 +6808,71 @@ export const openApiV3: Record<string, unknown> = {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/core.v1.Service"
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
                 }
               }
             }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "delete": {
-        "operationId": "deletecollectionCoreV1Service",
+        },
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Service"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/services/{name}/status": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the Service",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
         },
+        {
+          "name": "namespace",
+          "in": "path",
+          "description": "object name and auth scope, such as for teams and projects",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get status of the specified Service",
+        "operationId": "getstatusCoreV1Service",
         "responses": {
           "200": {
             "description": "OK",
@@ -1322,20 +6881,74 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
               }
             }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      }
-    },
-    "/api/v1/namespaces/{namespace}/services/{name}/status": {
-      "get": {
-        "operationId": "getstatusCoreV1Service",
+        },
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Service"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put status of the specified Service",
+        "operationId": "replacestatusCoreV1Service",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Service"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -1345,18 +6958,118 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "put": {
-        "operationId": "replacestatusCoreV1Service",
+        },
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Service"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch status of the specified Service",
+        "operationId": "patchstatusCoreV1Service",
+        "parameters": [
+          {
+            "name": "dryRun",
+            "in": "query",
+            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldManager",
+            "in": "query",
+            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "fieldValidation",
+            "in": "query",
+            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+            "schema": {
+              "type": "string",
+              "uniqueItems": true
+            }
+          },
+          {
+            "name": "force",
+            "in": "query",
+            "description": "Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests.",
+            "schema": {
+              "type": "boolean",
+              "uniqueItems": true
+            }
+          }
+        ],
+        "requestBody": {
+          "content": {
+            "application/apply-patch+yaml": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/json-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            },
+            "application/strategic-merge-patch+json": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+              }
+            }
+          },
+          "required": true
         },
         "responses": {
           "200": {
@@ -1366,30 +7079,48 @@ export const openApiV3: Record<string, unknown> = {
                 "schema": {
                   "$ref": "#/components/schemas/core.v1.Service"
                 }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
               }
             }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.Service"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
           }
-        }
-      },
-      "patch": {
-        "operationId": "patchstatusCoreV1Service",
+        },
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Service"
-        },
-        "responses": {
-          "200": {
-            "description": "OK",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/core.v1.Service"
-                }
-              }
-            }
-          }
         }
       }
     }
@@ -4817,6 +10548,77 @@ export const openApiV3: Record<string, unknown> = {
           "message"
         ]
       },
+      "meta.svc.io.v1.DeleteOptions": {
+        "description": "DeleteOptions may be provided in the body of a delete request. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "meta.svc.io/v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "DeleteOptions"
+            ],
+            "description": "The kind of object this is."
+          },
+          "gracePeriodSeconds": {
+            "description": "Seconds before the object should be deleted; zero means delete immediately and absent means the kind's default grace period.",
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0
+          },
+          "preconditions": {
+            "description": "Must be fulfilled before the deletion is carried out, otherwise 409 Conflict is returned.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.Preconditions"
+              }
+            ]
+          },
+          "orphanDependents": {
+            "description": "Whether dependents are orphaned; either this or propagationPolicy may be set, not both.",
+            "type": "boolean"
+          },
+          "propagationPolicy": {
+            "description": "Whether and how garbage collection of dependents is performed: Orphan, Background, or Foreground (a cascading deletion of dependents first).",
+            "type": "string",
+            "enum": [
+              "Orphan",
+              "Background",
+              "Foreground"
+            ]
+          },
+          "dryRun": {
+            "description": "When present, all stages except persisting run (`All`); nothing is stored and there are no other side effects.",
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "All"
+              ]
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        },
+        "x-kubernetes-validations": [
+          {
+            "rule": "!has(self.orphanDependents) || !has(self.propagationPolicy)",
+            "message": "orphanDependents and propagationPolicy may not both be set"
+          }
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "meta.svc.io",
+            "version": "v1",
+            "kind": "DeleteOptions"
+          }
+        ]
+      },
       "meta.svc.io.v1.LabelSelector": {
         "description": "A label query over a set of objects. matchLabels and matchExpressions are ANDed; an empty selector matches all objects and a null selector matches none.",
         "type": "object",
@@ -5078,6 +10880,142 @@ export const openApiV3: Record<string, unknown> = {
           "uid"
         ],
         "x-kubernetes-map-type": "atomic"
+      },
+      "meta.svc.io.v1.Patch": {
+        "description": "Patch is provided to give a concrete name and type to the PATCH request body.",
+        "type": "object"
+      },
+      "meta.svc.io.v1.Preconditions": {
+        "description": "Conditions that must hold before a delete is carried out; a mismatch gives 409 Conflict.",
+        "type": "object",
+        "properties": {
+          "uid": {
+            "description": "The UID the target object must have.",
+            "type": "string"
+          },
+          "resourceVersion": {
+            "description": "The resourceVersion the target object must have.",
+            "type": "string"
+          }
+        }
+      },
+      "meta.svc.io.v1.Status": {
+        "description": "Status is the result of a call that does not return an object, and the body of error responses. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "Status"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Standard list metadata.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ListMeta"
+              }
+            ]
+          },
+          "status": {
+            "description": "Status of the operation.",
+            "type": "string",
+            "enum": [
+              "Success",
+              "Failure"
+            ]
+          },
+          "message": {
+            "description": "Human-readable description of the status of this operation.",
+            "type": "string"
+          },
+          "reason": {
+            "description": "Machine-readable CamelCase reason for the Failure status; empty when no information is available.",
+            "type": "string"
+          },
+          "details": {
+            "description": "Extended data associated with the reason.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.StatusDetails"
+              }
+            ]
+          },
+          "code": {
+            "description": "Suggested HTTP status code, 0 if not set.",
+            "type": "integer",
+            "format": "int32"
+          }
+        },
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "Status"
+          }
+        ]
+      },
+      "meta.svc.io.v1.StatusCause": {
+        "description": "One cause of a Status failure. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "reason": {
+            "description": "Machine-readable description of the cause.",
+            "type": "string"
+          },
+          "message": {
+            "description": "Human-readable description of the cause.",
+            "type": "string"
+          },
+          "field": {
+            "description": "JSON path of the field that caused the error, for example `items[0].name`.",
+            "type": "string"
+          }
+        }
+      },
+      "meta.svc.io.v1.StatusDetails": {
+        "description": "Additional properties a server may set on a Status to describe the failure. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the resource the status is about, when there is a single one.",
+            "type": "string"
+          },
+          "group": {
+            "description": "Group of the resource the status is about.",
+            "type": "string"
+          },
+          "kind": {
+            "description": "Kind of the resource the status is about.",
+            "type": "string"
+          },
+          "uid": {
+            "description": "UID of the resource the status is about, when there is a single one.",
+            "type": "string"
+          },
+          "causes": {
+            "description": "Details of the individual causes of the failure, for example each unknown or duplicate field.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/meta.svc.io.v1.StatusCause"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "retryAfterSeconds": {
+            "description": "Seconds to wait before retrying the operation.",
+            "type": "integer",
+            "format": "int32",
+            "minimum": 0
+          }
+        }
       }
     }
   }
