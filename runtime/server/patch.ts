@@ -1,5 +1,15 @@
 import { parse as parseYaml } from 'yaml';
-import { type JsonApiObject, StatusError, badRequest, invalidPatch, notFound, objectModified, unsupportedMediaType } from '../api/index.js';
+import {
+  type JsonApiObject,
+  StatusError,
+  badRequest,
+  fieldForbidden,
+  invalid,
+  invalidPatch,
+  notFound,
+  objectModified,
+  unsupportedMediaType,
+} from '../api/index.js';
 import { apply, isApplyInputError } from '../apply/index.js';
 import { findDuplicateKeys } from '../codec/index.js';
 import {
@@ -45,6 +55,12 @@ export async function patchObject(
   );
   if (!type || !APPLIED.has(type) || (type === 'strategic-merge-patch' && r.descriptor.custom)) {
     throw unsupportedMediaType(accepted);
+  }
+  // Upstream's ValidatePatchOptions: force, whatever its value, belongs to apply alone.
+  if (type !== 'apply-patch' && ctx.req.query.has('force')) {
+    throw invalid({ group: 'meta.svc.io', kind: 'PatchOptions' }, '', [
+      fieldForbidden('force', 'may not be specified for non-apply patch'),
+    ]);
   }
   if (type === 'apply-patch') return applyObject(ctx, t, text, opts);
   let patch: unknown;
@@ -117,8 +133,13 @@ async function applyObject(ctx: RequestContext, t: Target, text: string, opts: W
     throw badRequest(`the name of the object (${named.metadata.name}) does not match the name on the URL (${t.name})`);
   }
   const options = { ...ownershipOptions(ctx, t), kind: r.kind, force: opts.force };
+  // A configuration that names a resourceVersion applies to that version alone, as every other
+  // write (upstream's update precondition); one without never fails for staleness.
+  const requested = named.metadata?.resourceVersion;
+  const conditional = requested !== undefined && requested !== null && requested !== '';
   for (let attempt = 0; ; attempt++) {
     const current = await readCurrent(ctx, r, t.namespace, t.name!);
+    if (current && conditional && String(requested) !== current.object.metadata?.resourceVersion) throw objectModified(r, t.name!);
     let merged: JsonApiObject;
     try {
       merged = apply(current?.object as JsonObject | undefined, config as JsonObject, opts.fieldManager ?? '', options) as JsonApiObject;
@@ -128,7 +149,10 @@ async function applyObject(ctx: RequestContext, t: Target, text: string, opts: W
     }
     try {
       if (!current) {
-        merged.metadata = { ...merged.metadata, name: t.name! };
+        // Apply creating an object ignores a resourceVersion in the configuration, as upstream's
+        // create-on-update (the store clears it).
+        const { resourceVersion: _ignored, ...meta } = merged.metadata ?? {};
+        merged.metadata = { ...meta, name: t.name! };
         return await createObject(ctx, { ...t, name: undefined, subresource: undefined }, { object: merged, duplicates: [] }, opts, {
           ownershipRecorded: true,
         });
@@ -146,7 +170,7 @@ async function applyObject(ctx: RequestContext, t: Target, text: string, opts: W
     } catch (e) {
       // Lost a race with another writer (or a create): apply again to what is there now.
       const raced = e instanceof StatusError && ((e.code === 409 && e.reason === 'Conflict') || e.reason === 'AlreadyExists');
-      if (!raced || attempt >= RETRIES) throw e;
+      if (!raced || (conditional && e.reason === 'Conflict') || attempt >= RETRIES) throw e;
     }
   }
 }
