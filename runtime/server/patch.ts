@@ -149,10 +149,9 @@ async function applyObject(ctx: RequestContext, t: Target, text: string, opts: W
     }
     try {
       if (!current) {
-        // Apply creating an object ignores a resourceVersion in the configuration, as upstream's
-        // create-on-update (the store clears it).
-        const { resourceVersion: _ignored, ...meta } = merged.metadata ?? {};
-        merged.metadata = { ...meta, name: t.name! };
+        // Apply that creates refuses a resourceVersion as create does (upstream's storage).
+        if (conditional) throw badRequest('resourceVersion should not be set on objects to be created');
+        merged.metadata = { ...merged.metadata, name: t.name! };
         return await createObject(ctx, { ...t, name: undefined, subresource: undefined }, { object: merged, duplicates: [] }, opts, {
           ownershipRecorded: true,
         });

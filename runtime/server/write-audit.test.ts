@@ -4,7 +4,7 @@
  * apply; JSON and YAML bodies.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, type Json, expectStatus, service, serviceBody, services, startServer } from './server.testing.js';
+import { type Harness, type Json, crontabs, expectStatus, service, serviceBody, services, startServer } from './server.testing.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -112,11 +112,11 @@ describe('apply and the resourceVersion and force options', () => {
     // The current resourceVersion is accepted; so is none.
     const current = (await h.read(service(h.ns, 's'))).metadata.resourceVersion;
     expect((await apply(service(h.ns, 's'), { ...body, metadata: { ...body.metadata, resourceVersion: current } })).status).toBe(200);
-    // Apply creating an object ignores the resourceVersion, as upstream's create-on-update.
+    // Apply that would create refuses a resourceVersion, as create does.
     const absent = { ...serviceBody('t'), metadata: { name: 't', resourceVersion: '1' } };
-    const made = await apply(service(h.ns, 't'), absent);
-    expect(made.status).toBe(201);
-    expect(made.body.metadata.resourceVersion).not.toBe('1');
+    const res2 = expectStatus(await apply(service(h.ns, 't'), absent), 400, 'BadRequest');
+    expect(res2.message).toBe('resourceVersion should not be set on objects to be created');
+    expectStatus(await h.get(service(h.ns, 't')), 404, 'NotFound');
   });
 
   it('force on a non-apply patch is 422 naming the option, whatever its value', async () => {
@@ -136,5 +136,66 @@ describe('apply and the resourceVersion and force options', () => {
       }
     }
     expect((await h.read(service(h.ns, 's'))).metadata.labels).toBeUndefined();
+  });
+});
+
+describe('bookmarks carry the store revision', () => {
+  it('a quiet watch bookmarks the current revision, so resuming from it after the history window is no 410', async () => {
+    await h.createCronTab('a');
+    const start = await h.currentRv();
+    const w = await h.watch(`${crontabs(h.ns)}?watch=1&allowWatchBookmarks=true&resourceVersion=${start}`);
+    // Writes elsewhere move the store on; the watched collection stays quiet.
+    for (const name of ['s1', 's2', 's3']) await h.create(services(h.ns), serviceBody(name));
+    const current = await h.currentRv();
+    let last = start;
+    for (let i = 0; i < 20 && last !== current; i++) {
+      const event = await w.next();
+      expect(event.type).toBe('BOOKMARK');
+      last = event.object.metadata.resourceVersion;
+      expect(Number(last)).toBeGreaterThanOrEqual(Number(start));
+    }
+    expect(last).toBe(current);
+    w.close();
+    await h.expireHistory();
+    const resumed = await h.watch(`${crontabs(h.ns)}?watch=1&resourceVersion=${last}`);
+    const created = await h.createCronTab('b');
+    expect(await resumed.nextChange()).toEqual({ type: 'ADDED', object: created });
+    resumed.close();
+  });
+
+  it('a bookmark never runs ahead of an event the watch has yet to send', async () => {
+    const start = await h.currentRv();
+    const w = await h.watch(`${crontabs(h.ns)}?watch=1&allowWatchBookmarks=true&resourceVersion=${start}`);
+    let seen = Number(start);
+    for (let i = 0; i < 10; i++) {
+      await h.createCronTab(`c${i}`);
+      await h.create(services(h.ns), serviceBody(`s${i}`));
+    }
+    const end = Number(await h.currentRv());
+    let added = 0;
+    for (let i = 0; i < 100 && (added < 10 || seen < end); i++) {
+      const event = await w.next();
+      const rv = Number(event.object.metadata.resourceVersion);
+      // Events and bookmarks arrive in revision order: nothing older after a bookmark.
+      expect(rv).toBeGreaterThanOrEqual(seen);
+      seen = rv;
+      if (event.type === 'ADDED') added++;
+    }
+    expect({ added, seen }).toEqual({ added: 10, seen: end });
+    w.close();
+  });
+});
+
+describe('a create that carries metadata.resourceVersion', () => {
+  it('is refused with 400, as upstream storage refuses it (JSON, YAML and dry run)', async () => {
+    const body = { ...serviceBody('s'), metadata: { name: 's', resourceVersion: '5' } };
+    const res = expectStatus(await h.post(services(h.ns), body), 400, 'BadRequest');
+    expect(res.message).toBe('resourceVersion should not be set on objects to be created');
+    expectStatus(await h.post(`${services(h.ns)}?dryRun=All`, body), 400, 'BadRequest');
+    const yaml = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  resourceVersion: "5"\nspec:\n  ports:\n  - port: 80\n';
+    expectStatus(await postYaml(services(h.ns), yaml), 400, 'BadRequest');
+    expectStatus(await h.get(service(h.ns, 's')), 404, 'NotFound');
+    // An empty resourceVersion is no resourceVersion.
+    expect((await h.post(services(h.ns), { ...body, metadata: { name: 's', resourceVersion: '' } })).status).toBe(201);
   });
 });

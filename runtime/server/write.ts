@@ -86,6 +86,11 @@ export async function createObject(
     throw invalidObject(r, object, [
       { type: 'FieldValueRequired', field: 'metadata.name', badValue: '', detail: 'name or generateName is required' },
     ]);
+  // Upstream's storage refuses a create that names a version ("resourceVersion should not be set
+  // on objects to be created", a plain error there, answered 500): a client mistake, so 400 here.
+  if (meta.resourceVersion !== undefined && meta.resourceVersion !== null && meta.resourceVersion !== '') {
+    throw badRequest('resourceVersion should not be set on objects to be created');
+  }
   // Server-set fields: whatever the client sent is replaced.
   delete meta.resourceVersion;
   delete meta.deletionTimestamp;
