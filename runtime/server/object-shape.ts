@@ -21,6 +21,26 @@ export function checkDepth(value: unknown, what = 'the request body'): void {
 }
 
 /**
+ * The same limit on a YAML text before it is read: flow collections (`[`, `{`) nested deeper
+ * than MAX_JSON_DEPTH outside quoted strings are refused, as the YAML reader can exhaust memory
+ * on them rather than fail.
+ */
+export function checkYamlDepth(text: string, what = 'the request body'): void {
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '[' || c === '{') {
+      if (++depth > MAX_JSON_DEPTH) throw badRequest(`${what} is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    } else if (c === ']' || c === '}') depth--;
+  }
+}
+
+/**
  * An object's metadata must be an object, and the identity fields the server reads before
  * validation must be strings: otherwise 400 naming the field, as the real system's decoder answers
  * when ObjectMeta cannot be unmarshalled (and never a failure of the server). A null metadata or

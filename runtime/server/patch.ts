@@ -26,7 +26,11 @@ import type { RequestContext, Target } from './context.js';
 import type { Reply } from './http.js';
 import type { WriteOptions } from './query.js';
 import { readCurrent } from './read.js';
-import { checkDepth, checkMetadataShape } from './object-shape.js';
+import { checkDepth, checkMetadataShape, checkYamlDepth } from './object-shape.js';
+import { reportUnknownFields } from './admission.js';
+import { checkIntegers, decodeYamlWithDuplicates, isDuplicateKeyError, parseJsonBody } from './http.js';
+import { prune } from '../schema/index.js';
+import { Collector } from '../validate/index.js';
 import { nextForWrite } from './subresource.js';
 import { createObject, ownershipOptions, writeUpdate } from './write.js';
 
@@ -63,12 +67,7 @@ export async function patchObject(
     ]);
   }
   if (type === 'apply-patch') return applyObject(ctx, t, text, opts);
-  let patch: unknown;
-  try {
-    patch = JSON.parse(text);
-  } catch (e) {
-    throw badRequest(`the patch is not valid JSON: ${(e as Error).message}`);
-  }
+  const patch = parseJsonBody(text, false, 'the patch');
   checkDepth(patch, 'the patch');
   const duplicates = findDuplicateKeys(text);
   for (let attempt = 0; ; attempt++) {
@@ -117,18 +116,30 @@ function applyPatch(type: PatchType, current: JsonApiObject, patch: unknown, t: 
  */
 async function applyObject(ctx: RequestContext, t: Target, text: string, opts: WriteOptions): Promise<Reply> {
   const r = t.resource;
-  let config: unknown;
+  // A key given twice keeps its last value, as upstream's YAML decoder; fieldValidation decides
+  // below whether that is refused or warned about.
+  checkYamlDepth(text, 'the apply configuration');
+  let decoded: { value: unknown; duplicates: readonly string[] } | undefined;
   try {
-    config = parseYaml(text, { uniqueKeys: true });
+    decoded = { value: parseYaml(text, { uniqueKeys: true }), duplicates: [] };
   } catch (e) {
-    throw badRequest(`the apply configuration is not valid YAML or JSON: ${(e as Error).message.split('\n')[0]}`);
+    decoded = isDuplicateKeyError(e) ? decodeYamlWithDuplicates(text, false) : undefined;
+    if (!decoded) throw badRequest(`the apply configuration is not valid YAML or JSON: ${(e as Error).message.split('\n')[0]}`);
   }
+  const config: unknown = decoded.value;
   if (config === null || typeof config !== 'object' || Array.isArray(config)) {
     throw badRequest('the apply configuration must be an object with apiVersion, kind and metadata.name');
   }
   checkDepth(config, 'the apply configuration');
+  checkIntegers(config, '');
   const named = config as JsonApiObject;
   checkMetadataShape(t, named);
+  // Unknown fields never reach the merge: refused under Strict, otherwise dropped (with a warning
+  // under Warn), so the applier owns no field the object does not have.
+  const collector = new Collector();
+  r.registration.validate(config, '', collector);
+  reportUnknownFields(ctx.warnings, { fieldValidation: opts.fieldValidation, duplicates: decoded.duplicates }, collector.unknownFields);
+  prune(config, r.registration.schema);
   if (named.metadata?.name !== undefined && named.metadata.name !== t.name) {
     throw badRequest(`the name of the object (${named.metadata.name}) does not match the name on the URL (${t.name})`);
   }

@@ -199,3 +199,166 @@ describe('a create that carries metadata.resourceVersion', () => {
     expect((await h.post(services(h.ns), { ...body, metadata: { name: 's', resourceVersion: '' } })).status).toBe(201);
   });
 });
+
+const svcYaml = (name: string, extra = ''): string =>
+  `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n  ports:\n  - port: 80\n${extra}`;
+const ownedBy = (object: Json, manager: string): string =>
+  JSON.stringify(object.metadata.managedFields.find((m: Json) => m.manager === manager)?.fieldsV1 ?? null);
+
+describe('unknown fields in an apply configuration', () => {
+  it('are dropped before the merge under Warn and Ignore: nobody owns them, a second applier gets no conflict', async () => {
+    const body = svcYaml('s', '  bogus: 1\n');
+    const first = await apply(service(h.ns, 's'), body);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.headers.warning).toContain('unknown field \\"spec.bogus\\"');
+    expect(first.body.spec.bogus).toBeUndefined();
+    expect(ownedBy(first.body, 'alice')).not.toContain('bogus');
+    const second = await apply(service(h.ns, 's'), body, 'fieldManager=bob&fieldValidation=Ignore');
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect(second.headers.warning).toBeUndefined();
+    expect(ownedBy(second.body, 'bob')).not.toContain('bogus');
+    // JSON configurations alike.
+    const json = await apply(service(h.ns, 's'), { ...serviceBody('s'), spec: { ports: [{ port: 80 }], bogus: 2 } }, 'fieldManager=carol');
+    expect(json.status).toBe(200);
+    expect(ownedBy(json.body, 'carol')).not.toContain('bogus');
+  });
+
+  it('are refused under Strict, naming every one, and nothing is written', async () => {
+    const res = expectStatus(
+      await apply(service(h.ns, 's'), svcYaml('s', '  bogus: 1\n  other: 2\n'), 'fieldManager=alice&fieldValidation=Strict'),
+      400,
+      'BadRequest',
+    );
+    expect(res.message).toBe('strict decoding error: unknown field "spec.bogus", unknown field "spec.other"');
+    expectStatus(await h.get(service(h.ns, 's')), 404, 'NotFound');
+  });
+});
+
+describe('duplicate keys in YAML, JSON and apply bodies', () => {
+  const dupYaml =
+    'apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  name: s\nspec:\n  bogus: 1\n  ports:\n  - port: 80\n  ports:\n  - port: 81\n';
+
+  it('Strict names every duplicate (with duplicate field causes) and every unknown field: YAML create, update and apply', async () => {
+    const check = (res: Json) => {
+      const status = expectStatus(res, 400, 'BadRequest');
+      expect(status.message).toBe(
+        'strict decoding error: unknown field "spec.bogus", duplicate field "metadata.name", duplicate field "spec.ports"',
+      );
+      expect(status.details.causes).toEqual([
+        { reason: 'FieldValueInvalid', message: 'unknown field "spec.bogus"', field: 'spec.bogus' },
+        { reason: 'FieldValueDuplicate', message: 'duplicate field "metadata.name"', field: 'metadata.name' },
+        { reason: 'FieldValueDuplicate', message: 'duplicate field "spec.ports"', field: 'spec.ports' },
+      ]);
+    };
+    check(
+      await h.http
+        .post(`${services(h.ns)}?fieldValidation=Strict`)
+        .set('content-type', 'application/yaml')
+        .send(dupYaml),
+    );
+    check(await apply(service(h.ns, 's'), dupYaml, 'fieldManager=alice&fieldValidation=Strict'));
+    await h.create(services(h.ns), serviceBody('s'));
+    check(
+      await h.http
+        .put(`${service(h.ns, 's')}?fieldValidation=Strict`)
+        .set('content-type', 'application/yaml')
+        .send(dupYaml),
+    );
+  });
+
+  it('Warn accepts them with a warning each (the last value wins in YAML); Ignore silently', async () => {
+    const created = await h.http.post(services(h.ns)).set('content-type', 'application/yaml').send(dupYaml);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.spec.ports).toEqual([expect.objectContaining({ port: 81 })]);
+    expect(created.headers.warning).toContain('duplicate field \\"metadata.name\\"');
+    expect(created.headers.warning).toContain('duplicate field \\"spec.ports\\"');
+    expect(created.headers.warning).toContain('unknown field \\"spec.bogus\\"');
+    const put = await h.http
+      .put(`${service(h.ns, 's')}?fieldValidation=Ignore`)
+      .set('content-type', 'application/yaml')
+      .send(dupYaml);
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.headers.warning).toBeUndefined();
+    const applied = await apply(service(h.ns, 't'), dupYaml.replace(/name: s/g, 'name: t'));
+    expect(applied.status, JSON.stringify(applied.body)).toBe(201);
+    expect(applied.headers.warning).toContain('duplicate field \\"spec.ports\\"');
+    expect(applied.body.spec.ports).toEqual([expect.objectContaining({ port: 81 })]);
+  });
+
+  it('JSON: duplicate objects merge into a built-in kind, as the Go decoder fills its structs; the last wins for a custom resource', async () => {
+    const text = `{"apiVersion":"v1","kind":"Service","metadata":{"name":"a","labels":{"x":"1"}},"spec":{"ports":[{"port":80}]},"metadata":{"labels":{"y":"2"}}}`;
+    const res = await h.http.post(services(h.ns)).set('content-type', 'application/json').send(text);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.metadata).toMatchObject({ name: 'a', labels: { x: '1', y: '2' } });
+    expect(res.headers.warning).toContain('duplicate field \\"metadata\\"');
+    const cr = `{"apiVersion":"stable.example.svc.io/v1","kind":"CronTab","metadata":{"name":"a"},"spec":{"cronSpec":"* * * * *","image":"i"},"metadata":{"name":"b"}}`;
+    const made = await h.http.post(crontabs(h.ns)).set('content-type', 'application/json').send(cr);
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.metadata.name).toBe('b');
+  });
+});
+
+describe('integers beyond 2^53', () => {
+  const big = '9007199254740993';
+  it('are a 400 naming the field on every verb and body format, never a silently changed value', async () => {
+    const check = (res: Json, field: string) => {
+      const status = expectStatus(res, 400, 'BadRequest');
+      expect(status.details.causes).toEqual([expect.objectContaining({ field })]);
+      // The YAML reader has rounded the value by the time it is checked; JSON names it exactly.
+      expect(status.message).toMatch(new RegExp(`${field.replace(/[[\].]/g, '\\$&')}: Invalid value: 900719925474099[23]`));
+    };
+    const json = `{"apiVersion":"v1","kind":"Service","metadata":{"name":"s"},"spec":{"ports":[{"port":${big}}]}}`;
+    check(await h.http.post(services(h.ns)).set('content-type', 'application/json').send(json), 'spec.ports[0].port');
+    check(
+      await h.http.post(services(h.ns)).set('content-type', 'application/yaml').send(svcYaml('s').replace('80', big)),
+      'spec.ports[0].port',
+    );
+    check(await apply(service(h.ns, 's'), svcYaml('s').replace('80', big)), 'spec.ports[0].port');
+    await h.create(services(h.ns), serviceBody('s'));
+    check(await h.http.put(service(h.ns, 's')).set('content-type', 'application/json').send(json), 'spec.ports[0].port');
+    check(await h.patch(service(h.ns, 's'), `{"spec":{"ports":[{"port":${big}}]}}`), 'spec.ports[0].port');
+    check(await h.patch(service(h.ns, 's'), `{"spec":{"ports":[{"port":${big}}]}}`, 'strategic'), 'spec.ports[0].port');
+    check(await h.patch(service(h.ns, 's'), `[{"op":"replace","path":"/spec/ports/0/port","value":${big}}]`, 'json'), '[0].value');
+    // 2^53-1 and decimals are numbers as before.
+    expect((await h.patch(service(h.ns, 's'), { metadata: { annotations: { a: '1' } } })).status).toBe(200);
+  });
+});
+
+describe('deeply nested YAML', () => {
+  it('is a 400 before the YAML reader sees it (it could exhaust memory), on create and apply', async () => {
+    const deep = `{"metadata":{"name":"b"},"data":${'['.repeat(3000)}${']'.repeat(3000)}}`;
+    for (let i = 0; i < 3; i++) {
+      expectStatus(await apply(`/api/v1/namespaces/${h.ns}/configmaps/b`, deep), 400, 'BadRequest');
+      expectStatus(await h.patch(`/api/v1/namespaces/${h.ns}/configmaps/b`, deep), 400, 'BadRequest');
+      const res = await h.http.post(`/api/v1/namespaces/${h.ns}/configmaps`).set('content-type', 'application/yaml').send(deep);
+      expect(expectStatus(res, 400, 'BadRequest').message).toBe('the request body is nested deeper than 1000 levels');
+    }
+  });
+});
+
+describe('size limits', () => {
+  const configMaps = () => `/api/v1/namespaces/${h.ns}/configmaps`;
+  const cm = (name: string, bytes: number): Json => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name },
+    data: { big: 'x'.repeat(bytes) },
+  });
+
+  it('an object larger than etcd accepts (1.5 MiB) is 413 on create, update, patch and apply; a body over 3 MiB is 413 before it is read', async () => {
+    const tooBig = (res: Json) =>
+      expect(expectStatus(res, 413, 'RequestEntityTooLarge').message).toBe('Request entity too large: etcdserver: request is too large');
+    tooBig(await h.post(configMaps(), cm('a', 1600 * 1024)));
+    tooBig(await apply(`${configMaps()}/a`, cm('a', 1600 * 1024)));
+    expectStatus(await h.get(`${configMaps()}/a`), 404, 'NotFound');
+    const created = await h.create(configMaps(), cm('a', 1400 * 1024));
+    tooBig(await h.put(`${configMaps()}/a`, cm('a', 1600 * 1024)));
+    tooBig(await h.patch(`${configMaps()}/a`, { data: { more: 'y'.repeat(200 * 1024) } }));
+    tooBig(await h.patch(`${configMaps()}/a`, { data: { more: 'y'.repeat(200 * 1024) } }, 'strategic'));
+    tooBig(await h.patch(`${configMaps()}/a`, [{ op: 'add', path: '/data/more', value: 'y'.repeat(200 * 1024) }], 'json'));
+    tooBig(await apply(`${configMaps()}/a`, { ...cm('a', 0), data: { more: 'y'.repeat(200 * 1024) } }, 'fieldManager=bob'));
+    expect((await h.read(`${configMaps()}/a`)).metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+    const body = expectStatus(await h.post(configMaps(), cm('b', 3 * 1024 * 1024)), 413, 'RequestEntityTooLarge');
+    expect(body.message).toBe('Request entity too large: limit is 3145728');
+  });
+});
