@@ -4386,8 +4386,7 @@ export const openApiV3: Record<string, unknown> = {
           {
             "rule": "(has(self.ports) && size(self.ports) > 0) || (has(self.type) && self.type == 'ExternalName') || (has(self.clusterIP) && self.clusterIP == 'None')",
             "message": "ports are required unless the service is headless (clusterIP None) or of type ExternalName",
-            "reason": "FieldValueRequired",
-            "fieldPath": ".ports"
+            "reason": "FieldValueRequired"
           }
         ]
       },
