@@ -101,7 +101,12 @@ function checkTypeMeta(r: ServedResource, object: JsonApiObject): void {
     throw badRequest(`the kind in the data (${String(object.kind)}) does not match the expected kind (${r.kind})`);
 }
 
-function reportUnknownFields(warnings: Warnings, input: AdmitInput, unknown: readonly string[]): void {
+/** Unknown fields and duplicate keys by `fieldValidation`: refused (Strict), warned about (Warn) or ignored. */
+export function reportUnknownFields(
+  warnings: Warnings,
+  input: Pick<AdmitInput, 'fieldValidation' | 'duplicates'>,
+  unknown: readonly string[],
+): void {
   const { fieldValidation, duplicates } = input;
   if (fieldValidation === 'Ignore' || (unknown.length === 0 && duplicates.length === 0)) return;
   if (fieldValidation === 'Strict') throw strictDecodingError(unknown, duplicates);

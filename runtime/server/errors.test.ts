@@ -147,7 +147,7 @@ describe('malformed and oversized bodies', () => {
     const created = await h.createCronTab('a');
     const big = cronTabBody('b', { metadata: { annotations: { big: 'x'.repeat(5000) } } });
     const res = await h.post(crontabs(h.ns), big);
-    expect(expectStatus(res, 413, 'RequestEntityTooLarge').message).toBe('the request body is larger than the limit of 4096 bytes');
+    expect(expectStatus(res, 413, 'RequestEntityTooLarge').message).toBe('Request entity too large: limit is 4096');
     expectStatus(await h.get(crontab(h.ns, 'b')), 404, 'NotFound');
     expectStatus(
       await h.put(crontab(h.ns, 'a'), { ...created, metadata: { ...created.metadata, annotations: { big: 'x'.repeat(5000) } } }),

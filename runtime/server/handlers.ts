@@ -102,7 +102,8 @@ async function objectBody(ctx: RequestContext, t: Target): Promise<Body> {
   const bytes = await readBody(ctx.req.raw, ctx.settings.maxBodyBytes);
   const r = ctx.response.resource;
   const protobuf = ctx.codecs && r && ctx.codecs.supports(r.apiVersion, r.kind) ? { codecs: ctx.codecs } : undefined;
-  const body = decodeBody(bytes, ctx.req.headers['content-type'], protobuf);
+  // Duplicate keys in JSON merge into a built-in kind's Go structs, as upstream's decoder fills them.
+  const body = decodeBody(bytes, ctx.req.headers['content-type'], protobuf, { mergeDuplicates: !t.resource.descriptor.custom });
   checkMetadataShape(t, body.object);
   return body;
 }

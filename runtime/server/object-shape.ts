@@ -1,5 +1,5 @@
 import { type JsonApiObject, badRequest, fieldErrorMessage, fieldTypeInvalid, jsonTypeOf } from '../api/index.js';
-import { MAX_JSON_DEPTH, exceedsJsonDepth } from '../json/index.js';
+import { MAX_JSON_DEPTH, exceedsJsonDepth, exceedsTextNesting } from '../json/index.js';
 
 /** What these checks read of a request's target (a leaf module: http.ts uses it too). */
 interface Target {
@@ -18,6 +18,15 @@ const IDENTITY_FIELDS = ['name', 'generateName', 'namespace', 'resourceVersion',
  */
 export function checkDepth(value: unknown, what = 'the request body'): void {
   if (exceedsJsonDepth(value)) throw badRequest(`${what} is nested deeper than ${MAX_JSON_DEPTH} levels`);
+}
+
+/**
+ * The same limit on a YAML text before it is read: flow collections (`[`, `{`) nested deeper
+ * than MAX_JSON_DEPTH outside quoted strings are refused, as the YAML reader can exhaust memory
+ * on them rather than fail.
+ */
+export function checkYamlDepth(text: string, what = 'the request body'): void {
+  if (exceedsTextNesting(text)) throw badRequest(`${what} is nested deeper than ${MAX_JSON_DEPTH} levels`);
 }
 
 /**

@@ -1,6 +1,15 @@
 import { parse as parseYaml } from 'yaml';
-import { MAX_JSON_DEPTH, exceedsTextNesting } from '../json/index.js';
-import { type JsonApiObject, StatusError, badRequest, invalidPatch, notFound, objectModified, unsupportedMediaType } from '../api/index.js';
+import {
+  type JsonApiObject,
+  StatusError,
+  badRequest,
+  fieldForbidden,
+  invalid,
+  invalidPatch,
+  notFound,
+  objectModified,
+  unsupportedMediaType,
+} from '../api/index.js';
 import { apply, isApplyInputError } from '../apply/index.js';
 import { findDuplicateKeys } from '../codec/index.js';
 import {
@@ -17,7 +26,11 @@ import type { RequestContext, Target } from './context.js';
 import type { Reply } from './http.js';
 import type { WriteOptions } from './query.js';
 import { readCurrent } from './read.js';
-import { checkDepth, checkMetadataShape } from './object-shape.js';
+import { checkDepth, checkMetadataShape, checkYamlDepth } from './object-shape.js';
+import { reportUnknownFields } from './admission.js';
+import { checkIntegers, decodeYamlWithDuplicates, isDuplicateKeyError, parseJsonBody } from './http.js';
+import { prune } from '../schema/index.js';
+import { Collector } from '../validate/index.js';
 import { nextForWrite } from './subresource.js';
 import { createObject, ownershipOptions, writeUpdate } from './write.js';
 
@@ -47,13 +60,14 @@ export async function patchObject(
   if (!type || !APPLIED.has(type) || (type === 'strategic-merge-patch' && r.descriptor.custom)) {
     throw unsupportedMediaType(accepted);
   }
-  if (type === 'apply-patch') return applyObject(ctx, t, text, opts);
-  let patch: unknown;
-  try {
-    patch = JSON.parse(text);
-  } catch (e) {
-    throw badRequest(`the patch is not valid JSON: ${(e as Error).message}`);
+  // Upstream's ValidatePatchOptions: force, whatever its value, belongs to apply alone.
+  if (type !== 'apply-patch' && ctx.req.query.has('force')) {
+    throw invalid({ group: 'meta.svc.io', kind: 'PatchOptions' }, '', [
+      fieldForbidden('force', 'may not be specified for non-apply patch'),
+    ]);
   }
+  if (type === 'apply-patch') return applyObject(ctx, t, text, opts);
+  const patch = parseJsonBody(text, false, 'the patch');
   checkDepth(patch, 'the patch');
   const duplicates = findDuplicateKeys(text);
   for (let attempt = 0; ; attempt++) {
@@ -102,26 +116,41 @@ function applyPatch(type: PatchType, current: JsonApiObject, patch: unknown, t: 
  */
 async function applyObject(ctx: RequestContext, t: Target, text: string, opts: WriteOptions): Promise<Reply> {
   const r = t.resource;
-  let config: unknown;
-  // Checked on the text: the YAML parser itself fails the process on input nested thousands deep.
-  if (exceedsTextNesting(text)) throw badRequest(`the apply configuration is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  // A key given twice keeps its last value, as upstream's YAML decoder; fieldValidation decides
+  // below whether that is refused or warned about.
+  checkYamlDepth(text, 'the apply configuration');
+  let decoded: { value: unknown; duplicates: readonly string[] } | undefined;
   try {
-    config = parseYaml(text, { uniqueKeys: true });
+    decoded = { value: parseYaml(text, { uniqueKeys: true }), duplicates: [] };
   } catch (e) {
-    throw badRequest(`the apply configuration is not valid YAML or JSON: ${(e as Error).message.split('\n')[0]}`);
+    decoded = isDuplicateKeyError(e) ? decodeYamlWithDuplicates(text, false) : undefined;
+    if (!decoded) throw badRequest(`the apply configuration is not valid YAML or JSON: ${(e as Error).message.split('\n')[0]}`);
   }
+  const config: unknown = decoded.value;
   if (config === null || typeof config !== 'object' || Array.isArray(config)) {
     throw badRequest('the apply configuration must be an object with apiVersion, kind and metadata.name');
   }
   checkDepth(config, 'the apply configuration');
+  checkIntegers(config, '');
   const named = config as JsonApiObject;
   checkMetadataShape(t, named);
+  // Unknown fields never reach the merge: refused under Strict, otherwise dropped (with a warning
+  // under Warn), so the applier owns no field the object does not have.
+  const collector = new Collector();
+  r.registration.validate(config, '', collector);
+  reportUnknownFields(ctx.warnings, { fieldValidation: opts.fieldValidation, duplicates: decoded.duplicates }, collector.unknownFields);
+  prune(config, r.registration.schema);
   if (named.metadata?.name !== undefined && named.metadata.name !== t.name) {
     throw badRequest(`the name of the object (${named.metadata.name}) does not match the name on the URL (${t.name})`);
   }
   const options = { ...ownershipOptions(ctx, t), kind: r.kind, force: opts.force };
+  // A configuration that names a resourceVersion applies to that version alone, as every other
+  // write (upstream's update precondition); one without never fails for staleness.
+  const requested = named.metadata?.resourceVersion;
+  const conditional = requested !== undefined && requested !== null && requested !== '';
   for (let attempt = 0; ; attempt++) {
     const current = await readCurrent(ctx, r, t.namespace, t.name!);
+    if (current && conditional && String(requested) !== current.object.metadata?.resourceVersion) throw objectModified(r, t.name!);
     let merged: JsonApiObject;
     try {
       merged = apply(current?.object as JsonObject | undefined, config as JsonObject, opts.fieldManager ?? '', options) as JsonApiObject;
@@ -131,6 +160,8 @@ async function applyObject(ctx: RequestContext, t: Target, text: string, opts: W
     }
     try {
       if (!current) {
+        // Apply that creates refuses a resourceVersion as create does (upstream's storage).
+        if (conditional) throw badRequest('resourceVersion should not be set on objects to be created');
         merged.metadata = { ...merged.metadata, name: t.name! };
         return await createObject(ctx, { ...t, name: undefined, subresource: undefined }, { object: merged, duplicates: [] }, opts, {
           ownershipRecorded: true,
@@ -149,7 +180,7 @@ async function applyObject(ctx: RequestContext, t: Target, text: string, opts: W
     } catch (e) {
       // Lost a race with another writer (or a create): apply again to what is there now.
       const raced = e instanceof StatusError && ((e.code === 409 && e.reason === 'Conflict') || e.reason === 'AlreadyExists');
-      if (!raced || attempt >= RETRIES) throw e;
+      if (!raced || (conditional && e.reason === 'Conflict') || attempt >= RETRIES) throw e;
     }
   }
 }

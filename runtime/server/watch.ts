@@ -106,17 +106,36 @@ async function follow(
   // timeoutSeconds=0 means the server's default, as upstream.
   const seconds = Math.min(opts.timeoutSeconds || ctx.settings.maxWatchSeconds, ctx.settings.maxWatchSeconds);
   const timeout = setTimeout(() => watch.close(), seconds * 1000);
-  const bookmarks = opts.allowWatchBookmarks
-    ? setInterval(() => stream.bookmark(stream.lastRevision), ctx.settings.bookmarkIntervalMs)
-    : undefined;
+  // True while the loop below waits for the store's next event (nothing is being sent).
+  let idle = false;
+  // The store's revision read at the previous tick: every event at or before it has reached the
+  // watch by now (in-process stores publish as they commit; etcd's stream has had an interval).
+  let settled: number | undefined;
+  const bookmark = async (): Promise<void> => {
+    const revision = await ctx.store.currentRevision().catch(() => undefined);
+    // Let an event that arrived meanwhile be taken up, so `idle` means nothing is pending.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!idle) return;
+    const at = Math.max(stream.lastRevision, settled ?? 0);
+    settled = revision;
+    stream.lastRevision = at;
+    stream.bookmark(at);
+  };
+  const bookmarks = opts.allowWatchBookmarks ? setInterval(() => void bookmark(), ctx.settings.bookmarkIntervalMs) : undefined;
   res.on('close', () => watch.close());
   // A client that left while the stream was being prepared will never fire 'close' again.
   if (res.destroyed || res.writableEnded) watch.close();
+  const events = watch[Symbol.asyncIterator]();
   try {
-    for await (const event of watch) {
+    for (;;) {
+      idle = true;
+      const next = await events.next();
+      idle = false;
+      if (next.done) break;
+      const event = next.value;
       const out = translate(event, t.resource, matcher);
       if (out) await stream.writeAndDrain(stream.encodeShared(event, out.type, out.object));
-      stream.lastRevision = event.revision;
+      stream.lastRevision = Math.max(stream.lastRevision, event.revision);
     }
   } catch (e) {
     // The stream has started: the error travels as an ERROR event, then the watch ends.
@@ -124,6 +143,7 @@ async function follow(
   } finally {
     clearTimeout(timeout);
     if (bookmarks) clearInterval(bookmarks);
+    watch.close();
     stream.end();
   }
 }

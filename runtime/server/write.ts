@@ -9,6 +9,7 @@ import {
   methodNotAllowed,
   notFound,
   objectModified,
+  requestEntityTooLarge,
   resourceVersionRequired,
   timestamp,
 } from '../api/index.js';
@@ -86,6 +87,11 @@ export async function createObject(
     throw invalidObject(r, object, [
       { type: 'FieldValueRequired', field: 'metadata.name', badValue: '', detail: 'name or generateName is required' },
     ]);
+  // Upstream's storage refuses a create that names a version ("resourceVersion should not be set
+  // on objects to be created", a plain error there, answered 500): a client mistake, so 400 here.
+  if (meta.resourceVersion !== undefined && meta.resourceVersion !== null && meta.resourceVersion !== '') {
+    throw badRequest('resourceVersion should not be set on objects to be created');
+  }
   // Server-set fields: whatever the client sent is replaced.
   delete meta.resourceVersion;
   delete meta.deletionTimestamp;
@@ -109,7 +115,9 @@ export async function createObject(
   }
   for (let attempt = 0; ; attempt++) {
     try {
-      const kv = await ctx.store.create(objectKey(r, t.namespace, storedMeta.name!), encodeObject(stored, r));
+      const key = objectKey(r, t.namespace, storedMeta.name!);
+      const value = checkStoredSize(key, encodeObject(stored, r));
+      const kv = await ctx.store.create(key, value);
       return { status: 201, body: decodeObject(kv, r) };
     } catch (e) {
       // A generated name that collides is drawn again, as the real system retries.
@@ -206,7 +214,7 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
       if (r.namespaced && t.namespace) ctx.hooks.namespaceChanged(t.namespace);
       return { status: 200, body: decodeObject({ value: encodeObject(stored, r), modRevision: kv.modRevision }, r) };
     }
-    const kv = await ctx.store.update(key, encodeObject(stored, r), { expectedModRevision: modRevision });
+    const kv = await ctx.store.update(key, checkStoredSize(key, encodeObject(stored, r)), { expectedModRevision: modRevision });
     return { status: 200, body: decodeObject(kv, r) };
   } catch (e) {
     throw fromStoreError(e, r, name) ?? e;
@@ -225,4 +233,18 @@ function canonical(value: unknown): string {
       ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : v,
   );
+}
+
+/**
+ * The largest object stored: etcd's default request limit (`--max-request-bytes`, 1.5 MiB), which
+ * the real system meets as `etcdserver: request is too large` (413). Every store here keeps it,
+ * so an object that etcd would refuse is refused on every backend alike.
+ */
+export const MAX_STORED_BYTES = 1.5 * 1024 * 1024;
+
+function checkStoredSize(key: string, value: string): string {
+  if (Buffer.byteLength(key) + Buffer.byteLength(value) > MAX_STORED_BYTES) {
+    throw requestEntityTooLarge('etcdserver: request is too large');
+  }
+  return value;
 }

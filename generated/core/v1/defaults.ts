@@ -76,6 +76,7 @@ export function defaultObjectFieldSelector(v: unknown): void {
 /** Applies the schema defaults of {@link Pod} in place. */
 export function defaultPod(v: unknown): void {
   if (!isObject(v)) return;
+  if (v.spec === undefined || v.spec === null) v.spec = {};
   defaultPodSpec(v.spec);
 }
 
@@ -150,6 +151,7 @@ export function defaultSecretVolumeSource(v: unknown): void {
 /** Applies the schema defaults of {@link Service} in place. */
 export function defaultService(v: unknown): void {
   if (!isObject(v)) return;
+  if (v.spec === undefined || v.spec === null) v.spec = {};
   defaultServiceSpec(v.spec);
 }
 

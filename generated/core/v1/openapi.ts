@@ -8943,12 +8943,13 @@ export const openApiV3: Record<string, unknown> = {
             ]
           },
           "spec": {
-            "description": "Desired behavior of the pod.",
+            "description": "Desired behavior of the pod. Absent or null is an empty spec (a struct, not a pointer, upstream), so every write path reports its required fields (`spec.containers`).",
             "allOf": [
               {
                 "$ref": "#/components/schemas/core.v1.PodSpec"
               }
-            ]
+            ],
+            "default": {}
           },
           "status": {
             "description": "Most recently observed status of the pod, written through the status subresource.",
@@ -9861,12 +9862,13 @@ export const openApiV3: Record<string, unknown> = {
             ]
           },
           "spec": {
-            "description": "Desired behavior of the service.",
+            "description": "Desired behavior of the service. Absent or null is an empty spec (a struct, not a pointer, upstream), so every write path checks it (`spec.ports` is required).",
             "allOf": [
               {
                 "$ref": "#/components/schemas/core.v1.ServiceSpec"
               }
-            ]
+            ],
+            "default": {}
           },
           "status": {
             "description": "Most recently observed status of the service, written through the status subresource.",
@@ -10111,6 +10113,11 @@ export const openApiV3: Record<string, unknown> = {
           {
             "rule": "!has(self.clusterIPs) || size(self.clusterIPs) == 0 || !has(self.clusterIP) || self.clusterIPs[0] == self.clusterIP",
             "message": "the first entry of clusterIPs must match clusterIP"
+          },
+          {
+            "rule": "(has(self.ports) && size(self.ports) > 0) || (has(self.type) && self.type == 'ExternalName') || (has(self.clusterIP) && self.clusterIP == 'None')",
+            "message": "ports are required unless the service is headless (clusterIP None) or of type ExternalName",
+            "reason": "FieldValueRequired"
           }
         ]
       },

@@ -927,7 +927,12 @@ export const PodSchema: ObjectSchema = {
     { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
     { name: 'kind', schema: { type: 'string', enum: ['Pod'] } },
     { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
-    { name: 'spec', schema: { type: 'ref', ref: () => PodSpecSchema }, proto: 2 },
+    {
+      name: 'spec',
+      schema: { type: 'ref', ref: () => PodSpecSchema, default: {} },
+      proto: 2,
+      defaultZeroIsUnset: true,
+    },
     { name: 'status', schema: { type: 'ref', ref: () => PodStatusSchema }, proto: 3 },
   ],
 };
@@ -1426,7 +1431,12 @@ export const ServiceSchema: ObjectSchema = {
     { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
     { name: 'kind', schema: { type: 'string', enum: ['Service'] } },
     { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
-    { name: 'spec', schema: { type: 'ref', ref: () => ServiceSpecSchema }, proto: 2 },
+    {
+      name: 'spec',
+      schema: { type: 'ref', ref: () => ServiceSpecSchema, default: {} },
+      proto: 2,
+      defaultZeroIsUnset: true,
+    },
     { name: 'status', schema: { type: 'ref', ref: () => ServiceStatusSchema }, proto: 3 },
   ],
 };
@@ -1545,7 +1555,7 @@ export const ServiceSpecSchema: ObjectSchema = {
     },
     { name: 'internalTrafficPolicy', schema: { type: 'string', enum: ['Cluster', 'Local'] }, proto: 22 },
   ],
-  rules: [{ rule: "!has(self.externalName) || self.externalName == '' || (has(self.type) && self.type == 'ExternalName')", message: 'externalName requires type ExternalName' }, { rule: "!has(self.type) || self.type != 'ExternalName' || (has(self.externalName) && self.externalName != '')", message: 'type ExternalName requires externalName' }, { rule: '!has(self.clusterIPs) || size(self.clusterIPs) == 0 || !has(self.clusterIP) || self.clusterIPs[0] == self.clusterIP', message: 'the first entry of clusterIPs must match clusterIP' }],
+  rules: [{ rule: "!has(self.externalName) || self.externalName == '' || (has(self.type) && self.type == 'ExternalName')", message: 'externalName requires type ExternalName' }, { rule: "!has(self.type) || self.type != 'ExternalName' || (has(self.externalName) && self.externalName != '')", message: 'type ExternalName requires externalName' }, { rule: '!has(self.clusterIPs) || size(self.clusterIPs) == 0 || !has(self.clusterIP) || self.clusterIPs[0] == self.clusterIP', message: 'the first entry of clusterIPs must match clusterIP' }, { rule: "(has(self.ports) && size(self.ports) > 0) || (has(self.type) && self.type == 'ExternalName') || (has(self.clusterIP) && self.clusterIP == 'None')", message: 'ports are required unless the service is headless (clusterIP None) or of type ExternalName', reason: 'FieldValueRequired' }],
 };
 
 /** Schema descriptor of {@link ServiceStatus} (schemas/core/v1.yaml .definitions.ServiceStatus). */

@@ -1200,7 +1200,11 @@ export interface Pod {
   /** Standard object metadata. */
   metadata?: ObjectMeta;
 
-  /** Desired behavior of the pod. */
+  /**
+   * Desired behavior of the pod. Absent or null is an empty spec (a struct, not a pointer, upstream), so every write path reports its required fields (`spec.containers`).
+   *
+   * @defaultValue `{}` (also when set to zero)
+   */
   spec?: PodSpec;
 
   /** Most recently observed status of the pod, written through the status subresource. */
@@ -1804,7 +1808,11 @@ export interface Service {
   /** Standard object metadata. */
   metadata?: ObjectMeta;
 
-  /** Desired behavior of the service. */
+  /**
+   * Desired behavior of the service. Absent or null is an empty spec (a struct, not a pointer, upstream), so every write path checks it (`spec.ports` is required).
+   *
+   * @defaultValue `{}` (also when set to zero)
+   */
   spec?: ServiceSpec;
 
   /** Most recently observed status of the service, written through the status subresource. */
