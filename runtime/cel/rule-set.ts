@@ -33,6 +33,12 @@ function ruleError(field: string, reason: string | undefined, value: unknown, me
   return { type, field, badValue: jsonTypeOf(value), detail: message, rule, ...(error ? { error } : {}) };
 }
 
+/** What is wrong with a rule, without repeating its text (the field error carries the rule). */
+export function describeCompileError(e: CelCompileError): string {
+  const at = e.position ? ` at line ${e.position.line}, column ${e.position.column}` : '';
+  return `${e.summary}${at}`;
+}
+
 type Json = Readonly<Record<string, unknown>>;
 
 const child = (path: string, name: string): string => (path === '' ? name : `${path}.${name}`);
@@ -94,7 +100,13 @@ class Walk {
   }
 
   private runRules(holder: SchemaNode, self: SchemaNode, value: unknown, old: unknown, path: string): void {
-    for (const compiled of this.set.rulesOf(holder, self)) {
+    const compiledRules = this.set.rulesOf(holder, self);
+    // A rule that does not compile (syntax, types, over the cost estimate) is a finding at the
+    // field it sits on, not a crash: the other rules still run.
+    for (const broken of this.set.brokenRulesOf(holder)) {
+      this.errors.push(ruleError(path, undefined, value, `rule does not compile: ${describeCompileError(broken)}`, broken.rule, broken));
+    }
+    for (const compiled of compiledRules) {
       if (this.stopped) return;
       const rule = compiled.rule;
       if (compiled.isTransition && old === undefined && !rule.optionalOldSelf) continue;
@@ -122,6 +134,7 @@ class Walk {
 /** Every rule of a schema tree, compiled lazily per node and run by `validate`. */
 export class RuleSet {
   private readonly compiled = new Map<SchemaNode, CompiledRule[]>();
+  private readonly broken = new Map<SchemaNode, CelCompileError[]>();
   private readonly withRules = new Map<SchemaNode, boolean>();
   private readonly limits: CostLimits;
 
@@ -132,15 +145,33 @@ export class RuleSet {
     this.limits = { ...DEFAULT_COST_LIMITS, ...options.costLimits };
   }
 
-  /** The compiled rules that sit on `holder` (a node of the reference chain of `self`). */
+  /**
+   * The compiled rules that sit on `holder` (a node of the reference chain of `self`). Rules that
+   * do not compile are left out; `brokenRulesOf` names them.
+   */
   rulesOf(holder: NodeCommon & SchemaNode, self: SchemaNode): CompiledRule[] {
     let rules = this.compiled.get(holder);
     if (!rules) {
       const hasOld = (holder.rules ?? []).some((r) => /\boldSelf\b/.test(r.rule) || /\boldSelf\b/.test(r.messageExpression ?? ''));
-      rules = (holder.rules ?? []).map((r) => compileRule(r, { self, oldSelf: hasOld, costLimits: this.limits }));
+      const broken: CelCompileError[] = [];
+      rules = [];
+      for (const r of holder.rules ?? []) {
+        try {
+          rules.push(compileRule(r, { self, oldSelf: hasOld, costLimits: this.limits }));
+        } catch (e) {
+          if (e instanceof CelCompileError) broken.push(e);
+          else throw e;
+        }
+      }
       this.compiled.set(holder, rules);
+      this.broken.set(holder, broken);
     }
     return rules;
+  }
+
+  /** The rules on `holder` that did not compile (known once `rulesOf` has compiled them). */
+  brokenRulesOf(holder: SchemaNode): readonly CelCompileError[] {
+    return this.broken.get(holder) ?? [];
   }
 
   /** Whether `node` or anything below it carries rules. */

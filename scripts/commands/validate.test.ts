@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -58,6 +58,36 @@ describe('svckit validate', () => {
       message: 'spec.secretName: Invalid value: 42: must be of type string, not integer',
       position: { line: 10 },
     });
+  });
+
+  it('reports a CRD rule that does not compile as a finding, keeping every other result (no crash)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-validate-'));
+    const crd = readFileSync(join(CRDS, 'pki.example.io_issuers.yaml'), 'utf8').replace(
+      '"[has(self.acme), has(self.ca), has(self.selfSigned)].filter(x, x).size() == 1"',
+      '"self.acme.server +"',
+    );
+    mkdirSync(join(dir, 'crds'));
+    writeFileSync(join(dir, 'crds', 'issuers.yaml'), crd);
+    writeFileSync(
+      join(dir, 'docs.yaml'),
+      [
+        'apiVersion: pki.example.io/v1',
+        'kind: Issuer',
+        'metadata: {name: a, namespace: default}',
+        'spec: {ca: {secretName: x}}',
+        '---',
+        'apiVersion: eventratelimit.admission.svc.io/v1alpha1',
+        'kind: Configuration',
+        'limits: [{type: Server, qps: 1, burst: 1}]',
+        '',
+      ].join('\n'),
+    );
+    const r = svckit(['validate', '--schemas', join(dir, 'crds'), 'docs.yaml'], dir);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^docs\.yaml:4:1: error: spec: Invalid value: "object": rule does not compile: /);
+    expect(lines.at(-1)).toBe('2 documents: 0 valid, 1 invalid, 1 skipped');
   });
 
   it('reads standard input and exits 0 when all documents are valid', () => {
