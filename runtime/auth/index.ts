@@ -49,7 +49,7 @@ export {
   withAuthenticatedGroup,
 } from './user.js';
 export { CLIENT_AUTH_OID, ClientCertificateAuthenticator } from './x509.js';
-export { AuthConfigError } from './cel-support.js';
+export { AuthConfigError, CLAIMS_VARIABLES, compileAt, USER_SCHEMA } from './cel-support.js';
 export {
   type AuthenticationConfigurationInput,
   DEFAULT_SIGNING_ALGORITHMS,
@@ -93,6 +93,7 @@ export { parseDuration } from './duration.js';
 export {
   AUTHORIZATION_GROUP,
   parseSubjectAccessReviewStatus,
+  SUBJECT_ACCESS_REVIEW_SPEC_SCHEMA,
   subjectAccessReview,
   type SubjectAccessReviewSpec,
   subjectAccessReviewSpec,

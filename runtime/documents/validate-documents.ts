@@ -3,6 +3,7 @@ import { KindRules } from '../cel/index.js';
 import type { KindRegistration } from '../schema/index.js';
 import { fieldErrorMessage } from '../api/index.js';
 import { Collector } from '../validate/index.js';
+import { expressionProblems } from './config-expressions.js';
 
 /** A position in a file: 1-based line and column. */
 export interface Position {
@@ -77,7 +78,7 @@ export class DocumentValidator {
       }
       const value: unknown = doc.toJS({ maxAliasCount: 1000 });
       if (value === null || value === undefined) return [];
-      const nodes = new NodeIndex(doc.contents, lines);
+      const nodes = new NodeIndex(doc.contents, lines, text);
       return [this.validateValue(base, value, nodes, options)];
     });
   }
@@ -152,9 +153,39 @@ export class DocumentValidator {
       if (e.rule !== undefined) finding.rule = e.rule;
       result.findings.push(finding);
     }
+    // The expressions of configuration kinds, compiled as the component compiles them on load.
+    if (collector.ok) {
+      for (const p of expressionProblems(apiVersion, kind, value)) {
+        const covered = result.findings.some(
+          (f) => f.severity === 'error' && (f.field === p.field || p.field.startsWith(`${f.field}.`) || p.field.startsWith(`${f.field}[`)),
+        );
+        if (covered) continue;
+        result.findings.push({
+          severity: 'error',
+          field: p.field,
+          message: fieldErrorMessage(
+            p.expression !== undefined
+              ? { type: 'FieldValueInvalid', field: p.field, badValue: p.expression, detail: p.detail }
+              : { type: 'FieldValueInvalid', field: p.field, badValue: valueAtPath(value, p.field), detail: p.detail },
+          ),
+          position: nodes.positionInScalar(p.field, p.line, p.column) ?? nodes.positionOf(p.field, base.position),
+        });
+      }
+    }
     if (result.findings.some((f) => f.severity === 'error')) result.status = 'invalid';
     return result;
   }
+}
+
+/** The value at a field path such as `a.b[0].c`. */
+function valueAtPath(root: unknown, path: string): unknown {
+  let v = root;
+  for (const part of path.match(/[^.[\]]+/g) ?? []) {
+    if (Array.isArray(v)) v = v[Number(part)];
+    else if (v !== null && typeof v === 'object') v = (v as Record<string, unknown>)[part];
+    else return undefined;
+  }
+  return v;
 }
 
 function at(lines: LineCounter, offset: number): Position {
@@ -170,12 +201,46 @@ function at(lines: LineCounter, offset: number): Position {
 class NodeIndex {
   readonly duplicates: { field: string; position: Position }[] = [];
   private readonly positions = new Map<string, Position>();
+  /** Scalar values by field path: the source range and the value. */
+  private readonly scalars = new Map<string, { start: number; end: number; value: string }>();
 
   constructor(
     root: Node | null,
     private readonly lines: LineCounter,
+    private readonly text: string,
   ) {
     if (root) this.walk(root, '');
+  }
+
+  /**
+   * The position of line `line`, column `column` (1-based) of the string value at `field`, found
+   * in its source: exact for plain, quoted (without escapes) and literal block scalars; the start
+   * of the value when the text cannot be found as written; undefined when `field` is no string.
+   */
+  positionInScalar(field: string, line?: number, column?: number): Position | undefined {
+    const s = this.scalars.get(normalize(field));
+    if (!s) return undefined;
+    const source = this.text.slice(s.start, s.end);
+    const start = at(this.lines, s.start);
+    if (line === undefined || column === undefined) {
+      // The first character of the value, past an opening quote or a block header.
+      const first = s.value.split('\n')[0] ?? '';
+      const i = first === '' ? -1 : source.indexOf(first);
+      return i < 0 ? start : at(this.lines, s.start + i);
+    }
+    const valueLines = s.value.split('\n');
+    let cursor = 0;
+    for (let k = 0; k < line - 1 && k < valueLines.length; k++) {
+      const i = source.indexOf(valueLines[k]!, cursor);
+      if (i < 0) return start;
+      cursor = i + valueLines[k]!.length;
+    }
+    const target = valueLines[line - 1] ?? '';
+    // An empty line (the end of a block scalar): where the previous line ended.
+    if (target === '') return cursor > 0 ? at(this.lines, s.start + cursor) : start;
+    const i = source.indexOf(target, cursor);
+    if (i < 0) return start;
+    return at(this.lines, s.start + i + Math.min(column - 1, target.length));
   }
 
   /** The position of the deepest node on `field`'s path that exists. */
@@ -203,6 +268,9 @@ class NodeIndex {
         // The key's position is where a reader looks for a field; the value's for its content.
         if (keyNode?.range) this.positions.set(child, at(this.lines, keyNode.range[0]));
         if (pair.value && (isMap(pair.value) || isSeq(pair.value))) this.walk(pair.value as Node, child);
+        else if (isScalar(pair.value) && typeof pair.value.value === 'string' && pair.value.range) {
+          this.scalars.set(child, { start: pair.value.range[0], end: pair.value.range[1], value: pair.value.value });
+        }
       }
     } else if (isSeq(node)) {
       node.items.forEach((item, i) => {

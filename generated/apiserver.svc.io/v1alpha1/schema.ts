@@ -254,7 +254,6 @@ export const JWTAuthenticatorSchema: ObjectSchema = {
       proto: 4,
     },
   ],
-  rules: [{ rule: "!has(self.claimMappings) || !has(self.claimMappings.username) || !has(self.claimMappings.username.expression) || !self.claimMappings.username.expression.matches('claims\\\\.\\\\??email\\\\b') || self.claimMappings.username.expression.matches('claims\\\\.\\\\??email_verified\\\\b') || (has(self.claimMappings.extra) && self.claimMappings.extra.exists(e,\n  has(e.valueExpression) && e.valueExpression.matches('claims\\\\.\\\\??email_verified\\\\b'))) ||\n(has(self.claimValidationRules) && self.claimValidationRules.exists(r,\n  has(r.expression) && r.expression.matches('claims\\\\.\\\\??email_verified\\\\b')))", message: 'claims.email_verified must be used in claimMappings.username.expression or claimMappings.extra[*].valueExpression or claimValidationRules[*].expression when claims.email is used in claimMappings.username.expression' }],
 };
 
 /** Schema descriptor of {@link PrefixedClaimOrExpression} (schemas/apiserver.svc.io/v1alpha1.yaml .definitions.PrefixedClaimOrExpression). */
