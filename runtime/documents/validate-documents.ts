@@ -1,9 +1,10 @@
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from 'yaml';
 import { KindRules } from '../cel/index.js';
 import type { KindRegistration } from '../schema/index.js';
-import { fieldErrorMessage } from '../api/index.js';
+import { type FieldError, fieldErrorMessage } from '../api/index.js';
 import { Collector } from '../validate/index.js';
 import { expressionProblems } from './config-expressions.js';
+import { embeddedDocuments } from './plugin-args.js';
 
 /** A position in a file: 1-based line and column. */
 export interface Position {
@@ -31,11 +32,15 @@ export interface DocumentResult {
   kind?: string;
   status: 'valid' | 'invalid' | 'skipped';
   findings: Finding[];
+  /** The document after defaulting (with `keepDocuments`), for `--print-defaults`. */
+  document?: unknown;
 }
 
 export interface ValidateDocumentsOptions {
   /** Unknown and duplicate fields are errors instead of warnings. */
   strict?: boolean;
+  /** Keep each checked document, defaulted, in its result (`document`). */
+  keepDocuments?: boolean;
 }
 
 /**
@@ -130,8 +135,12 @@ export class DocumentValidator {
       });
     }
     registration.setDefaults(value);
+    const embeddingErrors: FieldError[] = [];
+    const embedded = embeddedDocuments(apiVersion, kind, value, (v, k) => this.kinds.get(`${v} ${k}`), embeddingErrors);
     const collector = new Collector();
     registration.validate(value, '', collector);
+    for (const e of embedded) e.registration.validate(e.value, e.path, collector);
+    if (options.keepDocuments) result.document = value;
     for (const field of collector.unknownFields) {
       result.findings.push({
         severity: fieldSeverity,
@@ -141,7 +150,15 @@ export class DocumentValidator {
       });
     }
     // Rules read typed values: they run once the structure is right, as the server does.
-    const errors = collector.ok ? this.rules.of(registration).validate(value) : collector.errors;
+    const errors = [
+      ...embeddingErrors,
+      ...(collector.ok
+        ? [
+            ...this.rules.of(registration).validate(value),
+            ...embedded.flatMap((e) => this.rules.of(e.registration).validate(e.value, undefined, { path: e.path })),
+          ]
+        : collector.errors),
+    ];
     for (const e of errors) {
       // One renderer for the server's 422, this report and the client's StatusError.
       const finding: Finding = {
