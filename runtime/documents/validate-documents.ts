@@ -3,6 +3,7 @@ import { KindRules } from '../cel/index.js';
 import type { KindRegistration } from '../schema/index.js';
 import { type FieldError, fieldErrorMessage } from '../api/index.js';
 import { Collector } from '../validate/index.js';
+import { setConditionalDefaults } from './conditional-defaults.js';
 import { expressionProblems } from './config-expressions.js';
 import { embeddedDocuments } from './plugin-args.js';
 
@@ -135,6 +136,7 @@ export class DocumentValidator {
       });
     }
     registration.setDefaults(value);
+    setConditionalDefaults(apiVersion, kind, value);
     const embeddingErrors: FieldError[] = [];
     const embedded = embeddedDocuments(apiVersion, kind, value, (v, k) => this.kinds.get(`${v} ${k}`), embeddingErrors);
     const collector = new Collector();

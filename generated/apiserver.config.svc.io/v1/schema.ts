@@ -70,10 +70,11 @@ export const KMSConfigurationSchema: ObjectSchema = {
   fields: [
     { name: 'apiVersion', schema: { type: 'string', default: 'v1', enum: ['v1', 'v2'] }, proto: 1 },
     { name: 'name', schema: { type: 'string' }, required: true, proto: 2 },
-    { name: 'cachesize', schema: { type: 'integer', format: 'int32', default: 1000 }, proto: 3 },
+    { name: 'cachesize', schema: { type: 'integer', format: 'int32' }, proto: 3 },
     { name: 'endpoint', schema: { type: 'string' }, required: true, proto: 4 },
     { name: 'timeout', schema: { type: 'duration', default: '3s' }, proto: 5 },
   ],
+  rules: [{ rule: "!has(self.cachesize) || !has(self.apiVersion) || self.apiVersion == 'v1'", message: 'cachesize is not supported in v2', fieldPath: '.cachesize' }],
 };
 
 /** Schema descriptor of {@link Key} (schemas/apiserver.config.svc.io/v1.yaml .definitions.Key). */

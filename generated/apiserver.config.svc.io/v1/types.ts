@@ -95,11 +95,9 @@ export interface KMSConfiguration {
   name: string;
 
   /**
-   * Maximum number of secrets cached in memory; default 1000; a negative value disables caching; only for v1 KMS providers.
+   * Maximum number of secrets cached in memory; default 1000; a negative value disables caching; only for v1 KMS providers (defaulted for v1 only, by svckit validate: the format has no conditional default).
    *
    * Int32.
-   *
-   * @defaultValue `1000`
    */
   cachesize?: number;
 
