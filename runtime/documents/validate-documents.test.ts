@@ -164,3 +164,50 @@ describe('schemas whose rules do not compile', () => {
     expect(r!.findings.map((f) => f.message).join('\n')).toMatch(/spec.items: .*cost/);
   });
 });
+
+describe('unknown kinds and the text report', () => {
+  const typo = 'apiVersion: svcscheduler.config.svc.io/v1\nkind: SvcSchedulerConfiguraton\n';
+
+  it('suggests the kind meant, and makes unknown kinds errors with strictKinds', () => {
+    const [loose] = validator.validateText('t.yaml', typo);
+    expect(loose!.status).toBe('skipped');
+    expect(loose!.findings[0]!.message).toBe(
+      'unknown kind SvcSchedulerConfiguraton in svcscheduler.config.svc.io/v1: skipped (did you mean SvcSchedulerConfiguration?)',
+    );
+    const [strict] = validator.validateText('t.yaml', typo, { strictKinds: true });
+    expect(strict!.status).toBe('invalid');
+    expect(strict!.findings).toEqual([
+      {
+        severity: 'error',
+        field: 'kind',
+        message: 'unknown kind SvcSchedulerConfiguraton in svcscheduler.config.svc.io/v1 (did you mean SvcSchedulerConfiguration?)',
+        position: { line: 2, column: 1 },
+      },
+    ]);
+    const [noKind] = validator.validateText('t.yaml', 'a: 1\n', { strictKinds: true });
+    expect(noKind!.status).toBe('invalid');
+  });
+
+  it('prints one finding a line: no rule text, newlines in messages folded', () => {
+    const text = textReport([
+      {
+        file: 'x.yaml',
+        index: 0,
+        position: { line: 1, column: 1 },
+        status: 'invalid',
+        findings: [
+          {
+            severity: 'error',
+            field: 'spec',
+            message: 'spec: Invalid value: "object": first line\nsecond line',
+            position: { line: 3, column: 1 },
+            rule: 'self.a == 1 ||\n  self.b == 2',
+          },
+        ],
+      },
+    ]);
+    expect(text).toBe(
+      'x.yaml:3:1: error: spec: Invalid value: "object": first line second line\n1 documents: 0 valid, 1 invalid, 0 skipped\n',
+    );
+  });
+});

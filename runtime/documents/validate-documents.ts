@@ -40,6 +40,8 @@ export interface DocumentResult {
 export interface ValidateDocumentsOptions {
   /** Unknown and duplicate fields are errors instead of warnings. */
   strict?: boolean;
+  /** Documents of unknown kinds (or with no apiVersion and kind) are errors instead of skipped. */
+  strictKinds?: boolean;
   /** Keep each checked document, defaulted, in its result (`document`). */
   keepDocuments?: boolean;
 }
@@ -89,6 +91,19 @@ export class DocumentValidator {
     });
   }
 
+  /** The known kind of `apiVersion` nearest to `kind` (a typo: at most 2 edits), or the kind in another version. */
+  private closestKind(apiVersion: string, kind: string): string | undefined {
+    let best: { name: string; d: number } | undefined;
+    for (const k of this.kinds.values()) {
+      if (k.apiVersion !== apiVersion) continue;
+      const d = editDistance(k.kind.toLowerCase(), kind.toLowerCase());
+      if (d <= 2 && (!best || d < best.d)) best = { name: k.kind, d };
+    }
+    if (best) return best.name;
+    const elsewhere = [...this.kinds.values()].filter((k) => k.kind === kind).map((k) => k.apiVersion);
+    return elsewhere.length > 0 ? `${kind} in ${elsewhere.sort().join(' or ')}` : undefined;
+  }
+
   private validateValue(
     base: Pick<DocumentResult, 'file' | 'index' | 'position'>,
     value: unknown,
@@ -105,26 +120,24 @@ export class DocumentValidator {
       ...(apiVersion ? { apiVersion } : {}),
       ...(kind ? { kind } : {}),
     };
-    if (typeof value !== 'object' || Array.isArray(value) || !apiVersion || !kind) {
-      result.status = 'skipped';
+    // An unknown kind is skipped with a warning, as the bootstrap tool does; an error with strictKinds.
+    const unknown = (field: string, what: string, hint = ''): DocumentResult => {
+      result.status = options.strictKinds ? 'invalid' : 'skipped';
       result.findings.push({
-        severity: 'warning',
-        field: '',
-        message: 'not a configuration document: apiVersion and kind are required to know what to check',
-        position: base.position,
+        severity: options.strictKinds ? 'error' : 'warning',
+        field: options.strictKinds ? field : '',
+        message: options.strictKinds ? `${what}${hint}` : `${what}: skipped${hint}`,
+        position: options.strictKinds && field ? nodes.positionOf(field, base.position) : base.position,
       });
       return result;
+    };
+    if (typeof value !== 'object' || Array.isArray(value) || !apiVersion || !kind) {
+      return unknown('', 'not a configuration document: apiVersion and kind are required to know what to check');
     }
     const registration = this.kinds.get(`${apiVersion} ${kind}`);
     if (!registration) {
-      result.status = 'skipped';
-      result.findings.push({
-        severity: 'warning',
-        field: '',
-        message: `unknown kind ${kind} in ${apiVersion}: skipped`,
-        position: base.position,
-      });
-      return result;
+      const meant = this.closestKind(apiVersion, kind);
+      return unknown('kind', `unknown kind ${kind} in ${apiVersion}`, meant ? ` (did you mean ${meant}?)` : '');
     }
     const fieldSeverity = options.strict ? 'error' : 'warning';
     for (const dup of nodes.duplicates) {
@@ -205,6 +218,18 @@ function valueAtPath(root: unknown, path: string): unknown {
     else return undefined;
   }
   return v;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
 }
 
 function at(lines: LineCounter, offset: number): Position {

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { cliArgs } from './cli.testing.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -98,6 +99,49 @@ describe('svckit validate', () => {
     );
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('1 documents: 1 valid, 0 invalid, 0 skipped');
+  });
+
+  it('fails a kind typo with --strict-kinds, and only warns without it', () => {
+    const typo = 'apiVersion: eventratelimit.admission.svc.io/v1alpha1\nkind: Configuraton\nlimits: [{type: Server, qps: 1, burst: 1}]\n';
+    const loose = svckit(['validate', '-'], ROOT, typo);
+    expect(loose.code).toBe(0);
+    expect(loose.stdout).toContain(
+      'warning: unknown kind Configuraton in eventratelimit.admission.svc.io/v1alpha1: skipped (did you mean Configuration?)',
+    );
+    expect(loose.stdout.trimEnd().split('\n').at(-1)).toBe('1 documents: 0 valid, 0 invalid, 1 skipped');
+    const strict = svckit(['validate', '--strict-kinds', '-'], ROOT, typo);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('<stdin>:2:1: error: unknown kind Configuraton');
+    expect(strict.stdout.trimEnd().split('\n').at(-1)).toBe('1 documents: 0 valid, 1 invalid, 0 skipped');
+  });
+
+  it('prints the defaulted documents as YAML with --print-defaults (the report goes to standard error)', () => {
+    const r = svckit(
+      ['validate', '--print-defaults', '-'],
+      ROOT,
+      'apiVersion: svcscheduler.config.svc.io/v1\nkind: SvcSchedulerConfiguration\nprofiles:\n  - schedulerName: default-scheduler\n    pluginConfig:\n      - name: DefaultPreemption\n',
+    );
+    expect(r.code).toBe(0);
+    const docs = parseAllDocuments(r.stdout).map((d) => d.toJS() as Record<string, unknown>);
+    expect(docs).toHaveLength(1);
+    expect(docs[0]).toMatchObject({
+      kind: 'SvcSchedulerConfiguration',
+      parallelism: 16,
+      podInitialBackoffSeconds: 1,
+      podMaxBackoffSeconds: 10,
+      profiles: [
+        {
+          schedulerName: 'default-scheduler',
+          pluginConfig: [
+            {
+              name: 'DefaultPreemption',
+              args: { kind: 'DefaultPreemptionArgs', minCandidateNodesPercentage: 10, minCandidateNodesAbsolute: 100 },
+            },
+          ],
+        },
+      ],
+    });
+    expect(r.stderr.trimEnd().split('\n').at(-1)).toBe('1 documents: 1 valid, 0 invalid, 0 skipped');
   });
 
   it('prints its help and exits 0', () => {
