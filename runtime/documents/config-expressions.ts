@@ -24,6 +24,8 @@ export interface ExpressionProblem {
   /** The expression's text, when the problem is an expression's. */
   expression?: string;
   detail: string;
+  /** The problem is a repeated value (`Duplicate value`, as the real system words it). */
+  duplicate?: boolean;
   /** Where in the expression, when known (1-based). */
   line?: number;
   column?: number;
@@ -71,6 +73,17 @@ function compile(
 
 function authenticationProblems(doc: Json): ExpressionProblem[] {
   const out: ExpressionProblem[] = [];
+  // Issuer and discovery URLs are unique across authenticators: the repetition is the problem.
+  for (const field of ['url', 'discoveryURL']) {
+    const seen = new Set<string>();
+    list(doc.jwt).forEach((jwt, i) => {
+      const issuer = isObject(jwt) && isObject(jwt.issuer) ? jwt.issuer : {};
+      const value = text(issuer[field]);
+      if (value === undefined) return;
+      if (seen.has(value)) out.push({ field: `jwt[${i}].issuer.${field}`, detail: '', duplicate: true });
+      seen.add(value);
+    });
+  }
   list(doc.jwt).forEach((jwt, i) => {
     if (!isObject(jwt)) return;
     const base = `jwt[${i}]`;

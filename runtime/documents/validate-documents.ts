@@ -195,11 +195,12 @@ export class DocumentValidator {
         result.findings.push({
           severity: 'error',
           field: p.field,
-          message: fieldErrorMessage(
-            p.expression !== undefined
-              ? { type: 'FieldValueInvalid', field: p.field, badValue: p.expression, detail: p.detail }
-              : { type: 'FieldValueInvalid', field: p.field, badValue: valueAtPath(value, p.field), detail: p.detail },
-          ),
+          message: fieldErrorMessage({
+            type: p.duplicate ? 'FieldValueDuplicate' : 'FieldValueInvalid',
+            field: p.field,
+            badValue: p.expression ?? valueAtPath(value, p.field),
+            detail: p.detail,
+          }),
           position: nodes.positionInScalar(p.field, p.line, p.column) ?? nodes.positionOf(p.field, base.position),
         });
       }

@@ -117,8 +117,9 @@ export const ResourceConfigurationSchema: ObjectSchema = {
       schema: {
         type: 'list',
         items: { type: 'string', pattern: '^(\\*\\.\\*|\\*\\.[a-z0-9.-]*|[a-z0-9][a-z0-9-]*(\\.[a-z0-9.-]*)?)$' },
+        listType: 'set',
         minItems: 1,
-        rules: [{ rule: 'self.all(a, self.exists_one(b, b == a))', message: 'the same resource cannot be specified multiple times' }, { rule: "!self.exists(r, r == '*.*') || size(self) == 1", message: "'*.*' overlaps every other resource and must be the only entry in its list" }, { rule: "self.all(w, !w.startsWith('*.') || w == '*.*' || !self.exists(r, r != w && (r.contains('.') ? r.substring(r.indexOf('.') + 1) : '') == w.substring(2)))", message: "using overlapping resources such as 'secrets' and '*.' (or 'deployments.apps' and '*.apps') in the same list is not allowed" }],
+        rules: [{ rule: "!self.exists(r, r == '*.*') || size(self) == 1", message: "'*.*' overlaps every other resource and must be the only entry in its list" }, { rule: "self.all(w, !w.startsWith('*.') || w == '*.*' || !self.exists(r, r != w && (r.contains('.') ? r.substring(r.indexOf('.') + 1) : '') == w.substring(2)))", message: "using overlapping resources such as 'secrets' and '*.' (or 'deployments.apps' and '*.apps') in the same list is not allowed" }],
       },
       required: true,
       proto: 1,

@@ -164,7 +164,7 @@ export interface ResourceConfiguration {
   /**
    * Resources to encrypt: names such as secrets, <resource>.<group>, *.<group>, *. for the core group and *.* for everything including later custom resources.
    *
-   * At least 1 items.
+   * At least 1 items; list type set.
    */
   resources: string[];
 

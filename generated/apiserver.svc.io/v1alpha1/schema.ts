@@ -38,11 +38,7 @@ export const AuthenticationConfigurationSchema: ObjectSchema = {
     { name: 'kind', schema: { type: 'string', enum: ['AuthenticationConfiguration'] } },
     {
       name: 'jwt',
-      schema: {
-        type: 'list',
-        items: { type: 'ref', ref: () => JWTAuthenticatorSchema },
-        rules: [{ rule: 'self.all(a, self.exists_one(b, b.issuer.url == a.issuer.url))', message: 'issuer.url must be unique across authenticators' }, { rule: 'self.all(a, !has(a.issuer.discoveryURL) || self.exists_one(b, has(b.issuer.discoveryURL) && b.issuer.discoveryURL == a.issuer.discoveryURL))', message: 'issuer.discoveryURL must be unique across authenticators' }],
-      },
+      schema: { type: 'list', items: { type: 'ref', ref: () => JWTAuthenticatorSchema } },
       required: true,
       proto: 1,
     },
@@ -105,7 +101,8 @@ export const ClaimMappingsSchema: ObjectSchema = {
       schema: {
         type: 'list',
         items: { type: 'ref', ref: () => ExtraMappingSchema },
-        rules: [{ rule: 'self.all(a, self.exists_one(b, b.key == a.key))', message: 'extra mapping keys must be unique' }],
+        listType: 'map',
+        listMapKeys: ['key'],
       },
       proto: 4,
     },
