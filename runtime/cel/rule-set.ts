@@ -203,9 +203,17 @@ export class RuleSet {
 
   /** Compiles every rule of the tree now; returns the rules that do not compile. */
   check(): CelCompileError[] {
-    const errors: CelCompileError[] = [];
+    return this.checkAt().map((p) => p.error);
+  }
+
+  /**
+   * Compiles every rule of the tree now; returns the rules that do not compile with the path of
+   * the schema node they sit on (`spec.items[*]`, `<root>` for the root), first found.
+   */
+  checkAt(): { path: string; error: CelCompileError }[] {
+    const errors: { path: string; error: CelCompileError }[] = [];
     const seen = new Set<SchemaNode>();
-    const visit = (node: SchemaNode): void => {
+    const visit = (node: SchemaNode, path: string): void => {
       if (seen.has(node)) return;
       seen.add(node);
       for (const holder of chain(node)) {
@@ -213,17 +221,17 @@ export class RuleSet {
           try {
             compileRule(r, { self: node, oldSelf: /\boldSelf\b/.test(r.rule), costLimits: this.limits });
           } catch (e) {
-            if (e instanceof CelCompileError) errors.push(e);
+            if (e instanceof CelCompileError) errors.push({ path: path || '<root>', error: e });
             else throw e;
           }
         }
       }
       const n = deref(node);
-      if (n.type === 'object') n.fields.forEach((f) => visit(f.schema));
-      else if (n.type === 'map') visit(n.values);
-      else if (n.type === 'list') visit(n.items);
+      if (n.type === 'object') n.fields.forEach((f) => visit(f.schema, child(path, f.name)));
+      else if (n.type === 'map') visit(n.values, `${path}[*]`);
+      else if (n.type === 'list') visit(n.items, `${path}[*]`);
     };
-    visit(this.root);
+    visit(this.root, '');
     return errors;
   }
 

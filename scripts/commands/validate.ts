@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { DocumentValidator, type DocumentResult, jsonReport, junitReport, textReport } from '../../runtime/documents/index.js';
+import { ruleSetForKind } from '../../runtime/cel/index.js';
 import type { KindRegistration } from '../../runtime/schema/index.js';
 import { projectKinds } from './project-kinds.js';
 import { UsageError } from './usage-error.js';
@@ -35,6 +36,13 @@ export async function validateCommand(args: string[]): Promise<number> {
   const kinds: readonly KindRegistration[] = values.schemas
     ? (await projectKinds(values.schemas, 'validate')).kinds
     : (await import('../../generated/kinds.js')).allKinds;
+  if (values.schemas) {
+    // A project's rule that does not compile: said once here; each document it reaches has a finding.
+    for (const k of kinds) {
+      for (const e of ruleSetForKind(k).check())
+        process.stderr.write(`svckit validate: warning: ${k.apiVersion} ${k.kind}: ${e.message}\n`);
+    }
+  }
   const validator = new DocumentValidator(kinds);
   const results: DocumentResult[] = [];
   for (const input of inputs(positionals)) {
