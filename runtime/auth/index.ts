@@ -49,7 +49,7 @@ export {
   withAuthenticatedGroup,
 } from './user.js';
 export { CLIENT_AUTH_OID, ClientCertificateAuthenticator } from './x509.js';
-export { AuthConfigError } from './cel-support.js';
+export { AuthConfigError, CLAIMS_VARIABLES, compileAt, USER_SCHEMA } from './cel-support.js';
 export {
   type AuthenticationConfigurationInput,
   DEFAULT_SIGNING_ALGORITHMS,
@@ -92,6 +92,7 @@ export {
   AUTHORIZATION_GROUP,
   accessRequestOfReview,
   parseSubjectAccessReviewStatus,
+  SUBJECT_ACCESS_REVIEW_SPEC_SCHEMA,
   subjectAccessReview,
   type SubjectAccessReviewSpec,
   subjectAccessReviewSpec,

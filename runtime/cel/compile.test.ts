@@ -123,3 +123,32 @@ describe('compileExpression', () => {
     expect(() => compileExpression('1', { resultType: 'bool' })).toThrow(/must evaluate to bool/);
   });
 });
+
+describe('has() on a selection that does not start at a variable', () => {
+  const routes: SchemaNode = {
+    type: 'list',
+    maxItems: 16,
+    items: {
+      type: 'object',
+      fields: [
+        { name: 'matches', schema: { type: 'list', maxItems: 8, items: { type: 'string', maxLength: 64 } } },
+        { name: 'name', schema: { type: 'string', maxLength: 63 } },
+      ],
+    },
+  };
+
+  it('compiles and evaluates has(self[0].matches), as real CRDs use it', () => {
+    const rule = compileRule({ rule: 'size(self) == 0 || !has(self[0].matches) || size(self[0].matches) > 0' }, { self: routes });
+    expect(rule.evaluate({ self: [{ name: 'a' }] })).toBe(true);
+    expect(rule.evaluate({ self: [{ name: 'a', matches: [] }] })).toBe(false);
+    const nested = compileRule({ rule: 'self.all(r, has(r.name)) && has(self[0].name)' }, { self: routes });
+    expect(nested.evaluate({ self: [{ name: 'a' }] })).toBe(true);
+    expect(nested.evaluate({ self: [{ matches: ['x'] }] })).toBe(false);
+  });
+
+  it('still rejects a field the type does not have', () => {
+    const e = compileErrorOf(() => compileRule({ rule: 'has(self[0].nmae)' }, { self: routes }));
+    expect(e.rule).toBe('has(self[0].nmae)');
+    expect(e.summary).toMatch(/nmae/);
+  });
+});

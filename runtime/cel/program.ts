@@ -220,18 +220,62 @@ function checkHasArguments(env: Environment, text: string, root: AstNode, isNode
   }
 }
 
+/**
+ * The library's has() macro accepts only a selection starting at an identifier (`has(self.a.b)`),
+ * not one from any expression (`has(self[0].matches)`, used by real CRDs), and its macro cannot be
+ * replaced (a second `has(ast)` overload overlaps). Such a has(E.f) is rewritten in the source to
+ * the equivalent `(E).?f.hasValue()` (optional selection: absent field or key gives none), one at a
+ * time from the last, re-parsing in between. Undefined when there is nothing to rewrite.
+ */
+function rewriteHasOnExpressions(env: Environment, text: string, selections: string[] = []): string | undefined {
+  let source = text;
+  for (let round = 0; round < 64; round++) {
+    let parsed: ReturnType<Environment['parse']>;
+    try {
+      parsed = env.parse(source);
+    } catch {
+      return round === 0 ? undefined : source;
+    }
+    const root = parsed.ast as unknown as AstNode;
+    const isNode = astNodeTest(root);
+    let target: { call: AstNode; base: AstNode; field: string } | undefined;
+    for (const node of allNodes(root, isNode)) {
+      if (node.op !== 'call' || !Array.isArray(node.args) || node.args[0] !== 'has') continue;
+      const args = node.args[1] as unknown[];
+      const arg = args?.length === 1 ? args[0] : undefined;
+      if (!isNode(arg) || arg.op !== '.' || !Array.isArray(arg.args) || typeof arg.args[1] !== 'string') continue;
+      let chainRoot: AstNode = arg;
+      while ((chainRoot.op === '.' || chainRoot.op === '.?') && Array.isArray(chainRoot.args) && isNode(chainRoot.args[0])) {
+        chainRoot = chainRoot.args[0];
+      }
+      if (chainRoot.op === 'id') continue;
+      const base = arg.args[0];
+      if (!isNode(base)) continue;
+      if (!target || node.start > target.call.start) target = { call: node, base, field: arg.args[1] };
+    }
+    if (!target) return round === 0 ? undefined : source;
+    const { call, base, field } = target;
+    selections.push(`(${source.slice(base.start, base.end)}).${field}`);
+    source = `${source.slice(0, call.start)}(${source.slice(base.start, base.end)}).?${field}.hasValue()${source.slice(call.end)}`;
+  }
+  return source;
+}
+
 /** Compiles `text` in `env` (which declares the variables); throws CelCompileError. */
 export function compileExpression(env: Environment, text: string): CompiledExpression {
   let parsed: ReturnType<Environment['parse']>;
+  // Node positions below are offsets in `source`; errors name the rule as written.
+  const selections: string[] = [];
+  const source = rewriteHasOnExpressions(env, text, selections) ?? text;
   try {
-    parsed = env.parse(text);
+    parsed = env.parse(source);
   } catch (e) {
     if (e instanceof ParseError) throw compileError(text, e);
     throw e;
   }
   const root = parsed.ast as unknown as AstNode;
   const isNode = astNodeTest(root);
-  const identifiers = instrument(text, allNodes(root, isNode), isNode);
+  const identifiers = instrument(source, allNodes(root, isNode), isNode);
   const checked = parsed.check();
   if (!checked.valid || checked.type === undefined) {
     const e = checked.error;
@@ -239,7 +283,14 @@ export function compileExpression(env: Environment, text: string): CompiledExpre
     const other: unknown = e;
     throw new CelCompileError(text, other instanceof Error ? other.message : 'type check failed');
   }
-  checkHasArguments(env, text, root, isNode);
+  checkHasArguments(env, source, root, isNode);
+  // An optional selection does not check the field of a typed object: the rewritten has()
+  // arguments are checked as plain selections (those using comprehension variables cannot be).
+  for (const selection of selections) {
+    const result = env.check(selection);
+    const summary = result.valid ? undefined : userFacing(result.error?.summary ?? result.error?.message ?? 'type check failed');
+    if (summary !== undefined && !/unknown variable/i.test(summary)) throw new CelCompileError(text, summary);
+  }
   const evaluate = parsed;
   return {
     text,

@@ -182,5 +182,6 @@ describe('RuleSet', () => {
     };
     expect(new RuleSet(config).check()).toEqual([]);
     expect(new RuleSet(broken).check().map((e) => e.rule)).toEqual(['self.b == 1', 'self > 1']);
+    expect(new RuleSet(broken).checkAt().map((p) => `${p.path} ${p.error.rule}`)).toEqual(['<root> self.b == 1', 'a self > 1']);
   });
 });

@@ -33,6 +33,12 @@ function ruleError(field: string, reason: string | undefined, value: unknown, me
   return { type, field, badValue: jsonTypeOf(value), detail: message, rule, ...(error ? { error } : {}) };
 }
 
+/** What is wrong with a rule, without repeating its text (the field error carries the rule). */
+export function describeCompileError(e: CelCompileError): string {
+  const at = e.position ? ` at line ${e.position.line}, column ${e.position.column}` : '';
+  return `${e.summary}${at}`;
+}
+
 type Json = Readonly<Record<string, unknown>>;
 
 const child = (path: string, name: string): string => (path === '' ? name : `${path}.${name}`);
@@ -94,7 +100,13 @@ class Walk {
   }
 
   private runRules(holder: SchemaNode, self: SchemaNode, value: unknown, old: unknown, path: string): void {
-    for (const compiled of this.set.rulesOf(holder, self)) {
+    const compiledRules = this.set.rulesOf(holder, self);
+    // A rule that does not compile (syntax, types, over the cost estimate) is a finding at the
+    // field it sits on, not a crash: the other rules still run.
+    for (const broken of this.set.brokenRulesOf(holder)) {
+      this.errors.push(ruleError(path, undefined, value, `rule does not compile: ${describeCompileError(broken)}`, broken.rule, broken));
+    }
+    for (const compiled of compiledRules) {
       if (this.stopped) return;
       const rule = compiled.rule;
       if (compiled.isTransition && old === undefined && !rule.optionalOldSelf) continue;
@@ -122,6 +134,7 @@ class Walk {
 /** Every rule of a schema tree, compiled lazily per node and run by `validate`. */
 export class RuleSet {
   private readonly compiled = new Map<SchemaNode, CompiledRule[]>();
+  private readonly broken = new Map<SchemaNode, CelCompileError[]>();
   private readonly withRules = new Map<SchemaNode, boolean>();
   private readonly limits: CostLimits;
 
@@ -132,15 +145,33 @@ export class RuleSet {
     this.limits = { ...DEFAULT_COST_LIMITS, ...options.costLimits };
   }
 
-  /** The compiled rules that sit on `holder` (a node of the reference chain of `self`). */
+  /**
+   * The compiled rules that sit on `holder` (a node of the reference chain of `self`). Rules that
+   * do not compile are left out; `brokenRulesOf` names them.
+   */
   rulesOf(holder: NodeCommon & SchemaNode, self: SchemaNode): CompiledRule[] {
     let rules = this.compiled.get(holder);
     if (!rules) {
       const hasOld = (holder.rules ?? []).some((r) => /\boldSelf\b/.test(r.rule) || /\boldSelf\b/.test(r.messageExpression ?? ''));
-      rules = (holder.rules ?? []).map((r) => compileRule(r, { self, oldSelf: hasOld, costLimits: this.limits }));
+      const broken: CelCompileError[] = [];
+      rules = [];
+      for (const r of holder.rules ?? []) {
+        try {
+          rules.push(compileRule(r, { self, oldSelf: hasOld, costLimits: this.limits }));
+        } catch (e) {
+          if (e instanceof CelCompileError) broken.push(e);
+          else throw e;
+        }
+      }
       this.compiled.set(holder, rules);
+      this.broken.set(holder, broken);
     }
     return rules;
+  }
+
+  /** The rules on `holder` that did not compile (known once `rulesOf` has compiled them). */
+  brokenRulesOf(holder: SchemaNode): readonly CelCompileError[] {
+    return this.broken.get(holder) ?? [];
   }
 
   /** Whether `node` or anything below it carries rules. */
@@ -172,9 +203,17 @@ export class RuleSet {
 
   /** Compiles every rule of the tree now; returns the rules that do not compile. */
   check(): CelCompileError[] {
-    const errors: CelCompileError[] = [];
+    return this.checkAt().map((p) => p.error);
+  }
+
+  /**
+   * Compiles every rule of the tree now; returns the rules that do not compile with the path of
+   * the schema node they sit on (`spec.items[*]`, `<root>` for the root), first found.
+   */
+  checkAt(): { path: string; error: CelCompileError }[] {
+    const errors: { path: string; error: CelCompileError }[] = [];
     const seen = new Set<SchemaNode>();
-    const visit = (node: SchemaNode): void => {
+    const visit = (node: SchemaNode, path: string): void => {
       if (seen.has(node)) return;
       seen.add(node);
       for (const holder of chain(node)) {
@@ -182,17 +221,17 @@ export class RuleSet {
           try {
             compileRule(r, { self: node, oldSelf: /\boldSelf\b/.test(r.rule), costLimits: this.limits });
           } catch (e) {
-            if (e instanceof CelCompileError) errors.push(e);
+            if (e instanceof CelCompileError) errors.push({ path: path || '<root>', error: e });
             else throw e;
           }
         }
       }
       const n = deref(node);
-      if (n.type === 'object') n.fields.forEach((f) => visit(f.schema));
-      else if (n.type === 'map') visit(n.values);
-      else if (n.type === 'list') visit(n.items);
+      if (n.type === 'object') n.fields.forEach((f) => visit(f.schema, child(path, f.name)));
+      else if (n.type === 'map') visit(n.values, `${path}[*]`);
+      else if (n.type === 'list') visit(n.items, `${path}[*]`);
     };
-    visit(this.root);
+    visit(this.root, '');
     return errors;
   }
 

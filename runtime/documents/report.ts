@@ -12,12 +12,14 @@ export function summarize(results: readonly DocumentResult[]): Summary {
   return { documents: results.length, valid: count('valid'), invalid: count('invalid'), skipped: count('skipped') };
 }
 
-/** `file:line:column: error: message`, one finding a line, then the summary line. */
+/**
+ * `file:line:column: error: message`, one finding a line, then the summary line. The message is
+ * the server's 422 wording, without the rule's text (the JSON report has it); line breaks in a
+ * message are folded so that a finding never spans lines.
+ */
 export function textReport(results: readonly DocumentResult[]): string {
   const lines = results.flatMap((r) =>
-    r.findings.map(
-      (f) => `${r.file}:${f.position.line}:${f.position.column}: ${f.severity}: ${f.message}${f.rule ? ` (rule: ${f.rule})` : ''}`,
-    ),
+    r.findings.map((f) => `${r.file}:${f.position.line}:${f.position.column}: ${f.severity}: ${oneLine(f.message)}`),
   );
   const s = summarize(results);
   lines.push(`${s.documents} documents: ${s.valid} valid, ${s.invalid} invalid, ${s.skipped} skipped`);
@@ -62,4 +64,8 @@ export function junitReport(results: readonly DocumentResult[]): string {
 
 function xml(text: string): string {
   return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ');
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allKinds } from '../../generated/kinds.js';
+import type { KindRegistration } from '../schema/index.js';
 import { DocumentValidator, junitReport, summarize, textReport } from './index.js';
 
 const validator = new DocumentValidator(allKinds);
@@ -113,5 +114,100 @@ describe('reports', () => {
     expect(xml).toContain('<failure message="parallelism: Invalid value: 0: must be greater than or equal to 1">');
     expect(xml).toContain('<skipped message="unknown kind Widget in example.com/v1: skipped"/>');
     expect(xml).toContain('&quot;heavy&quot;');
+  });
+});
+
+describe('schemas whose rules do not compile', () => {
+  const kind = (rules: { rule: string }[]): KindRegistration => ({
+    group: 'example.com',
+    version: 'v1',
+    kind: 'Widget',
+    apiVersion: 'example.com/v1',
+    schema: {
+      type: 'object',
+      typeName: 'example.Widget',
+      fields: [
+        { name: 'apiVersion', schema: { type: 'string' } },
+        { name: 'kind', schema: { type: 'string' } },
+        {
+          name: 'spec',
+          schema: {
+            type: 'object',
+            fields: [
+              { name: 'size', schema: { type: 'integer', rules: [{ rule: 'self >= 0' }] } },
+              { name: 'items', schema: { type: 'list', items: { type: 'string' }, rules } },
+            ],
+          },
+        },
+      ],
+    },
+    validate: () => {},
+    setDefaults: () => {},
+    resource: { custom: true } as KindRegistration['resource'],
+  });
+  const doc = 'apiVersion: example.com/v1\nkind: Widget\nspec:\n  size: -1\n  items: [a, b]\n';
+
+  it('reports a rule that does not compile as a finding at its field, and still runs the other rules', () => {
+    const [r] = new DocumentValidator([kind([{ rule: 'self.size() >' }])]).validateText('w.yaml', doc);
+    expect(r!.status).toBe('invalid');
+    const lines = r!.findings.map((f) => `${f.position.line} ${f.field} ${f.message}`);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^4 spec.size spec.size: Invalid value/);
+    expect(lines[1]).toMatch(/^5 spec.items spec.items: Invalid value: .*rule does not compile/);
+  });
+
+  it('reports a rule over the cost estimate the same way', () => {
+    const [r] = new DocumentValidator([
+      kind([{ rule: 'self.all(a, self.all(b, self.all(c, self.all(d, a + b + c + d != "")))) && self.all(x, x.matches("^[a-z]+$"))' }]),
+    ]).validateText('w.yaml', doc);
+    expect(r!.status).toBe('invalid');
+    expect(r!.findings.map((f) => f.message).join('\n')).toMatch(/spec.items: .*cost/);
+  });
+});
+
+describe('unknown kinds and the text report', () => {
+  const typo = 'apiVersion: svcscheduler.config.svc.io/v1\nkind: SvcSchedulerConfiguraton\n';
+
+  it('suggests the kind meant, and makes unknown kinds errors with strictKinds', () => {
+    const [loose] = validator.validateText('t.yaml', typo);
+    expect(loose!.status).toBe('skipped');
+    expect(loose!.findings[0]!.message).toBe(
+      'unknown kind SvcSchedulerConfiguraton in svcscheduler.config.svc.io/v1: skipped (did you mean SvcSchedulerConfiguration?)',
+    );
+    const [strict] = validator.validateText('t.yaml', typo, { strictKinds: true });
+    expect(strict!.status).toBe('invalid');
+    expect(strict!.findings).toEqual([
+      {
+        severity: 'error',
+        field: 'kind',
+        message: 'unknown kind SvcSchedulerConfiguraton in svcscheduler.config.svc.io/v1 (did you mean SvcSchedulerConfiguration?)',
+        position: { line: 2, column: 1 },
+      },
+    ]);
+    const [noKind] = validator.validateText('t.yaml', 'a: 1\n', { strictKinds: true });
+    expect(noKind!.status).toBe('invalid');
+  });
+
+  it('prints one finding a line: no rule text, newlines in messages folded', () => {
+    const text = textReport([
+      {
+        file: 'x.yaml',
+        index: 0,
+        position: { line: 1, column: 1 },
+        status: 'invalid',
+        findings: [
+          {
+            severity: 'error',
+            field: 'spec',
+            message: 'spec: Invalid value: "object": first line\nsecond line',
+            position: { line: 3, column: 1 },
+            rule: 'self.a == 1 ||\n  self.b == 2',
+          },
+        ],
+      },
+    ]);
+    expect(text).toBe(
+      'x.yaml:3:1: error: spec: Invalid value: "object": first line second line\n1 documents: 0 valid, 1 invalid, 0 skipped\n',
+    );
   });
 });

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { cliArgs } from './cli.testing.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -60,6 +61,40 @@ describe('svckit validate', () => {
     });
   });
 
+  it('reports a CRD rule that does not compile as a finding, keeping every other result (no crash)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-validate-'));
+    const crd = readFileSync(join(CRDS, 'pki.example.io_issuers.yaml'), 'utf8').replace(
+      '"[has(self.acme), has(self.ca), has(self.selfSigned)].filter(x, x).size() == 1"',
+      '"self.acme.server +"',
+    );
+    mkdirSync(join(dir, 'crds'));
+    writeFileSync(join(dir, 'crds', 'issuers.yaml'), crd);
+    writeFileSync(
+      join(dir, 'docs.yaml'),
+      [
+        'apiVersion: pki.example.io/v1',
+        'kind: Issuer',
+        'metadata: {name: a, namespace: default}',
+        'spec: {ca: {secretName: x}}',
+        '---',
+        'apiVersion: eventratelimit.admission.svc.io/v1alpha1',
+        'kind: Configuration',
+        'limits: [{type: Server, qps: 1, burst: 1}]',
+        '',
+      ].join('\n'),
+    );
+    const r = svckit(['validate', '--schemas', join(dir, 'crds'), 'docs.yaml'], dir);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    // Said once when the schemas load, also when no document reaches the rule.
+    expect(r.stderr).toContain(
+      'svckit validate: warning: pki.example.io/v1 Issuer: compiling rule "self.acme.server +": Unexpected token: EOF',
+    );
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^docs\.yaml:4:1: error: spec: Invalid value: "object": rule does not compile: /);
+    expect(lines.at(-1)).toBe('2 documents: 0 valid, 1 invalid, 1 skipped');
+  });
+
   it('reads standard input and exits 0 when all documents are valid', () => {
     const r = svckit(
       ['validate', '-'],
@@ -68,6 +103,49 @@ describe('svckit validate', () => {
     );
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('1 documents: 1 valid, 0 invalid, 0 skipped');
+  });
+
+  it('fails a kind typo with --strict-kinds, and only warns without it', () => {
+    const typo = 'apiVersion: eventratelimit.admission.svc.io/v1alpha1\nkind: Configuraton\nlimits: [{type: Server, qps: 1, burst: 1}]\n';
+    const loose = svckit(['validate', '-'], ROOT, typo);
+    expect(loose.code).toBe(0);
+    expect(loose.stdout).toContain(
+      'warning: unknown kind Configuraton in eventratelimit.admission.svc.io/v1alpha1: skipped (did you mean Configuration?)',
+    );
+    expect(loose.stdout.trimEnd().split('\n').at(-1)).toBe('1 documents: 0 valid, 0 invalid, 1 skipped');
+    const strict = svckit(['validate', '--strict-kinds', '-'], ROOT, typo);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('<stdin>:2:1: error: unknown kind Configuraton');
+    expect(strict.stdout.trimEnd().split('\n').at(-1)).toBe('1 documents: 0 valid, 1 invalid, 0 skipped');
+  });
+
+  it('prints the defaulted documents as YAML with --print-defaults (the report goes to standard error)', () => {
+    const r = svckit(
+      ['validate', '--print-defaults', '-'],
+      ROOT,
+      'apiVersion: svcscheduler.config.svc.io/v1\nkind: SvcSchedulerConfiguration\nprofiles:\n  - schedulerName: default-scheduler\n    pluginConfig:\n      - name: DefaultPreemption\n',
+    );
+    expect(r.code).toBe(0);
+    const docs = parseAllDocuments(r.stdout).map((d) => d.toJS() as Record<string, unknown>);
+    expect(docs).toHaveLength(1);
+    expect(docs[0]).toMatchObject({
+      kind: 'SvcSchedulerConfiguration',
+      parallelism: 16,
+      podInitialBackoffSeconds: 1,
+      podMaxBackoffSeconds: 10,
+      profiles: [
+        {
+          schedulerName: 'default-scheduler',
+          pluginConfig: [
+            {
+              name: 'DefaultPreemption',
+              args: { kind: 'DefaultPreemptionArgs', minCandidateNodesPercentage: 10, minCandidateNodesAbsolute: 100 },
+            },
+          ],
+        },
+      ],
+    });
+    expect(r.stderr.trimEnd().split('\n').at(-1)).toBe('1 documents: 1 valid, 0 invalid, 0 skipped');
   });
 
   it('prints its help and exits 0', () => {

@@ -1,19 +1,29 @@
 import { type Stats, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { stringify } from 'yaml';
 import { DocumentValidator, type DocumentResult, jsonReport, junitReport, textReport } from '../../runtime/documents/index.js';
+import { ruleSetForKind } from '../../runtime/cel/index.js';
 import type { KindRegistration } from '../../runtime/schema/index.js';
 import { projectKinds } from './project-kinds.js';
 import { UsageError } from './usage-error.js';
 
-export const VALIDATE_USAGE = 'svckit validate <files|dirs|->... [--strict] [--output text|json|junit] [--schemas <dir>]';
+export const VALIDATE_USAGE =
+  'svckit validate <files|dirs|->... [--strict] [--strict-kinds] [--print-defaults] [--output text|json|junit] [--schemas <dir>]';
 
-/** `svckit validate`: exit 0 when every document is valid, 1 when any is invalid, 2 for usage errors. */
+/**
+ * `svckit validate`: exit 0 when every document is valid, 1 when any is invalid, 2 for usage errors.
+ * `--strict` makes unknown and duplicate fields errors, `--strict-kinds` documents of unknown kinds;
+ * `--print-defaults` writes the defaulted documents as YAML to standard output and the report to
+ * standard error.
+ */
 export async function validateCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     options: {
       strict: { type: 'boolean', default: false },
+      'strict-kinds': { type: 'boolean', default: false },
+      'print-defaults': { type: 'boolean', default: false },
       output: { type: 'string', default: 'text' },
       schemas: { type: 'string', multiple: true },
     },
@@ -26,13 +36,39 @@ export async function validateCommand(args: string[]): Promise<number> {
   const kinds: readonly KindRegistration[] = values.schemas
     ? (await projectKinds(values.schemas, 'validate')).kinds
     : (await import('../../generated/kinds.js')).allKinds;
+  if (values.schemas) {
+    // A project's rule that does not compile: said once here; each document it reaches has a finding.
+    for (const k of kinds) {
+      for (const e of ruleSetForKind(k).check())
+        process.stderr.write(`svckit validate: warning: ${k.apiVersion} ${k.kind}: ${e.message}\n`);
+    }
+  }
   const validator = new DocumentValidator(kinds);
   const results: DocumentResult[] = [];
   for (const input of inputs(positionals)) {
-    results.push(...validator.validateText(input.name, input.text(), { strict: values.strict }));
+    results.push(
+      ...validator.validateText(input.name, input.text(), {
+        strict: values.strict,
+        strictKinds: values['strict-kinds'],
+        keepDocuments: values['print-defaults'],
+      }),
+    );
   }
-  process.stdout.write(report(results));
+  if (values['print-defaults']) {
+    process.stdout.write(defaultedDocuments(results));
+    process.stderr.write(report(results.map(({ document: _, ...r }) => r)));
+  } else {
+    process.stdout.write(report(results));
+  }
   return results.some((r) => r.status === 'invalid') ? 1 : 0;
+}
+
+/** The documents of known kinds, defaulted, as one YAML stream; each headed by where it came from. */
+function defaultedDocuments(results: readonly DocumentResult[]): string {
+  return results
+    .filter((r) => r.document !== undefined)
+    .map((r) => `---\n# ${r.file}:${r.position.line} (${r.status})\n${stringify(r.document, { lineWidth: 0 })}`)
+    .join('');
 }
 
 interface Input {

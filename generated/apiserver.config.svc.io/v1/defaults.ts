@@ -15,7 +15,6 @@ export function defaultEncryptionConfiguration(v: unknown): void {
 export function defaultKMSConfiguration(v: unknown): void {
   if (!isObject(v)) return;
   if (v.apiVersion === undefined) v.apiVersion = 'v1';
-  if (v.cachesize === undefined) v.cachesize = 1000;
   if (v.timeout === undefined) v.timeout = '3s';
 }
 

@@ -70,10 +70,11 @@ export const KMSConfigurationSchema: ObjectSchema = {
   fields: [
     { name: 'apiVersion', schema: { type: 'string', default: 'v1', enum: ['v1', 'v2'] }, proto: 1 },
     { name: 'name', schema: { type: 'string' }, required: true, proto: 2 },
-    { name: 'cachesize', schema: { type: 'integer', format: 'int32', default: 1000 }, proto: 3 },
+    { name: 'cachesize', schema: { type: 'integer', format: 'int32' }, proto: 3 },
     { name: 'endpoint', schema: { type: 'string' }, required: true, proto: 4 },
     { name: 'timeout', schema: { type: 'duration', default: '3s' }, proto: 5 },
   ],
+  rules: [{ rule: "!has(self.cachesize) || !has(self.apiVersion) || self.apiVersion == 'v1'", message: 'cachesize is not supported in v2', fieldPath: '.cachesize' }],
 };
 
 /** Schema descriptor of {@link Key} (schemas/apiserver.config.svc.io/v1.yaml .definitions.Key). */
@@ -116,8 +117,9 @@ export const ResourceConfigurationSchema: ObjectSchema = {
       schema: {
         type: 'list',
         items: { type: 'string', pattern: '^(\\*\\.\\*|\\*\\.[a-z0-9.-]*|[a-z0-9][a-z0-9-]*(\\.[a-z0-9.-]*)?)$' },
+        listType: 'set',
         minItems: 1,
-        rules: [{ rule: 'self.all(a, self.exists_one(b, b == a))', message: 'the same resource cannot be specified multiple times' }, { rule: "!self.exists(r, r == '*.*') || size(self) == 1", message: "'*.*' overlaps every other resource and must be the only entry in its list" }, { rule: "self.all(w, !w.startsWith('*.') || w == '*.*' || !self.exists(r, r != w && (r.contains('.') ? r.substring(r.indexOf('.') + 1) : '') == w.substring(2)))", message: "using overlapping resources such as 'secrets' and '*.' (or 'deployments.apps' and '*.apps') in the same list is not allowed" }],
+        rules: [{ rule: "!self.exists(r, r == '*.*') || size(self) == 1", message: "'*.*' overlaps every other resource and must be the only entry in its list" }, { rule: "self.all(w, !w.startsWith('*.') || w == '*.*' || !self.exists(r, r != w && (r.contains('.') ? r.substring(r.indexOf('.') + 1) : '') == w.substring(2)))", message: "using overlapping resources such as 'secrets' and '*.' (or 'deployments.apps' and '*.apps') in the same list is not allowed" }],
       },
       required: true,
       proto: 1,

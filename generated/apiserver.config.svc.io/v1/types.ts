@@ -95,11 +95,9 @@ export interface KMSConfiguration {
   name: string;
 
   /**
-   * Maximum number of secrets cached in memory; default 1000; a negative value disables caching; only for v1 KMS providers.
+   * Maximum number of secrets cached in memory; default 1000; a negative value disables caching; only for v1 KMS providers (defaulted for v1 only, by svckit validate: the format has no conditional default).
    *
    * Int32.
-   *
-   * @defaultValue `1000`
    */
   cachesize?: number;
 
@@ -166,7 +164,7 @@ export interface ResourceConfiguration {
   /**
    * Resources to encrypt: names such as secrets, <resource>.<group>, *.<group>, *. for the core group and *.* for everything including later custom resources.
    *
-   * At least 1 items.
+   * At least 1 items; list type set.
    */
   resources: string[];
 

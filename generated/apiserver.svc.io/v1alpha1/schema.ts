@@ -38,11 +38,7 @@ export const AuthenticationConfigurationSchema: ObjectSchema = {
     { name: 'kind', schema: { type: 'string', enum: ['AuthenticationConfiguration'] } },
     {
       name: 'jwt',
-      schema: {
-        type: 'list',
-        items: { type: 'ref', ref: () => JWTAuthenticatorSchema },
-        rules: [{ rule: 'self.all(a, self.exists_one(b, b.issuer.url == a.issuer.url))', message: 'issuer.url must be unique across authenticators' }, { rule: 'self.all(a, !has(a.issuer.discoveryURL) || self.exists_one(b, has(b.issuer.discoveryURL) && b.issuer.discoveryURL == a.issuer.discoveryURL))', message: 'issuer.discoveryURL must be unique across authenticators' }],
-      },
+      schema: { type: 'list', items: { type: 'ref', ref: () => JWTAuthenticatorSchema } },
       required: true,
       proto: 1,
     },
@@ -105,7 +101,8 @@ export const ClaimMappingsSchema: ObjectSchema = {
       schema: {
         type: 'list',
         items: { type: 'ref', ref: () => ExtraMappingSchema },
-        rules: [{ rule: 'self.all(a, self.exists_one(b, b.key == a.key))', message: 'extra mapping keys must be unique' }],
+        listType: 'map',
+        listMapKeys: ['key'],
       },
       proto: 4,
     },
@@ -254,7 +251,6 @@ export const JWTAuthenticatorSchema: ObjectSchema = {
       proto: 4,
     },
   ],
-  rules: [{ rule: "!has(self.claimMappings) || !has(self.claimMappings.username) || !has(self.claimMappings.username.expression) || !self.claimMappings.username.expression.matches('claims\\\\.\\\\??email\\\\b') || self.claimMappings.username.expression.matches('claims\\\\.\\\\??email_verified\\\\b') || (has(self.claimMappings.extra) && self.claimMappings.extra.exists(e,\n  has(e.valueExpression) && e.valueExpression.matches('claims\\\\.\\\\??email_verified\\\\b'))) ||\n(has(self.claimValidationRules) && self.claimValidationRules.exists(r,\n  has(r.expression) && r.expression.matches('claims\\\\.\\\\??email_verified\\\\b')))", message: 'claims.email_verified must be used in claimMappings.username.expression or claimMappings.extra[*].valueExpression or claimValidationRules[*].expression when claims.email is used in claimMappings.username.expression' }],
 };
 
 /** Schema descriptor of {@link PrefixedClaimOrExpression} (schemas/apiserver.svc.io/v1alpha1.yaml .definitions.PrefixedClaimOrExpression). */

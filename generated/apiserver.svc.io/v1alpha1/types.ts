@@ -108,7 +108,11 @@ export interface ClaimMappings {
   /** UID attribute (a singular string). */
   uid?: ClaimOrExpression;
 
-  /** Extra attributes; keys are unique. */
+  /**
+   * Extra attributes; keys are unique.
+   *
+   * List type map keyed by key.
+   */
   extra?: ExtraMapping[];
 }
 
