@@ -62,7 +62,8 @@ export interface CompiledJwtRules {
 }
 
 const STRING = ['string'];
-const STRING_OR_LIST = ['string', 'list<string>', 'list<dyn>'];
+// `list` is how the checker types a list literal of dynamic elements (`[claims.tid]`).
+const STRING_OR_LIST = ['string', 'list<string>', 'list<dyn>', 'list'];
 const BOOL = ['bool'];
 const EXTRA_KEY = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/[a-z0-9/._~%!$&()*+,;=:-]+$/;
 

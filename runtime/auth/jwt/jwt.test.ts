@@ -186,18 +186,20 @@ describe('claim mappings and rules', () => {
             { key: 'example.svc.io/empty', valueExpression: '""' },
             { key: 'example.svc.io/absent', valueExpression: 'claims.?missing.orValue(null)' },
             { key: 'example.svc.io/list', valueExpression: '["a", "", "b"]' },
+            // A list built from claims is typed list (of dyn) by the checker, as in the real system.
+            { key: 'example.svc.io/tid', valueExpression: '[claims.tid]' },
           ],
         },
       }),
     );
-    const r = await run(auth, claims({ roles: ['admin', 'dev'], oid: 'u-42', tenant: 't1' }));
+    const r = await run(auth, claims({ roles: ['admin', 'dev'], oid: 'u-42', tenant: 't1', tid: 'x9' }));
     expect(r).toEqual({
       outcome: 'user',
       user: {
         username: 'cel:alice',
         uid: 'u-42',
         groups: ['role:admin', 'role:dev'],
-        extra: { 'example.svc.io/tenant': ['t1'], 'example.svc.io/list': ['a', 'b'] },
+        extra: { 'example.svc.io/tenant': ['t1'], 'example.svc.io/list': ['a', 'b'], 'example.svc.io/tid': ['x9'] },
       },
       detail: `JWT from ${issuer.url}`,
     });
