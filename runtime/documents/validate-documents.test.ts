@@ -58,6 +58,14 @@ describe('DocumentValidator', () => {
     expect(r!.status).toBe('valid');
   });
 
+  it('accepts contention profiling with profiling off, as the real system does (it only takes effect with profiling)', () => {
+    const docs = [
+      'apiVersion: svcscheduler.config.svc.io/v1\nkind: SvcSchedulerConfiguration\nenableContentionProfiling: true\n',
+      'apiVersion: svccontrollermanager.config.svc.io/v1alpha1\nkind: SvcControllerManagerConfiguration\nGeneric:\n  Debugging:\n    enableContentionProfiling: true\n',
+    ];
+    for (const text of docs) expect(validator.validateText('x.yaml', text).map((r) => r.status)).toEqual(['valid']);
+  });
+
   it('skips unknown kinds with a warning, as the bootstrap tool does', () => {
     expect(results[2]!.findings).toEqual([
       { severity: 'warning', field: '', message: 'unknown kind Widget in example.com/v1: skipped', position: { line: 21, column: 1 } },

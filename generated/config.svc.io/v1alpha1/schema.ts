@@ -24,7 +24,6 @@ export const DebuggingConfigurationSchema: ObjectSchema = {
     { name: 'enableProfiling', schema: { type: 'boolean' }, proto: 1 },
     { name: 'enableContentionProfiling', schema: { type: 'boolean' }, proto: 2 },
   ],
-  rules: [{ rule: '!has(self.enableContentionProfiling) || !self.enableContentionProfiling || (has(self.enableProfiling) && self.enableProfiling)', message: 'enableContentionProfiling requires enableProfiling' }],
 };
 
 /** Schema descriptor of {@link LeaderElectionConfiguration} (schemas/config.svc.io/v1alpha1.yaml .definitions.LeaderElectionConfiguration). */
