@@ -57,7 +57,8 @@ function queryBool(params: URLSearchParams, name: string): boolean {
   return value !== '0' && value.toLowerCase() !== 'false';
 }
 
-function nonResource(method: string, path: string): RequestAttributes {
+/** The attributes of a request for a non-resource path (`/healthz`, `/version`): the verb is the lowercase method. */
+export function nonResource(method: string, path: string): RequestAttributes {
   return {
     isResourceRequest: false,
     path,

@@ -3,7 +3,7 @@
  * `v1beta1` (they differ in one field name: `groups` in v1, `group` in v1beta1), and the parsing
  * of its answer. Match conditions always see the v1 spec as `request`, whichever version is sent.
  */
-import type { RequestAttributes } from './attributes.js';
+import { type RequestAttributes, nonResource } from './attributes.js';
 import type { AuthorizationRequest } from './authorize.js';
 import type { SchemaNode } from '../schema/index.js';
 import type { UserInfo } from './user.js';
@@ -78,18 +78,8 @@ export function accessRequestOfReview(spec: unknown): AuthorizationRequest {
         subresource: r.subresource ?? '',
         name: r.name ?? '',
       }
-    : {
-        isResourceRequest: false,
-        path: n.path ?? '',
-        verb: n.verb ?? '',
-        apiPrefix: '',
-        apiGroup: '',
-        apiVersion: '',
-        namespace: '',
-        resource: '',
-        subresource: '',
-        name: '',
-      };
+    : // A review's verb is written as the real system's (lowercase already).
+      nonResource(n.verb ?? '', n.path ?? '');
   return { user, attributes };
 }
 
