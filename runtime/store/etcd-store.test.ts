@@ -275,7 +275,7 @@ describe('etcd store across etcd restarts (fsync on)', () => {
     });
     opened.push(store);
     await store.create('/k/a', '1');
-    etcd!.freeze(true);
+    await etcd!.freeze(true);
     // (A call may also fail at once if the channel notices the hang first; both are answers, not hangs.)
     // Answered, not hung: the test's own timeout bounds the wait (no wall-clock figure, so a loaded machine passes too).
     try {
@@ -285,7 +285,7 @@ describe('etcd store across etcd restarts (fsync on)', () => {
       expect(write).toBeInstanceOf(StoreUnavailableError);
       expect((write as Error).message).toMatch(/may or may not have committed/);
     } finally {
-      etcd!.freeze(false);
+      await etcd!.freeze(false);
     }
     // Recovery may take a reconnect (grpc-js backs off up to 2 s); then the update above may have
     // committed after all: either value is an honest outcome.

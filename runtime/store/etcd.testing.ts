@@ -5,7 +5,7 @@
  * start fails with a message naming the package, so the tests fail instead of skipping.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { createServer } from 'node:net';
@@ -39,8 +39,12 @@ export interface EtcdProcess {
   stop(graceMs?: number): Promise<void>;
   /** SIGKILL at once (a crash: no clean shutdown); keeps the data directory. */
   kill(): Promise<void>;
-  /** SIGSTOP or SIGCONT: a member that hangs without closing its connections, and its recovery. */
-  freeze(frozen: boolean): void;
+  /**
+   * SIGSTOP or SIGCONT: a member that hangs without closing its connections, and its recovery.
+   * Resolves once every thread of the process is in the state asked for (a signal is delivered
+   * asynchronously, and a thread on another core could otherwise still answer a request).
+   */
+  freeze(frozen: boolean): Promise<void>;
   /** Stops it and deletes the data directory (unless it was given). */
   dispose(): Promise<void>;
 }
@@ -132,8 +136,9 @@ export async function startEtcd(options: EtcdProcessOptions = {}): Promise<EtcdP
     clientPort,
     peerPort,
     stop,
-    freeze(frozen: boolean) {
+    async freeze(frozen: boolean) {
       child.kill(frozen ? 'SIGSTOP' : 'SIGCONT');
+      if (child.pid !== undefined) await processStopped(child.pid, frozen);
     },
     async kill() {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -239,4 +244,20 @@ export function makeTestCertificates(dir: string): { ca: string; cert: string; k
     file('cert.pem'),
   );
   return { ca: file('ca.pem'), cert: file('cert.pem'), key: file('key.pem') };
+}
+
+/** Waits until every thread of `pid` is stopped (state T) or none is, as /proc tells. */
+async function processStopped(pid: number, stopped: boolean): Promise<void> {
+  for (;;) {
+    let states: string[];
+    try {
+      states = readdirSync(`/proc/${pid}/task`).map(
+        (tid) => /\) (\S)/.exec(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'))?.[1] ?? '',
+      );
+    } catch {
+      return; // no /proc (not Linux) or the process is gone: nothing to wait for
+    }
+    if (states.every((state) => (state === 'T' || state === 't') === stopped)) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
