@@ -69,5 +69,23 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     handlers: options.handlers,
   });
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  if (!options.project) await ensureNamespace(url, DEFAULT_NAMESPACE);
   return { url, server, close: () => server.close() };
+}
+
+/** The namespace clients use when they name none; the server creates it at start, as a cluster does. */
+export const DEFAULT_NAMESPACE = 'default';
+
+/**
+ * Creates a namespace unless it exists, as the real system's system-namespaces controller does at
+ * start-up: a client of the server's own API, so the object goes through the same create path.
+ */
+async function ensureNamespace(url: string, name: string): Promise<void> {
+  const res = await fetch(`${url}/api/v1/namespaces`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }),
+  });
+  await res.body?.cancel();
+  if (res.status !== 201 && res.status !== 409) throw new Error(`the reference server could not create namespace ${name}: ${res.status}`);
 }
