@@ -3,6 +3,7 @@ import { groupDir, ownGroupVersions } from '../model/index.js';
 import { type GeneratedFile, tsString } from '../print/index.js';
 import type { EmitContext } from './emit-context.js';
 import { openApiDocument } from './openapi-document.js';
+import { printSharedJson } from './shared-json.js';
 
 /**
  * The OpenAPI artifact: `<group>/<version>/openapi.ts` holding the OpenAPI v3 document of the
@@ -14,11 +15,11 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile[] {
   const files = gvs.map((gv) => {
     const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/openapi.ts`, [gv.source]);
     const doc = openApiDocument(ctx.model, `svckit ${openApiPath(gv)}`, [gv]);
+    // Parameters and response blocks repeat per operation: each repeated part is written once.
+    const printed = printSharedJson(doc as unknown as Parameters<typeof printSharedJson>[0], 'part');
+    for (const c of printed.constants) printConst(file, `const ${c.name}`, c.lines);
     file.doc(`The OpenAPI v3 document of ${openApiPath(gv)}.`);
-    const lines = JSON.stringify(doc, null, 2).split('\n');
-    file.line(`export const openApiV3: Record<string, unknown> = ${lines[0]}`);
-    for (const l of lines.slice(1, -1)) file.line(l);
-    file.line(`${lines[lines.length - 1]};`);
+    printConst(file, 'export const openApiV3: Record<string, unknown>', printed.lines);
     return file;
   });
   const root = ctx.newFile('openapi.ts', [...new Set(gvs.map((gv) => gv.source))].sort());
@@ -34,6 +35,16 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile[] {
     '};',
   );
   return [...files, root];
+}
+
+function printConst(file: GeneratedFile, declaration: string, lines: string[]): void {
+  if (lines.length === 1) {
+    file.line(`${declaration} = ${lines[0]};`);
+    return;
+  }
+  file.line(`${declaration} = ${lines[0]}`);
+  for (const l of lines.slice(1, -1)) file.line(l);
+  file.line(`${lines[lines.length - 1]};`);
 }
 
 /** `api/v1` or `apis/<group>/<version>`: where a group/version's document lives below /openapi/v3. */
