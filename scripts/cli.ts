@@ -33,6 +33,20 @@ const commands: Record<string, Command> = {
       return { line, help: `usage: ${line}\n\n${SUMMARIES.serve}\n` };
     },
   },
+  encryption: {
+    run: async (args) => (await import('./commands/encryption.js')).encryptionCommand(args),
+    usage: async () => {
+      const m = await import('./commands/encryption.js');
+      return { line: m.ENCRYPTION_USAGE, help: m.ENCRYPTION_HELP };
+    },
+  },
+  'kms-plugin': {
+    run: async (args) => (await import('./commands/kms-plugin.js')).kmsPluginCommand(args),
+    usage: async () => {
+      const m = await import('./commands/kms-plugin.js');
+      return { line: m.KMS_PLUGIN_USAGE, help: m.KMS_PLUGIN_HELP };
+    },
+  },
   validate: {
     run: async (args) => (await import('./commands/validate.js')).validateCommand(args),
     usage: async () => {
@@ -46,6 +60,8 @@ const SUMMARIES: Record<string, string> = {
   codegen:
     'Generate types, schema descriptors, validators, defaulters and kind registrations from\n      schema files, CustomResourceDefinitions or OpenAPI v2/v3 documents.',
   conformance: 'Replay the protocol scenarios against a server (the reference server by default).',
+  encryption: 'Rewrite every stored object of the configured resources with the current encryption key (key rotation).',
+  'kms-plugin': 'Run a small KMS v2 plugin on a unix socket (for tests and trying KMS encryption out).',
   serve: 'Run the reference server; the first line on stdout is "listening on <url>". SIGTERM or SIGINT stops it.',
   validate:
     'Check configuration documents against their kinds (defaults applied first); errors carry\n      file:line:column. Exit 0 all valid, 1 any invalid, 2 usage error.',

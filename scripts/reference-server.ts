@@ -1,6 +1,7 @@
 import { allKinds } from '../generated/kinds.js';
 import { openApiDocuments as builtinDocuments } from '../generated/openapi.js';
 import { allProtobufPackages } from '../generated/protobuf.js';
+import type { EncryptionAtRest } from '../runtime/encryption/index.js';
 import type { KindRegistration } from '../runtime/schema/index.js';
 import { ApiServer, type HandlerCatalog, type RuleChecker, celRuleChecker } from '../runtime/server/index.js';
 import { createStore } from '../runtime/store/index.js';
@@ -31,6 +32,8 @@ export interface ReferenceServerOptions {
   project?: { kinds: readonly KindRegistration[]; openApiDocuments: Record<string, () => Promise<Record<string, unknown>>> };
   /** Named handlers the kinds refer to, over the built-in catalogue. */
   handlers?: HandlerCatalog;
+  /** Encryption at rest (`--encryption-provider-config`, loaded by `EncryptionAtRest.load`). */
+  encryption?: EncryptionAtRest;
 }
 
 export interface RunningServer {
@@ -67,6 +70,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     runtimeConfig: options.runtimeConfig,
     release: options.release,
     handlers: options.handlers,
+    encryption: options.encryption,
   });
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   if (!options.project) await ensureNamespace(url, DEFAULT_NAMESPACE);

@@ -10,7 +10,7 @@ import { parseDuration } from '../api/index.js';
 import { DocumentValidator } from '../documents/index.js';
 import type { KindRegistration } from '../schema/index.js';
 import { aesCbc, aesGcm } from './aes.js';
-import { type KmsV2Transformer, kmsV2 } from './kms-v2.js';
+import type { KmsV2Transformer } from './kms-v2.js';
 import { secretbox } from './secretbox.js';
 import { type KeyTransformer, ProviderList, identity } from './transformer.js';
 
@@ -112,6 +112,8 @@ function keyTransformers(p: Provider): KeyTransformer[] {
 async function connect(file: string, at: string, kms: NonNullable<Provider['kms']>): Promise<KmsV2Transformer> {
   const timeoutMs = kms.timeout ? parseDuration(kms.timeout).milliseconds : KMS_TIMEOUT_MS;
   try {
+    // gRPC is loaded only for a configuration that names a plugin.
+    const { kmsV2 } = await import('./kms-v2.js');
     return await kmsV2({ name: kms.name, endpoint: kms.endpoint, timeoutMs });
   } catch (e) {
     throw new EncryptionConfigError(`${file}: ${at}: KMS plugin ${kms.name} at ${kms.endpoint}: ${(e as Error).message}`);

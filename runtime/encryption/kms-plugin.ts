@@ -7,9 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import * as grpc from '@grpc/grpc-js';
+import type * as Grpc from '@grpc/grpc-js';
 import { gcmOpen, gcmSeal } from './aes.js';
-import { type DecryptRequest, type EncryptRequest, keyManagementService } from './kms-wire.js';
+import type { DecryptRequest, EncryptRequest } from './kms-wire.js';
 
 export interface KmsPluginOptions {
   /** Path of the unix socket to listen on (a stale socket file there is replaced). */
@@ -36,15 +36,18 @@ export async function startKmsPlugin(options: KmsPluginOptions): Promise<Running
   for (const k of options.keys) if (k.length !== 32) throw new Error(`a KMS plugin key must be 32 bytes, not ${k.length}`);
   const byId = new Map(options.keys.map((k) => [kmsKeyId(k), k]));
   const keyId = kmsKeyId(options.keys[0]!);
+  // Loaded here, so that a server without KMS never loads gRPC.
+  const grpc = await import('@grpc/grpc-js');
+  const { keyManagementService } = await import('./kms-wire.js');
   const server = new grpc.Server();
-  const fail = (code: grpc.status, details: string) => Object.assign(new Error(details), { code, details });
+  const fail = (code: Grpc.status, details: string) => Object.assign(new Error(details), { code, details });
   server.addService(keyManagementService, {
-    Status: (_call: unknown, done: grpc.sendUnaryData<unknown>) => done(null, { version: 'v2', healthz: 'ok', keyId }),
-    Encrypt: (call: grpc.ServerUnaryCall<EncryptRequest, unknown>, done: grpc.sendUnaryData<unknown>) => {
+    Status: (_call: unknown, done: Grpc.sendUnaryData<unknown>) => done(null, { version: 'v2', healthz: 'ok', keyId }),
+    Encrypt: (call: Grpc.ServerUnaryCall<EncryptRequest, unknown>, done: Grpc.sendUnaryData<unknown>) => {
       // The key id is authenticated too, so an envelope cannot be replayed under another id.
       done(null, { ciphertext: gcmSeal('aes-256-gcm', options.keys[0]!, call.request.plaintext, keyId), keyId, annotations: {} });
     },
-    Decrypt: (call: grpc.ServerUnaryCall<DecryptRequest, unknown>, done: grpc.sendUnaryData<unknown>) => {
+    Decrypt: (call: Grpc.ServerUnaryCall<DecryptRequest, unknown>, done: Grpc.sendUnaryData<unknown>) => {
       const key = byId.get(call.request.keyId);
       if (!key) return done(fail(grpc.status.NOT_FOUND, `unknown key id ${JSON.stringify(call.request.keyId)}`), null);
       try {

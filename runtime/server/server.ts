@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type StatusError, badRequest, isStatusError, methodNotAllowed, pathNotFound, unexpectedError } from '../api/index.js';
 import { type ProtobufPackage, ProtobufCodecs } from '../codec/index.js';
 import { compressResponseSync } from '../compression/index.js';
+import { type EncryptionAtRest, encryptStore } from '../encryption/index.js';
 import type { KindRegistration } from '../schema/index.js';
 import { type Store, createContinueTokenSecret } from '../store/index.js';
 import type { AdmissionPlugin, RuleChecker } from './admission.js';
@@ -52,6 +53,8 @@ export interface ApiServerOptions {
   admission?: readonly AdmissionPlugin[];
   /** The policies of the handler chain's stages (authentication, authorization, audit, rate limits). */
   chain?: ChainPolicies;
+  /** Encryption at rest (`--encryption-provider-config`): the store holds what its providers write. */
+  encryption?: EncryptionAtRest;
 }
 
 /** The reference server's HTTP front: routing, the handler chain and the one place errors become Status. */
@@ -77,7 +80,7 @@ export class ApiServer {
       now: options.now ?? (() => new Date()),
     };
     const base = {
-      store: options.store,
+      store: options.encryption ? encryptStore(options.store, options.encryption, registry.resources()) : options.store,
       codecs: options.protobufPackages ? new ProtobufCodecs(options.protobufPackages) : undefined,
       compression: options.compression ?? true,
       registry,

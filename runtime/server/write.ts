@@ -16,6 +16,7 @@ import {
 import { managerForWrite, update } from '../apply/index.js';
 import type { JsonObject } from '../patch/index.js';
 import { isStoreKeyExistsError } from '../store/index.js';
+import { isStaleValue } from '../encryption/index.js';
 import { admit, invalidObject } from './admission.js';
 import type { RequestContext, Target } from './context.js';
 import type { Body, Reply } from './http.js';
@@ -204,8 +205,13 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
   const stored = w.ownershipRecorded ? next : recordOwnership(ctx, t, old, next, opts);
   const storedMeta = stored.metadata ?? {};
   const key = objectKey(r, t.namespace, name);
-  // A no-op update writes nothing and keeps the resourceVersion, as upstream (key order does not count).
-  if (canonical(JSON.parse(encodeObject(stored, r))) === canonical(JSON.parse(encodeObject(old, r)))) return { status: 200, body: old };
+  // A no-op update writes nothing and keeps the resourceVersion, as upstream (key order does not count),
+  // unless the stored value was encrypted with an old key: then it is written again (a rotation).
+  if (
+    canonical(JSON.parse(encodeObject(stored, r))) === canonical(JSON.parse(encodeObject(old, r))) &&
+    !(await isStaleValue(ctx.store, key, modRevision))
+  )
+    return { status: 200, body: old };
   const finishing = Boolean(storedMeta.deletionTimestamp) && (storedMeta.finalizers ?? []).length === 0;
   if (opts.dryRun) return { status: 200, body: { ...stored, metadata: { ...storedMeta, resourceVersion: old.metadata?.resourceVersion } } };
   try {

@@ -1,0 +1,89 @@
+/**
+ * `svckit encryption rewrite`: the last step of a key rotation. Every stored object of the
+ * configured resources is written again with the first provider's key, straight through the
+ * store's conditional writes, with a progress bar on a TTY (plain lines otherwise) and a count
+ * per key name at the end.
+ */
+import { parseArgs } from 'node:util';
+import { allKinds } from '../../generated/kinds.js';
+import { type EncryptionAtRest, type RewriteProgress, encryptStore, rewriteStored } from '../../runtime/encryption/index.js';
+import { ResourceRegistry } from '../../runtime/server/index.js';
+import { createStore } from '../../runtime/store/index.js';
+import { DEFAULT_STORE } from '../reference-server.js';
+import { projectKinds } from './project-kinds.js';
+import { loadEncryptionConfig } from './serve-encryption.js';
+import { UsageError } from './usage-error.js';
+
+export const ENCRYPTION_USAGE = `svckit encryption rewrite --encryption-provider-config <file> [--store sqlite:<path>|etcd://host:port[,...][?prefix=/p]]
+             [--schemas <dir>]`;
+
+export const ENCRYPTION_HELP = `usage: ${ENCRYPTION_USAGE}
+
+Rewrites every stored object of the resources the configuration names with its first provider's
+key (a rotation: add the new key second, restart every server, move it first, restart, rewrite,
+then remove the old key). Writes are conditional on the revision read, so servers on the same
+etcd may keep running; a SQLite file belongs to one process: stop its server first.
+Prints a progress bar on a TTY, plain lines otherwise, and how many objects each key held.
+`;
+
+export async function encryptionCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== 'rewrite') throw new UsageError(sub ? `unknown encryption command "${sub}"; expected rewrite` : 'svckit encryption needs a command: rewrite');
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      'encryption-provider-config': { type: 'string' },
+      store: { type: 'string', default: DEFAULT_STORE },
+      schemas: { type: 'string', multiple: true },
+    },
+    strict: true,
+  });
+  const file = values['encryption-provider-config'];
+  if (!file) throw new UsageError('svckit encryption rewrite needs --encryption-provider-config <file>');
+  const kinds = values.schemas ? (await projectKinds(values.schemas, 'encryption rewrite')).kinds : allKinds;
+  const encryption = await loadEncryptionConfig(file);
+  const resources = new ResourceRegistry(kinds).resources();
+  const store = encryptStore(await createStore(values.store), encryption, resources);
+  const progress = new Progress(process.stderr);
+  try {
+    const result = await rewriteStored(store, resources, (p) => progress.update(p));
+    progress.clear();
+    const out = process.stdout;
+    out.write(`rewrote ${result.rewritten} of ${result.total} objects with ${listWriteKeys(encryption, resources)}\n`);
+    for (const [name, count] of [...result.byKey].sort(([a], [b]) => a.localeCompare(b))) out.write(`  ${name}: ${count}\n`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+/** The write key of each configured resource, once each. */
+function listWriteKeys(encryption: EncryptionAtRest, resources: readonly { group: string; resource: string }[]): string {
+  const names = new Set(resources.filter((r) => encryption.covers(r.group, r.resource)).map((r) => encryption.providersFor(r.group, r.resource).writeKeyName));
+  return names.size === 0 ? 'no configured resource' : [...names].sort().join(', ');
+}
+
+/** A bar redrawn in place on a TTY; elsewhere a plain line per tenth of the work. */
+class Progress {
+  #lastTenth = -1;
+
+  constructor(private readonly stream: NodeJS.WriteStream) {}
+
+  update(p: RewriteProgress): void {
+    if (this.stream.isTTY) {
+      const width = 30;
+      const filled = Math.round((p.done / Math.max(1, p.total)) * width);
+      const line = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${p.done}/${p.total} ${p.key}`;
+      this.stream.write(`\r\x1b[2K${line.slice(0, (this.stream.columns ?? 100) - 1)}`);
+      return;
+    }
+    const tenth = Math.floor((p.done / Math.max(1, p.total)) * 10);
+    if (tenth === this.#lastTenth) return;
+    this.#lastTenth = tenth;
+    this.stream.write(`rewrite: ${p.done}/${p.total}\n`);
+  }
+
+  clear(): void {
+    if (this.stream.isTTY) this.stream.write('\r\x1b[2K');
+  }
+}
