@@ -6,9 +6,10 @@
  */
 import { parseArgs } from 'node:util';
 import { allKinds } from '../../generated/kinds.js';
+import { isStatusError } from '../../runtime/api/index.js';
 import { type EncryptionAtRest, type RewriteProgress, encryptStore, rewriteStored } from '../../runtime/encryption/index.js';
 import { ResourceRegistry } from '../../runtime/server/index.js';
-import { createStore } from '../../runtime/store/index.js';
+import { type Store, createStore, isStoreConfigError } from '../../runtime/store/index.js';
 import { DEFAULT_STORE } from '../reference-server.js';
 import { projectKinds } from './project-kinds.js';
 import { loadEncryptionConfig } from './serve-encryption.js';
@@ -43,7 +44,17 @@ export async function encryptionCommand(args: string[]): Promise<number> {
   const kinds = values.schemas ? (await projectKinds(values.schemas, 'encryption rewrite')).kinds : allKinds;
   const encryption = await loadEncryptionConfig(file);
   const resources = new ResourceRegistry(kinds).resources();
-  const store = encryptStore(await createStore(values.store), encryption, resources);
+  let backend: Store;
+  try {
+    backend = await createStore(values.store);
+  } catch (e) {
+    encryption.close();
+    // A SQLite file its server still holds, or etcd down: say so, without a stack.
+    if (isStoreConfigError(e)) throw e;
+    process.stderr.write(`svckit encryption rewrite: --store ${values.store}: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const store = encryptStore(backend, encryption, resources);
   const progress = new Progress(process.stderr);
   try {
     const result = await rewriteStored(store, resources, (p) => progress.update(p));
@@ -52,6 +63,12 @@ export async function encryptionCommand(args: string[]): Promise<number> {
     out.write(`rewrote ${result.rewritten} of ${result.total} objects with ${listWriteKeys(encryption, resources)}\n`);
     for (const [name, count] of [...result.byKey].sort(([a], [b]) => a.localeCompare(b))) out.write(`  ${name}: ${count}\n`);
     return 0;
+  } catch (e) {
+    // An object no configured key opens (a key removed before the rewrite): name it and stop.
+    if (!isStatusError(e)) throw e;
+    progress.clear();
+    process.stderr.write(`svckit encryption rewrite: ${e.message}\n`);
+    return 1;
   } finally {
     await store.close();
   }
