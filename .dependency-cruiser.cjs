@@ -77,6 +77,21 @@ module.exports = {
       from: { path: '^conformance/' },
       to: { path: '^(runtime|generated)/' },
     },
+    {
+      name: 'encryption-between-store-and-server',
+      comment:
+        'runtime/encryption wraps a Store and is used by the server: it reads configuration files and stores, never the server, client or auth areas; the store knows nothing of it.',
+      severity: 'error',
+      from: { path: '^runtime/encryption/', pathNot: TEST },
+      to: { path: '^runtime/(server|client|client-node|webhook|auth|apply|patch)/' },
+    },
+    {
+      name: 'store-below-encryption',
+      comment: 'Backends hold opaque values; encryption is a layer above them.',
+      severity: 'error',
+      from: { path: '^runtime/store/' },
+      to: { path: '^runtime/encryption/' },
+    },
     ...throughTheFace(),
     {
       name: 'test-support-not-shipped',

@@ -72,7 +72,9 @@ describe('on SQLite', () => {
       file.close();
       expect(row.value.startsWith(prefix)).toBe(true);
     }
-    const files = readdirSync(dir).filter((f) => f.startsWith('each.db')).map((f) => join(dir, f));
+    const files = readdirSync(dir)
+      .filter((f) => f.startsWith('each.db'))
+      .map((f) => join(dir, f));
     expect(files.flatMap((f) => foundInFiles(f, sentinels))).toEqual([]);
     // The unencrypted ConfigMaps are there in the same bytes: the search sees what the file holds.
     expect(new Set(files.flatMap((f) => foundInFiles(f, ['visible-aescbc-configmap'])))).toEqual(new Set(['visible-aescbc-configmap']));

@@ -24,8 +24,10 @@ ${providers.map((p) => `      - ${p}`).join('\n')}
   return file;
 }
 
-export const aescbc = (...keys: [string, string][]): string => `aescbc: {keys: [${keys.map(([n, s]) => `{name: ${n}, secret: "${s}"}`).join(', ')}]}`;
-export const aesgcm = (...keys: [string, string][]): string => `aesgcm: {keys: [${keys.map(([n, s]) => `{name: ${n}, secret: "${s}"}`).join(', ')}]}`;
+export const aescbc = (...keys: [string, string][]): string =>
+  `aescbc: {keys: [${keys.map(([n, s]) => `{name: ${n}, secret: "${s}"}`).join(', ')}]}`;
+export const aesgcm = (...keys: [string, string][]): string =>
+  `aesgcm: {keys: [${keys.map(([n, s]) => `{name: ${n}, secret: "${s}"}`).join(', ')}]}`;
 export const secretboxProvider = (...keys: [string, string][]): string =>
   `secretbox: {keys: [${keys.map(([n, s]) => `{name: ${n}, secret: "${s}"}`).join(', ')}]}`;
 export const kms = (name: string, endpoint: string): string => `kms: {apiVersion: v2, name: ${name}, endpoint: "${endpoint}"}`;
@@ -42,7 +44,12 @@ export async function createSecret(url: string, name: string, sentinel: string):
   const res = await fetch(`${url}/api/v1/namespaces/default/secrets`, {
     method: 'POST',
     headers: json,
-    body: JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name }, data: { password: Buffer.from(sentinel).toString('base64') } }),
+    body: JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name },
+      data: { password: Buffer.from(sentinel).toString('base64') },
+    }),
   });
   if (res.status !== 201) throw new Error(`create secret ${name}: ${res.status} ${await res.text()}`);
   return (await res.json()) as Record<string, any>;

@@ -58,7 +58,8 @@ export async function kmsV2(options: KmsV2Options): Promise<KmsV2Transformer> {
   async function newSeed(): Promise<WriteState> {
     const seed = randomBytes(SEED);
     const res = await client.encrypt({ plaintext: seed, uid: randomUUID() });
-    if (res.ciphertext.length === 0 || res.keyId === '') throw new Error(`KMS plugin ${options.name} answered Encrypt without ciphertext or key id`);
+    if (res.ciphertext.length === 0 || res.keyId === '')
+      throw new Error(`KMS plugin ${options.name} answered Encrypt without ciphertext or key id`);
     const next = { seed, keyId: res.keyId, encryptedDEKSource: res.ciphertext, annotations: res.annotations };
     seeds.set(cacheKey(DekSourceType.HKDF_SHA256_XNONCE_AES_GCM_SEED, next), seed);
     return next;
@@ -106,7 +107,12 @@ export async function kmsV2(options: KmsV2Options): Promise<KmsV2Transformer> {
       const cached = cacheKey(o.encryptedDEKSourceType, { ...o, keyId: o.keyID });
       let source = seeds.get(cached);
       if (!source) {
-        const res = await client.decrypt({ ciphertext: o.encryptedDEKSource, uid: randomUUID(), keyId: o.keyID, annotations: o.annotations });
+        const res = await client.decrypt({
+          ciphertext: o.encryptedDEKSource,
+          uid: randomUUID(),
+          keyId: o.keyID,
+          annotations: o.annotations,
+        });
         source = res.plaintext;
         seeds.set(cached, source);
       }
@@ -138,7 +144,10 @@ function decodeEnvelope(payload: Buffer): EncryptedObject {
   } catch (e) {
     throw new Error(`the stored envelope is not an EncryptedObject: ${(e as Error).message}`);
   }
-  if (o.encryptedDEKSourceType !== DekSourceType.AES_GCM_KEY && o.encryptedDEKSourceType !== DekSourceType.HKDF_SHA256_XNONCE_AES_GCM_SEED) {
+  if (
+    o.encryptedDEKSourceType !== DekSourceType.AES_GCM_KEY &&
+    o.encryptedDEKSourceType !== DekSourceType.HKDF_SHA256_XNONCE_AES_GCM_SEED
+  ) {
     throw new Error(`unknown encryptedDEKSourceType: ${o.encryptedDEKSourceType}`);
   }
   if (o.encryptedData.length === 0) throw new Error('encrypted data is empty');

@@ -56,13 +56,17 @@ describe('providers', () => {
     expect(fresh.startsWith('k8s:enc:aescbc:v1:key2:')).toBe(true);
     expect((await rotated.read(fresh, KEY)).stale).toBe(false);
     // Once key1 is removed, what it wrote is unreadable and says which key it needs.
-    await expect(new ProviderList([k2]).read(old, KEY)).rejects.toThrow(/no configured provider reads this value \(k8s:enc:aescbc:v1:key1:\)/);
+    await expect(new ProviderList([k2]).read(old, KEY)).rejects.toThrow(
+      /no configured provider reads this value \(k8s:enc:aescbc:v1:key1:\)/,
+    );
   });
 
   it('identity refuses encrypted data, unless a later provider reads it; plaintext under an encrypting first provider is stale', async () => {
     const k1 = secretbox('key1', randomBytes(32));
     const sealed = await new ProviderList([k1]).write(PLAIN, KEY);
-    await expect(new ProviderList([identity]).read(sealed, KEY)).rejects.toThrow(`${KEY}: identity transformer tried to read encrypted data`);
+    await expect(new ProviderList([identity]).read(sealed, KEY)).rejects.toThrow(
+      `${KEY}: identity transformer tried to read encrypted data`,
+    );
     expect(await new ProviderList([identity, k1]).read(sealed, KEY)).toEqual({ value: PLAIN, stale: true, keyName: 'secretbox/key1' });
     expect(await new ProviderList([k1, identity]).read(PLAIN, KEY)).toEqual({ value: PLAIN, stale: true, keyName: 'identity' });
     await expect(new ProviderList([k1]).read(PLAIN, KEY)).rejects.toThrow(/unencrypted\); no matching prefix found/);
@@ -150,7 +154,9 @@ resources:
     providers: [{kms: {apiVersion: v2, name: p, endpoint: "unix://${socket}", timeout: 1s}}]
 `,
     );
-    expect(await failure(file)).toMatch(new RegExp(`${file}: resources\\[0\\]\\.providers\\[0\\]\\.kms: KMS plugin p at unix://${socket}: `));
+    expect(await failure(file)).toMatch(
+      new RegExp(`${file}: resources\\[0\\]\\.providers\\[0\\]\\.kms: KMS plugin p at unix://${socket}: `),
+    );
   });
 
   it('names an unreadable file and a document of another kind', async () => {

@@ -32,9 +32,7 @@ export async function rewriteStored(
   resources: readonly StoredResource[],
   onProgress: (p: RewriteProgress) => void = () => {},
 ): Promise<RewriteResult> {
-  const prefixes = [
-    ...new Set(resources.filter((r) => store.encryption.covers(r.group, r.resource)).map((r) => r.storagePrefix)),
-  ].sort();
+  const prefixes = [...new Set(resources.filter((r) => store.encryption.covers(r.group, r.resource)).map((r) => r.storagePrefix))].sort();
   const inner = store.inner;
   let total = 0;
   for (const prefix of prefixes) total += await inner.count(prefix);

@@ -113,7 +113,14 @@ describe('key rotation on SQLite: add key2 second, restart, move it first, rewri
     const server = await startEncrypted(db, writeSecretsConfig(dir, 'lost-1', [aescbc(['key1', newKey()])]));
     await createSecret(server.url, 'lost', 'x');
     await server.close();
-    const result = await run('encryption', 'rewrite', '--store', db, '--encryption-provider-config', writeSecretsConfig(dir, 'lost-2', [aescbc(['key2', newKey()])]));
+    const result = await run(
+      'encryption',
+      'rewrite',
+      '--store',
+      db,
+      '--encryption-provider-config',
+      writeSecretsConfig(dir, 'lost-2', [aescbc(['key2', newKey()])]),
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
       'svckit encryption rewrite: Internal error occurred: /core/secrets/default/lost: no configured provider reads this value (k8s:enc:aescbc:v1:key1:)',
@@ -123,14 +130,21 @@ describe('key rotation on SQLite: add key2 second, restart, move it first, rewri
 
   it('a bad configuration file is a usage error (exit 2) naming file, line and field', async () => {
     const bad = join(dir, 'bad.yaml');
-    writeFileSync(bad, 'apiVersion: apiserver.config.svc.io/v1\nkind: EncryptionConfiguration\nresources:\n  - resources: [secrets]\n    providers: []\n');
+    writeFileSync(
+      bad,
+      'apiVersion: apiserver.config.svc.io/v1\nkind: EncryptionConfiguration\nresources:\n  - resources: [secrets]\n    providers: []\n',
+    );
     for (const args of [
       ['encryption', 'rewrite', '--store', 'memory', '--encryption-provider-config', bad],
       ['serve', '--port', '0', '--store', 'memory', '--encryption-provider-config', bad],
     ]) {
       const result = await run(...args);
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(new RegExp(`--encryption-provider-config: invalid encryption provider configuration:\\n${bad}:5:\\d+: resources\\[0\\]\\.providers`));
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `--encryption-provider-config: invalid encryption provider configuration:\\n${bad}:5:\\d+: resources\\[0\\]\\.providers`,
+        ),
+      );
     }
   });
 });
@@ -190,7 +204,10 @@ describe('rewrite under a running server on etcd', () => {
 });
 
 /** Starts `svckit kms-plugin` and resolves once it listens. */
-async function kmsPlugin(socket: string, keys: string[]): Promise<{ child: ChildProcessWithoutNullStreams; endpoint: string; keyId: string }> {
+async function kmsPlugin(
+  socket: string,
+  keys: string[],
+): Promise<{ child: ChildProcessWithoutNullStreams; endpoint: string; keyId: string }> {
   const keyFile = join(dir, `keys-${keys.length}-${Date.now()}`);
   writeFileSync(keyFile, `${keys.join('\n')}\n`);
   const child = spawn(process.execPath, cliArgs('kms-plugin', '--socket', socket, '--key-file', keyFile), { cwd: ROOT });

@@ -29,7 +29,8 @@ Prints a progress bar on a TTY, plain lines otherwise, and how many objects each
 
 export async function encryptionCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub !== 'rewrite') throw new UsageError(sub ? `unknown encryption command "${sub}"; expected rewrite` : 'svckit encryption needs a command: rewrite');
+  if (sub !== 'rewrite')
+    throw new UsageError(sub ? `unknown encryption command "${sub}"; expected rewrite` : 'svckit encryption needs a command: rewrite');
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -76,7 +77,9 @@ export async function encryptionCommand(args: string[]): Promise<number> {
 
 /** The write key of each configured resource, once each. */
 function listWriteKeys(encryption: EncryptionAtRest, resources: readonly { group: string; resource: string }[]): string {
-  const names = new Set(resources.filter((r) => encryption.covers(r.group, r.resource)).map((r) => encryption.providersFor(r.group, r.resource).writeKeyName));
+  const names = new Set(
+    resources.filter((r) => encryption.covers(r.group, r.resource)).map((r) => encryption.providersFor(r.group, r.resource).writeKeyName),
+  );
   return names.size === 0 ? 'no configured resource' : [...names].sort().join(', ');
 }
 

@@ -40,7 +40,10 @@ function readKeys(file: string): Buffer[] {
   } catch (e) {
     throw new UsageError(`--key-file ${file}: ${(e as Error).message}`);
   }
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   if (lines.length === 0) throw new UsageError(`--key-file ${file} holds no key; expected base64 of 32 bytes per line`);
   return lines.map((line, i) => {
     const key = Buffer.from(line, 'base64');

@@ -10,7 +10,9 @@ export const ENCRYPTION_SERVE_USAGE = '[--encryption-provider-config <file>]';
 export const encryptionServeOptions = { 'encryption-provider-config': { type: 'string' } } as const;
 
 /** The server's encryption from the parsed flag; a bad file is the user's mistake (exit 2, no stack). */
-export async function encryptionFromFlags(values: { 'encryption-provider-config'?: string }): Promise<Pick<ReferenceServerOptions, 'encryption'>> {
+export async function encryptionFromFlags(values: {
+  'encryption-provider-config'?: string;
+}): Promise<Pick<ReferenceServerOptions, 'encryption'>> {
   const file = values['encryption-provider-config'];
   return file === undefined ? {} : { encryption: await loadEncryptionConfig(file) };
 }
