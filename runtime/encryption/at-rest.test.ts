@@ -90,6 +90,33 @@ describe('on etcd', () => {
     await etcd?.dispose();
   });
 
+  it('a watch that meets a value it cannot open ends with an ERROR event (500), as upstream', async () => {
+    const store = `etcd://${etcd!.endpoint}?prefix=/enc-watch`;
+    const writer = await startEncrypted(store, writeSecretsConfig(dir, 'watch-writer', [aescbc(['key1', newKey()])]));
+    const reader = await startEncrypted(store, writeSecretsConfig(dir, 'watch-reader', [aescbc(['key1', newKey()])]));
+    try {
+      const res = await fetch(`${reader.url}/api/v1/namespaces/default/secrets?watch=true&resourceVersion=0`);
+      expect(res.status).toBe(200);
+      const lines = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      await createSecret(writer.url, 'w', 'watch-sentinel');
+      let text = '';
+      for (;;) {
+        const { value, done } = await lines.read();
+        if (done) break;
+        text += value;
+      }
+      const events = text.trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: Record<string, any> });
+      expect(events.map((e) => e.type)).toEqual(['ERROR']);
+      expect(events[0]!.object).toMatchObject({ kind: 'Status', code: 500, reason: 'InternalError' });
+      expect(events[0]!.object.message).toMatch(
+        /^Internal error occurred: \/core\/secrets\/default\/w: aescbc\/key1 could not decrypt the stored value: invalid padding/,
+      );
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
+  });
+
   it('no provider leaves a Secret in plaintext in etcd (its values, its WAL and database files)', async () => {
     const sentinels: string[] = [];
     for (const [type, provider, prefix] of providers()) {

@@ -137,9 +137,12 @@ function readChecked(file: string, kinds: readonly KindRegistration[]): Config {
     throw new EncryptionConfigError(`${file}: expected apiVersion ${API_VERSION} and kind ${KIND}, not ${r.apiVersion} ${r.kind}`);
   }
   if (r.status !== 'valid' || errors.length > 0) {
-    // The message names the field already.
-    const lines = errors.map((f) => `${file}:${f.position.line}:${f.position.column}: ${f.message}`);
-    throw new EncryptionConfigError(`invalid encryption provider configuration:\n${lines.join('\n')}`);
+    // The message names the field already; a key's secret is never printed, even a malformed one.
+    const text = secretsIn(r.document).reduce(
+      (all: string, secret) => all.replaceAll(JSON.stringify(secret), '"REDACTED"'),
+      errors.map((f) => `${file}:${f.position.line}:${f.position.column}: ${f.message}`).join('\n'),
+    );
+    throw new EncryptionConfigError(`invalid encryption provider configuration:\n${text}`);
   }
   const config = r.document as Config;
   const problems = semanticProblems(config);
@@ -147,6 +150,22 @@ function readChecked(file: string, kinds: readonly KindRegistration[]): Config {
     throw new EncryptionConfigError(`invalid encryption provider configuration:\n${problems.map((p) => `${file}: ${p}`).join('\n')}`);
   }
   return config;
+}
+
+/** Every `secret` string of the document's provider keys, whatever shape the rest has. */
+function secretsIn(document: unknown): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'secret' && typeof x === 'string' && x !== '') out.push(x);
+        else walk(x);
+      }
+    }
+  };
+  walk(document);
+  return out;
 }
 
 /** What the schema cannot check: unique names, KMS v2 over a unix socket, a timeout that parses. */

@@ -55,16 +55,21 @@ export class EncryptingStore implements Store {
     return undefined;
   }
 
-  /** Opens a stored value (see {@link ProviderList.read}); a value of no resource is returned as it is. */
+  /**
+   * Opens a stored value (see {@link ProviderList.read}); a value of no resource is returned as it
+   * is. One that cannot be opened is the server's fault, not the client's: a 500 Status, as upstream.
+   */
   async read(key: string, stored: string): Promise<ReadValue> {
-    const providers = this.providersOf(key);
-    if (!providers) return { value: stored, stale: false, keyName: 'identity' };
     try {
-      return await providers.read(stored, key);
+      return await this.#read(key, stored);
     } catch (e) {
-      // A value the server cannot read is the server's fault, not the client's: 500, as upstream.
       throw isTransformError(e) ? Object.assign(internalError(e), { cause: e }) : e;
     }
+  }
+
+  async #read(key: string, stored: string): Promise<ReadValue> {
+    const providers = this.providersOf(key);
+    return providers ? providers.read(stored, key) : { value: stored, stale: false, keyName: 'identity' };
   }
 
   async write(key: string, value: string): Promise<string> {
@@ -146,9 +151,10 @@ export class EncryptingStore implements Store {
     return { ...kv, value: (await this.read(kv.key, kv.value)).value };
   }
 
+  /** The watch handler turns a failure into an ERROR event (a 500 Status) itself: it gets the plain error. */
   async #openEvent(event: WatchEvent): Promise<WatchEvent> {
-    const value = (await this.read(event.key, event.value)).value;
+    const value = (await this.#read(event.key, event.value)).value;
     if (event.prevValue === undefined) return { ...event, value };
-    return { ...event, value, prevValue: (await this.read(event.key, event.prevValue)).value };
+    return { ...event, value, prevValue: (await this.#read(event.key, event.prevValue)).value };
   }
 }

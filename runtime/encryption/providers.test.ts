@@ -124,6 +124,22 @@ resources:
     expect(await failure(file)).toMatch(new RegExp(`${file}:6:\\d+: resources\\[0\\]\\.providers\\[0\\]: .*aescbc keys must be 32 bytes`));
   });
 
+  it('never prints a secret, even a malformed one', async () => {
+    const secret = `${key32.slice(0, 40)}!!!=`;
+    const file = write(
+      'malformed.yaml',
+      `apiVersion: apiserver.config.svc.io/v1
+kind: EncryptionConfiguration
+resources:
+  - resources: [secrets]
+    providers: [{secretbox: {keys: [{name: a, secret: "${secret}"}]}}]
+`,
+    );
+    const message = await failure(file);
+    expect(message).toMatch(new RegExp(`${file}:5:\\d+: resources\\[0\\]\\.providers\\[0\\]\\.secretbox\\.keys\\[0\\]\\.secret: Invalid value: "REDACTED"`));
+    expect(message).not.toContain(secret.slice(0, 20));
+  });
+
   it('refuses what the schema cannot see: duplicate key names, KMS v1, a non-unix endpoint', async () => {
     const file = write(
       'semantic.yaml',
