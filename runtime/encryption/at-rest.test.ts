@@ -105,7 +105,10 @@ describe('on etcd', () => {
         if (done) break;
         text += value;
       }
-      const events = text.trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: Record<string, any> });
+      const events = text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; object: Record<string, any> });
       expect(events.map((e) => e.type)).toEqual(['ERROR']);
       expect(events[0]!.object).toMatchObject({ kind: 'Status', code: 500, reason: 'InternalError' });
       expect(events[0]!.object.message).toMatch(

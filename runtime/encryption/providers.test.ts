@@ -136,7 +136,9 @@ resources:
 `,
     );
     const message = await failure(file);
-    expect(message).toMatch(new RegExp(`${file}:5:\\d+: resources\\[0\\]\\.providers\\[0\\]\\.secretbox\\.keys\\[0\\]\\.secret: Invalid value: "REDACTED"`));
+    expect(message).toMatch(
+      new RegExp(`${file}:5:\\d+: resources\\[0\\]\\.providers\\[0\\]\\.secretbox\\.keys\\[0\\]\\.secret: Invalid value: "REDACTED"`),
+    );
     expect(message).not.toContain(secret.slice(0, 20));
   });
 

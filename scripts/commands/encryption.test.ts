@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allKinds } from '../../generated/kinds.js';
 import {
   aescbc,
+  aesgcm,
   createSecret,
   decoded,
   getSecret,
@@ -24,7 +25,7 @@ import {
 import { EncryptionAtRest, encryptStore, rewriteStored } from '../../runtime/encryption/index.js';
 import { ResourceRegistry } from '../../runtime/server/index.js';
 import { type EtcdProcess, startEtcd } from '../../runtime/store/etcd.testing.js';
-import { createStore } from '../../runtime/store/index.js';
+import { type Store, type WriteOptions, createStore } from '../../runtime/store/index.js';
 import { cliArgs } from './cli.testing.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -128,6 +129,36 @@ describe('key rotation on SQLite: add key2 second, restart, move it first, rewri
     expect(result.stderr).not.toContain('    at ');
   });
 
+  it('svckit serve --encryption-provider-config stores Secrets sealed by the first provider', async () => {
+    const db = join(dir, 'serve.db');
+    const child = spawn(
+      process.execPath,
+      cliArgs(
+        'serve',
+        '--port',
+        '0',
+        '--store',
+        `sqlite:${db}`,
+        '--encryption-provider-config',
+        writeSecretsConfig(dir, 'serve', [aesgcm(['served', newKey(24)])]),
+      ),
+      { cwd: ROOT },
+    );
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const url = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).once('line', (line) => resolve(line.replace(/^listening on /, '')));
+      child.once('exit', (code) => reject(new Error(`svckit serve exited with ${code}`)));
+    });
+    try {
+      await createSecret(url, 'served', 'served-sentinel');
+      expect(decoded((await getSecret(url, 'served')).body)).toBe('served-sentinel');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect((await rawSecrets(`sqlite:${db}`)).served!.startsWith('k8s:enc:aesgcm:v1:served:')).toBe(true);
+  });
+
   it('a bad configuration file is a usage error (exit 2) naming file, line and field', async () => {
     const bad = join(dir, 'bad.yaml');
     writeFileSync(
@@ -201,6 +232,50 @@ describe('rewrite under a running server on etcd', () => {
     }
     expect(new Set(Object.values(prefixesOf(await rawSecrets(store))))).toEqual(new Set(['k8s:enc:aescbc:v1:key2']));
   }, 60_000);
+
+  it('a server write between the rewrite reading an object and writing it wins; the rewrite reads again', async () => {
+    const store = `etcd://${etcd!.endpoint}?prefix=/rotation-race`;
+    const [key1, key2] = [newKey(), newKey()];
+    let server = await startEncrypted(store, writeSecretsConfig(dir, 'race-1', [aescbc(['key1', key1])]));
+    await createSecret(server.url, 'a', 'before');
+    await createSecret(server.url, 'b', 'untouched');
+    await server.close();
+    const current = writeSecretsConfig(dir, 'race-2', [aescbc(['key2', key2], ['key1', key1])]);
+    server = await startEncrypted(store, current);
+    try {
+      const backend = await createStore(store);
+      let raced = false;
+      // The backend as the rewrite sees it, with the server's write slipped in before the rewrite's first one.
+      const update = async (key: string, value: string, options?: WriteOptions) => {
+        if (!raced && key.endsWith('/a')) {
+          raced = true;
+          const a = (await getSecret(server.url, 'a')).body;
+          a.data.password = Buffer.from('during').toString('base64');
+          expect((await putSecret(server.url, a)).status).toBe(200);
+        }
+        return backend.update(key, value, options);
+      };
+      const racing = new Proxy(backend, {
+        get: (target, name) => {
+          if (name === 'update') return update;
+          const value = Reflect.get(target, name, target) as unknown;
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      }) as Store;
+      const resources = new ResourceRegistry(allKinds).resources();
+      const rewriting = encryptStore(racing, await EncryptionAtRest.load(current, allKinds), resources);
+      const result = await rewriteStored(rewriting, resources);
+      await rewriting.close();
+      expect(raced).toBe(true);
+      // 'a' was rewritten by the server itself (key2), so only 'b' needed the rewrite.
+      expect(result).toMatchObject({ total: 2, rewritten: 1 });
+      expect(decoded((await getSecret(server.url, 'a')).body)).toBe('during');
+      expect(decoded((await getSecret(server.url, 'b')).body)).toBe('untouched');
+    } finally {
+      await server.close();
+    }
+    expect(prefixesOf(await rawSecrets(store))).toEqual({ a: 'k8s:enc:aescbc:v1:key2', b: 'k8s:enc:aescbc:v1:key2' });
+  });
 });
 
 /** Starts `svckit kms-plugin` and resolves once it listens. */
