@@ -5,6 +5,7 @@ import { type ProtobufPackage, ProtobufCodecs } from '../codec/index.js';
 import { compressResponseSync } from '../compression/index.js';
 import type { KindRegistration } from '../schema/index.js';
 import { type Store, createContinueTokenSecret } from '../store/index.js';
+import { assertStorageLayout } from './storage-layout.js';
 import type { AdmissionPlugin, RuleChecker } from './admission.js';
 import { builtinHandlers } from './builtin/index.js';
 import { compose } from './chain.js';
@@ -96,6 +97,7 @@ export class ApiServer {
 
   /** Starts listening; resolves with the base URL (`http://127.0.0.1:<port>`). */
   async listen(port = 0, host = '127.0.0.1'): Promise<string> {
+    await assertStorageLayout(this.context.store);
     this.context.settings.continueSecret = await persistentSecret(this.context.store);
     for (const hook of this.context.hooks.all()) await hook.resume?.();
     await new Promise<void>((resolve, reject) => {

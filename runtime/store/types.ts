@@ -5,7 +5,7 @@
  * that the embedded SQLite backend, the in-memory backend and an etcd backend are three
  * implementations of one contract (tested by one shared suite).
  *
- * Keys are opaque strings; the server uses `/<group>/<resource>/<namespace>/<name>`. Values are the
+ * Keys are opaque strings; the server uses kube-apiserver's `/registry/<resource>/<namespace>/<name>`. Values are the
  * stored JSON text of an object, without its resourceVersion (the revision is the version).
  */
 
