@@ -44,11 +44,14 @@ import {
   type WatchResponse,
 } from './etcd-wire.js';
 import { assertValidKey, compareKeys } from './key-order.js';
-import type { KeyValue, ListOptions, ListResult, Store, StoreOptions, Watch, WatchEvent, WriteOptions } from './types.js';
+import type { KeyValue, ListOptions, ListResult, Store, StoreOptions, Watch, WatchEvent, WatchOptions, WriteOptions } from './types.js';
+import { WatchCache } from './watch-cache.js';
 
 export interface EtcdStoreOptions extends StoreOptions, EtcdConnection {
   /** How long a watch keeps trying to reopen its stream before it ends with StoreUnavailableError. Default 30 s. */
   watchRetryMs?: number;
+  /** Events the watch cache keeps per shared prefix for watches that start in the past. Default 1000. */
+  watchCacheCapacity?: number;
 }
 
 const DEFAULT_HISTORY_WINDOW_MS = 5 * 60_000;
@@ -74,6 +77,9 @@ export class EtcdStore implements Store {
   readonly #watchRetryMs: number;
   readonly #compactionTimer: NodeJS.Timeout | undefined;
   readonly #watches = new Set<EtcdWatch>();
+  readonly #cache: WatchCache;
+  /** The newest revision etcd has shown this store (in any response header): known to exist. */
+  #seen = 0;
   readonly #waiters = new Set<() => void>();
   /** The tail of the write chain of each key: writes to one key apply in the order they were issued. */
   readonly #keyTails = new Map<string, Promise<unknown>>();
@@ -90,6 +96,11 @@ export class EtcdStore implements Store {
     this.#historyWindowMs = options.historyWindowMs ?? DEFAULT_HISTORY_WINDOW_MS;
     this.#watchQueueLimit = options.watchQueueLimit ?? DEFAULT_WATCH_QUEUE_LIMIT;
     this.#watchRetryMs = options.watchRetryMs ?? 30_000;
+    this.#cache = new WatchCache({
+      open: (prefix, from) => this.#etcdWatch(prefix, from),
+      capacity: options.watchCacheCapacity ?? 1000,
+      queueLimit: this.#watchQueueLimit,
+    });
     const interval = options.compactionIntervalMs ?? DEFAULT_COMPACTION_INTERVAL_MS;
     if (interval > 0) {
       this.#compactionTimer = setInterval(() => void this.#compactInBackground(), interval);
@@ -127,6 +138,7 @@ export class EtcdStore implements Store {
     const { revision } = options;
     if (revision !== undefined && this.#beforeFirstRevision(revision)) return undefined;
     const response = await this.#read(revision, () => this.#client.range({ key: this.#etcdKey(key), revision: revision ?? 0 }));
+    this.#observe(response.header.revision);
     const kv = response.kvs[0];
     return kv ? this.#keyValue(kv) : undefined;
   }
@@ -146,6 +158,7 @@ export class EtcdStore implements Store {
     const response = await this.#read(revision, () =>
       this.#client.range({ key: from, rangeEnd: range.rangeEnd, revision: revision ?? 0, limit: limit ?? 0 }),
     );
+    this.#observe(response.header.revision);
     const items = response.kvs.map((kv) => this.#keyValue(kv));
     return {
       items,
@@ -217,12 +230,17 @@ export class EtcdStore implements Store {
     });
   }
 
-  watch(prefix: string, fromRevision: number): Watch {
+  watch(prefix: string, fromRevision: number, options: WatchOptions = {}): Watch {
     this.#assertOpen();
     assertRevision(fromRevision);
     // The compacted revision only grows, so an older one is known to be gone; a future revision
     // is known only once etcd answers, and then ends the iterator instead.
     if (fromRevision < this.#compacted) throw new StoreExpiredError(fromRevision, this.#compacted);
+    return this.#cache.watch(options.sharedPrefix ?? prefix, prefix, fromRevision, this.#seen);
+  }
+
+  /** One etcd watch stream (the watch cache's upstream, or a client's own when the cache cannot serve it). */
+  #etcdWatch(prefix: string, fromRevision: number): Watch {
     const watch = new EtcdWatch({
       client: this.#client,
       ...this.#prefixRange(prefix),
@@ -237,6 +255,11 @@ export class EtcdStore implements Store {
     });
     this.#watches.add(watch);
     return watch;
+  }
+
+  /** How many etcd watch streams are open (the watch cache's upstreams and clients' own). */
+  get etcdWatchCount(): number {
+    return this.#watches.size;
   }
 
   async waitForRevision(revision: number, timeoutMs: number): Promise<void> {
@@ -305,6 +328,7 @@ export class EtcdStore implements Store {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#compactionTimer);
+    this.#cache.close();
     for (const watch of [...this.#watches]) watch.close();
     for (const onClose of [...this.#waiters]) onClose();
     // Writes already issued finish (they may have reached etcd) before the channel closes.
@@ -397,6 +421,7 @@ export class EtcdStore implements Store {
   async #fetchCurrent(): Promise<number> {
     try {
       const response = await this.#client.range({ key: this.#probeKey(), countOnly: true });
+      this.#observe(response.header.revision);
       return response.header.revision;
     } catch (error) {
       throw unavailable(error, 'reading the current revision');
@@ -411,7 +436,12 @@ export class EtcdStore implements Store {
     }
   }
 
+  #observe(revision: number): void {
+    if (revision > this.#seen) this.#seen = revision;
+  }
+
   #sample(revision: number): void {
+    this.#observe(revision);
     const time = this.#now();
     const last = this.#samples.at(-1);
     if (last && revision <= last.revision) return;
