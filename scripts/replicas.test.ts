@@ -4,9 +4,15 @@
  * through either in revision order without gaps, continue tokens travel between them, and each
  * keeps one etcd watch per resource however many clients watch it.
  */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EtcdProcess, startEtcd } from '../runtime/store/etcd.testing.js';
 import { type ServeProcess, type WatchLine, openWatch, startServeProcess } from './checks/replicas.js';
+import { cliArgs } from './commands/cli.testing.js';
 
 let etcd: EtcdProcess;
 let a: ServeProcess;
@@ -144,3 +150,42 @@ async function etcdWatchers(): Promise<number> {
   if (!m) throw new Error('etcd /metrics has no etcd_debugging_mvcc_watcher_total');
   return Number(m[1]);
 }
+
+describe('--continue-token-key-file', () => {
+  it('signs continue tokens with the given key, which every replica given it accepts and others refuse', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-key-'));
+    const keyFile = join(dir, 'key');
+    writeFileSync(keyFile, `${randomBytes(48).toString('base64')}\n`);
+    const store = `etcd://${etcd.endpoint}?prefix=/keyed`;
+    const c = await startServeProcess(['--store', store, '--continue-token-key-file', keyFile]);
+    const d = await startServeProcess(['--store', store, '--continue-token-key-file', keyFile]);
+    const other = await startServeProcess(['--store', store]); // the key kept in the store instead
+    try {
+      for (let i = 0; i < 4; i++) expect((await send(c, 'POST', '/api/v1/namespaces', { metadata: { name: `k${i}` } })).status).toBe(201);
+      const first = await send(c, 'GET', '/api/v1/namespaces?limit=2');
+      const token = encodeURIComponent(first.json.metadata.continue);
+      const next = await send(d, 'GET', `/api/v1/namespaces?limit=2&continue=${token}`);
+      expect(next.status).toBe(200);
+      expect(next.json.items[0].metadata.name).not.toBe(first.json.items[0].metadata.name);
+      const refused = await send(other, 'GET', `/api/v1/namespaces?limit=2&continue=${token}`);
+      expect(refused.status).toBe(400);
+    } finally {
+      await Promise.all([c.stop(), d.stop(), other.stop()]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a key shorter than 32 bytes with exit 2, naming the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-key-'));
+    const keyFile = join(dir, 'short');
+    writeFileSync(keyFile, 'too short\n');
+    const r = spawnSync(process.execPath, cliArgs('serve', '--store', 'memory', '--port', '0', '--continue-token-key-file', keyFile), {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    rmSync(dir, { recursive: true, force: true });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`--continue-token-key-file ${keyFile}: the key has 9 bytes; give at least 32`);
+    expect(r.stderr).not.toContain('    at ');
+  });
+});

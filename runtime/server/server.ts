@@ -28,6 +28,11 @@ export interface ApiServerOptions {
   /** CEL rules of the kinds; by default none are checked. */
   rules?: RuleChecker;
   continueTtlMs?: number;
+  /**
+   * The key continue tokens are signed with, shared by every replica; by default one kept in the
+   * store (created by the first server to start on it).
+   */
+  continueSecret?: Uint8Array;
   futureRevisionWaitMs?: number;
   maxBodyBytes?: number;
   bookmarkIntervalMs?: number;
@@ -62,10 +67,12 @@ export class ApiServer {
   readonly #log: (line: string) => void;
   readonly #openApi: OpenApiPublisher;
   readonly #release: string;
+  readonly #continueSecret: Uint8Array | undefined;
   readonly #chain: (ctx: RequestContext) => Promise<Reply | undefined>;
 
   constructor(options: ApiServerOptions) {
     this.#release = options.release ?? DEFAULT_RELEASE;
+    this.#continueSecret = options.continueSecret;
     const registry = new ResourceRegistry(options.kinds, { release: this.#release, runtimeConfig: options.runtimeConfig ?? '' });
     const settings: ServerSettings = {
       continueTtlMs: options.continueTtlMs ?? 5 * 60_000,
@@ -98,7 +105,7 @@ export class ApiServer {
   /** Starts listening; resolves with the base URL (`http://127.0.0.1:<port>`). */
   async listen(port = 0, host = '127.0.0.1'): Promise<string> {
     await assertStorageLayout(this.context.store);
-    this.context.settings.continueSecret = await persistentSecret(this.context.store);
+    this.context.settings.continueSecret = this.#continueSecret ?? (await persistentSecret(this.context.store));
     for (const hook of this.context.hooks.all()) await hook.resume?.();
     await new Promise<void>((resolve, reject) => {
       this.http.once('error', reject);
