@@ -72,7 +72,9 @@ async function names(url: string, namespace: string): Promise<Set<string>> {
 }
 
 async function createNamespace(url: string, name: string): Promise<void> {
-  await until(`namespace ${name}`, async () => [201, 409].includes((await send(url, 'POST', '/api/v1/namespaces', { metadata: { name } })).status));
+  await until(`namespace ${name}`, async () =>
+    [201, 409].includes((await send(url, 'POST', '/api/v1/namespaces', { metadata: { name } })).status),
+  );
 }
 
 describe('replicas on etcd under faults', () => {
@@ -110,7 +112,11 @@ describe('replicas on etcd under faults', () => {
     const expected: string[] = [];
     const create = async (name: string) => {
       // A create whose answer was lost may have committed: 409 AlreadyExists then means it did.
-      await until(`create ${name}`, async () => [201, 409].includes((await send(b.url, 'POST', '/api/v1/namespaces/w/configmaps', { metadata: { name } }).catch(() => ({ status: 0 }))).status));
+      await until(`create ${name}`, async () =>
+        [201, 409].includes(
+          (await send(b.url, 'POST', '/api/v1/namespaces/w/configmaps', { metadata: { name } }).catch(() => ({ status: 0 }))).status,
+        ),
+      );
       expected.push(name);
     };
     for (let i = 0; i < 10; i++) await create(`before-${i}`);
@@ -123,7 +129,8 @@ describe('replicas on etcd under faults', () => {
       let last = Number(start);
       while (seen.length < expected.length) {
         const line = await watch.next(60_000);
-        if (line === 'end' || line === 'timeout') throw new Error(`watch ${i} gave ${seen.length} of ${expected.length} events, then ${line}`);
+        if (line === 'end' || line === 'timeout')
+          throw new Error(`watch ${i} gave ${seen.length} of ${expected.length} events, then ${line}`);
         if (line.type === 'ERROR') {
           // The history it needed is gone: the client relists, and the list holds every write.
           expect(line.object.code).toBe(410);

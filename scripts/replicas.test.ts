@@ -44,7 +44,7 @@ async function send(to: ServeProcess, method: string, path: string, body?: unkno
 const configMap = (name: string, value: string) => ({ metadata: { name }, data: { v: value } });
 
 describe('two replicas on one etcd', () => {
-  it('read their own and each other\'s writes at once (consistent reads)', async () => {
+  it("read their own and each other's writes at once (consistent reads)", async () => {
     expect((await send(a, 'POST', '/api/v1/namespaces/r1/configmaps', configMap('c', '0'))).status).toBe(201);
     for (let i = 1; i <= 20; i++) {
       const [writer, reader] = i % 2 === 0 ? [a, b] : [b, a];
@@ -72,7 +72,10 @@ describe('two replicas on one etcd', () => {
           expect(created.status).toBe(201);
           written.push({ type: 'ADDED', name, rv: created.json.metadata.resourceVersion });
           if (i % 3 === 1) {
-            const updated = await send(to === a ? b : a, 'PUT', `/api/v1/namespaces/r2/configmaps/${name}`, { ...created.json, data: { v: '2' } });
+            const updated = await send(to === a ? b : a, 'PUT', `/api/v1/namespaces/r2/configmaps/${name}`, {
+              ...created.json,
+              data: { v: '2' },
+            });
             expect(updated.status).toBe(200);
             written.push({ type: 'MODIFIED', name, rv: updated.json.metadata.resourceVersion });
           }
@@ -105,7 +108,7 @@ describe('two replicas on one etcd', () => {
     expect(revisions.at(-1)).toBe(Number(start) + written.length);
   });
 
-  it('accept each other\'s continue tokens', async () => {
+  it("accept each other's continue tokens", async () => {
     for (let i = 0; i < 10; i++) {
       expect((await send(i % 2 ? a : b, 'POST', '/api/v1/namespaces/r1/configmaps', configMap(`page-${i}`, '1'))).status).toBe(201);
     }
@@ -121,7 +124,9 @@ describe('two replicas on one etcd', () => {
       pages++;
     } while (token !== '');
     expect(pages).toBeGreaterThan(3);
-    const all = (await send(b, 'GET', '/api/v1/namespaces/r1/configmaps')).json.items.map((o: { metadata: { name: string } }) => o.metadata.name);
+    const all = (await send(b, 'GET', '/api/v1/namespaces/r1/configmaps')).json.items.map(
+      (o: { metadata: { name: string } }) => o.metadata.name,
+    );
     expect(names).toEqual(all);
   });
 

@@ -43,7 +43,9 @@ describe('served versions', () => {
   });
 
   it('gives every served resource a prefix of its own: none is inside another', () => {
-    const prefixes = [...new Set(new ResourceRegistry(allKinds, { runtimeConfig: 'api/all=true' }).resources().map((s) => s.storagePrefix))];
+    const prefixes = [
+      ...new Set(new ResourceRegistry(allKinds, { runtimeConfig: 'api/all=true' }).resources().map((s) => s.storagePrefix)),
+    ];
     for (const a of prefixes) for (const b of prefixes) if (a !== b) expect(a.startsWith(b), `${a} inside ${b}`).toBe(false);
   });
 

@@ -14,7 +14,11 @@ describe('the storage key layout', () => {
         ['/api/v1/namespaces/ns1/configmaps', { metadata: { name: 'c1' } }],
         ['/api/v1/nodes', { metadata: { name: 'n1' } }],
       ] as const) {
-        const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const res = await fetch(`${url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         expect(res.status, path).toBe(201);
       }
       const keys = (await store.list('/')).items.map((kv) => kv.key);

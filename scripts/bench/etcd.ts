@@ -89,7 +89,9 @@ async function benchOne(backend: string, server: RunningServer, raw: Raw, rawPre
 
     // Fill to `size` objects on both sides for the paged list.
     let filled = 0;
-    await inParallel(Math.max(0, size - ours - 1), 16, () => post(agent, server.url, '/api/v1/namespaces/bench/configmaps', configMap(`l${filled++}`)));
+    await inParallel(Math.max(0, size - ours - 1), 16, () =>
+      post(agent, server.url, '/api/v1/namespaces/bench/configmaps', configMap(`l${filled++}`)),
+    );
     filled = 0;
     await inParallel(Math.max(0, size - peer - 1), 16, () => rawCreate(`l${filled++}`));
     await runCases(`${backend} server vs raw etcd: paged list of ${size.toLocaleString('en')} (limit 500)`, [
@@ -121,7 +123,12 @@ async function get(agent: Agent, url: string): Promise<void> {
 }
 
 async function post(agent: Agent, base: string, path: string, body: unknown): Promise<void> {
-  const res = await request(base + path, { method: 'POST', dispatcher: agent, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const res = await request(base + path, {
+    method: 'POST',
+    dispatcher: agent,
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
   const text = await res.body.text();
   if (res.statusCode >= 300) throw new Error(`POST ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
 }
@@ -130,9 +137,12 @@ async function pagedList(agent: Agent, base: string, size: number): Promise<void
   let token = '';
   let items = 0;
   do {
-    const res = await request(`${base}/api/v1/namespaces/bench/configmaps?limit=500${token ? `&continue=${encodeURIComponent(token)}` : ''}`, {
-      dispatcher: agent,
-    });
+    const res = await request(
+      `${base}/api/v1/namespaces/bench/configmaps?limit=500${token ? `&continue=${encodeURIComponent(token)}` : ''}`,
+      {
+        dispatcher: agent,
+      },
+    );
     const list = (await res.body.json()) as { metadata: { continue?: string }; items: unknown[] };
     items += list.items.length;
     token = list.metadata.continue ?? '';

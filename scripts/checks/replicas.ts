@@ -87,7 +87,11 @@ export async function startRoundRobinProxy(targets: readonly string[]): Promise<
 /** One line of a watch stream. */
 export interface WatchLine {
   type: string;
-  object: { metadata?: { name?: string; resourceVersion?: string; annotations?: Record<string, string> }; code?: number; [k: string]: unknown };
+  object: {
+    metadata?: { name?: string; resourceVersion?: string; annotations?: Record<string, string> };
+    code?: number;
+    [k: string]: unknown;
+  };
 }
 
 export interface WatchStream {

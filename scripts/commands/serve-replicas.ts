@@ -25,7 +25,9 @@ export function replicaServerOptions(values: { 'continue-token-key-file'?: strin
   try {
     key = readFileSync(file);
   } catch (e) {
-    throw new UsageError(`--continue-token-key-file ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    throw new UsageError(
+      `--continue-token-key-file ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+    );
   }
   // A trailing newline from `openssl rand -base64 48 > key` is not part of the key.
   const trimmed = Buffer.from(key.toString('latin1').replace(/\r?\n$/, ''), 'latin1');
