@@ -43,6 +43,8 @@ async function until(what: string, condition: () => boolean | Promise<boolean>, 
  */
 function writeLoad(url: () => string, namespace: string, workers = 8) {
   const acked = new Set<string>();
+  /** Every status answered, by code: a fault may cost a 503, never a 500. */
+  const statuses = new Map<number, number>();
   let stopped = false;
   let n = 0;
   const loops = Array.from({ length: workers }, async () => {
@@ -50,6 +52,8 @@ function writeLoad(url: () => string, namespace: string, workers = 8) {
       const name = `w-${n++}`;
       try {
         const r = await send(url(), 'POST', `/api/v1/namespaces/${namespace}/configmaps`, { metadata: { name } });
+        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+        if (process.env.SVCKIT_SHOW_STATUSES && r.status !== 201) process.stdout.write(`${r.status} ${JSON.stringify(r.json)}\n`);
         if (r.status === 201) acked.add(name);
       } catch {
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -58,6 +62,7 @@ function writeLoad(url: () => string, namespace: string, workers = 8) {
   });
   return {
     acked,
+    statuses,
     stop: async () => {
       stopped = true;
       await Promise.all(loops);
@@ -92,6 +97,7 @@ describe('replicas on etcd under faults', () => {
     const stored = await names(b.url, 'k');
     const lost = [...load.acked].filter((name) => !stored.has(name));
     expect(lost).toEqual([]);
+    expect([...load.statuses.keys()]).toEqual([201]);
     // The survivor goes on serving writes.
     expect((await send(b.url, 'POST', '/api/v1/namespaces/k/configmaps', { metadata: { name: 'after' } })).status).toBe(201);
   });
@@ -166,6 +172,8 @@ describe('replicas on etcd under faults', () => {
     await load.stop();
     const stored = await names(a.url, 'l');
     expect([...load.acked].filter((name) => !stored.has(name))).toEqual([]);
+    if (process.env.SVCKIT_SHOW_STATUSES) process.stdout.write(`leader kill: statuses ${JSON.stringify([...load.statuses])}\n`);
+    expect([...load.statuses.keys()].filter((status) => status !== 201 && status !== 503)).toEqual([]);
   });
 });
 

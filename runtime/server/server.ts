@@ -1,10 +1,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type StatusError, badRequest, isStatusError, methodNotAllowed, pathNotFound, unexpectedError } from '../api/index.js';
+import {
+  type StatusError,
+  badRequest,
+  isStatusError,
+  methodNotAllowed,
+  pathNotFound,
+  serviceUnavailable,
+  unexpectedError,
+} from '../api/index.js';
 import { type ProtobufPackage, ProtobufCodecs } from '../codec/index.js';
 import { compressResponseSync } from '../compression/index.js';
 import type { KindRegistration } from '../schema/index.js';
-import { type Store, createContinueTokenSecret } from '../store/index.js';
+import { type Store, createContinueTokenSecret, isStoreUnavailableError } from '../store/index.js';
 import { assertStorageLayout } from './storage-layout.js';
 import type { AdmissionPlugin, RuleChecker } from './admission.js';
 import { builtinHandlers } from './builtin/index.js';
@@ -194,6 +202,9 @@ export class ApiServer {
   /** Client mistakes are Status errors already; anything else is logged and answered 500. */
   #toStatusError(e: unknown, req: Request): StatusError {
     if (isStatusError(e)) return e;
+    // The store is unreachable from a read outside the verb handlers (admission, hooks): the client
+    // may retry, as from any other read (upstream's 503), and nothing here is the server's bug.
+    if (isStoreUnavailableError(e)) return serviceUnavailable(e.message);
     this.#log(`svckit serve: ${req.method} ${req.path}: ${(e as Error)?.stack ?? String(e)}`);
     return unexpectedError(e);
   }

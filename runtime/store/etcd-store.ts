@@ -57,6 +57,8 @@ export interface EtcdStoreOptions extends StoreOptions, EtcdConnection {
 const DEFAULT_HISTORY_WINDOW_MS = 5 * 60_000;
 const DEFAULT_COMPACTION_INTERVAL_MS = 60_000;
 const DEFAULT_WATCH_QUEUE_LIMIT = 10_000;
+/** How long a read is retried while etcd is unavailable (an election, a member moving). */
+const READ_RETRY_MS = 5_000;
 /** Samples of (time, revision) closer together than this share one entry. */
 const SAMPLE_GRANULARITY_MS = 1_000;
 
@@ -405,7 +407,7 @@ export class EtcdStore implements Store {
   /** A read at `revision` (current when undefined) with etcd's revision errors mapped to the contract's. */
   async #read<T>(revision: number | undefined, call: () => Promise<T>): Promise<T> {
     try {
-      return await call();
+      return await this.#retryingRead(call);
     } catch (error) {
       if (revision !== undefined && isCompactedError(error)) {
         await this.#refreshCompacted();
@@ -420,11 +422,29 @@ export class EtcdStore implements Store {
 
   async #fetchCurrent(): Promise<number> {
     try {
-      const response = await this.#client.range({ key: this.#probeKey(), countOnly: true });
+      const response = await this.#retryingRead(() => this.#client.range({ key: this.#probeKey(), countOnly: true }));
       this.#observe(response.header.revision);
       return response.header.revision;
     } catch (error) {
       throw unavailable(error, 'reading the current revision');
+    }
+  }
+
+  /**
+   * A read retried while etcd answers UNAVAILABLE (a member went away and the channel is moving to
+   * another, or a leader election is under way) for up to READ_RETRY_MS. Reads change nothing, so
+   * a retry is safe; writes are never retried (a lost answer to a create that committed would come
+   * back as AlreadyExists).
+   */
+  async #retryingRead<T>(call: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + READ_RETRY_MS;
+    for (let backoff = 25; ; backoff = Math.min(backoff * 2, 500)) {
+      try {
+        return await call();
+      } catch (error) {
+        if (grpcCode(error) !== GrpcStatus.UNAVAILABLE || this.#closed || Date.now() + backoff > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, backoff));
+      }
     }
   }
 
