@@ -156,6 +156,27 @@ async function etcdWatchers(): Promise<number> {
   return Number(m[1]);
 }
 
+describe('the continue-token key kept in the store', () => {
+  it('is the same for replicas started at the same moment on a fresh store (one creates it, the other reads it)', async () => {
+    const store = `etcd://${etcd.endpoint}?prefix=/race`;
+    const [c, d] = await Promise.all([startServeProcess(['--store', store]), startServeProcess(['--store', store])]);
+    try {
+      // Both created `default` at start (one of them got 409); make a third to page over.
+      for (const name of ['x1', 'x2']) expect((await send(c, 'POST', '/api/v1/namespaces', { metadata: { name } })).status).toBe(201);
+      for (const [from, to] of [
+        [c, d],
+        [d, c],
+      ] as const) {
+        const first = await send(from, 'GET', '/api/v1/namespaces?limit=1');
+        const next = await send(to, 'GET', `/api/v1/namespaces?limit=1&continue=${encodeURIComponent(first.json.metadata.continue)}`);
+        expect(next.status, JSON.stringify(next.json)).toBe(200);
+      }
+    } finally {
+      await Promise.all([c.stop(), d.stop()]);
+    }
+  });
+});
+
 describe('--continue-token-key-file', () => {
   it('signs continue tokens with the given key, which every replica given it accepts and others refuse', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svckit-key-'));
