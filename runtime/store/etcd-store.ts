@@ -9,9 +9,10 @@
  *   the raft commit and its WAL fsync, so a resolved write is durable.
  * - Reads pass `revision` to Range; `remaining` is etcd's `count` of the same response (the keys
  *   of the range at that revision, unaffected by the limit) minus the returned items.
- * - Watches are etcd watches from `fromRevision + 1` with prev_kv, one gRPC stream each; a lost
- *   stream is reopened from the last delivered revision, so events stay gapless, and a watch whose
- *   revision etcd has compacted meanwhile ends with StoreExpiredError.
+ * - Watches are etcd watches from `fromRevision + 1` with prev_kv; a lost stream is reopened from
+ *   the last delivered revision, so events stay gapless, and a watch whose revision etcd has
+ *   compacted meanwhile ends with StoreExpiredError. A watch cache (watch-cache.ts) keeps one
+ *   such etcd watch per shared prefix (a resource) and fans it out to the store's watches.
  * - The history window is time-based while etcd counts revisions: the store samples (time,
  *   revision) on its writes and on its compaction timer, and compacts to the newest revision
  *   written before the window (kube-apiserver's compactor does the same with its interval). The
