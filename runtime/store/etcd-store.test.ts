@@ -457,6 +457,22 @@ describe('etcd store watch cache', () => {
     for (const watch of [first, old, recent]) watch.close();
   });
 
+  it('keeps the ring under its byte cap: older events are then served by a watch of their own', async () => {
+    const store = await open({ watchCacheBytes: 2_500 });
+    const from = await store.currentRevision();
+    const first = store.watch('/r/', from, { sharedPrefix: '/r/' });
+    const written: KeyValue[] = [];
+    for (let i = 0; i < 5; i++) written.push(await store.create(`/r/o${i}`, 'x'.repeat(1_000)));
+    await take(first[Symbol.asyncIterator](), 5); // about 1,000 bytes each: the ring keeps two
+    const fromRing = store.watch('/r/', written[2]!.modRevision, { sharedPrefix: '/r/' });
+    expect(store.etcdWatchCount).toBe(1);
+    const older = store.watch('/r/', written[1]!.modRevision, { sharedPrefix: '/r/' });
+    expect(store.etcdWatchCount).toBe(2);
+    expect((await take(older[Symbol.asyncIterator](), 3)).map((e) => e.revision)).toEqual(written.slice(2).map((kv) => kv.modRevision));
+    expect((await take(fromRing[Symbol.asyncIterator](), 2)).map((e) => e.revision)).toEqual(written.slice(3).map((kv) => kv.modRevision));
+    for (const watch of [first, fromRing, older]) watch.close();
+  });
+
   it('reports a future start revision to that watch alone; the shared watch goes on', async () => {
     const store = await open();
     const from = await store.currentRevision();

@@ -53,6 +53,8 @@ export interface EtcdStoreOptions extends StoreOptions, EtcdConnection {
   watchRetryMs?: number;
   /** Events the watch cache keeps per shared prefix for watches that start in the past. Default 1000. */
   watchCacheCapacity?: number;
+  /** And at most about this many bytes of them. Default 64 MiB. */
+  watchCacheBytes?: number;
 }
 
 const DEFAULT_HISTORY_WINDOW_MS = 5 * 60_000;
@@ -102,6 +104,7 @@ export class EtcdStore implements Store {
     this.#cache = new WatchCache({
       open: (prefix, from) => this.#etcdWatch(prefix, from),
       capacity: options.watchCacheCapacity ?? 1000,
+      capacityBytes: options.watchCacheBytes ?? 64 * 1024 * 1024,
       queueLimit: this.#watchQueueLimit,
     });
     const interval = options.compactionIntervalMs ?? DEFAULT_COMPACTION_INTERVAL_MS;

@@ -16,6 +16,11 @@ export interface WatchCacheOptions {
   open(prefix: string, fromRevision: number): Watch;
   /** Events kept per shared prefix for clients that start in the past. */
   capacity: number;
+  /**
+   * And at most about this many bytes of values per shared prefix: a thousand 1 MiB objects would
+   * otherwise pin a gigabyte for one resource.
+   */
+  capacityBytes: number;
   /** Unread live events after which one client's watch is ended. */
   queueLimit: number;
 }
@@ -26,6 +31,8 @@ interface Root {
   readonly upstream: Watch;
   /** The newest events, oldest first: every event after `start` up to `last`. */
   events: WatchEvent[];
+  /** The values' size in the ring (UTF-16 code units, near enough to bytes for a cap). */
+  size: number;
   start: number;
   last: number;
   /** Events up to here existed when the upstream opened: history being replayed, not live. */
@@ -70,6 +77,7 @@ export class WatchCache {
       hub: new WatchHub(this.#o.queueLimit),
       upstream: this.#o.open(shared, fromRevision),
       events: [],
+      size: 0,
       start: fromRevision,
       last: fromRevision,
     };
@@ -82,7 +90,12 @@ export class WatchCache {
     try {
       for await (const event of root.upstream) {
         root.events.push(event);
-        if (root.events.length > this.#o.capacity) root.start = root.events.shift()!.revision;
+        root.size += sizeOf(event);
+        while (root.events.length > this.#o.capacity || (root.size > this.#o.capacityBytes && root.events.length > 1)) {
+          const dropped = root.events.shift()!;
+          root.size -= sizeOf(dropped);
+          root.start = dropped.revision;
+        }
         root.last = event.revision;
         root.hub.publish(event, event.revision <= root.replayUntil);
       }
@@ -99,6 +112,10 @@ export class WatchCache {
     root.upstream.close();
     root.hub.closeAll(error);
   }
+}
+
+function sizeOf(event: WatchEvent): number {
+  return event.key.length + event.value.length + (event.prevValue?.length ?? 0);
 }
 
 /** `watch` without the events at or before `revision`. */
