@@ -17,6 +17,8 @@ export interface ReferenceServerOptions {
   store?: string;
   historyWindowMs?: number;
   continueTtlMs?: number;
+  /** The continue-token signing key (`--continue-token-key-file`); by default one kept in the store. */
+  continueSecret?: Uint8Array;
   bookmarkIntervalMs?: number;
   rules?: RuleChecker;
   /** `--runtime-config`: enables removed versions (e.g. `batch/v1beta1=true`) or disables served ones. */
@@ -61,6 +63,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     kinds: options.project?.kinds ?? allKinds,
     store,
     continueTtlMs: options.continueTtlMs,
+    continueSecret: options.continueSecret,
     bookmarkIntervalMs: options.bookmarkIntervalMs,
     rules: options.rules ?? celRuleChecker(),
     openApiDocuments: options.project?.openApiDocuments ?? builtinDocuments,

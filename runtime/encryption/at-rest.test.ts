@@ -68,7 +68,7 @@ describe('on SQLite', () => {
       const file = new Database(db, { readonly: true });
       const row = file
         .prepare('SELECT value FROM kv WHERE key = ? AND deleted = 0 ORDER BY revision DESC LIMIT 1')
-        .get(`/core/secrets/default/s-${type}`) as { value: string };
+        .get(`/registry/secrets/default/s-${type}`) as { value: string };
       file.close();
       expect(row.value.startsWith(prefix)).toBe(true);
     }
@@ -112,7 +112,7 @@ describe('on etcd', () => {
       expect(events.map((e) => e.type)).toEqual(['ERROR']);
       expect(events[0]!.object).toMatchObject({ kind: 'Status', code: 500, reason: 'InternalError' });
       expect(events[0]!.object.message).toMatch(
-        /^Internal error occurred: \/core\/secrets\/default\/w: aescbc\/key1 could not decrypt the stored value: invalid padding/,
+        /^Internal error occurred: \/registry\/secrets\/default\/w: aescbc\/key1 could not decrypt the stored value: invalid padding/,
       );
     } finally {
       await writer.close();
@@ -137,10 +137,10 @@ describe('on etcd', () => {
       // The values as etcd holds them, read without the encryption layer.
       const raw = await createStore(store);
       try {
-        const secret = await raw.get(`/core/secrets/default/s-${type}`);
+        const secret = await raw.get(`/registry/secrets/default/s-${type}`);
         expect(secret!.value.startsWith(prefix)).toBe(true);
         expect(secret!.value).not.toContain(Buffer.from(sentinel).toString('base64'));
-        expect((await raw.get(`/core/configmaps/default/c-${type}`))!.value).toContain(`visible-${type}-configmap`);
+        expect((await raw.get(`/registry/configmaps/default/c-${type}`))!.value).toContain(`visible-${type}-configmap`);
       } finally {
         await raw.close();
       }
@@ -167,7 +167,7 @@ describe('reading with the wrong provider', () => {
       expect(got.status).toBe(500);
       expect(got.body).toMatchObject({ kind: 'Status', reason: 'InternalError', code: 500 });
       expect(got.body.message).toBe(
-        'Internal error occurred: /core/secrets/default/sealed: identity transformer tried to read encrypted data',
+        'Internal error occurred: /registry/secrets/default/sealed: identity transformer tried to read encrypted data',
       );
       const list = await fetch(`${server.url}/api/v1/namespaces/default/secrets`);
       expect(list.status).toBe(500);
@@ -189,7 +189,7 @@ describe('reading with the wrong provider', () => {
       await server.close();
     }
     const raw = await createStore(db);
-    expect((await raw.get('/core/secrets/default/sealed'))!.value).toContain(Buffer.from('identity-sentinel').toString('base64'));
+    expect((await raw.get('/registry/secrets/default/sealed'))!.value).toContain(Buffer.from('identity-sentinel').toString('base64'));
     await raw.close();
   });
 
@@ -203,7 +203,7 @@ describe('reading with the wrong provider', () => {
       const got = await getSecret(server.url, 's');
       expect(got.status).toBe(500);
       expect(got.body.message).toMatch(
-        /^Internal error occurred: \/core\/secrets\/default\/s: aesgcm\/key1 could not decrypt the stored value: message authentication failed/,
+        /^Internal error occurred: \/registry\/secrets\/default\/s: aesgcm\/key1 could not decrypt the stored value: message authentication failed/,
       );
       expect((await fetch(`${server.url}/api/v1/namespaces/default/configmaps`)).status).toBe(200);
     } finally {

@@ -6,7 +6,7 @@
  * resource (the server's own records) pass through untouched.
  */
 import { internalError } from '../api/index.js';
-import type { KeyValue, ListOptions, ListResult, Store, Watch, WatchEvent, WriteOptions } from '../store/index.js';
+import type { KeyValue, ListOptions, ListResult, Store, Watch, WatchEvent, WatchOptions, WriteOptions } from '../store/index.js';
 import type { EncryptionAtRest } from './config.js';
 import { type ProviderList, type ReadValue, isTransformError } from './transformer.js';
 
@@ -119,8 +119,9 @@ export class EncryptingStore implements Store {
     return this.#open(await this.inner.delete(key, options));
   }
 
-  watch(prefix: string, fromRevision: number): Watch {
-    const inner = this.inner.watch(prefix, fromRevision);
+  watch(prefix: string, fromRevision: number, options?: WatchOptions): Watch {
+    // Options pass through: the watch cache below shares one backend watch per resource.
+    const inner = this.inner.watch(prefix, fromRevision, options);
     const open = (event: WatchEvent) => {
       let opened = this.#opened.get(event);
       if (!opened) this.#opened.set(event, (opened = this.#openEvent(event)));

@@ -12,7 +12,7 @@ import { type RunningKmsPlugin, kmsKeyId, startKmsPlugin } from './kms-plugin.js
 import { DekSourceType, encryptedObject } from './kms-wire.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svckit-kms-'));
-const KEY = '/core/secrets/default/s';
+const KEY = '/registry/secrets/default/s';
 const open: { close(): unknown }[] = [];
 afterEach(async () => {
   for (const o of open.splice(0)) await o.close();
@@ -48,7 +48,7 @@ describe('KMS v2 provider', () => {
     expect(z.encryptedDEKSource.equals(ex.encryptedDEKSource)).toBe(false);
     expect(await second.open(x, KEY)).toEqual({ plaintext: Buffer.from('one'), stale: false });
     // The storage key is authenticated.
-    await expect(second.open(x, '/core/secrets/default/other')).rejects.toThrow(/message authentication failed/);
+    await expect(second.open(x, '/registry/secrets/default/other')).rejects.toThrow(/message authentication failed/);
   });
 
   it('a cached seed needs no plugin; an uncached one fails clearly while the plugin is down', async () => {

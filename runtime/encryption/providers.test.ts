@@ -9,7 +9,7 @@ import { EncryptionAtRest, isEncryptionConfigError } from './config.js';
 import { secretbox } from './secretbox.js';
 import { type KeyTransformer, ProviderList, identity, isTransformError } from './transformer.js';
 
-const KEY = '/core/secrets/default/s1';
+const KEY = '/registry/secrets/default/s1';
 const PLAIN = JSON.stringify({ kind: 'Secret', data: { password: Buffer.from('hunter2-very-secret').toString('base64') } });
 
 const providers: Record<string, (name: string, secret: Buffer) => KeyTransformer> = {
@@ -43,7 +43,7 @@ describe('providers', () => {
   it('aesgcm authenticates the storage key: a value copied under another name does not open (upstream does the same)', async () => {
     const list = new ProviderList([aesGcm('k', randomBytes(16))]);
     const stored = await list.write(PLAIN, KEY);
-    await expect(list.read(stored, '/core/secrets/default/s2')).rejects.toThrow(/message authentication failed/);
+    await expect(list.read(stored, '/registry/secrets/default/s2')).rejects.toThrow(/message authentication failed/);
   });
 
   it('reads by prefix with any listed key; a key other than the first is stale', async () => {

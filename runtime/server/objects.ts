@@ -2,7 +2,7 @@ import type { JsonApiObject } from '../api/index.js';
 import type { KeyValue } from '../store/index.js';
 import type { ServedResource } from './resources.js';
 
-/** The storage key of one object: `/<group>/<plural>/<namespace>/<name>` or `/<group>/<plural>/<name>`. */
+/** The storage key of one object: `<storagePrefix><namespace>/<name>` (`/registry/pods/ns/name`) or `<storagePrefix><name>`. */
 export function objectKey(r: ServedResource, namespace: string | undefined, name: string): string {
   return r.namespaced ? `${r.storagePrefix}${namespace}/${name}` : `${r.storagePrefix}${name}`;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allKinds } from '../../generated/kinds.js';
-import { ResourceRegistry, parseRuntimeConfig } from './resources.js';
+import { objectKey } from './objects.js';
+import { ResourceRegistry, parseRuntimeConfig, storagePrefixOf } from './resources.js';
 
 describe('served versions', () => {
   it('does not serve versions removed at or before the release, unless runtime-config enables them', () => {
@@ -22,7 +23,30 @@ describe('served versions', () => {
     const r = new ResourceRegistry(allKinds, { release: '1.25' });
     const beta = r.get('flowcontrol.apiserver.svc.io', 'v1beta2', 'flowschemas')!;
     expect(beta.storageVersion?.version).toBe('v1');
-    expect(beta.storagePrefix).toBe('/flowcontrol.apiserver.svc.io/flowschemas/');
+    expect(beta.storagePrefix).toBe('/registry/flowschemas/');
+  });
+
+  it('keys objects as kube-apiserver lays out etcd', () => {
+    const r = new ResourceRegistry(allKinds);
+    const prefix = (group: string, resource: string) => r.get(group, 'v1', resource)?.storagePrefix;
+    expect(prefix('', 'pods')).toBe('/registry/pods/');
+    expect(prefix('batch', 'jobs')).toBe('/registry/jobs/');
+    // upstream's SpecialDefaultResourcePrefixes
+    expect(prefix('', 'nodes')).toBe('/registry/minions/');
+    expect(prefix('', 'services')).toBe('/registry/services/specs/');
+    expect(storagePrefixOf('', 'endpoints', false)).toBe('/registry/services/endpoints/');
+    // a custom resource: group and plural, as the apiextensions server keys it
+    expect(prefix('stable.example.svc.io', 'crontabs')).toBe('/registry/stable.example.svc.io/crontabs/');
+    const pods = r.get('', 'v1', 'pods')!;
+    expect(objectKey(pods, 'ns', 'p1')).toBe('/registry/pods/ns/p1');
+    expect(objectKey(r.get('', 'v1', 'namespaces')!, undefined, 'ns')).toBe('/registry/namespaces/ns');
+  });
+
+  it('gives every served resource a prefix of its own: none is inside another', () => {
+    const prefixes = [
+      ...new Set(new ResourceRegistry(allKinds, { runtimeConfig: 'api/all=true' }).resources().map((s) => s.storagePrefix)),
+    ];
+    for (const a of prefixes) for (const b of prefixes) if (a !== b) expect(a.startsWith(b), `${a} inside ${b}`).toBe(false);
   });
 
   it('parses runtime-config as the real flag does', () => {

@@ -15,7 +15,11 @@ export interface ServedResource {
   subresources: ReadonlySet<string>;
   descriptor: ResourceDescriptor;
   registration: KindRegistration;
-  /** Storage key prefix shared by every version of the resource: `/<group>/<plural>/`. */
+  /**
+   * Storage key prefix shared by every version of the resource, as kube-apiserver lays out etcd:
+   * `/registry/<plural>/` for a built-in resource, `/registry/<group>/<plural>/` for a custom one
+   * (see storagePrefixOf).
+   */
   storagePrefix: string;
   /** The version objects are stored in; other versions convert on the way in and out. */
   storageVersion: ServedResource | undefined;
@@ -64,7 +68,7 @@ export class ResourceRegistry {
         subresources: new Set(r.subresources),
         descriptor: r,
         registration: k,
-        storagePrefix: `/${k.group || 'core'}/${r.plural}/`,
+        storagePrefix: storagePrefixOf(k.group, r.plural, r.custom),
         storageVersion: undefined,
       };
       const warning = deprecationWarning(k);
@@ -149,4 +153,29 @@ function deprecationWarning(k: KindRegistration): string | undefined {
   let text = parts.join(', ');
   if (l.replacement) text += `; use ${l.replacement} ${k.kind}`;
   return text;
+}
+
+/** The root of every object key, as kube-apiserver's default `--etcd-prefix`. */
+export const STORAGE_ROOT = '/registry/';
+
+/**
+ * The prefixes kube-apiserver compiles in for resources kept under older names
+ * (`SpecialDefaultResourcePrefixes`), so that etcdctl users find objects where they expect them.
+ */
+const SPECIAL_PREFIXES: Readonly<Record<string, string>> = {
+  '/replicationcontrollers': 'controllers',
+  '/endpoints': 'services/endpoints',
+  '/nodes': 'minions',
+  '/services': 'services/specs',
+};
+
+/**
+ * Where a resource's objects live: built-in resources under `/registry/<plural>/` (a plural is
+ * unique across the built-in groups, as upstream's are, and versions and groups that share a
+ * resource share its objects); custom resources under `/registry/<group>/<plural>/`, as the
+ * apiextensions server keys them, so that two CRDs with one plural in different groups never meet.
+ */
+export function storagePrefixOf(group: string, plural: string, custom: boolean): string {
+  if (custom) return `${STORAGE_ROOT}${group}/${plural}/`;
+  return `${STORAGE_ROOT}${SPECIAL_PREFIXES[`${group}/${plural}`] ?? plural}/`;
 }

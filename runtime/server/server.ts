@@ -1,11 +1,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type StatusError, badRequest, isStatusError, methodNotAllowed, pathNotFound, unexpectedError } from '../api/index.js';
+import {
+  type StatusError,
+  badRequest,
+  isStatusError,
+  methodNotAllowed,
+  pathNotFound,
+  serviceUnavailable,
+  unexpectedError,
+} from '../api/index.js';
 import { type ProtobufPackage, ProtobufCodecs } from '../codec/index.js';
 import { compressResponseSync } from '../compression/index.js';
 import { type EncryptionAtRest, encryptStore } from '../encryption/index.js';
 import type { KindRegistration } from '../schema/index.js';
-import { type Store, createContinueTokenSecret } from '../store/index.js';
+import { type Store, createContinueTokenSecret, isStoreUnavailableError } from '../store/index.js';
+import { assertStorageLayout } from './storage-layout.js';
 import type { AdmissionPlugin, RuleChecker } from './admission.js';
 import { builtinHandlers } from './builtin/index.js';
 import { compose } from './chain.js';
@@ -28,6 +37,11 @@ export interface ApiServerOptions {
   /** CEL rules of the kinds; by default none are checked. */
   rules?: RuleChecker;
   continueTtlMs?: number;
+  /**
+   * The key continue tokens are signed with, shared by every replica; by default one kept in the
+   * store (created by the first server to start on it).
+   */
+  continueSecret?: Uint8Array;
   futureRevisionWaitMs?: number;
   maxBodyBytes?: number;
   bookmarkIntervalMs?: number;
@@ -64,10 +78,12 @@ export class ApiServer {
   readonly #log: (line: string) => void;
   readonly #openApi: OpenApiPublisher;
   readonly #release: string;
+  readonly #continueSecret: Uint8Array | undefined;
   readonly #chain: (ctx: RequestContext) => Promise<Reply | undefined>;
 
   constructor(options: ApiServerOptions) {
     this.#release = options.release ?? DEFAULT_RELEASE;
+    this.#continueSecret = options.continueSecret;
     const registry = new ResourceRegistry(options.kinds, { release: this.#release, runtimeConfig: options.runtimeConfig ?? '' });
     const settings: ServerSettings = {
       continueTtlMs: options.continueTtlMs ?? 5 * 60_000,
@@ -99,7 +115,8 @@ export class ApiServer {
 
   /** Starts listening; resolves with the base URL (`http://127.0.0.1:<port>`). */
   async listen(port = 0, host = '127.0.0.1'): Promise<string> {
-    this.context.settings.continueSecret = await persistentSecret(this.context.store);
+    await assertStorageLayout(this.context.store);
+    this.context.settings.continueSecret = this.#continueSecret ?? (await persistentSecret(this.context.store));
     for (const hook of this.context.hooks.all()) await hook.resume?.();
     await new Promise<void>((resolve, reject) => {
       this.http.once('error', reject);
@@ -188,6 +205,9 @@ export class ApiServer {
   /** Client mistakes are Status errors already; anything else is logged and answered 500. */
   #toStatusError(e: unknown, req: Request): StatusError {
     if (isStatusError(e)) return e;
+    // The store is unreachable from a read outside the verb handlers (admission, hooks): the client
+    // may retry, as from any other read (upstream's 503), and nothing here is the server's bug.
+    if (isStoreUnavailableError(e)) return serviceUnavailable(e.message);
     this.#log(`svckit serve: ${req.method} ${req.path}: ${(e as Error)?.stack ?? String(e)}`);
     return unexpectedError(e);
   }

@@ -94,7 +94,8 @@ async function follow(
 ): Promise<void> {
   let watch: Watch;
   try {
-    watch = ctx.store.watch(collectionPrefix(t.resource, t.namespace), from);
+    // One upstream watch per resource, whatever namespace each client watches (the etcd watch cache).
+    watch = ctx.store.watch(collectionPrefix(t.resource, t.namespace), from, { sharedPrefix: t.resource.storagePrefix });
   } catch (e) {
     stream.open();
     stream.error(fromStoreError(e, t.resource, undefined) ?? internalError(e));

@@ -407,3 +407,80 @@ describe('etcd store on a three-member cluster', () => {
     }
   }, 90_000);
 });
+
+describe('etcd store watch cache', () => {
+  const opened: Store[] = [];
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close();
+  });
+  const open = async (options: Partial<EtcdStoreOptions> = {}): Promise<EtcdStore> => {
+    const store = await EtcdStore.connect({ compactionIntervalMs: 0, keyPrefix: freshPrefix(), endpoints: [sharedEndpoint()], ...options });
+    opened.push(store);
+    return store;
+  };
+
+  it('serves every watch under one shared prefix from one etcd watch, each its own namespace', async () => {
+    const store = await open();
+    const from = await store.currentRevision();
+    const watches = Array.from({ length: 30 }, (_, i) => store.watch(`/r/ns${i % 3}/`, from, { sharedPrefix: '/r/' }));
+    const all = store.watch('/r/', from, { sharedPrefix: '/r/' });
+    expect(store.etcdWatchCount).toBe(1);
+    const written: KeyValue[] = [];
+    for (let i = 0; i < 6; i++) written.push(await store.create(`/r/ns${i % 3}/o${i}`, String(i)));
+    for (const [i, watch] of watches.entries()) {
+      const mine = written.filter((kv) => kv.key.startsWith(`/r/ns${i % 3}/`));
+      const events = await take(watch[Symbol.asyncIterator](), mine.length);
+      expect(events.map((e) => [e.key, e.revision])).toEqual(mine.map((kv) => [kv.key, kv.modRevision]));
+    }
+    expect((await take(all[Symbol.asyncIterator](), 6)).map((e) => e.revision)).toEqual(written.map((kv) => kv.modRevision));
+    // A later watch starting in the past is replayed from the ring, still on the one etcd watch.
+    const late = store.watch('/r/ns1/', from, { sharedPrefix: '/r/' });
+    expect((await take(late[Symbol.asyncIterator](), 2)).map((e) => e.key)).toEqual(['/r/ns1/o1', '/r/ns1/o4']);
+    expect(store.etcdWatchCount).toBe(1);
+    for (const watch of [...watches, all, late]) watch.close();
+  });
+
+  it('gives a watch starting before the ring an etcd watch of its own, without a gap', async () => {
+    const store = await open({ watchCacheCapacity: 3 });
+    const from = await store.currentRevision();
+    const first = store.watch('/r/', from, { sharedPrefix: '/r/' });
+    const written: KeyValue[] = [];
+    for (let i = 0; i < 8; i++) written.push(await store.create(`/r/a/o${i}`, String(i)));
+    await take(first[Symbol.asyncIterator](), 8); // the ring now holds the last three only
+    const old = store.watch('/r/a/', written[1]!.modRevision, { sharedPrefix: '/r/' });
+    expect(store.etcdWatchCount).toBe(2);
+    expect((await take(old[Symbol.asyncIterator](), 6)).map((e) => e.revision)).toEqual(written.slice(2).map((kv) => kv.modRevision));
+    // One inside the ring shares the cache.
+    const recent = store.watch('/r/a/', written[6]!.modRevision, { sharedPrefix: '/r/' });
+    expect((await take(recent[Symbol.asyncIterator](), 1)).map((e) => e.revision)).toEqual([written[7]!.modRevision]);
+    expect(store.etcdWatchCount).toBe(2);
+    for (const watch of [first, old, recent]) watch.close();
+  });
+
+  it('keeps the ring under its byte cap: older events are then served by a watch of their own', async () => {
+    const store = await open({ watchCacheBytes: 2_500 });
+    const from = await store.currentRevision();
+    const first = store.watch('/r/', from, { sharedPrefix: '/r/' });
+    const written: KeyValue[] = [];
+    for (let i = 0; i < 5; i++) written.push(await store.create(`/r/o${i}`, 'x'.repeat(1_000)));
+    await take(first[Symbol.asyncIterator](), 5); // about 1,000 bytes each: the ring keeps two
+    const fromRing = store.watch('/r/', written[2]!.modRevision, { sharedPrefix: '/r/' });
+    expect(store.etcdWatchCount).toBe(1);
+    const older = store.watch('/r/', written[1]!.modRevision, { sharedPrefix: '/r/' });
+    expect(store.etcdWatchCount).toBe(2);
+    expect((await take(older[Symbol.asyncIterator](), 3)).map((e) => e.revision)).toEqual(written.slice(2).map((kv) => kv.modRevision));
+    expect((await take(fromRing[Symbol.asyncIterator](), 2)).map((e) => e.revision)).toEqual(written.slice(3).map((kv) => kv.modRevision));
+    for (const watch of [first, fromRing, older]) watch.close();
+  });
+
+  it('reports a future start revision to that watch alone; the shared watch goes on', async () => {
+    const store = await open();
+    const from = await store.currentRevision();
+    const good = store.watch('/r/', from, { sharedPrefix: '/r/' });
+    const future = store.watch('/r/x/', from + 1000, { sharedPrefix: '/r/' });
+    await expect(future[Symbol.asyncIterator]().next()).rejects.toMatchObject({ name: 'StoreFutureRevisionError' });
+    const created = await store.create('/r/y', 'v');
+    expect((await take(good[Symbol.asyncIterator](), 1)).map((e) => e.revision)).toEqual([created.modRevision]);
+    good.close();
+  });
+});

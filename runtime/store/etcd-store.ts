@@ -9,9 +9,10 @@
  *   the raft commit and its WAL fsync, so a resolved write is durable.
  * - Reads pass `revision` to Range; `remaining` is etcd's `count` of the same response (the keys
  *   of the range at that revision, unaffected by the limit) minus the returned items.
- * - Watches are etcd watches from `fromRevision + 1` with prev_kv, one gRPC stream each; a lost
- *   stream is reopened from the last delivered revision, so events stay gapless, and a watch whose
- *   revision etcd has compacted meanwhile ends with StoreExpiredError.
+ * - Watches are etcd watches from `fromRevision + 1` with prev_kv; a lost stream is reopened from
+ *   the last delivered revision, so events stay gapless, and a watch whose revision etcd has
+ *   compacted meanwhile ends with StoreExpiredError. A watch cache (watch-cache.ts) keeps one
+ *   such etcd watch per shared prefix (a resource) and fans it out to the store's watches.
  * - The history window is time-based while etcd counts revisions: the store samples (time,
  *   revision) on its writes and on its compaction timer, and compacts to the newest revision
  *   written before the window (kube-apiserver's compactor does the same with its interval). The
@@ -44,16 +45,23 @@ import {
   type WatchResponse,
 } from './etcd-wire.js';
 import { assertValidKey, compareKeys } from './key-order.js';
-import type { KeyValue, ListOptions, ListResult, Store, StoreOptions, Watch, WatchEvent, WriteOptions } from './types.js';
+import type { KeyValue, ListOptions, ListResult, Store, StoreOptions, Watch, WatchEvent, WatchOptions, WriteOptions } from './types.js';
+import { WatchCache } from './watch-cache.js';
 
 export interface EtcdStoreOptions extends StoreOptions, EtcdConnection {
   /** How long a watch keeps trying to reopen its stream before it ends with StoreUnavailableError. Default 30 s. */
   watchRetryMs?: number;
+  /** Events the watch cache keeps per shared prefix for watches that start in the past. Default 1000. */
+  watchCacheCapacity?: number;
+  /** And at most about this many bytes of them. Default 64 MiB. */
+  watchCacheBytes?: number;
 }
 
 const DEFAULT_HISTORY_WINDOW_MS = 5 * 60_000;
 const DEFAULT_COMPACTION_INTERVAL_MS = 60_000;
 const DEFAULT_WATCH_QUEUE_LIMIT = 10_000;
+/** How long a read is retried while etcd is unavailable (an election, a member moving). */
+const READ_RETRY_MS = 5_000;
 /** Samples of (time, revision) closer together than this share one entry. */
 const SAMPLE_GRANULARITY_MS = 1_000;
 
@@ -74,6 +82,9 @@ export class EtcdStore implements Store {
   readonly #watchRetryMs: number;
   readonly #compactionTimer: NodeJS.Timeout | undefined;
   readonly #watches = new Set<EtcdWatch>();
+  readonly #cache: WatchCache;
+  /** The newest revision etcd has shown this store (in any response header): known to exist. */
+  #seen = 0;
   readonly #waiters = new Set<() => void>();
   /** The tail of the write chain of each key: writes to one key apply in the order they were issued. */
   readonly #keyTails = new Map<string, Promise<unknown>>();
@@ -90,6 +101,12 @@ export class EtcdStore implements Store {
     this.#historyWindowMs = options.historyWindowMs ?? DEFAULT_HISTORY_WINDOW_MS;
     this.#watchQueueLimit = options.watchQueueLimit ?? DEFAULT_WATCH_QUEUE_LIMIT;
     this.#watchRetryMs = options.watchRetryMs ?? 30_000;
+    this.#cache = new WatchCache({
+      open: (prefix, from) => this.#etcdWatch(prefix, from),
+      capacity: options.watchCacheCapacity ?? 1000,
+      capacityBytes: options.watchCacheBytes ?? 64 * 1024 * 1024,
+      queueLimit: this.#watchQueueLimit,
+    });
     const interval = options.compactionIntervalMs ?? DEFAULT_COMPACTION_INTERVAL_MS;
     if (interval > 0) {
       this.#compactionTimer = setInterval(() => void this.#compactInBackground(), interval);
@@ -127,6 +144,7 @@ export class EtcdStore implements Store {
     const { revision } = options;
     if (revision !== undefined && this.#beforeFirstRevision(revision)) return undefined;
     const response = await this.#read(revision, () => this.#client.range({ key: this.#etcdKey(key), revision: revision ?? 0 }));
+    this.#observe(response.header.revision);
     const kv = response.kvs[0];
     return kv ? this.#keyValue(kv) : undefined;
   }
@@ -146,6 +164,7 @@ export class EtcdStore implements Store {
     const response = await this.#read(revision, () =>
       this.#client.range({ key: from, rangeEnd: range.rangeEnd, revision: revision ?? 0, limit: limit ?? 0 }),
     );
+    this.#observe(response.header.revision);
     const items = response.kvs.map((kv) => this.#keyValue(kv));
     return {
       items,
@@ -217,12 +236,17 @@ export class EtcdStore implements Store {
     });
   }
 
-  watch(prefix: string, fromRevision: number): Watch {
+  watch(prefix: string, fromRevision: number, options: WatchOptions = {}): Watch {
     this.#assertOpen();
     assertRevision(fromRevision);
     // The compacted revision only grows, so an older one is known to be gone; a future revision
     // is known only once etcd answers, and then ends the iterator instead.
     if (fromRevision < this.#compacted) throw new StoreExpiredError(fromRevision, this.#compacted);
+    return this.#cache.watch(options.sharedPrefix ?? prefix, prefix, fromRevision, this.#seen);
+  }
+
+  /** One etcd watch stream (the watch cache's upstream, or a client's own when the cache cannot serve it). */
+  #etcdWatch(prefix: string, fromRevision: number): Watch {
     const watch = new EtcdWatch({
       client: this.#client,
       ...this.#prefixRange(prefix),
@@ -237,6 +261,11 @@ export class EtcdStore implements Store {
     });
     this.#watches.add(watch);
     return watch;
+  }
+
+  /** How many etcd watch streams are open (the watch cache's upstreams and clients' own). */
+  get etcdWatchCount(): number {
+    return this.#watches.size;
   }
 
   async waitForRevision(revision: number, timeoutMs: number): Promise<void> {
@@ -305,6 +334,7 @@ export class EtcdStore implements Store {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#compactionTimer);
+    this.#cache.close();
     for (const watch of [...this.#watches]) watch.close();
     for (const onClose of [...this.#waiters]) onClose();
     // Writes already issued finish (they may have reached etcd) before the channel closes.
@@ -381,7 +411,7 @@ export class EtcdStore implements Store {
   /** A read at `revision` (current when undefined) with etcd's revision errors mapped to the contract's. */
   async #read<T>(revision: number | undefined, call: () => Promise<T>): Promise<T> {
     try {
-      return await call();
+      return await this.#retryingRead(call);
     } catch (error) {
       if (revision !== undefined && isCompactedError(error)) {
         await this.#refreshCompacted();
@@ -396,10 +426,29 @@ export class EtcdStore implements Store {
 
   async #fetchCurrent(): Promise<number> {
     try {
-      const response = await this.#client.range({ key: this.#probeKey(), countOnly: true });
+      const response = await this.#retryingRead(() => this.#client.range({ key: this.#probeKey(), countOnly: true }));
+      this.#observe(response.header.revision);
       return response.header.revision;
     } catch (error) {
       throw unavailable(error, 'reading the current revision');
+    }
+  }
+
+  /**
+   * A read retried while etcd answers UNAVAILABLE (a member went away and the channel is moving to
+   * another, or a leader election is under way) for up to READ_RETRY_MS. Reads change nothing, so
+   * a retry is safe; writes are never retried (a lost answer to a create that committed would come
+   * back as AlreadyExists).
+   */
+  async #retryingRead<T>(call: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + READ_RETRY_MS;
+    for (let backoff = 25; ; backoff = Math.min(backoff * 2, 500)) {
+      try {
+        return await call();
+      } catch (error) {
+        if (grpcCode(error) !== GrpcStatus.UNAVAILABLE || this.#closed || Date.now() + backoff > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, backoff));
+      }
     }
   }
 
@@ -411,7 +460,12 @@ export class EtcdStore implements Store {
     }
   }
 
+  #observe(revision: number): void {
+    if (revision > this.#seen) this.#seen = revision;
+  }
+
   #sample(revision: number): void {
+    this.#observe(revision);
     const time = this.#now();
     const last = this.#samples.at(-1);
     if (last && revision <= last.revision) return;

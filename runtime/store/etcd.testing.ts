@@ -261,3 +261,6 @@ async function processStopped(pid: number, stopped: boolean): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+/** etcd's own gRPC calls without the store (benches compare the store's cost against them). */
+export { EtcdClient as RawEtcdClient } from './etcd-wire.js';

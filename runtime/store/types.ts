@@ -5,7 +5,7 @@
  * that the embedded SQLite backend, the in-memory backend and an etcd backend are three
  * implementations of one contract (tested by one shared suite).
  *
- * Keys are opaque strings; the server uses `/<group>/<resource>/<namespace>/<name>`. Values are the
+ * Keys are opaque strings; the server uses kube-apiserver's `/registry/<resource>/<namespace>/<name>`. Values are the
  * stored JSON text of an object, without its resourceVersion (the revision is the version).
  */
 
@@ -65,6 +65,15 @@ export interface Watch extends AsyncIterable<WatchEvent> {
   close(): void;
 }
 
+export interface WatchOptions {
+  /**
+   * A prefix of `prefix` whose events the backend may fetch once for every watch under it (the
+   * server passes the resource's prefix when it watches one namespace). A networked backend keeps
+   * one upstream watch per shared prefix; the in-process ones publish every write once anyway.
+   */
+  sharedPrefix?: string;
+}
+
 export interface Store {
   /** The revision of the last committed write (0 for an empty store that was never written). */
   currentRevision(): Promise<number>;
@@ -99,7 +108,7 @@ export interface Store {
    * A remote backend that learns of such a problem only later ends the iterator with the error
    * instead, so a caller handles both.
    */
-  watch(prefix: string, fromRevision: number): Watch;
+  watch(prefix: string, fromRevision: number, options?: WatchOptions): Watch;
 
   /**
    * Resolves once the current revision is at least `revision`; StoreFutureRevisionError after

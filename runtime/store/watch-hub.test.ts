@@ -39,4 +39,45 @@ describe('watch hub', () => {
     hub.closeAll();
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
   });
+
+  it('ends every watch with the error of its source, after the events already queued', async () => {
+    const hub = new WatchHub(10);
+    const queued = hub.open('/k/', []);
+    const waiting = hub.open('/k/', []);
+    const pending = waiting[Symbol.asyncIterator]().next();
+    hub.publish(event(1, '/k/b'));
+    await pending;
+    hub.publish(event(2));
+    const gone = new Error('etcd went away');
+    hub.closeAll(gone);
+    const iterator = queued[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toMatchObject({ revision: 1 });
+    expect((await iterator.next()).value).toMatchObject({ revision: 2 });
+    await expect(iterator.next()).rejects.toBe(gone);
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    const other = waiting[Symbol.asyncIterator]();
+    expect((await other.next()).value).toMatchObject({ revision: 2 });
+    await expect(other.next()).rejects.toBe(gone);
+    expect(hub.size).toBe(0);
+  });
+
+  it('does not count replayed events against the limit, only live ones', async () => {
+    const hub = new WatchHub(2);
+    const watch = hub.open('/k/', [event(1)]);
+    for (let r = 2; r <= 6; r++) hub.publish(event(r), true);
+    hub.publish(event(7));
+    hub.publish(event(8));
+    const seen: number[] = [];
+    for await (const e of watch) {
+      seen.push(e.revision);
+      if (e.revision === 8) break;
+    }
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    const slow = hub.open('/k/', []);
+    for (let r = 9; r <= 11; r++) hub.publish(event(r));
+    // Three live events unread past a limit of two: ended.
+    const rest: number[] = [];
+    for await (const e of slow) rest.push(e.revision);
+    expect(rest).toEqual([]);
+  });
 });

@@ -22,15 +22,22 @@ export class WatchHub {
     return watch;
   }
 
-  publish(event: WatchEvent): void {
+  /**
+   * Copies `event` to every watch under its key. A `replayed` event is history the source had
+   * before the watch was opened (a cache catching up): like `history`, it does not count against the limit.
+   */
+  publish(event: WatchEvent, replayed = false): void {
     for (const watch of this.#watches) {
-      if (event.key.startsWith(watch.prefix)) watch.push(event);
+      if (event.key.startsWith(watch.prefix)) watch.push(event, replayed);
     }
   }
 
-  /** Ends every open watch. */
-  closeAll(): void {
-    for (const watch of [...this.#watches]) watch.close();
+  /** Ends every open watch; with `error`, each iterator yields its queued events, then rejects with it. */
+  closeAll(error?: Error): void {
+    for (const watch of [...this.#watches]) {
+      if (error) watch.fail(error);
+      else watch.close();
+    }
   }
 
   /** How many watches are open. */
@@ -39,7 +46,7 @@ export class WatchHub {
   }
 }
 
-type Waiter = (result: IteratorResult<WatchEvent, undefined>) => void;
+type Waiter = { resolve(result: IteratorResult<WatchEvent, undefined>): void; reject(error: Error): void };
 
 const DONE: IteratorResult<WatchEvent, undefined> = { done: true, value: undefined };
 
@@ -49,6 +56,7 @@ class QueuedWatch implements Watch {
   #head = 0;
   #waiters: Waiter[] = [];
   #closed = false;
+  #error: Error | undefined;
   // Replayed history does not count against the limit: only live events the reader has not caught up with.
   #historyLeft: number;
 
@@ -62,11 +70,17 @@ class QueuedWatch implements Watch {
     this.#historyLeft = history.length;
   }
 
-  push(event: WatchEvent): void {
+  push(event: WatchEvent, replayed: boolean): void {
     if (this.#closed) return;
     const waiter = this.#waiters.shift();
     if (waiter) {
-      waiter({ done: false, value: event });
+      waiter.resolve({ done: false, value: event });
+      return;
+    }
+    if (replayed) {
+      // Replayed events come before live ones, so they extend the history at the queue's front.
+      this.#buffer.push(event);
+      this.#historyLeft++;
       return;
     }
     const unreadLive = this.#buffer.length - this.#head - this.#historyLeft;
@@ -85,17 +99,36 @@ class QueuedWatch implements Watch {
       this.#dropConsumed();
       return Promise.resolve({ done: false, value });
     }
+    if (this.#error) {
+      const error = this.#error;
+      this.#error = undefined;
+      return Promise.reject(error);
+    }
     if (this.#closed) return Promise.resolve(DONE);
-    return new Promise((resolve) => this.#waiters.push(resolve));
+    return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
   }
 
   close(): void {
     if (this.#closed) return;
-    this.#closed = true;
     this.#buffer = [];
     this.#head = 0;
     this.#historyLeft = 0;
-    for (const waiter of this.#waiters.splice(0)) waiter(DONE);
+    this.#error = undefined;
+    this.#stop();
+  }
+
+  /** Ends the watch with `error` after the events already queued (the source of events failed). */
+  fail(error: Error): void {
+    if (this.#closed) return;
+    const waiter = this.#waiters.shift();
+    if (waiter) waiter.reject(error);
+    else this.#error = error;
+    this.#stop();
+  }
+
+  #stop(): void {
+    this.#closed = true;
+    for (const waiter of this.#waiters.splice(0)) waiter.resolve(DONE);
     this.onClose();
   }
 

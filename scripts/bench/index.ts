@@ -4,6 +4,7 @@ import { benchCel } from './cel.js';
 import { benchCli } from './cli.js';
 import { benchCodegen } from './codegen.js';
 import { benchDocuments } from './documents.js';
+import { benchEtcd } from './etcd.js';
 import { benchMedia } from './media.js';
 import { benchProtobuf } from './protobuf.js';
 import { benchServer } from './server.js';
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<void>> = {
   cli: benchCli,
   codegen: benchCodegen,
   documents: benchDocuments,
+  etcd: benchEtcd,
   media: benchMedia,
   protobuf: benchProtobuf,
   server: benchServer,

@@ -44,7 +44,7 @@ function run(...args: string[]): Promise<{ code: number | null; stdout: string; 
 async function rawSecrets(store: string): Promise<Record<string, string>> {
   const raw = await createStore(store);
   try {
-    const list = await raw.list('/core/secrets/');
+    const list = await raw.list('/registry/secrets/');
     return Object.fromEntries(list.items.map((kv) => [kv.key.split('/').pop()!, kv.value]));
   } finally {
     await raw.close();
@@ -124,7 +124,7 @@ describe('key rotation on SQLite: add key2 second, restart, move it first, rewri
     );
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      'svckit encryption rewrite: Internal error occurred: /core/secrets/default/lost: no configured provider reads this value (k8s:enc:aescbc:v1:key1:)',
+      'svckit encryption rewrite: Internal error occurred: /registry/secrets/default/lost: no configured provider reads this value (k8s:enc:aescbc:v1:key1:)',
     );
     expect(result.stderr).not.toContain('    at ');
   });

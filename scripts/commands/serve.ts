@@ -6,11 +6,12 @@ import { checkRules } from '../../runtime/server/index.js';
 import { DEFAULT_STORE, startReferenceServer } from '../reference-server.js';
 import { projectKinds } from './project-kinds.js';
 import { ENCRYPTION_SERVE_USAGE, encryptionFromFlags, encryptionServeOptions } from './serve-encryption.js';
+import { REPLICA_USAGE, replicaOptions, replicaServerOptions } from './serve-replicas.js';
 import { UsageError } from './usage-error.js';
 
 export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--store sqlite:<path>|memory|etcd://host:port[,...][?prefix=/p]]
              [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>] [--runtime-config batch/v1beta1=true]
-             [--feature-gates APIResponseCompression=false] ${ENCRYPTION_SERVE_USAGE}`;
+             [--feature-gates APIResponseCompression=false] ${ENCRYPTION_SERVE_USAGE} ${REPLICA_USAGE}`;
 
 /** `svckit serve`: the reference server until SIGTERM or SIGINT. */
 export async function serveCommand(args: string[]): Promise<number> {
@@ -26,6 +27,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       'runtime-config': { type: 'string', default: '' },
       'feature-gates': { type: 'string', default: '' },
       ...encryptionServeOptions,
+      ...replicaOptions,
     },
     strict: true,
   });
@@ -46,6 +48,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     compression: responseCompressionEnabled(values['feature-gates']),
     ...(project ? { project } : {}),
     ...(await encryptionFromFlags(values)),
+    ...replicaServerOptions(values),
   });
   process.stdout.write(`listening on ${url}\n`);
   await new Promise<void>((done) => {
