@@ -134,7 +134,8 @@ export class RequestRecorder implements RequestAudit {
       if (typeof meta.resourceVersion === 'string' && meta.resourceVersion !== '') ref.resourceVersion = meta.resourceVersion;
     }
     // A snapshot: the handler goes on to default and admit the same object in place.
-    if (levelAtLeast(this.level, 'Request') && this.info.attributes.isResourceRequest) this.request = this.trim(cloneJson(object as JsonValue));
+    if (levelAtLeast(this.level, 'Request') && this.info.attributes.isResourceRequest)
+      this.request = this.trim(cloneJson(object as JsonValue));
   }
 
   annotate(key: string, value: string): void {
@@ -147,8 +148,8 @@ export class RequestRecorder implements RequestAudit {
   }
 
   /** ResponseStarted: the headers of a long-running response (a watch) are written. */
-  responseStarted(code: number): void {
-    this.emit('ResponseStarted', { metadata: {}, code }, undefined);
+  responseStarted(status: AuditResponseStatus): void {
+    if (!this.finished) this.emit('ResponseStarted', status, undefined);
   }
 
   /** ResponseComplete (or Panic for an unexpected error): the response, at most once. */
@@ -156,7 +157,9 @@ export class RequestRecorder implements RequestAudit {
     if (this.finished) return;
     this.finished = true;
     const response =
-      this.level === 'RequestResponse' && this.info.attributes.isResourceRequest && responseObject !== undefined ? this.trim(responseObject) : undefined;
+      this.level === 'RequestResponse' && this.info.attributes.isResourceRequest && responseObject !== undefined
+        ? this.trim(responseObject)
+        : undefined;
     this.emit(panic ? 'Panic' : 'ResponseComplete', status, response);
   }
 

@@ -146,20 +146,36 @@ function checkPolicy(input: PolicyInput): FieldError[] {
   const errors: FieldError[] = [];
   const rules = input.rules ?? [];
   if (rules.length === 0)
-    errors.push({ type: 'FieldValueRequired', field: 'rules', detail: 'a policy needs at least one rule (a policy of no rules would record nothing)' });
+    errors.push({
+      type: 'FieldValueRequired',
+      field: 'rules',
+      detail: 'a policy needs at least one rule (a policy of no rules would record nothing)',
+    });
   checkStages(input.omitStages, 'omitStages', errors);
   rules.forEach((rule, i) => {
     const at = `rules[${i}]`;
     if (!(LEVELS as readonly string[]).includes(rule.level))
-      errors.push({ type: 'FieldValueNotSupported', field: `${at}.level`, badValue: rule.level, detail: `supported values: ${LEVELS.map((l) => `"${l}"`).join(', ')}` });
+      errors.push({
+        type: 'FieldValueNotSupported',
+        field: `${at}.level`,
+        badValue: rule.level,
+        detail: `supported values: ${LEVELS.map((l) => `"${l}"`).join(', ')}`,
+      });
     checkStages(rule.omitStages, `${at}.omitStages`, errors);
     const hasResources = nonEmpty(rule.resources) || nonEmpty(rule.namespaces);
     if (hasResources && nonEmpty(rule.nonResourceURLs))
-      errors.push({ type: 'FieldValueInvalid', field: `${at}.nonResourceURLs`, badValue: rule.nonResourceURLs, detail: 'rules cannot apply to both regular resources and non-resource URLs' });
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: `${at}.nonResourceURLs`,
+        badValue: rule.nonResourceURLs,
+        detail: 'rules cannot apply to both regular resources and non-resource URLs',
+      });
     (rule.nonResourceURLs ?? []).forEach((u, j) => {
       const f = `${at}.nonResourceURLs[${j}]`;
-      if (u !== '*' && !u.startsWith('/')) errors.push({ type: 'FieldValueInvalid', field: f, badValue: u, detail: 'non-resource URL rules must begin with "/" (or be "*")' });
-      else if (u.slice(0, -1).includes('*')) errors.push({ type: 'FieldValueInvalid', field: f, badValue: u, detail: 'a wildcard "*" is allowed only at the end' });
+      if (u !== '*' && !u.startsWith('/'))
+        errors.push({ type: 'FieldValueInvalid', field: f, badValue: u, detail: 'non-resource URL rules must begin with "/" (or be "*")' });
+      else if (u.slice(0, -1).includes('*'))
+        errors.push({ type: 'FieldValueInvalid', field: f, badValue: u, detail: 'a wildcard "*" is allowed only at the end' });
     });
     (rule.resources ?? []).forEach((gr, j) => checkGroupResources(gr, `${at}.resources[${j}]`, errors));
   });
@@ -169,22 +185,47 @@ function checkPolicy(input: PolicyInput): FieldError[] {
 function checkStages(stages: readonly string[] | undefined, field: string, errors: FieldError[]): void {
   (stages ?? []).forEach((s, i) => {
     if (!(STAGES as readonly string[]).includes(s))
-      errors.push({ type: 'FieldValueNotSupported', field: `${field}[${i}]`, badValue: s, detail: `supported values: ${STAGES.map((x) => `"${x}"`).join(', ')}` });
+      errors.push({
+        type: 'FieldValueNotSupported',
+        field: `${field}[${i}]`,
+        badValue: s,
+        detail: `supported values: ${STAGES.map((x) => `"${x}"`).join(', ')}`,
+      });
   });
 }
 
 function checkGroupResources(gr: GroupResourcesInput, at: string, errors: FieldError[]): void {
   const resources = gr.resources ?? [];
   if (nonEmpty(gr.resourceNames) && resources.length === 0)
-    errors.push({ type: 'FieldValueInvalid', field: `${at}.resourceNames`, badValue: gr.resourceNames, detail: 'using resourceNames requires at least one resource' });
+    errors.push({
+      type: 'FieldValueInvalid',
+      field: `${at}.resourceNames`,
+      badValue: gr.resourceNames,
+      detail: 'using resourceNames requires at least one resource',
+    });
   resources.forEach((r, i) => {
     const f = `${at}.resources[${i}]`;
     const [res, sub, ...more] = r.split('/');
     if (more.length > 0 || res === '' || sub === '')
-      errors.push({ type: 'FieldValueInvalid', field: f, badValue: r, detail: 'must be <resource>, <resource>/<subresource>, <resource>/*, */<subresource> or *' });
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: f,
+        badValue: r,
+        detail: 'must be <resource>, <resource>/<subresource>, <resource>/*, */<subresource> or *',
+      });
     else if (r === '*/*' || (res === '*' && sub === undefined && resources.length > 1) || (res !== '*' && res!.includes('*')))
-      errors.push({ type: 'FieldValueInvalid', field: f, badValue: r, detail: 'a wildcard must not overlap other resources: use "*" alone, "<resource>/*" or "*/<subresource>"' });
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: f,
+        badValue: r,
+        detail: 'a wildcard must not overlap other resources: use "*" alone, "<resource>/*" or "*/<subresource>"',
+      });
     if (res === '*' && nonEmpty(gr.resourceNames))
-      errors.push({ type: 'FieldValueInvalid', field: `${at}.resourceNames`, badValue: gr.resourceNames, detail: 'resourceNames cannot be used with a "*" resource' });
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: `${at}.resourceNames`,
+        badValue: gr.resourceNames,
+        detail: 'resourceNames cannot be used with a "*" resource',
+      });
   });
 }

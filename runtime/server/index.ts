@@ -20,7 +20,6 @@ export { ResourceRegistry, type ServedResource } from './resources.js';
 export {
   ALLOW_ALL,
   ANONYMOUS,
-  type AuditSink,
   type Authenticator,
   type ChainPolicies,
   type RateLimiter,
