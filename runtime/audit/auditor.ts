@@ -17,6 +17,11 @@ export class Auditor {
     private readonly clock?: AuditClock,
   ) {}
 
+  /** Closes the backend (a log file). */
+  close(): void {
+    this.backend.close?.();
+  }
+
   /** Starts the audit of a request: the policy decides the level once, here. */
   begin(info: AuditRequestInfo): RequestRecorder {
     return new RequestRecorder(info, this.policy.evaluate(info), this.backend, this.clock);

@@ -64,6 +64,7 @@ export interface AuditEvent {
 /** Where events go (upstream's audit backend): a log file, memory, or both. */
 export interface AuditBackend {
   process(event: AuditEvent): void;
+  close?(): void;
 }
 
 /** The request as the recorder needs it, read once by the server's audit stage. */

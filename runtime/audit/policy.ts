@@ -104,8 +104,9 @@ export function levelAtLeast(level: Level, atLeast: Level): boolean {
 }
 
 function ruleMatches(rule: PolicyRuleInput, { user, attributes: a }: PolicySubject): boolean {
+  const groups = rule.userGroups;
   if (nonEmpty(rule.users) && (!user || !rule.users.includes(user.username))) return false;
-  if (nonEmpty(rule.userGroups) && (!user || !user.groups.some((g) => rule.userGroups!.includes(g)))) return false;
+  if (nonEmpty(groups) && !user?.groups.some((g) => groups.includes(g))) return false;
   if (nonEmpty(rule.verbs) && !rule.verbs.includes(a.verb)) return false;
   if (nonEmpty(rule.namespaces) || nonEmpty(rule.resources)) return resourceMatches(rule, a);
   if (nonEmpty(rule.nonResourceURLs)) return !a.isResourceRequest && rule.nonResourceURLs.some((u) => pathMatches(a.path, u));
