@@ -48,7 +48,11 @@ describe('the log file backend', () => {
     }
     b.close();
     expect(readdirSync(dir).sort()).toEqual(['audit-2026-11-24T09-00-06.000.log', 'audit-2026-11-24T09-00-08.000.log', 'audit.log']);
-    const ids = (f: string) => readFileSync(join(dir, f), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as AuditEvent).auditID);
+    const ids = (f: string) =>
+      readFileSync(join(dir, f), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as AuditEvent).auditID);
     expect(ids('audit-2026-11-24T09-00-06.000.log')).toEqual(['04', '05']);
     expect(ids('audit-2026-11-24T09-00-08.000.log')).toEqual(['06', '07']);
     expect(ids('audit.log')).toEqual(['08']);

@@ -86,10 +86,7 @@ describe('the audit policy', () => {
 
   it('adds the policy omitStages to the rule ones; a rule omitManagedFields overrides the policy', () => {
     const p = policy(
-      [
-        { level: 'Metadata', verbs: ['get'], omitStages: ['ResponseStarted'], omitManagedFields: false },
-        { level: 'Metadata' },
-      ],
+      [{ level: 'Metadata', verbs: ['get'], omitStages: ['ResponseStarted'], omitManagedFields: false }, { level: 'Metadata' }],
       { omitStages: ['RequestReceived'], omitManagedFields: true },
     );
     const get = p.evaluate({ user: alice, attributes: requestAttributes('GET', '/api/v1/nodes/n') });
@@ -110,7 +107,9 @@ describe('the audit policy', () => {
         return (e as Error).message;
       }
     };
-    expect(problems({ rules: [] })).toBe('rules: Required value: a policy needs at least one rule (a policy of no rules would record nothing)');
+    expect(problems({ rules: [] })).toBe(
+      'rules: Required value: a policy needs at least one rule (a policy of no rules would record nothing)',
+    );
     expect(problems({})).toContain('rules: Required value');
     const message = problems({
       omitStages: ['Sent'],
