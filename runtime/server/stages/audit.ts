@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { isStatusError } from '../../api/index.js';
 import { ANNOTATIONS, type AuditRequestInfo, type AuditResponseStatus, type Auditor, type RequestRecorder } from '../../audit/index.js';
 import { isObject } from '../../json/index.js';
@@ -6,6 +6,7 @@ import type { Stage } from '../chain.js';
 import type { RequestContext } from '../context.js';
 import type { Reply } from '../http.js';
 import { accessRequestOf } from './attributes.js';
+import { onHeadersWritten } from './response-started.js';
 
 /**
  * Audit (upstream's WithAuditInit + WithAudit): every request gets an audit ID (the client's
@@ -133,15 +134,4 @@ function sourceIPs(req: IncomingMessage): string[] {
   add(Array.isArray(real) ? real[0] : real);
   add(req.socket?.remoteAddress);
   return out;
-}
-
-/** Calls `f` once the response's headers are written (a long-running response's ResponseStarted). */
-function onHeadersWritten(res: ServerResponse, f: () => void): void {
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
-    const out = writeHead.apply(this, args as never);
-    res.writeHead = writeHead;
-    f();
-    return out;
-  } as ServerResponse['writeHead'];
 }

@@ -2,6 +2,7 @@ import { isStatusError } from '../../api/index.js';
 import { type RequestAttributes, requestAttributes } from '../../auth/index.js';
 import type { Stage } from '../chain.js';
 import type { RequestContext } from '../context.js';
+import { onHeadersWritten } from './response-started.js';
 
 const APPLY_PATCH = 'application/apply-patch+yaml';
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -31,8 +32,13 @@ export const instrument: Stage = {
     const started = performance.now();
     const a = requestAttributes(ctx.req.method, ctx.req.path, ctx.req.query);
     const verb = reportedVerb(a, ctx);
-    const longRunning = a.verb === 'watch' ? { verb, ...resourceLabels(ctx, a), component: 'apiserver' } : undefined;
-    if (longRunning) metrics.longRunningRequests.inc(longRunning);
+    // A watch runs from when its response starts (its target is routed by then) until it ends.
+    let longRunning: Record<string, string> | undefined;
+    if (a.verb === 'watch')
+      onHeadersWritten(ctx.res, () => {
+        longRunning = { verb, ...resourceLabels(ctx, a), component: 'apiserver' };
+        metrics.longRunningRequests.inc(longRunning);
+      });
     let code = 500;
     try {
       const reply = await next();
