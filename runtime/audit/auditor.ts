@@ -22,8 +22,16 @@ export class Auditor {
     this.backend.close?.();
   }
 
-  /** Starts the audit of a request: the policy decides the level once, here. */
-  begin(info: AuditRequestInfo): RequestRecorder {
-    return new RequestRecorder(info, this.policy.evaluate(info), this.backend, this.clock);
+  /** Starts the audit of a request: the policy decides the level once, here. `counted` hears of each event sent. */
+  begin(info: AuditRequestInfo, counted?: () => void): RequestRecorder {
+    const backend: AuditBackend = counted
+      ? {
+          process: (event) => {
+            counted();
+            this.backend.process(event);
+          },
+        }
+      : this.backend;
+    return new RequestRecorder(info, this.policy.evaluate(info), backend, this.clock);
   }
 }

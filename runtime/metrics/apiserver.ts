@@ -28,6 +28,7 @@ export class ApiServerMetrics {
   readonly admissionWebhookDuration;
   readonly admissionWebhookRejections;
   readonly auditEvents;
+  readonly auditLevels;
   #countStorage: StorageCounter | undefined;
 
   constructor(options: MetricRegistryOptions) {
@@ -98,6 +99,12 @@ export class ApiServerMetrics {
     this.auditEvents = r.counter({
       name: 'apiserver_audit_event_total',
       help: 'Counter of audit events generated and sent to the audit backend.',
+      stability: 'ALPHA',
+    });
+    this.auditLevels = r.counter({
+      name: 'apiserver_audit_level_total',
+      help: 'Counter of policy levels for audit events (1 per request).',
+      labelNames: ['level'],
       stability: 'ALPHA',
     });
   }

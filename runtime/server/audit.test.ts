@@ -12,7 +12,11 @@ import {
   type PolicyInput,
   unionBackend,
 } from '../audit/index.js';
+import { allKinds } from '../../generated/kinds.js';
+import { Collector } from '../validate/index.js';
 import { type Harness, type Json, startServer } from './server.testing.js';
+
+const EVENT_KIND = allKinds.find((k) => k.apiVersion === 'audit.svc.io/v1' && k.kind === 'Event')!;
 
 const CMS = '/api/v1/namespaces/test/configmaps';
 const cm = (name: string, data: Record<string, string> = { a: '1' }) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
@@ -21,6 +25,12 @@ describe('the audit stage', () => {
   let h: Harness | undefined;
   let memory: MemoryAuditBackend;
   afterEach(async () => {
+    // Every event a test recorded is a valid audit.svc.io/v1 Event, with no field the kind lacks.
+    for (const event of memory?.events() ?? []) {
+      const c = new Collector();
+      EVENT_KIND.validate(event, '', c);
+      expect({ errors: c.errors, unknown: c.unknownFields }, JSON.stringify(event)).toEqual({ errors: [], unknown: [] });
+    }
     await h?.close();
     h = undefined;
   });
@@ -196,6 +206,12 @@ describe('the audit stage', () => {
     expect(eventsOf(version).map((e) => [e.stage, e.verb, e.objectRef, e.responseObject])).toEqual([
       ['ResponseComplete', 'get', undefined, undefined],
     ]);
+    // The audit metrics count requests by level and the events sent (the namespace's creation
+    // before this test's requests is one; this scrape's own event comes after the scrape).
+    const metrics = (await s.get('/metrics')).text;
+    expect(metrics).toMatch(/\napiserver_audit_level_total\{level="None"\} 1\n/);
+    expect(metrics).toMatch(/\napiserver_audit_level_total\{level="Metadata"\} 3\n/);
+    expect(metrics).toMatch(/\napiserver_audit_event_total 2\n/);
   });
 
   it('audits a request whose authentication failed, without a user, and a forbidden one with the decision', async () => {

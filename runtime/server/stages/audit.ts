@@ -23,7 +23,8 @@ export function audit(auditor: Auditor | undefined): Stage {
       const auditID = auditIdOf(ctx.req.raw);
       ctx.res.setHeader('Audit-ID', auditID);
       if (!auditor) return next();
-      const recorder = auditor.begin(requestInfo(ctx, auditID, true));
+      const recorder = auditor.begin(requestInfo(ctx, auditID, true), countEvents(ctx));
+      ctx.metrics?.auditLevels.inc({ level: recorder.level });
       if (recorder.level === 'None') return next();
       ctx.audit = recorder;
       annotateDeprecation(ctx, recorder);
@@ -60,13 +61,19 @@ export function auditFailedAuthentication(auditor: Auditor | undefined): Stage {
         if (auditor && ctx.user === undefined && isStatusError(e) && e.code === 401) {
           const auditID = auditIdOf(ctx.req.raw);
           if (!ctx.res.headersSent) ctx.res.setHeader('Audit-ID', auditID);
-          const recorder = auditor.begin(requestInfo(ctx, auditID, false));
+          const recorder = auditor.begin(requestInfo(ctx, auditID, false), countEvents(ctx));
           recorder.responseStarted(responseStatusOf(e.toStatus(), 401));
         }
         throw e;
       }
     },
   };
+}
+
+/** `apiserver_audit_event_total`: every event sent to the backend. */
+function countEvents(ctx: RequestContext): (() => void) | undefined {
+  const metrics = ctx.metrics;
+  return metrics && (() => metrics.auditEvents.inc());
 }
 
 /** The client's `Audit-ID` (a proxy in front may have set one), else a new UUID. */
