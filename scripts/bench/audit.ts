@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { AuditPolicy, Auditor, LogFileAuditBackend, type Level } from '../../runtime/audit/index.js';
+import { allKinds } from '../../generated/kinds.js';
+import { ApiServer, celRuleChecker } from '../../runtime/server/index.js';
+import { createStore } from '../../runtime/store/index.js';
 import { type RunningServer, startReferenceServer } from '../reference-server.js';
 import { type BenchCase, runCases } from './harness.js';
 
@@ -41,6 +44,20 @@ export async function benchAudit(): Promise<void> {
       cases.push({ name: `create x500, ${level}`, ours: create(level), peer: { ...none, run: create('None') }, runs: 3 });
     }
     await runCases('Audit log to a file: every request recorded, vs no audit (ratio below 1 is the cost)', cases);
+
+    // The metrics every request observes (on by default) against the same server without them.
+    const bare = new ApiServer({ kinds: allKinds, store: await createStore('memory'), rules: celRuleChecker(), metrics: false });
+    const bareUrl = await bare.listen(0);
+    try {
+      await post(agent, `${bareUrl}/api/v1/namespaces`, { metadata: { name: 'bench' } });
+      await post(agent, `${bareUrl}/api/v1/namespaces/bench/configmaps`, cm('target'));
+      const getFrom = (url: string) => () => inParallel(2000, 16, () => read(agent, `${url}/api/v1/namespaces/bench/configmaps/target`));
+      await runCases('Metrics: request counter and latency histogram on every request, vs none', [
+        { name: 'get x2000, metrics on', ours: getFrom(servers.None!.url), peer: { name: 'metrics off', run: getFrom(bareUrl) } },
+      ]);
+    } finally {
+      await bare.close();
+    }
     for (const level of ['Metadata', 'RequestResponse'] as const) {
       const events = (2000 * 6 + (created[level] ?? 0)) * 2;
       process.stdout.write(
