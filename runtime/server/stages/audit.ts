@@ -23,13 +23,14 @@ export function audit(auditor: Auditor | undefined): Stage {
       const auditID = auditIdOf(ctx.req.raw);
       ctx.res.setHeader('Audit-ID', auditID);
       if (!auditor) return next();
-      const recorder = auditor.begin(requestInfo(ctx, auditID, true), countEvents(ctx));
+      const info = requestInfo(ctx, auditID, true);
+      const recorder = auditor.begin(info, countEvents(ctx));
       ctx.metrics?.auditLevels.inc({ level: recorder.level });
       if (recorder.level === 'None') return next();
       ctx.audit = recorder;
       annotateDeprecation(ctx, recorder);
       recorder.requestReceived();
-      if (accessRequestOf(ctx).attributes.verb === 'watch')
+      if (info.attributes.verb === 'watch')
         onHeadersWritten(ctx.res, () => recorder.responseStarted({ metadata: {}, code: ctx.res.statusCode }));
       let reply: Reply | undefined;
       try {
