@@ -3,7 +3,7 @@
  * server's audit stage (`runtime/server/stages/audit.ts`) asks an {@link Auditor} for a recorder
  * per request and reports the stages; handlers only hand it the request object and annotations.
  */
-export { ANNOTATIONS, Auditor } from './auditor.js';
+export { ANNOTATIONS, Auditor, type AuditorOptions } from './auditor.js';
 export {
   type LogFileOptions,
   LogFileAuditBackend,

@@ -281,6 +281,25 @@ describe('the audit stage', () => {
     expect(eventsOf(res).at(-1)!.responseStatus?.message).toContain('authorizer exploded');
   });
 
+  it('serves the request when the backend fails, and reports the failure', async () => {
+    const failures: string[] = [];
+    const broken = {
+      process: () => {
+        throw new Error('disk full');
+      },
+    };
+    h = await startServer({
+      server: {
+        chain: { audit: new Auditor(AuditPolicy.everything('Metadata'), broken, { onError: (e) => failures.push((e as Error).message) }) },
+      },
+    });
+    memory = new MemoryAuditBackend();
+    const res = await h.get(CMS);
+    expect(res.status).toBe(200);
+    expect(failures.length).toBeGreaterThanOrEqual(2); // RequestReceived and ResponseComplete of this request at least
+    expect(new Set(failures)).toEqual(new Set(['disk full']));
+  });
+
   it('writes the same events to the log file, one JSON line each', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'svckit-audit-')), 'audit.log');
     const file = new LogFileAuditBackend(path);
