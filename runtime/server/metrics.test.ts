@@ -72,6 +72,20 @@ describe('/metrics', () => {
     ]);
     const { removed_release: _, ...join } = gauge[0]!.labels;
     expect(samples(m, 'apiserver_request_total', join).map((x) => [x.labels.verb, x.value])).toEqual([['LIST', 1]]);
+
+    // A subresource of the deprecated version is its own series.
+    const fs = {
+      apiVersion: 'flowcontrol.apiserver.svc.io/v1',
+      kind: 'FlowSchema',
+      metadata: { name: 'fs' },
+      spec: { priorityLevelConfiguration: { name: 'p' }, matchingPrecedence: 9100, distinguisherMethod: { type: 'ByUser' } },
+    };
+    expect((await s.post('/apis/flowcontrol.apiserver.svc.io/v1/flowschemas', fs)).status).toBe(201);
+    expect((await s.get(`${FS_V1BETA3}/fs/status`)).status).toBe(200);
+    const status = samples(await scrape(s), 'apiserver_requested_deprecated_apis', { subresource: 'status' });
+    expect(status.map((x) => [x.labels.resource, x.labels.version, x.labels.removed_release, x.value])).toEqual([
+      ['flowschemas', 'v1beta3', '1.32', 1],
+    ]);
   });
 
   it('tracks an open watch as a long-running request until it ends', async () => {
