@@ -5,6 +5,7 @@
  * - conformance/ imports nothing from runtime/ or generated/ (it must judge any server);
  * - code outside a folder with a face (index.ts) imports that face, never a file behind it;
  *   generated/ may reach its own siblings, scripts/ go through faces too;
+ * - runtime/audit and runtime/metrics are libraries below the server: they never import it;
  * - test support (*.testing.ts) is imported only by tests, other test support and scripts;
  * - no import cycles, type-only imports included.
  */
@@ -93,6 +94,14 @@ module.exports = {
       to: { path: '^runtime/encryption/' },
     },
     ...throughTheFace(),
+    {
+      name: 'audit-and-metrics-below-the-server',
+      comment:
+        "runtime/audit (policy, events, backends) and runtime/metrics (the registry and named metrics) are used by the server's stages and by plugins; they never import the server or the client.",
+      severity: 'error',
+      from: { path: '^runtime/(audit|metrics)/' },
+      to: { path: '^runtime/(server|client|client-node)/' },
+    },
     {
       name: 'test-support-not-shipped',
       comment: '*.testing.ts is for tests (and benches and checks in scripts/), never for shipped code.',

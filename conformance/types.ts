@@ -21,6 +21,7 @@ export const FEATURES = [
   'json-patch',
   'merge-patch',
   'gzip',
+  'metrics',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 

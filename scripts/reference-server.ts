@@ -2,8 +2,10 @@ import { allKinds } from '../generated/kinds.js';
 import { openApiDocuments as builtinDocuments } from '../generated/openapi.js';
 import { allProtobufPackages } from '../generated/protobuf.js';
 import type { EncryptionAtRest } from '../runtime/encryption/index.js';
+import type { Auditor } from '../runtime/audit/index.js';
+import { ApiServerMetrics } from '../runtime/metrics/index.js';
 import type { KindRegistration } from '../runtime/schema/index.js';
-import { ApiServer, type HandlerCatalog, type RuleChecker, celRuleChecker } from '../runtime/server/index.js';
+import { ApiServer, DEFAULT_RELEASE, type HandlerCatalog, type RuleChecker, celRuleChecker } from '../runtime/server/index.js';
 import { createStore } from '../runtime/store/index.js';
 
 /** Where the reference server keeps its objects unless told otherwise. */
@@ -36,6 +38,10 @@ export interface ReferenceServerOptions {
   handlers?: HandlerCatalog;
   /** Encryption at rest (`--encryption-provider-config`, loaded by `EncryptionAtRest.load`). */
   encryption?: EncryptionAtRest;
+  /** The audit policy and backend (`--audit-policy-file`, `--audit-log-path`); none records nothing. */
+  audit?: Auditor;
+  /** `--show-hidden-metrics-for-version`: the previous minor release, whose hidden metrics `/metrics` shows again. */
+  showHiddenMetricsForVersion?: string;
 }
 
 export interface RunningServer {
@@ -74,10 +80,22 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     release: options.release,
     handlers: options.handlers,
     encryption: options.encryption,
+    chain: { audit: options.audit },
+    metrics: new ApiServerMetrics({
+      release: options.release ?? DEFAULT_RELEASE,
+      showHiddenMetricsForVersion: options.showHiddenMetricsForVersion,
+    }),
   });
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   if (!options.project) await ensureNamespace(url, DEFAULT_NAMESPACE);
-  return { url, server, close: () => server.close() };
+  return {
+    url,
+    server,
+    close: async () => {
+      await server.close();
+      options.audit?.close();
+    },
+  };
 }
 
 /** The namespace clients use when they name none; the server creates it at start, as a cluster does. */

@@ -3,8 +3,21 @@
  * the built-in kinds; `ApiServer` serves any kinds (a project's own generated `allKinds`) over a
  * store from `createStore` (`memory`, or `sqlite:<path>`, which needs the optional better-sqlite3).
  * `EncryptionAtRest.load(file, allKinds)` gives either one encryption at rest (their `encryption` option).
+ * `Auditor` with an `AuditPolicy` and a backend (`MemoryAuditBackend` for tests) records requests
+ * (`audit` option); `ApiServerMetrics` are the metrics `/metrics` exports.
  */
 export { ApiServer, type ApiServerOptions, type RuleChecker } from '../runtime/server/index.js';
+export {
+  type AuditEvent,
+  AuditPolicy,
+  Auditor,
+  LogFileAuditBackend,
+  MemoryAuditBackend,
+  type PolicyInput,
+  StreamAuditBackend,
+  unionBackend,
+} from '../runtime/audit/index.js';
+export { ApiServerMetrics, MetricRegistry } from '../runtime/metrics/index.js';
 export { type Store, type StoreOptions, StoreConfigError, createStore, isStoreConfigError } from '../runtime/store/index.js';
 export {
   EncryptionAtRest,

@@ -102,6 +102,18 @@ const warningsAndValidation: Mutation[] = [
     match: { path: /^\/apis\/flowcontrol\.apiserver\.[^/]+\/v1beta3\// },
     response: (r) => withoutHeader(r, 'warning'),
   },
+  {
+    id: 'deprecated-api-gauge-dropped',
+    description: 'exports /metrics without the apiserver_requested_deprecated_apis series of the deprecated versions requested',
+    rule: 'core-protocol.md#Deprecation rules: endpoint 3',
+    caughtBy: ['core/versions/deprecated-version-gauge'],
+    match: { method: 'GET', path: /^\/metrics$/ },
+    response: (r) => {
+      const lines = r.body.toString('utf8').split('\n');
+      const kept = lines.filter((l) => !l.startsWith('apiserver_requested_deprecated_apis{'));
+      return kept.length === lines.length ? undefined : { ...r, body: Buffer.from(kept.join('\n')) };
+    },
+  },
 ];
 
 const conflicts: Mutation[] = [

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { AuditPolicy, Auditor, MemoryAuditBackend } from '../audit/index.js';
 import { type Stage, compose } from './chain.js';
 import type { RequestContext } from './context.js';
 import { type Harness, startServer } from './server.testing.js';
@@ -12,7 +13,15 @@ describe('the handler chain', () => {
   });
 
   it('runs the stages in one visible order', () => {
-    expect(defaultStages({}).map((s) => s.name)).toEqual(['negotiate', 'authenticate', 'audit', 'authorize', 'rate-limit']);
+    expect(defaultStages({}).map((s) => s.name)).toEqual([
+      'metrics',
+      'negotiate',
+      'audit-failed-authentication',
+      'authenticate',
+      'audit',
+      'authorize',
+      'rate-limit',
+    ]);
   });
 
   it('composes stages: each may act before and after the rest, or answer itself', async () => {
@@ -35,12 +44,12 @@ describe('the handler chain', () => {
   });
 
   it('takes policies without touching the verb handlers: a denying authorizer is a 403, the audit sink sees the anonymous user', async () => {
-    const audited: string[] = [];
+    const backend = new MemoryAuditBackend();
     h = await startServer({
       createNamespace: false,
       server: {
         chain: {
-          audit: { record: ({ user, attributes: a }) => audited.push(`${user.username} ${a.verb} ${a.resource || a.path}`) },
+          audit: new Auditor(AuditPolicy.everything('Metadata', { omitStages: ['RequestReceived'] }), backend),
           authorizer: {
             authorize: async ({ attributes: a }) => ({
               allowed: a.verb === 'list' || a.verb === 'get' || (a.verb === 'create' && a.resource === 'subjectaccessreviews'),
@@ -54,7 +63,10 @@ describe('the handler chain', () => {
     const denied = await h.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' } });
     expect(denied.status).toBe(403);
     expect(denied.body.message).toBe('namespaces is forbidden: read-only for the test');
-    expect(audited).toEqual(['system:anonymous list namespaces', 'system:anonymous create namespaces']);
+    expect(backend.events().map((e) => `${e.user.username} ${e.verb} ${e.requestURI} ${e.responseStatus?.code}`)).toEqual([
+      'system:anonymous list /api/v1/namespaces 200',
+      'system:anonymous create /api/v1/namespaces 403',
+    ]);
   });
 
   it('answers access reviews with the same authorizer the authorize stage asks', async () => {

@@ -2,12 +2,13 @@
  * The server's handler chain, in one visible order (kube-apiserver's `DefaultBuildHandlerChain`,
  * hono's `compose`): each stage sees the request, may answer or throw, and otherwise passes it on.
  *
- *   negotiate -> authenticate -> audit -> authorize -> rate-limit -> verb handler
+ *   metrics -> negotiate -> audit-failed-authentication -> authenticate -> audit -> authorize
+ *     -> rate-limit -> verb handler
  *
  * The verb handlers then run, for writes: mutating admission -> defaulting and validation ->
  * validating admission (`admission.ts`) -> storage; the response is rendered in one place
  * (`ApiServer.send`). A new policy is a new implementation of one stage's interface
- * (`Authenticator`, `Authorizer`, `AuditSink`, `RateLimiter`, `AdmissionPlugin`), passed in
+ * (`Authenticator`, `Authorizer`, `Auditor`, `RateLimiter`, `AdmissionPlugin`), passed in
  * `ApiServerOptions`, never an edit of a verb handler.
  */
 import type { RequestContext } from './context.js';

@@ -13,6 +13,8 @@ import type { Negotiated } from './media.js';
 import type { ServedResource, ResourceRegistry } from './resources.js';
 import type { Route } from './router.js';
 import type { AuthorizationRequest, UserInfo } from '../auth/index.js';
+import type { RequestAudit } from '../audit/index.js';
+import type { ApiServerMetrics } from '../metrics/index.js';
 
 /** Settings every handler reads; built once per server with every option defaulted. */
 export interface ServerSettings {
@@ -47,6 +49,8 @@ export interface ServerContext {
   authorizer: Authorizer;
   /** The named hooks the served kinds declare, instantiated for this server. */
   hooks: ServerHooks;
+  /** The server's metrics (`/metrics`); stages and plugins observe into its named metrics. */
+  metrics: ApiServerMetrics | undefined;
 }
 
 /** What one resource request addresses. */
@@ -94,6 +98,8 @@ export interface RequestContext extends ServerContext {
   target?: Target;
   /** Who sent the request (set by the authenticate stage). */
   user?: UserInfo;
+  /** The request's audit, when the policy records it (set by the audit stage): handlers add the request object, annotations. */
+  audit?: RequestAudit;
 }
 
 /** An object about to be deleted, as the delete handler read it. */

@@ -59,6 +59,7 @@ const OBJECT: Readonly<Record<string, Entry>> = {
     verb: verb('patch'),
     async handle(ctx, t) {
       const text = (await readBody(ctx.req.raw, ctx.settings.maxBodyBytes)).toString('utf8');
+      ctx.audit?.requestObject(patchForAudit(text));
       return patchObject(ctx, t, text, ctx.req.headers['content-type'], writeOptions(ctx.req.query));
     },
   },
@@ -105,10 +106,22 @@ async function objectBody(ctx: RequestContext, t: Target): Promise<Body> {
   // Duplicate keys in JSON merge into a built-in kind's Go structs, as upstream's decoder fills them.
   const body = decodeBody(bytes, ctx.req.headers['content-type'], protobuf, { mergeDuplicates: !t.resource.descriptor.custom });
   checkMetadataShape(t, body.object);
+  ctx.audit?.requestObject(body.object);
   return body;
 }
 
-/** The optional DeleteOptions body of a delete. */
+/** The optional DeleteOptions body of a delete (the audit's request object, as upstream records it). */
 async function optionalJson(ctx: RequestContext): Promise<unknown> {
-  return decodeOptionalJson(await readBody(ctx.req.raw, ctx.settings.maxBodyBytes));
+  const options = decodeOptionalJson(await readBody(ctx.req.raw, ctx.settings.maxBodyBytes));
+  if (options !== undefined) ctx.audit?.requestObject(options);
+  return options;
+}
+
+/** A patch as the audit records it (upstream's raw patch): its JSON value, or the text of a YAML apply. */
+function patchForAudit(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }

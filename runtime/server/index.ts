@@ -16,11 +16,10 @@ export type {
   VirtualCreateHandler,
 } from './context.js';
 export type { Body, Reply } from './http.js';
-export { ResourceRegistry, type ServedResource } from './resources.js';
+export { DEFAULT_RELEASE, ResourceRegistry, type ServedResource } from './resources.js';
 export {
   ALLOW_ALL,
   ANONYMOUS,
-  type AuditSink,
   type Authenticator,
   type ChainPolicies,
   type RateLimiter,

@@ -10,6 +10,7 @@ export type Route =
   | { kind: 'version' }
   | { kind: 'health'; check: string }
   | { kind: 'openapi'; path: string }
+  | { kind: 'metrics' }
   | { kind: 'resource'; resource: ServedResource; namespace: string | undefined; name: string | undefined; subresource: string | undefined }
   | { kind: 'not-found'; message: string };
 
@@ -27,6 +28,7 @@ export function route(path: string, registry: ResourceRegistry): Route {
   if (first === 'version' && rest.length === 0) return { kind: 'version' };
   if ((first === 'healthz' || first === 'livez' || first === 'readyz') && rest.length <= 1) return { kind: 'health', check: first };
   if (first === 'openapi') return { kind: 'openapi', path: rest.join('/') };
+  if (first === 'metrics' && rest.length === 0) return { kind: 'metrics' };
   if (first === 'api') {
     if (rest.length === 0) return { kind: 'api-versions' };
     const [version, ...tail] = rest;

@@ -12,6 +12,7 @@ import {
 import { type ProtobufPackage, ProtobufCodecs } from '../codec/index.js';
 import { compressResponseSync } from '../compression/index.js';
 import { type EncryptionAtRest, encryptStore } from '../encryption/index.js';
+import { ApiServerMetrics } from '../metrics/index.js';
 import type { KindRegistration } from '../schema/index.js';
 import { type Store, createContinueTokenSecret, isStoreUnavailableError } from '../store/index.js';
 import { assertStorageLayout } from './storage-layout.js';
@@ -69,6 +70,11 @@ export interface ApiServerOptions {
   chain?: ChainPolicies;
   /** Encryption at rest (`--encryption-provider-config`): the store holds what its providers write. */
   encryption?: EncryptionAtRest;
+  /**
+   * The metrics `/metrics` exports and the stages observe into; by default a new set for this
+   * server's release. false serves no `/metrics` and observes nothing.
+   */
+  metrics?: ApiServerMetrics | false;
 }
 
 /** The reference server's HTTP front: routing, the handler chain and the one place errors become Status. */
@@ -104,7 +110,9 @@ export class ApiServer {
       rules: options.rules ?? (() => []),
       admission: options.admission ?? [],
       authorizer: authorizerOf(options.chain ?? {}),
+      metrics: options.metrics === false ? undefined : (options.metrics ?? new ApiServerMetrics({ release: this.#release })),
     };
+    base.metrics?.countStorageWith(() => countStoredObjects(registry, options.store));
     const catalog = mergeCatalogs(builtinHandlers, options.handlers ?? {});
     this.context = { ...base, hooks: bindHooks(base, catalog) };
     this.#log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
@@ -239,6 +247,11 @@ export class ApiServer {
         return { status: 200, body: versionInfo(this.#release) };
       case 'health':
         return { status: 200, body: 'ok', contentType: 'text/plain; charset=utf-8' };
+      case 'metrics': {
+        if (!ctx.metrics) throw pathNotFound('this server exports no metrics');
+        const { contentType, text } = await ctx.metrics.render();
+        return { status: 200, body: text, contentType };
+      }
       case 'openapi': {
         const body = await this.#openApi.get(r.path);
         if (!body) throw pathNotFound(`no OpenAPI document at /openapi/${r.path}`);
@@ -269,6 +282,21 @@ async function persistentSecret(store: Store): Promise<Uint8Array> {
 function versionInfo(release: string): Record<string, string> {
   const [major = '1', minor = '0'] = release.split('.');
   return { major, minor, gitVersion: `v${major}.${minor}.0-svckit`, platform: `${process.platform}/${process.arch}` };
+}
+
+/**
+ * `apiserver_storage_objects`: the objects of each stored resource (every version shares one
+ * storage prefix), labelled `<plural>` for the core group and `<plural>.<group>` otherwise.
+ */
+async function countStoredObjects(registry: ResourceRegistry, store: Store): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  const seen = new Set<string>();
+  for (const r of registry.resources()) {
+    if (seen.has(r.storagePrefix) || r.registration.resource?.virtual) continue;
+    seen.add(r.storagePrefix);
+    counts.set(r.group === '' ? r.resource : `${r.resource}.${r.group}`, await store.count(r.storagePrefix));
+  }
+  return counts;
 }
 
 /** The built-in catalogue with a project's names added (a project's name wins). */

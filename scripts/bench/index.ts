@@ -1,5 +1,6 @@
 import { benchClient } from './client.js';
 import { benchApply } from './apply.js';
+import { benchAudit } from './audit.js';
 import { benchCel } from './cel.js';
 import { benchCli } from './cli.js';
 import { benchCodegen } from './codegen.js';
@@ -13,6 +14,7 @@ import { benchValidate } from './validate.js';
 /** `npm run bench [-- <name>...]`: every benchmark, or the named ones. */
 const benches: Record<string, () => Promise<void>> = {
   apply: benchApply,
+  audit: benchAudit,
   client: benchClient,
   cel: benchCel,
   cli: benchCli,

@@ -2,16 +2,18 @@ import { parseArgs } from 'node:util';
 import { parseDuration } from '../../runtime/api/index.js';
 import { responseCompressionEnabled } from '../../runtime/compression/index.js';
 import { allKinds } from '../../generated/kinds.js';
-import { checkRules } from '../../runtime/server/index.js';
+import { DEFAULT_RELEASE, checkRules } from '../../runtime/server/index.js';
 import { DEFAULT_STORE, startReferenceServer } from '../reference-server.js';
 import { projectKinds } from './project-kinds.js';
 import { ENCRYPTION_SERVE_USAGE, encryptionFromFlags, encryptionServeOptions } from './serve-encryption.js';
 import { REPLICA_USAGE, replicaOptions, replicaServerOptions } from './serve-replicas.js';
+import { SERVE_AUDIT_OPTIONS, SERVE_AUDIT_USAGE, serveAuditOptions } from './serve-audit.js';
 import { UsageError } from './usage-error.js';
 
 export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--store sqlite:<path>|memory|etcd://host:port[,...][?prefix=/p]]
              [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>] [--runtime-config batch/v1beta1=true]
-             [--feature-gates APIResponseCompression=false] ${ENCRYPTION_SERVE_USAGE} ${REPLICA_USAGE}`;
+             [--feature-gates APIResponseCompression=false] ${ENCRYPTION_SERVE_USAGE} ${REPLICA_USAGE}
+             ${SERVE_AUDIT_USAGE}`;
 
 /** `svckit serve`: the reference server until SIGTERM or SIGINT. */
 export async function serveCommand(args: string[]): Promise<number> {
@@ -28,6 +30,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       'feature-gates': { type: 'string', default: '' },
       ...encryptionServeOptions,
       ...replicaOptions,
+      ...SERVE_AUDIT_OPTIONS,
     },
     strict: true,
   });
@@ -35,6 +38,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0 to 65535, not ${values.port}`);
   const historyWindowMs = durationMs('--history-window', values['history-window']);
   const continueTtlMs = durationMs('--continue-ttl', values['continue-ttl']);
+  const audit = serveAuditOptions(values, DEFAULT_RELEASE, (line) => process.stderr.write(`${line}\n`));
   const project = values.schemas ? await projectKinds(values.schemas, 'serve') : undefined;
   const problems = checkRules(project?.kinds ?? allKinds);
   if (problems.length > 0) throw new Error(`the schemas' CEL rules do not compile:\n${problems.join('\n')}`);
@@ -49,8 +53,10 @@ export async function serveCommand(args: string[]): Promise<number> {
     ...(project ? { project } : {}),
     ...(await encryptionFromFlags(values)),
     ...replicaServerOptions(values),
+    ...audit.options,
   });
   process.stdout.write(`listening on ${url}\n`);
+  audit.listening();
   await new Promise<void>((done) => {
     const stop = () => void close().then(done);
     process.once('SIGTERM', stop);

@@ -1,4 +1,5 @@
 import { forbidden } from '../../api/index.js';
+import { ANNOTATIONS } from '../../audit/index.js';
 import type { Stage } from '../chain.js';
 import type { Authorizer } from '../context.js';
 import { accessRequestOf } from './attributes.js';
@@ -18,6 +19,9 @@ export const authorize: Stage = {
   name: 'authorize',
   async handle(ctx, next) {
     const decision = await ctx.authorizer.authorize(accessRequestOf(ctx));
+    // Upstream's authorization.k8s.io/decision and /reason, in svc.io names.
+    ctx.audit?.annotate(ANNOTATIONS.authorizationDecision, decision.allowed ? 'allow' : 'forbid');
+    if (decision.reason !== '') ctx.audit?.annotate(ANNOTATIONS.authorizationReason, decision.reason);
     if (!decision.allowed) {
       const t = ctx.target;
       throw forbidden(t ? t.resource : { group: '', resource: '' }, t?.name ?? '', decision.reason);

@@ -1,12 +1,13 @@
 import type { Stage } from '../chain.js';
-import { audit, type AuditSink } from './audit.js';
+import type { Auditor } from '../../audit/index.js';
+import { audit, auditFailedAuthentication } from './audit.js';
 import { authenticate, type Authenticator } from './authenticate.js';
 import { type Authorizer, authorize } from './authorize.js';
+import { instrument } from './instrument.js';
 import { negotiate } from './negotiate.js';
 import { rateLimit, type RateLimiter } from './rate-limit.js';
 
 export { ANONYMOUS } from './attributes.js';
-export type { AuditSink } from './audit.js';
 export type { Authenticator } from './authenticate.js';
 export { ALLOW_ALL, type Authorizer, type Decision } from './authorize.js';
 import { ALLOW_ALL } from './authorize.js';
@@ -18,8 +19,8 @@ export interface ChainPolicies {
   authenticators?: readonly Authenticator[];
   /** Default {@link ALLOW_ALL}: no authorization policy, every request is allowed. Access reviews ask it too. */
   authorizer?: Authorizer;
-  /** Default none: no audit policy, nothing is recorded. */
-  audit?: AuditSink;
+  /** Default none: no audit policy, nothing is recorded (every response still carries an `Audit-ID`). */
+  audit?: Auditor;
   /** Default none: no limit. */
   rateLimiter?: RateLimiter;
 }
@@ -31,5 +32,13 @@ export function authorizerOf(policies: ChainPolicies): Authorizer {
 
 /** The stages in the order every request passes them (see `chain.ts`). */
 export function defaultStages(policies: ChainPolicies): Stage[] {
-  return [negotiate, authenticate(policies.authenticators ?? []), audit(policies.audit), authorize, rateLimit(policies.rateLimiter)];
+  return [
+    instrument,
+    negotiate,
+    auditFailedAuthentication(policies.audit),
+    authenticate(policies.authenticators ?? []),
+    audit(policies.audit),
+    authorize,
+    rateLimit(policies.rateLimiter),
+  ];
 }
