@@ -12,4 +12,4 @@ export type {
 } from './types.js';
 export { deref } from './types.js';
 export { prune } from './prune.js';
-export type { KindRegistration, NameValidation, PrinterColumn, ResourceDescriptor, VersionLifecycle } from './kind.js';
+export type { ConversionRule, KindRegistration, NameValidation, PrinterColumn, ResourceDescriptor, VersionLifecycle } from './kind.js';

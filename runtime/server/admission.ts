@@ -67,7 +67,8 @@ export interface AdmitInput {
 export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<JsonApiObject> {
   const { resource: r, object } = input;
   checkTypeMeta(r, object);
-  r.registration.setDefaults(object);
+  // Defaults with the version's write rules (a zero its round-trip annotation keeps, read-only fields).
+  r.converter.setDefaults(r.registration, object, input.old);
   const request: AdmissionRequest = { resource: r, operation: input.old ? 'UPDATE' : 'CREATE', object, old: input.old };
   for (const plugin of ctx.admission) await plugin.mutate?.(request);
   const collector = new Collector();

@@ -1,4 +1,5 @@
 import type { KindRegistration, ResourceDescriptor } from '../schema/index.js';
+import { ResourceConverter } from './conversion.js';
 
 /** One resource as served at one group/version: what the handlers need to answer for it. */
 export interface ServedResource {
@@ -19,6 +20,8 @@ export interface ServedResource {
   storagePrefix: string;
   /** The version objects are stored in; other versions convert on the way in and out. */
   storageVersion: ServedResource | undefined;
+  /** Converts objects between every version of the resource, served or not (shared by all of them). */
+  converter: ResourceConverter;
   /** `Warning` text for requests to a deprecated version, undefined when it is not deprecated. */
   deprecationWarning?: string;
 }
@@ -45,6 +48,7 @@ export class ResourceRegistry {
   constructor(kinds: readonly KindRegistration[], options: RegistryOptions = {}) {
     const release = options.release ?? DEFAULT_RELEASE;
     const config = parseRuntimeConfig(options.runtimeConfig ?? '');
+    const converters = convertersByResource(kinds);
     for (const k of kinds) {
       const r = k.resource;
       if (!r?.served) continue;
@@ -66,6 +70,7 @@ export class ResourceRegistry {
         registration: k,
         storagePrefix: `/${k.group || 'core'}/${r.plural}/`,
         storageVersion: undefined,
+        converter: converters.get(resourceKey(k.group, r.plural))!,
       };
       const warning = deprecationWarning(k);
       if (warning) served.deprecationWarning = warning;
@@ -127,6 +132,21 @@ export function parseRuntimeConfig(text: string): Map<string, boolean> {
     out.set(key, value);
   }
   return out;
+}
+
+/** One converter per resource (group and plural), over every version the kinds declare. */
+function convertersByResource(kinds: readonly KindRegistration[]): Map<string, ResourceConverter> {
+  const versions = new Map<string, KindRegistration[]>();
+  for (const k of kinds) {
+    if (!k.resource) continue;
+    const key = resourceKey(k.group, k.resource.plural);
+    versions.set(key, [...(versions.get(key) ?? []), k]);
+  }
+  return new Map([...versions].map(([key, ks]) => [key, new ResourceConverter(ks)]));
+}
+
+function resourceKey(group: string, plural: string): string {
+  return `${group}/${plural}`;
 }
 
 /** Compares releases such as 1.25 and 1.30 numerically. */
