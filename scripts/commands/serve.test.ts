@@ -68,4 +68,24 @@ describe('svckit serve', () => {
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(2);
   });
+
+  it('refuses unknown or malformed --feature-gates and --runtime-config with a usage error, no stack trace', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--feature-gates', 'WatchLists=true'], /unrecognized feature gate: WatchLists \(known gates: .*WatchList/],
+      [['--feature-gates', 'WatchList=yes'], /invalid value of WatchList=yes/],
+      [['--feature-gates', 'APIListChunking=false'], /feature is locked to true/],
+      [['--runtime-config', 'nosuch.svc.io/v1=true'], /--runtime-config nosuch\.svc\.io\/v1=true: unknown API group "nosuch\.svc\.io"/],
+      [['--runtime-config', 'batch/v1beta1=maybe'], /--runtime-config batch\/v1beta1=maybe: the value must be true or false/],
+    ];
+    await Promise.all(
+      cases.map(async ([flags, message]) => {
+        const child = spawn(process.execPath, cliArgs('serve', '--store', 'memory', '--port', '0', ...flags), { cwd: ROOT });
+        let stderr = '';
+        child.stderr.on('data', (d) => (stderr += String(d)));
+        const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+        expect({ code, stderr }).toMatchObject({ code: 2, stderr: expect.stringMatching(message) });
+        expect(stderr).not.toMatch(/^\s+at /m);
+      }),
+    );
+  });
 });
