@@ -29,7 +29,7 @@ describe('feature gates in the server', () => {
       ]);
       // A watch without it is unaffected.
       const plain = await h.watch(`${crontabs(h.ns)}${qs({ watch: 1, resourceVersion: '0' })}`);
-      expect((await plain.take(1))[0].type).toBe('ADDED');
+      expect((await plain.take(1))[0]?.type).toBe('ADDED');
       plain.close();
     }
   });

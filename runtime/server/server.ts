@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type StatusError, badRequest, isStatusError, methodNotAllowed, pathNotFound, unexpectedError } from '../api/index.js';
 import { type ProtobufPackage, ProtobufCodecs } from '../codec/index.js';
 import { compressResponseSync } from '../compression/index.js';
+import { FeatureGates } from '../features/index.js';
 import type { KindRegistration } from '../schema/index.js';
 import { type Store, createContinueTokenSecret } from '../store/index.js';
 import type { AdmissionPlugin, RuleChecker } from './admission.js';
@@ -39,8 +40,10 @@ export interface ApiServerOptions {
   runtimeConfig?: string;
   /** Protobuf packages of the built-in kinds (generated `allProtobufPackages`): enables Protobuf. */
   protobufPackages?: readonly ProtobufPackage[];
-  /** Response compression; false is the real system's `--feature-gates APIResponseCompression=false`. */
+  /** Response compression; default: the `APIResponseCompression` gate. */
   compression?: boolean;
+  /** `--feature-gates` (`parseFeatureGates`); default: every gate at its 1.30 default (alpha off, beta and GA on). */
+  featureGates?: FeatureGates;
   /** OpenAPI v3 documents by path below `/openapi/v3/` (generated `openApiDocuments`). */
   openApiDocuments?: Record<string, () => Promise<Record<string, unknown>>>;
   /**
@@ -66,6 +69,7 @@ export class ApiServer {
   constructor(options: ApiServerOptions) {
     this.#release = options.release ?? DEFAULT_RELEASE;
     const registry = new ResourceRegistry(options.kinds, { release: this.#release, runtimeConfig: options.runtimeConfig ?? '' });
+    const features = options.featureGates ?? new FeatureGates();
     const settings: ServerSettings = {
       continueTtlMs: options.continueTtlMs ?? 5 * 60_000,
       // Replaced in listen() by the secret kept in the store, so tokens survive a restart.
@@ -79,7 +83,8 @@ export class ApiServer {
     const base = {
       store: options.store,
       codecs: options.protobufPackages ? new ProtobufCodecs(options.protobufPackages) : undefined,
-      compression: options.compression ?? true,
+      compression: options.compression ?? features.enabled('APIResponseCompression'),
+      features,
       registry,
       settings,
       rules: options.rules ?? (() => []),

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { type JsonApiObject, type StatusError, badRequest, fieldErrorMessage, fieldForbidden, internalError } from '../api/index.js';
+import { type JsonApiObject, type StatusError, badRequest, fieldErrorBody, fieldErrorMessage, fieldForbidden, internalError } from '../api/index.js';
 import { isStoreFutureRevisionError, type Watch, type WatchEvent } from '../store/index.js';
 import type { RequestContext, Target } from './context.js';
 import { collectionPrefix, decodeObject } from './objects.js';
@@ -28,7 +28,7 @@ export async function watchObjects(
 ): Promise<void> {
   const r = t.resource;
   const matcher = selectorMatcher(r, opts);
-  validateWatchOptions(opts);
+  validateWatchOptions(opts, ctx.features.enabled('WatchList'));
   const stream = new EventStream(res, r, ctx.warnings.headerValues(), negotiated, {
     codecs: ctx.codecs,
     resource: r,
@@ -148,7 +148,12 @@ async function follow(
   }
 }
 
-function validateWatchOptions(opts: ReadOptions): void {
+function validateWatchOptions(opts: ReadOptions, watchList: boolean): void {
+  // As the real system's ListOptions validation: the gate is checked before the match mode.
+  if (opts.sendInitialEvents !== undefined && !watchList) {
+    const e = fieldForbidden('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled');
+    throw badRequest(fieldErrorMessage(e), [{ type: e.type, message: fieldErrorBody(e), field: e.field }]);
+  }
   if (opts.sendInitialEvents !== undefined && opts.resourceVersionMatch !== 'NotOlderThan') {
     throw badRequest(
       fieldErrorMessage(fieldForbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan')),

@@ -1,15 +1,15 @@
 import { parseArgs } from 'node:util';
 import { parseDuration } from '../../runtime/api/index.js';
-import { responseCompressionEnabled } from '../../runtime/compression/index.js';
 import { allKinds } from '../../generated/kinds.js';
 import { checkRules } from '../../runtime/server/index.js';
 import { DEFAULT_STORE, startReferenceServer } from '../reference-server.js';
 import { projectKinds } from './project-kinds.js';
+import { SERVE_VERSION_OPTIONS, SERVE_VERSION_USAGE, serveVersionOptions } from './serve-versions.js';
 import { UsageError } from './usage-error.js';
 
 export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--store sqlite:<path>|memory|etcd://host:port[,...][?prefix=/p]]
-             [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>] [--runtime-config batch/v1beta1=true]
-             [--feature-gates APIResponseCompression=false]`;
+             [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>]
+             ${SERVE_VERSION_USAGE}`;
 
 /** `svckit serve`: the reference server until SIGTERM or SIGINT. */
 export async function serveCommand(args: string[]): Promise<number> {
@@ -22,8 +22,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       'history-window': { type: 'string', default: '5m' },
       'continue-ttl': { type: 'string', default: '5m' },
       schemas: { type: 'string', multiple: true },
-      'runtime-config': { type: 'string', default: '' },
-      'feature-gates': { type: 'string', default: '' },
+      ...SERVE_VERSION_OPTIONS,
     },
     strict: true,
   });
@@ -32,6 +31,8 @@ export async function serveCommand(args: string[]): Promise<number> {
   const historyWindowMs = durationMs('--history-window', values['history-window']);
   const continueTtlMs = durationMs('--continue-ttl', values['continue-ttl']);
   const project = values.schemas ? await projectKinds(values.schemas, 'serve') : undefined;
+  const versions = serveVersionOptions(values, project?.kinds ?? allKinds);
+  for (const w of versions.warnings) process.stderr.write(`svckit serve: warning: ${w}\n`);
   const problems = checkRules(project?.kinds ?? allKinds);
   if (problems.length > 0) throw new Error(`the schemas' CEL rules do not compile:\n${problems.join('\n')}`);
   const { url, close } = await startReferenceServer({
@@ -40,8 +41,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     store: values.store,
     historyWindowMs,
     continueTtlMs,
-    runtimeConfig: values['runtime-config'],
-    compression: responseCompressionEnabled(values['feature-gates']),
+    ...versions.options,
     ...(project ? { project } : {}),
   });
   process.stdout.write(`listening on ${url}\n`);
