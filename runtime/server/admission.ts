@@ -11,7 +11,7 @@ import {
   isValidPathSegmentName,
   strictDecodingError,
 } from '../api/index.js';
-import { type NameValidation, prune } from '../schema/index.js';
+import { type NameValidation, omitEmpty, prune } from '../schema/index.js';
 import { Collector } from '../validate/index.js';
 import type { Warnings } from './http.js';
 import type { FieldValidation } from './query.js';
@@ -69,6 +69,8 @@ export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<J
   checkTypeMeta(r, object);
   // Defaults with the version's write rules (a zero its round-trip annotation keeps, read-only fields).
   r.converter.setDefaults(r.registration, object, input.old);
+  // Built-in kinds are Go types stored as Protobuf: an empty map or list is absent (not custom resources).
+  if (!r.descriptor.custom) omitEmpty(object, r.registration.schema);
   const request: AdmissionRequest = { resource: r, operation: input.old ? 'UPDATE' : 'CREATE', object, old: input.old };
   for (const plugin of ctx.admission) await plugin.mutate?.(request);
   const collector = new Collector();

