@@ -74,6 +74,19 @@ describe('PriorityLevelConfiguration nominalConcurrencyShares 0 through v1beta3'
   });
 });
 
+describe('the v1beta3 round-trip annotation elsewhere', () => {
+  it('is forbidden on a write through v1, as upstream validates the converted object', async () => {
+    const h = await start();
+    const body = priorityLevel('v1', 'marked', 0);
+    body.metadata.annotations = { [PRESERVE_ZERO]: '' };
+    const res = await h.post(`${FC}/v1/prioritylevelconfigurations`, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(res.body.details.causes).toEqual([
+      { reason: 'FieldValueForbidden', field: 'metadata.annotations', message: `Forbidden: annotation '${PRESERVE_ZERO}' is forbidden` },
+    ]);
+  });
+});
+
 const DISCOVERY = '/apis/discovery.svc.io';
 const ZONE_KEY = 'topology.svc.io/zone';
 
