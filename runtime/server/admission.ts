@@ -13,6 +13,7 @@ import {
 } from '../api/index.js';
 import { type NameValidation, omitEmpty, prune } from '../schema/index.js';
 import { Collector } from '../validate/index.js';
+import { roundTripAnnotationErrors } from './conversion.js';
 import type { Warnings } from './http.js';
 import type { FieldValidation } from './query.js';
 import type { ServedResource } from './resources.js';
@@ -84,7 +85,11 @@ export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<J
   }
   reportUnknownFields(ctx.warnings, input, collector.unknownFields);
   prune(object, r.registration.schema);
-  const errors = [...collector.errors, ...nameErrors(r.descriptor.nameValidation, object)];
+  const errors = [
+    ...collector.errors,
+    ...nameErrors(r.descriptor.nameValidation, object),
+    ...roundTripAnnotationErrors(r.converter, r.apiVersion, object),
+  ];
   if (errors.length === 0) errors.push(...ctx.rules(r, object, input.old));
   if (errors.length > 0) throw invalidObject(r, object, errors);
   for (const plugin of ctx.admission) await plugin.validate?.(request);

@@ -1,4 +1,4 @@
-import type { JsonApiObject } from '../api/index.js';
+import { type FieldError, type JsonApiObject, fieldForbidden } from '../api/index.js';
 import type { ConversionRule, KindRegistration } from '../schema/index.js';
 
 /**
@@ -29,6 +29,12 @@ export class ResourceConverter {
     return obj;
   }
 
+  /** The round-trip annotations that other versions of the resource declare and `apiVersion` does not. */
+  roundTripAnnotations(apiVersion: string): string[] {
+    const own = new Set(annotationsOf(this.#rules.get(apiVersion) ?? []));
+    return [...new Set([...this.#rules.values()].flatMap(annotationsOf))].filter((a) => !own.has(a));
+  }
+
   /**
    * Applies `apiVersion`'s schema defaults to an object written through it, with the version's
    * write rules: a zero its round-trip annotation marks stays zero; a read-only field is dropped
@@ -45,6 +51,19 @@ export class ResourceConverter {
     registration.setDefaults(obj);
     for (const { holder, leaf } of marked) holder[leaf] = 0;
   }
+}
+
+/**
+ * A round-trip annotation belongs to the version that declares it: on a write through any other
+ * version it is an error, as upstream validates the converted object, where it never remains.
+ */
+export function roundTripAnnotationErrors(converter: ResourceConverter, apiVersion: string, obj: JsonApiObject): FieldError[] {
+  const present = annotations(obj);
+  if (!present) return [];
+  return converter
+    .roundTripAnnotations(apiVersion)
+    .filter((key) => key in present)
+    .map((key) => fieldForbidden('metadata.annotations', `annotation '${key}' is forbidden`));
 }
 
 function towardsHub(obj: JsonApiObject, rule: ConversionRule): void {
@@ -134,6 +153,10 @@ function keepReadOnly(obj: JsonApiObject, old: JsonApiObject | undefined, path: 
 
 function drop(obj: unknown, path: string): void {
   for (const { holder, leaf } of holders(obj, path)) delete holder[leaf];
+}
+
+function annotationsOf(rules: readonly ConversionRule[]): string[] {
+  return rules.flatMap((r) => ('preserveZeroAnnotation' in r ? [r.preserveZeroAnnotation] : []));
 }
 
 function annotations(obj: JsonApiObject): Record<string, string> | undefined {
