@@ -103,7 +103,8 @@ export function parseFeatureGates(text: string): ParsedFeatureGates {
     if (at < 0) throw new FeatureGateError(`missing bool value for ${item} (expected ${item}=true or ${item}=false)`);
     const key = item.slice(0, at).trim();
     const raw = item.slice(at + 1).trim();
-    if (!isKnown(key)) throw new FeatureGateError(`unrecognized feature gate: ${key} (known gates: ${Object.keys(KNOWN_FEATURES).join(', ')})`);
+    if (!isKnown(key))
+      throw new FeatureGateError(`unrecognized feature gate: ${key} (known gates: ${Object.keys(KNOWN_FEATURES).join(', ')})`);
     const value = parseBool(raw);
     if (value === undefined) throw new FeatureGateError(`invalid value of ${key}=${raw}: expected true or false`);
     const spec: FeatureSpec = KNOWN_FEATURES[key];

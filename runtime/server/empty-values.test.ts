@@ -59,8 +59,17 @@ describe('empty maps and lists of built-in kinds', () => {
   });
 
   it('change nothing when a PUT or a merge patch only adds empties (no new resourceVersion)', async () => {
-    const created = await h.create(pods(), { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
-    const put = await h.put(`${pods()}/x`, { ...created, metadata: { ...created.metadata, labels: {} }, spec: { ...created.spec, volumes: [] } });
+    const created = await h.create(pods(), {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'x' },
+      spec: { containers: [{ name: 'c', image: 'nginx' }] },
+    });
+    const put = await h.put(`${pods()}/x`, {
+      ...created,
+      metadata: { ...created.metadata, labels: {} },
+      spec: { ...created.spec, volumes: [] },
+    });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     expect(put.body.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
     const patched = await h.patch(`${pods()}/x`, { metadata: { annotations: {} }, spec: { tolerations: [] } });

@@ -23,9 +23,15 @@ describe('feature gates in the server', () => {
       await h.createCronTab('a');
       const res = await h.get(`${crontabs(h.ns)}${qs(INITIAL_EVENTS)}`);
       expectStatus(res, 400, 'BadRequest');
-      expect(res.body.message).toBe('sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled');
+      expect(res.body.message).toBe(
+        'sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+      );
       expect(res.body.details?.causes).toEqual([
-        { reason: 'FieldValueForbidden', message: 'Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled', field: 'sendInitialEvents' },
+        {
+          reason: 'FieldValueForbidden',
+          message: 'Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+          field: 'sendInitialEvents',
+        },
       ]);
       // A watch without it is unaffected.
       const plain = await h.watch(`${crontabs(h.ns)}${qs({ watch: 1, resourceVersion: '0' })}`);
@@ -43,7 +49,10 @@ describe('feature gates in the server', () => {
   });
 
   it('compresses large lists unless APIResponseCompression=false', async () => {
-    for (const [gates, encoding] of [['', 'gzip'], ['APIResponseCompression=false', undefined]] as const) {
+    for (const [gates, encoding] of [
+      ['', 'gzip'],
+      ['APIResponseCompression=false', undefined],
+    ] as const) {
       const h = await start(gates);
       const configMaps = `/api/v1/namespaces/${h.ns}/configmaps`;
       for (let i = 0; i < 30; i++) await h.create(configMaps, { metadata: { name: `c${i}` }, data: { big: 'x'.repeat(5000) } });

@@ -53,7 +53,12 @@ describe('served versions', () => {
     expect(refused('batch')).toMatch(/a key is <group>\/<version>/);
     expect(() => new ResourceRegistry(allKinds, { runtimeConfig: 'batch/v9=true' })).toThrow(/unknown version/);
     // Known keys of every shape pass.
-    expect(parseRuntimeConfig('v1=true,api/v1=true,api/v1/secrets=false,batch/v1beta1,storage.svc.io/v1beta1/csistoragecapacities=true,api/all=false,api/beta=true', allKinds).size).toBe(6);
+    expect(
+      parseRuntimeConfig(
+        'v1=true,api/v1=true,api/v1/secrets=false,batch/v1beta1,storage.svc.io/v1beta1/csistoragecapacities=true,api/all=false,api/beta=true',
+        allKinds,
+      ).size,
+    ).toBe(6);
   });
 
   it('enables or disables every version of a track with api/ga, api/beta and api/alpha; a named version wins', () => {

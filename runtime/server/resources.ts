@@ -176,7 +176,9 @@ function checkKnown(key: string, item: string, kinds: readonly KindRegistration[
   const ofVersion = ofGroup.filter((k) => k.version === version);
   if (ofVersion.length === 0) {
     const versions = [...new Set(ofGroup.map((k) => k.version))].sort();
-    throw new RuntimeConfigError(`--runtime-config ${item}: ${rawGroupVersion(group, version)}: unknown version of ${spelled} (known: ${versions.join(', ')})`);
+    throw new RuntimeConfigError(
+      `--runtime-config ${item}: ${rawGroupVersion(group, version)}: unknown version of ${spelled} (known: ${versions.join(', ')})`,
+    );
   }
   if (resource !== undefined && !ofVersion.some((k) => k.resource?.plural === resource)) {
     const plurals = ofVersion.map((k) => k.resource!.plural).sort();

@@ -32,7 +32,10 @@ function priorityLevel(version: string, name: string, shares: number | undefined
     apiVersion: `flowcontrol.apiserver.svc.io/${version}`,
     kind: 'PriorityLevelConfiguration',
     metadata: { name },
-    spec: { type: 'Limited', limited: { ...(shares === undefined ? {} : { nominalConcurrencyShares: shares }), limitResponse: { type: 'Reject' } } },
+    spec: {
+      type: 'Limited',
+      limited: { ...(shares === undefined ? {} : { nominalConcurrencyShares: shares }), limitResponse: { type: 'Reject' } },
+    },
   };
 }
 
@@ -64,9 +67,14 @@ describe('PriorityLevelConfiguration nominalConcurrencyShares 0 through v1beta3'
 
   it('still defaults a v1beta3 zero without the annotation to 30, and a v1 absent value to 30', async () => {
     const h = await start();
-    expect((await h.create(`${FC}/v1beta3/prioritylevelconfigurations`, priorityLevel('v1beta3', 'b3', 0))).spec.limited.nominalConcurrencyShares).toBe(30);
+    expect(
+      (await h.create(`${FC}/v1beta3/prioritylevelconfigurations`, priorityLevel('v1beta3', 'b3', 0))).spec.limited
+        .nominalConcurrencyShares,
+    ).toBe(30);
     expect((await h.read(`${FC}/v1/prioritylevelconfigurations/b3`)).spec.limited.nominalConcurrencyShares).toBe(30);
-    expect((await h.create(`${FC}/v1/prioritylevelconfigurations`, priorityLevel('v1', 'v1', undefined))).spec.limited.nominalConcurrencyShares).toBe(30);
+    expect(
+      (await h.create(`${FC}/v1/prioritylevelconfigurations`, priorityLevel('v1', 'v1', undefined))).spec.limited.nominalConcurrencyShares,
+    ).toBe(30);
     const annotated = priorityLevel('v1beta3', 'b3z', 0);
     annotated.metadata.annotations = { [PRESERVE_ZERO]: '' };
     expect((await h.create(`${FC}/v1beta3/prioritylevelconfigurations`, annotated)).spec.limited.nominalConcurrencyShares).toBe(0);
@@ -128,7 +136,10 @@ describe('EndpointSlice topology between v1beta1 and v1', () => {
 
   it('does not let v1 write deprecatedTopology: dropped on create, the old value kept on update', async () => {
     const h = await start('discovery.svc.io/v1beta1=true');
-    const created = await h.create(`${DISCOVERY}/v1/namespaces/test/endpointslices`, slice('v1', 'd', { deprecatedTopology: { rack: 'r1' } }));
+    const created = await h.create(
+      `${DISCOVERY}/v1/namespaces/test/endpointslices`,
+      slice('v1', 'd', { deprecatedTopology: { rack: 'r1' } }),
+    );
     expect(created.endpoints[0].deprecatedTopology).toBeUndefined();
 
     await h.create(`${DISCOVERY}/v1beta1/namespaces/test/endpointslices`, slice('v1beta1', 'b', { topology: { rack: 'r2' } }));

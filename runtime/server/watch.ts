@@ -1,5 +1,13 @@
 import type { ServerResponse } from 'node:http';
-import { type JsonApiObject, type StatusError, badRequest, fieldErrorBody, fieldErrorMessage, fieldForbidden, internalError } from '../api/index.js';
+import {
+  type JsonApiObject,
+  type StatusError,
+  badRequest,
+  fieldErrorBody,
+  fieldErrorMessage,
+  fieldForbidden,
+  internalError,
+} from '../api/index.js';
 import { isStoreFutureRevisionError, type Watch, type WatchEvent } from '../store/index.js';
 import type { RequestContext, Target } from './context.js';
 import { collectionPrefix, decodeObject } from './objects.js';
