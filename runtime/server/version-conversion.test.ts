@@ -65,6 +65,39 @@ describe('PriorityLevelConfiguration nominalConcurrencyShares 0 through v1beta3'
     expect(v1.metadata.labels).toEqual({ touched: 'yes', again: 'yes' });
   });
 
+  it('keeps the zero through every write verb and body format of v1beta3: JSON patch, strategic merge, apply, YAML', async () => {
+    const h = await start();
+    await h.create(`${FC}/v1/prioritylevelconfigurations`, priorityLevel('v1', 'zero', 0));
+    const path = `${FC}/v1beta3/prioritylevelconfigurations/zero`;
+    const shares = async () => (await h.read(`${FC}/v1/prioritylevelconfigurations/zero`)).spec.limited.nominalConcurrencyShares;
+
+    const json = await h.patch(path, [{ op: 'add', path: '/metadata/labels', value: { a: '1' } }], 'json');
+    expect(json.status, JSON.stringify(json.body)).toBe(200);
+    expect(await shares()).toBe(0);
+    const strategic = await h.patch(path, { spec: { limited: { lendablePercent: 10 } } }, 'strategic');
+    expect(strategic.status, JSON.stringify(strategic.body)).toBe(200);
+    expect(await shares()).toBe(0);
+    const applied = await h.http
+      .patch(`${path}?fieldManager=tool`)
+      .set('content-type', 'application/apply-patch+yaml')
+      .send(JSON.stringify({ ...priorityLevel('v1beta3', 'zero', undefined), metadata: { name: 'zero', labels: { applied: 'yes' } } }));
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    expect(applied.body.spec.limited.nominalConcurrencyShares).toBe(0);
+    expect(await shares()).toBe(0);
+    const asRead = await h.read(path);
+    const yaml = Object.entries(asRead.metadata.annotations as Record<string, string>)
+      .map(([k, v]) => `    ${k}: ${JSON.stringify(v)}`)
+      .join('\n');
+    const put = await h.http
+      .put(path)
+      .set('content-type', 'application/yaml')
+      .send(
+        `apiVersion: flowcontrol.apiserver.svc.io/v1beta3\nkind: PriorityLevelConfiguration\nmetadata:\n  name: zero\n  resourceVersion: "${asRead.metadata.resourceVersion}"\n  annotations:\n${yaml}\nspec:\n  type: Limited\n  limited:\n    nominalConcurrencyShares: 0\n    limitResponse: {type: Reject}\n`,
+      );
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(await shares()).toBe(0);
+  });
+
   it('still defaults a v1beta3 zero without the annotation to 30, and a v1 absent value to 30', async () => {
     const h = await start();
     expect(
