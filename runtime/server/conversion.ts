@@ -47,7 +47,8 @@ export class ResourceConverter {
       if ('readOnly' in rule) keepReadOnly(obj, old, rule.path);
       if ('preserveZeroAnnotation' in rule && annotations(obj)?.[rule.preserveZeroAnnotation] !== undefined) zeros.push(rule.path);
     }
-    const marked = zeros.flatMap((path) => [...holders(obj, path)].filter((h) => h.holder[h.leaf] === 0));
+    // Absent is zero too: the field is a plain integer in that version (Go's int32), as its defaults read it.
+    const marked = zeros.flatMap((path) => [...holders(obj, path)].filter((h) => h.holder[h.leaf] === 0 || h.holder[h.leaf] === undefined));
     registration.setDefaults(obj);
     for (const { holder, leaf } of marked) holder[leaf] = 0;
   }

@@ -6,9 +6,22 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
+import { allProtobufPackages } from '../../generated/protobuf.js';
+import { ProtobufCodecs } from '../codec/index.js';
 import { createStore } from '../store/index.js';
 import { type Harness, type Json, startServer } from './server.testing.js';
+
+const codecs = new ProtobufCodecs(allProtobufPackages);
+
+/** Collects a binary response body (supertest's parser signature). */
+function binary(res: request.Response, done: (err: Error | null, body: Buffer) => void): void {
+  const stream = res as unknown as NodeJS.ReadableStream;
+  const chunks: Buffer[] = [];
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  stream.on('end', () => done(null, Buffer.concat(chunks)));
+}
 
 const running: Harness[] = [];
 const dirs: string[] = [];
@@ -17,9 +30,10 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-async function start(runtimeConfig = '', file?: string, createNamespace = true): Promise<Harness> {
+async function start(runtimeConfig = '', file?: string, createNamespace = true, protobuf = false): Promise<Harness> {
   const store = file ? await createStore(`sqlite:${file}`, { compactionIntervalMs: 0 }) : undefined;
-  const h = await startServer({ server: { runtimeConfig }, createNamespace, ...(store ? { store } : {}) });
+  const server = { runtimeConfig, ...(protobuf ? { protobufPackages: allProtobufPackages } : {}) };
+  const h = await startServer({ server, createNamespace, ...(store ? { store } : {}) });
   running.push(h);
   return h;
 }
@@ -98,6 +112,24 @@ describe('PriorityLevelConfiguration nominalConcurrencyShares 0 through v1beta3'
     expect(await shares()).toBe(0);
   });
 
+  it('keeps the zero when the object read as Protobuf through v1beta3 is PUT back as Protobuf', async () => {
+    const h = await start('', undefined, true, true);
+    await h.create(`${FC}/v1/prioritylevelconfigurations`, priorityLevel('v1', 'zero', 0));
+    const path = `${FC}/v1beta3/prioritylevelconfigurations/zero`;
+    const read = await h.http.get(path).set('accept', 'application/vnd.svc.protobuf').buffer(true).parse(binary);
+    expect(read.status).toBe(200);
+    const labelled = codecs.decode(read.body as Buffer);
+    (labelled.metadata as Json).labels = { via: 'protobuf' };
+    const put = await h.http
+      .put(path)
+      .set('content-type', 'application/vnd.svc.protobuf')
+      .send(Buffer.from(codecs.encode(labelled)));
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const v1 = await h.read(`${FC}/v1/prioritylevelconfigurations/zero`);
+    expect(v1.metadata.labels).toEqual({ via: 'protobuf' });
+    expect(v1.spec.limited.nominalConcurrencyShares).toBe(0);
+  });
+
   it('still defaults a v1beta3 zero without the annotation to 30, and a v1 absent value to 30', async () => {
     const h = await start();
     expect(
@@ -112,6 +144,10 @@ describe('PriorityLevelConfiguration nominalConcurrencyShares 0 through v1beta3'
     annotated.metadata.annotations = { [PRESERVE_ZERO]: '' };
     expect((await h.create(`${FC}/v1beta3/prioritylevelconfigurations`, annotated)).spec.limited.nominalConcurrencyShares).toBe(0);
     expect((await h.read(`${FC}/v1/prioritylevelconfigurations/b3z`)).spec.limited.nominalConcurrencyShares).toBe(0);
+    // v1beta3's field is a plain integer: absent is zero, and the annotation keeps that zero too.
+    const absent = priorityLevel('v1beta3', 'b3a', undefined);
+    absent.metadata.annotations = { [PRESERVE_ZERO]: '' };
+    expect((await h.create(`${FC}/v1beta3/prioritylevelconfigurations`, absent)).spec.limited.nominalConcurrencyShares).toBe(0);
   });
 });
 
