@@ -22,9 +22,9 @@ describe('feature gates in the server', () => {
       const h = await start(gates);
       await h.createCronTab('a');
       const res = await h.get(`${crontabs(h.ns)}${qs(INITIAL_EVENTS)}`);
-      expectStatus(res, 400, 'BadRequest');
+      expectStatus(res, 422, 'Invalid');
       expect(res.body.message).toBe(
-        'sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+        'ListOptions.meta.svc.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
       );
       expect(res.body.details?.causes).toEqual([
         {
@@ -33,6 +33,10 @@ describe('feature gates in the server', () => {
           field: 'sendInitialEvents',
         },
       ]);
+      // Every cause at once, as upstream's ListOptions validation.
+      const both = await h.get(`${crontabs(h.ns)}${qs({ watch: 1, sendInitialEvents: 'true' })}`);
+      expectStatus(both, 422, 'Invalid');
+      expect(both.body.details.causes.map((c: { field: string }) => c.field)).toEqual(['resourceVersionMatch', 'sendInitialEvents']);
       // A watch without it is unaffected.
       const plain = await h.watch(`${crontabs(h.ns)}${qs({ watch: 1, resourceVersion: '0' })}`);
       expect((await plain.take(1))[0]?.type).toBe('ADDED');

@@ -3,10 +3,10 @@ import {
   type JsonApiObject,
   type StatusError,
   badRequest,
-  fieldErrorBody,
   fieldErrorMessage,
   fieldForbidden,
   internalError,
+  invalid,
 } from '../api/index.js';
 import { isStoreFutureRevisionError, type Watch, type WatchEvent } from '../store/index.js';
 import type { RequestContext, Target } from './context.js';
@@ -156,16 +156,22 @@ async function follow(
   }
 }
 
+const LIST_OPTIONS = { group: 'meta.svc.io', kind: 'ListOptions' };
+
 function validateWatchOptions(opts: ReadOptions, watchList: boolean): void {
-  // As the real system's ListOptions validation: the gate is checked before the match mode.
+  const needsNotOlderThan = fieldForbidden(
+    'resourceVersionMatch',
+    'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+  );
+  // Without the WatchList gate the spec states no code: 422 on ListOptions with every cause, as upstream.
   if (opts.sendInitialEvents !== undefined && !watchList) {
-    const e = fieldForbidden('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled');
-    throw badRequest(fieldErrorMessage(e), [{ type: e.type, message: fieldErrorBody(e), field: e.field }]);
+    throw invalid(LIST_OPTIONS, '', [
+      ...(opts.resourceVersionMatch !== 'NotOlderThan' ? [needsNotOlderThan] : []),
+      fieldForbidden('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'),
+    ]);
   }
   if (opts.sendInitialEvents !== undefined && opts.resourceVersionMatch !== 'NotOlderThan') {
-    throw badRequest(
-      fieldErrorMessage(fieldForbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan')),
-    );
+    throw badRequest(fieldErrorMessage(needsNotOlderThan));
   }
   if (opts.sendInitialEvents === undefined && opts.resourceVersionMatch !== undefined) {
     throw badRequest(
