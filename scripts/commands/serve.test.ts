@@ -69,6 +69,35 @@ describe('svckit serve', () => {
     expect(code).toBe(2);
   });
 
+  it('starts with a GA gate set to its locked value, warning that it will be removed, and honours WatchList=true', async () => {
+    const child = spawn(
+      process.execPath,
+      cliArgs('serve', '--store', 'memory', '--port', '0', '--feature-gates', 'APIListChunking=true,WatchList=true'),
+      { cwd: ROOT },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    const stopped = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const url = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).once('line', (line) => resolve(line.replace(/^listening on /, '')));
+      child.once('exit', (code) => reject(new Error(`svckit serve exited with ${code}: ${stderr}`)));
+    });
+    try {
+      // stderr and stdout are separate pipes: the warning, written first, may be read after the URL.
+      const warning = 'warning: Setting GA feature gate APIListChunking=true. It will be removed in a future release.';
+      for (const end = Date.now() + 10_000; !stderr.includes(warning) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+      expect(stderr).toContain(warning);
+      const res = await fetch(
+        `${url}/api/v1/namespaces/default/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&timeoutSeconds=1`,
+      );
+      expect(res.status).toBe(200);
+      await res.body?.cancel();
+    } finally {
+      child.kill('SIGTERM');
+      await stopped;
+    }
+  });
+
   it('refuses unknown or malformed --feature-gates and --runtime-config with a usage error, no stack trace', async () => {
     const cases: [string[], RegExp][] = [
       [['--feature-gates', 'WatchLists=true'], /unrecognized feature gate: WatchLists \(known gates: .*WatchList/],
