@@ -45,6 +45,7 @@ type StartReferenceServer = (options: {
   store: 'memory';
   historyWindowMs: number;
   continueTtlMs: number;
+  featureGates: string;
 }) => Promise<ReferenceServer>;
 
 export interface CliIo {
@@ -60,6 +61,8 @@ export interface CliIo {
 /** In-process defaults: short enough that expiry scenarios wait seconds, long enough for ordinary ones. */
 const IN_PROCESS_HISTORY_WINDOW_MS = 8000;
 const IN_PROCESS_CONTINUE_TTL_MS = 5000;
+/** The in-process server turns on the alpha gate WatchList, so the initial-events scenarios run too. */
+const IN_PROCESS_FEATURE_GATES = 'WatchList=true';
 
 class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -279,14 +282,14 @@ async function chooseServer(flags: Flags, settings: CliSettings, io: Partial<Cli
   if (typeof start === 'string') return start;
   const historyWindowMs = settings.historyWindowMs ?? IN_PROCESS_HISTORY_WINDOW_MS;
   const continueTtlMs = settings.continueTtlMs ?? IN_PROCESS_CONTINUE_TTL_MS;
-  const ref = await start({ port: 0, store: 'memory', historyWindowMs, continueTtlMs });
+  const ref = await start({ port: 0, store: 'memory', historyWindowMs, continueTtlMs, featureGates: IN_PROCESS_FEATURE_GATES });
   return {
     url: ref.url,
     credentials,
     historyWindowMs,
     continueTtlMs,
     close: () => ref.close(),
-    started: `started the reference server at ${ref.url} (memory store, history window ${formatDuration(historyWindowMs)}, continue-token lifetime ${formatDuration(continueTtlMs)})`,
+    started: `started the reference server at ${ref.url} (memory store, history window ${formatDuration(historyWindowMs)}, continue-token lifetime ${formatDuration(continueTtlMs)}, --feature-gates ${IN_PROCESS_FEATURE_GATES})`,
   };
 }
 

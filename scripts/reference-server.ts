@@ -4,6 +4,7 @@ import { allProtobufPackages } from '../generated/protobuf.js';
 import type { EncryptionAtRest } from '../runtime/encryption/index.js';
 import type { Auditor } from '../runtime/audit/index.js';
 import { ApiServerMetrics } from '../runtime/metrics/index.js';
+import { type FeatureGates, parseFeatureGates } from '../runtime/features/index.js';
 import type { KindRegistration } from '../runtime/schema/index.js';
 import { ApiServer, DEFAULT_RELEASE, type HandlerCatalog, type RuleChecker, celRuleChecker } from '../runtime/server/index.js';
 import { createStore } from '../runtime/store/index.js';
@@ -27,8 +28,10 @@ export interface ReferenceServerOptions {
   runtimeConfig?: string;
   /** The release the server acts as (served versions and `/version`); default 1.30. */
   release?: string;
-  /** Response compression (false: `APIResponseCompression=false`). */
+  /** Response compression; default: the `APIResponseCompression` gate. */
   compression?: boolean;
+  /** `--feature-gates`, parsed or as its text; default: every gate at its 1.30 default (WatchList, alpha, off). */
+  featureGates?: FeatureGates | string;
   /**
    * A project's own kinds and OpenAPI documents instead of the built-in ones (`svckit serve
    * --schemas`); they are custom resources, so the server offers no Protobuf for them.
@@ -76,6 +79,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     // Protobuf is for the built-in kinds only; a project's own kinds are custom resources.
     protobufPackages: options.project ? undefined : allProtobufPackages,
     compression: options.compression,
+    featureGates: typeof options.featureGates === 'string' ? parseFeatureGates(options.featureGates).gates : options.featureGates,
     runtimeConfig: options.runtimeConfig,
     release: options.release,
     handlers: options.handlers,

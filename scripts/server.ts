@@ -4,8 +4,10 @@
  * store from `createStore` (`memory`, or `sqlite:<path>`, which needs the optional better-sqlite3).
  * `EncryptionAtRest.load(file, allKinds)` gives either one encryption at rest (their `encryption` option).
  * `Auditor` with an `AuditPolicy` and a backend (`MemoryAuditBackend` for tests) records requests
- * (`audit` option); `ApiServerMetrics` are the metrics `/metrics` exports.
+ * (`audit` option); `ApiServerMetrics` are the metrics `/metrics` exports; `parseFeatureGates`
+ * reads a `--feature-gates` value for the `featureGates` option.
  */
+export { FeatureGateError, FeatureGates, KNOWN_FEATURES, isFeatureGateError, parseFeatureGates } from '../runtime/features/index.js';
 export { ApiServer, type ApiServerOptions, type RuleChecker } from '../runtime/server/index.js';
 export {
   type AuditEvent,

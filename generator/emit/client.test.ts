@@ -113,6 +113,9 @@ describe('the generated client against a server that serves the CRDs', () => {
     const watching = (async () => {
       for await (const e of certificates.watch({ signal: controller.signal })) events.push(`${e.type} ${e.object.metadata?.name}`);
     })();
+    // The patch waits for the watch's first event: the watch has its start version by then, whether
+    // it syncs by watch-list or (with the WatchList gate off, the 1.30 default) by list and watch.
+    for (const end = Date.now() + 5000; events.length < 1 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
     const patched = await certificates.mergePatch('web', { spec: { secretName: 'web-tls-2' } });
     expect(patched.spec?.secretName).toBe('web-tls-2');
     expect((await certificates.list()).items.map((c) => c.metadata?.name)).toEqual(['web']);

@@ -205,16 +205,28 @@ export function readPrinterColumns(value: unknown, ctx: NodeContext, path: strin
 
 function readConversion(value: unknown, ctx: NodeContext, path: string): ResourceInfo['conversion'] {
   if (value === undefined) return [];
-  if (!Array.isArray(value)) throw new LoadError(ctx.file, path, `expected a list of {path, storagePath}, found ${describe(value)}`);
-  return value.map((item, i) => {
+  if (!Array.isArray(value)) throw new LoadError(ctx.file, path, `expected a list of conversion rules, found ${describe(value)}`);
+  return value.map((item, i): ResourceInfo['conversion'][number] => {
     const p = joinPath(path, i);
     const rec = asSchema(item, ctx, p);
+    checkKeys(rec, [CONVERSION_KEYS], ctx, p);
     const from = optString(rec, 'path', ctx, p);
+    if (!from) throw new LoadError(ctx.file, p, 'a conversion rule needs path');
+    const annotation = optString(rec, 'preserveZeroAnnotation', ctx, p);
+    if (annotation) return { path: from, preserveZeroAnnotation: annotation };
+    if (rec.readOnly === true) return { path: from, readOnly: true };
     const to = optString(rec, 'storagePath', ctx, p);
-    if (!from || !to) throw new LoadError(ctx.file, p, 'a conversion entry needs path and storagePath');
-    return { path: from, storagePath: to };
+    if (!to) throw new LoadError(ctx.file, p, 'a conversion rule needs storagePath, preserveZeroAnnotation or readOnly: true');
+    const keys = stringList(rec, 'keys', ctx, p);
+    if (keys !== undefined && keys.length === 0) throw new LoadError(ctx.file, joinPath(p, 'keys'), 'expected at least one map key');
+    if (rec.mirror !== undefined && (typeof rec.mirror !== 'boolean' || !keys)) {
+      throw new LoadError(ctx.file, joinPath(p, 'mirror'), 'mirror is a boolean of a rule with keys');
+    }
+    return { path: from, storagePath: to, ...(keys ? { keys } : {}), ...(rec.mirror === true ? { mirror: true } : {}) };
   });
 }
+
+const CONVERSION_KEYS = new Set(['path', 'storagePath', 'keys', 'mirror', 'preserveZeroAnnotation', 'readOnly']);
 
 function stringList(rec: Record<string, unknown>, key: string, ctx: NodeContext, path: string): string[] | undefined {
   const v = rec[key];

@@ -157,12 +157,20 @@ export interface PrinterColumn {
   priority?: number;
 }
 
-export interface FieldRename {
-  /** Dotted path in this version. */
-  path: string;
-  /** Dotted path in the storage version. */
-  storagePath: string;
-}
+/** A declared difference between a version and the storage version (see the runtime's `ConversionRule`). */
+export type FieldRename =
+  | {
+      /** Dotted path in this version. */
+      path: string;
+      /** Dotted path in the storage version. */
+      storagePath: string;
+      /** The map entry under one of these keys (the first is written) is the storage field. */
+      keys?: string[];
+      /** The map entry only repeats the storage field. */
+      mirror?: boolean;
+    }
+  | { path: string; preserveZeroAnnotation: string }
+  | { path: string; readOnly: true };
 
 export type Scope = 'Cluster' | 'Namespaced';
 

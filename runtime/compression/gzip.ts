@@ -59,17 +59,5 @@ export function compressResponseSync(body: Uint8Array | string, options: Compres
   return { body: gzipSync(bytes, { level: GZIP_LEVEL }), headers: GZIP_HEADERS };
 }
 
-/**
- * Whether response compression is on for a `--feature-gates` value
- * (`APIResponseCompression=false,Other=true`); on unless the gate is set to false.
- */
-export function responseCompressionEnabled(featureGates: string | undefined): boolean {
-  for (const item of (featureGates ?? '').split(',')) {
-    const [name, value] = item.split('=').map((s) => s.trim());
-    if (name === 'APIResponseCompression') return value?.toLowerCase() !== 'false';
-  }
-  return true;
-}
-
 const GZIP_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
 const gzipAsync = promisify(gzip);

@@ -7,6 +7,5 @@ export {
   acceptsGzip,
   compressResponse,
   compressResponseSync,
-  responseCompressionEnabled,
   shouldCompress,
 } from './gzip.js';

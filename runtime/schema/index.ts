@@ -11,5 +11,6 @@ export type {
   SpecialSchema,
 } from './types.js';
 export { deref } from './types.js';
+export { omitEmpty } from './omit-empty.js';
 export { prune } from './prune.js';
-export type { KindRegistration, NameValidation, PrinterColumn, ResourceDescriptor, VersionLifecycle } from './kind.js';
+export type { ConversionRule, KindRegistration, NameValidation, PrinterColumn, ResourceDescriptor, VersionLifecycle } from './kind.js';

@@ -25,8 +25,11 @@ export interface ResourceDescriptor {
   storage: boolean;
   /** Defined by a CustomResourceDefinition: no Protobuf, no strategic merge patch. */
   custom: boolean;
-  /** Field renames against the storage version (dotted paths). */
-  conversion: readonly { path: string; storagePath: string }[];
+  /**
+   * How this version differs from the version declared `storage: true` (the hub every version
+   * converts through), applied in order towards the hub and in reverse order away from it.
+   */
+  conversion: readonly ConversionRule[];
   /**
    * Fields a field selector may name beyond `metadata.name` (and `metadata.namespace` of a
    * namespaced resource): dotted paths such as `status.phase` (upstream's per-kind field label
@@ -51,6 +54,24 @@ export interface ResourceDescriptor {
   /** Named lifecycle hooks of the server's catalogue that take part in this kind's writes and deletes. */
   hooks?: readonly string[];
 }
+
+/**
+ * One declared difference between a version and the hub (dotted paths; a path runs through lists
+ * element by element):
+ * - `{path, storagePath}`: the field is named `path` here and `storagePath` in the hub (same parent).
+ * - `{path, keys, storagePath}`: the entry of map `path` under one of `keys` (the first is written)
+ *   is the field `storagePath` in the hub (same parent); with `mirror`, the hub keeps its field and
+ *   the map entry only repeats it: dropped on the way in when equal, added on the way out when absent.
+ * - `{path, preserveZeroAnnotation}`: a zero at `path` is the schema default's "unset" in this
+ *   version; on the way out of the hub a zero is marked with the annotation, which keeps the zero
+ *   when written back and is dropped on the way in.
+ * - `{path, readOnly: true}`: writes through this version cannot set the field: dropped on create,
+ *   the stored value kept on update.
+ */
+export type ConversionRule =
+  | { path: string; storagePath: string; keys?: readonly string[]; mirror?: boolean }
+  | { path: string; preserveZeroAnnotation: string }
+  | { path: string; readOnly: true };
 
 /** The name rules upstream applies to `metadata.name` (`path-segment`: anything usable as one path segment). */
 export type NameValidation = 'dns1123-subdomain' | 'dns1123-label' | 'path-segment';

@@ -11,8 +11,9 @@ import {
   isValidPathSegmentName,
   strictDecodingError,
 } from '../api/index.js';
-import { type NameValidation, prune } from '../schema/index.js';
+import { type NameValidation, omitEmpty, prune } from '../schema/index.js';
 import { Collector } from '../validate/index.js';
+import { roundTripAnnotationErrors } from './conversion.js';
 import type { Warnings } from './http.js';
 import type { FieldValidation } from './query.js';
 import type { ServedResource } from './resources.js';
@@ -67,7 +68,10 @@ export interface AdmitInput {
 export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<JsonApiObject> {
   const { resource: r, object } = input;
   checkTypeMeta(r, object);
-  r.registration.setDefaults(object);
+  // Defaults with the version's write rules (a zero its round-trip annotation keeps, read-only fields).
+  r.converter.setDefaults(r.registration, object, input.old);
+  // Built-in kinds are Go types stored as Protobuf: an empty map or list is absent (not custom resources).
+  if (!r.descriptor.custom) omitEmpty(object, r.registration.schema);
   const request: AdmissionRequest = { resource: r, operation: input.old ? 'UPDATE' : 'CREATE', object, old: input.old };
   for (const plugin of ctx.admission) await plugin.mutate?.(request);
   const collector = new Collector();
@@ -81,7 +85,11 @@ export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<J
   }
   reportUnknownFields(ctx.warnings, input, collector.unknownFields);
   prune(object, r.registration.schema);
-  const errors = [...collector.errors, ...nameErrors(r.descriptor.nameValidation, object)];
+  const errors = [
+    ...collector.errors,
+    ...nameErrors(r.descriptor.nameValidation, object),
+    ...roundTripAnnotationErrors(r.converter, r.apiVersion, object),
+  ];
   if (errors.length === 0) errors.push(...ctx.rules(r, object, input.old));
   if (errors.length > 0) throw invalidObject(r, object, errors);
   for (const plugin of ctx.admission) await plugin.validate?.(request);

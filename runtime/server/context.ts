@@ -6,6 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import type { JsonApiObject } from '../api/index.js';
 import type { ProtobufCodecs } from '../codec/index.js';
+import type { FeatureGates } from '../features/index.js';
 import type { KeyValue, Store } from '../store/index.js';
 import type { AdmissionPlugin, RuleChecker } from './admission.js';
 import type { Body, Reply, Request, Warnings } from './http.js';
@@ -40,6 +41,8 @@ export interface ServerContext {
   codecs: ProtobufCodecs | undefined;
   /** Response compression (`APIResponseCompression`); on by default. */
   compression: boolean;
+  /** The feature gates the server runs with (`--feature-gates`). */
+  features: FeatureGates;
   registry: ResourceRegistry;
   settings: ServerSettings;
   rules: RuleChecker;

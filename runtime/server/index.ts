@@ -16,7 +16,7 @@ export type {
   VirtualCreateHandler,
 } from './context.js';
 export type { Body, Reply } from './http.js';
-export { DEFAULT_RELEASE, ResourceRegistry, type ServedResource } from './resources.js';
+export { DEFAULT_RELEASE, ResourceRegistry, RuntimeConfigError, type ServedResource, isRuntimeConfigError, parseRuntimeConfig } from './resources.js';
 export {
   ALLOW_ALL,
   ANONYMOUS,

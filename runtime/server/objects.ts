@@ -20,55 +20,19 @@ export function encodeObject(obj: JsonApiObject, r: ServedResource): string {
   const storage = r.storageVersion ?? r;
   // Type meta and metadata first, as the real system writes objects.
   const { apiVersion, kind, metadata, ...rest } = structuredClone(obj);
-  const copy: JsonApiObject = { apiVersion, kind, metadata, ...rest };
+  const copy: JsonApiObject = { apiVersion: apiVersion ?? r.apiVersion, kind, metadata, ...rest };
   if (copy.metadata) delete copy.metadata.resourceVersion;
-  if (storage !== r) {
-    for (const rename of r.descriptor.conversion) movePath(copy, rename.path, rename.storagePath);
-    copy.apiVersion = storage.apiVersion;
-  }
+  r.converter.convert(copy, storage.apiVersion);
   return JSON.stringify(copy);
 }
 
-/** The object as served at `r`'s version, with its resourceVersion. */
+/**
+ * The object as served at `r`'s version, with its resourceVersion: converted from the version it
+ * was stored in, whichever that was (an older storage version, one no longer served).
+ */
 export function decodeObject(kv: Pick<KeyValue, 'value' | 'modRevision'>, r: ServedResource): JsonApiObject {
-  const obj = JSON.parse(kv.value) as JsonApiObject;
-  const storage = r.storageVersion ?? r;
-  if (storage !== r) {
-    for (const rename of r.descriptor.conversion) movePath(obj, rename.storagePath, rename.path);
-    obj.apiVersion = r.apiVersion;
-  }
+  const obj = r.converter.convert(JSON.parse(kv.value) as JsonApiObject, r.apiVersion);
   obj.metadata ??= {};
   obj.metadata.resourceVersion = String(kv.modRevision);
   return obj;
-}
-
-/** Moves the value at dotted path `from` to `to` (same parent), through lists element by element. */
-function movePath(obj: unknown, from: string, to: string): void {
-  const a = from.split('.');
-  const b = to.split('.');
-  const parent = a.slice(0, -1);
-  if (parent.join('.') !== b.slice(0, -1).join('.'))
-    throw new Error(`conversion ${from} -> ${to}: only renames within one parent are supported`);
-  const leafFrom = a[a.length - 1]!;
-  const leafTo = b[b.length - 1]!;
-  for (const holder of walk(obj, parent)) {
-    if (leafFrom in holder) {
-      holder[leafTo] = holder[leafFrom];
-      delete holder[leafFrom];
-    }
-  }
-}
-
-function* walk(value: unknown, segments: string[]): Generator<Record<string, unknown>> {
-  if (Array.isArray(value)) {
-    for (const item of value) yield* walk(item, segments);
-    return;
-  }
-  if (value === null || typeof value !== 'object') return;
-  const rec = value as Record<string, unknown>;
-  if (segments.length === 0) {
-    yield rec;
-    return;
-  }
-  yield* walk(rec[segments[0]!], segments.slice(1));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allKinds } from '../../generated/kinds.js';
 import { objectKey } from './objects.js';
-import { ResourceRegistry, parseRuntimeConfig, storagePrefixOf } from './resources.js';
+import { ResourceRegistry, isRuntimeConfigError, parseRuntimeConfig, storagePrefixOf } from './resources.js';
 
 describe('served versions', () => {
   it('does not serve versions removed at or before the release, unless runtime-config enables them', () => {
@@ -56,5 +56,40 @@ describe('served versions', () => {
       ['api/all', true],
     ]);
     expect(() => parseRuntimeConfig('batch/v1=maybe')).toThrow('must be true or false');
+  });
+
+  it('refuses runtime-config keys that name no known group, version or resource, and malformed entries', () => {
+    const refused = (text: string): string => {
+      try {
+        parseRuntimeConfig(text, allKinds);
+      } catch (e) {
+        expect(isRuntimeConfigError(e), String(e)).toBe(true);
+        return (e as Error).message;
+      }
+      throw new Error(`${text} was accepted`);
+    };
+    expect(refused('nosuch.svc.io/v1=true')).toMatch(/unknown API group "nosuch\.svc\.io"/);
+    expect(refused('batch/v9')).toMatch(/batch\/v9: unknown version of group batch \(known: v1, v1beta1\)/);
+    expect(refused('batch/v1/widgets=false')).toMatch(/batch\/v1\/widgets: batch\/v1 has no resource widgets/);
+    expect(refused('api/v1/nope=false')).toMatch(/has no resource nope/);
+    expect(refused('batch/v1=maybe')).toMatch(/batch\/v1=maybe: the value must be true or false/);
+    expect(refused('=true')).toMatch(/a key is <group>\/<version>/);
+    expect(refused('batch')).toMatch(/a key is <group>\/<version>/);
+    expect(() => new ResourceRegistry(allKinds, { runtimeConfig: 'batch/v9=true' })).toThrow(/unknown version/);
+    // Known keys of every shape pass.
+    expect(
+      parseRuntimeConfig(
+        'v1=true,api/v1=true,api/v1/secrets=false,batch/v1beta1,storage.svc.io/v1beta1/csistoragecapacities=true,api/all=false,api/beta=true',
+        allKinds,
+      ).size,
+    ).toBe(6);
+  });
+
+  it('enables or disables every version of a track with api/ga, api/beta and api/alpha; a named version wins', () => {
+    const r = new ResourceRegistry(allKinds, { runtimeConfig: 'api/beta=true,flowcontrol.apiserver.svc.io/v1beta1=false' });
+    expect(r.get('batch', 'v1beta1', 'cronjobs')).toBeDefined();
+    expect(r.get('flowcontrol.apiserver.svc.io', 'v1beta2', 'flowschemas')).toBeDefined();
+    expect(r.get('flowcontrol.apiserver.svc.io', 'v1beta1', 'flowschemas')).toBeUndefined();
+    expect(r.get('batch', 'v1', 'cronjobs')).toBeDefined();
   });
 });

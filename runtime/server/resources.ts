@@ -1,4 +1,5 @@
 import type { KindRegistration, ResourceDescriptor } from '../schema/index.js';
+import { ResourceConverter } from './conversion.js';
 
 /** One resource as served at one group/version: what the handlers need to answer for it. */
 export interface ServedResource {
@@ -23,6 +24,8 @@ export interface ServedResource {
   storagePrefix: string;
   /** The version objects are stored in; other versions convert on the way in and out. */
   storageVersion: ServedResource | undefined;
+  /** Converts objects between every version of the resource, served or not (shared by all of them). */
+  converter: ResourceConverter;
   /** `Warning` text for requests to a deprecated version, undefined when it is not deprecated. */
   deprecationWarning?: string;
 }
@@ -48,13 +51,18 @@ export class ResourceRegistry {
 
   constructor(kinds: readonly KindRegistration[], options: RegistryOptions = {}) {
     const release = options.release ?? DEFAULT_RELEASE;
-    const config = parseRuntimeConfig(options.runtimeConfig ?? '');
+    const config = parseRuntimeConfig(options.runtimeConfig ?? '', kinds);
+    const converters = convertersByResource(kinds);
     for (const k of kinds) {
       const r = k.resource;
       if (!r?.served) continue;
       const removed = k.lifecycle?.removed !== undefined && compareRelease(k.lifecycle.removed, release) <= 0;
       const enabled =
-        config.get(`${k.group}/${k.version}/${r.plural}`) ?? config.get(`${k.group}/${k.version}`) ?? config.get('api/all') ?? !removed;
+        config.get(`${k.group}/${k.version}/${r.plural}`) ??
+        config.get(`${k.group}/${k.version}`) ??
+        config.get(`api/${trackOf(k.version)}`) ??
+        config.get('api/all') ??
+        !removed;
       if (!enabled) continue;
       const served: ServedResource = {
         group: k.group,
@@ -70,6 +78,7 @@ export class ResourceRegistry {
         registration: k,
         storagePrefix: storagePrefixOf(k.group, r.plural, r.custom),
         storageVersion: undefined,
+        converter: converters.get(resourceKey(k.group, r.plural))!,
       };
       const warning = deprecationWarning(k);
       if (warning) served.deprecationWarning = warning;
@@ -109,28 +118,102 @@ export class ResourceRegistry {
   }
 }
 
-/** `--runtime-config` as a map from `<group>/<version>[/<resource>]` (core group: empty group) to on/off. */
-export function parseRuntimeConfig(text: string): Map<string, boolean> {
+/** A `--runtime-config` value the server cannot start with (a malformed entry, or a key naming nothing known). */
+export class RuntimeConfigError extends Error {
+  override readonly name = 'RuntimeConfigError';
+}
+
+export function isRuntimeConfigError(e: unknown): e is RuntimeConfigError {
+  return e instanceof RuntimeConfigError;
+}
+
+/** The keys that name every version of a track (or all), as the real flag's `api/all`, `api/ga`, `api/beta`, `api/alpha`. */
+const TRACK_KEYS = ['api/all', 'api/ga', 'api/beta', 'api/alpha'];
+
+/**
+ * `--runtime-config` as a map from `<group>/<version>[/<resource>]` (core group: empty group) or a
+ * track key to on/off. With `kinds`, a key must name a group, version and resource they declare
+ * (served in this release or not): a typo is an error, not a silent no-op.
+ */
+export function parseRuntimeConfig(text: string, kinds?: readonly KindRegistration[]): Map<string, boolean> {
   const out = new Map<string, boolean>();
   for (const item of text
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)) {
-    const [rawKey, rawValue] = item.split('=', 2) as [string, string | undefined];
-    const value = rawValue === undefined || rawValue === '' ? true : rawValue === 'true' ? true : rawValue === 'false' ? false : undefined;
-    if (value === undefined) throw new Error(`--runtime-config ${item}: the value must be true or false`);
-    // The core group is spelled `v1` or `api/v1`; everything else `<group>/<version>[/<resource>]`.
-    const key =
-      rawKey === 'api/all'
-        ? rawKey
-        : rawKey === 'v1' || rawKey === 'api/v1'
-          ? '/v1'
-          : rawKey.startsWith('api/v1/')
-            ? `/v1/${rawKey.slice(7)}`
-            : rawKey;
+    const at = item.indexOf('=');
+    const rawKey = (at < 0 ? item : item.slice(0, at)).trim();
+    const rawValue = at < 0 ? '' : item.slice(at + 1).trim();
+    const value = rawValue === '' || rawValue === 'true' ? true : rawValue === 'false' ? false : undefined;
+    if (value === undefined) throw new RuntimeConfigError(`--runtime-config ${item}: the value must be true or false`);
+    const key = canonicalKey(rawKey);
+    if (key === undefined) {
+      throw new RuntimeConfigError(
+        `--runtime-config ${item}: a key is <group>/<version>, <group>/<version>/<resource>, v1 or api/v1 for the core group, or one of ${TRACK_KEYS.join(', ')}`,
+      );
+    }
+    if (kinds) checkKnown(key, item, kinds);
     out.set(key, value);
   }
   return out;
+}
+
+/** The core group is spelled `v1` or `api/v1`; everything else `<group>/<version>[/<resource>]`. */
+function canonicalKey(rawKey: string): string | undefined {
+  if (TRACK_KEYS.includes(rawKey)) return rawKey;
+  if (rawKey === 'v1' || rawKey === 'api/v1') return '/v1';
+  if (rawKey.startsWith('api/v1/')) return `/v1/${rawKey.slice(7)}`;
+  const parts = rawKey.split('/');
+  if ((parts.length !== 2 && parts.length !== 3) || parts.some((p) => p === '')) return undefined;
+  return rawKey;
+}
+
+function checkKnown(key: string, item: string, kinds: readonly KindRegistration[]): void {
+  if (TRACK_KEYS.includes(key)) return;
+  const [group = '', version = '', resource] = key.split('/');
+  const ofGroup = kinds.filter((k) => k.group === group && k.resource);
+  const spelled = group === '' ? 'the core group' : `group ${group}`;
+  if (ofGroup.length === 0) {
+    const groups = [...new Set(kinds.filter((k) => k.resource).map((k) => k.group || 'v1'))].sort();
+    throw new RuntimeConfigError(`--runtime-config ${item}: unknown API group "${group}" (known: ${groups.join(', ')})`);
+  }
+  const ofVersion = ofGroup.filter((k) => k.version === version);
+  if (ofVersion.length === 0) {
+    const versions = [...new Set(ofGroup.map((k) => k.version))].sort();
+    throw new RuntimeConfigError(
+      `--runtime-config ${item}: ${rawGroupVersion(group, version)}: unknown version of ${spelled} (known: ${versions.join(', ')})`,
+    );
+  }
+  if (resource !== undefined && !ofVersion.some((k) => k.resource?.plural === resource)) {
+    const plurals = ofVersion.map((k) => k.resource!.plural).sort();
+    throw new RuntimeConfigError(
+      `--runtime-config ${item}: ${rawGroupVersion(group, version)}/${resource}: ${rawGroupVersion(group, version)} has no resource ${resource} (known: ${plurals.join(', ')})`,
+    );
+  }
+}
+
+function rawGroupVersion(group: string, version: string): string {
+  return group === '' ? version : `${group}/${version}`;
+}
+
+/** The stability track of a version name: `v1` GA, `v1beta1` beta, `v1alpha1` alpha. */
+function trackOf(version: string): 'ga' | 'beta' | 'alpha' {
+  return version.includes('alpha') ? 'alpha' : version.includes('beta') ? 'beta' : 'ga';
+}
+
+/** One converter per resource (group and plural), over every version the kinds declare. */
+function convertersByResource(kinds: readonly KindRegistration[]): Map<string, ResourceConverter> {
+  const versions = new Map<string, KindRegistration[]>();
+  for (const k of kinds) {
+    if (!k.resource) continue;
+    const key = resourceKey(k.group, k.resource.plural);
+    versions.set(key, [...(versions.get(key) ?? []), k]);
+  }
+  return new Map([...versions].map(([key, ks]) => [key, new ResourceConverter(ks)]));
+}
+
+function resourceKey(group: string, plural: string): string {
+  return `${group}/${plural}`;
 }
 
 /** Compares releases such as 1.25 and 1.30 numerically. */

@@ -7,6 +7,7 @@ import { type IncomingMessage, get as httpGet } from 'node:http';
 import request from 'supertest';
 import { expect } from 'vitest';
 import { allKinds } from '../../generated/kinds.js';
+import { parseFeatureGates } from '../features/index.js';
 import { type Store, createStore } from '../store/index.js';
 import { celRuleChecker } from './cel-rules.js';
 import { ApiServer, type ApiServerOptions } from './server.js';
@@ -186,6 +187,8 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 50,
     now: clock.date,
     log: () => undefined,
+    // The handler tests exercise watch-list too; the gate's 1.30 default (off) is tested on its own.
+    featureGates: parseFeatureGates('WatchList=true').gates,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...options.server,
   });

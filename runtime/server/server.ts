@@ -13,6 +13,7 @@ import { type ProtobufPackage, ProtobufCodecs } from '../codec/index.js';
 import { compressResponseSync } from '../compression/index.js';
 import { type EncryptionAtRest, encryptStore } from '../encryption/index.js';
 import { ApiServerMetrics } from '../metrics/index.js';
+import { FeatureGates } from '../features/index.js';
 import type { KindRegistration } from '../schema/index.js';
 import { type Store, createContinueTokenSecret, isStoreUnavailableError } from '../store/index.js';
 import { assertStorageLayout } from './storage-layout.js';
@@ -55,8 +56,10 @@ export interface ApiServerOptions {
   runtimeConfig?: string;
   /** Protobuf packages of the built-in kinds (generated `allProtobufPackages`): enables Protobuf. */
   protobufPackages?: readonly ProtobufPackage[];
-  /** Response compression; false is the real system's `--feature-gates APIResponseCompression=false`. */
+  /** Response compression; default: the `APIResponseCompression` gate. */
   compression?: boolean;
+  /** `--feature-gates` (`parseFeatureGates`); default: every gate at its 1.30 default (alpha off, beta and GA on). */
+  featureGates?: FeatureGates;
   /** OpenAPI v3 documents by path below `/openapi/v3/` (generated `openApiDocuments`). */
   openApiDocuments?: Record<string, () => Promise<Record<string, unknown>>>;
   /**
@@ -91,6 +94,7 @@ export class ApiServer {
     this.#release = options.release ?? DEFAULT_RELEASE;
     this.#continueSecret = options.continueSecret;
     const registry = new ResourceRegistry(options.kinds, { release: this.#release, runtimeConfig: options.runtimeConfig ?? '' });
+    const features = options.featureGates ?? new FeatureGates();
     const settings: ServerSettings = {
       continueTtlMs: options.continueTtlMs ?? 5 * 60_000,
       // Replaced in listen() by the secret kept in the store, so tokens survive a restart.
@@ -104,7 +108,8 @@ export class ApiServer {
     const base = {
       store: options.encryption ? encryptStore(options.store, options.encryption, registry.resources()) : options.store,
       codecs: options.protobufPackages ? new ProtobufCodecs(options.protobufPackages) : undefined,
-      compression: options.compression ?? true,
+      compression: options.compression ?? features.enabled('APIResponseCompression'),
+      features,
       registry,
       settings,
       rules: options.rules ?? (() => []),

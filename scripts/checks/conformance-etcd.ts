@@ -13,6 +13,8 @@ import { cliArgs } from '../commands/cli.testing.js';
 import { type ServeProcess, startRoundRobinProxy, startServeProcess } from './replicas.js';
 
 // The in-process run's settings, so that the expiry scenarios wait seconds, not minutes.
+// WatchList on, as the in-process run: the initial-events scenarios run too.
+const SERVER_FLAGS = ['--history-window', '8s', '--continue-ttl', '5s', '--feature-gates', 'WatchList=true'];
 const WINDOWS = ['--history-window', '8s', '--continue-ttl', '5s'];
 
 const { values, positionals } = parseArgs({
@@ -28,13 +30,13 @@ const etcd = await startEtcd({ unsafeNoFsync: true });
 const results: { name: string; code: number; seconds: number }[] = [];
 try {
   if (values.only !== 'replicas') {
-    const server = await startServeProcess(['--store', `etcd://${etcd.endpoint}?prefix=/single`, ...WINDOWS]);
+    const server = await startServeProcess(['--store', `etcd://${etcd.endpoint}?prefix=/single`, ...SERVER_FLAGS]);
     results.push(await runKit('one server on etcd', server.url, [server]));
   }
   if (values.only !== 'single') {
     const store = `etcd://${etcd.endpoint}?prefix=/replicas`;
-    const a = await startServeProcess(['--store', store, ...WINDOWS]);
-    const b = await startServeProcess(['--store', store, ...WINDOWS]);
+    const a = await startServeProcess(['--store', store, ...SERVER_FLAGS]);
+    const b = await startServeProcess(['--store', store, ...SERVER_FLAGS]);
     const proxy = await startRoundRobinProxy([a.url, b.url]);
     try {
       results.push(await runKit('two replicas on one etcd, requests alternating', proxy.url, [a, b]));

@@ -56,6 +56,7 @@ async function runThroughProxy(mutation: Mutation | undefined, focus: readonly s
     port: 0,
     historyWindowMs: HISTORY_WINDOW_MS,
     continueTtlMs: CONTINUE_TTL_MS,
+    featureGates: 'WatchList=true', // as the in-process conformance run: the initial-events scenarios run
   });
   const proxy = await startMutationProxy({ target: server.url, ...(mutation ? { mutation } : {}) });
   let errors = '';

@@ -68,4 +68,53 @@ describe('svckit serve', () => {
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(2);
   });
+
+  it('starts with a GA gate set to its locked value, warning that it will be removed, and honours WatchList=true', async () => {
+    const child = spawn(
+      process.execPath,
+      cliArgs('serve', '--store', 'memory', '--port', '0', '--feature-gates', 'APIListChunking=true,WatchList=true'),
+      { cwd: ROOT },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    const stopped = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const url = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).once('line', (line) => resolve(line.replace(/^listening on /, '')));
+      child.once('exit', (code) => reject(new Error(`svckit serve exited with ${code}: ${stderr}`)));
+    });
+    try {
+      // stderr and stdout are separate pipes: the warning, written first, may be read after the URL.
+      const warning = 'warning: Setting GA feature gate APIListChunking=true. It will be removed in a future release.';
+      for (const end = Date.now() + 10_000; !stderr.includes(warning) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+      expect(stderr).toContain(warning);
+      const res = await fetch(
+        `${url}/api/v1/namespaces/default/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&timeoutSeconds=1`,
+      );
+      expect(res.status).toBe(200);
+      await res.body?.cancel();
+    } finally {
+      child.kill('SIGTERM');
+      await stopped;
+    }
+  });
+
+  it('refuses unknown or malformed --feature-gates and --runtime-config with a usage error, no stack trace', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--feature-gates', 'WatchLists=true'], /unrecognized feature gate: WatchLists \(known gates: .*WatchList/],
+      [['--feature-gates', 'WatchList=yes'], /invalid value of WatchList=yes/],
+      [['--feature-gates', 'APIListChunking=false'], /feature is locked to true/],
+      [['--runtime-config', 'nosuch.svc.io/v1=true'], /--runtime-config nosuch\.svc\.io\/v1=true: unknown API group "nosuch\.svc\.io"/],
+      [['--runtime-config', 'batch/v1beta1=maybe'], /--runtime-config batch\/v1beta1=maybe: the value must be true or false/],
+    ];
+    await Promise.all(
+      cases.map(async ([flags, message]) => {
+        const child = spawn(process.execPath, cliArgs('serve', '--store', 'memory', '--port', '0', ...flags), { cwd: ROOT });
+        let stderr = '';
+        child.stderr.on('data', (d) => (stderr += String(d)));
+        const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+        expect({ code, stderr }).toMatchObject({ code: 2, stderr: expect.stringMatching(message) });
+        expect(stderr).not.toMatch(/^\s+at /m);
+      }),
+    );
+  });
 });

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { parseDuration } from '../../runtime/api/index.js';
-import { responseCompressionEnabled } from '../../runtime/compression/index.js';
 import { allKinds } from '../../generated/kinds.js';
 import { DEFAULT_RELEASE, checkRules } from '../../runtime/server/index.js';
 import { DEFAULT_STORE, startReferenceServer } from '../reference-server.js';
@@ -8,11 +7,13 @@ import { projectKinds } from './project-kinds.js';
 import { ENCRYPTION_SERVE_USAGE, encryptionFromFlags, encryptionServeOptions } from './serve-encryption.js';
 import { REPLICA_USAGE, replicaOptions, replicaServerOptions } from './serve-replicas.js';
 import { SERVE_AUDIT_OPTIONS, SERVE_AUDIT_USAGE, serveAuditOptions } from './serve-audit.js';
+import { SERVE_VERSION_OPTIONS, SERVE_VERSION_USAGE, serveVersionOptions } from './serve-versions.js';
 import { UsageError } from './usage-error.js';
 
 export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--store sqlite:<path>|memory|etcd://host:port[,...][?prefix=/p]]
-             [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>] [--runtime-config batch/v1beta1=true]
-             [--feature-gates APIResponseCompression=false] ${ENCRYPTION_SERVE_USAGE} ${REPLICA_USAGE}
+             [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>]
+             ${SERVE_VERSION_USAGE}
+             ${ENCRYPTION_SERVE_USAGE} ${REPLICA_USAGE}
              ${SERVE_AUDIT_USAGE}`;
 
 /** `svckit serve`: the reference server until SIGTERM or SIGINT. */
@@ -26,8 +27,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       'history-window': { type: 'string', default: '5m' },
       'continue-ttl': { type: 'string', default: '5m' },
       schemas: { type: 'string', multiple: true },
-      'runtime-config': { type: 'string', default: '' },
-      'feature-gates': { type: 'string', default: '' },
+      ...SERVE_VERSION_OPTIONS,
       ...encryptionServeOptions,
       ...replicaOptions,
       ...SERVE_AUDIT_OPTIONS,
@@ -40,6 +40,8 @@ export async function serveCommand(args: string[]): Promise<number> {
   const continueTtlMs = durationMs('--continue-ttl', values['continue-ttl']);
   const audit = serveAuditOptions(values, DEFAULT_RELEASE, (line) => process.stderr.write(`${line}\n`));
   const project = values.schemas ? await projectKinds(values.schemas, 'serve') : undefined;
+  const versions = serveVersionOptions(values, project?.kinds ?? allKinds);
+  for (const w of versions.warnings) process.stderr.write(`svckit serve: warning: ${w}\n`);
   const problems = checkRules(project?.kinds ?? allKinds);
   if (problems.length > 0) throw new Error(`the schemas' CEL rules do not compile:\n${problems.join('\n')}`);
   const { url, close } = await startReferenceServer({
@@ -48,8 +50,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     store: values.store,
     historyWindowMs,
     continueTtlMs,
-    runtimeConfig: values['runtime-config'],
-    compression: responseCompressionEnabled(values['feature-gates']),
+    ...versions.options,
     ...(project ? { project } : {}),
     ...(await encryptionFromFlags(values)),
     ...replicaServerOptions(values),

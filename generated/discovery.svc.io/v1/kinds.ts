@@ -34,7 +34,7 @@ export const discoveryV1Kinds: readonly KindRegistration[] = [
       served: true,
       storage: true,
       custom: false,
-      conversion: [],
+      conversion: [{ path: 'endpoints.deprecatedTopology', readOnly: true }],
       generation: true,
     },
     lifecycle: { introduced: '1.21' },

@@ -34,7 +34,7 @@ export const discoveryV1beta1Kinds: readonly KindRegistration[] = [
       served: true,
       storage: false,
       custom: false,
-      conversion: [{ path: 'endpoints.topology', storagePath: 'endpoints.deprecatedTopology' }],
+      conversion: [{ path: 'endpoints.topology', storagePath: 'endpoints.zone', keys: ['topology.svc.io/zone', 'topology.kubernetes.io/zone'] }, { path: 'endpoints.topology', storagePath: 'endpoints.nodeName', keys: ['svc.io/hostname', 'kubernetes.io/hostname'], mirror: true }, { path: 'endpoints.topology', storagePath: 'endpoints.deprecatedTopology' }],
       generation: true,
     },
     lifecycle: { introduced: '1.17', deprecated: '1.21', removed: '1.25', replacement: 'discovery.svc.io/v1' },

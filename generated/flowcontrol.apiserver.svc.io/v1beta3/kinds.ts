@@ -78,7 +78,7 @@ export const flowcontrolApiserverV1beta3Kinds: readonly KindRegistration[] = [
       served: true,
       storage: false,
       custom: false,
-      conversion: [],
+      conversion: [{ path: 'spec.limited.nominalConcurrencyShares', preserveZeroAnnotation: 'flowcontrol.svc.io/v1beta3-preserve-zero-concurrency-shares' }],
       generation: true,
     },
     lifecycle: { introduced: '1.26', deprecated: '1.29', removed: '1.32', replacement: 'flowcontrol.apiserver.svc.io/v1' },
