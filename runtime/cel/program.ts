@@ -11,6 +11,7 @@ import { checkArithmeticResult } from './lib/conversions.js';
 import { decodeBytesLiteral } from './lib/literals.js';
 import { patternError } from './lib/regex.js';
 import { INTERNAL_PREFIX, internalName } from './lib/register.js';
+import { rewriteSyntax } from './rewrite-syntax.js';
 import { celEquals, concatLists, semanticsOf } from './values.js';
 
 export interface CompiledExpression {
@@ -34,8 +35,9 @@ interface LibraryError {
   readonly message: string;
 }
 
-function compileError(text: string, e: LibraryError): CelCompileError {
-  const at = e.range ? positionOf(text, e.range.start) : undefined;
+/** `rewritten`: the library saw a rewritten source, whose offsets are not the rule's. */
+function compileError(text: string, e: LibraryError, rewritten = false): CelCompileError {
+  const at = e.range && !rewritten ? positionOf(text, e.range.start) : undefined;
   return new CelCompileError(text, userFacing(e.summary ?? e.message), at);
 }
 
@@ -266,11 +268,13 @@ export function compileExpression(env: Environment, text: string): CompiledExpre
   let parsed: ReturnType<Environment['parse']>;
   // Node positions below are offsets in `source`; errors name the rule as written.
   const selections: string[] = [];
-  const source = rewriteHasOnExpressions(env, text, selections) ?? text;
+  const literals = rewriteSyntax(text) ?? text;
+  const source = rewriteHasOnExpressions(env, literals, selections) ?? literals;
+  const rewritten = source !== text;
   try {
     parsed = env.parse(source);
   } catch (e) {
-    if (e instanceof ParseError) throw compileError(text, e);
+    if (e instanceof ParseError) throw compileError(text, e, rewritten);
     throw e;
   }
   const root = parsed.ast as unknown as AstNode;
@@ -279,7 +283,7 @@ export function compileExpression(env: Environment, text: string): CompiledExpre
   const checked = parsed.check();
   if (!checked.valid || checked.type === undefined) {
     const e = checked.error;
-    if (e instanceof ParseError || e instanceof CheckError) throw compileError(text, e);
+    if (e instanceof ParseError || e instanceof CheckError) throw compileError(text, e, rewritten);
     const other: unknown = e;
     throw new CelCompileError(text, other instanceof Error ? other.message : 'type check failed');
   }
