@@ -154,6 +154,7 @@ describe('CustomResourceDefinitions', () => {
       'gateway.example.io/v1alpha1',
       'gateway.example.io/v1beta1',
       'pki.example.io/v1',
+      'traffic.example.io/v1',
     ]);
     const kinds = index
       .kinds()
@@ -169,6 +170,7 @@ describe('CustomResourceDefinitions', () => {
       'v1/HTTPRoute',
       'v1/Issuer',
       'v1/Order',
+      'v1/RoutePolicy',
       'v1alpha1/ListenerSet',
       'v1beta1/HTTPRoute',
     ]);

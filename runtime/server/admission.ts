@@ -11,6 +11,7 @@ import {
   isValidPathSegmentName,
   strictDecodingError,
 } from '../api/index.js';
+import { rulesRunAfter } from '../cel/index.js';
 import { type NameValidation, prune } from '../schema/index.js';
 import { Collector } from '../validate/index.js';
 import type { Warnings } from './http.js';
@@ -82,7 +83,7 @@ export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<J
   reportUnknownFields(ctx.warnings, input, collector.unknownFields);
   prune(object, r.registration.schema);
   const errors = [...collector.errors, ...nameErrors(r.descriptor.nameValidation, object)];
-  if (errors.length === 0) errors.push(...ctx.rules(r, object, input.old));
+  if (rulesRunAfter(r.registration, errors)) errors.push(...ctx.rules(r, object, input.old));
   if (errors.length > 0) throw invalidObject(r, object, errors);
   for (const plugin of ctx.admission) await plugin.validate?.(request);
   return object;
