@@ -25,7 +25,12 @@ const ctx: LoadContext = { rules, resources };
 const RULE = 'core-protocol.md#Field validation: 1';
 
 function scenario(steps: string) {
-  const [s] = parseSuite(`scenarios:\n  - id: core/x/y\n    rule: "${RULE}"\n    resource: [configmaps]\n    steps:\n${steps}`, 'x.yaml', ctx, 'x');
+  const [s] = parseSuite(
+    `scenarios:\n  - id: core/x/y\n    rule: "${RULE}"\n    resource: [configmaps]\n    steps:\n${steps}`,
+    'x.yaml',
+    ctx,
+    'x',
+  );
   return s!;
 }
 
@@ -77,12 +82,20 @@ describe('write-path coverage', () => {
       '- section: "a.md#B"\n  rules:\n    - { key: 1, text: t, writePath: { exempt: { create: not a patch, update: not a patch } } }\n',
       'r.yaml',
     ).values();
-    const got = { verbs: ['merge-patch', 'json-patch', 'strategic-merge-patch', 'apply'] as const, formats: [], versions: [], boundaries: [] };
+    const got = {
+      verbs: ['merge-patch', 'json-patch', 'strategic-merge-patch', 'apply'] as const,
+      formats: [],
+      versions: [],
+      boundaries: [],
+    };
     expect(writePathGaps(patchOnly!, { ...got, verbs: [...got.verbs] })).toEqual([]);
   });
 
   it('refuses an exemption of something unknown or without a reason', () => {
-    const [bad] = parseRules('- section: "a.md#B"\n  rules:\n    - { key: 1, text: t, writePath: { exempt: { xml: "", apply: " " } } }\n', 'r.yaml').values();
+    const [bad] = parseRules(
+      '- section: "a.md#B"\n  rules:\n    - { key: 1, text: t, writePath: { exempt: { xml: "", apply: " " } } }\n',
+      'r.yaml',
+    ).values();
     expect(writePathProblems(bad!)).toEqual([
       'a.md#B: 1: writePath.exempt names "xml", not a verb, format or boundary',
       'a.md#B: 1: writePath.exempt.xml needs a reason',

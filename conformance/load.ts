@@ -521,7 +521,18 @@ export function checkCodeScenarios(exported: unknown, file: string, ctx: LoadCon
   exported.forEach((raw: unknown, i: number) => {
     if (!isMapping(raw)) fail({ file }, `scenarios[${i}]: expected an object`);
     const id = typeof raw.id === 'string' ? raw.id : String(i);
-    onlyKeys({ file, id }, 'scenario', raw, ['id', 'rule', 'description', 'tags', 'needs', 'serves', 'namespaces', 'resource', 'exercises', 'run']);
+    onlyKeys({ file, id }, 'scenario', raw, [
+      'id',
+      'rule',
+      'description',
+      'tags',
+      'needs',
+      'serves',
+      'namespaces',
+      'resource',
+      'exercises',
+      'run',
+    ]);
     if (typeof raw.run !== 'function') fail({ file, id }, 'run: expected an async function (ctx) => void');
     const { header, resources } = parseHeader({ file }, raw, area, ctx);
     const run = raw.run as CodeScenario['run'];

@@ -36,7 +36,8 @@ function readWritePath(value: unknown, where: string): WritePath | undefined {
   if (!isObject(value)) throw new RuleCatalogueError(`${where}: writePath: expected true or {versions, boundaries, exempt}`);
   const strings = (v: unknown, key: string): string[] | undefined => {
     if (v === undefined) return undefined;
-    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new RuleCatalogueError(`${where}: writePath.${key}: expected a list of strings`);
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+      throw new RuleCatalogueError(`${where}: writePath.${key}: expected a list of strings`);
     return v as string[];
   };
   const exempt = value.exempt;

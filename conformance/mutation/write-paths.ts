@@ -191,7 +191,15 @@ const pastDefects: Mutation[] = [
       r.status === 400 && causes(r).some((c) => c.field === 'metadata' && c.reason === 'FieldValueTypeInvalid')
         ? withJson(
             r,
-            { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Internal error', reason: 'InternalError', code: 500 },
+            {
+              kind: 'Status',
+              apiVersion: 'v1',
+              metadata: {},
+              status: 'Failure',
+              message: 'Internal error',
+              reason: 'InternalError',
+              code: 500,
+            },
             500,
           )
         : undefined,
@@ -216,7 +224,9 @@ const pastDefects: Mutation[] = [
       const sent = sentDocument(ctx.request);
       const manager = ctx.request.query.get('fieldManager');
       if (!sent || !manager || r.status >= 300) return undefined;
-      const unknown = Object.keys(sent).filter((k) => !['apiVersion', 'kind', 'metadata', 'data', 'binaryData', 'immutable', 'spec'].includes(k));
+      const unknown = Object.keys(sent).filter(
+        (k) => !['apiVersion', 'kind', 'metadata', 'data', 'binaryData', 'immutable', 'spec'].includes(k),
+      );
       if (unknown.length === 0) return undefined;
       return editJson(r, (body) => {
         const entries = metadataOf(body)?.managedFields;
@@ -260,7 +270,15 @@ const pastDefects: Mutation[] = [
       r.status < 300 && (r.headers.warning ?? []).some((w) => /duplicate field/.test(w))
         ? withJson(
             r,
-            { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'yaml: duplicate key', reason: 'BadRequest', code: 400 },
+            {
+              kind: 'Status',
+              apiVersion: 'v1',
+              metadata: {},
+              status: 'Failure',
+              message: 'yaml: duplicate key',
+              reason: 'BadRequest',
+              code: 400,
+            },
             400,
           )
         : undefined,

@@ -197,7 +197,12 @@ function checkListMapKeys(node: TypeNode, index: ModelIndex, file: string, path:
       const item = resolve(node.items);
       if (node.listType === 'set') checkSetItem(item, file, `${path}.items`);
       if (!node.listMapKeys) return;
-      if (item.kind !== 'object') throw new LoadError(file, `${path}.items.type`, `Invalid value: "${item.kind}": must be object if parent array's x-kubernetes-list-type is map`);
+      if (item.kind !== 'object')
+        throw new LoadError(
+          file,
+          `${path}.items.type`,
+          `Invalid value: "${item.kind}": must be object if parent array's x-kubernetes-list-type is map`,
+        );
       for (const key of node.listMapKeys) {
         const f = item.fields.find((x) => x.name === key);
         if (!f)
@@ -224,10 +229,18 @@ function checkListMapKeys(node: TypeNode, index: ModelIndex, file: string, path:
 
 function checkSetItem(item: TypeNode, file: string, path: string): void {
   if (item.kind === 'object' && item.structType !== 'atomic') {
-    throw new LoadError(file, `${path}.x-kubernetes-map-type`, 'Invalid value: "null": must be atomic as item of a list with x-kubernetes-list-type=set');
+    throw new LoadError(
+      file,
+      `${path}.x-kubernetes-map-type`,
+      'Invalid value: "null": must be atomic as item of a list with x-kubernetes-list-type=set',
+    );
   }
   if (item.kind === 'map' && item.mapType !== 'atomic') {
-    throw new LoadError(file, `${path}.x-kubernetes-map-type`, 'Invalid value: "null": must be atomic as item of a list with x-kubernetes-list-type=set');
+    throw new LoadError(
+      file,
+      `${path}.x-kubernetes-map-type`,
+      'Invalid value: "null": must be atomic as item of a list with x-kubernetes-list-type=set',
+    );
   }
   if (item.kind === 'list' && item.listType !== undefined && item.listType !== 'atomic') {
     throw new LoadError(

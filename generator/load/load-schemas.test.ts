@@ -254,7 +254,9 @@ describe('CustomResourceDefinitions', () => {
     });
 
     it('rejects a set of objects unless the items are atomic, and accepts scalar and atomic sets', () => {
-      const e = loadError({ 'crd.yaml': crd('{type: array, x-kubernetes-list-type: set, items: {type: object, properties: {a: {type: string}}}}') });
+      const e = loadError({
+        'crd.yaml': crd('{type: array, x-kubernetes-list-type: set, items: {type: object, properties: {a: {type: string}}}}'),
+      });
       expect(e.path).toBe(`${ROOT}.items.x-kubernetes-map-type`);
       expect(e.problem).toContain('must be atomic as item of a list with x-kubernetes-list-type=set');
       expect(() => load({ 'crd.yaml': crd('{type: array, x-kubernetes-list-type: set, items: {type: string}}') })).not.toThrow();

@@ -47,7 +47,9 @@ describe('server-side apply', () => {
     for (const query of ['', '&fieldManager=']) {
       const status = expectStatus(await applyTo(cm('a'), config('a', { x: '1' }), undefined, query), 422, 'Invalid');
       expect(status.message).toBe('PatchOptions.meta.svc.io "" is invalid: fieldManager: Required value: is required for apply patch');
-      expect(status.details.causes).toEqual([{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }]);
+      expect(status.details.causes).toEqual([
+        { reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' },
+      ]);
     }
     expect((await h.get(cm('a'))).status).toBe(404);
     await applyTo(cm('a'), config('a', { x: '1' }), 'alice');

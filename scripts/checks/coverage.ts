@@ -172,7 +172,9 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
   writeFileSync(OUT, text);
-  process.stderr.write(`coverage: wrote conformance/COVERAGE.md (${gaps.length} gaps, ${writeGaps.length} write-path rules missing a path)\n`);
+  process.stderr.write(
+    `coverage: wrote conformance/COVERAGE.md (${gaps.length} gaps, ${writeGaps.length} write-path rules missing a path)\n`,
+  );
   return 0;
 }
 

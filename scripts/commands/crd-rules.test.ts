@@ -101,7 +101,10 @@ describe('a CRD with the rule constructs of real CRD sets', () => {
     const collection = () => `${url}/apis/traffic.example.io/v1/namespaces/default/routepolicies`;
     const send = async (method: string, path: string, body: unknown) => {
       const res = await fetch(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return { status: res.status, body: (await res.json()) as { message?: string; details?: { causes: { field: string; message: string }[] } } };
+      return {
+        status: res.status,
+        body: (await res.json()) as { message?: string; details?: { causes: { field: string; message: string }[] } },
+      };
     };
     const object = (name: string, spec: unknown) => JSON.parse(doc(name, spec)) as Record<string, unknown>;
 
@@ -140,7 +143,10 @@ describe('a CRD with the rule constructs of real CRD sets', () => {
       const put = async (tier: string) => {
         const current = (await (await fetch(`${collection()}/t`)).json()) as { metadata: Record<string, unknown> };
         const body = object('t', { ...VALID, tier });
-        return send('PUT', `${collection()}/t`, { ...body, metadata: { ...(body.metadata as object), resourceVersion: current.metadata.resourceVersion } });
+        return send('PUT', `${collection()}/t`, {
+          ...body,
+          metadata: { ...(body.metadata as object), resourceVersion: current.metadata.resourceVersion },
+        });
       };
       expect((await put('Premium')).status).toBe(200);
       const down = await put('Standard');

@@ -63,7 +63,11 @@ export const scenarios: CodeScenarioDefinition[] = [
       const name = ctx.sub('${n}-p');
       const pod = encodeEnvelope({ apiVersion: 'v1', kind: 'Pod', raw: field(1, meta(name, ns)) });
       const res = await send(ctx, 'POST', `/api/v1/namespaces/${ns}/pods`, pod, 'create as Protobuf');
-      ctx.check(res, { status: [400], error: { causes: [{ reason: 'FieldValueRequired', field: 'spec.containers' }] } }, 'create as Protobuf');
+      ctx.check(
+        res,
+        { status: [400], error: { causes: [{ reason: 'FieldValueRequired', field: 'spec.containers' }] } },
+        'create as Protobuf',
+      );
       ctx.check(await ctx.request('GET', `/api/v1/namespaces/${ns}/pods/${name}`, { step: 'not stored' }), { status: [404] }, 'not stored');
     },
   },
@@ -83,7 +87,11 @@ export const scenarios: CodeScenarioDefinition[] = [
       const rv = ((created.json as { metadata?: { resourceVersion?: Json } }).metadata?.resourceVersion ?? '') as string;
       const body = configMap(meta(ctx.sub('${n}-b'), ns, rv), { a: '2' });
       const res = await send(ctx, 'PUT', `${path}/${name}`, body, 'update as Protobuf');
-      ctx.check(res, { status: [400], error: { reason: 'BadRequest', message: 'does not match the name on the URL' } }, 'update as Protobuf');
+      ctx.check(
+        res,
+        { status: [400], error: { reason: 'BadRequest', message: 'does not match the name on the URL' } },
+        'update as Protobuf',
+      );
       await unchanged(ctx, path, name);
     },
   },
