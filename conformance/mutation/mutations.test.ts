@@ -117,6 +117,7 @@ describe('mutations that break a rule on one write path', () => {
   it('each name scenarios that exist and a rule of the catalogue, as do the past defects', () => {
     expect(catalogueProblems([...ONE_PATH_MUTATIONS, ...PAST_DEFECT_MUTATIONS], rules, scenarios)).toEqual([]);
     expect(PAST_DEFECT_MUTATIONS.map((m) => m.id)).toEqual([
+      'namespace-change-by-apply',
       'identity-change-by-patch',
       'metadata-not-an-object-500',
       'required-spec-dropped-by-merge-patch',

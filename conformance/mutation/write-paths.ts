@@ -157,6 +157,17 @@ const onePathOnly: Mutation[] = [
     { method: 'PATCH', headers: { 'content-type': /strategic-merge-patch/ } },
     nameMismatch,
   ),
+  {
+    id: 'namespace-unchecked-for-protobuf',
+    description: 'refuses a body naming another namespace than the path in JSON and YAML, but not in Protobuf',
+    rule: 'core-protocol.md#Common object metadata: metadata.namespace',
+    caughtBy: ['core/validation/protobuf-namespace-mismatch-400'],
+    match: { method: ['POST', 'PUT'], headers: { 'content-type': PROTOBUF } },
+    response: (r) =>
+      r.status === 400 && /namespace of the provided object/.test(String(statusOf(r)?.message))
+        ? withJson(r, { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }, 201)
+        : undefined,
+  },
   skipsCheck(
     {
       id: 'stale-strategic-patch-accepted',
@@ -171,6 +182,16 @@ const onePathOnly: Mutation[] = [
 
 /** The defects of an earlier release, put back one at a time. */
 const pastDefects: Mutation[] = [
+  skipsCheck(
+    {
+      id: 'namespace-change-by-apply',
+      description: 'lets an apply rewrite metadata.namespace (the other writes refuse it)',
+      rule: 'core-protocol.md#Common object metadata: metadata.namespace',
+      caughtBy: ['core/validation/namespace-change-by-apply-400'],
+    },
+    { method: 'PATCH', headers: { 'content-type': APPLY } },
+    (r) => r.status === 400 && /namespace of the provided object does not match/.test(String(statusOf(r)?.message)),
+  ),
   skipsCheck(
     {
       id: 'identity-change-by-patch',

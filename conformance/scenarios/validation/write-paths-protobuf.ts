@@ -113,4 +113,26 @@ export const scenarios: CodeScenarioDefinition[] = [
       ctx.check(got, { status: [200], body: { data: { a: '1', touched: 'yes' } } }, 'read back');
     },
   },
+  {
+    id: 'core/validation/protobuf-namespace-mismatch-400',
+    rule: 'core-protocol.md#Common object metadata: metadata.namespace',
+    description: 'A ConfigMap posted as Protobuf whose metadata names another namespace than the path is 400 and stored in neither.',
+    needs: ['protobuf'],
+    serves: ['v1/configmaps'],
+    namespaces: 2,
+    exercises: { verbs: ['create'], formats: ['protobuf'], versions: ['v1'], boundaries: [] },
+    async run(ctx) {
+      const [ns, ns2] = [ctx.sub('${ns}'), ctx.sub('${ns2}')];
+      const name = ctx.sub('${n}-a');
+      const res = await send(ctx, 'POST', `/api/v1/namespaces/${ns}/configmaps`, configMap(meta(name, ns2), { a: '1' }), 'create as Protobuf');
+      ctx.check(
+        res,
+        { status: [400], error: { reason: 'BadRequest', message: 'namespace of the provided object does not match the namespace sent on the request' } },
+        'create as Protobuf',
+      );
+      for (const n of [ns, ns2]) {
+        ctx.check(await ctx.request('GET', `/api/v1/namespaces/${n}/configmaps/${name}`, { step: `not in ${n}` }), { status: [404] }, `not in ${n}`);
+      }
+    },
+  },
 ];
