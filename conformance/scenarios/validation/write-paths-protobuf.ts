@@ -53,7 +53,7 @@ async function unchanged(ctx: ScenarioContext, path: string, name: string): Prom
 export const scenarios: CodeScenarioDefinition[] = [
   {
     id: 'core/validation/protobuf-required-absent-400',
-    rule: 'core-protocol.md#Field validation: 1',
+    rule: ['core-protocol.md#Field validation: 1', 'core-protocol.md#Errors: 400'],
     description: 'A Pod posted as Protobuf without spec is refused with 400 naming spec.containers (FieldValueRequired) and is not stored.',
     needs: ['protobuf'],
     serves: ['v1/pods'],
@@ -97,7 +97,7 @@ export const scenarios: CodeScenarioDefinition[] = [
   },
   {
     id: 'core/validation/protobuf-stale-update-409',
-    rule: 'core-protocol.md#Update rules: 1',
+    rule: ['core-protocol.md#Update rules: 1', 'core-protocol.md#Errors: 409'],
     description: 'A PUT with a Protobuf body carrying a stale resourceVersion is 409 Conflict and changes nothing.',
     needs: ['protobuf'],
     serves: ['v1/configmaps'],
