@@ -96,6 +96,30 @@ function listSemantics(node: AstNode, isNode: IsAstNode, slotFor: (n: AstNode) =
   };
 }
 
+/**
+ * Where the library departs from cel-go on literal values: `in` compares numbers across int, uint
+ * and double (`dyn(3u) in [3]` holds), and a map literal with a repeated or null key is an error.
+ */
+function literalSemantics(node: AstNode, isNode: IsAstNode, slotFor: (n: AstNode) => Slot): ResultOverride | undefined {
+  if (node.op === 'in') {
+    const operands = operandsOf(node, isNode);
+    if (operands.length !== 2) return undefined;
+    const [l, r] = operands.map(slotFor) as [Slot, Slot];
+    return (result) => (result === false && Array.isArray(r.value) ? r.value.some((x) => celEquals(l.value, x)) : result);
+  }
+  if (node.op === 'map' && Array.isArray(node.args)) {
+    const entries = node.args.length;
+    return (result) => {
+      // The library builds a Map, or a plain object when every key is a string.
+      if (result instanceof Map && result.has(null)) throw new EvaluationError('unsupported key type null in a map literal');
+      const size = result instanceof Map ? result.size : typeof result === 'object' && result !== null ? Object.keys(result).length : entries;
+      if (size < entries) throw new EvaluationError('repeated key in a map literal');
+      return result;
+    };
+  }
+  return undefined;
+}
+
 /** For operations whose work grows with their operands, reads the operands' last values from slots. */
 function sizedCost(node: AstNode, isNode: IsAstNode, slotFor: (n: AstNode) => Slot): SizedCost | undefined {
   const operands = operandsOf(node, isNode);
@@ -163,12 +187,13 @@ function instrument(text: string, nodes: AstNode[], isNode: IsAstNode): Set<stri
       node.args[0] = internalName(node.args[0]);
       rejectInvalidPattern(text, node, isNode);
     }
+    if (node.op === 'map') rejectConstantKeys(text, node, isNode);
   }
   const sized = new Map<AstNode, SizedCost | undefined>();
   const overrides = new Map<AstNode, ResultOverride | undefined>();
   for (const node of nodes) {
     sized.set(node, sizedCost(node, isNode, slotFor));
-    overrides.set(node, listSemantics(node, isNode, slotFor));
+    overrides.set(node, listSemantics(node, isNode, slotFor) ?? literalSemantics(node, isNode, slotFor));
   }
   for (const node of nodes) {
     const cost = baseCost(node);
@@ -179,6 +204,20 @@ function instrument(text: string, nodes: AstNode[], isNode: IsAstNode): Set<stri
     meterNode(node, cost, s, slot, override);
   }
   return identifiers;
+}
+
+/** Constant map literals are folded before evaluation: their repeated or null keys fail here. */
+function rejectConstantKeys(text: string, node: AstNode, isNode: IsAstNode): void {
+  const keys = (node.args as unknown[]).flatMap((e) => (Array.isArray(e) && isNode(e[0]) && e[0].op === 'value' ? [e[0]] : []));
+  keys.forEach((k, i) => {
+    const problem =
+      k.args === null
+        ? 'unsupported key type null in a map literal'
+        : keys.slice(0, i).some((other) => celEquals(other.args, k.args))
+          ? 'repeated key in a map literal'
+          : undefined;
+    if (problem) throw new CelCompileError(text, problem, positionOf(text, k.start));
+  });
 }
 
 const REGEX_FUNCTIONS = new Set([`${INTERNAL_PREFIX}matches`, 'find', 'findAll']);
