@@ -94,6 +94,29 @@ describe('a CRD with the rule constructs of real CRD sets', () => {
     expect(found.sort()).toEqual(INVALID.flatMap((x, i) => x.messages.map((m) => `${i + 1}: ${m}`)).sort());
   });
 
+  it('refuses a CRD whose list markers break the structural rules in all three commands: one line with file and path, exit 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-badcrd-'));
+    const crd = readFileSync(CRD, 'utf8').replace(
+      'rules:\n                  type: array\n                  maxItems: 16',
+      'rules:\n                  type: array\n                  x-kubernetes-list-type: set\n                  maxItems: 16',
+    );
+    expect(crd).toContain('x-kubernetes-list-type: set');
+    writeFileSync(join(dir, 'crd.yaml'), crd);
+    writeFileSync(join(dir, 'doc.yaml'), doc('ok', VALID));
+    const expected =
+      'crd.yaml: .spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.rules.items.x-kubernetes-map-type: Invalid value: "null": must be atomic as item of a list with x-kubernetes-list-type=set';
+    for (const args of [
+      ['codegen', '--schemas', 'crd.yaml', '--out', 'out'],
+      ['validate', '--schemas', 'crd.yaml', 'doc.yaml'],
+      ['serve', '--port', '0', '--store', 'memory', '--schemas', 'crd.yaml'],
+    ]) {
+      const r = svckit(args, dir);
+      expect(r.code, args[0]).toBe(1);
+      expect(r.stderr, args[0]).toContain(`svckit ${args[0]}: ${expected}`);
+      expect(r.stderr, args[0]).not.toMatch(/\n\s+at /);
+    }
+  });
+
   describe('serve --schemas', () => {
     let url = '';
     let child: ChildProcess;
