@@ -149,6 +149,16 @@ const onePathOnly: Mutation[] = [
   ),
   skipsCheck(
     {
+      id: 'cel-transition-unchecked-on-apply',
+      description: 'runs transition rules (oldSelf) on PUT and merge patch but not on apply',
+      rule: 'config-kinds-and-cel.md#Expression language: 2',
+      caughtBy: ['core/validation/cel-transition-by-apply-422'],
+    },
+    { method: 'PATCH', headers: { 'content-type': APPLY } },
+    (r) => r.status === 422 && causes(r).some((c) => c.field === 'spec.mode'),
+  ),
+  skipsCheck(
+    {
       id: 'name-change-by-strategic-patch-accepted',
       description: 'refuses a name change by merge and JSON patch but not by strategic merge patch',
       rule: 'core-protocol.md#Common object metadata: metadata.name',
