@@ -28,6 +28,11 @@ describe('optional list and map entries', () => {
     expect(evaluate(expr, { m: 'map<string, int>' }, { m: {} })).toBe(true);
   });
 
+  it('reads a literal after the in operator as a literal, not an index', () => {
+    expect(evaluate("'b' in [?optional.of('a'), 'b']")).toBe(true);
+    expect(evaluate("'c' in [?optional.none(), 'b']")).toBe(false);
+  });
+
   it('types the literal by the optional value type', () => {
     expect(compileExpression('[?optional.of(1)]').type).toBe('list<int>');
     expect(compileExpression("{?'k': optional.of('v')}").type).toBe('map<string, string>');

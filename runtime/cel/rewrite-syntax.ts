@@ -62,7 +62,8 @@ function tokenize(src: string): Token[] {
       while (end < src.length && IDENT.test(src[end]!)) end++;
       const word = src.slice(i, end);
       if (STRING_PREFIX.test(word) && (src[end] === '"' || src[end] === "'")) end = stringEnd(src, end, /r/i.test(word));
-      out.push({ text: src.slice(i, end), start: i, end, operand: true });
+      // `in` is an operator: a `[` after it opens a list literal (`x in [?a, b]`).
+      out.push({ text: src.slice(i, end), start: i, end, operand: word !== 'in' });
       i = end;
     } else {
       out.push({ text: c, start: i, end: i + 1, operand: false });
