@@ -112,7 +112,8 @@ function literalSemantics(node: AstNode, isNode: IsAstNode, slotFor: (n: AstNode
     return (result) => {
       // The library builds a Map, or a plain object when every key is a string.
       if (result instanceof Map && result.has(null)) throw new EvaluationError('unsupported key type null in a map literal');
-      const size = result instanceof Map ? result.size : typeof result === 'object' && result !== null ? Object.keys(result).length : entries;
+      const size =
+        result instanceof Map ? result.size : typeof result === 'object' && result !== null ? Object.keys(result).length : entries;
       if (size < entries) throw new EvaluationError('repeated key in a map literal');
       return result;
     };

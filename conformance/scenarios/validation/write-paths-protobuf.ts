@@ -124,14 +124,27 @@ export const scenarios: CodeScenarioDefinition[] = [
     async run(ctx) {
       const [ns, ns2] = [ctx.sub('${ns}'), ctx.sub('${ns2}')];
       const name = ctx.sub('${n}-a');
-      const res = await send(ctx, 'POST', `/api/v1/namespaces/${ns}/configmaps`, configMap(meta(name, ns2), { a: '1' }), 'create as Protobuf');
+      const res = await send(
+        ctx,
+        'POST',
+        `/api/v1/namespaces/${ns}/configmaps`,
+        configMap(meta(name, ns2), { a: '1' }),
+        'create as Protobuf',
+      );
       ctx.check(
         res,
-        { status: [400], error: { reason: 'BadRequest', message: 'namespace of the provided object does not match the namespace sent on the request' } },
+        {
+          status: [400],
+          error: { reason: 'BadRequest', message: 'namespace of the provided object does not match the namespace sent on the request' },
+        },
         'create as Protobuf',
       );
       for (const n of [ns, ns2]) {
-        ctx.check(await ctx.request('GET', `/api/v1/namespaces/${n}/configmaps/${name}`, { step: `not in ${n}` }), { status: [404] }, `not in ${n}`);
+        ctx.check(
+          await ctx.request('GET', `/api/v1/namespaces/${n}/configmaps/${name}`, { step: `not in ${n}` }),
+          { status: [404] },
+          `not in ${n}`,
+        );
       }
     },
   },
