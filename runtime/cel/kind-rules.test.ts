@@ -8,7 +8,9 @@ const builtIn = { resource: { custom: false } } as unknown as KindRegistration;
 describe('rulesRunAfter', () => {
   it("runs a custom resource's rules after errors that leave the value readable, as upstream", () => {
     expect(rulesRunAfter(custom, [])).toBe(true);
-    expect(rulesRunAfter(custom, [{ type: 'FieldValueTooMany' }, { type: 'FieldValueRequired' }, { type: 'FieldValueInvalid' }])).toBe(true);
+    expect(rulesRunAfter(custom, [{ type: 'FieldValueTooMany' }, { type: 'FieldValueRequired' }, { type: 'FieldValueInvalid' }])).toBe(
+      true,
+    );
   });
 
   it('stops them after a wrong type or a value outside its enum', () => {
