@@ -51,6 +51,21 @@ export interface WritePathGap {
   missing: string[];
 }
 
+/** `verbs create, apply · formats json, yaml · versions v1`: the writes the scenarios judge. */
+function writesOf(scenarios: readonly Scenario[]): string {
+  const e = unionOf(scenarios.map(exercisesOf));
+  if (e.verbs.length === 0) return '';
+  const parts: [string, string[]][] = [
+    ['verbs', e.verbs],
+    ['formats', e.formats],
+    ['versions', e.versions],
+  ];
+  return parts
+    .filter(([, values]) => values.length)
+    .map(([label, values]) => `${label} ${values.join(', ')}`)
+    .join(' · ');
+}
+
 export async function buildCoverage(): Promise<{ text: string; gaps: SpecRule[]; writeGaps: WritePathGap[]; problems: string[] }> {
   const rules = readRules();
   const scenarios = await loadScenarios({ rules, resources: readResources() });
@@ -94,14 +109,14 @@ export async function buildCoverage(): Promise<{ text: string; gaps: SpecRule[];
     const sections = [...new Set(all.filter((r) => r.doc === doc).map((r) => r.section))];
     for (const section of sections) {
       const inSection = all.filter((r) => r.doc === doc && r.section === section);
-      out.push(`### ${section}`, '', '| rule | text | checked by |', '|---|---|---|');
+      out.push(`### ${section}`, '', '| rule | text | checked by | writes exercised |', '|---|---|---|---|');
       for (const r of inSection) {
         const checked = r.notCovered
           ? `not covered: ${r.notCovered}`
           : byRule.has(r.ref)
             ? scenarioList(byRule.get(r.ref) ?? [])
             : '**gap: no scenario yet**';
-        out.push(`| ${cell(r.key)} | ${cell(r.text)} | ${cell(checked)} |`);
+        out.push(`| ${cell(r.key)} | ${cell(r.text)} | ${cell(checked)} | ${cell(writesOf(byRule.get(r.ref) ?? []))} |`);
       }
       out.push('');
     }
