@@ -1,6 +1,7 @@
 /** The conformance kit's public face. */
 export { runConformanceCli, CONFORMANCE_USAGE } from './cli.js';
 export { readClientConfig, type ClientConfig } from './client-config.js';
+export { exercisesOf, unionOf, writePathGaps, writePathProblems } from './coverage.js';
 export { parseDuration, formatDuration } from './duration.js';
 export { ExpectationFailed, ScenarioSkipped } from './errors.js';
 export { matchesGlob } from './glob.js';
@@ -12,4 +13,4 @@ export { formatJsonReport, formatJunitReport, formatTerminalReport, closingLine 
 export { readResources } from './resources.js';
 export { readRules, type RuleCatalogue, type SpecRule } from './rules.js';
 export { runScenarios, type RunOptions, type RunReport } from './runner.js';
-export type { Scenario, ScenarioContext, ScenarioResult } from './types.js';
+export type { Exercises, Scenario, ScenarioContext, ScenarioResult } from './types.js';

@@ -5,8 +5,11 @@ import { LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
 import { DurationError, parseDuration } from './duration.js';
 import type { RuleCatalogue } from './rules.js';
 import {
+  BODY_FORMATS,
+  BOUNDARIES,
   type CodeScenario,
   type ErrorExpectation,
+  type Exercises,
   type EventExpectation,
   FEATURES,
   type Feature,
@@ -26,6 +29,7 @@ import {
   type WaitStep,
   type WatchExpectation,
   type WatchStep,
+  WRITE_VERBS,
   type YamlScenario,
 } from './types.js';
 import { isObject } from './json.js';
@@ -506,6 +510,8 @@ export interface CodeScenarioDefinition {
   serves?: string[];
   namespaces?: number;
   resource?: string[];
+  /** The write verbs, body formats, versions and boundary values its requests use. */
+  exercises?: Partial<Exercises>;
   run: (ctx: ScenarioContext) => Promise<void>;
 }
 
@@ -515,13 +521,44 @@ export function checkCodeScenarios(exported: unknown, file: string, ctx: LoadCon
   exported.forEach((raw: unknown, i: number) => {
     if (!isMapping(raw)) fail({ file }, `scenarios[${i}]: expected an object`);
     const id = typeof raw.id === 'string' ? raw.id : String(i);
-    onlyKeys({ file, id }, 'scenario', raw, ['id', 'rule', 'description', 'tags', 'needs', 'serves', 'namespaces', 'resource', 'run']);
+    onlyKeys({ file, id }, 'scenario', raw, [
+      'id',
+      'rule',
+      'description',
+      'tags',
+      'needs',
+      'serves',
+      'namespaces',
+      'resource',
+      'exercises',
+      'run',
+    ]);
     if (typeof raw.run !== 'function') fail({ file, id }, 'run: expected an async function (ctx) => void');
     const { header, resources } = parseHeader({ file }, raw, area, ctx);
     const run = raw.run as CodeScenario['run'];
-    out.push(...expand<CodeScenario>({ ...header, kind: 'code', run }, resources));
+    const exercises = raw.exercises === undefined ? {} : { exercises: checkExercises({ file, id }, raw.exercises) };
+    out.push(...expand<CodeScenario>({ ...header, kind: 'code', run, ...exercises }, resources));
   });
   return out;
+}
+
+function checkExercises(where: Where, raw: unknown): Exercises {
+  if (!isMapping(raw)) fail(where, 'exercises: expected {verbs, formats, versions, boundaries}');
+  onlyKeys(where, 'exercises', raw, ['verbs', 'formats', 'versions', 'boundaries']);
+  const list = <T extends string>(key: string, allowed: readonly T[] | undefined): T[] => {
+    const v = raw[key];
+    if (v === undefined) return [];
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && (!allowed || (allowed as readonly string[]).includes(x)))) {
+      fail(where, `exercises.${key}: expected a list${allowed ? ` of ${allowed.join(', ')}` : ' of strings'}`);
+    }
+    return v as T[];
+  };
+  return {
+    verbs: list('verbs', WRITE_VERBS),
+    formats: list('formats', BODY_FORMATS),
+    versions: list<string>('versions', undefined),
+    boundaries: list('boundaries', BOUNDARIES),
+  };
 }
 
 function listFiles(dir: string): string[] {

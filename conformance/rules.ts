@@ -15,6 +15,42 @@ export interface SpecRule {
   key: string;
   text: string;
   notCovered?: string;
+  /** A rule checked on writes: the verbs, formats and boundaries its scenarios must exercise. */
+  writePath?: WritePath;
+}
+
+/**
+ * Every write verb and body format applies unless exempted with a reason; `versions` and
+ * `boundaries` list what must be exercised beyond that (conformance/coverage.ts).
+ */
+export interface WritePath {
+  versions?: string[];
+  boundaries?: string[];
+  /** Verb, format or boundary → why it does not apply. */
+  exempt?: Record<string, string>;
+}
+
+function readWritePath(value: unknown, where: string): WritePath | undefined {
+  if (value === undefined) return undefined;
+  if (value === true) return {};
+  if (!isObject(value)) throw new RuleCatalogueError(`${where}: writePath: expected true or {versions, boundaries, exempt}`);
+  const strings = (v: unknown, key: string): string[] | undefined => {
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+      throw new RuleCatalogueError(`${where}: writePath.${key}: expected a list of strings`);
+    return v as string[];
+  };
+  const exempt = value.exempt;
+  if (exempt !== undefined && (!isObject(exempt) || !Object.values(exempt).every((x) => typeof x === 'string'))) {
+    throw new RuleCatalogueError(`${where}: writePath.exempt: expected {<verb, format or boundary>: <reason>}`);
+  }
+  const versions = strings(value.versions, 'versions');
+  const boundaries = strings(value.boundaries, 'boundaries');
+  return {
+    ...(versions ? { versions } : {}),
+    ...(boundaries ? { boundaries } : {}),
+    ...(exempt ? { exempt: exempt as Record<string, string> } : {}),
+  };
 }
 
 export type RuleCatalogue = Map<string, SpecRule>;
@@ -44,7 +80,16 @@ export function parseRules(text: string, file: string): RuleCatalogue {
       if (out.has(ref)) throw new RuleCatalogueError(`${file}: duplicate rule ${ref}`);
       // A rule's own notCovered (a reason, or false for a testable rule) overrides its section's.
       const notCovered = 'notCovered' in rule ? (typeof rule.notCovered === 'string' ? rule.notCovered : undefined) : sectionNotCovered;
-      out.set(ref, { ref, doc: docName, section: heading, key: String(rule.key), text: rule.text, ...(notCovered ? { notCovered } : {}) });
+      const writePath = readWritePath(rule.writePath, `${file}: ${ref}`);
+      out.set(ref, {
+        ref,
+        doc: docName,
+        section: heading,
+        key: String(rule.key),
+        text: rule.text,
+        ...(notCovered ? { notCovered } : {}),
+        ...(writePath ? { writePath } : {}),
+      });
     });
   });
   return out;

@@ -25,6 +25,23 @@ export const FEATURES = [
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
+/** The write paths a rule can apply to (conformance/coverage.ts). */
+export const WRITE_VERBS = ['create', 'update', 'merge-patch', 'json-patch', 'strategic-merge-patch', 'apply'] as const;
+export type WriteVerb = (typeof WRITE_VERBS)[number];
+export const BODY_FORMATS = ['json', 'yaml', 'protobuf'] as const;
+export type BodyFormat = (typeof BODY_FORMATS)[number];
+export const BOUNDARIES = ['zero', 'empty', 'null', 'absent'] as const;
+export type Boundary = (typeof BOUNDARIES)[number];
+
+/** What scenarios exercise on the write path; a code scenario declares it, a YAML one is read. */
+export interface Exercises {
+  verbs: WriteVerb[];
+  formats: BodyFormat[];
+  /** `v1`, `<group>/<version>` of the write requests. */
+  versions: string[];
+  boundaries: Boundary[];
+}
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
@@ -189,6 +206,8 @@ export interface YamlScenario extends ScenarioHeader {
 export interface CodeScenario extends ScenarioHeader {
   kind: 'code';
   run: (ctx: ScenarioContext) => Promise<void>;
+  /** The write verbs, body formats, versions and boundary values its requests use (coverage.ts). */
+  exercises?: Exercises;
 }
 
 export type Scenario = YamlScenario | CodeScenario;

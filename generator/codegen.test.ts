@@ -63,7 +63,7 @@ describe('codegen', () => {
     const out = outDir();
     const warnings: string[] = [];
     const result = codegen({ schemas: [CRDS], out, cwd: ROOT, runtime, warn: (w) => warnings.push(w) });
-    expect(result.kinds).toBe(18); // eight kinds (HTTPRoute in two versions) and their lists
+    expect(result.kinds).toBe(20); // nine kinds (HTTPRoute in two versions) and their lists
     expect(warnings).toEqual([
       'skipped generator/testdata/crds/other/admission-policy.yaml (document 1): a ValidatingAdmissionPolicy (admissionregistration.k8s.io/v1) is not a schema',
       'skipped generator/testdata/crds/other/admission-policy.yaml (document 2): a Namespace (v1) is not a schema',

@@ -4,8 +4,10 @@ import { readResources } from '../resources.js';
 import { readRules } from '../rules.js';
 import { swapWithNext } from './edits.js';
 import { MUTATIONS } from './mutations.js';
+import { matchesExchange } from './proxy.js';
 import type { Mutation, WatchEventDocument } from './types.js';
 import { catalogueProblems, compactIds, judge, sampleOthers } from './verdict.js';
+import { ONE_PATH_MUTATIONS, PAST_DEFECT_MUTATIONS } from './write-paths.js';
 
 const rules = readRules();
 const scenarios = await loadScenarios({ rules, resources: readResources() });
@@ -20,8 +22,8 @@ const probe: Mutation = {
 };
 
 describe('the mutation catalogue', () => {
-  it('holds at least 25 mutations, each with a known rule and scenarios that exist', () => {
-    expect(MUTATIONS.length).toBeGreaterThanOrEqual(25);
+  it('holds at least 60 mutations, each with a known rule and scenarios that exist', () => {
+    expect(MUTATIONS.length).toBeGreaterThanOrEqual(60);
     expect(catalogueProblems(MUTATIONS, rules, scenarios)).toEqual([]);
   });
 
@@ -88,5 +90,42 @@ describe('helpers', () => {
     expect(t.next(ev('MODIFIED', 'a'))).toEqual([ev('MODIFIED', 'a'), ev('ADDED', 'a')]);
     expect(t.next(ev('DELETED', 'a'))).toBeUndefined();
     expect(t.end?.()).toEqual([]);
+  });
+});
+
+describe('mutations that break a rule on one write path', () => {
+  const plainJsonWrites = [
+    { method: 'POST', path: '/api/v1/namespaces/ns/configmaps' },
+    { method: 'PUT', path: '/api/v1/namespaces/ns/configmaps/a' },
+    { method: 'POST', path: '/apis/flowcontrol.apiserver.svc.io/v1/flowschemas' },
+    { method: 'PATCH', path: '/api/v1/namespaces/ns/configmaps/a', type: 'application/merge-patch+json' },
+  ].map((r) => ({
+    method: r.method,
+    path: r.path,
+    query: new URLSearchParams('fieldValidation=Strict'),
+    headers: { 'content-type': [r.type ?? 'application/json'] },
+  }));
+
+  it('leave plain JSON writes through v1 alone, so only a scenario on their path can catch them', () => {
+    expect(ONE_PATH_MUTATIONS.length).toBeGreaterThanOrEqual(10);
+    for (const m of ONE_PATH_MUTATIONS) {
+      const matched = plainJsonWrites.filter((req) => matchesExchange(m.match, req));
+      expect(matched.map((req) => `${m.id}: ${req.method} ${req.path}`)).toEqual([]);
+    }
+  });
+
+  it('each name scenarios that exist and a rule of the catalogue, as do the past defects', () => {
+    expect(catalogueProblems([...ONE_PATH_MUTATIONS, ...PAST_DEFECT_MUTATIONS], rules, scenarios)).toEqual([]);
+    expect(PAST_DEFECT_MUTATIONS.map((m) => m.id)).toEqual([
+      'namespace-change-by-apply',
+      'identity-change-by-patch',
+      'metadata-not-an-object-500',
+      'required-spec-dropped-by-merge-patch',
+      'apply-unknown-field-owned',
+      'stale-apply-accepted',
+      'force-on-non-apply-accepted',
+      'duplicate-keys-refused-under-warn',
+      'strict-names-first-duplicate-only',
+    ]);
   });
 });

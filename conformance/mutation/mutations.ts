@@ -19,6 +19,7 @@ import {
   withoutHeader,
 } from './edits.js';
 import type { Mutation, ProxiedResponse, ResponseContext } from './types.js';
+import { WRITE_PATH_MUTATIONS } from './write-paths.js';
 
 const WRITES = ['POST', 'PUT', 'PATCH'] as const;
 const TABLE_ACCEPT = /as=Table/i;
@@ -646,4 +647,5 @@ export const MUTATIONS: readonly Mutation[] = [
   ...watches,
   ...mediaTypes,
   ...metadata,
+  ...WRITE_PATH_MUTATIONS,
 ];

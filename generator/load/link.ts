@@ -177,7 +177,15 @@ function addListKinds(gv: GroupVersion, index: ModelIndex): void {
   }
 }
 
+const COMPOSITE_KINDS = new Set(['object', 'map', 'list', 'raw']);
+
+/**
+ * The structural-schema rules for list markers, in the real system's words: map keys name scalar
+ * fields of object items, and set items are scalars or atomic (an item merged field by field
+ * could not be compared as a whole).
+ */
 function checkListMapKeys(node: TypeNode, index: ModelIndex, file: string, path: string): void {
+  const resolve = (n: TypeNode): TypeNode => (n.kind === 'ref' ? index.resolve(n.target).node : n);
   switch (node.kind) {
     case 'object':
       for (const f of node.fields) checkListMapKeys(f.type, index, file, `${path}.properties.${f.name}`);
@@ -186,9 +194,15 @@ function checkListMapKeys(node: TypeNode, index: ModelIndex, file: string, path:
       return checkListMapKeys(node.values, index, file, `${path}.additionalProperties`);
     case 'list': {
       checkListMapKeys(node.items, index, file, `${path}.items`);
+      const item = resolve(node.items);
+      if (node.listType === 'set') checkSetItem(item, file, `${path}.items`);
       if (!node.listMapKeys) return;
-      const item = node.items.kind === 'ref' ? index.resolve(node.items.target).node : node.items;
-      if (item.kind !== 'object') throw new LoadError(file, path, 'a list with map keys needs object items');
+      if (item.kind !== 'object')
+        throw new LoadError(
+          file,
+          `${path}.items.type`,
+          `Invalid value: "${item.kind}": must be object if parent array's x-kubernetes-list-type is map`,
+        );
       for (const key of node.listMapKeys) {
         const f = item.fields.find((x) => x.name === key);
         if (!f)
@@ -197,11 +211,43 @@ function checkListMapKeys(node: TypeNode, index: ModelIndex, file: string, path:
             path,
             `list map key "${key}" is not a field of the items (fields: ${item.fields.map((x) => x.name).join(', ')})`,
           );
+        const keyType = resolve(f.type);
+        if (COMPOSITE_KINDS.has(keyType.kind)) {
+          throw new LoadError(
+            file,
+            `${path}.items.properties.${key}.type`,
+            `Invalid value: "${keyType.kind === 'list' ? 'array' : 'object'}": must be a scalar type if parent array's x-kubernetes-list-type is map`,
+          );
+        }
       }
       return;
     }
     default:
       return;
+  }
+}
+
+function checkSetItem(item: TypeNode, file: string, path: string): void {
+  if (item.kind === 'object' && item.structType !== 'atomic') {
+    throw new LoadError(
+      file,
+      `${path}.x-kubernetes-map-type`,
+      'Invalid value: "null": must be atomic as item of a list with x-kubernetes-list-type=set',
+    );
+  }
+  if (item.kind === 'map' && item.mapType !== 'atomic') {
+    throw new LoadError(
+      file,
+      `${path}.x-kubernetes-map-type`,
+      'Invalid value: "null": must be atomic as item of a list with x-kubernetes-list-type=set',
+    );
+  }
+  if (item.kind === 'list' && item.listType !== undefined && item.listType !== 'atomic') {
+    throw new LoadError(
+      file,
+      `${path}.x-kubernetes-list-type`,
+      `Invalid value: "${item.listType}": must be atomic as item of a list with x-kubernetes-list-type=set`,
+    );
   }
 }
 

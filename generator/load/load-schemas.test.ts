@@ -154,6 +154,7 @@ describe('CustomResourceDefinitions', () => {
       'gateway.example.io/v1alpha1',
       'gateway.example.io/v1beta1',
       'pki.example.io/v1',
+      'traffic.example.io/v1',
     ]);
     const kinds = index
       .kinds()
@@ -169,6 +170,7 @@ describe('CustomResourceDefinitions', () => {
       'v1/HTTPRoute',
       'v1/Issuer',
       'v1/Order',
+      'v1/RoutePolicy',
       'v1alpha1/ListenerSet',
       'v1beta1/HTTPRoute',
     ]);
@@ -227,5 +229,44 @@ describe('CustomResourceDefinitions', () => {
         'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: a.svc.io\n  scope: Cluster\n  names: {kind: A, plural: as}\n  versions:\n  - name: v1\n    served: true\n',
     });
     expect(e.path).toBe('.spec.versions[0].schema.openAPIV3Schema');
+  });
+
+  describe('list markers follow the structural-schema rules', () => {
+    const crd = (list: string) =>
+      `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: a.svc.io\n  scope: Cluster\n  names: {kind: A, plural: as}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              l: ${list}\n`;
+    const ROOT = '.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.l';
+
+    it('rejects a list map key that is an object or a list, naming the key', () => {
+      const objectKey = loadError({
+        'crd.yaml': crd(
+          '{type: array, x-kubernetes-list-type: map, x-kubernetes-list-map-keys: [ref], items: {type: object, required: [ref], properties: {ref: {type: object, properties: {name: {type: string}}}}}}',
+        ),
+      });
+      expect(objectKey.file).toMatch(/crd\.yaml$/);
+      expect(objectKey.path).toBe(`${ROOT}.items.properties.ref.type`);
+      expect(objectKey.problem).toBe('Invalid value: "object": must be a scalar type if parent array\'s x-kubernetes-list-type is map');
+      const listKey = loadError({
+        'crd.yaml': crd(
+          '{type: array, x-kubernetes-list-type: map, x-kubernetes-list-map-keys: [ports], items: {type: object, required: [ports], properties: {ports: {type: array, items: {type: integer}}}}}',
+        ),
+      });
+      expect(listKey.problem).toContain('"array": must be a scalar type');
+    });
+
+    it('rejects a set of objects unless the items are atomic, and accepts scalar and atomic sets', () => {
+      const e = loadError({
+        'crd.yaml': crd('{type: array, x-kubernetes-list-type: set, items: {type: object, properties: {a: {type: string}}}}'),
+      });
+      expect(e.path).toBe(`${ROOT}.items.x-kubernetes-map-type`);
+      expect(e.problem).toContain('must be atomic as item of a list with x-kubernetes-list-type=set');
+      expect(() => load({ 'crd.yaml': crd('{type: array, x-kubernetes-list-type: set, items: {type: string}}') })).not.toThrow();
+      expect(() =>
+        load({
+          'crd.yaml': crd(
+            '{type: array, x-kubernetes-list-type: set, items: {type: object, x-kubernetes-map-type: atomic, properties: {a: {type: string}}}}',
+          ),
+        }),
+      ).not.toThrow();
+    });
   });
 });

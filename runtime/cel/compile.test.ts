@@ -152,3 +152,17 @@ describe('has() on a selection that does not start at a variable', () => {
     expect(e.summary).toMatch(/nmae/);
   });
 });
+
+describe('literal values as cel-go has them', () => {
+  it('finds a number in a list across int, uint and double', () => {
+    expect(compileExpression('dyn(3u) in [5, 4, 3] && dyn(3.0) in [3u] && !(dyn(2u) in [5, 4])').evaluate({})).toBe(true);
+  });
+
+  it('refuses a map literal with a repeated or null key', () => {
+    expect(compileErrorOf(() => compileExpression("{'a': 1, 'b': 2, 'a': 3}")).summary).toBe('repeated key in a map literal');
+    expect(compileErrorOf(() => compileExpression('{null: false}')).summary).toBe('unsupported key type null in a map literal');
+    const keys = compileExpression('{a: 1, b: 2}.size()', { variables: { a: 'string', b: 'string' } });
+    expect(keys.evaluate({ a: 'x', b: 'y' })).toBe(2n);
+    expect(() => keys.evaluate({ a: 'x', b: 'x' })).toThrow(/repeated key in a map literal/);
+  });
+});

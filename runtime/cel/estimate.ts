@@ -296,6 +296,11 @@ class Estimator {
         return result(traversalCost(node.op === 'call' ? n : argSize));
       case 'check':
         return result(COST.authorizationCheck);
+      // Optional list and map entries (rewrite-syntax.ts): no larger than the literal written.
+      case 'optList':
+        return result(n, first ?? UNBOUNDED);
+      case 'optMap':
+        return result(n, shape(n, { key: () => first?.element() ?? UNBOUNDED, element: () => second?.element() ?? UNBOUNDED }));
       default:
         return result(0, node.checkedType?.kind === 'primitive' ? SCALAR : UNBOUNDED);
     }

@@ -40,4 +40,4 @@ export { RuleSet, type RuleSetOptions, type ValidateOptions } from './rule-set.j
 export { SchemaTypes } from './schema-types.js';
 export { CelValueConverter, dynFromJson, toCelValue } from './schema-values.js';
 export { CelObject, celEquals, type CelValue, Duration, Optional, UnsignedInt } from './values.js';
-export { KindRules, ruleSetForKind } from './kind-rules.js';
+export { KindRules, ruleSetForKind, rulesRunAfter } from './kind-rules.js';

@@ -19,3 +19,16 @@ export class KindRules {
 export function ruleSetForKind(kind: KindRegistration): RuleSet {
   return new RuleSet(kind.schema, kind.resource?.custom ? {} : { costLimits: { estimated: Number.POSITIVE_INFINITY } });
 }
+
+/** Schema errors after which a custom resource's rules cannot read the value (upstream's hasBlockingErr). */
+const BLOCKING = new Set(['FieldValueTypeInvalid', 'FieldValueNotSupported']);
+
+/**
+ * Whether a kind's rules run after these schema errors. A custom resource's rules run unless an
+ * error makes the typed value unreadable (a wrong type, a value outside its enum), as upstream, so
+ * a too-long list does not hide a failing rule; a built-in kind's rules stand for compiled
+ * validation and run on an object without schema errors only.
+ */
+export function rulesRunAfter(kind: KindRegistration, errors: readonly { readonly type: string }[]): boolean {
+  return kind.resource?.custom ? !errors.some((e) => BLOCKING.has(e.type)) : errors.length === 0;
+}

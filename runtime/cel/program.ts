@@ -11,6 +11,7 @@ import { checkArithmeticResult } from './lib/conversions.js';
 import { decodeBytesLiteral } from './lib/literals.js';
 import { patternError } from './lib/regex.js';
 import { INTERNAL_PREFIX, internalName } from './lib/register.js';
+import { rewriteSyntax } from './rewrite-syntax.js';
 import { celEquals, concatLists, semanticsOf } from './values.js';
 
 export interface CompiledExpression {
@@ -34,8 +35,9 @@ interface LibraryError {
   readonly message: string;
 }
 
-function compileError(text: string, e: LibraryError): CelCompileError {
-  const at = e.range ? positionOf(text, e.range.start) : undefined;
+/** `rewritten`: the library saw a rewritten source, whose offsets are not the rule's. */
+function compileError(text: string, e: LibraryError, rewritten = false): CelCompileError {
+  const at = e.range && !rewritten ? positionOf(text, e.range.start) : undefined;
   return new CelCompileError(text, userFacing(e.summary ?? e.message), at);
 }
 
@@ -92,6 +94,31 @@ function listSemantics(node: AstNode, isNode: IsAstNode, slotFor: (n: AstNode) =
     const equal = celEquals(a, b);
     return node.op === '==' ? equal : !equal;
   };
+}
+
+/**
+ * Where the library departs from cel-go on literal values: `in` compares numbers across int, uint
+ * and double (`dyn(3u) in [3]` holds), and a map literal with a repeated or null key is an error.
+ */
+function literalSemantics(node: AstNode, isNode: IsAstNode, slotFor: (n: AstNode) => Slot): ResultOverride | undefined {
+  if (node.op === 'in') {
+    const operands = operandsOf(node, isNode);
+    if (operands.length !== 2) return undefined;
+    const [l, r] = operands.map(slotFor) as [Slot, Slot];
+    return (result) => (result === false && Array.isArray(r.value) ? r.value.some((x) => celEquals(l.value, x)) : result);
+  }
+  if (node.op === 'map' && Array.isArray(node.args)) {
+    const entries = node.args.length;
+    return (result) => {
+      // The library builds a Map, or a plain object when every key is a string.
+      if (result instanceof Map && result.has(null)) throw new EvaluationError('unsupported key type null in a map literal');
+      const size =
+        result instanceof Map ? result.size : typeof result === 'object' && result !== null ? Object.keys(result).length : entries;
+      if (size < entries) throw new EvaluationError('repeated key in a map literal');
+      return result;
+    };
+  }
+  return undefined;
 }
 
 /** For operations whose work grows with their operands, reads the operands' last values from slots. */
@@ -161,12 +188,13 @@ function instrument(text: string, nodes: AstNode[], isNode: IsAstNode): Set<stri
       node.args[0] = internalName(node.args[0]);
       rejectInvalidPattern(text, node, isNode);
     }
+    if (node.op === 'map') rejectConstantKeys(text, node, isNode);
   }
   const sized = new Map<AstNode, SizedCost | undefined>();
   const overrides = new Map<AstNode, ResultOverride | undefined>();
   for (const node of nodes) {
     sized.set(node, sizedCost(node, isNode, slotFor));
-    overrides.set(node, listSemantics(node, isNode, slotFor));
+    overrides.set(node, listSemantics(node, isNode, slotFor) ?? literalSemantics(node, isNode, slotFor));
   }
   for (const node of nodes) {
     const cost = baseCost(node);
@@ -177,6 +205,20 @@ function instrument(text: string, nodes: AstNode[], isNode: IsAstNode): Set<stri
     meterNode(node, cost, s, slot, override);
   }
   return identifiers;
+}
+
+/** Constant map literals are folded before evaluation: their repeated or null keys fail here. */
+function rejectConstantKeys(text: string, node: AstNode, isNode: IsAstNode): void {
+  const keys = (node.args as unknown[]).flatMap((e) => (Array.isArray(e) && isNode(e[0]) && e[0].op === 'value' ? [e[0]] : []));
+  keys.forEach((k, i) => {
+    const problem =
+      k.args === null
+        ? 'unsupported key type null in a map literal'
+        : keys.slice(0, i).some((other) => celEquals(other.args, k.args))
+          ? 'repeated key in a map literal'
+          : undefined;
+    if (problem) throw new CelCompileError(text, problem, positionOf(text, k.start));
+  });
 }
 
 const REGEX_FUNCTIONS = new Set([`${INTERNAL_PREFIX}matches`, 'find', 'findAll']);
@@ -266,11 +308,13 @@ export function compileExpression(env: Environment, text: string): CompiledExpre
   let parsed: ReturnType<Environment['parse']>;
   // Node positions below are offsets in `source`; errors name the rule as written.
   const selections: string[] = [];
-  const source = rewriteHasOnExpressions(env, text, selections) ?? text;
+  const literals = rewriteSyntax(text) ?? text;
+  const source = rewriteHasOnExpressions(env, literals, selections) ?? literals;
+  const rewritten = source !== text;
   try {
     parsed = env.parse(source);
   } catch (e) {
-    if (e instanceof ParseError) throw compileError(text, e);
+    if (e instanceof ParseError) throw compileError(text, e, rewritten);
     throw e;
   }
   const root = parsed.ast as unknown as AstNode;
@@ -279,7 +323,7 @@ export function compileExpression(env: Environment, text: string): CompiledExpre
   const checked = parsed.check();
   if (!checked.valid || checked.type === undefined) {
     const e = checked.error;
-    if (e instanceof ParseError || e instanceof CheckError) throw compileError(text, e);
+    if (e instanceof ParseError || e instanceof CheckError) throw compileError(text, e, rewritten);
     const other: unknown = e;
     throw new CelCompileError(text, other instanceof Error ? other.message : 'type check failed');
   }

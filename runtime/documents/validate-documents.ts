@@ -1,5 +1,5 @@
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from 'yaml';
-import { KindRules } from '../cel/index.js';
+import { KindRules, rulesRunAfter } from '../cel/index.js';
 import type { KindRegistration } from '../schema/index.js';
 import { type FieldError, fieldErrorMessage } from '../api/index.js';
 import { Collector } from '../validate/index.js';
@@ -167,12 +167,13 @@ export class DocumentValidator {
     // Rules read typed values: they run once the structure is right, as the server does.
     const errors = [
       ...embeddingErrors,
-      ...(collector.ok
+      ...collector.errors,
+      ...(rulesRunAfter(registration, collector.errors)
         ? [
             ...this.rules.of(registration).validate(value),
             ...embedded.flatMap((e) => this.rules.of(e.registration).validate(e.value, undefined, { path: e.path })),
           ]
-        : collector.errors),
+        : []),
     ];
     for (const e of errors) {
       // One renderer for the server's 422, this report and the client's StatusError.

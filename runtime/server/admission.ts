@@ -11,6 +11,7 @@ import {
   isValidPathSegmentName,
   strictDecodingError,
 } from '../api/index.js';
+import { rulesRunAfter } from '../cel/index.js';
 import { type NameValidation, omitEmpty, prune } from '../schema/index.js';
 import { Collector } from '../validate/index.js';
 import { roundTripAnnotationErrors } from './conversion.js';
@@ -90,7 +91,7 @@ export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<J
     ...nameErrors(r.descriptor.nameValidation, object),
     ...roundTripAnnotationErrors(r.converter, r.apiVersion, object),
   ];
-  if (errors.length === 0) errors.push(...ctx.rules(r, object, input.old));
+  if (rulesRunAfter(r.registration, errors)) errors.push(...ctx.rules(r, object, input.old));
   if (errors.length > 0) throw invalidObject(r, object, errors);
   for (const plugin of ctx.admission) await plugin.validate?.(request);
   return object;

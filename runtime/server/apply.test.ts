@@ -43,8 +43,21 @@ describe('server-side apply', () => {
     expect(res.body.data).toEqual({ x: '1', y: '2' });
   });
 
-  it('requires a fieldManager, apiVersion and kind, and refuses managedFields in the body (400)', async () => {
-    expectStatus(await applyTo(cm('a'), config('a', { x: '1' })), 400, 'BadRequest');
+  it('requires a fieldManager (422 on PatchOptions, nothing created, with or without an object)', async () => {
+    for (const query of ['', '&fieldManager=']) {
+      const status = expectStatus(await applyTo(cm('a'), config('a', { x: '1' }), undefined, query), 422, 'Invalid');
+      expect(status.message).toBe('PatchOptions.meta.svc.io "" is invalid: fieldManager: Required value: is required for apply patch');
+      expect(status.details.causes).toEqual([
+        { reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' },
+      ]);
+    }
+    expect((await h.get(cm('a'))).status).toBe(404);
+    await applyTo(cm('a'), config('a', { x: '1' }), 'alice');
+    expectStatus(await applyTo(cm('a'), config('a', { x: '2' })), 422, 'Invalid');
+    expect((await h.get(cm('a'))).body.data).toEqual({ x: '1' });
+  });
+
+  it('requires apiVersion and kind, and refuses managedFields in the body (400)', async () => {
     expectStatus(await applyTo(cm('a'), { metadata: { name: 'a' }, data: { x: '1' } }, 'alice'), 400, 'BadRequest');
     const withManaged = { ...config('a', { x: '1' }), metadata: { name: 'a', managedFields: [{ manager: 'x' }] } };
     expectStatus(await applyTo(cm('a'), withManaged, 'alice'), 400, 'BadRequest');

@@ -4,6 +4,7 @@ import {
   StatusError,
   badRequest,
   fieldForbidden,
+  fieldRequired,
   invalid,
   invalidPatch,
   notFound,
@@ -60,11 +61,15 @@ export async function patchObject(
   if (!type || !APPLIED.has(type) || (type === 'strategic-merge-patch' && r.descriptor.custom)) {
     throw unsupportedMediaType(accepted);
   }
-  // Upstream's ValidatePatchOptions: force, whatever its value, belongs to apply alone.
+  // Upstream's ValidatePatchOptions: force, whatever its value, belongs to apply alone, and
+  // apply names its manager (no User-Agent inference: the manager owns what it declares).
   if (type !== 'apply-patch' && ctx.req.query.has('force')) {
     throw invalid({ group: 'meta.svc.io', kind: 'PatchOptions' }, '', [
       fieldForbidden('force', 'may not be specified for non-apply patch'),
     ]);
+  }
+  if (type === 'apply-patch' && opts.fieldManager === undefined) {
+    throw invalid({ group: 'meta.svc.io', kind: 'PatchOptions' }, '', [fieldRequired('fieldManager', 'is required for apply patch')]);
   }
   if (type === 'apply-patch') return applyObject(ctx, t, text, opts);
   const patch = parseJsonBody(text, false, 'the patch');

@@ -1,14 +1,26 @@
 /**
  * Writes conformance/COVERAGE.md from the rule catalogue (conformance/rules.yaml) and the scenarios:
  * every testable rule of the two spec documents with the scenarios that check it, the rules left out
- * on purpose with the reason, and any gap (a testable rule no scenario names).
+ * on purpose with the reason, any gap (a testable rule no scenario names), and for each write-path
+ * rule the verbs, body formats, versions and boundary values its scenarios exercise.
  *
  *   npx tsx scripts/checks/coverage.ts           write the file
- *   npx tsx scripts/checks/coverage.ts --check   exit 1 when the file is stale or a rule has no scenario
+ *   npx tsx scripts/checks/coverage.ts --check   exit 1 when the file is stale, a rule has no scenario, or
+ *                                                a write-path rule misses a verb, format or boundary it applies to
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadScenarios, readResources, readRules, type Scenario, type SpecRule } from '../../conformance/index.js';
+import {
+  exercisesOf,
+  loadScenarios,
+  readResources,
+  readRules,
+  type Scenario,
+  type SpecRule,
+  unionOf,
+  writePathGaps,
+  writePathProblems,
+} from '../../conformance/index.js';
 
 const OUT = fileURLToPath(new URL('../../conformance/COVERAGE.md', import.meta.url));
 
@@ -33,7 +45,28 @@ function scenarioList(scenarios: readonly Scenario[]): string {
   return [...groups.entries()].map(([id, params]) => `\`${id}\`${params.length ? ` [${params.join(', ')}]` : ''}`).join(', ');
 }
 
-export async function buildCoverage(): Promise<{ text: string; gaps: SpecRule[] }> {
+/** Write-path problems, one line each: what a rule applies to that its scenarios leave out. */
+export interface WritePathGap {
+  rule: string;
+  missing: string[];
+}
+
+/** `verbs create, apply · formats json, yaml · versions v1`: the writes the scenarios judge. */
+function writesOf(scenarios: readonly Scenario[]): string {
+  const e = unionOf(scenarios.map(exercisesOf));
+  if (e.verbs.length === 0) return '';
+  const parts: [string, string[]][] = [
+    ['verbs', e.verbs],
+    ['formats', e.formats],
+    ['versions', e.versions],
+  ];
+  return parts
+    .filter(([, values]) => values.length)
+    .map(([label, values]) => `${label} ${values.join(', ')}`)
+    .join(' · ');
+}
+
+export async function buildCoverage(): Promise<{ text: string; gaps: SpecRule[]; writeGaps: WritePathGap[]; problems: string[] }> {
   const rules = readRules();
   const scenarios = await loadScenarios({ rules, resources: readResources() });
   const byRule = new Map<string, Scenario[]>();
@@ -76,18 +109,43 @@ export async function buildCoverage(): Promise<{ text: string; gaps: SpecRule[] 
     const sections = [...new Set(all.filter((r) => r.doc === doc).map((r) => r.section))];
     for (const section of sections) {
       const inSection = all.filter((r) => r.doc === doc && r.section === section);
-      out.push(`### ${section}`, '', '| rule | text | checked by |', '|---|---|---|');
+      out.push(`### ${section}`, '', '| rule | text | checked by | writes exercised |', '|---|---|---|---|');
       for (const r of inSection) {
         const checked = r.notCovered
           ? `not covered: ${r.notCovered}`
           : byRule.has(r.ref)
             ? scenarioList(byRule.get(r.ref) ?? [])
             : '**gap: no scenario yet**';
-        out.push(`| ${cell(r.key)} | ${cell(r.text)} | ${cell(checked)} |`);
+        out.push(`| ${cell(r.key)} | ${cell(r.text)} | ${cell(checked)} | ${cell(writesOf(byRule.get(r.ref) ?? []))} |`);
       }
       out.push('');
     }
   }
+
+  const writeRules = testable.filter((r) => r.writePath);
+  const writeGaps: WritePathGap[] = [];
+  const problems = writeRules.flatMap(writePathProblems);
+  out.push(
+    '## Write paths',
+    '',
+    'Rules checked on writes: the write verbs (create, update, merge, JSON and strategic patch, apply), body formats',
+    '(of create and update: JSON, YAML, Protobuf), API versions and boundary values (a zero, an empty string or list, a',
+    'null, an absent required field) their scenarios exercise. Every verb and format applies unless the catalogue',
+    'exempts it with the reason given; `--check` fails on anything missing.',
+    '',
+    '| rule | verbs | formats | versions | boundaries | exempt | missing |',
+    '|---|---|---|---|---|---|---|',
+  );
+  for (const r of writeRules) {
+    const e = unionOf((byRule.get(r.ref) ?? []).map(exercisesOf));
+    const missing = writePathGaps(r, e);
+    if (missing.length) writeGaps.push({ rule: r.ref, missing });
+    const exempt = Object.entries(r.writePath?.exempt ?? {}).map(([k, why]) => `${k}: ${why}`);
+    out.push(
+      `| ${cell(r.ref)} | ${e.verbs.join(', ')} | ${e.formats.join(', ')} | ${e.versions.join(', ')} | ${e.boundaries.join(', ')} | ${cell(exempt.join('; '))} | ${missing.length ? `**${missing.join(', ')}**` : 'none'} |`,
+    );
+  }
+  out.push('');
 
   out.push('## Not covered on purpose', '', '| rule | reason |', '|---|---|');
   for (const r of all.filter((x) => x.notCovered)) out.push(`| \`${cell(r.ref)}\` | ${cell(r.notCovered ?? '')} |`);
@@ -95,11 +153,15 @@ export async function buildCoverage(): Promise<{ text: string; gaps: SpecRule[] 
   if (gaps.length) {
     out.push('## Gaps', '', ...gaps.map((r) => `- \`${r.ref}\`: ${r.text}`), '');
   }
-  return { text: out.join('\n'), gaps };
+  return { text: out.join('\n'), gaps, writeGaps, problems };
 }
 
 async function main(args: string[]): Promise<number> {
-  const { text, gaps } = await buildCoverage();
+  const { text, gaps, writeGaps, problems } = await buildCoverage();
+  if (problems.length) {
+    process.stderr.write(`coverage: rules.yaml: ${problems.join('\ncoverage: rules.yaml: ')}\n`);
+    return 2;
+  }
   if (args.includes('--check')) {
     let current = '';
     try {
@@ -115,11 +177,19 @@ async function main(args: string[]): Promise<number> {
       process.stderr.write(`coverage: ${gaps.length} testable rules have no scenario:\n${gaps.map((g) => `  ${g.ref}\n`).join('')}`);
       return 1;
     }
+    if (writeGaps.length) {
+      process.stderr.write(
+        `coverage: ${writeGaps.length} write-path rules miss a path they apply to:\n${writeGaps.map((g) => `  ${g.rule}: ${g.missing.join(', ')}\n`).join('')}`,
+      );
+      return 1;
+    }
     process.stderr.write('coverage: conformance/COVERAGE.md is up to date\n');
     return 0;
   }
   writeFileSync(OUT, text);
-  process.stderr.write(`coverage: wrote conformance/COVERAGE.md (${gaps.length} gaps)\n`);
+  process.stderr.write(
+    `coverage: wrote conformance/COVERAGE.md (${gaps.length} gaps, ${writeGaps.length} write-path rules missing a path)\n`,
+  );
   return 0;
 }
 

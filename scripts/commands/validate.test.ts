@@ -44,7 +44,7 @@ describe('svckit validate', () => {
       ].join('\n'),
     );
     const r = svckit(['validate', '--schemas', CRDS, 'certs.yaml', '--output', 'json'], dir);
-    expect(r.stderr).toContain('svckit validate: loaded 5 group/versions');
+    expect(r.stderr).toContain('svckit validate: loaded 6 group/versions');
     expect(r.stderr).toContain('svckit validate: warning: skipped');
     // The generated code goes to the cache, never into the working directory.
     expect(readdirSync(dir)).toEqual(['certs.yaml']);

@@ -1,9 +1,11 @@
 /**
  * The parts of the optional library @marcbachmann/cel-js lacks: `optional.ofNonZeroValue`,
- * `optMap` and `optFlatMap`, and equality of optionals. (`?.`, `.?field`, `[?index]`,
+ * `optMap` and `optFlatMap`, equality of optionals, and the functions optional list and map
+ * entries are rewritten to (../rewrite-syntax.ts). (`?.`, `.?field`, `[?index]`,
  * `optional.of/none`, `or`, `orValue`, `hasValue` and `value` come with the library.)
  */
 import { type Environment, EvaluationError } from '@marcbachmann/cel-js';
+import { OPTIONAL_LIST, OPTIONAL_MAP } from '../rewrite-syntax.js';
 import { celEquals, Optional, UnsignedInt } from '../values.js';
 import { defineFunction } from './register.js';
 
@@ -90,4 +92,15 @@ export function registerOptionals(env: Environment): void {
   env.registerOperator('optional<A> == optional<A>', (a: Optional, b: Optional) => celEquals(a, b));
   env.registerFunction('optional.optMap(ast, ast): optional<dyn>', optMacro(false));
   env.registerFunction('optional.optFlatMap(ast, ast): optional<dyn>', optMacro(true));
+  defineFunction(env, `${OPTIONAL_LIST}(list<optional<A>>): list<A>`, (entries: readonly Optional[]) =>
+    entries.filter((e) => e.hasValue()).map((e) => e.value()),
+  );
+  defineFunction(env, `${OPTIONAL_MAP}(list<K>, list<optional<V>>): map<K, V>`, (keys: readonly unknown[], values: readonly Optional[]) => {
+    const out = new Map<unknown, unknown>();
+    keys.forEach((key, i) => {
+      const value = values[i];
+      if (value?.hasValue()) out.set(key, value.value());
+    });
+    return out;
+  });
 }
