@@ -980,6 +980,12 @@ export const openApiV3: Record<string, unknown> = {
             ]
           }
         },
+        "required": [
+          "name",
+          "clientConfig",
+          "sideEffects",
+          "admissionReviewVersions"
+        ],
         "x-kubernetes-validations": [
           part5,
           {
@@ -1164,6 +1170,12 @@ export const openApiV3: Record<string, unknown> = {
         "description": "One validating admission webhook and the requests it is called for.",
         "type": "object",
         "properties": part40,
+        "required": [
+          "name",
+          "clientConfig",
+          "sideEffects",
+          "admissionReviewVersions"
+        ],
         "x-kubernetes-validations": part6
       },
       "admissionregistration.svc.io.v1.ValidatingWebhookConfiguration": {
@@ -1290,6 +1302,12 @@ export const openApiV3: Record<string, unknown> = {
         "description": "The fields mutating and validating webhooks share.",
         "type": "object",
         "properties": part40,
+        "required": [
+          "name",
+          "clientConfig",
+          "sideEffects",
+          "admissionReviewVersions"
+        ],
         "x-kubernetes-validations": part6
       },
       "meta.svc.io.v1.DeleteOptions": {

@@ -37,9 +37,15 @@ export const MutatingWebhookSchema: ObjectSchema = {
         maxLength: 253,
         pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?){2,}$',
       },
+      required: true,
       proto: 1,
     },
-    { name: 'clientConfig', schema: { type: 'ref', ref: () => WebhookClientConfigSchema }, proto: 2 },
+    {
+      name: 'clientConfig',
+      schema: { type: 'ref', ref: () => WebhookClientConfigSchema },
+      required: true,
+      proto: 2,
+    },
     {
       name: 'rules',
       schema: { type: 'list', items: { type: 'ref', ref: () => RuleWithOperationsSchema }, listType: 'atomic' },
@@ -64,6 +70,7 @@ export const MutatingWebhookSchema: ObjectSchema = {
         enum: ['None', 'NoneOnDryRun', 'Some', 'Unknown'],
         rules: [{ rule: "self in ['None', 'NoneOnDryRun']", message: 'must be None or NoneOnDryRun in admissionregistration.svc.io/v1' }],
       },
+      required: true,
       proto: 6,
     },
     {
@@ -80,6 +87,7 @@ export const MutatingWebhookSchema: ObjectSchema = {
         minItems: 1,
         rules: [{ rule: "self.exists(v, v in ['v1', 'v1beta1'])", message: 'must include at least one of v1, v1beta1' }],
       },
+      required: true,
       proto: 8,
     },
     {
@@ -210,9 +218,15 @@ export const ValidatingWebhookSchema: ObjectSchema = {
         maxLength: 253,
         pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?){2,}$',
       },
+      required: true,
       proto: 1,
     },
-    { name: 'clientConfig', schema: { type: 'ref', ref: () => WebhookClientConfigSchema }, proto: 2 },
+    {
+      name: 'clientConfig',
+      schema: { type: 'ref', ref: () => WebhookClientConfigSchema },
+      required: true,
+      proto: 2,
+    },
     {
       name: 'rules',
       schema: { type: 'list', items: { type: 'ref', ref: () => RuleWithOperationsSchema }, listType: 'atomic' },
@@ -237,6 +251,7 @@ export const ValidatingWebhookSchema: ObjectSchema = {
         enum: ['None', 'NoneOnDryRun', 'Some', 'Unknown'],
         rules: [{ rule: "self in ['None', 'NoneOnDryRun']", message: 'must be None or NoneOnDryRun in admissionregistration.svc.io/v1' }],
       },
+      required: true,
       proto: 6,
     },
     {
@@ -253,6 +268,7 @@ export const ValidatingWebhookSchema: ObjectSchema = {
         minItems: 1,
         rules: [{ rule: "self.exists(v, v in ['v1', 'v1beta1'])", message: 'must include at least one of v1, v1beta1' }],
       },
+      required: true,
       proto: 8,
     },
     {
@@ -337,9 +353,15 @@ export const WebhookCommonSchema: ObjectSchema = {
         maxLength: 253,
         pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?){2,}$',
       },
+      required: true,
       proto: 1,
     },
-    { name: 'clientConfig', schema: { type: 'ref', ref: () => WebhookClientConfigSchema }, proto: 2 },
+    {
+      name: 'clientConfig',
+      schema: { type: 'ref', ref: () => WebhookClientConfigSchema },
+      required: true,
+      proto: 2,
+    },
     {
       name: 'rules',
       schema: { type: 'list', items: { type: 'ref', ref: () => RuleWithOperationsSchema }, listType: 'atomic' },
@@ -364,6 +386,7 @@ export const WebhookCommonSchema: ObjectSchema = {
         enum: ['None', 'NoneOnDryRun', 'Some', 'Unknown'],
         rules: [{ rule: "self in ['None', 'NoneOnDryRun']", message: 'must be None or NoneOnDryRun in admissionregistration.svc.io/v1' }],
       },
+      required: true,
       proto: 6,
     },
     {
@@ -380,6 +403,7 @@ export const WebhookCommonSchema: ObjectSchema = {
         minItems: 1,
         rules: [{ rule: "self.exists(v, v in ['v1', 'v1beta1'])", message: 'must include at least one of v1, v1beta1' }],
       },
+      required: true,
       proto: 8,
     },
     {

@@ -38,10 +38,10 @@ export interface MutatingWebhook {
    *
    * Length at least 1; length at most 253; matches `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?){2,}$`.
    */
-  name?: string;
+  name: string;
 
   /** How to reach the webhook. */
-  clientConfig?: WebhookClientConfig;
+  clientConfig: WebhookClientConfig;
 
   /**
    * The operations on resources the webhook cares about; a request matching any rule is sent.
@@ -71,7 +71,7 @@ export interface MutatingWebhook {
   objectSelector?: LabelSelector;
 
   /** None or NoneOnDryRun: whether the webhook has side effects that a dry-run must not cause. A dry-run request that would reach a webhook with another value fails. */
-  sideEffects?: 'None' | 'NoneOnDryRun' | 'Some' | 'Unknown';
+  sideEffects: 'None' | 'NoneOnDryRun' | 'Some' | 'Unknown';
 
   /**
    * How long to wait for the webhook, 1 to 30 seconds; default 10. Past it the failure policy decides.
@@ -87,7 +87,7 @@ export interface MutatingWebhook {
    *
    * At least 1 items; list type atomic.
    */
-  admissionReviewVersions?: string[];
+  admissionReviewVersions: string[];
 
   /**
    * CEL conditions over `object`, `oldObject`, `request` and `authorizer` that must all be true for the request to be sent; at most 64. An error follows the failure policy.
@@ -224,10 +224,10 @@ export interface ValidatingWebhook {
    *
    * Length at least 1; length at most 253; matches `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?){2,}$`.
    */
-  name?: string;
+  name: string;
 
   /** How to reach the webhook. */
-  clientConfig?: WebhookClientConfig;
+  clientConfig: WebhookClientConfig;
 
   /**
    * The operations on resources the webhook cares about; a request matching any rule is sent.
@@ -257,7 +257,7 @@ export interface ValidatingWebhook {
   objectSelector?: LabelSelector;
 
   /** None or NoneOnDryRun: whether the webhook has side effects that a dry-run must not cause. A dry-run request that would reach a webhook with another value fails. */
-  sideEffects?: 'None' | 'NoneOnDryRun' | 'Some' | 'Unknown';
+  sideEffects: 'None' | 'NoneOnDryRun' | 'Some' | 'Unknown';
 
   /**
    * How long to wait for the webhook, 1 to 30 seconds; default 10. Past it the failure policy decides.
@@ -273,7 +273,7 @@ export interface ValidatingWebhook {
    *
    * At least 1 items; list type atomic.
    */
-  admissionReviewVersions?: string[];
+  admissionReviewVersions: string[];
 
   /**
    * CEL conditions over `object`, `oldObject`, `request` and `authorizer` that must all be true for the request to be sent; at most 64. An error follows the failure policy.
@@ -356,10 +356,10 @@ export interface WebhookCommon {
    *
    * Length at least 1; length at most 253; matches `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?){2,}$`.
    */
-  name?: string;
+  name: string;
 
   /** How to reach the webhook. */
-  clientConfig?: WebhookClientConfig;
+  clientConfig: WebhookClientConfig;
 
   /**
    * The operations on resources the webhook cares about; a request matching any rule is sent.
@@ -389,7 +389,7 @@ export interface WebhookCommon {
   objectSelector?: LabelSelector;
 
   /** None or NoneOnDryRun: whether the webhook has side effects that a dry-run must not cause. A dry-run request that would reach a webhook with another value fails. */
-  sideEffects?: 'None' | 'NoneOnDryRun' | 'Some' | 'Unknown';
+  sideEffects: 'None' | 'NoneOnDryRun' | 'Some' | 'Unknown';
 
   /**
    * How long to wait for the webhook, 1 to 30 seconds; default 10. Past it the failure policy decides.
@@ -405,7 +405,7 @@ export interface WebhookCommon {
    *
    * At least 1 items; list type atomic.
    */
-  admissionReviewVersions?: string[];
+  admissionReviewVersions: string[];
 
   /**
    * CEL conditions over `object`, `oldObject`, `request` and `authorizer` that must all be true for the request to be sent; at most 64. An error follows the failure policy.

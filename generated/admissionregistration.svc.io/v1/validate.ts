@@ -58,7 +58,8 @@ export function validateMutatingWebhook(v: unknown, p: PathLike, e: Collector): 
     }
   }
   const x0 = v.name;
-  if (!(x0 === undefined || x0 === null)) {
+  if (x0 === undefined || x0 === null) e.required(`${p}.name`);
+  else {
     if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
     else {
       if (charLength(x0) < 1) e.invalid(`${p}.name`, x0, 'must be at least 1 characters long');
@@ -67,7 +68,8 @@ export function validateMutatingWebhook(v: unknown, p: PathLike, e: Collector): 
     }
   }
   const x1 = v.clientConfig;
-  if (!(x1 === undefined || x1 === null)) {
+  if (x1 === undefined || x1 === null) e.required(`${p}.clientConfig`);
+  else {
     validateWebhookClientConfig(x1, new FieldPath(p, 'clientConfig'), e);
   }
   const x2 = v.rules;
@@ -103,7 +105,8 @@ export function validateMutatingWebhook(v: unknown, p: PathLike, e: Collector): 
     validateLabelSelector(x8, new FieldPath(p, 'objectSelector'), e);
   }
   const x9 = v.sideEffects;
-  if (!(x9 === undefined || x9 === null)) {
+  if (x9 === undefined || x9 === null) e.required(`${p}.sideEffects`);
+  else {
     if (typeof x9 !== 'string') e.type(`${p}.sideEffects`, x9, 'string');
     else {
       if (x9 !== 'None' && x9 !== 'NoneOnDryRun' && x9 !== 'Some' && x9 !== 'Unknown') e.notSupported(`${p}.sideEffects`, x9, ['None', 'NoneOnDryRun', 'Some', 'Unknown']);
@@ -119,7 +122,8 @@ export function validateMutatingWebhook(v: unknown, p: PathLike, e: Collector): 
     }
   }
   const x11 = v.admissionReviewVersions;
-  if (!(x11 === undefined || x11 === null)) {
+  if (x11 === undefined || x11 === null) e.required(`${p}.admissionReviewVersions`);
+  else {
     if (!Array.isArray(x11)) e.type(`${p}.admissionReviewVersions`, x11, 'array');
     else {
       if (x11.length < 1) e.invalid(`${p}.admissionReviewVersions`, x11.length, 'must have at least 1 items');
@@ -360,7 +364,8 @@ export function validateValidatingWebhook(v: unknown, p: PathLike, e: Collector)
     }
   }
   const x0 = v.name;
-  if (!(x0 === undefined || x0 === null)) {
+  if (x0 === undefined || x0 === null) e.required(`${p}.name`);
+  else {
     if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
     else {
       if (charLength(x0) < 1) e.invalid(`${p}.name`, x0, 'must be at least 1 characters long');
@@ -369,7 +374,8 @@ export function validateValidatingWebhook(v: unknown, p: PathLike, e: Collector)
     }
   }
   const x1 = v.clientConfig;
-  if (!(x1 === undefined || x1 === null)) {
+  if (x1 === undefined || x1 === null) e.required(`${p}.clientConfig`);
+  else {
     validateWebhookClientConfig(x1, new FieldPath(p, 'clientConfig'), e);
   }
   const x2 = v.rules;
@@ -405,7 +411,8 @@ export function validateValidatingWebhook(v: unknown, p: PathLike, e: Collector)
     validateLabelSelector(x8, new FieldPath(p, 'objectSelector'), e);
   }
   const x9 = v.sideEffects;
-  if (!(x9 === undefined || x9 === null)) {
+  if (x9 === undefined || x9 === null) e.required(`${p}.sideEffects`);
+  else {
     if (typeof x9 !== 'string') e.type(`${p}.sideEffects`, x9, 'string');
     else {
       if (x9 !== 'None' && x9 !== 'NoneOnDryRun' && x9 !== 'Some' && x9 !== 'Unknown') e.notSupported(`${p}.sideEffects`, x9, ['None', 'NoneOnDryRun', 'Some', 'Unknown']);
@@ -421,7 +428,8 @@ export function validateValidatingWebhook(v: unknown, p: PathLike, e: Collector)
     }
   }
   const x11 = v.admissionReviewVersions;
-  if (!(x11 === undefined || x11 === null)) {
+  if (x11 === undefined || x11 === null) e.required(`${p}.admissionReviewVersions`);
+  else {
     if (!Array.isArray(x11)) e.type(`${p}.admissionReviewVersions`, x11, 'array');
     else {
       if (x11.length < 1) e.invalid(`${p}.admissionReviewVersions`, x11.length, 'must have at least 1 items');
@@ -581,7 +589,8 @@ export function validateWebhookCommon(v: unknown, p: PathLike, e: Collector): vo
     }
   }
   const x0 = v.name;
-  if (!(x0 === undefined || x0 === null)) {
+  if (x0 === undefined || x0 === null) e.required(`${p}.name`);
+  else {
     if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
     else {
       if (charLength(x0) < 1) e.invalid(`${p}.name`, x0, 'must be at least 1 characters long');
@@ -590,7 +599,8 @@ export function validateWebhookCommon(v: unknown, p: PathLike, e: Collector): vo
     }
   }
   const x1 = v.clientConfig;
-  if (!(x1 === undefined || x1 === null)) {
+  if (x1 === undefined || x1 === null) e.required(`${p}.clientConfig`);
+  else {
     validateWebhookClientConfig(x1, new FieldPath(p, 'clientConfig'), e);
   }
   const x2 = v.rules;
@@ -626,7 +636,8 @@ export function validateWebhookCommon(v: unknown, p: PathLike, e: Collector): vo
     validateLabelSelector(x8, new FieldPath(p, 'objectSelector'), e);
   }
   const x9 = v.sideEffects;
-  if (!(x9 === undefined || x9 === null)) {
+  if (x9 === undefined || x9 === null) e.required(`${p}.sideEffects`);
+  else {
     if (typeof x9 !== 'string') e.type(`${p}.sideEffects`, x9, 'string');
     else {
       if (x9 !== 'None' && x9 !== 'NoneOnDryRun' && x9 !== 'Some' && x9 !== 'Unknown') e.notSupported(`${p}.sideEffects`, x9, ['None', 'NoneOnDryRun', 'Some', 'Unknown']);
@@ -642,7 +653,8 @@ export function validateWebhookCommon(v: unknown, p: PathLike, e: Collector): vo
     }
   }
   const x11 = v.admissionReviewVersions;
-  if (!(x11 === undefined || x11 === null)) {
+  if (x11 === undefined || x11 === null) e.required(`${p}.admissionReviewVersions`);
+  else {
     if (!Array.isArray(x11)) e.type(`${p}.admissionReviewVersions`, x11, 'array');
     else {
       if (x11.length < 1) e.invalid(`${p}.admissionReviewVersions`, x11.length, 'must have at least 1 items');
