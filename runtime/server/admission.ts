@@ -11,29 +11,48 @@ import {
   isValidPathSegmentName,
   strictDecodingError,
 } from '../api/index.js';
+import { type UserInfo, anonymousUser } from '../auth/index.js';
 import { type NameValidation, prune } from '../schema/index.js';
+import type { Store } from '../store/index.js';
 import { Collector } from '../validate/index.js';
 import type { Warnings } from './http.js';
 import type { FieldValidation } from './query.js';
-import type { ServedResource } from './resources.js';
+import type { ResourceRegistry, ServedResource } from './resources.js';
 
 /** Runs a kind's CEL rules over an object (and its old version on update); empty when all hold. */
 export type RuleChecker = (r: ServedResource, object: unknown, old: unknown) => FieldError[];
 
-/** An object on its way to storage, as admission plugins see it (upstream's admission attributes). */
+/** The operations admission sees; a patch or apply is an UPDATE, or a CREATE when it creates. */
+export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
+
+/**
+ * An object on its way to storage (or a delete), as admission plugins see it: upstream's admission
+ * attributes. Mutating plugins change `object` in place (the write handlers hold it).
+ */
 export interface AdmissionRequest {
   resource: ServedResource;
-  operation: 'CREATE' | 'UPDATE';
-  object: JsonApiObject;
-  /** The stored object, on update. */
+  subresource: string | undefined;
+  operation: AdmissionOperation;
+  namespace: string | undefined;
+  name: string;
+  /** The object to store; undefined on DELETE. */
+  object: JsonApiObject | undefined;
+  /** The stored object, on UPDATE and DELETE. */
   old: JsonApiObject | undefined;
+  user: UserInfo;
+  dryRun: boolean;
+  /** The operation's options as the real system sends them to webhooks (CreateOptions, UpdateOptions, DeleteOptions). */
+  options: Record<string, unknown>;
+  warnings: Warnings;
+  /** Records an audit annotation of this request (read by the audit stage from `ctx.auditAnnotations`). */
+  annotate(key: string, value: string): void;
 }
 
 /**
  * An admission plugin (upstream's `admission.Interface`): mutating plugins may change the object
  * after defaulting and before validation; validating plugins may refuse it after validation.
- * Refusing is throwing a Status error. The reference server configures none: admission passes
- * every object through unchanged.
+ * Refusing is throwing a Status error. The reference server configures none unless told to
+ * (`--enable-admission-plugins`, `--admission-control-config-file`).
  */
 export interface AdmissionPlugin {
   readonly name: string;
@@ -41,11 +60,24 @@ export interface AdmissionPlugin {
   validate?(request: AdmissionRequest): Promise<void>;
 }
 
+/** What a plugin that reads the server's own objects (webhook configurations, namespaces) is built from. */
+export interface AdmissionHost {
+  store: Store;
+  registry: ResourceRegistry;
+}
+
+/** A plugin, or a factory of one that the server calls once with itself. */
+export type AdmissionPluginSource = AdmissionPlugin | ((host: AdmissionHost) => AdmissionPlugin);
+
 /** What admission reads from the server and the request. */
 export interface AdmissionContext {
   rules: RuleChecker;
   admission: readonly AdmissionPlugin[];
   warnings: Warnings;
+  /** Who sent the request (anonymous when unset). */
+  user?: UserInfo;
+  /** Audit annotations of the request, filled by admission plugins. */
+  auditAnnotations?: Record<string, string>;
 }
 
 export interface AdmitInput {
@@ -55,6 +87,25 @@ export interface AdmitInput {
   fieldValidation: FieldValidation;
   /** Duplicate keys found in the request body (paths). */
   duplicates: readonly string[];
+  subresource?: string;
+  dryRun?: boolean;
+  /** The write's options (fieldManager and so on), for the request that webhooks see. */
+  options?: Record<string, unknown>;
+}
+
+/** The admission request of one write or delete, with annotations going to `ctx`. */
+export function admissionRequest(
+  ctx: AdmissionContext,
+  fields: Omit<AdmissionRequest, 'user' | 'warnings' | 'annotate'>,
+): AdmissionRequest {
+  return {
+    ...fields,
+    user: ctx.user ?? anonymousUser(),
+    warnings: ctx.warnings,
+    annotate: (key, value) => {
+      (ctx.auditAnnotations ??= {})[key] = value;
+    },
+  };
 }
 
 /**
@@ -65,11 +116,25 @@ export interface AdmitInput {
  * unknown-field detail), rule failures 422 listing every cause.
  */
 export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<JsonApiObject> {
-  const { resource: r, object } = input;
-  checkTypeMeta(r, object);
-  r.registration.setDefaults(object);
-  const request: AdmissionRequest = { resource: r, operation: input.old ? 'UPDATE' : 'CREATE', object, old: input.old };
+  const { resource: r } = input;
+  checkTypeMeta(r, input.object);
+  r.registration.setDefaults(input.object);
+  const meta = input.object.metadata ?? {};
+  const request = admissionRequest(ctx, {
+    resource: r,
+    subresource: input.subresource,
+    operation: input.old ? 'UPDATE' : 'CREATE',
+    namespace: r.namespaced ? meta.namespace : undefined,
+    name: meta.name ?? '',
+    object: input.object,
+    old: input.old,
+    dryRun: input.dryRun ?? false,
+    options: { kind: input.old ? 'UpdateOptions' : 'CreateOptions', apiVersion: 'meta.svc.io/v1', ...input.options },
+  });
   for (const plugin of ctx.admission) await plugin.mutate?.(request);
+  const object = input.object;
+  // A mutating plugin may have changed the type meta; it must still be the endpoint's.
+  if (ctx.admission.length > 0) checkTypeMeta(r, object);
   const collector = new Collector();
   r.registration.validate(object, '', collector);
   const fatal = collector.errors.find((e) => e.type === 'FieldValueTypeInvalid' || e.type === 'FieldValueRequired');
@@ -86,6 +151,27 @@ export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<J
   if (errors.length > 0) throw invalidObject(r, object, errors);
   for (const plugin of ctx.admission) await plugin.validate?.(request);
   return object;
+}
+
+/** Admission of a delete (upstream's DELETE attributes: no object, the stored one as the old object). */
+export async function admitDelete(
+  ctx: AdmissionContext,
+  input: { resource: ServedResource; namespace: string | undefined; old: JsonApiObject; dryRun: boolean; options?: Record<string, unknown> },
+): Promise<void> {
+  if (ctx.admission.length === 0) return;
+  const request = admissionRequest(ctx, {
+    resource: input.resource,
+    subresource: undefined,
+    operation: 'DELETE',
+    namespace: input.namespace,
+    name: input.old.metadata?.name ?? '',
+    object: undefined,
+    old: input.old,
+    dryRun: input.dryRun,
+    options: { kind: 'DeleteOptions', apiVersion: 'meta.svc.io/v1', ...input.options },
+  });
+  for (const plugin of ctx.admission) await plugin.mutate?.(request);
+  for (const plugin of ctx.admission) await plugin.validate?.(request);
 }
 
 function checkTypeMeta(r: ServedResource, object: JsonApiObject): void {

@@ -94,6 +94,8 @@ export interface RequestContext extends ServerContext {
   target?: Target;
   /** Who sent the request (set by the authenticate stage). */
   user?: UserInfo;
+  /** Audit annotations of the request (admission plugins add them; the audit stage records them). */
+  auditAnnotations?: Record<string, string>;
 }
 
 /** An object about to be deleted, as the delete handler read it. */

@@ -1,5 +1,12 @@
 export { ApiServer, type ApiServerOptions } from './server.js';
-export type { AdmissionPlugin, AdmissionRequest, RuleChecker } from './admission.js';
+export type {
+  AdmissionHost,
+  AdmissionOperation,
+  AdmissionPlugin,
+  AdmissionPluginSource,
+  AdmissionRequest,
+  RuleChecker,
+} from './admission.js';
 export { builtinHandlers } from './builtin/index.js';
 export { celRuleChecker, checkRules } from './cel-rules.js';
 export type { Stage } from './chain.js';

@@ -5,7 +5,7 @@ import { type ProtobufPackage, ProtobufCodecs } from '../codec/index.js';
 import { compressResponseSync } from '../compression/index.js';
 import type { KindRegistration } from '../schema/index.js';
 import { type Store, createContinueTokenSecret } from '../store/index.js';
-import type { AdmissionPlugin, RuleChecker } from './admission.js';
+import type { AdmissionPluginSource, RuleChecker } from './admission.js';
 import { builtinHandlers } from './builtin/index.js';
 import { compose } from './chain.js';
 import type { HandlerCatalog, RequestContext, ServerContext, ServerSettings } from './context.js';
@@ -48,8 +48,8 @@ export interface ApiServerOptions {
    * the built-in catalogue (`builtinHandlers`); a project adds its own here.
    */
   handlers?: HandlerCatalog;
-  /** Admission plugins, in order; none by default (admission passes objects through). */
-  admission?: readonly AdmissionPlugin[];
+  /** Admission plugins (or factories of them, given the server's store and registry), in order; none by default. */
+  admission?: readonly AdmissionPluginSource[];
   /** The policies of the handler chain's stages (authentication, authorization, audit, rate limits). */
   chain?: ChainPolicies;
 }
@@ -83,7 +83,7 @@ export class ApiServer {
       registry,
       settings,
       rules: options.rules ?? (() => []),
-      admission: options.admission ?? [],
+      admission: (options.admission ?? []).map((p) => (typeof p === 'function' ? p({ store: options.store, registry }) : p)),
       authorizer: authorizerOf(options.chain ?? {}),
     };
     const catalog = mergeCatalogs(builtinHandlers, options.handlers ?? {});
