@@ -1,0 +1,87 @@
+import { type CompiledExpressionProgram, compileExpression } from '../../cel/index.js';
+import type { LabelSelectorObject } from '../../api/index.js';
+import type { AdmissionHost } from '../admission.js';
+import { collectionPrefix, decodeObject } from '../objects.js';
+
+export const ADMISSION_REGISTRATION_GROUP = 'admissionregistration.svc.io';
+
+/** The fields of a webhook (admissionregistration.svc.io/v1) the dispatcher reads, defaults applied. */
+export interface WebhookSpec {
+  name: string;
+  clientConfig: { url?: string; service?: { namespace: string; name: string; path?: string; port?: number }; caBundle?: string };
+  rules?: Array<{ operations?: string[]; apiGroups?: string[]; apiVersions?: string[]; resources?: string[]; scope?: string }>;
+  failurePolicy?: 'Fail' | 'Ignore';
+  namespaceSelector?: LabelSelectorObject;
+  objectSelector?: LabelSelectorObject;
+  sideEffects?: string;
+  timeoutSeconds?: number;
+  admissionReviewVersions?: string[];
+  matchConditions?: Array<{ name: string; expression: string }>;
+  reinvocationPolicy?: 'Never' | 'IfNeeded';
+}
+
+/** One webhook of one configuration, its match conditions compiled. */
+export interface ConfiguredWebhook {
+  configuration: string;
+  spec: WebhookSpec;
+  conditions: Array<{ name: string; program: CompiledExpressionProgram | Error }>;
+}
+
+const CONDITION_VARIABLES = { object: 'dyn', oldObject: 'dyn', request: 'dyn' } as const;
+
+/**
+ * The webhook configurations of one kind, read from the store: the list is read again only when
+ * the store's revision moved since the last read, so a configuration created through the API
+ * applies to the next request, and a server without writes reads nothing.
+ */
+export class WebhookConfigurations {
+  #revision = -1;
+  #webhooks: ConfiguredWebhook[] = [];
+  #reading: Promise<ConfiguredWebhook[]> | undefined;
+
+  constructor(
+    private readonly host: AdmissionHost,
+    private readonly resource: 'mutatingwebhookconfigurations' | 'validatingwebhookconfigurations',
+  ) {}
+
+  async current(): Promise<readonly ConfiguredWebhook[]> {
+    const revision = await this.host.store.currentRevision();
+    if (revision === this.#revision) return this.#webhooks;
+    this.#reading ??= this.#read(revision).finally(() => {
+      this.#reading = undefined;
+    });
+    return this.#reading;
+  }
+
+  async #read(revision: number): Promise<ConfiguredWebhook[]> {
+    const r = this.host.registry.resources().find((x) => x.group === ADMISSION_REGISTRATION_GROUP && x.resource === this.resource);
+    if (!r) return [];
+    const page = await this.host.store.list(collectionPrefix(r, undefined));
+    const configs = page.items.map((kv) => decodeObject(kv, r)).sort((a, b) => compare(a.metadata?.name ?? '', b.metadata?.name ?? ''));
+    const webhooks: ConfiguredWebhook[] = [];
+    for (const config of configs) {
+      for (const spec of (config.webhooks as WebhookSpec[] | undefined) ?? []) {
+        webhooks.push({
+          configuration: config.metadata?.name ?? '',
+          spec,
+          conditions: (spec.matchConditions ?? []).map((c) => ({ name: c.name, program: compileCondition(c.expression) })),
+        });
+      }
+    }
+    this.#webhooks = webhooks;
+    this.#revision = revision;
+    return webhooks;
+  }
+}
+
+function compileCondition(expression: string): CompiledExpressionProgram | Error {
+  try {
+    return compileExpression(expression, { variables: CONDITION_VARIABLES, costLimits: { estimated: Number.POSITIVE_INFINITY } });
+  } catch (e) {
+    return e instanceof Error ? e : new Error(String(e));
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
