@@ -44,8 +44,8 @@ export interface AdmissionRequest {
   /** The operation's options as the real system sends them to webhooks (CreateOptions, UpdateOptions, DeleteOptions). */
   options: Record<string, unknown>;
   warnings: Warnings;
-  /** Records an audit annotation of this request (read by the audit stage from `ctx.auditAnnotations`). */
-  annotate(key: string, value: string): void;
+  /** The request's audit annotations: the same record as `ctx.auditAnnotations`, which the audit stage reads. */
+  auditAnnotations: Record<string, string>;
 }
 
 /**
@@ -96,16 +96,9 @@ export interface AdmitInput {
 /** The admission request of one write or delete, with annotations going to `ctx`. */
 export function admissionRequest(
   ctx: AdmissionContext,
-  fields: Omit<AdmissionRequest, 'user' | 'warnings' | 'annotate'>,
+  fields: Omit<AdmissionRequest, 'user' | 'warnings' | 'auditAnnotations'>,
 ): AdmissionRequest {
-  return {
-    ...fields,
-    user: ctx.user ?? anonymousUser(),
-    warnings: ctx.warnings,
-    annotate: (key, value) => {
-      (ctx.auditAnnotations ??= {})[key] = value;
-    },
-  };
+  return { ...fields, user: ctx.user ?? anonymousUser(), warnings: ctx.warnings, auditAnnotations: (ctx.auditAnnotations ??= {}) };
 }
 
 /**

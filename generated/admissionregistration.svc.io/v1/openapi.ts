@@ -181,6 +181,16 @@ const part20 = {
   }
 };
 const part21 = {
+  "description": "None, NoneOnDryRun, Some or Unknown: whether the webhook has side effects that a dry-run must not cause. A dry-run request that would reach a webhook with Some or Unknown fails with 400. (The real system's v1 accepts only the first two; see docs/decisions.md.)",
+  "type": "string",
+  "enum": [
+    "None",
+    "NoneOnDryRun",
+    "Some",
+    "Unknown"
+  ]
+};
+const part22 = {
   "description": "The AdmissionReview versions the webhook accepts, in order of preference; the server sends the first it speaks (v1, v1beta1).",
   "type": "array",
   "items": {
@@ -195,59 +205,43 @@ const part21 = {
     }
   ]
 };
-const part22 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.MutatingWebhookConfiguration"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.MutatingWebhookConfiguration"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.MutatingWebhookConfiguration"
-    }
-  }
-};
 const part23 = {
   "application/json": {
     "schema": {
-      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingWebhookConfiguration"
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.MutatingWebhookConfiguration"
     }
   },
   "application/yaml": {
     "schema": {
-      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingWebhookConfiguration"
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.MutatingWebhookConfiguration"
     }
   },
   "application/vnd.svc.protobuf": {
     "schema": {
-      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingWebhookConfiguration"
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.MutatingWebhookConfiguration"
     }
   }
 };
 const part24 = {
-  "description": "None or NoneOnDryRun: whether the webhook has side effects that a dry-run must not cause. A dry-run request that would reach a webhook with another value fails.",
-  "type": "string",
-  "enum": [
-    "None",
-    "NoneOnDryRun",
-    "Some",
-    "Unknown"
-  ],
-  "x-kubernetes-validations": [
-    {
-      "rule": "self in ['None', 'NoneOnDryRun']",
-      "message": "must be None or NoneOnDryRun in admissionregistration.svc.io/v1"
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingWebhookConfiguration"
     }
-  ]
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingWebhookConfiguration"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingWebhookConfiguration"
+    }
+  }
 };
 const part25 = {
   "description": "OK",
-  "content": part22
+  "content": part23
 };
 const part26 = {
   "content": {
@@ -276,23 +270,23 @@ const part26 = {
 };
 const part27 = {
   "description": "Created",
-  "content": part22
+  "content": part23
 };
 const part28 = {
   "description": "Accepted",
-  "content": part22
+  "content": part23
 };
 const part29 = {
   "description": "OK",
-  "content": part23
+  "content": part24
 };
 const part30 = {
   "description": "Created",
-  "content": part23
+  "content": part24
 };
 const part31 = {
   "description": "Accepted",
-  "content": part23
+  "content": part24
 };
 const part32 = {
   "description": "CEL conditions over `object`, `oldObject`, `request` and `authorizer` that must all be true for the request to be sent; at most 64. An error follows the failure policy.",
@@ -460,9 +454,9 @@ const part40 = {
   "matchPolicy": part19,
   "namespaceSelector": part18,
   "objectSelector": part9,
-  "sideEffects": part24,
+  "sideEffects": part21,
   "timeoutSeconds": part12,
-  "admissionReviewVersions": part21,
+  "admissionReviewVersions": part22,
   "matchConditions": part32
 };
 /** The OpenAPI v3 document of apis/admissionregistration.svc.io/v1. */
@@ -966,9 +960,9 @@ export const openApiV3: Record<string, unknown> = {
           "matchPolicy": part19,
           "namespaceSelector": part18,
           "objectSelector": part9,
-          "sideEffects": part24,
+          "sideEffects": part21,
           "timeoutSeconds": part12,
-          "admissionReviewVersions": part21,
+          "admissionReviewVersions": part22,
           "matchConditions": part32,
           "reinvocationPolicy": {
             "description": "Never (default) or IfNeeded: call the webhook again when a later webhook changed the object after this one ran (at most once more).",

@@ -65,11 +65,7 @@ export const MutatingWebhookSchema: ObjectSchema = {
     { name: 'objectSelector', schema: { type: 'ref', ref: () => LabelSelectorSchema }, proto: 11 },
     {
       name: 'sideEffects',
-      schema: {
-        type: 'string',
-        enum: ['None', 'NoneOnDryRun', 'Some', 'Unknown'],
-        rules: [{ rule: "self in ['None', 'NoneOnDryRun']", message: 'must be None or NoneOnDryRun in admissionregistration.svc.io/v1' }],
-      },
+      schema: { type: 'string', enum: ['None', 'NoneOnDryRun', 'Some', 'Unknown'] },
       required: true,
       proto: 6,
     },
@@ -246,11 +242,7 @@ export const ValidatingWebhookSchema: ObjectSchema = {
     { name: 'objectSelector', schema: { type: 'ref', ref: () => LabelSelectorSchema }, proto: 11 },
     {
       name: 'sideEffects',
-      schema: {
-        type: 'string',
-        enum: ['None', 'NoneOnDryRun', 'Some', 'Unknown'],
-        rules: [{ rule: "self in ['None', 'NoneOnDryRun']", message: 'must be None or NoneOnDryRun in admissionregistration.svc.io/v1' }],
-      },
+      schema: { type: 'string', enum: ['None', 'NoneOnDryRun', 'Some', 'Unknown'] },
       required: true,
       proto: 6,
     },
@@ -381,11 +373,7 @@ export const WebhookCommonSchema: ObjectSchema = {
     { name: 'objectSelector', schema: { type: 'ref', ref: () => LabelSelectorSchema }, proto: 11 },
     {
       name: 'sideEffects',
-      schema: {
-        type: 'string',
-        enum: ['None', 'NoneOnDryRun', 'Some', 'Unknown'],
-        rules: [{ rule: "self in ['None', 'NoneOnDryRun']", message: 'must be None or NoneOnDryRun in admissionregistration.svc.io/v1' }],
-      },
+      schema: { type: 'string', enum: ['None', 'NoneOnDryRun', 'Some', 'Unknown'] },
       required: true,
       proto: 6,
     },

@@ -70,7 +70,7 @@ export interface MutatingWebhook {
   /** Labels of the object (new or old) that the request must match; empty (default) matches all. */
   objectSelector?: LabelSelector;
 
-  /** None or NoneOnDryRun: whether the webhook has side effects that a dry-run must not cause. A dry-run request that would reach a webhook with another value fails. */
+  /** None, NoneOnDryRun, Some or Unknown: whether the webhook has side effects that a dry-run must not cause. A dry-run request that would reach a webhook with Some or Unknown fails with 400. (The real system's v1 accepts only the first two; see docs/decisions.md.) */
   sideEffects: 'None' | 'NoneOnDryRun' | 'Some' | 'Unknown';
 
   /**
@@ -256,7 +256,7 @@ export interface ValidatingWebhook {
   /** Labels of the object (new or old) that the request must match; empty (default) matches all. */
   objectSelector?: LabelSelector;
 
-  /** None or NoneOnDryRun: whether the webhook has side effects that a dry-run must not cause. A dry-run request that would reach a webhook with another value fails. */
+  /** None, NoneOnDryRun, Some or Unknown: whether the webhook has side effects that a dry-run must not cause. A dry-run request that would reach a webhook with Some or Unknown fails with 400. (The real system's v1 accepts only the first two; see docs/decisions.md.) */
   sideEffects: 'None' | 'NoneOnDryRun' | 'Some' | 'Unknown';
 
   /**
@@ -388,7 +388,7 @@ export interface WebhookCommon {
   /** Labels of the object (new or old) that the request must match; empty (default) matches all. */
   objectSelector?: LabelSelector;
 
-  /** None or NoneOnDryRun: whether the webhook has side effects that a dry-run must not cause. A dry-run request that would reach a webhook with another value fails. */
+  /** None, NoneOnDryRun, Some or Unknown: whether the webhook has side effects that a dry-run must not cause. A dry-run request that would reach a webhook with Some or Unknown fails with 400. (The real system's v1 accepts only the first two; see docs/decisions.md.) */
   sideEffects: 'None' | 'NoneOnDryRun' | 'Some' | 'Unknown';
 
   /**

@@ -86,21 +86,25 @@ function caller(host: AdmissionHost, phase: Phase, options: WebhookAdmissionOpti
       if (!version) throw new CallError(`webhook does not accept known AdmissionReview versions ${JSON.stringify(spec.admissionReviewVersions ?? [])}`);
       const response = await send(spec, version, payload);
       for (const w of response.warnings ?? []) if (typeof w === 'string' && w !== '') request.warnings.add(w);
-      for (const [key, value] of Object.entries(response.auditAnnotations ?? {})) request.annotate(`${spec.name}/${key}`, String(value));
+      for (const [key, value] of Object.entries(response.auditAnnotations ?? {})) request.auditAnnotations[`${spec.name}/${key}`] = String(value);
       if (!response.allowed) throw denial(spec.name, response.status);
       if (response.patch === undefined || response.patch === '') return false;
       if (phase === 'validating') throw new CallError('received invalid webhook response: validating webhooks may not return response.patch');
       if (response.patchType !== 'JSONPatch')
         throw new CallError(`received invalid webhook response: webhook returned invalid response.patchType of ${JSON.stringify(response.patchType ?? '')}`);
       const changed = applyPatch(request, response.patch);
-      request.annotate(`mutation.webhook.admission.svc.io/round_${round}_index_${index}`, JSON.stringify({ configuration: webhook.configuration, webhook: spec.name, mutated: changed }));
+      request.auditAnnotations[`mutation.webhook.admission.svc.io/round_${round}_index_${index}`] = JSON.stringify({
+        configuration: webhook.configuration,
+        webhook: spec.name,
+        mutated: changed,
+      });
       return changed;
     } catch (e) {
       if (!(e instanceof CallError)) throw e;
       const message = `failed calling webhook ${JSON.stringify(spec.name)}: ${e.message}`;
       if (spec.failurePolicy === 'Ignore') {
         log(`svckit serve: failing open: ${message}`);
-        request.annotate(`${FAILED_OPEN[phase]}/round_${round}_index_${index}`, spec.name);
+        request.auditAnnotations[`${FAILED_OPEN[phase]}/round_${round}_index_${index}`] = spec.name;
         return undefined;
       }
       throw internalError(message);
