@@ -33,3 +33,14 @@ export {
   type RateLimiter,
 } from './stages/index.js';
 export { INITIAL_EVENTS_END } from './watch.js';
+export {
+  type EventLimit,
+  type EventLimitType,
+  eventRateLimit,
+  IMAGE_POLICY_ANNOTATION_MARK,
+  IMAGE_POLICY_AUDIT_PREFIX,
+  type ImagePolicyConfig,
+  imagePolicyWebhook,
+  mutatingWebhookAdmission,
+  validatingWebhookAdmission,
+} from './admission-plugins/index.js';

@@ -4,3 +4,11 @@
  * ImagePolicyWebhook (configured from an AdmissionConfiguration).
  */
 export { mutatingWebhookAdmission, validatingWebhookAdmission, type WebhookAdmissionOptions } from './webhooks.js';
+export { type EventLimit, type EventLimitType, type EventRateLimitOptions, eventRateLimit } from './event-rate-limit.js';
+export {
+  IMAGE_POLICY_ANNOTATION_MARK,
+  IMAGE_POLICY_AUDIT_PREFIX,
+  type ImagePolicyConfig,
+  type ImagePolicyOptions,
+  imagePolicyWebhook,
+} from './image-policy.js';
