@@ -2,7 +2,15 @@ import { allKinds } from '../generated/kinds.js';
 import { openApiDocuments as builtinDocuments } from '../generated/openapi.js';
 import { allProtobufPackages } from '../generated/protobuf.js';
 import type { KindRegistration } from '../runtime/schema/index.js';
-import { ApiServer, type HandlerCatalog, type RuleChecker, celRuleChecker } from '../runtime/server/index.js';
+import {
+  type AdmissionPluginSource,
+  ApiServer,
+  type HandlerCatalog,
+  type RuleChecker,
+  celRuleChecker,
+  mutatingWebhookAdmission,
+  validatingWebhookAdmission,
+} from '../runtime/server/index.js';
 import { createStore } from '../runtime/store/index.js';
 
 /** Where the reference server keeps its objects unless told otherwise. */
@@ -31,6 +39,8 @@ export interface ReferenceServerOptions {
   project?: { kinds: readonly KindRegistration[]; openApiDocuments: Record<string, () => Promise<Record<string, unknown>>> };
   /** Named handlers the kinds refer to, over the built-in catalogue. */
   handlers?: HandlerCatalog;
+  /** Admission plugins in order; default the webhook plugins (`svckit serve --enable-admission-plugins`). */
+  admission?: readonly AdmissionPluginSource[];
 }
 
 export interface RunningServer {
@@ -67,6 +77,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     runtimeConfig: options.runtimeConfig,
     release: options.release,
     handlers: options.handlers,
+    admission: options.admission ?? [mutatingWebhookAdmission(), validatingWebhookAdmission()],
   });
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   if (!options.project) await ensureNamespace(url, DEFAULT_NAMESPACE);

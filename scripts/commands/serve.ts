@@ -5,11 +5,13 @@ import { allKinds } from '../../generated/kinds.js';
 import { checkRules } from '../../runtime/server/index.js';
 import { DEFAULT_STORE, startReferenceServer } from '../reference-server.js';
 import { projectKinds } from './project-kinds.js';
+import { ADMISSION_OPTIONS, ADMISSION_USAGE, admissionFromFlags } from './serve-admission.js';
 import { UsageError } from './usage-error.js';
 
 export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--store sqlite:<path>|memory|etcd://host:port[,...][?prefix=/p]]
              [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>] [--runtime-config batch/v1beta1=true]
-             [--feature-gates APIResponseCompression=false]`;
+             [--feature-gates APIResponseCompression=false]
+             ${ADMISSION_USAGE}`;
 
 /** `svckit serve`: the reference server until SIGTERM or SIGINT. */
 export async function serveCommand(args: string[]): Promise<number> {
@@ -24,6 +26,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       schemas: { type: 'string', multiple: true },
       'runtime-config': { type: 'string', default: '' },
       'feature-gates': { type: 'string', default: '' },
+      ...ADMISSION_OPTIONS,
     },
     strict: true,
   });
@@ -42,6 +45,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     continueTtlMs,
     runtimeConfig: values['runtime-config'],
     compression: responseCompressionEnabled(values['feature-gates']),
+    admission: admissionFromFlags(values),
     ...(project ? { project } : {}),
   });
   process.stdout.write(`listening on ${url}\n`);
