@@ -1,3 +1,4 @@
+import { benchAdmission } from './admission.js';
 import { benchClient } from './client.js';
 import { benchApply } from './apply.js';
 import { benchCel } from './cel.js';
@@ -11,6 +12,7 @@ import { benchValidate } from './validate.js';
 
 /** `npm run bench [-- <name>...]`: every benchmark, or the named ones. */
 const benches: Record<string, () => Promise<void>> = {
+  admission: benchAdmission,
   apply: benchApply,
   client: benchClient,
   cel: benchCel,
