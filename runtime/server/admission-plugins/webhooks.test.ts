@@ -132,7 +132,7 @@ describe('mutating webhooks', () => {
     expect(second.metadata.annotations?.['a-saw-b']).toBeUndefined();
   });
 
-  it('applies to patch and to the status-less update path too (UPDATE with the old object)', async () => {
+  it('applies to patch (UPDATE with the old object) and to server-side apply', async () => {
     await h.create(configMaps(h.ns), configMap('patched'));
     const a = await webhook(appendLabel('P'));
     await register('Mutating', 'a-config', [hookSpec('a.example.com', a)]);
@@ -141,6 +141,15 @@ describe('mutating webhooks', () => {
     expect(res.body.metadata.labels.order).toBe('P');
     expect(a.calls[0].operation).toBe('UPDATE');
     expect(a.calls[0].oldObject.data).toEqual({ a: '1' });
+    // Server-side apply that creates: a CREATE, and the webhook's change is stored.
+    const applied = await h.patch(
+      `${configMaps(h.ns)}/applied?fieldManager=test`,
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied' }, data: { x: 'y' } }),
+      'application/apply-patch+yaml',
+    );
+    expect(applied.status, JSON.stringify(applied.body)).toBe(201);
+    expect(applied.body.metadata.labels.order).toBe('P');
+    expect(a.calls.at(-1).operation).toBe('CREATE');
   });
 });
 

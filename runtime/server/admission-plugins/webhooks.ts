@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Agent } from 'node:https';
 import { type JsonApiObject, StatusError, badRequest, internalError } from '../../api/index.js';
 import { httpsJson } from '../../auth/index.js';
 import { isJsonObject, jsonEqual, type JsonValue } from '../../json/index.js';
@@ -149,6 +150,27 @@ function reviewRequest(request: AdmissionRequest): Record<string, unknown> {
   };
 }
 
+/**
+ * Keep-alive agents by CA bundle: a webhook is called on every matching write, and a TLS handshake
+ * per call would cost more than the call (upstream's client reuses connections too).
+ */
+const agents = new Map<string, Agent>();
+
+function agentFor(ca: string | undefined): Agent {
+  const key = ca ?? '';
+  let agent = agents.get(key);
+  if (!agent) {
+    if (agents.size >= 64) {
+      const [oldest, old] = agents.entries().next().value!;
+      old.destroy();
+      agents.delete(oldest);
+    }
+    agent = new Agent({ keepAlive: true, maxSockets: 32, ...(ca ? { ca } : {}) });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
 async function send(spec: ConfiguredWebhook['spec'], version: string, payload: Record<string, unknown>): Promise<ReviewResponse> {
   const url = spec.clientConfig.url;
   if (!url) throw new CallError('failed to call webhook: the reference server runs no cluster network to reach a service reference; use clientConfig.url');
@@ -161,7 +183,7 @@ async function send(spec: ConfiguredWebhook['spec'], version: string, payload: R
       method: 'POST',
       body: { apiVersion, kind: 'AdmissionReview', request: payload },
       timeoutMs: timeoutSeconds * 1000,
-      ...(ca ? { ca } : {}),
+      agent: agentFor(ca),
     });
   } catch (e) {
     throw new CallError(`failed to call webhook: ${(e as Error).message}`);
