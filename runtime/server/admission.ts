@@ -149,7 +149,13 @@ export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<J
 /** Admission of a delete (upstream's DELETE attributes: no object, the stored one as the old object). */
 export async function admitDelete(
   ctx: AdmissionContext,
-  input: { resource: ServedResource; namespace: string | undefined; old: JsonApiObject; dryRun: boolean; options?: Record<string, unknown> },
+  input: {
+    resource: ServedResource;
+    namespace: string | undefined;
+    old: JsonApiObject;
+    dryRun: boolean;
+    options?: Record<string, unknown>;
+  },
 ): Promise<void> {
   if (ctx.admission.length === 0) return;
   const request = admissionRequest(ctx, {

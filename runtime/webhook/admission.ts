@@ -28,7 +28,10 @@ export function allow(options: Omit<Extract<AdmissionVerdict, { allowed: true }>
 }
 
 /** Refuses the request with `message` (the client sees it in the Status). */
-export function deny(message: string, options: Omit<Extract<AdmissionVerdict, { allowed: false }>, 'allowed' | 'message'> = {}): AdmissionVerdict {
+export function deny(
+  message: string,
+  options: Omit<Extract<AdmissionVerdict, { allowed: false }>, 'allowed' | 'message'> = {},
+): AdmissionVerdict {
   return { allowed: false, message, ...options };
 }
 

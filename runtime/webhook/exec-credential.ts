@@ -37,8 +37,7 @@ function readExecInfo(text: string | undefined): ExecCredential {
   } catch (e) {
     throw new Error(`${EXEC_INFO_ENV} is not JSON: ${(e as Error).message}`);
   }
-  if (!isJsonObject(value) || value.kind !== 'ExecCredential')
-    throw new Error(`${EXEC_INFO_ENV} does not hold an ExecCredential`);
+  if (!isJsonObject(value) || value.kind !== 'ExecCredential') throw new Error(`${EXEC_INFO_ENV} does not hold an ExecCredential`);
   if (value.apiVersion !== 'client.authentication.svc.io/v1' && value.apiVersion !== 'client.authentication.svc.io/v1beta1')
     throw new Error(`${EXEC_INFO_ENV}: unsupported apiVersion ${JSON.stringify(value.apiVersion)}`);
   return value as unknown as ExecCredential;

@@ -60,7 +60,9 @@ describe('admissionWebhook over serveWebhook', () => {
       expect(res.json.apiVersion).toBe(v);
       const r = res.json.response;
       expect(r).toMatchObject({ uid: 'u-1', allowed: true, patchType: 'JSONPatch', auditAnnotations: { why: 'labelled' } });
-      expect(JSON.parse(Buffer.from(r.patch, 'base64').toString())).toEqual([{ op: 'add', path: '/metadata/labels', value: { seen: 'yes' } }]);
+      expect(JSON.parse(Buffer.from(r.patch, 'base64').toString())).toEqual([
+        { op: 'add', path: '/metadata/labels', value: { seen: 'yes' } },
+      ]);
     }
   });
 
@@ -72,21 +74,33 @@ describe('admissionWebhook over serveWebhook', () => {
   it('bad requests are 400 (not JSON, not a review, no uid); other methods 405', async () => {
     expect((await post(hook, '{nope')).status).toBe(400);
     expect((await post(hook, JSON.stringify({ kind: 'Pod' }))).status).toBe(400);
-    expect((await post(hook, JSON.stringify({ apiVersion: 'admission.svc.io/v1', kind: 'AdmissionReview', request: {} }))).json.message).toBe(
-      'the AdmissionReview has no request.uid',
-    );
+    expect(
+      (await post(hook, JSON.stringify({ apiVersion: 'admission.svc.io/v1', kind: 'AdmissionReview', request: {} }))).json.message,
+    ).toBe('the AdmissionReview has no request.uid');
     expect((await post(hook, '', 'GET')).status).toBe(405);
   });
 });
 
 describe('the other callbacks', () => {
   it('imagePolicyBackend and authorizationWebhook fill status', async () => {
-    const images = await serveWebhook(imagePolicyBackend((spec) => ({ allowed: false, reason: `no ${spec.containers?.[0]?.image}` })), { tls });
-    const authz = await serveWebhook(authorizationWebhook((spec) => ({ allowed: spec.user === 'alice', reason: 'by name' })), { tls });
+    const images = await serveWebhook(
+      imagePolicyBackend((spec) => ({ allowed: false, reason: `no ${spec.containers?.[0]?.image}` })),
+      { tls },
+    );
+    const authz = await serveWebhook(
+      authorizationWebhook((spec) => ({ allowed: spec.user === 'alice', reason: 'by name' })),
+      { tls },
+    );
     try {
-      const img = await post(images, JSON.stringify({ apiVersion: 'imagepolicy.svc.io/v1alpha1', kind: 'ImageReview', spec: { containers: [{ image: 'x:1' }] } }));
+      const img = await post(
+        images,
+        JSON.stringify({ apiVersion: 'imagepolicy.svc.io/v1alpha1', kind: 'ImageReview', spec: { containers: [{ image: 'x:1' }] } }),
+      );
       expect(img.json.status).toEqual({ allowed: false, reason: 'no x:1' });
-      const sar = await post(authz, JSON.stringify({ apiVersion: 'authorization.svc.io/v1', kind: 'SubjectAccessReview', spec: { user: 'alice' } }));
+      const sar = await post(
+        authz,
+        JSON.stringify({ apiVersion: 'authorization.svc.io/v1', kind: 'SubjectAccessReview', spec: { user: 'alice' } }),
+      );
       expect(sar.json).toMatchObject({ apiVersion: 'authorization.svc.io/v1', status: { allowed: true, reason: 'by name' } });
     } finally {
       await images.close();
@@ -96,12 +110,22 @@ describe('the other callbacks', () => {
 
   it('execCredentialPlugin answers in the requested version; a request that is not an ExecCredential is an error', async () => {
     let out = '';
-    const env = { SVC_EXEC_INFO: JSON.stringify({ apiVersion: 'client.authentication.svc.io/v1beta1', kind: 'ExecCredential', spec: { interactive: false } }) };
+    const env = {
+      SVC_EXEC_INFO: JSON.stringify({
+        apiVersion: 'client.authentication.svc.io/v1beta1',
+        kind: 'ExecCredential',
+        spec: { interactive: false },
+      }),
+    };
     await execCredentialPlugin(() => ({ token: 't0k3n' }), { env, write: (t) => (out += t) });
-    expect(JSON.parse(out)).toEqual({ apiVersion: 'client.authentication.svc.io/v1beta1', kind: 'ExecCredential', status: { token: 't0k3n' } });
-    await expect(execCredentialPlugin(() => ({ token: 'x' }), { env: { SVC_EXEC_INFO: '{"kind":"Pod"}' }, write: () => {} })).rejects.toThrow(
-      'SVC_EXEC_INFO does not hold an ExecCredential',
-    );
+    expect(JSON.parse(out)).toEqual({
+      apiVersion: 'client.authentication.svc.io/v1beta1',
+      kind: 'ExecCredential',
+      status: { token: 't0k3n' },
+    });
+    await expect(
+      execCredentialPlugin(() => ({ token: 'x' }), { env: { SVC_EXEC_INFO: '{"kind":"Pod"}' }, write: () => {} }),
+    ).rejects.toThrow('SVC_EXEC_INFO does not hold an ExecCredential');
     await expect(execCredentialPlugin(() => ({}), { env: {}, write: () => {} })).rejects.toThrow(/needs a token/);
   });
 });

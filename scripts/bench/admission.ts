@@ -18,13 +18,22 @@ export async function benchAdmission(): Promise<void> {
     }),
     { tls },
   );
-  const validating = await serveWebhook(admissionWebhook((req) => (req.name === 'forbidden' ? deny('no') : allow())), { tls });
+  const validating = await serveWebhook(
+    admissionWebhook((req) => (req.name === 'forbidden' ? deny('no') : allow())),
+    { tls },
+  );
   const withHooks = await startReferenceServer({ store: 'memory' });
   const without = await startReferenceServer({ store: 'memory' });
   const agent = new Agent({ connections: 16, pipelining: 1 });
   const caBundle = Buffer.from(tls.cert).toString('base64');
   const rules = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }];
-  const hook = (name: string, url: string) => ({ name, clientConfig: { url, caBundle }, rules, sideEffects: 'None', admissionReviewVersions: ['v1'] });
+  const hook = (name: string, url: string) => ({
+    name,
+    clientConfig: { url, caBundle },
+    rules,
+    sideEffects: 'None',
+    admissionReviewVersions: ['v1'],
+  });
   try {
     await post(agent, withHooks.url, '/apis/admissionregistration.svc.io/v1/mutatingwebhookconfigurations', {
       metadata: { name: 'bench' },
@@ -42,7 +51,10 @@ export async function benchAdmission(): Promise<void> {
       {
         name: 'create x300 with a mutating + a validating webhook (8 in flight)',
         ours: () => inParallel(300, 8, () => post(agent, withHooks.url, '/api/v1/namespaces/bench/configmaps', cm(`c${a++}`))),
-        peer: { name: 'no webhooks', run: () => inParallel(300, 8, () => post(agent, without.url, '/api/v1/namespaces/bench/configmaps', cm(`c${b++}`))) },
+        peer: {
+          name: 'no webhooks',
+          run: () => inParallel(300, 8, () => post(agent, without.url, '/api/v1/namespaces/bench/configmaps', cm(`c${b++}`))),
+        },
         runs: 3,
       },
     ];
@@ -58,7 +70,12 @@ export async function benchAdmission(): Promise<void> {
 }
 
 async function post(agent: Agent, base: string, path: string, body: unknown): Promise<void> {
-  const res = await request(base + path, { method: 'POST', dispatcher: agent, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const res = await request(base + path, {
+    method: 'POST',
+    dispatcher: agent,
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
   const text = await res.body.text();
   if (res.statusCode >= 300) throw new Error(`POST ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
 }

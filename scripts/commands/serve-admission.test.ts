@@ -84,21 +84,28 @@ plugins:
       limits: [{type: Server, qps: 1, burst: 1}]
 `,
     });
-    const admission = admissionFromFlags({ 'enable-admission-plugins': 'EventRateLimit', 'admission-control-config-file': join(d, 'admission.yaml') });
+    const admission = admissionFromFlags({
+      'enable-admission-plugins': 'EventRateLimit',
+      'admission-control-config-file': join(d, 'admission.yaml'),
+    });
     running = await startReferenceServer({ store: 'memory', admission });
     expect(await postEvents(running.url, 2)).toEqual([201, 429]);
   });
 
   it('mistakes are usage errors naming the flag, the file and the field', () => {
     expect(() => admissionFromFlags({ 'enable-admission-plugins': 'NoSuchPlugin' })).toThrow(
-      new UsageError('--enable-admission-plugins: unknown admission plugin "NoSuchPlugin"; known: ImagePolicyWebhook, EventRateLimit, MutatingAdmissionWebhook, ValidatingAdmissionWebhook'),
+      new UsageError(
+        '--enable-admission-plugins: unknown admission plugin "NoSuchPlugin"; known: ImagePolicyWebhook, EventRateLimit, MutatingAdmissionWebhook, ValidatingAdmissionWebhook',
+      ),
     );
     expect(() => admissionFromFlags({ 'enable-admission-plugins': 'EventRateLimit' })).toThrow(/EventRateLimit needs its configuration/);
     const d = files({
-      'admission.yaml': 'apiVersion: apiserver.config.svc.io/v1\nkind: AdmissionConfiguration\nplugins:\n  - name: EventRateLimit\n    path: rate.yaml\n',
+      'admission.yaml':
+        'apiVersion: apiserver.config.svc.io/v1\nkind: AdmissionConfiguration\nplugins:\n  - name: EventRateLimit\n    path: rate.yaml\n',
       'rate.yaml': RATE(0),
     });
-    const bad = () => admissionFromFlags({ 'enable-admission-plugins': 'EventRateLimit', 'admission-control-config-file': join(d, 'admission.yaml') });
+    const bad = () =>
+      admissionFromFlags({ 'enable-admission-plugins': 'EventRateLimit', 'admission-control-config-file': join(d, 'admission.yaml') });
     expect(bad).toThrow(UsageError);
     expect(bad).toThrow(/rate\.yaml is not valid:[\s\S]*limits\[0\]\.burst/);
     expect(() => admissionFromFlags({ 'admission-control-config-file': join(d, 'nope.yaml') })).toThrow(/nope\.yaml: no such file/);

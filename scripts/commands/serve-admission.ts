@@ -62,9 +62,13 @@ export function admissionFromFlags(values: AdmissionFlags): AdmissionPluginSourc
 }
 
 function names(flag: string, text: string | undefined): PluginName[] {
-  const list = (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const n of list)
-    if (!(ORDER as readonly string[]).includes(n)) throw new UsageError(`${flag}: unknown admission plugin ${JSON.stringify(n)}; known: ${ORDER.join(', ')}`);
+    if (!(ORDER as readonly string[]).includes(n))
+      throw new UsageError(`${flag}: unknown admission plugin ${JSON.stringify(n)}; known: ${ORDER.join(', ')}`);
   return list as PluginName[];
 }
 
@@ -77,7 +81,10 @@ interface PluginConfig {
 
 function required(configs: Map<string, PluginConfig>, name: PluginName, file: string | undefined): PluginConfig {
   const c = configs.get(name);
-  if (!c) throw new UsageError(`${name} needs its configuration: a plugin entry named ${name} in ${file ? file : '--admission-control-config-file'}`);
+  if (!c)
+    throw new UsageError(
+      `${name} needs its configuration: a plugin entry named ${name} in ${file ? file : '--admission-control-config-file'}`,
+    );
   return c;
 }
 
@@ -132,7 +139,9 @@ function parseYaml(text: string, where: string): unknown {
 function eventLimits(c: PluginConfig): EventLimit[] {
   const doc = validated(c.where, JSON.stringify(c.value));
   if (doc.apiVersion !== 'eventratelimit.admission.svc.io/v1alpha1' || doc.kind !== 'Configuration')
-    throw new UsageError(`${c.where}: expected an eventratelimit.admission.svc.io/v1alpha1 Configuration, found ${doc.apiVersion} ${doc.kind}`);
+    throw new UsageError(
+      `${c.where}: expected an eventratelimit.admission.svc.io/v1alpha1 Configuration, found ${doc.apiVersion} ${doc.kind}`,
+    );
   return doc.limits as EventLimit[];
 }
 
@@ -145,7 +154,8 @@ function imagePolicy(c: PluginConfig): AdmissionPluginSource {
   const number = (field: string, min: number): number | undefined => {
     const v = p[field];
     if (v === undefined) return undefined;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new UsageError(`${c.where}: imagePolicy.${field}: must be an integer of at least ${min}, not ${JSON.stringify(v)}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min)
+      throw new UsageError(`${c.where}: imagePolicy.${field}: must be an integer of at least ${min}, not ${JSON.stringify(v)}`);
     return v;
   };
   const path = resolve(c.dir, p.kubeConfigFile);

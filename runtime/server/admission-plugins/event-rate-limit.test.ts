@@ -39,7 +39,11 @@ describe('EventRateLimit', () => {
     const { h, clock } = await serverWith([{ type: 'Server', qps: 2, burst: 3 }]);
     expect(await statuses(h, 4, () => event(h.ns))).toEqual([201, 201, 201, 429]);
     const refused = await h.post(events(h.ns), event(h.ns));
-    expect(refused.body).toMatchObject({ reason: 'TooManyRequests', code: 429, message: 'Too many requests: limit reached on type Server for key ' });
+    expect(refused.body).toMatchObject({
+      reason: 'TooManyRequests',
+      code: 429,
+      message: 'Too many requests: limit reached on type Server for key ',
+    });
     expect(refused.headers['retry-after']).toBeUndefined();
     clock.ms += 1000; // two tokens
     expect(await statuses(h, 3, () => event(h.ns))).toEqual([201, 201, 429]);
@@ -50,7 +54,11 @@ describe('EventRateLimit', () => {
   it('non-events and dry runs are never counted', async () => {
     const { h } = await serverWith([{ type: 'Server', qps: 1, burst: 1 }]);
     for (let i = 0; i < 3; i++) {
-      const res = await h.post(`/api/v1/namespaces/${h.ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}` } });
+      const res = await h.post(`/api/v1/namespaces/${h.ns}/configmaps`, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `c${i}` },
+      });
       expect(res.status).toBe(201);
     }
     expect((await h.post(`${events(h.ns)}?dryRun=All`, event(h.ns))).status).toBe(201);

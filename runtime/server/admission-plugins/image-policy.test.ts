@@ -21,7 +21,9 @@ beforeAll(async () => {
     imagePolicyBackend((spec) => {
       reviews.push(spec);
       const bad = (spec.containers ?? []).find((c) => c.image.startsWith('evil/'));
-      return bad ? { allowed: false, reason: `${bad.image} is not allowed` } : { allowed: true, auditAnnotations: { checked: String(spec.containers?.length) } };
+      return bad
+        ? { allowed: false, reason: `${bad.image} is not allowed` }
+        : { allowed: true, auditAnnotations: { checked: String(spec.containers?.length) } };
     }),
     { tls },
   );
@@ -71,7 +73,9 @@ describe('ImagePolicyWebhook', () => {
     expect(annotations['imagepolicywebhook.image-policy.svc.io/checked']).toBe('2');
     const denied = await h.post(pods(h.ns), pod('bad', 'good/app:1', { spec: { initContainers: [{ name: 'i', image: 'evil/miner' }] } }));
     expect(denied.status).toBe(403);
-    expect(denied.body.message).toBe('pods "bad" is forbidden: image policy webhook backend denied one or more images: evil/miner is not allowed');
+    expect(denied.body.message).toBe(
+      'pods "bad" is forbidden: image policy webhook backend denied one or more images: evil/miner is not allowed',
+    );
   });
 
   it('caches an allow for allowTTL and a deny for denyTTL', async () => {

@@ -90,9 +90,12 @@ export function imagePolicyWebhook(config: ImagePolicyConfig, options: ImagePoli
         }
         cache.set(key, status, status.allowed ? allowTtlMs : denyTtlMs);
       }
-      for (const [k, v] of Object.entries(status.auditAnnotations ?? {})) request.auditAnnotations[`${IMAGE_POLICY_AUDIT_PREFIX}${k}`] = String(v);
+      for (const [k, v] of Object.entries(status.auditAnnotations ?? {}))
+        request.auditAnnotations[`${IMAGE_POLICY_AUDIT_PREFIX}${k}`] = String(v);
       if (!status.allowed) {
-        const why = status.reason ? `image policy webhook backend denied one or more images: ${status.reason}` : 'one or more images rejected by webhook backend';
+        const why = status.reason
+          ? `image policy webhook backend denied one or more images: ${status.reason}`
+          : 'one or more images rejected by webhook backend';
         throw forbidden(r, request.name, why);
       }
     },
@@ -102,9 +105,11 @@ export function imagePolicyWebhook(config: ImagePolicyConfig, options: ImagePoli
 /** The ImageReview spec of a pod: every container's image, the marked annotations, the namespace. */
 function imageReviewSpec(request: AdmissionRequest): Record<string, unknown> {
   const pod = request.object as { metadata?: { annotations?: Record<string, string> }; spec?: Record<string, unknown> };
-  const containers = ['containers', 'initContainers', 'ephemeralContainers'].flatMap(
-    (field) => ((pod.spec?.[field] as Array<{ image?: string }> | undefined) ?? []).map((c) => ({ image: c.image ?? '' })),
+  const containers = ['containers', 'initContainers', 'ephemeralContainers'].flatMap((field) =>
+    ((pod.spec?.[field] as Array<{ image?: string }> | undefined) ?? []).map((c) => ({ image: c.image ?? '' })),
   );
-  const annotations = Object.fromEntries(Object.entries(pod.metadata?.annotations ?? {}).filter(([k]) => k.includes(IMAGE_POLICY_ANNOTATION_MARK)));
+  const annotations = Object.fromEntries(
+    Object.entries(pod.metadata?.annotations ?? {}).filter(([k]) => k.includes(IMAGE_POLICY_ANNOTATION_MARK)),
+  );
   return { containers, annotations, namespace: request.namespace ?? '' };
 }

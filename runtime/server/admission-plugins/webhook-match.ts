@@ -7,7 +7,12 @@ import { ADMISSION_REGISTRATION_GROUP, type ConfiguredWebhook, type WebhookSpec 
  * Resources never sent to webhooks, so that a broken webhook cannot lock out its own repair (as
  * upstream's IsExemptAdmissionConfigurationResource).
  */
-const EXEMPT = new Set(['mutatingwebhookconfigurations', 'validatingwebhookconfigurations', 'validatingadmissionpolicies', 'validatingadmissionpolicybindings']);
+const EXEMPT = new Set([
+  'mutatingwebhookconfigurations',
+  'validatingwebhookconfigurations',
+  'validatingadmissionpolicies',
+  'validatingadmissionpolicybindings',
+]);
 
 export function isExempt(request: AdmissionRequest): boolean {
   return request.resource.group === ADMISSION_REGISTRATION_GROUP && EXEMPT.has(request.resource.resource);

@@ -1,5 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AdmissionHandler, type ServedWebhook, admissionWebhook, allow, deny, selfSignedCertificate, serveWebhook, type TlsKeyPair } from '../../webhook/index.js';
+import {
+  type AdmissionHandler,
+  type ServedWebhook,
+  admissionWebhook,
+  allow,
+  deny,
+  selfSignedCertificate,
+  serveWebhook,
+  type TlsKeyPair,
+} from '../../webhook/index.js';
 import type { AdmissionPlugin, AdmissionRequest } from '../admission.js';
 import { type Harness, type Json, startServer, warningsOf } from '../server.testing.js';
 import { mutatingWebhookAdmission, validatingWebhookAdmission } from './index.js';
@@ -28,7 +37,9 @@ const recorder: AdmissionPlugin = {
 
 beforeAll(async () => {
   tls = selfSignedCertificate();
-  h = await startServer({ server: { admission: [mutatingWebhookAdmission({ log: () => {} }), validatingWebhookAdmission({ log: () => {} }), recorder] } });
+  h = await startServer({
+    server: { admission: [mutatingWebhookAdmission({ log: () => {} }), validatingWebhookAdmission({ log: () => {} }), recorder] },
+  });
 });
 afterAll(async () => {
   await h.close();
@@ -75,11 +86,13 @@ async function register(kind: 'Mutating' | 'Validating', name: string, webhooks:
   });
 }
 
-const appendLabel = (letter: string): AdmissionHandler => (req) => {
-  const meta = (req.object!.metadata ??= {}) as Json;
-  meta.labels = { ...meta.labels, order: `${meta.labels?.order ?? ''}${letter}` };
-  return allow();
-};
+const appendLabel =
+  (letter: string): AdmissionHandler =>
+  (req) => {
+    const meta = (req.object!.metadata ??= {}) as Json;
+    meta.labels = { ...meta.labels, order: `${meta.labels?.order ?? ''}${letter}` };
+    return allow();
+  };
 
 describe('mutating webhooks', () => {
   it('run in the order of their configurations, each seeing the previous patch, and the result is stored', async () => {
@@ -160,7 +173,9 @@ describe('failures', () => {
     const failed = await h.post(configMaps(h.ns), configMap('timeout-fail'));
     expect(failed.status).toBe(500);
     expect(failed.body.reason).toBe('InternalError');
-    expect(failed.body.message).toMatch(/^Internal error occurred: failed calling webhook "slow.example.com": failed to call webhook: .*timed out/);
+    expect(failed.body.message).toMatch(
+      /^Internal error occurred: failed calling webhook "slow.example.com": failed to call webhook: .*timed out/,
+    );
     await h.delete(VALIDATING);
     await register('Validating', 'slow', [hookSpec('slow.example.com', silent, { timeoutSeconds: 1, failurePolicy: 'Ignore' })]);
     const ignored = await h.post(configMaps(h.ns), configMap('timeout-ignore'));
@@ -255,7 +270,10 @@ describe('matching', () => {
     expect((await h.post(configMaps(h.ns), configMap('deny-me'))).status).toBe(403);
     await h.delete(VALIDATING);
     await register('Validating', 'cel', [
-      hookSpec('cel.example.com', no, { failurePolicy: 'Fail', matchConditions: [{ name: 'broken', expression: 'object.spec.missing == 1' }] }),
+      hookSpec('cel.example.com', no, {
+        failurePolicy: 'Fail',
+        matchConditions: [{ name: 'broken', expression: 'object.spec.missing == 1' }],
+      }),
     ]);
     const broken = await h.post(configMaps(h.ns), configMap('broken'));
     expect(broken.status).toBe(500);
@@ -275,7 +293,9 @@ describe('matching', () => {
   it('subresource rules: */status matches only the status subresource', async () => {
     const seen = await webhook(() => allow());
     await register('Validating', 'status', [
-      hookSpec('status.example.com', seen, { rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/status'] }] }),
+      hookSpec('status.example.com', seen, {
+        rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/status'] }],
+      }),
     ]);
     await h.create(`/api/v1/namespaces/${h.ns}/services`, {
       apiVersion: 'v1',

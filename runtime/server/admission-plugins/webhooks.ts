@@ -19,7 +19,10 @@ class CallError extends Error {}
 type Phase = 'mutating' | 'validating';
 
 /** Upstream's annotation keys, with the group of this API. */
-const FAILED_OPEN = { mutating: 'failed-open.mutation.webhook.admission.svc.io', validating: 'failed-open.validating.webhook.admission.svc.io' };
+const FAILED_OPEN = {
+  mutating: 'failed-open.mutation.webhook.admission.svc.io',
+  validating: 'failed-open.validating.webhook.admission.svc.io',
+};
 
 /**
  * MutatingAdmissionWebhook: calls the mutating webhooks that match the request, in the order of
@@ -84,15 +87,20 @@ function caller(host: AdmissionHost, phase: Phase, options: WebhookAdmissionOpti
       // A dry run must not reach a webhook with side effects (checked once it is known to be called).
       if (request.dryRun && spec.sideEffects !== 'None' && spec.sideEffects !== 'NoneOnDryRun')
         throw badRequest(`admission webhook ${JSON.stringify(spec.name)} does not support dry run`);
-      if (!version) throw new CallError(`webhook does not accept known AdmissionReview versions ${JSON.stringify(spec.admissionReviewVersions ?? [])}`);
+      if (!version)
+        throw new CallError(`webhook does not accept known AdmissionReview versions ${JSON.stringify(spec.admissionReviewVersions ?? [])}`);
       const response = await send(spec, version, payload);
       for (const w of response.warnings ?? []) if (typeof w === 'string' && w !== '') request.warnings.add(w);
-      for (const [key, value] of Object.entries(response.auditAnnotations ?? {})) request.auditAnnotations[`${spec.name}/${key}`] = String(value);
+      for (const [key, value] of Object.entries(response.auditAnnotations ?? {}))
+        request.auditAnnotations[`${spec.name}/${key}`] = String(value);
       if (!response.allowed) throw denial(spec.name, response.status);
       if (response.patch === undefined || response.patch === '') return false;
-      if (phase === 'validating') throw new CallError('received invalid webhook response: validating webhooks may not return response.patch');
+      if (phase === 'validating')
+        throw new CallError('received invalid webhook response: validating webhooks may not return response.patch');
       if (response.patchType !== 'JSONPatch')
-        throw new CallError(`received invalid webhook response: webhook returned invalid response.patchType of ${JSON.stringify(response.patchType ?? '')}`);
+        throw new CallError(
+          `received invalid webhook response: webhook returned invalid response.patchType of ${JSON.stringify(response.patchType ?? '')}`,
+        );
       const changed = applyPatch(request, response.patch);
       request.auditAnnotations[`mutation.webhook.admission.svc.io/round_${round}_index_${index}`] = JSON.stringify({
         configuration: webhook.configuration,
@@ -173,7 +181,10 @@ function agentFor(ca: string | undefined): Agent {
 
 async function send(spec: ConfiguredWebhook['spec'], version: string, payload: Record<string, unknown>): Promise<ReviewResponse> {
   const url = spec.clientConfig.url;
-  if (!url) throw new CallError('failed to call webhook: the reference server runs no cluster network to reach a service reference; use clientConfig.url');
+  if (!url)
+    throw new CallError(
+      'failed to call webhook: the reference server runs no cluster network to reach a service reference; use clientConfig.url',
+    );
   const apiVersion = `admission.svc.io/${version}`;
   const timeoutSeconds = spec.timeoutSeconds ?? 10;
   const ca = spec.clientConfig.caBundle ? Buffer.from(spec.clientConfig.caBundle, 'base64').toString('utf8') : undefined;
@@ -195,7 +206,9 @@ async function send(spec: ConfiguredWebhook['spec'], version: string, payload: R
   const response = review.response;
   if (!isJsonObject(response)) throw new CallError('received invalid webhook response: webhook response was absent');
   if (response.uid !== payload.uid)
-    throw new CallError(`received invalid webhook response: expected response.uid=${JSON.stringify(payload.uid)}, got ${JSON.stringify(response.uid ?? '')}`);
+    throw new CallError(
+      `received invalid webhook response: expected response.uid=${JSON.stringify(payload.uid)}, got ${JSON.stringify(response.uid ?? '')}`,
+    );
   if (typeof response.allowed !== 'boolean') throw new CallError('received invalid webhook response: response.allowed is not a boolean');
   return response as ReviewResponse;
 }
@@ -205,7 +218,11 @@ function denial(name: string, status: ReviewResponse['status']): StatusError {
   const deniedBy = `admission webhook ${JSON.stringify(name)} denied the request`;
   const code = typeof status?.code === 'number' && status.code >= 400 ? status.code : 400;
   const detail = status?.message || status?.reason;
-  return new StatusError({ code, reason: status?.reason ?? '', message: detail ? `${deniedBy}: ${detail}` : `${deniedBy} without explanation` });
+  return new StatusError({
+    code,
+    reason: status?.reason ?? '',
+    message: detail ? `${deniedBy}: ${detail}` : `${deniedBy} without explanation`,
+  });
 }
 
 /** Applies a base64 JSON Patch to the request's object in place and defaults it again; true when it changed. */
