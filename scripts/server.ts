@@ -3,6 +3,19 @@
  * the built-in kinds; `ApiServer` serves any kinds (a project's own generated `allKinds`) over a
  * store from `createStore` (`memory`, or `sqlite:<path>`, which needs the optional better-sqlite3).
  */
-export { ApiServer, type ApiServerOptions, type RuleChecker } from '../runtime/server/index.js';
+export {
+  type AdmissionPlugin,
+  type AdmissionPluginSource,
+  type AdmissionRequest,
+  ApiServer,
+  type ApiServerOptions,
+  type EventLimit,
+  eventRateLimit,
+  type ImagePolicyConfig,
+  imagePolicyWebhook,
+  mutatingWebhookAdmission,
+  type RuleChecker,
+  validatingWebhookAdmission,
+} from '../runtime/server/index.js';
 export { type Store, type StoreOptions, StoreConfigError, createStore, isStoreConfigError } from '../runtime/store/index.js';
 export { type ReferenceServerOptions, type RunningServer, startReferenceServer } from './reference-server.js';
