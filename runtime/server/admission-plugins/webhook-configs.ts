@@ -37,7 +37,8 @@ const CONDITION_VARIABLES = { object: 'dyn', oldObject: 'dyn', request: 'dyn' } 
 export class WebhookConfigurations {
   #revision = -1;
   #webhooks: ConfiguredWebhook[] = [];
-  #reading: Promise<ConfiguredWebhook[]> | undefined;
+  /** The read in flight and the revision it started at: a caller that saw a newer one reads again. */
+  #reading: { revision: number; done: Promise<ConfiguredWebhook[]> } | undefined;
 
   constructor(
     private readonly host: AdmissionHost,
@@ -47,10 +48,15 @@ export class WebhookConfigurations {
   async current(): Promise<readonly ConfiguredWebhook[]> {
     const revision = await this.host.store.currentRevision();
     if (revision === this.#revision) return this.#webhooks;
-    this.#reading ??= this.#read(revision).finally(() => {
-      this.#reading = undefined;
-    });
-    return this.#reading;
+    if (this.#reading && this.#reading.revision >= revision) return this.#reading.done;
+    const reading = {
+      revision,
+      done: this.#read(revision).finally(() => {
+        if (this.#reading === reading) this.#reading = undefined;
+      }),
+    };
+    this.#reading = reading;
+    return reading.done;
   }
 
   async #read(revision: number): Promise<ConfiguredWebhook[]> {
@@ -68,8 +74,10 @@ export class WebhookConfigurations {
         });
       }
     }
-    this.#webhooks = webhooks;
-    this.#revision = revision;
+    if (revision > this.#revision) {
+      this.#webhooks = webhooks;
+      this.#revision = revision;
+    }
     return webhooks;
   }
 }

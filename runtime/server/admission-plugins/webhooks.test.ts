@@ -201,6 +201,22 @@ describe('failures', () => {
     expect(patched.body.message).toContain('validating webhooks may not return response.patch');
   });
 
+  it('AdmissionReview v1beta1 is sent when the webhook accepts only it, and the answer must be of the same version', async () => {
+    const old = await webhook(() => allow());
+    await register('Validating', 'beta', [hookSpec('beta.example.com', old, { admissionReviewVersions: ['v1beta1'] })]);
+    expect((await h.post(configMaps(h.ns), configMap('beta'))).status).toBe(201);
+    await h.delete(VALIDATING);
+    const wrong = await serveWebhook(
+      (body: Json) => ({ apiVersion: 'admission.svc.io/v1', kind: 'AdmissionReview', response: { uid: body.request.uid, allowed: true } }),
+      { tls },
+    );
+    hooks.push(wrong);
+    await register('Validating', 'beta', [hookSpec('beta.example.com', wrong, { admissionReviewVersions: ['v1beta1', 'v1'] })]);
+    const res = await h.post(configMaps(h.ns), configMap('beta-wrong'));
+    expect(res.status).toBe(500);
+    expect(res.body.message).toContain('expected webhook response of admission.svc.io/v1beta1');
+  });
+
   it('a webhook whose certificate is not trusted (no caBundle) fails the call', async () => {
     const a = await webhook(() => allow());
     await register('Validating', 'untrusted', [{ ...hookSpec('untrusted.example.com', a), clientConfig: { url: a.url } }]);
