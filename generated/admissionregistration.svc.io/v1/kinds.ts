@@ -26,12 +26,13 @@ export const admissionregistrationV1Kinds: readonly KindRegistration[] = [
       shortNames: [],
       categories: [],
       printerColumns: [
-        { name: 'Webhooks', type: 'integer', jsonPath: '.webhooks.size()' },
+        { name: 'Webhooks', type: 'string', jsonPath: '.webhooks[*].name', description: 'the names of the webhooks (upstream prints their count)' },
       ],
       served: true,
       storage: true,
       custom: false,
       conversion: [],
+      hooks: ['webhook-match-conditions'],
     },
   },
   {
@@ -61,12 +62,13 @@ export const admissionregistrationV1Kinds: readonly KindRegistration[] = [
       shortNames: [],
       categories: [],
       printerColumns: [
-        { name: 'Webhooks', type: 'integer', jsonPath: '.webhooks.size()' },
+        { name: 'Webhooks', type: 'string', jsonPath: '.webhooks[*].name', description: 'the names of the webhooks (upstream prints their count)' },
       ],
       served: true,
       storage: true,
       custom: false,
       conversion: [],
+      hooks: ['webhook-match-conditions'],
     },
   },
   {

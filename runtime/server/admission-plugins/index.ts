@@ -12,3 +12,4 @@ export {
   type ImagePolicyOptions,
   imagePolicyWebhook,
 } from './image-policy.js';
+export { compileCondition } from './webhook-configs.js';

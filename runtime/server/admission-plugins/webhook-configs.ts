@@ -82,7 +82,8 @@ export class WebhookConfigurations {
   }
 }
 
-function compileCondition(expression: string): CompiledExpressionProgram | Error {
+/** A match condition compiled with its variables; the error when it does not compile. */
+export function compileCondition(expression: string): CompiledExpressionProgram | Error {
   try {
     return compileExpression(expression, { variables: CONDITION_VARIABLES, costLimits: { estimated: Number.POSITIVE_INFINITY } });
   } catch (e) {

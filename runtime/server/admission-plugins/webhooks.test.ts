@@ -306,6 +306,21 @@ describe('matching', () => {
     expect(no.calls.at(-1).object).toBeNull();
   });
 
+  it('a configuration whose match condition does not compile is refused with 422 at the expression', async () => {
+    const a = await webhook(() => allow());
+    const res = await h.post(VALIDATING, {
+      apiVersion: 'admissionregistration.svc.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'typo' },
+      webhooks: [hookSpec('typo.example.com', a, { matchConditions: [{ name: 'typo', expression: 'object.metadata.name ==' }] })],
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.details.causes[0].field).toBe('webhooks[0].matchConditions[0].expression');
+    expect(res.body.message).toContain('compilation failed');
+    const table = await h.get(VALIDATING).set('accept', 'application/json;as=Table;v=v1;g=meta.svc.io');
+    expect(table.status).toBe(200);
+  });
+
   it('subresource rules: */status matches only the status subresource', async () => {
     const seen = await webhook(() => allow());
     await register('Validating', 'status', [
