@@ -38,13 +38,6 @@ const part4 = {
   }
 };
 const part5 = {
-  "rule": "!has(self.matchConditions) || self.matchConditions.all(c, self.matchConditions.exists_one(d, d.name == c.name))",
-  "message": "matchConditions names must be unique"
-};
-const part6 = [
-  part5
-];
-const part7 = {
   "name": "continue",
   "in": "query",
   "description": "The continue option should be set when retrieving more results from the server.",
@@ -53,7 +46,7 @@ const part7 = {
     "uniqueItems": true
   }
 };
-const part8 = {
+const part6 = {
   "name": "dryRun",
   "in": "query",
   "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
@@ -62,7 +55,7 @@ const part8 = {
     "uniqueItems": true
   }
 };
-const part9 = {
+const part7 = {
   "description": "Labels of the object (new or old) that the request must match; empty (default) matches all.",
   "allOf": [
     {
@@ -70,7 +63,7 @@ const part9 = {
     }
   ]
 };
-const part10 = {
+const part8 = {
   "name": "resourceVersionMatch",
   "in": "query",
   "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
@@ -79,7 +72,7 @@ const part10 = {
     "uniqueItems": true
   }
 };
-const part11 = {
+const part9 = {
   "name": "fieldManager",
   "in": "query",
   "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
@@ -88,7 +81,7 @@ const part11 = {
     "uniqueItems": true
   }
 };
-const part12 = {
+const part10 = {
   "description": "How long to wait for the webhook, 1 to 30 seconds; default 10. Past it the failure policy decides.",
   "type": "integer",
   "format": "int32",
@@ -96,7 +89,7 @@ const part12 = {
   "minimum": 1,
   "maximum": 30
 };
-const part13 = {
+const part11 = {
   "name": "resourceVersion",
   "in": "query",
   "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
@@ -105,7 +98,7 @@ const part13 = {
     "uniqueItems": true
   }
 };
-const part14 = {
+const part12 = {
   "name": "propagationPolicy",
   "in": "query",
   "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
@@ -114,7 +107,7 @@ const part14 = {
     "uniqueItems": true
   }
 };
-const part15 = {
+const part13 = {
   "name": "fieldValidation",
   "in": "query",
   "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
@@ -123,7 +116,7 @@ const part15 = {
     "uniqueItems": true
   }
 };
-const part16 = {
+const part14 = {
   "description": "The operations on resources the webhook cares about; a request matching any rule is sent.",
   "type": "array",
   "items": {
@@ -131,14 +124,14 @@ const part16 = {
   },
   "x-kubernetes-list-type": "atomic"
 };
-const part17 = {
+const part15 = {
   "description": "The webhook's name, a fully qualified DNS subdomain with at least three segments (`imagepolicy.example.com`); unique within the configuration.",
   "type": "string",
   "minLength": 1,
   "maxLength": 253,
   "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?){2,}$"
 };
-const part18 = {
+const part16 = {
   "description": "Labels of the object's namespace (of the namespace itself for a Namespace) that the request must match; empty (default) matches every request; cluster-scoped objects other than namespaces are never excluded by it.",
   "allOf": [
     {
@@ -146,7 +139,7 @@ const part18 = {
     }
   ]
 };
-const part19 = {
+const part17 = {
   "description": "Exact or Equivalent (default): whether a request to another version of a listed resource is sent too. The reference server serves each resource in one storage shape, so both behave as Exact for resources it serves in one version.",
   "type": "string",
   "default": "Equivalent",
@@ -155,7 +148,7 @@ const part19 = {
     "Equivalent"
   ]
 };
-const part20 = {
+const part18 = {
   "200": {
     "description": "OK",
     "content": {
@@ -180,7 +173,7 @@ const part20 = {
     "description": "Unauthorized"
   }
 };
-const part21 = {
+const part19 = {
   "description": "None, NoneOnDryRun, Some or Unknown: whether the webhook has side effects that a dry-run must not cause. A dry-run request that would reach a webhook with Some or Unknown fails with 400. (The real system's v1 accepts only the first two; see docs/decisions.md.)",
   "type": "string",
   "enum": [
@@ -190,7 +183,7 @@ const part21 = {
     "Unknown"
   ]
 };
-const part22 = {
+const part20 = {
   "description": "The AdmissionReview versions the webhook accepts, in order of preference; the server sends the first it speaks (v1, v1beta1).",
   "type": "array",
   "items": {
@@ -205,7 +198,7 @@ const part22 = {
     }
   ]
 };
-const part23 = {
+const part21 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/admissionregistration.svc.io.v1.MutatingWebhookConfiguration"
@@ -221,29 +214,29 @@ const part23 = {
       "$ref": "#/components/schemas/admissionregistration.svc.io.v1.MutatingWebhookConfiguration"
     }
   }
+};
+const part22 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingWebhookConfiguration"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingWebhookConfiguration"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingWebhookConfiguration"
+    }
+  }
+};
+const part23 = {
+  "description": "OK",
+  "content": part21
 };
 const part24 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingWebhookConfiguration"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingWebhookConfiguration"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingWebhookConfiguration"
-    }
-  }
-};
-const part25 = {
-  "description": "OK",
-  "content": part23
-};
-const part26 = {
   "content": {
     "application/apply-patch+yaml": {
       "schema": {
@@ -268,27 +261,27 @@ const part26 = {
   },
   "required": true
 };
-const part27 = {
+const part25 = {
   "description": "Created",
-  "content": part23
+  "content": part21
+};
+const part26 = {
+  "description": "Accepted",
+  "content": part21
+};
+const part27 = {
+  "description": "OK",
+  "content": part22
 };
 const part28 = {
-  "description": "Accepted",
-  "content": part23
+  "description": "Created",
+  "content": part22
 };
 const part29 = {
-  "description": "OK",
-  "content": part24
+  "description": "Accepted",
+  "content": part22
 };
 const part30 = {
-  "description": "Created",
-  "content": part24
-};
-const part31 = {
-  "description": "Accepted",
-  "content": part24
-};
-const part32 = {
   "description": "CEL conditions over `object`, `oldObject`, `request` and `authorizer` that must all be true for the request to be sent; at most 64. An error follows the failure policy.",
   "type": "array",
   "items": {
@@ -302,13 +295,13 @@ const part32 = {
   "x-kubernetes-patch-strategy": "merge",
   "x-kubernetes-patch-merge-key": "name"
 };
-const part33 = [
-  part8,
-  part11,
-  part15
+const part31 = [
+  part6,
+  part9,
+  part13
 ];
-const part34 = [
-  part8,
+const part32 = [
+  part6,
   part2,
   {
     "name": "orphanDependents",
@@ -319,12 +312,12 @@ const part34 = [
       "uniqueItems": true
     }
   },
-  part14
+  part12
 ];
-const part35 = [
-  part8,
-  part11,
-  part15,
+const part33 = [
+  part6,
+  part9,
+  part13,
   {
     "name": "force",
     "in": "query",
@@ -335,21 +328,21 @@ const part35 = [
     }
   }
 ];
-const part36 = {
-  "200": part25,
-  "201": part27,
+const part34 = {
+  "200": part23,
+  "201": part25,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part37 = {
-  "200": part29,
-  "201": part30,
+const part35 = {
+  "200": part27,
+  "201": part28,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part38 = [
+const part36 = [
   {
     "name": "allowWatchBookmarks",
     "in": "query",
@@ -359,7 +352,7 @@ const part38 = [
       "uniqueItems": true
     }
   },
-  part7,
+  part5,
   part3,
   part4,
   {
@@ -371,8 +364,8 @@ const part38 = [
       "uniqueItems": true
     }
   },
-  part13,
-  part10,
+  part11,
+  part8,
   part1,
   {
     "name": "timeoutSeconds",
@@ -393,9 +386,9 @@ const part38 = [
     }
   }
 ];
-const part39 = [
-  part7,
-  part8,
+const part37 = [
+  part5,
+  part6,
   part3,
   part2,
   part4,
@@ -417,9 +410,9 @@ const part39 = [
       "uniqueItems": true
     }
   },
-  part14,
-  part13,
-  part10,
+  part12,
+  part11,
+  part8,
   part1,
   {
     "name": "timeoutSeconds",
@@ -431,8 +424,8 @@ const part39 = [
     }
   }
 ];
-const part40 = {
-  "name": part17,
+const part38 = {
+  "name": part15,
   "clientConfig": {
     "description": "How to reach the webhook.",
     "allOf": [
@@ -441,7 +434,7 @@ const part40 = {
       }
     ]
   },
-  "rules": part16,
+  "rules": part14,
   "failurePolicy": {
     "description": "What a failed call means (error, timeout, bad answer); Fail (default) or Ignore.",
     "type": "string",
@@ -451,13 +444,13 @@ const part40 = {
       "Fail"
     ]
   },
-  "matchPolicy": part19,
-  "namespaceSelector": part18,
-  "objectSelector": part9,
-  "sideEffects": part21,
-  "timeoutSeconds": part12,
-  "admissionReviewVersions": part22,
-  "matchConditions": part32
+  "matchPolicy": part17,
+  "namespaceSelector": part16,
+  "objectSelector": part7,
+  "sideEffects": part19,
+  "timeoutSeconds": part10,
+  "admissionReviewVersions": part20,
+  "matchConditions": part30
 };
 /** The OpenAPI v3 document of apis/admissionregistration.svc.io/v1. */
 export const openApiV3: Record<string, unknown> = {
@@ -496,7 +489,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified MutatingWebhookConfiguration",
         "operationId": "getAdmissionregistrationV1MutatingWebhookConfiguration",
         "responses": {
-          "200": part25,
+          "200": part23,
           "401": {
             "description": "Unauthorized"
           }
@@ -514,7 +507,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified MutatingWebhookConfiguration",
         "operationId": "updateAdmissionregistrationV1MutatingWebhookConfiguration",
-        "parameters": part33,
+        "parameters": part31,
         "requestBody": {
           "content": {
             "*/*": {
@@ -525,7 +518,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part36,
+        "responses": part34,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "admissionregistration.svc.io",
@@ -539,9 +532,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified MutatingWebhookConfiguration",
         "operationId": "patchAdmissionregistrationV1MutatingWebhookConfiguration",
-        "parameters": part35,
-        "requestBody": part26,
-        "responses": part36,
+        "parameters": part33,
+        "requestBody": part24,
+        "responses": part34,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "admissionregistration.svc.io",
@@ -555,7 +548,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified MutatingWebhookConfiguration",
         "operationId": "deleteAdmissionregistrationV1MutatingWebhookConfiguration",
-        "parameters": part34,
+        "parameters": part32,
         "requestBody": {
           "content": {
             "*/*": {
@@ -566,8 +559,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part25,
-          "202": part28,
+          "200": part23,
+          "202": part26,
           "401": {
             "description": "Unauthorized"
           }
@@ -598,7 +591,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified MutatingWebhookConfiguration",
         "operationId": "listAdmissionregistrationV1MutatingWebhookConfiguration",
-        "parameters": part38,
+        "parameters": part36,
         "responses": {
           "200": {
             "description": "OK",
@@ -637,7 +630,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified MutatingWebhookConfiguration",
         "operationId": "createAdmissionregistrationV1MutatingWebhookConfiguration",
-        "parameters": part33,
+        "parameters": part31,
         "requestBody": {
           "content": {
             "*/*": {
@@ -649,9 +642,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part25,
-          "201": part27,
-          "202": part28,
+          "200": part23,
+          "201": part25,
+          "202": part26,
           "401": {
             "description": "Unauthorized"
           }
@@ -669,7 +662,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified MutatingWebhookConfiguration",
         "operationId": "deletecollectionAdmissionregistrationV1MutatingWebhookConfiguration",
-        "parameters": part39,
+        "parameters": part37,
         "requestBody": {
           "content": {
             "*/*": {
@@ -679,7 +672,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part20,
+        "responses": part18,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "admissionregistration.svc.io",
@@ -717,7 +710,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified ValidatingWebhookConfiguration",
         "operationId": "getAdmissionregistrationV1ValidatingWebhookConfiguration",
         "responses": {
-          "200": part29,
+          "200": part27,
           "401": {
             "description": "Unauthorized"
           }
@@ -735,7 +728,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ValidatingWebhookConfiguration",
         "operationId": "updateAdmissionregistrationV1ValidatingWebhookConfiguration",
-        "parameters": part33,
+        "parameters": part31,
         "requestBody": {
           "content": {
             "*/*": {
@@ -746,7 +739,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part37,
+        "responses": part35,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "admissionregistration.svc.io",
@@ -760,9 +753,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ValidatingWebhookConfiguration",
         "operationId": "patchAdmissionregistrationV1ValidatingWebhookConfiguration",
-        "parameters": part35,
-        "requestBody": part26,
-        "responses": part37,
+        "parameters": part33,
+        "requestBody": part24,
+        "responses": part35,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "admissionregistration.svc.io",
@@ -776,7 +769,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ValidatingWebhookConfiguration",
         "operationId": "deleteAdmissionregistrationV1ValidatingWebhookConfiguration",
-        "parameters": part34,
+        "parameters": part32,
         "requestBody": {
           "content": {
             "*/*": {
@@ -787,8 +780,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part29,
-          "202": part31,
+          "200": part27,
+          "202": part29,
           "401": {
             "description": "Unauthorized"
           }
@@ -819,7 +812,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified ValidatingWebhookConfiguration",
         "operationId": "listAdmissionregistrationV1ValidatingWebhookConfiguration",
-        "parameters": part38,
+        "parameters": part36,
         "responses": {
           "200": {
             "description": "OK",
@@ -858,7 +851,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ValidatingWebhookConfiguration",
         "operationId": "createAdmissionregistrationV1ValidatingWebhookConfiguration",
-        "parameters": part33,
+        "parameters": part31,
         "requestBody": {
           "content": {
             "*/*": {
@@ -870,9 +863,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part29,
-          "201": part30,
-          "202": part31,
+          "200": part27,
+          "201": part28,
+          "202": part29,
           "401": {
             "description": "Unauthorized"
           }
@@ -890,7 +883,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ValidatingWebhookConfiguration",
         "operationId": "deletecollectionAdmissionregistrationV1ValidatingWebhookConfiguration",
-        "parameters": part39,
+        "parameters": part37,
         "requestBody": {
           "content": {
             "*/*": {
@@ -900,7 +893,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part20,
+        "responses": part18,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "admissionregistration.svc.io",
@@ -938,7 +931,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "One mutating admission webhook and the requests it is called for.",
         "type": "object",
         "properties": {
-          "name": part17,
+          "name": part15,
           "clientConfig": {
             "description": "How to reach the webhook.",
             "allOf": [
@@ -947,7 +940,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "rules": part16,
+          "rules": part14,
           "failurePolicy": {
             "description": "What a failed call means (error, timeout, bad answer); Fail (default) or Ignore.",
             "type": "string",
@@ -957,13 +950,13 @@ export const openApiV3: Record<string, unknown> = {
               "Fail"
             ]
           },
-          "matchPolicy": part19,
-          "namespaceSelector": part18,
-          "objectSelector": part9,
-          "sideEffects": part21,
-          "timeoutSeconds": part12,
-          "admissionReviewVersions": part22,
-          "matchConditions": part32,
+          "matchPolicy": part17,
+          "namespaceSelector": part16,
+          "objectSelector": part7,
+          "sideEffects": part19,
+          "timeoutSeconds": part10,
+          "admissionReviewVersions": part20,
+          "matchConditions": part30,
           "reinvocationPolicy": {
             "description": "Never (default) or IfNeeded: call the webhook again when a later webhook changed the object after this one ran (at most once more).",
             "type": "string",
@@ -979,13 +972,6 @@ export const openApiV3: Record<string, unknown> = {
           "clientConfig",
           "sideEffects",
           "admissionReviewVersions"
-        ],
-        "x-kubernetes-validations": [
-          part5,
-          {
-            "rule": "!has(self.reinvocationPolicy) || self.reinvocationPolicy in ['Never', 'IfNeeded']",
-            "message": "reinvocationPolicy must be Never or IfNeeded"
-          }
         ]
       },
       "admissionregistration.svc.io.v1.MutatingWebhookConfiguration": {
@@ -1163,14 +1149,13 @@ export const openApiV3: Record<string, unknown> = {
       "admissionregistration.svc.io.v1.ValidatingWebhook": {
         "description": "One validating admission webhook and the requests it is called for.",
         "type": "object",
-        "properties": part40,
+        "properties": part38,
         "required": [
           "name",
           "clientConfig",
           "sideEffects",
           "admissionReviewVersions"
-        ],
-        "x-kubernetes-validations": part6
+        ]
       },
       "admissionregistration.svc.io.v1.ValidatingWebhookConfiguration": {
         "description": "ValidatingWebhookConfiguration describes the admission webhooks that may accept or reject an object after it is validated and before it is stored, without changing it.",
@@ -1295,14 +1280,13 @@ export const openApiV3: Record<string, unknown> = {
       "admissionregistration.svc.io.v1.WebhookCommon": {
         "description": "The fields mutating and validating webhooks share.",
         "type": "object",
-        "properties": part40,
+        "properties": part38,
         "required": [
           "name",
           "clientConfig",
           "sideEffects",
           "admissionReviewVersions"
-        ],
-        "x-kubernetes-validations": part6
+        ]
       },
       "meta.svc.io.v1.DeleteOptions": {
         "description": "DeleteOptions may be provided in the body of a delete request. Shape follows the real system (not shown in the spec).",

@@ -105,7 +105,6 @@ export const MutatingWebhookSchema: ObjectSchema = {
       proto: 10,
     },
   ],
-  rules: [{ rule: '!has(self.matchConditions) || self.matchConditions.all(c, self.matchConditions.exists_one(d, d.name == c.name))', message: 'matchConditions names must be unique' }, { rule: "!has(self.reinvocationPolicy) || self.reinvocationPolicy in ['Never', 'IfNeeded']", message: 'reinvocationPolicy must be Never or IfNeeded' }],
 };
 
 /** Schema descriptor of {@link MutatingWebhookConfiguration} (schemas/admissionregistration.svc.io/v1.yaml .definitions.MutatingWebhookConfiguration). */
@@ -277,7 +276,6 @@ export const ValidatingWebhookSchema: ObjectSchema = {
       patchMergeKey: 'name',
     },
   ],
-  rules: [{ rule: '!has(self.matchConditions) || self.matchConditions.all(c, self.matchConditions.exists_one(d, d.name == c.name))', message: 'matchConditions names must be unique' }],
 };
 
 /** Schema descriptor of {@link ValidatingWebhookConfiguration} (schemas/admissionregistration.svc.io/v1.yaml .definitions.ValidatingWebhookConfiguration). */
@@ -408,5 +406,4 @@ export const WebhookCommonSchema: ObjectSchema = {
       patchMergeKey: 'name',
     },
   ],
-  rules: [{ rule: '!has(self.matchConditions) || self.matchConditions.all(c, self.matchConditions.exists_one(d, d.name == c.name))', message: 'matchConditions names must be unique' }],
 };
