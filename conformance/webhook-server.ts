@@ -28,6 +28,15 @@ export interface KitWebhook {
   close(): Promise<void>;
 }
 
+/** The parts of an AdmissionReview the kit's webhook reads. */
+interface ReviewObject {
+  metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+}
+interface Review {
+  apiVersion?: string;
+  request?: { uid?: string; dryRun?: boolean; object?: ReviewObject | null; oldObject?: ReviewObject | null };
+}
+
 export class WebhookSetupError extends Error {
   override readonly name = 'WebhookSetupError';
 }
@@ -48,7 +57,7 @@ export async function startKitWebhook(url: string): Promise<KitWebhook> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      let review: Record<string, any>;
+      let review: Review;
       try {
         review = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
@@ -76,13 +85,13 @@ export async function startKitWebhook(url: string): Promise<KitWebhook> {
   };
 }
 
-function annotation(object: Record<string, any> | null | undefined, name: string): string | undefined {
-  const annotations: Record<string, string> = object?.metadata?.annotations ?? {};
+function annotation(object: ReviewObject | null | undefined, name: string): string | undefined {
+  const annotations = object?.metadata?.annotations ?? {};
   for (const [key, value] of Object.entries(annotations)) if (key.startsWith('conformance.') && key.endsWith(`/${name}`)) return value;
   return undefined;
 }
 
-function answer(review: Record<string, any>): Record<string, unknown> {
+function answer(review: Review): Record<string, unknown> {
   const request = review.request ?? {};
   const object = request.object ?? request.oldObject;
   const response: Record<string, unknown> = { uid: request.uid, allowed: true };

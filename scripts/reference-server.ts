@@ -9,6 +9,7 @@ import {
   type RuleChecker,
   celRuleChecker,
   mutatingWebhookAdmission,
+  validatingAdmissionPolicy,
   validatingWebhookAdmission,
 } from '../runtime/server/index.js';
 import { createStore } from '../runtime/store/index.js';
@@ -77,7 +78,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     runtimeConfig: options.runtimeConfig,
     release: options.release,
     handlers: options.handlers,
-    admission: options.admission ?? [mutatingWebhookAdmission(), validatingWebhookAdmission()],
+    admission: options.admission ?? [mutatingWebhookAdmission(), validatingAdmissionPolicy(), validatingWebhookAdmission()],
   });
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   if (!options.project) await ensureNamespace(url, DEFAULT_NAMESPACE);

@@ -15,6 +15,7 @@ export {
   imagePolicyWebhook,
   mutatingWebhookAdmission,
   type RuleChecker,
+  validatingAdmissionPolicy,
   validatingWebhookAdmission,
 } from '../runtime/server/index.js';
 export { type Store, type StoreOptions, StoreConfigError, createStore, isStoreConfigError } from '../runtime/store/index.js';

@@ -42,5 +42,6 @@ export {
   type ImagePolicyConfig,
   imagePolicyWebhook,
   mutatingWebhookAdmission,
+  validatingAdmissionPolicy,
   validatingWebhookAdmission,
 } from './admission-plugins/index.js';

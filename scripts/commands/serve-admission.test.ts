@@ -95,7 +95,7 @@ plugins:
   it('mistakes are usage errors naming the flag, the file and the field', () => {
     expect(() => admissionFromFlags({ 'enable-admission-plugins': 'NoSuchPlugin' })).toThrow(
       new UsageError(
-        '--enable-admission-plugins: unknown admission plugin "NoSuchPlugin"; known: ImagePolicyWebhook, EventRateLimit, MutatingAdmissionWebhook, ValidatingAdmissionWebhook',
+        '--enable-admission-plugins: unknown admission plugin "NoSuchPlugin"; known: ImagePolicyWebhook, EventRateLimit, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook',
       ),
     );
     expect(() => admissionFromFlags({ 'enable-admission-plugins': 'EventRateLimit' })).toThrow(/EventRateLimit needs its configuration/);
@@ -112,7 +112,9 @@ plugins:
   });
 
   it('the webhook plugins are on by default and can be disabled', () => {
-    expect(admissionFromFlags({})).toHaveLength(2);
-    expect(admissionFromFlags({ 'disable-admission-plugins': 'MutatingAdmissionWebhook,ValidatingAdmissionWebhook' })).toHaveLength(0);
+    expect(admissionFromFlags({})).toHaveLength(3);
+    expect(
+      admissionFromFlags({ 'disable-admission-plugins': 'MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook' }),
+    ).toHaveLength(0);
   });
 });

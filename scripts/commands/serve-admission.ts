@@ -14,6 +14,7 @@ import {
   eventRateLimit,
   imagePolicyWebhook,
   mutatingWebhookAdmission,
+  validatingAdmissionPolicy,
   validatingWebhookAdmission,
 } from '../../runtime/server/index.js';
 import { UsageError } from './usage-error.js';
@@ -28,10 +29,16 @@ export const ADMISSION_USAGE =
   '[--enable-admission-plugins EventRateLimit,ImagePolicyWebhook] [--disable-admission-plugins ...] [--admission-control-config-file <file>]';
 
 /** The plugins this server has, in the order upstream runs them (the flags' order does not matter). */
-const ORDER = ['ImagePolicyWebhook', 'EventRateLimit', 'MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook'] as const;
+const ORDER = [
+  'ImagePolicyWebhook',
+  'EventRateLimit',
+  'MutatingAdmissionWebhook',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionWebhook',
+] as const;
 type PluginName = (typeof ORDER)[number];
 /** Enabled unless disabled, as upstream's defaults. */
-const DEFAULT_ENABLED: readonly PluginName[] = ['MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook'];
+const DEFAULT_ENABLED: readonly PluginName[] = ['MutatingAdmissionWebhook', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook'];
 const ADMISSION_CONFIG_VERSIONS = new Set(['apiserver.config.svc.io/v1', 'apiserver.svc.io/v1alpha1']);
 
 export interface AdmissionFlags {
@@ -51,6 +58,8 @@ export function admissionFromFlags(values: AdmissionFlags): AdmissionPluginSourc
     switch (name) {
       case 'MutatingAdmissionWebhook':
         return mutatingWebhookAdmission();
+      case 'ValidatingAdmissionPolicy':
+        return validatingAdmissionPolicy();
       case 'ValidatingAdmissionWebhook':
         return validatingWebhookAdmission();
       case 'EventRateLimit':

@@ -123,7 +123,11 @@ export const scenarios: CodeScenarioDefinition[] = [
         body: configMap(ctx, 'dry', { 'conformance.svc.io/webhook-deny-dry-run': 'true' }),
         step: 'dry-run create',
       });
-      ctx.check(res, { status: [403], body: { message: `admission webhook "${webhook}" denied the request: dry run seen` } }, 'dry-run create');
+      ctx.check(
+        res,
+        { status: [403], body: { message: `admission webhook "${webhook}" denied the request: dry run seen` } },
+        'dry-run create',
+      );
       const real = await ctx.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
         body: configMap(ctx, 'dry', { 'conformance.svc.io/webhook-deny-dry-run': 'true' }),
         step: 'the same create for real passes',

@@ -2,7 +2,7 @@
 // Source: schemas/admissionregistration.svc.io/v1.yaml
 
 import { type ClusterResource, type Transport, clusterResource } from '../../../runtime/client/index.js';
-import type { MutatingWebhookConfiguration, MutatingWebhookConfigurationList, ValidatingWebhookConfiguration, ValidatingWebhookConfigurationList } from './types.js';
+import type { MutatingWebhookConfiguration, MutatingWebhookConfigurationList, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicyBindingList, ValidatingAdmissionPolicyList, ValidatingWebhookConfiguration, ValidatingWebhookConfigurationList } from './types.js';
 
 /**
  * The resources of admissionregistration.svc.io v1, one typed accessor each.
@@ -12,6 +12,12 @@ import type { MutatingWebhookConfiguration, MutatingWebhookConfigurationList, Va
 export interface AdmissionregistrationV1Client {
   /** {@link MutatingWebhookConfiguration}: `mutatingWebhookConfigurations`. */
   readonly mutatingWebhookConfigurations: ClusterResource<MutatingWebhookConfiguration, MutatingWebhookConfigurationList>;
+
+  /** {@link ValidatingAdmissionPolicy}: `validatingAdmissionPolicies` (subresources status). */
+  readonly validatingAdmissionPolicies: ClusterResource<ValidatingAdmissionPolicy, ValidatingAdmissionPolicyList, 'status'>;
+
+  /** {@link ValidatingAdmissionPolicyBinding}: `validatingAdmissionPolicyBindings`. */
+  readonly validatingAdmissionPolicyBindings: ClusterResource<ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicyBindingList>;
 
   /** {@link ValidatingWebhookConfiguration}: `validatingWebhookConfigurations`. */
   readonly validatingWebhookConfigurations: ClusterResource<ValidatingWebhookConfiguration, ValidatingWebhookConfigurationList>;
@@ -25,6 +31,8 @@ export interface AdmissionregistrationV1Client {
 export function admissionregistrationV1Client(transport: Transport): AdmissionregistrationV1Client {
   return {
     mutatingWebhookConfigurations: clusterResource<MutatingWebhookConfiguration, MutatingWebhookConfigurationList>(transport, { group: 'admissionregistration.svc.io', version: 'v1', resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', listKind: 'MutatingWebhookConfigurationList', namespaced: false, subresources: [] }),
+    validatingAdmissionPolicies: clusterResource<ValidatingAdmissionPolicy, ValidatingAdmissionPolicyList>(transport, { group: 'admissionregistration.svc.io', version: 'v1', resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', listKind: 'ValidatingAdmissionPolicyList', namespaced: false, subresources: ['status'] }),
+    validatingAdmissionPolicyBindings: clusterResource<ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicyBindingList>(transport, { group: 'admissionregistration.svc.io', version: 'v1', resource: 'validatingadmissionpolicybindings', kind: 'ValidatingAdmissionPolicyBinding', listKind: 'ValidatingAdmissionPolicyBindingList', namespaced: false, subresources: [] }),
     validatingWebhookConfigurations: clusterResource<ValidatingWebhookConfiguration, ValidatingWebhookConfigurationList>(transport, { group: 'admissionregistration.svc.io', version: 'v1', resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', listKind: 'ValidatingWebhookConfigurationList', namespaced: false, subresources: [] }),
   };
 }

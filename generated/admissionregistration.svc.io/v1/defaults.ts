@@ -3,6 +3,18 @@
 
 import { isObject } from '../../../runtime/validate/index.js';
 
+/** Applies the schema defaults of {@link MatchResources} in place. */
+export function defaultMatchResources(v: unknown): void {
+  if (!isObject(v)) return;
+  if (Array.isArray(v.resourceRules)) for (const x0 of v.resourceRules as unknown[]) {
+    defaultRuleWithOperations(x0);
+  }
+  if (Array.isArray(v.excludeResourceRules)) for (const x1 of v.excludeResourceRules as unknown[]) {
+    defaultRuleWithOperations(x1);
+  }
+  if (v.matchPolicy === undefined) v.matchPolicy = 'Equivalent';
+}
+
 /** Applies the schema defaults of {@link MutatingWebhook} in place. */
 export function defaultMutatingWebhook(v: unknown): void {
   if (!isObject(v)) return;
@@ -42,6 +54,47 @@ export function defaultRuleWithOperations(v: unknown): void {
 export function defaultServiceReference(v: unknown): void {
   if (!isObject(v)) return;
   if (v.port === undefined) v.port = 443;
+}
+
+/** Applies the schema defaults of {@link ValidatingAdmissionPolicy} in place. */
+export function defaultValidatingAdmissionPolicy(v: unknown): void {
+  if (!isObject(v)) return;
+  defaultValidatingAdmissionPolicySpec(v.spec);
+}
+
+/** Applies the schema defaults of {@link ValidatingAdmissionPolicyBinding} in place. */
+export function defaultValidatingAdmissionPolicyBinding(v: unknown): void {
+  if (!isObject(v)) return;
+  defaultValidatingAdmissionPolicyBindingSpec(v.spec);
+}
+
+/** Applies the schema defaults of {@link ValidatingAdmissionPolicyBindingList} in place. */
+export function defaultValidatingAdmissionPolicyBindingList(v: unknown): void {
+  if (!isObject(v)) return;
+  if (Array.isArray(v.items)) for (const x0 of v.items as unknown[]) {
+    defaultValidatingAdmissionPolicyBinding(x0);
+  }
+}
+
+/** Applies the schema defaults of {@link ValidatingAdmissionPolicyBindingSpec} in place. */
+export function defaultValidatingAdmissionPolicyBindingSpec(v: unknown): void {
+  if (!isObject(v)) return;
+  defaultMatchResources(v.matchResources);
+}
+
+/** Applies the schema defaults of {@link ValidatingAdmissionPolicyList} in place. */
+export function defaultValidatingAdmissionPolicyList(v: unknown): void {
+  if (!isObject(v)) return;
+  if (Array.isArray(v.items)) for (const x0 of v.items as unknown[]) {
+    defaultValidatingAdmissionPolicy(x0);
+  }
+}
+
+/** Applies the schema defaults of {@link ValidatingAdmissionPolicySpec} in place. */
+export function defaultValidatingAdmissionPolicySpec(v: unknown): void {
+  if (!isObject(v)) return;
+  defaultMatchResources(v.matchConstraints);
+  if (v.failurePolicy === undefined) v.failurePolicy = 'Fail';
 }
 
 /** Applies the schema defaults of {@link ValidatingWebhook} in place. */

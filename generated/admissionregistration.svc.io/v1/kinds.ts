@@ -2,9 +2,9 @@
 // Source: schemas/admissionregistration.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { defaultMutatingWebhookConfiguration, defaultMutatingWebhookConfigurationList, defaultValidatingWebhookConfiguration, defaultValidatingWebhookConfigurationList } from './defaults.js';
-import { MutatingWebhookConfigurationListSchema, MutatingWebhookConfigurationSchema, ValidatingWebhookConfigurationListSchema, ValidatingWebhookConfigurationSchema } from './schema.js';
-import { validateMutatingWebhookConfiguration, validateMutatingWebhookConfigurationList, validateValidatingWebhookConfiguration, validateValidatingWebhookConfigurationList } from './validate.js';
+import { defaultMutatingWebhookConfiguration, defaultMutatingWebhookConfigurationList, defaultValidatingAdmissionPolicy, defaultValidatingAdmissionPolicyBinding, defaultValidatingAdmissionPolicyBindingList, defaultValidatingAdmissionPolicyList, defaultValidatingWebhookConfiguration, defaultValidatingWebhookConfigurationList } from './defaults.js';
+import { MutatingWebhookConfigurationListSchema, MutatingWebhookConfigurationSchema, ValidatingAdmissionPolicyBindingListSchema, ValidatingAdmissionPolicyBindingSchema, ValidatingAdmissionPolicyListSchema, ValidatingAdmissionPolicySchema, ValidatingWebhookConfigurationListSchema, ValidatingWebhookConfigurationSchema } from './schema.js';
+import { validateMutatingWebhookConfiguration, validateMutatingWebhookConfigurationList, validateValidatingAdmissionPolicy, validateValidatingAdmissionPolicyBinding, validateValidatingAdmissionPolicyBindingList, validateValidatingAdmissionPolicyList, validateValidatingWebhookConfiguration, validateValidatingWebhookConfigurationList } from './validate.js';
 
 /** Every kind of admissionregistration.svc.io v1, for the runtime. */
 export const admissionregistrationV1Kinds: readonly KindRegistration[] = [
@@ -43,6 +43,73 @@ export const admissionregistrationV1Kinds: readonly KindRegistration[] = [
     schema: MutatingWebhookConfigurationListSchema,
     validate: validateMutatingWebhookConfigurationList,
     setDefaults: defaultMutatingWebhookConfigurationList,
+  },
+  {
+    group: 'admissionregistration.svc.io',
+    version: 'v1',
+    kind: 'ValidatingAdmissionPolicy',
+    apiVersion: 'admissionregistration.svc.io/v1',
+    listKind: 'ValidatingAdmissionPolicyList',
+    schema: ValidatingAdmissionPolicySchema,
+    validate: validateValidatingAdmissionPolicy,
+    setDefaults: defaultValidatingAdmissionPolicy,
+    resource: {
+      plural: 'validatingadmissionpolicies',
+      singular: 'validatingadmissionpolicy',
+      scope: 'Cluster',
+      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
+      subresources: ['status'],
+      shortNames: [],
+      categories: [],
+      printerColumns: [],
+      served: true,
+      storage: true,
+      custom: false,
+      conversion: [],
+      hooks: ['admission-policy-expressions'],
+    },
+  },
+  {
+    group: 'admissionregistration.svc.io',
+    version: 'v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    apiVersion: 'admissionregistration.svc.io/v1',
+    listKind: 'ValidatingAdmissionPolicyBindingList',
+    schema: ValidatingAdmissionPolicyBindingSchema,
+    validate: validateValidatingAdmissionPolicyBinding,
+    setDefaults: defaultValidatingAdmissionPolicyBinding,
+    resource: {
+      plural: 'validatingadmissionpolicybindings',
+      singular: 'validatingadmissionpolicybinding',
+      scope: 'Cluster',
+      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
+      subresources: [],
+      shortNames: [],
+      categories: [],
+      printerColumns: [],
+      served: true,
+      storage: true,
+      custom: false,
+      conversion: [],
+    },
+  },
+  {
+    group: 'admissionregistration.svc.io',
+    version: 'v1',
+    kind: 'ValidatingAdmissionPolicyBindingList',
+    apiVersion: 'admissionregistration.svc.io/v1',
+    schema: ValidatingAdmissionPolicyBindingListSchema,
+    validate: validateValidatingAdmissionPolicyBindingList,
+    setDefaults: defaultValidatingAdmissionPolicyBindingList,
+  },
+  {
+    group: 'admissionregistration.svc.io',
+    version: 'v1',
+    kind: 'ValidatingAdmissionPolicyList',
+    apiVersion: 'admissionregistration.svc.io/v1',
+    schema: ValidatingAdmissionPolicyListSchema,
+    validate: validateValidatingAdmissionPolicyList,
+    setDefaults: defaultValidatingAdmissionPolicyList,
   },
   {
     group: 'admissionregistration.svc.io',

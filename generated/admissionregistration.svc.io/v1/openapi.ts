@@ -124,14 +124,35 @@ const part14 = {
   },
   "x-kubernetes-list-type": "atomic"
 };
-const part15 = {
+const part15 = [
+  {
+    "name": "name",
+    "in": "path",
+    "description": "name of the ValidatingAdmissionPolicy",
+    "required": true,
+    "schema": {
+      "type": "string",
+      "uniqueItems": true
+    }
+  },
+  {
+    "name": "pretty",
+    "in": "query",
+    "description": "If 'true', then the output is pretty printed.",
+    "schema": {
+      "type": "string",
+      "uniqueItems": true
+    }
+  }
+];
+const part16 = {
   "description": "The webhook's name, a fully qualified DNS subdomain with at least three segments (`imagepolicy.example.com`); unique within the configuration.",
   "type": "string",
   "minLength": 1,
   "maxLength": 253,
   "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?){2,}$"
 };
-const part16 = {
+const part17 = {
   "description": "Labels of the object's namespace (of the namespace itself for a Namespace) that the request must match; empty (default) matches every request; cluster-scoped objects other than namespaces are never excluded by it.",
   "allOf": [
     {
@@ -139,7 +160,7 @@ const part16 = {
     }
   ]
 };
-const part17 = {
+const part18 = {
   "description": "Exact or Equivalent (default): whether a request to another version of a listed resource is sent too. The reference server serves each resource in one storage shape, so both behave as Exact for resources it serves in one version.",
   "type": "string",
   "default": "Equivalent",
@@ -148,7 +169,7 @@ const part17 = {
     "Equivalent"
   ]
 };
-const part18 = {
+const part19 = {
   "200": {
     "description": "OK",
     "content": {
@@ -173,7 +194,7 @@ const part18 = {
     "description": "Unauthorized"
   }
 };
-const part19 = {
+const part20 = {
   "description": "None, NoneOnDryRun, Some or Unknown: whether the webhook has side effects that a dry-run must not cause. A dry-run request that would reach a webhook with Some or Unknown fails with 400. (The real system's v1 accepts only the first two; see docs/decisions.md.)",
   "type": "string",
   "enum": [
@@ -183,7 +204,7 @@ const part19 = {
     "Unknown"
   ]
 };
-const part20 = {
+const part21 = {
   "description": "The AdmissionReview versions the webhook accepts, in order of preference; the server sends the first it speaks (v1, v1beta1).",
   "type": "array",
   "items": {
@@ -198,45 +219,91 @@ const part20 = {
     }
   ]
 };
-const part21 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.MutatingWebhookConfiguration"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.MutatingWebhookConfiguration"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.MutatingWebhookConfiguration"
-    }
-  }
-};
 const part22 = {
   "application/json": {
     "schema": {
-      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingWebhookConfiguration"
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicy"
     }
   },
   "application/yaml": {
     "schema": {
-      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingWebhookConfiguration"
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicy"
     }
   },
   "application/vnd.svc.protobuf": {
     "schema": {
-      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingWebhookConfiguration"
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicy"
     }
   }
 };
 const part23 = {
-  "description": "OK",
-  "content": part21
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.MutatingWebhookConfiguration"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.MutatingWebhookConfiguration"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.MutatingWebhookConfiguration"
+    }
+  }
 };
 const part24 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingWebhookConfiguration"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingWebhookConfiguration"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingWebhookConfiguration"
+    }
+  }
+};
+const part25 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicyBinding"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicyBinding"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicyBinding"
+    }
+  }
+};
+const part26 = {
+  "description": "OK",
+  "content": part22
+};
+const part27 = {
+  "description": "Created",
+  "content": part22
+};
+const part28 = {
+  "description": "Accepted",
+  "content": part22
+};
+const part29 = {
+  "description": "OK",
+  "content": part23
+};
+const part30 = {
   "content": {
     "application/apply-patch+yaml": {
       "schema": {
@@ -261,27 +328,39 @@ const part24 = {
   },
   "required": true
 };
-const part25 = {
+const part31 = {
   "description": "Created",
-  "content": part21
+  "content": part23
 };
-const part26 = {
+const part32 = {
   "description": "Accepted",
-  "content": part21
+  "content": part23
 };
-const part27 = {
+const part33 = {
   "description": "OK",
-  "content": part22
+  "content": part24
 };
-const part28 = {
+const part34 = {
   "description": "Created",
-  "content": part22
+  "content": part24
 };
-const part29 = {
+const part35 = {
   "description": "Accepted",
-  "content": part22
+  "content": part24
 };
-const part30 = {
+const part36 = {
+  "description": "OK",
+  "content": part25
+};
+const part37 = {
+  "description": "Created",
+  "content": part25
+};
+const part38 = {
+  "description": "Accepted",
+  "content": part25
+};
+const part39 = {
   "description": "CEL conditions over `object`, `oldObject`, `request` and `authorizer` that must all be true for the request to be sent; at most 64. An error follows the failure policy.",
   "type": "array",
   "items": {
@@ -295,12 +374,18 @@ const part30 = {
   "x-kubernetes-patch-strategy": "merge",
   "x-kubernetes-patch-merge-key": "name"
 };
-const part31 = [
+const part40 = {
+  "200": part26,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part41 = [
   part6,
   part9,
   part13
 ];
-const part32 = [
+const part42 = [
   part6,
   part2,
   {
@@ -314,7 +399,7 @@ const part32 = [
   },
   part12
 ];
-const part33 = [
+const part43 = [
   part6,
   part9,
   part13,
@@ -328,21 +413,35 @@ const part33 = [
     }
   }
 ];
-const part34 = {
-  "200": part23,
-  "201": part25,
+const part44 = {
+  "200": part26,
+  "201": part27,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part35 = {
-  "200": part27,
-  "201": part28,
+const part45 = {
+  "200": part29,
+  "201": part31,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part36 = [
+const part46 = {
+  "200": part33,
+  "201": part34,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part47 = {
+  "200": part36,
+  "201": part37,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part48 = [
   {
     "name": "allowWatchBookmarks",
     "in": "query",
@@ -386,7 +485,7 @@ const part36 = [
     }
   }
 ];
-const part37 = [
+const part49 = [
   part5,
   part6,
   part3,
@@ -424,8 +523,8 @@ const part37 = [
     }
   }
 ];
-const part38 = {
-  "name": part15,
+const part50 = {
+  "name": part16,
   "clientConfig": {
     "description": "How to reach the webhook.",
     "allOf": [
@@ -444,13 +543,13 @@ const part38 = {
       "Fail"
     ]
   },
-  "matchPolicy": part17,
-  "namespaceSelector": part16,
+  "matchPolicy": part18,
+  "namespaceSelector": part17,
   "objectSelector": part7,
-  "sideEffects": part19,
+  "sideEffects": part20,
   "timeoutSeconds": part10,
-  "admissionReviewVersions": part20,
-  "matchConditions": part30
+  "admissionReviewVersions": part21,
+  "matchConditions": part39
 };
 /** The OpenAPI v3 document of apis/admissionregistration.svc.io/v1. */
 export const openApiV3: Record<string, unknown> = {
@@ -489,7 +588,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified MutatingWebhookConfiguration",
         "operationId": "getAdmissionregistrationV1MutatingWebhookConfiguration",
         "responses": {
-          "200": part23,
+          "200": part29,
           "401": {
             "description": "Unauthorized"
           }
@@ -507,7 +606,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified MutatingWebhookConfiguration",
         "operationId": "updateAdmissionregistrationV1MutatingWebhookConfiguration",
-        "parameters": part31,
+        "parameters": part41,
         "requestBody": {
           "content": {
             "*/*": {
@@ -518,7 +617,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part34,
+        "responses": part45,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "admissionregistration.svc.io",
@@ -532,9 +631,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified MutatingWebhookConfiguration",
         "operationId": "patchAdmissionregistrationV1MutatingWebhookConfiguration",
-        "parameters": part33,
-        "requestBody": part24,
-        "responses": part34,
+        "parameters": part43,
+        "requestBody": part30,
+        "responses": part45,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "admissionregistration.svc.io",
@@ -548,7 +647,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified MutatingWebhookConfiguration",
         "operationId": "deleteAdmissionregistrationV1MutatingWebhookConfiguration",
-        "parameters": part32,
+        "parameters": part42,
         "requestBody": {
           "content": {
             "*/*": {
@@ -559,8 +658,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part23,
-          "202": part26,
+          "200": part29,
+          "202": part32,
           "401": {
             "description": "Unauthorized"
           }
@@ -591,7 +690,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified MutatingWebhookConfiguration",
         "operationId": "listAdmissionregistrationV1MutatingWebhookConfiguration",
-        "parameters": part36,
+        "parameters": part48,
         "responses": {
           "200": {
             "description": "OK",
@@ -630,7 +729,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified MutatingWebhookConfiguration",
         "operationId": "createAdmissionregistrationV1MutatingWebhookConfiguration",
-        "parameters": part31,
+        "parameters": part41,
         "requestBody": {
           "content": {
             "*/*": {
@@ -642,9 +741,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part23,
-          "201": part25,
-          "202": part26,
+          "200": part29,
+          "201": part31,
+          "202": part32,
           "401": {
             "description": "Unauthorized"
           }
@@ -662,7 +761,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified MutatingWebhookConfiguration",
         "operationId": "deletecollectionAdmissionregistrationV1MutatingWebhookConfiguration",
-        "parameters": part37,
+        "parameters": part49,
         "requestBody": {
           "content": {
             "*/*": {
@@ -672,12 +771,487 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part18,
+        "responses": part19,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "admissionregistration.svc.io",
           "version": "v1",
           "kind": "MutatingWebhookConfiguration"
+        }
+      }
+    },
+    "/apis/admissionregistration.svc.io/v1/validatingadmissionpolicies/{name}": {
+      "parameters": part15,
+      "get": {
+        "tags": [
+          "admissionregistrationV1"
+        ],
+        "description": "get the specified ValidatingAdmissionPolicy",
+        "operationId": "getAdmissionregistrationV1ValidatingAdmissionPolicy",
+        "responses": part40,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "admissionregistration.svc.io",
+          "version": "v1",
+          "kind": "ValidatingAdmissionPolicy"
+        }
+      },
+      "put": {
+        "tags": [
+          "admissionregistrationV1"
+        ],
+        "description": "put the specified ValidatingAdmissionPolicy",
+        "operationId": "updateAdmissionregistrationV1ValidatingAdmissionPolicy",
+        "parameters": part41,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicy"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part44,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "admissionregistration.svc.io",
+          "version": "v1",
+          "kind": "ValidatingAdmissionPolicy"
+        }
+      },
+      "patch": {
+        "tags": [
+          "admissionregistrationV1"
+        ],
+        "description": "patch the specified ValidatingAdmissionPolicy",
+        "operationId": "patchAdmissionregistrationV1ValidatingAdmissionPolicy",
+        "parameters": part43,
+        "requestBody": part30,
+        "responses": part44,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "admissionregistration.svc.io",
+          "version": "v1",
+          "kind": "ValidatingAdmissionPolicy"
+        }
+      },
+      "delete": {
+        "tags": [
+          "admissionregistrationV1"
+        ],
+        "description": "delete the specified ValidatingAdmissionPolicy",
+        "operationId": "deleteAdmissionregistrationV1ValidatingAdmissionPolicy",
+        "parameters": part42,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": part26,
+          "202": part28,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "delete",
+        "x-kubernetes-group-version-kind": {
+          "group": "admissionregistration.svc.io",
+          "version": "v1",
+          "kind": "ValidatingAdmissionPolicy"
+        }
+      }
+    },
+    "/apis/admissionregistration.svc.io/v1/validatingadmissionpolicies": {
+      "parameters": [
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "admissionregistrationV1"
+        ],
+        "description": "list the specified ValidatingAdmissionPolicy",
+        "operationId": "listAdmissionregistrationV1ValidatingAdmissionPolicy",
+        "parameters": part48,
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicyList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicyList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicyList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "list",
+        "x-kubernetes-group-version-kind": {
+          "group": "admissionregistration.svc.io",
+          "version": "v1",
+          "kind": "ValidatingAdmissionPolicy"
+        }
+      },
+      "post": {
+        "tags": [
+          "admissionregistrationV1"
+        ],
+        "description": "post the specified ValidatingAdmissionPolicy",
+        "operationId": "createAdmissionregistrationV1ValidatingAdmissionPolicy",
+        "parameters": part41,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicy"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": part26,
+          "201": part27,
+          "202": part28,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": {
+          "group": "admissionregistration.svc.io",
+          "version": "v1",
+          "kind": "ValidatingAdmissionPolicy"
+        }
+      },
+      "delete": {
+        "tags": [
+          "admissionregistrationV1"
+        ],
+        "description": "deletecollection the specified ValidatingAdmissionPolicy",
+        "operationId": "deletecollectionAdmissionregistrationV1ValidatingAdmissionPolicy",
+        "parameters": part49,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": part19,
+        "x-kubernetes-action": "deletecollection",
+        "x-kubernetes-group-version-kind": {
+          "group": "admissionregistration.svc.io",
+          "version": "v1",
+          "kind": "ValidatingAdmissionPolicy"
+        }
+      }
+    },
+    "/apis/admissionregistration.svc.io/v1/validatingadmissionpolicies/{name}/status": {
+      "parameters": part15,
+      "get": {
+        "tags": [
+          "admissionregistrationV1"
+        ],
+        "description": "get status of the specified ValidatingAdmissionPolicy",
+        "operationId": "getstatusAdmissionregistrationV1ValidatingAdmissionPolicy",
+        "responses": part40,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "admissionregistration.svc.io",
+          "version": "v1",
+          "kind": "ValidatingAdmissionPolicy"
+        }
+      },
+      "put": {
+        "tags": [
+          "admissionregistrationV1"
+        ],
+        "description": "put status of the specified ValidatingAdmissionPolicy",
+        "operationId": "replacestatusAdmissionregistrationV1ValidatingAdmissionPolicy",
+        "parameters": part41,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicy"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part44,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "admissionregistration.svc.io",
+          "version": "v1",
+          "kind": "ValidatingAdmissionPolicy"
+        }
+      },
+      "patch": {
+        "tags": [
+          "admissionregistrationV1"
+        ],
+        "description": "patch status of the specified ValidatingAdmissionPolicy",
+        "operationId": "patchstatusAdmissionregistrationV1ValidatingAdmissionPolicy",
+        "parameters": part43,
+        "requestBody": part30,
+        "responses": part44,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "admissionregistration.svc.io",
+          "version": "v1",
+          "kind": "ValidatingAdmissionPolicy"
+        }
+      }
+    },
+    "/apis/admissionregistration.svc.io/v1/validatingadmissionpolicybindings/{name}": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the ValidatingAdmissionPolicyBinding",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "admissionregistrationV1"
+        ],
+        "description": "get the specified ValidatingAdmissionPolicyBinding",
+        "operationId": "getAdmissionregistrationV1ValidatingAdmissionPolicyBinding",
+        "responses": {
+          "200": part36,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "admissionregistration.svc.io",
+          "version": "v1",
+          "kind": "ValidatingAdmissionPolicyBinding"
+        }
+      },
+      "put": {
+        "tags": [
+          "admissionregistrationV1"
+        ],
+        "description": "put the specified ValidatingAdmissionPolicyBinding",
+        "operationId": "updateAdmissionregistrationV1ValidatingAdmissionPolicyBinding",
+        "parameters": part41,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicyBinding"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part47,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "admissionregistration.svc.io",
+          "version": "v1",
+          "kind": "ValidatingAdmissionPolicyBinding"
+        }
+      },
+      "patch": {
+        "tags": [
+          "admissionregistrationV1"
+        ],
+        "description": "patch the specified ValidatingAdmissionPolicyBinding",
+        "operationId": "patchAdmissionregistrationV1ValidatingAdmissionPolicyBinding",
+        "parameters": part43,
+        "requestBody": part30,
+        "responses": part47,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "admissionregistration.svc.io",
+          "version": "v1",
+          "kind": "ValidatingAdmissionPolicyBinding"
+        }
+      },
+      "delete": {
+        "tags": [
+          "admissionregistrationV1"
+        ],
+        "description": "delete the specified ValidatingAdmissionPolicyBinding",
+        "operationId": "deleteAdmissionregistrationV1ValidatingAdmissionPolicyBinding",
+        "parameters": part42,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": part36,
+          "202": part38,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "delete",
+        "x-kubernetes-group-version-kind": {
+          "group": "admissionregistration.svc.io",
+          "version": "v1",
+          "kind": "ValidatingAdmissionPolicyBinding"
+        }
+      }
+    },
+    "/apis/admissionregistration.svc.io/v1/validatingadmissionpolicybindings": {
+      "parameters": [
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "admissionregistrationV1"
+        ],
+        "description": "list the specified ValidatingAdmissionPolicyBinding",
+        "operationId": "listAdmissionregistrationV1ValidatingAdmissionPolicyBinding",
+        "parameters": part48,
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicyBindingList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicyBindingList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicyBindingList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "list",
+        "x-kubernetes-group-version-kind": {
+          "group": "admissionregistration.svc.io",
+          "version": "v1",
+          "kind": "ValidatingAdmissionPolicyBinding"
+        }
+      },
+      "post": {
+        "tags": [
+          "admissionregistrationV1"
+        ],
+        "description": "post the specified ValidatingAdmissionPolicyBinding",
+        "operationId": "createAdmissionregistrationV1ValidatingAdmissionPolicyBinding",
+        "parameters": part41,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicyBinding"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": part36,
+          "201": part37,
+          "202": part38,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": {
+          "group": "admissionregistration.svc.io",
+          "version": "v1",
+          "kind": "ValidatingAdmissionPolicyBinding"
+        }
+      },
+      "delete": {
+        "tags": [
+          "admissionregistrationV1"
+        ],
+        "description": "deletecollection the specified ValidatingAdmissionPolicyBinding",
+        "operationId": "deletecollectionAdmissionregistrationV1ValidatingAdmissionPolicyBinding",
+        "parameters": part49,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": part19,
+        "x-kubernetes-action": "deletecollection",
+        "x-kubernetes-group-version-kind": {
+          "group": "admissionregistration.svc.io",
+          "version": "v1",
+          "kind": "ValidatingAdmissionPolicyBinding"
         }
       }
     },
@@ -710,7 +1284,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified ValidatingWebhookConfiguration",
         "operationId": "getAdmissionregistrationV1ValidatingWebhookConfiguration",
         "responses": {
-          "200": part27,
+          "200": part33,
           "401": {
             "description": "Unauthorized"
           }
@@ -728,7 +1302,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ValidatingWebhookConfiguration",
         "operationId": "updateAdmissionregistrationV1ValidatingWebhookConfiguration",
-        "parameters": part31,
+        "parameters": part41,
         "requestBody": {
           "content": {
             "*/*": {
@@ -739,7 +1313,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part35,
+        "responses": part46,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "admissionregistration.svc.io",
@@ -753,9 +1327,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ValidatingWebhookConfiguration",
         "operationId": "patchAdmissionregistrationV1ValidatingWebhookConfiguration",
-        "parameters": part33,
-        "requestBody": part24,
-        "responses": part35,
+        "parameters": part43,
+        "requestBody": part30,
+        "responses": part46,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "admissionregistration.svc.io",
@@ -769,7 +1343,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ValidatingWebhookConfiguration",
         "operationId": "deleteAdmissionregistrationV1ValidatingWebhookConfiguration",
-        "parameters": part32,
+        "parameters": part42,
         "requestBody": {
           "content": {
             "*/*": {
@@ -780,8 +1354,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part27,
-          "202": part29,
+          "200": part33,
+          "202": part35,
           "401": {
             "description": "Unauthorized"
           }
@@ -812,7 +1386,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified ValidatingWebhookConfiguration",
         "operationId": "listAdmissionregistrationV1ValidatingWebhookConfiguration",
-        "parameters": part36,
+        "parameters": part48,
         "responses": {
           "200": {
             "description": "OK",
@@ -851,7 +1425,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ValidatingWebhookConfiguration",
         "operationId": "createAdmissionregistrationV1ValidatingWebhookConfiguration",
-        "parameters": part31,
+        "parameters": part41,
         "requestBody": {
           "content": {
             "*/*": {
@@ -863,9 +1437,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part27,
-          "201": part28,
-          "202": part29,
+          "200": part33,
+          "201": part34,
+          "202": part35,
           "401": {
             "description": "Unauthorized"
           }
@@ -883,7 +1457,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ValidatingWebhookConfiguration",
         "operationId": "deletecollectionAdmissionregistrationV1ValidatingWebhookConfiguration",
-        "parameters": part37,
+        "parameters": part49,
         "requestBody": {
           "content": {
             "*/*": {
@@ -893,7 +1467,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part18,
+        "responses": part19,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "admissionregistration.svc.io",
@@ -927,11 +1501,58 @@ export const openApiV3: Record<string, unknown> = {
           "expression"
         ]
       },
+      "admissionregistration.svc.io.v1.MatchResources": {
+        "description": "Which requests a policy or binding selects.",
+        "type": "object",
+        "properties": {
+          "namespaceSelector": {
+            "description": "Labels of the object's namespace; empty matches all.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.LabelSelector"
+              }
+            ]
+          },
+          "objectSelector": {
+            "description": "Labels of the object; empty matches all.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.LabelSelector"
+              }
+            ]
+          },
+          "resourceRules": {
+            "description": "Operations and resources selected; a request matching any rule is selected.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/admissionregistration.svc.io.v1.RuleWithOperations"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "excludeResourceRules": {
+            "description": "Operations and resources never selected.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/admissionregistration.svc.io.v1.RuleWithOperations"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "matchPolicy": {
+            "description": "Exact or Equivalent (default).",
+            "type": "string",
+            "default": "Equivalent",
+            "enum": [
+              "Exact",
+              "Equivalent"
+            ]
+          }
+        }
+      },
       "admissionregistration.svc.io.v1.MutatingWebhook": {
         "description": "One mutating admission webhook and the requests it is called for.",
         "type": "object",
         "properties": {
-          "name": part15,
+          "name": part16,
           "clientConfig": {
             "description": "How to reach the webhook.",
             "allOf": [
@@ -950,13 +1571,13 @@ export const openApiV3: Record<string, unknown> = {
               "Fail"
             ]
           },
-          "matchPolicy": part17,
-          "namespaceSelector": part16,
+          "matchPolicy": part18,
+          "namespaceSelector": part17,
           "objectSelector": part7,
-          "sideEffects": part19,
+          "sideEffects": part20,
           "timeoutSeconds": part10,
-          "admissionReviewVersions": part20,
-          "matchConditions": part30,
+          "admissionReviewVersions": part21,
+          "matchConditions": part39,
           "reinvocationPolicy": {
             "description": "Never (default) or IfNeeded: call the webhook again when a later webhook changed the object after this one ran (at most once more).",
             "type": "string",
@@ -1146,10 +1767,263 @@ export const openApiV3: Record<string, unknown> = {
           "name"
         ]
       },
+      "admissionregistration.svc.io.v1.ValidatingAdmissionPolicy": {
+        "description": "ValidatingAdmissionPolicy describes CEL validations of requests, evaluated in the server without a webhook. It applies through ValidatingAdmissionPolicyBindings, which say where and with which actions. Parameter resources (paramKind) are not offered by the reference server.",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "admissionregistration.svc.io/v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "ValidatingAdmissionPolicy"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Standard object metadata.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "spec": {
+            "description": "What the policy checks and for which requests.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicySpec"
+              }
+            ]
+          },
+          "status": {
+            "description": "The status of the policy (type checking results); not filled by the reference server.",
+            "type": "object",
+            "x-kubernetes-preserve-unknown-fields": true
+          }
+        },
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "admissionregistration.svc.io",
+            "version": "v1",
+            "kind": "ValidatingAdmissionPolicy"
+          }
+        ]
+      },
+      "admissionregistration.svc.io.v1.ValidatingAdmissionPolicyBinding": {
+        "description": "ValidatingAdmissionPolicyBinding applies a ValidatingAdmissionPolicy, optionally to fewer requests, with the actions a failed validation takes (Deny, Warn, Audit).",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "admissionregistration.svc.io/v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "ValidatingAdmissionPolicyBinding"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Standard object metadata.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "spec": {
+            "description": "The policy and how it applies.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicyBindingSpec"
+              }
+            ]
+          }
+        },
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "admissionregistration.svc.io",
+            "version": "v1",
+            "kind": "ValidatingAdmissionPolicyBinding"
+          }
+        ]
+      },
+      "admissionregistration.svc.io.v1.ValidatingAdmissionPolicyBindingList": {
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "admissionregistration.svc.io/v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "ValidatingAdmissionPolicyBindingList"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "$ref": "#/components/schemas/meta.svc.io.v1.ListMeta"
+          },
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicyBinding"
+            },
+            "description": "The ValidatingAdmissionPolicyBinding objects of the list."
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "admissionregistration.svc.io",
+            "version": "v1",
+            "kind": "ValidatingAdmissionPolicyBindingList"
+          }
+        ]
+      },
+      "admissionregistration.svc.io.v1.ValidatingAdmissionPolicyBindingSpec": {
+        "description": "The policy a binding applies and how.",
+        "type": "object",
+        "properties": {
+          "policyName": {
+            "description": "The name of the ValidatingAdmissionPolicy.",
+            "type": "string",
+            "minLength": 1
+          },
+          "matchResources": {
+            "description": "Narrows the policy's matchConstraints; absent means the policy's.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/admissionregistration.svc.io.v1.MatchResources"
+              }
+            ]
+          },
+          "validationActions": {
+            "description": "What a failed validation does; Deny refuses, Warn adds a Warning header, Audit an audit annotation. Deny and Warn exclude each other.",
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "Deny",
+                "Warn",
+                "Audit"
+              ]
+            },
+            "x-kubernetes-list-type": "set",
+            "minItems": 1
+          }
+        },
+        "required": [
+          "policyName",
+          "validationActions"
+        ]
+      },
+      "admissionregistration.svc.io.v1.ValidatingAdmissionPolicyList": {
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "admissionregistration.svc.io/v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "ValidatingAdmissionPolicyList"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "$ref": "#/components/schemas/meta.svc.io.v1.ListMeta"
+          },
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ValidatingAdmissionPolicy"
+            },
+            "description": "The ValidatingAdmissionPolicy objects of the list."
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "admissionregistration.svc.io",
+            "version": "v1",
+            "kind": "ValidatingAdmissionPolicyList"
+          }
+        ]
+      },
+      "admissionregistration.svc.io.v1.ValidatingAdmissionPolicySpec": {
+        "description": "The validations of a policy and the requests they apply to.",
+        "type": "object",
+        "properties": {
+          "matchConstraints": {
+            "description": "The requests the policy can apply to (a binding narrows them); required for a policy to match anything.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/admissionregistration.svc.io.v1.MatchResources"
+              }
+            ]
+          },
+          "validations": {
+            "description": "CEL expressions over `object`, `oldObject`, `request`; each must be true for the request to pass.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/admissionregistration.svc.io.v1.Validation"
+            },
+            "x-kubernetes-list-type": "atomic",
+            "minItems": 1
+          },
+          "failurePolicy": {
+            "description": "Fail (default) or Ignore; what an expression that cannot be evaluated means.",
+            "type": "string",
+            "default": "Fail",
+            "enum": [
+              "Ignore",
+              "Fail"
+            ]
+          },
+          "matchConditions": {
+            "description": "CEL conditions that must all be true for the policy to apply; at most 64.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/admissionregistration.svc.io.v1.MatchCondition"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "name"
+            ],
+            "maxItems": 64
+          }
+        },
+        "required": [
+          "validations"
+        ]
+      },
       "admissionregistration.svc.io.v1.ValidatingWebhook": {
         "description": "One validating admission webhook and the requests it is called for.",
         "type": "object",
-        "properties": part38,
+        "properties": part50,
         "required": [
           "name",
           "clientConfig",
@@ -1244,6 +2118,38 @@ export const openApiV3: Record<string, unknown> = {
           }
         ]
       },
+      "admissionregistration.svc.io.v1.Validation": {
+        "description": "One CEL validation of a policy.",
+        "type": "object",
+        "properties": {
+          "expression": {
+            "description": "A CEL expression giving a bool; false refuses the request.",
+            "type": "string",
+            "minLength": 1
+          },
+          "message": {
+            "description": "The message of a refusal; default `failed expression: <expression>`.",
+            "type": "string"
+          },
+          "reason": {
+            "description": "The Status reason (and HTTP code) of a refusal; Unauthorized, Forbidden, Invalid (default), RequestEntityTooLarge.",
+            "type": "string",
+            "enum": [
+              "Unauthorized",
+              "Forbidden",
+              "Invalid",
+              "RequestEntityTooLarge"
+            ]
+          },
+          "messageExpression": {
+            "description": "A CEL expression giving the message (a string); used instead of message when it evaluates.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "expression"
+        ]
+      },
       "admissionregistration.svc.io.v1.WebhookClientConfig": {
         "description": "How the server reaches a webhook; exactly one of url and service.",
         "type": "object",
@@ -1280,7 +2186,7 @@ export const openApiV3: Record<string, unknown> = {
       "admissionregistration.svc.io.v1.WebhookCommon": {
         "description": "The fields mutating and validating webhooks share.",
         "type": "object",
-        "properties": part38,
+        "properties": part50,
         "required": [
           "name",
           "clientConfig",

@@ -2,7 +2,7 @@
 // Source: schemas/admissionregistration.svc.io/v1.yaml
 
 import type { ProtobufPackage } from '../../../runtime/codec/index.js';
-import { MutatingWebhookConfigurationListSchema, MutatingWebhookConfigurationSchema, ValidatingWebhookConfigurationListSchema, ValidatingWebhookConfigurationSchema } from './schema.js';
+import { MutatingWebhookConfigurationListSchema, MutatingWebhookConfigurationSchema, ValidatingAdmissionPolicyBindingListSchema, ValidatingAdmissionPolicyBindingSchema, ValidatingAdmissionPolicyListSchema, ValidatingAdmissionPolicySchema, ValidatingWebhookConfigurationListSchema, ValidatingWebhookConfigurationSchema } from './schema.js';
 
 /** Protobuf messages of admissionregistration.svc.io v1: package `svc.io.api.admissionregistration.v1` in `admissionregistration.svc.io/v1/generated.proto`. */
 export const admissionregistrationV1Protobuf: ProtobufPackage = {
@@ -11,6 +11,10 @@ export const admissionregistrationV1Protobuf: ProtobufPackage = {
   kinds: [
     { apiVersion: 'admissionregistration.svc.io/v1', kind: 'MutatingWebhookConfiguration', schema: MutatingWebhookConfigurationSchema },
     { apiVersion: 'admissionregistration.svc.io/v1', kind: 'MutatingWebhookConfigurationList', schema: MutatingWebhookConfigurationListSchema },
+    { apiVersion: 'admissionregistration.svc.io/v1', kind: 'ValidatingAdmissionPolicy', schema: ValidatingAdmissionPolicySchema },
+    { apiVersion: 'admissionregistration.svc.io/v1', kind: 'ValidatingAdmissionPolicyBinding', schema: ValidatingAdmissionPolicyBindingSchema },
+    { apiVersion: 'admissionregistration.svc.io/v1', kind: 'ValidatingAdmissionPolicyBindingList', schema: ValidatingAdmissionPolicyBindingListSchema },
+    { apiVersion: 'admissionregistration.svc.io/v1', kind: 'ValidatingAdmissionPolicyList', schema: ValidatingAdmissionPolicyListSchema },
     { apiVersion: 'admissionregistration.svc.io/v1', kind: 'ValidatingWebhookConfiguration', schema: ValidatingWebhookConfigurationSchema },
     { apiVersion: 'admissionregistration.svc.io/v1', kind: 'ValidatingWebhookConfigurationList', schema: ValidatingWebhookConfigurationListSchema },
   ],

@@ -24,6 +24,31 @@ export const MatchConditionSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link MatchResources} (schemas/admissionregistration.svc.io/v1.yaml .definitions.MatchResources). */
+export const MatchResourcesSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'admissionregistration.svc.io.v1.MatchResources',
+  fields: [
+    { name: 'namespaceSelector', schema: { type: 'ref', ref: () => LabelSelectorSchema }, proto: 1 },
+    { name: 'objectSelector', schema: { type: 'ref', ref: () => LabelSelectorSchema }, proto: 2 },
+    {
+      name: 'resourceRules',
+      schema: { type: 'list', items: { type: 'ref', ref: () => RuleWithOperationsSchema }, listType: 'atomic' },
+      proto: 3,
+    },
+    {
+      name: 'excludeResourceRules',
+      schema: { type: 'list', items: { type: 'ref', ref: () => RuleWithOperationsSchema }, listType: 'atomic' },
+      proto: 4,
+    },
+    {
+      name: 'matchPolicy',
+      schema: { type: 'string', default: 'Equivalent', enum: ['Exact', 'Equivalent'] },
+      proto: 7,
+    },
+  ],
+};
+
 /** Schema descriptor of {@link MutatingWebhook} (schemas/admissionregistration.svc.io/v1.yaml .definitions.MutatingWebhook). */
 export const MutatingWebhookSchema: ObjectSchema = {
   type: 'object',
@@ -200,6 +225,126 @@ export const ServiceReferenceSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link ValidatingAdmissionPolicy} (schemas/admissionregistration.svc.io/v1.yaml .definitions.ValidatingAdmissionPolicy). */
+export const ValidatingAdmissionPolicySchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'admissionregistration.svc.io.v1.ValidatingAdmissionPolicy',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['admissionregistration.svc.io/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['ValidatingAdmissionPolicy'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    { name: 'spec', schema: { type: 'ref', ref: () => ValidatingAdmissionPolicySpecSchema }, proto: 2 },
+    { name: 'status', schema: { type: 'object', fields: [], preserveUnknown: true }, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link ValidatingAdmissionPolicyBinding} (schemas/admissionregistration.svc.io/v1.yaml .definitions.ValidatingAdmissionPolicyBinding). */
+export const ValidatingAdmissionPolicyBindingSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'admissionregistration.svc.io.v1.ValidatingAdmissionPolicyBinding',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['admissionregistration.svc.io/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['ValidatingAdmissionPolicyBinding'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    {
+      name: 'spec',
+      schema: { type: 'ref', ref: () => ValidatingAdmissionPolicyBindingSpecSchema },
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link ValidatingAdmissionPolicyBindingList} (schemas/admissionregistration.svc.io/v1.yaml .definitions.ValidatingAdmissionPolicyBinding). */
+export const ValidatingAdmissionPolicyBindingListSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'admissionregistration.svc.io.v1.ValidatingAdmissionPolicyBindingList',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['admissionregistration.svc.io/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['ValidatingAdmissionPolicyBindingList'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ListMetaSchema }, proto: 1 },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => ValidatingAdmissionPolicyBindingSchema } },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link ValidatingAdmissionPolicyBindingSpec} (schemas/admissionregistration.svc.io/v1.yaml .definitions.ValidatingAdmissionPolicyBindingSpec). */
+export const ValidatingAdmissionPolicyBindingSpecSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'admissionregistration.svc.io.v1.ValidatingAdmissionPolicyBindingSpec',
+  fields: [
+    { name: 'policyName', schema: { type: 'string', minLength: 1 }, required: true, proto: 1 },
+    { name: 'matchResources', schema: { type: 'ref', ref: () => MatchResourcesSchema }, proto: 3 },
+    {
+      name: 'validationActions',
+      schema: {
+        type: 'list',
+        items: { type: 'string', enum: ['Deny', 'Warn', 'Audit'] },
+        listType: 'set',
+        minItems: 1,
+      },
+      required: true,
+      proto: 4,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link ValidatingAdmissionPolicyList} (schemas/admissionregistration.svc.io/v1.yaml .definitions.ValidatingAdmissionPolicy). */
+export const ValidatingAdmissionPolicyListSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'admissionregistration.svc.io.v1.ValidatingAdmissionPolicyList',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['admissionregistration.svc.io/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['ValidatingAdmissionPolicyList'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ListMetaSchema }, proto: 1 },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => ValidatingAdmissionPolicySchema } },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link ValidatingAdmissionPolicySpec} (schemas/admissionregistration.svc.io/v1.yaml .definitions.ValidatingAdmissionPolicySpec). */
+export const ValidatingAdmissionPolicySpecSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'admissionregistration.svc.io.v1.ValidatingAdmissionPolicySpec',
+  fields: [
+    { name: 'matchConstraints', schema: { type: 'ref', ref: () => MatchResourcesSchema }, proto: 2 },
+    {
+      name: 'validations',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => ValidationSchema },
+        listType: 'atomic',
+        minItems: 1,
+      },
+      required: true,
+      proto: 3,
+    },
+    {
+      name: 'failurePolicy',
+      schema: { type: 'string', default: 'Fail', enum: ['Ignore', 'Fail'] },
+      proto: 4,
+    },
+    {
+      name: 'matchConditions',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => MatchConditionSchema },
+        listType: 'map',
+        listMapKeys: ['name'],
+        maxItems: 64,
+      },
+      proto: 6,
+    },
+  ],
+};
+
 /** Schema descriptor of {@link ValidatingWebhook} (schemas/admissionregistration.svc.io/v1.yaml .definitions.ValidatingWebhook). */
 export const ValidatingWebhookSchema: ObjectSchema = {
   type: 'object',
@@ -315,6 +460,22 @@ export const ValidatingWebhookConfigurationListSchema: ObjectSchema = {
       required: true,
       proto: 2,
     },
+  ],
+};
+
+/** Schema descriptor of {@link Validation} (schemas/admissionregistration.svc.io/v1.yaml .definitions.Validation). */
+export const ValidationSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'admissionregistration.svc.io.v1.Validation',
+  fields: [
+    { name: 'expression', schema: { type: 'string', minLength: 1 }, required: true, proto: 1 },
+    { name: 'message', schema: { type: 'string' }, proto: 2 },
+    {
+      name: 'reason',
+      schema: { type: 'string', enum: ['Unauthorized', 'Forbidden', 'Invalid', 'RequestEntityTooLarge'] },
+      proto: 3,
+    },
+    { name: 'messageExpression', schema: { type: 'string' }, proto: 4 },
   ],
 };
 

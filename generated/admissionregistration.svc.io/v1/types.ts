@@ -28,6 +28,40 @@ export interface MatchCondition {
 }
 
 /**
+ * Which requests a policy or binding selects.
+ *
+ * Schema: schemas/admissionregistration.svc.io/v1.yaml .definitions.MatchResources
+ */
+export interface MatchResources {
+  /** Labels of the object's namespace; empty matches all. */
+  namespaceSelector?: LabelSelector;
+
+  /** Labels of the object; empty matches all. */
+  objectSelector?: LabelSelector;
+
+  /**
+   * Operations and resources selected; a request matching any rule is selected.
+   *
+   * List type atomic.
+   */
+  resourceRules?: RuleWithOperations[];
+
+  /**
+   * Operations and resources never selected.
+   *
+   * List type atomic.
+   */
+  excludeResourceRules?: RuleWithOperations[];
+
+  /**
+   * Exact or Equivalent (default).
+   *
+   * @defaultValue `"Equivalent"`
+   */
+  matchPolicy?: 'Exact' | 'Equivalent';
+}
+
+/**
  * One mutating admission webhook and the requests it is called for.
  *
  * Schema: schemas/admissionregistration.svc.io/v1.yaml .definitions.MutatingWebhook
@@ -214,6 +248,140 @@ export interface ServiceReference {
 }
 
 /**
+ * ValidatingAdmissionPolicy describes CEL validations of requests, evaluated in the server without a webhook. It applies through ValidatingAdmissionPolicyBindings, which say where and with which actions. Parameter resources (paramKind) are not offered by the reference server.
+ *
+ * Schema: schemas/admissionregistration.svc.io/v1.yaml .definitions.ValidatingAdmissionPolicy
+ */
+export interface ValidatingAdmissionPolicy {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'admissionregistration.svc.io/v1';
+
+  /** The kind of object this is. */
+  kind?: 'ValidatingAdmissionPolicy';
+
+  /** Standard object metadata. */
+  metadata?: ObjectMeta;
+
+  /** What the policy checks and for which requests. */
+  spec?: ValidatingAdmissionPolicySpec;
+
+  /** The status of the policy (type checking results); not filled by the reference server. */
+  status?: Record<string, unknown>;
+}
+
+/**
+ * ValidatingAdmissionPolicyBinding applies a ValidatingAdmissionPolicy, optionally to fewer requests, with the actions a failed validation takes (Deny, Warn, Audit).
+ *
+ * Schema: schemas/admissionregistration.svc.io/v1.yaml .definitions.ValidatingAdmissionPolicyBinding
+ */
+export interface ValidatingAdmissionPolicyBinding {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'admissionregistration.svc.io/v1';
+
+  /** The kind of object this is. */
+  kind?: 'ValidatingAdmissionPolicyBinding';
+
+  /** Standard object metadata. */
+  metadata?: ObjectMeta;
+
+  /** The policy and how it applies. */
+  spec?: ValidatingAdmissionPolicyBindingSpec;
+}
+
+/**
+ * ValidatingAdmissionPolicyBindingList is a list of ValidatingAdmissionPolicyBinding objects.
+ *
+ * Schema: schemas/admissionregistration.svc.io/v1.yaml .definitions.ValidatingAdmissionPolicyBinding
+ */
+export interface ValidatingAdmissionPolicyBindingList {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'admissionregistration.svc.io/v1';
+
+  /** The kind of object this is. */
+  kind?: 'ValidatingAdmissionPolicyBindingList';
+
+  /** Standard list metadata. */
+  metadata?: ListMeta;
+
+  /** The ValidatingAdmissionPolicyBinding objects of the list. */
+  items: ValidatingAdmissionPolicyBinding[];
+}
+
+/**
+ * The policy a binding applies and how.
+ *
+ * Schema: schemas/admissionregistration.svc.io/v1.yaml .definitions.ValidatingAdmissionPolicyBindingSpec
+ */
+export interface ValidatingAdmissionPolicyBindingSpec {
+  /**
+   * The name of the ValidatingAdmissionPolicy.
+   *
+   * Length at least 1.
+   */
+  policyName: string;
+
+  /** Narrows the policy's matchConstraints; absent means the policy's. */
+  matchResources?: MatchResources;
+
+  /**
+   * What a failed validation does; Deny refuses, Warn adds a Warning header, Audit an audit annotation. Deny and Warn exclude each other.
+   *
+   * At least 1 items; list type set.
+   */
+  validationActions: Array<'Deny' | 'Warn' | 'Audit'>;
+}
+
+/**
+ * ValidatingAdmissionPolicyList is a list of ValidatingAdmissionPolicy objects.
+ *
+ * Schema: schemas/admissionregistration.svc.io/v1.yaml .definitions.ValidatingAdmissionPolicy
+ */
+export interface ValidatingAdmissionPolicyList {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'admissionregistration.svc.io/v1';
+
+  /** The kind of object this is. */
+  kind?: 'ValidatingAdmissionPolicyList';
+
+  /** Standard list metadata. */
+  metadata?: ListMeta;
+
+  /** The ValidatingAdmissionPolicy objects of the list. */
+  items: ValidatingAdmissionPolicy[];
+}
+
+/**
+ * The validations of a policy and the requests they apply to.
+ *
+ * Schema: schemas/admissionregistration.svc.io/v1.yaml .definitions.ValidatingAdmissionPolicySpec
+ */
+export interface ValidatingAdmissionPolicySpec {
+  /** The requests the policy can apply to (a binding narrows them); required for a policy to match anything. */
+  matchConstraints?: MatchResources;
+
+  /**
+   * CEL expressions over `object`, `oldObject`, `request`; each must be true for the request to pass.
+   *
+   * At least 1 items; list type atomic.
+   */
+  validations: Validation[];
+
+  /**
+   * Fail (default) or Ignore; what an expression that cannot be evaluated means.
+   *
+   * @defaultValue `"Fail"`
+   */
+  failurePolicy?: 'Ignore' | 'Fail';
+
+  /**
+   * CEL conditions that must all be true for the policy to apply; at most 64.
+   *
+   * At most 64 items; list type map keyed by name.
+   */
+  matchConditions?: MatchCondition[];
+}
+
+/**
  * One validating admission webhook and the requests it is called for.
  *
  * Schema: schemas/admissionregistration.svc.io/v1.yaml .definitions.ValidatingWebhook
@@ -326,6 +494,29 @@ export interface ValidatingWebhookConfigurationList {
 }
 
 /**
+ * One CEL validation of a policy.
+ *
+ * Schema: schemas/admissionregistration.svc.io/v1.yaml .definitions.Validation
+ */
+export interface Validation {
+  /**
+   * A CEL expression giving a bool; false refuses the request.
+   *
+   * Length at least 1.
+   */
+  expression: string;
+
+  /** The message of a refusal; default `failed expression: <expression>`. */
+  message?: string;
+
+  /** The Status reason (and HTTP code) of a refusal; Unauthorized, Forbidden, Invalid (default), RequestEntityTooLarge. */
+  reason?: 'Unauthorized' | 'Forbidden' | 'Invalid' | 'RequestEntityTooLarge';
+
+  /** A CEL expression giving the message (a string); used instead of message when it evaluates. */
+  messageExpression?: string;
+}
+
+/**
  * How the server reaches a webhook; exactly one of url and service.
  *
  * Schema: schemas/admissionregistration.svc.io/v1.yaml .definitions.WebhookClientConfig
@@ -429,6 +620,38 @@ export const MutatingWebhookConfigurationListGVK = { group: 'admissionregistrati
 /** True when `value` is a {@link MutatingWebhookConfigurationList} document (by apiVersion and kind; the content is not validated). */
 export function isMutatingWebhookConfigurationList(value: unknown): value is MutatingWebhookConfigurationList {
   return isKind(value, 'admissionregistration.svc.io/v1', 'MutatingWebhookConfigurationList');
+}
+
+/** Group, version and kind of {@link ValidatingAdmissionPolicy}. */
+export const ValidatingAdmissionPolicyGVK = { group: 'admissionregistration.svc.io', version: 'v1', kind: 'ValidatingAdmissionPolicy' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link ValidatingAdmissionPolicy} document (by apiVersion and kind; the content is not validated). */
+export function isValidatingAdmissionPolicy(value: unknown): value is ValidatingAdmissionPolicy {
+  return isKind(value, 'admissionregistration.svc.io/v1', 'ValidatingAdmissionPolicy');
+}
+
+/** Group, version and kind of {@link ValidatingAdmissionPolicyBinding}. */
+export const ValidatingAdmissionPolicyBindingGVK = { group: 'admissionregistration.svc.io', version: 'v1', kind: 'ValidatingAdmissionPolicyBinding' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link ValidatingAdmissionPolicyBinding} document (by apiVersion and kind; the content is not validated). */
+export function isValidatingAdmissionPolicyBinding(value: unknown): value is ValidatingAdmissionPolicyBinding {
+  return isKind(value, 'admissionregistration.svc.io/v1', 'ValidatingAdmissionPolicyBinding');
+}
+
+/** Group, version and kind of {@link ValidatingAdmissionPolicyBindingList}. */
+export const ValidatingAdmissionPolicyBindingListGVK = { group: 'admissionregistration.svc.io', version: 'v1', kind: 'ValidatingAdmissionPolicyBindingList' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link ValidatingAdmissionPolicyBindingList} document (by apiVersion and kind; the content is not validated). */
+export function isValidatingAdmissionPolicyBindingList(value: unknown): value is ValidatingAdmissionPolicyBindingList {
+  return isKind(value, 'admissionregistration.svc.io/v1', 'ValidatingAdmissionPolicyBindingList');
+}
+
+/** Group, version and kind of {@link ValidatingAdmissionPolicyList}. */
+export const ValidatingAdmissionPolicyListGVK = { group: 'admissionregistration.svc.io', version: 'v1', kind: 'ValidatingAdmissionPolicyList' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link ValidatingAdmissionPolicyList} document (by apiVersion and kind; the content is not validated). */
+export function isValidatingAdmissionPolicyList(value: unknown): value is ValidatingAdmissionPolicyList {
+  return isKind(value, 'admissionregistration.svc.io/v1', 'ValidatingAdmissionPolicyList');
 }
 
 /** Group, version and kind of {@link ValidatingWebhookConfiguration}. */

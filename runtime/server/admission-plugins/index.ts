@@ -13,3 +13,4 @@ export {
   imagePolicyWebhook,
 } from './image-policy.js';
 export { compileCondition } from './webhook-configs.js';
+export { compilePolicyExpression, validatingAdmissionPolicy } from './policies.js';

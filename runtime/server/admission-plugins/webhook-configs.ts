@@ -1,5 +1,5 @@
 import { type CompiledExpressionProgram, compileExpression } from '../../cel/index.js';
-import type { LabelSelectorObject } from '../../api/index.js';
+import type { JsonApiObject, LabelSelectorObject } from '../../api/index.js';
 import type { AdmissionHost } from '../admission.js';
 import { collectionPrefix, decodeObject } from '../objects.js';
 
@@ -30,24 +30,25 @@ export interface ConfiguredWebhook {
 const CONDITION_VARIABLES = { object: 'dyn', oldObject: 'dyn', request: 'dyn' } as const;
 
 /**
- * The webhook configurations of one kind, read from the store: the list is read again only when
- * the store's revision moved since the last read, so a configuration created through the API
- * applies to the next request, and a server without writes reads nothing.
+ * Objects of one admissionregistration resource, read from the store and turned into what a plugin
+ * uses: read again only when the store's revision moved since the last read, so an object created
+ * through the API applies to the next request, and a server without writes reads nothing.
  */
-export class WebhookConfigurations {
+export class StoredConfiguration<T> {
   #revision = -1;
-  #webhooks: ConfiguredWebhook[] = [];
+  #value: T | undefined;
   /** The read in flight and the revision it started at: a caller that saw a newer one reads again. */
-  #reading: { revision: number; done: Promise<ConfiguredWebhook[]> } | undefined;
+  #reading: { revision: number; done: Promise<T> } | undefined;
 
   constructor(
     private readonly host: AdmissionHost,
-    private readonly resource: 'mutatingwebhookconfigurations' | 'validatingwebhookconfigurations',
+    private readonly resource: string,
+    private readonly build: (objects: JsonApiObject[]) => T,
   ) {}
 
-  async current(): Promise<readonly ConfiguredWebhook[]> {
+  async current(): Promise<T> {
     const revision = await this.host.store.currentRevision();
-    if (revision === this.#revision) return this.#webhooks;
+    if (revision === this.#revision) return this.#value!;
     if (this.#reading && this.#reading.revision >= revision) return this.#reading.done;
     const reading = {
       revision,
@@ -59,27 +60,37 @@ export class WebhookConfigurations {
     return reading.done;
   }
 
-  async #read(revision: number): Promise<ConfiguredWebhook[]> {
+  async #read(revision: number): Promise<T> {
     const r = this.host.registry.resources().find((x) => x.group === ADMISSION_REGISTRATION_GROUP && x.resource === this.resource);
-    if (!r) return [];
-    const page = await this.host.store.list(collectionPrefix(r, undefined));
-    const configs = page.items.map((kv) => decodeObject(kv, r)).sort((a, b) => compare(a.metadata?.name ?? '', b.metadata?.name ?? ''));
-    const webhooks: ConfiguredWebhook[] = [];
-    for (const config of configs) {
-      for (const spec of (config.webhooks as WebhookSpec[] | undefined) ?? []) {
-        webhooks.push({
-          configuration: config.metadata?.name ?? '',
-          spec,
-          conditions: (spec.matchConditions ?? []).map((c) => ({ name: c.name, program: compileCondition(c.expression) })),
-        });
-      }
-    }
+    const objects = r ? (await this.host.store.list(collectionPrefix(r, undefined))).items.map((kv) => decodeObject(kv, r)) : [];
+    objects.sort((a, b) => compare(a.metadata?.name ?? '', b.metadata?.name ?? ''));
+    const value = this.build(objects);
     if (revision > this.#revision) {
-      this.#webhooks = webhooks;
+      this.#value = value;
       this.#revision = revision;
     }
-    return webhooks;
+    return value;
   }
+}
+
+/** The webhooks of the stored configurations of one kind, in the order of configuration names, then of the list. */
+export function webhookConfigurations(
+  host: AdmissionHost,
+  resource: 'mutatingwebhookconfigurations' | 'validatingwebhookconfigurations',
+): StoredConfiguration<ConfiguredWebhook[]> {
+  return new StoredConfiguration(host, resource, (configs) =>
+    configs.flatMap((config) =>
+      ((config.webhooks as WebhookSpec[] | undefined) ?? []).map((spec) => ({
+        configuration: config.metadata?.name ?? '',
+        spec,
+        conditions: compileConditions(spec.matchConditions),
+      })),
+    ),
+  );
+}
+
+export function compileConditions(conditions: WebhookSpec['matchConditions']): ConfiguredWebhook['conditions'] {
+  return (conditions ?? []).map((c) => ({ name: c.name, program: compileCondition(c.expression) }));
 }
 
 /** A match condition compiled with its variables; the error when it does not compile. */

@@ -1,4 +1,4 @@
-import { type JsonApiObject, labelSelectorFromObject } from '../../api/index.js';
+import { type JsonApiObject, type LabelSelectorObject, labelSelectorFromObject } from '../../api/index.js';
 import type { AdmissionHost, AdmissionRequest } from '../admission.js';
 import { objectKey, decodeObject } from '../objects.js';
 import { ADMISSION_REGISTRATION_GROUP, type ConfiguredWebhook, type WebhookSpec } from './webhook-configs.js';
@@ -18,10 +18,10 @@ export function isExempt(request: AdmissionRequest): boolean {
   return request.resource.group === ADMISSION_REGISTRATION_GROUP && EXEMPT.has(request.resource.resource);
 }
 
-/** Whether one of the webhook's rules covers the request (operation, group, version, resource/subresource, scope). */
-export function rulesMatch(spec: WebhookSpec, request: AdmissionRequest): boolean {
+/** Whether one of the rules covers the request (operation, group, version, resource/subresource, scope). */
+export function rulesMatch(rules: WebhookSpec['rules'], request: AdmissionRequest): boolean {
   const r = request.resource;
-  return (spec.rules ?? []).some(
+  return (rules ?? []).some(
     (rule) =>
       listMatches(rule.operations, request.operation) &&
       listMatches(rule.apiGroups, r.group) &&
@@ -51,8 +51,7 @@ function scopeMatches(scope: string, request: AdmissionRequest): boolean {
 }
 
 /** The object's labels (new or old: either matching is enough, as upstream). */
-export function objectSelectorMatches(spec: WebhookSpec, request: AdmissionRequest): boolean {
-  const selector = spec.objectSelector;
+export function objectSelectorMatches(selector: LabelSelectorObject | undefined, request: AdmissionRequest): boolean {
   if (!selector || Object.keys(selector).length === 0) return true;
   const s = labelSelectorFromObject(selector);
   return [request.object, request.old].some((o) => o !== undefined && s.matches(o.metadata?.labels ?? {}));
@@ -62,8 +61,11 @@ export function objectSelectorMatches(spec: WebhookSpec, request: AdmissionReque
  * The labels of the request's namespace (of the namespace itself when the request is about one);
  * requests about other cluster-scoped objects always match, as upstream.
  */
-export async function namespaceSelectorMatches(host: AdmissionHost, spec: WebhookSpec, request: AdmissionRequest): Promise<boolean> {
-  const selector = spec.namespaceSelector;
+export async function namespaceSelectorMatches(
+  host: AdmissionHost,
+  selector: LabelSelectorObject | undefined,
+  request: AdmissionRequest,
+): Promise<boolean> {
   if (!selector || Object.keys(selector).length === 0) return true;
   const s = labelSelectorFromObject(selector);
   const r = request.resource;
@@ -86,8 +88,12 @@ async function readNamespace(host: AdmissionHost, name: string): Promise<JsonApi
  * The match conditions: all true sends the request, any false skips the webhook; an error is
  * returned (the failure policy decides).
  */
-export function conditionsMatch(webhook: ConfiguredWebhook, request: AdmissionRequest, payload: Record<string, unknown>): boolean | Error {
-  for (const { name, program } of webhook.conditions) {
+export function conditionsMatch(
+  conditions: ConfiguredWebhook['conditions'],
+  request: AdmissionRequest,
+  payload: Record<string, unknown>,
+): boolean | Error {
+  for (const { name, program } of conditions) {
     if (program instanceof Error) return new Error(`compilation of match condition ${JSON.stringify(name)} failed: ${program.message}`);
     let value: unknown;
     try {

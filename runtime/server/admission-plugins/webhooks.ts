@@ -5,7 +5,7 @@ import { httpsJson } from '../../auth/index.js';
 import { isJsonObject, jsonEqual, type JsonValue } from '../../json/index.js';
 import { applyJsonPatch } from '../../patch/index.js';
 import type { AdmissionHost, AdmissionPlugin, AdmissionRequest } from '../admission.js';
-import { type ConfiguredWebhook, WebhookConfigurations } from './webhook-configs.js';
+import { type ConfiguredWebhook, webhookConfigurations } from './webhook-configs.js';
 import { conditionsMatch, isExempt, namespaceSelectorMatches, objectSelectorMatches, rulesMatch } from './webhook-match.js';
 
 export interface WebhookAdmissionOptions {
@@ -31,7 +31,7 @@ const FAILED_OPEN = {
  */
 export function mutatingWebhookAdmission(options: WebhookAdmissionOptions = {}): (host: AdmissionHost) => AdmissionPlugin {
   return (host) => {
-    const configs = new WebhookConfigurations(host, 'mutatingwebhookconfigurations');
+    const configs = webhookConfigurations(host, 'mutatingwebhookconfigurations');
     const call = caller(host, 'mutating', options);
     return {
       name: 'MutatingAdmissionWebhook',
@@ -56,7 +56,7 @@ export function mutatingWebhookAdmission(options: WebhookAdmissionOptions = {}):
 /** ValidatingAdmissionWebhook: calls the validating webhooks that match; any denial refuses the request. */
 export function validatingWebhookAdmission(options: WebhookAdmissionOptions = {}): (host: AdmissionHost) => AdmissionPlugin {
   return (host) => {
-    const configs = new WebhookConfigurations(host, 'validatingwebhookconfigurations');
+    const configs = webhookConfigurations(host, 'validatingwebhookconfigurations');
     const call = caller(host, 'validating', options);
     return {
       name: 'ValidatingAdmissionWebhook',
@@ -76,12 +76,12 @@ function caller(host: AdmissionHost, phase: Phase, options: WebhookAdmissionOpti
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   return async (webhook: ConfiguredWebhook, request: AdmissionRequest, round: number, index: number): Promise<boolean | undefined> => {
     const spec = webhook.spec;
-    if (!rulesMatch(spec, request) || !objectSelectorMatches(spec, request)) return undefined;
-    if (!(await namespaceSelectorMatches(host, spec, request))) return undefined;
+    if (!rulesMatch(spec.rules, request) || !objectSelectorMatches(spec.objectSelector, request)) return undefined;
+    if (!(await namespaceSelectorMatches(host, spec.namespaceSelector, request))) return undefined;
     const version = (spec.admissionReviewVersions ?? []).find((v) => v === 'v1' || v === 'v1beta1');
     const payload = reviewRequest(request);
     try {
-      const matched = conditionsMatch(webhook, request, payload);
+      const matched = conditionsMatch(webhook.conditions, request, payload);
       if (matched instanceof Error) throw new CallError(matched.message);
       if (!matched) return undefined;
       // A dry run must not reach a webhook with side effects (checked once it is known to be called).
@@ -132,7 +132,7 @@ interface ReviewResponse {
 }
 
 /** `AdmissionReview.request` for the request, as upstream builds it from the admission attributes. */
-function reviewRequest(request: AdmissionRequest): Record<string, unknown> {
+export function reviewRequest(request: AdmissionRequest): Record<string, unknown> {
   const r = request.resource;
   return {
     uid: randomUUID(),

@@ -3,7 +3,7 @@ import { reviewAccess } from './access-review.js';
 import { evict } from './eviction.js';
 import { finalizeNamespace, namespaceLifecycle } from './namespaces.js';
 import { stringData } from './secrets.js';
-import { webhookMatchConditions } from './webhook-configurations.js';
+import { admissionPolicyExpressions, webhookMatchConditions } from './webhook-configurations.js';
 
 /**
  * The named handlers the built-in kinds declare in their registrations (`x-svc-resource` hooks,
@@ -15,6 +15,7 @@ export const builtinHandlers: HandlerCatalog = {
     'namespace-lifecycle': namespaceLifecycle,
     'secret-string-data': stringData,
     'webhook-match-conditions': webhookMatchConditions,
+    'admission-policy-expressions': admissionPolicyExpressions,
   },
   virtual: { 'access-review': reviewAccess },
   subresources: { eviction: evict, finalize: finalizeNamespace },

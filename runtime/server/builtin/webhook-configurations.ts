@@ -1,5 +1,5 @@
 import { type FieldError, type JsonApiObject, fieldInvalid, invalid } from '../../api/index.js';
-import { compileCondition } from '../admission-plugins/index.js';
+import { compileCondition, compilePolicyExpression } from '../admission-plugins/index.js';
 import type { KindHook } from '../context.js';
 
 /**
@@ -27,5 +27,38 @@ function checkMatchConditions(object: JsonApiObject): void {
         errors.push(fieldInvalid(`webhooks[${i}].matchConditions[${j}].expression`, expression, `must evaluate to bool`));
     }
   }
-  if (errors.length > 0) throw invalid({ group: 'admissionregistration.svc.io', kind: String(object.kind) }, object.metadata?.name ?? '', errors);
+  if (errors.length > 0)
+    throw invalid({ group: 'admissionregistration.svc.io', kind: String(object.kind) }, object.metadata?.name ?? '', errors);
+}
+
+/**
+ * ValidatingAdmissionPolicy: every validation expression, message expression and match condition
+ * must compile, checked when the policy is written (422 at the expression, as upstream).
+ */
+export function admissionPolicyExpressions(): KindHook {
+  return { prepareWrite: checkPolicyExpressions };
+}
+
+function checkPolicyExpressions(object: JsonApiObject): void {
+  const errors: FieldError[] = [];
+  const spec = (object.spec ?? {}) as { validations?: unknown; matchConditions?: unknown };
+  const check = (path: string, value: unknown, compile: (e: string) => { type: string } | Error, want: string) => {
+    if (typeof value !== 'string' || value === '') return;
+    const compiled = compile(value);
+    if (compiled instanceof Error) errors.push(fieldInvalid(path, value, `compilation failed: ${compiled.message}`));
+    else if (compiled.type !== want && compiled.type !== 'dyn') errors.push(fieldInvalid(path, value, `must evaluate to ${want}`));
+  };
+  for (const [i, v] of (Array.isArray(spec.validations) ? spec.validations : []).entries()) {
+    check(`spec.validations[${i}].expression`, (v as { expression?: unknown })?.expression, compilePolicyExpression, 'bool');
+    check(
+      `spec.validations[${i}].messageExpression`,
+      (v as { messageExpression?: unknown })?.messageExpression,
+      compilePolicyExpression,
+      'string',
+    );
+  }
+  for (const [i, c] of (Array.isArray(spec.matchConditions) ? spec.matchConditions : []).entries())
+    check(`spec.matchConditions[${i}].expression`, (c as { expression?: unknown })?.expression, compileCondition, 'bool');
+  if (errors.length > 0)
+    throw invalid({ group: 'admissionregistration.svc.io', kind: String(object.kind) }, object.metadata?.name ?? '', errors);
 }
