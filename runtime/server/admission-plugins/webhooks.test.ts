@@ -277,6 +277,22 @@ describe('matching', () => {
     expect((await h.post(configMaps(h.ns), configMap('guarded', { guard: 'yes' }))).status).toBe(403);
   });
 
+  it('for a Namespace itself the namespaceSelector reads its own labels; a service reference cannot be reached', async () => {
+    const no = await webhook(() => deny('prod namespaces are created by the platform'));
+    const rules = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'], scope: 'Cluster' }];
+    await register('Validating', 'ns-self', [hookSpec('ns-self.example.com', no, { rules, namespaceSelector: { matchLabels: { env: 'prod' } } })]);
+    expect((await h.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dev-ns' } })).status).toBe(201);
+    const prod = await h.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'prod-2', labels: { env: 'prod' } } });
+    expect(prod.status).toBe(403);
+    await h.delete(VALIDATING);
+    await register('Validating', 'svc', [
+      { ...hookSpec('svc.example.com', no), clientConfig: { service: { namespace: 'default', name: 'hooks' } }, failurePolicy: 'Fail' },
+    ]);
+    const res = await h.post(configMaps(h.ns), configMap('via-service'));
+    expect(res.status).toBe(500);
+    expect(res.body.message).toContain('service reference');
+  });
+
   it('rules select operations and resources; match conditions select by CEL, an error follows the failure policy', async () => {
     const no = await webhook(() => deny('matched'));
     await register('Validating', 'cel', [
