@@ -60,8 +60,8 @@ export function validatingAdmissionPolicy(): (host: AdmissionHost) => AdmissionP
     );
     const bindings = new StoredConfiguration(host, 'validatingadmissionpolicybindings', (objects) => objects);
     let cache: { policies: unknown; bindings: unknown; bound: BoundPolicy[] } | undefined;
-    const bound = async (): Promise<BoundPolicy[]> => {
-      const [p, b] = await Promise.all([policies.current(), bindings.current()]);
+    const bound = async (request: AdmissionRequest): Promise<BoundPolicy[]> => {
+      const [p, b] = await Promise.all([policies.current(request), bindings.current(request)]);
       if (cache?.policies !== p || cache?.bindings !== b) cache = { policies: p, bindings: b, bound: bind(p, b) };
       return cache.bound;
     };
@@ -69,7 +69,7 @@ export function validatingAdmissionPolicy(): (host: AdmissionHost) => AdmissionP
       name: 'ValidatingAdmissionPolicy',
       async validate(request) {
         if (isExempt(request)) return;
-        const all = await bound();
+        const all = await bound(request);
         if (all.length === 0) return;
         const payload = reviewRequest(request);
         for (const b of all) {

@@ -1,6 +1,6 @@
 import { type CompiledExpressionProgram, compileExpression } from '../../cel/index.js';
 import type { JsonApiObject, LabelSelectorObject } from '../../api/index.js';
-import type { AdmissionHost } from '../admission.js';
+import type { AdmissionHost, AdmissionRequest } from '../admission.js';
 import { collectionPrefix, decodeObject } from '../objects.js';
 
 export const ADMISSION_REGISTRATION_GROUP = 'admissionregistration.svc.io';
@@ -46,8 +46,9 @@ export class StoredConfiguration<T> {
     private readonly build: (objects: JsonApiObject[]) => T,
   ) {}
 
-  async current(): Promise<T> {
-    const revision = await this.host.store.currentRevision();
+  /** The objects as of the store's revision when `request` was first looked at (one revision read per request). */
+  async current(request: AdmissionRequest): Promise<T> {
+    const revision = await revisionFor(this.host, request);
     if (revision === this.#revision) return this.#value!;
     if (this.#reading && this.#reading.revision >= revision) return this.#reading.done;
     const reading = {
@@ -71,6 +72,21 @@ export class StoredConfiguration<T> {
     }
     return value;
   }
+}
+
+/**
+ * The store's revision, read once per admission request and shared by every plugin that reads
+ * configuration (on a networked store each read is a round trip).
+ */
+const revisions = new WeakMap<AdmissionRequest, Promise<number>>();
+
+function revisionFor(host: AdmissionHost, request: AdmissionRequest): Promise<number> {
+  let revision = revisions.get(request);
+  if (!revision) {
+    revision = host.store.currentRevision();
+    revisions.set(request, revision);
+  }
+  return revision;
 }
 
 /** The webhooks of the stored configurations of one kind, in the order of configuration names, then of the list. */

@@ -38,7 +38,7 @@ export function mutatingWebhookAdmission(options: WebhookAdmissionOptions = {}):
       async mutate(request) {
         if (isExempt(request)) return;
         const called: Array<{ webhook: ConfiguredWebhook; index: number; changedAfter: boolean }> = [];
-        const webhooks = await configs.current();
+        const webhooks = await configs.current(request);
         for (const [index, webhook] of webhooks.entries()) {
           const changed = await call(webhook, request, 0, index);
           if (changed === undefined) continue;
@@ -62,7 +62,7 @@ export function validatingWebhookAdmission(options: WebhookAdmissionOptions = {}
       name: 'ValidatingAdmissionWebhook',
       async validate(request) {
         if (isExempt(request)) return;
-        for (const [index, webhook] of (await configs.current()).entries()) await call(webhook, request, 0, index);
+        for (const [index, webhook] of (await configs.current(request)).entries()) await call(webhook, request, 0, index);
       },
     };
   };
