@@ -31,6 +31,8 @@ export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
  */
 export interface AdmissionRequest {
   resource: ServedResource;
+  /** The kind of `object` when it is not the resource's (a subresource's body, such as an Eviction). */
+  kind?: { group: string; version: string; kind: string };
   subresource: string | undefined;
   operation: AdmissionOperation;
   namespace: string | undefined;
@@ -144,6 +146,25 @@ export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<J
   if (errors.length > 0) throw invalidObject(r, object, errors);
   for (const plugin of ctx.admission) await plugin.validate?.(request);
   return object;
+}
+
+/**
+ * Admission of a create on a subresource whose body is its own kind (a pod's `eviction`): the
+ * object is the body, which no schema of the resource validates; both phases run.
+ */
+export async function admitSubresourceCreate(
+  ctx: AdmissionContext,
+  input: Pick<AdmissionRequest, 'resource' | 'kind' | 'subresource' | 'namespace' | 'name' | 'object' | 'dryRun'>,
+): Promise<void> {
+  if (ctx.admission.length === 0) return;
+  const request = admissionRequest(ctx, {
+    ...input,
+    operation: 'CREATE',
+    old: undefined,
+    options: { kind: 'CreateOptions', apiVersion: 'meta.svc.io/v1', ...(input.dryRun ? { dryRun: ['All'] } : {}) },
+  });
+  for (const plugin of ctx.admission) await plugin.mutate?.(request);
+  for (const plugin of ctx.admission) await plugin.validate?.(request);
 }
 
 /** Admission of a delete (upstream's DELETE attributes: no object, the stored one as the old object). */

@@ -29,6 +29,8 @@ export interface DeleteOptions {
   propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   gracePeriodSeconds?: number;
   dryRun: boolean;
+  /** Admission already ran for the operation this delete carries out (an eviction): it is not admitted again. */
+  admitted?: boolean;
 }
 
 const POLICIES = new Set(['Orphan', 'Background', 'Foreground']);
@@ -91,17 +93,18 @@ async function deleteCurrent(ctx: RequestContext, target: DeleteTarget, opts: De
   const meta = object.metadata ?? {};
   const name = meta.name ?? '';
   checkPreconditions(r, object, opts);
-  await admitDelete(ctx, {
-    resource: r,
-    namespace,
-    old: object,
-    dryRun: opts.dryRun,
-    options: {
-      ...(opts.dryRun ? { dryRun: ['All'] } : {}),
-      ...(opts.propagationPolicy ? { propagationPolicy: opts.propagationPolicy } : {}),
-      ...(opts.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: opts.gracePeriodSeconds } : {}),
-    },
-  });
+  if (!opts.admitted)
+    await admitDelete(ctx, {
+      resource: r,
+      namespace,
+      old: object,
+      dryRun: opts.dryRun,
+      options: {
+        ...(opts.dryRun ? { dryRun: ['All'] } : {}),
+        ...(opts.propagationPolicy ? { propagationPolicy: opts.propagationPolicy } : {}),
+        ...(opts.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: opts.gracePeriodSeconds } : {}),
+      },
+    });
   for (const hook of ctx.hooks.of(r)) {
     const reply = await hook.delete?.(ctx, target);
     if (reply) return reply;

@@ -280,9 +280,15 @@ describe('matching', () => {
   it('for a Namespace itself the namespaceSelector reads its own labels; a service reference cannot be reached', async () => {
     const no = await webhook(() => deny('prod namespaces are created by the platform'));
     const rules = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'], scope: 'Cluster' }];
-    await register('Validating', 'ns-self', [hookSpec('ns-self.example.com', no, { rules, namespaceSelector: { matchLabels: { env: 'prod' } } })]);
+    await register('Validating', 'ns-self', [
+      hookSpec('ns-self.example.com', no, { rules, namespaceSelector: { matchLabels: { env: 'prod' } } }),
+    ]);
     expect((await h.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dev-ns' } })).status).toBe(201);
-    const prod = await h.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'prod-2', labels: { env: 'prod' } } });
+    const prod = await h.post('/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'prod-2', labels: { env: 'prod' } },
+    });
     expect(prod.status).toBe(403);
     await h.delete(VALIDATING);
     await register('Validating', 'svc', [
@@ -355,6 +361,32 @@ describe('matching', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(seen.calls).toHaveLength(1);
     expect(seen.calls[0].subResource).toBe('status');
+  });
+
+  it('an eviction is a CREATE of pods/eviction with the Eviction as the object; a denial keeps the pod', async () => {
+    const no = await webhook(() => deny('no evictions today'));
+    await register('Validating', 'evictions', [
+      hookSpec('evictions.example.com', no, {
+        rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/eviction'] }],
+      }),
+    ]);
+    const pods = `/api/v1/namespaces/${h.ns}/pods`;
+    await h.create(pods, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'evictee' },
+      spec: { containers: [{ name: 'c', image: 'x' }] },
+    });
+    expect(no.calls).toHaveLength(0);
+    const res = await h.post(`${pods}/evictee/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'evictee' } });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe('admission webhook "evictions.example.com" denied the request: no evictions today');
+    expect(no.calls[0]).toMatchObject({
+      operation: 'CREATE',
+      subResource: 'eviction',
+      kind: { group: 'policy', version: 'v1', kind: 'Eviction' },
+    });
+    expect((await h.get(`${pods}/evictee`)).status).toBe(200);
   });
 
   it('webhook configurations are never sent to webhooks', async () => {

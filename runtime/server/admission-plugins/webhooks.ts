@@ -134,12 +134,13 @@ interface ReviewResponse {
 /** `AdmissionReview.request` for the request, as upstream builds it from the admission attributes. */
 export function reviewRequest(request: AdmissionRequest): Record<string, unknown> {
   const r = request.resource;
+  const kind = request.kind ?? { group: r.group, version: r.version, kind: r.kind };
   return {
     uid: randomUUID(),
-    kind: { group: r.group, version: r.version, kind: r.kind },
+    kind,
     resource: { group: r.group, version: r.version, resource: r.resource },
     ...(request.subresource ? { subResource: request.subresource } : {}),
-    requestKind: { group: r.group, version: r.version, kind: r.kind },
+    requestKind: kind,
     requestResource: { group: r.group, version: r.version, resource: r.resource },
     ...(request.subresource ? { requestSubResource: request.subresource } : {}),
     ...(request.name ? { name: request.name } : {}),
@@ -236,7 +237,7 @@ function applyPatch(request: AdmissionRequest, patch: string): boolean {
     throw internalError(e);
   }
   if (!isJsonObject(patched)) throw internalError('the webhook patch did not leave an object');
-  request.resource.registration.setDefaults(patched);
+  if (!request.kind) request.resource.registration.setDefaults(patched);
   if (jsonEqual(object as unknown as JsonValue, patched)) return false;
   replaceContents(object, patched as unknown as JsonApiObject);
   return true;
