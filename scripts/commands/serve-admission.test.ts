@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { imagePolicyBackend, selfSignedCertificate, serveWebhook } from '../../runtime/webhook/index.js';
 import { startReferenceServer, type RunningServer } from '../reference-server.js';
 import { admissionFromFlags } from './serve-admission.js';
 import { UsageError } from './usage-error.js';
@@ -90,6 +91,56 @@ plugins:
     });
     running = await startReferenceServer({ store: 'memory', admission });
     expect(await postEvents(running.url, 2)).toEqual([201, 429]);
+  });
+
+  it('ImagePolicyWebhook reaches the backend named by its kubeConfigFile (relative to the plugin file)', async () => {
+    const tls = selfSignedCertificate();
+    const backend = await serveWebhook(
+      imagePolicyBackend((spec) => ({ allowed: !spec.containers?.some((c) => c.image.startsWith('evil/')), reason: 'evil' })),
+      { tls },
+    );
+    try {
+      const d = files({
+        'admission.yaml': `apiVersion: apiserver.config.svc.io/v1
+kind: AdmissionConfiguration
+plugins:
+  - name: ImagePolicyWebhook
+    path: image/policy.yaml
+`,
+        'image/policy.yaml': 'imagePolicy:\n  kubeConfigFile: backend.svcconfig\n  allowTTL: 50\n  denyTTL: 5\n',
+        'image/backend.svcconfig': `apiVersion: v1
+kind: Config
+clusters:
+  - name: backend
+    cluster:
+      server: ${backend.url}
+      certificate-authority-data: ${Buffer.from(tls.cert).toString('base64')}
+contexts:
+  - name: backend
+    context: {cluster: backend}
+current-context: backend
+`,
+      });
+      const admission = admissionFromFlags({
+        'enable-admission-plugins': 'ImagePolicyWebhook',
+        'admission-control-config-file': join(d, 'admission.yaml'),
+      });
+      running = await startReferenceServer({ store: 'memory', admission });
+      const pod = (name: string, image: string) =>
+        fetch(`${running!.url}/api/v1/namespaces/default/pods`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image }] } }),
+        });
+      expect((await pod('good', 'good/app:1')).status).toBe(201);
+      const denied = await pod('bad', 'evil/app:1');
+      expect(denied.status).toBe(403);
+      expect(((await denied.json()) as { message: string }).message).toContain(
+        'image policy webhook backend denied one or more images: evil',
+      );
+    } finally {
+      await backend.close();
+    }
   });
 
   it('mistakes are usage errors naming the flag, the file and the field', () => {
