@@ -1,5 +1,6 @@
 import * as https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebhookAuthorizer, requestAttributes } from '../auth/index.js';
 import {
   type ServedWebhook,
   admissionWebhook,
@@ -104,6 +105,41 @@ describe('the other callbacks', () => {
       expect(sar.json).toMatchObject({ apiVersion: 'authorization.svc.io/v1', status: { allowed: true, reason: 'by name' } });
     } finally {
       await images.close();
+      await authz.close();
+    }
+  });
+
+  it("the server's own webhook authorizer reads the kit's authorizationWebhook answers", async () => {
+    const seen: unknown[] = [];
+    const authz = await serveWebhook(
+      authorizationWebhook((spec) => {
+        seen.push(spec);
+        return spec.user === 'alice' ? { allowed: true, reason: 'alice may' } : { allowed: false, denied: true, reason: 'not alice' };
+      }),
+      { tls },
+    );
+    try {
+      const authorizer = new WebhookAuthorizer({
+        name: 'kit',
+        connection: { url: authz.url, ca: authz.caBundle },
+        subjectAccessReviewVersion: 'v1',
+        authorizedTTLms: 0,
+        unauthorizedTTLms: 0,
+        timeoutMs: 5000,
+        failurePolicy: 'Deny',
+        matchConditions: [],
+      });
+      const attributes = requestAttributes('GET', '/api/v1/namespaces/ns/pods/p1');
+      expect(await authorizer.authorize({ user: { username: 'alice', uid: '', groups: [], extra: {} }, attributes })).toMatchObject({
+        decision: 'Allow',
+        reason: 'alice may',
+      });
+      expect(await authorizer.authorize({ user: { username: 'bob', uid: '', groups: [], extra: {} }, attributes })).toMatchObject({
+        decision: 'Deny',
+        reason: 'not alice',
+      });
+      expect(seen[0]).toMatchObject({ user: 'alice', resourceAttributes: { namespace: 'ns', resource: 'pods', name: 'p1', verb: 'get' } });
+    } finally {
       await authz.close();
     }
   });
