@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as https from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookAuthorizer, requestAttributes } from '../auth/index.js';
 import {
@@ -141,6 +145,36 @@ describe('the other callbacks', () => {
       expect(seen[0]).toMatchObject({ user: 'alice', resourceAttributes: { namespace: 'ns', resource: 'pods', name: 'p1', verb: 'get' } });
     } finally {
       await authz.close();
+    }
+  });
+
+  it('an exec plugin written with the kit runs as its own process: request from SVC_EXEC_INFO, ExecCredential on stdout', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-exec-plugin-'));
+    try {
+      const script = join(dir, 'plugin.mts');
+      const kit = new URL('./index.ts', import.meta.url).pathname;
+      writeFileSync(
+        script,
+        `import { execCredentialPlugin } from ${JSON.stringify(kit)};\nawait execCredentialPlugin((req) => ({ token: 'for-' + String(req.spec?.interactive) }));\n`,
+      );
+      const out = execFileSync(process.execPath, ['--import', 'tsx', script], {
+        env: {
+          ...process.env,
+          SVC_EXEC_INFO: JSON.stringify({
+            apiVersion: 'client.authentication.svc.io/v1',
+            kind: 'ExecCredential',
+            spec: { interactive: false },
+          }),
+        },
+        encoding: 'utf8',
+      });
+      expect(JSON.parse(out)).toEqual({
+        apiVersion: 'client.authentication.svc.io/v1',
+        kind: 'ExecCredential',
+        status: { token: 'for-false' },
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
