@@ -53,8 +53,9 @@ export interface AdmissionRequest {
 /**
  * An admission plugin (upstream's `admission.Interface`): mutating plugins may change the object
  * after defaulting and before validation; validating plugins may refuse it after validation.
- * Refusing is throwing a Status error. The reference server configures none unless told to
- * (`--enable-admission-plugins`, `--admission-control-config-file`).
+ * Refusing is throwing a Status error. An ApiServer runs the plugins it is given (none by default);
+ * the reference server runs the webhook and policy plugins unless `--disable-admission-plugins`
+ * says otherwise, and others with `--enable-admission-plugins`.
  */
 export interface AdmissionPlugin {
   readonly name: string;
