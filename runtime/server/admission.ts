@@ -129,8 +129,7 @@ export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<J
   });
   for (const plugin of ctx.admission) await plugin.mutate?.(request);
   const object = input.object;
-  // A mutating plugin may have changed the type meta; it must still be the endpoint's.
-  if (ctx.admission.length > 0) checkTypeMeta(r, object);
+  if (ctx.admission.length > 0) checkIdentity(r, object, request);
   const collector = new Collector();
   r.registration.validate(object, '', collector);
   const fatal = collector.errors.find((e) => e.type === 'FieldValueTypeInvalid' || e.type === 'FieldValueRequired');
@@ -193,6 +192,19 @@ export async function admitDelete(
   });
   for (const plugin of ctx.admission) await plugin.mutate?.(request);
   for (const plugin of ctx.admission) await plugin.validate?.(request);
+}
+
+/**
+ * What mutating admission must leave alone: the type meta (the endpoint's), the namespace (the
+ * request's, upstream's 400) and, on update, the name (immutable, upstream's 422).
+ */
+function checkIdentity(r: ServedResource, object: JsonApiObject, request: AdmissionRequest): void {
+  checkTypeMeta(r, object);
+  const meta = object.metadata ?? {};
+  if (r.namespaced && (meta.namespace ?? '') !== (request.namespace ?? ''))
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  if (request.old && meta.name !== request.old.metadata?.name)
+    throw invalidObject(r, object, [fieldInvalid('metadata.name', meta.name ?? '', 'field is immutable')]);
 }
 
 function checkTypeMeta(r: ServedResource, object: JsonApiObject): void {

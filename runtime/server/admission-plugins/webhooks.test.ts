@@ -10,7 +10,7 @@ import {
   type TlsKeyPair,
 } from '../../webhook/index.js';
 import type { AdmissionPlugin, AdmissionRequest } from '../admission.js';
-import { type Harness, type Json, startServer, warningsOf } from '../server.testing.js';
+import { type Harness, type Json, crontab, crontabs, cronTabBody, startServer, warningsOf } from '../server.testing.js';
 import { mutatingWebhookAdmission, validatingWebhookAdmission } from './index.js';
 
 const MUTATING = '/apis/admissionregistration.svc.io/v1/mutatingwebhookconfigurations';
@@ -163,6 +163,41 @@ describe('mutating webhooks', () => {
     expect(applied.status, JSON.stringify(applied.body)).toBe(201);
     expect(applied.body.metadata.labels.order).toBe('P');
     expect(a.calls.at(-1).operation).toBe('CREATE');
+  });
+});
+
+describe('what mutation may change', () => {
+  it('a patched update still bumps generation and keeps the server-owned metadata', async () => {
+    await h.create(crontabs(h.ns), cronTabBody('gen'));
+    const a = await webhook(appendLabel('G'));
+    const rules = [{ operations: ['UPDATE'], apiGroups: ['stable.example.svc.io'], apiVersions: ['v1'], resources: ['crontabs'] }];
+    await register('Mutating', 'gen', [hookSpec('gen.example.com', a, { rules })]);
+    const res = await h.patch(crontab(h.ns, 'gen'), { spec: { replicas: 3 } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.metadata.labels.order).toBe('G');
+    expect(res.body.metadata.generation).toBe(2);
+    expect(res.body.metadata.uid).toBe(a.calls[0].oldObject.metadata.uid);
+  });
+
+  it('a webhook may not move the object to another namespace (400) or rename it on update (422)', async () => {
+    const mover = await webhook((req) => {
+      (req.object!.metadata as Json).namespace = 'elsewhere';
+      return allow();
+    });
+    await register('Mutating', 'mover', [hookSpec('mover.example.com', mover)]);
+    const moved = await h.post(configMaps(h.ns), configMap('moved'));
+    expect(moved.status).toBe(400);
+    expect(moved.body.message).toBe('the namespace of the provided object does not match the namespace sent on the request');
+    await h.delete(MUTATING);
+    await h.create(configMaps(h.ns), configMap('named'));
+    const renamer = await webhook((req) => {
+      (req.object!.metadata as Json).name = 'renamed';
+      return allow();
+    });
+    await register('Mutating', 'renamer', [hookSpec('renamer.example.com', renamer)]);
+    const renamed = await h.patch(`${configMaps(h.ns)}/named`, { data: { b: '2' } });
+    expect(renamed.status).toBe(422);
+    expect((await h.get(`${configMaps(h.ns)}/renamed`)).status).toBe(404);
   });
 });
 

@@ -243,8 +243,17 @@ function applyPatch(request: AdmissionRequest, patch: string): boolean {
   return true;
 }
 
-/** The write handlers hold the object: the patched one replaces its contents, not the reference. */
+/**
+ * The write handlers hold the object and its metadata: the patched object replaces their contents,
+ * not the references.
+ */
 function replaceContents(target: JsonApiObject, source: JsonApiObject): void {
+  const meta = target.metadata;
   for (const key of Object.keys(target)) delete (target as Record<string, unknown>)[key];
   Object.assign(target, source);
+  if (meta && isJsonObject(source.metadata)) {
+    for (const key of Object.keys(meta)) delete (meta as Record<string, unknown>)[key];
+    Object.assign(meta, source.metadata);
+    target.metadata = meta;
+  }
 }
