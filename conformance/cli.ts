@@ -11,6 +11,7 @@ import { type RuleCatalogue, readRules } from './rules.js';
 import { type RunReport, runScenarios, selectScenarios, unmatchedFilters } from './runner.js';
 import { FEATURES, type Feature, type Scenario } from './types.js';
 import { isObject } from './json.js';
+import { type KitWebhook, WebhookSetupError, startKitWebhook } from './webhook-server.js';
 
 export const CONFORMANCE_USAGE = `usage: svckit conformance [options]
 
@@ -31,6 +32,9 @@ export const CONFORMANCE_USAGE = `usage: svckit conformance [options]
   --continue-ttl <d>        the server's continue-token lifetime (for example 5m)
   --group-suffix <suffix>   the suffix the server's groups use instead of svc.io
   --without <feature,...>   features the server does not offer: ${FEATURES.join(', ')}
+  --webhook-url <url>       https://host:port the server under test can reach: the kit serves its own
+                            admission webhook there and registers it (webhook scenarios); with the
+                            in-process server a local one is used, with --server and no URL they skip
   --resources <file>        resource profiles to parameterise over (default conformance/resources.yaml)
   --list                    print the selected scenario ids and exit
 `;
@@ -133,6 +137,7 @@ export async function runConformanceCli(argv: string[], io?: Partial<CliIo>): Pr
   const err = io?.stderr ?? process.stderr;
   const say = (t: string): void => void err.write(`svckit conformance: ${t}\n`);
   let close: (() => Promise<void> | void) | undefined;
+  let webhook: KitWebhook | undefined;
   try {
     const flags = parseFlags(argv);
     if (flags.help) {
@@ -152,11 +157,17 @@ export async function runConformanceCli(argv: string[], io?: Partial<CliIo>): Pr
     }
     close = server.close;
     if (server.started) say(server.started);
-    const { report, interrupted } = await runSuite(server, settings, suite, err);
+    const webhookUrl = flags['webhook-url'] ?? (server.started ? 'https://127.0.0.1:0' : undefined);
+    if (webhookUrl !== undefined && settings.features.has('webhooks')) {
+      webhook = await startKitWebhook(webhookUrl);
+      if (flags['webhook-url'] !== undefined) say(`the kit's admission webhook listens at ${webhook.url}`);
+    }
+    const { report, interrupted } = await runSuite(server, settings, suite, err, webhook);
     return reportRun(report, interrupted, settings.reports, out, err);
   } catch (e) {
     return exitForError(e, say);
   } finally {
+    await webhook?.close();
     await close?.();
   }
 }
@@ -185,6 +196,7 @@ function parseFlags(argv: string[]) {
       'continue-ttl': { type: 'string' },
       'group-suffix': { type: 'string' },
       without: { type: 'string', multiple: true },
+      'webhook-url': { type: 'string' },
       resources: { type: 'string' },
       list: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -299,6 +311,7 @@ async function runSuite(
   settings: CliSettings,
   suite: Suite,
   err: CliIo['stderr'],
+  webhook: KitWebhook | undefined,
 ): Promise<{ report: RunReport; interrupted: boolean }> {
   const client = new HttpClient({ baseUrl: server.url, ...server.credentials });
   const progress = new ProgressBar(err as NodeJS.WriteStream);
@@ -317,6 +330,7 @@ async function runSuite(
       ...(server.historyWindowMs !== undefined ? { historyWindowMs: server.historyWindowMs } : {}),
       ...(server.continueTtlMs !== undefined ? { continueTtlMs: server.continueTtlMs } : {}),
       groupSuffix: settings.groupSuffix,
+      ...(webhook ? { webhook: { url: webhook.url, caBundle: webhook.caBundle } } : {}),
       onResult: (r, done, total) => progress.update(r, done, total),
       signal: abort.signal,
     });
@@ -352,6 +366,7 @@ function exitForError(e: unknown, say: (text: string) => void): number {
   }
   if (
     e instanceof FilterError ||
+    e instanceof WebhookSetupError ||
     isScenarioLoadError(e) ||
     e instanceof ClientConfigError ||
     (e instanceof Error && /ENOENT/.test(e.message))

@@ -33,6 +33,8 @@ export interface RunOptions {
   continueTtlMs?: number;
   groupSuffix?: string;
   watchTimeoutMs?: number;
+  /** The kit's webhook that webhook scenarios register with the server. */
+  webhook?: { url: string; caBundle: string };
   /** A scenario that runs longer fails. */
   scenarioTimeoutMs?: number;
   /** Fixed prefix for tests; random otherwise. */
@@ -198,6 +200,7 @@ class Run {
       watchTimeoutMs: o.watchTimeoutMs ?? 5000,
       ...(o.historyWindowMs !== undefined ? { historyWindowMs: o.historyWindowMs } : {}),
       ...(o.continueTtlMs !== undefined ? { continueTtlMs: o.continueTtlMs } : {}),
+      ...(o.webhook ? { webhook: o.webhook } : {}),
     };
   }
 

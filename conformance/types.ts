@@ -22,6 +22,7 @@ export const FEATURES = [
   'merge-patch',
   'gzip',
   'metrics',
+  'webhooks',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -315,4 +316,6 @@ export interface RunSettings {
   groupSuffix: string;
   /** The default time bound for watch expectations. */
   watchTimeoutMs: number;
+  /** The kit's own admission webhook, when the run has one (`--webhook-url`, or local for the in-process server). */
+  webhook?: { url: string; caBundle: string };
 }

@@ -6,7 +6,17 @@ import type { Auditor } from '../runtime/audit/index.js';
 import { ApiServerMetrics } from '../runtime/metrics/index.js';
 import { type FeatureGates, parseFeatureGates } from '../runtime/features/index.js';
 import type { KindRegistration } from '../runtime/schema/index.js';
-import { ApiServer, DEFAULT_RELEASE, type HandlerCatalog, type RuleChecker, celRuleChecker } from '../runtime/server/index.js';
+import {
+  type AdmissionPluginSource,
+  ApiServer,
+  DEFAULT_RELEASE,
+  type HandlerCatalog,
+  type RuleChecker,
+  celRuleChecker,
+  mutatingWebhookAdmission,
+  validatingAdmissionPolicy,
+  validatingWebhookAdmission,
+} from '../runtime/server/index.js';
 import { createStore } from '../runtime/store/index.js';
 
 /** Where the reference server keeps its objects unless told otherwise. */
@@ -45,6 +55,8 @@ export interface ReferenceServerOptions {
   audit?: Auditor;
   /** `--show-hidden-metrics-for-version`: the previous minor release, whose hidden metrics `/metrics` shows again. */
   showHiddenMetricsForVersion?: string;
+  /** Admission plugins in order; default the webhook plugins (`svckit serve --enable-admission-plugins`). */
+  admission?: readonly AdmissionPluginSource[];
 }
 
 export interface RunningServer {
@@ -89,6 +101,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       release: options.release ?? DEFAULT_RELEASE,
       showHiddenMetricsForVersion: options.showHiddenMetricsForVersion,
     }),
+    admission: options.admission ?? [mutatingWebhookAdmission(), validatingAdmissionPolicy(), validatingWebhookAdmission()],
   });
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   if (!options.project) await ensureNamespace(url, DEFAULT_NAMESPACE);

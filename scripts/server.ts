@@ -5,10 +5,10 @@
  * `EncryptionAtRest.load(file, allKinds)` gives either one encryption at rest (their `encryption` option).
  * `Auditor` with an `AuditPolicy` and a backend (`MemoryAuditBackend` for tests) records requests
  * (`audit` option); `ApiServerMetrics` are the metrics `/metrics` exports; `parseFeatureGates`
- * reads a `--feature-gates` value for the `featureGates` option.
+ * reads a `--feature-gates` value for the `featureGates` option; the admission plugins (webhooks,
+ * ValidatingAdmissionPolicy, EventRateLimit, ImagePolicyWebhook) go in the `admission` option.
  */
 export { FeatureGateError, FeatureGates, KNOWN_FEATURES, isFeatureGateError, parseFeatureGates } from '../runtime/features/index.js';
-export { ApiServer, type ApiServerOptions, type RuleChecker } from '../runtime/server/index.js';
 export {
   type AuditEvent,
   AuditPolicy,
@@ -20,6 +20,21 @@ export {
   unionBackend,
 } from '../runtime/audit/index.js';
 export { ApiServerMetrics, MetricRegistry } from '../runtime/metrics/index.js';
+export {
+  type AdmissionPlugin,
+  type AdmissionPluginSource,
+  type AdmissionRequest,
+  ApiServer,
+  type ApiServerOptions,
+  type EventLimit,
+  eventRateLimit,
+  type ImagePolicyConfig,
+  imagePolicyWebhook,
+  mutatingWebhookAdmission,
+  type RuleChecker,
+  validatingAdmissionPolicy,
+  validatingWebhookAdmission,
+} from '../runtime/server/index.js';
 export { type Store, type StoreOptions, StoreConfigError, createStore, isStoreConfigError } from '../runtime/store/index.js';
 export {
   EncryptionAtRest,

@@ -17,6 +17,8 @@ export interface HttpsJsonOptions {
   readonly method?: 'GET' | 'POST';
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
+  /** A keep-alive agent to reuse connections (its own CA and client certificate then apply); default a new connection per call. */
+  readonly agent?: http.Agent;
 }
 
 export interface HttpsJsonResponse {
@@ -56,7 +58,7 @@ export function httpsJson(url: string, options: HttpsJsonOptions): Promise<Https
         },
         ...(options.ca !== undefined ? { ca: options.ca } : {}),
         ...(options.cert !== undefined ? { cert: options.cert, key: options.key } : {}),
-        agent: false,
+        agent: options.agent ?? false,
         timeout: options.timeoutMs,
       },
       (res) => {

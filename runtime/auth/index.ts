@@ -109,3 +109,5 @@ export {
 export { credentialsFromRequest } from './credentials.js';
 export { type DecisionExplanation, describeRequest, explainDecision, formatExplanation } from './explain.js';
 export { type AccessDecision, AuthPolicy, type AuthPolicyOptions } from './policy.js';
+export { HttpsTransportError, type HttpsJsonOptions, type HttpsJsonResponse, httpsJson } from './https-client.js';
+export { TtlCache } from './ttl-cache.js';

@@ -5,6 +5,7 @@
  * `runtime/apply`.
  */
 export { applyJsonPatch, type JsonPatchOperation } from './json-patch.js';
+export { jsonPatchDiff } from './json-patch-diff.js';
 export { applyMergePatch } from './merge-patch.js';
 export { applyStrategicMergePatch } from './strategic-merge-patch.js';
 export { PatchError, isPatchError, type PatchErrorInit, type PatchErrorReason } from './errors.js';

@@ -12,30 +12,52 @@ import {
   strictDecodingError,
 } from '../api/index.js';
 import { rulesRunAfter } from '../cel/index.js';
+import { type UserInfo, anonymousUser } from '../auth/index.js';
 import { type NameValidation, omitEmpty, prune } from '../schema/index.js';
+import type { Store } from '../store/index.js';
 import { Collector } from '../validate/index.js';
 import { roundTripAnnotationErrors } from './conversion.js';
 import type { Warnings } from './http.js';
 import type { FieldValidation } from './query.js';
-import type { ServedResource } from './resources.js';
+import type { ResourceRegistry, ServedResource } from './resources.js';
 
 /** Runs a kind's CEL rules over an object (and its old version on update); empty when all hold. */
 export type RuleChecker = (r: ServedResource, object: unknown, old: unknown) => FieldError[];
 
-/** An object on its way to storage, as admission plugins see it (upstream's admission attributes). */
+/** The operations admission sees; a patch or apply is an UPDATE, or a CREATE when it creates. */
+export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
+
+/**
+ * An object on its way to storage (or a delete), as admission plugins see it: upstream's admission
+ * attributes. Mutating plugins change `object` in place (the write handlers hold it).
+ */
 export interface AdmissionRequest {
   resource: ServedResource;
-  operation: 'CREATE' | 'UPDATE';
-  object: JsonApiObject;
-  /** The stored object, on update. */
+  /** The kind of `object` when it is not the resource's (a subresource's body, such as an Eviction). */
+  kind?: { group: string; version: string; kind: string };
+  subresource: string | undefined;
+  operation: AdmissionOperation;
+  namespace: string | undefined;
+  name: string;
+  /** The object to store; undefined on DELETE. */
+  object: JsonApiObject | undefined;
+  /** The stored object, on UPDATE and DELETE. */
   old: JsonApiObject | undefined;
+  user: UserInfo;
+  dryRun: boolean;
+  /** The operation's options as the real system sends them to webhooks (CreateOptions, UpdateOptions, DeleteOptions). */
+  options: Record<string, unknown>;
+  warnings: Warnings;
+  /** The request's audit annotations: the same record as `ctx.auditAnnotations`, which the audit stage reads. */
+  auditAnnotations: Record<string, string>;
 }
 
 /**
  * An admission plugin (upstream's `admission.Interface`): mutating plugins may change the object
  * after defaulting and before validation; validating plugins may refuse it after validation.
- * Refusing is throwing a Status error. The reference server configures none: admission passes
- * every object through unchanged.
+ * Refusing is throwing a Status error. An ApiServer runs the plugins it is given (none by default);
+ * the reference server runs the webhook and policy plugins unless `--disable-admission-plugins`
+ * says otherwise, and others with `--enable-admission-plugins`.
  */
 export interface AdmissionPlugin {
   readonly name: string;
@@ -43,11 +65,24 @@ export interface AdmissionPlugin {
   validate?(request: AdmissionRequest): Promise<void>;
 }
 
+/** What a plugin that reads the server's own objects (webhook configurations, namespaces) is built from. */
+export interface AdmissionHost {
+  store: Store;
+  registry: ResourceRegistry;
+}
+
+/** A plugin, or a factory of one that the server calls once with itself. */
+export type AdmissionPluginSource = AdmissionPlugin | ((host: AdmissionHost) => AdmissionPlugin);
+
 /** What admission reads from the server and the request. */
 export interface AdmissionContext {
   rules: RuleChecker;
   admission: readonly AdmissionPlugin[];
   warnings: Warnings;
+  /** Who sent the request (anonymous when unset). */
+  user?: UserInfo;
+  /** Audit annotations of the request, filled by admission plugins. */
+  auditAnnotations?: Record<string, string>;
 }
 
 export interface AdmitInput {
@@ -57,6 +92,18 @@ export interface AdmitInput {
   fieldValidation: FieldValidation;
   /** Duplicate keys found in the request body (paths). */
   duplicates: readonly string[];
+  subresource?: string;
+  dryRun?: boolean;
+  /** The write's options (fieldManager and so on), for the request that webhooks see. */
+  options?: Record<string, unknown>;
+}
+
+/** The admission request of one write or delete, with annotations going to `ctx`. */
+export function admissionRequest(
+  ctx: AdmissionContext,
+  fields: Omit<AdmissionRequest, 'user' | 'warnings' | 'auditAnnotations'>,
+): AdmissionRequest {
+  return { ...fields, user: ctx.user ?? anonymousUser(), warnings: ctx.warnings, auditAnnotations: (ctx.auditAnnotations ??= {}) };
 }
 
 /**
@@ -67,14 +114,27 @@ export interface AdmitInput {
  * unknown-field detail), rule failures 422 listing every cause.
  */
 export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<JsonApiObject> {
-  const { resource: r, object } = input;
-  checkTypeMeta(r, object);
+  const { resource: r } = input;
+  checkTypeMeta(r, input.object);
   // Defaults with the version's write rules (a zero its round-trip annotation keeps, read-only fields).
-  r.converter.setDefaults(r.registration, object, input.old);
+  r.converter.setDefaults(r.registration, input.object, input.old);
   // Built-in kinds are Go types stored as Protobuf: an empty map or list is absent (not custom resources).
-  if (!r.descriptor.custom) omitEmpty(object, r.registration.schema);
-  const request: AdmissionRequest = { resource: r, operation: input.old ? 'UPDATE' : 'CREATE', object, old: input.old };
+  if (!r.descriptor.custom) omitEmpty(input.object, r.registration.schema);
+  const meta = input.object.metadata ?? {};
+  const request = admissionRequest(ctx, {
+    resource: r,
+    subresource: input.subresource,
+    operation: input.old ? 'UPDATE' : 'CREATE',
+    namespace: r.namespaced ? meta.namespace : undefined,
+    name: meta.name ?? '',
+    object: input.object,
+    old: input.old,
+    dryRun: input.dryRun ?? false,
+    options: { kind: input.old ? 'UpdateOptions' : 'CreateOptions', apiVersion: 'meta.svc.io/v1', ...input.options },
+  });
   for (const plugin of ctx.admission) await plugin.mutate?.(request);
+  const object = input.object;
+  if (ctx.admission.length > 0) checkIdentity(r, object, request);
   const collector = new Collector();
   r.registration.validate(object, '', collector);
   const fatal = collector.errors.find((e) => e.type === 'FieldValueTypeInvalid' || e.type === 'FieldValueRequired');
@@ -95,6 +155,65 @@ export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<J
   if (errors.length > 0) throw invalidObject(r, object, errors);
   for (const plugin of ctx.admission) await plugin.validate?.(request);
   return object;
+}
+
+/**
+ * Admission of a create on a subresource whose body is its own kind (a pod's `eviction`): the
+ * object is the body, which no schema of the resource validates; both phases run.
+ */
+export async function admitSubresourceCreate(
+  ctx: AdmissionContext,
+  input: Pick<AdmissionRequest, 'resource' | 'kind' | 'subresource' | 'namespace' | 'name' | 'object' | 'dryRun'>,
+): Promise<void> {
+  if (ctx.admission.length === 0) return;
+  const request = admissionRequest(ctx, {
+    ...input,
+    operation: 'CREATE',
+    old: undefined,
+    options: { kind: 'CreateOptions', apiVersion: 'meta.svc.io/v1', ...(input.dryRun ? { dryRun: ['All'] } : {}) },
+  });
+  for (const plugin of ctx.admission) await plugin.mutate?.(request);
+  for (const plugin of ctx.admission) await plugin.validate?.(request);
+}
+
+/** Admission of a delete (upstream's DELETE attributes: no object, the stored one as the old object). */
+export async function admitDelete(
+  ctx: AdmissionContext,
+  input: {
+    resource: ServedResource;
+    namespace: string | undefined;
+    old: JsonApiObject;
+    dryRun: boolean;
+    options?: Record<string, unknown>;
+  },
+): Promise<void> {
+  if (ctx.admission.length === 0) return;
+  const request = admissionRequest(ctx, {
+    resource: input.resource,
+    subresource: undefined,
+    operation: 'DELETE',
+    namespace: input.namespace,
+    name: input.old.metadata?.name ?? '',
+    object: undefined,
+    old: input.old,
+    dryRun: input.dryRun,
+    options: { kind: 'DeleteOptions', apiVersion: 'meta.svc.io/v1', ...input.options },
+  });
+  for (const plugin of ctx.admission) await plugin.mutate?.(request);
+  for (const plugin of ctx.admission) await plugin.validate?.(request);
+}
+
+/**
+ * What mutating admission must leave alone: the type meta (the endpoint's), the namespace (the
+ * request's, upstream's 400) and, on update, the name (immutable, upstream's 422).
+ */
+function checkIdentity(r: ServedResource, object: JsonApiObject, request: AdmissionRequest): void {
+  checkTypeMeta(r, object);
+  const meta = object.metadata ?? {};
+  if (r.namespaced && (meta.namespace ?? '') !== (request.namespace ?? ''))
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  if (request.old && meta.name !== request.old.metadata?.name)
+    throw invalidObject(r, object, [fieldInvalid('metadata.name', meta.name ?? '', 'field is immutable')]);
 }
 
 function checkTypeMeta(r: ServedResource, object: JsonApiObject): void {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { unauthorized } from '../api/index.js';
+import { forbidden, unauthorized } from '../api/index.js';
 import {
   type AuditEvent,
   AuditPolicy,
@@ -14,6 +14,7 @@ import {
 } from '../audit/index.js';
 import { allKinds } from '../../generated/kinds.js';
 import { Collector } from '../validate/index.js';
+import type { AdmissionPlugin } from './admission.js';
 import { type Harness, type Json, startServer } from './server.testing.js';
 
 const EVENT_KIND = allKinds.find((k) => k.apiVersion === 'audit.svc.io/v1' && k.kind === 'Event')!;
@@ -191,6 +192,26 @@ describe('the audit stage', () => {
     const current = await s.get('/apis/flowcontrol.apiserver.svc.io/v1/flowschemas');
     expect(eventsOf(current)).toHaveLength(2);
     for (const e of eventsOf(current)) expect(e.annotations?.['svc.io/deprecated']).toBeUndefined();
+  });
+
+  it('records the annotations admission plugins add, on the final event, whether the write is admitted or denied', async () => {
+    const noting: AdmissionPlugin = {
+      name: 'Noting',
+      async validate(request) {
+        request.auditAnnotations['noting.example.io/seen'] = request.object?.metadata?.name ?? '';
+        if (request.object?.metadata?.name === 'refused')
+          throw forbidden({ group: '', resource: 'configmaps' }, 'refused', 'refused by Noting');
+      },
+    };
+    const s = await serve({ rules: [{ level: 'Metadata' }] }, { server: { server: { admission: [noting] } } });
+    const admitted = await s.post(CMS, cm('kept'));
+    expect(admitted.status).toBe(201);
+    const [received, complete] = eventsOf(admitted);
+    expect(received?.annotations?.['noting.example.io/seen']).toBeUndefined();
+    expect(complete?.annotations).toMatchObject({ 'noting.example.io/seen': 'kept' });
+    const denied = await s.post(CMS, cm('refused'));
+    expect(denied.status).toBe(403);
+    expect(eventsOf(denied).at(-1)?.annotations).toMatchObject({ 'noting.example.io/seen': 'refused' });
   });
 
   it('leaves out omitted stages and requests at level None, yet gives every response an Audit-ID', async () => {

@@ -103,6 +103,8 @@ export interface RequestContext extends ServerContext {
   user?: UserInfo;
   /** The request's audit, when the policy records it (set by the audit stage): handlers add the request object, annotations. */
   audit?: RequestAudit;
+  /** Audit annotations of the request (admission plugins add them; the audit stage records them). */
+  auditAnnotations?: Record<string, string>;
 }
 
 /** An object about to be deleted, as the delete handler read it. */

@@ -14,6 +14,7 @@ import {
 } from '../api/index.js';
 import { isStoreConflictError, isStoreNotFoundError } from '../store/index.js';
 import { isObject } from '../validate/index.js';
+import { admitDelete } from './admission.js';
 import type { DeleteTarget, RequestContext, ServerContext, Target } from './context.js';
 import type { Reply } from './http.js';
 import { collectionPrefix, decodeObject, encodeObject, objectKey } from './objects.js';
@@ -28,6 +29,8 @@ export interface DeleteOptions {
   propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   gracePeriodSeconds?: number;
   dryRun: boolean;
+  /** Admission already ran for the operation this delete carries out (an eviction): it is not admitted again. */
+  admitted?: boolean;
 }
 
 const POLICIES = new Set(['Orphan', 'Background', 'Foreground']);
@@ -85,11 +88,23 @@ export async function deleteObject(ctx: RequestContext, t: Target, opts: DeleteO
   return deleteCurrent(ctx, { resource: r, namespace: t.namespace, object: current.object, kv: current.kv, dryRun: opts.dryRun }, opts);
 }
 
-async function deleteCurrent(ctx: ServerContext, target: DeleteTarget, opts: DeleteOptions): Promise<Reply> {
+async function deleteCurrent(ctx: RequestContext, target: DeleteTarget, opts: DeleteOptions): Promise<Reply> {
   const { resource: r, namespace, object } = target;
   const meta = object.metadata ?? {};
   const name = meta.name ?? '';
   checkPreconditions(r, object, opts);
+  if (!opts.admitted)
+    await admitDelete(ctx, {
+      resource: r,
+      namespace,
+      old: object,
+      dryRun: opts.dryRun,
+      options: {
+        ...(opts.dryRun ? { dryRun: ['All'] } : {}),
+        ...(opts.propagationPolicy ? { propagationPolicy: opts.propagationPolicy } : {}),
+        ...(opts.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: opts.gracePeriodSeconds } : {}),
+      },
+    });
   for (const hook of ctx.hooks.of(r)) {
     const reply = await hook.delete?.(ctx, target);
     if (reply) return reply;

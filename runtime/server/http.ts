@@ -33,15 +33,35 @@ export interface Reply {
 /** Warnings for the `Warning` response header, one item each (RFC 7234 section 5.5, code 299). */
 export class Warnings {
   readonly items: string[] = [];
+  #truncating = false;
 
+  /**
+   * Adds a warning once. Past {@link WARNINGS_TOTAL_LIMIT} characters in all, as upstream's warning
+   * recorder: every item is cut to {@link WARNING_ITEM_LIMIT} characters, items are dropped from
+   * the end until the total fits, and later warnings are ignored.
+   */
   add(text: string): void {
-    if (!this.items.includes(text)) this.items.push(text);
+    if (this.#truncating || text === '' || this.items.includes(text)) return;
+    this.items.push(text);
+    if (totalLength(this.items) <= WARNINGS_TOTAL_LIMIT) return;
+    this.#truncating = true;
+    for (const [i, item] of this.items.entries()) this.items[i] = [...item].slice(0, WARNING_ITEM_LIMIT).join('');
+    while (totalLength(this.items) > WARNINGS_TOTAL_LIMIT) this.items.pop();
   }
 
   /** The header values: `299 - "text"`, quotes and backslashes escaped. */
   headerValues(): string[] {
     return this.items.map((w) => `299 - "${w.replace(/["\\]/g, (c) => `\\${c}`)}"`);
   }
+}
+
+/** Characters of all warnings of a response beyond which they are truncated (upstream's 4 Ki runes). */
+export const WARNINGS_TOTAL_LIMIT = 4 * 1024;
+/** Characters each warning is cut to once truncating (upstream's 256 runes). */
+export const WARNING_ITEM_LIMIT = 256;
+
+function totalLength(items: readonly string[]): number {
+  return items.reduce((n, w) => n + [...w].length, 0);
 }
 
 /** 413 as upstream's limitedReadBody: `Request entity too large: limit is 3145728`. */

@@ -1,5 +1,12 @@
 export { ApiServer, type ApiServerOptions } from './server.js';
-export type { AdmissionPlugin, AdmissionRequest, RuleChecker } from './admission.js';
+export type {
+  AdmissionHost,
+  AdmissionOperation,
+  AdmissionPlugin,
+  AdmissionPluginSource,
+  AdmissionRequest,
+  RuleChecker,
+} from './admission.js';
 export { builtinHandlers } from './builtin/index.js';
 export { celRuleChecker, checkRules } from './cel-rules.js';
 export type { Stage } from './chain.js';
@@ -16,7 +23,14 @@ export type {
   VirtualCreateHandler,
 } from './context.js';
 export type { Body, Reply } from './http.js';
-export { DEFAULT_RELEASE, ResourceRegistry, RuntimeConfigError, type ServedResource, isRuntimeConfigError, parseRuntimeConfig } from './resources.js';
+export {
+  DEFAULT_RELEASE,
+  ResourceRegistry,
+  RuntimeConfigError,
+  type ServedResource,
+  isRuntimeConfigError,
+  parseRuntimeConfig,
+} from './resources.js';
 export {
   ALLOW_ALL,
   ANONYMOUS,
@@ -25,3 +39,15 @@ export {
   type RateLimiter,
 } from './stages/index.js';
 export { INITIAL_EVENTS_END } from './watch.js';
+export {
+  type EventLimit,
+  type EventLimitType,
+  eventRateLimit,
+  IMAGE_POLICY_ANNOTATION_MARK,
+  IMAGE_POLICY_AUDIT_PREFIX,
+  type ImagePolicyConfig,
+  imagePolicyWebhook,
+  mutatingWebhookAdmission,
+  validatingAdmissionPolicy,
+  validatingWebhookAdmission,
+} from './admission-plugins/index.js';

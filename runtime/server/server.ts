@@ -17,7 +17,7 @@ import { FeatureGates } from '../features/index.js';
 import type { KindRegistration } from '../schema/index.js';
 import { type Store, createContinueTokenSecret, isStoreUnavailableError } from '../store/index.js';
 import { assertStorageLayout } from './storage-layout.js';
-import type { AdmissionPlugin, RuleChecker } from './admission.js';
+import type { AdmissionPluginSource, RuleChecker } from './admission.js';
 import { builtinHandlers } from './builtin/index.js';
 import { compose } from './chain.js';
 import type { HandlerCatalog, RequestContext, ServerContext, ServerSettings } from './context.js';
@@ -67,8 +67,8 @@ export interface ApiServerOptions {
    * the built-in catalogue (`builtinHandlers`); a project adds its own here.
    */
   handlers?: HandlerCatalog;
-  /** Admission plugins, in order; none by default (admission passes objects through). */
-  admission?: readonly AdmissionPlugin[];
+  /** Admission plugins (or factories of them, given the server's store and registry), in order; none by default. */
+  admission?: readonly AdmissionPluginSource[];
   /** The policies of the handler chain's stages (authentication, authorization, audit, rate limits). */
   chain?: ChainPolicies;
   /** Encryption at rest (`--encryption-provider-config`): the store holds what its providers write. */
@@ -113,7 +113,7 @@ export class ApiServer {
       registry,
       settings,
       rules: options.rules ?? (() => []),
-      admission: options.admission ?? [],
+      admission: (options.admission ?? []).map((p) => (typeof p === 'function' ? p({ store: options.store, registry }) : p)),
       authorizer: authorizerOf(options.chain ?? {}),
       metrics: options.metrics === false ? undefined : (options.metrics ?? new ApiServerMetrics({ release: this.#release })),
     };

@@ -107,7 +107,15 @@ export async function createObject(
     hook.prepareCreate?.(object);
     hook.prepareWrite?.(object);
   }
-  await admit(ctx, { resource: r, object, fieldValidation: opts.fieldValidation, duplicates: body.duplicates });
+  await admit(ctx, {
+    resource: r,
+    object,
+    fieldValidation: opts.fieldValidation,
+    duplicates: body.duplicates,
+    subresource: t.subresource,
+    dryRun: opts.dryRun,
+    options: admissionOptions(opts),
+  });
   const stored = ownership.ownershipRecorded ? object : recordOwnership(ctx, t, undefined, object, opts);
   const storedMeta = (stored.metadata ??= {});
   if (opts.dryRun) {
@@ -187,7 +195,16 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
     else meta[key] = oldMeta[key];
   }
   for (const hook of ctx.hooks.of(r)) hook.prepareWrite?.(next);
-  await admit(ctx, { resource: r, object: next, old, fieldValidation: opts.fieldValidation, duplicates: w.duplicates });
+  await admit(ctx, {
+    resource: r,
+    object: next,
+    old,
+    fieldValidation: opts.fieldValidation,
+    duplicates: w.duplicates,
+    subresource: t.subresource,
+    dryRun: opts.dryRun,
+    options: admissionOptions(opts),
+  });
   if (oldMeta.deletionTimestamp) {
     const before = old.metadata?.finalizers ?? [];
     const added = [...new Set((meta.finalizers ?? []).filter((f) => !before.includes(f)))].sort();
@@ -225,6 +242,11 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
   } catch (e) {
     throw fromStoreError(e, r, name) ?? e;
   }
+}
+
+/** The write's options as webhooks see them in `request.options`. */
+function admissionOptions(opts: WriteOptions): Record<string, unknown> {
+  return { ...(opts.dryRun ? { dryRun: ['All'] } : {}), ...(opts.fieldManager ? { fieldManager: opts.fieldManager } : {}) };
 }
 
 function specChanged(old: JsonApiObject, next: JsonApiObject): boolean {

@@ -1,3 +1,4 @@
+import { benchAdmission } from './admission.js';
 import { benchClient } from './client.js';
 import { benchApply } from './apply.js';
 import { benchAudit } from './audit.js';
@@ -13,6 +14,7 @@ import { benchValidate } from './validate.js';
 
 /** `npm run bench [-- <name>...]`: every benchmark, or the named ones. */
 const benches: Record<string, () => Promise<void>> = {
+  admission: benchAdmission,
   apply: benchApply,
   audit: benchAudit,
   client: benchClient,

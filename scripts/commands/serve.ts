@@ -8,13 +8,15 @@ import { ENCRYPTION_SERVE_USAGE, encryptionFromFlags, encryptionServeOptions } f
 import { REPLICA_USAGE, replicaOptions, replicaServerOptions } from './serve-replicas.js';
 import { SERVE_AUDIT_OPTIONS, SERVE_AUDIT_USAGE, serveAuditOptions } from './serve-audit.js';
 import { SERVE_VERSION_OPTIONS, SERVE_VERSION_USAGE, serveVersionOptions } from './serve-versions.js';
+import { ADMISSION_OPTIONS, ADMISSION_USAGE, admissionFromFlags } from './serve-admission.js';
 import { UsageError } from './usage-error.js';
 
 export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--store sqlite:<path>|memory|etcd://host:port[,...][?prefix=/p]]
              [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>]
              ${SERVE_VERSION_USAGE}
              ${ENCRYPTION_SERVE_USAGE} ${REPLICA_USAGE}
-             ${SERVE_AUDIT_USAGE}`;
+             ${SERVE_AUDIT_USAGE}
+             ${ADMISSION_USAGE}`;
 
 /** `svckit serve`: the reference server until SIGTERM or SIGINT. */
 export async function serveCommand(args: string[]): Promise<number> {
@@ -31,6 +33,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       ...encryptionServeOptions,
       ...replicaOptions,
       ...SERVE_AUDIT_OPTIONS,
+      ...ADMISSION_OPTIONS,
     },
     strict: true,
   });
@@ -51,6 +54,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     historyWindowMs,
     continueTtlMs,
     ...versions.options,
+    admission: admissionFromFlags(values),
     ...(project ? { project } : {}),
     ...(await encryptionFromFlags(values)),
     ...replicaServerOptions(values),

@@ -3,6 +3,7 @@ import { reviewAccess } from './access-review.js';
 import { evict } from './eviction.js';
 import { finalizeNamespace, namespaceLifecycle } from './namespaces.js';
 import { stringData } from './secrets.js';
+import { admissionPolicyExpressions, webhookMatchConditions } from './webhook-configurations.js';
 
 /**
  * The named handlers the built-in kinds declare in their registrations (`x-svc-resource` hooks,
@@ -10,7 +11,12 @@ import { stringData } from './secrets.js';
  * catalogue a project passes); it never names a kind itself.
  */
 export const builtinHandlers: HandlerCatalog = {
-  hooks: { 'namespace-lifecycle': namespaceLifecycle, 'secret-string-data': stringData },
+  hooks: {
+    'namespace-lifecycle': namespaceLifecycle,
+    'secret-string-data': stringData,
+    'webhook-match-conditions': webhookMatchConditions,
+    'admission-policy-expressions': admissionPolicyExpressions,
+  },
   virtual: { 'access-review': reviewAccess },
   subresources: { eviction: evict, finalize: finalizeNamespace },
 };

@@ -36,10 +36,12 @@ export function audit(auditor: Auditor | undefined): Stage {
       try {
         reply = await next();
       } catch (e) {
+        annotateAdmission(ctx, recorder);
         const status = isStatusError(e) ? e.toStatus() : undefined;
         recorder.complete(status ? responseStatusOf(status, status.code) : panicStatus(e), status, status === undefined);
         throw e;
       }
+      annotateAdmission(ctx, recorder);
       if (reply) recorder.complete(responseStatusOf(reply.body, reply.status), reply.body);
       else recorder.complete({ metadata: {}, code: ctx.res.statusCode }, undefined);
       return reply;
@@ -94,6 +96,11 @@ function requestInfo(ctx: RequestContext, auditID: string, authenticated: boolea
     sourceIPs: sourceIPs(raw),
     userAgent: raw.headers['user-agent'],
   };
+}
+
+/** What admission plugins noted for the audit (webhook annotations, failed-open markers), on the final event. */
+function annotateAdmission(ctx: RequestContext, recorder: RequestRecorder): void {
+  for (const [key, value] of Object.entries(ctx.auditAnnotations ?? {})) recorder.annotate(key, value);
 }
 
 /** The deprecated-endpoint signal of the Versioning section, on the event. */

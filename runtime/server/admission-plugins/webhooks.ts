@@ -1,0 +1,261 @@
+import { randomUUID } from 'node:crypto';
+import { Agent } from 'node:https';
+import { type JsonApiObject, StatusError, badRequest, internalError } from '../../api/index.js';
+import { httpsJson } from '../../auth/index.js';
+import { isJsonObject, jsonEqual, type JsonValue } from '../../json/index.js';
+import { applyJsonPatch } from '../../patch/index.js';
+import type { AdmissionHost, AdmissionPlugin, AdmissionRequest } from '../admission.js';
+import { type ConfiguredWebhook, webhookConfigurations } from './webhook-configs.js';
+import { conditionsMatch, isExempt, namespaceSelectorMatches, objectSelectorMatches, rulesMatch } from './webhook-match.js';
+
+export interface WebhookAdmissionOptions {
+  /** Logs webhooks that failed open (failurePolicy Ignore); default stderr. */
+  log?: (line: string) => void;
+}
+
+/** A webhook call that failed (transport, timeout, bad answer): the failure policy decides. */
+class CallError extends Error {}
+
+type Phase = 'mutating' | 'validating';
+
+/** Upstream's annotation keys, with the group of this API. */
+const FAILED_OPEN = {
+  mutating: 'failed-open.mutation.webhook.admission.svc.io',
+  validating: 'failed-open.validating.webhook.admission.svc.io',
+};
+
+/**
+ * MutatingAdmissionWebhook: calls the mutating webhooks that match the request, in the order of
+ * their configurations' names and then of the list; applies each JSON patch and defaults the
+ * object again; calls once more, at the end, each `IfNeeded` webhook the object changed after.
+ */
+export function mutatingWebhookAdmission(options: WebhookAdmissionOptions = {}): (host: AdmissionHost) => AdmissionPlugin {
+  return (host) => {
+    const configs = webhookConfigurations(host, 'mutatingwebhookconfigurations');
+    const call = caller(host, 'mutating', options);
+    return {
+      name: 'MutatingAdmissionWebhook',
+      async mutate(request) {
+        if (isExempt(request)) return;
+        const called: Array<{ webhook: ConfiguredWebhook; index: number; changedAfter: boolean }> = [];
+        const webhooks = await configs.current(request);
+        for (const [index, webhook] of webhooks.entries()) {
+          const changed = await call(webhook, request, 0, index);
+          if (changed === undefined) continue;
+          if (changed) for (const c of called) c.changedAfter = true;
+          called.push({ webhook, index, changedAfter: false });
+        }
+        for (const c of called) {
+          if (c.changedAfter && c.webhook.spec.reinvocationPolicy === 'IfNeeded') await call(c.webhook, request, 1, c.index);
+        }
+      },
+    };
+  };
+}
+
+/** ValidatingAdmissionWebhook: calls the validating webhooks that match; any denial refuses the request. */
+export function validatingWebhookAdmission(options: WebhookAdmissionOptions = {}): (host: AdmissionHost) => AdmissionPlugin {
+  return (host) => {
+    const configs = webhookConfigurations(host, 'validatingwebhookconfigurations');
+    const call = caller(host, 'validating', options);
+    return {
+      name: 'ValidatingAdmissionWebhook',
+      async validate(request) {
+        if (isExempt(request)) return;
+        for (const [index, webhook] of (await configs.current(request)).entries()) await call(webhook, request, 0, index);
+      },
+    };
+  };
+}
+
+/**
+ * Calls one webhook if it matches: undefined when it was not called, else whether it changed the
+ * object. A denial throws its Status; a failed call throws 500 (Fail) or is recorded (Ignore).
+ */
+function caller(host: AdmissionHost, phase: Phase, options: WebhookAdmissionOptions) {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  return async (webhook: ConfiguredWebhook, request: AdmissionRequest, round: number, index: number): Promise<boolean | undefined> => {
+    const spec = webhook.spec;
+    if (!rulesMatch(spec.rules, request) || !objectSelectorMatches(spec.objectSelector, request)) return undefined;
+    if (!(await namespaceSelectorMatches(host, spec.namespaceSelector, request))) return undefined;
+    const version = (spec.admissionReviewVersions ?? []).find((v) => v === 'v1' || v === 'v1beta1');
+    const payload = reviewRequest(request);
+    try {
+      const matched = conditionsMatch(webhook.conditions, request, payload);
+      if (matched instanceof Error) throw new CallError(matched.message);
+      if (!matched) return undefined;
+      // A dry run must not reach a webhook with side effects (checked once it is known to be called).
+      if (request.dryRun && spec.sideEffects !== 'None' && spec.sideEffects !== 'NoneOnDryRun')
+        throw badRequest(`admission webhook ${JSON.stringify(spec.name)} does not support dry run`);
+      if (!version)
+        throw new CallError(`webhook does not accept known AdmissionReview versions ${JSON.stringify(spec.admissionReviewVersions ?? [])}`);
+      const response = await send(spec, version, payload);
+      for (const w of response.warnings ?? []) if (typeof w === 'string' && w !== '') request.warnings.add(w);
+      for (const [key, value] of Object.entries(response.auditAnnotations ?? {}))
+        request.auditAnnotations[`${spec.name}/${key}`] = String(value);
+      if (!response.allowed) throw denial(spec.name, response.status);
+      if (response.patch === undefined || response.patch === '') return false;
+      if (phase === 'validating')
+        throw new CallError('received invalid webhook response: validating webhooks may not return response.patch');
+      if (response.patchType !== 'JSONPatch')
+        throw new CallError(
+          `received invalid webhook response: webhook returned invalid response.patchType of ${JSON.stringify(response.patchType ?? '')}`,
+        );
+      const changed = applyPatch(request, response.patch);
+      request.auditAnnotations[`mutation.webhook.admission.svc.io/round_${round}_index_${index}`] = JSON.stringify({
+        configuration: webhook.configuration,
+        webhook: spec.name,
+        mutated: changed,
+      });
+      return changed;
+    } catch (e) {
+      if (!(e instanceof CallError)) throw e;
+      const message = `failed calling webhook ${JSON.stringify(spec.name)}: ${e.message}`;
+      if (spec.failurePolicy === 'Ignore') {
+        log(`svckit serve: failing open: ${message}`);
+        request.auditAnnotations[`${FAILED_OPEN[phase]}/round_${round}_index_${index}`] = spec.name;
+        return undefined;
+      }
+      throw internalError(message);
+    }
+  };
+}
+
+interface ReviewResponse {
+  uid?: unknown;
+  allowed?: unknown;
+  status?: { code?: number; message?: string; reason?: string };
+  patch?: string;
+  patchType?: string;
+  warnings?: unknown[];
+  auditAnnotations?: Record<string, unknown>;
+}
+
+/** `AdmissionReview.request` for the request, as upstream builds it from the admission attributes. */
+export function reviewRequest(request: AdmissionRequest): Record<string, unknown> {
+  const r = request.resource;
+  const kind = request.kind ?? { group: r.group, version: r.version, kind: r.kind };
+  return {
+    uid: randomUUID(),
+    kind,
+    resource: { group: r.group, version: r.version, resource: r.resource },
+    ...(request.subresource ? { subResource: request.subresource } : {}),
+    requestKind: kind,
+    requestResource: { group: r.group, version: r.version, resource: r.resource },
+    ...(request.subresource ? { requestSubResource: request.subresource } : {}),
+    ...(request.name ? { name: request.name } : {}),
+    ...(request.namespace ? { namespace: request.namespace } : {}),
+    operation: request.operation,
+    userInfo: {
+      username: request.user.username,
+      ...(request.user.uid ? { uid: request.user.uid } : {}),
+      groups: request.user.groups,
+      ...(request.user.extra && Object.keys(request.user.extra).length > 0 ? { extra: request.user.extra } : {}),
+    },
+    object: request.object ?? null,
+    oldObject: request.old ?? null,
+    dryRun: request.dryRun,
+    options: request.options,
+  };
+}
+
+/**
+ * Keep-alive agents by CA bundle: a webhook is called on every matching write, and a TLS handshake
+ * per call would cost more than the call (upstream's client reuses connections too).
+ */
+const agents = new Map<string, Agent>();
+
+function agentFor(ca: string | undefined): Agent {
+  const key = ca ?? '';
+  let agent = agents.get(key);
+  if (!agent) {
+    if (agents.size >= 64) {
+      const [oldest, old] = agents.entries().next().value!;
+      old.destroy();
+      agents.delete(oldest);
+    }
+    agent = new Agent({ keepAlive: true, maxSockets: 32, ...(ca ? { ca } : {}) });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+async function send(spec: ConfiguredWebhook['spec'], version: string, payload: Record<string, unknown>): Promise<ReviewResponse> {
+  const url = spec.clientConfig.url;
+  if (!url)
+    throw new CallError(
+      'failed to call webhook: the reference server runs no cluster network to reach a service reference; use clientConfig.url',
+    );
+  const apiVersion = `admission.svc.io/${version}`;
+  const timeoutSeconds = spec.timeoutSeconds ?? 10;
+  const ca = spec.clientConfig.caBundle ? Buffer.from(spec.clientConfig.caBundle, 'base64').toString('utf8') : undefined;
+  let answer: Awaited<ReturnType<typeof httpsJson>>;
+  try {
+    answer = await httpsJson(`${url}${url.includes('?') ? '&' : '?'}timeout=${timeoutSeconds}s`, {
+      method: 'POST',
+      body: { apiVersion, kind: 'AdmissionReview', request: payload },
+      timeoutMs: timeoutSeconds * 1000,
+      agent: agentFor(ca),
+    });
+  } catch (e) {
+    throw new CallError(`failed to call webhook: ${(e as Error).message}`);
+  }
+  if (answer.status !== 200) throw new CallError(`failed to call webhook: the server responded with the status code ${answer.status}`);
+  const review = answer.json;
+  if (!isJsonObject(review) || review.kind !== 'AdmissionReview' || review.apiVersion !== apiVersion)
+    throw new CallError(`received invalid webhook response: expected webhook response of ${apiVersion}, Kind=AdmissionReview`);
+  const response = review.response;
+  if (!isJsonObject(response)) throw new CallError('received invalid webhook response: webhook response was absent');
+  if (response.uid !== payload.uid)
+    throw new CallError(
+      `received invalid webhook response: expected response.uid=${JSON.stringify(payload.uid)}, got ${JSON.stringify(response.uid ?? '')}`,
+    );
+  if (typeof response.allowed !== 'boolean') throw new CallError('received invalid webhook response: response.allowed is not a boolean');
+  return response as ReviewResponse;
+}
+
+/** Upstream's ToStatusErr: `admission webhook "<name>" denied the request: <message>`, at least 400. */
+function denial(name: string, status: ReviewResponse['status']): StatusError {
+  const deniedBy = `admission webhook ${JSON.stringify(name)} denied the request`;
+  const code = typeof status?.code === 'number' && status.code >= 400 ? status.code : 400;
+  const detail = status?.message || status?.reason;
+  return new StatusError({
+    code,
+    reason: status?.reason ?? '',
+    message: detail ? `${deniedBy}: ${detail}` : `${deniedBy} without explanation`,
+  });
+}
+
+/** Applies a base64 JSON Patch to the request's object in place and defaults it again; true when it changed. */
+function applyPatch(request: AdmissionRequest, patch: string): boolean {
+  const object = request.object;
+  if (!object) return false;
+  let patched: unknown;
+  try {
+    patched = applyJsonPatch(object, JSON.parse(Buffer.from(patch, 'base64').toString('utf8')));
+  } catch (e) {
+    throw internalError(e);
+  }
+  if (!isJsonObject(patched)) throw internalError('the webhook patch did not leave an object');
+  // Defaulted again with the version's write rules, as the first defaulting in admit().
+  if (!request.kind)
+    request.resource.converter.setDefaults(request.resource.registration, patched as unknown as JsonApiObject, request.old);
+  if (jsonEqual(object as unknown as JsonValue, patched)) return false;
+  replaceContents(object, patched as unknown as JsonApiObject);
+  return true;
+}
+
+/**
+ * The write handlers hold the object and its metadata: the patched object replaces their contents,
+ * not the references.
+ */
+function replaceContents(target: JsonApiObject, source: JsonApiObject): void {
+  const meta = target.metadata;
+  for (const key of Object.keys(target)) delete (target as Record<string, unknown>)[key];
+  Object.assign(target, source);
+  if (meta && isJsonObject(source.metadata)) {
+    for (const key of Object.keys(meta)) delete (meta as Record<string, unknown>)[key];
+    Object.assign(meta, source.metadata);
+    target.metadata = meta;
+  }
+}
