@@ -87,6 +87,7 @@ const STRING_CANDIDATES = [
   'a',
   'abc',
   'a.b',
+  'a.b.c',
   'example.com/a',
   'https://example.com',
   'https://example.com:6443',

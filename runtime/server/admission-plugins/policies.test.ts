@@ -52,7 +52,7 @@ async function binding(name: string, policyName: string, validationActions: stri
 
 describe('ValidatingAdmissionPolicy', () => {
   it('Deny refuses a request whose object breaks a validation, with the reason code and upstream message', async () => {
-    await policy('small', { validations: [{ expression: 'size(object.data) <= 1', message: 'at most one key' }] });
+    await policy('small', { validations: [{ expression: '!has(object.data) || size(object.data) <= 1', message: 'at most one key' }] });
     await binding('small-everywhere', 'small', ['Deny']);
     expect((await h.post(configMaps(h.ns), configMap('one', { a: '1' }))).status).toBe(201);
     const res = await h.post(configMaps(h.ns), configMap('two', { a: '1', b: '2' }));
@@ -63,7 +63,8 @@ describe('ValidatingAdmissionPolicy', () => {
     await policy('no-shrink', {
       validations: [
         {
-          expression: 'oldObject == null || size(object.data) >= size(oldObject.data)',
+          // An emptied map is absent (omitempty), as in the real system's AdmissionReview.
+          expression: 'oldObject == null || (has(object.data) ? size(object.data) : 0) >= size(oldObject.data)',
           reason: 'Forbidden',
           messageExpression: "'shrinks ' + object.metadata.name",
         },
