@@ -14,6 +14,7 @@ import {
 import { rulesRunAfter } from '../cel/index.js';
 import { type UserInfo, anonymousUser } from '../auth/index.js';
 import { type NameValidation, omitEmpty, prune } from '../schema/index.js';
+import type { ApiServerMetrics } from '../metrics/index.js';
 import type { Store } from '../store/index.js';
 import { Collector } from '../validate/index.js';
 import { roundTripAnnotationErrors } from './conversion.js';
@@ -69,6 +70,8 @@ export interface AdmissionPlugin {
 export interface AdmissionHost {
   store: Store;
   registry: ResourceRegistry;
+  /** The server's metrics, when it exports any (webhook latencies and rejections). */
+  metrics?: ApiServerMetrics;
 }
 
 /** A plugin, or a factory of one that the server calls once with itself. */

@@ -105,17 +105,20 @@ export class ApiServer {
       maxWatchSeconds: options.maxWatchSeconds ?? 1800,
       now: options.now ?? (() => new Date()),
     };
+    // Everything inside the server reads through encryption at rest, admission plugins included.
+    const store = options.encryption ? encryptStore(options.store, options.encryption, registry.resources()) : options.store;
+    const metrics = options.metrics === false ? undefined : (options.metrics ?? new ApiServerMetrics({ release: this.#release }));
     const base = {
-      store: options.encryption ? encryptStore(options.store, options.encryption, registry.resources()) : options.store,
+      store,
       codecs: options.protobufPackages ? new ProtobufCodecs(options.protobufPackages) : undefined,
       compression: options.compression ?? features.enabled('APIResponseCompression'),
       features,
       registry,
       settings,
       rules: options.rules ?? (() => []),
-      admission: (options.admission ?? []).map((p) => (typeof p === 'function' ? p({ store: options.store, registry }) : p)),
+      admission: (options.admission ?? []).map((p) => (typeof p === 'function' ? p({ store, registry, metrics }) : p)),
       authorizer: authorizerOf(options.chain ?? {}),
-      metrics: options.metrics === false ? undefined : (options.metrics ?? new ApiServerMetrics({ release: this.#release })),
+      metrics,
     };
     base.metrics?.countStorageWith(() => countStoredObjects(registry, options.store));
     const catalog = mergeCatalogs(builtinHandlers, options.handlers ?? {});

@@ -11,6 +11,7 @@ import {
 } from '../../webhook/index.js';
 import type { AdmissionPlugin, AdmissionRequest } from '../admission.js';
 import { type Harness, type Json, crontab, crontabs, cronTabBody, startServer, warningsOf } from '../server.testing.js';
+import { parsePrometheusText, samples } from '../../metrics/prometheus-text.testing.js';
 import { mutatingWebhookAdmission, validatingWebhookAdmission } from './index.js';
 
 const MUTATING = '/apis/admissionregistration.svc.io/v1/mutatingwebhookconfigurations';
@@ -270,6 +271,22 @@ describe('denials, warnings, annotations', () => {
     expect(res.body.message).toBe('admission webhook "deny.example.com" denied the request: configmaps are frozen');
     expect(res.body.reason).toBe('Forbidden');
     expect((await h.get(`${configMaps(h.ns)}/denied`)).status).toBe(404);
+  });
+
+  it('each call is observed in /metrics: latency by webhook, type and whether it rejected; rejections by code', async () => {
+    const yes = await webhook(() => allow());
+    const no = await webhook(() => deny('frozen', { code: 403, reason: 'Forbidden' }));
+    await register('Mutating', 'yes', [hookSpec('yes.example.com', yes)]);
+    await register('Validating', 'no', [hookSpec('no.example.com', no)]);
+    expect((await h.post(configMaps(h.ns), configMap('observed'))).status).toBe(403);
+    const metrics = await h.get('/metrics');
+    const m = parsePrometheusText(metrics.text);
+    const count = (labels: Record<string, string>) =>
+      samples(m, 'apiserver_admission_webhook_admission_duration_seconds_count', labels).map((x) => x.value);
+    expect(count({ name: 'yes.example.com', type: 'admit', operation: 'CREATE', rejected: 'false' })).toEqual([1]);
+    expect(count({ name: 'no.example.com', type: 'validating', operation: 'CREATE', rejected: 'true' })).toEqual([1]);
+    const rejections = samples(m, 'apiserver_admission_webhook_rejection_count', { name: 'no.example.com' });
+    expect(rejections.map((x) => [x.labels.error_type, x.labels.rejection_code, x.value])).toEqual([['no_error', '403', 1]]);
   });
 
   it('a denial without a code is 400; without a message it says so', async () => {

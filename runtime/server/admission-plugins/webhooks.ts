@@ -89,7 +89,7 @@ function caller(host: AdmissionHost, phase: Phase, options: WebhookAdmissionOpti
         throw badRequest(`admission webhook ${JSON.stringify(spec.name)} does not support dry run`);
       if (!version)
         throw new CallError(`webhook does not accept known AdmissionReview versions ${JSON.stringify(spec.admissionReviewVersions ?? [])}`);
-      const response = await send(spec, version, payload);
+      const response = await observed(host, spec.name, phase, request, () => send(spec, version, payload));
       for (const w of response.warnings ?? []) if (typeof w === 'string' && w !== '') request.warnings.add(w);
       for (const [key, value] of Object.entries(response.auditAnnotations ?? {}))
         request.auditAnnotations[`${spec.name}/${key}`] = String(value);
@@ -119,6 +119,37 @@ function caller(host: AdmissionHost, phase: Phase, options: WebhookAdmissionOpti
       throw internalError(message);
     }
   };
+}
+
+/**
+ * One webhook call, observed as upstream's metrics do: its latency (with whether it rejected the
+ * request) and, for a rejection or a failed call, the rejection counter.
+ */
+async function observed(
+  host: AdmissionHost,
+  name: string,
+  phase: Phase,
+  request: AdmissionRequest,
+  call: () => Promise<ReviewResponse>,
+): Promise<ReviewResponse> {
+  const metrics = host.metrics;
+  if (!metrics) return call();
+  const type = phase === 'mutating' ? 'admit' : 'validating';
+  const labels = { name, type, operation: request.operation };
+  const started = performance.now();
+  let response: ReviewResponse | undefined;
+  try {
+    response = await call();
+    return response;
+  } finally {
+    const rejected = response === undefined || response.allowed !== true;
+    metrics.admissionWebhookDuration.observe({ ...labels, rejected: String(rejected) }, (performance.now() - started) / 1000);
+    if (rejected) {
+      const code = response === undefined ? 0 : Math.min(response.status?.code ?? 400, 600);
+      const errorType = response === undefined ? 'calling_webhook_error' : 'no_error';
+      metrics.admissionWebhookRejections.inc({ ...labels, error_type: errorType, rejection_code: String(code) });
+    }
+  }
 }
 
 interface ReviewResponse {
