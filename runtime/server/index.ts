@@ -1,4 +1,5 @@
-export { ApiServer, type ApiServerOptions } from './server.js';
+export { ApiServer, type ApiServerOptions, type ServingTls } from './server.js';
+export { StoreRbacLister } from './rbac-lister.js';
 export type { AdmissionPlugin, AdmissionRequest, RuleChecker } from './admission.js';
 export { builtinHandlers } from './builtin/index.js';
 export { celRuleChecker, checkRules } from './cel-rules.js';
@@ -21,8 +22,10 @@ export {
   ALLOW_ALL,
   ANONYMOUS,
   type AuditSink,
-  type Authenticator,
   type ChainPolicies,
+  EXPLAIN_PATH,
+  IMPERSONATION_GROUP,
+  type RequestAuthenticator,
   type RateLimiter,
 } from './stages/index.js';
 export { INITIAL_EVENTS_END } from './watch.js';

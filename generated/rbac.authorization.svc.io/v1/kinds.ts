@@ -32,6 +32,7 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      nameValidation: 'path-segment',
     },
   },
   {
@@ -59,6 +60,7 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      nameValidation: 'path-segment',
     },
   },
   {
@@ -103,6 +105,7 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      nameValidation: 'path-segment',
     },
   },
   {
@@ -130,6 +133,7 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      nameValidation: 'path-segment',
     },
   },
   {

@@ -1,5 +1,5 @@
 import type { HandlerCatalog } from '../context.js';
-import { reviewAccess } from './access-review.js';
+import { reviewAccess, reviewOwnAccess, reviewOwnRules } from './access-review.js';
 import { evict } from './eviction.js';
 import { finalizeNamespace, namespaceLifecycle } from './namespaces.js';
 import { stringData } from './secrets.js';
@@ -11,6 +11,6 @@ import { stringData } from './secrets.js';
  */
 export const builtinHandlers: HandlerCatalog = {
   hooks: { 'namespace-lifecycle': namespaceLifecycle, 'secret-string-data': stringData },
-  virtual: { 'access-review': reviewAccess },
+  virtual: { 'access-review': reviewAccess, 'self-access-review': reviewOwnAccess, 'self-rules-review': reviewOwnRules },
   subresources: { eviction: evict, finalize: finalizeNamespace },
 };

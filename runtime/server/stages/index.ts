@@ -1,21 +1,27 @@
 import type { Stage } from '../chain.js';
 import { audit, type AuditSink } from './audit.js';
-import { authenticate, type Authenticator } from './authenticate.js';
-import { type Authorizer, authorize } from './authorize.js';
+import { authenticate, type RequestAuthenticator } from './authenticate.js';
+import { ALLOW_ALL, type Authorizer, authorize } from './authorize.js';
+import { explain } from './explain.js';
+import { impersonate } from './impersonate.js';
 import { negotiate } from './negotiate.js';
 import { rateLimit, type RateLimiter } from './rate-limit.js';
 
 export { ANONYMOUS } from './attributes.js';
 export type { AuditSink } from './audit.js';
-export type { Authenticator } from './authenticate.js';
-export { ALLOW_ALL, type Authorizer, type Decision } from './authorize.js';
-import { ALLOW_ALL } from './authorize.js';
+export type { RequestAuthenticator } from './authenticate.js';
+export { ALLOW_ALL, type Authorizer, authorizeCreate, type Decision, forbiddenRequest } from './authorize.js';
+export { EXPLAIN_PATH } from './explain.js';
+export { IMPERSONATION_GROUP } from './impersonate.js';
 export type { RateLimiter } from './rate-limit.js';
 
 /** The policies of the chain's stages; each defaults to the reference server's documented policy. */
 export interface ChainPolicies {
-  /** Default none: every request is anonymous. */
-  authenticators?: readonly Authenticator[];
+  /**
+   * Default none: every request is anonymous, whatever it presents. `runtime/auth`'s `AuthPolicy`
+   * is one (client certificates, tokens, JWT; 401 for a rejected credential).
+   */
+  authentication?: RequestAuthenticator;
   /** Default {@link ALLOW_ALL}: no authorization policy, every request is allowed. Access reviews ask it too. */
   authorizer?: Authorizer;
   /** Default none: no audit policy, nothing is recorded. */
@@ -31,5 +37,13 @@ export function authorizerOf(policies: ChainPolicies): Authorizer {
 
 /** The stages in the order every request passes them (see `chain.ts`). */
 export function defaultStages(policies: ChainPolicies): Stage[] {
-  return [negotiate, authenticate(policies.authenticators ?? []), audit(policies.audit), authorize, rateLimit(policies.rateLimiter)];
+  return [
+    negotiate,
+    authenticate(policies.authentication),
+    audit(policies.audit),
+    impersonate,
+    authorize,
+    explain,
+    rateLimit(policies.rateLimiter),
+  ];
 }
