@@ -772,7 +772,7 @@ export const openApiV3: Record<string, unknown> = {
         ]
       },
       "authorization.svc.io.v1.SubjectRulesReviewStatus": {
-        "description": "The rules a user has in a namespace; incomplete when an authorizer cannot list rules (a webhook).",
+        "description": "The rules a user has in a namespace; incomplete when an authorizer cannot list rules (a webhook). Written by the server only (kubectl sends it with null lists), so nothing is required.",
         "type": "object",
         "properties": {
           "resourceRules": {
@@ -799,12 +799,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Why the list may be incomplete.",
             "type": "string"
           }
-        },
-        "required": [
-          "resourceRules",
-          "nonResourceRules",
-          "incomplete"
-        ]
+        }
       },
       "meta.svc.io.v1.DeleteOptions": {
         "description": "DeleteOptions may be provided in the body of a delete request. Shape follows the real system (not shown in the spec).",

@@ -229,16 +229,14 @@ export const SubjectRulesReviewStatusSchema: ObjectSchema = {
     {
       name: 'resourceRules',
       schema: { type: 'list', items: { type: 'ref', ref: () => ResourceRuleSchema }, listType: 'atomic' },
-      required: true,
       proto: 1,
     },
     {
       name: 'nonResourceRules',
       schema: { type: 'list', items: { type: 'ref', ref: () => NonResourceRuleSchema }, listType: 'atomic' },
-      required: true,
       proto: 2,
     },
-    { name: 'incomplete', schema: { type: 'boolean' }, required: true, proto: 3 },
+    { name: 'incomplete', schema: { type: 'boolean' }, proto: 3 },
     { name: 'evaluationError', schema: { type: 'string' }, proto: 4 },
   ],
 };

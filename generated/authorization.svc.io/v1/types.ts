@@ -263,7 +263,7 @@ export interface SubjectAccessReviewStatus {
 }
 
 /**
- * The rules a user has in a namespace; incomplete when an authorizer cannot list rules (a webhook).
+ * The rules a user has in a namespace; incomplete when an authorizer cannot list rules (a webhook). Written by the server only (kubectl sends it with null lists), so nothing is required.
  *
  * Schema: schemas/authorization.svc.io/v1.yaml .definitions.SubjectRulesReviewStatus
  */
@@ -273,17 +273,17 @@ export interface SubjectRulesReviewStatus {
    *
    * List type atomic.
    */
-  resourceRules: ResourceRule[];
+  resourceRules?: ResourceRule[];
 
   /**
    * Non-resource rules.
    *
    * List type atomic.
    */
-  nonResourceRules: NonResourceRule[];
+  nonResourceRules?: NonResourceRule[];
 
   /** True when the list is incomplete (an authorizer cannot enumerate its rules, or a rule could not be read). */
-  incomplete: boolean;
+  incomplete?: boolean;
 
   /** Why the list may be incomplete. */
   evaluationError?: string;

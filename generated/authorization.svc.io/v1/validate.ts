@@ -488,8 +488,7 @@ export function validateSubjectRulesReviewStatus(v: unknown, p: PathLike, e: Col
     }
   }
   const x0 = v.resourceRules;
-  if (x0 === undefined || x0 === null) e.required(`${p}.resourceRules`);
-  else {
+  if (!(x0 === undefined || x0 === null)) {
     if (!Array.isArray(x0)) e.type(`${p}.resourceRules`, x0, 'array');
     else {
       for (let i1 = 0; i1 < x0.length; i1++) {
@@ -499,8 +498,7 @@ export function validateSubjectRulesReviewStatus(v: unknown, p: PathLike, e: Col
     }
   }
   const x3 = v.nonResourceRules;
-  if (x3 === undefined || x3 === null) e.required(`${p}.nonResourceRules`);
-  else {
+  if (!(x3 === undefined || x3 === null)) {
     if (!Array.isArray(x3)) e.type(`${p}.nonResourceRules`, x3, 'array');
     else {
       for (let i4 = 0; i4 < x3.length; i4++) {
@@ -510,8 +508,7 @@ export function validateSubjectRulesReviewStatus(v: unknown, p: PathLike, e: Col
     }
   }
   const x6 = v.incomplete;
-  if (x6 === undefined || x6 === null) e.required(`${p}.incomplete`);
-  else {
+  if (!(x6 === undefined || x6 === null)) {
     if (typeof x6 !== 'boolean') e.type(`${p}.incomplete`, x6, 'boolean');
   }
   const x7 = v.evaluationError;

@@ -4,13 +4,14 @@ import { admit } from '../admission.js';
 import type { Decision, RequestContext, Target, VirtualCreateHandler } from '../context.js';
 import type { Body } from '../http.js';
 import { writeOptions } from '../query.js';
-import { ANONYMOUS } from '../stages/index.js';
+import { ANONYMOUS, servedApiVersion } from '../stages/index.js';
 
 /** The review as admitted (defaulted, validated), with no creationTimestamp: it is never stored. */
 async function admitted(ctx: RequestContext, t: Target, body: Body) {
+  const sent = body.object as { apiVersion?: unknown };
   const object = await admit(ctx, {
     resource: t.resource,
-    object: body.object,
+    object: { ...sent, apiVersion: servedApiVersion(sent.apiVersion) } as Body['object'],
     fieldValidation: writeOptions(ctx.req.query).fieldValidation,
     duplicates: body.duplicates,
   });

@@ -1,5 +1,5 @@
 import { badRequest, methodNotAllowed } from '../../api/index.js';
-import { explainDecision, formatExplanation, requestAttributes } from '../../auth/index.js';
+import { explainDecision, formatExplanation, requestAttributes, withAuthenticatedGroup } from '../../auth/index.js';
 import type { Stage } from '../chain.js';
 import { requestUrl } from '../http.js';
 import { ANONYMOUS } from './attributes.js';
@@ -13,7 +13,7 @@ export const EXPLAIN_PATH = '/debug/svckit/explain';
  * caller (and the credentials it rejected first), the authorizer that decided, the rule or binding
  * that allowed or each authorizer's reason for not allowing. Upstream logs this at high verbosity
  * only; here it is one call. The endpoint itself is authorized like any path (cluster-admin has
- * it); `Impersonate-User` explains for another user.
+ * it); `user=alice&group=devs` explains for another user, as a SubjectAccessReview would decide.
  */
 export const explain: Stage = {
   name: 'explain',
@@ -25,10 +25,15 @@ export const explain: Stage = {
     const url = requestUrl(target);
     if (!url) throw badRequest(`path ${JSON.stringify(target)} is not a valid request path`);
     const method = (ctx.req.query.get('method') ?? 'GET').toUpperCase();
-    const user = ctx.user ?? ANONYMOUS;
+    // `user` (and `group`s) explain for someone else, as a SubjectAccessReview names its user.
+    const named = ctx.req.query.get('user');
+    const user = named ? withAuthenticatedGroup({ username: named, groups: ctx.req.query.getAll('group'), extra: {} }) : (ctx.user ?? ANONYMOUS);
+    const authentication = named
+      ? { authenticator: 'the user parameter of the explain request', rejections: [] }
+      : (ctx.authentication ?? { rejections: [] });
     const attributes = requestAttributes(method, url.pathname, url.searchParams);
     const d = await ctx.authorizer.authorize({ user, attributes });
-    const explanation = explainDecision(user, ctx.authentication ?? { rejections: [] }, attributes, {
+    const explanation = explainDecision(user, authentication, attributes, {
       allowed: d.allowed,
       decision: d.decision ?? (d.allowed ? 'Allow' : 'NoOpinion'),
       ...(d.authorizer ? { authorizer: d.authorizer } : {}),

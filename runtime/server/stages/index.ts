@@ -4,6 +4,7 @@ import { authenticate, type RequestAuthenticator } from './authenticate.js';
 import { ALLOW_ALL, type Authorizer, authorize } from './authorize.js';
 import { explain } from './explain.js';
 import { impersonate } from './impersonate.js';
+import { kubectlNames } from './kubectl-names.js';
 import { negotiate } from './negotiate.js';
 import { rateLimit, type RateLimiter } from './rate-limit.js';
 
@@ -13,6 +14,7 @@ export type { RequestAuthenticator } from './authenticate.js';
 export { ALLOW_ALL, type Authorizer, authorizeCreate, type Decision, forbiddenRequest } from './authorize.js';
 export { EXPLAIN_PATH } from './explain.js';
 export { IMPERSONATION_GROUP } from './impersonate.js';
+export { servedApiVersion } from './kubectl-names.js';
 export type { RateLimiter } from './rate-limit.js';
 
 /** The policies of the chain's stages; each defaults to the reference server's documented policy. */
@@ -38,6 +40,7 @@ export function authorizerOf(policies: ChainPolicies): Authorizer {
 /** The stages in the order every request passes them (see `chain.ts`). */
 export function defaultStages(policies: ChainPolicies): Stage[] {
   return [
+    kubectlNames,
     negotiate,
     authenticate(policies.authentication),
     audit(policies.audit),
