@@ -12,7 +12,16 @@ describe('the handler chain', () => {
   });
 
   it('runs the stages in one visible order', () => {
-    expect(defaultStages({}).map((s) => s.name)).toEqual(['negotiate', 'authenticate', 'audit', 'authorize', 'rate-limit']);
+    expect(defaultStages({}).map((s) => s.name)).toEqual([
+      'kubectl-names',
+      'negotiate',
+      'authenticate',
+      'audit',
+      'impersonate',
+      'authorize',
+      'explain',
+      'rate-limit',
+    ]);
   });
 
   it('composes stages: each may act before and after the rest, or answer itself', async () => {
@@ -53,7 +62,9 @@ describe('the handler chain', () => {
     expect((await h.get('/api/v1/namespaces')).status).toBe(200);
     const denied = await h.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' } });
     expect(denied.status).toBe(403);
-    expect(denied.body.message).toBe('namespaces is forbidden: read-only for the test');
+    expect(denied.body.message).toBe(
+      'namespaces is forbidden: User "system:anonymous" cannot create resource "namespaces" in API group "" at the cluster scope: read-only for the test',
+    );
     expect(audited).toEqual(['system:anonymous list namespaces', 'system:anonymous create namespaces']);
   });
 

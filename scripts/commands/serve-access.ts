@@ -61,15 +61,15 @@ function readFlagFile(flag: string, path: string): string {
 /** A configuration file of `kind`, defaulted and validated with the generated validators; findings are usage errors. */
 function configurationFile(flag: string, path: string, kind: string): Record<string, unknown> {
   const text = readFlagFile(flag, path);
-  const results = new DocumentValidator(allKinds).validateText(path, text, { strict: true, keepDocuments: true });
+  const results = new DocumentValidator(allKinds).validateText(path, text, { strict: true, strictKinds: true, keepDocuments: true });
   if (results.length !== 1) throw new UsageError(`${flag} ${path}: expected one ${kind} document, found ${results.length}`);
   const r = results[0]!;
-  if (r.kind !== kind) throw new UsageError(`${flag} ${path}: expected kind ${kind}, found ${r.kind ?? 'no kind'}`);
   const errors = r.findings.filter((f) => f.severity === 'error');
-  if (r.status === 'invalid' || errors.length > 0) {
+  if (r.status !== 'valid' || errors.length > 0) {
     const lines = (errors.length > 0 ? errors : r.findings).map((f) => `${path}:${f.position.line}:${f.position.column}: ${f.message}`);
     throw new UsageError(`${flag}: the ${kind} is invalid:\n${lines.join('\n')}`);
   }
+  if (r.kind !== kind) throw new UsageError(`${flag} ${path}: expected kind ${kind}, found ${r.kind ?? 'no kind'}`);
   return r.document as Record<string, unknown>;
 }
 
