@@ -21,6 +21,7 @@ export const FEATURES = [
   'json-patch',
   'merge-patch',
   'gzip',
+  'authz',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -111,6 +112,12 @@ export interface RequestSpec {
   /** Bytes captured earlier (`capture: {x: 'raw:body'}`), sent as is. */
   bodyFrom?: string;
   contentType?: string;
+  /**
+   * Send as the run's restricted user (`${user}`, a name of its own per scenario) instead of the
+   * kit's own identity: the kit's identity impersonates it (`Impersonate-User`), so the kit needs no
+   * second credential; the scenario grants the user what it needs through RBAC objects first.
+   */
+  as?: 'restricted';
 }
 
 export interface RequestStep {

@@ -142,3 +142,4 @@ export async function bootstrapRbac(client: LoopbackClient): Promise<void> {
     if (status !== 201 && status !== 409) throw new Error(`the reference server could not create ${object.kind} ${object.metadata.name}: ${status}`);
   }
 }
+

@@ -25,11 +25,11 @@ const commands: Record<string, Command> = {
   // The kit speaks only HTTP; the CLI hands it the reference server to start when --server is absent.
   conformance: {
     run: async (args) => {
-      const [{ runConformanceCli }, { startReferenceServer }] = await Promise.all([
+      const [{ runConformanceCli }, { startConformanceServer }] = await Promise.all([
         import('../conformance/index.js'),
-        import('./reference-server.js'),
+        import('./conformance-server.js'),
       ]);
-      return runConformanceCli(args, { startReferenceServer });
+      return runConformanceCli(args, { startReferenceServer: startConformanceServer });
     },
     usage: async () => ({ line: 'svckit conformance [--server <url>] ...     (see svckit conformance --help)' }),
   },
