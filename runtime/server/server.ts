@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { type StatusError, badRequest, isStatusError, methodNotAllowed, pathNotFound, unexpectedError } from '../api/index.js';
 import { type ProtobufPackage, ProtobufCodecs } from '../codec/index.js';
@@ -117,6 +118,9 @@ export class ApiServer {
           handle,
         )
       : createServer(handle);
+    // A connection's client certificate is its identity for the connection's life (the
+    // authenticator reads it once per connection): no TLS 1.2 renegotiation may swap it.
+    this.http.on('secureConnection', (socket: TLSSocket) => socket.disableRenegotiation());
     this.#scheme = options.tls ? 'https' : 'http';
   }
 

@@ -1,3 +1,4 @@
+import { benchAuth } from './auth.js';
 import { benchClient } from './client.js';
 import { benchApply } from './apply.js';
 import { benchCel } from './cel.js';
@@ -12,6 +13,7 @@ import { benchValidate } from './validate.js';
 /** `npm run bench [-- <name>...]`: every benchmark, or the named ones. */
 const benches: Record<string, () => Promise<void>> = {
   apply: benchApply,
+  auth: benchAuth,
   client: benchClient,
   cel: benchCel,
   cli: benchCli,
