@@ -5,13 +5,12 @@
  * upstream's 401 and 403 bodies, the dry-run and apply-creates rules, impersonation, the access
  * reviews and the explain endpoint. Real TLS peers throughout; nothing is mocked.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseTokenFile } from '../runtime/auth/index.js';
-import { createTestCa, type TestCa } from '../runtime/auth/testing/pki.js';
+import { type CertificateAuthority, certificateAuthority, parseTokenFile } from '../runtime/auth/index.js';
 import type { AccessControlOptions } from './access-control.js';
 import { type RunningServer, startReferenceServer } from './reference-server.js';
 import { prepareSecureServing, type SecureServing } from './secure-serving.js';
@@ -28,7 +27,8 @@ interface Identity {
 let dir: string;
 let secure: SecureServing;
 let server: RunningServer;
-let other: TestCa;
+/** A CA the server does not trust. */
+let other: CertificateAuthority;
 
 async function call(who: Identity, method: string, path: string, body?: unknown) {
   const agent = new Agent({ connect: { ca: secure.ca, ...(who.cert ?? {}) } });
@@ -93,7 +93,8 @@ async function start(access: Partial<AccessControlOptions> = {}): Promise<Runnin
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svckit-access-'));
   secure = prepareSecureServing(dir, '127.0.0.1');
-  other = createTestCa('another CA');
+  mkdirSync(join(dir, 'other'));
+  other = certificateAuthority(join(dir, 'other'), { name: 'another CA' });
   server = await start();
   const ns = await call(admin(), 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } });
   expect(ns.status).toBe(201);
@@ -101,7 +102,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  other?.dispose();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -132,13 +132,15 @@ describe('authentication', () => {
     expect(r.status).toBe(401);
     expect(r.body).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
     // A certificate from a CA the server does not trust: the TLS layer's verdict, then 401.
-    const stranger = other.issueClient({ cn: 'mallory', o: ['system:masters'] });
+    const stranger = other.issue('mallory', { subject: { cn: 'mallory', o: ['system:masters'] }, usage: 'clientAuth' });
     expect((await call({ cert: stranger }, 'GET', '/api/v1/namespaces')).status).toBe(401);
   });
 
   it('a client certificate of the trusted CA without the clientAuth usage is refused', async () => {
-    const { certificateAuthority } = await import('../runtime/auth/index.js');
-    const serverUsage = certificateAuthority(dir).issue('not-client', { subject: { cn: 'eve', o: ['system:masters'] }, usage: 'serverAuth' });
+    const serverUsage = certificateAuthority(dir).issue('not-client', {
+      subject: { cn: 'eve', o: ['system:masters'] },
+      usage: 'serverAuth',
+    });
     const r = await call({ cert: serverUsage }, 'GET', '/api/v1/namespaces');
     expect(r.status).toBe(401);
     // Node's TLS layer checks the purpose already (INVALID_PURPOSE); the authenticator would refuse it too.
@@ -172,7 +174,10 @@ describe('authorization by RBAC objects created through the API', () => {
     expect((await call(alice, 'GET', '/api/v1/namespaces/team/configmaps')).status).toBe(403);
     const reader = role('team', 'cm-reader', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }]);
     expect((await call(admin(), 'POST', `${RBAC}/namespaces/team/roles`, reader)).status).toBe(201);
-    expect((await call(admin(), 'POST', `${RBAC}/namespaces/team/rolebindings`, roleBinding('team', 'alice-reads', 'cm-reader', 'alice'))).status).toBe(201);
+    expect(
+      (await call(admin(), 'POST', `${RBAC}/namespaces/team/rolebindings`, roleBinding('team', 'alice-reads', 'cm-reader', 'alice')))
+        .status,
+    ).toBe(201);
     await eventually(async () => (await call(alice, 'GET', '/api/v1/namespaces/team/configmaps')).status === 200, 'alice lists configmaps');
     expect((await call(alice, 'GET', '/api/v1/namespaces/default/configmaps')).status).toBe(403);
     // pods/status is not pods, and configmaps is not secrets.
@@ -208,7 +213,9 @@ describe('impersonation', () => {
   it('needs the impersonate verb; with it the request is the impersonated user', async () => {
     const r = await call({ ...alice, headers: { 'impersonate-user': 'bob' } }, 'GET', '/api/v1/namespaces/team/configmaps');
     expect(r.status).toBe(403);
-    expect(r.body.message).toMatch(/^users.authentication.svc.io "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "authentication.svc.io"/);
+    expect(r.body.message).toMatch(
+      /^users.authentication.svc.io "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "authentication.svc.io"/,
+    );
     const as = await call({ ...admin(), headers: { 'impersonate-user': 'bob' } }, 'GET', '/api/v1/namespaces/team/configmaps');
     expect(as.status).toBe(403);
     expect(as.body.message).toMatch(/User "bob" cannot list resource "configmaps"/);
@@ -257,7 +264,11 @@ describe('access reviews and the explain endpoint answer from the real chain', (
   });
 
   it('explains who the caller is and which binding allowed, or why every authorizer said no', async () => {
-    const mine = await call(admin(), 'GET', `/debug/svckit/explain?method=DELETE&path=${encodeURIComponent('/api/v1/namespaces/team/pods/web')}`);
+    const mine = await call(
+      admin(),
+      'GET',
+      `/debug/svckit/explain?method=DELETE&path=${encodeURIComponent('/api/v1/namespaces/team/pods/web')}`,
+    );
     expect(mine.status).toBe(200);
     expect(mine.body).toMatchObject({ user: 'svckit-admin', authenticatedBy: 'x509', allowed: true, decidedBy: 'privileged-groups' });
     const hers = await call(admin(), 'GET', '/debug/svckit/explain?path=/api/v1/namespaces/team/secrets&user=alice');

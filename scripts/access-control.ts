@@ -139,7 +139,7 @@ export async function bootstrapRbac(client: LoopbackClient): Promise<void> {
   for (const object of BOOTSTRAP_POLICY) {
     const plural = object.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings';
     const status = await client('POST', `/apis/rbac.authorization.svc.io/v1/${plural}`, object);
-    if (status !== 201 && status !== 409) throw new Error(`the reference server could not create ${object.kind} ${object.metadata.name}: ${status}`);
+    if (status !== 201 && status !== 409)
+      throw new Error(`the reference server could not create ${object.kind} ${object.metadata.name}: ${status}`);
   }
 }
-

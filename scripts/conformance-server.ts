@@ -8,8 +8,11 @@ import { type ReferenceServerOptions, type RunningServer, startReferenceServer }
  * scenarios judge the real chain while every other scenario runs as an administrator.
  */
 export async function startConformanceServer(options: ReferenceServerOptions): Promise<RunningServer & { token: string }> {
-  const token = randomBytes(24).toString('base64url');
-  const tokens: TokenTable = { users: new Map([[token, { username: 'conformance-admin', groups: [MASTERS_GROUP], extra: {} }]]), warnings: [] };
+  const token = randomBytes(24).toString('hex');
+  const tokens: TokenTable = {
+    users: new Map([[token, { username: 'conformance-admin', groups: [MASTERS_GROUP], extra: {} }]]),
+    warnings: [],
+  };
   const running = await startReferenceServer({ ...options, access: { tokens, authorizationModes: ['RBAC'] } });
   return { ...running, token };
 }

@@ -58,7 +58,18 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'tokens.csv'), 'alice-token,alice,1001,devs\n');
   child = spawn(
     process.execPath,
-    cliArgs('serve', '--port', '0', '--store', 'memory', '--secure', '--cert-dir', join(dir, 'pki'), '--token-auth-file', join(dir, 'tokens.csv')),
+    cliArgs(
+      'serve',
+      '--port',
+      '0',
+      '--store',
+      'memory',
+      '--secure',
+      '--cert-dir',
+      join(dir, 'pki'),
+      '--token-auth-file',
+      join(dir, 'tokens.csv'),
+    ),
     { cwd: ROOT },
   );
   const lines = createInterface({ input: child.stdout });
@@ -87,7 +98,10 @@ describe('svckit serve --secure with kubectl', () => {
     const r = await kubectl(adminConfig, 'get', 'clusterroles', '-o', 'name');
     expect(r.stderr).toBe('');
     expect(r.stdout.split('\n')).toEqual(
-      expect.arrayContaining(['clusterrole.rbac.authorization.svc.io/cluster-admin', 'clusterrole.rbac.authorization.svc.io/system:discovery']),
+      expect.arrayContaining([
+        'clusterrole.rbac.authorization.svc.io/cluster-admin',
+        'clusterrole.rbac.authorization.svc.io/system:discovery',
+      ]),
     );
   });
 
@@ -130,9 +144,25 @@ describe('svckit serve --secure with kubectl', () => {
   });
 
   it('svckit auth explain shows the authenticator and the binding', async () => {
-    const explained = await run(process.execPath, cliArgs('auth', 'explain', '--kubeconfig', adminConfig, '--as', 'alice', '--as-group', 'devs', '--', 'POST', '/api/v1/namespaces/default/configmaps'), {
-      cwd: ROOT,
-    });
+    const explained = await run(
+      process.execPath,
+      cliArgs(
+        'auth',
+        'explain',
+        '--kubeconfig',
+        adminConfig,
+        '--as',
+        'alice',
+        '--as-group',
+        'devs',
+        '--',
+        'POST',
+        '/api/v1/namespaces/default/configmaps',
+      ),
+      {
+        cwd: ROOT,
+      },
+    );
     expect(explained.stdout).toContain('allowed: create configmaps in API group "" in namespace "default" by rbac');
     expect(explained.stdout).toContain('RoleBinding "default/alice-edits" of Role "cm-editor"');
   });

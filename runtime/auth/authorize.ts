@@ -79,7 +79,10 @@ export class AuthorizerChain {
 
   /** Every authorizer's rules together; incomplete when one cannot list its rules (upstream's rule resolvers). */
   async rulesFor(user: UserInfo, namespace: string): Promise<RuleList> {
-    const out = { resourceRules: [] as RuleList['resourceRules'][number][], nonResourceRules: [] as RuleList['nonResourceRules'][number][] };
+    const out = {
+      resourceRules: [] as RuleList['resourceRules'][number][],
+      nonResourceRules: [] as RuleList['nonResourceRules'][number][],
+    };
     const errors: string[] = [];
     let incomplete = false;
     for (const a of this.authorizers) {

@@ -45,8 +45,8 @@ function openssl(dir: string, args: readonly string[]): void {
 }
 
 function subjectString(s: LeafRequest['subject']): string {
-  const escape = (v: string) => v.replace(/[/\\]/g, (c) => `\\${c}`);
-  return `${(s.o ?? []).map((x) => `/O=${escape(x)}`).join('')}/CN=${escape(s.cn)}`;
+  const quoted = (v: string) => v.replace(/[/\\]/g, (c) => `\\${c}`);
+  return `${(s.o ?? []).map((x) => `/O=${quoted(x)}`).join('')}/CN=${quoted(s.cn)}`;
 }
 
 const IP = /^(\d{1,3}(\.\d{1,3}){3}|[0-9a-fA-F:]*:[0-9a-fA-F:.]*)$/;

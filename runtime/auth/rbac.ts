@@ -176,6 +176,11 @@ export class RbacAuthorizer implements Authorizer {
     };
     for (const b of await this.lister.clusterRoleBindings()) await collect(b, '');
     if (namespace) for (const b of await this.lister.roleBindings(namespace)) await collect(b, namespace);
-    return { resourceRules, nonResourceRules, incomplete: errors.length > 0, ...(errors.length > 0 ? { evaluationError: errors.join('; ') } : {}) };
+    return {
+      resourceRules,
+      nonResourceRules,
+      incomplete: errors.length > 0,
+      ...(errors.length > 0 ? { evaluationError: errors.join('; ') } : {}),
+    };
   }
 }

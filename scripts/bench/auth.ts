@@ -88,10 +88,27 @@ async function setUp(url: string, agent: Agent, token: string | undefined): Prom
   await post('/api/v1/namespaces/bench/configmaps', { metadata: { name: 'target' }, data: { key: 'x'.repeat(200) } });
   const ref = (kind: string, name: string) => ({ apiGroup: 'rbac.authorization.svc.io', kind, name });
   const user = (name: string) => [{ kind: 'User', apiGroup: 'rbac.authorization.svc.io', name }];
-  await post(`${RBAC}/clusterroles`, { metadata: { name: 'cm-reader' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }] });
-  for (let i = 0; i < 20; i++) await post(`${RBAC}/clusterrolebindings`, { metadata: { name: `other-${i}` }, roleRef: ref('ClusterRole', 'cm-reader'), subjects: user(`other-${i}`) });
-  for (let i = 0; i < 100; i++) await post(`${RBAC}/namespaces/bench/rolebindings`, { metadata: { name: `other-${i}` }, roleRef: ref('ClusterRole', 'cm-reader'), subjects: user(`other-${i}`) });
-  await post(`${RBAC}/namespaces/bench/rolebindings`, { metadata: { name: 'reader' }, roleRef: ref('ClusterRole', 'cm-reader'), subjects: user('reader') });
+  await post(`${RBAC}/clusterroles`, {
+    metadata: { name: 'cm-reader' },
+    rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }],
+  });
+  for (let i = 0; i < 20; i++)
+    await post(`${RBAC}/clusterrolebindings`, {
+      metadata: { name: `other-${i}` },
+      roleRef: ref('ClusterRole', 'cm-reader'),
+      subjects: user(`other-${i}`),
+    });
+  for (let i = 0; i < 100; i++)
+    await post(`${RBAC}/namespaces/bench/rolebindings`, {
+      metadata: { name: `other-${i}` },
+      roleRef: ref('ClusterRole', 'cm-reader'),
+      subjects: user(`other-${i}`),
+    });
+  await post(`${RBAC}/namespaces/bench/rolebindings`, {
+    metadata: { name: 'reader' },
+    roleRef: ref('ClusterRole', 'cm-reader'),
+    subjects: user('reader'),
+  });
 }
 
 async function inParallel(total: number, width: number, task: () => Promise<void>): Promise<void> {

@@ -4,7 +4,8 @@ import { loadClientConfig } from '../../runtime/client-node/index.js';
 import { EXPLAIN_PATH } from '../../runtime/server/index.js';
 import { UsageError } from './usage-error.js';
 
-export const AUTH_USAGE = 'svckit auth explain [--kubeconfig <file>] [--context <name>] [--as <user> [--as-group <group>]...] -- <METHOD> <path>';
+export const AUTH_USAGE =
+  'svckit auth explain [--kubeconfig <file>] [--context <name>] [--as <user> [--as-group <group>]...] -- <METHOD> <path>';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -11,13 +11,7 @@ import type { ParseArgsConfig } from 'node:util';
 import { allKinds } from '../../generated/kinds.js';
 import { AuthConfigError, parseTokenFile, TokenFileError } from '../../runtime/auth/index.js';
 import { DocumentValidator } from '../../runtime/documents/index.js';
-import {
-  type AccessControlOptions,
-  AUTHORIZATION_MODES,
-  type AuthorizationMode,
-  accessControl,
-  authenticates,
-} from '../access-control.js';
+import { type AccessControlOptions, AUTHORIZATION_MODES, type AuthorizationMode, accessControl, authenticates } from '../access-control.js';
 import { prepareSecureServing, type SecureServing, writeAdminClientConfig } from '../secure-serving.js';
 import { UsageError } from './usage-error.js';
 
@@ -90,7 +84,8 @@ export function serveAccess(values: Values, host: string, store: string): ServeA
   let secure: SecureServing | undefined;
   const certFile = values['tls-cert-file'];
   const keyFile = values['tls-private-key-file'];
-  if (values.secure && (certFile || keyFile)) throw new UsageError('--secure makes its own certificates; do not combine it with --tls-cert-file');
+  if (values.secure && (certFile || keyFile))
+    throw new UsageError('--secure makes its own certificates; do not combine it with --tls-cert-file');
   if (Boolean(certFile) !== Boolean(keyFile)) throw new UsageError('--tls-cert-file and --tls-private-key-file go together');
   if (values.secure) {
     secure = prepareSecureServing(certDir(values, store), host);

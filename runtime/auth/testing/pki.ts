@@ -27,7 +27,8 @@ export function createTestCa(name = 'svckit test CA'): TestCa {
   return {
     cert: ca.cert,
     key: ca.key,
-    issueServer: () => ca.issue(`leaf${++serial}`, { subject: { cn: 'localhost' }, usage: 'serverAuth', sans: ['localhost', '127.0.0.1'], days: 1 }),
+    issueServer: () =>
+      ca.issue(`leaf${++serial}`, { subject: { cn: 'localhost' }, usage: 'serverAuth', sans: ['localhost', '127.0.0.1'], days: 1 }),
     issueClient: (subject, usage = 'clientAuth') => ca.issue(`leaf${++serial}`, { subject, usage, days: 1 }),
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };

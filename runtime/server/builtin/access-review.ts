@@ -44,10 +44,14 @@ export const reviewAccess: VirtualCreateHandler = async (ctx, t, body) => {
     const spec = object.spec as { resourceAttributes?: { namespace?: string }; nonResourceAttributes?: unknown };
     const kind = { group: t.resource.group, kind: t.resource.kind };
     if (spec.nonResourceAttributes !== undefined)
-      throw invalid(kind, '', [fieldInvalid('spec.nonResourceAttributes', spec.nonResourceAttributes, 'disallowed on this kind of request')]);
+      throw invalid(kind, '', [
+        fieldInvalid('spec.nonResourceAttributes', spec.nonResourceAttributes, 'disallowed on this kind of request'),
+      ]);
     const ns = spec.resourceAttributes?.namespace ?? '';
     if (ns !== '' && ns !== t.namespace)
-      throw invalid(kind, '', [fieldInvalid('spec.resourceAttributes.namespace', ns, `must match the namespace of the request, ${t.namespace}`)]);
+      throw invalid(kind, '', [
+        fieldInvalid('spec.resourceAttributes.namespace', ns, `must match the namespace of the request, ${t.namespace}`),
+      ]);
     spec.resourceAttributes = { ...spec.resourceAttributes, namespace: t.namespace };
   }
   object.status = reviewStatus(await ctx.authorizer.authorize(accessRequestOfReview(object.spec)));

@@ -27,7 +27,9 @@ export const explain: Stage = {
     const method = (ctx.req.query.get('method') ?? 'GET').toUpperCase();
     // `user` (and `group`s) explain for someone else, as a SubjectAccessReview names its user.
     const named = ctx.req.query.get('user');
-    const user = named ? withAuthenticatedGroup({ username: named, groups: ctx.req.query.getAll('group'), extra: {} }) : (ctx.user ?? ANONYMOUS);
+    const user = named
+      ? withAuthenticatedGroup({ username: named, groups: ctx.req.query.getAll('group'), extra: {} })
+      : (ctx.user ?? ANONYMOUS);
     const authentication = named
       ? { authenticator: 'the user parameter of the explain request', rejections: [] }
       : (ctx.authentication ?? { rejections: [] });

@@ -67,9 +67,7 @@ export const impersonate: Stage = {
     const check = (attributes: RequestAttributes) => authorizeRequest(ctx, { user: actor, attributes } satisfies AuthorizationRequest);
 
     const sa = SERVICE_ACCOUNT.exec(username);
-    await check(
-      sa ? impersonateAttributes('serviceaccounts', sa[2]!, { namespace: sa[1]! }) : impersonateAttributes('users', username),
-    );
+    await check(sa ? impersonateAttributes('serviceaccounts', sa[2]!, { namespace: sa[1]! }) : impersonateAttributes('users', username));
     for (const g of groups) await check(impersonateAttributes('groups', g));
     for (const u of uids) await check(impersonateAttributes('uids', u));
     const extra: Record<string, string[]> = {};
