@@ -35,8 +35,7 @@ async function call(token: string | undefined, method: string, path: string, bod
 }
 
 const now = () => Math.floor(Date.now() / 1000);
-const token = (claims: Record<string, unknown>) =>
-  issuer.sign({ iss: issuer.url, aud: 'svckit', iat: now(), exp: now() + 600, ...claims });
+const token = (claims: Record<string, unknown>) => issuer.sign({ iss: issuer.url, aud: 'svckit', iat: now(), exp: now() + 600, ...claims });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svckit-serve-access-'));
@@ -169,9 +168,15 @@ describe('configuration mistakes are usage errors', () => {
     const file = join(dir, 'bad-authz.yaml');
     writeFileSync(
       file,
-      stringify({ apiVersion: 'apiserver.svc.io/v1alpha1', kind: 'AuthorizationConfiguration', authorizers: [{ type: 'RBAC', name: 'Not_A_Label' }] }),
+      stringify({
+        apiVersion: 'apiserver.svc.io/v1alpha1',
+        kind: 'AuthorizationConfiguration',
+        authorizers: [{ type: 'RBAC', name: 'Not_A_Label' }],
+      }),
     );
     expect(() => serveAccess({ 'authorization-config': file, 'anonymous-auth': 'true' }, '127.0.0.1', 'memory')).toThrow(UsageError);
-    expect(() => serveAccess({ 'authorization-config': file, 'anonymous-auth': 'true' }, '127.0.0.1', 'memory')).toThrow(/authorizers\[0\]\.name/);
+    expect(() => serveAccess({ 'authorization-config': file, 'anonymous-auth': 'true' }, '127.0.0.1', 'memory')).toThrow(
+      /authorizers\[0\]\.name/,
+    );
   });
 });
