@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { unauthorized } from '../../api/index.js';
-import type { AuthenticationExplanation, AuthenticationResult } from '../../auth/index.js';
+import type { AuthenticationExplanation, AuthenticationResult, UserInfo } from '../../auth/index.js';
 import type { Stage } from '../chain.js';
 import { ANONYMOUS } from './attributes.js';
 
@@ -13,11 +13,14 @@ export interface RequestAuthenticator {
   authenticate(req: Pick<IncomingMessage, 'headers' | 'socket'>): Promise<AuthenticationResult>;
 }
 
+/** The user of a request whose credential was refused (a 401). */
+const NOBODY: UserInfo = { username: '', groups: [], extra: {} };
+
 /** How a request without an authentication policy is identified (the reference server's default). */
 const UNCONFIGURED: AuthenticationExplanation = { authenticator: 'anonymous (no authentication configured)', rejections: [] };
 
 /**
- * Authenticate: sets `ctx.user` for every request that goes on (audit and admission read it) and
+ * Authenticate: sets `ctx.user` for every request it sees (audit and admission read it; empty for a 401) and
  * `ctx.authentication`, the record of which authenticator identified the user. With no
  * authenticator configured every request is `system:anonymous`, credentials or not.
  */
@@ -31,7 +34,12 @@ export function authenticate(authenticator: RequestAuthenticator | undefined): S
         return next();
       }
       const result = await authenticator.authenticate(ctx.req.raw);
-      if (!result.authenticated) throw unauthorized(result.message);
+      if (!result.authenticated) {
+        // Who failed is unknown: an empty user, as upstream's failed-authentication audit records.
+        ctx.user = NOBODY;
+        ctx.authentication = result.explanation;
+        throw unauthorized(result.message);
+      }
       ctx.user = result.user;
       ctx.authentication = result.explanation;
       return next();
