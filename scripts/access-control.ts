@@ -15,7 +15,6 @@ import {
   type Authenticator,
   type AuthorizationConfigurationInput,
   type Authorizer,
-  AuthorizerChain,
   AuthPolicy,
   BOOTSTRAP_POLICY,
   ClientCertificateAuthenticator,
@@ -107,11 +106,14 @@ export function accessControl(o: AccessControlOptions, server: () => ApiServer):
   if (o.tokens) authenticators.push(new TokenFileAuthenticator(o.tokens));
   if (o.authenticationConfig) authenticators.push(...loadJwtAuthenticators(o.authenticationConfig));
   const { authorizers, rbac } = authorizersOf(o, server);
-  // system:masters may do anything before any binding exists (upstream asks this first too).
-  const chain = new AuthorizerChain([new PrivilegedGroupsAuthorizer([MASTERS_GROUP]), ...authorizers]);
-  const policy = new AuthPolicy({ authenticators, anonymous: o.anonymous ?? true, authorizers: [] });
+  const policy = new AuthPolicy({
+    authenticators,
+    anonymous: o.anonymous ?? true,
+    // system:masters may do anything before any binding exists (upstream asks this first too).
+    authorizers: [new PrivilegedGroupsAuthorizer([MASTERS_GROUP]), ...authorizers],
+  });
   return {
-    chain: { authentication: policy, authorizer: chain },
+    chain: { authentication: policy, authorizer: policy.authorization },
     tls: o.tls,
     rbac,
     loopback: (url) => loopbackClient(url, loopback.token),
