@@ -222,6 +222,43 @@ describe('impersonation', () => {
     const groupOnly = await call({ ...admin(), headers: { 'impersonate-group': 'devs' } }, 'GET', '/version');
     expect(groupOnly.status).toBe(400);
   });
+
+  it('a service account gets its groups; extras need impersonate on userextras/<key>', async () => {
+    const bot = { ...admin(), headers: { 'impersonate-user': 'system:serviceaccount:team:bot' } };
+    expect((await call(bot, 'GET', '/api/v1/namespaces/team/services')).status).toBe(403);
+    const viewer = role('team', 'svc-viewer', [{ apiGroups: [''], resources: ['services'], verbs: ['list'] }]);
+    await call(admin(), 'POST', `${RBAC}/namespaces/team/roles`, viewer);
+    const binding = {
+      ...roleBinding('team', 'team-sas', 'svc-viewer', 'nobody'),
+      subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.svc.io', name: 'system:serviceaccounts:team' }],
+    };
+    expect((await call(admin(), 'POST', `${RBAC}/namespaces/team/rolebindings`, binding)).status).toBe(201);
+    await eventually(
+      async () => (await call(bot, 'GET', '/api/v1/namespaces/team/services')).status === 200,
+      'the service account group grants',
+    );
+    // alice may impersonate bob but not give him extras.
+    const imp = {
+      apiVersion: 'rbac.authorization.svc.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'impersonate-bob' },
+      rules: [{ apiGroups: ['authentication.svc.io'], resources: ['users'], resourceNames: ['bob'], verbs: ['impersonate'] }],
+    };
+    await call(admin(), 'POST', `${RBAC}/clusterroles`, imp);
+    await call(admin(), 'POST', `${RBAC}/clusterrolebindings`, {
+      apiVersion: 'rbac.authorization.svc.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'alice-impersonates-bob' },
+      roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'ClusterRole', name: 'impersonate-bob' },
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.svc.io', name: 'alice' }],
+    });
+    const asBob = { ...alice, headers: { 'impersonate-user': 'bob' } };
+    await eventually(async () => (await call(asBob, 'GET', '/apis')).status === 200, 'alice impersonates bob');
+    const withExtra = await call({ ...alice, headers: { 'impersonate-user': 'bob', 'impersonate-extra-scopes': 'all' } }, 'GET', '/apis');
+    expect(withExtra.status).toBe(403);
+    expect(withExtra.body.message).toMatch(/cannot impersonate resource "userextras\/scopes"/);
+    expect((await call({ ...alice, headers: { 'impersonate-user': 'carol' } }, 'GET', '/apis')).status).toBe(403);
+  });
 });
 
 describe('access reviews and the explain endpoint answer from the real chain', () => {
