@@ -127,6 +127,12 @@ describe('authentication', () => {
     expect((await call(alice, 'GET', '/apis')).status).toBe(200);
   });
 
+  it('authentication comes before everything else: a bad credential with an unacceptable Accept is 401, not 406', async () => {
+    const r = await call({ token: 'not-a-token', headers: { accept: 'application/x-nothing' } }, 'GET', '/api/v1/namespaces');
+    expect(r.status).toBe(401);
+    expect((await call({ ...admin(), headers: { accept: 'application/x-nothing' } }, 'GET', '/api/v1/namespaces')).status).toBe(406);
+  });
+
   it('a presented but invalid credential is 401 even though anonymous requests are allowed', async () => {
     const r = await call({ token: 'not-a-token' }, 'GET', '/healthz');
     expect(r.status).toBe(401);

@@ -14,8 +14,8 @@ describe('the handler chain', () => {
   it('runs the stages in one visible order', () => {
     expect(defaultStages({}).map((s) => s.name)).toEqual([
       'kubectl-names',
-      'negotiate',
       'authenticate',
+      'negotiate',
       'audit',
       'impersonate',
       'authorize',

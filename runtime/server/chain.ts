@@ -2,7 +2,7 @@
  * The server's handler chain, in one visible order (kube-apiserver's `DefaultBuildHandlerChain`,
  * hono's `compose`): each stage sees the request, may answer or throw, and otherwise passes it on.
  *
- *   kubectl-names -> negotiate -> authenticate -> audit -> impersonate -> authorize -> explain -> rate-limit -> verb handler
+ *   kubectl-names -> authenticate -> negotiate -> audit -> impersonate -> authorize -> explain -> rate-limit -> verb handler
  *
  * The verb handlers then run, for writes: mutating admission -> defaulting and validation ->
  * validating admission (`admission.ts`) -> storage; the response is rendered in one place

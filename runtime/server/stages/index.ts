@@ -41,8 +41,10 @@ export function authorizerOf(policies: ChainPolicies): Authorizer {
 export function defaultStages(policies: ChainPolicies): Stage[] {
   return [
     kubectlNames,
-    negotiate,
+    // Authentication first, as upstream's filter chain: every request has its user before anything
+    // can refuse it (a 406 of negotiation included), so audit and admission always find ctx.user.
     authenticate(policies.authentication),
+    negotiate,
     audit(policies.audit),
     impersonate,
     authorize,
