@@ -42,6 +42,8 @@ export const CONFORMANCE_USAGE = `usage: svckit conformance [options]
 /** What the in-process reference server module must export. */
 interface ReferenceServer {
   url: string;
+  /** The bearer token of an administrator, when the started server authenticates (the kit then runs as it). */
+  token?: string;
   close(): Promise<void> | void;
 }
 type StartReferenceServer = (options: {
@@ -297,7 +299,7 @@ async function chooseServer(flags: Flags, settings: CliSettings, io: Partial<Cli
   const ref = await start({ port: 0, store: 'memory', historyWindowMs, continueTtlMs, featureGates: IN_PROCESS_FEATURE_GATES });
   return {
     url: ref.url,
-    credentials,
+    credentials: { ...(ref.token !== undefined ? { token: ref.token } : {}), ...credentials },
     historyWindowMs,
     continueTtlMs,
     close: () => ref.close(),

@@ -62,6 +62,8 @@ function requestOptions(spec: RequestSpec, env: ExecutionEnv, step: string): { p
     options.bodyRaw = bytes;
   }
   if (spec.contentType !== undefined) options.contentType = substitute(spec.contentType, env.vars);
+  // The restricted user is reached by impersonation: the kit's own identity needs no second credential.
+  if (spec.as === 'restricted') options.headers = { ...options.headers, 'Impersonate-User': substitute('${user}', env.vars) };
   return { path: substitute(spec.path, env.vars), options };
 }
 

@@ -138,7 +138,7 @@ function parseRequest(where: Where, v: unknown, defaultMethod?: string): Request
     return { method: m[1] ?? 'GET', path: m[2] ?? '/' };
   }
   if (!isMapping(v)) fail(where, 'request: expected a mapping with method and path');
-  onlyKeys(where, 'request', v, ['method', 'path', 'query', 'headers', 'body', 'bodyText', 'bodyFrom', 'contentType']);
+  onlyKeys(where, 'request', v, ['method', 'path', 'query', 'headers', 'body', 'bodyText', 'bodyFrom', 'contentType', 'as']);
   const method = v.method ?? defaultMethod;
   if (typeof method !== 'string' || !METHODS.includes(method))
     fail(where, `request.method: expected one of ${METHODS.join(', ')}, found ${JSON.stringify(method)}`);
@@ -150,7 +150,9 @@ function parseRequest(where: Where, v: unknown, defaultMethod?: string): Request
   if (v.bodyText !== undefined && typeof v.bodyText !== 'string') fail(where, 'request.bodyText: expected a string');
   if (v.bodyFrom !== undefined && typeof v.bodyFrom !== 'string') fail(where, 'request.bodyFrom: expected a variable name');
   if (v.contentType !== undefined && typeof v.contentType !== 'string') fail(where, 'request.contentType: expected a media type');
+  if (v.as !== undefined && v.as !== 'restricted') fail(where, `request.as: expected restricted, found ${JSON.stringify(v.as)}`);
   const spec: RequestSpec = { method, path: v.path };
+  if (v.as === 'restricted') spec.as = 'restricted';
   if (v.query !== undefined) spec.query = v.query as Record<string, Json>;
   const headers = stringMap(where, 'request.headers', v.headers);
   if (headers) spec.headers = headers;

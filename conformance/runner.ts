@@ -223,6 +223,8 @@ class Run {
     const vars: Vars = new Map();
     vars.set('prefix', this.prefix);
     vars.set('n', `${this.prefix}s${index}`);
+    // The scenario's restricted user (`as: restricted`): a name no other scenario grants anything to.
+    vars.set('user', `${this.prefix}s${index}-user`);
     vars.set('runLabel', `${RUN_LABEL_KEY}=${this.prefix.replace(/-$/, '')}`);
     vars.set('runLabelKey', RUN_LABEL_KEY);
     vars.set('runLabelValue', this.prefix.replace(/-$/, ''));

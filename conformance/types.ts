@@ -23,6 +23,7 @@ export const FEATURES = [
   'gzip',
   'metrics',
   'webhooks',
+  'authz',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -130,6 +131,12 @@ export interface RequestSpec {
   /** Bytes captured earlier (`capture: {x: 'raw:body'}`), sent as is. */
   bodyFrom?: string;
   contentType?: string;
+  /**
+   * Send as the run's restricted user (`${user}`, a name of its own per scenario) instead of the
+   * kit's own identity: the kit's identity impersonates it (`Impersonate-User`), so the kit needs no
+   * second credential; the scenario grants the user what it needs through RBAC objects first.
+   */
+  as?: 'restricted';
 }
 
 export interface RequestStep {

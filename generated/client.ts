@@ -12,6 +12,7 @@
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta2.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta3.yaml
+// Source: schemas/rbac.authorization.svc.io/v1.yaml
 // Source: schemas/stable.example.svc.io/crontabs.yaml
 // Source: schemas/storage.svc.io/v1.yaml
 // Source: schemas/storage.svc.io/v1beta1.yaml
@@ -30,6 +31,7 @@ import { type FlowcontrolApiserverV1Client, flowcontrolApiserverV1Client } from 
 import { type FlowcontrolApiserverV1beta1Client, flowcontrolApiserverV1beta1Client } from './flowcontrol.apiserver.svc.io/v1beta1/client.js';
 import { type FlowcontrolApiserverV1beta2Client, flowcontrolApiserverV1beta2Client } from './flowcontrol.apiserver.svc.io/v1beta2/client.js';
 import { type FlowcontrolApiserverV1beta3Client, flowcontrolApiserverV1beta3Client } from './flowcontrol.apiserver.svc.io/v1beta3/client.js';
+import { type RbacAuthorizationV1Client, rbacAuthorizationV1Client } from './rbac.authorization.svc.io/v1/client.js';
 import { type StableExampleV1Client, stableExampleV1Client } from './stable.example.svc.io/v1/client.js';
 import { type StorageV1Client, storageV1Client } from './storage.svc.io/v1/client.js';
 import { type StorageV1beta1Client, storageV1beta1Client } from './storage.svc.io/v1beta1/client.js';
@@ -76,6 +78,10 @@ export interface Client {
     /** @deprecated since 1.29; not served from 1.32; use flowcontrol.apiserver.svc.io/v1. */
     readonly v1beta3: FlowcontrolApiserverV1beta3Client;
   };
+  /** rbac.authorization.svc.io (`/apis/rbac.authorization.svc.io`). */
+  readonly rbac: {
+    readonly v1: RbacAuthorizationV1Client;
+  };
   /** stable.example.svc.io (`/apis/stable.example.svc.io`). */
   readonly stable: {
     readonly v1: StableExampleV1Client;
@@ -101,6 +107,7 @@ export function createClient(config: ClientConfig | Transport): Client {
     core: { v1: coreV1Client(transport) },
     discovery: { v1: discoveryV1Client(transport), v1beta1: discoveryV1beta1Client(transport) },
     flowcontrol: { v1: flowcontrolApiserverV1Client(transport), v1beta1: flowcontrolApiserverV1beta1Client(transport), v1beta2: flowcontrolApiserverV1beta2Client(transport), v1beta3: flowcontrolApiserverV1beta3Client(transport) },
+    rbac: { v1: rbacAuthorizationV1Client(transport) },
     stable: { v1: stableExampleV1Client(transport) },
     storage: { v1: storageV1Client(transport), v1beta1: storageV1beta1Client(transport) },
     transport,

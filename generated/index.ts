@@ -27,6 +27,7 @@
 // Source: schemas/imagepolicy.svc.io/v1alpha1.yaml
 // Source: schemas/meta.svc.io/v1.yaml
 // Source: schemas/policy/v1.yaml
+// Source: schemas/rbac.authorization.svc.io/v1.yaml
 // Source: schemas/stable.example.svc.io/crontabs.yaml
 // Source: schemas/storage.svc.io/v1.yaml
 // Source: schemas/storage.svc.io/v1beta1.yaml
@@ -63,6 +64,7 @@ export * as flowcontrolApiserverV1beta3 from './flowcontrol.apiserver.svc.io/v1b
 export * as imagepolicyV1alpha1 from './imagepolicy.svc.io/v1alpha1/index.js';
 export * as metaV1 from './meta.svc.io/v1/index.js';
 export * as policyV1 from './policy/v1/index.js';
+export * as rbacAuthorizationV1 from './rbac.authorization.svc.io/v1/index.js';
 export * as stableExampleV1 from './stable.example.svc.io/v1/index.js';
 export * as storageV1 from './storage.svc.io/v1/index.js';
 export * as storageV1beta1 from './storage.svc.io/v1beta1/index.js';

@@ -27,6 +27,7 @@
 // Source: schemas/imagepolicy.svc.io/v1alpha1.yaml
 // Source: schemas/meta.svc.io/v1.yaml
 // Source: schemas/policy/v1.yaml
+// Source: schemas/rbac.authorization.svc.io/v1.yaml
 // Source: schemas/stable.example.svc.io/crontabs.yaml
 // Source: schemas/storage.svc.io/v1.yaml
 // Source: schemas/storage.svc.io/v1beta1.yaml
@@ -64,6 +65,7 @@ import { flowcontrolApiserverV1beta3Kinds } from './flowcontrol.apiserver.svc.io
 import { imagepolicyV1alpha1Kinds } from './imagepolicy.svc.io/v1alpha1/kinds.js';
 import { metaV1Kinds } from './meta.svc.io/v1/kinds.js';
 import { policyV1Kinds } from './policy/v1/kinds.js';
+import { rbacAuthorizationV1Kinds } from './rbac.authorization.svc.io/v1/kinds.js';
 import { stableExampleV1Kinds } from './stable.example.svc.io/v1/kinds.js';
 import { storageV1Kinds } from './storage.svc.io/v1/kinds.js';
 import { storageV1beta1Kinds } from './storage.svc.io/v1beta1/kinds.js';
@@ -102,6 +104,7 @@ export const allKinds: readonly KindRegistration[] = [
   ...imagepolicyV1alpha1Kinds,
   ...metaV1Kinds,
   ...policyV1Kinds,
+  ...rbacAuthorizationV1Kinds,
   ...stableExampleV1Kinds,
   ...storageV1Kinds,
   ...storageV1beta1Kinds,

@@ -12,6 +12,7 @@
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta2.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta3.yaml
+// Source: schemas/rbac.authorization.svc.io/v1.yaml
 // Source: schemas/stable.example.svc.io/crontabs.yaml
 // Source: schemas/storage.svc.io/v1.yaml
 // Source: schemas/storage.svc.io/v1beta1.yaml
@@ -31,6 +32,7 @@ export const openApiDocuments: Record<string, () => Promise<Record<string, unkno
   'apis/flowcontrol.apiserver.svc.io/v1beta1': async () => (await import('./flowcontrol.apiserver.svc.io/v1beta1/openapi.js')).openApiV3,
   'apis/flowcontrol.apiserver.svc.io/v1beta2': async () => (await import('./flowcontrol.apiserver.svc.io/v1beta2/openapi.js')).openApiV3,
   'apis/flowcontrol.apiserver.svc.io/v1beta3': async () => (await import('./flowcontrol.apiserver.svc.io/v1beta3/openapi.js')).openApiV3,
+  'apis/rbac.authorization.svc.io/v1': async () => (await import('./rbac.authorization.svc.io/v1/openapi.js')).openApiV3,
   'apis/stable.example.svc.io/v1': async () => (await import('./stable.example.svc.io/v1/openapi.js')).openApiV3,
   'apis/storage.svc.io/v1': async () => (await import('./storage.svc.io/v1/openapi.js')).openApiV3,
   'apis/storage.svc.io/v1beta1': async () => (await import('./storage.svc.io/v1beta1/openapi.js')).openApiV3,

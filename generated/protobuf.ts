@@ -27,6 +27,7 @@
 // Source: schemas/imagepolicy.svc.io/v1alpha1.yaml
 // Source: schemas/meta.svc.io/v1.yaml
 // Source: schemas/policy/v1.yaml
+// Source: schemas/rbac.authorization.svc.io/v1.yaml
 // Source: schemas/storage.svc.io/v1.yaml
 // Source: schemas/storage.svc.io/v1beta1.yaml
 // Source: schemas/svcadm.svc.io/v1beta3.yaml
@@ -63,6 +64,7 @@ import { flowcontrolApiserverV1beta3Protobuf } from './flowcontrol.apiserver.svc
 import { imagepolicyV1alpha1Protobuf } from './imagepolicy.svc.io/v1alpha1/protobuf.js';
 import { metaV1Protobuf } from './meta.svc.io/v1/protobuf.js';
 import { policyV1Protobuf } from './policy/v1/protobuf.js';
+import { rbacAuthorizationV1Protobuf } from './rbac.authorization.svc.io/v1/protobuf.js';
 import { storageV1Protobuf } from './storage.svc.io/v1/protobuf.js';
 import { storageV1beta1Protobuf } from './storage.svc.io/v1beta1/protobuf.js';
 import { svcadmV1beta3Protobuf } from './svcadm.svc.io/v1beta3/protobuf.js';
@@ -100,6 +102,7 @@ export const allProtobufPackages: readonly ProtobufPackage[] = [
   imagepolicyV1alpha1Protobuf,
   metaV1Protobuf,
   policyV1Protobuf,
+  rbacAuthorizationV1Protobuf,
   storageV1Protobuf,
   storageV1beta1Protobuf,
   svcadmV1beta3Protobuf,

@@ -8,6 +8,13 @@ interface Command {
 
 // Every command loads its code when used, so `--version` and `--help` start fast (npm run bench -- cli).
 const commands: Record<string, Command> = {
+  auth: {
+    run: async (args) => (await import('./commands/auth.js')).authCommand(args),
+    usage: async () => {
+      const line = (await import('./commands/auth.js')).AUTH_USAGE;
+      return { line, help: `usage: ${line}\n\n${SUMMARIES.auth}\n` };
+    },
+  },
   codegen: {
     run: async (args) => (await import('./commands/codegen.js')).codegenCommand(args),
     usage: async () => {
@@ -18,11 +25,11 @@ const commands: Record<string, Command> = {
   // The kit speaks only HTTP; the CLI hands it the reference server to start when --server is absent.
   conformance: {
     run: async (args) => {
-      const [{ runConformanceCli }, { startReferenceServer }] = await Promise.all([
+      const [{ runConformanceCli }, { startConformanceServer }] = await Promise.all([
         import('../conformance/index.js'),
-        import('./reference-server.js'),
+        import('./conformance-server.js'),
       ]);
-      return runConformanceCli(args, { startReferenceServer });
+      return runConformanceCli(args, { startReferenceServer: startConformanceServer });
     },
     usage: async () => ({ line: 'svckit conformance [--server <url>] ...     (see svckit conformance --help)' }),
   },
@@ -57,6 +64,7 @@ const commands: Record<string, Command> = {
 };
 
 const SUMMARIES: Record<string, string> = {
+  auth: 'Explain an access decision of a server: who the request is from, and which binding allowed it or\n      why every authorizer said no. Exit 0 allowed, 1 not.',
   codegen:
     'Generate types, schema descriptors, validators, defaulters and kind registrations from\n      schema files, CustomResourceDefinitions or OpenAPI v2/v3 documents.',
   conformance: 'Replay the protocol scenarios against a server (the reference server by default).',

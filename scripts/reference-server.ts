@@ -18,6 +18,7 @@ import {
   validatingWebhookAdmission,
 } from '../runtime/server/index.js';
 import { createStore } from '../runtime/store/index.js';
+import { type AccessControlOptions, type LoopbackClient, accessControl, bootstrapRbac } from './access-control.js';
 
 /** Where the reference server keeps its objects unless told otherwise. */
 export const DEFAULT_STORE = 'sqlite:.svckit/data.db';
@@ -57,6 +58,8 @@ export interface ReferenceServerOptions {
   showHiddenMetricsForVersion?: string;
   /** Admission plugins in order; default the webhook plugins (`svckit serve --enable-admission-plugins`). */
   admission?: readonly AdmissionPluginSource[];
+  /** HTTPS, authentication and authorization (`svckit serve --secure` and the auth flags); default plain HTTP, everyone allowed. */
+  access?: AccessControlOptions;
 }
 
 export interface RunningServer {
@@ -80,7 +83,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       ? { historyWindowMs: options.historyWindowMs, compactionIntervalMs: compactionIntervalMs(options.historyWindowMs) }
       : {}),
   });
-  const server = new ApiServer({
+  const access = options.access ? accessControl(options.access, () => server) : undefined;
+  const server: ApiServer = new ApiServer({
     kinds: options.project?.kinds ?? allKinds,
     store,
     continueTtlMs: options.continueTtlMs,
@@ -96,7 +100,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     release: options.release,
     handlers: options.handlers,
     encryption: options.encryption,
-    chain: { audit: options.audit },
+    chain: { ...access?.chain, audit: options.audit },
+    ...(access ? { tls: access.tls } : {}),
     metrics: new ApiServerMetrics({
       release: options.release ?? DEFAULT_RELEASE,
       showHiddenMetricsForVersion: options.showHiddenMetricsForVersion,
@@ -104,7 +109,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     admission: options.admission ?? [mutatingWebhookAdmission(), validatingAdmissionPolicy(), validatingWebhookAdmission()],
   });
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
-  if (!options.project) await ensureNamespace(url, DEFAULT_NAMESPACE);
+  const loopback = access ? access.loopback(url) : plainClient(url);
+  if (access?.rbac) await bootstrapRbac(loopback);
+  if (!options.project) await ensureNamespace(loopback, DEFAULT_NAMESPACE);
   return {
     url,
     server,
@@ -122,12 +129,16 @@ export const DEFAULT_NAMESPACE = 'default';
  * Creates a namespace unless it exists, as the real system's system-namespaces controller does at
  * start-up: a client of the server's own API, so the object goes through the same create path.
  */
-async function ensureNamespace(url: string, name: string): Promise<void> {
-  const res = await fetch(`${url}/api/v1/namespaces`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }),
-  });
-  await res.body?.cancel();
-  if (res.status !== 201 && res.status !== 409) throw new Error(`the reference server could not create namespace ${name}: ${res.status}`);
+async function ensureNamespace(client: LoopbackClient, name: string): Promise<void> {
+  const status = await client('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  if (status !== 201 && status !== 409) throw new Error(`the reference server could not create namespace ${name}: ${status}`);
+}
+
+/** Requests to a server without access control. */
+function plainClient(url: string): LoopbackClient {
+  return async (method, path, body) => {
+    const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    await res.body?.cancel();
+    return res.status;
+  };
 }

@@ -637,6 +637,53 @@ const metadata: Mutation[] = [
   },
 ];
 
+/**
+ * Authorization faults: the server grants a restricted user's request in one case where the rule
+ * says it must not. The proxy simulates it by sending that request as the kit's own identity (it
+ * drops the impersonation headers), which a correct server allows.
+ */
+function asTheKit(request: { headers: Record<string, string[]> }): boolean {
+  const had = request.headers['impersonate-user'] !== undefined;
+  for (const h of Object.keys(request.headers)) if (h.startsWith('impersonate-')) delete request.headers[h];
+  return had;
+}
+const RESTRICTED = { 'impersonate-user': /./ };
+
+const authorization: Mutation[] = [
+  {
+    id: 'dry-run-authorized-loosely',
+    description: 'allows a dry-run the real request would be forbidden',
+    rule: 'core-protocol.md#Authentication: 2',
+    caughtBy: ['core/authz/dry-run-needs-the-real-permission'],
+    match: { method: [...WRITES, 'DELETE'], query: (q) => q.get('dryRun') === 'All', headers: RESTRICTED },
+    request: asTheKit,
+  },
+  {
+    id: 'apply-creates-with-patch',
+    description: 'lets server-side apply create an object with patch permission alone',
+    rule: 'core-protocol.md#Authentication: 3',
+    caughtBy: ['core/authz/apply-creates-only-with-create'],
+    match: { method: 'PATCH', headers: { ...RESTRICTED, 'content-type': /apply-patch/ } },
+    request: asTheKit,
+  },
+  {
+    id: 'subresource-authorized-as-parent',
+    description: 'authorizes a subresource with the permission of its parent resource',
+    rule: 'core-protocol.md#Authentication: 4',
+    caughtBy: ['core/authz/subresources-authorized-separately'],
+    match: { method: 'GET', path: /\/status$/, headers: RESTRICTED },
+    request: asTheKit,
+  },
+  {
+    id: 'verbs-not-checked',
+    description: 'allows any verb on a resource a rule names for some verbs',
+    rule: 'core-protocol.md#Authentication: 1',
+    caughtBy: ['core/authz/rules-name-groups-resources-verbs'],
+    match: { method: 'POST', path: /\/configmaps$/, headers: RESTRICTED },
+    request: asTheKit,
+  },
+];
+
 export const MUTATIONS: readonly Mutation[] = [
   ...warningsAndValidation,
   ...conflicts,
@@ -648,4 +695,5 @@ export const MUTATIONS: readonly Mutation[] = [
   ...mediaTypes,
   ...metadata,
   ...WRITE_PATH_MUTATIONS,
+  ...authorization,
 ];

@@ -88,6 +88,8 @@ export interface RequestAudit {
   requestObject(object: unknown): void;
   /** An annotation of the event (`authorization.svc.io/decision`, a webhook's audit annotation). */
   annotate(key: string, value: string): void;
+  /** The user the request acts as (impersonation headers): the events after RequestReceived carry it. */
+  impersonated(user: UserInfo): void;
 }
 
 /** A clock in milliseconds since the epoch, fractions allowed (the default has microseconds). */
@@ -113,7 +115,7 @@ export class RequestRecorder implements RequestAudit {
   private finished = false;
 
   constructor(
-    private readonly info: AuditRequestInfo,
+    private info: AuditRequestInfo,
     private readonly decision: AuditDecision,
     private readonly backend: AuditBackend,
     private readonly clock: AuditClock = defaultClock,
@@ -141,6 +143,10 @@ export class RequestRecorder implements RequestAudit {
 
   annotate(key: string, value: string): void {
     if (this.level !== 'None') this.annotations[key] = value;
+  }
+
+  impersonated(user: UserInfo): void {
+    this.info = { ...this.info, impersonatedUser: user };
   }
 
   /** RequestReceived: the request is authenticated and about to be authorized. */

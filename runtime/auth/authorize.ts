@@ -27,6 +27,17 @@ export interface Authorizer {
   /** Named in explanations (`rbac`, the `name` of an AuthorizerConfiguration). */
   readonly name: string;
   authorize(request: AuthorizationRequest): Promise<AuthorizerResult> | AuthorizerResult;
+  /** What `user` may do in `namespace`, for SelfSubjectRulesReview; absent when the authorizer cannot tell (a webhook). */
+  rulesFor?(user: UserInfo, namespace: string): Promise<RuleList> | RuleList;
+}
+
+/** The rules a user has, as SelfSubjectRulesReview reports them. */
+export interface RuleList {
+  readonly resourceRules: readonly { verbs: string[]; apiGroups?: string[]; resources?: string[]; resourceNames?: string[] }[];
+  readonly nonResourceRules: readonly { verbs: string[]; nonResourceURLs?: string[] }[];
+  /** True when some rules could not be listed (an authorizer that cannot enumerate, a missing role). */
+  readonly incomplete: boolean;
+  readonly evaluationError?: string;
 }
 
 export interface AuthorizationStep extends AuthorizerResult {
@@ -65,13 +76,64 @@ export class AuthorizerChain {
     const reason = steps.map((s) => `${s.authorizer}: ${s.reason}${s.error ? ` (${s.error})` : ''}`).join('; ');
     return { allowed: false, decision: 'NoOpinion', reason: reason || 'no authorizer configured', steps };
   }
+
+  /** Every authorizer's rules together; incomplete when one cannot list its rules (upstream's rule resolvers). */
+  async rulesFor(user: UserInfo, namespace: string): Promise<RuleList> {
+    const out = {
+      resourceRules: [] as RuleList['resourceRules'][number][],
+      nonResourceRules: [] as RuleList['nonResourceRules'][number][],
+    };
+    const errors: string[] = [];
+    let incomplete = false;
+    for (const a of this.authorizers) {
+      if (!a.rulesFor) {
+        incomplete = true;
+        errors.push(`${a.name}: cannot list rules`);
+        continue;
+      }
+      const r = await a.rulesFor(user, namespace);
+      out.resourceRules.push(...r.resourceRules);
+      out.nonResourceRules.push(...r.nonResourceRules);
+      if (r.incomplete) incomplete = true;
+      if (r.evaluationError) errors.push(`${a.name}: ${r.evaluationError}`);
+    }
+    return { ...out, incomplete, ...(errors.length > 0 ? { evaluationError: errors.join('; ') } : {}) };
+  }
 }
+
+const EVERYTHING: RuleList = {
+  resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+  nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+  incomplete: false,
+};
+const NOTHING: RuleList = { resourceRules: [], nonResourceRules: [], incomplete: false };
 
 /** Allows everything (for development servers and as the last resort of a chain). */
 export class AlwaysAllowAuthorizer implements Authorizer {
   constructor(readonly name = 'always-allow') {}
   authorize(): AuthorizerResult {
     return { decision: 'Allow', reason: 'AlwaysAllow allows every request' };
+  }
+  rulesFor(): RuleList {
+    return EVERYTHING;
+  }
+}
+
+/**
+ * Allows every request of a member of one of `groups` (upstream's privileged-groups authorizer for
+ * `system:masters`, asked before RBAC): the superuser group works before any binding exists.
+ */
+export class PrivilegedGroupsAuthorizer implements Authorizer {
+  readonly name = 'privileged-groups';
+  constructor(private readonly groups: readonly string[]) {}
+  authorize({ user }: AuthorizationRequest): AuthorizerResult {
+    const group = user.groups.find((g) => this.groups.includes(g));
+    return group
+      ? { decision: 'Allow', reason: `member of the privileged group ${JSON.stringify(group)}` }
+      : { decision: 'NoOpinion', reason: 'not in a privileged group' };
+  }
+  rulesFor(user: UserInfo): RuleList {
+    return user.groups.some((g) => this.groups.includes(g)) ? EVERYTHING : NOTHING;
   }
 }
 
@@ -80,6 +142,9 @@ export class AlwaysDenyAuthorizer implements Authorizer {
   constructor(readonly name = 'always-deny') {}
   authorize(): AuthorizerResult {
     return { decision: 'Deny', reason: 'AlwaysDeny denies every request' };
+  }
+  rulesFor(): RuleList {
+    return NOTHING;
   }
 }
 

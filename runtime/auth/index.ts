@@ -69,6 +69,8 @@ export {
   type AuthorizerResult,
   type Decision,
   forbiddenMessage,
+  PrivilegedGroupsAuthorizer,
+  type RuleList,
 } from './authorize.js';
 export {
   type BindingObject,
@@ -107,7 +109,9 @@ export {
   type WebhookConnection,
 } from './webhook.js';
 export { credentialsFromRequest } from './credentials.js';
+export { type CertificateAuthority, certificateAuthority, type KeyPair, type LeafRequest, PkiError } from './pki.js';
 export { type DecisionExplanation, describeRequest, explainDecision, formatExplanation } from './explain.js';
 export { type AccessDecision, AuthPolicy, type AuthPolicyOptions } from './policy.js';
 export { HttpsTransportError, type HttpsJsonOptions, type HttpsJsonResponse, httpsJson } from './https-client.js';
 export { TtlCache } from './ttl-cache.js';
+export { BOOTSTRAP_POLICY, MASTERS_GROUP } from './bootstrap-policy.js';

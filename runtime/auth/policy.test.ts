@@ -6,7 +6,7 @@ import { AlwaysDenyAuthorizer } from './authorize.js';
 import { formatExplanation } from './explain.js';
 import { AuthPolicy } from './policy.js';
 import { RbacAuthorizer, StaticRbacLister } from './rbac.js';
-import { createTestCa, type KeyPair, type TestCa } from './testing/pki.js';
+import { createTestCa, type KeyPair, type TestCa } from './testing/pki.testing.js';
 import { TokenFileAuthenticator } from './token-file.js';
 import { ClientCertificateAuthenticator } from './x509.js';
 

@@ -10,7 +10,8 @@
  * ClusterRole aggregation (aggregationRule) is resolved by the controller that fills `rules` in
  * the real system; here `rules` is read as stored.
  */
-import type { AuthorizationRequest, Authorizer, AuthorizerResult } from './authorize.js';
+import type { AuthorizationRequest, Authorizer, AuthorizerResult, RuleList } from './authorize.js';
+import type { UserInfo } from './user.js';
 import { type LabelSelectorObject, labelSelectorFromObject } from '../api/index.js';
 import { describeSubject, type PolicyRule, ruleAllows, type Subject, subjectMatches } from './rbac-rules.js';
 
@@ -142,6 +143,44 @@ export class RbacAuthorizer implements Authorizer {
       decision: 'NoOpinion',
       reason: 'RBAC: no binding grants the request',
       ...(problems.length > 0 ? { error: problems.join('; ') } : {}),
+    };
+  }
+
+  /** The rules of every binding that names `user`: cluster-wide ones, and those of `namespace`'s RoleBindings. */
+  async rulesFor(user: UserInfo, namespace: string): Promise<RuleList> {
+    const resourceRules: RuleList['resourceRules'][number][] = [];
+    const nonResourceRules: RuleList['nonResourceRules'][number][] = [];
+    const errors: string[] = [];
+    const collect = async (binding: BindingObject, ns: string) => {
+      if (!(binding.subjects ?? []).some((s) => subjectMatches(s, user, ns))) return;
+      const ref = binding.roleRef;
+      const role =
+        ref.kind === 'ClusterRole' ? await this.lister.clusterRole(ref.name) : ns ? await this.lister.role(ns, ref.name) : undefined;
+      if (!role) {
+        errors.push(`${ref.kind} ${JSON.stringify(ref.name)} not found`);
+        return;
+      }
+      for (const { rule } of await this.rulesOf(role)) {
+        if (rule.nonResourceURLs && rule.nonResourceURLs.length > 0) {
+          // Non-resource rules only take effect through cluster-wide bindings.
+          if (!ns) nonResourceRules.push({ verbs: [...rule.verbs], nonResourceURLs: [...rule.nonResourceURLs] });
+          continue;
+        }
+        resourceRules.push({
+          verbs: [...rule.verbs],
+          ...(rule.apiGroups ? { apiGroups: [...rule.apiGroups] } : {}),
+          ...(rule.resources ? { resources: [...rule.resources] } : {}),
+          ...(rule.resourceNames && rule.resourceNames.length > 0 ? { resourceNames: [...rule.resourceNames] } : {}),
+        });
+      }
+    };
+    for (const b of await this.lister.clusterRoleBindings()) await collect(b, '');
+    if (namespace) for (const b of await this.lister.roleBindings(namespace)) await collect(b, namespace);
+    return {
+      resourceRules,
+      nonResourceRules,
+      incomplete: errors.length > 0,
+      ...(errors.length > 0 ? { evaluationError: errors.join('; ') } : {}),
     };
   }
 }

@@ -8,8 +8,8 @@ import { AuthorizerChain } from './authorize.js';
 import { loadAuthorizerChain, loadAuthorizers } from './authorizers.js';
 import { AuthConfigError } from './cel-support.js';
 import { RbacAuthorizer, StaticRbacLister } from './rbac.js';
-import { createTestCa, type TestCa } from './testing/pki.js';
-import { allow, deny, startTestWebhook, type TestWebhook } from './testing/webhook-server.js';
+import { createTestCa, type TestCa } from './testing/pki.testing.js';
+import { allow, deny, startTestWebhook, type TestWebhook } from './testing/webhook-server.testing.js';
 import type { UserInfo } from './user.js';
 import type { WebhookAuthorizer } from './webhook.js';
 

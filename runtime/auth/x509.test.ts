@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import * as tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestCredentials } from './authenticate.js';
-import { createTestCa, type TestCa } from './testing/pki.js';
+import { createTestCa, type TestCa } from './testing/pki.testing.js';
 import { ClientCertificateAuthenticator } from './x509.js';
 
 const authenticator = new ClientCertificateAuthenticator();

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { forbidden, unauthorized } from '../api/index.js';
+import { forbidden } from '../api/index.js';
 import {
   type AuditEvent,
   AuditPolicy,
@@ -16,6 +16,7 @@ import { allKinds } from '../../generated/kinds.js';
 import { Collector } from '../validate/index.js';
 import type { AdmissionPlugin } from './admission.js';
 import { type Harness, type Json, startServer } from './server.testing.js';
+import { ANONYMOUS } from './stages/index.js';
 
 const EVENT_KIND = allKinds.find((k) => k.apiVersion === 'audit.svc.io/v1' && k.kind === 'Event')!;
 
@@ -242,16 +243,16 @@ describe('the audit stage', () => {
         server: {
           server: {
             chain: {
-              authenticators: [
-                {
-                  async authenticate(ctx) {
-                    const auth = ctx.req.headers.authorization;
-                    if (auth === 'Bearer good') return { username: 'jane', groups: ['dev'], extra: {} };
-                    if (auth) throw unauthorized();
-                    return undefined;
-                  },
+              authentication: {
+                async authenticate(req) {
+                  const auth = req.headers.authorization;
+                  const explanation = { authenticator: 'test', rejections: [] };
+                  if (auth === 'Bearer good')
+                    return { authenticated: true, user: { username: 'jane', groups: ['dev'], extra: {} }, explanation };
+                  if (auth) return { authenticated: false, status: 401, message: 'Unauthorized', explanation };
+                  return { authenticated: true, user: ANONYMOUS, explanation };
                 },
-              ],
+              },
               authorizer: {
                 authorize: async ({ attributes: a }) => ({
                   allowed: a.verb !== 'delete',
@@ -280,6 +281,35 @@ describe('the audit stage', () => {
       user: { username: 'jane', groups: ['dev'] },
       responseStatus: { code: 403, reason: 'Forbidden' },
       annotations: { 'authorization.svc.io/decision': 'forbid', 'authorization.svc.io/reason': 'no deletes here' },
+    });
+  });
+
+  it('records the authenticated user as user and the impersonated one as impersonatedUser, after RequestReceived', async () => {
+    const explanation = { authenticator: 'test', rejections: [] };
+    const s = await serve(
+      { rules: [{ level: 'Metadata' }] },
+      {
+        server: {
+          server: {
+            chain: {
+              authentication: {
+                authenticate: async () => ({ authenticated: true, user: { username: 'jane', groups: ['dev'], extra: {} }, explanation }),
+              },
+              authorizer: { authorize: async () => ({ allowed: true, reason: '' }) },
+            },
+          },
+        },
+      },
+    );
+    const res = await s.get(CMS).set('impersonate-user', 'bob');
+    expect(res.status).toBe(200);
+    const [received, complete] = eventsOf(res);
+    expect(received).toMatchObject({ stage: 'RequestReceived', user: { username: 'jane' } });
+    expect(received?.impersonatedUser).toBeUndefined();
+    expect(complete).toMatchObject({
+      stage: 'ResponseComplete',
+      user: { username: 'jane', groups: ['dev'] },
+      impersonatedUser: { username: 'bob', groups: ['system:authenticated'] },
     });
   });
 

@@ -15,11 +15,14 @@ describe('the handler chain', () => {
   it('runs the stages in one visible order', () => {
     expect(defaultStages({}).map((s) => s.name)).toEqual([
       'metrics',
-      'negotiate',
+      'kubectl-names',
       'audit-failed-authentication',
       'authenticate',
+      'negotiate',
       'audit',
+      'impersonate',
       'authorize',
+      'explain',
       'rate-limit',
     ]);
   });
@@ -62,7 +65,9 @@ describe('the handler chain', () => {
     expect((await h.get('/api/v1/namespaces')).status).toBe(200);
     const denied = await h.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' } });
     expect(denied.status).toBe(403);
-    expect(denied.body.message).toBe('namespaces is forbidden: read-only for the test');
+    expect(denied.body.message).toBe(
+      'namespaces is forbidden: User "system:anonymous" cannot create resource "namespaces" in API group "" at the cluster scope: read-only for the test',
+    );
     expect(backend.events().map((e) => `${e.user.username} ${e.verb} ${e.requestURI} ${e.responseStatus?.code}`)).toEqual([
       'system:anonymous list /api/v1/namespaces 200',
       'system:anonymous create /api/v1/namespaces 403',

@@ -2,8 +2,8 @@
  * The server's handler chain, in one visible order (kube-apiserver's `DefaultBuildHandlerChain`,
  * hono's `compose`): each stage sees the request, may answer or throw, and otherwise passes it on.
  *
- *   metrics -> negotiate -> audit-failed-authentication -> authenticate -> audit -> authorize
- *     -> rate-limit -> verb handler
+ *   metrics -> kubectl-names -> audit-failed-authentication -> authenticate -> negotiate -> audit
+ *     -> impersonate -> authorize -> explain -> rate-limit -> verb handler
  *
  * The verb handlers then run, for writes: mutating admission -> defaulting and validation ->
  * validating admission (`admission.ts`) -> storage; the response is rendered in one place

@@ -13,7 +13,7 @@ import type { Body, Reply, Request, Warnings } from './http.js';
 import type { Negotiated } from './media.js';
 import type { ServedResource, ResourceRegistry } from './resources.js';
 import type { Route } from './router.js';
-import type { AuthorizationRequest, UserInfo } from '../auth/index.js';
+import type { AuthenticationExplanation, AuthorizationRequest, AuthorizationStep, RuleList, UserInfo } from '../auth/index.js';
 import type { RequestAudit } from '../audit/index.js';
 import type { ApiServerMetrics } from '../metrics/index.js';
 
@@ -77,6 +77,10 @@ export interface ResponsePlan {
 export interface Decision {
   allowed: boolean;
   reason: string;
+  /** The deciding answer, authorizer and every step, when the policy records them (an AuthorizerChain does). */
+  decision?: 'Allow' | 'Deny' | 'NoOpinion';
+  authorizer?: string;
+  steps?: readonly AuthorizationStep[];
 }
 
 /**
@@ -86,6 +90,8 @@ export interface Decision {
  */
 export interface Authorizer {
   authorize(request: AuthorizationRequest): Promise<Decision>;
+  /** What a user may do in a namespace (SelfSubjectRulesReview); an AuthorizerChain answers it. */
+  rulesFor?(user: UserInfo, namespace: string): Promise<RuleList>;
 }
 
 /** One request in flight: the server context plus the request, its warnings and its response plan. */
@@ -99,12 +105,14 @@ export interface RequestContext extends ServerContext {
   route?: Route;
   /** The resource request's target (set by the negotiate stage for resource paths). */
   target?: Target;
-  /** Who sent the request (set by the authenticate stage). */
+  /** Who sent the request (set by the authenticate stage, replaced by the impersonated user). */
   user?: UserInfo;
   /** The request's audit, when the policy records it (set by the audit stage): handlers add the request object, annotations. */
   audit?: RequestAudit;
   /** Audit annotations of the request (admission plugins add them; the audit stage records them). */
   auditAnnotations?: Record<string, string>;
+  /** Which authenticator identified the user, and what it rejected first (set by the authenticate stage). */
+  authentication?: AuthenticationExplanation;
 }
 
 /** An object about to be deleted, as the delete handler read it. */

@@ -1,4 +1,5 @@
-export { ApiServer, type ApiServerOptions } from './server.js';
+export { ApiServer, type ApiServerOptions, type ServingTls } from './server.js';
+export { StoreRbacLister } from './rbac-lister.js';
 export type {
   AdmissionHost,
   AdmissionOperation,
@@ -34,8 +35,10 @@ export {
 export {
   ALLOW_ALL,
   ANONYMOUS,
-  type Authenticator,
   type ChainPolicies,
+  EXPLAIN_PATH,
+  IMPERSONATION_GROUP,
+  type RequestAuthenticator,
   type RateLimiter,
 } from './stages/index.js';
 export { INITIAL_EVENTS_END } from './watch.js';

@@ -34,6 +34,7 @@ import { prune } from '../schema/index.js';
 import { Collector } from '../validate/index.js';
 import { nextForWrite } from './subresource.js';
 import { createObject, ownershipOptions, writeUpdate } from './write.js';
+import { authorizeCreate } from './stages/index.js';
 
 /** The patch types this server applies. */
 const APPLIED: ReadonlySet<PatchType> = new Set(['json-patch', 'merge-patch', 'strategic-merge-patch', 'apply-patch']);
@@ -167,6 +168,7 @@ async function applyObject(ctx: RequestContext, t: Target, text: string, opts: W
       if (!current) {
         // Apply that creates refuses a resourceVersion as create does (upstream's storage).
         if (conditional) throw badRequest('resourceVersion should not be set on objects to be created');
+        await authorizeCreate(ctx);
         merged.metadata = { ...merged.metadata, name: t.name! };
         return await createObject(ctx, { ...t, name: undefined, subresource: undefined }, { object: merged, duplicates: [] }, opts, {
           ownershipRecorded: true,

@@ -1,4 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import {
   type StatusError,
@@ -78,6 +80,16 @@ export interface ApiServerOptions {
    * server's release. false serves no `/metrics` and observes nothing.
    */
   metrics?: ApiServerMetrics | false;
+  /** Serve HTTPS with this certificate (PEM); with `clientCa`, ask for client certificates and verify them against it. */
+  tls?: ServingTls;
+}
+
+/** The serving certificate and the client CA of an HTTPS server (PEM text). */
+export interface ServingTls {
+  cert: string;
+  key: string;
+  /** Client certificates are requested and their chain verified against this CA; the x509 authenticator reads the verdict. */
+  clientCa?: string;
 }
 
 /** The reference server's HTTP front: routing, the handler chain and the one place errors become Status. */
@@ -89,6 +101,7 @@ export class ApiServer {
   readonly #release: string;
   readonly #continueSecret: Uint8Array | undefined;
   readonly #chain: (ctx: RequestContext) => Promise<Reply | undefined>;
+  readonly #scheme: 'http' | 'https';
 
   constructor(options: ApiServerOptions) {
     this.#release = options.release ?? DEFAULT_RELEASE;
@@ -126,10 +139,27 @@ export class ApiServer {
     this.#log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
     this.#openApi = new OpenApiPublisher(options.openApiDocuments ?? {});
     this.#chain = compose(defaultStages(options.chain ?? {}), (ctx) => this.#endpoint(ctx));
-    this.http = createServer((req, res) => void this.#handle(req, res));
+    const handle = (req: IncomingMessage, res: ServerResponse) => void this.#handle(req, res);
+    // A client certificate is asked for but not required (rejectUnauthorized false): a request
+    // without one may still carry a token, and an unverified one is refused by the authenticator
+    // with a 401 that says why, instead of a TLS alert the client cannot explain.
+    this.http = options.tls
+      ? createHttpsServer(
+          {
+            cert: options.tls.cert,
+            key: options.tls.key,
+            ...(options.tls.clientCa ? { ca: options.tls.clientCa, requestCert: true, rejectUnauthorized: false } : {}),
+          },
+          handle,
+        )
+      : createServer(handle);
+    // A connection's client certificate is its identity for the connection's life (the
+    // authenticator reads it once per connection): no TLS 1.2 renegotiation may swap it.
+    this.http.on('secureConnection', (socket: TLSSocket) => socket.disableRenegotiation());
+    this.#scheme = options.tls ? 'https' : 'http';
   }
 
-  /** Starts listening; resolves with the base URL (`http://127.0.0.1:<port>`). */
+  /** Starts listening; resolves with the base URL (`http://127.0.0.1:<port>`, or `https://` when serving TLS). */
   async listen(port = 0, host = '127.0.0.1'): Promise<string> {
     await assertStorageLayout(this.context.store);
     this.context.settings.continueSecret = this.#continueSecret ?? (await persistentSecret(this.context.store));
@@ -139,7 +169,7 @@ export class ApiServer {
       this.http.listen(port, host, () => resolve());
     });
     const address = this.http.address() as AddressInfo;
-    return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+    return `${this.#scheme}://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   }
 
   /** Stops accepting requests, ends open watches, closes the store. */

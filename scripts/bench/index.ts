@@ -1,4 +1,5 @@
 import { benchAdmission } from './admission.js';
+import { benchAuth } from './auth.js';
 import { benchClient } from './client.js';
 import { benchApply } from './apply.js';
 import { benchAudit } from './audit.js';
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<void>> = {
   admission: benchAdmission,
   apply: benchApply,
   audit: benchAudit,
+  auth: benchAuth,
   client: benchClient,
   cel: benchCel,
   cli: benchCli,

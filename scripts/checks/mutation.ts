@@ -34,7 +34,7 @@ import {
   sampleOthers,
   startMutationProxy,
 } from '../../conformance/mutation/index.js';
-import { startReferenceServer } from '../reference-server.js';
+import { startConformanceServer } from '../conformance-server.js';
 
 /** The in-process defaults of `svckit conformance`: expiry scenarios wait seconds. */
 const HISTORY_WINDOW_MS = 8000;
@@ -51,7 +51,8 @@ interface RunResult {
 
 async function runThroughProxy(mutation: Mutation | undefined, focus: readonly string[], reportFile: string): Promise<RunResult> {
   const started = Date.now();
-  const server = await startReferenceServer({
+  // As `svckit conformance` runs in-process: RBAC on, the kit an administrator (authz scenarios judge it).
+  const server = await startConformanceServer({
     store: 'memory',
     port: 0,
     historyWindowMs: HISTORY_WINDOW_MS,
@@ -65,6 +66,7 @@ async function runThroughProxy(mutation: Mutation | undefined, focus: readonly s
       [
         '--server',
         proxy.url,
+        `--token=${server.token}`,
         '--history-window',
         formatDuration(HISTORY_WINDOW_MS),
         '--continue-ttl',

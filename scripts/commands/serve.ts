@@ -9,6 +9,7 @@ import { REPLICA_USAGE, replicaOptions, replicaServerOptions } from './serve-rep
 import { SERVE_AUDIT_OPTIONS, SERVE_AUDIT_USAGE, serveAuditOptions } from './serve-audit.js';
 import { SERVE_VERSION_OPTIONS, SERVE_VERSION_USAGE, serveVersionOptions } from './serve-versions.js';
 import { ADMISSION_OPTIONS, ADMISSION_USAGE, admissionFromFlags } from './serve-admission.js';
+import { SERVE_ACCESS_OPTIONS, SERVE_ACCESS_USAGE, serveAccess } from './serve-access.js';
 import { UsageError } from './usage-error.js';
 
 export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--store sqlite:<path>|memory|etcd://host:port[,...][?prefix=/p]]
@@ -16,7 +17,8 @@ export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--sto
              ${SERVE_VERSION_USAGE}
              ${ENCRYPTION_SERVE_USAGE} ${REPLICA_USAGE}
              ${SERVE_AUDIT_USAGE}
-             ${ADMISSION_USAGE}`;
+             ${ADMISSION_USAGE}
+${SERVE_ACCESS_USAGE}`;
 
 /** `svckit serve`: the reference server until SIGTERM or SIGINT. */
 export async function serveCommand(args: string[]): Promise<number> {
@@ -34,6 +36,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       ...replicaOptions,
       ...SERVE_AUDIT_OPTIONS,
       ...ADMISSION_OPTIONS,
+      ...SERVE_ACCESS_OPTIONS,
     },
     strict: true,
   });
@@ -42,6 +45,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const historyWindowMs = durationMs('--history-window', values['history-window']);
   const continueTtlMs = durationMs('--continue-ttl', values['continue-ttl']);
   const audit = serveAuditOptions(values, DEFAULT_RELEASE, (line) => process.stderr.write(`${line}\n`));
+  const access = serveAccess(values, values.host, values.store);
   const project = values.schemas ? await projectKinds(values.schemas, 'serve') : undefined;
   const versions = serveVersionOptions(values, project?.kinds ?? allKinds);
   for (const w of versions.warnings) process.stderr.write(`svckit serve: warning: ${w}\n`);
@@ -59,8 +63,11 @@ export async function serveCommand(args: string[]): Promise<number> {
     ...(await encryptionFromFlags(values)),
     ...replicaServerOptions(values),
     ...audit.options,
+    ...(access.access ? { access: access.access } : {}),
   });
   process.stdout.write(`listening on ${url}\n`);
+  const announced = access.announce(url);
+  if (announced) process.stdout.write(`${announced}\n`);
   audit.listening();
   await new Promise<void>((done) => {
     const stop = () => void close().then(done);

@@ -3,11 +3,83 @@
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
 import { noDefaults } from '../../../runtime/validate/index.js';
-import { SubjectAccessReviewSchema } from './schema.js';
-import { validateSubjectAccessReview } from './validate.js';
+import { LocalSubjectAccessReviewSchema, SelfSubjectAccessReviewSchema, SelfSubjectRulesReviewSchema, SubjectAccessReviewSchema } from './schema.js';
+import { validateLocalSubjectAccessReview, validateSelfSubjectAccessReview, validateSelfSubjectRulesReview, validateSubjectAccessReview } from './validate.js';
 
 /** Every kind of authorization.svc.io v1, for the runtime. */
 export const authorizationV1Kinds: readonly KindRegistration[] = [
+  {
+    group: 'authorization.svc.io',
+    version: 'v1',
+    kind: 'LocalSubjectAccessReview',
+    apiVersion: 'authorization.svc.io/v1',
+    schema: LocalSubjectAccessReviewSchema,
+    validate: validateLocalSubjectAccessReview,
+    setDefaults: noDefaults,
+    resource: {
+      plural: 'localsubjectaccessreviews',
+      singular: 'localsubjectaccessreview',
+      scope: 'Namespaced',
+      verbs: ['create'],
+      subresources: [],
+      shortNames: [],
+      categories: [],
+      printerColumns: [],
+      served: true,
+      storage: false,
+      custom: false,
+      conversion: [],
+      virtual: 'access-review',
+    },
+  },
+  {
+    group: 'authorization.svc.io',
+    version: 'v1',
+    kind: 'SelfSubjectAccessReview',
+    apiVersion: 'authorization.svc.io/v1',
+    schema: SelfSubjectAccessReviewSchema,
+    validate: validateSelfSubjectAccessReview,
+    setDefaults: noDefaults,
+    resource: {
+      plural: 'selfsubjectaccessreviews',
+      singular: 'selfsubjectaccessreview',
+      scope: 'Cluster',
+      verbs: ['create'],
+      subresources: [],
+      shortNames: [],
+      categories: [],
+      printerColumns: [],
+      served: true,
+      storage: false,
+      custom: false,
+      conversion: [],
+      virtual: 'self-access-review',
+    },
+  },
+  {
+    group: 'authorization.svc.io',
+    version: 'v1',
+    kind: 'SelfSubjectRulesReview',
+    apiVersion: 'authorization.svc.io/v1',
+    schema: SelfSubjectRulesReviewSchema,
+    validate: validateSelfSubjectRulesReview,
+    setDefaults: noDefaults,
+    resource: {
+      plural: 'selfsubjectrulesreviews',
+      singular: 'selfsubjectrulesreview',
+      scope: 'Cluster',
+      verbs: ['create'],
+      subresources: [],
+      shortNames: [],
+      categories: [],
+      printerColumns: [],
+      served: true,
+      storage: false,
+      custom: false,
+      conversion: [],
+      virtual: 'self-rules-review',
+    },
+  },
   {
     group: 'authorization.svc.io',
     version: 'v1',

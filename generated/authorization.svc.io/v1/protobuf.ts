@@ -2,13 +2,16 @@
 // Source: schemas/authorization.svc.io/v1.yaml
 
 import type { ProtobufPackage } from '../../../runtime/codec/index.js';
-import { SubjectAccessReviewSchema } from './schema.js';
+import { LocalSubjectAccessReviewSchema, SelfSubjectAccessReviewSchema, SelfSubjectRulesReviewSchema, SubjectAccessReviewSchema } from './schema.js';
 
 /** Protobuf messages of authorization.svc.io v1: package `svc.io.api.authorization.v1` in `authorization.svc.io/v1/generated.proto`. */
 export const authorizationV1Protobuf: ProtobufPackage = {
   package: 'svc.io.api.authorization.v1',
   file: 'authorization.svc.io/v1/generated.proto',
   kinds: [
+    { apiVersion: 'authorization.svc.io/v1', kind: 'LocalSubjectAccessReview', schema: LocalSubjectAccessReviewSchema },
+    { apiVersion: 'authorization.svc.io/v1', kind: 'SelfSubjectAccessReview', schema: SelfSubjectAccessReviewSchema },
+    { apiVersion: 'authorization.svc.io/v1', kind: 'SelfSubjectRulesReview', schema: SelfSubjectRulesReviewSchema },
     { apiVersion: 'authorization.svc.io/v1', kind: 'SubjectAccessReview', schema: SubjectAccessReviewSchema },
   ],
   embedded: [],

@@ -4,6 +4,24 @@
 import type { ObjectSchema } from '../../../runtime/schema/index.js';
 import { ObjectMetaSchema } from '../../meta.svc.io/v1/schema.js';
 
+/** Schema descriptor of {@link LocalSubjectAccessReview} (schemas/authorization.svc.io/v1.yaml .definitions.LocalSubjectAccessReview). */
+export const LocalSubjectAccessReviewSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'authorization.svc.io.v1.LocalSubjectAccessReview',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['authorization.svc.io/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['LocalSubjectAccessReview'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    {
+      name: 'spec',
+      schema: { type: 'ref', ref: () => SubjectAccessReviewSpecSchema },
+      required: true,
+      proto: 2,
+    },
+    { name: 'status', schema: { type: 'ref', ref: () => SubjectAccessReviewStatusSchema }, proto: 3 },
+  ],
+};
+
 /** Schema descriptor of {@link NonResourceAttributes} (schemas/authorization.svc.io/v1.yaml .definitions.NonResourceAttributes). */
 export const NonResourceAttributesSchema: ObjectSchema = {
   type: 'object',
@@ -11,6 +29,25 @@ export const NonResourceAttributesSchema: ObjectSchema = {
   fields: [
     { name: 'path', schema: { type: 'string' }, proto: 1 },
     { name: 'verb', schema: { type: 'string' }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link NonResourceRule} (schemas/authorization.svc.io/v1.yaml .definitions.NonResourceRule). */
+export const NonResourceRuleSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'authorization.svc.io.v1.NonResourceRule',
+  fields: [
+    {
+      name: 'verbs',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      required: true,
+      proto: 1,
+    },
+    {
+      name: 'nonResourceURLs',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 2,
+    },
   ],
 };
 
@@ -26,6 +63,99 @@ export const ResourceAttributesSchema: ObjectSchema = {
     { name: 'resource', schema: { type: 'string' }, proto: 5 },
     { name: 'subresource', schema: { type: 'string' }, proto: 6 },
     { name: 'name', schema: { type: 'string' }, proto: 7 },
+  ],
+};
+
+/** Schema descriptor of {@link ResourceRule} (schemas/authorization.svc.io/v1.yaml .definitions.ResourceRule). */
+export const ResourceRuleSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'authorization.svc.io.v1.ResourceRule',
+  fields: [
+    {
+      name: 'verbs',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      required: true,
+      proto: 1,
+    },
+    {
+      name: 'apiGroups',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 2,
+    },
+    {
+      name: 'resources',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 3,
+    },
+    {
+      name: 'resourceNames',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 4,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link SelfSubjectAccessReview} (schemas/authorization.svc.io/v1.yaml .definitions.SelfSubjectAccessReview). */
+export const SelfSubjectAccessReviewSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'authorization.svc.io.v1.SelfSubjectAccessReview',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['authorization.svc.io/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['SelfSubjectAccessReview'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    {
+      name: 'spec',
+      schema: { type: 'ref', ref: () => SelfSubjectAccessReviewSpecSchema },
+      required: true,
+      proto: 2,
+    },
+    { name: 'status', schema: { type: 'ref', ref: () => SubjectAccessReviewStatusSchema }, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link SelfSubjectAccessReviewSpec} (schemas/authorization.svc.io/v1.yaml .definitions.SelfSubjectAccessReviewSpec). */
+export const SelfSubjectAccessReviewSpecSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'authorization.svc.io.v1.SelfSubjectAccessReviewSpec',
+  fields: [
+    {
+      name: 'resourceAttributes',
+      schema: { type: 'ref', ref: () => ResourceAttributesSchema },
+      proto: 1,
+    },
+    {
+      name: 'nonResourceAttributes',
+      schema: { type: 'ref', ref: () => NonResourceAttributesSchema },
+      proto: 2,
+    },
+  ],
+  rules: [{ rule: 'has(self.resourceAttributes) != has(self.nonResourceAttributes)', message: 'exactly one of resourceAttributes and nonResourceAttributes must be set' }],
+};
+
+/** Schema descriptor of {@link SelfSubjectRulesReview} (schemas/authorization.svc.io/v1.yaml .definitions.SelfSubjectRulesReview). */
+export const SelfSubjectRulesReviewSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'authorization.svc.io.v1.SelfSubjectRulesReview',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['authorization.svc.io/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['SelfSubjectRulesReview'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    {
+      name: 'spec',
+      schema: { type: 'ref', ref: () => SelfSubjectRulesReviewSpecSchema },
+      required: true,
+      proto: 2,
+    },
+    { name: 'status', schema: { type: 'ref', ref: () => SubjectRulesReviewStatusSchema }, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link SelfSubjectRulesReviewSpec} (schemas/authorization.svc.io/v1.yaml .definitions.SelfSubjectRulesReviewSpec). */
+export const SelfSubjectRulesReviewSpecSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'authorization.svc.io.v1.SelfSubjectRulesReviewSpec',
+  fields: [
+    { name: 'namespace', schema: { type: 'string' }, proto: 1 },
   ],
 };
 
@@ -89,4 +219,24 @@ export const SubjectAccessReviewStatusSchema: ObjectSchema = {
     { name: 'evaluationError', schema: { type: 'string' }, proto: 3 },
   ],
   rules: [{ rule: '!self.allowed || !has(self.denied) || !self.denied', message: 'denied may not be true when allowed is true' }],
+};
+
+/** Schema descriptor of {@link SubjectRulesReviewStatus} (schemas/authorization.svc.io/v1.yaml .definitions.SubjectRulesReviewStatus). */
+export const SubjectRulesReviewStatusSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'authorization.svc.io.v1.SubjectRulesReviewStatus',
+  fields: [
+    {
+      name: 'resourceRules',
+      schema: { type: 'list', items: { type: 'ref', ref: () => ResourceRuleSchema }, listType: 'atomic' },
+      proto: 1,
+    },
+    {
+      name: 'nonResourceRules',
+      schema: { type: 'list', items: { type: 'ref', ref: () => NonResourceRuleSchema }, listType: 'atomic' },
+      proto: 2,
+    },
+    { name: 'incomplete', schema: { type: 'boolean' }, proto: 3 },
+    { name: 'evaluationError', schema: { type: 'string' }, proto: 4 },
+  ],
 };

@@ -7,6 +7,28 @@ import type { ObjectMeta } from '../../meta.svc.io/v1/types.js';
 /** Authorization checks. SubjectAccessReview is a virtual type: a permission check performed by POSTing it to the subjectaccessreviews resource; it is not stored or retrievable. Protobuf field numbers are those of the real authorization/v1 messages. */
 
 /**
+ * A SubjectAccessReview scoped to one namespace, so that a namespace administrator can be allowed to check access there. Its spec's namespace must equal the namespace of the request (or be empty). Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/authorization.svc.io/v1.yaml .definitions.LocalSubjectAccessReview
+ */
+export interface LocalSubjectAccessReview {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'authorization.svc.io/v1';
+
+  /** The kind of object this is. */
+  kind?: 'LocalSubjectAccessReview';
+
+  /** Standard object metadata; a virtual type need not have a unique name. */
+  metadata?: ObjectMeta;
+
+  /** The request being evaluated. */
+  spec: SubjectAccessReviewSpec;
+
+  /** Filled in by the server; whether the request is allowed. */
+  status?: SubjectAccessReviewStatus;
+}
+
+/**
  * Authorization attributes of a non-resource request. Shape follows the real system (not shown in the spec).
  *
  * Schema: schemas/authorization.svc.io/v1.yaml .definitions.NonResourceAttributes
@@ -17,6 +39,27 @@ export interface NonResourceAttributes {
 
   /** Lowercase HTTP verb of the request. */
   verb?: string;
+}
+
+/**
+ * Verbs allowed on non-resource URLs.
+ *
+ * Schema: schemas/authorization.svc.io/v1.yaml .definitions.NonResourceRule
+ */
+export interface NonResourceRule {
+  /**
+   * Verbs allowed.
+   *
+   * List type atomic.
+   */
+  verbs: string[];
+
+  /**
+   * Paths or prefixes ending in `*`.
+   *
+   * List type atomic.
+   */
+  nonResourceURLs?: string[];
 }
 
 /**
@@ -45,6 +88,108 @@ export interface ResourceAttributes {
 
   /** Name of the resource for get or delete; empty means all. */
   name?: string;
+}
+
+/**
+ * Verbs allowed on resources; `*` matches all.
+ *
+ * Schema: schemas/authorization.svc.io/v1.yaml .definitions.ResourceRule
+ */
+export interface ResourceRule {
+  /**
+   * Verbs allowed.
+   *
+   * List type atomic.
+   */
+  verbs: string[];
+
+  /**
+   * API groups.
+   *
+   * List type atomic.
+   */
+  apiGroups?: string[];
+
+  /**
+   * Resources.
+   *
+   * List type atomic.
+   */
+  resources?: string[];
+
+  /**
+   * Only these names, when set.
+   *
+   * List type atomic.
+   */
+  resourceNames?: string[];
+}
+
+/**
+ * Checks whether the requesting user can perform an action (`kubectl auth can-i`). A virtual type: the user is the one who sends it. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/authorization.svc.io/v1.yaml .definitions.SelfSubjectAccessReview
+ */
+export interface SelfSubjectAccessReview {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'authorization.svc.io/v1';
+
+  /** The kind of object this is. */
+  kind?: 'SelfSubjectAccessReview';
+
+  /** Standard object metadata; a virtual type need not have a unique name. */
+  metadata?: ObjectMeta;
+
+  /** The action being checked. */
+  spec: SelfSubjectAccessReviewSpec;
+
+  /** Filled in by the server; whether the request is allowed. */
+  status?: SubjectAccessReviewStatus;
+}
+
+/**
+ * The action to check; exactly one of resourceAttributes and nonResourceAttributes is set.
+ *
+ * Schema: schemas/authorization.svc.io/v1.yaml .definitions.SelfSubjectAccessReviewSpec
+ */
+export interface SelfSubjectAccessReviewSpec {
+  /** Attributes of a resource access request. */
+  resourceAttributes?: ResourceAttributes;
+
+  /** Attributes of a non-resource access request. */
+  nonResourceAttributes?: NonResourceAttributes;
+}
+
+/**
+ * Lists what the requesting user can do in a namespace, as far as the authorizers can tell (`kubectl auth can-i --list`). Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/authorization.svc.io/v1.yaml .definitions.SelfSubjectRulesReview
+ */
+export interface SelfSubjectRulesReview {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'authorization.svc.io/v1';
+
+  /** The kind of object this is. */
+  kind?: 'SelfSubjectRulesReview';
+
+  /** Standard object metadata; a virtual type need not have a unique name. */
+  metadata?: ObjectMeta;
+
+  /** The namespace to list the rules of. */
+  spec: SelfSubjectRulesReviewSpec;
+
+  /** Filled in by the server; the rules. */
+  status?: SubjectRulesReviewStatus;
+}
+
+/**
+ * The namespace whose rules are listed.
+ *
+ * Schema: schemas/authorization.svc.io/v1.yaml .definitions.SelfSubjectRulesReviewSpec
+ */
+export interface SelfSubjectRulesReviewSpec {
+  /** Namespace to evaluate rules for; required by the real system. */
+  namespace?: string;
 }
 
 /**
@@ -115,6 +260,57 @@ export interface SubjectAccessReviewStatus {
 
   /** An error that occurred during the check; a decision may still have been reached. */
   evaluationError?: string;
+}
+
+/**
+ * The rules a user has in a namespace; incomplete when an authorizer cannot list rules (a webhook). Written by the server only (kubectl sends it with null lists), so nothing is required.
+ *
+ * Schema: schemas/authorization.svc.io/v1.yaml .definitions.SubjectRulesReviewStatus
+ */
+export interface SubjectRulesReviewStatus {
+  /**
+   * Resource rules that apply in the namespace.
+   *
+   * List type atomic.
+   */
+  resourceRules?: ResourceRule[];
+
+  /**
+   * Non-resource rules.
+   *
+   * List type atomic.
+   */
+  nonResourceRules?: NonResourceRule[];
+
+  /** True when the list is incomplete (an authorizer cannot enumerate its rules, or a rule could not be read). */
+  incomplete?: boolean;
+
+  /** Why the list may be incomplete. */
+  evaluationError?: string;
+}
+
+/** Group, version and kind of {@link LocalSubjectAccessReview}. */
+export const LocalSubjectAccessReviewGVK = { group: 'authorization.svc.io', version: 'v1', kind: 'LocalSubjectAccessReview' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link LocalSubjectAccessReview} document (by apiVersion and kind; the content is not validated). */
+export function isLocalSubjectAccessReview(value: unknown): value is LocalSubjectAccessReview {
+  return isKind(value, 'authorization.svc.io/v1', 'LocalSubjectAccessReview');
+}
+
+/** Group, version and kind of {@link SelfSubjectAccessReview}. */
+export const SelfSubjectAccessReviewGVK = { group: 'authorization.svc.io', version: 'v1', kind: 'SelfSubjectAccessReview' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link SelfSubjectAccessReview} document (by apiVersion and kind; the content is not validated). */
+export function isSelfSubjectAccessReview(value: unknown): value is SelfSubjectAccessReview {
+  return isKind(value, 'authorization.svc.io/v1', 'SelfSubjectAccessReview');
+}
+
+/** Group, version and kind of {@link SelfSubjectRulesReview}. */
+export const SelfSubjectRulesReviewGVK = { group: 'authorization.svc.io', version: 'v1', kind: 'SelfSubjectRulesReview' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link SelfSubjectRulesReview} document (by apiVersion and kind; the content is not validated). */
+export function isSelfSubjectRulesReview(value: unknown): value is SelfSubjectRulesReview {
+  return isKind(value, 'authorization.svc.io/v1', 'SelfSubjectRulesReview');
 }
 
 /** Group, version and kind of {@link SubjectAccessReview}. */

@@ -4,6 +4,49 @@
 import { type Collector, FieldPath, type PathLike, isObject } from '../../../runtime/validate/index.js';
 import { validateObjectMeta } from '../../meta.svc.io/v1/validate.js';
 
+/** Checks a {@link LocalSubjectAccessReview} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateLocalSubjectAccessReview(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'authorization.svc.io/v1') e.notSupported(`${p}.apiVersion`, x0, ['authorization.svc.io/v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'LocalSubjectAccessReview') e.notSupported(`${p}.kind`, x1, ['LocalSubjectAccessReview']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateObjectMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.spec;
+  if (x3 === undefined || x3 === null) e.required(`${p}.spec`);
+  else {
+    validateSubjectAccessReviewSpec(x3, new FieldPath(p, 'spec'), e);
+  }
+  const x4 = v.status;
+  if (!(x4 === undefined || x4 === null)) {
+    validateSubjectAccessReviewStatus(x4, new FieldPath(p, 'status'), e);
+  }
+}
+
 /** Checks a {@link NonResourceAttributes} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateNonResourceAttributes(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
@@ -25,6 +68,43 @@ export function validateNonResourceAttributes(v: unknown, p: PathLike, e: Collec
   const x1 = v.verb;
   if (!(x1 === undefined || x1 === null)) {
     if (typeof x1 !== 'string') e.type(`${p}.verb`, x1, 'string');
+  }
+}
+
+/** Checks a {@link NonResourceRule} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateNonResourceRule(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'verbs': case 'nonResourceURLs':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.verbs;
+  if (x0 === undefined || x0 === null) e.required(`${p}.verbs`);
+  else {
+    if (!Array.isArray(x0)) e.type(`${p}.verbs`, x0, 'array');
+    else {
+      for (let i1 = 0; i1 < x0.length; i1++) {
+        const x2: unknown = x0[i1];
+        if (typeof x2 !== 'string') e.type(`${p}.verbs[${i1}]`, x2, 'string');
+      }
+    }
+  }
+  const x3 = v.nonResourceURLs;
+  if (!(x3 === undefined || x3 === null)) {
+    if (!Array.isArray(x3)) e.type(`${p}.nonResourceURLs`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        if (typeof x5 !== 'string') e.type(`${p}.nonResourceURLs[${i4}]`, x5, 'string');
+      }
+    }
   }
 }
 
@@ -69,6 +149,193 @@ export function validateResourceAttributes(v: unknown, p: PathLike, e: Collector
   const x6 = v.name;
   if (!(x6 === undefined || x6 === null)) {
     if (typeof x6 !== 'string') e.type(`${p}.name`, x6, 'string');
+  }
+}
+
+/** Checks a {@link ResourceRule} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateResourceRule(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'verbs': case 'apiGroups': case 'resources': case 'resourceNames':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.verbs;
+  if (x0 === undefined || x0 === null) e.required(`${p}.verbs`);
+  else {
+    if (!Array.isArray(x0)) e.type(`${p}.verbs`, x0, 'array');
+    else {
+      for (let i1 = 0; i1 < x0.length; i1++) {
+        const x2: unknown = x0[i1];
+        if (typeof x2 !== 'string') e.type(`${p}.verbs[${i1}]`, x2, 'string');
+      }
+    }
+  }
+  const x3 = v.apiGroups;
+  if (!(x3 === undefined || x3 === null)) {
+    if (!Array.isArray(x3)) e.type(`${p}.apiGroups`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        if (typeof x5 !== 'string') e.type(`${p}.apiGroups[${i4}]`, x5, 'string');
+      }
+    }
+  }
+  const x6 = v.resources;
+  if (!(x6 === undefined || x6 === null)) {
+    if (!Array.isArray(x6)) e.type(`${p}.resources`, x6, 'array');
+    else {
+      for (let i7 = 0; i7 < x6.length; i7++) {
+        const x8: unknown = x6[i7];
+        if (typeof x8 !== 'string') e.type(`${p}.resources[${i7}]`, x8, 'string');
+      }
+    }
+  }
+  const x9 = v.resourceNames;
+  if (!(x9 === undefined || x9 === null)) {
+    if (!Array.isArray(x9)) e.type(`${p}.resourceNames`, x9, 'array');
+    else {
+      for (let i10 = 0; i10 < x9.length; i10++) {
+        const x11: unknown = x9[i10];
+        if (typeof x11 !== 'string') e.type(`${p}.resourceNames[${i10}]`, x11, 'string');
+      }
+    }
+  }
+}
+
+/** Checks a {@link SelfSubjectAccessReview} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateSelfSubjectAccessReview(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'authorization.svc.io/v1') e.notSupported(`${p}.apiVersion`, x0, ['authorization.svc.io/v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'SelfSubjectAccessReview') e.notSupported(`${p}.kind`, x1, ['SelfSubjectAccessReview']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateObjectMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.spec;
+  if (x3 === undefined || x3 === null) e.required(`${p}.spec`);
+  else {
+    validateSelfSubjectAccessReviewSpec(x3, new FieldPath(p, 'spec'), e);
+  }
+  const x4 = v.status;
+  if (!(x4 === undefined || x4 === null)) {
+    validateSubjectAccessReviewStatus(x4, new FieldPath(p, 'status'), e);
+  }
+}
+
+/** Checks a {@link SelfSubjectAccessReviewSpec} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateSelfSubjectAccessReviewSpec(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'resourceAttributes': case 'nonResourceAttributes':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.resourceAttributes;
+  if (!(x0 === undefined || x0 === null)) {
+    validateResourceAttributes(x0, new FieldPath(p, 'resourceAttributes'), e);
+  }
+  const x1 = v.nonResourceAttributes;
+  if (!(x1 === undefined || x1 === null)) {
+    validateNonResourceAttributes(x1, new FieldPath(p, 'nonResourceAttributes'), e);
+  }
+}
+
+/** Checks a {@link SelfSubjectRulesReview} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateSelfSubjectRulesReview(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'authorization.svc.io/v1') e.notSupported(`${p}.apiVersion`, x0, ['authorization.svc.io/v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'SelfSubjectRulesReview') e.notSupported(`${p}.kind`, x1, ['SelfSubjectRulesReview']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateObjectMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.spec;
+  if (x3 === undefined || x3 === null) e.required(`${p}.spec`);
+  else {
+    validateSelfSubjectRulesReviewSpec(x3, new FieldPath(p, 'spec'), e);
+  }
+  const x4 = v.status;
+  if (!(x4 === undefined || x4 === null)) {
+    validateSubjectRulesReviewStatus(x4, new FieldPath(p, 'status'), e);
+  }
+}
+
+/** Checks a {@link SelfSubjectRulesReviewSpec} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateSelfSubjectRulesReviewSpec(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'namespace':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.namespace;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.namespace`, x0, 'string');
   }
 }
 
@@ -203,5 +470,49 @@ export function validateSubjectAccessReviewStatus(v: unknown, p: PathLike, e: Co
   const x3 = v.evaluationError;
   if (!(x3 === undefined || x3 === null)) {
     if (typeof x3 !== 'string') e.type(`${p}.evaluationError`, x3, 'string');
+  }
+}
+
+/** Checks a {@link SubjectRulesReviewStatus} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateSubjectRulesReviewStatus(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'resourceRules': case 'nonResourceRules': case 'incomplete': case 'evaluationError':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.resourceRules;
+  if (!(x0 === undefined || x0 === null)) {
+    if (!Array.isArray(x0)) e.type(`${p}.resourceRules`, x0, 'array');
+    else {
+      for (let i1 = 0; i1 < x0.length; i1++) {
+        const x2: unknown = x0[i1];
+        validateResourceRule(x2, new FieldPath(p, 'resourceRules', i1), e);
+      }
+    }
+  }
+  const x3 = v.nonResourceRules;
+  if (!(x3 === undefined || x3 === null)) {
+    if (!Array.isArray(x3)) e.type(`${p}.nonResourceRules`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        validateNonResourceRule(x5, new FieldPath(p, 'nonResourceRules', i4), e);
+      }
+    }
+  }
+  const x6 = v.incomplete;
+  if (!(x6 === undefined || x6 === null)) {
+    if (typeof x6 !== 'boolean') e.type(`${p}.incomplete`, x6, 'boolean');
+  }
+  const x7 = v.evaluationError;
+  if (!(x7 === undefined || x7 === null)) {
+    if (typeof x7 !== 'string') e.type(`${p}.evaluationError`, x7, 'string');
   }
 }

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthenticationConfiguration, JWTAuthenticator } from '../../../generated/apiserver.svc.io/v1alpha1/index.js';
 import { AuthenticatorChain } from '../authenticate.js';
 import { AuthConfigError } from '../cel-support.js';
-import { createTestCa, type TestCa } from '../testing/pki.js';
-import { startTestIssuer, type TestIssuer } from '../testing/oidc-issuer.js';
+import { createTestCa, type TestCa } from '../testing/pki.testing.js';
+import { startTestIssuer, type TestIssuer } from '../testing/oidc-issuer.testing.js';
 import { type JwtAuthenticator, loadJwtAuthenticators } from './authenticator.js';
 
 let ca: TestCa;

@@ -1,23 +1,82 @@
-import { accessRequestOfReview } from '../../auth/index.js';
-import type { VirtualCreateHandler } from '../context.js';
+import { fieldInvalid, invalid } from '../../api/index.js';
+import { type AuthorizationRequest, accessRequestOfReview } from '../../auth/index.js';
 import { admit } from '../admission.js';
+import type { Decision, RequestContext, Target, VirtualCreateHandler } from '../context.js';
+import type { Body } from '../http.js';
 import { writeOptions } from '../query.js';
+import { ANONYMOUS, servedApiVersion } from '../stages/index.js';
 
-/**
- * An access review (upstream's SubjectAccessReview): a virtual kind that is created, never
- * stored. The server's authorizer (the same one the authorize stage asks) decides the access the
- * review describes; with no authorization policy configured every well-formed review is allowed,
- * and says why.
- */
-export const reviewAccess: VirtualCreateHandler = async (ctx, t, body) => {
+/** The review as admitted (defaulted, validated), with no creationTimestamp: it is never stored. */
+async function admitted(ctx: RequestContext, t: Target, body: Body) {
+  const sent = body.object as { apiVersion?: unknown };
   const object = await admit(ctx, {
     resource: t.resource,
-    object: body.object,
+    object: { ...sent, apiVersion: servedApiVersion(sent.apiVersion) } as Body['object'],
     fieldValidation: writeOptions(ctx.req.query).fieldValidation,
     duplicates: body.duplicates,
   });
   object.metadata = { ...object.metadata, creationTimestamp: undefined };
-  const decision = await ctx.authorizer.authorize(accessRequestOfReview(object.spec));
-  object.status = { allowed: decision.allowed, ...(decision.allowed ? {} : { denied: true }), reason: decision.reason };
+  return object;
+}
+
+/** The review's status: `denied` only when an authorizer said Deny (no opinion from all is not a denial). */
+function reviewStatus(d: Decision): Record<string, unknown> {
+  const denied = d.decision ? d.decision === 'Deny' : !d.allowed;
+  const errors = (d.steps ?? []).flatMap((s) => (s.error ? [`${s.authorizer}: ${s.error}`] : []));
+  return {
+    allowed: d.allowed,
+    ...(denied ? { denied: true } : {}),
+    reason: d.reason,
+    ...(errors.length > 0 ? { evaluationError: errors.join('; ') } : {}),
+  };
+}
+
+/**
+ * An access review (upstream's SubjectAccessReview, and LocalSubjectAccessReview when created in
+ * a namespace): a virtual kind that is created, never stored. The server's authorizer (the same
+ * one the authorize stage asks) decides the access the review describes; with no authorization
+ * policy configured every well-formed review is allowed, and says why.
+ */
+export const reviewAccess: VirtualCreateHandler = async (ctx, t, body) => {
+  const object = await admitted(ctx, t, body);
+  if (t.namespace !== undefined) {
+    // A local review is about its own namespace only (upstream's LocalSubjectAccessReview validation).
+    const spec = object.spec as { resourceAttributes?: { namespace?: string }; nonResourceAttributes?: unknown };
+    const kind = { group: t.resource.group, kind: t.resource.kind };
+    if (spec.nonResourceAttributes !== undefined)
+      throw invalid(kind, '', [
+        fieldInvalid('spec.nonResourceAttributes', spec.nonResourceAttributes, 'disallowed on this kind of request'),
+      ]);
+    const ns = spec.resourceAttributes?.namespace ?? '';
+    if (ns !== '' && ns !== t.namespace)
+      throw invalid(kind, '', [
+        fieldInvalid('spec.resourceAttributes.namespace', ns, `must match the namespace of the request, ${t.namespace}`),
+      ]);
+    spec.resourceAttributes = { ...spec.resourceAttributes, namespace: t.namespace };
+  }
+  object.status = reviewStatus(await ctx.authorizer.authorize(accessRequestOfReview(object.spec)));
+  return { status: 201, body: object };
+};
+
+/** SelfSubjectAccessReview (`kubectl auth can-i`): the access the review describes, for the user who sends it. */
+export const reviewOwnAccess: VirtualCreateHandler = async (ctx, t, body) => {
+  const object = await admitted(ctx, t, body);
+  const { attributes } = accessRequestOfReview(object.spec);
+  const request: AuthorizationRequest = { user: ctx.user ?? ANONYMOUS, attributes };
+  object.status = reviewStatus(await ctx.authorizer.authorize(request));
+  return { status: 201, body: object };
+};
+
+/**
+ * SelfSubjectRulesReview (`kubectl auth can-i --list`): the rules the sender has in a namespace,
+ * from every authorizer that can list them; `incomplete` when one cannot (a webhook).
+ */
+export const reviewOwnRules: VirtualCreateHandler = async (ctx, t, body) => {
+  const object = await admitted(ctx, t, body);
+  const namespace = (object.spec as { namespace?: string } | undefined)?.namespace ?? '';
+  const rules = ctx.authorizer.rulesFor
+    ? await ctx.authorizer.rulesFor(ctx.user ?? ANONYMOUS, namespace)
+    : { resourceRules: [], nonResourceRules: [], incomplete: true, evaluationError: 'the authorizer cannot list rules' };
+  object.status = rules;
   return { status: 201, body: object };
 };

@@ -1,5 +1,5 @@
 import type { HandlerCatalog } from '../context.js';
-import { reviewAccess } from './access-review.js';
+import { reviewAccess, reviewOwnAccess, reviewOwnRules } from './access-review.js';
 import { evict } from './eviction.js';
 import { finalizeNamespace, namespaceLifecycle } from './namespaces.js';
 import { stringData } from './secrets.js';
@@ -17,6 +17,6 @@ export const builtinHandlers: HandlerCatalog = {
     'webhook-match-conditions': webhookMatchConditions,
     'admission-policy-expressions': admissionPolicyExpressions,
   },
-  virtual: { 'access-review': reviewAccess },
+  virtual: { 'access-review': reviewAccess, 'self-access-review': reviewOwnAccess, 'self-rules-review': reviewOwnRules },
   subresources: { eviction: evict, finalize: finalizeNamespace },
 };

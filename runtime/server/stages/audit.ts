@@ -61,7 +61,7 @@ export function auditFailedAuthentication(auditor: Auditor | undefined): Stage {
       try {
         return await next();
       } catch (e) {
-        if (auditor && ctx.user === undefined && isStatusError(e) && e.code === 401) {
+        if (auditor && ctx.audit === undefined && !ctx.user?.username && isStatusError(e) && e.code === 401) {
           const auditID = auditIdOf(ctx.req.raw);
           if (!ctx.res.headersSent) ctx.res.setHeader('Audit-ID', auditID);
           const recorder = auditor.begin(requestInfo(ctx, auditID, false), countEvents(ctx));

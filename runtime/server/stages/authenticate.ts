@@ -1,27 +1,47 @@
+import type { IncomingMessage } from 'node:http';
+import { unauthorized } from '../../api/index.js';
+import type { AuthenticationExplanation, AuthenticationResult, UserInfo } from '../../auth/index.js';
 import type { Stage } from '../chain.js';
-import type { UserInfo } from '../../auth/index.js';
-import type { RequestContext } from '../context.js';
 import { ANONYMOUS } from './attributes.js';
 
-/** Decides who sent a request; undefined when it cannot tell (the next authenticator decides, or the user is anonymous). */
-export interface Authenticator {
-  authenticate(ctx: RequestContext): Promise<UserInfo | undefined>;
+/**
+ * Decides who sent a request from its credentials (the Authorization header and the TLS client
+ * certificate): `runtime/auth`'s `AuthPolicy` fits. A presented credential no authenticator
+ * accepts, or no credential with anonymous requests off, is a 401.
+ */
+export interface RequestAuthenticator {
+  authenticate(req: Pick<IncomingMessage, 'headers' | 'socket'>): Promise<AuthenticationResult>;
 }
 
+/** The user of a request whose credential was refused (a 401). */
+const NOBODY: UserInfo = { username: '', groups: [], extra: {} };
+
+/** How a request without an authentication policy is identified (the reference server's default). */
+const UNCONFIGURED: AuthenticationExplanation = { authenticator: 'anonymous (no authentication configured)', rejections: [] };
+
 /**
- * Authenticate: the first authenticator that recognises the request names the user. With none
- * configured (the reference server's default) every request is anonymous.
+ * Authenticate: sets `ctx.user` for every request it sees (audit and admission read it; empty for a 401) and
+ * `ctx.authentication`, the record of which authenticator identified the user. With no
+ * authenticator configured every request is `system:anonymous`, credentials or not.
  */
-export function authenticate(authenticators: readonly Authenticator[]): Stage {
+export function authenticate(authenticator: RequestAuthenticator | undefined): Stage {
   return {
     name: 'authenticate',
     async handle(ctx, next) {
-      let user: UserInfo | undefined;
-      for (const a of authenticators) {
-        user = await a.authenticate(ctx);
-        if (user) break;
+      if (!authenticator) {
+        ctx.user = ANONYMOUS;
+        ctx.authentication = UNCONFIGURED;
+        return next();
       }
-      ctx.user = user ?? ANONYMOUS;
+      const result = await authenticator.authenticate(ctx.req.raw);
+      if (!result.authenticated) {
+        // Who failed is unknown: an empty user, as upstream's failed-authentication audit records.
+        ctx.user = NOBODY;
+        ctx.authentication = result.explanation;
+        throw unauthorized(result.message);
+      }
+      ctx.user = result.user;
+      ctx.authentication = result.explanation;
       return next();
     },
   };

@@ -1,22 +1,30 @@
 import type { Stage } from '../chain.js';
 import type { Auditor } from '../../audit/index.js';
 import { audit, auditFailedAuthentication } from './audit.js';
-import { authenticate, type Authenticator } from './authenticate.js';
-import { type Authorizer, authorize } from './authorize.js';
+import { authenticate, type RequestAuthenticator } from './authenticate.js';
+import { ALLOW_ALL, type Authorizer, authorize } from './authorize.js';
+import { explain } from './explain.js';
+import { impersonate } from './impersonate.js';
 import { instrument } from './instrument.js';
+import { kubectlNames } from './kubectl-names.js';
 import { negotiate } from './negotiate.js';
 import { rateLimit, type RateLimiter } from './rate-limit.js';
 
 export { ANONYMOUS } from './attributes.js';
-export type { Authenticator } from './authenticate.js';
-export { ALLOW_ALL, type Authorizer, type Decision } from './authorize.js';
-import { ALLOW_ALL } from './authorize.js';
+export type { RequestAuthenticator } from './authenticate.js';
+export { ALLOW_ALL, type Authorizer, authorizeCreate, type Decision, forbiddenRequest } from './authorize.js';
+export { EXPLAIN_PATH } from './explain.js';
+export { IMPERSONATION_GROUP } from './impersonate.js';
+export { servedApiVersion } from './kubectl-names.js';
 export type { RateLimiter } from './rate-limit.js';
 
 /** The policies of the chain's stages; each defaults to the reference server's documented policy. */
 export interface ChainPolicies {
-  /** Default none: every request is anonymous. */
-  authenticators?: readonly Authenticator[];
+  /**
+   * Default none: every request is anonymous, whatever it presents. `runtime/auth`'s `AuthPolicy`
+   * is one (client certificates, tokens, JWT; 401 for a rejected credential).
+   */
+  authentication?: RequestAuthenticator;
   /** Default {@link ALLOW_ALL}: no authorization policy, every request is allowed. Access reviews ask it too. */
   authorizer?: Authorizer;
   /** Default none: no audit policy, nothing is recorded (every response still carries an `Audit-ID`). */
@@ -34,11 +42,17 @@ export function authorizerOf(policies: ChainPolicies): Authorizer {
 export function defaultStages(policies: ChainPolicies): Stage[] {
   return [
     instrument,
-    negotiate,
+    kubectlNames,
+    // Authentication first, as upstream's filter chain: every request has its user before anything
+    // can refuse it (a 406 of negotiation included), so audit and admission always find ctx.user;
+    // a refused credential is audited by the stage before it.
     auditFailedAuthentication(policies.audit),
-    authenticate(policies.authenticators ?? []),
+    authenticate(policies.authentication),
+    negotiate,
     audit(policies.audit),
+    impersonate,
     authorize,
+    explain,
     rateLimit(policies.rateLimiter),
   ];
 }

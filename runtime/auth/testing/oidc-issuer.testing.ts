@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
-import type { KeyPair } from './pki.js';
+import type { KeyPair } from './pki.testing.js';
 
 interface SigningKey {
   readonly kid: string;

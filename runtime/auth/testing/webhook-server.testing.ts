@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { KeyPair } from './pki.js';
+import type { KeyPair } from './pki.testing.js';
 
 export interface WebhookReply {
   readonly status?: number;

@@ -1,0 +1,52 @@
+/**
+ * The roles and bindings a server creates at start when it authorizes with RBAC, as upstream's
+ * bootstrap policy does: `cluster-admin` for the `system:masters` group, discovery and the
+ * self-reviews (`kubectl auth can-i`) for every authenticated user, and the public health and
+ * version paths for everyone, anonymous users included. Everything else must be granted.
+ */
+import { AUTHORIZATION_GROUP } from './sar.js';
+import { RBAC_GROUP } from './rbac.js';
+import { AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP } from './user.js';
+
+/** The group whose members may do anything (upstream's superuser group). */
+export const MASTERS_GROUP = 'system:masters';
+
+/** Marks the objects the server made, so an administrator can tell them from their own. */
+const BOOTSTRAP_LABELS = { 'svc.io/bootstrapping': 'rbac-defaults' };
+
+type Manifest = Record<string, unknown> & { kind: string; metadata: { name: string; labels: Record<string, string> } };
+
+function clusterRole(name: string, rules: Record<string, string[]>[]): Manifest {
+  return { apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: { name, labels: BOOTSTRAP_LABELS }, rules };
+}
+
+function binding(name: string, role: string, groups: string[]): Manifest {
+  return {
+    apiVersion: `${RBAC_GROUP}/v1`,
+    kind: 'ClusterRoleBinding',
+    metadata: { name, labels: BOOTSTRAP_LABELS },
+    roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: role },
+    subjects: groups.map((g) => ({ kind: 'Group', apiGroup: RBAC_GROUP, name: g })),
+  };
+}
+
+const PUBLIC_PATHS = ['/healthz', '/livez', '/readyz', '/version', '/version/'];
+
+/** ClusterRoles first, then the bindings that reference them. */
+export const BOOTSTRAP_POLICY: readonly Manifest[] = [
+  clusterRole('cluster-admin', [
+    { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
+    { nonResourceURLs: ['*'], verbs: ['*'] },
+  ]),
+  clusterRole('system:discovery', [
+    { nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/openapi', '/openapi/*', ...PUBLIC_PATHS], verbs: ['get'] },
+  ]),
+  clusterRole('system:basic-user', [
+    { apiGroups: [AUTHORIZATION_GROUP], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], verbs: ['create'] },
+  ]),
+  clusterRole('system:public-info-viewer', [{ nonResourceURLs: PUBLIC_PATHS, verbs: ['get'] }]),
+  binding('cluster-admin', 'cluster-admin', [MASTERS_GROUP]),
+  binding('system:discovery', 'system:discovery', [AUTHENTICATED_GROUP]),
+  binding('system:basic-user', 'system:basic-user', [AUTHENTICATED_GROUP]),
+  binding('system:public-info-viewer', 'system:public-info-viewer', [AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP]),
+];

@@ -1,0 +1,64 @@
+/**
+ * `svckit serve --secure`: a certificate authority kept in the certificate directory, a serving
+ * certificate for the loopback names and the listening host, an admin client certificate
+ * (CN=svckit-admin, O=system:masters), and a client config file in the real system's kubeconfig
+ * format that kubectl, the generated client and the conformance kit read as they are.
+ */
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { certificateAuthority, type KeyPair, MASTERS_GROUP } from '../runtime/auth/index.js';
+import type { ServingTls } from '../runtime/server/index.js';
+
+export const ADMIN_USER = 'svckit-admin';
+/** The client config file's name in the certificate directory. */
+export const ADMIN_CONFIG = 'admin.conf';
+
+export interface SecureServing {
+  tls: Required<ServingTls>;
+  ca: string;
+  admin: KeyPair;
+  /** Where the client config file is written once the server's URL is known. */
+  configFile: string;
+}
+
+/** The names a serving certificate must cover so that clients on this machine can verify it. */
+function servingNames(host: string): string[] {
+  const names = ['localhost', '127.0.0.1', '::1', hostname()];
+  if (host !== '' && host !== '0.0.0.0' && host !== '::') names.push(host);
+  return names;
+}
+
+/**
+ * Prepares the files in `dir`: the CA and admin certificate are made once and kept (a restart keeps
+ * the client config valid); the serving certificate is made at every start for the current host.
+ */
+export function prepareSecureServing(dir: string, host: string): SecureServing {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const ca = certificateAuthority(dir, { name: 'svckit CA' });
+  const serving = ca.issue('serving', { subject: { cn: 'svckit-apiserver' }, usage: 'serverAuth', sans: servingNames(host) });
+  const admin = existsSync(join(dir, 'admin.crt'))
+    ? { cert: readFileSync(join(dir, 'admin.crt'), 'utf8'), key: readFileSync(join(dir, 'admin.key'), 'utf8') }
+    : ca.issue('admin', { subject: { cn: ADMIN_USER, o: [MASTERS_GROUP] }, usage: 'clientAuth' });
+  for (const key of ['ca.key', 'serving.key', 'admin.key']) chmodSync(join(dir, key), 0o600);
+  return { tls: { cert: serving.cert, key: serving.key, clientCa: ca.cert }, ca: ca.cert, admin, configFile: join(dir, ADMIN_CONFIG) };
+}
+
+/** The client config text: one cluster (the server and its CA), one user (the admin certificate), one context. */
+export function adminClientConfig(url: string, ca: string, admin: KeyPair): string {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  return stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'svckit', cluster: { server: url, 'certificate-authority-data': b64(ca) } }],
+    users: [{ name: ADMIN_USER, user: { 'client-certificate-data': b64(admin.cert), 'client-key-data': b64(admin.key) } }],
+    contexts: [{ name: 'svckit', context: { cluster: 'svckit', user: ADMIN_USER, namespace: 'default' } }],
+    'current-context': 'svckit',
+  });
+}
+
+/** Writes the client config file (owner-only: it holds the admin's private key). */
+export function writeAdminClientConfig(s: SecureServing, url: string): void {
+  writeFileSync(s.configFile, adminClientConfig(url, s.ca, s.admin), { mode: 0o600 });
+}
