@@ -156,6 +156,10 @@ export class ApiServer {
     // A connection's client certificate is its identity for the connection's life (the
     // authenticator reads it once per connection): no TLS 1.2 renegotiation may swap it.
     this.http.on('secureConnection', (socket: TLSSocket) => socket.disableRenegotiation());
+    // Idle keep-alive connections live 90 s, as kube-apiserver's (Go's transport keeps them that
+    // long): with Node's 5 s a client reusing a connection the server is just closing sees its
+    // request reset, which under load happened to POSTs clients cannot safely retry.
+    this.http.keepAliveTimeout = 90_000;
     this.#scheme = options.tls ? 'https' : 'http';
   }
 

@@ -71,6 +71,8 @@ export async function startRoundRobinProxy(targets: readonly string[]): Promise<
     res.on('close', () => upstream.destroy());
     req.pipe(upstream);
   });
+  // As the servers behind it: idle connections live 90 s, so the kit never reuses one being closed.
+  server.keepAliveTimeout = 90_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
