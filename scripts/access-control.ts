@@ -78,7 +78,10 @@ export type LoopbackClient = (method: 'POST', path: string, body: unknown) => Pr
 function authorizersOf(o: AccessControlOptions, server: () => ApiServer): { authorizers: Authorizer[]; rbac: boolean } {
   const lister = new StoreRbacLister(() => server().context);
   if (o.authorizationConfig) {
-    const authorizers = loadAuthorizers(o.authorizationConfig, { rbacLister: lister });
+    const authorizers = loadAuthorizers(o.authorizationConfig, {
+      rbacLister: lister,
+      observeWebhook: (name, result, seconds) => server().context.metrics?.authorizationWebhookDuration.observe({ name, result }, seconds),
+    });
     return { authorizers, rbac: authorizers.some((a) => a instanceof RbacAuthorizer) };
   }
   const modes = o.authorizationModes ?? ['AlwaysAllow'];

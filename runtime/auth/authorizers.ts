@@ -13,7 +13,7 @@ import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer, type Authorizer, Authorize
 import { AuthConfigError, compileAt } from './cel-support.js';
 import { RbacAuthorizer, type RbacLister } from './rbac.js';
 import { SUBJECT_ACCESS_REVIEW_SPEC_SCHEMA } from './sar.js';
-import { type RetryBackoff, WebhookAuthorizer, type WebhookConnection } from './webhook.js';
+import { type RetryBackoff, WebhookAuthorizer, type WebhookCallObserver, type WebhookConnection } from './webhook.js';
 
 /** The input shape: structurally the generated `AuthorizationConfiguration`. */
 export interface AuthorizationConfigurationInput {
@@ -43,6 +43,8 @@ export interface LoadAuthorizersOptions {
   readonly retry?: RetryBackoff;
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Told of every webhook authorizer call (metrics). */
+  readonly observeWebhook?: WebhookCallObserver;
 }
 
 const MAX_TIMEOUT_MS = 30_000;
@@ -144,6 +146,7 @@ function loadWebhook(path: string, c: AuthorizerConfigurationInput, options: Loa
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.sleep ? { sleep: options.sleep } : {}),
+    ...(options.observeWebhook ? { observe: options.observeWebhook } : {}),
   });
 }
 

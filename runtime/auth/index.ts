@@ -106,6 +106,7 @@ export {
   type RetryBackoff,
   WebhookAuthorizer,
   type WebhookAuthorizerOptions,
+  type WebhookCallObserver,
   type WebhookConnection,
 } from './webhook.js';
 export { credentialsFromRequest } from './credentials.js';

@@ -64,7 +64,12 @@ export interface WebhookAuthorizerOptions {
   readonly maxCacheEntries?: number;
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Told of every call to the webhook (retries included): its outcome and latency, for metrics. */
+  readonly observe?: WebhookCallObserver;
 }
+
+/** Upstream's `apiserver_authorization_webhook_duration_seconds` result label: success, a failed call, or a timeout. */
+export type WebhookCallObserver = (name: string, result: 'success' | 'failure' | 'timeout', seconds: number) => void;
 
 /**
  * Requests whose requester-controlled attributes are longer than this are not cached: a client
@@ -79,6 +84,7 @@ class WebhookCallError extends Error {
   constructor(
     message: string,
     readonly retriable: boolean,
+    readonly timedOut = false,
   ) {
     super(message);
   }
@@ -181,6 +187,23 @@ export class WebhookAuthorizer implements Authorizer {
   }
 
   private async call(spec: SubjectAccessReviewSpec): Promise<AuthorizerResult> {
+    const observe = this.options.observe;
+    if (!observe) return this.callOnce(spec);
+    const started = performance.now();
+    let result: 'success' | 'failure' | 'timeout' = 'failure';
+    try {
+      const answer = await this.callOnce(spec);
+      result = 'success';
+      return answer;
+    } catch (e) {
+      if (e instanceof WebhookCallError && e.timedOut) result = 'timeout';
+      throw e;
+    } finally {
+      observe(this.name, result, (performance.now() - started) / 1000);
+    }
+  }
+
+  private async callOnce(spec: SubjectAccessReviewSpec): Promise<AuthorizerResult> {
     const { connection, timeoutMs, subjectAccessReviewVersion } = this.options;
     this.calls++;
     let response: HttpsJsonResponse;
@@ -195,7 +218,7 @@ export class WebhookAuthorizer implements Authorizer {
       });
     } catch (e) {
       const timedOut = e instanceof HttpsTransportError && e.timedOut;
-      throw new WebhookCallError(e instanceof Error ? e.message : String(e), !timedOut);
+      throw new WebhookCallError(e instanceof Error ? e.message : String(e), !timedOut, timedOut);
     }
     if (response.status === 429 || response.status >= 500) {
       throw new WebhookCallError(`webhook answered ${response.status}`, true);

@@ -12,6 +12,7 @@ import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer, type TestIssuer } from '../../runtime/auth/testing/oidc-issuer.testing.js';
 import { createTestCa, type TestCa } from '../../runtime/auth/testing/pki.testing.js';
+import { parsePrometheusText, samples } from '../../runtime/metrics/prometheus-text.testing.js';
 import { allow, deny, startTestWebhook, type TestWebhook } from '../../runtime/auth/testing/webhook-server.testing.js';
 import { type RunningServer, startReferenceServer } from '../reference-server.js';
 import { serveAccess } from './serve-access.js';
@@ -148,6 +149,10 @@ describe('--authorization-config: a webhook (match conditions, TTL cache) before
     const bob = await token({ sub: 'bob' });
     expect((await call(bob, 'GET', '/api/v1/namespaces/default/configmaps')).status).toBe(403);
     expect(webhook.reviews.length).toBe(before + 1);
+    // Every call the webhook answered is observed in the server's metrics, by authorizer name.
+    const m = parsePrometheusText((await server.server.context.metrics!.render()).text);
+    const calls = samples(m, 'apiserver_authorization_webhook_duration_seconds_count', { name: 'hook', result: 'success' });
+    expect(calls.map((x) => x.value)).toEqual([webhook.reviews.length]);
   });
 
   it('a rules review is incomplete: a webhook cannot list its rules', async () => {
