@@ -1,7 +1,8 @@
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { admissionWebhook, allow, deny, selfSignedCertificate, serveWebhook } from '../../runtime/webhook/index.js';
 import { startReferenceServer } from '../reference-server.js';
 import { type BenchCase, runCases } from './harness.js';
+import { inParallel, post } from './requests.js';
 
 /**
  * The cost of admission webhooks: creates on a server with one mutating and one validating webhook
@@ -67,26 +68,4 @@ export async function benchAdmission(): Promise<void> {
     await mutating.close();
     await validating.close();
   }
-}
-
-async function post(agent: Agent, base: string, path: string, body: unknown): Promise<void> {
-  const res = await request(base + path, {
-    method: 'POST',
-    dispatcher: agent,
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  const text = await res.body.text();
-  if (res.statusCode >= 300) throw new Error(`POST ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
-}
-
-async function inParallel(total: number, width: number, task: () => Promise<void>): Promise<void> {
-  let started = 0;
-  const worker = async () => {
-    while (started < total) {
-      started++;
-      await task();
-    }
-  };
-  await Promise.all(Array.from({ length: width }, worker));
 }

@@ -8,6 +8,7 @@ import { ApiServer, celRuleChecker } from '../../runtime/server/index.js';
 import { createStore } from '../../runtime/store/index.js';
 import { type RunningServer, startReferenceServer } from '../reference-server.js';
 import { type BenchCase, runCases } from './harness.js';
+import { inParallel } from './requests.js';
 
 /**
  * What the audit log costs: the reference server (in memory, so the log is not hidden behind
@@ -93,15 +94,4 @@ async function post(agent: Agent, url: string, body: unknown): Promise<void> {
   });
   await res.body.text();
   if (res.statusCode !== 201) throw new Error(`POST ${url}: ${res.statusCode}`);
-}
-
-async function inParallel(total: number, width: number, task: () => Promise<void>): Promise<void> {
-  let started = 0;
-  const worker = async () => {
-    while (started < total) {
-      started++;
-      await task();
-    }
-  };
-  await Promise.all(Array.from({ length: width }, worker));
 }

@@ -6,6 +6,7 @@ import { certificateAuthority, MASTERS_GROUP, type TokenTable } from '../../runt
 import { startReferenceServer } from '../reference-server.js';
 import { prepareSecureServing } from '../secure-serving.js';
 import { type BenchCase, runCases } from './harness.js';
+import { inParallel } from './requests.js';
 
 const RBAC = '/apis/rbac.authorization.svc.io/v1';
 const TARGET = '/api/v1/namespaces/bench/configmaps/target';
@@ -109,15 +110,4 @@ async function setUp(url: string, agent: Agent, token: string | undefined): Prom
     roleRef: ref('ClusterRole', 'cm-reader'),
     subjects: user('reader'),
   });
-}
-
-async function inParallel(total: number, width: number, task: () => Promise<void>): Promise<void> {
-  let started = 0;
-  const worker = async () => {
-    while (started < total) {
-      started++;
-      await task();
-    }
-  };
-  await Promise.all(Array.from({ length: width }, worker));
 }

@@ -14,6 +14,7 @@ import { Agent, request } from 'undici';
 import { RawEtcdClient, startEtcd } from '../../runtime/store/etcd.testing.js';
 import { type RunningServer, startReferenceServer } from '../reference-server.js';
 import { type BenchCase, runCases } from './harness.js';
+import { get, inParallel, post } from './requests.js';
 
 type Raw = Awaited<ReturnType<typeof RawEtcdClient.connect>>;
 
@@ -81,7 +82,7 @@ async function benchOne(backend: string, server: RunningServer, raw: Raw, rawPre
       },
       {
         name: 'get x2000 (16 in flight)',
-        ours: () => inParallel(2000, 16, () => get(agent, `${server.url}/api/v1/namespaces/bench/configmaps/target`)),
+        ours: () => inParallel(2000, 16, () => get(agent, server.url, '/api/v1/namespaces/bench/configmaps/target')),
         peer: { name: 'raw etcd range', run: () => inParallel(2000, 16, () => raw.range({ key: rawKey('target') }).then(() => undefined)) },
       },
     ];
@@ -114,23 +115,6 @@ async function benchOne(backend: string, server: RunningServer, raw: Raw, rawPre
   } finally {
     await agent.close();
   }
-}
-
-async function get(agent: Agent, url: string): Promise<void> {
-  const res = await request(url, { dispatcher: agent });
-  await res.body.text();
-  if (res.statusCode !== 200) throw new Error(`GET ${url}: ${res.statusCode}`);
-}
-
-async function post(agent: Agent, base: string, path: string, body: unknown): Promise<void> {
-  const res = await request(base + path, {
-    method: 'POST',
-    dispatcher: agent,
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  const text = await res.body.text();
-  if (res.statusCode >= 300) throw new Error(`POST ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
 }
 
 async function pagedList(agent: Agent, base: string, size: number): Promise<void> {
@@ -166,17 +150,6 @@ async function rawPagedList(raw: Raw, prefix: Buffer, size: number): Promise<voi
     from = Buffer.concat([page.kvs.at(-1)!.key, Buffer.from([0])]);
   }
   if (items < size) throw new Error(`raw listed ${items} of ${size}`);
-}
-
-async function inParallel(total: number, width: number, task: () => Promise<unknown>): Promise<void> {
-  let started = 0;
-  const worker = async () => {
-    while (started < total) {
-      started++;
-      await task();
-    }
-  };
-  await Promise.all(Array.from({ length: width }, worker));
 }
 
 let fanOutRound = 0;

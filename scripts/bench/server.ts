@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { startReferenceServer, type RunningServer } from '../reference-server.js';
 import { type BenchCase, runCases } from './harness.js';
+import { get, inParallel, post } from './requests.js';
 
 /**
  * The reference server beside a bare node:http server that serves the same stored JSON from a Map
@@ -84,23 +85,6 @@ export async function benchServer(): Promise<void> {
   }
 }
 
-async function get(agent: Agent, base: string, path: string): Promise<void> {
-  const res = await request(base + path, { dispatcher: agent });
-  await res.body.text();
-  if (res.statusCode !== 200) throw new Error(`GET ${path}: ${res.statusCode}`);
-}
-
-async function post(agent: Agent, base: string, path: string, body: unknown): Promise<void> {
-  const res = await request(base + path, {
-    method: 'POST',
-    dispatcher: agent,
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  const text = await res.body.text();
-  if (res.statusCode >= 300) throw new Error(`POST ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
-}
-
 async function pagedList(agent: Agent, base: string): Promise<void> {
   let token = '';
   let items = 0;
@@ -114,17 +98,6 @@ async function pagedList(agent: Agent, base: string): Promise<void> {
     token = list.metadata.continue ?? '';
   } while (token);
   if (items < 10_000) throw new Error(`listed ${items} items`);
-}
-
-async function inParallel(total: number, width: number, task: () => Promise<void>): Promise<void> {
-  let started = 0;
-  const worker = async () => {
-    while (started < total) {
-      started++;
-      await task();
-    }
-  };
-  await Promise.all(Array.from({ length: width }, worker));
 }
 
 /** Opens `n` watches, then measures from one write until every watcher has seen its event. */

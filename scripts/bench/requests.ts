@@ -1,0 +1,32 @@
+import { type Agent, request } from 'undici';
+
+/** Runs `task` `total` times, `width` at a time: the load shape of the server benchmarks. */
+export async function inParallel(total: number, width: number, task: () => Promise<unknown>): Promise<void> {
+  let started = 0;
+  const worker = async () => {
+    while (started < total) {
+      started++;
+      await task();
+    }
+  };
+  await Promise.all(Array.from({ length: width }, worker));
+}
+
+/** A GET that must answer 200; the body is read (and dropped) so the connection is reused. */
+export async function get(agent: Agent, base: string, path: string): Promise<void> {
+  const res = await request(base + path, { dispatcher: agent });
+  await res.body.text();
+  if (res.statusCode !== 200) throw new Error(`GET ${path}: ${res.statusCode}`);
+}
+
+/** A JSON POST that must succeed (2xx). */
+export async function post(agent: Agent, base: string, path: string, body: unknown): Promise<void> {
+  const res = await request(base + path, {
+    method: 'POST',
+    dispatcher: agent,
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
+  const text = await res.body.text();
+  if (res.statusCode >= 300) throw new Error(`POST ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
+}
