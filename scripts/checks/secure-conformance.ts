@@ -15,10 +15,12 @@ import { runConformanceCli } from '../../conformance/index.js';
 import { cliArgs } from '../commands/cli.testing.js';
 
 const WINDOW = ['--history-window', '8s', '--continue-ttl', '5s'];
+/** The alpha WatchList gate on, as the in-process run: the initial-events scenarios run too. */
+const WATCH_LIST = ['--feature-gates', 'WatchList=true'];
 
 async function main(extra: string[]): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'svckit-secure-conformance-'));
-  const server = spawn(process.execPath, cliArgs('serve', '--secure', '--cert-dir', dir, '--port', '0', '--store', 'memory', ...WINDOW), {
+  const server = spawn(process.execPath, cliArgs('serve', '--secure', '--cert-dir', dir, '--port', '0', '--store', 'memory', ...WATCH_LIST, ...WINDOW), {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
