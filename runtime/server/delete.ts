@@ -16,6 +16,7 @@ import { isStoreConflictError, isStoreNotFoundError } from '../store/index.js';
 import { isObject } from '../validate/index.js';
 import { admitDelete } from './admission.js';
 import type { DeleteTarget, RequestContext, ServerContext, Target } from './context.js';
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from './gc-finalizers.js';
 import type { Reply } from './http.js';
 import { collectionPrefix, decodeObject, encodeObject, objectKey } from './objects.js';
 import type { ReadOptions, WriteOptions } from './query.js';
@@ -60,6 +61,9 @@ export function deleteOptions(body: unknown, q: URLSearchParams, write: WriteOpt
       fieldInvalid('propagationPolicy', out.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'),
     ]);
   }
+  // orphanDependents (deprecated) is the Orphan policy when true and Background when false, as upstream.
+  if (orphan === true) out.propagationPolicy = 'Orphan';
+  else if (orphan === false) out.propagationPolicy = 'Background';
   const grace = b.gracePeriodSeconds ?? (q.get('gracePeriodSeconds') === null ? undefined : Number(q.get('gracePeriodSeconds')));
   if (grace !== undefined && grace !== null) {
     if (typeof grace !== 'number' || !Number.isInteger(grace)) throw badRequest('gracePeriodSeconds: must be an integer');
@@ -110,9 +114,11 @@ async function deleteCurrent(ctx: RequestContext, target: DeleteTarget, opts: De
     if (reply) return reply;
   }
   const key = objectKey(r, namespace, name);
-  if ((meta.finalizers ?? []).length > 0) {
+  const gc = garbageCollectionFinalizer(opts);
+  if ((meta.finalizers ?? []).length > 0 || gc) {
     if (meta.deletionTimestamp) return { status: 200, body: object };
     const next = markDeleted(ctx, object);
+    if (gc && !(meta.finalizers ?? []).includes(gc)) next.metadata!.finalizers = [...(meta.finalizers ?? []), gc];
     if (opts.dryRun) return { status: 200, body: next };
     try {
       const kv = await ctx.store.update(key, encodeObject(next, r), { expectedModRevision: target.kv.modRevision });
@@ -130,6 +136,18 @@ async function deleteCurrent(ctx: RequestContext, target: DeleteTarget, opts: De
     if (namespace) ctx.hooks.namespaceChanged(namespace);
   }
   return { status: 200, body: deletedStatus(r, name, meta.uid) };
+}
+
+/**
+ * The finalizer a propagation policy asks the garbage collector for (upstream's
+ * deletionFinalizersForGarbageCollection): Orphan and Foreground keep the owner until the collector
+ * has orphaned or deleted its dependents; Background (the default) removes it at once and the
+ * collector deletes the dependents after.
+ */
+function garbageCollectionFinalizer(opts: DeleteOptions): string | undefined {
+  if (opts.propagationPolicy === 'Orphan') return ORPHAN_FINALIZER;
+  if (opts.propagationPolicy === 'Foreground') return FOREGROUND_FINALIZER;
+  return undefined;
 }
 
 /** The object with a deletionTimestamp (now) and a zero grace period: the first phase of a delete. */
