@@ -53,6 +53,7 @@ export class GarbageCollector {
   #working: Promise<void> | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
   #closed = false;
+  #paused = 0;
   #synced: Promise<void> | undefined;
 
   constructor(context: Omit<ServerContext, 'hooks'> & Partial<Pick<ServerContext, 'hooks'>>) {
@@ -81,7 +82,7 @@ export class GarbageCollector {
   async idle(): Promise<void> {
     await this.#synced;
     const target = await this.#store.currentRevision();
-    while (!this.#closed && (this.#seen < target || this.#working || this.#dirty.size > 0)) {
+    while (!this.#closed && (this.#seen < target || this.#working || (this.#dirty.size > 0 && this.#paused === 0))) {
       await (this.#working ?? new Promise((r) => setTimeout(r, 5)));
     }
   }
@@ -164,8 +165,26 @@ export class GarbageCollector {
     }
   }
 
+  /**
+   * Runs `fn` (a bulk rewrite of the store, as a test server's reset) with collection paused: the
+   * graph keeps following the store, and the collector acts only once it has seen the end result,
+   * never on a state halfway through (a dependent restored before its owner).
+   */
+  async pauseWhile<T>(fn: () => Promise<T>): Promise<T> {
+    this.#paused++;
+    try {
+      if (this.#working) await this.#working;
+      return await fn();
+    } finally {
+      const target = await this.#store.currentRevision().catch(() => 0);
+      while (!this.#closed && this.#seen < target) await new Promise((r) => setTimeout(r, 1));
+      this.#paused--;
+      this.#kick();
+    }
+  }
+
   #kick(): void {
-    if (this.#closed || this.#working || this.#dirty.size === 0) return;
+    if (this.#closed || this.#paused > 0 || this.#working || this.#dirty.size === 0) return;
     this.#working = this.#drain().finally(() => {
       this.#working = undefined;
       this.#kick();
@@ -174,7 +193,7 @@ export class GarbageCollector {
 
   async #drain(): Promise<void> {
     const retry = new Set<string>();
-    while (this.#dirty.size > 0 && !this.#closed) {
+    while (this.#dirty.size > 0 && !this.#closed && this.#paused === 0) {
       const [uid] = this.#dirty;
       this.#dirty.delete(uid!);
       try {
