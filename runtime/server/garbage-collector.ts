@@ -102,10 +102,13 @@ export class GarbageCollector {
         this.#seen = page.revision;
         synced();
         this.#kick();
-        this.#watch = this.#store.watch(STORAGE_ROOT, page.revision);
+        // Every key, not only objects': the newest revision seen is then the store's, which idle() compares with.
+        this.#watch = this.#store.watch('/', page.revision);
         for await (const event of this.#watch) {
-          if (event.type === 'delete') this.#forget(event.key);
-          else this.#observe(event.key, event.value);
+          // Keys outside the objects' root are the server's own bookkeeping (the continue-token secret).
+          const isObject = event.key.startsWith(STORAGE_ROOT);
+          if (isObject && event.type === 'delete') this.#forget(event.key);
+          else if (isObject) this.#observe(event.key, event.value);
           this.#seen = event.revision;
           this.#kick();
         }
