@@ -10,7 +10,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../generated/client.js';
 import { isStatusError } from '../runtime/api/index.js';
 import { parseClientConfigFile, clientConfigFromFile } from '../runtime/client-node/index.js';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { TestClock, type TestServer, startTestServer } from './test-server.js';
 
 const run = promisify(execFile);
@@ -132,6 +134,38 @@ describe('startTestServer: many at once, reset and snapshots', () => {
       expect((await call(s, 'GET', `${CONFIGMAPS}/a-dependent`)).status).toBe(200);
     } finally {
       await s.close();
+    }
+  });
+});
+
+describe('startTestServer: install', () => {
+  it('creates the objects of a folder of manifests, namespaces first, through the API', async () => {
+    const s = await startTestServer();
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-install-'));
+    try {
+      // The ConfigMap's file sorts first, but its namespace is created before it.
+      writeFileSync(
+        join(dir, 'a-config.yaml'),
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: team}\ndata: {a: "1"}\n---\n' +
+          'apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: two, namespace: team}}\n',
+      );
+      writeFileSync(join(dir, 'b-namespace.json'), JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } }));
+      writeFileSync(join(dir, 'notes.txt'), 'not a manifest');
+      const created = await s.install(dir);
+      expect(created.map((o) => `${o.kind}/${o.metadata?.name}`)).toEqual(['Namespace/team', 'ConfigMap/settings', 'ConfigMap/two']);
+      expect((await call(s, 'GET', '/api/v1/namespaces/team/configmaps/settings')).body.data).toEqual({ a: '1' });
+      expect(s.requests({ verb: 'create' })).toHaveLength(3);
+
+      // An invalid object is the server's 422, and an unknown kind names itself.
+      await expect(s.install([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'Bad_Name' } }])).rejects.toMatchObject({
+        code: 422,
+      });
+      await expect(s.install([{ apiVersion: 'example.io/v1', kind: 'Widget', metadata: { name: 'w' } }])).rejects.toThrow(
+        'the test server serves no example.io/v1 Widget (w)',
+      );
+    } finally {
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -12,12 +12,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { JsonApiObject } from '../runtime/api/index.js';
 import { type ClientConfig, bearerToken } from '../runtime/client/index.js';
 import { createStore } from '../runtime/store/index.js';
 import { type ReferenceServerOptions, type RunningServer, compactionIntervalMs, startReferenceServer } from './reference-server.js';
 import { TestClock } from './testing/clock.js';
 import { type Fault, FaultInjector, type FaultRule } from './testing/faults.js';
 import { ADMIN, Identities } from './testing/identities.js';
+import { installObjects, readManifests } from './testing/install.js';
 import { type RecordedRequest, RequestRecord } from './testing/request-record.js';
 import { type Snapshot, restoreSnapshot, takeSnapshot } from './testing/snapshot.js';
 
@@ -63,6 +65,11 @@ export interface TestServer extends Connection {
   as(user: string): Connection;
   /** The bearer token of an identity (`users` option). */
   token(user: string): string;
+  /**
+   * Creates objects through the API as the administrator: the objects given, or every document of
+   * a YAML/JSON file or folder (CustomResourceDefinitions included); namespaces first. Returns them as created.
+   */
+  install(source: string | readonly JsonApiObject[]): Promise<JsonApiObject[]>;
   /** The objects now (restore it with {@link restore}). */
   snapshot(): Promise<Snapshot>;
   /** Back to a snapshot's objects in place: watchers see the changes; faults and the record are kept. */
@@ -158,6 +165,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         throw new TypeError('the test server was started without users; pass startTestServer({ users: { name: [groups] } })');
       return identities.token(name);
     },
+    install: (source) =>
+      installObjects(
+        server,
+        running.url,
+        user === undefined ? undefined : identities!.token(user),
+        typeof source === 'string' ? readManifests(source) : source,
+      ),
     snapshot: () => takeSnapshot(objects),
     restore,
     reset: async () => {
