@@ -8,7 +8,7 @@
  */
 import type { Client } from '../../../generated/client.js';
 import type { ApplyConfiguration } from '../../../runtime/client/index.js';
-import type { ConfigMap } from '../../../generated/core/v1/types.js';
+import type { ConfigMap } from '../../../generated/core/v1/index.js';
 
 export const FIELD_MANAGER = 'config-mirror';
 export const MIRROR_LABEL = 'mirror';
