@@ -114,7 +114,8 @@ async function deleteCurrent(ctx: RequestContext, target: DeleteTarget, opts: De
     if (reply) return reply;
   }
   const key = objectKey(r, namespace, name);
-  const gc = garbageCollectionFinalizer(opts);
+  const gc = garbageCollectionFinalizer(opts, r);
+  if (opts.propagationPolicy === undefined && JOB_WARNING_FOR.has(resourceKey(r))) ctx.warnings.add(JOB_DELETE_WARNING);
   if ((meta.finalizers ?? []).length > 0 || gc) {
     if (meta.deletionTimestamp) return { status: 200, body: object };
     const next = markDeleted(ctx, object);
@@ -144,10 +145,26 @@ async function deleteCurrent(ctx: RequestContext, target: DeleteTarget, opts: De
  * has orphaned or deleted its dependents; Background (the default) removes it at once and the
  * collector deletes the dependents after.
  */
-function garbageCollectionFinalizer(opts: DeleteOptions): string | undefined {
-  if (opts.propagationPolicy === 'Orphan') return ORPHAN_FINALIZER;
-  if (opts.propagationPolicy === 'Foreground') return FOREGROUND_FINALIZER;
+function garbageCollectionFinalizer(opts: DeleteOptions, r: ServedResource): string | undefined {
+  const policy = opts.propagationPolicy ?? (ORPHAN_BY_DEFAULT.has(resourceKey(r)) ? 'Orphan' : 'Background');
+  if (policy === 'Orphan') return ORPHAN_FINALIZER;
+  if (policy === 'Foreground') return FOREGROUND_FINALIZER;
   return undefined;
+}
+
+/**
+ * Resources whose delete without a policy orphans dependents, for backward compatibility
+ * (upstream's DefaultGarbageCollectionPolicy of core/v1 ReplicationController and batch/v1 Job).
+ */
+const ORPHAN_BY_DEFAULT = new Set(['v1/replicationcontrollers', 'batch/v1/jobs']);
+
+/** Upstream's Job storage warns when a delete leaves its pods to that default. */
+const JOB_WARNING_FOR = new Set(['batch/v1/jobs']);
+const JOB_DELETE_WARNING =
+  'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning';
+
+function resourceKey(r: ServedResource): string {
+  return `${r.apiVersion}/${r.resource}`;
 }
 
 /** The object with a deletionTimestamp (now) and a zero grace period: the first phase of a delete. */

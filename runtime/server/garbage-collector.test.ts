@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, startServer } from './server.testing.js';
+import { type Harness, startServer, warningsOf } from './server.testing.js';
 
 /** Owner references are honoured by the garbage collector in the three propagation modes, for any kind. */
 
@@ -143,5 +143,31 @@ describe('garbage collector', () => {
     await h.createCronTab('owned', { metadata: { ownerReferences: [ref] } });
     await h.delete(configMap('owner'));
     expect((await settled(`/apis/stable.example.svc.io/v1/namespaces/${h.ns}/crontabs/owned`)).status).toBe(404);
+  });
+
+  it('a batch/v1 Job deleted without a policy orphans its dependents and warns, as upstream; with a policy it does not warn', async () => {
+    const jobs = `/apis/batch/v1/namespaces/${h.ns}/jobs`;
+    const job = (name: string) => ({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name },
+      spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'example/job:1' }] } } },
+    });
+    const kept = await h.create(jobs, job('kept'));
+    await dependent('kept-pod', [kept]);
+    const res = await h.delete(`${jobs}/kept`);
+    expect(res.status).toBe(200);
+    expect(warningsOf(res)).toEqual([
+      'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning',
+    ]);
+    expect(res.body.metadata.finalizers).toEqual(['orphan']);
+    expect((await settled(`${jobs}/kept`)).status).toBe(404);
+    expect((await h.read(configMap('kept-pod'))).metadata.ownerReferences).toBeUndefined();
+
+    const gone = await h.create(jobs, job('gone'));
+    await dependent('gone-pod', [gone]);
+    const background = await h.delete(`${jobs}/gone?propagationPolicy=Background`);
+    expect(warningsOf(background)).toEqual([]);
+    expect((await settled(configMap('gone-pod'))).status).toBe(404);
   });
 });
