@@ -43,7 +43,7 @@ interface Node {
 const RETRY_MS = 50;
 
 export class GarbageCollector {
-  readonly #context: Omit<ServerContext, 'hooks'> & Partial<Pick<ServerContext, 'hooks'>>;
+  readonly #context: ServerContext;
   readonly #nodes = new Map<string, Node>();
   readonly #uidByKey = new Map<string, string>();
   /** Owner uid -> the uids of objects that name it (the owner itself may be absent). */
@@ -55,8 +55,10 @@ export class GarbageCollector {
   #closed = false;
   #paused = 0;
   #synced: Promise<void> | undefined;
+  /** The newest revision whose change is in the graph. */
+  #seen = 0;
 
-  constructor(context: Omit<ServerContext, 'hooks'> & Partial<Pick<ServerContext, 'hooks'>>) {
+  constructor(context: ServerContext) {
     this.#context = context;
   }
 
@@ -80,15 +82,13 @@ export class GarbageCollector {
 
   /** Resolves once the collector has seen every write made before the call and has nothing left to do now (tests). */
   async idle(): Promise<void> {
+    if (!this.#synced) return; // never started: nothing to wait for
     await this.#synced;
     const target = await this.#store.currentRevision();
     while (!this.#closed && (this.#seen < target || this.#working || (this.#dirty.size > 0 && this.#paused === 0))) {
       await (this.#working ?? new Promise((r) => setTimeout(r, 5)));
     }
   }
-
-  /** The newest revision whose change is in the graph. */
-  #seen = 0;
 
   async #follow(synced: () => void): Promise<void> {
     while (!this.#closed) {
@@ -281,7 +281,7 @@ export class GarbageCollector {
     }
     if (!foreground && finalizers.length === 0) {
       await this.#store.delete(node.key, { expectedModRevision: kv.modRevision });
-      if (node.namespace) this.#context.hooks?.namespaceChanged(node.namespace);
+      if (node.namespace) this.#context.hooks.namespaceChanged(node.namespace);
       return true;
     }
     const next = markDeleted(this.#context, object);
@@ -293,13 +293,12 @@ export class GarbageCollector {
   /** A kind whose deletion a hook takes over (a namespace's lifecycle) is deleted through it. */
   #deleteHook(key: string): ((object: JsonApiObject, kv: KeyValue) => Promise<void>) | undefined {
     const hooks = this.#context.hooks;
-    if (!hooks) return undefined;
     const r = this.#context.registry.resources().find((s) => s.storageVersion === s && key.startsWith(s.storagePrefix));
     const withDelete = r ? hooks.of(r).filter((h) => h.delete) : [];
     if (!r || withDelete.length === 0) return undefined;
     return async (object, kv) => {
       for (const h of withDelete) {
-        const reply = await h.delete!(this.#context as ServerContext, {
+        const reply = await h.delete!(this.#context, {
           resource: r,
           namespace: object.metadata?.namespace,
           object,
@@ -332,7 +331,7 @@ export class GarbageCollector {
     if (Array.isArray(object.metadata.finalizers) && object.metadata.finalizers.length === 0) delete object.metadata.finalizers;
     if (object.metadata.deletionTimestamp && (object.metadata.finalizers ?? []).length === 0) {
       await this.#store.delete(node.key, { expectedModRevision: kv.modRevision });
-      if (node.namespace) this.#context.hooks?.namespaceChanged(node.namespace);
+      if (node.namespace) this.#context.hooks.namespaceChanged(node.namespace);
     } else {
       await this.#store.update(node.key, JSON.stringify(object), { expectedModRevision: kv.modRevision });
     }
