@@ -81,6 +81,35 @@ describe('startTestServer: clients', () => {
   });
 });
 
+describe('startTestServer: garbage collection through kubectl', () => {
+  it('kubectl delete --cascade=foreground waits for the dependents; --cascade=orphan keeps them', async () => {
+    const s = await startTestServer();
+    try {
+      const own = async (owner: string, dependent: string) => {
+        const o = (await call(s, 'POST', CONFIGMAPS, configMap(owner))).body;
+        const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: owner, uid: o.metadata.uid, blockOwnerDeletion: true };
+        await call(s, 'POST', CONFIGMAPS, { ...configMap(dependent), metadata: { name: dependent, ownerReferences: [ref] } });
+      };
+      await own('fg-owner', 'fg-dependent');
+      await run('kubectl', ['--kubeconfig', s.configFile, 'delete', 'configmap', 'fg-owner', '--cascade=foreground', '--timeout=20s']);
+      // kubectl waited for the owner to go, and the owner went only after its dependent.
+      expect((await call(s, 'GET', `${CONFIGMAPS}/fg-owner`)).status).toBe(404);
+      expect((await call(s, 'GET', `${CONFIGMAPS}/fg-dependent`)).status).toBe(404);
+      const deletes = s.requests({ verb: 'delete', name: 'fg-owner' });
+      expect(deletes.map((r) => r.status)).toEqual([200]);
+
+      await own('or-owner', 'or-dependent');
+      await run('kubectl', ['--kubeconfig', s.configFile, 'delete', 'configmap', 'or-owner', '--cascade=orphan', '--timeout=20s']);
+      expect((await call(s, 'GET', `${CONFIGMAPS}/or-owner`)).status).toBe(404);
+      const kept = await call(s, 'GET', `${CONFIGMAPS}/or-dependent`);
+      expect(kept.status).toBe(200);
+      expect(kept.body.metadata.ownerReferences).toBeUndefined();
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('startTestServer: many at once, reset and snapshots', () => {
   it('runs two dozen servers side by side, each with its own objects', async () => {
     const servers = await Promise.all(Array.from({ length: 24 }, () => startTestServer()));
