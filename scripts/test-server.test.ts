@@ -354,6 +354,17 @@ describe('startTestServer: identities and the request record', () => {
     expect(() => s.as('carol')).toThrow(/no user "carol"/);
   });
 
+  it('a token issued with a lifetime is refused (401) once the server clock passes it', async () => {
+    const token = s.issueToken('alice', { ttlMs: 60_000 });
+    expect((await call(s, 'GET', '/api/v1/namespaces/default/configmaps/none', undefined, token)).status).not.toBe(401);
+    s.clock.advance(60_000);
+    const expired = await call(s, 'GET', '/api/v1/namespaces/default/configmaps/none', undefined, token);
+    expect(expired.status).toBe(401);
+    expect(expired.body.reason).toBe('Unauthorized');
+    // Her standing token does not expire.
+    expect((await call(s, 'GET', '/api/v1/namespaces/default/configmaps/none', undefined, s.token('alice'))).status).not.toBe(401);
+  });
+
   it('records who did what, with the status answered and the warnings sent', async () => {
     const admin = s.token('admin');
     await call(s, 'POST', CONFIGMAPS, configMap('watched'), admin);

@@ -65,6 +65,8 @@ export interface TestServer extends Connection {
   as(user: string): Connection;
   /** The bearer token of an identity (`users` option). */
   token(user: string): string;
+  /** A new token of an identity that the server refuses (401) once `ttlMs` of its clock have passed. */
+  issueToken(user: string, options: { ttlMs: number }): string;
   /**
    * Creates objects through the API as the administrator: the objects given, or every document of
    * a YAML/JSON file or folder (CustomResourceDefinitions included); namespaces first. Returns them as created.
@@ -105,7 +107,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const faults = new FaultInjector();
   const record = new RequestRecord(clock.now);
-  const identities = users ? new Identities(users) : undefined;
+  const identities = users ? new Identities(users, () => clock.ms()) : undefined;
   const running = await startReferenceServer({
     ...rest,
     store,
@@ -172,6 +174,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         user === undefined ? undefined : identities!.token(user),
         typeof source === 'string' ? readManifests(source) : source,
       ),
+    issueToken: (name, { ttlMs }) => {
+      if (!identities)
+        throw new TypeError('the test server was started without users; pass startTestServer({ users: { name: [groups] } })');
+      return identities.issue(name, ttlMs);
+    },
     snapshot: () => takeSnapshot(objects),
     restore,
     reset: async () => {
