@@ -86,7 +86,7 @@ export class GarbageCollector {
     await this.#synced;
     const target = await this.#store.currentRevision();
     while (!this.#closed && (this.#seen < target || this.#working || (this.#dirty.size > 0 && this.#paused === 0))) {
-      await (this.#working ?? new Promise((r) => setTimeout(r, 5)));
+      await (this.#working ?? pause(5));
     }
   }
 
@@ -115,7 +115,7 @@ export class GarbageCollector {
       } catch {
         // A watch ended by the store (compaction, a slow reader) starts over from a fresh list.
         if (this.#closed) return;
-        await new Promise((r) => setTimeout(r, RETRY_MS));
+        await pause(RETRY_MS);
       }
     }
   }
@@ -180,7 +180,7 @@ export class GarbageCollector {
       return await fn();
     } finally {
       const target = await this.#store.currentRevision().catch(() => 0);
-      while (!this.#closed && this.#seen < target) await new Promise((r) => setTimeout(r, 1));
+      while (!this.#closed && this.#seen < target) await pause(1);
       this.#paused--;
       this.#kick();
     }
@@ -337,6 +337,11 @@ export class GarbageCollector {
     }
     return true;
   }
+}
+
+/** A wait that does not keep the process alive (a server left open must not hang a test runner's exit). */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 /** A namespaced dependent is held by owners in its own namespace or cluster-scoped ones; never by another namespace's. */
