@@ -30,7 +30,7 @@ export interface ReferenceServerOptions {
   port?: number;
   /** `memory` or `sqlite:<path>`, or a store already open (the test server's); default {@link DEFAULT_STORE}. */
   store?: string | Store;
-  /** The server's clock (timestamps, continue-token lifetimes, watch bookmarks); default the system's. */
+  /** The server's clock (timestamps, continue-token lifetimes, table ages); default the system's. */
   now?: () => Date;
   /** Stages only a test server adds to the handler chain (`svckit/testing`). */
   testStages?: readonly Stage[];
