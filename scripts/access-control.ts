@@ -40,6 +40,8 @@ export interface AccessControlOptions {
   tokens?: TokenTable;
   /** `--authentication-config`: JWT authenticators, after client certificates and tokens. */
   authenticationConfig?: AuthenticationConfigurationInput;
+  /** Further authenticators, after every configured one (the test server's own tokens). */
+  authenticators?: readonly Authenticator[];
   /** Requests without credentials proceed as `system:anonymous` (default true, as upstream). */
   anonymous?: boolean;
   /** `--authorization-config`, or else `--authorization-mode` (default AlwaysAllow). */
@@ -61,7 +63,7 @@ class LoopbackAuthenticator implements Authenticator {
 
 /** Whether any authenticator would identify a user (without one, every request is anonymous). */
 export function authenticates(o: AccessControlOptions): boolean {
-  return Boolean(o.tls?.clientCa || o.tokens || (o.authenticationConfig?.jwt.length ?? 0) > 0);
+  return Boolean(o.tls?.clientCa || o.tokens || (o.authenticationConfig?.jwt.length ?? 0) > 0 || (o.authenticators?.length ?? 0) > 0);
 }
 
 export interface AccessControl {
@@ -108,6 +110,7 @@ export function accessControl(o: AccessControlOptions, server: () => ApiServer):
   if (o.tls?.clientCa) authenticators.push(new ClientCertificateAuthenticator());
   if (o.tokens) authenticators.push(new TokenFileAuthenticator(o.tokens));
   if (o.authenticationConfig) authenticators.push(...loadJwtAuthenticators(o.authenticationConfig));
+  if (o.authenticators) authenticators.push(...o.authenticators);
   const { authorizers, rbac } = authorizersOf(o, server);
   const policy = new AuthPolicy({
     authenticators,

@@ -12,12 +12,13 @@ import {
   DEFAULT_RELEASE,
   type HandlerCatalog,
   type RuleChecker,
+  type Stage,
   celRuleChecker,
   mutatingWebhookAdmission,
   validatingAdmissionPolicy,
   validatingWebhookAdmission,
 } from '../runtime/server/index.js';
-import { createStore } from '../runtime/store/index.js';
+import { type Store, createStore } from '../runtime/store/index.js';
 import { type AccessControlOptions, type LoopbackClient, accessControl, bootstrapRbac } from './access-control.js';
 
 /** Where the reference server keeps its objects unless told otherwise. */
@@ -27,8 +28,12 @@ export interface ReferenceServerOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
-  /** `memory` or `sqlite:<path>`; default {@link DEFAULT_STORE}. */
-  store?: string;
+  /** `memory` or `sqlite:<path>`, or a store already open (the test server's); default {@link DEFAULT_STORE}. */
+  store?: string | Store;
+  /** The server's clock (timestamps, continue-token lifetimes, table ages); default the system's. */
+  now?: () => Date;
+  /** Stages only a test server adds to the handler chain (`svckit/testing`). */
+  testStages?: readonly Stage[];
   historyWindowMs?: number;
   continueTtlMs?: number;
   /** The continue-token signing key (`--continue-token-key-file`); by default one kept in the store. */
@@ -78,11 +83,14 @@ export function compactionIntervalMs(historyWindowMs: number): number {
 
 /** The reference server: every built-in kind (or a project's) over the chosen store. Wiring only; behaviour is in runtime/. */
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<RunningServer> {
-  const store = await createStore(options.store ?? DEFAULT_STORE, {
-    ...(options.historyWindowMs !== undefined
-      ? { historyWindowMs: options.historyWindowMs, compactionIntervalMs: compactionIntervalMs(options.historyWindowMs) }
-      : {}),
-  });
+  const store =
+    typeof options.store === 'object'
+      ? options.store
+      : await createStore(options.store ?? DEFAULT_STORE, {
+          ...(options.historyWindowMs !== undefined
+            ? { historyWindowMs: options.historyWindowMs, compactionIntervalMs: compactionIntervalMs(options.historyWindowMs) }
+            : {}),
+        });
   const access = options.access ? accessControl(options.access, () => server) : undefined;
   const server: ApiServer = new ApiServer({
     kinds: options.project?.kinds ?? allKinds,
@@ -100,7 +108,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     release: options.release,
     handlers: options.handlers,
     encryption: options.encryption,
-    chain: { ...access?.chain, audit: options.audit },
+    chain: { ...access?.chain, audit: options.audit, testing: options.testStages },
+    now: options.now,
     ...(access ? { tls: access.tls } : {}),
     metrics: new ApiServerMetrics({
       release: options.release ?? DEFAULT_RELEASE,

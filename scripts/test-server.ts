@@ -3,40 +3,198 @@
  * free loopback port over an in-memory store, and returns its URL, a client config for the
  * generated client, a client config file (kubeconfig format) for kubectl and other tools, and
  * `close()`. Each call is its own server, so parallel tests do not share state.
+ *
+ * Built for tests: `reset()` to the state just after start (or `restore(snapshot)`) without a
+ * restart; a `clock` tests move; `compactHistory()` to reach the 410 relist paths; `faults` per
+ * request pattern; identities (an administrator and named users with groups) under RBAC; and a
+ * `record` of the requests received and the warnings sent.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ClientConfig } from '../runtime/client/index.js';
-import { type ReferenceServerOptions, type RunningServer, startReferenceServer } from './reference-server.js';
+import type { JsonApiObject } from '../runtime/api/index.js';
+import { type ClientConfig, bearerToken } from '../runtime/client/index.js';
+import { createStore } from '../runtime/store/index.js';
+import { type ReferenceServerOptions, type RunningServer, compactionIntervalMs, startReferenceServer } from './reference-server.js';
+import { TestClock } from './testing/clock.js';
+import { type Fault, FaultInjector, type FaultRule } from './testing/faults.js';
+import { ADMIN, Identities } from './testing/identities.js';
+import { installObjects, readManifests } from './testing/install.js';
+import { type RecordedRequest, RequestRecord } from './testing/request-record.js';
+import { type Snapshot, restoreSnapshot, takeSnapshot } from './testing/snapshot.js';
 
-export interface TestServerOptions extends Omit<ReferenceServerOptions, 'host' | 'port' | 'store'> {
+export { TestClock } from './testing/clock.js';
+export type { Fault, FaultRule, FaultStatus } from './testing/faults.js';
+export { ADMIN } from './testing/identities.js';
+export type { RequestPattern } from './testing/request-pattern.js';
+export type { RecordedRequest } from './testing/request-record.js';
+export type { Snapshot } from './testing/snapshot.js';
+
+/** The test server's history window unless told otherwise: as `svckit serve`'s default, 5 minutes of its clock. */
+const HISTORY_WINDOW_MS = 5 * 60_000;
+
+export interface TestServerOptions extends Omit<ReferenceServerOptions, 'host' | 'port' | 'store' | 'now' | 'testStages' | 'access'> {
   /** Default `memory`; `sqlite:<path>` for tests of durability. */
   store?: string;
+  /** The server's clock; default a new {@link TestClock} that follows the system's time until moved. */
+  clock?: TestClock;
+  /**
+   * Users (name to groups) besides the administrator `admin` (in `system:masters`): each gets a
+   * token, and requests are authorized by RBAC. Without it every request is allowed.
+   */
+  users?: Readonly<Record<string, readonly string[]>>;
 }
 
-export interface TestServer {
-  /** `http://127.0.0.1:<port>`. */
-  url: string;
+/** How to reach the server as one identity. */
+export interface Connection {
   /** For `createClient(config)` of the generated client. */
   clientConfig: ClientConfig;
-  /** A client config file (kubeconfig format) naming this server, for `kubectl --kubeconfig` and other tools. */
+  /** A client config file (kubeconfig format), for `kubectl --kubeconfig`, `@kubernetes/client-node`'s `loadFromFile` and other tools. */
   configFile: string;
+}
+
+export interface TestServer extends Connection {
+  /** `http://127.0.0.1:<port>`. */
+  url: string;
   server: RunningServer['server'];
-  /** Stops the server, closes its watches and removes the config file. */
+  /** The clock the server and its store read. */
+  clock: TestClock;
+  /** As the administrator when `users` were given, or anonymously (everything is allowed) otherwise. */
+  readonly user: string | undefined;
+  /** Another identity's connection (`users` option); a name that was not configured is an error. */
+  as(user: string): Connection;
+  /** The bearer token of an identity (`users` option). */
+  token(user: string): string;
+  /** A new token of an identity that the server refuses (401) once `ttlMs` of its clock have passed. */
+  issueToken(user: string, options: { ttlMs: number }): string;
+  /**
+   * Creates objects through the API as the administrator: the objects given, or every document of
+   * a YAML/JSON file or folder (CustomResourceDefinitions included); namespaces first. Returns them as created.
+   */
+  install(source: string | readonly JsonApiObject[]): Promise<JsonApiObject[]>;
+  /** The objects now (restore it with {@link restore}). */
+  snapshot(): Promise<Snapshot>;
+  /** Back to a snapshot's objects in place: watchers see the changes; faults and the record are kept. */
+  restore(snapshot: Snapshot): Promise<void>;
+  /** Back to the state just after start (the `default` namespace, RBAC's bootstrap roles); clears faults and the record. */
+  reset(): Promise<void>;
+  /** Drops the history up to now: lists and watches at any resource version seen so far answer 410 Expired. */
+  compactHistory(): Promise<void>;
+  /** Makes requests matching the rule wait, fail or drop their connection. */
+  injectFault(rule: FaultRule): Fault;
+  /** Removes every injected fault. */
+  clearFaults(): void;
+  /** The requests received that match `pattern` (all when none), oldest first. */
+  requests(pattern?: Parameters<RequestRecord['requests']>[0]): RecordedRequest[];
+  /** Every warning sent, with its request. */
+  warnings(): { warning: string; request: RecordedRequest }[];
+  /** Waits until the server's background work (garbage collection, namespace deletion) has caught up with every write so far. */
+  settle(): Promise<void>;
+  /** Stops the server, closes its watches and removes the config files. */
   close(): Promise<void>;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const running = await startReferenceServer({ ...options, store: options.store ?? 'memory', host: '127.0.0.1', port: 0 });
+  const { clock = new TestClock(), users, store: storeSpec = 'memory', ...rest } = options;
+  const historyWindowMs = options.historyWindowMs ?? HISTORY_WINDOW_MS;
+  // The store's clock runs ahead of the server's by what compactHistory() has skipped: history is
+  // dropped by age, so moving only the store's time expires it without moving the test's clock.
+  let skipped = 0;
+  const store = await createStore(storeSpec, {
+    historyWindowMs,
+    compactionIntervalMs: compactionIntervalMs(historyWindowMs),
+    now: () => clock.ms() + skipped,
+  });
+  const faults = new FaultInjector();
+  const record = new RequestRecord(clock.now);
+  const identities = users ? new Identities(users, () => clock.ms()) : undefined;
+  const running = await startReferenceServer({
+    ...rest,
+    store,
+    now: clock.now,
+    host: '127.0.0.1',
+    port: 0,
+    testStages: [record.stage, faults.stage],
+    ...(identities ? { access: identities.accessControl() } : {}),
+  });
+  const server = running.server;
+  const objects = server.context.store;
+  await server.garbageCollector?.idle();
+  const baseline = await takeSnapshot(objects);
+  record.clear(); // the server's own start-up requests are not the test's
   const dir = mkdtempSync(join(tmpdir(), 'svckit-test-server-'));
-  const configFile = join(dir, 'config');
-  writeFileSync(configFile, clientConfigFile(running.url));
+
+  const connections = new Map<string, Connection>();
+  const connect = (user: string | undefined): Connection => {
+    const key = user ?? '';
+    let c = connections.get(key);
+    if (!c) {
+      const token = user === undefined ? undefined : identities!.token(user);
+      const configFile = join(dir, user === undefined ? 'config' : `config-${user}`);
+      writeFileSync(configFile, clientConfigFile(running.url, token));
+      c = {
+        clientConfig: { server: running.url, namespace: 'default', ...(token ? { credentials: bearerToken(token) } : {}) },
+        configFile,
+      };
+      connections.set(key, c);
+    }
+    return c;
+  };
+  const user = identities ? ADMIN : undefined;
+  const restore = async (snapshot: Snapshot) => {
+    const write = () => restoreSnapshot(objects, snapshot);
+    await (server.garbageCollector ? server.garbageCollector.pauseWhile(write) : write());
+    await settle();
+  };
+  const settle = async () => {
+    await server.garbageCollector?.idle();
+    await server.context.hooks.idle();
+  };
+
   return {
     url: running.url,
-    clientConfig: { server: running.url, namespace: 'default' },
-    configFile,
-    server: running.server,
+    ...connect(user),
+    server,
+    clock,
+    user,
+    as: (name) => {
+      if (!identities)
+        throw new TypeError('the test server was started without users; pass startTestServer({ users: { name: [groups] } })');
+      return connect(name);
+    },
+    token: (name) => {
+      if (!identities)
+        throw new TypeError('the test server was started without users; pass startTestServer({ users: { name: [groups] } })');
+      return identities.token(name);
+    },
+    install: (source) =>
+      installObjects(
+        server,
+        running.url,
+        user === undefined ? undefined : identities!.token(user),
+        typeof source === 'string' ? readManifests(source) : source,
+      ),
+    issueToken: (name, { ttlMs }) => {
+      if (!identities)
+        throw new TypeError('the test server was started without users; pass startTestServer({ users: { name: [groups] } })');
+      return identities.issue(name, ttlMs);
+    },
+    snapshot: () => takeSnapshot(objects),
+    restore,
+    reset: async () => {
+      faults.clear();
+      await restore(baseline);
+      record.clear();
+    },
+    compactHistory: async () => {
+      skipped += historyWindowMs + 1;
+      await objects.compact();
+    },
+    injectFault: (rule) => faults.inject(rule),
+    clearFaults: () => faults.clear(),
+    requests: (pattern) => record.requests(pattern),
+    warnings: () => record.warnings(),
+    settle,
     close: async () => {
       await running.close();
       rmSync(dir, { recursive: true, force: true });
@@ -44,15 +202,19 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
 }
 
-/** The real system's client config file format, with one cluster, user and context. */
-function clientConfigFile(server: string): string {
+/**
+ * The real system's client config file format, with one cluster, user and context. The cluster
+ * says insecure-skip-tls-verify although it is plain HTTP: @kubernetes/client-node 1.x refuses an
+ * http:// server otherwise, and kubectl and svckit's loader ignore it for HTTP.
+ */
+function clientConfigFile(server: string, token: string | undefined): string {
   return [
     'apiVersion: v1',
     'kind: Config',
     'clusters:',
-    `- name: svckit-test\n  cluster:\n    server: ${server}`,
+    `- name: svckit-test\n  cluster:\n    server: ${server}\n    insecure-skip-tls-verify: true`,
     'users:',
-    '- name: svckit-test\n  user: {}',
+    token === undefined ? '- name: svckit-test\n  user: {}' : `- name: svckit-test\n  user:\n    token: ${token}`,
     'contexts:',
     '- name: svckit-test\n  context:\n    cluster: svckit-test\n    user: svckit-test\n    namespace: default',
     'current-context: svckit-test',

@@ -3,7 +3,8 @@
  * hono's `compose`): each stage sees the request, may answer or throw, and otherwise passes it on.
  *
  *   metrics -> kubectl-names -> audit-failed-authentication -> authenticate -> negotiate -> audit
- *     -> impersonate -> authorize -> explain -> rate-limit -> verb handler
+ *     -> impersonate -> [a test server's: request-record -> fault-injection] -> authorize -> explain
+ *     -> rate-limit -> verb handler
  *
  * The verb handlers then run, for writes: mutating admission -> defaulting and validation ->
  * validating admission (`admission.ts`) -> storage; the response is rendered in one place

@@ -16,6 +16,7 @@ import { isStoreConflictError, isStoreNotFoundError } from '../store/index.js';
 import { isObject } from '../validate/index.js';
 import { admitDelete } from './admission.js';
 import type { DeleteTarget, RequestContext, ServerContext, Target } from './context.js';
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from './gc-finalizers.js';
 import type { Reply } from './http.js';
 import { collectionPrefix, decodeObject, encodeObject, objectKey } from './objects.js';
 import type { ReadOptions, WriteOptions } from './query.js';
@@ -60,6 +61,9 @@ export function deleteOptions(body: unknown, q: URLSearchParams, write: WriteOpt
       fieldInvalid('propagationPolicy', out.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'),
     ]);
   }
+  // orphanDependents (deprecated) is the Orphan policy when true and Background when false, as upstream.
+  if (orphan === true) out.propagationPolicy = 'Orphan';
+  else if (orphan === false) out.propagationPolicy = 'Background';
   const grace = b.gracePeriodSeconds ?? (q.get('gracePeriodSeconds') === null ? undefined : Number(q.get('gracePeriodSeconds')));
   if (grace !== undefined && grace !== null) {
     if (typeof grace !== 'number' || !Number.isInteger(grace)) throw badRequest('gracePeriodSeconds: must be an integer');
@@ -110,9 +114,12 @@ async function deleteCurrent(ctx: RequestContext, target: DeleteTarget, opts: De
     if (reply) return reply;
   }
   const key = objectKey(r, namespace, name);
-  if ((meta.finalizers ?? []).length > 0) {
+  const gc = garbageCollectionFinalizer(opts, r);
+  if (opts.propagationPolicy === undefined && JOB_WARNING_FOR.has(resourceKey(r))) ctx.warnings.add(JOB_DELETE_WARNING);
+  if ((meta.finalizers ?? []).length > 0 || gc) {
     if (meta.deletionTimestamp) return { status: 200, body: object };
     const next = markDeleted(ctx, object);
+    if (gc && !(meta.finalizers ?? []).includes(gc)) next.metadata!.finalizers = [...(meta.finalizers ?? []), gc];
     if (opts.dryRun) return { status: 200, body: next };
     try {
       const kv = await ctx.store.update(key, encodeObject(next, r), { expectedModRevision: target.kv.modRevision });
@@ -130,6 +137,34 @@ async function deleteCurrent(ctx: RequestContext, target: DeleteTarget, opts: De
     if (namespace) ctx.hooks.namespaceChanged(namespace);
   }
   return { status: 200, body: deletedStatus(r, name, meta.uid) };
+}
+
+/**
+ * The finalizer a propagation policy asks the garbage collector for (upstream's
+ * deletionFinalizersForGarbageCollection): Orphan and Foreground keep the owner until the collector
+ * has orphaned or deleted its dependents; Background (the default) removes it at once and the
+ * collector deletes the dependents after.
+ */
+function garbageCollectionFinalizer(opts: DeleteOptions, r: ServedResource): string | undefined {
+  const policy = opts.propagationPolicy ?? (ORPHAN_BY_DEFAULT.has(resourceKey(r)) ? 'Orphan' : 'Background');
+  if (policy === 'Orphan') return ORPHAN_FINALIZER;
+  if (policy === 'Foreground') return FOREGROUND_FINALIZER;
+  return undefined;
+}
+
+/**
+ * Resources whose delete without a policy orphans dependents, for backward compatibility
+ * (upstream's DefaultGarbageCollectionPolicy of core/v1 ReplicationController and batch/v1 Job).
+ */
+const ORPHAN_BY_DEFAULT = new Set(['v1/replicationcontrollers', 'batch/v1/jobs']);
+
+/** Upstream's Job storage warns when a delete leaves its pods to that default. */
+const JOB_WARNING_FOR = new Set(['batch/v1/jobs']);
+const JOB_DELETE_WARNING =
+  'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning';
+
+function resourceKey(r: ServedResource): string {
+  return `${r.apiVersion}/${r.resource}`;
 }
 
 /** The object with a deletionTimestamp (now) and a zero grace period: the first phase of a delete. */

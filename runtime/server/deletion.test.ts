@@ -139,6 +139,62 @@ describe('namespace deletion', () => {
   });
 });
 
+describe('namespace deletion: conditions and owners', () => {
+  it('reports what remains and which finalizers hold it, as upstream, until the namespace is gone', async () => {
+    await h.createNamespace('doomed');
+    await h.createCronTab('held', { metadata: { finalizers: ['example.svc.io/hold'] } }, 'doomed');
+    await h.create(services('doomed'), serviceBody('web'));
+    await h.delete(`${NAMESPACES}/doomed`);
+    await h.server.context.hooks.idle();
+
+    const terminating = await h.read(`${NAMESPACES}/doomed`);
+    const byType = Object.fromEntries(terminating.status.conditions.map((c: { type: string }) => [c.type, c]));
+    expect(byType.NamespaceContentRemaining).toMatchObject({
+      status: 'True',
+      reason: 'SomeResourcesRemain',
+      message: 'Some resources are remaining: crontabs.stable.example.svc.io has 1 resource instances',
+      lastTransitionTime: '2024-01-01T00:00:00Z',
+    });
+    expect(byType.NamespaceFinalizersRemaining).toMatchObject({
+      status: 'True',
+      reason: 'SomeFinalizersRemain',
+      message: 'Some content in the namespace has finalizers remaining: example.svc.io/hold in 1 resource instances',
+    });
+    expect(byType.NamespaceDeletionContentFailure).toMatchObject({ status: 'False', reason: 'ContentDeleted' });
+
+    await h.patch(crontab('doomed', 'held'), { metadata: { finalizers: null } });
+    await h.server.context.hooks.idle();
+    expectStatus(await h.get(`${NAMESPACES}/doomed`), 404, 'NotFound');
+  });
+
+  it('finishes when content waits on the garbage collector (a foreground owner and its dependents)', async () => {
+    await h.createNamespace('doomed');
+    const owner = await h.createCronTab('owner', {}, 'doomed');
+    const ref = {
+      apiVersion: 'stable.example.svc.io/v1',
+      kind: 'CronTab',
+      name: 'owner',
+      uid: owner.metadata.uid,
+      blockOwnerDeletion: true,
+    };
+    await h.createCronTab('child', { metadata: { ownerReferences: [ref], finalizers: ['example.svc.io/hold'] } }, 'doomed');
+    await h.delete(`${crontab('doomed', 'owner')}?propagationPolicy=Foreground`);
+    await h.delete(`${NAMESPACES}/doomed`);
+    await h.server.garbageCollector?.idle();
+    await h.server.context.hooks.idle();
+    expect((await h.read(crontab('doomed', 'owner'))).metadata.finalizers).toEqual(['foregroundDeletion']);
+
+    await h.patch(crontab('doomed', 'child'), { metadata: { finalizers: null } });
+    for (let i = 0; i < 100 && (await h.get(`${NAMESPACES}/doomed`)).status !== 404; i++) {
+      await h.server.garbageCollector?.idle();
+      await h.server.context.hooks.idle();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expectStatus(await h.get(crontab('doomed', 'owner')), 404, 'NotFound');
+    expectStatus(await h.get(`${NAMESPACES}/doomed`), 404, 'NotFound');
+  });
+});
+
 describe('DeleteOptions', () => {
   it('precondition on uid: a mismatch is 409 Conflict and nothing is deleted', async () => {
     const created = await h.createCronTab('a');

@@ -25,6 +25,7 @@ import { compose } from './chain.js';
 import type { HandlerCatalog, RequestContext, ServerContext, ServerSettings } from './context.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import { dispatchResource } from './handlers.js';
+import { GarbageCollector } from './garbage-collector.js';
 import { bindHooks } from './hooks.js';
 import { type Reply, type Request, Warnings, requestUrl, sendBody } from './http.js';
 import { JSON_RESPONSE, includeObjectOf, renderBody } from './media.js';
@@ -82,6 +83,8 @@ export interface ApiServerOptions {
   metrics?: ApiServerMetrics | false;
   /** Serve HTTPS with this certificate (PEM); with `clientCa`, ask for client certificates and verify them against it. */
   tls?: ServingTls;
+  /** The garbage collector of owner references (`garbage-collector.ts`); default on, as in a cluster. */
+  garbageCollector?: boolean;
 }
 
 /** The serving certificate and the client CA of an HTTPS server (PEM text). */
@@ -102,6 +105,8 @@ export class ApiServer {
   readonly #continueSecret: Uint8Array | undefined;
   readonly #chain: (ctx: RequestContext) => Promise<Reply | undefined>;
   readonly #scheme: 'http' | 'https';
+  /** Owner references honoured for every kind; undefined when turned off. */
+  readonly garbageCollector: GarbageCollector | undefined;
 
   constructor(options: ApiServerOptions) {
     this.#release = options.release ?? DEFAULT_RELEASE;
@@ -136,6 +141,7 @@ export class ApiServer {
     base.metrics?.countStorageWith(() => countStoredObjects(registry, options.store));
     const catalog = mergeCatalogs(builtinHandlers, options.handlers ?? {});
     this.context = { ...base, hooks: bindHooks(base, catalog) };
+    this.garbageCollector = options.garbageCollector === false ? undefined : new GarbageCollector(this.context);
     this.#log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
     this.#openApi = new OpenApiPublisher(options.openApiDocuments ?? {});
     this.#chain = compose(defaultStages(options.chain ?? {}), (ctx) => this.#endpoint(ctx));
@@ -168,6 +174,7 @@ export class ApiServer {
     await assertStorageLayout(this.context.store);
     this.context.settings.continueSecret = this.#continueSecret ?? (await persistentSecret(this.context.store));
     for (const hook of this.context.hooks.all()) await hook.resume?.();
+    await this.garbageCollector?.start();
     await new Promise<void>((resolve, reject) => {
       this.http.once('error', reject);
       this.http.listen(port, host, () => resolve());
@@ -179,6 +186,7 @@ export class ApiServer {
   /** Stops accepting requests, ends open watches, closes the store. */
   async close(): Promise<void> {
     for (const hook of this.context.hooks.all()) hook.close?.();
+    this.garbageCollector?.close();
     this.http.closeAllConnections();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
     await this.context.store.close();

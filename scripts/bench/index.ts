@@ -11,6 +11,7 @@ import { benchEtcd } from './etcd.js';
 import { benchMedia } from './media.js';
 import { benchProtobuf } from './protobuf.js';
 import { benchServer } from './server.js';
+import { benchTestServer } from './test-server.js';
 import { benchValidate } from './validate.js';
 
 /** `npm run bench [-- <name>...]`: every benchmark, or the named ones. */
@@ -28,6 +29,7 @@ const benches: Record<string, () => Promise<void>> = {
   media: benchMedia,
   protobuf: benchProtobuf,
   server: benchServer,
+  'test-server': benchTestServer,
   validate: benchValidate,
 };
 

@@ -1,4 +1,5 @@
-import { type JsonApiObject, conflict, forbidden, notFound } from '../../api/index.js';
+import { type JsonApiObject, conflict, forbidden, notFound, timestamp } from '../../api/index.js';
+import { isStoreConflictError } from '../../store/index.js';
 import type { HookHost, KindHook, ServerContext, SubresourceHandler } from '../context.js';
 import { markDeleted, removeIfFinalized } from '../delete.js';
 import { decodeObject, encodeObject, objectKey } from '../objects.js';
@@ -170,13 +171,23 @@ class NamespaceReaper {
     const nsObject = decodeObject(nsKv, ns);
     if (!nsObject.metadata?.deletionTimestamp) return true;
     let remaining = 0;
+    const content = new Map<string, number>();
+    const held = new Map<string, number>();
     for (const r of registry.namespacedStorage()) {
       const page = await store.list(`${r.storagePrefix}${namespace}/`);
       for (const kv of page.items) {
-        if (!(await removeIfFinalized(this.#context, r, kv.key, decodeObject(kv, r), kv.modRevision))) remaining++;
+        const object = decodeObject(kv, r);
+        if (await removeIfFinalized(this.#context, r, kv.key, object, kv.modRevision)) continue;
+        remaining++;
+        const gr = r.group === '' ? r.resource : `${r.resource}.${r.group}`;
+        content.set(gr, (content.get(gr) ?? 0) + 1);
+        for (const f of object.metadata?.finalizers ?? []) held.set(f, (held.get(f) ?? 0) + 1);
       }
     }
-    if (remaining > 0) return false;
+    if (remaining > 0) {
+      await this.#report(nsKey, content, held);
+      return false;
+    }
     // Only the server's own entry of spec.finalizers is ours to clear; others wait for /finalize.
     const spec = (nsObject.spec ?? {}) as { finalizers?: string[] };
     const finalizers = spec.finalizers ?? [];
@@ -188,4 +199,100 @@ class NamespaceReaper {
     if (finalizers.length > 0) return true; // held by someone else's finalizer; a /finalize update kicks us again
     return removeIfFinalized(this.#context, ns, nsKey, nsObject, nsKv.modRevision);
   }
+
+  /** Writes the deletion conditions upstream's namespace controller reports on a terminating namespace, when they change. */
+  async #report(nsKey: string, content: Map<string, number>, finalizers: Map<string, number>): Promise<void> {
+    const ns = this.#namespaces;
+    const kv = await this.#context.store.get(nsKey);
+    if (!kv) return;
+    const object = decodeObject(kv, ns);
+    const status = (object.status ?? {}) as { conditions?: NamespaceCondition[] };
+    const wanted = deletionConditions(content, finalizers);
+    const previous = status.conditions ?? [];
+    const same = (a: NamespaceCondition, b: NamespaceCondition | undefined) =>
+      b !== undefined && a.status === b.status && a.reason === b.reason && a.message === b.message;
+    if (
+      wanted.every((c) =>
+        same(
+          c,
+          previous.find((p) => p.type === c.type),
+        ),
+      )
+    )
+      return;
+    const now = timestamp(this.#context.settings.now());
+    const conditions = wanted.map((c) => {
+      const p = previous.find((x) => x.type === c.type);
+      return { ...c, lastTransitionTime: p && p.status === c.status ? p.lastTransitionTime : now };
+    });
+    object.status = { ...status, conditions };
+    try {
+      await this.#context.store.update(nsKey, encodeObject(object, ns), { expectedModRevision: kv.modRevision });
+    } catch (e) {
+      // The namespace changed meanwhile: the next pass reports again.
+      if (!isStoreConflictError(e)) throw e;
+    }
+  }
+}
+
+interface NamespaceCondition {
+  type: string;
+  status: 'True' | 'False';
+  reason: string;
+  message: string;
+  lastTransitionTime?: string;
+}
+
+/**
+ * The conditions of a terminating namespace, with upstream's types, reasons and messages: what
+ * content remains (by group-resource) and which finalizers hold it. svckit's discovery and
+ * deletion of content cannot fail separately from the store, so those conditions are always False.
+ */
+export function deletionConditions(content: Map<string, number>, finalizers: Map<string, number>): NamespaceCondition[] {
+  const sorted = (m: Map<string, number>) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return [
+    {
+      type: 'NamespaceDeletionDiscoveryFailure',
+      status: 'False',
+      reason: 'ResourcesDiscovered',
+      message: 'All resources successfully discovered',
+    },
+    {
+      type: 'NamespaceDeletionGroupVersionParsingFailure',
+      status: 'False',
+      reason: 'ParsedGroupVersions',
+      message: 'All legacy kube types successfully parsed',
+    },
+    {
+      type: 'NamespaceDeletionContentFailure',
+      status: 'False',
+      reason: 'ContentDeleted',
+      message: 'All content successfully deleted, may be waiting on finalization',
+    },
+    content.size > 0
+      ? {
+          type: 'NamespaceContentRemaining',
+          status: 'True',
+          reason: 'SomeResourcesRemain',
+          message: `Some resources are remaining: ${sorted(content)
+            .map(([gr, n]) => `${gr} has ${n} resource instances`)
+            .join(', ')}`,
+        }
+      : { type: 'NamespaceContentRemaining', status: 'False', reason: 'ContentRemoved', message: 'All content successfully removed' },
+    finalizers.size > 0
+      ? {
+          type: 'NamespaceFinalizersRemaining',
+          status: 'True',
+          reason: 'SomeFinalizersRemain',
+          message: `Some content in the namespace has finalizers remaining: ${sorted(finalizers)
+            .map(([f, n]) => `${f} in ${n} resource instances`)
+            .join(', ')}`,
+        }
+      : {
+          type: 'NamespaceFinalizersRemaining',
+          status: 'False',
+          reason: 'ContentHasNoFinalizers',
+          message: 'All content-preserving finalizers have been removed',
+        },
+  ];
 }

@@ -31,6 +31,11 @@ export interface ChainPolicies {
   audit?: Auditor;
   /** Default none: no limit. */
   rateLimiter?: RateLimiter;
+  /**
+   * Stages of a test server only (`svckit/testing`: fault injection, the request record), run once
+   * the request's user is final and before authorization, so they see and can fail every request.
+   */
+  testing?: readonly Stage[];
 }
 
 /** The authorization policy of a server: the configured one, or {@link ALLOW_ALL}. */
@@ -51,6 +56,7 @@ export function defaultStages(policies: ChainPolicies): Stage[] {
     negotiate,
     audit(policies.audit),
     impersonate,
+    ...(policies.testing ?? []),
     authorize,
     explain,
     rateLimit(policies.rateLimiter),

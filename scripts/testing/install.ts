@@ -1,0 +1,69 @@
+/**
+ * Installing fixtures into a test server: objects given, or read from a YAML or JSON file or a
+ * folder of them (every document; a `List` counts as its items). Each is created through the
+ * server's API as its administrator, so it is validated, defaulted and admitted as a client's
+ * would be. Namespaces go first and CustomResourceDefinitions second, so what the others need
+ * exists when they are created.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { type JsonApiObject, statusErrorFromObject } from '../../runtime/api/index.js';
+import type { ApiServer } from '../../runtime/server/index.js';
+
+const MANIFEST = new Set(['.yaml', '.yml', '.json']);
+
+/** The documents of a manifest file, or of every manifest file of a folder in name order. */
+export function readManifests(path: string): JsonApiObject[] {
+  const files = statSync(path).isDirectory()
+    ? readdirSync(path)
+        .filter((f) => MANIFEST.has(extname(f)))
+        .sort()
+        .map((f) => join(path, f))
+    : [path];
+  const objects: JsonApiObject[] = [];
+  for (const file of files) {
+    for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
+      if (doc.errors.length > 0) throw new TypeError(`${file}: ${doc.errors[0]!.message}`);
+      const value = doc.toJS() as JsonApiObject | null;
+      if (value === null || value === undefined) continue;
+      if (typeof value !== 'object' || typeof value.kind !== 'string' || typeof value.apiVersion !== 'string')
+        throw new TypeError(`${file}: a document without apiVersion and kind`);
+      objects.push(...(value.kind === 'List' ? ((value.items as JsonApiObject[] | undefined) ?? []) : [value]));
+    }
+  }
+  return objects;
+}
+
+/** Namespaces, then CustomResourceDefinitions, then the rest, each group in the given order. */
+function installOrder(objects: readonly JsonApiObject[]): JsonApiObject[] {
+  const rank = (o: JsonApiObject) => (o.kind === 'Namespace' ? 0 : o.kind === 'CustomResourceDefinition' ? 1 : 2);
+  return [...objects].sort((a, b) => rank(a) - rank(b));
+}
+
+/** Creates the objects on the server at `url`; returns them as created. */
+export async function installObjects(
+  server: ApiServer,
+  url: string,
+  token: string | undefined,
+  objects: readonly JsonApiObject[],
+): Promise<JsonApiObject[]> {
+  const created: JsonApiObject[] = [];
+  for (const object of installOrder(objects)) {
+    const r = server.context.registry.resources().find((s) => s.apiVersion === object.apiVersion && s.kind === object.kind);
+    if (!r) throw new TypeError(`the test server serves no ${object.apiVersion} ${object.kind} (${object.metadata?.name ?? 'unnamed'})`);
+    const base = r.group === '' ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
+    const namespace = r.namespaced ? `/namespaces/${object.metadata?.namespace ?? 'default'}` : '';
+    const res = await fetch(`${url}${base}${namespace}/${r.resource}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(object),
+    });
+    const body = (await res.json()) as JsonApiObject;
+    if (res.status !== 201 && res.status !== 200) {
+      throw statusErrorFromObject(body) ?? new Error(`creating ${object.kind} ${object.metadata?.name}: HTTP ${res.status}`);
+    }
+    created.push(body);
+  }
+  return created;
+}
