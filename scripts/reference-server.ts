@@ -1,5 +1,6 @@
 import { allKinds } from '../generated/kinds.js';
 import { openApiDocuments as builtinDocuments } from '../generated/openapi.js';
+import { definitionKinds } from './commands/project-kinds.js';
 import { allProtobufPackages } from '../generated/protobuf.js';
 import type { EncryptionAtRest } from '../runtime/encryption/index.js';
 import type { Auditor } from '../runtime/audit/index.js';
@@ -107,6 +108,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       showHiddenMetricsForVersion: options.showHiddenMetricsForVersion,
     }),
     admission: options.admission ?? [mutatingWebhookAdmission(), validatingAdmissionPolicy(), validatingWebhookAdmission()],
+    compileCustomResource: definitionKinds,
   });
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   const loopback = access ? access.loopback(url) : plainClient(url);

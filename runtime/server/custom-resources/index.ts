@@ -1,0 +1,48 @@
+/**
+ * CustomResourceDefinitions: checked when written (upstream's validation, then the definition's
+ * kinds compiled and their CEL rules' estimated cost checked), and served by the Registrar once
+ * stored. Declared by the CustomResourceDefinition kind as the `custom-resource-definitions` hook.
+ */
+import { type FieldError, type JsonApiObject, fieldInvalid, invalid } from '../../api/index.js';
+import type { CustomResourceHost, HookHost, KindHook } from '../context.js';
+import { definitionErrors } from './definition-errors.js';
+import { CLEANUP_FINALIZER, Registrar } from './registrar.js';
+import { ruleErrors } from './rule-errors.js';
+
+export { CLEANUP_FINALIZER } from './registrar.js';
+
+export function customResourceDefinitions({ context, declaring }: HookHost): KindHook {
+  const host = context.customResources;
+  const registrar = host ? new Registrar(context, host, declaring) : undefined;
+  return {
+    prepareCreate(object) {
+      const meta = (object.metadata ??= {});
+      if (!meta.finalizers?.includes(CLEANUP_FINALIZER)) meta.finalizers = [...(meta.finalizers ?? []), CLEANUP_FINALIZER];
+    },
+    async prepareWrite(object) {
+      const errors = definitionErrors(object);
+      if (errors.length === 0 && host) errors.push(...(await compiledErrors(object, host)));
+      if (errors.length > 0) {
+        throw invalid({ group: declaring.group, kind: declaring.kind }, object.metadata?.name ?? '', errors);
+      }
+    },
+    resume: () => registrar?.start() ?? Promise.resolve(),
+    idle: () => registrar?.idle() ?? Promise.resolve(),
+    close: () => registrar?.stop(),
+  };
+}
+
+/** What compiling the definition finds: the loader's complaint, or rules that do not compile or cost too much. */
+async function compiledErrors(crd: JsonApiObject, host: CustomResourceHost): Promise<FieldError[]> {
+  let kinds: Awaited<ReturnType<CustomResourceHost['compile']>>['kinds'];
+  try {
+    ({ kinds } = await host.compile(crd));
+  } catch (e) {
+    return [fieldInvalid('spec', '', e instanceof Error ? e.message : String(e))];
+  }
+  const versions = ((crd.spec as { versions?: { name?: string }[] }).versions ?? []).map((v) => v?.name);
+  const kind = (crd.spec as { names?: { kind?: string } }).names?.kind;
+  return kinds
+    .filter((k) => k.kind === kind)
+    .flatMap((k) => ruleErrors(k.schema, `spec.versions[${versions.indexOf(k.version)}].schema.openAPIV3Schema`));
+}
