@@ -51,7 +51,7 @@ export class Registrar {
     const { store } = this.context;
     const listed = await store.list(this.definitions.storagePrefix);
     for (const kv of listed.items) await this.reconcile(kv.key);
-    const watch = store.watch(this.definitions.storagePrefix, listed.revision + 1);
+    const watch = store.watch(this.definitions.storagePrefix, listed.revision);
     this.#stop = () => watch.close();
     void (async () => {
       for await (const event of watch) this.enqueue(event.key);

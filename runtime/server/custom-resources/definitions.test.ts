@@ -1,0 +1,251 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startReferenceServer } from '../../../scripts/reference-server.js';
+
+/**
+ * CustomResourceDefinitions created over HTTP against the reference server (in memory): served
+ * once Established, in discovery and OpenAPI; refused with upstream's messages when invalid;
+ * updates change validation for later requests; a delete removes the objects and the endpoints.
+ */
+let server: RunningServer;
+beforeAll(async () => {
+  // The compiled kinds go to svckit's folder in the cache: a fresh one, not the user's.
+  process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), 'svckit-cache-'));
+  server = await startReferenceServer({ store: 'memory' });
+});
+afterAll(() => server.close());
+
+const CRDS = '/apis/apiextensions.svc.io/v1/customresourcedefinitions';
+
+async function call(method: string, path: string, body?: unknown, contentType = 'application/json') {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': contentType },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+}
+
+/** Polls until `check` holds (no timing assertion: the bound only ends a hung test). */
+async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
+  for (let i = 0; i < 500; i++) {
+    const value = await read();
+    if (check(value)) return value;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+function widgetsCrd(group: string, overrides: Record<string, unknown> = {}, spec: Record<string, unknown> = {}) {
+  return {
+    apiVersion: 'apiextensions.svc.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `widgets.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', shortNames: ['wd'] },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          additionalPrinterColumns: [{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }],
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: {
+                  type: 'object',
+                  properties: { size: { type: 'integer', maximum: 10, default: 1 }, color: { type: 'string' } },
+                  ...overrides,
+                },
+                status: { type: 'object', properties: { ready: { type: 'boolean' } } },
+              },
+            },
+          },
+        },
+      ],
+      ...spec,
+    },
+  };
+}
+
+const established = (crd: { status?: { conditions?: { type: string; status: string }[] } }) =>
+  crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ?? false;
+
+async function createEstablished(crd: { metadata: { name: string } }) {
+  const created = await call('POST', CRDS, crd);
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return until(
+    async () => (await call('GET', `${CRDS}/${crd.metadata.name}`)).body,
+    established,
+    `${crd.metadata.name} Established`,
+  );
+}
+
+describe('a CustomResourceDefinition created over HTTP', () => {
+  it('is Established with its names accepted, then served by every verb, in discovery and OpenAPI', async () => {
+    const group = 'shop.example.io';
+    const crd = await createEstablished(widgetsCrd(group));
+    expect(crd.status.conditions.map((c: { type: string; status: string; reason: string }) => [c.type, c.status, c.reason])).toEqual([
+      ['NamesAccepted', 'True', 'NoConflicts'],
+      ['Established', 'True', 'InitialNamesAccepted'],
+    ]);
+    expect(crd.status.acceptedNames).toMatchObject({ plural: 'widgets', kind: 'Widget', listKind: 'WidgetList' });
+    expect(crd.status.storedVersions).toEqual(['v1']);
+    expect(crd.metadata.finalizers).toEqual(['customresourcecleanup.apiextensions.svc.io']);
+
+    const groups = (await call('GET', '/apis')).body;
+    expect(groups.groups.map((g: { name: string }) => g.name)).toContain(group);
+    const resources = (await call('GET', `/apis/${group}/v1`)).body;
+    expect(resources.resources.map((r: { name: string }) => r.name)).toEqual(['widgets', 'widgets/status']);
+    expect(resources.resources[0]).toMatchObject({ kind: 'Widget', namespaced: true, shortNames: ['wd'] });
+    const index = (await call('GET', '/openapi/v3')).body;
+    expect(Object.keys(index.paths)).toContain(`apis/${group}/v1`);
+
+    const widgets = `/apis/${group}/v1/namespaces/default/widgets`;
+    const made = await call('POST', widgets, { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w1' }, spec: { color: 'red', extra: 1 } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    // Defaulted and pruned by the definition's schema.
+    expect(made.body.spec).toEqual({ color: 'red', size: 1 });
+    const tooBig = await call('POST', widgets, { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w2' }, spec: { size: 11 } });
+    expect(tooBig.status).toBe(422);
+    expect(tooBig.body.message).toBe('Widget.shop.example.io "w2" is invalid: spec.size: Invalid value: 11: must be less than or equal to 10');
+    const patched = await call('PATCH', `${widgets}/w1`, { spec: { size: 3 } }, 'application/merge-patch+json');
+    expect(patched.body.spec.size).toBe(3);
+    const status = await call('PUT', `${widgets}/w1/status`, { ...patched.body, status: { ready: true } });
+    expect(status.body.status).toEqual({ ready: true });
+    const list = (await call('GET', widgets)).body;
+    expect(list.kind).toBe('WidgetList');
+    expect(list.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['w1']);
+    const table = await fetch(`${server.url}${widgets}`, { headers: { accept: 'application/json;as=Table;v=v1;g=meta.svc.io' } });
+    const columns = ((await table.json()) as { columnDefinitions: { name: string }[] }).columnDefinitions.map((c) => c.name);
+    expect(columns).toContain('Size');
+  });
+
+  it('changes validation for later requests when updated', async () => {
+    const group = 'update.example.io';
+    const crd = await createEstablished(widgetsCrd(group));
+    const widgets = `/apis/${group}/v1/namespaces/default/widgets`;
+    const widget = (name: string, size: number) => ({ apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name }, spec: { size } });
+    expect((await call('POST', widgets, widget('a', 8))).status).toBe(201);
+    const next = structuredClone(crd);
+    next.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.size.maximum = 5;
+    const updated = await call('PUT', `${CRDS}/${crd.metadata.name}`, next);
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    const refused = await until(
+      () => call('POST', widgets, widget('b', 8)),
+      (r) => r.status === 422,
+      'the new maximum applies',
+    );
+    expect(refused.body.message).toContain('spec.size: Invalid value: 8: must be less than or equal to 5');
+  });
+
+  it('takes its objects and endpoints with it when deleted', async () => {
+    const group = 'gone.example.io';
+    const crd = await createEstablished(widgetsCrd(group));
+    const widgets = `/apis/${group}/v1/namespaces/default/widgets`;
+    expect((await call('POST', widgets, { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'a' }, spec: {} })).status).toBe(201);
+    expect((await call('DELETE', `${CRDS}/${crd.metadata.name}`)).status).toBe(200);
+    await until(
+      () => call('GET', `${CRDS}/${crd.metadata.name}`),
+      (r) => r.status === 404,
+      'the definition is gone',
+    );
+    expect((await call('GET', widgets)).status).toBe(404);
+    expect((await call('GET', `/apis/${group}/v1`)).status).toBe(404);
+    const index = (await call('GET', '/openapi/v3')).body;
+    expect(Object.keys(index.paths)).not.toContain(`apis/${group}/v1`);
+    // Created again, the resource starts empty: the objects went with the definition.
+    await createEstablished(widgetsCrd(group));
+    expect((await call('GET', widgets)).body.items).toEqual([]);
+  });
+
+  it('refuses a second definition whose plural the group already serves: NamesAccepted False', async () => {
+    const group = 'names.example.io';
+    await createEstablished(widgetsCrd(group));
+    const other = widgetsCrd(group);
+    other.metadata.name = `gadgets.${group}`;
+    Object.assign(other.spec.names, { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', shortNames: ['wd'] });
+    expect((await call('POST', CRDS, other)).status).toBe(201);
+    const crd = await until(
+      async () => (await call('GET', `${CRDS}/${other.metadata.name}`)).body,
+      (c) => (c.status?.conditions?.length ?? 0) > 0,
+      'conditions set',
+    );
+    expect(crd.status.conditions.map((c: { type: string; status: string; message: string }) => [c.type, c.status, c.message])).toEqual([
+      ['NamesAccepted', 'False', '"wd" is already in use'],
+      ['Established', 'False', 'not all names are accepted'],
+    ]);
+    expect((await call('GET', `/apis/${group}/v1/gadgets`)).status).toBe(404);
+  });
+});
+
+describe('CustomResourceDefinition validation', () => {
+  async function refused(crd: unknown): Promise<string[]> {
+    const res = await call('POST', CRDS, crd);
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    return res.body.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`);
+  }
+
+  it('names: <plural>.<group>, a group with a dot, one storage version', async () => {
+    const crd = widgetsCrd('nodot');
+    crd.metadata.name = 'widgets.other.io';
+    crd.spec.versions[0].storage = false;
+    expect(await refused(crd)).toEqual([
+      'metadata.name: Invalid value: "widgets.other.io": must be spec.names.plural+"."+spec.group',
+      'spec.group: Invalid value: "nodot": should be a domain with at least one dot',
+      expect.stringMatching(/^spec\.versions: Invalid value: .*: must have exactly one version marked as storage version$/),
+    ]);
+  });
+
+  it('structural schema and list-type rules', async () => {
+    const crd = widgetsCrd('structural.example.io', {
+      properties: {
+        untyped: { description: 'no type' },
+        list: { type: 'array' },
+        ports: { type: 'array', 'x-kubernetes-list-type': 'map', items: { type: 'object', properties: { port: { type: 'integer' } } } },
+        keyed: { type: 'array', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'string' } },
+      },
+    });
+    const at = 'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties';
+    expect(await refused(crd)).toEqual([
+      `${at}[untyped].type: Required value: must not be empty for specified object fields`,
+      `${at}[list].items: Required value: must be specified`,
+      `${at}[ports].x-kubernetes-list-map-keys: Required value: must not be empty if x-kubernetes-list-type is map`,
+      `${at}[keyed].x-kubernetes-list-type: Required value: must be map if x-kubernetes-list-map-keys is non-empty`,
+    ]);
+  });
+
+  it('CEL rules: one that does not compile, and one whose estimated cost is over budget', async () => {
+    const crd = widgetsCrd('cel.example.io', {
+      properties: {
+        names: { type: 'array', items: { type: 'string' } },
+        size: { type: 'integer' },
+      },
+      'x-kubernetes-validations': [
+        { rule: 'self.size > ' },
+        { rule: 'self.names.all(a, self.names.all(b, a == b || a != b))' },
+      ],
+    });
+    const rules = 'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations';
+    const causes = await refused(crd);
+    expect(causes).toHaveLength(2);
+    expect(causes[0]).toMatch(new RegExp(`^${escape(rules)}\\[0\\]\\.rule: Invalid value: "self.size > ": compilation failed: `));
+    expect(causes[1]).toMatch(
+      new RegExp(
+        `^${escape(rules)}\\[1\\]\\.rule: Forbidden: estimated rule cost exceeds budget by factor of (more than 100x|[0-9.]+x) \\(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared\\)$`,
+      ),
+    );
+    expect((await call('GET', `${CRDS}/widgets.cel.example.io`)).status).toBe(404);
+  });
+});
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
