@@ -1,4 +1,12 @@
-import { type FieldError, type JsonApiObject, fieldInvalid, fieldRequired, fieldTooLong, isDNS1035Label, isDNS1123Subdomain } from '../../api/index.js';
+import {
+  type FieldError,
+  type JsonApiObject,
+  fieldInvalid,
+  fieldRequired,
+  fieldTooLong,
+  isDNS1035Label,
+  isDNS1123Subdomain,
+} from '../../api/index.js';
 import { schemaErrors } from './schema-errors.js';
 
 /** The parts of a CustomResourceDefinition the server reads (anything may be missing or mistyped). */
@@ -33,7 +41,11 @@ export function definitionErrors(crd: JsonApiObject): FieldError[] {
   errors.push(...versionsErrors(spec.versions));
   if (spec.preserveUnknownFields === true) {
     errors.push(
-      fieldInvalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'),
+      fieldInvalid(
+        'spec.preserveUnknownFields',
+        true,
+        'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead',
+      ),
     );
   }
   const conversion = isRecord(spec.conversion) ? spec.conversion : {};
@@ -41,7 +53,12 @@ export function definitionErrors(crd: JsonApiObject): FieldError[] {
     errors.push(fieldRequired('spec.conversion.webhook', 'required when strategy is set to Webhook'));
   }
   if (conversion.strategy !== 'Webhook' && conversion.webhook !== undefined) {
-    errors.push({ type: 'FieldValueForbidden', field: 'spec.conversion.webhook', badValue: '', detail: 'should not be set when strategy is not set to Webhook' });
+    errors.push({
+      type: 'FieldValueForbidden',
+      field: 'spec.conversion.webhook',
+      badValue: '',
+      detail: 'should not be set when strategy is not set to Webhook',
+    });
   }
   return errors;
 }
@@ -90,7 +107,8 @@ function versionsErrors(value: unknown): FieldError[] {
       if (problems.length > 0) errors.push(fieldInvalid(`${path}.name`, v.name, problems.join(',')));
     }
     if (typeof v.deprecationWarning === 'string') {
-      if (v.deprecated !== true) errors.push(fieldInvalid(`${path}.deprecationWarning`, v.deprecationWarning, 'can only be set for deprecated versions'));
+      if (v.deprecated !== true)
+        errors.push(fieldInvalid(`${path}.deprecationWarning`, v.deprecationWarning, 'can only be set for deprecated versions'));
       else if ([...v.deprecationWarning].length > 256) errors.push(fieldTooLong(`${path}.deprecationWarning`, v.deprecationWarning, 256));
     }
     const schema = isRecord(v.schema) ? v.schema.openAPIV3Schema : undefined;
@@ -100,7 +118,8 @@ function versionsErrors(value: unknown): FieldError[] {
   }
   if (!unique) errors.push(fieldInvalid('spec.versions', value, 'must contain unique version names'));
   if (storage !== 1) errors.push(fieldInvalid('spec.versions', value, 'must have exactly one version marked as storage version'));
-  if (!value.some((v) => isRecord(v) && v.served === true)) errors.push(fieldInvalid('spec.versions', value, 'must have at least one served version'));
+  if (!value.some((v) => isRecord(v) && v.served === true))
+    errors.push(fieldInvalid('spec.versions', value, 'must have at least one served version'));
   return errors;
 }
 
@@ -112,7 +131,8 @@ function subresourceErrors(value: unknown, path: string): FieldError[] {
   for (const field of ['specReplicasPath', 'statusReplicasPath']) {
     const p = scale[field];
     if (typeof p !== 'string' || p === '') errors.push(fieldRequired(`${path}.scale.${field}`));
-    else if (!/^\.[A-Za-z0-9_.]+$/.test(p)) errors.push(fieldInvalid(`${path}.scale.${field}`, p, 'should be a json path under .spec or .status'));
+    else if (!/^\.[A-Za-z0-9_.]+$/.test(p))
+      errors.push(fieldInvalid(`${path}.scale.${field}`, p, 'should be a json path under .spec or .status'));
   }
   return errors;
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from '../../../scripts/reference-server.js';
+import type { Json } from '../server.testing.js';
 
 /**
  * CustomResourceDefinitions created over HTTP against the reference server (in memory): served
@@ -75,17 +76,13 @@ function widgetsCrd(group: string, overrides: Record<string, unknown> = {}, spec
   };
 }
 
-const established = (crd: { status?: { conditions?: { type: string; status: string }[] } }) =>
-  crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ?? false;
+const established = (crd: Json): boolean =>
+  crd.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True') ?? false;
 
-async function createEstablished(crd: { metadata: { name: string } }) {
+async function createEstablished(crd: { metadata: { name: string } }): Promise<Json> {
   const created = await call('POST', CRDS, crd);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return until(
-    async () => (await call('GET', `${CRDS}/${crd.metadata.name}`)).body,
-    established,
-    `${crd.metadata.name} Established`,
-  );
+  return until(async () => (await call('GET', `${CRDS}/${crd.metadata.name}`)).body, established, `${crd.metadata.name} Established`);
 }
 
 describe('a CustomResourceDefinition created over HTTP', () => {
@@ -109,13 +106,20 @@ describe('a CustomResourceDefinition created over HTTP', () => {
     expect(Object.keys(index.paths)).toContain(`apis/${group}/v1`);
 
     const widgets = `/apis/${group}/v1/namespaces/default/widgets`;
-    const made = await call('POST', widgets, { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w1' }, spec: { color: 'red', extra: 1 } });
+    const made = await call('POST', widgets, {
+      apiVersion: `${group}/v1`,
+      kind: 'Widget',
+      metadata: { name: 'w1' },
+      spec: { color: 'red', extra: 1 },
+    });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     // Defaulted and pruned by the definition's schema.
     expect(made.body.spec).toEqual({ color: 'red', size: 1 });
     const tooBig = await call('POST', widgets, { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w2' }, spec: { size: 11 } });
     expect(tooBig.status).toBe(422);
-    expect(tooBig.body.message).toBe('Widget.shop.example.io "w2" is invalid: spec.size: Invalid value: 11: must be less than or equal to 10');
+    expect(tooBig.body.message).toBe(
+      'Widget.shop.example.io "w2" is invalid: spec.size: Invalid value: 11: must be less than or equal to 10',
+    );
     const patched = await call('PATCH', `${widgets}/w1`, { spec: { size: 3 } }, 'application/merge-patch+json');
     expect(patched.body.spec.size).toBe(3);
     const status = await call('PUT', `${widgets}/w1/status`, { ...patched.body, status: { ready: true } });
@@ -150,7 +154,9 @@ describe('a CustomResourceDefinition created over HTTP', () => {
     const group = 'gone.example.io';
     const crd = await createEstablished(widgetsCrd(group));
     const widgets = `/apis/${group}/v1/namespaces/default/widgets`;
-    expect((await call('POST', widgets, { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'a' }, spec: {} })).status).toBe(201);
+    expect((await call('POST', widgets, { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'a' }, spec: {} })).status).toBe(
+      201,
+    );
     expect((await call('DELETE', `${CRDS}/${crd.metadata.name}`)).status).toBe(200);
     await until(
       () => call('GET', `${CRDS}/${crd.metadata.name}`),
@@ -196,7 +202,7 @@ describe('CustomResourceDefinition validation', () => {
   it('names: <plural>.<group>, a group with a dot, one storage version', async () => {
     const crd = widgetsCrd('nodot');
     crd.metadata.name = 'widgets.other.io';
-    crd.spec.versions[0].storage = false;
+    for (const v of crd.spec.versions) v.storage = false;
     expect(await refused(crd)).toEqual([
       'metadata.name: Invalid value: "widgets.other.io": must be spec.names.plural+"."+spec.group',
       'spec.group: Invalid value: "nodot": should be a domain with at least one dot',
@@ -228,24 +234,21 @@ describe('CustomResourceDefinition validation', () => {
         names: { type: 'array', items: { type: 'string' } },
         size: { type: 'integer' },
       },
-      'x-kubernetes-validations': [
-        { rule: 'self.size > ' },
-        { rule: 'self.names.all(a, self.names.all(b, a == b || a != b))' },
-      ],
+      'x-kubernetes-validations': [{ rule: 'self.size > ' }, { rule: 'self.names.all(a, self.names.all(b, a == b || a != b))' }],
     });
     const rules = 'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations';
     const causes = await refused(crd);
     expect(causes).toHaveLength(2);
-    expect(causes[0]).toMatch(new RegExp(`^${escape(rules)}\\[0\\]\\.rule: Invalid value: "self.size > ": compilation failed: `));
+    expect(causes[0]).toMatch(new RegExp(`^${escapeRegExp(rules)}\\[0\\]\\.rule: Invalid value: "self.size > ": compilation failed: `));
     expect(causes[1]).toMatch(
       new RegExp(
-        `^${escape(rules)}\\[1\\]\\.rule: Forbidden: estimated rule cost exceeds budget by factor of (more than 100x|[0-9.]+x) \\(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared\\)$`,
+        `^${escapeRegExp(rules)}\\[1\\]\\.rule: Forbidden: estimated rule cost exceeds budget by factor of (more than 100x|[0-9.]+x) \\(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared\\)$`,
       ),
     );
     expect((await call('GET', `${CRDS}/widgets.cel.example.io`)).status).toBe(404);
   });
 });
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

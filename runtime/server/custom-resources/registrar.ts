@@ -68,7 +68,9 @@ export class Registrar {
   }
 
   private enqueue(key: string): void {
-    this.#queue = this.#queue.then(() => this.reconcile(key)).catch((e: unknown) => this.log(`CustomResourceDefinition ${key}: ${String(e)}`));
+    this.#queue = this.#queue
+      .then(() => this.reconcile(key))
+      .catch((e: unknown) => this.log(`CustomResourceDefinition ${key}: ${String(e)}`));
   }
 
   private async reconcile(key: string): Promise<void> {
@@ -106,7 +108,9 @@ export class Registrar {
           : { type: 'Established', status: 'False', reason: 'InstallationFailure', message: error },
       ];
       status.acceptedNames = accepted;
-      const storage = (Array.isArray(spec.versions) ? spec.versions : []).find((v) => isRecord(v) && v.storage === true) as { name?: string } | undefined;
+      const storage = (Array.isArray(spec.versions) ? spec.versions : []).find((v) => isRecord(v) && v.storage === true) as
+        | { name?: string }
+        | undefined;
       const stored = Array.isArray(status.storedVersions) ? (status.storedVersions as string[]) : [];
       if (storage?.name && !stored.includes(storage.name)) status.storedVersions = [...stored, storage.name];
     }
@@ -115,7 +119,13 @@ export class Registrar {
   }
 
   /** Compiles and serves the definition's kinds (unless its spec is unchanged); the failure, if any. */
-  private async register(name: string, group: string, plural: string, names: Record<string, unknown>, crd: JsonApiObject): Promise<string | undefined> {
+  private async register(
+    name: string,
+    group: string,
+    plural: string,
+    names: Record<string, unknown>,
+    crd: JsonApiObject,
+  ): Promise<string | undefined> {
     const spec = JSON.stringify(crd.spec);
     const current = this.#served.get(name);
     if (current?.spec === spec) return undefined;
@@ -207,7 +217,9 @@ export class Registrar {
 
   private async write(crd: JsonApiObject, kv: KeyValue): Promise<void> {
     // A conflict means the definition changed meanwhile; its own event reconciles it again.
-    await this.context.store.update(kv.key, encodeObject(crd, this.definitions), { expectedModRevision: kv.modRevision }).catch(() => undefined);
+    await this.context.store
+      .update(kv.key, encodeObject(crd, this.definitions), { expectedModRevision: kv.modRevision })
+      .catch(() => undefined);
   }
 
   private log(line: string): void {
@@ -218,7 +230,11 @@ export class Registrar {
 /** spec.names with upstream's defaults: singular the lowercased kind, listKind `<kind>List`. */
 function acceptedNamesOf(names: Record<string, unknown>): Record<string, unknown> {
   const kind = String(names.kind);
-  const out: Record<string, unknown> = { ...names, singular: names.singular || kind.toLowerCase(), listKind: names.listKind || `${kind}List` };
+  const out: Record<string, unknown> = {
+    ...names,
+    singular: names.singular || kind.toLowerCase(),
+    listKind: names.listKind || `${kind}List`,
+  };
   return out;
 }
 

@@ -21,7 +21,8 @@ export function ruleErrors(root: SchemaNode, path: string): FieldError[] {
         compileRule(rule, { self: node, oldSelf: /\boldSelf\b/.test(rule.rule) });
       } catch (e) {
         if (!(e instanceof CelCompileError)) throw e;
-        if (e.cost) errors.push({ type: 'FieldValueForbidden', field: rulePath, badValue: '', detail: overBudget('estimated rule cost', e.cost) });
+        if (e.cost)
+          errors.push({ type: 'FieldValueForbidden', field: rulePath, badValue: '', detail: overBudget('estimated rule cost', e.cost) });
         else errors.push(fieldInvalid(rulePath, rule.rule, `compilation failed: ${e.summary}`));
       }
     }

@@ -35,7 +35,8 @@ function visit(s: Schema, path: string, what: string, errors: FieldError[]): voi
   if ((s.type === undefined || s.type === '') && !intOrString && preserve !== true) {
     errors.push(fieldRequired(`${path}.type`, `must not be empty for specified ${what}`));
   }
-  if (s.$ref !== undefined) errors.push({ type: 'FieldValueForbidden', field: `${path}.$ref`, badValue: '', detail: '$ref is not supported' });
+  if (s.$ref !== undefined)
+    errors.push({ type: 'FieldValueForbidden', field: `${path}.$ref`, badValue: '', detail: '$ref is not supported' });
   const properties = isSchema(s.properties) ? s.properties : undefined;
   if (properties && Object.keys(properties).length > 0 && s.additionalProperties !== undefined && s.additionalProperties !== false) {
     errors.push({
@@ -62,12 +63,14 @@ function listTypeErrors(s: Schema, path: string): FieldError[] {
     errors.push(fieldNotSupported(`${path}.x-kubernetes-list-type`, listType, LIST_TYPES));
   }
   if (listType !== undefined && s.type !== 'array') {
-    if (s.type === undefined || s.type === '') errors.push(fieldRequired(`${path}.type`, 'must be array if x-kubernetes-list-type is specified'));
+    if (s.type === undefined || s.type === '')
+      errors.push(fieldRequired(`${path}.type`, 'must be array if x-kubernetes-list-type is specified'));
     else errors.push(fieldInvalid(`${path}.type`, s.type, 'must be array if x-kubernetes-list-type is specified'));
   }
   const items = isSchema(s.items) ? s.items : undefined;
   if (listType === 'map') {
-    if (keys.length === 0) errors.push(fieldRequired(`${path}.x-kubernetes-list-map-keys`, 'must not be empty if x-kubernetes-list-type is map'));
+    if (keys.length === 0)
+      errors.push(fieldRequired(`${path}.x-kubernetes-list-map-keys`, 'must not be empty if x-kubernetes-list-type is map'));
     if (s.items === undefined) errors.push(fieldRequired(`${path}.items`, 'must have a schema if x-kubernetes-list-type is map'));
     if (items && items.type !== 'object') {
       errors.push(fieldInvalid(`${path}.items.type`, items.type ?? '', "must be object if parent array's x-kubernetes-list-type is map"));
@@ -82,11 +85,18 @@ function listTypeErrors(s: Schema, path: string): FieldError[] {
           errors.push(fieldInvalid(`${path}.x-kubernetes-list-map-keys`, keys, 'entries must all be names of item properties'));
         } else if (property.type === 'array' || property.type === 'object') {
           errors.push(
-            fieldInvalid(`${path}.items.properties[${String(key)}].type`, property.type, "must be a scalar type if parent array's x-kubernetes-list-type is map"),
+            fieldInvalid(
+              `${path}.items.properties[${String(key)}].type`,
+              property.type,
+              "must be a scalar type if parent array's x-kubernetes-list-type is map",
+            ),
           );
         } else if (!required.includes(key) && property.default === undefined) {
           errors.push(
-            fieldRequired(`${path}.items.properties[${String(key)}]`, 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property'),
+            fieldRequired(
+              `${path}.items.properties[${String(key)}]`,
+              'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property',
+            ),
           );
         }
         if (seen.has(key)) errors.push(fieldInvalid(`${path}.x-kubernetes-list-map-keys`, keys, 'must not contain duplicate entries'));
@@ -96,7 +106,11 @@ function listTypeErrors(s: Schema, path: string): FieldError[] {
   }
   if (listType === 'set' && items?.type === 'object' && items['x-kubernetes-map-type'] !== 'atomic') {
     errors.push(
-      fieldInvalid(`${path}.items.x-kubernetes-map-type`, items['x-kubernetes-map-type'] ?? null, 'must be atomic as item of a list with x-kubernetes-list-type=set'),
+      fieldInvalid(
+        `${path}.items.x-kubernetes-map-type`,
+        items['x-kubernetes-map-type'] ?? null,
+        'must be atomic as item of a list with x-kubernetes-list-type=set',
+      ),
     );
   }
   if (keys.length > 0 && listType !== 'map') {
