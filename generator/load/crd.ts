@@ -87,7 +87,10 @@ export function loadCrd(doc: unknown, file: string, link: LinkContext): GroupVer
     };
     if (node.description !== undefined) named.description = node.description;
     const gv: GroupVersion = { group, version, source: file, types: [named] };
-    if (v.deprecated === true) gv.lifecycle = { deprecated: optString(v, 'deprecationWarning', ctx, path) ?? 'deprecated' };
+    // Upstream's default: `<group>/<version> <Kind> is deprecated`; a deprecationWarning replaces it.
+    if (v.deprecated === true) {
+      gv.lifecycle = { warning: optString(v, 'deprecationWarning', ctx, path) ?? `${group}/${version} ${kind} is deprecated` };
+    }
     return gv;
   });
 }

@@ -226,6 +226,8 @@ export interface Lifecycle {
   deprecated?: string;
   removed?: string;
   replacement?: string;
+  /** The deprecation warning verbatim (a CustomResourceDefinition's deprecated version). */
+  warning?: string;
 }
 
 export interface GroupVersion {

@@ -82,6 +82,8 @@ export interface VersionLifecycle {
   deprecated?: string;
   removed?: string;
   replacement?: string;
+  /** The deprecation warning verbatim (a CustomResourceDefinition's deprecated version), in place of the built one. */
+  warning?: string;
 }
 
 /**

@@ -254,6 +254,7 @@ function pathKey(group: string, version: string, resource: string): string {
 /** The real system's deprecation warning: `<group/version> <Kind> is deprecated in v1.X+, unavailable in v1.Y+; use <replacement>`. */
 function deprecationWarning(k: KindRegistration): string | undefined {
   const l = k.lifecycle;
+  if (l?.warning) return l.warning;
   if (!l?.deprecated && !l?.removed) return undefined;
   const parts = [`${k.apiVersion} ${k.kind} is deprecated in v${l.deprecated ?? '?'}+`];
   if (l.removed) parts.push(`unavailable in v${l.removed}+`);

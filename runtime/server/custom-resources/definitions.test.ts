@@ -192,6 +192,39 @@ describe('a CustomResourceDefinition created over HTTP', () => {
   });
 });
 
+describe('a CustomResourceDefinition with several versions (conversion None)', () => {
+  it('serves the served versions, each object in every one of them, and warns on the deprecated ones', async () => {
+    const group = 'versions.example.io';
+    const base = widgetsCrd(group);
+    const v1 = base.spec.versions[0] as Record<string, unknown>;
+    const version = (name: string, extra: Record<string, unknown>) => ({ ...structuredClone(v1), name, storage: false, ...extra });
+    base.spec.versions = [
+      v1 as (typeof base.spec.versions)[number],
+      version('v1beta1', {
+        deprecated: true,
+        deprecationWarning: 'v1beta1 widgets go away in 2027; use v1',
+      }) as (typeof base.spec.versions)[number],
+      version('v1alpha1', { deprecated: true }) as (typeof base.spec.versions)[number],
+      version('v0', { served: false }) as (typeof base.spec.versions)[number],
+    ];
+    await createEstablished(base);
+    const beta = `/apis/${group}/v1beta1/namespaces/default/widgets`;
+    const made = await call('POST', beta, { apiVersion: `${group}/v1beta1`, kind: 'Widget', metadata: { name: 'w' }, spec: { size: 2 } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.headers.get('warning')).toBe('299 - "v1beta1 widgets go away in 2027; use v1"');
+    const alpha = await call('GET', `/apis/${group}/v1alpha1/namespaces/default/widgets/w`);
+    expect(alpha.headers.get('warning')).toBe(`299 - "${group}/v1alpha1 Widget is deprecated"`);
+    expect(alpha.body.apiVersion).toBe(`${group}/v1alpha1`);
+    const read = await call('GET', `/apis/${group}/v1/namespaces/default/widgets/w`);
+    expect(read.headers.get('warning')).toBeNull();
+    expect(read.body).toMatchObject({ apiVersion: `${group}/v1`, spec: { size: 2 } });
+    expect((await call('GET', `/apis/${group}/v0/namespaces/default/widgets`)).status).toBe(404);
+    const discovered = (await call('GET', `/apis/${group}`)).body;
+    expect(discovered.versions.map((v: { version: string }) => v.version)).toEqual(['v1', 'v1beta1', 'v1alpha1']);
+    expect(discovered.preferredVersion.version).toBe('v1');
+  });
+});
+
 describe('CustomResourceDefinition validation', () => {
   async function refused(crd: unknown): Promise<string[]> {
     const res = await call('POST', CRDS, crd);
