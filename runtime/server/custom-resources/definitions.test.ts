@@ -172,6 +172,26 @@ describe('a CustomResourceDefinition created over HTTP', () => {
     expect((await call('GET', widgets)).body.items).toEqual([]);
   });
 
+  it('shares the OpenAPI document of its group/version with the other definitions of it', async () => {
+    const group = 'shared.example.io';
+    await createEstablished(widgetsCrd(group));
+    const gadgets = widgetsCrd(group);
+    gadgets.metadata.name = `gadgets.${group}`;
+    Object.assign(gadgets.spec.names, { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', shortNames: [] });
+    await createEstablished(gadgets);
+    const pathsOf = async () => {
+      const index = (await call('GET', '/openapi/v3')).body;
+      const doc = (await call('GET', index.paths[`apis/${group}/v1`].serverRelativeURL)).body;
+      return Object.keys(doc.paths).filter((p) => p.endsWith('/widgets') || p.endsWith('/gadgets'));
+    };
+    expect(await pathsOf()).toEqual(
+      expect.arrayContaining([`/apis/${group}/v1/namespaces/{namespace}/widgets`, `/apis/${group}/v1/namespaces/{namespace}/gadgets`]),
+    );
+    expect((await call('DELETE', `${CRDS}/widgets.${group}`)).status).toBe(200);
+    await until(pathsOf, (paths) => !paths.some((p) => p.endsWith('/widgets')), 'widgets withdrawn');
+    expect(await pathsOf()).toContain(`/apis/${group}/v1/namespaces/{namespace}/gadgets`);
+  });
+
   it('refuses a second definition whose plural the group already serves: NamesAccepted False', async () => {
     const group = 'names.example.io';
     await createEstablished(widgetsCrd(group));

@@ -37,6 +37,8 @@ interface Served {
  */
 export class Registrar {
   readonly #served = new Map<string, Served>();
+  /** Per OpenAPI path, the document of each definition: definitions of one group/version share a document. */
+  readonly #documents = new Map<string, Map<string, Loader>>();
   #queue: Promise<void> = Promise.resolve();
   #stop: (() => void) | undefined;
 
@@ -135,9 +137,13 @@ export class Registrar {
     } catch (e) {
       return e instanceof Error ? e.message : String(e);
     }
-    if (current) this.host.openApi.withdraw(current.openApiKeys);
+    if (current) this.unpublish(name, current.openApiKeys);
     this.context.registry.replace(group, plural, defined.kinds);
-    this.host.openApi.publish(defined.openApiDocuments);
+    for (const [key, loader] of Object.entries(defined.openApiDocuments)) {
+      const byDefinition = this.#documents.get(key) ?? new Map<string, Loader>();
+      this.#documents.set(key, byDefinition.set(name, loader));
+      this.host.openApi.publish({ [key]: merged([...byDefinition.values()]) });
+    }
     this.#served.set(name, {
       group,
       plural,
@@ -173,8 +179,20 @@ export class Registrar {
     const served = this.#served.get(name);
     if (!served) return;
     this.context.registry.remove(served.group, served.plural);
-    this.host.openApi.withdraw(served.openApiKeys);
+    this.unpublish(name, served.openApiKeys);
     this.#served.delete(name);
+  }
+
+  private unpublish(name: string, keys: readonly string[]): void {
+    for (const key of keys) {
+      const byDefinition = this.#documents.get(key);
+      byDefinition?.delete(name);
+      if (byDefinition && byDefinition.size > 0) this.host.openApi.publish({ [key]: merged([...byDefinition.values()]) });
+      else {
+        this.#documents.delete(key);
+        this.host.openApi.withdraw([key]);
+      }
+    }
   }
 
   /** A deleted definition: stop serving it, remove its objects, then let it go. */
@@ -225,6 +243,23 @@ export class Registrar {
   private log(line: string): void {
     process.stderr.write(`${line}\n`);
   }
+}
+
+type Loader = () => Promise<Record<string, unknown>>;
+
+/** One group/version's document from each definition's: their paths and component schemas together. */
+function merged(loaders: readonly Loader[]): Loader {
+  return async () => {
+    const docs = await Promise.all(loaders.map((load) => load()));
+    const paths: Record<string, unknown> = {};
+    const schemas: Record<string, unknown> = {};
+    for (const doc of docs) {
+      Object.assign(paths, doc.paths);
+      Object.assign(schemas, (doc.components as { schemas?: object } | undefined)?.schemas);
+    }
+    const first = docs[0] ?? {};
+    return { ...first, paths, components: { ...(first.components as object | undefined), schemas } };
+  };
 }
 
 /** spec.names with upstream's defaults: singular the lowercased kind, listKind `<kind>List`. */
