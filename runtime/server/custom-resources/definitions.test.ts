@@ -172,6 +172,34 @@ describe('a CustomResourceDefinition created over HTTP', () => {
     expect((await call('GET', widgets)).body.items).toEqual([]);
   });
 
+  it('serves the selectable fields it declares', async () => {
+    const group = 'scale.example.io';
+    const crd = widgetsCrd(group, {
+      properties: { replicas: { type: 'integer' }, color: { type: 'string' } },
+    });
+    const v = crd.spec.versions[0] as Record<string, unknown>;
+    v.selectableFields = [{ jsonPath: '.spec.color' }];
+    await createEstablished(crd);
+    const widgets = `/apis/${group}/v1/namespaces/default/widgets`;
+    for (const [name, color] of [
+      ['r', 'red'],
+      ['b', 'blue'],
+    ]) {
+      const made = await call('POST', widgets, {
+        apiVersion: `${group}/v1`,
+        kind: 'Widget',
+        metadata: { name },
+        spec: { replicas: 1, color },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+    }
+    const red = (await call('GET', `${widgets}?fieldSelector=spec.color%3Dred`)).body;
+    expect(red.items.map((i: Json) => i.metadata.name)).toEqual(['r']);
+    const unknown = await call('GET', `${widgets}?fieldSelector=spec.replicas%3D1`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toContain('spec.replicas');
+  });
+
   it('shares the OpenAPI document of its group/version with the other definitions of it', async () => {
     const group = 'shared.example.io';
     await createEstablished(widgetsCrd(group));
@@ -242,6 +270,63 @@ describe('a CustomResourceDefinition with several versions (conversion None)', (
     const discovered = (await call('GET', `/apis/${group}`)).body;
     expect(discovered.versions.map((v: { version: string }) => v.version)).toEqual(['v1', 'v1beta1', 'v1alpha1']);
     expect(discovered.preferredVersion.version).toBe('v1');
+  });
+
+  it('is not Established, with the reason, when it asks for webhook conversion between versions', async () => {
+    const group = 'webhook.example.io';
+    const crd = widgetsCrd(
+      group,
+      {},
+      {
+        conversion: {
+          strategy: 'Webhook',
+          webhook: { clientConfig: { url: 'https://127.0.0.1:1/convert' }, conversionReviewVersions: ['v1'] },
+        },
+      },
+    );
+    crd.spec.versions.push({ ...structuredClone(crd.spec.versions[0]!), name: 'v2', storage: false });
+    expect((await call('POST', CRDS, crd)).status).toBe(201);
+    const got = await until(
+      async () => (await call('GET', `${CRDS}/${crd.metadata.name}`)).body,
+      (c) => (c.status?.conditions?.length ?? 0) > 0,
+      'conditions set',
+    );
+    expect(got.status.conditions[1]).toMatchObject({ type: 'Established', status: 'False', reason: 'InstallationFailure' });
+    expect(got.status.conditions[1].message).toContain('does not call conversion webhooks yet');
+    expect((await call('GET', `/apis/${group}/v1/namespaces/default/widgets`)).status).toBe(404);
+  });
+});
+
+describe('stored definitions after a restart', () => {
+  it('are served as soon as the server listens again, with their objects', async () => {
+    const store = `sqlite:${join(mkdtempSync(join(tmpdir(), 'svckit-crd-store-')), 'data.db')}`;
+    const group = 'restart.example.io';
+    const first = await startReferenceServer({ store });
+    try {
+      const created = await fetch(`${first.url}${CRDS}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(widgetsCrd(group)),
+      });
+      expect(created.status).toBe(201);
+      const widgets = `${first.url}/apis/${group}/v1/namespaces/default/widgets`;
+      const body = JSON.stringify({ apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'kept' }, spec: { size: 4 } });
+      await until(
+        async () => (await fetch(widgets, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status,
+        (status) => status === 201,
+        'the widget is created',
+      );
+    } finally {
+      await first.close();
+    }
+    const second = await startReferenceServer({ store });
+    try {
+      const res = await fetch(`${second.url}/apis/${group}/v1/namespaces/default/widgets/kept`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { spec: unknown }).spec).toEqual({ size: 4 });
+    } finally {
+      await second.close();
+    }
   });
 });
 
