@@ -366,6 +366,20 @@ describe('CustomResourceDefinition validation', () => {
     ]);
   });
 
+  it('types, patterns, and what the schema loader refuses, at the field of the definition', async () => {
+    const crd = widgetsCrd('loader.example.io', {
+      properties: { a: { type: 'strin' }, b: { type: 'string', pattern: '([' } },
+    });
+    const at = 'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties';
+    const causes = await refused(crd);
+    expect(causes[0]).toBe(
+      `${at}[a].type: Unsupported value: "strin": supported values: "array", "boolean", "integer", "number", "object", "string"`,
+    );
+    expect(causes[1]?.startsWith(`${at}[b].pattern: Invalid value: "([": must be a valid regular expression, but isn't: `)).toBe(true);
+    const loader = widgetsCrd('loader.example.io', { properties: { c: { type: 'string', minLength: 'x' } } });
+    expect(await refused(loader)).toEqual([`${at}[c].minLength: Invalid value: "": expected a number, found string "x"`]);
+  });
+
   it('CEL rules: one that does not compile, and one whose estimated cost is over budget', async () => {
     const crd = widgetsCrd('cel.example.io', {
       properties: {

@@ -38,11 +38,33 @@ async function compiledErrors(crd: JsonApiObject, host: CustomResourceHost): Pro
   try {
     ({ kinds } = await host.compile(crd));
   } catch (e) {
-    return [fieldInvalid('spec', '', e instanceof Error ? e.message : String(e))];
+    return [loaderError(e instanceof Error ? e.message : String(e))];
   }
   const versions = ((crd.spec as { versions?: { name?: string }[] }).versions ?? []).map((v) => v?.name);
   const kind = (crd.spec as { names?: { kind?: string } }).names?.kind;
   return kinds
     .filter((k) => k.kind === kind)
     .flatMap((k) => ruleErrors(k.schema, `spec.versions[${versions.indexOf(k.version)}].schema.openAPIV3Schema`));
+}
+
+/**
+ * The generator's loader names the file it read and a JSON path (`<file>: .spec.versions[0].schema
+ * .openAPIV3Schema.properties.spec.type: expected ...`): the error at that field, in the
+ * definition's field path (`properties[spec]`), without the cache file.
+ */
+function loaderError(message: string): FieldError {
+  const m = /^[^:]*: (\.spec\.[^:]*): (.*)$/s.exec(message);
+  if (!m) return fieldInvalid('spec', '', message);
+  // The loader spells extensions by its own names (`a["x-svc-validations"]`); a definition by upstream's.
+  const parts = m[1]!
+    .slice(1)
+    .replace(/\["x-svc-([^"]+)"\]/g, '.x-kubernetes-$1')
+    .split('.');
+  const schemaAt = parts.indexOf('openAPIV3Schema');
+  const path: string[] = parts.slice(0, schemaAt + 1);
+  for (let i = schemaAt + 1; i < parts.length; i++) {
+    if (schemaAt >= 0 && parts[i] === 'properties' && i + 1 < parts.length) path.push(`properties[${parts[++i]}]`);
+    else path.push(parts[i]!);
+  }
+  return fieldInvalid(path.join('.'), '', m[2]!);
 }

@@ -3,6 +3,7 @@ import { type FieldError, fieldInvalid, fieldNotSupported, fieldRequired } from 
 type Schema = Record<string, unknown>;
 
 const LIST_TYPES = ['atomic', 'set', 'map'];
+const TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 
 /**
  * The structural-schema and list-type rules of one version's `openAPIV3Schema`, as upstream's
@@ -34,6 +35,14 @@ function visit(s: Schema, path: string, what: string, errors: FieldError[]): voi
   if (preserve === false) errors.push(fieldInvalid(`${path}.x-kubernetes-preserve-unknown-fields`, false, 'must be true or undefined'));
   if ((s.type === undefined || s.type === '') && !intOrString && preserve !== true) {
     errors.push(fieldRequired(`${path}.type`, `must not be empty for specified ${what}`));
+  }
+  if (typeof s.type === 'string' && s.type !== '' && !TYPES.includes(s.type)) errors.push(fieldNotSupported(`${path}.type`, s.type, TYPES));
+  if (typeof s.pattern === 'string') {
+    try {
+      new RegExp(s.pattern, 'u');
+    } catch (e) {
+      errors.push(fieldInvalid(`${path}.pattern`, s.pattern, `must be a valid regular expression, but isn't: ${(e as Error).message}`));
+    }
   }
   if (s.$ref !== undefined)
     errors.push({ type: 'FieldValueForbidden', field: `${path}.$ref`, badValue: '', detail: '$ref is not supported' });
