@@ -154,8 +154,11 @@ export interface DeleteTarget {
 export interface KindHook {
   /** Prepares a new object before admission (server-set fields of the kind). */
   prepareCreate?(object: JsonApiObject): void;
-  /** Prepares (or checks: throw a StatusError) every written object (create, update, patch, apply) before admission. */
-  prepareWrite?(object: JsonApiObject): void | Promise<void>;
+  /**
+   * Prepares (or checks: throw a StatusError) every written object (create, update, patch, apply)
+   * before admission; `old` is the stored object on an update.
+   */
+  prepareWrite?(object: JsonApiObject, old?: JsonApiObject): void | Promise<void>;
   /** Deletes an object in place of the generic two-phase delete; undefined leaves it to the generic one. */
   delete?(ctx: ServerContext, target: DeleteTarget): Promise<Reply | undefined>;
   /** Server-wide: before an object of any namespaced kind is created in `namespace`. */

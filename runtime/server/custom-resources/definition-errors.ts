@@ -63,6 +63,32 @@ export function definitionErrors(crd: JsonApiObject): FieldError[] {
   return errors;
 }
 
+/**
+ * What an update may not do (upstream's ValidateCustomResourceDefinitionUpdate and strategy): the
+ * group and scope stay; the storage version joins `status.storedVersions` (here, as upstream's
+ * PrepareForUpdate), and every stored version must stay in spec.versions, or its objects could
+ * not be read.
+ */
+export function updateErrors(crd: JsonApiObject, old: JsonApiObject): FieldError[] {
+  const spec = (isRecord(crd.spec) ? crd.spec : {}) as Definition;
+  const oldSpec = (isRecord(old.spec) ? old.spec : {}) as Definition;
+  const errors: FieldError[] = [];
+  for (const field of ['group', 'scope'] as const) {
+    if (spec[field] !== oldSpec[field]) errors.push(fieldInvalid(`spec.${field}`, spec[field], 'field is immutable'));
+  }
+  const versions = (Array.isArray(spec.versions) ? spec.versions : []).filter(isRecord);
+  const status = isRecord(crd.status) ? crd.status : undefined;
+  if (!status || !Array.isArray(status.storedVersions)) return errors;
+  const stored = status.storedVersions as unknown[];
+  const storage = versions.find((v) => v.storage === true)?.name;
+  if (typeof storage === 'string' && !stored.includes(storage)) stored.push(storage);
+  for (const [i, name] of stored.entries()) {
+    if (!versions.some((v) => v.name === name))
+      errors.push(fieldInvalid(`status.storedVersions[${i}]`, name, 'must appear in spec.versions'));
+  }
+  return errors;
+}
+
 function namesErrors(names: NonNullable<Definition['names']>, path: string): FieldError[] {
   const errors: FieldError[] = [];
   const label = (field: string, value: unknown, prefix = '') => {

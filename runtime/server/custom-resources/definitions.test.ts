@@ -150,6 +150,27 @@ describe('a CustomResourceDefinition created over HTTP', () => {
     expect(refused.body.message).toContain('spec.size: Invalid value: 8: must be less than or equal to 5');
   });
 
+  it('keeps its group, scope and stored versions on update', async () => {
+    const group = 'immutable.example.io';
+    const crd = await createEstablished(widgetsCrd(group));
+    const next = structuredClone(crd);
+    next.spec.scope = 'Cluster';
+    next.spec.versions[0].name = 'v2';
+    const res = await call('PUT', `${CRDS}/${crd.metadata.name}`, next);
+    expect(res.status).toBe(422);
+    expect(res.body.details.causes.map((c: Json) => `${c.field}: ${c.message}`)).toEqual([
+      'spec.scope: Invalid value: "Cluster": field is immutable',
+      'status.storedVersions[0]: Invalid value: "v1": must appear in spec.versions',
+    ]);
+    // A new storage version beside the stored one is fine, and joins the stored versions.
+    const added = structuredClone(crd);
+    added.spec.versions[0].storage = false;
+    added.spec.versions.push({ ...structuredClone(crd.spec.versions[0]), name: 'v2', storage: true });
+    const ok = await call('PUT', `${CRDS}/${crd.metadata.name}`, added);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.status.storedVersions).toEqual(['v1', 'v2']);
+  });
+
   it('takes its objects and endpoints with it when deleted', async () => {
     const group = 'gone.example.io';
     const crd = await createEstablished(widgetsCrd(group));

@@ -5,7 +5,7 @@
  */
 import { type FieldError, type JsonApiObject, fieldInvalid, invalid } from '../../api/index.js';
 import type { CustomResourceHost, HookHost, KindHook } from '../context.js';
-import { definitionErrors } from './definition-errors.js';
+import { definitionErrors, updateErrors } from './definition-errors.js';
 import { CLEANUP_FINALIZER, Registrar } from './registrar.js';
 import { ruleErrors } from './rule-errors.js';
 
@@ -19,8 +19,9 @@ export function customResourceDefinitions({ context, declaring }: HookHost): Kin
       const meta = (object.metadata ??= {});
       if (!meta.finalizers?.includes(CLEANUP_FINALIZER)) meta.finalizers = [...(meta.finalizers ?? []), CLEANUP_FINALIZER];
     },
-    async prepareWrite(object) {
+    async prepareWrite(object, old) {
       const errors = definitionErrors(object);
+      if (old) errors.push(...updateErrors(object, old));
       if (errors.length === 0 && host) errors.push(...(await compiledErrors(object, host)));
       if (errors.length > 0) {
         throw invalid({ group: declaring.group, kind: declaring.kind }, object.metadata?.name ?? '', errors);
