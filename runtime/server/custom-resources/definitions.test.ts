@@ -201,6 +201,25 @@ describe('a CustomResourceDefinition created over HTTP', () => {
     expect(kept.body.spec.port).toBe(8080);
   });
 
+  it('has its objects removed with their namespace, which then finishes deleting', async () => {
+    const group = 'ns.example.io';
+    await createEstablished(widgetsCrd(group));
+    expect((await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'doomed' } })).status).toBe(
+      201,
+    );
+    const widgets = `/apis/${group}/v1/namespaces/doomed/widgets`;
+    expect((await call('POST', widgets, { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'a' }, spec: {} })).status).toBe(
+      201,
+    );
+    expect((await call('DELETE', '/api/v1/namespaces/doomed')).status).toBe(200);
+    await until(
+      () => call('GET', '/api/v1/namespaces/doomed'),
+      (r) => r.status === 404,
+      'the namespace is gone',
+    );
+    expect((await call('GET', `/apis/${group}/v1/widgets`)).body.items).toEqual([]);
+  });
+
   it('takes its objects and endpoints with it when deleted', async () => {
     const group = 'gone.example.io';
     const crd = await createEstablished(widgetsCrd(group));
