@@ -74,6 +74,11 @@ export function loadCrd(doc: unknown, file: string, link: LinkContext): GroupVer
       subresourceHandlers: {},
       hooks: [],
     };
+    const scale = isRecord(v.subresources) && isRecord(v.subresources.scale) ? v.subresources.scale : undefined;
+    if (scale && typeof scale.specReplicasPath === 'string' && typeof scale.statusReplicasPath === 'string') {
+      resource.scale = { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath };
+      if (typeof scale.labelSelectorPath === 'string') resource.scale.labelSelectorPath = scale.labelSelectorPath;
+    }
     const named: NamedType = {
       id: { group, version, name: kind },
       node,

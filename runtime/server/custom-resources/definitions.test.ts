@@ -270,6 +270,53 @@ describe('a CustomResourceDefinition created over HTTP', () => {
     expect(unknown.body.message).toContain('spec.replicas');
   });
 
+  it('serves the scale subresource it declares: an autoscaling/v1 Scale over its replica paths', async () => {
+    const group = 'scale.example.io';
+    const crd = widgetsCrd(group, { properties: { replicas: { type: 'integer' } } });
+    const v = crd.spec.versions[0] as Json;
+    v.subresources = {
+      status: {},
+      scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
+    };
+    v.schema.openAPIV3Schema.properties.status.properties = { replicas: { type: 'integer' }, selector: { type: 'string' } };
+    await createEstablished(crd);
+    const discovered = (await call('GET', `/apis/${group}/v1`)).body.resources.find((r: Json) => r.name === 'widgets/scale');
+    expect(discovered).toMatchObject({ kind: 'Scale', group: 'autoscaling', version: 'v1' });
+    const widgets = `/apis/${group}/v1/namespaces/default/widgets`;
+    const made = await call('POST', widgets, { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'r' }, spec: { replicas: 1 } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    await call('PUT', `${widgets}/r/status`, { ...made.body, status: { replicas: 1, selector: 'app=r' } });
+    const scale = await call('GET', `${widgets}/r/scale`);
+    expect(scale.body).toMatchObject({
+      kind: 'Scale',
+      apiVersion: 'autoscaling/v1',
+      metadata: { name: 'r', namespace: 'default' },
+      spec: { replicas: 1 },
+      status: { replicas: 1, selector: 'app=r' },
+    });
+    const scaled = await call('PATCH', `${widgets}/r/scale`, { spec: { replicas: 3 } }, 'application/merge-patch+json');
+    expect(scaled.status, JSON.stringify(scaled.body)).toBe(200);
+    expect(scaled.body.spec.replicas).toBe(3);
+    const object = (await call('GET', `${widgets}/r`)).body;
+    expect(object.spec.replicas).toBe(3);
+    expect(object.status).toEqual({ replicas: 1, selector: 'app=r' });
+    const put = await call('PUT', `${widgets}/r/scale`, { ...scaled.body, spec: { replicas: 5 } });
+    expect(put.body.spec.replicas).toBe(5);
+    const stale = await call('PUT', `${widgets}/r/scale`, { ...scaled.body, spec: { replicas: 6 } });
+    expect(stale.status).toBe(409);
+    const negative = await call(
+      'PATCH',
+      `${widgets}/r/scale`,
+      [{ op: 'replace', path: '/spec/replicas', value: -1 }],
+      'application/json-patch+json',
+    );
+    expect(negative.status).toBe(422);
+    expect(negative.body.message).toBe(
+      'Scale.autoscaling "r" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+    );
+    expect((await call('GET', `${widgets}/r`)).body.spec.replicas).toBe(5);
+  });
+
   it('shares the OpenAPI document of its group/version with the other definitions of it', async () => {
     const group = 'shared.example.io';
     await createEstablished(widgetsCrd(group));
