@@ -41,6 +41,7 @@ export class Registrar {
   readonly #documents = new Map<string, Map<string, Loader>>();
   #queue: Promise<void> = Promise.resolve();
   #stop: (() => void) | undefined;
+  #stopped = false;
 
   constructor(
     private readonly context: Omit<ServerContext, 'hooks'>,
@@ -50,17 +51,46 @@ export class Registrar {
 
   /** Serves the stored definitions, then follows their changes. */
   async start(): Promise<void> {
-    const { store } = this.context;
-    const listed = await store.list(this.definitions.storagePrefix);
+    const revision = await this.resync();
+    void this.follow(revision);
+  }
+
+  /** Reconciles every stored definition, and those no longer stored; the revision it read at. */
+  private async resync(): Promise<number> {
+    const listed = await this.context.store.list(this.definitions.storagePrefix);
+    const names = new Set(listed.items.map((kv) => kv.key));
     for (const kv of listed.items) await this.reconcile(kv.key);
-    const watch = store.watch(this.definitions.storagePrefix, listed.revision);
-    this.#stop = () => watch.close();
-    void (async () => {
-      for await (const event of watch) this.enqueue(event.key);
-    })().catch((e: unknown) => this.log(`watch of CustomResourceDefinitions ended: ${String(e)}`));
+    for (const name of this.#served.keys()) if (!names.has(this.definitions.storagePrefix + name)) this.withdraw(name);
+    return listed.revision;
+  }
+
+  /**
+   * Follows the definitions' changes; a watch that ends without being stopped (history compacted,
+   * the store's connection lost, a reader left behind) is resumed from a fresh list, as an informer
+   * relists.
+   */
+  private async follow(revision: number): Promise<void> {
+    let from = revision;
+    while (!this.#stopped) {
+      try {
+        const watch = this.context.store.watch(this.definitions.storagePrefix, from);
+        this.#stop = () => watch.close();
+        for await (const event of watch) this.enqueue(event.key);
+      } catch (e) {
+        this.log(`watch of CustomResourceDefinitions ended: ${String(e)}`);
+      }
+      if (this.#stopped) return;
+      await this.#queue;
+      from = await this.resync().catch(async (e: unknown) => {
+        this.log(`listing CustomResourceDefinitions failed: ${String(e)}`);
+        await new Promise((r) => setTimeout(r, 1000));
+        return from;
+      });
+    }
   }
 
   stop(): void {
+    this.#stopped = true;
     this.#stop?.();
   }
 
