@@ -243,7 +243,7 @@ describe('a CustomResourceDefinition created over HTTP', () => {
   });
 
   it('serves the selectable fields it declares', async () => {
-    const group = 'scale.example.io';
+    const group = 'select.example.io';
     const crd = widgetsCrd(group, {
       properties: { replicas: { type: 'integer' }, color: { type: 'string' } },
     });
