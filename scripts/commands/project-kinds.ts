@@ -53,7 +53,14 @@ export async function projectKinds(schemas: string[], command: string, options: 
  * definition finds the same compiled code.
  */
 export async function definitionKinds(definition: unknown): Promise<ProjectKinds> {
-  const text = JSON.stringify(definition);
+  // Only what the kinds are built from: a write that changes metadata or status compiles nothing.
+  const { apiVersion, kind, metadata, spec } = definition as {
+    apiVersion?: unknown;
+    kind?: unknown;
+    metadata?: { name?: unknown };
+    spec?: unknown;
+  };
+  const text = JSON.stringify({ apiVersion, kind, metadata: { name: metadata?.name }, spec });
   const dir = join(cacheHome(), 'svckit', 'definitions');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${createHash('sha256').update(text).digest('hex').slice(0, 24)}.yaml`);
