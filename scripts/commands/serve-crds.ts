@@ -79,6 +79,9 @@ export async function installDefinitions(client: LoopbackClient, crds: readonly 
     const body = { ...object, apiVersion: 'apiextensions.svc.io/v1' };
     const name = encodeURIComponent(object.metadata?.name ?? '');
     const reply = await client('PATCH', `${CRDS}/${name}?fieldManager=svckit-crds&force=true`, body, 'application/apply-patch+yaml');
+    if (reply.status === 404) {
+      throw new Error(`--crds ${file}: this server does not serve CustomResourceDefinitions (its kinds come from --schemas)`);
+    }
     if (reply.status !== 200 && reply.status !== 201)
       throw new Error(`--crds ${file}: ${messageOf(reply.text) ?? `status ${reply.status}`}`);
   }
