@@ -354,6 +354,15 @@ describe('a CustomResourceDefinition created over HTTP', () => {
       ['Established', 'False', 'not all names are accepted'],
     ]);
     expect((await call('GET', `/apis/${group}/v1/gadgets`)).status).toBe(404);
+    // Once the definition holding the name is gone, the other one is accepted and served.
+    expect((await call('DELETE', `${CRDS}/widgets.${group}`)).status).toBe(200);
+    const accepted = await until(
+      async () => (await call('GET', `${CRDS}/${other.metadata.name}`)).body,
+      established,
+      'gadgets Established once widgets is gone',
+    );
+    expect(accepted.status.conditions[0]).toMatchObject({ type: 'NamesAccepted', status: 'True' });
+    expect((await call('GET', `/apis/${group}/v1/gadgets`)).status).toBe(200);
   });
 });
 

@@ -211,6 +211,13 @@ export class Registrar {
     this.context.registry.remove(served.group, served.plural);
     this.unpublish(name, served.openApiKeys);
     this.#served.delete(name);
+    // Its names are free again: a definition refused for a conflict with it may now be accepted.
+    void this.context.store
+      .list(this.definitions.storagePrefix)
+      .then((listed) => {
+        for (const kv of listed.items) if (!this.#served.has(kv.key.slice(this.definitions.storagePrefix.length))) this.enqueue(kv.key);
+      })
+      .catch((e: unknown) => this.log(`listing CustomResourceDefinitions failed: ${String(e)}`));
   }
 
   private unpublish(name: string, keys: readonly string[]): void {
