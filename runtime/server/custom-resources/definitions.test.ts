@@ -525,6 +525,33 @@ describe('CustomResourceDefinition validation', () => {
     );
     expect((await call('GET', `${CRDS}/widgets.cel.example.io`)).status).toBe(404);
   });
+
+  it('CEL rules: cheap rules that together cost too much, run on every item of unbounded nested lists', async () => {
+    const crd = widgetsCrd('total.example.io', {
+      properties: {
+        matrix: {
+          type: 'array',
+          items: { type: 'array', items: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self >= 0' }] } },
+        },
+      },
+    });
+    const schema = 'spec.versions[0].schema.openAPIV3Schema';
+    expect(await refused(crd)).toEqual([
+      `${schema}.properties[spec].properties[matrix].items.items.x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule & messageExpression cost total exceeding cost limit for entire OpenAPIv3 schema`,
+      `${schema}: Forbidden: x-kubernetes-validations estimated rule & messageExpression cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
+    ]);
+    // Bounded lists bring the total under the limit: the same rule is accepted.
+    const bounded = widgetsCrd('total.example.io', {
+      properties: {
+        matrix: {
+          type: 'array',
+          maxItems: 100,
+          items: { type: 'array', maxItems: 100, items: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self >= 0' }] } },
+        },
+      },
+    });
+    expect((await call('POST', CRDS, bounded)).status).toBe(201);
+  });
 });
 
 function escapeRegExp(s: string): string {
