@@ -75,7 +75,13 @@ export interface AccessControl {
   rbac: boolean;
 }
 
-export type LoopbackClient = (method: 'POST', path: string, body: unknown) => Promise<number>;
+/** A request of the server to itself (bootstrap objects, `--crds`): the status code and the response text. */
+export type LoopbackClient = (
+  method: 'GET' | 'POST' | 'PATCH',
+  path: string,
+  body?: unknown,
+  contentType?: string,
+) => Promise<{ status: number; text: string }>;
 
 function authorizersOf(o: AccessControlOptions, server: () => ApiServer): { authorizers: Authorizer[]; rbac: boolean } {
   const lister = new StoreRbacLister(() => server().context);
@@ -130,15 +136,14 @@ function loopbackClient(url: string, token: string): LoopbackClient {
   // The server's own socket, just opened by this process: its certificate need not be checked
   // (upstream's loopback client trusts a certificate it made for itself).
   const dispatcher = url.startsWith('https:') ? new Agent({ connect: { rejectUnauthorized: false } }) : undefined;
-  return async (method, path, body) => {
+  return async (method, path, body, contentType = 'application/json') => {
     const res = await request(`${url}${path}`, {
       method,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify(body),
+      headers: { 'content-type': contentType, authorization: `Bearer ${token}` },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       ...(dispatcher ? { dispatcher } : {}),
     });
-    await res.body.dump();
-    return res.statusCode;
+    return { status: res.statusCode, text: await res.body.text() };
   };
 }
 
@@ -146,7 +151,7 @@ function loopbackClient(url: string, token: string): LoopbackClient {
 export async function bootstrapRbac(client: LoopbackClient): Promise<void> {
   for (const object of BOOTSTRAP_POLICY) {
     const plural = object.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings';
-    const status = await client('POST', `/apis/rbac.authorization.svc.io/v1/${plural}`, object);
+    const { status } = await client('POST', `/apis/rbac.authorization.svc.io/v1/${plural}`, object);
     if (status !== 201 && status !== 409)
       throw new Error(`the reference server could not create ${object.kind} ${object.metadata.name}: ${status}`);
   }

@@ -1,5 +1,7 @@
 import { allKinds } from '../generated/kinds.js';
 import { openApiDocuments as builtinDocuments } from '../generated/openapi.js';
+import { definitionKinds } from './commands/project-kinds.js';
+import { type DefinitionFile, installDefinitions } from './commands/serve-crds.js';
 import { allProtobufPackages } from '../generated/protobuf.js';
 import type { EncryptionAtRest } from '../runtime/encryption/index.js';
 import type { Auditor } from '../runtime/audit/index.js';
@@ -65,6 +67,8 @@ export interface ReferenceServerOptions {
   admission?: readonly AdmissionPluginSource[];
   /** HTTPS, authentication and authorization (`svckit serve --secure` and the auth flags); default plain HTTP, everyone allowed. */
   access?: AccessControlOptions;
+  /** CustomResourceDefinitions applied through the API at start, established before the server is ready (`--crds`). */
+  crds?: readonly DefinitionFile[];
 }
 
 export interface RunningServer {
@@ -116,11 +120,20 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       showHiddenMetricsForVersion: options.showHiddenMetricsForVersion,
     }),
     admission: options.admission ?? [mutatingWebhookAdmission(), validatingAdmissionPolicy(), validatingWebhookAdmission()],
+    compileCustomResource: definitionKinds,
   });
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   const loopback = access ? access.loopback(url) : plainClient(url);
   if (access?.rbac) await bootstrapRbac(loopback);
   if (!options.project) await ensureNamespace(loopback, DEFAULT_NAMESPACE);
+  if (options.crds) {
+    try {
+      await installDefinitions(loopback, options.crds);
+    } catch (e) {
+      await server.close(); // a refused definition: nothing keeps listening
+      throw e;
+    }
+  }
   return {
     url,
     server,
@@ -139,15 +152,18 @@ export const DEFAULT_NAMESPACE = 'default';
  * start-up: a client of the server's own API, so the object goes through the same create path.
  */
 async function ensureNamespace(client: LoopbackClient, name: string): Promise<void> {
-  const status = await client('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  const { status } = await client('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   if (status !== 201 && status !== 409) throw new Error(`the reference server could not create namespace ${name}: ${status}`);
 }
 
 /** Requests to a server without access control. */
 function plainClient(url: string): LoopbackClient {
-  return async (method, path, body) => {
-    const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    await res.body?.cancel();
-    return res.status;
+  return async (method, path, body, contentType = 'application/json') => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { 'content-type': contentType },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, text: await res.text() };
   };
 }

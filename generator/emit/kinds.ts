@@ -82,7 +82,7 @@ function writeKind(file: GeneratedFile, ctx: EmitContext, gv: GroupVersion, t: N
           custom,
           conversion,
         } = kind.resource;
-        const { selectableFields, nameValidation, generation, virtual, subresourceHandlers, hooks } = kind.resource;
+        const { selectableFields, nameValidation, generation, virtual, subresourceHandlers, hooks, scale } = kind.resource;
         file.block(
           'resource: {',
           () => {
@@ -106,6 +106,7 @@ function writeKind(file: GeneratedFile, ctx: EmitContext, gv: GroupVersion, t: N
             if (virtual !== undefined) file.line(`virtual: ${tsString(virtual)},`);
             if (Object.keys(subresourceHandlers).length > 0) file.line(`subresourceHandlers: ${tsValue(subresourceHandlers)},`);
             if (hooks.length > 0) file.line(`hooks: ${tsValue(hooks)},`);
+            if (scale) file.line(`scale: ${tsValue(scale)},`);
           },
           '},',
         );

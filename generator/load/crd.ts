@@ -74,6 +74,11 @@ export function loadCrd(doc: unknown, file: string, link: LinkContext): GroupVer
       subresourceHandlers: {},
       hooks: [],
     };
+    const scale = isRecord(v.subresources) && isRecord(v.subresources.scale) ? v.subresources.scale : undefined;
+    if (scale && typeof scale.specReplicasPath === 'string' && typeof scale.statusReplicasPath === 'string') {
+      resource.scale = { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath };
+      if (typeof scale.labelSelectorPath === 'string') resource.scale.labelSelectorPath = scale.labelSelectorPath;
+    }
     const named: NamedType = {
       id: { group, version, name: kind },
       node,
@@ -87,7 +92,10 @@ export function loadCrd(doc: unknown, file: string, link: LinkContext): GroupVer
     };
     if (node.description !== undefined) named.description = node.description;
     const gv: GroupVersion = { group, version, source: file, types: [named] };
-    if (v.deprecated === true) gv.lifecycle = { deprecated: optString(v, 'deprecationWarning', ctx, path) ?? 'deprecated' };
+    // Upstream's default: `<group>/<version> <Kind> is deprecated`; a deprecationWarning replaces it.
+    if (v.deprecated === true) {
+      gv.lifecycle = { warning: optString(v, 'deprecationWarning', ctx, path) ?? `${group}/${version} ${kind} is deprecated` };
+    }
     return gv;
   });
 }

@@ -175,7 +175,7 @@ describe('CustomResourceDefinitions', () => {
       'v1beta1/HTTPRoute',
     ]);
     expect(own.find((gv) => gv.version === 'v1beta1')?.lifecycle).toEqual({
-      deprecated: 'gateway.example.io/v1beta1 HTTPRoute is deprecated; use gateway.example.io/v1 HTTPRoute',
+      warning: 'gateway.example.io/v1beta1 HTTPRoute is deprecated; use gateway.example.io/v1 HTTPRoute',
     });
     const listenerSet = index.resolve({ group: 'gateway.example.io', version: 'v1alpha1', name: 'ListenerSet' });
     expect(listenerSet.kind?.resource?.subresources).toEqual(['scale', 'status']);

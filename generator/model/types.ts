@@ -200,6 +200,15 @@ export interface ResourceInfo {
   subresourceHandlers: Record<string, string>;
   /** Named lifecycle hooks the kind's writes and deletes run. */
   hooks: string[];
+  /** Where the scale subresource reads and writes replicas (a CRD's `subresources.scale`). */
+  scale?: ScalePaths;
+}
+
+/** A CRD's `subresources.scale`: JSON paths (`.spec.replicas`) into the object. */
+export interface ScalePaths {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
 }
 
 /** The rule `metadata.name` follows. */
@@ -226,6 +235,8 @@ export interface Lifecycle {
   deprecated?: string;
   removed?: string;
   replacement?: string;
+  /** The deprecation warning verbatim (a CustomResourceDefinition's deprecated version). */
+  warning?: string;
 }
 
 export interface GroupVersion {

@@ -124,6 +124,8 @@ function checkEstimate(text: string, program: CompiledExpression, d: Declaration
       text,
       `estimated worst-case cost ${Math.ceil(cost)} exceeds the limit ${limits.estimated} by a factor of ${factor}; ` +
         'simplify the rule, or add maxItems, maxProperties and maxLength where lists, maps and strings are declared',
+      undefined,
+      { estimated: cost, limit: limits.estimated },
     );
   }
   return cost;

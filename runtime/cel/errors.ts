@@ -34,6 +34,8 @@ export class CelCompileError extends Error {
     readonly summary: string,
     /** Where in the rule, when known. */
     readonly position?: RulePosition,
+    /** For a rule rejected for its estimated cost: the estimate and the limit it exceeds. */
+    readonly cost?: { estimated: number; limit: number },
   ) {
     const where = position ? ` at line ${position.line}, column ${position.column}` : '';
     super(`compiling rule ${JSON.stringify(rule)}: ${summary}${where}`);

@@ -28,7 +28,7 @@ export {
   type RulePosition,
 } from './errors.js';
 export { escapePropertyName, RESERVED_WORDS, unescapePropertyName } from './escaping.js';
-export { MAX_REQUEST_BYTES } from './estimate.js';
+export { MAX_REQUEST_BYTES, shapeOfSchema } from './estimate.js';
 export {
   AUTHORIZER_TYPE,
   type AuthorizationAttributes,

@@ -53,6 +53,8 @@ export interface ResourceDescriptor {
   subresourceHandlers?: Readonly<Record<string, string>>;
   /** Named lifecycle hooks of the server's catalogue that take part in this kind's writes and deletes. */
   hooks?: readonly string[];
+  /** The scale subresource's replica paths (`.spec.replicas`), as a CRD declares them. */
+  scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
 }
 
 /**
@@ -82,6 +84,8 @@ export interface VersionLifecycle {
   deprecated?: string;
   removed?: string;
   replacement?: string;
+  /** The deprecation warning verbatim (a CustomResourceDefinition's deprecated version), in place of the built one. */
+  warning?: string;
 }
 
 /**

@@ -16,6 +16,7 @@ import type { Route } from './router.js';
 import type { AuthenticationExplanation, AuthorizationRequest, AuthorizationStep, RuleList, UserInfo } from '../auth/index.js';
 import type { RequestAudit } from '../audit/index.js';
 import type { ApiServerMetrics } from '../metrics/index.js';
+import type { KindRegistration } from '../schema/index.js';
 
 /** Settings every handler reads; built once per server with every option defaulted. */
 export interface ServerSettings {
@@ -54,6 +55,27 @@ export interface ServerContext {
   hooks: ServerHooks;
   /** The server's metrics (`/metrics`); stages and plugins observe into its named metrics. */
   metrics: ApiServerMetrics | undefined;
+  /** Serving CustomResourceDefinitions: undefined when the server cannot compile their kinds. */
+  customResources?: CustomResourceHost;
+}
+
+/**
+ * What serving a CustomResourceDefinition needs beyond the registry: its kinds built from its
+ * schemas (the wiring above the runtime supplies the compiler), and the OpenAPI documents to publish.
+ */
+export interface CustomResourceHost {
+  /** The kinds (and their OpenAPI documents) a definition declares; rejects with the loader's message when it cannot. */
+  compile(definition: JsonApiObject): Promise<DefinedKinds>;
+  openApi: {
+    publish(documents: Readonly<Record<string, () => Promise<Record<string, unknown>>>>): void;
+    withdraw(keys: readonly string[]): void;
+  };
+}
+
+/** The kinds one CustomResourceDefinition declares, ready to serve. */
+export interface DefinedKinds {
+  kinds: readonly KindRegistration[];
+  openApiDocuments: Readonly<Record<string, () => Promise<Record<string, unknown>>>>;
 }
 
 /** What one resource request addresses. */
@@ -132,8 +154,11 @@ export interface DeleteTarget {
 export interface KindHook {
   /** Prepares a new object before admission (server-set fields of the kind). */
   prepareCreate?(object: JsonApiObject): void;
-  /** Prepares every written object (create, update, patch, apply) before admission. */
-  prepareWrite?(object: JsonApiObject): void;
+  /**
+   * Prepares (or checks: throw a StatusError) every written object (create, update, patch, apply)
+   * before admission; `old` is the stored object on an update.
+   */
+  prepareWrite?(object: JsonApiObject, old?: JsonApiObject): void | Promise<void>;
   /** Deletes an object in place of the generic two-phase delete; undefined leaves it to the generic one. */
   delete?(ctx: ServerContext, target: DeleteTarget): Promise<Reply | undefined>;
   /** Server-wide: before an object of any namespaced kind is created in `namespace`. */

@@ -6,6 +6,7 @@ import { type Body, type Reply, decodeBody, decodeOptionalJson, readBody } from 
 import { checkMetadataShape } from './object-shape.js';
 import { patchObject } from './patch.js';
 import { readOptions, writeOptions } from './query.js';
+import { scaleRequest } from './scale.js';
 import { getObject, listObjects } from './read.js';
 import { watchObjects } from './watch.js';
 import { createObject, updateObject } from './write.js';
@@ -85,6 +86,12 @@ export async function dispatchResource(ctx: RequestContext, t: Target, res: Serv
   const { method } = ctx.req;
   const scope = t.name === undefined ? 'collection' : 'object';
   if (scope === 'object' && t.subresource !== undefined) {
+    const scale = t.subresource === 'scale' ? t.resource.descriptor.scale : undefined;
+    if (scale) {
+      const name = ctx.req.method === 'GET' ? 'get' : ctx.req.method === 'PUT' ? 'update' : 'patch';
+      if (!t.resource.verbs.has(name)) throw methodNotAllowed(ctx.req.method, `${t.resource.resource} does not support ${name}`);
+      return scaleRequest(ctx, t, scale);
+    }
     const declared = ctx.hooks.subresource(t.resource, t.subresource);
     if (declared) {
       if (method !== declared.method) throw methodNotAllowed(method, `${t.subresource} takes ${declared.method}`);

@@ -9,7 +9,27 @@ type Loader = () => Promise<Record<string, unknown>>;
 export class OpenApiPublisher {
   private readonly cache = new Map<string, { doc: Record<string, unknown>; hash: string }>();
 
-  constructor(private readonly loaders: Record<string, Loader>) {}
+  private readonly loaders: Record<string, Loader>;
+
+  constructor(loaders: Record<string, Loader>) {
+    this.loaders = { ...loaders };
+  }
+
+  /** Publishes documents defined at run time (a CustomResourceDefinition's), replacing those under the same paths. */
+  publish(documents: Record<string, Loader>): void {
+    for (const [key, loader] of Object.entries(documents)) {
+      this.loaders[key] = loader;
+      this.cache.delete(key);
+    }
+  }
+
+  /** Withdraws documents (the definition that published them was deleted). */
+  withdraw(keys: readonly string[]): void {
+    for (const key of keys) {
+      delete this.loaders[key];
+      this.cache.delete(key);
+    }
+  }
 
   /** The body for `/openapi/<path>` (path below /openapi), or undefined for an unknown path. */
   async get(path: string): Promise<Record<string, unknown> | undefined> {

@@ -47,12 +47,35 @@ export interface RegistryOptions {
 /** The served resources of a server, looked up by group, version and plural name. */
 export class ResourceRegistry {
   private readonly byPath = new Map<string, ServedResource>();
-  private readonly all: ServedResource[] = [];
+  private all: ServedResource[] = [];
+  private readonly release: string;
 
   constructor(kinds: readonly KindRegistration[], options: RegistryOptions = {}) {
-    const release = options.release ?? DEFAULT_RELEASE;
-    const config = parseRuntimeConfig(options.runtimeConfig ?? '', kinds);
+    this.release = options.release ?? DEFAULT_RELEASE;
+    this.add(kinds, parseRuntimeConfig(options.runtimeConfig ?? '', kinds));
+  }
+
+  /**
+   * Serves the versions of one resource defined at run time (a CustomResourceDefinition), in
+   * place of what was served under its group and plural: later requests see the new definition.
+   */
+  replace(group: string, plural: string, kinds: readonly KindRegistration[]): void {
+    this.remove(group, plural);
+    this.add(kinds, new Map());
+  }
+
+  /** Stops serving every version of a resource (its definition was deleted). */
+  remove(group: string, plural: string): void {
+    for (const r of this.all.filter((o) => o.group === group && o.resource === plural)) {
+      this.byPath.delete(pathKey(r.group, r.version, r.resource));
+    }
+    this.all = this.all.filter((o) => o.group !== group || o.resource !== plural);
+  }
+
+  private add(kinds: readonly KindRegistration[], config: Map<string, boolean>): void {
+    const release = this.release;
     const converters = convertersByResource(kinds);
+    const added: ServedResource[] = [];
     for (const k of kinds) {
       const r = k.resource;
       if (!r?.served) continue;
@@ -84,8 +107,9 @@ export class ResourceRegistry {
       if (warning) served.deprecationWarning = warning;
       this.byPath.set(pathKey(k.group, k.version, r.plural), served);
       this.all.push(served);
+      added.push(served);
     }
-    for (const s of this.all) s.storageVersion = this.chooseStorageVersion(s);
+    for (const s of added) s.storageVersion = this.chooseStorageVersion(s);
   }
 
   get(group: string, version: string, resource: string): ServedResource | undefined {
@@ -230,6 +254,7 @@ function pathKey(group: string, version: string, resource: string): string {
 /** The real system's deprecation warning: `<group/version> <Kind> is deprecated in v1.X+, unavailable in v1.Y+; use <replacement>`. */
 function deprecationWarning(k: KindRegistration): string | undefined {
   const l = k.lifecycle;
+  if (l?.warning) return l.warning;
   if (!l?.deprecated && !l?.removed) return undefined;
   const parts = [`${k.apiVersion} ${k.kind} is deprecated in v${l.deprecated ?? '?'}+`];
   if (l.removed) parts.push(`unavailable in v${l.removed}+`);

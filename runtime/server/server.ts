@@ -22,7 +22,7 @@ import { assertStorageLayout } from './storage-layout.js';
 import type { AdmissionPluginSource, RuleChecker } from './admission.js';
 import { builtinHandlers } from './builtin/index.js';
 import { compose } from './chain.js';
-import type { HandlerCatalog, RequestContext, ServerContext, ServerSettings } from './context.js';
+import type { CustomResourceHost, HandlerCatalog, RequestContext, ServerContext, ServerSettings } from './context.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import { dispatchResource } from './handlers.js';
 import { GarbageCollector } from './garbage-collector.js';
@@ -85,6 +85,11 @@ export interface ApiServerOptions {
   tls?: ServingTls;
   /** The garbage collector of owner references (`garbage-collector.ts`); default on, as in a cluster. */
   garbageCollector?: boolean;
+  /**
+   * Builds the kinds a CustomResourceDefinition declares (the wiring above the runtime compiles
+   * them with the generator): without it, definitions are checked and stored but not served.
+   */
+  compileCustomResource?: CustomResourceHost['compile'];
 }
 
 /** The serving certificate and the client CA of an HTTPS server (PEM text). */
@@ -126,6 +131,7 @@ export class ApiServer {
     // Everything inside the server reads through encryption at rest, admission plugins included.
     const store = options.encryption ? encryptStore(options.store, options.encryption, registry.resources()) : options.store;
     const metrics = options.metrics === false ? undefined : (options.metrics ?? new ApiServerMetrics({ release: this.#release }));
+    this.#openApi = new OpenApiPublisher(options.openApiDocuments ?? {});
     const base = {
       store,
       codecs: options.protobufPackages ? new ProtobufCodecs(options.protobufPackages) : undefined,
@@ -137,13 +143,13 @@ export class ApiServer {
       admission: (options.admission ?? []).map((p) => (typeof p === 'function' ? p({ store, registry, metrics }) : p)),
       authorizer: authorizerOf(options.chain ?? {}),
       metrics,
+      customResources: options.compileCustomResource ? { compile: options.compileCustomResource, openApi: this.#openApi } : undefined,
     };
     base.metrics?.countStorageWith(() => countStoredObjects(registry, options.store));
     const catalog = mergeCatalogs(builtinHandlers, options.handlers ?? {});
     this.context = { ...base, hooks: bindHooks(base, catalog) };
     this.garbageCollector = options.garbageCollector === false ? undefined : new GarbageCollector(this.context);
     this.#log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
-    this.#openApi = new OpenApiPublisher(options.openApiDocuments ?? {});
     this.#chain = compose(defaultStages(options.chain ?? {}), (ctx) => this.#endpoint(ctx));
     const handle = (req: IncomingMessage, res: ServerResponse) => void this.#handle(req, res);
     // A client certificate is asked for but not required (rejectUnauthorized false): a request

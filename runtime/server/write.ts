@@ -105,7 +105,7 @@ export async function createObject(
   if (r.subresources.has('status')) delete object.status;
   for (const hook of ctx.hooks.of(r)) {
     hook.prepareCreate?.(object);
-    hook.prepareWrite?.(object);
+    await hook.prepareWrite?.(object);
   }
   await admit(ctx, {
     resource: r,
@@ -194,7 +194,7 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
     if (oldMeta[key] === undefined) delete meta[key];
     else meta[key] = oldMeta[key];
   }
-  for (const hook of ctx.hooks.of(r)) hook.prepareWrite?.(next);
+  for (const hook of ctx.hooks.of(r)) await hook.prepareWrite?.(next, old);
   await admit(ctx, {
     resource: r,
     object: next,

@@ -12,6 +12,7 @@
  */
 export { type AdmissionHandler, type AdmissionVerdict, admissionWebhook, allow, deny } from './admission.js';
 export { type AuthorizationHandler, type AuthorizationVerdict, authorizationWebhook } from './authorization.js';
+export { CONVERSION_REVIEW_API_VERSIONS, type ConversionHandler, conversionWebhook } from './conversion.js';
 export { type ExecCredentialHandler, type ExecCredentialStatus, type ExecPluginIo, execCredentialPlugin } from './exec-credential.js';
 export { type JsonHandler, WebhookRequestError, isWebhookRequestError } from './handler.js';
 export { type ImagePolicyHandler, type ImagePolicyVerdict, imagePolicyBackend } from './image-policy.js';
@@ -21,6 +22,7 @@ export type {
   AdmissionRequest,
   AdmissionResponse,
   AdmissionReview,
+  ConversionReview,
   ExecCredential,
   GroupVersionKind,
   GroupVersionResource,

@@ -103,3 +103,19 @@ export interface ExecCredential {
   spec?: { cluster?: Record<string, unknown>; interactive?: boolean };
   status?: { expirationTimestamp?: string; token?: string; clientCertificateData?: string; clientKeyData?: string };
 }
+
+/** A CRD conversion webhook's payload (`apiextensions.svc.io/v1` ConversionReview). */
+export interface ConversionReview {
+  apiVersion: string;
+  kind: 'ConversionReview';
+  request?: {
+    uid: string;
+    desiredAPIVersion: string;
+    objects: Record<string, unknown>[];
+  };
+  response?: {
+    uid: string;
+    convertedObjects: Record<string, unknown>[];
+    result: { status: 'Success' | 'Failure'; message?: string };
+  };
+}

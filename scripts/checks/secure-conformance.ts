@@ -20,9 +20,13 @@ const WATCH_LIST = ['--feature-gates', 'WatchList=true'];
 
 async function main(extra: string[]): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'svckit-secure-conformance-'));
-  const server = spawn(process.execPath, cliArgs('serve', '--secure', '--cert-dir', dir, '--port', '0', '--store', 'memory', ...WATCH_LIST, ...WINDOW), {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const server = spawn(
+    process.execPath,
+    cliArgs('serve', '--secure', '--cert-dir', dir, '--port', '0', '--store', 'memory', ...WATCH_LIST, ...WINDOW),
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   try {
     const lines = createInterface({ input: server.stdout })[Symbol.asyncIterator]();
     const listening = String((await lines.next()).value ?? '');

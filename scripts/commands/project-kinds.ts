@@ -16,7 +16,7 @@ export interface ProjectKinds {
  * The code goes to svckit's folder in the OS cache (never the working directory), keyed by its
  * own content, and is compiled to JavaScript there, so the compiled CLI runs it with plain node.
  */
-export async function projectKinds(schemas: string[], command: string): Promise<ProjectKinds> {
+export async function projectKinds(schemas: string[], command: string, options: { quiet?: boolean } = {}): Promise<ProjectKinds> {
   const root = join(cacheHome(), 'svckit', 'kinds');
   mkdirSync(root, { recursive: true });
   const work = mkdtempSync(join(root, 'new-'));
@@ -26,7 +26,7 @@ export async function projectKinds(schemas: string[], command: string): Promise<
       schemas,
       out: work,
       runtime: { root: SVCKIT_ROOT },
-      log: (line) => process.stderr.write(`svckit ${command}: ${line}\n`),
+      log: (line) => options.quiet || process.stderr.write(`svckit ${command}: ${line}\n`),
       warn: (line) => process.stderr.write(`svckit ${command}: warning: ${line}\n`),
     });
     const dir = join(root, contentKey(work));
@@ -45,6 +45,27 @@ export async function projectKinds(schemas: string[], command: string): Promise<
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * The kinds one CustomResourceDefinition (an object the server stores) declares, compiled as
+ * `--schemas` compiles files: the definition is written under a name of its content, so the same
+ * definition finds the same compiled code.
+ */
+export async function definitionKinds(definition: unknown): Promise<ProjectKinds> {
+  // Only what the kinds are built from: a write that changes metadata or status compiles nothing.
+  const { apiVersion, kind, metadata, spec } = definition as {
+    apiVersion?: unknown;
+    kind?: unknown;
+    metadata?: { name?: unknown };
+    spec?: unknown;
+  };
+  const text = JSON.stringify({ apiVersion, kind, metadata: { name: metadata?.name }, spec });
+  const dir = join(cacheHome(), 'svckit', 'definitions');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${createHash('sha256').update(text).digest('hex').slice(0, 24)}.yaml`);
+  if (!existsSync(file)) writeFileSync(file, `${text}\n`);
+  return projectKinds([file], 'serve', { quiet: true });
 }
 
 /** `$XDG_CACHE_HOME`, `~/.cache`, or the temp folder when there is no home. */

@@ -1,5 +1,6 @@
 import type { HandlerCatalog } from '../context.js';
 import { reviewAccess, reviewOwnAccess, reviewOwnRules } from './access-review.js';
+import { customResourceDefinitions } from '../custom-resources/index.js';
 import { evict } from './eviction.js';
 import { finalizeNamespace, namespaceLifecycle } from './namespaces.js';
 import { stringData } from './secrets.js';
@@ -16,6 +17,7 @@ export const builtinHandlers: HandlerCatalog = {
     'secret-string-data': stringData,
     'webhook-match-conditions': webhookMatchConditions,
     'admission-policy-expressions': admissionPolicyExpressions,
+    'custom-resource-definitions': customResourceDefinitions,
   },
   virtual: { 'access-review': reviewAccess, 'self-access-review': reviewOwnAccess, 'self-rules-review': reviewOwnRules },
   subresources: { eviction: evict, finalize: finalizeNamespace },

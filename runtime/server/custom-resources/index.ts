@@ -1,0 +1,71 @@
+/**
+ * CustomResourceDefinitions: checked when written (upstream's validation, then the definition's
+ * kinds compiled and their CEL rules' estimated cost checked), and served by the Registrar once
+ * stored. Declared by the CustomResourceDefinition kind as the `custom-resource-definitions` hook.
+ */
+import { type FieldError, type JsonApiObject, fieldInvalid, invalid } from '../../api/index.js';
+import type { CustomResourceHost, HookHost, KindHook } from '../context.js';
+import { definitionErrors, updateErrors } from './definition-errors.js';
+import { CLEANUP_FINALIZER, Registrar } from './registrar.js';
+import { ruleErrors } from './rule-errors.js';
+
+export { CLEANUP_FINALIZER } from './registrar.js';
+
+export function customResourceDefinitions({ context, declaring }: HookHost): KindHook {
+  const host = context.customResources;
+  const registrar = host ? new Registrar(context, host, declaring) : undefined;
+  return {
+    prepareCreate(object) {
+      const meta = (object.metadata ??= {});
+      if (!meta.finalizers?.includes(CLEANUP_FINALIZER)) meta.finalizers = [...(meta.finalizers ?? []), CLEANUP_FINALIZER];
+    },
+    async prepareWrite(object, old) {
+      const errors = definitionErrors(object);
+      if (old) errors.push(...updateErrors(object, old));
+      if (errors.length === 0 && host) errors.push(...(await compiledErrors(object, host)));
+      if (errors.length > 0) {
+        throw invalid({ group: declaring.group, kind: declaring.kind }, object.metadata?.name ?? '', errors);
+      }
+    },
+    resume: () => registrar?.start() ?? Promise.resolve(),
+    idle: () => registrar?.idle() ?? Promise.resolve(),
+    close: () => registrar?.stop(),
+  };
+}
+
+/** What compiling the definition finds: the loader's complaint, or rules that do not compile or cost too much. */
+async function compiledErrors(crd: JsonApiObject, host: CustomResourceHost): Promise<FieldError[]> {
+  let kinds: Awaited<ReturnType<CustomResourceHost['compile']>>['kinds'];
+  try {
+    ({ kinds } = await host.compile(crd));
+  } catch (e) {
+    return [loaderError(e instanceof Error ? e.message : String(e))];
+  }
+  const versions = ((crd.spec as { versions?: { name?: string }[] }).versions ?? []).map((v) => v?.name);
+  const kind = (crd.spec as { names?: { kind?: string } }).names?.kind;
+  return kinds
+    .filter((k) => k.kind === kind)
+    .flatMap((k) => ruleErrors(k.schema, `spec.versions[${versions.indexOf(k.version)}].schema.openAPIV3Schema`));
+}
+
+/**
+ * The generator's loader names the file it read and a JSON path (`<file>: .spec.versions[0].schema
+ * .openAPIV3Schema.properties.spec.type: expected ...`): the error at that field, in the
+ * definition's field path (`properties[spec]`), without the cache file.
+ */
+function loaderError(message: string): FieldError {
+  const m = /^[^:]*: (\.spec\.[^:]*): (.*)$/s.exec(message);
+  if (!m) return fieldInvalid('spec', '', message);
+  // The loader spells extensions by its own names (`a["x-svc-validations"]`); a definition by upstream's.
+  const parts = m[1]!
+    .slice(1)
+    .replace(/\["x-svc-([^"]+)"\]/g, '.x-kubernetes-$1')
+    .split('.');
+  const schemaAt = parts.indexOf('openAPIV3Schema');
+  const path: string[] = parts.slice(0, schemaAt + 1);
+  for (let i = schemaAt + 1; i < parts.length; i++) {
+    if (schemaAt >= 0 && parts[i] === 'properties' && i + 1 < parts.length) path.push(`properties[${parts[++i]}]`);
+    else path.push(parts[i]!);
+  }
+  return fieldInvalid(path.join('.'), '', m[2]!);
+}

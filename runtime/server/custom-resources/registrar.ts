@@ -1,0 +1,329 @@
+import { type JsonApiObject, timestamp } from '../../api/index.js';
+import type { KeyValue } from '../../store/index.js';
+import type { CustomResourceHost, ServerContext } from '../context.js';
+import { decodeObject, encodeObject } from '../objects.js';
+import { type ServedResource, storagePrefixOf } from '../resources.js';
+import { type Definition, isRecord } from './definition-errors.js';
+
+/** The finalizer that keeps a deleted definition until its objects are gone, as upstream's. */
+export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.svc.io';
+
+interface Condition {
+  type: string;
+  status: 'True' | 'False';
+  reason: string;
+  message: string;
+  lastTransitionTime?: string;
+}
+
+/** What one definition currently serves. */
+interface Served {
+  group: string;
+  plural: string;
+  /** The accepted names, for conflicts with other definitions of the group. */
+  names: string[];
+  kinds: string[];
+  /** The spec it was compiled from: an update that changes nothing else keeps the compiled kinds. */
+  spec: string;
+  openApiKeys: string[];
+}
+
+/**
+ * Serves what the stored CustomResourceDefinitions define, as upstream's establishing, naming and
+ * finalizing controllers do: it watches the definitions, accepts a definition's names unless
+ * another one of the group already uses them (NamesAccepted), compiles its kinds and puts them in
+ * the registry and its documents in /openapi/v3 (Established); a deleted definition's resource is
+ * withdrawn and its objects removed before the cleanup finalizer is.
+ */
+export class Registrar {
+  readonly #served = new Map<string, Served>();
+  /** Per OpenAPI path, the document of each definition: definitions of one group/version share a document. */
+  readonly #documents = new Map<string, Map<string, Loader>>();
+  #queue: Promise<void> = Promise.resolve();
+  #stop: (() => void) | undefined;
+  #stopped = false;
+
+  constructor(
+    private readonly context: Omit<ServerContext, 'hooks'>,
+    private readonly host: CustomResourceHost,
+    private readonly definitions: ServedResource,
+  ) {}
+
+  /** Serves the stored definitions, then follows their changes. */
+  async start(): Promise<void> {
+    const revision = await this.resync();
+    void this.follow(revision);
+  }
+
+  /** Reconciles every stored definition, and those no longer stored; the revision it read at. */
+  private async resync(): Promise<number> {
+    const listed = await this.context.store.list(this.definitions.storagePrefix);
+    const names = new Set(listed.items.map((kv) => kv.key));
+    for (const kv of listed.items) await this.reconcile(kv.key);
+    for (const name of this.#served.keys()) if (!names.has(this.definitions.storagePrefix + name)) this.withdraw(name);
+    return listed.revision;
+  }
+
+  /**
+   * Follows the definitions' changes; a watch that ends without being stopped (history compacted,
+   * the store's connection lost, a reader left behind) is resumed from a fresh list, as an informer
+   * relists.
+   */
+  private async follow(revision: number): Promise<void> {
+    let from = revision;
+    while (!this.#stopped) {
+      try {
+        const watch = this.context.store.watch(this.definitions.storagePrefix, from);
+        this.#stop = () => watch.close();
+        for await (const event of watch) this.enqueue(event.key);
+      } catch (e) {
+        this.log(`watch of CustomResourceDefinitions ended: ${String(e)}`);
+      }
+      if (this.#stopped) return;
+      await this.#queue;
+      from = await this.resync().catch(async (e: unknown) => {
+        this.log(`listing CustomResourceDefinitions failed: ${String(e)}`);
+        await new Promise((r) => setTimeout(r, 1000));
+        return from;
+      });
+    }
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#stop?.();
+  }
+
+  /** Resolves once every change seen so far is served. */
+  idle(): Promise<void> {
+    return this.#queue;
+  }
+
+  private enqueue(key: string): void {
+    this.#queue = this.#queue
+      .then(() => this.reconcile(key))
+      .catch((e: unknown) => this.log(`CustomResourceDefinition ${key}: ${String(e)}`));
+  }
+
+  private async reconcile(key: string): Promise<void> {
+    const kv = await this.context.store.get(key);
+    const name = key.slice(this.definitions.storagePrefix.length);
+    if (!kv) {
+      this.withdraw(name);
+      return;
+    }
+    const crd = decodeObject(kv, this.definitions);
+    if (crd.metadata?.deletionTimestamp) await this.finalize(name, crd, kv);
+    else await this.serve(name, crd, kv);
+  }
+
+  private async serve(name: string, crd: JsonApiObject, kv: KeyValue): Promise<void> {
+    const spec = (crd.spec ?? {}) as Definition;
+    const names = (spec.names ?? {}) as Record<string, unknown>;
+    const group = String(spec.group);
+    const plural = String(names.plural);
+    const accepted = acceptedNamesOf(names);
+    const conflict = this.conflict(name, group, accepted);
+    const status = isRecord(crd.status) ? { ...crd.status } : {};
+    let conditions: Condition[];
+    if (conflict) {
+      conditions = [
+        { type: 'NamesAccepted', status: 'False', reason: conflict.reason, message: conflict.message },
+        { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' },
+      ];
+    } else {
+      const error = unsupported(spec) ?? (await this.register(name, group, plural, accepted, crd));
+      conditions = [
+        { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' },
+        error === undefined
+          ? { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' }
+          : { type: 'Established', status: 'False', reason: 'InstallationFailure', message: error },
+      ];
+      status.acceptedNames = accepted;
+      const storage = (Array.isArray(spec.versions) ? spec.versions : []).find((v) => isRecord(v) && v.storage === true) as
+        | { name?: string }
+        | undefined;
+      const stored = Array.isArray(status.storedVersions) ? (status.storedVersions as string[]) : [];
+      if (storage?.name && !stored.includes(storage.name)) status.storedVersions = [...stored, storage.name];
+    }
+    status.conditions = this.transitions(crd, conditions);
+    await this.writeStatus(crd, kv, status);
+  }
+
+  /** Compiles and serves the definition's kinds (unless its spec is unchanged); the failure, if any. */
+  private async register(
+    name: string,
+    group: string,
+    plural: string,
+    names: Record<string, unknown>,
+    crd: JsonApiObject,
+  ): Promise<string | undefined> {
+    const spec = JSON.stringify(crd.spec);
+    const current = this.#served.get(name);
+    if (current?.spec === spec) return undefined;
+    let defined: Awaited<ReturnType<CustomResourceHost['compile']>>;
+    try {
+      defined = await this.host.compile(crd);
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+    if (current) this.unpublish(name, current.openApiKeys);
+    this.context.registry.replace(group, plural, defined.kinds);
+    for (const [key, loader] of Object.entries(defined.openApiDocuments)) {
+      const byDefinition = this.#documents.get(key) ?? new Map<string, Loader>();
+      this.#documents.set(key, byDefinition.set(name, loader));
+      this.host.openApi.publish({ [key]: merged([...byDefinition.values()]) });
+    }
+    this.#served.set(name, {
+      group,
+      plural,
+      names: namesOf(names),
+      kinds: [names.kind, names.listKind].map(String),
+      spec,
+      openApiKeys: Object.keys(defined.openApiDocuments),
+    });
+    return undefined;
+  }
+
+  /** Another definition of the group already serving one of these names (upstream's NamingConditionController). */
+  private conflict(name: string, group: string, names: Record<string, unknown>): { reason: string; message: string } | undefined {
+    const wanted = namesOf(names);
+    for (const [other, served] of this.#served) {
+      if (other === name || served.group !== group) continue;
+      const plural = String(names.plural);
+      if (served.names.includes(plural)) return { reason: 'PluralConflict', message: `"${plural}" is already in use` };
+      const taken = wanted.find((n) => served.names.includes(n));
+      if (taken) return { reason: 'ShortNamesConflict', message: `"${taken}" is already in use` };
+      const kind = [names.kind, names.listKind].map(String).find((k) => served.kinds.includes(k));
+      if (kind) return { reason: 'KindConflict', message: `"${kind}" is already in use` };
+    }
+    // A built-in resource of the group (not one of the definitions) keeps its plural.
+    const builtIn = this.context.registry
+      .resources()
+      .find((r) => r.group === group && r.resource === String(names.plural) && !r.descriptor.custom);
+    if (builtIn) return { reason: 'PluralConflict', message: `"${builtIn.resource}" is already in use` };
+    return undefined;
+  }
+
+  private withdraw(name: string): void {
+    const served = this.#served.get(name);
+    if (!served) return;
+    this.context.registry.remove(served.group, served.plural);
+    this.unpublish(name, served.openApiKeys);
+    this.#served.delete(name);
+    // Its names are free again: a definition refused for a conflict with it may now be accepted.
+    void this.context.store
+      .list(this.definitions.storagePrefix)
+      .then((listed) => {
+        for (const kv of listed.items) if (!this.#served.has(kv.key.slice(this.definitions.storagePrefix.length))) this.enqueue(kv.key);
+      })
+      .catch((e: unknown) => this.log(`listing CustomResourceDefinitions failed: ${String(e)}`));
+  }
+
+  private unpublish(name: string, keys: readonly string[]): void {
+    for (const key of keys) {
+      const byDefinition = this.#documents.get(key);
+      byDefinition?.delete(name);
+      if (byDefinition && byDefinition.size > 0) this.host.openApi.publish({ [key]: merged([...byDefinition.values()]) });
+      else {
+        this.#documents.delete(key);
+        this.host.openApi.withdraw([key]);
+      }
+    }
+  }
+
+  /** A deleted definition: stop serving it, remove its objects, then let it go. */
+  private async finalize(name: string, crd: JsonApiObject, kv: KeyValue): Promise<void> {
+    const spec = (crd.spec ?? {}) as Definition;
+    this.withdraw(name);
+    const finalizers = crd.metadata?.finalizers ?? [];
+    if (!finalizers.includes(CLEANUP_FINALIZER)) return;
+    const { store } = this.context;
+    const prefix = storagePrefixOf(String(spec.group), String(spec.names?.plural), true);
+    for (const item of (await store.list(prefix)).items) {
+      await store.delete(item.key).catch(() => undefined); // gone already: someone else deleted it
+    }
+    const rest = finalizers.filter((f) => f !== CLEANUP_FINALIZER);
+    if (rest.length === 0) {
+      await store.delete(kv.key, { expectedModRevision: kv.modRevision }).catch(() => undefined); // changed meanwhile: its event comes next
+      return;
+    }
+    const next = structuredClone(crd);
+    next.metadata = { ...next.metadata, finalizers: rest };
+    await this.write(next, kv);
+  }
+
+  /** Conditions keep their transition time while their status stays. */
+  private transitions(crd: JsonApiObject, conditions: Condition[]): Condition[] {
+    const old = Array.isArray((crd.status as { conditions?: unknown } | undefined)?.conditions)
+      ? ((crd.status as { conditions: Condition[] }).conditions ?? [])
+      : [];
+    const now = timestamp(this.context.settings.now());
+    return conditions.map((c) => {
+      const before = old.find((o) => o.type === c.type);
+      return { ...c, lastTransitionTime: before?.status === c.status && before.lastTransitionTime ? before.lastTransitionTime : now };
+    });
+  }
+
+  private async writeStatus(crd: JsonApiObject, kv: KeyValue, status: Record<string, unknown>): Promise<void> {
+    if (JSON.stringify(status) === JSON.stringify(crd.status ?? {})) return;
+    await this.write({ ...crd, status }, kv);
+  }
+
+  private async write(crd: JsonApiObject, kv: KeyValue): Promise<void> {
+    // A conflict means the definition changed meanwhile; its own event reconciles it again.
+    await this.context.store
+      .update(kv.key, encodeObject(crd, this.definitions), { expectedModRevision: kv.modRevision })
+      .catch(() => undefined);
+  }
+
+  private log(line: string): void {
+    process.stderr.write(`${line}\n`);
+  }
+}
+
+type Loader = () => Promise<Record<string, unknown>>;
+
+/**
+ * What this server cannot serve as the definition asks: conversion through a webhook between
+ * several versions (objects would convert by apiVersion alone, silently wrong). Not established,
+ * with the reason, rather than served differently.
+ */
+function unsupported(spec: Definition): string | undefined {
+  const versions = Array.isArray(spec.versions) ? spec.versions.length : 0;
+  if (spec.conversion?.strategy === 'Webhook' && versions > 1) {
+    return 'spec.conversion.strategy Webhook: this server does not call conversion webhooks yet; use None, or a single version';
+  }
+  return undefined;
+}
+
+/** One group/version's document from each definition's: their paths and component schemas together. */
+function merged(loaders: readonly Loader[]): Loader {
+  return async () => {
+    const docs = await Promise.all(loaders.map((load) => load()));
+    const paths: Record<string, unknown> = {};
+    const schemas: Record<string, unknown> = {};
+    for (const doc of docs) {
+      Object.assign(paths, doc.paths);
+      Object.assign(schemas, (doc.components as { schemas?: object } | undefined)?.schemas);
+    }
+    const first = docs[0] ?? {};
+    return { ...first, paths, components: { ...(first.components as object | undefined), schemas } };
+  };
+}
+
+/** spec.names with upstream's defaults: singular the lowercased kind, listKind `<kind>List`. */
+function acceptedNamesOf(names: Record<string, unknown>): Record<string, unknown> {
+  const kind = String(names.kind);
+  const out: Record<string, unknown> = {
+    ...names,
+    singular: names.singular || kind.toLowerCase(),
+    listKind: names.listKind || `${kind}List`,
+  };
+  return out;
+}
+
+function namesOf(names: Record<string, unknown>): string[] {
+  const shortNames = Array.isArray(names.shortNames) ? names.shortNames.map(String) : [];
+  return [String(names.plural), String(names.singular), ...shortNames];
+}
