@@ -18,7 +18,14 @@
  * so it needs no credentials and passes no admission, where upstream's GC is an API client.
  */
 import type { JsonApiObject } from '../api/index.js';
-import { isStoreConflictError, isStoreNotFoundError, type KeyValue, type Store, type Watch } from '../store/index.js';
+import {
+  isStoreConflictError,
+  isStoreNotFoundError,
+  isStoreUnavailableError,
+  type KeyValue,
+  type Store,
+  type Watch,
+} from '../store/index.js';
 import type { ServerContext } from './context.js';
 import { markDeleted } from './delete.js';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from './gc-finalizers.js';
@@ -93,7 +100,7 @@ export class GarbageCollector {
   async #follow(synced: () => void): Promise<void> {
     while (!this.#closed) {
       try {
-        const page = await this.#store.list(STORAGE_ROOT);
+        const page = await this.#listReadable();
         this.#nodes.clear();
         this.#uidByKey.clear();
         this.#dependents.clear();
@@ -117,6 +124,31 @@ export class GarbageCollector {
         if (this.#closed) return;
         await pause(RETRY_MS);
       }
+    }
+  }
+
+  /**
+   * Every object, or, when some value cannot be read (stored under an encryption key no longer
+   * configured), every resource that can be read at one revision: as upstream's collector works
+   * on the resources whose informers synced, one unreadable Secret must not stop collection, nor
+   * the server's start, which waits for the first list.
+   */
+  async #listReadable(): Promise<{ items: KeyValue[]; revision: number }> {
+    try {
+      return await this.#store.list(STORAGE_ROOT);
+    } catch (e) {
+      if (isStoreUnavailableError(e)) throw e;
+      const revision = await this.#store.currentRevision();
+      const items: KeyValue[] = [];
+      const prefixes = new Set(this.#context.registry.resources().map((r) => r.storagePrefix));
+      for (const prefix of prefixes) {
+        try {
+          items.push(...(await this.#store.list(prefix, { revision })).items);
+        } catch (inner) {
+          if (isStoreUnavailableError(inner)) throw inner;
+        }
+      }
+      return { items, revision };
     }
   }
 
