@@ -3,6 +3,7 @@
 // Source: schemas/admissionregistration.svc.io/v1.yaml
 // Source: schemas/apiserver.config.svc.io/v1.yaml
 // Source: schemas/apiserver.svc.io/v1alpha1.yaml
+// Source: schemas/apps/v1.yaml
 // Source: schemas/audit.svc.io/v1.yaml
 // Source: schemas/authentication.svc.io/v1.yaml
 // Source: schemas/authorization.svc.io/v1.yaml
@@ -40,6 +41,7 @@ export * as admissionV1 from './admission.svc.io/v1/index.js';
 export * as admissionregistrationV1 from './admissionregistration.svc.io/v1/index.js';
 export * as apiserverConfigV1 from './apiserver.config.svc.io/v1/index.js';
 export * as apiserverV1alpha1 from './apiserver.svc.io/v1alpha1/index.js';
+export * as appsV1 from './apps/v1/index.js';
 export * as auditV1 from './audit.svc.io/v1/index.js';
 export * as authenticationV1 from './authentication.svc.io/v1/index.js';
 export * as authorizationV1 from './authorization.svc.io/v1/index.js';

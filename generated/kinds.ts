@@ -3,6 +3,7 @@
 // Source: schemas/admissionregistration.svc.io/v1.yaml
 // Source: schemas/apiserver.config.svc.io/v1.yaml
 // Source: schemas/apiserver.svc.io/v1alpha1.yaml
+// Source: schemas/apps/v1.yaml
 // Source: schemas/audit.svc.io/v1.yaml
 // Source: schemas/authentication.svc.io/v1.yaml
 // Source: schemas/authorization.svc.io/v1.yaml
@@ -41,6 +42,7 @@ import { admissionV1Kinds } from './admission.svc.io/v1/kinds.js';
 import { admissionregistrationV1Kinds } from './admissionregistration.svc.io/v1/kinds.js';
 import { apiserverConfigV1Kinds } from './apiserver.config.svc.io/v1/kinds.js';
 import { apiserverV1alpha1Kinds } from './apiserver.svc.io/v1alpha1/kinds.js';
+import { appsV1Kinds } from './apps/v1/kinds.js';
 import { auditV1Kinds } from './audit.svc.io/v1/kinds.js';
 import { authenticationV1Kinds } from './authentication.svc.io/v1/kinds.js';
 import { authorizationV1Kinds } from './authorization.svc.io/v1/kinds.js';
@@ -80,6 +82,7 @@ export const allKinds: readonly KindRegistration[] = [
   ...admissionregistrationV1Kinds,
   ...apiserverConfigV1Kinds,
   ...apiserverV1alpha1Kinds,
+  ...appsV1Kinds,
   ...auditV1Kinds,
   ...authenticationV1Kinds,
   ...authorizationV1Kinds,

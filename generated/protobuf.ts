@@ -3,6 +3,7 @@
 // Source: schemas/admissionregistration.svc.io/v1.yaml
 // Source: schemas/apiserver.config.svc.io/v1.yaml
 // Source: schemas/apiserver.svc.io/v1alpha1.yaml
+// Source: schemas/apps/v1.yaml
 // Source: schemas/audit.svc.io/v1.yaml
 // Source: schemas/authentication.svc.io/v1.yaml
 // Source: schemas/authorization.svc.io/v1.yaml
@@ -40,6 +41,7 @@ import { admissionV1Protobuf } from './admission.svc.io/v1/protobuf.js';
 import { admissionregistrationV1Protobuf } from './admissionregistration.svc.io/v1/protobuf.js';
 import { apiserverConfigV1Protobuf } from './apiserver.config.svc.io/v1/protobuf.js';
 import { apiserverV1alpha1Protobuf } from './apiserver.svc.io/v1alpha1/protobuf.js';
+import { appsV1Protobuf } from './apps/v1/protobuf.js';
 import { auditV1Protobuf } from './audit.svc.io/v1/protobuf.js';
 import { authenticationV1Protobuf } from './authentication.svc.io/v1/protobuf.js';
 import { authorizationV1Protobuf } from './authorization.svc.io/v1/protobuf.js';
@@ -78,6 +80,7 @@ export const allProtobufPackages: readonly ProtobufPackage[] = [
   admissionregistrationV1Protobuf,
   apiserverConfigV1Protobuf,
   apiserverV1alpha1Protobuf,
+  appsV1Protobuf,
   auditV1Protobuf,
   authenticationV1Protobuf,
   authorizationV1Protobuf,

@@ -20,6 +20,7 @@ export type {
   KindHook,
   RequestContext,
   SubresourceHandler,
+  SubresourceMethod,
   Target,
   VirtualCreateHandler,
 } from './context.js';

@@ -2,6 +2,7 @@ import type { HandlerCatalog } from '../context.js';
 import { reviewAccess, reviewOwnAccess, reviewOwnRules } from './access-review.js';
 import { evict } from './eviction.js';
 import { finalizeNamespace, namespaceLifecycle } from './namespaces.js';
+import { scale } from './scale.js';
 import { stringData } from './secrets.js';
 import { admissionPolicyExpressions, webhookMatchConditions } from './webhook-configurations.js';
 
@@ -18,5 +19,5 @@ export const builtinHandlers: HandlerCatalog = {
     'admission-policy-expressions': admissionPolicyExpressions,
   },
   virtual: { 'access-review': reviewAccess, 'self-access-review': reviewOwnAccess, 'self-rules-review': reviewOwnRules },
-  subresources: { eviction: evict, finalize: finalizeNamespace },
+  subresources: { eviction: evict, finalize: finalizeNamespace, scale },
 };
