@@ -6,6 +6,8 @@
 // Source: schemas/autoscaling/v2beta2.yaml
 // Source: schemas/batch/v1.yaml
 // Source: schemas/batch/v1beta1.yaml
+// Source: schemas/certificates.svc.io/v1.yaml
+// Source: schemas/coordination.svc.io/v1.yaml
 // Source: schemas/core/v1.yaml
 // Source: schemas/discovery.svc.io/v1.yaml
 // Source: schemas/discovery.svc.io/v1beta1.yaml
@@ -13,7 +15,10 @@
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta2.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta3.yaml
+// Source: schemas/networking.svc.io/v1.yaml
+// Source: schemas/policy/v1.yaml
 // Source: schemas/rbac.authorization.svc.io/v1.yaml
+// Source: schemas/scheduling.svc.io/v1.yaml
 // Source: schemas/stable.example.svc.io/crontabs.yaml
 // Source: schemas/storage.svc.io/v1.yaml
 // Source: schemas/storage.svc.io/v1beta1.yaml
@@ -26,6 +31,8 @@ import { type AutoscalingV2Client, autoscalingV2Client } from './autoscaling/v2/
 import { type AutoscalingV2beta2Client, autoscalingV2beta2Client } from './autoscaling/v2beta2/client.js';
 import { type BatchV1Client, batchV1Client } from './batch/v1/client.js';
 import { type BatchV1beta1Client, batchV1beta1Client } from './batch/v1beta1/client.js';
+import { type CertificatesV1Client, certificatesV1Client } from './certificates.svc.io/v1/client.js';
+import { type CoordinationV1Client, coordinationV1Client } from './coordination.svc.io/v1/client.js';
 import { type CoreV1Client, coreV1Client } from './core/v1/client.js';
 import { type DiscoveryV1Client, discoveryV1Client } from './discovery.svc.io/v1/client.js';
 import { type DiscoveryV1beta1Client, discoveryV1beta1Client } from './discovery.svc.io/v1beta1/client.js';
@@ -33,7 +40,10 @@ import { type FlowcontrolApiserverV1Client, flowcontrolApiserverV1Client } from 
 import { type FlowcontrolApiserverV1beta1Client, flowcontrolApiserverV1beta1Client } from './flowcontrol.apiserver.svc.io/v1beta1/client.js';
 import { type FlowcontrolApiserverV1beta2Client, flowcontrolApiserverV1beta2Client } from './flowcontrol.apiserver.svc.io/v1beta2/client.js';
 import { type FlowcontrolApiserverV1beta3Client, flowcontrolApiserverV1beta3Client } from './flowcontrol.apiserver.svc.io/v1beta3/client.js';
+import { type NetworkingV1Client, networkingV1Client } from './networking.svc.io/v1/client.js';
+import { type PolicyV1Client, policyV1Client } from './policy/v1/client.js';
 import { type RbacAuthorizationV1Client, rbacAuthorizationV1Client } from './rbac.authorization.svc.io/v1/client.js';
+import { type SchedulingV1Client, schedulingV1Client } from './scheduling.svc.io/v1/client.js';
 import { type StableExampleV1Client, stableExampleV1Client } from './stable.example.svc.io/v1/client.js';
 import { type StorageV1Client, storageV1Client } from './storage.svc.io/v1/client.js';
 import { type StorageV1beta1Client, storageV1beta1Client } from './storage.svc.io/v1beta1/client.js';
@@ -64,6 +74,14 @@ export interface Client {
     /** @deprecated since 1.21; not served from 1.25; use batch/v1. */
     readonly v1beta1: BatchV1beta1Client;
   };
+  /** certificates.svc.io (`/apis/certificates.svc.io`). */
+  readonly certificates: {
+    readonly v1: CertificatesV1Client;
+  };
+  /** coordination.svc.io (`/apis/coordination.svc.io`). */
+  readonly coordination: {
+    readonly v1: CoordinationV1Client;
+  };
   /** The core group (`/api/v1`). */
   readonly core: {
     readonly v1: CoreV1Client;
@@ -84,9 +102,21 @@ export interface Client {
     /** @deprecated since 1.29; not served from 1.32; use flowcontrol.apiserver.svc.io/v1. */
     readonly v1beta3: FlowcontrolApiserverV1beta3Client;
   };
+  /** networking.svc.io (`/apis/networking.svc.io`). */
+  readonly networking: {
+    readonly v1: NetworkingV1Client;
+  };
+  /** policy (`/apis/policy`). */
+  readonly policy: {
+    readonly v1: PolicyV1Client;
+  };
   /** rbac.authorization.svc.io (`/apis/rbac.authorization.svc.io`). */
   readonly rbac: {
     readonly v1: RbacAuthorizationV1Client;
+  };
+  /** scheduling.svc.io (`/apis/scheduling.svc.io`). */
+  readonly scheduling: {
+    readonly v1: SchedulingV1Client;
   };
   /** stable.example.svc.io (`/apis/stable.example.svc.io`). */
   readonly stable: {
@@ -111,10 +141,15 @@ export function createClient(config: ClientConfig | Transport): Client {
     authorization: { v1: authorizationV1Client(transport) },
     autoscaling: { v2: autoscalingV2Client(transport), v2beta2: autoscalingV2beta2Client(transport) },
     batch: { v1: batchV1Client(transport), v1beta1: batchV1beta1Client(transport) },
+    certificates: { v1: certificatesV1Client(transport) },
+    coordination: { v1: coordinationV1Client(transport) },
     core: { v1: coreV1Client(transport) },
     discovery: { v1: discoveryV1Client(transport), v1beta1: discoveryV1beta1Client(transport) },
     flowcontrol: { v1: flowcontrolApiserverV1Client(transport), v1beta1: flowcontrolApiserverV1beta1Client(transport), v1beta2: flowcontrolApiserverV1beta2Client(transport), v1beta3: flowcontrolApiserverV1beta3Client(transport) },
+    networking: { v1: networkingV1Client(transport) },
+    policy: { v1: policyV1Client(transport) },
     rbac: { v1: rbacAuthorizationV1Client(transport) },
+    scheduling: { v1: schedulingV1Client(transport) },
     stable: { v1: stableExampleV1Client(transport) },
     storage: { v1: storageV1Client(transport), v1beta1: storageV1beta1Client(transport) },
     transport,

@@ -12,11 +12,13 @@
 // Source: schemas/batch/v1.yaml
 // Source: schemas/batch/v1beta1.yaml
 // Source: schemas/bootstraptoken.svc.io/v1.yaml
+// Source: schemas/certificates.svc.io/v1.yaml
 // Source: schemas/client.authentication.svc.io/v1.yaml
 // Source: schemas/client.authentication.svc.io/v1beta1.yaml
 // Source: schemas/cloudcontrollermanager.config.svc.io/v1alpha1.yaml
 // Source: schemas/config.svc.io/v1alpha1.yaml
 // Source: schemas/controllermanager.config.svc.io/v1alpha1.yaml
+// Source: schemas/coordination.svc.io/v1.yaml
 // Source: schemas/core/v1.yaml
 // Source: schemas/discovery.svc.io/v1.yaml
 // Source: schemas/discovery.svc.io/v1beta1.yaml
@@ -27,8 +29,10 @@
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta3.yaml
 // Source: schemas/imagepolicy.svc.io/v1alpha1.yaml
 // Source: schemas/meta.svc.io/v1.yaml
+// Source: schemas/networking.svc.io/v1.yaml
 // Source: schemas/policy/v1.yaml
 // Source: schemas/rbac.authorization.svc.io/v1.yaml
+// Source: schemas/scheduling.svc.io/v1.yaml
 // Source: schemas/stable.example.svc.io/crontabs.yaml
 // Source: schemas/storage.svc.io/v1.yaml
 // Source: schemas/storage.svc.io/v1beta1.yaml
@@ -51,11 +55,13 @@ import { autoscalingV2beta2Kinds } from './autoscaling/v2beta2/kinds.js';
 import { batchV1Kinds } from './batch/v1/kinds.js';
 import { batchV1beta1Kinds } from './batch/v1beta1/kinds.js';
 import { bootstraptokenV1Kinds } from './bootstraptoken.svc.io/v1/kinds.js';
+import { certificatesV1Kinds } from './certificates.svc.io/v1/kinds.js';
 import { clientAuthenticationV1Kinds } from './client.authentication.svc.io/v1/kinds.js';
 import { clientAuthenticationV1beta1Kinds } from './client.authentication.svc.io/v1beta1/kinds.js';
 import { cloudcontrollermanagerConfigV1alpha1Kinds } from './cloudcontrollermanager.config.svc.io/v1alpha1/kinds.js';
 import { configV1alpha1Kinds } from './config.svc.io/v1alpha1/kinds.js';
 import { controllermanagerConfigV1alpha1Kinds } from './controllermanager.config.svc.io/v1alpha1/kinds.js';
+import { coordinationV1Kinds } from './coordination.svc.io/v1/kinds.js';
 import { coreV1Kinds } from './core/v1/kinds.js';
 import { discoveryV1Kinds } from './discovery.svc.io/v1/kinds.js';
 import { discoveryV1beta1Kinds } from './discovery.svc.io/v1beta1/kinds.js';
@@ -66,8 +72,10 @@ import { flowcontrolApiserverV1beta2Kinds } from './flowcontrol.apiserver.svc.io
 import { flowcontrolApiserverV1beta3Kinds } from './flowcontrol.apiserver.svc.io/v1beta3/kinds.js';
 import { imagepolicyV1alpha1Kinds } from './imagepolicy.svc.io/v1alpha1/kinds.js';
 import { metaV1Kinds } from './meta.svc.io/v1/kinds.js';
+import { networkingV1Kinds } from './networking.svc.io/v1/kinds.js';
 import { policyV1Kinds } from './policy/v1/kinds.js';
 import { rbacAuthorizationV1Kinds } from './rbac.authorization.svc.io/v1/kinds.js';
+import { schedulingV1Kinds } from './scheduling.svc.io/v1/kinds.js';
 import { stableExampleV1Kinds } from './stable.example.svc.io/v1/kinds.js';
 import { storageV1Kinds } from './storage.svc.io/v1/kinds.js';
 import { storageV1beta1Kinds } from './storage.svc.io/v1beta1/kinds.js';
@@ -91,11 +99,13 @@ export const allKinds: readonly KindRegistration[] = [
   ...batchV1Kinds,
   ...batchV1beta1Kinds,
   ...bootstraptokenV1Kinds,
+  ...certificatesV1Kinds,
   ...clientAuthenticationV1Kinds,
   ...clientAuthenticationV1beta1Kinds,
   ...cloudcontrollermanagerConfigV1alpha1Kinds,
   ...configV1alpha1Kinds,
   ...controllermanagerConfigV1alpha1Kinds,
+  ...coordinationV1Kinds,
   ...coreV1Kinds,
   ...discoveryV1Kinds,
   ...discoveryV1beta1Kinds,
@@ -106,8 +116,10 @@ export const allKinds: readonly KindRegistration[] = [
   ...flowcontrolApiserverV1beta3Kinds,
   ...imagepolicyV1alpha1Kinds,
   ...metaV1Kinds,
+  ...networkingV1Kinds,
   ...policyV1Kinds,
   ...rbacAuthorizationV1Kinds,
+  ...schedulingV1Kinds,
   ...stableExampleV1Kinds,
   ...storageV1Kinds,
   ...storageV1beta1Kinds,

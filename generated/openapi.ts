@@ -6,6 +6,8 @@
 // Source: schemas/autoscaling/v2beta2.yaml
 // Source: schemas/batch/v1.yaml
 // Source: schemas/batch/v1beta1.yaml
+// Source: schemas/certificates.svc.io/v1.yaml
+// Source: schemas/coordination.svc.io/v1.yaml
 // Source: schemas/core/v1.yaml
 // Source: schemas/discovery.svc.io/v1.yaml
 // Source: schemas/discovery.svc.io/v1beta1.yaml
@@ -13,7 +15,10 @@
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta2.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta3.yaml
+// Source: schemas/networking.svc.io/v1.yaml
+// Source: schemas/policy/v1.yaml
 // Source: schemas/rbac.authorization.svc.io/v1.yaml
+// Source: schemas/scheduling.svc.io/v1.yaml
 // Source: schemas/stable.example.svc.io/crontabs.yaml
 // Source: schemas/storage.svc.io/v1.yaml
 // Source: schemas/storage.svc.io/v1beta1.yaml
@@ -27,6 +32,8 @@ export const openApiDocuments: Record<string, () => Promise<Record<string, unkno
   'apis/autoscaling/v2beta2': async () => (await import('./autoscaling/v2beta2/openapi.js')).openApiV3,
   'apis/batch/v1': async () => (await import('./batch/v1/openapi.js')).openApiV3,
   'apis/batch/v1beta1': async () => (await import('./batch/v1beta1/openapi.js')).openApiV3,
+  'apis/certificates.svc.io/v1': async () => (await import('./certificates.svc.io/v1/openapi.js')).openApiV3,
+  'apis/coordination.svc.io/v1': async () => (await import('./coordination.svc.io/v1/openapi.js')).openApiV3,
   'api/v1': async () => (await import('./core/v1/openapi.js')).openApiV3,
   'apis/discovery.svc.io/v1': async () => (await import('./discovery.svc.io/v1/openapi.js')).openApiV3,
   'apis/discovery.svc.io/v1beta1': async () => (await import('./discovery.svc.io/v1beta1/openapi.js')).openApiV3,
@@ -34,7 +41,10 @@ export const openApiDocuments: Record<string, () => Promise<Record<string, unkno
   'apis/flowcontrol.apiserver.svc.io/v1beta1': async () => (await import('./flowcontrol.apiserver.svc.io/v1beta1/openapi.js')).openApiV3,
   'apis/flowcontrol.apiserver.svc.io/v1beta2': async () => (await import('./flowcontrol.apiserver.svc.io/v1beta2/openapi.js')).openApiV3,
   'apis/flowcontrol.apiserver.svc.io/v1beta3': async () => (await import('./flowcontrol.apiserver.svc.io/v1beta3/openapi.js')).openApiV3,
+  'apis/networking.svc.io/v1': async () => (await import('./networking.svc.io/v1/openapi.js')).openApiV3,
+  'apis/policy/v1': async () => (await import('./policy/v1/openapi.js')).openApiV3,
   'apis/rbac.authorization.svc.io/v1': async () => (await import('./rbac.authorization.svc.io/v1/openapi.js')).openApiV3,
+  'apis/scheduling.svc.io/v1': async () => (await import('./scheduling.svc.io/v1/openapi.js')).openApiV3,
   'apis/stable.example.svc.io/v1': async () => (await import('./stable.example.svc.io/v1/openapi.js')).openApiV3,
   'apis/storage.svc.io/v1': async () => (await import('./storage.svc.io/v1/openapi.js')).openApiV3,
   'apis/storage.svc.io/v1beta1': async () => (await import('./storage.svc.io/v1beta1/openapi.js')).openApiV3,

@@ -12,11 +12,13 @@
 // Source: schemas/batch/v1.yaml
 // Source: schemas/batch/v1beta1.yaml
 // Source: schemas/bootstraptoken.svc.io/v1.yaml
+// Source: schemas/certificates.svc.io/v1.yaml
 // Source: schemas/client.authentication.svc.io/v1.yaml
 // Source: schemas/client.authentication.svc.io/v1beta1.yaml
 // Source: schemas/cloudcontrollermanager.config.svc.io/v1alpha1.yaml
 // Source: schemas/config.svc.io/v1alpha1.yaml
 // Source: schemas/controllermanager.config.svc.io/v1alpha1.yaml
+// Source: schemas/coordination.svc.io/v1.yaml
 // Source: schemas/core/v1.yaml
 // Source: schemas/discovery.svc.io/v1.yaml
 // Source: schemas/discovery.svc.io/v1beta1.yaml
@@ -27,8 +29,10 @@
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta3.yaml
 // Source: schemas/imagepolicy.svc.io/v1alpha1.yaml
 // Source: schemas/meta.svc.io/v1.yaml
+// Source: schemas/networking.svc.io/v1.yaml
 // Source: schemas/policy/v1.yaml
 // Source: schemas/rbac.authorization.svc.io/v1.yaml
+// Source: schemas/scheduling.svc.io/v1.yaml
 // Source: schemas/storage.svc.io/v1.yaml
 // Source: schemas/storage.svc.io/v1beta1.yaml
 // Source: schemas/svcadm.svc.io/v1beta3.yaml
@@ -50,11 +54,13 @@ import { autoscalingV2beta2Protobuf } from './autoscaling/v2beta2/protobuf.js';
 import { batchV1Protobuf } from './batch/v1/protobuf.js';
 import { batchV1beta1Protobuf } from './batch/v1beta1/protobuf.js';
 import { bootstraptokenV1Protobuf } from './bootstraptoken.svc.io/v1/protobuf.js';
+import { certificatesV1Protobuf } from './certificates.svc.io/v1/protobuf.js';
 import { clientAuthenticationV1Protobuf } from './client.authentication.svc.io/v1/protobuf.js';
 import { clientAuthenticationV1beta1Protobuf } from './client.authentication.svc.io/v1beta1/protobuf.js';
 import { cloudcontrollermanagerConfigV1alpha1Protobuf } from './cloudcontrollermanager.config.svc.io/v1alpha1/protobuf.js';
 import { configV1alpha1Protobuf } from './config.svc.io/v1alpha1/protobuf.js';
 import { controllermanagerConfigV1alpha1Protobuf } from './controllermanager.config.svc.io/v1alpha1/protobuf.js';
+import { coordinationV1Protobuf } from './coordination.svc.io/v1/protobuf.js';
 import { coreV1Protobuf } from './core/v1/protobuf.js';
 import { discoveryV1Protobuf } from './discovery.svc.io/v1/protobuf.js';
 import { discoveryV1beta1Protobuf } from './discovery.svc.io/v1beta1/protobuf.js';
@@ -65,8 +71,10 @@ import { flowcontrolApiserverV1beta2Protobuf } from './flowcontrol.apiserver.svc
 import { flowcontrolApiserverV1beta3Protobuf } from './flowcontrol.apiserver.svc.io/v1beta3/protobuf.js';
 import { imagepolicyV1alpha1Protobuf } from './imagepolicy.svc.io/v1alpha1/protobuf.js';
 import { metaV1Protobuf } from './meta.svc.io/v1/protobuf.js';
+import { networkingV1Protobuf } from './networking.svc.io/v1/protobuf.js';
 import { policyV1Protobuf } from './policy/v1/protobuf.js';
 import { rbacAuthorizationV1Protobuf } from './rbac.authorization.svc.io/v1/protobuf.js';
+import { schedulingV1Protobuf } from './scheduling.svc.io/v1/protobuf.js';
 import { storageV1Protobuf } from './storage.svc.io/v1/protobuf.js';
 import { storageV1beta1Protobuf } from './storage.svc.io/v1beta1/protobuf.js';
 import { svcadmV1beta3Protobuf } from './svcadm.svc.io/v1beta3/protobuf.js';
@@ -89,11 +97,13 @@ export const allProtobufPackages: readonly ProtobufPackage[] = [
   batchV1Protobuf,
   batchV1beta1Protobuf,
   bootstraptokenV1Protobuf,
+  certificatesV1Protobuf,
   clientAuthenticationV1Protobuf,
   clientAuthenticationV1beta1Protobuf,
   cloudcontrollermanagerConfigV1alpha1Protobuf,
   configV1alpha1Protobuf,
   controllermanagerConfigV1alpha1Protobuf,
+  coordinationV1Protobuf,
   coreV1Protobuf,
   discoveryV1Protobuf,
   discoveryV1beta1Protobuf,
@@ -104,8 +114,10 @@ export const allProtobufPackages: readonly ProtobufPackage[] = [
   flowcontrolApiserverV1beta3Protobuf,
   imagepolicyV1alpha1Protobuf,
   metaV1Protobuf,
+  networkingV1Protobuf,
   policyV1Protobuf,
   rbacAuthorizationV1Protobuf,
+  schedulingV1Protobuf,
   storageV1Protobuf,
   storageV1beta1Protobuf,
   svcadmV1beta3Protobuf,

@@ -9138,6 +9138,42 @@ export const openApiV3: Record<string, unknown> = {
           }
         ]
       },
+      "core.v1.TopologySelectorLabelRequirement": {
+        "description": "A topology selector requirement is a selector that matches given label. This is an alpha feature and may change in the future.",
+        "type": "object",
+        "properties": {
+          "key": {
+            "description": "The label key that the selector applies to.",
+            "type": "string"
+          },
+          "values": {
+            "description": "An array of string values. One value must match the label to be selected.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        },
+        "required": [
+          "key",
+          "values"
+        ]
+      },
+      "core.v1.TopologySelectorTerm": {
+        "description": "A topology selector term represents the result of label queries. A null or empty topology selector term matches no objects.",
+        "type": "object",
+        "properties": {
+          "matchLabelExpressions": {
+            "description": "A list of topology selector requirements by labels.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.TopologySelectorLabelRequirement"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
       "core.v1.TopologySpreadConstraint": {
         "description": "How pods matching a selector spread across a topology. Shape follows the real system (not shown in the spec).",
         "type": "object",

@@ -2350,6 +2350,38 @@ export const TolerationSchema: ObjectSchema = {
   rules: [{ rule: "(has(self.key) && self.key != '') || (has(self.operator) && self.operator == 'Exists')", message: 'operator must be Exists when key is empty' }, { rule: "!has(self.operator) || self.operator != 'Exists' || !has(self.value) || self.value == ''", message: 'value must be empty when operator is Exists' }],
 };
 
+/** Schema descriptor of {@link TopologySelectorLabelRequirement} (schemas/core/v1.yaml .definitions.TopologySelectorLabelRequirement). */
+export const TopologySelectorLabelRequirementSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.TopologySelectorLabelRequirement',
+  fields: [
+    { name: 'key', schema: { type: 'string' }, required: true, proto: 1 },
+    {
+      name: 'values',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link TopologySelectorTerm} (schemas/core/v1.yaml .definitions.TopologySelectorTerm). */
+export const TopologySelectorTermSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.TopologySelectorTerm',
+  fields: [
+    {
+      name: 'matchLabelExpressions',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => TopologySelectorLabelRequirementSchema },
+        listType: 'atomic',
+      },
+      proto: 1,
+    },
+  ],
+};
+
 /** Schema descriptor of {@link TopologySpreadConstraint} (schemas/core/v1.yaml .definitions.TopologySpreadConstraint). */
 export const TopologySpreadConstraintSchema: ObjectSchema = {
   type: 'object',

@@ -2939,6 +2939,37 @@ export interface Toleration {
 }
 
 /**
+ * A topology selector requirement is a selector that matches given label. This is an alpha feature and may change in the future.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.TopologySelectorLabelRequirement
+ */
+export interface TopologySelectorLabelRequirement {
+  /** The label key that the selector applies to. */
+  key: string;
+
+  /**
+   * An array of string values. One value must match the label to be selected.
+   *
+   * List type atomic.
+   */
+  values: string[];
+}
+
+/**
+ * A topology selector term represents the result of label queries. A null or empty topology selector term matches no objects.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.TopologySelectorTerm
+ */
+export interface TopologySelectorTerm {
+  /**
+   * A list of topology selector requirements by labels.
+   *
+   * List type atomic.
+   */
+  matchLabelExpressions?: TopologySelectorLabelRequirement[];
+}
+
+/**
  * How pods matching a selector spread across a topology. Shape follows the real system (not shown in the spec).
  *
  * Schema: schemas/core/v1.yaml .definitions.TopologySpreadConstraint

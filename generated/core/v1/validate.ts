@@ -5108,6 +5108,64 @@ export function validateToleration(v: unknown, p: PathLike, e: Collector): void 
   }
 }
 
+/** Checks a {@link TopologySelectorLabelRequirement} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateTopologySelectorLabelRequirement(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'key': case 'values':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.key;
+  if (x0 === undefined || x0 === null) e.required(`${p}.key`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.key`, x0, 'string');
+  }
+  const x1 = v.values;
+  if (x1 === undefined || x1 === null) e.required(`${p}.values`);
+  else {
+    if (!Array.isArray(x1)) e.type(`${p}.values`, x1, 'array');
+    else {
+      for (let i2 = 0; i2 < x1.length; i2++) {
+        const x3: unknown = x1[i2];
+        if (typeof x3 !== 'string') e.type(`${p}.values[${i2}]`, x3, 'string');
+      }
+    }
+  }
+}
+
+/** Checks a {@link TopologySelectorTerm} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateTopologySelectorTerm(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'matchLabelExpressions':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.matchLabelExpressions;
+  if (!(x0 === undefined || x0 === null)) {
+    if (!Array.isArray(x0)) e.type(`${p}.matchLabelExpressions`, x0, 'array');
+    else {
+      for (let i1 = 0; i1 < x0.length; i1++) {
+        const x2: unknown = x0[i1];
+        validateTopologySelectorLabelRequirement(x2, new FieldPath(p, 'matchLabelExpressions', i1), e);
+      }
+    }
+  }
+}
+
 /** Checks a {@link TopologySpreadConstraint} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateTopologySpreadConstraint(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {

@@ -1,0 +1,310 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import protobuf from 'protobufjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allProtobufPackages } from '../../generated/protobuf.js';
+import { type Harness, type Json, expectStatus, startServer } from './server.testing.js';
+
+// The catalogue of kinds a controller needs (issue 17), decided as the real system's 1.30:
+// each kind accepts a realistic object and fills upstream's defaults; bad objects get upstream's messages.
+
+const labels = { app: 'web' };
+const podTemplate = { metadata: { labels }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } };
+
+describe('the catalogue of built-in kinds', () => {
+  let h: Harness;
+  let ns: (group: string, plural: string) => string;
+  beforeAll(async () => {
+    h = await startServer({ server: { protobufPackages: allProtobufPackages } });
+    ns = (group, plural) => `${group === '' ? '/api/v1' : `/apis/${group}`}/namespaces/${h.ns}/${plural}`;
+  });
+  afterAll(() => h.close());
+
+  it("fills a Deployment's upstream defaults (replicas, strategy, revisionHistoryLimit, progressDeadlineSeconds, pod defaults) and tracks generation", async () => {
+    const d = await h.create(ns('apps/v1', 'deployments'), {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: { selector: { matchLabels: labels }, template: podTemplate },
+    });
+    expect(d.spec).toMatchObject({
+      replicas: 1,
+      revisionHistoryLimit: 10,
+      progressDeadlineSeconds: 600,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } },
+    });
+    expect(d.spec.template.spec).toMatchObject({ restartPolicy: 'Always', dnsPolicy: 'ClusterFirst' });
+    expect(d.metadata.generation).toBe(1);
+    expect(d.status).toBeUndefined();
+    const recreate = await h.create(ns('apps/v1', 'deployments'), {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'recreate' },
+      spec: { selector: { matchLabels: labels }, template: podTemplate, strategy: { type: 'Recreate' } },
+    });
+    expect(recreate.spec.strategy).toEqual({ type: 'Recreate' });
+  });
+
+  it("refuses a Deployment whose selector does not match its template's labels, with upstream's message", async () => {
+    const res = await h.post(ns('apps/v1', 'deployments'), {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'bad' },
+      spec: { selector: { matchLabels: { app: 'other' } }, template: podTemplate },
+    });
+    const status = expectStatus(res, 422, 'Invalid');
+    expect(status.message).toContain('spec.template.metadata.labels');
+    expect(status.message).toContain('`selector` does not match template `labels`');
+    const rollingOnRecreate = await h.post(ns('apps/v1', 'deployments'), {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'bad2' },
+      spec: { selector: { matchLabels: labels }, template: podTemplate, strategy: { type: 'Recreate', rollingUpdate: {} } },
+    });
+    expect(expectStatus(rollingOnRecreate, 422, 'Invalid').message).toContain(
+      "spec.strategy.rollingUpdate: Invalid value: \"object\": may not be specified when strategy `type` is 'Recreate'",
+    );
+    expectStatus(await h.get(`${ns('apps/v1', 'deployments')}/bad`), 404, 'NotFound');
+  });
+
+  it('fills the defaults of ReplicaSet, StatefulSet and DaemonSet as upstream', async () => {
+    const rs = await h.create(ns('apps/v1', 'replicasets'), {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'web-rs' },
+      spec: { selector: { matchLabels: labels }, template: podTemplate },
+    });
+    expect(rs.spec.replicas).toBe(1);
+    const sts = await h.create(ns('apps/v1', 'statefulsets'), {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db' },
+      spec: {
+        serviceName: 'db',
+        selector: { matchLabels: labels },
+        template: podTemplate,
+        volumeClaimTemplates: [
+          { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+        ],
+      },
+    });
+    expect(sts.spec).toMatchObject({
+      replicas: 1,
+      podManagementPolicy: 'OrderedReady',
+      revisionHistoryLimit: 10,
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } },
+      persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' },
+    });
+    expect(sts.spec.volumeClaimTemplates[0].spec.volumeMode).toBe('Filesystem');
+    const ds = await h.create(ns('apps/v1', 'daemonsets'), {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'agent' },
+      spec: { selector: { matchLabels: labels }, template: podTemplate },
+    });
+    expect(ds.spec).toMatchObject({
+      revisionHistoryLimit: 10,
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } },
+    });
+    const cr = await h.create(ns('apps/v1', 'controllerrevisions'), {
+      apiVersion: 'apps/v1',
+      kind: 'ControllerRevision',
+      metadata: { name: 'db-1' },
+      data: { spec: { template: podTemplate } },
+      revision: 1,
+    });
+    expect(cr.data.spec.template.spec.containers[0].image).toBe('nginx:1.25');
+  });
+
+  it('serves a Lease for leader election, updated with a conditional write as client-go does', async () => {
+    const leases = ns('coordination.svc.io/v1', 'leases');
+    const lease = await h.create(leases, {
+      apiVersion: 'coordination.svc.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'controller-leader' },
+      spec: {
+        holderIdentity: 'pod-a',
+        leaseDurationSeconds: 15,
+        acquireTime: '2024-01-01T00:00:00.000000Z',
+        renewTime: '2024-01-01T00:00:05.000000Z',
+        leaseTransitions: 0,
+      },
+    });
+    expect(lease.spec.holderIdentity).toBe('pod-a');
+    const renewed = await h.put(`${leases}/controller-leader`, { ...lease, spec: { ...lease.spec, renewTime: '2024-01-01T00:00:10.000000Z' } });
+    expect(renewed.status).toBe(200);
+    // A second candidate holding the old resourceVersion loses the race.
+    const stale = await h.put(`${leases}/controller-leader`, { ...lease, spec: { ...lease.spec, holderIdentity: 'pod-b' } });
+    expectStatus(stale, 409, 'Conflict');
+  });
+
+  it('serves the core kinds a controller touches, with their defaults', async () => {
+    const sa = await h.create(ns('', 'serviceaccounts'), { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'builder' } });
+    expect(sa.metadata.name).toBe('builder');
+    const ep = await h.create(ns('', 'endpoints'), {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'web' },
+      subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80 }] }],
+    });
+    expect(ep.subsets[0].ports[0].protocol).toBe('TCP');
+    const pvc = await h.create(ns('', 'persistentvolumeclaims'), {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'data' },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    });
+    expect(pvc.spec.volumeMode).toBe('Filesystem');
+    const noSize = await h.post(ns('', 'persistentvolumeclaims'), {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'nosize' },
+      spec: { accessModes: ['ReadWriteOnce'] },
+    });
+    expectStatus(noSize, 422, 'Invalid');
+    const pv = await h.create('/api/v1/persistentvolumes', {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'pv1' },
+      spec: { capacity: { storage: '5Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data' } },
+    });
+    expect(pv.spec).toMatchObject({ persistentVolumeReclaimPolicy: 'Retain', volumeMode: 'Filesystem', hostPath: { path: '/data' } });
+    await h.create(ns('', 'resourcequotas'), {
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'q' },
+      spec: { hard: { pods: '10', 'requests.cpu': '4' } },
+    });
+    await h.create(ns('', 'limitranges'), {
+      apiVersion: 'v1',
+      kind: 'LimitRange',
+      metadata: { name: 'lr' },
+      spec: { limits: [{ type: 'Container', default: { cpu: '500m' } }] },
+    });
+    const rc = await h.create(ns('', 'replicationcontrollers'), {
+      apiVersion: 'v1',
+      kind: 'ReplicationController',
+      metadata: { name: 'old' },
+      spec: { selector: labels, template: podTemplate },
+    });
+    expect(rc.spec.replicas).toBe(1);
+    expect(rc.metadata.generation).toBe(1);
+  });
+
+  it('serves policy, networking, scheduling, storage and certificates kinds with their defaults and rules', async () => {
+    await h.create(ns('policy/v1', 'poddisruptionbudgets'), {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'web' },
+      spec: { minAvailable: 1, selector: { matchLabels: labels } },
+    });
+    const both = await h.post(ns('policy/v1', 'poddisruptionbudgets'), {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'both' },
+      spec: { minAvailable: 1, maxUnavailable: '50%' },
+    });
+    expect(expectStatus(both, 422, 'Invalid').message).toContain('minAvailable and maxUnavailable cannot be both set');
+    const ing = await h.create(ns('networking.svc.io/v1', 'ingresses'), {
+      apiVersion: 'networking.svc.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'web' },
+      spec: {
+        ingressClassName: 'nginx',
+        rules: [
+          {
+            host: 'example.com',
+            http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] },
+          },
+        ],
+      },
+    });
+    expect(ing.spec.rules[0].http.paths[0].backend.service.port.number).toBe(80);
+    await h.create('/apis/networking.svc.io/v1/ingressclasses', {
+      apiVersion: 'networking.svc.io/v1',
+      kind: 'IngressClass',
+      metadata: { name: 'nginx' },
+      spec: { controller: 'svc.io/ingress-nginx' },
+    });
+    const np = await h.create(ns('networking.svc.io/v1', 'networkpolicies'), {
+      apiVersion: 'networking.svc.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'deny' },
+      spec: { ingress: [{ ports: [{ port: 80 }] }] },
+    });
+    expect(np.spec.podSelector).toEqual({});
+    expect(np.spec.ingress[0].ports[0].protocol).toBe('TCP');
+    const pc = await h.create('/apis/scheduling.svc.io/v1/priorityclasses', {
+      apiVersion: 'scheduling.svc.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name: 'high' },
+      value: 1000,
+    });
+    expect(pc.preemptionPolicy).toBe('PreemptLowerPriority');
+    const sc = await h.create('/apis/storage.svc.io/v1/storageclasses', {
+      apiVersion: 'storage.svc.io/v1',
+      kind: 'StorageClass',
+      metadata: { name: 'standard' },
+      provisioner: 'svc.io/host-path',
+    });
+    expect(sc).toMatchObject({ reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate' });
+    const csi = await h.create('/apis/storage.svc.io/v1/csidrivers', {
+      apiVersion: 'storage.svc.io/v1',
+      kind: 'CSIDriver',
+      metadata: { name: 'hostpath.csi.svc.io' },
+      spec: {},
+    });
+    expect(csi.spec).toMatchObject({ attachRequired: true, podInfoOnMount: false, volumeLifecycleModes: ['Persistent'] });
+    const csr = await h.create('/apis/certificates.svc.io/v1/certificatesigningrequests', {
+      apiVersion: 'certificates.svc.io/v1',
+      kind: 'CertificateSigningRequest',
+      metadata: { name: 'user' },
+      spec: { request: Buffer.from('-----BEGIN CERTIFICATE REQUEST-----').toString('base64'), signerName: 'svc.io/kube-apiserver-client', usages: ['client auth'] },
+    });
+    expect(csr.spec.signerName).toBe('svc.io/kube-apiserver-client');
+  });
+
+  it('lists workloads in the `all` category in discovery', async () => {
+    const apps = (await h.get('/apis/apps/v1')).body;
+    const byName = Object.fromEntries(apps.resources.map((r: Json) => [r.name, r]));
+    for (const name of ['deployments', 'replicasets', 'statefulsets', 'daemonsets']) expect(byName[name].categories).toEqual(['all']);
+    expect(byName['deployments/scale']).toMatchObject({ kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] });
+    expect(byName.deployments.shortNames).toEqual(['deploy']);
+  });
+
+  it('round-trips a Deployment through Protobuf with upstream field numbers', async () => {
+    const GENERATED = new URL('../../generated/', import.meta.url).pathname;
+    const proto = readFileSync(join(GENERATED, 'apps/v1/generated.proto'), 'utf8');
+    // Upstream's numbers (k8s.io/api v0.30 apps/v1 generated.proto), spot-checked.
+    expect(proto).toMatch(/int32 progressDeadlineSeconds = 9;/);
+    expect(proto).toMatch(/StatefulSetOrdinals ordinals = 11;/);
+    expect(proto).toMatch(/int64 revision = 3;/);
+    const root = new protobuf.Root();
+    root.resolvePath = (_origin, target) => join(GENERATED, target);
+    root.loadSync('apps/v1/generated.proto', { keepCase: true });
+    root.resolveAll();
+    const Unknown = root.lookupType('svc.io.api.meta.v1.Unknown');
+    const Deployment = root.lookupType('svc.io.api.apps.v1.Deployment');
+    const wanted = {
+      metadata: { name: 'proto' },
+      spec: { replicas: 3, selector: { matchLabels: labels }, template: podTemplate, minReadySeconds: 5 },
+    };
+    const raw = Deployment.encode(Deployment.fromObject(wanted)).finish();
+    const envelope = Unknown.encode(Unknown.fromObject({ typeMeta: { apiVersion: 'apps/v1', kind: 'Deployment' }, raw })).finish();
+    const body = Buffer.concat([Buffer.from([0x6b, 0x38, 0x73, 0x00]), envelope]);
+    const res = await fetch(`${h.url}${ns('apps/v1', 'deployments')}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/vnd.svc.protobuf', accept: 'application/vnd.svc.protobuf' },
+      body,
+    });
+    expect(res.status).toBe(201);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const reply = Unknown.toObject(Unknown.decode(bytes.subarray(4)), { bytes: Buffer }) as { raw: Buffer };
+    const created = Deployment.toObject(Deployment.decode(reply.raw), { longs: Number }) as Json;
+    expect(created.spec).toMatchObject({ replicas: 3, minReadySeconds: 5, revisionHistoryLimit: 10, progressDeadlineSeconds: 600 });
+    expect(created.spec.strategy.rollingUpdate.maxSurge).toBeDefined();
+    const json = await h.read(`${ns('apps/v1', 'deployments')}/proto`);
+    expect(json.spec.template.spec.containers[0].image).toBe('nginx:1.25');
+    expect(json.spec.strategy.rollingUpdate).toEqual({ maxUnavailable: '25%', maxSurge: '25%' });
+  });
+});
