@@ -60,6 +60,8 @@ export interface ReferenceServerOptions {
   admission?: readonly AdmissionPluginSource[];
   /** HTTPS, authentication and authorization (`svckit serve --secure` and the auth flags); default plain HTTP, everyone allowed. */
   access?: AccessControlOptions;
+  /** `--group-suffix`: the spec's groups served as `<name>.<suffix>` (`k8s.io`: the real system's names); default svc.io. */
+  groupSuffix?: string;
 }
 
 export interface RunningServer {
@@ -86,6 +88,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const access = options.access ? accessControl(options.access, () => server) : undefined;
   const server: ApiServer = new ApiServer({
     kinds: options.project?.kinds ?? allKinds,
+    groupSuffix: options.groupSuffix,
     store,
     continueTtlMs: options.continueTtlMs,
     continueSecret: options.continueSecret,
@@ -110,7 +113,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   });
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   const loopback = access ? access.loopback(url) : plainClient(url);
-  if (access?.rbac) await bootstrapRbac(loopback);
+  if (access?.rbac) await bootstrapRbac(loopback, options.groupSuffix);
   if (!options.project) await ensureNamespace(loopback, DEFAULT_NAMESPACE);
   return {
     url,

@@ -1,3 +1,4 @@
+import { SPEC_GROUP_SUFFIX, groupWithSuffix } from '../api/index.js';
 import type { KindRegistration, ResourceDescriptor } from '../schema/index.js';
 import { ResourceConverter } from './conversion.js';
 
@@ -42,6 +43,8 @@ export interface RegistryOptions {
    * means true. It enables removed versions again or disables served ones.
    */
   runtimeConfig?: string;
+  /** The suffix the spec's groups are served under (`--group-suffix`); the kinds are already renamed. Default svc.io. */
+  groupSuffix?: string;
 }
 
 /** The served resources of a server, looked up by group, version and plural name. */
@@ -49,7 +52,11 @@ export class ResourceRegistry {
   private readonly byPath = new Map<string, ServedResource>();
   private readonly all: ServedResource[] = [];
 
+  /** The suffix the spec's groups are served under (`svc.io`, or `k8s.io` with `--group-suffix`). */
+  readonly groupSuffix: string;
+
   constructor(kinds: readonly KindRegistration[], options: RegistryOptions = {}) {
+    this.groupSuffix = options.groupSuffix ?? SPEC_GROUP_SUFFIX;
     const release = options.release ?? DEFAULT_RELEASE;
     const config = parseRuntimeConfig(options.runtimeConfig ?? '', kinds);
     const converters = convertersByResource(kinds);
@@ -86,6 +93,11 @@ export class ResourceRegistry {
       this.all.push(served);
     }
     for (const s of this.all) s.storageVersion = this.chooseStorageVersion(s);
+  }
+
+  /** The served name of a group the spec names (`rbac.authorization.svc.io`), for code that names one. */
+  servedGroup(specGroup: string): string {
+    return groupWithSuffix(specGroup, this.groupSuffix);
   }
 
   get(group: string, version: string, resource: string): ServedResource | undefined {

@@ -10,10 +10,11 @@ import { SERVE_AUDIT_OPTIONS, SERVE_AUDIT_USAGE, serveAuditOptions } from './ser
 import { SERVE_VERSION_OPTIONS, SERVE_VERSION_USAGE, serveVersionOptions } from './serve-versions.js';
 import { ADMISSION_OPTIONS, ADMISSION_USAGE, admissionFromFlags } from './serve-admission.js';
 import { SERVE_ACCESS_OPTIONS, SERVE_ACCESS_USAGE, serveAccess } from './serve-access.js';
+import { GROUP_SUFFIX_OPTIONS, GROUP_SUFFIX_USAGE, groupSuffixFromFlags } from './serve-groups.js';
 import { UsageError } from './usage-error.js';
 
 export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--store sqlite:<path>|memory|etcd://host:port[,...][?prefix=/p]]
-             [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>]
+             [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>] ${GROUP_SUFFIX_USAGE}
              ${SERVE_VERSION_USAGE}
              ${ENCRYPTION_SERVE_USAGE} ${REPLICA_USAGE}
              ${SERVE_AUDIT_USAGE}
@@ -37,6 +38,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       ...SERVE_AUDIT_OPTIONS,
       ...ADMISSION_OPTIONS,
       ...SERVE_ACCESS_OPTIONS,
+      ...GROUP_SUFFIX_OPTIONS,
     },
     strict: true,
   });
@@ -64,6 +66,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     ...replicaServerOptions(values),
     ...audit.options,
     ...(access.access ? { access: access.access } : {}),
+    groupSuffix: groupSuffixFromFlags(values),
   });
   process.stdout.write(`listening on ${url}\n`);
   const announced = access.announce(url);

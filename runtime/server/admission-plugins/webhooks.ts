@@ -36,7 +36,7 @@ export function mutatingWebhookAdmission(options: WebhookAdmissionOptions = {}):
     return {
       name: 'MutatingAdmissionWebhook',
       async mutate(request) {
-        if (isExempt(request)) return;
+        if (isExempt(request, host)) return;
         const called: Array<{ webhook: ConfiguredWebhook; index: number; changedAfter: boolean }> = [];
         const webhooks = await configs.current(request);
         for (const [index, webhook] of webhooks.entries()) {
@@ -61,7 +61,7 @@ export function validatingWebhookAdmission(options: WebhookAdmissionOptions = {}
     return {
       name: 'ValidatingAdmissionWebhook',
       async validate(request) {
-        if (isExempt(request)) return;
+        if (isExempt(request, host)) return;
         for (const [index, webhook] of (await configs.current(request)).entries()) await call(webhook, request, 0, index);
       },
     };
