@@ -109,8 +109,14 @@ describe('svckit serve --group-suffix k8s.io', () => {
     let canList = await kubectl('alice', 'auth', 'can-i', 'list', 'pods');
     for (let i = 0; i < 100 && canList.stdout !== 'yes\n'; i++) canList = await kubectl('alice', 'auth', 'can-i', 'list', 'pods');
     expect(canList).toMatchObject({ code: 0, stdout: 'yes\n' });
-    expect(await kubectl('alice', 'auth', 'can-i', 'create', 'deployments.apps')).toMatchObject({ code: 1, stdout: expect.stringMatching(/^no\b/) });
-    expect(await kubectl('alice', 'auth', 'can-i', 'list', 'pods', '-n', 'kube-system')).toMatchObject({ code: 1, stdout: expect.stringMatching(/^no\b/) });
+    expect(await kubectl('alice', 'auth', 'can-i', 'create', 'deployments.apps')).toMatchObject({
+      code: 1,
+      stdout: expect.stringMatching(/^no\b/),
+    });
+    expect(await kubectl('alice', 'auth', 'can-i', 'list', 'pods', '-n', 'kube-system')).toMatchObject({
+      code: 1,
+      stdout: expect.stringMatching(/^no\b/),
+    });
     const pods = await kubectl('alice', 'get', 'pods');
     expect(pods.code, pods.stderr).toBe(0);
     const denied = await kubectl('alice', 'create', 'deployment', 'web', '--image=nginx');

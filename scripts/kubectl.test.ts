@@ -226,7 +226,12 @@ describe('kubectl against the reference server', () => {
     expect(created.code, created.stderr).toBe(0);
     expect(created.stdout).toBe('deployment.apps/web created\n');
     const d = await getJson('deployment', 'web');
-    expect(d.spec).toMatchObject({ replicas: 2, revisionHistoryLimit: 10, progressDeadlineSeconds: 600, strategy: { type: 'RollingUpdate' } });
+    expect(d.spec).toMatchObject({
+      replicas: 2,
+      revisionHistoryLimit: 10,
+      progressDeadlineSeconds: 600,
+      strategy: { type: 'RollingUpdate' },
+    });
     const scaled = await kubectl('scale', 'deployment', 'web', '--replicas=4', '-v=6');
     expect(scaled.code, scaled.stderr).toBe(0);
     expect(scaled.stdout).toBe('deployment.apps/web scaled\n');

@@ -37,22 +37,26 @@ const PUBLIC_PATHS = ['/healthz', '/livez', '/readyz', '/version', '/version/'];
 export function bootstrapPolicy(groupSuffix = SPEC_GROUP_SUFFIX): readonly Manifest[] {
   const rbac = groupWithSuffix(RBAC_GROUP, groupSuffix);
   return [
-  clusterRole(rbac, 'cluster-admin', [
-    { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
-    { nonResourceURLs: ['*'], verbs: ['*'] },
-  ]),
-  clusterRole(rbac, 'system:discovery', [
-    { nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/openapi', '/openapi/*', ...PUBLIC_PATHS], verbs: ['get'] },
-  ]),
-  clusterRole(rbac, 'system:basic-user', [
-    { apiGroups: [groupWithSuffix(AUTHORIZATION_GROUP, groupSuffix)], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], verbs: ['create'] },
-  ]),
-  clusterRole(rbac, 'system:public-info-viewer', [{ nonResourceURLs: PUBLIC_PATHS, verbs: ['get'] }]),
-  binding(rbac, 'cluster-admin', 'cluster-admin', [MASTERS_GROUP]),
-  binding(rbac, 'system:discovery', 'system:discovery', [AUTHENTICATED_GROUP]),
-  binding(rbac, 'system:basic-user', 'system:basic-user', [AUTHENTICATED_GROUP]),
-  binding(rbac, 'system:public-info-viewer', 'system:public-info-viewer', [AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP]),
-];
+    clusterRole(rbac, 'cluster-admin', [
+      { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
+      { nonResourceURLs: ['*'], verbs: ['*'] },
+    ]),
+    clusterRole(rbac, 'system:discovery', [
+      { nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/openapi', '/openapi/*', ...PUBLIC_PATHS], verbs: ['get'] },
+    ]),
+    clusterRole(rbac, 'system:basic-user', [
+      {
+        apiGroups: [groupWithSuffix(AUTHORIZATION_GROUP, groupSuffix)],
+        resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
+        verbs: ['create'],
+      },
+    ]),
+    clusterRole(rbac, 'system:public-info-viewer', [{ nonResourceURLs: PUBLIC_PATHS, verbs: ['get'] }]),
+    binding(rbac, 'cluster-admin', 'cluster-admin', [MASTERS_GROUP]),
+    binding(rbac, 'system:discovery', 'system:discovery', [AUTHENTICATED_GROUP]),
+    binding(rbac, 'system:basic-user', 'system:basic-user', [AUTHENTICATED_GROUP]),
+    binding(rbac, 'system:public-info-viewer', 'system:public-info-viewer', [AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP]),
+  ];
 }
 
 /** The bootstrap policy under the spec's group names. */

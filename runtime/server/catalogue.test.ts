@@ -62,7 +62,7 @@ describe('the catalogue of built-in kinds', () => {
       spec: { selector: { matchLabels: labels }, template: podTemplate, strategy: { type: 'Recreate', rollingUpdate: {} } },
     });
     expect(expectStatus(rollingOnRecreate, 422, 'Invalid').message).toContain(
-      "spec.strategy.rollingUpdate: Invalid value: \"object\": may not be specified when strategy `type` is 'Recreate'",
+      'spec.strategy.rollingUpdate: Invalid value: "object": may not be specified when strategy `type` is \'Recreate\'',
     );
     expectStatus(await h.get(`${ns('apps/v1', 'deployments')}/bad`), 404, 'NotFound');
   });
@@ -131,7 +131,10 @@ describe('the catalogue of built-in kinds', () => {
       },
     });
     expect(lease.spec.holderIdentity).toBe('pod-a');
-    const renewed = await h.put(`${leases}/controller-leader`, { ...lease, spec: { ...lease.spec, renewTime: '2024-01-01T00:00:10.000000Z' } });
+    const renewed = await h.put(`${leases}/controller-leader`, {
+      ...lease,
+      spec: { ...lease.spec, renewTime: '2024-01-01T00:00:10.000000Z' },
+    });
     expect(renewed.status).toBe(200);
     // A second candidate holding the old resourceVersion loses the race.
     const stale = await h.put(`${leases}/controller-leader`, { ...lease, spec: { ...lease.spec, holderIdentity: 'pod-b' } });
@@ -259,7 +262,11 @@ describe('the catalogue of built-in kinds', () => {
       apiVersion: 'certificates.svc.io/v1',
       kind: 'CertificateSigningRequest',
       metadata: { name: 'user' },
-      spec: { request: Buffer.from('-----BEGIN CERTIFICATE REQUEST-----').toString('base64'), signerName: 'svc.io/kube-apiserver-client', usages: ['client auth'] },
+      spec: {
+        request: Buffer.from('-----BEGIN CERTIFICATE REQUEST-----').toString('base64'),
+        signerName: 'svc.io/kube-apiserver-client',
+        usages: ['client auth'],
+      },
     });
     expect(csr.spec.signerName).toBe('svc.io/kube-apiserver-client');
   });
@@ -268,7 +275,12 @@ describe('the catalogue of built-in kinds', () => {
     const apps = (await h.get('/apis/apps/v1')).body;
     const byName = Object.fromEntries(apps.resources.map((r: Json) => [r.name, r]));
     for (const name of ['deployments', 'replicasets', 'statefulsets', 'daemonsets']) expect(byName[name].categories).toEqual(['all']);
-    expect(byName['deployments/scale']).toMatchObject({ kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] });
+    expect(byName['deployments/scale']).toMatchObject({
+      kind: 'Scale',
+      group: 'autoscaling',
+      version: 'v1',
+      verbs: ['get', 'patch', 'update'],
+    });
     expect(byName.deployments.shortNames).toEqual(['deploy']);
   });
 

@@ -51,7 +51,9 @@ function renameKind(k: KindRegistration, suffix: string): KindRegistration {
 function withApiVersionEnum(schema: ObjectSchema, apiVersion: string): ObjectSchema {
   return {
     ...schema,
-    fields: schema.fields.map((f) => (f.name === 'apiVersion' && f.schema.enum ? { ...f, schema: { ...f.schema, enum: [apiVersion] } } : f)),
+    fields: schema.fields.map((f) =>
+      f.name === 'apiVersion' && f.schema.enum ? { ...f, schema: { ...f.schema, enum: [apiVersion] } } : f,
+    ),
   };
 }
 

@@ -70,7 +70,9 @@ describe('the scale subresource', () => {
     const created = await h.create(deployments, deployment('web', 1));
     const scale = (await h.get(`${deployments}/web/scale`)).body;
     const negative = expectStatus(await h.put(`${deployments}/web/scale`, { ...scale, spec: { replicas: -1 } }), 422, 'Invalid');
-    expect(negative.message).toBe('Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+    expect(negative.message).toBe(
+      'Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+    );
     await h.patch(`${deployments}/web/scale`, { spec: { replicas: 2 } });
     expectStatus(await h.put(`${deployments}/web/scale`, { ...scale, spec: { replicas: 3 } }), 409, 'Conflict');
     expectStatus(await h.put(`${deployments}/web/scale`, { ...scale, metadata: { name: 'other' } }), 400, 'BadRequest');

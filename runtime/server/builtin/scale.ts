@@ -11,7 +11,7 @@ import {
 } from '../../api/index.js';
 import { patchTypeOf } from '../../patch/index.js';
 import type { RequestContext, SubresourceHandler, Target } from '../context.js';
-import { type Body, type Reply, parseJsonBody, readBody } from '../http.js';
+import { type Reply, parseJsonBody, readBody } from '../http.js';
 import { applyPatch } from '../patch.js';
 import { writeOptions } from '../query.js';
 import { readCurrent } from '../read.js';
