@@ -39,15 +39,20 @@ async function kubectl(user: 'admin' | 'alice', ...args: string[]): Promise<{ co
   }
 }
 
-async function getJson(path: string): Promise<any> {
+async function get(path: string, accept = 'application/json') {
   const agent = new Agent({ connect: { ca: secure.ca } });
   try {
-    const res = await request(`${server.url}${path}`, { dispatcher: agent, headers: { authorization: 'Bearer admin-token' } });
-    expect(res.statusCode).toBe(200);
-    return await res.body.json();
+    const res = await request(`${server.url}${path}`, { dispatcher: agent, headers: { authorization: 'Bearer admin-token', accept } });
+    return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
   } finally {
     await agent.close();
   }
+}
+
+async function getJson(path: string): Promise<any> {
+  const res = await get(path);
+  expect(res.status).toBe(200);
+  return JSON.parse(res.body.toString('utf8'));
 }
 
 beforeAll(async () => {
@@ -91,6 +96,16 @@ describe('svckit serve --group-suffix k8s.io', () => {
     expect(Object.keys(openapi.paths)).toContain('apis/rbac.authorization.k8s.io/v1');
     const doc = await getJson('/openapi/v3/apis/coordination.k8s.io/v1');
     expect(JSON.stringify(doc)).toContain('"group":"coordination.k8s.io"');
+  });
+
+  it("answers the real system's Protobuf media type, and names the served replacement of a deprecated version", async () => {
+    const res = await get('/api/v1/namespaces/default/configmaps', 'application/vnd.kubernetes.protobuf, application/json');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/vnd.kubernetes.protobuf');
+    expect([...res.body.subarray(0, 4)]).toEqual([0x6b, 0x38, 0x73, 0x00]);
+    const old = await get('/apis/flowcontrol.apiserver.k8s.io/v1beta3/flowschemas');
+    expect(old.status).toBe(200);
+    expect(old.headers.warning).toContain('use flowcontrol.apiserver.k8s.io/v1 FlowSchema');
   });
 
   it('takes kubectl create role and create rolebinding, and answers kubectl auth can-i from RBAC', async () => {

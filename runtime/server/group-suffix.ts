@@ -40,6 +40,22 @@ function renameKind(k: KindRegistration, suffix: string): KindRegistration {
     group: groupWithSuffix(k.group, suffix),
     apiVersion,
     schema: withApiVersionEnum(k.schema, apiVersion),
+    ...(k.resource
+      ? {
+          resource: {
+            ...k.resource,
+            // Annotation keys are prefixed by a group's name (`flowcontrol.svc.io/v1beta3-...`).
+            conversion: k.resource.conversion.map((rule) =>
+              'preserveZeroAnnotation' in rule
+                ? { ...rule, preserveZeroAnnotation: apiVersionWithSuffix(rule.preserveZeroAnnotation, suffix) }
+                : rule,
+            ),
+          },
+        }
+      : {}),
+    ...(k.lifecycle?.replacement
+      ? { lifecycle: { ...k.lifecycle, replacement: apiVersionWithSuffix(k.lifecycle.replacement, suffix) } }
+      : {}),
     // The generated validator checks the spec's apiVersion literal; it sees the object under that name.
     validate(value, path, sink) {
       const v = value as { apiVersion?: unknown } | null;
