@@ -1,4 +1,6 @@
 import { SPEC_GROUP_SUFFIX, groupSuffixProblem } from '../../runtime/api/index.js';
+import type { KindRegistration } from '../../runtime/schema/index.js';
+import { withGroupSuffix } from '../../runtime/server/index.js';
 import { UsageError } from './usage-error.js';
 
 /** `--group-suffix` of `svckit serve` and `svckit codegen`, as a parseArgs option fragment. */
@@ -14,4 +16,9 @@ export function groupSuffixFromFlags(values: { 'group-suffix'?: string }): strin
   const problem = groupSuffixProblem(suffix);
   if (problem) throw new UsageError(`--group-suffix: ${problem}`);
   return suffix;
+}
+
+/** The kinds as a server started with `suffix` names them (for checking flags that name groups, such as `--runtime-config`). */
+export function kindsAsServed(kinds: readonly KindRegistration[], suffix: string): readonly KindRegistration[] {
+  return withGroupSuffix({ kinds }, suffix).kinds;
 }

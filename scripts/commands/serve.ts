@@ -10,7 +10,7 @@ import { SERVE_AUDIT_OPTIONS, SERVE_AUDIT_USAGE, serveAuditOptions } from './ser
 import { SERVE_VERSION_OPTIONS, SERVE_VERSION_USAGE, serveVersionOptions } from './serve-versions.js';
 import { ADMISSION_OPTIONS, ADMISSION_USAGE, admissionFromFlags } from './serve-admission.js';
 import { SERVE_ACCESS_OPTIONS, SERVE_ACCESS_USAGE, serveAccess } from './serve-access.js';
-import { GROUP_SUFFIX_OPTIONS, GROUP_SUFFIX_USAGE, groupSuffixFromFlags } from './serve-groups.js';
+import { GROUP_SUFFIX_OPTIONS, GROUP_SUFFIX_USAGE, groupSuffixFromFlags, kindsAsServed } from './serve-groups.js';
 import { UsageError } from './usage-error.js';
 
 export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--store sqlite:<path>|memory|etcd://host:port[,...][?prefix=/p]]
@@ -49,7 +49,8 @@ export async function serveCommand(args: string[]): Promise<number> {
   const audit = serveAuditOptions(values, DEFAULT_RELEASE, (line) => process.stderr.write(`${line}\n`));
   const access = serveAccess(values, values.host, values.store);
   const project = values.schemas ? await projectKinds(values.schemas, 'serve') : undefined;
-  const versions = serveVersionOptions(values, project?.kinds ?? allKinds);
+  const groupSuffix = groupSuffixFromFlags(values);
+  const versions = serveVersionOptions(values, kindsAsServed(project?.kinds ?? allKinds, groupSuffix));
   for (const w of versions.warnings) process.stderr.write(`svckit serve: warning: ${w}\n`);
   const problems = checkRules(project?.kinds ?? allKinds);
   if (problems.length > 0) throw new Error(`the schemas' CEL rules do not compile:\n${problems.join('\n')}`);
@@ -66,7 +67,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     ...replicaServerOptions(values),
     ...audit.options,
     ...(access.access ? { access: access.access } : {}),
-    groupSuffix: groupSuffixFromFlags(values),
+    groupSuffix,
   });
   process.stdout.write(`listening on ${url}\n`);
   const announced = access.announce(url);
