@@ -49,6 +49,21 @@ async function get(path: string, accept = 'application/json') {
   }
 }
 
+async function put(path: string, body: unknown) {
+  const agent = new Agent({ connect: { ca: secure.ca } });
+  try {
+    const res = await request(`${server.url}${path}`, {
+      method: 'PUT',
+      dispatcher: agent,
+      headers: { authorization: 'Bearer admin-token', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.statusCode, body: (await res.body.json()) as any };
+  } finally {
+    await agent.close();
+  }
+}
+
 async function getJson(path: string): Promise<any> {
   const res = await get(path);
   expect(res.status).toBe(200);
@@ -137,6 +152,41 @@ describe('svckit serve --group-suffix k8s.io', () => {
     const denied = await kubectl('alice', 'create', 'deployment', 'web', '--image=nginx');
     expect(denied.code).toBe(1);
     expect(denied.stderr).toContain('deployments.apps is forbidden: User "alice" cannot create resource "deployments" in API group "apps"');
+  });
+
+  it('approves and denies certificate signing requests with kubectl certificate (the approval subresource)', async () => {
+    const csr = (name: string) =>
+      `apiVersion: certificates.k8s.io/v1\nkind: CertificateSigningRequest\nmetadata:\n  name: ${name}\nspec:\n  request: ${Buffer.from('-----BEGIN CERTIFICATE REQUEST-----').toString('base64')}\n  signerName: kubernetes.io/kube-apiserver-client\n  usages: [client auth]\n`;
+    writeFileSync(join(dir, 'csr.yaml'), `${csr('alice-csr')}---\n${csr('mallory-csr')}`);
+    expect((await kubectl('admin', 'create', '-f', join(dir, 'csr.yaml'))).code).toBe(0);
+    const approved = await kubectl('admin', 'certificate', 'approve', 'alice-csr');
+    expect(approved.stderr).toBe('');
+    expect(approved.stdout).toBe('certificatesigningrequest.certificates.k8s.io/alice-csr approved\n');
+    const denied = await kubectl('admin', 'certificate', 'deny', 'mallory-csr');
+    expect(denied.stdout).toBe('certificatesigningrequest.certificates.k8s.io/mallory-csr denied\n');
+    const alice = await getJson('/apis/certificates.k8s.io/v1/certificatesigningrequests/alice-csr');
+    expect(alice.status.conditions).toMatchObject([{ type: 'Approved', status: 'True', reason: 'KubectlApprove' }]);
+    expect(alice.spec.signerName).toBe('kubernetes.io/kube-apiserver-client');
+    // The requestor is the user who created it, set by the server.
+    expect(alice.spec).toMatchObject({ username: 'admin', uid: '1000', groups: ['system:masters', 'system:authenticated'] });
+    // Approved and Denied exclude each other, as upstream's validation (kubectl checks it first; the server too).
+    const deny = { type: 'Denied', status: 'True', reason: 'Test', lastUpdateTime: alice.status.conditions[0].lastUpdateTime };
+    const both = await put('/apis/certificates.k8s.io/v1/certificatesigningrequests/alice-csr/approval', {
+      ...alice,
+      spec: { ...alice.spec, signerName: 'ignored.example/other' },
+      status: { conditions: [...alice.status.conditions, deny] },
+    });
+    expect(both.status).toBe(422);
+    expect(both.body.message).toContain('Approved and Denied conditions are mutually exclusive');
+    // Only the conditions are taken from an approval: the spec stays as stored.
+    const again = await put('/apis/certificates.k8s.io/v1/certificatesigningrequests/alice-csr/approval', {
+      ...alice,
+      spec: { ...alice.spec, signerName: 'ignored.example/other' },
+    });
+    expect(again.status).toBe(200);
+    expect(again.body.spec.signerName).toBe('kubernetes.io/kube-apiserver-client');
+    const table = await kubectl('admin', 'get', 'csr', '--no-headers');
+    expect(table.stdout).toMatch(/^alice-csr\s+kubernetes\.io\/kube-apiserver-client\s+admin\s+Approved\s+\d+s$/m);
   });
 
   it('creates a Lease in coordination.k8s.io with kubectl apply', async () => {

@@ -130,8 +130,8 @@ export interface DeleteTarget {
  * only, except the server-wide members (`admitCreate`, `namespaceChanged`, `resume`, `close`, `idle`).
  */
 export interface KindHook {
-  /** Prepares a new object before admission (server-set fields of the kind). */
-  prepareCreate?(object: JsonApiObject): void;
+  /** Prepares a new object before admission (server-set fields of the kind, which may name the requesting user). */
+  prepareCreate?(object: JsonApiObject, ctx: RequestContext): void;
   /** Prepares every written object (create, update, patch, apply) before admission. */
   prepareWrite?(object: JsonApiObject): void;
   /** Deletes an object in place of the generic two-phase delete; undefined leaves it to the generic one. */

@@ -22,7 +22,7 @@ export const certificatesV1Kinds: readonly KindRegistration[] = [
       singular: 'certificatesigningrequest',
       scope: 'Cluster',
       verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
-      subresources: ['status'],
+      subresources: ['status', 'approval'],
       shortNames: ['csr'],
       categories: [],
       printerColumns: [
@@ -36,6 +36,8 @@ export const certificatesV1Kinds: readonly KindRegistration[] = [
       storage: true,
       custom: false,
       conversion: [],
+      subresourceHandlers: { approval: 'csr-approval' },
+      hooks: ['csr-requestor'],
     },
     lifecycle: { introduced: '1.19' },
   },

@@ -585,6 +585,64 @@ export const openApiV3: Record<string, unknown> = {
           "kind": "CertificateSigningRequest"
         }
       }
+    },
+    "/apis/certificates.svc.io/v1/certificatesigningrequests/{name}/approval": {
+      "parameters": part12,
+      "get": {
+        "tags": [
+          "certificatesV1"
+        ],
+        "description": "get approval of the specified CertificateSigningRequest",
+        "operationId": "getapprovalCertificatesV1CertificateSigningRequest",
+        "responses": part18,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "certificates.svc.io",
+          "version": "v1",
+          "kind": "CertificateSigningRequest"
+        }
+      },
+      "put": {
+        "tags": [
+          "certificatesV1"
+        ],
+        "description": "put approval of the specified CertificateSigningRequest",
+        "operationId": "replaceapprovalCertificatesV1CertificateSigningRequest",
+        "parameters": part19,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/certificates.svc.io.v1.CertificateSigningRequest"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part21,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "certificates.svc.io",
+          "version": "v1",
+          "kind": "CertificateSigningRequest"
+        }
+      },
+      "patch": {
+        "tags": [
+          "certificatesV1"
+        ],
+        "description": "patch approval of the specified CertificateSigningRequest",
+        "operationId": "patchapprovalCertificatesV1CertificateSigningRequest",
+        "parameters": part20,
+        "requestBody": part17,
+        "responses": part21,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "certificates.svc.io",
+          "version": "v1",
+          "kind": "CertificateSigningRequest"
+        }
+      }
     }
   },
   "components": {
@@ -644,7 +702,8 @@ export const openApiV3: Record<string, unknown> = {
         "properties": {
           "type": {
             "description": "type of the condition. Known conditions are \"Approved\", \"Denied\", and \"Failed\".",
-            "type": "string"
+            "type": "string",
+            "minLength": 1
           },
           "status": {
             "description": "status of the condition, one of True, False, Unknown. Approved, Denied, and Failed conditions may not be \"False\" or \"Unknown\".",
@@ -822,7 +881,14 @@ export const openApiV3: Record<string, unknown> = {
             "type": "string",
             "format": "byte"
           }
-        }
+        },
+        "x-kubernetes-validations": [
+          {
+            "rule": "!has(self.conditions) || !(self.conditions.exists(c, c.type == 'Approved') && self.conditions.exists(c, c.type == 'Denied'))",
+            "message": "Approved and Denied conditions are mutually exclusive",
+            "fieldPath": ".conditions"
+          }
+        ]
       },
       "meta.svc.io.v1.DeleteOptions": {
         "description": "DeleteOptions may be provided in the body of a delete request. Shape follows the real system (not shown in the spec).",

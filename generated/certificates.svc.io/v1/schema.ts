@@ -31,7 +31,7 @@ export const CertificateSigningRequestConditionSchema: ObjectSchema = {
   type: 'object',
   typeName: 'certificates.svc.io.v1.CertificateSigningRequestCondition',
   fields: [
-    { name: 'type', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'type', schema: { type: 'string', minLength: 1 }, required: true, proto: 1 },
     {
       name: 'status',
       schema: { type: 'string', enum: ['True', 'False', 'Unknown'] },
@@ -114,4 +114,5 @@ export const CertificateSigningRequestStatusSchema: ObjectSchema = {
     },
     { name: 'certificate', schema: { type: 'bytes' }, proto: 2 },
   ],
+  rules: [{ rule: "!has(self.conditions) || !(self.conditions.exists(c, c.type == 'Approved') && self.conditions.exists(c, c.type == 'Denied'))", message: 'Approved and Denied conditions are mutually exclusive', fieldPath: '.conditions' }],
 };

@@ -37,7 +37,11 @@ export interface CertificateSigningRequest {
  * Schema: schemas/certificates.svc.io/v1.yaml .definitions.CertificateSigningRequestCondition
  */
 export interface CertificateSigningRequestCondition {
-  /** type of the condition. Known conditions are "Approved", "Denied", and "Failed". */
+  /**
+   * type of the condition. Known conditions are "Approved", "Denied", and "Failed".
+   *
+   * Length at least 1.
+   */
   type: string;
 
   /** status of the condition, one of True, False, Unknown. Approved, Denied, and Failed conditions may not be "False" or "Unknown". */

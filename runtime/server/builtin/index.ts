@@ -1,5 +1,6 @@
 import type { HandlerCatalog } from '../context.js';
 import { reviewAccess, reviewOwnAccess, reviewOwnRules } from './access-review.js';
+import { approveCertificateRequest, certificateRequestor } from './approval.js';
 import { evict } from './eviction.js';
 import { finalizeNamespace, namespaceLifecycle } from './namespaces.js';
 import { scale } from './scale.js';
@@ -17,7 +18,8 @@ export const builtinHandlers: HandlerCatalog = {
     'secret-string-data': stringData,
     'webhook-match-conditions': webhookMatchConditions,
     'admission-policy-expressions': admissionPolicyExpressions,
+    'csr-requestor': certificateRequestor,
   },
   virtual: { 'access-review': reviewAccess, 'self-access-review': reviewOwnAccess, 'self-rules-review': reviewOwnRules },
-  subresources: { eviction: evict, finalize: finalizeNamespace, scale },
+  subresources: { eviction: evict, finalize: finalizeNamespace, scale, 'csr-approval': approveCertificateRequest },
 };
