@@ -11,6 +11,7 @@
 // Source: schemas/core/v1.yaml
 // Source: schemas/discovery.svc.io/v1.yaml
 // Source: schemas/discovery.svc.io/v1beta1.yaml
+// Source: schemas/events.svc.io/v1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta2.yaml
@@ -36,6 +37,7 @@ import { type CoordinationV1Client, coordinationV1Client } from './coordination.
 import { type CoreV1Client, coreV1Client } from './core/v1/client.js';
 import { type DiscoveryV1Client, discoveryV1Client } from './discovery.svc.io/v1/client.js';
 import { type DiscoveryV1beta1Client, discoveryV1beta1Client } from './discovery.svc.io/v1beta1/client.js';
+import { type EventsV1Client, eventsV1Client } from './events.svc.io/v1/client.js';
 import { type FlowcontrolApiserverV1Client, flowcontrolApiserverV1Client } from './flowcontrol.apiserver.svc.io/v1/client.js';
 import { type FlowcontrolApiserverV1beta1Client, flowcontrolApiserverV1beta1Client } from './flowcontrol.apiserver.svc.io/v1beta1/client.js';
 import { type FlowcontrolApiserverV1beta2Client, flowcontrolApiserverV1beta2Client } from './flowcontrol.apiserver.svc.io/v1beta2/client.js';
@@ -92,6 +94,10 @@ export interface Client {
     /** @deprecated since 1.21; not served from 1.25; use discovery.svc.io/v1. */
     readonly v1beta1: DiscoveryV1beta1Client;
   };
+  /** events.svc.io (`/apis/events.svc.io`). */
+  readonly events: {
+    readonly v1: EventsV1Client;
+  };
   /** flowcontrol.apiserver.svc.io (`/apis/flowcontrol.apiserver.svc.io`). */
   readonly flowcontrol: {
     readonly v1: FlowcontrolApiserverV1Client;
@@ -145,6 +151,7 @@ export function createClient(config: ClientConfig | Transport): Client {
     coordination: { v1: coordinationV1Client(transport) },
     core: { v1: coreV1Client(transport) },
     discovery: { v1: discoveryV1Client(transport), v1beta1: discoveryV1beta1Client(transport) },
+    events: { v1: eventsV1Client(transport) },
     flowcontrol: { v1: flowcontrolApiserverV1Client(transport), v1beta1: flowcontrolApiserverV1beta1Client(transport), v1beta2: flowcontrolApiserverV1beta2Client(transport), v1beta3: flowcontrolApiserverV1beta3Client(transport) },
     networking: { v1: networkingV1Client(transport) },
     policy: { v1: policyV1Client(transport) },

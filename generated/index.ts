@@ -23,6 +23,7 @@
 // Source: schemas/discovery.svc.io/v1.yaml
 // Source: schemas/discovery.svc.io/v1beta1.yaml
 // Source: schemas/eventratelimit.admission.svc.io/v1alpha1.yaml
+// Source: schemas/events.svc.io/v1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta2.yaml
@@ -65,6 +66,7 @@ export * as coreV1 from './core/v1/index.js';
 export * as discoveryV1 from './discovery.svc.io/v1/index.js';
 export * as discoveryV1beta1 from './discovery.svc.io/v1beta1/index.js';
 export * as eventratelimitAdmissionV1alpha1 from './eventratelimit.admission.svc.io/v1alpha1/index.js';
+export * as eventsV1 from './events.svc.io/v1/index.js';
 export * as flowcontrolApiserverV1 from './flowcontrol.apiserver.svc.io/v1/index.js';
 export * as flowcontrolApiserverV1beta1 from './flowcontrol.apiserver.svc.io/v1beta1/index.js';
 export * as flowcontrolApiserverV1beta2 from './flowcontrol.apiserver.svc.io/v1beta2/index.js';

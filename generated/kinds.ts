@@ -23,6 +23,7 @@
 // Source: schemas/discovery.svc.io/v1.yaml
 // Source: schemas/discovery.svc.io/v1beta1.yaml
 // Source: schemas/eventratelimit.admission.svc.io/v1alpha1.yaml
+// Source: schemas/events.svc.io/v1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta2.yaml
@@ -66,6 +67,7 @@ import { coreV1Kinds } from './core/v1/kinds.js';
 import { discoveryV1Kinds } from './discovery.svc.io/v1/kinds.js';
 import { discoveryV1beta1Kinds } from './discovery.svc.io/v1beta1/kinds.js';
 import { eventratelimitAdmissionV1alpha1Kinds } from './eventratelimit.admission.svc.io/v1alpha1/kinds.js';
+import { eventsV1Kinds } from './events.svc.io/v1/kinds.js';
 import { flowcontrolApiserverV1Kinds } from './flowcontrol.apiserver.svc.io/v1/kinds.js';
 import { flowcontrolApiserverV1beta1Kinds } from './flowcontrol.apiserver.svc.io/v1beta1/kinds.js';
 import { flowcontrolApiserverV1beta2Kinds } from './flowcontrol.apiserver.svc.io/v1beta2/kinds.js';
@@ -110,6 +112,7 @@ export const allKinds: readonly KindRegistration[] = [
   ...discoveryV1Kinds,
   ...discoveryV1beta1Kinds,
   ...eventratelimitAdmissionV1alpha1Kinds,
+  ...eventsV1Kinds,
   ...flowcontrolApiserverV1Kinds,
   ...flowcontrolApiserverV1beta1Kinds,
   ...flowcontrolApiserverV1beta2Kinds,

@@ -11,6 +11,7 @@
 // Source: schemas/core/v1.yaml
 // Source: schemas/discovery.svc.io/v1.yaml
 // Source: schemas/discovery.svc.io/v1beta1.yaml
+// Source: schemas/events.svc.io/v1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta2.yaml
@@ -37,6 +38,7 @@ export const openApiDocuments: Record<string, () => Promise<Record<string, unkno
   'api/v1': async () => (await import('./core/v1/openapi.js')).openApiV3,
   'apis/discovery.svc.io/v1': async () => (await import('./discovery.svc.io/v1/openapi.js')).openApiV3,
   'apis/discovery.svc.io/v1beta1': async () => (await import('./discovery.svc.io/v1beta1/openapi.js')).openApiV3,
+  'apis/events.svc.io/v1': async () => (await import('./events.svc.io/v1/openapi.js')).openApiV3,
   'apis/flowcontrol.apiserver.svc.io/v1': async () => (await import('./flowcontrol.apiserver.svc.io/v1/openapi.js')).openApiV3,
   'apis/flowcontrol.apiserver.svc.io/v1beta1': async () => (await import('./flowcontrol.apiserver.svc.io/v1beta1/openapi.js')).openApiV3,
   'apis/flowcontrol.apiserver.svc.io/v1beta2': async () => (await import('./flowcontrol.apiserver.svc.io/v1beta2/openapi.js')).openApiV3,

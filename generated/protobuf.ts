@@ -23,6 +23,7 @@
 // Source: schemas/discovery.svc.io/v1.yaml
 // Source: schemas/discovery.svc.io/v1beta1.yaml
 // Source: schemas/eventratelimit.admission.svc.io/v1alpha1.yaml
+// Source: schemas/events.svc.io/v1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta2.yaml
@@ -65,6 +66,7 @@ import { coreV1Protobuf } from './core/v1/protobuf.js';
 import { discoveryV1Protobuf } from './discovery.svc.io/v1/protobuf.js';
 import { discoveryV1beta1Protobuf } from './discovery.svc.io/v1beta1/protobuf.js';
 import { eventratelimitAdmissionV1alpha1Protobuf } from './eventratelimit.admission.svc.io/v1alpha1/protobuf.js';
+import { eventsV1Protobuf } from './events.svc.io/v1/protobuf.js';
 import { flowcontrolApiserverV1Protobuf } from './flowcontrol.apiserver.svc.io/v1/protobuf.js';
 import { flowcontrolApiserverV1beta1Protobuf } from './flowcontrol.apiserver.svc.io/v1beta1/protobuf.js';
 import { flowcontrolApiserverV1beta2Protobuf } from './flowcontrol.apiserver.svc.io/v1beta2/protobuf.js';
@@ -108,6 +110,7 @@ export const allProtobufPackages: readonly ProtobufPackage[] = [
   discoveryV1Protobuf,
   discoveryV1beta1Protobuf,
   eventratelimitAdmissionV1alpha1Protobuf,
+  eventsV1Protobuf,
   flowcontrolApiserverV1Protobuf,
   flowcontrolApiserverV1beta1Protobuf,
   flowcontrolApiserverV1beta2Protobuf,

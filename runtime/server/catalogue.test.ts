@@ -280,6 +280,57 @@ describe('the catalogue of built-in kinds', () => {
     expect(csr.spec.signerName).toBe('svc.io/kube-apiserver-client');
   });
 
+  it('serves events.svc.io/v1 Events as the same objects as core v1 Events, renamed as upstream', async () => {
+    const created = await h.create(ns('events.svc.io/v1', 'events'), {
+      apiVersion: 'events.svc.io/v1',
+      kind: 'Event',
+      metadata: { name: 'web.1' },
+      eventTime: '2024-01-01T00:00:00.000000Z',
+      reportingController: 'svc.io/deployment-controller',
+      reportingInstance: 'controller-1',
+      action: 'Scaling',
+      reason: 'ScalingReplicaSet',
+      type: 'Normal',
+      note: 'Scaled up replica set web-1 to 3',
+      regarding: { kind: 'Deployment', name: 'web', namespace: h.ns, apiVersion: 'apps/v1' },
+    });
+    expect(created).toMatchObject({ apiVersion: 'events.svc.io/v1', note: 'Scaled up replica set web-1 to 3' });
+    const core = await h.read(`${ns('', 'events')}/web.1`);
+    expect(core).toMatchObject({
+      apiVersion: 'v1',
+      kind: 'Event',
+      message: 'Scaled up replica set web-1 to 3',
+      involvedObject: { kind: 'Deployment', name: 'web' },
+      reportingComponent: 'svc.io/deployment-controller',
+      reason: 'ScalingReplicaSet',
+    });
+    expect(core.note).toBeUndefined();
+    expect(core.metadata.uid).toBe(created.metadata.uid);
+    // And back: an Event written in the core shape reads in the events shape.
+    await h.create(ns('', 'events'), {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'web.2' },
+      involvedObject: { kind: 'Pod', name: 'web-1', namespace: h.ns },
+      reason: 'Pulled',
+      message: 'Container image pulled',
+      source: { component: 'kubelet' },
+      count: 2,
+      type: 'Normal',
+    });
+    const events = (await h.get(ns('events.svc.io/v1', 'events'))).body;
+    expect(events.items.map((e: Json) => e.metadata.name).sort()).toEqual(['web.1', 'web.2']);
+    const pulled = events.items.find((e: Json) => e.metadata.name === 'web.2');
+    expect(pulled).toMatchObject({
+      apiVersion: 'events.svc.io/v1',
+      note: 'Container image pulled',
+      regarding: { kind: 'Pod', name: 'web-1' },
+      deprecatedSource: { component: 'kubelet' },
+      deprecatedCount: 2,
+    });
+    expect(pulled.message).toBeUndefined();
+  });
+
   it('lists workloads in the `all` category in discovery', async () => {
     const apps = (await h.get('/apis/apps/v1')).body;
     const byName = Object.fromEntries(apps.resources.map((r: Json) => [r.name, r]));
@@ -353,6 +404,7 @@ describe('the catalogue of built-in kinds', () => {
       '/apis/storage.svc.io/v1/storageclasses',
       '/apis/storage.svc.io/v1/csidrivers',
       '/apis/certificates.svc.io/v1/certificatesigningrequests',
+      ns('events.svc.io/v1', 'events'),
     ];
     let objects = 0;
     for (const collection of collections) {

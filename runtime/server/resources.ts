@@ -85,7 +85,7 @@ export class ResourceRegistry {
         registration: k,
         storagePrefix: storagePrefixOf(k.group, r.plural, r.custom),
         storageVersion: undefined,
-        converter: converters.get(resourceKey(k.group, r.plural))!,
+        converter: converters.get(storagePrefixOf(k.group, r.plural, r.custom))!,
       };
       const warning = deprecationWarning(k);
       if (warning) served.deprecationWarning = warning;
@@ -113,9 +113,13 @@ export class ResourceRegistry {
     return this.all.some((r) => r.group === group && r.version === version);
   }
 
-  /** Every version of the same resource (same group and plural). */
+  /**
+   * Every version of the same resource: those that share its objects (same storage prefix). That is
+   * the same group and plural, or for built-in kinds the same plural in another group, as upstream's
+   * core and events.k8s.io Events are one resource.
+   */
   versionsOf(r: ServedResource): ServedResource[] {
-    return this.all.filter((o) => o.group === r.group && o.resource === r.resource);
+    return this.all.filter((o) => o.storagePrefix === r.storagePrefix);
   }
 
   /** The namespaced resources, for cascading a namespace's deletion (one entry per storage prefix). */
@@ -218,14 +222,10 @@ function convertersByResource(kinds: readonly KindRegistration[]): Map<string, R
   const versions = new Map<string, KindRegistration[]>();
   for (const k of kinds) {
     if (!k.resource) continue;
-    const key = resourceKey(k.group, k.resource.plural);
+    const key = storagePrefixOf(k.group, k.resource.plural, k.resource.custom);
     versions.set(key, [...(versions.get(key) ?? []), k]);
   }
   return new Map([...versions].map(([key, ks]) => [key, new ResourceConverter(ks)]));
-}
-
-function resourceKey(group: string, plural: string): string {
-  return `${group}/${plural}`;
 }
 
 /** Compares releases such as 1.25 and 1.30 numerically. */
