@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTokenFile } from '../runtime/auth/index.js';
+import { admissionWebhook, deny, serveWebhook } from '../runtime/webhook/index.js';
 import { type RunningServer, startReferenceServer } from './reference-server.js';
 import { prepareSecureServing, type SecureServing } from './secure-serving.js';
 
@@ -187,6 +188,44 @@ describe('svckit serve --group-suffix k8s.io', () => {
     expect(again.body.spec.signerName).toBe('kubernetes.io/kube-apiserver-client');
     const table = await kubectl('admin', 'get', 'csr', '--no-headers');
     expect(table.stdout).toMatch(/^alice-csr\s+kubernetes\.io\/kube-apiserver-client\s+admin\s+Approved\s+\d+s$/m);
+  });
+
+  it('sends admission webhooks an admission.k8s.io AdmissionReview, configured through admissionregistration.k8s.io', async () => {
+    const seen: string[] = [];
+    const hook = await serveWebhook(async (body) => {
+      seen.push(String((body as { apiVersion?: unknown }).apiVersion));
+      return admissionWebhook((request) => (request.name === 'forbidden' ? deny('no configmap may be named forbidden') : undefined))(body);
+    });
+    try {
+      const config = join(dir, 'webhook.yaml');
+      writeFileSync(
+        config,
+        [
+          'apiVersion: admissionregistration.k8s.io/v1',
+          'kind: ValidatingWebhookConfiguration',
+          'metadata:\n  name: names',
+          'webhooks:',
+          '- name: names.example.com',
+          `  clientConfig:\n    url: ${hook.url}\n    caBundle: ${Buffer.from(hook.caBundle).toString('base64')}`,
+          '  rules:\n  - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}',
+          '  sideEffects: None\n  admissionReviewVersions: [v1]',
+          '',
+        ].join('\n'),
+      );
+      expect((await kubectl('admin', 'apply', '-f', config)).code).toBe(0);
+      let denied = await kubectl('admin', 'create', 'configmap', 'forbidden');
+      // The configuration takes effect once the server has read it (no timing assumed: retried until it does).
+      for (let i = 0; i < 50 && denied.code === 0; i++) {
+        await kubectl('admin', 'delete', 'configmap', 'forbidden');
+        denied = await kubectl('admin', 'create', 'configmap', 'forbidden');
+      }
+      expect(denied.code).toBe(1);
+      expect(denied.stderr).toContain('admission webhook "names.example.com" denied the request: no configmap may be named forbidden');
+      expect(seen.at(-1)).toBe('admission.k8s.io/v1');
+      expect((await kubectl('admin', 'create', 'configmap', 'allowed')).code).toBe(0);
+    } finally {
+      await hook.close();
+    }
   });
 
   it('creates a Lease in coordination.k8s.io with kubectl apply', async () => {
