@@ -76,6 +76,26 @@ describe('the catalogue of built-in kinds', () => {
     expectStatus(await h.get(`${ns('apps/v1', 'deployments')}/bad`), 404, 'NotFound');
   });
 
+  it('keeps an apps/v1 selector immutable, as upstream', async () => {
+    const d = await h.create(ns('apps/v1', 'deployments'), {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'fixed' },
+      spec: { selector: { matchLabels: labels }, template: podTemplate },
+    });
+    const moved = await h.put(`${ns('apps/v1', 'deployments')}/fixed`, {
+      ...d,
+      spec: {
+        ...d.spec,
+        selector: { matchLabels: { app: 'web', tier: 'x' } },
+        template: { ...podTemplate, metadata: { labels: { app: 'web', tier: 'x' } } },
+      },
+    });
+    expect(expectStatus(moved, 422, 'Invalid').message).toContain('spec.selector: Invalid value: "object": field is immutable');
+    const scaled = await h.put(`${ns('apps/v1', 'deployments')}/fixed`, { ...d, spec: { ...d.spec, replicas: 3 } });
+    expect(scaled.status).toBe(200);
+  });
+
   it('fills the defaults of ReplicaSet, StatefulSet and DaemonSet as upstream', async () => {
     const rs = await h.create(ns('apps/v1', 'replicasets'), {
       apiVersion: 'apps/v1',

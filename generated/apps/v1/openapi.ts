@@ -476,42 +476,47 @@ const part49 = {
   }
 };
 const part50 = [
-  part14,
-  part43
-];
-const part51 = [
   part8,
   part11,
   part15
 ];
-const part52 = {
+const part51 = {
   "200": part22,
   "201": part25,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part53 = {
+const part52 = {
   "200": part23,
   "201": part28,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part54 = {
+const part53 = {
   "200": part24,
   "201": part29,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part55 = {
+const part54 = {
   "200": part27,
   "201": part32,
   "401": {
     "description": "Unauthorized"
   }
 };
+const part55 = [
+  {
+    "rule": "self.selector == oldSelf.selector",
+    "message": "field is immutable",
+    "fieldPath": ".selector"
+  },
+  part14,
+  part43
+];
 const part56 = {
   "200": part35,
   "201": part36,
@@ -685,7 +690,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ControllerRevision",
         "operationId": "updateAppsV1ControllerRevision",
-        "parameters": part51,
+        "parameters": part50,
         "requestBody": {
           "content": {
             "*/*": {
@@ -798,7 +803,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ControllerRevision",
         "operationId": "createAppsV1ControllerRevision",
-        "parameters": part51,
+        "parameters": part50,
         "requestBody": {
           "content": {
             "*/*": {
@@ -871,7 +876,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified DaemonSet",
         "operationId": "updateAppsV1DaemonSet",
-        "parameters": part51,
+        "parameters": part50,
         "requestBody": {
           "content": {
             "*/*": {
@@ -882,7 +887,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part52,
+        "responses": part51,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -898,7 +903,7 @@ export const openApiV3: Record<string, unknown> = {
         "operationId": "patchAppsV1DaemonSet",
         "parameters": part58,
         "requestBody": part44,
-        "responses": part52,
+        "responses": part51,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -984,7 +989,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified DaemonSet",
         "operationId": "createAppsV1DaemonSet",
-        "parameters": part51,
+        "parameters": part50,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1057,7 +1062,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified DaemonSet",
         "operationId": "replacestatusAppsV1DaemonSet",
-        "parameters": part51,
+        "parameters": part50,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1068,7 +1073,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part52,
+        "responses": part51,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1084,7 +1089,7 @@ export const openApiV3: Record<string, unknown> = {
         "operationId": "patchstatusAppsV1DaemonSet",
         "parameters": part58,
         "requestBody": part44,
-        "responses": part52,
+        "responses": part51,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1115,7 +1120,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Deployment",
         "operationId": "updateAppsV1Deployment",
-        "parameters": part51,
+        "parameters": part50,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1126,7 +1131,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part53,
+        "responses": part52,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1142,7 +1147,7 @@ export const openApiV3: Record<string, unknown> = {
         "operationId": "patchAppsV1Deployment",
         "parameters": part58,
         "requestBody": part44,
-        "responses": part53,
+        "responses": part52,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1228,7 +1233,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Deployment",
         "operationId": "createAppsV1Deployment",
-        "parameters": part51,
+        "parameters": part50,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1301,7 +1306,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Deployment",
         "operationId": "replacestatusAppsV1Deployment",
-        "parameters": part51,
+        "parameters": part50,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1312,7 +1317,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part53,
+        "responses": part52,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1328,7 +1333,7 @@ export const openApiV3: Record<string, unknown> = {
         "operationId": "patchstatusAppsV1Deployment",
         "parameters": part58,
         "requestBody": part44,
-        "responses": part53,
+        "responses": part52,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1359,7 +1364,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put scale of the specified Deployment",
         "operationId": "replacescaleAppsV1Deployment",
-        "parameters": part51,
+        "parameters": part50,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1370,7 +1375,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part53,
+        "responses": part52,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1386,7 +1391,7 @@ export const openApiV3: Record<string, unknown> = {
         "operationId": "patchscaleAppsV1Deployment",
         "parameters": part58,
         "requestBody": part44,
-        "responses": part53,
+        "responses": part52,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1417,7 +1422,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ReplicaSet",
         "operationId": "updateAppsV1ReplicaSet",
-        "parameters": part51,
+        "parameters": part50,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1428,7 +1433,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part54,
+        "responses": part53,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1444,7 +1449,7 @@ export const openApiV3: Record<string, unknown> = {
         "operationId": "patchAppsV1ReplicaSet",
         "parameters": part58,
         "requestBody": part44,
-        "responses": part54,
+        "responses": part53,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1530,7 +1535,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ReplicaSet",
         "operationId": "createAppsV1ReplicaSet",
-        "parameters": part51,
+        "parameters": part50,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1603,7 +1608,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified ReplicaSet",
         "operationId": "replacestatusAppsV1ReplicaSet",
-        "parameters": part51,
+        "parameters": part50,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1614,7 +1619,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part54,
+        "responses": part53,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1630,7 +1635,7 @@ export const openApiV3: Record<string, unknown> = {
         "operationId": "patchstatusAppsV1ReplicaSet",
         "parameters": part58,
         "requestBody": part44,
-        "responses": part54,
+        "responses": part53,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1661,7 +1666,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put scale of the specified ReplicaSet",
         "operationId": "replacescaleAppsV1ReplicaSet",
-        "parameters": part51,
+        "parameters": part50,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1672,7 +1677,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part54,
+        "responses": part53,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1688,7 +1693,7 @@ export const openApiV3: Record<string, unknown> = {
         "operationId": "patchscaleAppsV1ReplicaSet",
         "parameters": part58,
         "requestBody": part44,
-        "responses": part54,
+        "responses": part53,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1719,7 +1724,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified StatefulSet",
         "operationId": "updateAppsV1StatefulSet",
-        "parameters": part51,
+        "parameters": part50,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1730,7 +1735,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part55,
+        "responses": part54,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1746,7 +1751,7 @@ export const openApiV3: Record<string, unknown> = {
         "operationId": "patchAppsV1StatefulSet",
         "parameters": part58,
         "requestBody": part44,
-        "responses": part55,
+        "responses": part54,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1832,7 +1837,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified StatefulSet",
         "operationId": "createAppsV1StatefulSet",
-        "parameters": part51,
+        "parameters": part50,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1905,7 +1910,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified StatefulSet",
         "operationId": "replacestatusAppsV1StatefulSet",
-        "parameters": part51,
+        "parameters": part50,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1916,7 +1921,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part55,
+        "responses": part54,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1932,7 +1937,7 @@ export const openApiV3: Record<string, unknown> = {
         "operationId": "patchstatusAppsV1StatefulSet",
         "parameters": part58,
         "requestBody": part44,
-        "responses": part55,
+        "responses": part54,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1963,7 +1968,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put scale of the specified StatefulSet",
         "operationId": "replacescaleAppsV1StatefulSet",
-        "parameters": part51,
+        "parameters": part50,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1974,7 +1979,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part55,
+        "responses": part54,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1990,7 +1995,7 @@ export const openApiV3: Record<string, unknown> = {
         "operationId": "patchscaleAppsV1StatefulSet",
         "parameters": part58,
         "requestBody": part44,
-        "responses": part55,
+        "responses": part54,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -2270,7 +2275,7 @@ export const openApiV3: Record<string, unknown> = {
           "selector",
           "template"
         ],
-        "x-kubernetes-validations": part50
+        "x-kubernetes-validations": part55
       },
       "apps.v1.DaemonSetStatus": {
         "description": "DaemonSetStatus represents the current status of a daemon set.",
@@ -2559,6 +2564,11 @@ export const openApiV3: Record<string, unknown> = {
           "template"
         ],
         "x-kubernetes-validations": [
+          {
+            "rule": "self.selector == oldSelf.selector",
+            "message": "field is immutable",
+            "fieldPath": ".selector"
+          },
           part14,
           part43,
           {
@@ -2811,7 +2821,7 @@ export const openApiV3: Record<string, unknown> = {
         "required": [
           "selector"
         ],
-        "x-kubernetes-validations": part50
+        "x-kubernetes-validations": part55
       },
       "apps.v1.ReplicaSetStatus": {
         "description": "ReplicaSetStatus represents the current status of a ReplicaSet.",
@@ -3209,7 +3219,7 @@ export const openApiV3: Record<string, unknown> = {
           "selector",
           "template"
         ],
-        "x-kubernetes-validations": part50
+        "x-kubernetes-validations": part55
       },
       "apps.v1.StatefulSetStatus": {
         "description": "StatefulSetStatus represents the current state of a StatefulSet.",

@@ -126,7 +126,7 @@ export const DaemonSetSpecSchema: ObjectSchema = {
       proto: 6,
     },
   ],
-  rules: [{ rule: '(has(self.selector.matchLabels) && size(self.selector.matchLabels) > 0) || (has(self.selector.matchExpressions) && size(self.selector.matchExpressions) > 0)', message: 'empty selector is invalid', fieldPath: '.selector' }, { rule: '!has(self.selector.matchLabels) || self.selector.matchLabels.all(k, has(self.template.metadata) && has(self.template.metadata.labels) && k in self.template.metadata.labels && self.template.metadata.labels[k] == self.selector.matchLabels[k])', message: '`selector` does not match template `labels`', fieldPath: '.template.metadata.labels' }],
+  rules: [{ rule: 'self.selector == oldSelf.selector', message: 'field is immutable', fieldPath: '.selector' }, { rule: '(has(self.selector.matchLabels) && size(self.selector.matchLabels) > 0) || (has(self.selector.matchExpressions) && size(self.selector.matchExpressions) > 0)', message: 'empty selector is invalid', fieldPath: '.selector' }, { rule: '!has(self.selector.matchLabels) || self.selector.matchLabels.all(k, has(self.template.metadata) && has(self.template.metadata.labels) && k in self.template.metadata.labels && self.template.metadata.labels[k] == self.selector.matchLabels[k])', message: '`selector` does not match template `labels`', fieldPath: '.template.metadata.labels' }],
 };
 
 /** Schema descriptor of {@link DaemonSetStatus} (schemas/apps/v1.yaml .definitions.DaemonSetStatus). */
@@ -272,7 +272,7 @@ export const DeploymentSpecSchema: ObjectSchema = {
       proto: 9,
     },
   ],
-  rules: [{ rule: '(has(self.selector.matchLabels) && size(self.selector.matchLabels) > 0) || (has(self.selector.matchExpressions) && size(self.selector.matchExpressions) > 0)', message: 'empty selector is invalid', fieldPath: '.selector' }, { rule: '!has(self.selector.matchLabels) || self.selector.matchLabels.all(k, has(self.template.metadata) && has(self.template.metadata.labels) && k in self.template.metadata.labels && self.template.metadata.labels[k] == self.selector.matchLabels[k])', message: '`selector` does not match template `labels`', fieldPath: '.template.metadata.labels' }, { rule: '!has(self.progressDeadlineSeconds) || !has(self.minReadySeconds) || self.progressDeadlineSeconds > self.minReadySeconds', message: 'must be greater than minReadySeconds', fieldPath: '.progressDeadlineSeconds' }],
+  rules: [{ rule: 'self.selector == oldSelf.selector', message: 'field is immutable', fieldPath: '.selector' }, { rule: '(has(self.selector.matchLabels) && size(self.selector.matchLabels) > 0) || (has(self.selector.matchExpressions) && size(self.selector.matchExpressions) > 0)', message: 'empty selector is invalid', fieldPath: '.selector' }, { rule: '!has(self.selector.matchLabels) || self.selector.matchLabels.all(k, has(self.template.metadata) && has(self.template.metadata.labels) && k in self.template.metadata.labels && self.template.metadata.labels[k] == self.selector.matchLabels[k])', message: '`selector` does not match template `labels`', fieldPath: '.template.metadata.labels' }, { rule: '!has(self.progressDeadlineSeconds) || !has(self.minReadySeconds) || self.progressDeadlineSeconds > self.minReadySeconds', message: 'must be greater than minReadySeconds', fieldPath: '.progressDeadlineSeconds' }],
 };
 
 /** Schema descriptor of {@link DeploymentStatus} (schemas/apps/v1.yaml .definitions.DeploymentStatus). */
@@ -390,7 +390,7 @@ export const ReplicaSetSpecSchema: ObjectSchema = {
     },
     { name: 'template', schema: { type: 'ref', ref: () => PodTemplateSpecSchema }, proto: 3 },
   ],
-  rules: [{ rule: '(has(self.selector.matchLabels) && size(self.selector.matchLabels) > 0) || (has(self.selector.matchExpressions) && size(self.selector.matchExpressions) > 0)', message: 'empty selector is invalid', fieldPath: '.selector' }, { rule: '!has(self.selector.matchLabels) || self.selector.matchLabels.all(k, has(self.template.metadata) && has(self.template.metadata.labels) && k in self.template.metadata.labels && self.template.metadata.labels[k] == self.selector.matchLabels[k])', message: '`selector` does not match template `labels`', fieldPath: '.template.metadata.labels' }],
+  rules: [{ rule: 'self.selector == oldSelf.selector', message: 'field is immutable', fieldPath: '.selector' }, { rule: '(has(self.selector.matchLabels) && size(self.selector.matchLabels) > 0) || (has(self.selector.matchExpressions) && size(self.selector.matchExpressions) > 0)', message: 'empty selector is invalid', fieldPath: '.selector' }, { rule: '!has(self.selector.matchLabels) || self.selector.matchLabels.all(k, has(self.template.metadata) && has(self.template.metadata.labels) && k in self.template.metadata.labels && self.template.metadata.labels[k] == self.selector.matchLabels[k])', message: '`selector` does not match template `labels`', fieldPath: '.template.metadata.labels' }],
 };
 
 /** Schema descriptor of {@link ReplicaSetStatus} (schemas/apps/v1.yaml .definitions.ReplicaSetStatus). */
@@ -594,7 +594,7 @@ export const StatefulSetSpecSchema: ObjectSchema = {
     },
     { name: 'ordinals', schema: { type: 'ref', ref: () => StatefulSetOrdinalsSchema }, proto: 11 },
   ],
-  rules: [{ rule: '(has(self.selector.matchLabels) && size(self.selector.matchLabels) > 0) || (has(self.selector.matchExpressions) && size(self.selector.matchExpressions) > 0)', message: 'empty selector is invalid', fieldPath: '.selector' }, { rule: '!has(self.selector.matchLabels) || self.selector.matchLabels.all(k, has(self.template.metadata) && has(self.template.metadata.labels) && k in self.template.metadata.labels && self.template.metadata.labels[k] == self.selector.matchLabels[k])', message: '`selector` does not match template `labels`', fieldPath: '.template.metadata.labels' }],
+  rules: [{ rule: 'self.selector == oldSelf.selector', message: 'field is immutable', fieldPath: '.selector' }, { rule: '(has(self.selector.matchLabels) && size(self.selector.matchLabels) > 0) || (has(self.selector.matchExpressions) && size(self.selector.matchExpressions) > 0)', message: 'empty selector is invalid', fieldPath: '.selector' }, { rule: '!has(self.selector.matchLabels) || self.selector.matchLabels.all(k, has(self.template.metadata) && has(self.template.metadata.labels) && k in self.template.metadata.labels && self.template.metadata.labels[k] == self.selector.matchLabels[k])', message: '`selector` does not match template `labels`', fieldPath: '.template.metadata.labels' }],
 };
 
 /** Schema descriptor of {@link StatefulSetStatus} (schemas/apps/v1.yaml .definitions.StatefulSetStatus). */
