@@ -15,8 +15,12 @@ export function protobufWord(suffix: string): string {
 
 export function rewriteGroupSuffix(text: string, suffix: string): string {
   if (suffix === SPEC_GROUP_SUFFIX) return text;
+  // Expectations may be regular expressions, where the names are escaped (`apiserver\.svc\.io`).
+  const escaped = suffix.replace(/\./g, '\\.');
   return text
     .replace(/vnd\.svc\.protobuf/g, `vnd.${protobufWord(suffix)}.protobuf`)
+    .replace(/vnd\\\.svc\\\.protobuf/g, `vnd\\.${protobufWord(suffix)}\\.protobuf`)
+    .replace(/\\\.svc\\\.io\b/g, `\\.${escaped}`)
     .replace(/\.svc\.io\b/g, `.${suffix}`)
     .replace(/(^|[^\w.-])svc\.io\//g, `$1${suffix}/`);
 }

@@ -137,6 +137,11 @@ describe('group suffix', () => {
       'application/json;as=Table;g=meta.k8s.io;v=v1',
     );
     expect(rewriteGroupSuffix('application/vnd.svc.protobuf', 'k8s.io')).toBe('application/vnd.kubernetes.protobuf');
+    // Regular expressions name groups and media types escaped.
+    expect(rewriteGroupSuffix('/^299 .*flowcontrol\\.apiserver\\.svc\\.io/v1beta3/', 'k8s.io')).toBe(
+      '/^299 .*flowcontrol\\.apiserver\\.k8s\\.io/v1beta3/',
+    );
+    expect(rewriteGroupSuffix('/^application/vnd\\.svc\\.protobuf/', 'k8s.io')).toBe('/^application/vnd\\.kubernetes\\.protobuf/');
     expect(rewriteGroupSuffix('application/vnd.svc.protobuf', 'example.com')).toBe('application/vnd.example.protobuf');
     expect(rewriteGroupSuffix('svc.io/deprecated', 'k8s.io')).toBe('k8s.io/deprecated');
     expect(rewriteGroupSuffix('stable.example.svc.io/v1', 'svc.io')).toBe('stable.example.svc.io/v1');

@@ -4,6 +4,7 @@
 // Source: schemas/apiextensions.svc.io/v1.yaml
 // Source: schemas/apiserver.config.svc.io/v1.yaml
 // Source: schemas/apiserver.svc.io/v1alpha1.yaml
+// Source: schemas/apps/v1.yaml
 // Source: schemas/audit.svc.io/v1.yaml
 // Source: schemas/authentication.svc.io/v1.yaml
 // Source: schemas/authorization.svc.io/v1.yaml
@@ -12,23 +13,28 @@
 // Source: schemas/batch/v1.yaml
 // Source: schemas/batch/v1beta1.yaml
 // Source: schemas/bootstraptoken.svc.io/v1.yaml
+// Source: schemas/certificates.svc.io/v1.yaml
 // Source: schemas/client.authentication.svc.io/v1.yaml
 // Source: schemas/client.authentication.svc.io/v1beta1.yaml
 // Source: schemas/cloudcontrollermanager.config.svc.io/v1alpha1.yaml
 // Source: schemas/config.svc.io/v1alpha1.yaml
 // Source: schemas/controllermanager.config.svc.io/v1alpha1.yaml
+// Source: schemas/coordination.svc.io/v1.yaml
 // Source: schemas/core/v1.yaml
 // Source: schemas/discovery.svc.io/v1.yaml
 // Source: schemas/discovery.svc.io/v1beta1.yaml
 // Source: schemas/eventratelimit.admission.svc.io/v1alpha1.yaml
+// Source: schemas/events.svc.io/v1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta2.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta3.yaml
 // Source: schemas/imagepolicy.svc.io/v1alpha1.yaml
 // Source: schemas/meta.svc.io/v1.yaml
+// Source: schemas/networking.svc.io/v1.yaml
 // Source: schemas/policy/v1.yaml
 // Source: schemas/rbac.authorization.svc.io/v1.yaml
+// Source: schemas/scheduling.svc.io/v1.yaml
 // Source: schemas/stable.example.svc.io/crontabs.yaml
 // Source: schemas/storage.svc.io/v1.yaml
 // Source: schemas/storage.svc.io/v1beta1.yaml
@@ -42,6 +48,7 @@ export * as admissionregistrationV1 from './admissionregistration.svc.io/v1/inde
 export * as apiextensionsV1 from './apiextensions.svc.io/v1/index.js';
 export * as apiserverConfigV1 from './apiserver.config.svc.io/v1/index.js';
 export * as apiserverV1alpha1 from './apiserver.svc.io/v1alpha1/index.js';
+export * as appsV1 from './apps/v1/index.js';
 export * as auditV1 from './audit.svc.io/v1/index.js';
 export * as authenticationV1 from './authentication.svc.io/v1/index.js';
 export * as authorizationV1 from './authorization.svc.io/v1/index.js';
@@ -50,23 +57,28 @@ export * as autoscalingV2beta2 from './autoscaling/v2beta2/index.js';
 export * as batchV1 from './batch/v1/index.js';
 export * as batchV1beta1 from './batch/v1beta1/index.js';
 export * as bootstraptokenV1 from './bootstraptoken.svc.io/v1/index.js';
+export * as certificatesV1 from './certificates.svc.io/v1/index.js';
 export * as clientAuthenticationV1 from './client.authentication.svc.io/v1/index.js';
 export * as clientAuthenticationV1beta1 from './client.authentication.svc.io/v1beta1/index.js';
 export * as cloudcontrollermanagerConfigV1alpha1 from './cloudcontrollermanager.config.svc.io/v1alpha1/index.js';
 export * as configV1alpha1 from './config.svc.io/v1alpha1/index.js';
 export * as controllermanagerConfigV1alpha1 from './controllermanager.config.svc.io/v1alpha1/index.js';
+export * as coordinationV1 from './coordination.svc.io/v1/index.js';
 export * as coreV1 from './core/v1/index.js';
 export * as discoveryV1 from './discovery.svc.io/v1/index.js';
 export * as discoveryV1beta1 from './discovery.svc.io/v1beta1/index.js';
 export * as eventratelimitAdmissionV1alpha1 from './eventratelimit.admission.svc.io/v1alpha1/index.js';
+export * as eventsV1 from './events.svc.io/v1/index.js';
 export * as flowcontrolApiserverV1 from './flowcontrol.apiserver.svc.io/v1/index.js';
 export * as flowcontrolApiserverV1beta1 from './flowcontrol.apiserver.svc.io/v1beta1/index.js';
 export * as flowcontrolApiserverV1beta2 from './flowcontrol.apiserver.svc.io/v1beta2/index.js';
 export * as flowcontrolApiserverV1beta3 from './flowcontrol.apiserver.svc.io/v1beta3/index.js';
 export * as imagepolicyV1alpha1 from './imagepolicy.svc.io/v1alpha1/index.js';
 export * as metaV1 from './meta.svc.io/v1/index.js';
+export * as networkingV1 from './networking.svc.io/v1/index.js';
 export * as policyV1 from './policy/v1/index.js';
 export * as rbacAuthorizationV1 from './rbac.authorization.svc.io/v1/index.js';
+export * as schedulingV1 from './scheduling.svc.io/v1/index.js';
 export * as stableExampleV1 from './stable.example.svc.io/v1/index.js';
 export * as storageV1 from './storage.svc.io/v1/index.js';
 export * as storageV1beta1 from './storage.svc.io/v1beta1/index.js';

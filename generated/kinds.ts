@@ -4,6 +4,7 @@
 // Source: schemas/apiextensions.svc.io/v1.yaml
 // Source: schemas/apiserver.config.svc.io/v1.yaml
 // Source: schemas/apiserver.svc.io/v1alpha1.yaml
+// Source: schemas/apps/v1.yaml
 // Source: schemas/audit.svc.io/v1.yaml
 // Source: schemas/authentication.svc.io/v1.yaml
 // Source: schemas/authorization.svc.io/v1.yaml
@@ -12,23 +13,28 @@
 // Source: schemas/batch/v1.yaml
 // Source: schemas/batch/v1beta1.yaml
 // Source: schemas/bootstraptoken.svc.io/v1.yaml
+// Source: schemas/certificates.svc.io/v1.yaml
 // Source: schemas/client.authentication.svc.io/v1.yaml
 // Source: schemas/client.authentication.svc.io/v1beta1.yaml
 // Source: schemas/cloudcontrollermanager.config.svc.io/v1alpha1.yaml
 // Source: schemas/config.svc.io/v1alpha1.yaml
 // Source: schemas/controllermanager.config.svc.io/v1alpha1.yaml
+// Source: schemas/coordination.svc.io/v1.yaml
 // Source: schemas/core/v1.yaml
 // Source: schemas/discovery.svc.io/v1.yaml
 // Source: schemas/discovery.svc.io/v1beta1.yaml
 // Source: schemas/eventratelimit.admission.svc.io/v1alpha1.yaml
+// Source: schemas/events.svc.io/v1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta2.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta3.yaml
 // Source: schemas/imagepolicy.svc.io/v1alpha1.yaml
 // Source: schemas/meta.svc.io/v1.yaml
+// Source: schemas/networking.svc.io/v1.yaml
 // Source: schemas/policy/v1.yaml
 // Source: schemas/rbac.authorization.svc.io/v1.yaml
+// Source: schemas/scheduling.svc.io/v1.yaml
 // Source: schemas/stable.example.svc.io/crontabs.yaml
 // Source: schemas/storage.svc.io/v1.yaml
 // Source: schemas/storage.svc.io/v1beta1.yaml
@@ -43,6 +49,7 @@ import { admissionregistrationV1Kinds } from './admissionregistration.svc.io/v1/
 import { apiextensionsV1Kinds } from './apiextensions.svc.io/v1/kinds.js';
 import { apiserverConfigV1Kinds } from './apiserver.config.svc.io/v1/kinds.js';
 import { apiserverV1alpha1Kinds } from './apiserver.svc.io/v1alpha1/kinds.js';
+import { appsV1Kinds } from './apps/v1/kinds.js';
 import { auditV1Kinds } from './audit.svc.io/v1/kinds.js';
 import { authenticationV1Kinds } from './authentication.svc.io/v1/kinds.js';
 import { authorizationV1Kinds } from './authorization.svc.io/v1/kinds.js';
@@ -51,23 +58,28 @@ import { autoscalingV2beta2Kinds } from './autoscaling/v2beta2/kinds.js';
 import { batchV1Kinds } from './batch/v1/kinds.js';
 import { batchV1beta1Kinds } from './batch/v1beta1/kinds.js';
 import { bootstraptokenV1Kinds } from './bootstraptoken.svc.io/v1/kinds.js';
+import { certificatesV1Kinds } from './certificates.svc.io/v1/kinds.js';
 import { clientAuthenticationV1Kinds } from './client.authentication.svc.io/v1/kinds.js';
 import { clientAuthenticationV1beta1Kinds } from './client.authentication.svc.io/v1beta1/kinds.js';
 import { cloudcontrollermanagerConfigV1alpha1Kinds } from './cloudcontrollermanager.config.svc.io/v1alpha1/kinds.js';
 import { configV1alpha1Kinds } from './config.svc.io/v1alpha1/kinds.js';
 import { controllermanagerConfigV1alpha1Kinds } from './controllermanager.config.svc.io/v1alpha1/kinds.js';
+import { coordinationV1Kinds } from './coordination.svc.io/v1/kinds.js';
 import { coreV1Kinds } from './core/v1/kinds.js';
 import { discoveryV1Kinds } from './discovery.svc.io/v1/kinds.js';
 import { discoveryV1beta1Kinds } from './discovery.svc.io/v1beta1/kinds.js';
 import { eventratelimitAdmissionV1alpha1Kinds } from './eventratelimit.admission.svc.io/v1alpha1/kinds.js';
+import { eventsV1Kinds } from './events.svc.io/v1/kinds.js';
 import { flowcontrolApiserverV1Kinds } from './flowcontrol.apiserver.svc.io/v1/kinds.js';
 import { flowcontrolApiserverV1beta1Kinds } from './flowcontrol.apiserver.svc.io/v1beta1/kinds.js';
 import { flowcontrolApiserverV1beta2Kinds } from './flowcontrol.apiserver.svc.io/v1beta2/kinds.js';
 import { flowcontrolApiserverV1beta3Kinds } from './flowcontrol.apiserver.svc.io/v1beta3/kinds.js';
 import { imagepolicyV1alpha1Kinds } from './imagepolicy.svc.io/v1alpha1/kinds.js';
 import { metaV1Kinds } from './meta.svc.io/v1/kinds.js';
+import { networkingV1Kinds } from './networking.svc.io/v1/kinds.js';
 import { policyV1Kinds } from './policy/v1/kinds.js';
 import { rbacAuthorizationV1Kinds } from './rbac.authorization.svc.io/v1/kinds.js';
+import { schedulingV1Kinds } from './scheduling.svc.io/v1/kinds.js';
 import { stableExampleV1Kinds } from './stable.example.svc.io/v1/kinds.js';
 import { storageV1Kinds } from './storage.svc.io/v1/kinds.js';
 import { storageV1beta1Kinds } from './storage.svc.io/v1beta1/kinds.js';
@@ -83,6 +95,7 @@ export const allKinds: readonly KindRegistration[] = [
   ...apiextensionsV1Kinds,
   ...apiserverConfigV1Kinds,
   ...apiserverV1alpha1Kinds,
+  ...appsV1Kinds,
   ...auditV1Kinds,
   ...authenticationV1Kinds,
   ...authorizationV1Kinds,
@@ -91,23 +104,28 @@ export const allKinds: readonly KindRegistration[] = [
   ...batchV1Kinds,
   ...batchV1beta1Kinds,
   ...bootstraptokenV1Kinds,
+  ...certificatesV1Kinds,
   ...clientAuthenticationV1Kinds,
   ...clientAuthenticationV1beta1Kinds,
   ...cloudcontrollermanagerConfigV1alpha1Kinds,
   ...configV1alpha1Kinds,
   ...controllermanagerConfigV1alpha1Kinds,
+  ...coordinationV1Kinds,
   ...coreV1Kinds,
   ...discoveryV1Kinds,
   ...discoveryV1beta1Kinds,
   ...eventratelimitAdmissionV1alpha1Kinds,
+  ...eventsV1Kinds,
   ...flowcontrolApiserverV1Kinds,
   ...flowcontrolApiserverV1beta1Kinds,
   ...flowcontrolApiserverV1beta2Kinds,
   ...flowcontrolApiserverV1beta3Kinds,
   ...imagepolicyV1alpha1Kinds,
   ...metaV1Kinds,
+  ...networkingV1Kinds,
   ...policyV1Kinds,
   ...rbacAuthorizationV1Kinds,
+  ...schedulingV1Kinds,
   ...stableExampleV1Kinds,
   ...storageV1Kinds,
   ...storageV1beta1Kinds,

@@ -4,6 +4,7 @@
 // Source: schemas/apiextensions.svc.io/v1.yaml
 // Source: schemas/apiserver.config.svc.io/v1.yaml
 // Source: schemas/apiserver.svc.io/v1alpha1.yaml
+// Source: schemas/apps/v1.yaml
 // Source: schemas/audit.svc.io/v1.yaml
 // Source: schemas/authentication.svc.io/v1.yaml
 // Source: schemas/authorization.svc.io/v1.yaml
@@ -12,23 +13,28 @@
 // Source: schemas/batch/v1.yaml
 // Source: schemas/batch/v1beta1.yaml
 // Source: schemas/bootstraptoken.svc.io/v1.yaml
+// Source: schemas/certificates.svc.io/v1.yaml
 // Source: schemas/client.authentication.svc.io/v1.yaml
 // Source: schemas/client.authentication.svc.io/v1beta1.yaml
 // Source: schemas/cloudcontrollermanager.config.svc.io/v1alpha1.yaml
 // Source: schemas/config.svc.io/v1alpha1.yaml
 // Source: schemas/controllermanager.config.svc.io/v1alpha1.yaml
+// Source: schemas/coordination.svc.io/v1.yaml
 // Source: schemas/core/v1.yaml
 // Source: schemas/discovery.svc.io/v1.yaml
 // Source: schemas/discovery.svc.io/v1beta1.yaml
 // Source: schemas/eventratelimit.admission.svc.io/v1alpha1.yaml
+// Source: schemas/events.svc.io/v1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta1.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta2.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta3.yaml
 // Source: schemas/imagepolicy.svc.io/v1alpha1.yaml
 // Source: schemas/meta.svc.io/v1.yaml
+// Source: schemas/networking.svc.io/v1.yaml
 // Source: schemas/policy/v1.yaml
 // Source: schemas/rbac.authorization.svc.io/v1.yaml
+// Source: schemas/scheduling.svc.io/v1.yaml
 // Source: schemas/storage.svc.io/v1.yaml
 // Source: schemas/storage.svc.io/v1beta1.yaml
 // Source: schemas/svcadm.svc.io/v1beta3.yaml
@@ -42,6 +48,7 @@ import { admissionregistrationV1Protobuf } from './admissionregistration.svc.io/
 import { apiextensionsV1Protobuf } from './apiextensions.svc.io/v1/protobuf.js';
 import { apiserverConfigV1Protobuf } from './apiserver.config.svc.io/v1/protobuf.js';
 import { apiserverV1alpha1Protobuf } from './apiserver.svc.io/v1alpha1/protobuf.js';
+import { appsV1Protobuf } from './apps/v1/protobuf.js';
 import { auditV1Protobuf } from './audit.svc.io/v1/protobuf.js';
 import { authenticationV1Protobuf } from './authentication.svc.io/v1/protobuf.js';
 import { authorizationV1Protobuf } from './authorization.svc.io/v1/protobuf.js';
@@ -50,23 +57,28 @@ import { autoscalingV2beta2Protobuf } from './autoscaling/v2beta2/protobuf.js';
 import { batchV1Protobuf } from './batch/v1/protobuf.js';
 import { batchV1beta1Protobuf } from './batch/v1beta1/protobuf.js';
 import { bootstraptokenV1Protobuf } from './bootstraptoken.svc.io/v1/protobuf.js';
+import { certificatesV1Protobuf } from './certificates.svc.io/v1/protobuf.js';
 import { clientAuthenticationV1Protobuf } from './client.authentication.svc.io/v1/protobuf.js';
 import { clientAuthenticationV1beta1Protobuf } from './client.authentication.svc.io/v1beta1/protobuf.js';
 import { cloudcontrollermanagerConfigV1alpha1Protobuf } from './cloudcontrollermanager.config.svc.io/v1alpha1/protobuf.js';
 import { configV1alpha1Protobuf } from './config.svc.io/v1alpha1/protobuf.js';
 import { controllermanagerConfigV1alpha1Protobuf } from './controllermanager.config.svc.io/v1alpha1/protobuf.js';
+import { coordinationV1Protobuf } from './coordination.svc.io/v1/protobuf.js';
 import { coreV1Protobuf } from './core/v1/protobuf.js';
 import { discoveryV1Protobuf } from './discovery.svc.io/v1/protobuf.js';
 import { discoveryV1beta1Protobuf } from './discovery.svc.io/v1beta1/protobuf.js';
 import { eventratelimitAdmissionV1alpha1Protobuf } from './eventratelimit.admission.svc.io/v1alpha1/protobuf.js';
+import { eventsV1Protobuf } from './events.svc.io/v1/protobuf.js';
 import { flowcontrolApiserverV1Protobuf } from './flowcontrol.apiserver.svc.io/v1/protobuf.js';
 import { flowcontrolApiserverV1beta1Protobuf } from './flowcontrol.apiserver.svc.io/v1beta1/protobuf.js';
 import { flowcontrolApiserverV1beta2Protobuf } from './flowcontrol.apiserver.svc.io/v1beta2/protobuf.js';
 import { flowcontrolApiserverV1beta3Protobuf } from './flowcontrol.apiserver.svc.io/v1beta3/protobuf.js';
 import { imagepolicyV1alpha1Protobuf } from './imagepolicy.svc.io/v1alpha1/protobuf.js';
 import { metaV1Protobuf } from './meta.svc.io/v1/protobuf.js';
+import { networkingV1Protobuf } from './networking.svc.io/v1/protobuf.js';
 import { policyV1Protobuf } from './policy/v1/protobuf.js';
 import { rbacAuthorizationV1Protobuf } from './rbac.authorization.svc.io/v1/protobuf.js';
+import { schedulingV1Protobuf } from './scheduling.svc.io/v1/protobuf.js';
 import { storageV1Protobuf } from './storage.svc.io/v1/protobuf.js';
 import { storageV1beta1Protobuf } from './storage.svc.io/v1beta1/protobuf.js';
 import { svcadmV1beta3Protobuf } from './svcadm.svc.io/v1beta3/protobuf.js';
@@ -81,6 +93,7 @@ export const allProtobufPackages: readonly ProtobufPackage[] = [
   apiextensionsV1Protobuf,
   apiserverConfigV1Protobuf,
   apiserverV1alpha1Protobuf,
+  appsV1Protobuf,
   auditV1Protobuf,
   authenticationV1Protobuf,
   authorizationV1Protobuf,
@@ -89,23 +102,28 @@ export const allProtobufPackages: readonly ProtobufPackage[] = [
   batchV1Protobuf,
   batchV1beta1Protobuf,
   bootstraptokenV1Protobuf,
+  certificatesV1Protobuf,
   clientAuthenticationV1Protobuf,
   clientAuthenticationV1beta1Protobuf,
   cloudcontrollermanagerConfigV1alpha1Protobuf,
   configV1alpha1Protobuf,
   controllermanagerConfigV1alpha1Protobuf,
+  coordinationV1Protobuf,
   coreV1Protobuf,
   discoveryV1Protobuf,
   discoveryV1beta1Protobuf,
   eventratelimitAdmissionV1alpha1Protobuf,
+  eventsV1Protobuf,
   flowcontrolApiserverV1Protobuf,
   flowcontrolApiserverV1beta1Protobuf,
   flowcontrolApiserverV1beta2Protobuf,
   flowcontrolApiserverV1beta3Protobuf,
   imagepolicyV1alpha1Protobuf,
   metaV1Protobuf,
+  networkingV1Protobuf,
   policyV1Protobuf,
   rbacAuthorizationV1Protobuf,
+  schedulingV1Protobuf,
   storageV1Protobuf,
   storageV1beta1Protobuf,
   svcadmV1beta3Protobuf,

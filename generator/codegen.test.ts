@@ -83,6 +83,20 @@ describe('codegen', () => {
     expect(typecheckDir(out)).toEqual([]);
   });
 
+  it("with --group-suffix k8s.io, names the spec's groups as the real system does, in code that type-checks", () => {
+    const out = outDir();
+    codegen({ schemas: ['schemas'], out, cwd: ROOT, runtime, groupSuffix: 'k8s.io' });
+    const client = readFileSync(join(out, 'rbac.authorization.k8s.io/v1/client.ts'), 'utf8');
+    expect(client).toContain("group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles'");
+    const kinds = readFileSync(join(out, 'coordination.k8s.io/v1/kinds.ts'), 'utf8');
+    expect(kinds).toContain("apiVersion: 'coordination.k8s.io/v1'");
+    expect(kinds.split('\n').filter((l) => l.includes('svc.io') && !l.startsWith('// Source:'))).toEqual([]);
+    // Groups outside the spec's suffix keep their names; the meta types keep their package.
+    expect(readdirSync(out)).toEqual(expect.arrayContaining(['apps', 'batch', 'core', 'meta.svc.io', 'networking.k8s.io']));
+    expect(readdirSync(out).filter((d) => d.endsWith('.svc.io'))).toEqual(['meta.svc.io']);
+    expect(typecheckDir(out)).toEqual([]);
+  });
+
   it('with --strict, a document that is not a schema is an error naming it', () => {
     expect(() => codegen({ schemas: [CRDS], out: outDir(), cwd: ROOT, runtime, others: 'error' })).toThrow(
       'generator/testdata/crds/other/admission-policy.yaml: (document 1): a ValidatingAdmissionPolicy (admissionregistration.k8s.io/v1) is not a schema: expected svckit schema format',

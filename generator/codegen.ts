@@ -41,6 +41,8 @@ export interface CodegenOptions {
    * `{ package: 'svckit' }`), or by relative path into svckit's code at `root`.
    */
   runtime?: RuntimeImports;
+  /** `--group-suffix`: emit the spec's groups (`<name>.svc.io`) as `<name>.<suffix>` (`k8s.io`: the real system's names). */
+  groupSuffix?: string;
 }
 
 export type FileStatus = 'written' | 'unchanged' | 'stale' | 'missing' | 'extra' | 'removed';
@@ -77,6 +79,7 @@ export function codegen(options: CodegenOptions): CodegenResult {
     cwd,
     others: options.others ?? 'skip',
     ...(options.warn ? { warn: options.warn } : {}),
+    ...(options.groupSuffix !== undefined ? { groupSuffix: options.groupSuffix } : {}),
   });
   const kinds = ownGroupVersions(model).flatMap((gv) => gv.types.filter((t) => t.kind)).length;
   const own = ownGroupVersions(model).length;

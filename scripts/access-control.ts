@@ -16,7 +16,8 @@ import {
   type AuthorizationConfigurationInput,
   type Authorizer,
   AuthPolicy,
-  BOOTSTRAP_POLICY,
+  RBAC_GROUP,
+  bootstrapPolicy,
   ClientCertificateAuthenticator,
   loadAuthorizers,
   loadJwtAuthenticators,
@@ -26,6 +27,7 @@ import {
   type TokenTable,
   TokenFileAuthenticator,
 } from '../runtime/auth/index.js';
+import { SPEC_GROUP_SUFFIX, groupWithSuffix } from '../runtime/api/index.js';
 import { type ChainPolicies, type ServingTls, StoreRbacLister } from '../runtime/server/index.js';
 import type { ApiServer } from '../runtime/server/index.js';
 
@@ -148,10 +150,10 @@ function loopbackClient(url: string, token: string): LoopbackClient {
 }
 
 /** Creates RBAC's bootstrap roles and bindings unless they exist (upstream's bootstrap policy, reconciled at start). */
-export async function bootstrapRbac(client: LoopbackClient): Promise<void> {
-  for (const object of BOOTSTRAP_POLICY) {
+export async function bootstrapRbac(client: LoopbackClient, groupSuffix = SPEC_GROUP_SUFFIX): Promise<void> {
+  for (const object of bootstrapPolicy(groupSuffix)) {
     const plural = object.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings';
-    const { status } = await client('POST', `/apis/rbac.authorization.svc.io/v1/${plural}`, object);
+    const { status } = await client('POST', `/apis/${groupWithSuffix(RBAC_GROUP, groupSuffix)}/v1/${plural}`, object);
     if (status !== 201 && status !== 409)
       throw new Error(`the reference server could not create ${object.kind} ${object.metadata.name}: ${status}`);
   }

@@ -221,4 +221,29 @@ describe('kubectl against the reference server', () => {
     expect(await kubectl('apply', '--server-side', '-f', file)).toMatchObject({ code: 0 });
     expect((await getJson('configmap', 'owned')).data).toEqual({ k: 'w', l: 'x' });
   });
+  it('creates and scales a Deployment, and lists workloads with `get all` through the `all` category (issue 17)', async () => {
+    const created = await kubectl('create', 'deployment', 'web', '--image=nginx:1.25', '--replicas=2');
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toBe('deployment.apps/web created\n');
+    const d = await getJson('deployment', 'web');
+    expect(d.spec).toMatchObject({
+      replicas: 2,
+      revisionHistoryLimit: 10,
+      progressDeadlineSeconds: 600,
+      strategy: { type: 'RollingUpdate' },
+    });
+    const scaled = await kubectl('scale', 'deployment', 'web', '--replicas=4', '-v=6');
+    expect(scaled.code, scaled.stderr).toBe(0);
+    expect(scaled.stdout).toBe('deployment.apps/web scaled\n');
+    expect(logged(scaled.stderr, 'PATCH', '/deployments/web/scale', 200)).toBe(true);
+    expect((await getJson('deployment', 'web')).spec.replicas).toBe(4);
+    const all = await kubectl('get', 'all', '-v=6');
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout).toMatch(/^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\ndeployment\.apps\/web\s/m);
+    for (const plural of ['pods', 'replicationcontrollers', 'services', 'daemonsets', 'deployments', 'replicasets', 'statefulsets']) {
+      expect(logged(all.stderr, 'GET', `/${plural}?limit=500`, 200), plural).toBe(true);
+    }
+    const deleted = await kubectl('delete', 'deployment', 'web');
+    expect(deleted.code, deleted.stderr).toBe(0);
+  });
 });

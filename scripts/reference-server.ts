@@ -69,6 +69,8 @@ export interface ReferenceServerOptions {
   access?: AccessControlOptions;
   /** CustomResourceDefinitions applied through the API at start, established before the server is ready (`--crds`). */
   crds?: readonly DefinitionFile[];
+  /** `--group-suffix`: the spec's groups served as `<name>.<suffix>` (`k8s.io`: the real system's names); default svc.io. */
+  groupSuffix?: string;
 }
 
 export interface RunningServer {
@@ -98,6 +100,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const access = options.access ? accessControl(options.access, () => server) : undefined;
   const server: ApiServer = new ApiServer({
     kinds: options.project?.kinds ?? allKinds,
+    groupSuffix: options.groupSuffix,
     store,
     continueTtlMs: options.continueTtlMs,
     continueSecret: options.continueSecret,
@@ -124,7 +127,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   });
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   const loopback = access ? access.loopback(url) : plainClient(url);
-  if (access?.rbac) await bootstrapRbac(loopback);
+  if (access?.rbac) await bootstrapRbac(loopback, options.groupSuffix);
   if (!options.project) await ensureNamespace(loopback, DEFAULT_NAMESPACE);
   if (options.crds) {
     try {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { CORE_SCHEMA, YAMLException, loadAll } from 'js-yaml';
 import type { GroupVersion, Model } from '../model/index.js';
 import { isCrd, loadCrd } from './crd.js';
+import { renameGroups } from './group-suffix.js';
 import { LoadError } from './load-error.js';
 import { META_GROUP, link, newLinkContext, type LinkContext } from './link.js';
 import { isOpenApi, loadOpenApi } from './openapi.js';
@@ -24,6 +25,8 @@ export interface LoadOptions {
   others?: 'skip' | 'error';
   /** Receives one line per skipped document. */
   warn?: (message: string) => void;
+  /** `--group-suffix`: the spec's groups (`<name>.svc.io`) renamed `<name>.<suffix>` (`k8s.io`). */
+  groupSuffix?: string;
 }
 
 /** How loadFile treats documents that are not schemas. */
@@ -50,6 +53,7 @@ export function loadSchemas(options: LoadOptions): Model {
       `no schemas found in ${files.length} file(s): ${NOT_A_SCHEMA.slice('not a schema: '.length)}`,
     );
   addBuiltinMeta(loaded, ctx, cwd);
+  if (options.groupSuffix !== undefined && options.groupSuffix !== 'svc.io') renameGroups(loaded, ctx, options.groupSuffix);
   return link(loaded, ctx);
 }
 

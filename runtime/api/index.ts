@@ -8,6 +8,7 @@ export {
   groupResourceString,
   isKind,
 } from './gvk.js';
+export { SPEC_GROUP_SUFFIX, apiVersionWithSuffix, groupSuffixProblem, groupWithSuffix } from './group-names.js';
 export { type ApiObject, type JsonApiObject, type ObjectMeta, timestamp } from './object.js';
 export {
   type FieldError,

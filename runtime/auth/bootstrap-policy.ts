@@ -4,6 +4,7 @@
  * self-reviews (`kubectl auth can-i`) for every authenticated user, and the public health and
  * version paths for everyone, anonymous users included. Everything else must be granted.
  */
+import { SPEC_GROUP_SUFFIX, groupWithSuffix } from '../api/index.js';
 import { AUTHORIZATION_GROUP } from './sar.js';
 import { RBAC_GROUP } from './rbac.js';
 import { AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP } from './user.js';
@@ -16,37 +17,47 @@ const BOOTSTRAP_LABELS = { 'svc.io/bootstrapping': 'rbac-defaults' };
 
 type Manifest = Record<string, unknown> & { kind: string; metadata: { name: string; labels: Record<string, string> } };
 
-function clusterRole(name: string, rules: Record<string, string[]>[]): Manifest {
-  return { apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: { name, labels: BOOTSTRAP_LABELS }, rules };
+function clusterRole(rbac: string, name: string, rules: Record<string, string[]>[]): Manifest {
+  return { apiVersion: `${rbac}/v1`, kind: 'ClusterRole', metadata: { name, labels: BOOTSTRAP_LABELS }, rules };
 }
 
-function binding(name: string, role: string, groups: string[]): Manifest {
+function binding(rbac: string, name: string, role: string, groups: string[]): Manifest {
   return {
-    apiVersion: `${RBAC_GROUP}/v1`,
+    apiVersion: `${rbac}/v1`,
     kind: 'ClusterRoleBinding',
     metadata: { name, labels: BOOTSTRAP_LABELS },
-    roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: role },
-    subjects: groups.map((g) => ({ kind: 'Group', apiGroup: RBAC_GROUP, name: g })),
+    roleRef: { apiGroup: rbac, kind: 'ClusterRole', name: role },
+    subjects: groups.map((g) => ({ kind: 'Group', apiGroup: rbac, name: g })),
   };
 }
 
 const PUBLIC_PATHS = ['/healthz', '/livez', '/readyz', '/version', '/version/'];
 
-/** ClusterRoles first, then the bindings that reference them. */
-export const BOOTSTRAP_POLICY: readonly Manifest[] = [
-  clusterRole('cluster-admin', [
-    { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
-    { nonResourceURLs: ['*'], verbs: ['*'] },
-  ]),
-  clusterRole('system:discovery', [
-    { nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/openapi', '/openapi/*', ...PUBLIC_PATHS], verbs: ['get'] },
-  ]),
-  clusterRole('system:basic-user', [
-    { apiGroups: [AUTHORIZATION_GROUP], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], verbs: ['create'] },
-  ]),
-  clusterRole('system:public-info-viewer', [{ nonResourceURLs: PUBLIC_PATHS, verbs: ['get'] }]),
-  binding('cluster-admin', 'cluster-admin', [MASTERS_GROUP]),
-  binding('system:discovery', 'system:discovery', [AUTHENTICATED_GROUP]),
-  binding('system:basic-user', 'system:basic-user', [AUTHENTICATED_GROUP]),
-  binding('system:public-info-viewer', 'system:public-info-viewer', [AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP]),
-];
+/** ClusterRoles first, then the bindings that reference them, naming the groups under `groupSuffix` (`--group-suffix`). */
+export function bootstrapPolicy(groupSuffix = SPEC_GROUP_SUFFIX): readonly Manifest[] {
+  const rbac = groupWithSuffix(RBAC_GROUP, groupSuffix);
+  return [
+    clusterRole(rbac, 'cluster-admin', [
+      { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
+      { nonResourceURLs: ['*'], verbs: ['*'] },
+    ]),
+    clusterRole(rbac, 'system:discovery', [
+      { nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/openapi', '/openapi/*', ...PUBLIC_PATHS], verbs: ['get'] },
+    ]),
+    clusterRole(rbac, 'system:basic-user', [
+      {
+        apiGroups: [groupWithSuffix(AUTHORIZATION_GROUP, groupSuffix)],
+        resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
+        verbs: ['create'],
+      },
+    ]),
+    clusterRole(rbac, 'system:public-info-viewer', [{ nonResourceURLs: PUBLIC_PATHS, verbs: ['get'] }]),
+    binding(rbac, 'cluster-admin', 'cluster-admin', [MASTERS_GROUP]),
+    binding(rbac, 'system:discovery', 'system:discovery', [AUTHENTICATED_GROUP]),
+    binding(rbac, 'system:basic-user', 'system:basic-user', [AUTHENTICATED_GROUP]),
+    binding(rbac, 'system:public-info-viewer', 'system:public-info-viewer', [AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP]),
+  ];
+}
+
+/** The bootstrap policy under the spec's group names. */
+export const BOOTSTRAP_POLICY: readonly Manifest[] = bootstrapPolicy();

@@ -115,4 +115,4 @@ export { type DecisionExplanation, describeRequest, explainDecision, formatExpla
 export { type AccessDecision, AuthPolicy, type AuthPolicyOptions } from './policy.js';
 export { HttpsTransportError, type HttpsJsonOptions, type HttpsJsonResponse, httpsJson } from './https-client.js';
 export { TtlCache } from './ttl-cache.js';
-export { BOOTSTRAP_POLICY, MASTERS_GROUP } from './bootstrap-policy.js';
+export { BOOTSTRAP_POLICY, MASTERS_GROUP, bootstrapPolicy } from './bootstrap-policy.js';

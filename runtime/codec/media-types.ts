@@ -7,6 +7,12 @@ export const MEDIA_TABLE_JSON = 'application/json;as=Table;g=meta.svc.io;v=v1';
 /** Watch responses: one JSON document per event, or length-delimited Protobuf frames. */
 export const MEDIA_JSON_WATCH = 'application/json;stream=watch';
 export const MEDIA_PROTOBUF_WATCH = 'application/vnd.svc.protobuf;stream=watch';
+/**
+ * The real system's name of the Protobuf type, which client-go and kubectl send: accepted as
+ * another name of the same encoding (and answered in the name asked for), as the Table's `meta.k8s.io`.
+ */
+export const MEDIA_PROTOBUF_K8S = 'application/vnd.kubernetes.protobuf';
+export const MEDIA_PROTOBUF_K8S_WATCH = 'application/vnd.kubernetes.protobuf;stream=watch';
 
 /** A parsed media type: lower-cased type and subtype, parameters with lower-cased names. */
 export interface MediaType {

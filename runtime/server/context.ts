@@ -152,8 +152,8 @@ export interface DeleteTarget {
  * only, except the server-wide members (`admitCreate`, `namespaceChanged`, `resume`, `close`, `idle`).
  */
 export interface KindHook {
-  /** Prepares a new object before admission (server-set fields of the kind). */
-  prepareCreate?(object: JsonApiObject): void;
+  /** Prepares a new object before admission (server-set fields of the kind, which may name the requesting user). */
+  prepareCreate?(object: JsonApiObject, ctx: RequestContext): void;
   /**
    * Prepares (or checks: throw a StatusError) every written object (create, update, patch, apply)
    * before admission; `old` is the stored object on an update.
@@ -182,11 +182,15 @@ export interface HookHost {
 /** Answers a create of a virtual kind (one that is never stored, such as an access review). */
 export type VirtualCreateHandler = (ctx: RequestContext, t: Target, body: Body) => Promise<Reply>;
 
-/** Answers requests to a subresource with behaviour of its own (`eviction`, `finalize`). */
+/** The methods a subresource with behaviour of its own may take. */
+export type SubresourceMethod = 'GET' | 'POST' | 'PUT' | 'PATCH';
+
+/** Answers requests to a subresource with behaviour of its own (`eviction`, `finalize`, `scale`). */
 export interface SubresourceHandler {
-  /** The one method the subresource takes. */
-  method: 'POST' | 'PUT';
-  handle(ctx: RequestContext, t: Target, body: Body): Promise<Reply>;
+  /** The methods the subresource takes (405 for any other). */
+  methods: readonly SubresourceMethod[];
+  /** `body` is the decoded object of a POST or PUT; GET has none and PATCH reads its own patch. */
+  handle(ctx: RequestContext, t: Target, body: Body | undefined): Promise<Reply>;
 }
 
 /** Named implementations that kinds refer to from their registrations. */

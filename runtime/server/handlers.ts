@@ -80,7 +80,7 @@ const ALLOWED = { collection: 'a collection takes GET, POST and DELETE', object:
 
 /**
  * Dispatches a resource request by (scope, method), or to the handler a kind declares for a
- * subresource (`eviction`, `finalize`); the method must be one the resource's verbs allow.
+ * subresource (`eviction`, `finalize`, `scale`); the method must be one the resource's verbs allow.
  */
 export async function dispatchResource(ctx: RequestContext, t: Target, res: ServerResponse): Promise<Reply | undefined> {
   const { method } = ctx.req;
@@ -94,8 +94,10 @@ export async function dispatchResource(ctx: RequestContext, t: Target, res: Serv
     }
     const declared = ctx.hooks.subresource(t.resource, t.subresource);
     if (declared) {
-      if (method !== declared.method) throw methodNotAllowed(method, `${t.subresource} takes ${declared.method}`);
-      return declared.handle(ctx, t, await objectBody(ctx, t));
+      const takes = declared.methods as readonly string[];
+      if (!takes.includes(method)) throw methodNotAllowed(method, `${t.subresource} takes ${takes.join(', ')}`);
+      const body = method === 'POST' || method === 'PUT' ? await objectBody(ctx, t) : undefined;
+      return declared.handle(ctx, t, body);
     }
   }
   const entry = (scope === 'collection' ? COLLECTION : OBJECT)[method];

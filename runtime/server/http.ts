@@ -3,6 +3,7 @@ import { type Node, isMap, isScalar, isSeq, parseAllDocuments } from 'yaml';
 import { type JsonApiObject, badRequest, requestEntityTooLarge, unsupportedMediaType } from '../api/index.js';
 import {
   MEDIA_PROTOBUF,
+  MEDIA_PROTOBUF_K8S,
   type ProtobufCodecs,
   decodeYaml,
   findDuplicateKeys,
@@ -142,7 +143,7 @@ export function decodeBody(
     checkDepth(object);
     checkIntegers(object, '');
     if (isObject(object)) return { object, duplicates };
-  } else if (type === MEDIA_PROTOBUF && protobuf) {
+  } else if ((type === MEDIA_PROTOBUF || type === MEDIA_PROTOBUF_K8S) && protobuf) {
     try {
       const decoded = protobuf.codecs.decode(bytes) as JsonApiObject;
       checkDepth(decoded);

@@ -1,5 +1,6 @@
 export { ApiServer, type ApiServerOptions, type ServingTls } from './server.js';
 export { StoreRbacLister } from './rbac-lister.js';
+export { type GroupNamed, withGroupSuffix } from './group-suffix.js';
 export type {
   AdmissionHost,
   AdmissionOperation,
@@ -20,6 +21,7 @@ export type {
   KindHook,
   RequestContext,
   SubresourceHandler,
+  SubresourceMethod,
   Target,
   VirtualCreateHandler,
 } from './context.js';

@@ -5,6 +5,8 @@ import {
   MEDIA_JSON_WATCH,
   MEDIA_PROTOBUF,
   MEDIA_PROTOBUF_WATCH,
+  MEDIA_PROTOBUF_K8S,
+  MEDIA_PROTOBUF_K8S_WATCH,
   MEDIA_TABLE_JSON,
   MEDIA_YAML,
   type ProtobufCodecs,
@@ -37,6 +39,8 @@ const BY_OFFER: Record<string, Negotiated> = {
   [MEDIA_YAML]: { representation: 'yaml', contentType: 'application/yaml' },
   [MEDIA_PROTOBUF]: { representation: 'protobuf', contentType: MEDIA_PROTOBUF },
   [MEDIA_PROTOBUF_WATCH]: { representation: 'protobuf', contentType: `${MEDIA_PROTOBUF};stream=watch` },
+  [MEDIA_PROTOBUF_K8S]: { representation: 'protobuf', contentType: MEDIA_PROTOBUF_K8S },
+  [MEDIA_PROTOBUF_K8S_WATCH]: { representation: 'protobuf', contentType: MEDIA_PROTOBUF_K8S_WATCH },
   [MEDIA_TABLE_JSON]: { representation: 'table', contentType: MEDIA_TABLE_JSON },
   [MEDIA_TABLE_JSON_K8S]: { representation: 'table', contentType: MEDIA_TABLE_JSON_K8S, tableApiVersion: 'meta.k8s.io/v1' },
 };
@@ -59,8 +63,12 @@ export function negotiateResponse(accept: string | undefined, offer: Offer): Neg
   const offers = offer.watch
     ? [MEDIA_JSON_WATCH, ...(offer.protobuf ? [MEDIA_PROTOBUF_WATCH] : []), ...(offer.table ? [MEDIA_TABLE_JSON] : [])]
     : [MEDIA_JSON, MEDIA_YAML, ...(offer.protobuf ? [MEDIA_PROTOBUF] : []), ...(offer.table ? [MEDIA_TABLE_JSON] : [])];
-  // Not named in a 406: it is another name of the Table type listed there.
-  const chosen = negotiate(accept, [...offers, ...(offer.table ? [MEDIA_TABLE_JSON_K8S] : [])]);
+  // Not named in a 406: other names of the Table and Protobuf types listed there.
+  const aliases = [
+    ...(offer.table ? [MEDIA_TABLE_JSON_K8S] : []),
+    ...(offer.protobuf ? [offer.watch ? MEDIA_PROTOBUF_K8S_WATCH : MEDIA_PROTOBUF_K8S] : []),
+  ];
+  const chosen = negotiate(accept, [...offers, ...aliases]);
   if (chosen === undefined) {
     const supported = offers.map((o) => BY_OFFER[o]!.contentType);
     throw notAcceptable([...new Set(supported)]);

@@ -95,7 +95,8 @@ export async function patchObject(
   }
 }
 
-function applyPatch(type: PatchType, current: JsonApiObject, patch: unknown, t: Target): JsonApiObject {
+/** The object a (non-apply) patch of `type` makes of `current`; a bad patch is a 400 or 422 naming the field. */
+export function applyPatch(type: PatchType, current: JsonApiObject, patch: unknown, t: Target): JsonApiObject {
   try {
     const result =
       type === 'json-patch'

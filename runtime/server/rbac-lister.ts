@@ -26,7 +26,8 @@ export class StoreRbacLister implements RbacLister {
   constructor(private readonly server: () => Pick<ServerContext, 'store' | 'registry'>) {}
 
   async #read(store: Store, plural: string): Promise<Record<string, unknown>[]> {
-    const r = this.server().registry.get(RBAC_GROUP, 'v1', plural);
+    const { registry } = this.server();
+    const r = registry.get(registry.servedGroup(RBAC_GROUP), 'v1', plural);
     if (!r) return [];
     const { items } = await store.list(r.storagePrefix);
     return items.map((kv) => decodeObject(kv, r));

@@ -1,3 +1,4 @@
+import { SPEC_GROUP_SUFFIX, groupWithSuffix } from '../api/index.js';
 import type { KindRegistration, ResourceDescriptor } from '../schema/index.js';
 import { ResourceConverter } from './conversion.js';
 
@@ -42,6 +43,8 @@ export interface RegistryOptions {
    * means true. It enables removed versions again or disables served ones.
    */
   runtimeConfig?: string;
+  /** The suffix the spec's groups are served under (`--group-suffix`); the kinds are already renamed. Default svc.io. */
+  groupSuffix?: string;
 }
 
 /** The served resources of a server, looked up by group, version and plural name. */
@@ -50,7 +53,11 @@ export class ResourceRegistry {
   private all: ServedResource[] = [];
   private readonly release: string;
 
+  /** The suffix the spec's groups are served under (`svc.io`, or `k8s.io` with `--group-suffix`). */
+  readonly groupSuffix: string;
+
   constructor(kinds: readonly KindRegistration[], options: RegistryOptions = {}) {
+    this.groupSuffix = options.groupSuffix ?? SPEC_GROUP_SUFFIX;
     this.release = options.release ?? DEFAULT_RELEASE;
     this.add(kinds, parseRuntimeConfig(options.runtimeConfig ?? '', kinds));
   }
@@ -101,7 +108,7 @@ export class ResourceRegistry {
         registration: k,
         storagePrefix: storagePrefixOf(k.group, r.plural, r.custom),
         storageVersion: undefined,
-        converter: converters.get(resourceKey(k.group, r.plural))!,
+        converter: converters.get(storagePrefixOf(k.group, r.plural, r.custom))!,
       };
       const warning = deprecationWarning(k);
       if (warning) served.deprecationWarning = warning;
@@ -110,6 +117,11 @@ export class ResourceRegistry {
       added.push(served);
     }
     for (const s of added) s.storageVersion = this.chooseStorageVersion(s);
+  }
+
+  /** The served name of a group the spec names (`rbac.authorization.svc.io`), for code that names one. */
+  servedGroup(specGroup: string): string {
+    return groupWithSuffix(specGroup, this.groupSuffix);
   }
 
   get(group: string, version: string, resource: string): ServedResource | undefined {
@@ -125,9 +137,13 @@ export class ResourceRegistry {
     return this.all.some((r) => r.group === group && r.version === version);
   }
 
-  /** Every version of the same resource (same group and plural). */
+  /**
+   * Every version of the same resource: those that share its objects (same storage prefix). That is
+   * the same group and plural, or for built-in kinds the same plural in another group, as upstream's
+   * core and events.k8s.io Events are one resource.
+   */
   versionsOf(r: ServedResource): ServedResource[] {
-    return this.all.filter((o) => o.group === r.group && o.resource === r.resource);
+    return this.all.filter((o) => o.storagePrefix === r.storagePrefix);
   }
 
   /** The namespaced resources, for cascading a namespace's deletion (one entry per storage prefix). */
@@ -230,14 +246,10 @@ function convertersByResource(kinds: readonly KindRegistration[]): Map<string, R
   const versions = new Map<string, KindRegistration[]>();
   for (const k of kinds) {
     if (!k.resource) continue;
-    const key = resourceKey(k.group, k.resource.plural);
+    const key = storagePrefixOf(k.group, k.resource.plural, k.resource.custom);
     versions.set(key, [...(versions.get(key) ?? []), k]);
   }
   return new Map([...versions].map(([key, ks]) => [key, new ResourceConverter(ks)]));
-}
-
-function resourceKey(group: string, plural: string): string {
-  return `${group}/${plural}`;
 }
 
 /** Compares releases such as 1.25 and 1.30 numerically. */

@@ -32,12 +32,19 @@ import { JSON_RESPONSE, includeObjectOf, renderBody } from './media.js';
 import { OpenApiPublisher } from './openapi.js';
 import { pretty } from './query.js';
 import { DEFAULT_RELEASE, ResourceRegistry } from './resources.js';
+import { withGroupSuffix } from './group-suffix.js';
+import { SPEC_GROUP_SUFFIX } from '../api/index.js';
 import type { Route } from './router.js';
 import { type ChainPolicies, authorizerOf, defaultStages } from './stages/index.js';
 
 export interface ApiServerOptions {
   /** The kinds to serve (generated `allKinds`, or a project's own). */
   kinds: readonly KindRegistration[];
+  /**
+   * `--group-suffix`: serve the spec's groups (`<name>.svc.io`) as `<name>.<suffix>` (`k8s.io` for
+   * the real system's names); kinds, OpenAPI documents and Protobuf packages are renamed at start.
+   */
+  groupSuffix?: string;
   store: Store;
   /** CEL rules of the kinds; by default none are checked. */
   rules?: RuleChecker;
@@ -113,10 +120,15 @@ export class ApiServer {
   /** Owner references honoured for every kind; undefined when turned off. */
   readonly garbageCollector: GarbageCollector | undefined;
 
-  constructor(options: ApiServerOptions) {
+  constructor(given: ApiServerOptions) {
+    const options = withGroupSuffix(given, given.groupSuffix ?? SPEC_GROUP_SUFFIX);
     this.#release = options.release ?? DEFAULT_RELEASE;
     this.#continueSecret = options.continueSecret;
-    const registry = new ResourceRegistry(options.kinds, { release: this.#release, runtimeConfig: options.runtimeConfig ?? '' });
+    const registry = new ResourceRegistry(options.kinds, {
+      release: this.#release,
+      runtimeConfig: options.runtimeConfig ?? '',
+      ...(options.groupSuffix !== undefined ? { groupSuffix: options.groupSuffix } : {}),
+    });
     const features = options.featureGates ?? new FeatureGates();
     const settings: ServerSettings = {
       continueTtlMs: options.continueTtlMs ?? 5 * 60_000,

@@ -104,7 +104,7 @@ export async function createObject(
   // Create cannot set the status of a kind with a status subresource (upstream's PrepareForCreate).
   if (r.subresources.has('status')) delete object.status;
   for (const hook of ctx.hooks.of(r)) {
-    hook.prepareCreate?.(object);
+    hook.prepareCreate?.(object, ctx);
     await hook.prepareWrite?.(object);
   }
   await admit(ctx, {

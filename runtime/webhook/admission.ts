@@ -76,7 +76,8 @@ export function admissionWebhook(handler: AdmissionHandler): JsonHandler {
 function readReview(body: unknown): AdmissionReview & { request: AdmissionRequest } {
   if (!isJsonObject(body) || body.kind !== 'AdmissionReview')
     throw new WebhookRequestError('expected an AdmissionReview (kind AdmissionReview)');
-  if (body.apiVersion !== 'admission.svc.io/v1' && body.apiVersion !== 'admission.svc.io/v1beta1')
+  // The real system's group too: a server started with `--group-suffix k8s.io` sends admission.k8s.io.
+  if (typeof body.apiVersion !== 'string' || !/^admission\.(svc|k8s)\.io\/v1(beta1)?$/.test(body.apiVersion))
     throw new WebhookRequestError(`unsupported AdmissionReview version ${JSON.stringify(body.apiVersion)}; v1 and v1beta1 are accepted`);
   const request = body.request;
   if (!isJsonObject(request) || typeof request.uid !== 'string' || request.uid === '')

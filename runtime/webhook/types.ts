@@ -59,7 +59,8 @@ export interface AdmissionResponse {
 }
 
 export interface AdmissionReview<T = Record<string, unknown>> {
-  apiVersion: 'admission.svc.io/v1' | 'admission.svc.io/v1beta1';
+  /** `admission.k8s.io/...` from a server started with `--group-suffix k8s.io`. */
+  apiVersion: 'admission.svc.io/v1' | 'admission.svc.io/v1beta1' | 'admission.k8s.io/v1' | 'admission.k8s.io/v1beta1';
   kind: 'AdmissionReview';
   request?: AdmissionRequest<T>;
   response?: AdmissionResponse;

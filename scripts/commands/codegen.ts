@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RUNTIME_PACKAGE, type RuntimeImports, codegen } from '../../generator/index.js';
+import { GROUP_SUFFIX_OPTIONS, GROUP_SUFFIX_USAGE, groupSuffixFromFlags } from './serve-groups.js';
 import { UsageError } from './usage-error.js';
 
-export const CODEGEN_USAGE = 'svckit codegen --schemas <dir|file>... --out <dir> [--check] [--strict] [--quiet]';
+export const CODEGEN_USAGE = `svckit codegen --schemas <dir|file>... --out <dir> [--check] [--strict] [--quiet] ${GROUP_SUFFIX_USAGE}`;
 
 export const CODEGEN_HELP = `usage: ${CODEGEN_USAGE}
 
@@ -19,6 +20,8 @@ OpenAPI v2/v3 documents. Output is deterministic and the same wherever it is gen
   --runtime-import <name>  the package generated code imports svckit's runtime from (default ${RUNTIME_PACKAGE})
   --runtime-path <dir>     import the runtime by relative path into the svckit code at <dir> instead
                            (svckit's own generated/ is built with --runtime-path .)
+  --group-suffix <suffix>  name the spec's groups <name>.<suffix> instead of <name>.svc.io (k8s.io:
+                           the real system's names, as served by svckit serve --group-suffix k8s.io)
   -q, --quiet              no progress lines (warnings and errors still go to stderr)
 `;
 
@@ -34,6 +37,7 @@ export async function codegenCommand(args: string[]): Promise<number> {
       'runtime-import': { type: 'string' },
       'runtime-path': { type: 'string' },
       quiet: { type: 'boolean', short: 'q', default: false },
+      ...GROUP_SUFFIX_OPTIONS,
     },
     strict: true,
   });
@@ -54,6 +58,7 @@ export async function codegenCommand(args: string[]): Promise<number> {
     runtime,
     log,
     warn,
+    groupSuffix: groupSuffixFromFlags(values),
   });
   const count = (s: string) => result.files.filter((f) => f.status === s).length;
   const summary = `${result.groupVersions} group/versions, ${result.kinds} kinds, ${result.files.length} files`;

@@ -105,6 +105,12 @@ describe('svckit serve', () => {
       [['--feature-gates', 'APIListChunking=false'], /feature is locked to true/],
       [['--runtime-config', 'nosuch.svc.io/v1=true'], /--runtime-config nosuch\.svc\.io\/v1=true: unknown API group "nosuch\.svc\.io"/],
       [['--runtime-config', 'batch/v1beta1=maybe'], /--runtime-config batch\/v1beta1=maybe: the value must be true or false/],
+      [['--group-suffix', 'k8s'], /--group-suffix: expected a DNS domain of at least two labels such as k8s\.io or svc\.io, found "k8s"/],
+      // Under --group-suffix the groups are named by the suffix, in --runtime-config too.
+      [
+        ['--group-suffix', 'k8s.io', '--runtime-config', 'flowcontrol.apiserver.svc.io/v1beta2=true'],
+        /unknown API group "flowcontrol\.apiserver\.svc\.io"/,
+      ],
     ];
     await Promise.all(
       cases.map(async ([flags, message]) => {

@@ -11,10 +11,11 @@ import { SERVE_VERSION_OPTIONS, SERVE_VERSION_USAGE, serveVersionOptions } from 
 import { ADMISSION_OPTIONS, ADMISSION_USAGE, admissionFromFlags } from './serve-admission.js';
 import { SERVE_ACCESS_OPTIONS, SERVE_ACCESS_USAGE, serveAccess } from './serve-access.js';
 import { SERVE_CRD_OPTIONS, SERVE_CRD_USAGE, crdsFromFlags } from './serve-crds.js';
+import { GROUP_SUFFIX_OPTIONS, GROUP_SUFFIX_USAGE, groupSuffixFromFlags, kindsAsServed } from './serve-groups.js';
 import { UsageError } from './usage-error.js';
 
 export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--store sqlite:<path>|memory|etcd://host:port[,...][?prefix=/p]]
-             [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>] ${SERVE_CRD_USAGE}
+             [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>] ${SERVE_CRD_USAGE} ${GROUP_SUFFIX_USAGE}
              ${SERVE_VERSION_USAGE}
              ${ENCRYPTION_SERVE_USAGE} ${REPLICA_USAGE}
              ${SERVE_AUDIT_USAGE}
@@ -39,6 +40,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       ...ADMISSION_OPTIONS,
       ...SERVE_ACCESS_OPTIONS,
       ...SERVE_CRD_OPTIONS,
+      ...GROUP_SUFFIX_OPTIONS,
     },
     strict: true,
   });
@@ -49,7 +51,8 @@ export async function serveCommand(args: string[]): Promise<number> {
   const audit = serveAuditOptions(values, DEFAULT_RELEASE, (line) => process.stderr.write(`${line}\n`));
   const access = serveAccess(values, values.host, values.store);
   const project = values.schemas ? await projectKinds(values.schemas, 'serve') : undefined;
-  const versions = serveVersionOptions(values, project?.kinds ?? allKinds);
+  const groupSuffix = groupSuffixFromFlags(values);
+  const versions = serveVersionOptions(values, kindsAsServed(project?.kinds ?? allKinds, groupSuffix));
   for (const w of versions.warnings) process.stderr.write(`svckit serve: warning: ${w}\n`);
   const problems = checkRules(project?.kinds ?? allKinds);
   if (problems.length > 0) throw new Error(`the schemas' CEL rules do not compile:\n${problems.join('\n')}`);
@@ -67,6 +70,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     ...audit.options,
     ...(access.access ? { access: access.access } : {}),
     ...crdsFromFlags(values),
+    groupSuffix,
   });
   process.stdout.write(`listening on ${url}\n`);
   const announced = access.announce(url);

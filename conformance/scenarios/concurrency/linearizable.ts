@@ -14,7 +14,8 @@ import type { Json, ScenarioContext, WatchEvent } from '../../types.js';
 const OBJECTS = 3;
 const CLIENTS = 6;
 const OPERATIONS_PER_CLIENT = 16;
-const VALUE_ANNOTATION = 'conformance.svc.io/value';
+// The kit's own prefix (as its labels), so that --group-suffix leaves it as written.
+const VALUE_ANNOTATION = 'conformance.svckit/value';
 
 type Op = Operation<RegisterInput, RegisterOutput>;
 

@@ -2,7 +2,7 @@
 // Source: schemas/core/v1.yaml
 
 import { type ClusterResource, type NamespacedResource, type Transport, type Verb, clusterResource, namespacedResource } from '../../../runtime/client/index.js';
-import type { ConfigMap, ConfigMapList, Event, EventList, Namespace, NamespaceList, Node, NodeList, Pod, PodList, Secret, SecretList, Service, ServiceList } from './types.js';
+import type { ConfigMap, ConfigMapList, Endpoints, EndpointsList, Event, EventList, LimitRange, LimitRangeList, Namespace, NamespaceList, Node, NodeList, PersistentVolume, PersistentVolumeClaim, PersistentVolumeClaimList, PersistentVolumeList, Pod, PodList, ReplicationController, ReplicationControllerList, ResourceQuota, ResourceQuotaList, Secret, SecretList, Service, ServiceAccount, ServiceAccountList, ServiceList } from './types.js';
 
 /**
  * The resources of the core group v1, one typed accessor each.
@@ -13,8 +13,14 @@ export interface CoreV1Client {
   /** {@link ConfigMap}: `configMaps(namespace)`, `configMaps.all()`. */
   readonly configMaps: NamespacedResource<ConfigMap, ConfigMapList>;
 
+  /** {@link Endpoints}: `endpoints(namespace)`, `endpoints.all()`. */
+  readonly endpoints: NamespacedResource<Endpoints, EndpointsList>;
+
   /** {@link Event}: `events(namespace)`, `events.all()`. */
   readonly events: NamespacedResource<Event, EventList>;
+
+  /** {@link LimitRange}: `limitRanges(namespace)`, `limitRanges.all()`. */
+  readonly limitRanges: NamespacedResource<LimitRange, LimitRangeList>;
 
   /** {@link Namespace}: `namespaces` (subresources status, finalize; no deletecollection). */
   readonly namespaces: ClusterResource<Namespace, NamespaceList, 'status' | 'finalize', Exclude<Verb, 'deletecollection'>>;
@@ -22,14 +28,29 @@ export interface CoreV1Client {
   /** {@link Node}: `nodes` (subresources status). */
   readonly nodes: ClusterResource<Node, NodeList, 'status'>;
 
+  /** {@link PersistentVolume}: `persistentVolumes` (subresources status). */
+  readonly persistentVolumes: ClusterResource<PersistentVolume, PersistentVolumeList, 'status'>;
+
+  /** {@link PersistentVolumeClaim}: `persistentVolumeClaims(namespace)`, `persistentVolumeClaims.all()` (subresources status). */
+  readonly persistentVolumeClaims: NamespacedResource<PersistentVolumeClaim, PersistentVolumeClaimList, 'status'>;
+
   /** {@link Pod}: `pods(namespace)`, `pods.all()` (subresources status, eviction). */
   readonly pods: NamespacedResource<Pod, PodList, 'status' | 'eviction'>;
+
+  /** {@link ReplicationController}: `replicationControllers(namespace)`, `replicationControllers.all()` (subresources status). */
+  readonly replicationControllers: NamespacedResource<ReplicationController, ReplicationControllerList, 'status'>;
+
+  /** {@link ResourceQuota}: `resourceQuotas(namespace)`, `resourceQuotas.all()` (subresources status). */
+  readonly resourceQuotas: NamespacedResource<ResourceQuota, ResourceQuotaList, 'status'>;
 
   /** {@link Secret}: `secrets(namespace)`, `secrets.all()`. */
   readonly secrets: NamespacedResource<Secret, SecretList>;
 
   /** {@link Service}: `services(namespace)`, `services.all()` (subresources status). */
   readonly services: NamespacedResource<Service, ServiceList, 'status'>;
+
+  /** {@link ServiceAccount}: `serviceAccounts(namespace)`, `serviceAccounts.all()`. */
+  readonly serviceAccounts: NamespacedResource<ServiceAccount, ServiceAccountList>;
 }
 
 /**
@@ -40,11 +61,18 @@ export interface CoreV1Client {
 export function coreV1Client(transport: Transport): CoreV1Client {
   return {
     configMaps: namespacedResource<ConfigMap, ConfigMapList>(transport, { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', listKind: 'ConfigMapList', namespaced: true, subresources: [] }),
+    endpoints: namespacedResource<Endpoints, EndpointsList>(transport, { group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', listKind: 'EndpointsList', namespaced: true, subresources: [] }),
     events: namespacedResource<Event, EventList>(transport, { group: '', version: 'v1', resource: 'events', kind: 'Event', listKind: 'EventList', namespaced: true, subresources: [] }),
+    limitRanges: namespacedResource<LimitRange, LimitRangeList>(transport, { group: '', version: 'v1', resource: 'limitranges', kind: 'LimitRange', listKind: 'LimitRangeList', namespaced: true, subresources: [] }),
     namespaces: clusterResource<Namespace, NamespaceList>(transport, { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', listKind: 'NamespaceList', namespaced: false, subresources: ['status', 'finalize'] }),
     nodes: clusterResource<Node, NodeList>(transport, { group: '', version: 'v1', resource: 'nodes', kind: 'Node', listKind: 'NodeList', namespaced: false, subresources: ['status'] }),
+    persistentVolumes: clusterResource<PersistentVolume, PersistentVolumeList>(transport, { group: '', version: 'v1', resource: 'persistentvolumes', kind: 'PersistentVolume', listKind: 'PersistentVolumeList', namespaced: false, subresources: ['status'] }),
+    persistentVolumeClaims: namespacedResource<PersistentVolumeClaim, PersistentVolumeClaimList>(transport, { group: '', version: 'v1', resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', listKind: 'PersistentVolumeClaimList', namespaced: true, subresources: ['status'] }),
     pods: namespacedResource<Pod, PodList>(transport, { group: '', version: 'v1', resource: 'pods', kind: 'Pod', listKind: 'PodList', namespaced: true, subresources: ['status', 'eviction'] }),
+    replicationControllers: namespacedResource<ReplicationController, ReplicationControllerList>(transport, { group: '', version: 'v1', resource: 'replicationcontrollers', kind: 'ReplicationController', listKind: 'ReplicationControllerList', namespaced: true, subresources: ['status'] }),
+    resourceQuotas: namespacedResource<ResourceQuota, ResourceQuotaList>(transport, { group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', listKind: 'ResourceQuotaList', namespaced: true, subresources: ['status'] }),
     secrets: namespacedResource<Secret, SecretList>(transport, { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', listKind: 'SecretList', namespaced: true, subresources: [] }),
     services: namespacedResource<Service, ServiceList>(transport, { group: '', version: 'v1', resource: 'services', kind: 'Service', listKind: 'ServiceList', namespaced: true, subresources: ['status'] }),
+    serviceAccounts: namespacedResource<ServiceAccount, ServiceAccountList>(transport, { group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', listKind: 'ServiceAccountList', namespaced: true, subresources: [] }),
   };
 }

@@ -29,6 +29,36 @@ export function defaultContainerPort(v: unknown): void {
   if (v.protocol === undefined || v.protocol === '') v.protocol = 'TCP';
 }
 
+/** Applies the schema defaults of {@link EndpointPort} in place. */
+export function defaultEndpointPort(v: unknown): void {
+  if (!isObject(v)) return;
+  if (v.protocol === undefined) v.protocol = 'TCP';
+}
+
+/** Applies the schema defaults of {@link EndpointSubset} in place. */
+export function defaultEndpointSubset(v: unknown): void {
+  if (!isObject(v)) return;
+  if (Array.isArray(v.ports)) for (const x0 of v.ports as unknown[]) {
+    defaultEndpointPort(x0);
+  }
+}
+
+/** Applies the schema defaults of {@link Endpoints} in place. */
+export function defaultEndpoints(v: unknown): void {
+  if (!isObject(v)) return;
+  if (Array.isArray(v.subsets)) for (const x0 of v.subsets as unknown[]) {
+    defaultEndpointSubset(x0);
+  }
+}
+
+/** Applies the schema defaults of {@link EndpointsList} in place. */
+export function defaultEndpointsList(v: unknown): void {
+  if (!isObject(v)) return;
+  if (Array.isArray(v.items)) for (const x0 of v.items as unknown[]) {
+    defaultEndpoints(x0);
+  }
+}
+
 /** Applies the schema defaults of {@link EnvVar} in place. */
 export function defaultEnvVar(v: unknown): void {
   if (!isObject(v)) return;
@@ -45,6 +75,20 @@ export function defaultEnvVarSource(v: unknown): void {
 export function defaultHTTPGetAction(v: unknown): void {
   if (!isObject(v)) return;
   if (v.scheme === undefined || v.scheme === '') v.scheme = 'HTTP';
+}
+
+/** Applies the schema defaults of {@link LimitRange} in place. */
+export function defaultLimitRange(v: unknown): void {
+  if (!isObject(v)) return;
+  if (v.spec === undefined || v.spec === null) v.spec = {};
+}
+
+/** Applies the schema defaults of {@link LimitRangeList} in place. */
+export function defaultLimitRangeList(v: unknown): void {
+  if (!isObject(v)) return;
+  if (Array.isArray(v.items)) for (const x0 of v.items as unknown[]) {
+    defaultLimitRange(x0);
+  }
 }
 
 /** Applies the schema defaults of {@link Namespace} in place. */
@@ -71,6 +115,49 @@ export function defaultNamespaceStatus(v: unknown): void {
 export function defaultObjectFieldSelector(v: unknown): void {
   if (!isObject(v)) return;
   if (v.apiVersion === undefined || v.apiVersion === '') v.apiVersion = 'v1';
+}
+
+/** Applies the schema defaults of {@link PersistentVolume} in place. */
+export function defaultPersistentVolume(v: unknown): void {
+  if (!isObject(v)) return;
+  if (v.spec === undefined || v.spec === null) v.spec = {};
+  defaultPersistentVolumeSpec(v.spec);
+}
+
+/** Applies the schema defaults of {@link PersistentVolumeClaim} in place. */
+export function defaultPersistentVolumeClaim(v: unknown): void {
+  if (!isObject(v)) return;
+  if (v.spec === undefined || v.spec === null) v.spec = {};
+  defaultPersistentVolumeClaimSpec(v.spec);
+}
+
+/** Applies the schema defaults of {@link PersistentVolumeClaimList} in place. */
+export function defaultPersistentVolumeClaimList(v: unknown): void {
+  if (!isObject(v)) return;
+  if (Array.isArray(v.items)) for (const x0 of v.items as unknown[]) {
+    defaultPersistentVolumeClaim(x0);
+  }
+}
+
+/** Applies the schema defaults of {@link PersistentVolumeClaimSpec} in place. */
+export function defaultPersistentVolumeClaimSpec(v: unknown): void {
+  if (!isObject(v)) return;
+  if (v.volumeMode === undefined) v.volumeMode = 'Filesystem';
+}
+
+/** Applies the schema defaults of {@link PersistentVolumeList} in place. */
+export function defaultPersistentVolumeList(v: unknown): void {
+  if (!isObject(v)) return;
+  if (Array.isArray(v.items)) for (const x0 of v.items as unknown[]) {
+    defaultPersistentVolume(x0);
+  }
+}
+
+/** Applies the schema defaults of {@link PersistentVolumeSpec} in place. */
+export function defaultPersistentVolumeSpec(v: unknown): void {
+  if (!isObject(v)) return;
+  if (v.persistentVolumeReclaimPolicy === undefined) v.persistentVolumeReclaimPolicy = 'Retain';
+  if (v.volumeMode === undefined) v.volumeMode = 'Filesystem';
 }
 
 /** Applies the schema defaults of {@link Pod} in place. */
@@ -126,6 +213,28 @@ export function defaultProbe(v: unknown): void {
 export function defaultProbeHandler(v: unknown): void {
   if (!isObject(v)) return;
   defaultHTTPGetAction(v.httpGet);
+}
+
+/** Applies the schema defaults of {@link ReplicationController} in place. */
+export function defaultReplicationController(v: unknown): void {
+  if (!isObject(v)) return;
+  if (v.spec === undefined || v.spec === null) v.spec = {};
+  defaultReplicationControllerSpec(v.spec);
+}
+
+/** Applies the schema defaults of {@link ReplicationControllerList} in place. */
+export function defaultReplicationControllerList(v: unknown): void {
+  if (!isObject(v)) return;
+  if (Array.isArray(v.items)) for (const x0 of v.items as unknown[]) {
+    defaultReplicationController(x0);
+  }
+}
+
+/** Applies the schema defaults of {@link ReplicationControllerSpec} in place. */
+export function defaultReplicationControllerSpec(v: unknown): void {
+  if (!isObject(v)) return;
+  if (v.replicas === undefined) v.replicas = 1;
+  defaultPodTemplateSpec(v.template);
 }
 
 /** Applies the schema defaults of {@link Secret} in place. */

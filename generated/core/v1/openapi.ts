@@ -48,6 +48,26 @@ const part5 = {
   }
 };
 const part6 = {
+  "description": "APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group.",
+  "type": "string"
+};
+const part7 = {
+  "description": "hostPath represents a directory on the host. Provisioned by a developer or tester.",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.HostPathVolumeSource"
+    }
+  ]
+};
+const part8 = {
+  "description": "csi represents storage that is handled by an external CSI driver (Beta feature).",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.CSIPersistentVolumeSource"
+    }
+  ]
+};
+const part9 = {
   "name": "continue",
   "in": "query",
   "description": "The continue option should be set when retrieving more results from the server.",
@@ -56,7 +76,7 @@ const part6 = {
     "uniqueItems": true
   }
 };
-const part7 = {
+const part10 = {
   "name": "dryRun",
   "in": "query",
   "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
@@ -65,7 +85,7 @@ const part7 = {
     "uniqueItems": true
   }
 };
-const part8 = {
+const part11 = {
   "description": "Keys to project and their paths; all keys when absent.",
   "type": "array",
   "items": {
@@ -73,7 +93,7 @@ const part8 = {
   },
   "x-kubernetes-list-type": "atomic"
 };
-const part9 = {
+const part12 = {
   "name": "resourceVersionMatch",
   "in": "query",
   "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
@@ -82,7 +102,7 @@ const part9 = {
     "uniqueItems": true
   }
 };
-const part10 = {
+const part13 = {
   "name": "fieldManager",
   "in": "query",
   "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
@@ -91,7 +111,7 @@ const part10 = {
     "uniqueItems": true
   }
 };
-const part11 = {
+const part14 = {
   "name": "resourceVersion",
   "in": "query",
   "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
@@ -100,7 +120,7 @@ const part11 = {
     "uniqueItems": true
   }
 };
-const part12 = {
+const part15 = {
   "name": "propagationPolicy",
   "in": "query",
   "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
@@ -109,58 +129,58 @@ const part12 = {
     "uniqueItems": true
   }
 };
-const part13 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Pod"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Pod"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Pod"
-    }
-  }
-};
-const part14 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Node"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Node"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Node"
-    }
-  }
-};
-const part15 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Event"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Event"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Event"
-    }
-  }
-};
 const part16 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Pod"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Pod"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Pod"
+    }
+  }
+};
+const part17 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Node"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Node"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Node"
+    }
+  }
+};
+const part18 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Event"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Event"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Event"
+    }
+  }
+};
+const part19 = {
   "name": "fieldValidation",
   "in": "query",
   "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
@@ -169,60 +189,77 @@ const part16 = {
     "uniqueItems": true
   }
 };
-const part17 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Secret"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Secret"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Secret"
-    }
-  }
-};
-const part18 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Service"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Service"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Service"
-    }
-  }
-};
-const part19 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.ConfigMap"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.ConfigMap"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.ConfigMap"
-    }
-  }
-};
 const part20 = {
   "application/json": {
     "schema": {
+      "$ref": "#/components/schemas/core.v1.Secret"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Secret"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Secret"
+    }
+  }
+};
+const part21 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Service"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Service"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Service"
+    }
+  }
+};
+const part22 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ConfigMap"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ConfigMap"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ConfigMap"
+    }
+  }
+};
+const part23 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Endpoints"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Endpoints"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Endpoints"
+    }
+  }
+};
+const part24 = {
+  "application/json": {
+    "schema": {
       "$ref": "#/components/schemas/core.v1.Namespace"
     }
   },
@@ -237,7 +274,24 @@ const part20 = {
     }
   }
 };
-const part21 = [
+const part25 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.LimitRange"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.LimitRange"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.LimitRange"
+    }
+  }
+};
+const part26 = [
   {
     "name": "name",
     "in": "path",
@@ -258,11 +312,28 @@ const part21 = [
     }
   }
 ];
-const part22 = {
-  "description": "OK",
-  "content": part13
+const part27 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ResourceQuota"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ResourceQuota"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ResourceQuota"
+    }
+  }
 };
-const part23 = [
+const part28 = {
+  "description": "OK",
+  "content": part16
+};
+const part29 = [
   {
     "name": "name",
     "in": "path",
@@ -283,65 +354,84 @@ const part23 = [
     }
   }
 ];
-const part24 = {
-  "description": "OK",
-  "content": part14
-};
-const part25 = {
-  "description": "Created",
-  "content": part13
-};
-const part26 = {
-  "description": "Accepted",
-  "content": part13
-};
-const part27 = {
-  "description": "OK",
-  "content": part15
-};
-const part28 = {
-  "description": "Created",
-  "content": part14
-};
-const part29 = {
-  "description": "Accepted",
-  "content": part14
-};
 const part30 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ServiceAccount"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ServiceAccount"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ServiceAccount"
+    }
+  }
+};
+const part31 = {
   "description": "OK",
   "content": part17
 };
-const part31 = {
-  "description": "Created",
-  "content": part15
-};
 const part32 = {
-  "description": "Accepted",
-  "content": part15
+  "description": "Created",
+  "content": part16
 };
 const part33 = {
+  "description": "Accepted",
+  "content": part16
+};
+const part34 = {
   "description": "OK",
   "content": part18
 };
-const part34 = {
-  "description": "Created",
-  "content": part17
-};
 const part35 = {
-  "description": "Accepted",
-  "content": part17
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolume"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolume"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolume"
+    }
+  }
 };
 const part36 = {
   "description": "Created",
-  "content": part18
+  "content": part17
 };
-const part37 = {
-  "description": "Accepted",
-  "content": part18
-};
+const part37 = [
+  {
+    "name": "name",
+    "in": "path",
+    "description": "name of the PersistentVolume",
+    "required": true,
+    "schema": {
+      "type": "string",
+      "uniqueItems": true
+    }
+  },
+  {
+    "name": "pretty",
+    "in": "query",
+    "description": "If 'true', then the output is pretty printed.",
+    "schema": {
+      "type": "string",
+      "uniqueItems": true
+    }
+  }
+];
 const part38 = {
-  "description": "OK",
-  "content": part19
+  "description": "Accepted",
+  "content": part17
 };
 const part39 = {
   "description": "OK",
@@ -349,21 +439,143 @@ const part39 = {
 };
 const part40 = {
   "description": "Created",
-  "content": part19
+  "content": part18
 };
 const part41 = {
+  "description": "Accepted",
+  "content": part18
+};
+const part42 = {
+  "description": "OK",
+  "content": part21
+};
+const part43 = {
   "description": "Created",
   "content": part20
 };
-const part42 = {
-  "description": "Accepted",
-  "content": part19
-};
-const part43 = {
+const part44 = {
   "description": "Accepted",
   "content": part20
 };
-const part44 = [
+const part45 = {
+  "description": "Created",
+  "content": part21
+};
+const part46 = {
+  "description": "Accepted",
+  "content": part21
+};
+const part47 = {
+  "description": "OK",
+  "content": part22
+};
+const part48 = {
+  "description": "OK",
+  "content": part23
+};
+const part49 = {
+  "description": "OK",
+  "content": part24
+};
+const part50 = {
+  "description": "OK",
+  "content": part25
+};
+const part51 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
+    }
+  }
+};
+const part52 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ReplicationController"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ReplicationController"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ReplicationController"
+    }
+  }
+};
+const part53 = {
+  "description": "Created",
+  "content": part22
+};
+const part54 = {
+  "description": "Created",
+  "content": part23
+};
+const part55 = {
+  "description": "Created",
+  "content": part24
+};
+const part56 = {
+  "description": "Accepted",
+  "content": part22
+};
+const part57 = {
+  "description": "Accepted",
+  "content": part23
+};
+const part58 = {
+  "description": "Accepted",
+  "content": part24
+};
+const part59 = {
+  "description": "Created",
+  "content": part25
+};
+const part60 = {
+  "description": "Accepted",
+  "content": part25
+};
+const part61 = {
+  "description": "OK",
+  "content": part27
+};
+const part62 = {
+  "description": "OK",
+  "content": part30
+};
+const part63 = {
+  "description": "Created",
+  "content": part27
+};
+const part64 = {
+  "description": "Accepted",
+  "content": part27
+};
+const part65 = {
+  "description": "Created",
+  "content": part30
+};
+const part66 = {
+  "description": "Accepted",
+  "content": part30
+};
+const part67 = {
+  "description": "OK",
+  "content": part35
+};
+const part68 = [
   part5,
   {
     "name": "pretty",
@@ -375,31 +587,69 @@ const part44 = [
     }
   }
 ];
-const part45 = {
-  "200": part22,
+const part69 = {
+  "description": "Created",
+  "content": part35
+};
+const part70 = {
+  "200": part28,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part46 = {
-  "200": part24,
+const part71 = {
+  "description": "Accepted",
+  "content": part35
+};
+const part72 = {
+  "200": part31,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part47 = {
-  "200": part33,
+const part73 = {
+  "description": "OK",
+  "content": part51
+};
+const part74 = {
+  "description": "OK",
+  "content": part52
+};
+const part75 = {
+  "200": part42,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part48 = {
-  "200": part39,
+const part76 = {
+  "description": "Created",
+  "content": part51
+};
+const part77 = {
+  "description": "Created",
+  "content": part52
+};
+const part78 = {
+  "description": "Accepted",
+  "content": part51
+};
+const part79 = {
+  "description": "Accepted",
+  "content": part52
+};
+const part80 = {
+  "200": part49,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part49 = {
+const part81 = {
+  "200": part61,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part82 = {
   "200": {
     "description": "OK",
     "content": {
@@ -424,7 +674,25 @@ const part49 = {
     "description": "Unauthorized"
   }
 };
-const part50 = {
+const part83 = {
+  "200": part67,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part84 = {
+  "200": part73,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part85 = {
+  "200": part74,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part86 = {
   "content": {
     "application/apply-patch+yaml": {
       "schema": {
@@ -449,7 +717,7 @@ const part50 = {
   },
   "required": true
 };
-const part51 = [
+const part87 = [
   {
     "name": "name",
     "in": "path",
@@ -471,7 +739,7 @@ const part51 = [
     }
   }
 ];
-const part52 = [
+const part88 = [
   {
     "name": "name",
     "in": "path",
@@ -493,7 +761,73 @@ const part52 = [
     }
   }
 ];
-const part53 = {
+const part89 = [
+  {
+    "name": "name",
+    "in": "path",
+    "description": "name of the ResourceQuota",
+    "required": true,
+    "schema": {
+      "type": "string",
+      "uniqueItems": true
+    }
+  },
+  part5,
+  {
+    "name": "pretty",
+    "in": "query",
+    "description": "If 'true', then the output is pretty printed.",
+    "schema": {
+      "type": "string",
+      "uniqueItems": true
+    }
+  }
+];
+const part90 = [
+  {
+    "name": "name",
+    "in": "path",
+    "description": "name of the PersistentVolumeClaim",
+    "required": true,
+    "schema": {
+      "type": "string",
+      "uniqueItems": true
+    }
+  },
+  part5,
+  {
+    "name": "pretty",
+    "in": "query",
+    "description": "If 'true', then the output is pretty printed.",
+    "schema": {
+      "type": "string",
+      "uniqueItems": true
+    }
+  }
+];
+const part91 = [
+  {
+    "name": "name",
+    "in": "path",
+    "description": "name of the ReplicationController",
+    "required": true,
+    "schema": {
+      "type": "string",
+      "uniqueItems": true
+    }
+  },
+  part5,
+  {
+    "name": "pretty",
+    "in": "query",
+    "description": "If 'true', then the output is pretty printed.",
+    "schema": {
+      "type": "string",
+      "uniqueItems": true
+    }
+  }
+];
+const part92 = {
   "requiredDuringSchedulingIgnoredDuringExecution": {
     "description": "Terms that must all be satisfied at scheduling time.",
     "type": "array",
@@ -511,62 +845,97 @@ const part53 = {
     "x-kubernetes-list-type": "atomic"
   }
 };
-const part54 = {
-  "200": part22,
-  "201": part25,
+const part93 = {
+  "200": part28,
+  "201": part32,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part55 = {
-  "200": part24,
-  "201": part28,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part56 = {
-  "200": part27,
-  "201": part31,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part57 = {
-  "200": part30,
-  "201": part34,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part58 = [
-  part7,
-  part10,
-  part16
-];
-const part59 = {
-  "200": part33,
+const part94 = {
+  "200": part31,
   "201": part36,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part60 = {
-  "200": part38,
+const part95 = {
+  "200": part34,
   "201": part40,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part61 = {
+const part96 = {
   "200": part39,
-  "201": part41,
+  "201": part43,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part62 = [
-  part7,
+const part97 = [
+  part10,
+  part13,
+  part19
+];
+const part98 = {
+  "200": part42,
+  "201": part45,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part99 = {
+  "200": part47,
+  "201": part53,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part100 = {
+  "200": part48,
+  "201": part54,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part101 = {
+  "200": part49,
+  "201": part55,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part102 = {
+  "200": part50,
+  "201": part59,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part103 = {
+  "200": part61,
+  "201": part63,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part104 = {
+  "200": part62,
+  "201": part65,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part105 = {
+  "200": part67,
+  "201": part69,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part106 = [
+  part10,
   part2,
   {
     "name": "orphanDependents",
@@ -577,12 +946,26 @@ const part62 = [
       "uniqueItems": true
     }
   },
-  part12
+  part15
 ];
-const part63 = [
-  part7,
+const part107 = {
+  "200": part73,
+  "201": part76,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part108 = {
+  "200": part74,
+  "201": part77,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part109 = [
   part10,
-  part16,
+  part13,
+  part19,
   {
     "name": "force",
     "in": "query",
@@ -593,15 +976,15 @@ const part63 = [
     }
   }
 ];
-const part64 = {
-  "200": part22,
-  "201": part25,
-  "202": part26,
+const part110 = {
+  "200": part28,
+  "201": part32,
+  "202": part33,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part65 = [
+const part111 = [
   {
     "name": "allowWatchBookmarks",
     "in": "query",
@@ -611,7 +994,7 @@ const part65 = [
       "uniqueItems": true
     }
   },
-  part6,
+  part9,
   part3,
   part4,
   {
@@ -623,8 +1006,8 @@ const part65 = [
       "uniqueItems": true
     }
   },
-  part11,
-  part9,
+  part14,
+  part12,
   part1,
   {
     "name": "timeoutSeconds",
@@ -645,9 +1028,9 @@ const part65 = [
     }
   }
 ];
-const part66 = [
-  part6,
-  part7,
+const part112 = [
+  part9,
+  part10,
   part3,
   part2,
   part4,
@@ -669,9 +1052,9 @@ const part66 = [
       "uniqueItems": true
     }
   },
+  part15,
+  part14,
   part12,
-  part11,
-  part9,
   part1,
   {
     "name": "timeoutSeconds",
@@ -721,7 +1104,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified ConfigMap",
         "operationId": "getCoreV1ConfigMap",
         "responses": {
-          "200": part38,
+          "200": part47,
           "401": {
             "description": "Unauthorized"
           }
@@ -739,7 +1122,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ConfigMap",
         "operationId": "updateCoreV1ConfigMap",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -750,7 +1133,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part60,
+        "responses": part99,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -764,9 +1147,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ConfigMap",
         "operationId": "patchCoreV1ConfigMap",
-        "parameters": part63,
-        "requestBody": part50,
-        "responses": part60,
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part99,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -780,7 +1163,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ConfigMap",
         "operationId": "deleteCoreV1ConfigMap",
-        "parameters": part62,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -791,8 +1174,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part38,
-          "202": part42,
+          "200": part47,
+          "202": part56,
           "401": {
             "description": "Unauthorized"
           }
@@ -806,14 +1189,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/configmaps": {
-      "parameters": part44,
+      "parameters": part68,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified ConfigMap",
         "operationId": "listCoreV1ConfigMap",
-        "parameters": part65,
+        "parameters": part111,
         "responses": {
           "200": {
             "description": "OK",
@@ -852,7 +1235,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ConfigMap",
         "operationId": "createCoreV1ConfigMap",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -864,9 +1247,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part38,
-          "201": part40,
-          "202": part42,
+          "200": part47,
+          "201": part53,
+          "202": part56,
           "401": {
             "description": "Unauthorized"
           }
@@ -884,7 +1267,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ConfigMap",
         "operationId": "deletecollectionCoreV1ConfigMap",
-        "parameters": part66,
+        "parameters": part112,
         "requestBody": {
           "content": {
             "*/*": {
@@ -894,12 +1277,224 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part49,
+        "responses": part82,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "ConfigMap"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/endpoints/{name}": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the Endpoints",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        part5,
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get the specified Endpoints",
+        "operationId": "getCoreV1Endpoints",
+        "responses": {
+          "200": part48,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Endpoints"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put the specified Endpoints",
+        "operationId": "updateCoreV1Endpoints",
+        "parameters": part97,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Endpoints"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part100,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Endpoints"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch the specified Endpoints",
+        "operationId": "patchCoreV1Endpoints",
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part100,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Endpoints"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "delete the specified Endpoints",
+        "operationId": "deleteCoreV1Endpoints",
+        "parameters": part106,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": part48,
+          "202": part57,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "delete",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Endpoints"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/endpoints": {
+      "parameters": part68,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "list the specified Endpoints",
+        "operationId": "listCoreV1Endpoints",
+        "parameters": part111,
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.EndpointsList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.EndpointsList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.EndpointsList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "list",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Endpoints"
+        }
+      },
+      "post": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "post the specified Endpoints",
+        "operationId": "createCoreV1Endpoints",
+        "parameters": part97,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Endpoints"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": part48,
+          "201": part54,
+          "202": part57,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Endpoints"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "deletecollection the specified Endpoints",
+        "operationId": "deletecollectionCoreV1Endpoints",
+        "parameters": part112,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": part82,
+        "x-kubernetes-action": "deletecollection",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Endpoints"
         }
       }
     },
@@ -933,7 +1528,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified Event",
         "operationId": "getCoreV1Event",
         "responses": {
-          "200": part27,
+          "200": part34,
           "401": {
             "description": "Unauthorized"
           }
@@ -951,7 +1546,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Event",
         "operationId": "updateCoreV1Event",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -962,7 +1557,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part56,
+        "responses": part95,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -976,9 +1571,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Event",
         "operationId": "patchCoreV1Event",
-        "parameters": part63,
-        "requestBody": part50,
-        "responses": part56,
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part95,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -992,7 +1587,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Event",
         "operationId": "deleteCoreV1Event",
-        "parameters": part62,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1003,8 +1598,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part27,
-          "202": part32,
+          "200": part34,
+          "202": part41,
           "401": {
             "description": "Unauthorized"
           }
@@ -1018,14 +1613,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/events": {
-      "parameters": part44,
+      "parameters": part68,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Event",
         "operationId": "listCoreV1Event",
-        "parameters": part65,
+        "parameters": part111,
         "responses": {
           "200": {
             "description": "OK",
@@ -1064,7 +1659,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Event",
         "operationId": "createCoreV1Event",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1076,9 +1671,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part27,
-          "201": part31,
-          "202": part32,
+          "200": part34,
+          "201": part40,
+          "202": part41,
           "401": {
             "description": "Unauthorized"
           }
@@ -1096,7 +1691,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Event",
         "operationId": "deletecollectionCoreV1Event",
-        "parameters": part66,
+        "parameters": part112,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1106,7 +1701,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part49,
+        "responses": part82,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1115,15 +1710,227 @@ export const openApiV3: Record<string, unknown> = {
         }
       }
     },
+    "/api/v1/namespaces/{namespace}/limitranges/{name}": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the LimitRange",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        part5,
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get the specified LimitRange",
+        "operationId": "getCoreV1LimitRange",
+        "responses": {
+          "200": part50,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "LimitRange"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put the specified LimitRange",
+        "operationId": "updateCoreV1LimitRange",
+        "parameters": part97,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.LimitRange"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part102,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "LimitRange"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch the specified LimitRange",
+        "operationId": "patchCoreV1LimitRange",
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part102,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "LimitRange"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "delete the specified LimitRange",
+        "operationId": "deleteCoreV1LimitRange",
+        "parameters": part106,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": part50,
+          "202": part60,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "delete",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "LimitRange"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/limitranges": {
+      "parameters": part68,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "list the specified LimitRange",
+        "operationId": "listCoreV1LimitRange",
+        "parameters": part111,
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.LimitRangeList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.LimitRangeList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.LimitRangeList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "list",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "LimitRange"
+        }
+      },
+      "post": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "post the specified LimitRange",
+        "operationId": "createCoreV1LimitRange",
+        "parameters": part97,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.LimitRange"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": part50,
+          "201": part59,
+          "202": part60,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "LimitRange"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "deletecollection the specified LimitRange",
+        "operationId": "deletecollectionCoreV1LimitRange",
+        "parameters": part112,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": part82,
+        "x-kubernetes-action": "deletecollection",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "LimitRange"
+        }
+      }
+    },
     "/api/v1/namespaces/{name}": {
-      "parameters": part23,
+      "parameters": part29,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Namespace",
         "operationId": "getCoreV1Namespace",
-        "responses": part48,
+        "responses": part80,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1137,7 +1944,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Namespace",
         "operationId": "updateCoreV1Namespace",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1148,7 +1955,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part61,
+        "responses": part101,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1162,9 +1969,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Namespace",
         "operationId": "patchCoreV1Namespace",
-        "parameters": part63,
-        "requestBody": part50,
-        "responses": part61,
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part101,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1178,7 +1985,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Namespace",
         "operationId": "deleteCoreV1Namespace",
-        "parameters": part62,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1189,8 +1996,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part39,
-          "202": part43,
+          "200": part49,
+          "202": part58,
           "401": {
             "description": "Unauthorized"
           }
@@ -1221,7 +2028,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified Namespace",
         "operationId": "listCoreV1Namespace",
-        "parameters": part65,
+        "parameters": part111,
         "responses": {
           "200": {
             "description": "OK",
@@ -1260,7 +2067,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Namespace",
         "operationId": "createCoreV1Namespace",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1272,9 +2079,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part39,
-          "201": part41,
-          "202": part43,
+          "200": part49,
+          "201": part55,
+          "202": part58,
           "401": {
             "description": "Unauthorized"
           }
@@ -1288,14 +2095,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{name}/status": {
-      "parameters": part23,
+      "parameters": part29,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Namespace",
         "operationId": "getstatusCoreV1Namespace",
-        "responses": part48,
+        "responses": part80,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1309,7 +2116,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Namespace",
         "operationId": "replacestatusCoreV1Namespace",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1320,7 +2127,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part61,
+        "responses": part101,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1334,9 +2141,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Namespace",
         "operationId": "patchstatusCoreV1Namespace",
-        "parameters": part63,
-        "requestBody": part50,
-        "responses": part61,
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part101,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1346,14 +2153,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{name}/finalize": {
-      "parameters": part23,
+      "parameters": part29,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get finalize of the specified Namespace",
         "operationId": "getfinalizeCoreV1Namespace",
-        "responses": part48,
+        "responses": part80,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1367,7 +2174,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put finalize of the specified Namespace",
         "operationId": "replacefinalizeCoreV1Namespace",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1378,7 +2185,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part61,
+        "responses": part101,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1392,9 +2199,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch finalize of the specified Namespace",
         "operationId": "patchfinalizeCoreV1Namespace",
-        "parameters": part63,
-        "requestBody": part50,
-        "responses": part61,
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part101,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1404,14 +2211,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/nodes/{name}": {
-      "parameters": part21,
+      "parameters": part26,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Node",
         "operationId": "getCoreV1Node",
-        "responses": part46,
+        "responses": part72,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1425,7 +2232,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Node",
         "operationId": "updateCoreV1Node",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1436,7 +2243,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part55,
+        "responses": part94,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1450,9 +2257,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Node",
         "operationId": "patchCoreV1Node",
-        "parameters": part63,
-        "requestBody": part50,
-        "responses": part55,
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part94,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1466,7 +2273,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Node",
         "operationId": "deleteCoreV1Node",
-        "parameters": part62,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1477,8 +2284,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part24,
-          "202": part29,
+          "200": part31,
+          "202": part38,
           "401": {
             "description": "Unauthorized"
           }
@@ -1509,7 +2316,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified Node",
         "operationId": "listCoreV1Node",
-        "parameters": part65,
+        "parameters": part111,
         "responses": {
           "200": {
             "description": "OK",
@@ -1548,7 +2355,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Node",
         "operationId": "createCoreV1Node",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1560,9 +2367,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part24,
-          "201": part28,
-          "202": part29,
+          "200": part31,
+          "201": part36,
+          "202": part38,
           "401": {
             "description": "Unauthorized"
           }
@@ -1580,7 +2387,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Node",
         "operationId": "deletecollectionCoreV1Node",
-        "parameters": part66,
+        "parameters": part112,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1590,7 +2397,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part49,
+        "responses": part82,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1600,14 +2407,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/nodes/{name}/status": {
-      "parameters": part21,
+      "parameters": part26,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Node",
         "operationId": "getstatusCoreV1Node",
-        "responses": part46,
+        "responses": part72,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1621,7 +2428,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Node",
         "operationId": "replacestatusCoreV1Node",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1632,7 +2439,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part55,
+        "responses": part94,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1646,9 +2453,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Node",
         "operationId": "patchstatusCoreV1Node",
-        "parameters": part63,
-        "requestBody": part50,
-        "responses": part55,
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part94,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1657,15 +2464,513 @@ export const openApiV3: Record<string, unknown> = {
         }
       }
     },
+    "/api/v1/persistentvolumes/{name}": {
+      "parameters": part37,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get the specified PersistentVolume",
+        "operationId": "getCoreV1PersistentVolume",
+        "responses": part83,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolume"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put the specified PersistentVolume",
+        "operationId": "updateCoreV1PersistentVolume",
+        "parameters": part97,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.PersistentVolume"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part105,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolume"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch the specified PersistentVolume",
+        "operationId": "patchCoreV1PersistentVolume",
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part105,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolume"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "delete the specified PersistentVolume",
+        "operationId": "deleteCoreV1PersistentVolume",
+        "parameters": part106,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": part67,
+          "202": part71,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "delete",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolume"
+        }
+      }
+    },
+    "/api/v1/persistentvolumes": {
+      "parameters": [
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "list the specified PersistentVolume",
+        "operationId": "listCoreV1PersistentVolume",
+        "parameters": part111,
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.PersistentVolumeList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.PersistentVolumeList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.PersistentVolumeList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "list",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolume"
+        }
+      },
+      "post": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "post the specified PersistentVolume",
+        "operationId": "createCoreV1PersistentVolume",
+        "parameters": part97,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.PersistentVolume"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": part67,
+          "201": part69,
+          "202": part71,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolume"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "deletecollection the specified PersistentVolume",
+        "operationId": "deletecollectionCoreV1PersistentVolume",
+        "parameters": part112,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": part82,
+        "x-kubernetes-action": "deletecollection",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolume"
+        }
+      }
+    },
+    "/api/v1/persistentvolumes/{name}/status": {
+      "parameters": part37,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get status of the specified PersistentVolume",
+        "operationId": "getstatusCoreV1PersistentVolume",
+        "responses": part83,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolume"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put status of the specified PersistentVolume",
+        "operationId": "replacestatusCoreV1PersistentVolume",
+        "parameters": part97,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.PersistentVolume"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part105,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolume"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch status of the specified PersistentVolume",
+        "operationId": "patchstatusCoreV1PersistentVolume",
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part105,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolume"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}": {
+      "parameters": part90,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get the specified PersistentVolumeClaim",
+        "operationId": "getCoreV1PersistentVolumeClaim",
+        "responses": part84,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolumeClaim"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put the specified PersistentVolumeClaim",
+        "operationId": "updateCoreV1PersistentVolumeClaim",
+        "parameters": part97,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part107,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolumeClaim"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch the specified PersistentVolumeClaim",
+        "operationId": "patchCoreV1PersistentVolumeClaim",
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part107,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolumeClaim"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "delete the specified PersistentVolumeClaim",
+        "operationId": "deleteCoreV1PersistentVolumeClaim",
+        "parameters": part106,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": part73,
+          "202": part78,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "delete",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolumeClaim"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/persistentvolumeclaims": {
+      "parameters": part68,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "list the specified PersistentVolumeClaim",
+        "operationId": "listCoreV1PersistentVolumeClaim",
+        "parameters": part111,
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.PersistentVolumeClaimList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.PersistentVolumeClaimList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.PersistentVolumeClaimList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "list",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolumeClaim"
+        }
+      },
+      "post": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "post the specified PersistentVolumeClaim",
+        "operationId": "createCoreV1PersistentVolumeClaim",
+        "parameters": part97,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": part73,
+          "201": part76,
+          "202": part78,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolumeClaim"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "deletecollection the specified PersistentVolumeClaim",
+        "operationId": "deletecollectionCoreV1PersistentVolumeClaim",
+        "parameters": part112,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": part82,
+        "x-kubernetes-action": "deletecollection",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolumeClaim"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}/status": {
+      "parameters": part90,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get status of the specified PersistentVolumeClaim",
+        "operationId": "getstatusCoreV1PersistentVolumeClaim",
+        "responses": part84,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolumeClaim"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put status of the specified PersistentVolumeClaim",
+        "operationId": "replacestatusCoreV1PersistentVolumeClaim",
+        "parameters": part97,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part107,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolumeClaim"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch status of the specified PersistentVolumeClaim",
+        "operationId": "patchstatusCoreV1PersistentVolumeClaim",
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part107,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PersistentVolumeClaim"
+        }
+      }
+    },
     "/api/v1/namespaces/{namespace}/pods/{name}": {
-      "parameters": part51,
+      "parameters": part87,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Pod",
         "operationId": "getCoreV1Pod",
-        "responses": part45,
+        "responses": part70,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1679,7 +2984,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Pod",
         "operationId": "updateCoreV1Pod",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1690,7 +2995,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part54,
+        "responses": part93,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1704,9 +3009,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Pod",
         "operationId": "patchCoreV1Pod",
-        "parameters": part63,
-        "requestBody": part50,
-        "responses": part54,
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part93,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1720,7 +3025,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Pod",
         "operationId": "deleteCoreV1Pod",
-        "parameters": part62,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1731,8 +3036,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part22,
-          "202": part26,
+          "200": part28,
+          "202": part33,
           "401": {
             "description": "Unauthorized"
           }
@@ -1746,14 +3051,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods": {
-      "parameters": part44,
+      "parameters": part68,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Pod",
         "operationId": "listCoreV1Pod",
-        "parameters": part65,
+        "parameters": part111,
         "responses": {
           "200": {
             "description": "OK",
@@ -1792,7 +3097,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Pod",
         "operationId": "createCoreV1Pod",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1803,7 +3108,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part64,
+        "responses": part110,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1817,7 +3122,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Pod",
         "operationId": "deletecollectionCoreV1Pod",
-        "parameters": part66,
+        "parameters": part112,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1827,7 +3132,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part49,
+        "responses": part82,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1837,14 +3142,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}/status": {
-      "parameters": part51,
+      "parameters": part87,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Pod",
         "operationId": "getstatusCoreV1Pod",
-        "responses": part45,
+        "responses": part70,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1858,7 +3163,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Pod",
         "operationId": "replacestatusCoreV1Pod",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1869,7 +3174,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part54,
+        "responses": part93,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1883,9 +3188,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Pod",
         "operationId": "patchstatusCoreV1Pod",
-        "parameters": part63,
-        "requestBody": part50,
-        "responses": part54,
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part93,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1895,14 +3200,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}/eviction": {
-      "parameters": part51,
+      "parameters": part87,
       "post": {
         "tags": [
           "coreV1"
         ],
         "description": "post eviction of the specified Pod",
         "operationId": "createEvictionCoreV1Pod",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1913,12 +3218,558 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part64,
+        "responses": part110,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Pod"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}": {
+      "parameters": part91,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get the specified ReplicationController",
+        "operationId": "getCoreV1ReplicationController",
+        "responses": part85,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ReplicationController"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put the specified ReplicationController",
+        "operationId": "updateCoreV1ReplicationController",
+        "parameters": part97,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.ReplicationController"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part108,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ReplicationController"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch the specified ReplicationController",
+        "operationId": "patchCoreV1ReplicationController",
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part108,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ReplicationController"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "delete the specified ReplicationController",
+        "operationId": "deleteCoreV1ReplicationController",
+        "parameters": part106,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": part74,
+          "202": part79,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "delete",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ReplicationController"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/replicationcontrollers": {
+      "parameters": part68,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "list the specified ReplicationController",
+        "operationId": "listCoreV1ReplicationController",
+        "parameters": part111,
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ReplicationControllerList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ReplicationControllerList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ReplicationControllerList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "list",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ReplicationController"
+        }
+      },
+      "post": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "post the specified ReplicationController",
+        "operationId": "createCoreV1ReplicationController",
+        "parameters": part97,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.ReplicationController"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": part74,
+          "201": part77,
+          "202": part79,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ReplicationController"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "deletecollection the specified ReplicationController",
+        "operationId": "deletecollectionCoreV1ReplicationController",
+        "parameters": part112,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": part82,
+        "x-kubernetes-action": "deletecollection",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ReplicationController"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/status": {
+      "parameters": part91,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get status of the specified ReplicationController",
+        "operationId": "getstatusCoreV1ReplicationController",
+        "responses": part85,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ReplicationController"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put status of the specified ReplicationController",
+        "operationId": "replacestatusCoreV1ReplicationController",
+        "parameters": part97,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.ReplicationController"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part108,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ReplicationController"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch status of the specified ReplicationController",
+        "operationId": "patchstatusCoreV1ReplicationController",
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part108,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ReplicationController"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/scale": {
+      "parameters": part91,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get scale of the specified ReplicationController",
+        "operationId": "getscaleCoreV1ReplicationController",
+        "responses": part85,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ReplicationController"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put scale of the specified ReplicationController",
+        "operationId": "replacescaleCoreV1ReplicationController",
+        "parameters": part97,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.ReplicationController"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part108,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ReplicationController"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch scale of the specified ReplicationController",
+        "operationId": "patchscaleCoreV1ReplicationController",
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part108,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ReplicationController"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/resourcequotas/{name}": {
+      "parameters": part89,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get the specified ResourceQuota",
+        "operationId": "getCoreV1ResourceQuota",
+        "responses": part81,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ResourceQuota"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put the specified ResourceQuota",
+        "operationId": "updateCoreV1ResourceQuota",
+        "parameters": part97,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.ResourceQuota"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part103,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ResourceQuota"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch the specified ResourceQuota",
+        "operationId": "patchCoreV1ResourceQuota",
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part103,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ResourceQuota"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "delete the specified ResourceQuota",
+        "operationId": "deleteCoreV1ResourceQuota",
+        "parameters": part106,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": part61,
+          "202": part64,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "delete",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ResourceQuota"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/resourcequotas": {
+      "parameters": part68,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "list the specified ResourceQuota",
+        "operationId": "listCoreV1ResourceQuota",
+        "parameters": part111,
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ResourceQuotaList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ResourceQuotaList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ResourceQuotaList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "list",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ResourceQuota"
+        }
+      },
+      "post": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "post the specified ResourceQuota",
+        "operationId": "createCoreV1ResourceQuota",
+        "parameters": part97,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.ResourceQuota"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": part61,
+          "201": part63,
+          "202": part64,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ResourceQuota"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "deletecollection the specified ResourceQuota",
+        "operationId": "deletecollectionCoreV1ResourceQuota",
+        "parameters": part112,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": part82,
+        "x-kubernetes-action": "deletecollection",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ResourceQuota"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/resourcequotas/{name}/status": {
+      "parameters": part89,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get status of the specified ResourceQuota",
+        "operationId": "getstatusCoreV1ResourceQuota",
+        "responses": part81,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ResourceQuota"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put status of the specified ResourceQuota",
+        "operationId": "replacestatusCoreV1ResourceQuota",
+        "parameters": part97,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.ResourceQuota"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part103,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ResourceQuota"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch status of the specified ResourceQuota",
+        "operationId": "patchstatusCoreV1ResourceQuota",
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part103,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ResourceQuota"
         }
       }
     },
@@ -1952,7 +3803,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified Secret",
         "operationId": "getCoreV1Secret",
         "responses": {
-          "200": part30,
+          "200": part39,
           "401": {
             "description": "Unauthorized"
           }
@@ -1970,7 +3821,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Secret",
         "operationId": "updateCoreV1Secret",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1981,7 +3832,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part57,
+        "responses": part96,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1995,9 +3846,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Secret",
         "operationId": "patchCoreV1Secret",
-        "parameters": part63,
-        "requestBody": part50,
-        "responses": part57,
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part96,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2011,7 +3862,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Secret",
         "operationId": "deleteCoreV1Secret",
-        "parameters": part62,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2022,8 +3873,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part30,
-          "202": part35,
+          "200": part39,
+          "202": part44,
           "401": {
             "description": "Unauthorized"
           }
@@ -2037,14 +3888,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/secrets": {
-      "parameters": part44,
+      "parameters": part68,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Secret",
         "operationId": "listCoreV1Secret",
-        "parameters": part65,
+        "parameters": part111,
         "responses": {
           "200": {
             "description": "OK",
@@ -2083,7 +3934,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Secret",
         "operationId": "createCoreV1Secret",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2095,9 +3946,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part30,
-          "201": part34,
-          "202": part35,
+          "200": part39,
+          "201": part43,
+          "202": part44,
           "401": {
             "description": "Unauthorized"
           }
@@ -2115,7 +3966,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Secret",
         "operationId": "deletecollectionCoreV1Secret",
-        "parameters": part66,
+        "parameters": part112,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2125,7 +3976,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part49,
+        "responses": part82,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2135,14 +3986,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/services/{name}": {
-      "parameters": part52,
+      "parameters": part88,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Service",
         "operationId": "getCoreV1Service",
-        "responses": part47,
+        "responses": part75,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2156,7 +4007,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Service",
         "operationId": "updateCoreV1Service",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2167,7 +4018,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part59,
+        "responses": part98,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2181,9 +4032,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Service",
         "operationId": "patchCoreV1Service",
-        "parameters": part63,
-        "requestBody": part50,
-        "responses": part59,
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part98,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2197,7 +4048,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Service",
         "operationId": "deleteCoreV1Service",
-        "parameters": part62,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2208,8 +4059,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part33,
-          "202": part37,
+          "200": part42,
+          "202": part46,
           "401": {
             "description": "Unauthorized"
           }
@@ -2223,14 +4074,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/services": {
-      "parameters": part44,
+      "parameters": part68,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Service",
         "operationId": "listCoreV1Service",
-        "parameters": part65,
+        "parameters": part111,
         "responses": {
           "200": {
             "description": "OK",
@@ -2269,7 +4120,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Service",
         "operationId": "createCoreV1Service",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2281,9 +4132,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part33,
-          "201": part36,
-          "202": part37,
+          "200": part42,
+          "201": part45,
+          "202": part46,
           "401": {
             "description": "Unauthorized"
           }
@@ -2301,7 +4152,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Service",
         "operationId": "deletecollectionCoreV1Service",
-        "parameters": part66,
+        "parameters": part112,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2311,7 +4162,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part49,
+        "responses": part82,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2321,14 +4172,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/services/{name}/status": {
-      "parameters": part52,
+      "parameters": part88,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Service",
         "operationId": "getstatusCoreV1Service",
-        "responses": part47,
+        "responses": part75,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2342,7 +4193,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Service",
         "operationId": "replacestatusCoreV1Service",
-        "parameters": part58,
+        "parameters": part97,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2353,7 +4204,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part59,
+        "responses": part98,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2367,14 +4218,226 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Service",
         "operationId": "patchstatusCoreV1Service",
-        "parameters": part63,
-        "requestBody": part50,
-        "responses": part59,
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part98,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
           "kind": "Service"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/serviceaccounts/{name}": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the ServiceAccount",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        part5,
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get the specified ServiceAccount",
+        "operationId": "getCoreV1ServiceAccount",
+        "responses": {
+          "200": part62,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ServiceAccount"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put the specified ServiceAccount",
+        "operationId": "updateCoreV1ServiceAccount",
+        "parameters": part97,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.ServiceAccount"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part104,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ServiceAccount"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch the specified ServiceAccount",
+        "operationId": "patchCoreV1ServiceAccount",
+        "parameters": part109,
+        "requestBody": part86,
+        "responses": part104,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ServiceAccount"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "delete the specified ServiceAccount",
+        "operationId": "deleteCoreV1ServiceAccount",
+        "parameters": part106,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": part62,
+          "202": part66,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "delete",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ServiceAccount"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/serviceaccounts": {
+      "parameters": part68,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "list the specified ServiceAccount",
+        "operationId": "listCoreV1ServiceAccount",
+        "parameters": part111,
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ServiceAccountList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ServiceAccountList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ServiceAccountList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "list",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ServiceAccount"
+        }
+      },
+      "post": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "post the specified ServiceAccount",
+        "operationId": "createCoreV1ServiceAccount",
+        "parameters": part97,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.ServiceAccount"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": part62,
+          "201": part65,
+          "202": part66,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ServiceAccount"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "deletecollection the specified ServiceAccount",
+        "operationId": "deletecollectionCoreV1ServiceAccount",
+        "parameters": part112,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": part82,
+        "x-kubernetes-action": "deletecollection",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ServiceAccount"
         }
       }
     }
@@ -2410,6 +4473,79 @@ export const openApiV3: Record<string, unknown> = {
             ]
           }
         }
+      },
+      "core.v1.CSIPersistentVolumeSource": {
+        "description": "Represents storage that is managed by an external CSI volume driver (Beta feature)",
+        "type": "object",
+        "properties": {
+          "driver": {
+            "description": "driver is the name of the driver to use for this volume. Required.",
+            "type": "string"
+          },
+          "volumeHandle": {
+            "description": "volumeHandle is the unique volume name returned by the CSI volume plugin’s CreateVolume to refer to the volume on all subsequent calls. Required.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "readOnly value to pass to ControllerPublishVolumeRequest. Defaults to false (read/write).",
+            "type": "boolean"
+          },
+          "fsType": {
+            "description": "fsType to mount. Must be a filesystem type supported by the host operating system.",
+            "type": "string"
+          },
+          "volumeAttributes": {
+            "description": "volumeAttributes of the volume to publish.",
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "controllerPublishSecretRef": {
+            "description": "controllerPublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI ControllerPublishVolume and ControllerUnpublishVolume calls. This field is optional, and may be empty if no secret is required.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecretReference"
+              }
+            ]
+          },
+          "nodeStageSecretRef": {
+            "description": "nodeStageSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodeStageVolume and NodeStageVolume and NodeUnstageVolume calls. This field is optional, and may be empty if no secret is required.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecretReference"
+              }
+            ]
+          },
+          "nodePublishSecretRef": {
+            "description": "nodePublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls. This field is optional, and may be empty if no secret is required.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecretReference"
+              }
+            ]
+          },
+          "controllerExpandSecretRef": {
+            "description": "controllerExpandSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI ControllerExpandVolume call. This field is optional, and may be empty if no secret is required.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecretReference"
+              }
+            ]
+          },
+          "nodeExpandSecretRef": {
+            "description": "nodeExpandSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodeExpandVolume call. This field is optional, may be omitted if no secret is required.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecretReference"
+              }
+            ]
+          }
+        },
+        "required": [
+          "driver",
+          "volumeHandle"
+        ]
       },
       "core.v1.ConfigMap": {
         "description": "ConfigMap holds configuration data for pods to consume. Its keys consist of alphanumerics, `-`, `_` and `.`, and data and binaryData keys do not overlap. Shape follows the real system (not shown in the spec); kubectl's Data column (a count) cannot be expressed as a JSON path, so the default Table is served.",
@@ -2566,7 +4702,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the referent.",
             "type": "string"
           },
-          "items": part8,
+          "items": part11,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -2970,6 +5106,181 @@ export const openApiV3: Record<string, unknown> = {
             ]
           }
         }
+      },
+      "core.v1.EndpointAddress": {
+        "description": "EndpointAddress is a tuple that describes single IP address.",
+        "type": "object",
+        "properties": {
+          "ip": {
+            "description": "The IP of this endpoint. May not be loopback (127.0.0.0/8 or ::1), link-local (169.254.0.0/16 or fe80::/10), or link-local multicast (224.0.0.0/24 or ff02::/16).",
+            "type": "string"
+          },
+          "hostname": {
+            "description": "The Hostname of this endpoint",
+            "type": "string"
+          },
+          "nodeName": {
+            "description": "Optional: Node hosting this endpoint. This can be used to determine endpoints local to a node.",
+            "type": "string"
+          },
+          "targetRef": {
+            "description": "Reference to object providing the endpoint.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ObjectReference"
+              }
+            ]
+          }
+        },
+        "required": [
+          "ip"
+        ]
+      },
+      "core.v1.EndpointPort": {
+        "description": "EndpointPort is a tuple that describes a single port.",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "The name of this port. This must match the 'name' field in the corresponding ServicePort.",
+            "type": "string"
+          },
+          "port": {
+            "description": "The port number of the endpoint.",
+            "type": "integer",
+            "format": "int32",
+            "minimum": 1,
+            "maximum": 65535
+          },
+          "protocol": {
+            "description": "The IP protocol for this port. Must be UDP, TCP, or SCTP.",
+            "type": "string",
+            "default": "TCP",
+            "enum": [
+              "TCP",
+              "UDP",
+              "SCTP"
+            ]
+          },
+          "appProtocol": {
+            "description": "The application protocol for this port. This is used as a hint for implementations to offer richer behavior for protocols that they understand.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "port"
+        ]
+      },
+      "core.v1.EndpointSubset": {
+        "description": "EndpointSubset is a group of addresses with a common set of ports. The expanded set of endpoints is the Cartesian product of Addresses x Ports.",
+        "type": "object",
+        "properties": {
+          "addresses": {
+            "description": "IP addresses which offer the related ports that are marked as ready. These endpoints should be considered safe for load balancers and clients to utilize.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.EndpointAddress"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "notReadyAddresses": {
+            "description": "IP addresses which offer the related ports but are not currently marked as ready because they have not yet finished starting, have recently failed a readiness check, or have recently failed a liveness check.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.EndpointAddress"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "ports": {
+            "description": "Port numbers available on the related IP addresses.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.EndpointPort"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
+      "core.v1.Endpoints": {
+        "description": "Endpoints is a collection of endpoints that implement the actual service. Example: Name: \"mysvc\", Subsets: [ { Addresses: [{\"ip\": \"10.10.1.1\"}, {\"ip\": \"10.10.2.2\"}], Ports: [{\"name\": \"a\", \"port\": 8675}, {\"name\": \"b\", \"port\": 309}] }, { Addresses: [{\"ip\": \"10.10.3.3\"}], Ports: [{\"name\": \"a\", \"port\": 93}, {\"name\": \"b\", \"port\": 76}] }, ]",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "Endpoints"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Standard object's metadata.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "subsets": {
+            "description": "The set of all endpoints is the union of all subsets. Addresses are placed into subsets according to the IPs they share.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.EndpointSubset"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        },
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "Endpoints"
+          }
+        ]
+      },
+      "core.v1.EndpointsList": {
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "EndpointsList"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "$ref": "#/components/schemas/meta.svc.io.v1.ListMeta"
+          },
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.Endpoints"
+            },
+            "description": "The Endpoints objects of the list."
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "EndpointsList"
+          }
+        ]
       },
       "core.v1.EnvFromSource": {
         "description": "A config map or secret whose keys become environment variables. Shape follows the real system (not shown in the spec).",
@@ -3415,6 +5726,204 @@ export const openApiV3: Record<string, unknown> = {
           "path"
         ]
       },
+      "core.v1.LimitRange": {
+        "description": "LimitRange sets resource usage limits for each kind of resource in a Namespace.",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "LimitRange"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Standard object's metadata.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "spec": {
+            "description": "Spec defines the limits enforced.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LimitRangeSpec"
+              }
+            ],
+            "default": {}
+          }
+        },
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "LimitRange"
+          }
+        ]
+      },
+      "core.v1.LimitRangeItem": {
+        "description": "LimitRangeItem defines a min/max usage limit for any resource that matches on kind.",
+        "type": "object",
+        "properties": {
+          "type": {
+            "description": "Type of resource that this limit applies to.",
+            "type": "string",
+            "enum": [
+              "Pod",
+              "Container",
+              "PersistentVolumeClaim"
+            ]
+          },
+          "max": {
+            "description": "Max usage constraints on this kind by resource name.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "min": {
+            "description": "Min usage constraints on this kind by resource name.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "default": {
+            "description": "Default resource requirement limit value by resource name if resource limit is omitted.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "defaultRequest": {
+            "description": "DefaultRequest is the default resource requirement request value by resource name if resource request is omitted.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "maxLimitRequestRatio": {
+            "description": "MaxLimitRequestRatio if specified, the named resource must have a request and limit that are both non-zero where limit divided by request is less than or equal to the enumerated value; this represents the max burst for the named resource.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          }
+        },
+        "required": [
+          "type"
+        ]
+      },
+      "core.v1.LimitRangeList": {
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "LimitRangeList"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "$ref": "#/components/schemas/meta.svc.io.v1.ListMeta"
+          },
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.LimitRange"
+            },
+            "description": "The LimitRange objects of the list."
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "LimitRangeList"
+          }
+        ]
+      },
+      "core.v1.LimitRangeSpec": {
+        "description": "LimitRangeSpec defines a min/max usage limit for resources that match on kind.",
+        "type": "object",
+        "properties": {
+          "limits": {
+            "description": "Limits is the list of LimitRangeItem objects that are enforced.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.LimitRangeItem"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        },
+        "required": [
+          "limits"
+        ]
+      },
       "core.v1.LoadBalancerIngress": {
         "description": "One ingress point of a load balancer. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -3453,6 +5962,59 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "x-kubernetes-map-type": "atomic"
+      },
+      "core.v1.LocalVolumeSource": {
+        "description": "Local represents directly-attached storage with node affinity (Beta feature)",
+        "type": "object",
+        "properties": {
+          "path": {
+            "description": "path of the full path to the volume on the node. It can be either a directory or block device (disk, partition, ...).",
+            "type": "string"
+          },
+          "fsType": {
+            "description": "fsType is the filesystem type to mount. It applies only when the Path is a block device.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "path"
+        ]
+      },
+      "core.v1.ModifyVolumeStatus": {
+        "description": "ModifyVolumeStatus represents the status object of ControllerModifyVolume operation",
+        "type": "object",
+        "properties": {
+          "targetVolumeAttributesClassName": {
+            "description": "targetVolumeAttributesClassName is the name of the VolumeAttributesClass the PVC currently being reconciled",
+            "type": "string"
+          },
+          "status": {
+            "description": "status is the status of the ControllerModifyVolume operation. It can be in any of following states: - Pending Pending indicates that the PersistentVolumeClaim cannot be modified due to unmet requirements, such as the specified VolumeAttributesClass not existing. - InProgress InProgress indicates that the volume is being modified. - Infeasible Infeasible indicates that the request has been rejected as invalid by the CSI driver.",
+            "type": "string"
+          }
+        }
+      },
+      "core.v1.NFSVolumeSource": {
+        "description": "Represents an NFS mount that lasts the lifetime of a pod. NFS volumes do not support ownership management or SELinux relabeling.",
+        "type": "object",
+        "properties": {
+          "server": {
+            "description": "server is the hostname or IP address of the NFS server.",
+            "type": "string"
+          },
+          "path": {
+            "description": "path that is exported by the NFS server.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "readOnly here will force the NFS export to be mounted with read-only permissions. Defaults to false.",
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "server",
+          "path"
+        ]
       },
       "core.v1.Namespace": {
         "description": "Namespace provides a scope for names; it is itself a cluster-scoped resource type, and deleting it deletes the namespace-scoped objects in it. Shape follows the real system (not shown in the spec).",
@@ -4146,6 +6708,367 @@ export const openApiV3: Record<string, unknown> = {
         },
         "x-kubernetes-map-type": "atomic"
       },
+      "core.v1.PersistentVolume": {
+        "description": "PersistentVolume (PV) is a storage resource provisioned by an administrator. It is analogous to a node.",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "PersistentVolume"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Standard object's metadata.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "spec": {
+            "description": "spec defines a specification of a persistent volume owned by the cluster. Provisioned by an administrator.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PersistentVolumeSpec"
+              }
+            ],
+            "default": {}
+          },
+          "status": {
+            "description": "status represents the current information/status for the persistent volume. Populated by the system.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PersistentVolumeStatus"
+              }
+            ]
+          }
+        },
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "PersistentVolume"
+          }
+        ]
+      },
+      "core.v1.PersistentVolumeClaim": {
+        "description": "PersistentVolumeClaim is a user's request for and claim to a persistent volume",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "PersistentVolumeClaim"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Standard object's metadata.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "spec": {
+            "description": "spec defines the desired characteristics of a volume requested by a pod author.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PersistentVolumeClaimSpec"
+              }
+            ],
+            "default": {}
+          },
+          "status": {
+            "description": "status represents the current information/status of a persistent volume claim. Read-only.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PersistentVolumeClaimStatus"
+              }
+            ]
+          }
+        },
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "PersistentVolumeClaim"
+          }
+        ]
+      },
+      "core.v1.PersistentVolumeClaimCondition": {
+        "description": "PersistentVolumeClaimCondition contains details about state of pvc",
+        "type": "object",
+        "properties": {
+          "type": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "True",
+              "False",
+              "Unknown"
+            ]
+          },
+          "lastProbeTime": {
+            "description": "lastProbeTime is the time we probed the condition.",
+            "type": "string",
+            "format": "date-time"
+          },
+          "lastTransitionTime": {
+            "description": "lastTransitionTime is the time the condition transitioned from one status to another.",
+            "type": "string",
+            "format": "date-time"
+          },
+          "reason": {
+            "description": "reason is a unique, this should be a short, machine understandable string that gives the reason for condition's last transition. If it reports \"Resizing\" that means the underlying persistent volume is being resized.",
+            "type": "string"
+          },
+          "message": {
+            "description": "message is the human-readable message indicating details about last transition.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "type",
+          "status"
+        ]
+      },
+      "core.v1.PersistentVolumeClaimList": {
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "PersistentVolumeClaimList"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "$ref": "#/components/schemas/meta.svc.io.v1.ListMeta"
+          },
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
+            },
+            "description": "The PersistentVolumeClaim objects of the list."
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "PersistentVolumeClaimList"
+          }
+        ]
+      },
+      "core.v1.PersistentVolumeClaimSpec": {
+        "description": "PersistentVolumeClaimSpec describes the common attributes of storage devices and allows a Source for provider-specific attributes",
+        "type": "object",
+        "properties": {
+          "accessModes": {
+            "description": "accessModes contains the desired access modes the volume should have.",
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "ReadWriteOnce",
+                "ReadOnlyMany",
+                "ReadWriteMany",
+                "ReadWriteOncePod"
+              ]
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "selector": {
+            "description": "selector is a label query over volumes to consider for binding.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.LabelSelector"
+              }
+            ]
+          },
+          "resources": {
+            "description": "resources represents the minimum resources the volume should have. If RecoverVolumeExpansionFailure feature is enabled users are allowed to specify resource requirements that are lower than previous value but must still be higher than capacity recorded in the status field of the claim.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.VolumeResourceRequirements"
+              }
+            ]
+          },
+          "volumeName": {
+            "description": "volumeName is the binding reference to the PersistentVolume backing this claim.",
+            "type": "string"
+          },
+          "storageClassName": {
+            "description": "storageClassName is the name of the StorageClass required by the claim.",
+            "type": "string"
+          },
+          "volumeMode": {
+            "description": "volumeMode defines what type of volume is required by the claim. Value of Filesystem is implied when not included in claim spec.",
+            "type": "string",
+            "default": "Filesystem",
+            "enum": [
+              "Block",
+              "Filesystem"
+            ]
+          },
+          "dataSource": {
+            "description": "dataSource field can be used to specify either: * An existing VolumeSnapshot object (snapshot.storage.k8s.io/VolumeSnapshot) * An existing PVC (PersistentVolumeClaim) If the provisioner or an external controller can support the specified data source, it will create a new volume based on the contents of the specified data source. When the AnyVolumeDataSource feature gate is enabled, dataSource contents will be copied to dataSourceRef, and dataSourceRef contents will be copied to dataSource when dataSourceRef.namespace is not specified.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.TypedLocalObjectReference"
+              }
+            ]
+          },
+          "dataSourceRef": {
+            "description": "dataSourceRef specifies the object from which to populate the volume with data, if a non-empty volume is desired. This may be any object from a non-empty API group (non core object) or a PersistentVolumeClaim object.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.TypedObjectReference"
+              }
+            ]
+          },
+          "volumeAttributesClassName": {
+            "description": "volumeAttributesClassName may be used to set the VolumeAttributesClass used by this claim. If specified, the CSI driver will create or update the volume with the attributes defined in the corresponding VolumeAttributesClass.",
+            "type": "string"
+          }
+        },
+        "x-kubernetes-validations": [
+          {
+            "rule": "has(self.accessModes) && size(self.accessModes) > 0",
+            "message": "at least 1 access mode is required",
+            "fieldPath": ".accessModes"
+          },
+          {
+            "rule": "has(self.resources) && has(self.resources.requests) && 'storage' in self.resources.requests",
+            "message": "storage request is required",
+            "fieldPath": ".resources"
+          }
+        ]
+      },
+      "core.v1.PersistentVolumeClaimStatus": {
+        "description": "PersistentVolumeClaimStatus is the current status of a persistent volume claim.",
+        "type": "object",
+        "properties": {
+          "phase": {
+            "description": "phase represents the current phase of PersistentVolumeClaim.",
+            "type": "string",
+            "enum": [
+              "Pending",
+              "Bound",
+              "Lost"
+            ]
+          },
+          "accessModes": {
+            "description": "accessModes contains the actual access modes the volume backing the PVC has.",
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "ReadWriteOnce",
+                "ReadOnlyMany",
+                "ReadWriteMany",
+                "ReadWriteOncePod"
+              ]
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "capacity": {
+            "description": "capacity represents the actual resources of the underlying volume.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "conditions": {
+            "description": "conditions is the current Condition of persistent volume claim. If underlying persistent volume is being resized then the Condition will be set to 'Resizing'.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.PersistentVolumeClaimCondition"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "type"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "type"
+          },
+          "allocatedResources": {
+            "description": "allocatedResources tracks the resources allocated to a PVC including its capacity. Key names follow standard Kubernetes label syntax.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "allocatedResourceStatuses": {
+            "description": "allocatedResourceStatuses stores status of resource being resized for the given PVC. Key names follow standard Kubernetes label syntax.",
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            },
+            "x-kubernetes-map-type": "granular"
+          },
+          "currentVolumeAttributesClassName": {
+            "description": "currentVolumeAttributesClassName is the current name of the VolumeAttributesClass the PVC is using. When unset, there is no VolumeAttributeClass applied to this PersistentVolumeClaim This is an alpha field and requires enabling VolumeAttributesClass feature.",
+            "type": "string"
+          },
+          "modifyVolumeStatus": {
+            "description": "ModifyVolumeStatus represents the status object of ControllerModifyVolume operation. When this is unset, there is no ModifyVolume operation being attempted.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ModifyVolumeStatus"
+              }
+            ]
+          }
+        }
+      },
       "core.v1.PersistentVolumeClaimVolumeSource": {
         "description": "A reference to a persistent volume claim in the pod's namespace. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -4162,6 +7085,216 @@ export const openApiV3: Record<string, unknown> = {
         "required": [
           "claimName"
         ]
+      },
+      "core.v1.PersistentVolumeList": {
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "PersistentVolumeList"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "$ref": "#/components/schemas/meta.svc.io.v1.ListMeta"
+          },
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.PersistentVolume"
+            },
+            "description": "The PersistentVolume objects of the list."
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "PersistentVolumeList"
+          }
+        ]
+      },
+      "core.v1.PersistentVolumeSource": {
+        "description": "The source of a persistent volume; exactly one member is set. Limited to the common sources (hostPath, nfs, local, csi); upstream numbers are kept.",
+        "type": "object",
+        "properties": {
+          "hostPath": part7,
+          "nfs": {
+            "description": "nfs represents an NFS mount on the host. Provisioned by an admin.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.NFSVolumeSource"
+              }
+            ]
+          },
+          "local": {
+            "description": "local represents directly-attached storage with node affinity",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LocalVolumeSource"
+              }
+            ]
+          },
+          "csi": part8
+        }
+      },
+      "core.v1.PersistentVolumeSpec": {
+        "description": "PersistentVolumeSpec is the specification of a persistent volume.",
+        "type": "object",
+        "properties": {
+          "hostPath": part7,
+          "nfs": {
+            "description": "nfs represents an NFS mount on the host. Provisioned by an admin.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.NFSVolumeSource"
+              }
+            ]
+          },
+          "local": {
+            "description": "local represents directly-attached storage with node affinity",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LocalVolumeSource"
+              }
+            ]
+          },
+          "csi": part8,
+          "capacity": {
+            "description": "capacity is the description of the persistent volume's resources and capacity.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "accessModes": {
+            "description": "accessModes contains all ways the volume can be mounted.",
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "ReadWriteOnce",
+                "ReadOnlyMany",
+                "ReadWriteMany",
+                "ReadWriteOncePod"
+              ]
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "claimRef": {
+            "description": "claimRef is part of a bi-directional binding between PersistentVolume and PersistentVolumeClaim. Expected to be non-nil when bound. claim.VolumeName is the authoritative bind between PV and PVC.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ObjectReference"
+              }
+            ]
+          },
+          "persistentVolumeReclaimPolicy": {
+            "description": "persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim. Valid options are Retain (default for manually created PersistentVolumes), Delete (default for dynamically provisioned PersistentVolumes), and Recycle (deprecated).",
+            "type": "string",
+            "default": "Retain",
+            "enum": [
+              "Retain",
+              "Delete",
+              "Recycle"
+            ]
+          },
+          "storageClassName": {
+            "description": "storageClassName is the name of StorageClass to which this persistent volume belongs. Empty value means that this volume does not belong to any StorageClass.",
+            "type": "string"
+          },
+          "mountOptions": {
+            "description": "mountOptions is the list of mount options, e.g. [\"ro\", \"soft\"]. Not validated - mount will simply fail if one is invalid.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "volumeMode": {
+            "description": "volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state. Value of Filesystem is implied when not included in spec.",
+            "type": "string",
+            "default": "Filesystem",
+            "enum": [
+              "Block",
+              "Filesystem"
+            ]
+          },
+          "nodeAffinity": {
+            "description": "nodeAffinity defines constraints that limit what nodes this volume can be accessed from. This field influences the scheduling of pods that use this volume.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.VolumeNodeAffinity"
+              }
+            ]
+          },
+          "volumeAttributesClassName": {
+            "description": "Name of VolumeAttributesClass to which this persistent volume belongs. Empty value is not allowed.",
+            "type": "string"
+          }
+        },
+        "x-kubernetes-validations": [
+          {
+            "rule": "has(self.accessModes) && size(self.accessModes) > 0",
+            "message": "must specify at least 1 access mode",
+            "fieldPath": ".accessModes"
+          },
+          {
+            "rule": "has(self.capacity) && 'storage' in self.capacity",
+            "message": "must specify the storage capacity",
+            "fieldPath": ".capacity"
+          }
+        ]
+      },
+      "core.v1.PersistentVolumeStatus": {
+        "description": "PersistentVolumeStatus is the current status of a persistent volume.",
+        "type": "object",
+        "properties": {
+          "phase": {
+            "description": "phase indicates if a volume is available, bound to a claim, or released by a claim.",
+            "type": "string",
+            "enum": [
+              "Pending",
+              "Available",
+              "Bound",
+              "Released",
+              "Failed"
+            ]
+          },
+          "message": {
+            "description": "message is a human-readable message indicating details about why the volume is in this state.",
+            "type": "string"
+          },
+          "reason": {
+            "description": "reason is a brief CamelCase string that describes any failure and is meant for machine parsing and tidy display in the CLI.",
+            "type": "string"
+          },
+          "lastPhaseTransitionTime": {
+            "description": "lastPhaseTransitionTime is the time the phase transitioned from one to another and automatically resets to current time everytime a volume phase transitions. This is a beta field and requires the PersistentVolumeLastPhaseTransitionTime feature to be enabled (enabled by default).",
+            "type": "string",
+            "format": "date-time"
+          }
+        }
       },
       "core.v1.Pod": {
         "description": "Pod is a collection of containers that run on a host, created by clients and scheduled onto nodes. It has the status subresource and the eviction subresource (POST an Eviction to trigger API-initiated eviction). Shape follows the real system (not shown in the spec).",
@@ -4218,7 +7351,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAffinity": {
         "description": "Inter-pod affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part53
+        "properties": part92
       },
       "core.v1.PodAffinityTerm": {
         "description": "A set of pods, by label selector and namespaces, co-located per a topology key. Shape follows the real system (not shown in the spec).",
@@ -4261,7 +7394,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAntiAffinity": {
         "description": "Inter-pod anti-affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part53
+        "properties": part92
       },
       "core.v1.PodCondition": {
         "description": "One condition of a pod. Shape follows the real system (not shown in the spec).",
@@ -4803,6 +7936,212 @@ export const openApiV3: Record<string, unknown> = {
           }
         }
       },
+      "core.v1.ReplicationController": {
+        "description": "ReplicationController represents the configuration of a replication controller.",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "ReplicationController"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "If the Labels of a ReplicationController are empty, they are defaulted to be the same as the Pod(s) that the replication controller manages. Standard object's metadata.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "spec": {
+            "description": "Spec defines the specification of the desired behavior of the replication controller.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ReplicationControllerSpec"
+              }
+            ],
+            "default": {}
+          },
+          "status": {
+            "description": "Status is the most recently observed status of the replication controller. This data may be out of date by some window of time.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ReplicationControllerStatus"
+              }
+            ]
+          }
+        },
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "ReplicationController"
+          }
+        ]
+      },
+      "core.v1.ReplicationControllerCondition": {
+        "description": "ReplicationControllerCondition describes the state of a replication controller at a certain point.",
+        "type": "object",
+        "properties": {
+          "type": {
+            "description": "Type of replication controller condition.",
+            "type": "string"
+          },
+          "status": {
+            "description": "Status of the condition, one of True, False, Unknown.",
+            "type": "string",
+            "enum": [
+              "True",
+              "False",
+              "Unknown"
+            ]
+          },
+          "lastTransitionTime": {
+            "description": "The last time the condition transitioned from one status to another.",
+            "type": "string",
+            "format": "date-time"
+          },
+          "reason": {
+            "description": "The reason for the condition's last transition.",
+            "type": "string"
+          },
+          "message": {
+            "description": "A human readable message indicating details about the transition.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "type",
+          "status"
+        ]
+      },
+      "core.v1.ReplicationControllerList": {
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "ReplicationControllerList"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "$ref": "#/components/schemas/meta.svc.io.v1.ListMeta"
+          },
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.ReplicationController"
+            },
+            "description": "The ReplicationController objects of the list."
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "ReplicationControllerList"
+          }
+        ]
+      },
+      "core.v1.ReplicationControllerSpec": {
+        "description": "ReplicationControllerSpec is the specification of a replication controller.",
+        "type": "object",
+        "properties": {
+          "replicas": {
+            "description": "Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified.",
+            "type": "integer",
+            "format": "int32",
+            "default": 1,
+            "minimum": 0
+          },
+          "minReadySeconds": {
+            "description": "Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)",
+            "type": "integer",
+            "format": "int32",
+            "minimum": 0
+          },
+          "selector": {
+            "description": "Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template.",
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            },
+            "x-kubernetes-map-type": "atomic"
+          },
+          "template": {
+            "description": "Template is the object that describes the pod that will be created if insufficient replicas are detected. This takes precedence over a TemplateRef.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PodTemplateSpec"
+              }
+            ]
+          }
+        }
+      },
+      "core.v1.ReplicationControllerStatus": {
+        "description": "ReplicationControllerStatus represents the current status of a replication controller.",
+        "type": "object",
+        "properties": {
+          "replicas": {
+            "description": "Replicas is the most recently observed number of replicas.",
+            "type": "integer",
+            "format": "int32"
+          },
+          "fullyLabeledReplicas": {
+            "description": "The number of pods that have labels matching the labels of the pod template of the replication controller.",
+            "type": "integer",
+            "format": "int32"
+          },
+          "readyReplicas": {
+            "description": "The number of ready replicas for this replication controller.",
+            "type": "integer",
+            "format": "int32"
+          },
+          "availableReplicas": {
+            "description": "The number of available replicas (ready for at least minReadySeconds) for this replication controller.",
+            "type": "integer",
+            "format": "int32"
+          },
+          "observedGeneration": {
+            "description": "ObservedGeneration reflects the generation of the most recently observed replication controller.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "conditions": {
+            "description": "Represents the latest available observations of a replication controller's current state.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.ReplicationControllerCondition"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "type"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "type"
+          }
+        }
+      },
       "core.v1.ResourceFieldSelector": {
         "description": "Selects a resource limit or request of a container. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -4833,6 +8172,180 @@ export const openApiV3: Record<string, unknown> = {
           "resource"
         ],
         "x-kubernetes-map-type": "atomic"
+      },
+      "core.v1.ResourceQuota": {
+        "description": "ResourceQuota sets aggregate quota restrictions enforced per namespace",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "ResourceQuota"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Standard object's metadata.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "spec": {
+            "description": "Spec defines the desired quota. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ResourceQuotaSpec"
+              }
+            ]
+          },
+          "status": {
+            "description": "Status defines the actual enforced quota and its current usage. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ResourceQuotaStatus"
+              }
+            ]
+          }
+        },
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "ResourceQuota"
+          }
+        ]
+      },
+      "core.v1.ResourceQuotaList": {
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "ResourceQuotaList"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "$ref": "#/components/schemas/meta.svc.io.v1.ListMeta"
+          },
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.ResourceQuota"
+            },
+            "description": "The ResourceQuota objects of the list."
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "ResourceQuotaList"
+          }
+        ]
+      },
+      "core.v1.ResourceQuotaSpec": {
+        "description": "ResourceQuotaSpec defines the desired hard limits to enforce for Quota.",
+        "type": "object",
+        "properties": {
+          "hard": {
+            "description": "hard is the set of desired hard limits for each named resource.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "scopes": {
+            "description": "A collection of filters that must match each object tracked by a quota. If not specified, the quota matches all objects.",
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "Terminating",
+                "NotTerminating",
+                "BestEffort",
+                "NotBestEffort",
+                "PriorityClass",
+                "CrossNamespacePodAffinity"
+              ]
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "scopeSelector": {
+            "description": "scopeSelector is also a collection of filters like scopes that must match each object tracked by a quota but expressed using ScopeSelectorOperator in combination with possible values. For a resource to match, both scopes AND scopeSelector (if specified in spec), must be matched.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ScopeSelector"
+              }
+            ]
+          }
+        }
+      },
+      "core.v1.ResourceQuotaStatus": {
+        "description": "ResourceQuotaStatus defines the enforced hard limits and observed use.",
+        "type": "object",
+        "properties": {
+          "hard": {
+            "description": "Hard is the set of enforced hard limits for each named resource.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "used": {
+            "description": "Used is the current observed total usage of the resource in the namespace.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          }
+        }
       },
       "core.v1.ResourceRequirements": {
         "description": "Compute resource requirements of a container. Shape follows the real system (not shown in the spec).",
@@ -4871,6 +8384,60 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         }
+      },
+      "core.v1.ScopeSelector": {
+        "description": "A scope selector represents the AND of the selectors represented by the scoped-resource selector requirements.",
+        "type": "object",
+        "properties": {
+          "matchExpressions": {
+            "description": "A list of scope selector requirements by scope of the resources.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.ScopedResourceSelectorRequirement"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
+      "core.v1.ScopedResourceSelectorRequirement": {
+        "description": "A scoped-resource selector requirement is a selector that contains values, a scope name, and an operator that relates the scope name and values.",
+        "type": "object",
+        "properties": {
+          "scopeName": {
+            "description": "The name of the scope that the selector applies to.",
+            "type": "string",
+            "enum": [
+              "Terminating",
+              "NotTerminating",
+              "BestEffort",
+              "NotBestEffort",
+              "PriorityClass",
+              "CrossNamespacePodAffinity"
+            ]
+          },
+          "operator": {
+            "description": "Represents a scope's relationship to a set of values. Valid operators are In, NotIn, Exists, DoesNotExist.",
+            "type": "string",
+            "enum": [
+              "In",
+              "NotIn",
+              "Exists",
+              "DoesNotExist"
+            ]
+          },
+          "values": {
+            "description": "An array of string values. If the operator is In or NotIn, the values array must be non-empty.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        },
+        "required": [
+          "scopeName",
+          "operator"
+        ]
       },
       "core.v1.Secret": {
         "description": "Secret holds secret data of a type. Its keys consist of alphanumerics, `-`, `_` and `.`. Shape follows the real system (not shown in the spec).",
@@ -5018,6 +8585,20 @@ export const openApiV3: Record<string, unknown> = {
           }
         ]
       },
+      "core.v1.SecretReference": {
+        "description": "SecretReference represents a Secret Reference. It has enough information to retrieve secret in any namespace",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "name is unique within a namespace to reference a secret resource.",
+            "type": "string"
+          },
+          "namespace": {
+            "description": "namespace defines the space within which the secret name must be unique.",
+            "type": "string"
+          }
+        }
+      },
       "core.v1.SecretVolumeSource": {
         "description": "A secret presented as files. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -5026,7 +8607,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the secret in the pod's namespace.",
             "type": "string"
           },
-          "items": part8,
+          "items": part11,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -5090,6 +8671,105 @@ export const openApiV3: Record<string, unknown> = {
             "group": "",
             "version": "v1",
             "kind": "Service"
+          }
+        ]
+      },
+      "core.v1.ServiceAccount": {
+        "description": "ServiceAccount binds together: * a name, understood by users, and perhaps by peripheral systems, for an identity * a principal that can be authenticated and authorized * a set of secrets",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "ServiceAccount"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Standard object's metadata.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "secrets": {
+            "description": "Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use. Pods are only limited to this list if this service account has a \"kubernetes.io/enforce-mountable-secrets\" annotation set to \"true\".",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.ObjectReference"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "name"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "name"
+          },
+          "imagePullSecrets": {
+            "description": "ImagePullSecrets is a list of references to secrets in the same namespace to use for pulling any images in pods that reference this ServiceAccount. ImagePullSecrets are distinct from Secrets because Secrets can be mounted in the pod, but ImagePullSecrets are only accessed by the kubelet.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.LocalObjectReference"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "automountServiceAccountToken": {
+            "description": "AutomountServiceAccountToken indicates whether pods running as this service account should have an API token automatically mounted. Can be overridden at the pod level.",
+            "type": "boolean"
+          }
+        },
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "ServiceAccount"
+          }
+        ]
+      },
+      "core.v1.ServiceAccountList": {
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "ServiceAccountList"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "$ref": "#/components/schemas/meta.svc.io.v1.ListMeta"
+          },
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.ServiceAccount"
+            },
+            "description": "The ServiceAccount objects of the list."
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "ServiceAccountList"
           }
         ]
       },
@@ -5458,6 +9138,42 @@ export const openApiV3: Record<string, unknown> = {
           }
         ]
       },
+      "core.v1.TopologySelectorLabelRequirement": {
+        "description": "A topology selector requirement is a selector that matches given label. This is an alpha feature and may change in the future.",
+        "type": "object",
+        "properties": {
+          "key": {
+            "description": "The label key that the selector applies to.",
+            "type": "string"
+          },
+          "values": {
+            "description": "An array of string values. One value must match the label to be selected.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        },
+        "required": [
+          "key",
+          "values"
+        ]
+      },
+      "core.v1.TopologySelectorTerm": {
+        "description": "A topology selector term represents the result of label queries. A null or empty topology selector term matches no objects.",
+        "type": "object",
+        "properties": {
+          "matchLabelExpressions": {
+            "description": "A list of topology selector requirements by labels.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.TopologySelectorLabelRequirement"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
       "core.v1.TopologySpreadConstraint": {
         "description": "How pods matching a selector spread across a topology. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -5530,6 +9246,47 @@ export const openApiV3: Record<string, unknown> = {
             "rule": "!has(self.minDomains) || self.whenUnsatisfiable == 'DoNotSchedule'",
             "message": "minDomains requires whenUnsatisfiable DoNotSchedule"
           }
+        ]
+      },
+      "core.v1.TypedLocalObjectReference": {
+        "description": "TypedLocalObjectReference contains enough information to let you locate the typed referenced object inside the same namespace.",
+        "type": "object",
+        "properties": {
+          "apiGroup": part6,
+          "kind": {
+            "description": "Kind is the type of resource being referenced",
+            "type": "string"
+          },
+          "name": {
+            "description": "Name is the name of resource being referenced",
+            "type": "string"
+          }
+        },
+        "required": [
+          "kind",
+          "name"
+        ]
+      },
+      "core.v1.TypedObjectReference": {
+        "type": "object",
+        "properties": {
+          "apiGroup": part6,
+          "kind": {
+            "description": "Kind is the type of resource being referenced",
+            "type": "string"
+          },
+          "name": {
+            "description": "Name is the name of resource being referenced",
+            "type": "string"
+          },
+          "namespace": {
+            "description": "Namespace is the namespace of resource being referenced Note that when a namespace is specified, a gateway.networking.k8s.io/ReferenceGrant object is required in the referent namespace to allow that namespace's owner to accept the reference. See the ReferenceGrant documentation for details. (Alpha) This field requires the CrossNamespaceVolumeDataSource feature gate to be enabled.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "kind",
+          "name"
         ]
       },
       "core.v1.Volume": {
@@ -5638,6 +9395,58 @@ export const openApiV3: Record<string, unknown> = {
             "message": "subPath and subPathExpr are mutually exclusive"
           }
         ]
+      },
+      "core.v1.VolumeNodeAffinity": {
+        "description": "VolumeNodeAffinity defines constraints that limit what nodes this volume can be accessed from.",
+        "type": "object",
+        "properties": {
+          "required": {
+            "description": "required specifies hard node constraints that must be met.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.NodeSelector"
+              }
+            ]
+          }
+        }
+      },
+      "core.v1.VolumeResourceRequirements": {
+        "description": "VolumeResourceRequirements describes the storage resource requirements for a volume.",
+        "type": "object",
+        "properties": {
+          "limits": {
+            "description": "Limits describes the maximum amount of compute resources allowed.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "requests": {
+            "description": "Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          }
+        }
       },
       "core.v1.VolumeSource": {
         "description": "The source of a volume; only one member may be set. Shape follows the real system (not shown in the spec), limited to the common sources.",

@@ -2,7 +2,7 @@
 // Source: schemas/core/v1.yaml
 
 import type { ProtobufPackage } from '../../../runtime/codec/index.js';
-import { ConfigMapEnvSourceSchema, ConfigMapKeySelectorSchema, ConfigMapListSchema, ConfigMapSchema, ConfigMapVolumeSourceSchema, EventListSchema, EventSchema, LocalObjectReferenceSchema, NamespaceListSchema, NamespaceSchema, NodeListSchema, NodeSchema, PodListSchema, PodSchema, ProbeHandlerSchema, ProbeSchema, SecretEnvSourceSchema, SecretKeySelectorSchema, SecretListSchema, SecretSchema, ServiceListSchema, ServiceSchema, VolumeSchema, VolumeSourceSchema } from './schema.js';
+import { ConfigMapEnvSourceSchema, ConfigMapKeySelectorSchema, ConfigMapListSchema, ConfigMapSchema, ConfigMapVolumeSourceSchema, EndpointsListSchema, EndpointsSchema, EventListSchema, EventSchema, LimitRangeListSchema, LimitRangeSchema, LocalObjectReferenceSchema, NamespaceListSchema, NamespaceSchema, NodeListSchema, NodeSchema, PersistentVolumeClaimListSchema, PersistentVolumeClaimSchema, PersistentVolumeListSchema, PersistentVolumeSchema, PersistentVolumeSourceSchema, PersistentVolumeSpecSchema, PodListSchema, PodSchema, ProbeHandlerSchema, ProbeSchema, ReplicationControllerListSchema, ReplicationControllerSchema, ResourceQuotaListSchema, ResourceQuotaSchema, SecretEnvSourceSchema, SecretKeySelectorSchema, SecretListSchema, SecretSchema, ServiceAccountListSchema, ServiceAccountSchema, ServiceListSchema, ServiceSchema, VolumeSchema, VolumeSourceSchema } from './schema.js';
 
 /** Protobuf messages of the core group v1: package `svc.io.api.core.v1` in `core/v1/generated.proto`. */
 export const coreV1Protobuf: ProtobufPackage = {
@@ -11,23 +11,38 @@ export const coreV1Protobuf: ProtobufPackage = {
   kinds: [
     { apiVersion: 'v1', kind: 'ConfigMap', schema: ConfigMapSchema },
     { apiVersion: 'v1', kind: 'ConfigMapList', schema: ConfigMapListSchema },
+    { apiVersion: 'v1', kind: 'Endpoints', schema: EndpointsSchema },
+    { apiVersion: 'v1', kind: 'EndpointsList', schema: EndpointsListSchema },
     { apiVersion: 'v1', kind: 'Event', schema: EventSchema },
     { apiVersion: 'v1', kind: 'EventList', schema: EventListSchema },
+    { apiVersion: 'v1', kind: 'LimitRange', schema: LimitRangeSchema },
+    { apiVersion: 'v1', kind: 'LimitRangeList', schema: LimitRangeListSchema },
     { apiVersion: 'v1', kind: 'Namespace', schema: NamespaceSchema },
     { apiVersion: 'v1', kind: 'NamespaceList', schema: NamespaceListSchema },
     { apiVersion: 'v1', kind: 'Node', schema: NodeSchema },
     { apiVersion: 'v1', kind: 'NodeList', schema: NodeListSchema },
+    { apiVersion: 'v1', kind: 'PersistentVolume', schema: PersistentVolumeSchema },
+    { apiVersion: 'v1', kind: 'PersistentVolumeClaim', schema: PersistentVolumeClaimSchema },
+    { apiVersion: 'v1', kind: 'PersistentVolumeClaimList', schema: PersistentVolumeClaimListSchema },
+    { apiVersion: 'v1', kind: 'PersistentVolumeList', schema: PersistentVolumeListSchema },
     { apiVersion: 'v1', kind: 'Pod', schema: PodSchema },
     { apiVersion: 'v1', kind: 'PodList', schema: PodListSchema },
+    { apiVersion: 'v1', kind: 'ReplicationController', schema: ReplicationControllerSchema },
+    { apiVersion: 'v1', kind: 'ReplicationControllerList', schema: ReplicationControllerListSchema },
+    { apiVersion: 'v1', kind: 'ResourceQuota', schema: ResourceQuotaSchema },
+    { apiVersion: 'v1', kind: 'ResourceQuotaList', schema: ResourceQuotaListSchema },
     { apiVersion: 'v1', kind: 'Secret', schema: SecretSchema },
     { apiVersion: 'v1', kind: 'SecretList', schema: SecretListSchema },
     { apiVersion: 'v1', kind: 'Service', schema: ServiceSchema },
+    { apiVersion: 'v1', kind: 'ServiceAccount', schema: ServiceAccountSchema },
+    { apiVersion: 'v1', kind: 'ServiceAccountList', schema: ServiceAccountListSchema },
     { apiVersion: 'v1', kind: 'ServiceList', schema: ServiceListSchema },
   ],
   embedded: [
     { owner: ConfigMapEnvSourceSchema, number: 1, type: LocalObjectReferenceSchema },
     { owner: ConfigMapKeySelectorSchema, number: 1, type: LocalObjectReferenceSchema },
     { owner: ConfigMapVolumeSourceSchema, number: 1, type: LocalObjectReferenceSchema },
+    { owner: PersistentVolumeSpecSchema, number: 2, type: PersistentVolumeSourceSchema },
     { owner: ProbeSchema, number: 1, type: ProbeHandlerSchema },
     { owner: SecretEnvSourceSchema, number: 1, type: LocalObjectReferenceSchema },
     { owner: SecretKeySelectorSchema, number: 1, type: LocalObjectReferenceSchema },

@@ -15,6 +15,40 @@ export const AffinitySchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link CSIPersistentVolumeSource} (schemas/core/v1.yaml .definitions.CSIPersistentVolumeSource). */
+export const CSIPersistentVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.CSIPersistentVolumeSource',
+  fields: [
+    { name: 'driver', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'volumeHandle', schema: { type: 'string' }, required: true, proto: 2 },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 3 },
+    { name: 'fsType', schema: { type: 'string' }, proto: 4 },
+    { name: 'volumeAttributes', schema: { type: 'map', values: { type: 'string' } }, proto: 5 },
+    {
+      name: 'controllerPublishSecretRef',
+      schema: { type: 'ref', ref: () => SecretReferenceSchema },
+      proto: 6,
+    },
+    { name: 'nodeStageSecretRef', schema: { type: 'ref', ref: () => SecretReferenceSchema }, proto: 7 },
+    {
+      name: 'nodePublishSecretRef',
+      schema: { type: 'ref', ref: () => SecretReferenceSchema },
+      proto: 8,
+    },
+    {
+      name: 'controllerExpandSecretRef',
+      schema: { type: 'ref', ref: () => SecretReferenceSchema },
+      proto: 9,
+    },
+    {
+      name: 'nodeExpandSecretRef',
+      schema: { type: 'ref', ref: () => SecretReferenceSchema },
+      proto: 10,
+    },
+  ],
+};
+
 /** Schema descriptor of {@link ConfigMap} (schemas/core/v1.yaml .definitions.ConfigMap). */
 export const ConfigMapSchema: ObjectSchema = {
   type: 'object',
@@ -306,6 +340,95 @@ export const EmptyDirVolumeSourceSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link EndpointAddress} (schemas/core/v1.yaml .definitions.EndpointAddress). */
+export const EndpointAddressSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.EndpointAddress',
+  fields: [
+    { name: 'ip', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'hostname', schema: { type: 'string' }, proto: 3 },
+    { name: 'nodeName', schema: { type: 'string' }, proto: 4 },
+    { name: 'targetRef', schema: { type: 'ref', ref: () => ObjectReferenceSchema }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link EndpointPort} (schemas/core/v1.yaml .definitions.EndpointPort). */
+export const EndpointPortSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.EndpointPort',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, proto: 1 },
+    {
+      name: 'port',
+      schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 65535 },
+      required: true,
+      proto: 2,
+    },
+    {
+      name: 'protocol',
+      schema: { type: 'string', default: 'TCP', enum: ['TCP', 'UDP', 'SCTP'] },
+      proto: 3,
+    },
+    { name: 'appProtocol', schema: { type: 'string' }, proto: 4 },
+  ],
+};
+
+/** Schema descriptor of {@link EndpointSubset} (schemas/core/v1.yaml .definitions.EndpointSubset). */
+export const EndpointSubsetSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.EndpointSubset',
+  fields: [
+    {
+      name: 'addresses',
+      schema: { type: 'list', items: { type: 'ref', ref: () => EndpointAddressSchema }, listType: 'atomic' },
+      proto: 1,
+    },
+    {
+      name: 'notReadyAddresses',
+      schema: { type: 'list', items: { type: 'ref', ref: () => EndpointAddressSchema }, listType: 'atomic' },
+      proto: 2,
+    },
+    {
+      name: 'ports',
+      schema: { type: 'list', items: { type: 'ref', ref: () => EndpointPortSchema }, listType: 'atomic' },
+      proto: 3,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link Endpoints} (schemas/core/v1.yaml .definitions.Endpoints). */
+export const EndpointsSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.Endpoints',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['Endpoints'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    {
+      name: 'subsets',
+      schema: { type: 'list', items: { type: 'ref', ref: () => EndpointSubsetSchema }, listType: 'atomic' },
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link EndpointsList} (schemas/core/v1.yaml .definitions.Endpoints). */
+export const EndpointsListSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.EndpointsList',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['EndpointsList'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ListMetaSchema }, proto: 1 },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => EndpointsSchema } },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
 /** Schema descriptor of {@link EnvFromSource} (schemas/core/v1.yaml .definitions.EnvFromSource). */
 export const EnvFromSourceSchema: ObjectSchema = {
   type: 'object',
@@ -511,6 +634,73 @@ export const KeyToPathSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link LimitRange} (schemas/core/v1.yaml .definitions.LimitRange). */
+export const LimitRangeSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.LimitRange',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['LimitRange'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    {
+      name: 'spec',
+      schema: { type: 'ref', ref: () => LimitRangeSpecSchema, default: {} },
+      proto: 2,
+      defaultZeroIsUnset: true,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link LimitRangeItem} (schemas/core/v1.yaml .definitions.LimitRangeItem). */
+export const LimitRangeItemSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.LimitRangeItem',
+  fields: [
+    {
+      name: 'type',
+      schema: { type: 'string', enum: ['Pod', 'Container', 'PersistentVolumeClaim'] },
+      required: true,
+      proto: 1,
+    },
+    { name: 'max', schema: { type: 'map', values: { type: 'quantity' } }, proto: 2 },
+    { name: 'min', schema: { type: 'map', values: { type: 'quantity' } }, proto: 3 },
+    { name: 'default', schema: { type: 'map', values: { type: 'quantity' } }, proto: 4 },
+    { name: 'defaultRequest', schema: { type: 'map', values: { type: 'quantity' } }, proto: 5 },
+    { name: 'maxLimitRequestRatio', schema: { type: 'map', values: { type: 'quantity' } }, proto: 6 },
+  ],
+};
+
+/** Schema descriptor of {@link LimitRangeList} (schemas/core/v1.yaml .definitions.LimitRange). */
+export const LimitRangeListSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.LimitRangeList',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['LimitRangeList'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ListMetaSchema }, proto: 1 },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => LimitRangeSchema } },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link LimitRangeSpec} (schemas/core/v1.yaml .definitions.LimitRangeSpec). */
+export const LimitRangeSpecSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.LimitRangeSpec',
+  fields: [
+    {
+      name: 'limits',
+      schema: { type: 'list', items: { type: 'ref', ref: () => LimitRangeItemSchema }, listType: 'atomic' },
+      required: true,
+      proto: 1,
+    },
+  ],
+};
+
 /** Schema descriptor of {@link LoadBalancerIngress} (schemas/core/v1.yaml .definitions.LoadBalancerIngress). */
 export const LoadBalancerIngressSchema: ObjectSchema = {
   type: 'object',
@@ -542,6 +732,37 @@ export const LocalObjectReferenceSchema: ObjectSchema = {
     { name: 'name', schema: { type: 'string' }, proto: 1 },
   ],
   structType: 'atomic',
+};
+
+/** Schema descriptor of {@link LocalVolumeSource} (schemas/core/v1.yaml .definitions.LocalVolumeSource). */
+export const LocalVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.LocalVolumeSource',
+  fields: [
+    { name: 'path', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'fsType', schema: { type: 'string' }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link ModifyVolumeStatus} (schemas/core/v1.yaml .definitions.ModifyVolumeStatus). */
+export const ModifyVolumeStatusSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ModifyVolumeStatus',
+  fields: [
+    { name: 'targetVolumeAttributesClassName', schema: { type: 'string' }, proto: 1 },
+    { name: 'status', schema: { type: 'string' }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link NFSVolumeSource} (schemas/core/v1.yaml .definitions.NFSVolumeSource). */
+export const NFSVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.NFSVolumeSource',
+  fields: [
+    { name: 'server', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'path', schema: { type: 'string' }, required: true, proto: 2 },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 3 },
+  ],
 };
 
 /** Schema descriptor of {@link Namespace} (schemas/core/v1.yaml .definitions.Namespace). */
@@ -909,6 +1130,159 @@ export const ObjectReferenceSchema: ObjectSchema = {
   structType: 'atomic',
 };
 
+/** Schema descriptor of {@link PersistentVolume} (schemas/core/v1.yaml .definitions.PersistentVolume). */
+export const PersistentVolumeSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PersistentVolume',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['PersistentVolume'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    {
+      name: 'spec',
+      schema: { type: 'ref', ref: () => PersistentVolumeSpecSchema, default: {} },
+      proto: 2,
+      defaultZeroIsUnset: true,
+    },
+    { name: 'status', schema: { type: 'ref', ref: () => PersistentVolumeStatusSchema }, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link PersistentVolumeClaim} (schemas/core/v1.yaml .definitions.PersistentVolumeClaim). */
+export const PersistentVolumeClaimSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PersistentVolumeClaim',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['PersistentVolumeClaim'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    {
+      name: 'spec',
+      schema: { type: 'ref', ref: () => PersistentVolumeClaimSpecSchema, default: {} },
+      proto: 2,
+      defaultZeroIsUnset: true,
+    },
+    { name: 'status', schema: { type: 'ref', ref: () => PersistentVolumeClaimStatusSchema }, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link PersistentVolumeClaimCondition} (schemas/core/v1.yaml .definitions.PersistentVolumeClaimCondition). */
+export const PersistentVolumeClaimConditionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PersistentVolumeClaimCondition',
+  fields: [
+    { name: 'type', schema: { type: 'string' }, required: true, proto: 1 },
+    {
+      name: 'status',
+      schema: { type: 'string', enum: ['True', 'False', 'Unknown'] },
+      required: true,
+      proto: 2,
+    },
+    { name: 'lastProbeTime', schema: { type: 'date-time' }, proto: 3 },
+    { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 4 },
+    { name: 'reason', schema: { type: 'string' }, proto: 5 },
+    { name: 'message', schema: { type: 'string' }, proto: 6 },
+  ],
+};
+
+/** Schema descriptor of {@link PersistentVolumeClaimList} (schemas/core/v1.yaml .definitions.PersistentVolumeClaim). */
+export const PersistentVolumeClaimListSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PersistentVolumeClaimList',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['PersistentVolumeClaimList'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ListMetaSchema }, proto: 1 },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => PersistentVolumeClaimSchema } },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link PersistentVolumeClaimSpec} (schemas/core/v1.yaml .definitions.PersistentVolumeClaimSpec). */
+export const PersistentVolumeClaimSpecSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PersistentVolumeClaimSpec',
+  fields: [
+    {
+      name: 'accessModes',
+      schema: {
+        type: 'list',
+        items: { type: 'string', enum: ['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod'] },
+        listType: 'atomic',
+      },
+      proto: 1,
+    },
+    { name: 'selector', schema: { type: 'ref', ref: () => LabelSelectorSchema }, proto: 4 },
+    {
+      name: 'resources',
+      schema: { type: 'ref', ref: () => VolumeResourceRequirementsSchema },
+      proto: 2,
+    },
+    { name: 'volumeName', schema: { type: 'string' }, proto: 3 },
+    { name: 'storageClassName', schema: { type: 'string' }, proto: 5 },
+    {
+      name: 'volumeMode',
+      schema: { type: 'string', default: 'Filesystem', enum: ['Block', 'Filesystem'] },
+      proto: 6,
+    },
+    {
+      name: 'dataSource',
+      schema: { type: 'ref', ref: () => TypedLocalObjectReferenceSchema },
+      proto: 7,
+    },
+    { name: 'dataSourceRef', schema: { type: 'ref', ref: () => TypedObjectReferenceSchema }, proto: 8 },
+    { name: 'volumeAttributesClassName', schema: { type: 'string' }, proto: 9 },
+  ],
+  rules: [{ rule: 'has(self.accessModes) && size(self.accessModes) > 0', message: 'at least 1 access mode is required', fieldPath: '.accessModes' }, { rule: "has(self.resources) && has(self.resources.requests) && 'storage' in self.resources.requests", message: 'storage request is required', fieldPath: '.resources' }],
+};
+
+/** Schema descriptor of {@link PersistentVolumeClaimStatus} (schemas/core/v1.yaml .definitions.PersistentVolumeClaimStatus). */
+export const PersistentVolumeClaimStatusSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PersistentVolumeClaimStatus',
+  fields: [
+    { name: 'phase', schema: { type: 'string', enum: ['Pending', 'Bound', 'Lost'] }, proto: 1 },
+    {
+      name: 'accessModes',
+      schema: {
+        type: 'list',
+        items: { type: 'string', enum: ['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod'] },
+        listType: 'atomic',
+      },
+      proto: 2,
+    },
+    { name: 'capacity', schema: { type: 'map', values: { type: 'quantity' } }, proto: 3 },
+    {
+      name: 'conditions',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => PersistentVolumeClaimConditionSchema },
+        listType: 'map',
+        listMapKeys: ['type'],
+      },
+      proto: 4,
+      patchStrategy: 'merge',
+      patchMergeKey: 'type',
+    },
+    { name: 'allocatedResources', schema: { type: 'map', values: { type: 'quantity' } }, proto: 5 },
+    {
+      name: 'allocatedResourceStatuses',
+      schema: { type: 'map', values: { type: 'string' }, mapType: 'granular' },
+      proto: 7,
+    },
+    { name: 'currentVolumeAttributesClassName', schema: { type: 'string' }, proto: 8 },
+    {
+      name: 'modifyVolumeStatus',
+      schema: { type: 'ref', ref: () => ModifyVolumeStatusSchema },
+      proto: 9,
+    },
+  ],
+};
+
 /** Schema descriptor of {@link PersistentVolumeClaimVolumeSource} (schemas/core/v1.yaml .definitions.PersistentVolumeClaimVolumeSource). */
 export const PersistentVolumeClaimVolumeSourceSchema: ObjectSchema = {
   type: 'object',
@@ -916,6 +1290,101 @@ export const PersistentVolumeClaimVolumeSourceSchema: ObjectSchema = {
   fields: [
     { name: 'claimName', schema: { type: 'string' }, required: true, proto: 1 },
     { name: 'readOnly', schema: { type: 'boolean' }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link PersistentVolumeList} (schemas/core/v1.yaml .definitions.PersistentVolume). */
+export const PersistentVolumeListSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PersistentVolumeList',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['PersistentVolumeList'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ListMetaSchema }, proto: 1 },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => PersistentVolumeSchema } },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link PersistentVolumeSource} (schemas/core/v1.yaml .definitions.PersistentVolumeSource). */
+export const PersistentVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PersistentVolumeSource',
+  fields: [
+    { name: 'hostPath', schema: { type: 'ref', ref: () => HostPathVolumeSourceSchema }, proto: 3 },
+    { name: 'nfs', schema: { type: 'ref', ref: () => NFSVolumeSourceSchema }, proto: 5 },
+    { name: 'local', schema: { type: 'ref', ref: () => LocalVolumeSourceSchema }, proto: 20 },
+    { name: 'csi', schema: { type: 'ref', ref: () => CSIPersistentVolumeSourceSchema }, proto: 22 },
+  ],
+};
+
+/** Schema descriptor of {@link PersistentVolumeSpec} (schemas/core/v1.yaml .definitions.PersistentVolumeSpec). */
+export const PersistentVolumeSpecSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PersistentVolumeSpec',
+  fields: [
+    {
+      name: 'hostPath',
+      schema: { type: 'ref', ref: () => HostPathVolumeSourceSchema },
+      embeddedProto: 2,
+    },
+    { name: 'nfs', schema: { type: 'ref', ref: () => NFSVolumeSourceSchema }, embeddedProto: 2 },
+    { name: 'local', schema: { type: 'ref', ref: () => LocalVolumeSourceSchema }, embeddedProto: 2 },
+    {
+      name: 'csi',
+      schema: { type: 'ref', ref: () => CSIPersistentVolumeSourceSchema },
+      embeddedProto: 2,
+    },
+    { name: 'capacity', schema: { type: 'map', values: { type: 'quantity' } }, proto: 1 },
+    {
+      name: 'accessModes',
+      schema: {
+        type: 'list',
+        items: { type: 'string', enum: ['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod'] },
+        listType: 'atomic',
+      },
+      proto: 3,
+    },
+    { name: 'claimRef', schema: { type: 'ref', ref: () => ObjectReferenceSchema }, proto: 4 },
+    {
+      name: 'persistentVolumeReclaimPolicy',
+      schema: { type: 'string', default: 'Retain', enum: ['Retain', 'Delete', 'Recycle'] },
+      proto: 5,
+    },
+    { name: 'storageClassName', schema: { type: 'string' }, proto: 6 },
+    {
+      name: 'mountOptions',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 7,
+    },
+    {
+      name: 'volumeMode',
+      schema: { type: 'string', default: 'Filesystem', enum: ['Block', 'Filesystem'] },
+      proto: 8,
+    },
+    { name: 'nodeAffinity', schema: { type: 'ref', ref: () => VolumeNodeAffinitySchema }, proto: 9 },
+    { name: 'volumeAttributesClassName', schema: { type: 'string' }, proto: 10 },
+  ],
+  rules: [{ rule: 'has(self.accessModes) && size(self.accessModes) > 0', message: 'must specify at least 1 access mode', fieldPath: '.accessModes' }, { rule: "has(self.capacity) && 'storage' in self.capacity", message: 'must specify the storage capacity', fieldPath: '.capacity' }],
+};
+
+/** Schema descriptor of {@link PersistentVolumeStatus} (schemas/core/v1.yaml .definitions.PersistentVolumeStatus). */
+export const PersistentVolumeStatusSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PersistentVolumeStatus',
+  fields: [
+    {
+      name: 'phase',
+      schema: { type: 'string', enum: ['Pending', 'Available', 'Bound', 'Released', 'Failed'] },
+      proto: 1,
+    },
+    { name: 'message', schema: { type: 'string' }, proto: 2 },
+    { name: 'reason', schema: { type: 'string' }, proto: 3 },
+    { name: 'lastPhaseTransitionTime', schema: { type: 'date-time' }, proto: 4 },
   ],
 };
 
@@ -1309,6 +1778,100 @@ export const ProbeHandlerSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link ReplicationController} (schemas/core/v1.yaml .definitions.ReplicationController). */
+export const ReplicationControllerSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ReplicationController',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['ReplicationController'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    {
+      name: 'spec',
+      schema: { type: 'ref', ref: () => ReplicationControllerSpecSchema, default: {} },
+      proto: 2,
+      defaultZeroIsUnset: true,
+    },
+    { name: 'status', schema: { type: 'ref', ref: () => ReplicationControllerStatusSchema }, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link ReplicationControllerCondition} (schemas/core/v1.yaml .definitions.ReplicationControllerCondition). */
+export const ReplicationControllerConditionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ReplicationControllerCondition',
+  fields: [
+    { name: 'type', schema: { type: 'string' }, required: true, proto: 1 },
+    {
+      name: 'status',
+      schema: { type: 'string', enum: ['True', 'False', 'Unknown'] },
+      required: true,
+      proto: 2,
+    },
+    { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 3 },
+    { name: 'reason', schema: { type: 'string' }, proto: 4 },
+    { name: 'message', schema: { type: 'string' }, proto: 5 },
+  ],
+};
+
+/** Schema descriptor of {@link ReplicationControllerList} (schemas/core/v1.yaml .definitions.ReplicationController). */
+export const ReplicationControllerListSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ReplicationControllerList',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['ReplicationControllerList'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ListMetaSchema }, proto: 1 },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => ReplicationControllerSchema } },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link ReplicationControllerSpec} (schemas/core/v1.yaml .definitions.ReplicationControllerSpec). */
+export const ReplicationControllerSpecSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ReplicationControllerSpec',
+  fields: [
+    { name: 'replicas', schema: { type: 'integer', format: 'int32', default: 1, minimum: 0 }, proto: 1 },
+    { name: 'minReadySeconds', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 4 },
+    {
+      name: 'selector',
+      schema: { type: 'map', values: { type: 'string' }, mapType: 'atomic' },
+      proto: 2,
+    },
+    { name: 'template', schema: { type: 'ref', ref: () => PodTemplateSpecSchema }, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link ReplicationControllerStatus} (schemas/core/v1.yaml .definitions.ReplicationControllerStatus). */
+export const ReplicationControllerStatusSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ReplicationControllerStatus',
+  fields: [
+    { name: 'replicas', schema: { type: 'integer', format: 'int32' }, proto: 1 },
+    { name: 'fullyLabeledReplicas', schema: { type: 'integer', format: 'int32' }, proto: 2 },
+    { name: 'readyReplicas', schema: { type: 'integer', format: 'int32' }, proto: 4 },
+    { name: 'availableReplicas', schema: { type: 'integer', format: 'int32' }, proto: 5 },
+    { name: 'observedGeneration', schema: { type: 'integer', format: 'int64' }, proto: 3 },
+    {
+      name: 'conditions',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => ReplicationControllerConditionSchema },
+        listType: 'map',
+        listMapKeys: ['type'],
+      },
+      proto: 6,
+      patchStrategy: 'merge',
+      patchMergeKey: 'type',
+    },
+  ],
+};
+
 /** Schema descriptor of {@link ResourceFieldSelector} (schemas/core/v1.yaml .definitions.ResourceFieldSelector). */
 export const ResourceFieldSelectorSchema: ObjectSchema = {
   type: 'object',
@@ -1321,6 +1884,68 @@ export const ResourceFieldSelectorSchema: ObjectSchema = {
   structType: 'atomic',
 };
 
+/** Schema descriptor of {@link ResourceQuota} (schemas/core/v1.yaml .definitions.ResourceQuota). */
+export const ResourceQuotaSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ResourceQuota',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['ResourceQuota'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    { name: 'spec', schema: { type: 'ref', ref: () => ResourceQuotaSpecSchema }, proto: 2 },
+    { name: 'status', schema: { type: 'ref', ref: () => ResourceQuotaStatusSchema }, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link ResourceQuotaList} (schemas/core/v1.yaml .definitions.ResourceQuota). */
+export const ResourceQuotaListSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ResourceQuotaList',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['ResourceQuotaList'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ListMetaSchema }, proto: 1 },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => ResourceQuotaSchema } },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link ResourceQuotaSpec} (schemas/core/v1.yaml .definitions.ResourceQuotaSpec). */
+export const ResourceQuotaSpecSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ResourceQuotaSpec',
+  fields: [
+    { name: 'hard', schema: { type: 'map', values: { type: 'quantity' } }, proto: 1 },
+    {
+      name: 'scopes',
+      schema: {
+        type: 'list',
+        items: {
+          type: 'string',
+          enum: ['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'PriorityClass', 'CrossNamespacePodAffinity'],
+        },
+        listType: 'atomic',
+      },
+      proto: 2,
+    },
+    { name: 'scopeSelector', schema: { type: 'ref', ref: () => ScopeSelectorSchema }, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link ResourceQuotaStatus} (schemas/core/v1.yaml .definitions.ResourceQuotaStatus). */
+export const ResourceQuotaStatusSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ResourceQuotaStatus',
+  fields: [
+    { name: 'hard', schema: { type: 'map', values: { type: 'quantity' } }, proto: 1 },
+    { name: 'used', schema: { type: 'map', values: { type: 'quantity' } }, proto: 2 },
+  ],
+};
+
 /** Schema descriptor of {@link ResourceRequirements} (schemas/core/v1.yaml .definitions.ResourceRequirements). */
 export const ResourceRequirementsSchema: ObjectSchema = {
   type: 'object',
@@ -1328,6 +1953,51 @@ export const ResourceRequirementsSchema: ObjectSchema = {
   fields: [
     { name: 'limits', schema: { type: 'map', values: { type: 'quantity' } }, proto: 1 },
     { name: 'requests', schema: { type: 'map', values: { type: 'quantity' } }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link ScopeSelector} (schemas/core/v1.yaml .definitions.ScopeSelector). */
+export const ScopeSelectorSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ScopeSelector',
+  fields: [
+    {
+      name: 'matchExpressions',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => ScopedResourceSelectorRequirementSchema },
+        listType: 'atomic',
+      },
+      proto: 1,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link ScopedResourceSelectorRequirement} (schemas/core/v1.yaml .definitions.ScopedResourceSelectorRequirement). */
+export const ScopedResourceSelectorRequirementSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ScopedResourceSelectorRequirement',
+  fields: [
+    {
+      name: 'scopeName',
+      schema: {
+        type: 'string',
+        enum: ['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'PriorityClass', 'CrossNamespacePodAffinity'],
+      },
+      required: true,
+      proto: 1,
+    },
+    {
+      name: 'operator',
+      schema: { type: 'string', enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] },
+      required: true,
+      proto: 2,
+    },
+    {
+      name: 'values',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 3,
+    },
   ],
 };
 
@@ -1403,6 +2073,16 @@ export const SecretListSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link SecretReference} (schemas/core/v1.yaml .definitions.SecretReference). */
+export const SecretReferenceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.SecretReference',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, proto: 1 },
+    { name: 'namespace', schema: { type: 'string' }, proto: 2 },
+  ],
+};
+
 /** Schema descriptor of {@link SecretVolumeSource} (schemas/core/v1.yaml .definitions.SecretVolumeSource). */
 export const SecretVolumeSourceSchema: ObjectSchema = {
   type: 'object',
@@ -1438,6 +2118,52 @@ export const ServiceSchema: ObjectSchema = {
       defaultZeroIsUnset: true,
     },
     { name: 'status', schema: { type: 'ref', ref: () => ServiceStatusSchema }, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link ServiceAccount} (schemas/core/v1.yaml .definitions.ServiceAccount). */
+export const ServiceAccountSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ServiceAccount',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['ServiceAccount'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    {
+      name: 'secrets',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => ObjectReferenceSchema },
+        listType: 'map',
+        listMapKeys: ['name'],
+      },
+      proto: 2,
+      patchStrategy: 'merge',
+      patchMergeKey: 'name',
+    },
+    {
+      name: 'imagePullSecrets',
+      schema: { type: 'list', items: { type: 'ref', ref: () => LocalObjectReferenceSchema }, listType: 'atomic' },
+      proto: 3,
+    },
+    { name: 'automountServiceAccountToken', schema: { type: 'boolean' }, proto: 4 },
+  ],
+};
+
+/** Schema descriptor of {@link ServiceAccountList} (schemas/core/v1.yaml .definitions.ServiceAccount). */
+export const ServiceAccountListSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ServiceAccountList',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['ServiceAccountList'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ListMetaSchema }, proto: 1 },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => ServiceAccountSchema } },
+      required: true,
+      proto: 2,
+    },
   ],
 };
 
@@ -1624,6 +2350,38 @@ export const TolerationSchema: ObjectSchema = {
   rules: [{ rule: "(has(self.key) && self.key != '') || (has(self.operator) && self.operator == 'Exists')", message: 'operator must be Exists when key is empty' }, { rule: "!has(self.operator) || self.operator != 'Exists' || !has(self.value) || self.value == ''", message: 'value must be empty when operator is Exists' }],
 };
 
+/** Schema descriptor of {@link TopologySelectorLabelRequirement} (schemas/core/v1.yaml .definitions.TopologySelectorLabelRequirement). */
+export const TopologySelectorLabelRequirementSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.TopologySelectorLabelRequirement',
+  fields: [
+    { name: 'key', schema: { type: 'string' }, required: true, proto: 1 },
+    {
+      name: 'values',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link TopologySelectorTerm} (schemas/core/v1.yaml .definitions.TopologySelectorTerm). */
+export const TopologySelectorTermSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.TopologySelectorTerm',
+  fields: [
+    {
+      name: 'matchLabelExpressions',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => TopologySelectorLabelRequirementSchema },
+        listType: 'atomic',
+      },
+      proto: 1,
+    },
+  ],
+};
+
 /** Schema descriptor of {@link TopologySpreadConstraint} (schemas/core/v1.yaml .definitions.TopologySpreadConstraint). */
 export const TopologySpreadConstraintSchema: ObjectSchema = {
   type: 'object',
@@ -1653,6 +2411,29 @@ export const TopologySpreadConstraintSchema: ObjectSchema = {
     },
   ],
   rules: [{ rule: "!has(self.minDomains) || self.whenUnsatisfiable == 'DoNotSchedule'", message: 'minDomains requires whenUnsatisfiable DoNotSchedule' }],
+};
+
+/** Schema descriptor of {@link TypedLocalObjectReference} (schemas/core/v1.yaml .definitions.TypedLocalObjectReference). */
+export const TypedLocalObjectReferenceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.TypedLocalObjectReference',
+  fields: [
+    { name: 'apiGroup', schema: { type: 'string' }, proto: 1 },
+    { name: 'kind', schema: { type: 'string' }, required: true, proto: 2 },
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link TypedObjectReference} (schemas/core/v1.yaml .definitions.TypedObjectReference). */
+export const TypedObjectReferenceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.TypedObjectReference',
+  fields: [
+    { name: 'apiGroup', schema: { type: 'string' }, proto: 1 },
+    { name: 'kind', schema: { type: 'string' }, required: true, proto: 2 },
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 3 },
+    { name: 'namespace', schema: { type: 'string' }, proto: 4 },
+  ],
 };
 
 /** Schema descriptor of {@link Volume} (schemas/core/v1.yaml .definitions.Volume). */
@@ -1708,6 +2489,25 @@ export const VolumeMountSchema: ObjectSchema = {
     { name: 'subPathExpr', schema: { type: 'string' }, proto: 6 },
   ],
   rules: [{ rule: "!has(self.subPath) || self.subPath == '' || !has(self.subPathExpr) || self.subPathExpr == ''", message: 'subPath and subPathExpr are mutually exclusive' }],
+};
+
+/** Schema descriptor of {@link VolumeNodeAffinity} (schemas/core/v1.yaml .definitions.VolumeNodeAffinity). */
+export const VolumeNodeAffinitySchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.VolumeNodeAffinity',
+  fields: [
+    { name: 'required', schema: { type: 'ref', ref: () => NodeSelectorSchema }, proto: 1 },
+  ],
+};
+
+/** Schema descriptor of {@link VolumeResourceRequirements} (schemas/core/v1.yaml .definitions.VolumeResourceRequirements). */
+export const VolumeResourceRequirementsSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.VolumeResourceRequirements',
+  fields: [
+    { name: 'limits', schema: { type: 'map', values: { type: 'quantity' } }, proto: 1 },
+    { name: 'requests', schema: { type: 'map', values: { type: 'quantity' } }, proto: 2 },
+  ],
 };
 
 /** Schema descriptor of {@link VolumeSource} (schemas/core/v1.yaml .definitions.VolumeSource). */

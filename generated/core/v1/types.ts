@@ -23,6 +23,43 @@ export interface Affinity {
 }
 
 /**
+ * Represents storage that is managed by an external CSI volume driver (Beta feature)
+ *
+ * Schema: schemas/core/v1.yaml .definitions.CSIPersistentVolumeSource
+ */
+export interface CSIPersistentVolumeSource {
+  /** driver is the name of the driver to use for this volume. Required. */
+  driver: string;
+
+  /** volumeHandle is the unique volume name returned by the CSI volume plugin’s CreateVolume to refer to the volume on all subsequent calls. Required. */
+  volumeHandle: string;
+
+  /** readOnly value to pass to ControllerPublishVolumeRequest. Defaults to false (read/write). */
+  readOnly?: boolean;
+
+  /** fsType to mount. Must be a filesystem type supported by the host operating system. */
+  fsType?: string;
+
+  /** volumeAttributes of the volume to publish. */
+  volumeAttributes?: Record<string, string>;
+
+  /** controllerPublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI ControllerPublishVolume and ControllerUnpublishVolume calls. This field is optional, and may be empty if no secret is required. */
+  controllerPublishSecretRef?: SecretReference;
+
+  /** nodeStageSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodeStageVolume and NodeStageVolume and NodeUnstageVolume calls. This field is optional, and may be empty if no secret is required. */
+  nodeStageSecretRef?: SecretReference;
+
+  /** nodePublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls. This field is optional, and may be empty if no secret is required. */
+  nodePublishSecretRef?: SecretReference;
+
+  /** controllerExpandSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI ControllerExpandVolume call. This field is optional, and may be empty if no secret is required. */
+  controllerExpandSecretRef?: SecretReference;
+
+  /** nodeExpandSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodeExpandVolume call. This field is optional, may be omitted if no secret is required. */
+  nodeExpandSecretRef?: SecretReference;
+}
+
+/**
  * ConfigMap holds configuration data for pods to consume. Its keys consist of alphanumerics, `-`, `_` and `.`, and data and binaryData keys do not overlap. Shape follows the real system (not shown in the spec); kubectl's Data column (a count) cannot be expressed as a JSON path, so the default Table is served.
  *
  * Schema: schemas/core/v1.yaml .definitions.ConfigMap
@@ -417,6 +454,122 @@ export interface EmptyDirVolumeSource {
 }
 
 /**
+ * EndpointAddress is a tuple that describes single IP address.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.EndpointAddress
+ */
+export interface EndpointAddress {
+  /** The IP of this endpoint. May not be loopback (127.0.0.0/8 or ::1), link-local (169.254.0.0/16 or fe80::/10), or link-local multicast (224.0.0.0/24 or ff02::/16). */
+  ip: string;
+
+  /** The Hostname of this endpoint */
+  hostname?: string;
+
+  /** Optional: Node hosting this endpoint. This can be used to determine endpoints local to a node. */
+  nodeName?: string;
+
+  /** Reference to object providing the endpoint. */
+  targetRef?: ObjectReference;
+}
+
+/**
+ * EndpointPort is a tuple that describes a single port.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.EndpointPort
+ */
+export interface EndpointPort {
+  /** The name of this port. This must match the 'name' field in the corresponding ServicePort. */
+  name?: string;
+
+  /**
+   * The port number of the endpoint.
+   *
+   * At least 1; at most 65535; int32.
+   */
+  port: number;
+
+  /**
+   * The IP protocol for this port. Must be UDP, TCP, or SCTP.
+   *
+   * @defaultValue `"TCP"`
+   */
+  protocol?: 'TCP' | 'UDP' | 'SCTP';
+
+  /** The application protocol for this port. This is used as a hint for implementations to offer richer behavior for protocols that they understand. */
+  appProtocol?: string;
+}
+
+/**
+ * EndpointSubset is a group of addresses with a common set of ports. The expanded set of endpoints is the Cartesian product of Addresses x Ports.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.EndpointSubset
+ */
+export interface EndpointSubset {
+  /**
+   * IP addresses which offer the related ports that are marked as ready. These endpoints should be considered safe for load balancers and clients to utilize.
+   *
+   * List type atomic.
+   */
+  addresses?: EndpointAddress[];
+
+  /**
+   * IP addresses which offer the related ports but are not currently marked as ready because they have not yet finished starting, have recently failed a readiness check, or have recently failed a liveness check.
+   *
+   * List type atomic.
+   */
+  notReadyAddresses?: EndpointAddress[];
+
+  /**
+   * Port numbers available on the related IP addresses.
+   *
+   * List type atomic.
+   */
+  ports?: EndpointPort[];
+}
+
+/**
+ * Endpoints is a collection of endpoints that implement the actual service. Example: Name: "mysvc", Subsets: [ { Addresses: [{"ip": "10.10.1.1"}, {"ip": "10.10.2.2"}], Ports: [{"name": "a", "port": 8675}, {"name": "b", "port": 309}] }, { Addresses: [{"ip": "10.10.3.3"}], Ports: [{"name": "a", "port": 93}, {"name": "b", "port": 76}] }, ]
+ *
+ * Schema: schemas/core/v1.yaml .definitions.Endpoints
+ */
+export interface Endpoints {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'Endpoints';
+
+  /** Standard object's metadata. */
+  metadata?: ObjectMeta;
+
+  /**
+   * The set of all endpoints is the union of all subsets. Addresses are placed into subsets according to the IPs they share.
+   *
+   * List type atomic.
+   */
+  subsets?: EndpointSubset[];
+}
+
+/**
+ * EndpointsList is a list of Endpoints objects.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.Endpoints
+ */
+export interface EndpointsList {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'EndpointsList';
+
+  /** Standard list metadata. */
+  metadata?: ListMeta;
+
+  /** The Endpoints objects of the list. */
+  items: Endpoints[];
+}
+
+/**
  * A config map or secret whose keys become environment variables. Shape follows the real system (not shown in the spec).
  *
  * Schema: schemas/core/v1.yaml .definitions.EnvFromSource
@@ -706,6 +859,87 @@ export interface KeyToPath {
 }
 
 /**
+ * LimitRange sets resource usage limits for each kind of resource in a Namespace.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.LimitRange
+ */
+export interface LimitRange {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'LimitRange';
+
+  /** Standard object's metadata. */
+  metadata?: ObjectMeta;
+
+  /**
+   * Spec defines the limits enforced.
+   *
+   * @defaultValue `{}` (also when set to zero)
+   */
+  spec?: LimitRangeSpec;
+}
+
+/**
+ * LimitRangeItem defines a min/max usage limit for any resource that matches on kind.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.LimitRangeItem
+ */
+export interface LimitRangeItem {
+  /** Type of resource that this limit applies to. */
+  type: 'Pod' | 'Container' | 'PersistentVolumeClaim';
+
+  /** Max usage constraints on this kind by resource name. */
+  max?: Record<string, string | number>;
+
+  /** Min usage constraints on this kind by resource name. */
+  min?: Record<string, string | number>;
+
+  /** Default resource requirement limit value by resource name if resource limit is omitted. */
+  default?: Record<string, string | number>;
+
+  /** DefaultRequest is the default resource requirement request value by resource name if resource request is omitted. */
+  defaultRequest?: Record<string, string | number>;
+
+  /** MaxLimitRequestRatio if specified, the named resource must have a request and limit that are both non-zero where limit divided by request is less than or equal to the enumerated value; this represents the max burst for the named resource. */
+  maxLimitRequestRatio?: Record<string, string | number>;
+}
+
+/**
+ * LimitRangeList is a list of LimitRange objects.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.LimitRange
+ */
+export interface LimitRangeList {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'LimitRangeList';
+
+  /** Standard list metadata. */
+  metadata?: ListMeta;
+
+  /** The LimitRange objects of the list. */
+  items: LimitRange[];
+}
+
+/**
+ * LimitRangeSpec defines a min/max usage limit for resources that match on kind.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.LimitRangeSpec
+ */
+export interface LimitRangeSpec {
+  /**
+   * Limits is the list of LimitRangeItem objects that are enforced.
+   *
+   * List type atomic.
+   */
+  limits: LimitRangeItem[];
+}
+
+/**
  * One ingress point of a load balancer. Shape follows the real system (not shown in the spec).
  *
  * Schema: schemas/core/v1.yaml .definitions.LoadBalancerIngress
@@ -740,6 +974,48 @@ export interface LoadBalancerStatus {
 export interface LocalObjectReference {
   /** Name of the referent. */
   name?: string;
+}
+
+/**
+ * Local represents directly-attached storage with node affinity (Beta feature)
+ *
+ * Schema: schemas/core/v1.yaml .definitions.LocalVolumeSource
+ */
+export interface LocalVolumeSource {
+  /** path of the full path to the volume on the node. It can be either a directory or block device (disk, partition, ...). */
+  path: string;
+
+  /** fsType is the filesystem type to mount. It applies only when the Path is a block device. */
+  fsType?: string;
+}
+
+/**
+ * ModifyVolumeStatus represents the status object of ControllerModifyVolume operation
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ModifyVolumeStatus
+ */
+export interface ModifyVolumeStatus {
+  /** targetVolumeAttributesClassName is the name of the VolumeAttributesClass the PVC currently being reconciled */
+  targetVolumeAttributesClassName?: string;
+
+  /** status is the status of the ControllerModifyVolume operation. It can be in any of following states: - Pending Pending indicates that the PersistentVolumeClaim cannot be modified due to unmet requirements, such as the specified VolumeAttributesClass not existing. - InProgress InProgress indicates that the volume is being modified. - Infeasible Infeasible indicates that the request has been rejected as invalid by the CSI driver. */
+  status?: string;
+}
+
+/**
+ * Represents an NFS mount that lasts the lifetime of a pod. NFS volumes do not support ownership management or SELinux relabeling.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.NFSVolumeSource
+ */
+export interface NFSVolumeSource {
+  /** server is the hostname or IP address of the NFS server. */
+  server: string;
+
+  /** path that is exported by the NFS server. */
+  path: string;
+
+  /** readOnly here will force the NFS export to be mounted with read-only permissions. Defaults to false. */
+  readOnly?: boolean;
 }
 
 /**
@@ -1173,6 +1449,188 @@ export interface ObjectReference {
 }
 
 /**
+ * PersistentVolume (PV) is a storage resource provisioned by an administrator. It is analogous to a node.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PersistentVolume
+ */
+export interface PersistentVolume {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'PersistentVolume';
+
+  /** Standard object's metadata. */
+  metadata?: ObjectMeta;
+
+  /**
+   * spec defines a specification of a persistent volume owned by the cluster. Provisioned by an administrator.
+   *
+   * @defaultValue `{}` (also when set to zero)
+   */
+  spec?: PersistentVolumeSpec;
+
+  /** status represents the current information/status for the persistent volume. Populated by the system. */
+  status?: PersistentVolumeStatus;
+}
+
+/**
+ * PersistentVolumeClaim is a user's request for and claim to a persistent volume
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PersistentVolumeClaim
+ */
+export interface PersistentVolumeClaim {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'PersistentVolumeClaim';
+
+  /** Standard object's metadata. */
+  metadata?: ObjectMeta;
+
+  /**
+   * spec defines the desired characteristics of a volume requested by a pod author.
+   *
+   * @defaultValue `{}` (also when set to zero)
+   */
+  spec?: PersistentVolumeClaimSpec;
+
+  /** status represents the current information/status of a persistent volume claim. Read-only. */
+  status?: PersistentVolumeClaimStatus;
+}
+
+/**
+ * PersistentVolumeClaimCondition contains details about state of pvc
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PersistentVolumeClaimCondition
+ */
+export interface PersistentVolumeClaimCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+
+  /**
+   * lastProbeTime is the time we probed the condition.
+   *
+   * A timestamp (RFC 3339).
+   */
+  lastProbeTime?: string;
+
+  /**
+   * lastTransitionTime is the time the condition transitioned from one status to another.
+   *
+   * A timestamp (RFC 3339).
+   */
+  lastTransitionTime?: string;
+
+  /** reason is a unique, this should be a short, machine understandable string that gives the reason for condition's last transition. If it reports "Resizing" that means the underlying persistent volume is being resized. */
+  reason?: string;
+
+  /** message is the human-readable message indicating details about last transition. */
+  message?: string;
+}
+
+/**
+ * PersistentVolumeClaimList is a list of PersistentVolumeClaim objects.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PersistentVolumeClaim
+ */
+export interface PersistentVolumeClaimList {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'PersistentVolumeClaimList';
+
+  /** Standard list metadata. */
+  metadata?: ListMeta;
+
+  /** The PersistentVolumeClaim objects of the list. */
+  items: PersistentVolumeClaim[];
+}
+
+/**
+ * PersistentVolumeClaimSpec describes the common attributes of storage devices and allows a Source for provider-specific attributes
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PersistentVolumeClaimSpec
+ */
+export interface PersistentVolumeClaimSpec {
+  /**
+   * accessModes contains the desired access modes the volume should have.
+   *
+   * List type atomic.
+   */
+  accessModes?: Array<'ReadWriteOnce' | 'ReadOnlyMany' | 'ReadWriteMany' | 'ReadWriteOncePod'>;
+
+  /** selector is a label query over volumes to consider for binding. */
+  selector?: LabelSelector;
+
+  /** resources represents the minimum resources the volume should have. If RecoverVolumeExpansionFailure feature is enabled users are allowed to specify resource requirements that are lower than previous value but must still be higher than capacity recorded in the status field of the claim. */
+  resources?: VolumeResourceRequirements;
+
+  /** volumeName is the binding reference to the PersistentVolume backing this claim. */
+  volumeName?: string;
+
+  /** storageClassName is the name of the StorageClass required by the claim. */
+  storageClassName?: string;
+
+  /**
+   * volumeMode defines what type of volume is required by the claim. Value of Filesystem is implied when not included in claim spec.
+   *
+   * @defaultValue `"Filesystem"`
+   */
+  volumeMode?: 'Block' | 'Filesystem';
+
+  /** dataSource field can be used to specify either: * An existing VolumeSnapshot object (snapshot.storage.k8s.io/VolumeSnapshot) * An existing PVC (PersistentVolumeClaim) If the provisioner or an external controller can support the specified data source, it will create a new volume based on the contents of the specified data source. When the AnyVolumeDataSource feature gate is enabled, dataSource contents will be copied to dataSourceRef, and dataSourceRef contents will be copied to dataSource when dataSourceRef.namespace is not specified. */
+  dataSource?: TypedLocalObjectReference;
+
+  /** dataSourceRef specifies the object from which to populate the volume with data, if a non-empty volume is desired. This may be any object from a non-empty API group (non core object) or a PersistentVolumeClaim object. */
+  dataSourceRef?: TypedObjectReference;
+
+  /** volumeAttributesClassName may be used to set the VolumeAttributesClass used by this claim. If specified, the CSI driver will create or update the volume with the attributes defined in the corresponding VolumeAttributesClass. */
+  volumeAttributesClassName?: string;
+}
+
+/**
+ * PersistentVolumeClaimStatus is the current status of a persistent volume claim.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PersistentVolumeClaimStatus
+ */
+export interface PersistentVolumeClaimStatus {
+  /** phase represents the current phase of PersistentVolumeClaim. */
+  phase?: 'Pending' | 'Bound' | 'Lost';
+
+  /**
+   * accessModes contains the actual access modes the volume backing the PVC has.
+   *
+   * List type atomic.
+   */
+  accessModes?: Array<'ReadWriteOnce' | 'ReadOnlyMany' | 'ReadWriteMany' | 'ReadWriteOncePod'>;
+
+  /** capacity represents the actual resources of the underlying volume. */
+  capacity?: Record<string, string | number>;
+
+  /**
+   * conditions is the current Condition of persistent volume claim. If underlying persistent volume is being resized then the Condition will be set to 'Resizing'.
+   *
+   * List type map keyed by type.
+   */
+  conditions?: PersistentVolumeClaimCondition[];
+
+  /** allocatedResources tracks the resources allocated to a PVC including its capacity. Key names follow standard Kubernetes label syntax. */
+  allocatedResources?: Record<string, string | number>;
+
+  /** allocatedResourceStatuses stores status of resource being resized for the given PVC. Key names follow standard Kubernetes label syntax. */
+  allocatedResourceStatuses?: Record<string, string>;
+
+  /** currentVolumeAttributesClassName is the current name of the VolumeAttributesClass the PVC is using. When unset, there is no VolumeAttributeClass applied to this PersistentVolumeClaim This is an alpha field and requires enabling VolumeAttributesClass feature. */
+  currentVolumeAttributesClassName?: string;
+
+  /** ModifyVolumeStatus represents the status object of ControllerModifyVolume operation. When this is unset, there is no ModifyVolume operation being attempted. */
+  modifyVolumeStatus?: ModifyVolumeStatus;
+}
+
+/**
  * A reference to a persistent volume claim in the pod's namespace. Shape follows the real system (not shown in the spec).
  *
  * Schema: schemas/core/v1.yaml .definitions.PersistentVolumeClaimVolumeSource
@@ -1183,6 +1641,129 @@ export interface PersistentVolumeClaimVolumeSource {
 
   /** Mount the volume read-only. */
   readOnly?: boolean;
+}
+
+/**
+ * PersistentVolumeList is a list of PersistentVolume objects.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PersistentVolume
+ */
+export interface PersistentVolumeList {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'PersistentVolumeList';
+
+  /** Standard list metadata. */
+  metadata?: ListMeta;
+
+  /** The PersistentVolume objects of the list. */
+  items: PersistentVolume[];
+}
+
+/**
+ * The source of a persistent volume; exactly one member is set. Limited to the common sources (hostPath, nfs, local, csi); upstream numbers are kept.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PersistentVolumeSource
+ */
+export interface PersistentVolumeSource {
+  /** hostPath represents a directory on the host. Provisioned by a developer or tester. */
+  hostPath?: HostPathVolumeSource;
+
+  /** nfs represents an NFS mount on the host. Provisioned by an admin. */
+  nfs?: NFSVolumeSource;
+
+  /** local represents directly-attached storage with node affinity */
+  local?: LocalVolumeSource;
+
+  /** csi represents storage that is handled by an external CSI driver (Beta feature). */
+  csi?: CSIPersistentVolumeSource;
+}
+
+/**
+ * PersistentVolumeSpec is the specification of a persistent volume.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PersistentVolumeSpec
+ */
+export interface PersistentVolumeSpec {
+  /** hostPath represents a directory on the host. Provisioned by a developer or tester. */
+  hostPath?: HostPathVolumeSource;
+
+  /** nfs represents an NFS mount on the host. Provisioned by an admin. */
+  nfs?: NFSVolumeSource;
+
+  /** local represents directly-attached storage with node affinity */
+  local?: LocalVolumeSource;
+
+  /** csi represents storage that is handled by an external CSI driver (Beta feature). */
+  csi?: CSIPersistentVolumeSource;
+
+  /** capacity is the description of the persistent volume's resources and capacity. */
+  capacity?: Record<string, string | number>;
+
+  /**
+   * accessModes contains all ways the volume can be mounted.
+   *
+   * List type atomic.
+   */
+  accessModes?: Array<'ReadWriteOnce' | 'ReadOnlyMany' | 'ReadWriteMany' | 'ReadWriteOncePod'>;
+
+  /** claimRef is part of a bi-directional binding between PersistentVolume and PersistentVolumeClaim. Expected to be non-nil when bound. claim.VolumeName is the authoritative bind between PV and PVC. */
+  claimRef?: ObjectReference;
+
+  /**
+   * persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim. Valid options are Retain (default for manually created PersistentVolumes), Delete (default for dynamically provisioned PersistentVolumes), and Recycle (deprecated).
+   *
+   * @defaultValue `"Retain"`
+   */
+  persistentVolumeReclaimPolicy?: 'Retain' | 'Delete' | 'Recycle';
+
+  /** storageClassName is the name of StorageClass to which this persistent volume belongs. Empty value means that this volume does not belong to any StorageClass. */
+  storageClassName?: string;
+
+  /**
+   * mountOptions is the list of mount options, e.g. ["ro", "soft"]. Not validated - mount will simply fail if one is invalid.
+   *
+   * List type atomic.
+   */
+  mountOptions?: string[];
+
+  /**
+   * volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state. Value of Filesystem is implied when not included in spec.
+   *
+   * @defaultValue `"Filesystem"`
+   */
+  volumeMode?: 'Block' | 'Filesystem';
+
+  /** nodeAffinity defines constraints that limit what nodes this volume can be accessed from. This field influences the scheduling of pods that use this volume. */
+  nodeAffinity?: VolumeNodeAffinity;
+
+  /** Name of VolumeAttributesClass to which this persistent volume belongs. Empty value is not allowed. */
+  volumeAttributesClassName?: string;
+}
+
+/**
+ * PersistentVolumeStatus is the current status of a persistent volume.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PersistentVolumeStatus
+ */
+export interface PersistentVolumeStatus {
+  /** phase indicates if a volume is available, bound to a claim, or released by a claim. */
+  phase?: 'Pending' | 'Available' | 'Bound' | 'Released' | 'Failed';
+
+  /** message is a human-readable message indicating details about why the volume is in this state. */
+  message?: string;
+
+  /** reason is a brief CamelCase string that describes any failure and is meant for machine parsing and tidy display in the CLI. */
+  reason?: string;
+
+  /**
+   * lastPhaseTransitionTime is the time the phase transitioned from one to another and automatically resets to current time everytime a volume phase transitions. This is a beta field and requires the PersistentVolumeLastPhaseTransitionTime feature to be enabled (enabled by default).
+   *
+   * A timestamp (RFC 3339).
+   */
+  lastPhaseTransitionTime?: string;
 }
 
 /**
@@ -1644,6 +2225,155 @@ export interface ProbeHandler {
 }
 
 /**
+ * ReplicationController represents the configuration of a replication controller.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ReplicationController
+ */
+export interface ReplicationController {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'ReplicationController';
+
+  /** If the Labels of a ReplicationController are empty, they are defaulted to be the same as the Pod(s) that the replication controller manages. Standard object's metadata. */
+  metadata?: ObjectMeta;
+
+  /**
+   * Spec defines the specification of the desired behavior of the replication controller.
+   *
+   * @defaultValue `{}` (also when set to zero)
+   */
+  spec?: ReplicationControllerSpec;
+
+  /** Status is the most recently observed status of the replication controller. This data may be out of date by some window of time. */
+  status?: ReplicationControllerStatus;
+}
+
+/**
+ * ReplicationControllerCondition describes the state of a replication controller at a certain point.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ReplicationControllerCondition
+ */
+export interface ReplicationControllerCondition {
+  /** Type of replication controller condition. */
+  type: string;
+
+  /** Status of the condition, one of True, False, Unknown. */
+  status: 'True' | 'False' | 'Unknown';
+
+  /**
+   * The last time the condition transitioned from one status to another.
+   *
+   * A timestamp (RFC 3339).
+   */
+  lastTransitionTime?: string;
+
+  /** The reason for the condition's last transition. */
+  reason?: string;
+
+  /** A human readable message indicating details about the transition. */
+  message?: string;
+}
+
+/**
+ * ReplicationControllerList is a list of ReplicationController objects.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ReplicationController
+ */
+export interface ReplicationControllerList {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'ReplicationControllerList';
+
+  /** Standard list metadata. */
+  metadata?: ListMeta;
+
+  /** The ReplicationController objects of the list. */
+  items: ReplicationController[];
+}
+
+/**
+ * ReplicationControllerSpec is the specification of a replication controller.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ReplicationControllerSpec
+ */
+export interface ReplicationControllerSpec {
+  /**
+   * Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified.
+   *
+   * At least 0; int32.
+   *
+   * @defaultValue `1`
+   */
+  replicas?: number;
+
+  /**
+   * Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)
+   *
+   * At least 0; int32.
+   */
+  minReadySeconds?: number;
+
+  /** Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. */
+  selector?: Record<string, string>;
+
+  /** Template is the object that describes the pod that will be created if insufficient replicas are detected. This takes precedence over a TemplateRef. */
+  template?: PodTemplateSpec;
+}
+
+/**
+ * ReplicationControllerStatus represents the current status of a replication controller.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ReplicationControllerStatus
+ */
+export interface ReplicationControllerStatus {
+  /**
+   * Replicas is the most recently observed number of replicas.
+   *
+   * Int32.
+   */
+  replicas?: number;
+
+  /**
+   * The number of pods that have labels matching the labels of the pod template of the replication controller.
+   *
+   * Int32.
+   */
+  fullyLabeledReplicas?: number;
+
+  /**
+   * The number of ready replicas for this replication controller.
+   *
+   * Int32.
+   */
+  readyReplicas?: number;
+
+  /**
+   * The number of available replicas (ready for at least minReadySeconds) for this replication controller.
+   *
+   * Int32.
+   */
+  availableReplicas?: number;
+
+  /**
+   * ObservedGeneration reflects the generation of the most recently observed replication controller.
+   *
+   * Int64.
+   */
+  observedGeneration?: number;
+
+  /**
+   * Represents the latest available observations of a replication controller's current state.
+   *
+   * List type map keyed by type.
+   */
+  conditions?: ReplicationControllerCondition[];
+}
+
+/**
  * Selects a resource limit or request of a container. Shape follows the real system (not shown in the spec).
  *
  * Schema: schemas/core/v1.yaml .definitions.ResourceFieldSelector
@@ -1664,6 +2394,80 @@ export interface ResourceFieldSelector {
 }
 
 /**
+ * ResourceQuota sets aggregate quota restrictions enforced per namespace
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ResourceQuota
+ */
+export interface ResourceQuota {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'ResourceQuota';
+
+  /** Standard object's metadata. */
+  metadata?: ObjectMeta;
+
+  /** Spec defines the desired quota. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status */
+  spec?: ResourceQuotaSpec;
+
+  /** Status defines the actual enforced quota and its current usage. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status */
+  status?: ResourceQuotaStatus;
+}
+
+/**
+ * ResourceQuotaList is a list of ResourceQuota objects.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ResourceQuota
+ */
+export interface ResourceQuotaList {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'ResourceQuotaList';
+
+  /** Standard list metadata. */
+  metadata?: ListMeta;
+
+  /** The ResourceQuota objects of the list. */
+  items: ResourceQuota[];
+}
+
+/**
+ * ResourceQuotaSpec defines the desired hard limits to enforce for Quota.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ResourceQuotaSpec
+ */
+export interface ResourceQuotaSpec {
+  /** hard is the set of desired hard limits for each named resource. */
+  hard?: Record<string, string | number>;
+
+  /**
+   * A collection of filters that must match each object tracked by a quota. If not specified, the quota matches all objects.
+   *
+   * List type atomic.
+   */
+  scopes?: Array<'Terminating' | 'NotTerminating' | 'BestEffort' | 'NotBestEffort' | 'PriorityClass' | 'CrossNamespacePodAffinity'>;
+
+  /** scopeSelector is also a collection of filters like scopes that must match each object tracked by a quota but expressed using ScopeSelectorOperator in combination with possible values. For a resource to match, both scopes AND scopeSelector (if specified in spec), must be matched. */
+  scopeSelector?: ScopeSelector;
+}
+
+/**
+ * ResourceQuotaStatus defines the enforced hard limits and observed use.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ResourceQuotaStatus
+ */
+export interface ResourceQuotaStatus {
+  /** Hard is the set of enforced hard limits for each named resource. */
+  hard?: Record<string, string | number>;
+
+  /** Used is the current observed total usage of the resource in the namespace. */
+  used?: Record<string, string | number>;
+}
+
+/**
  * Compute resource requirements of a container. Shape follows the real system (not shown in the spec).
  *
  * Schema: schemas/core/v1.yaml .definitions.ResourceRequirements
@@ -1674,6 +2478,40 @@ export interface ResourceRequirements {
 
   /** Minimum amount of each compute resource required; defaults to limits when those are set. */
   requests?: Record<string, string | number>;
+}
+
+/**
+ * A scope selector represents the AND of the selectors represented by the scoped-resource selector requirements.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ScopeSelector
+ */
+export interface ScopeSelector {
+  /**
+   * A list of scope selector requirements by scope of the resources.
+   *
+   * List type atomic.
+   */
+  matchExpressions?: ScopedResourceSelectorRequirement[];
+}
+
+/**
+ * A scoped-resource selector requirement is a selector that contains values, a scope name, and an operator that relates the scope name and values.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ScopedResourceSelectorRequirement
+ */
+export interface ScopedResourceSelectorRequirement {
+  /** The name of the scope that the selector applies to. */
+  scopeName: 'Terminating' | 'NotTerminating' | 'BestEffort' | 'NotBestEffort' | 'PriorityClass' | 'CrossNamespacePodAffinity';
+
+  /** Represents a scope's relationship to a set of values. Valid operators are In, NotIn, Exists, DoesNotExist. */
+  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+
+  /**
+   * An array of string values. If the operator is In or NotIn, the values array must be non-empty.
+   *
+   * List type atomic.
+   */
+  values?: string[];
 }
 
 /**
@@ -1765,6 +2603,19 @@ export interface SecretList {
 }
 
 /**
+ * SecretReference represents a Secret Reference. It has enough information to retrieve secret in any namespace
+ *
+ * Schema: schemas/core/v1.yaml .definitions.SecretReference
+ */
+export interface SecretReference {
+  /** name is unique within a namespace to reference a secret resource. */
+  name?: string;
+
+  /** namespace defines the space within which the secret name must be unique. */
+  namespace?: string;
+}
+
+/**
  * A secret presented as files. Shape follows the real system (not shown in the spec).
  *
  * Schema: schemas/core/v1.yaml .definitions.SecretVolumeSource
@@ -1817,6 +2668,58 @@ export interface Service {
 
   /** Most recently observed status of the service, written through the status subresource. */
   status?: ServiceStatus;
+}
+
+/**
+ * ServiceAccount binds together: * a name, understood by users, and perhaps by peripheral systems, for an identity * a principal that can be authenticated and authorized * a set of secrets
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ServiceAccount
+ */
+export interface ServiceAccount {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'ServiceAccount';
+
+  /** Standard object's metadata. */
+  metadata?: ObjectMeta;
+
+  /**
+   * Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use. Pods are only limited to this list if this service account has a "kubernetes.io/enforce-mountable-secrets" annotation set to "true".
+   *
+   * List type map keyed by name.
+   */
+  secrets?: ObjectReference[];
+
+  /**
+   * ImagePullSecrets is a list of references to secrets in the same namespace to use for pulling any images in pods that reference this ServiceAccount. ImagePullSecrets are distinct from Secrets because Secrets can be mounted in the pod, but ImagePullSecrets are only accessed by the kubelet.
+   *
+   * List type atomic.
+   */
+  imagePullSecrets?: LocalObjectReference[];
+
+  /** AutomountServiceAccountToken indicates whether pods running as this service account should have an API token automatically mounted. Can be overridden at the pod level. */
+  automountServiceAccountToken?: boolean;
+}
+
+/**
+ * ServiceAccountList is a list of ServiceAccount objects.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ServiceAccount
+ */
+export interface ServiceAccountList {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'ServiceAccountList';
+
+  /** Standard list metadata. */
+  metadata?: ListMeta;
+
+  /** The ServiceAccount objects of the list. */
+  items: ServiceAccount[];
 }
 
 /**
@@ -2036,6 +2939,37 @@ export interface Toleration {
 }
 
 /**
+ * A topology selector requirement is a selector that matches given label. This is an alpha feature and may change in the future.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.TopologySelectorLabelRequirement
+ */
+export interface TopologySelectorLabelRequirement {
+  /** The label key that the selector applies to. */
+  key: string;
+
+  /**
+   * An array of string values. One value must match the label to be selected.
+   *
+   * List type atomic.
+   */
+  values: string[];
+}
+
+/**
+ * A topology selector term represents the result of label queries. A null or empty topology selector term matches no objects.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.TopologySelectorTerm
+ */
+export interface TopologySelectorTerm {
+  /**
+   * A list of topology selector requirements by labels.
+   *
+   * List type atomic.
+   */
+  matchLabelExpressions?: TopologySelectorLabelRequirement[];
+}
+
+/**
  * How pods matching a selector spread across a topology. Shape follows the real system (not shown in the spec).
  *
  * Schema: schemas/core/v1.yaml .definitions.TopologySpreadConstraint
@@ -2080,6 +3014,37 @@ export interface TopologySpreadConstraint {
    * List type atomic.
    */
   matchLabelKeys?: string[];
+}
+
+/**
+ * TypedLocalObjectReference contains enough information to let you locate the typed referenced object inside the same namespace.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.TypedLocalObjectReference
+ */
+export interface TypedLocalObjectReference {
+  /** APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group. */
+  apiGroup?: string;
+
+  /** Kind is the type of resource being referenced */
+  kind: string;
+
+  /** Name is the name of resource being referenced */
+  name: string;
+}
+
+/** Schema: schemas/core/v1.yaml .definitions.TypedObjectReference */
+export interface TypedObjectReference {
+  /** APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group. */
+  apiGroup?: string;
+
+  /** Kind is the type of resource being referenced */
+  kind: string;
+
+  /** Name is the name of resource being referenced */
+  name: string;
+
+  /** Namespace is the namespace of resource being referenced Note that when a namespace is specified, a gateway.networking.k8s.io/ReferenceGrant object is required in the referent namespace to allow that namespace's owner to accept the reference. See the ReferenceGrant documentation for details. (Alpha) This field requires the CrossNamespaceVolumeDataSource feature gate to be enabled. */
+  namespace?: string;
 }
 
 /**
@@ -2141,6 +3106,29 @@ export interface VolumeMount {
 }
 
 /**
+ * VolumeNodeAffinity defines constraints that limit what nodes this volume can be accessed from.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.VolumeNodeAffinity
+ */
+export interface VolumeNodeAffinity {
+  /** required specifies hard node constraints that must be met. */
+  required?: NodeSelector;
+}
+
+/**
+ * VolumeResourceRequirements describes the storage resource requirements for a volume.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.VolumeResourceRequirements
+ */
+export interface VolumeResourceRequirements {
+  /** Limits describes the maximum amount of compute resources allowed. */
+  limits?: Record<string, string | number>;
+
+  /** Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. */
+  requests?: Record<string, string | number>;
+}
+
+/**
  * The source of a volume; only one member may be set. Shape follows the real system (not shown in the spec), limited to the common sources.
  *
  * Schema: schemas/core/v1.yaml .definitions.VolumeSource
@@ -2195,6 +3183,22 @@ export function isConfigMapList(value: unknown): value is ConfigMapList {
   return isKind(value, 'v1', 'ConfigMapList');
 }
 
+/** Group, version and kind of {@link Endpoints}. */
+export const EndpointsGVK = { group: '', version: 'v1', kind: 'Endpoints' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link Endpoints} document (by apiVersion and kind; the content is not validated). */
+export function isEndpoints(value: unknown): value is Endpoints {
+  return isKind(value, 'v1', 'Endpoints');
+}
+
+/** Group, version and kind of {@link EndpointsList}. */
+export const EndpointsListGVK = { group: '', version: 'v1', kind: 'EndpointsList' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link EndpointsList} document (by apiVersion and kind; the content is not validated). */
+export function isEndpointsList(value: unknown): value is EndpointsList {
+  return isKind(value, 'v1', 'EndpointsList');
+}
+
 /** Group, version and kind of {@link Event}. */
 export const EventGVK = { group: '', version: 'v1', kind: 'Event' } as const satisfies GroupVersionKind;
 
@@ -2209,6 +3213,22 @@ export const EventListGVK = { group: '', version: 'v1', kind: 'EventList' } as c
 /** True when `value` is a {@link EventList} document (by apiVersion and kind; the content is not validated). */
 export function isEventList(value: unknown): value is EventList {
   return isKind(value, 'v1', 'EventList');
+}
+
+/** Group, version and kind of {@link LimitRange}. */
+export const LimitRangeGVK = { group: '', version: 'v1', kind: 'LimitRange' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link LimitRange} document (by apiVersion and kind; the content is not validated). */
+export function isLimitRange(value: unknown): value is LimitRange {
+  return isKind(value, 'v1', 'LimitRange');
+}
+
+/** Group, version and kind of {@link LimitRangeList}. */
+export const LimitRangeListGVK = { group: '', version: 'v1', kind: 'LimitRangeList' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link LimitRangeList} document (by apiVersion and kind; the content is not validated). */
+export function isLimitRangeList(value: unknown): value is LimitRangeList {
+  return isKind(value, 'v1', 'LimitRangeList');
 }
 
 /** Group, version and kind of {@link Namespace}. */
@@ -2243,6 +3263,38 @@ export function isNodeList(value: unknown): value is NodeList {
   return isKind(value, 'v1', 'NodeList');
 }
 
+/** Group, version and kind of {@link PersistentVolume}. */
+export const PersistentVolumeGVK = { group: '', version: 'v1', kind: 'PersistentVolume' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link PersistentVolume} document (by apiVersion and kind; the content is not validated). */
+export function isPersistentVolume(value: unknown): value is PersistentVolume {
+  return isKind(value, 'v1', 'PersistentVolume');
+}
+
+/** Group, version and kind of {@link PersistentVolumeClaim}. */
+export const PersistentVolumeClaimGVK = { group: '', version: 'v1', kind: 'PersistentVolumeClaim' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link PersistentVolumeClaim} document (by apiVersion and kind; the content is not validated). */
+export function isPersistentVolumeClaim(value: unknown): value is PersistentVolumeClaim {
+  return isKind(value, 'v1', 'PersistentVolumeClaim');
+}
+
+/** Group, version and kind of {@link PersistentVolumeClaimList}. */
+export const PersistentVolumeClaimListGVK = { group: '', version: 'v1', kind: 'PersistentVolumeClaimList' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link PersistentVolumeClaimList} document (by apiVersion and kind; the content is not validated). */
+export function isPersistentVolumeClaimList(value: unknown): value is PersistentVolumeClaimList {
+  return isKind(value, 'v1', 'PersistentVolumeClaimList');
+}
+
+/** Group, version and kind of {@link PersistentVolumeList}. */
+export const PersistentVolumeListGVK = { group: '', version: 'v1', kind: 'PersistentVolumeList' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link PersistentVolumeList} document (by apiVersion and kind; the content is not validated). */
+export function isPersistentVolumeList(value: unknown): value is PersistentVolumeList {
+  return isKind(value, 'v1', 'PersistentVolumeList');
+}
+
 /** Group, version and kind of {@link Pod}. */
 export const PodGVK = { group: '', version: 'v1', kind: 'Pod' } as const satisfies GroupVersionKind;
 
@@ -2257,6 +3309,38 @@ export const PodListGVK = { group: '', version: 'v1', kind: 'PodList' } as const
 /** True when `value` is a {@link PodList} document (by apiVersion and kind; the content is not validated). */
 export function isPodList(value: unknown): value is PodList {
   return isKind(value, 'v1', 'PodList');
+}
+
+/** Group, version and kind of {@link ReplicationController}. */
+export const ReplicationControllerGVK = { group: '', version: 'v1', kind: 'ReplicationController' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link ReplicationController} document (by apiVersion and kind; the content is not validated). */
+export function isReplicationController(value: unknown): value is ReplicationController {
+  return isKind(value, 'v1', 'ReplicationController');
+}
+
+/** Group, version and kind of {@link ReplicationControllerList}. */
+export const ReplicationControllerListGVK = { group: '', version: 'v1', kind: 'ReplicationControllerList' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link ReplicationControllerList} document (by apiVersion and kind; the content is not validated). */
+export function isReplicationControllerList(value: unknown): value is ReplicationControllerList {
+  return isKind(value, 'v1', 'ReplicationControllerList');
+}
+
+/** Group, version and kind of {@link ResourceQuota}. */
+export const ResourceQuotaGVK = { group: '', version: 'v1', kind: 'ResourceQuota' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link ResourceQuota} document (by apiVersion and kind; the content is not validated). */
+export function isResourceQuota(value: unknown): value is ResourceQuota {
+  return isKind(value, 'v1', 'ResourceQuota');
+}
+
+/** Group, version and kind of {@link ResourceQuotaList}. */
+export const ResourceQuotaListGVK = { group: '', version: 'v1', kind: 'ResourceQuotaList' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link ResourceQuotaList} document (by apiVersion and kind; the content is not validated). */
+export function isResourceQuotaList(value: unknown): value is ResourceQuotaList {
+  return isKind(value, 'v1', 'ResourceQuotaList');
 }
 
 /** Group, version and kind of {@link Secret}. */
@@ -2281,6 +3365,22 @@ export const ServiceGVK = { group: '', version: 'v1', kind: 'Service' } as const
 /** True when `value` is a {@link Service} document (by apiVersion and kind; the content is not validated). */
 export function isService(value: unknown): value is Service {
   return isKind(value, 'v1', 'Service');
+}
+
+/** Group, version and kind of {@link ServiceAccount}. */
+export const ServiceAccountGVK = { group: '', version: 'v1', kind: 'ServiceAccount' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link ServiceAccount} document (by apiVersion and kind; the content is not validated). */
+export function isServiceAccount(value: unknown): value is ServiceAccount {
+  return isKind(value, 'v1', 'ServiceAccount');
+}
+
+/** Group, version and kind of {@link ServiceAccountList}. */
+export const ServiceAccountListGVK = { group: '', version: 'v1', kind: 'ServiceAccountList' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link ServiceAccountList} document (by apiVersion and kind; the content is not validated). */
+export function isServiceAccountList(value: unknown): value is ServiceAccountList {
+  return isKind(value, 'v1', 'ServiceAccountList');
 }
 
 /** Group, version and kind of {@link ServiceList}. */

@@ -12,9 +12,11 @@ const allowed = new Set<unknown>(['', 'DirectoryOrCreate', 'Directory', 'FileOrC
 const typeKeys = ['type'];
 const allowed2 = new Set<unknown>(['Hostname', 'InternalIP', 'ExternalIP', 'InternalDNS', 'ExternalDNS']);
 const allowed3 = new Set<unknown>(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt']);
+const allowed4 = new Set<unknown>(['Pending', 'Available', 'Bound', 'Released', 'Failed']);
 const topologyKeyWhenUnsatisfiableKeys = ['topologyKey', 'whenUnsatisfiable'];
-const allowed4 = new Set<unknown>(['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown']);
+const allowed5 = new Set<unknown>(['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown']);
 const ipKeys = ['ip'];
+const allowed6 = new Set<unknown>(['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'PriorityClass', 'CrossNamespacePodAffinity']);
 const portProtocolKeys = ['port', 'protocol'];
 
 /** Checks a {@link Affinity} value: structure, bounds and formats (CEL rules run in the runtime). */
@@ -42,6 +44,70 @@ export function validateAffinity(v: unknown, p: PathLike, e: Collector): void {
   const x2 = v.podAntiAffinity;
   if (!(x2 === undefined || x2 === null)) {
     validatePodAntiAffinity(x2, new FieldPath(p, 'podAntiAffinity'), e);
+  }
+}
+
+/** Checks a {@link CSIPersistentVolumeSource} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateCSIPersistentVolumeSource(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'driver': case 'volumeHandle': case 'readOnly': case 'fsType': case 'volumeAttributes': case 'controllerPublishSecretRef': case 'nodeStageSecretRef': case 'nodePublishSecretRef': case 'controllerExpandSecretRef': case 'nodeExpandSecretRef':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.driver;
+  if (x0 === undefined || x0 === null) e.required(`${p}.driver`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.driver`, x0, 'string');
+  }
+  const x1 = v.volumeHandle;
+  if (x1 === undefined || x1 === null) e.required(`${p}.volumeHandle`);
+  else {
+    if (typeof x1 !== 'string') e.type(`${p}.volumeHandle`, x1, 'string');
+  }
+  const x2 = v.readOnly;
+  if (!(x2 === undefined || x2 === null)) {
+    if (typeof x2 !== 'boolean') e.type(`${p}.readOnly`, x2, 'boolean');
+  }
+  const x3 = v.fsType;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'string') e.type(`${p}.fsType`, x3, 'string');
+  }
+  const x4 = v.volumeAttributes;
+  if (!(x4 === undefined || x4 === null)) {
+    if (!isObject(x4)) e.type(`${p}.volumeAttributes`, x4, 'object');
+    else {
+      for (const k5 in x4) {
+        const x6: unknown = x4[k5];
+        if (typeof x6 !== 'string') e.type(`${p}.volumeAttributes[${k5}]`, x6, 'string');
+      }
+    }
+  }
+  const x7 = v.controllerPublishSecretRef;
+  if (!(x7 === undefined || x7 === null)) {
+    validateSecretReference(x7, new FieldPath(p, 'controllerPublishSecretRef'), e);
+  }
+  const x8 = v.nodeStageSecretRef;
+  if (!(x8 === undefined || x8 === null)) {
+    validateSecretReference(x8, new FieldPath(p, 'nodeStageSecretRef'), e);
+  }
+  const x9 = v.nodePublishSecretRef;
+  if (!(x9 === undefined || x9 === null)) {
+    validateSecretReference(x9, new FieldPath(p, 'nodePublishSecretRef'), e);
+  }
+  const x10 = v.controllerExpandSecretRef;
+  if (!(x10 === undefined || x10 === null)) {
+    validateSecretReference(x10, new FieldPath(p, 'controllerExpandSecretRef'), e);
+  }
+  const x11 = v.nodeExpandSecretRef;
+  if (!(x11 === undefined || x11 === null)) {
+    validateSecretReference(x11, new FieldPath(p, 'nodeExpandSecretRef'), e);
   }
 }
 
@@ -692,6 +758,215 @@ export function validateEmptyDirVolumeSource(v: unknown, p: PathLike, e: Collect
   }
 }
 
+/** Checks a {@link EndpointAddress} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateEndpointAddress(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'ip': case 'hostname': case 'nodeName': case 'targetRef':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.ip;
+  if (x0 === undefined || x0 === null) e.required(`${p}.ip`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.ip`, x0, 'string');
+  }
+  const x1 = v.hostname;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.hostname`, x1, 'string');
+  }
+  const x2 = v.nodeName;
+  if (!(x2 === undefined || x2 === null)) {
+    if (typeof x2 !== 'string') e.type(`${p}.nodeName`, x2, 'string');
+  }
+  const x3 = v.targetRef;
+  if (!(x3 === undefined || x3 === null)) {
+    validateObjectReference(x3, new FieldPath(p, 'targetRef'), e);
+  }
+}
+
+/** Checks a {@link EndpointPort} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateEndpointPort(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'port': case 'protocol': case 'appProtocol':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.name;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
+  }
+  const x1 = v.port;
+  if (x1 === undefined || x1 === null) e.required(`${p}.port`);
+  else {
+    if (typeof x1 !== 'number' || !Number.isInteger(x1)) e.type(`${p}.port`, x1, 'integer');
+    else if (x1 < -2147483648 || x1 > 2147483647) e.invalid(`${p}.port`, x1, 'out of range for int32');
+    if (typeof x1 === 'number') {
+      if (x1 < 1) e.invalid(`${p}.port`, x1, 'must be greater than or equal to 1');
+      if (x1 > 65535) e.invalid(`${p}.port`, x1, 'must be less than or equal to 65535');
+    }
+  }
+  const x2 = v.protocol;
+  if (!(x2 === undefined || x2 === null)) {
+    if (typeof x2 !== 'string') e.type(`${p}.protocol`, x2, 'string');
+    else {
+      if (x2 !== 'TCP' && x2 !== 'UDP' && x2 !== 'SCTP') e.notSupported(`${p}.protocol`, x2, ['TCP', 'UDP', 'SCTP']);
+    }
+  }
+  const x3 = v.appProtocol;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'string') e.type(`${p}.appProtocol`, x3, 'string');
+  }
+}
+
+/** Checks a {@link EndpointSubset} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateEndpointSubset(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'addresses': case 'notReadyAddresses': case 'ports':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.addresses;
+  if (!(x0 === undefined || x0 === null)) {
+    if (!Array.isArray(x0)) e.type(`${p}.addresses`, x0, 'array');
+    else {
+      for (let i1 = 0; i1 < x0.length; i1++) {
+        const x2: unknown = x0[i1];
+        validateEndpointAddress(x2, new FieldPath(p, 'addresses', i1), e);
+      }
+    }
+  }
+  const x3 = v.notReadyAddresses;
+  if (!(x3 === undefined || x3 === null)) {
+    if (!Array.isArray(x3)) e.type(`${p}.notReadyAddresses`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        validateEndpointAddress(x5, new FieldPath(p, 'notReadyAddresses', i4), e);
+      }
+    }
+  }
+  const x6 = v.ports;
+  if (!(x6 === undefined || x6 === null)) {
+    if (!Array.isArray(x6)) e.type(`${p}.ports`, x6, 'array');
+    else {
+      for (let i7 = 0; i7 < x6.length; i7++) {
+        const x8: unknown = x6[i7];
+        validateEndpointPort(x8, new FieldPath(p, 'ports', i7), e);
+      }
+    }
+  }
+}
+
+/** Checks a {@link Endpoints} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateEndpoints(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'subsets':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'Endpoints') e.notSupported(`${p}.kind`, x1, ['Endpoints']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateObjectMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.subsets;
+  if (!(x3 === undefined || x3 === null)) {
+    if (!Array.isArray(x3)) e.type(`${p}.subsets`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        validateEndpointSubset(x5, new FieldPath(p, 'subsets', i4), e);
+      }
+    }
+  }
+}
+
+/** Checks a {@link EndpointsList} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateEndpointsList(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'EndpointsList') e.notSupported(`${p}.kind`, x1, ['EndpointsList']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateListMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.items;
+  if (x3 === undefined || x3 === null) e.required(`${p}.items`);
+  else {
+    if (!Array.isArray(x3)) e.type(`${p}.items`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        validateEndpoints(x5, new FieldPath(p, 'items', i4), e);
+      }
+    }
+  }
+}
+
 /** Checks a {@link EnvFromSource} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateEnvFromSource(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
@@ -1180,6 +1455,190 @@ export function validateKeyToPath(v: unknown, p: PathLike, e: Collector): void {
   }
 }
 
+/** Checks a {@link LimitRange} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateLimitRange(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'LimitRange') e.notSupported(`${p}.kind`, x1, ['LimitRange']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateObjectMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.spec;
+  if (!(x3 === undefined || x3 === null)) {
+    validateLimitRangeSpec(x3, new FieldPath(p, 'spec'), e);
+  }
+}
+
+/** Checks a {@link LimitRangeItem} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateLimitRangeItem(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'max': case 'min': case 'default': case 'defaultRequest': case 'maxLimitRequestRatio':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.type;
+  if (x0 === undefined || x0 === null) e.required(`${p}.type`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.type`, x0, 'string');
+    else {
+      if (x0 !== 'Pod' && x0 !== 'Container' && x0 !== 'PersistentVolumeClaim') e.notSupported(`${p}.type`, x0, ['Pod', 'Container', 'PersistentVolumeClaim']);
+    }
+  }
+  const x1 = v.max;
+  if (!(x1 === undefined || x1 === null)) {
+    if (!isObject(x1)) e.type(`${p}.max`, x1, 'object');
+    else {
+      for (const k2 in x1) {
+        const x3: unknown = x1[k2];
+        if (!isQuantity(x3)) e.invalid(`${p}.max[${k2}]`, x3, 'must be a quantity such as 1Gi, 500m or 1e3');
+      }
+    }
+  }
+  const x4 = v.min;
+  if (!(x4 === undefined || x4 === null)) {
+    if (!isObject(x4)) e.type(`${p}.min`, x4, 'object');
+    else {
+      for (const k5 in x4) {
+        const x6: unknown = x4[k5];
+        if (!isQuantity(x6)) e.invalid(`${p}.min[${k5}]`, x6, 'must be a quantity such as 1Gi, 500m or 1e3');
+      }
+    }
+  }
+  const x7 = v.default;
+  if (!(x7 === undefined || x7 === null)) {
+    if (!isObject(x7)) e.type(`${p}.default`, x7, 'object');
+    else {
+      for (const k8 in x7) {
+        const x9: unknown = x7[k8];
+        if (!isQuantity(x9)) e.invalid(`${p}.default[${k8}]`, x9, 'must be a quantity such as 1Gi, 500m or 1e3');
+      }
+    }
+  }
+  const x10 = v.defaultRequest;
+  if (!(x10 === undefined || x10 === null)) {
+    if (!isObject(x10)) e.type(`${p}.defaultRequest`, x10, 'object');
+    else {
+      for (const k11 in x10) {
+        const x12: unknown = x10[k11];
+        if (!isQuantity(x12)) e.invalid(`${p}.defaultRequest[${k11}]`, x12, 'must be a quantity such as 1Gi, 500m or 1e3');
+      }
+    }
+  }
+  const x13 = v.maxLimitRequestRatio;
+  if (!(x13 === undefined || x13 === null)) {
+    if (!isObject(x13)) e.type(`${p}.maxLimitRequestRatio`, x13, 'object');
+    else {
+      for (const k14 in x13) {
+        const x15: unknown = x13[k14];
+        if (!isQuantity(x15)) e.invalid(`${p}.maxLimitRequestRatio[${k14}]`, x15, 'must be a quantity such as 1Gi, 500m or 1e3');
+      }
+    }
+  }
+}
+
+/** Checks a {@link LimitRangeList} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateLimitRangeList(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'LimitRangeList') e.notSupported(`${p}.kind`, x1, ['LimitRangeList']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateListMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.items;
+  if (x3 === undefined || x3 === null) e.required(`${p}.items`);
+  else {
+    if (!Array.isArray(x3)) e.type(`${p}.items`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        validateLimitRange(x5, new FieldPath(p, 'items', i4), e);
+      }
+    }
+  }
+}
+
+/** Checks a {@link LimitRangeSpec} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateLimitRangeSpec(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'limits':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.limits;
+  if (x0 === undefined || x0 === null) e.required(`${p}.limits`);
+  else {
+    if (!Array.isArray(x0)) e.type(`${p}.limits`, x0, 'array');
+    else {
+      for (let i1 = 0; i1 < x0.length; i1++) {
+        const x2: unknown = x0[i1];
+        validateLimitRangeItem(x2, new FieldPath(p, 'limits', i1), e);
+      }
+    }
+  }
+}
+
 /** Checks a {@link LoadBalancerIngress} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateLoadBalancerIngress(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
@@ -1247,6 +1706,85 @@ export function validateLocalObjectReference(v: unknown, p: PathLike, e: Collect
   const x0 = v.name;
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
+  }
+}
+
+/** Checks a {@link LocalVolumeSource} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateLocalVolumeSource(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'path': case 'fsType':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.path;
+  if (x0 === undefined || x0 === null) e.required(`${p}.path`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.path`, x0, 'string');
+  }
+  const x1 = v.fsType;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.fsType`, x1, 'string');
+  }
+}
+
+/** Checks a {@link ModifyVolumeStatus} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateModifyVolumeStatus(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'targetVolumeAttributesClassName': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.targetVolumeAttributesClassName;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.targetVolumeAttributesClassName`, x0, 'string');
+  }
+  const x1 = v.status;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.status`, x1, 'string');
+  }
+}
+
+/** Checks a {@link NFSVolumeSource} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateNFSVolumeSource(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'server': case 'path': case 'readOnly':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.server;
+  if (x0 === undefined || x0 === null) e.required(`${p}.server`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.server`, x0, 'string');
+  }
+  const x1 = v.path;
+  if (x1 === undefined || x1 === null) e.required(`${p}.path`);
+  else {
+    if (typeof x1 !== 'string') e.type(`${p}.path`, x1, 'string');
+  }
+  const x2 = v.readOnly;
+  if (!(x2 === undefined || x2 === null)) {
+    if (typeof x2 !== 'boolean') e.type(`${p}.readOnly`, x2, 'boolean');
   }
 }
 
@@ -2028,6 +2566,335 @@ export function validateObjectReference(v: unknown, p: PathLike, e: Collector): 
   }
 }
 
+/** Checks a {@link PersistentVolume} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePersistentVolume(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'PersistentVolume') e.notSupported(`${p}.kind`, x1, ['PersistentVolume']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateObjectMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.spec;
+  if (!(x3 === undefined || x3 === null)) {
+    validatePersistentVolumeSpec(x3, new FieldPath(p, 'spec'), e);
+  }
+  const x4 = v.status;
+  if (!(x4 === undefined || x4 === null)) {
+    validatePersistentVolumeStatus(x4, new FieldPath(p, 'status'), e);
+  }
+}
+
+/** Checks a {@link PersistentVolumeClaim} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePersistentVolumeClaim(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'PersistentVolumeClaim') e.notSupported(`${p}.kind`, x1, ['PersistentVolumeClaim']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateObjectMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.spec;
+  if (!(x3 === undefined || x3 === null)) {
+    validatePersistentVolumeClaimSpec(x3, new FieldPath(p, 'spec'), e);
+  }
+  const x4 = v.status;
+  if (!(x4 === undefined || x4 === null)) {
+    validatePersistentVolumeClaimStatus(x4, new FieldPath(p, 'status'), e);
+  }
+}
+
+/** Checks a {@link PersistentVolumeClaimCondition} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePersistentVolumeClaimCondition(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'status': case 'lastProbeTime': case 'lastTransitionTime': case 'reason': case 'message':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.type;
+  if (x0 === undefined || x0 === null) e.required(`${p}.type`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.type`, x0, 'string');
+  }
+  const x1 = v.status;
+  if (x1 === undefined || x1 === null) e.required(`${p}.status`);
+  else {
+    if (typeof x1 !== 'string') e.type(`${p}.status`, x1, 'string');
+    else {
+      if (x1 !== 'True' && x1 !== 'False' && x1 !== 'Unknown') e.notSupported(`${p}.status`, x1, ['True', 'False', 'Unknown']);
+    }
+  }
+  const x2 = v.lastProbeTime;
+  if (!(x2 === undefined || x2 === null)) {
+    if (typeof x2 !== 'string') e.type(`${p}.lastProbeTime`, x2, 'string');
+    else {
+      if (!isDateTime(x2)) e.invalid(`${p}.lastProbeTime`, x2, 'must be an RFC 3339 timestamp');
+    }
+  }
+  const x3 = v.lastTransitionTime;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'string') e.type(`${p}.lastTransitionTime`, x3, 'string');
+    else {
+      if (!isDateTime(x3)) e.invalid(`${p}.lastTransitionTime`, x3, 'must be an RFC 3339 timestamp');
+    }
+  }
+  const x4 = v.reason;
+  if (!(x4 === undefined || x4 === null)) {
+    if (typeof x4 !== 'string') e.type(`${p}.reason`, x4, 'string');
+  }
+  const x5 = v.message;
+  if (!(x5 === undefined || x5 === null)) {
+    if (typeof x5 !== 'string') e.type(`${p}.message`, x5, 'string');
+  }
+}
+
+/** Checks a {@link PersistentVolumeClaimList} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePersistentVolumeClaimList(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'PersistentVolumeClaimList') e.notSupported(`${p}.kind`, x1, ['PersistentVolumeClaimList']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateListMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.items;
+  if (x3 === undefined || x3 === null) e.required(`${p}.items`);
+  else {
+    if (!Array.isArray(x3)) e.type(`${p}.items`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        validatePersistentVolumeClaim(x5, new FieldPath(p, 'items', i4), e);
+      }
+    }
+  }
+}
+
+/** Checks a {@link PersistentVolumeClaimSpec} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePersistentVolumeClaimSpec(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'accessModes': case 'selector': case 'resources': case 'volumeName': case 'storageClassName': case 'volumeMode': case 'dataSource': case 'dataSourceRef': case 'volumeAttributesClassName':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.accessModes;
+  if (!(x0 === undefined || x0 === null)) {
+    if (!Array.isArray(x0)) e.type(`${p}.accessModes`, x0, 'array');
+    else {
+      for (let i1 = 0; i1 < x0.length; i1++) {
+        const x2: unknown = x0[i1];
+        if (typeof x2 !== 'string') e.type(`${p}.accessModes[${i1}]`, x2, 'string');
+        else {
+          if (x2 !== 'ReadWriteOnce' && x2 !== 'ReadOnlyMany' && x2 !== 'ReadWriteMany' && x2 !== 'ReadWriteOncePod') e.notSupported(`${p}.accessModes[${i1}]`, x2, ['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod']);
+        }
+      }
+    }
+  }
+  const x3 = v.selector;
+  if (!(x3 === undefined || x3 === null)) {
+    validateLabelSelector(x3, new FieldPath(p, 'selector'), e);
+  }
+  const x4 = v.resources;
+  if (!(x4 === undefined || x4 === null)) {
+    validateVolumeResourceRequirements(x4, new FieldPath(p, 'resources'), e);
+  }
+  const x5 = v.volumeName;
+  if (!(x5 === undefined || x5 === null)) {
+    if (typeof x5 !== 'string') e.type(`${p}.volumeName`, x5, 'string');
+  }
+  const x6 = v.storageClassName;
+  if (!(x6 === undefined || x6 === null)) {
+    if (typeof x6 !== 'string') e.type(`${p}.storageClassName`, x6, 'string');
+  }
+  const x7 = v.volumeMode;
+  if (!(x7 === undefined || x7 === null)) {
+    if (typeof x7 !== 'string') e.type(`${p}.volumeMode`, x7, 'string');
+    else {
+      if (x7 !== 'Block' && x7 !== 'Filesystem') e.notSupported(`${p}.volumeMode`, x7, ['Block', 'Filesystem']);
+    }
+  }
+  const x8 = v.dataSource;
+  if (!(x8 === undefined || x8 === null)) {
+    validateTypedLocalObjectReference(x8, new FieldPath(p, 'dataSource'), e);
+  }
+  const x9 = v.dataSourceRef;
+  if (!(x9 === undefined || x9 === null)) {
+    validateTypedObjectReference(x9, new FieldPath(p, 'dataSourceRef'), e);
+  }
+  const x10 = v.volumeAttributesClassName;
+  if (!(x10 === undefined || x10 === null)) {
+    if (typeof x10 !== 'string') e.type(`${p}.volumeAttributesClassName`, x10, 'string');
+  }
+}
+
+/** Checks a {@link PersistentVolumeClaimStatus} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePersistentVolumeClaimStatus(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'phase': case 'accessModes': case 'capacity': case 'conditions': case 'allocatedResources': case 'allocatedResourceStatuses': case 'currentVolumeAttributesClassName': case 'modifyVolumeStatus':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.phase;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.phase`, x0, 'string');
+    else {
+      if (x0 !== 'Pending' && x0 !== 'Bound' && x0 !== 'Lost') e.notSupported(`${p}.phase`, x0, ['Pending', 'Bound', 'Lost']);
+    }
+  }
+  const x1 = v.accessModes;
+  if (!(x1 === undefined || x1 === null)) {
+    if (!Array.isArray(x1)) e.type(`${p}.accessModes`, x1, 'array');
+    else {
+      for (let i2 = 0; i2 < x1.length; i2++) {
+        const x3: unknown = x1[i2];
+        if (typeof x3 !== 'string') e.type(`${p}.accessModes[${i2}]`, x3, 'string');
+        else {
+          if (x3 !== 'ReadWriteOnce' && x3 !== 'ReadOnlyMany' && x3 !== 'ReadWriteMany' && x3 !== 'ReadWriteOncePod') e.notSupported(`${p}.accessModes[${i2}]`, x3, ['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod']);
+        }
+      }
+    }
+  }
+  const x4 = v.capacity;
+  if (!(x4 === undefined || x4 === null)) {
+    if (!isObject(x4)) e.type(`${p}.capacity`, x4, 'object');
+    else {
+      for (const k5 in x4) {
+        const x6: unknown = x4[k5];
+        if (!isQuantity(x6)) e.invalid(`${p}.capacity[${k5}]`, x6, 'must be a quantity such as 1Gi, 500m or 1e3');
+      }
+    }
+  }
+  const x7 = v.conditions;
+  if (!(x7 === undefined || x7 === null)) {
+    if (!Array.isArray(x7)) e.type(`${p}.conditions`, x7, 'array');
+    else {
+      for (let i8 = 0; i8 < x7.length; i8++) {
+        const x9: unknown = x7[i8];
+        validatePersistentVolumeClaimCondition(x9, new FieldPath(p, 'conditions', i8), e);
+      }
+      if (x7.length > 1) checkMapKeysUnique(new FieldPath(p, 'conditions'), x7, typeKeys, e);
+    }
+  }
+  const x10 = v.allocatedResources;
+  if (!(x10 === undefined || x10 === null)) {
+    if (!isObject(x10)) e.type(`${p}.allocatedResources`, x10, 'object');
+    else {
+      for (const k11 in x10) {
+        const x12: unknown = x10[k11];
+        if (!isQuantity(x12)) e.invalid(`${p}.allocatedResources[${k11}]`, x12, 'must be a quantity such as 1Gi, 500m or 1e3');
+      }
+    }
+  }
+  const x13 = v.allocatedResourceStatuses;
+  if (!(x13 === undefined || x13 === null)) {
+    if (!isObject(x13)) e.type(`${p}.allocatedResourceStatuses`, x13, 'object');
+    else {
+      for (const k14 in x13) {
+        const x15: unknown = x13[k14];
+        if (typeof x15 !== 'string') e.type(`${p}.allocatedResourceStatuses[${k14}]`, x15, 'string');
+      }
+    }
+  }
+  const x16 = v.currentVolumeAttributesClassName;
+  if (!(x16 === undefined || x16 === null)) {
+    if (typeof x16 !== 'string') e.type(`${p}.currentVolumeAttributesClassName`, x16, 'string');
+  }
+  const x17 = v.modifyVolumeStatus;
+  if (!(x17 === undefined || x17 === null)) {
+    validateModifyVolumeStatus(x17, new FieldPath(p, 'modifyVolumeStatus'), e);
+  }
+}
+
 /** Checks a {@link PersistentVolumeClaimVolumeSource} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validatePersistentVolumeClaimVolumeSource(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
@@ -2050,6 +2917,216 @@ export function validatePersistentVolumeClaimVolumeSource(v: unknown, p: PathLik
   const x1 = v.readOnly;
   if (!(x1 === undefined || x1 === null)) {
     if (typeof x1 !== 'boolean') e.type(`${p}.readOnly`, x1, 'boolean');
+  }
+}
+
+/** Checks a {@link PersistentVolumeList} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePersistentVolumeList(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'PersistentVolumeList') e.notSupported(`${p}.kind`, x1, ['PersistentVolumeList']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateListMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.items;
+  if (x3 === undefined || x3 === null) e.required(`${p}.items`);
+  else {
+    if (!Array.isArray(x3)) e.type(`${p}.items`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        validatePersistentVolume(x5, new FieldPath(p, 'items', i4), e);
+      }
+    }
+  }
+}
+
+/** Checks a {@link PersistentVolumeSource} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePersistentVolumeSource(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'hostPath': case 'nfs': case 'local': case 'csi':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.hostPath;
+  if (!(x0 === undefined || x0 === null)) {
+    validateHostPathVolumeSource(x0, new FieldPath(p, 'hostPath'), e);
+  }
+  const x1 = v.nfs;
+  if (!(x1 === undefined || x1 === null)) {
+    validateNFSVolumeSource(x1, new FieldPath(p, 'nfs'), e);
+  }
+  const x2 = v.local;
+  if (!(x2 === undefined || x2 === null)) {
+    validateLocalVolumeSource(x2, new FieldPath(p, 'local'), e);
+  }
+  const x3 = v.csi;
+  if (!(x3 === undefined || x3 === null)) {
+    validateCSIPersistentVolumeSource(x3, new FieldPath(p, 'csi'), e);
+  }
+}
+
+/** Checks a {@link PersistentVolumeSpec} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePersistentVolumeSpec(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'hostPath': case 'nfs': case 'local': case 'csi': case 'capacity': case 'accessModes': case 'claimRef': case 'persistentVolumeReclaimPolicy': case 'storageClassName': case 'mountOptions': case 'volumeMode': case 'nodeAffinity': case 'volumeAttributesClassName':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.hostPath;
+  if (!(x0 === undefined || x0 === null)) {
+    validateHostPathVolumeSource(x0, new FieldPath(p, 'hostPath'), e);
+  }
+  const x1 = v.nfs;
+  if (!(x1 === undefined || x1 === null)) {
+    validateNFSVolumeSource(x1, new FieldPath(p, 'nfs'), e);
+  }
+  const x2 = v.local;
+  if (!(x2 === undefined || x2 === null)) {
+    validateLocalVolumeSource(x2, new FieldPath(p, 'local'), e);
+  }
+  const x3 = v.csi;
+  if (!(x3 === undefined || x3 === null)) {
+    validateCSIPersistentVolumeSource(x3, new FieldPath(p, 'csi'), e);
+  }
+  const x4 = v.capacity;
+  if (!(x4 === undefined || x4 === null)) {
+    if (!isObject(x4)) e.type(`${p}.capacity`, x4, 'object');
+    else {
+      for (const k5 in x4) {
+        const x6: unknown = x4[k5];
+        if (!isQuantity(x6)) e.invalid(`${p}.capacity[${k5}]`, x6, 'must be a quantity such as 1Gi, 500m or 1e3');
+      }
+    }
+  }
+  const x7 = v.accessModes;
+  if (!(x7 === undefined || x7 === null)) {
+    if (!Array.isArray(x7)) e.type(`${p}.accessModes`, x7, 'array');
+    else {
+      for (let i8 = 0; i8 < x7.length; i8++) {
+        const x9: unknown = x7[i8];
+        if (typeof x9 !== 'string') e.type(`${p}.accessModes[${i8}]`, x9, 'string');
+        else {
+          if (x9 !== 'ReadWriteOnce' && x9 !== 'ReadOnlyMany' && x9 !== 'ReadWriteMany' && x9 !== 'ReadWriteOncePod') e.notSupported(`${p}.accessModes[${i8}]`, x9, ['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod']);
+        }
+      }
+    }
+  }
+  const x10 = v.claimRef;
+  if (!(x10 === undefined || x10 === null)) {
+    validateObjectReference(x10, new FieldPath(p, 'claimRef'), e);
+  }
+  const x11 = v.persistentVolumeReclaimPolicy;
+  if (!(x11 === undefined || x11 === null)) {
+    if (typeof x11 !== 'string') e.type(`${p}.persistentVolumeReclaimPolicy`, x11, 'string');
+    else {
+      if (x11 !== 'Retain' && x11 !== 'Delete' && x11 !== 'Recycle') e.notSupported(`${p}.persistentVolumeReclaimPolicy`, x11, ['Retain', 'Delete', 'Recycle']);
+    }
+  }
+  const x12 = v.storageClassName;
+  if (!(x12 === undefined || x12 === null)) {
+    if (typeof x12 !== 'string') e.type(`${p}.storageClassName`, x12, 'string');
+  }
+  const x13 = v.mountOptions;
+  if (!(x13 === undefined || x13 === null)) {
+    if (!Array.isArray(x13)) e.type(`${p}.mountOptions`, x13, 'array');
+    else {
+      for (let i14 = 0; i14 < x13.length; i14++) {
+        const x15: unknown = x13[i14];
+        if (typeof x15 !== 'string') e.type(`${p}.mountOptions[${i14}]`, x15, 'string');
+      }
+    }
+  }
+  const x16 = v.volumeMode;
+  if (!(x16 === undefined || x16 === null)) {
+    if (typeof x16 !== 'string') e.type(`${p}.volumeMode`, x16, 'string');
+    else {
+      if (x16 !== 'Block' && x16 !== 'Filesystem') e.notSupported(`${p}.volumeMode`, x16, ['Block', 'Filesystem']);
+    }
+  }
+  const x17 = v.nodeAffinity;
+  if (!(x17 === undefined || x17 === null)) {
+    validateVolumeNodeAffinity(x17, new FieldPath(p, 'nodeAffinity'), e);
+  }
+  const x18 = v.volumeAttributesClassName;
+  if (!(x18 === undefined || x18 === null)) {
+    if (typeof x18 !== 'string') e.type(`${p}.volumeAttributesClassName`, x18, 'string');
+  }
+}
+
+/** Checks a {@link PersistentVolumeStatus} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePersistentVolumeStatus(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'phase': case 'message': case 'reason': case 'lastPhaseTransitionTime':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.phase;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.phase`, x0, 'string');
+    else {
+      if (!allowed4.has(x0)) e.notSupported(`${p}.phase`, x0, ['Pending', 'Available', 'Bound', 'Released', 'Failed']);
+    }
+  }
+  const x1 = v.message;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.message`, x1, 'string');
+  }
+  const x2 = v.reason;
+  if (!(x2 === undefined || x2 === null)) {
+    if (typeof x2 !== 'string') e.type(`${p}.reason`, x2, 'string');
+  }
+  const x3 = v.lastPhaseTransitionTime;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'string') e.type(`${p}.lastPhaseTransitionTime`, x3, 'string');
+    else {
+      if (!isDateTime(x3)) e.invalid(`${p}.lastPhaseTransitionTime`, x3, 'must be an RFC 3339 timestamp');
+    }
   }
 }
 
@@ -2508,7 +3585,7 @@ export function validatePodStatus(v: unknown, p: PathLike, e: Collector): void {
   if (!(x0 === undefined || x0 === null)) {
     if (typeof x0 !== 'string') e.type(`${p}.phase`, x0, 'string');
     else {
-      if (!allowed4.has(x0)) e.notSupported(`${p}.phase`, x0, ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown']);
+      if (!allowed5.has(x0)) e.notSupported(`${p}.phase`, x0, ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown']);
     }
   }
   const x1 = v.conditions;
@@ -2757,6 +3834,235 @@ export function validateProbeHandler(v: unknown, p: PathLike, e: Collector): voi
   }
 }
 
+/** Checks a {@link ReplicationController} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateReplicationController(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'ReplicationController') e.notSupported(`${p}.kind`, x1, ['ReplicationController']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateObjectMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.spec;
+  if (!(x3 === undefined || x3 === null)) {
+    validateReplicationControllerSpec(x3, new FieldPath(p, 'spec'), e);
+  }
+  const x4 = v.status;
+  if (!(x4 === undefined || x4 === null)) {
+    validateReplicationControllerStatus(x4, new FieldPath(p, 'status'), e);
+  }
+}
+
+/** Checks a {@link ReplicationControllerCondition} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateReplicationControllerCondition(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'status': case 'lastTransitionTime': case 'reason': case 'message':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.type;
+  if (x0 === undefined || x0 === null) e.required(`${p}.type`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.type`, x0, 'string');
+  }
+  const x1 = v.status;
+  if (x1 === undefined || x1 === null) e.required(`${p}.status`);
+  else {
+    if (typeof x1 !== 'string') e.type(`${p}.status`, x1, 'string');
+    else {
+      if (x1 !== 'True' && x1 !== 'False' && x1 !== 'Unknown') e.notSupported(`${p}.status`, x1, ['True', 'False', 'Unknown']);
+    }
+  }
+  const x2 = v.lastTransitionTime;
+  if (!(x2 === undefined || x2 === null)) {
+    if (typeof x2 !== 'string') e.type(`${p}.lastTransitionTime`, x2, 'string');
+    else {
+      if (!isDateTime(x2)) e.invalid(`${p}.lastTransitionTime`, x2, 'must be an RFC 3339 timestamp');
+    }
+  }
+  const x3 = v.reason;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'string') e.type(`${p}.reason`, x3, 'string');
+  }
+  const x4 = v.message;
+  if (!(x4 === undefined || x4 === null)) {
+    if (typeof x4 !== 'string') e.type(`${p}.message`, x4, 'string');
+  }
+}
+
+/** Checks a {@link ReplicationControllerList} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateReplicationControllerList(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'ReplicationControllerList') e.notSupported(`${p}.kind`, x1, ['ReplicationControllerList']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateListMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.items;
+  if (x3 === undefined || x3 === null) e.required(`${p}.items`);
+  else {
+    if (!Array.isArray(x3)) e.type(`${p}.items`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        validateReplicationController(x5, new FieldPath(p, 'items', i4), e);
+      }
+    }
+  }
+}
+
+/** Checks a {@link ReplicationControllerSpec} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateReplicationControllerSpec(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'replicas': case 'minReadySeconds': case 'selector': case 'template':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.replicas;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.replicas`, x0, 'integer');
+    else if (x0 < -2147483648 || x0 > 2147483647) e.invalid(`${p}.replicas`, x0, 'out of range for int32');
+    if (typeof x0 === 'number') {
+      if (x0 < 0) e.invalid(`${p}.replicas`, x0, 'must be greater than or equal to 0');
+    }
+  }
+  const x1 = v.minReadySeconds;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'number' || !Number.isInteger(x1)) e.type(`${p}.minReadySeconds`, x1, 'integer');
+    else if (x1 < -2147483648 || x1 > 2147483647) e.invalid(`${p}.minReadySeconds`, x1, 'out of range for int32');
+    if (typeof x1 === 'number') {
+      if (x1 < 0) e.invalid(`${p}.minReadySeconds`, x1, 'must be greater than or equal to 0');
+    }
+  }
+  const x2 = v.selector;
+  if (!(x2 === undefined || x2 === null)) {
+    if (!isObject(x2)) e.type(`${p}.selector`, x2, 'object');
+    else {
+      for (const k3 in x2) {
+        const x4: unknown = x2[k3];
+        if (typeof x4 !== 'string') e.type(`${p}.selector[${k3}]`, x4, 'string');
+      }
+    }
+  }
+  const x5 = v.template;
+  if (!(x5 === undefined || x5 === null)) {
+    validatePodTemplateSpec(x5, new FieldPath(p, 'template'), e);
+  }
+}
+
+/** Checks a {@link ReplicationControllerStatus} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateReplicationControllerStatus(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'replicas': case 'fullyLabeledReplicas': case 'readyReplicas': case 'availableReplicas': case 'observedGeneration': case 'conditions':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.replicas;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.replicas`, x0, 'integer');
+    else if (x0 < -2147483648 || x0 > 2147483647) e.invalid(`${p}.replicas`, x0, 'out of range for int32');
+  }
+  const x1 = v.fullyLabeledReplicas;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'number' || !Number.isInteger(x1)) e.type(`${p}.fullyLabeledReplicas`, x1, 'integer');
+    else if (x1 < -2147483648 || x1 > 2147483647) e.invalid(`${p}.fullyLabeledReplicas`, x1, 'out of range for int32');
+  }
+  const x2 = v.readyReplicas;
+  if (!(x2 === undefined || x2 === null)) {
+    if (typeof x2 !== 'number' || !Number.isInteger(x2)) e.type(`${p}.readyReplicas`, x2, 'integer');
+    else if (x2 < -2147483648 || x2 > 2147483647) e.invalid(`${p}.readyReplicas`, x2, 'out of range for int32');
+  }
+  const x3 = v.availableReplicas;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'number' || !Number.isInteger(x3)) e.type(`${p}.availableReplicas`, x3, 'integer');
+    else if (x3 < -2147483648 || x3 > 2147483647) e.invalid(`${p}.availableReplicas`, x3, 'out of range for int32');
+  }
+  const x4 = v.observedGeneration;
+  if (!(x4 === undefined || x4 === null)) {
+    if (typeof x4 !== 'number' || !Number.isInteger(x4)) e.type(`${p}.observedGeneration`, x4, 'integer');
+    else if (!Number.isSafeInteger(x4)) e.invalid(`${p}.observedGeneration`, x4, 'out of range for int64');
+  }
+  const x5 = v.conditions;
+  if (!(x5 === undefined || x5 === null)) {
+    if (!Array.isArray(x5)) e.type(`${p}.conditions`, x5, 'array');
+    else {
+      for (let i6 = 0; i6 < x5.length; i6++) {
+        const x7: unknown = x5[i6];
+        validateReplicationControllerCondition(x7, new FieldPath(p, 'conditions', i6), e);
+      }
+      if (x5.length > 1) checkMapKeysUnique(new FieldPath(p, 'conditions'), x5, typeKeys, e);
+    }
+  }
+}
+
 /** Checks a {@link ResourceFieldSelector} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateResourceFieldSelector(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
@@ -2783,6 +4089,172 @@ export function validateResourceFieldSelector(v: unknown, p: PathLike, e: Collec
   const x2 = v.divisor;
   if (!(x2 === undefined || x2 === null)) {
     if (!isQuantity(x2)) e.invalid(`${p}.divisor`, x2, 'must be a quantity such as 1Gi, 500m or 1e3');
+  }
+}
+
+/** Checks a {@link ResourceQuota} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateResourceQuota(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'ResourceQuota') e.notSupported(`${p}.kind`, x1, ['ResourceQuota']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateObjectMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.spec;
+  if (!(x3 === undefined || x3 === null)) {
+    validateResourceQuotaSpec(x3, new FieldPath(p, 'spec'), e);
+  }
+  const x4 = v.status;
+  if (!(x4 === undefined || x4 === null)) {
+    validateResourceQuotaStatus(x4, new FieldPath(p, 'status'), e);
+  }
+}
+
+/** Checks a {@link ResourceQuotaList} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateResourceQuotaList(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'ResourceQuotaList') e.notSupported(`${p}.kind`, x1, ['ResourceQuotaList']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateListMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.items;
+  if (x3 === undefined || x3 === null) e.required(`${p}.items`);
+  else {
+    if (!Array.isArray(x3)) e.type(`${p}.items`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        validateResourceQuota(x5, new FieldPath(p, 'items', i4), e);
+      }
+    }
+  }
+}
+
+/** Checks a {@link ResourceQuotaSpec} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateResourceQuotaSpec(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'hard': case 'scopes': case 'scopeSelector':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.hard;
+  if (!(x0 === undefined || x0 === null)) {
+    if (!isObject(x0)) e.type(`${p}.hard`, x0, 'object');
+    else {
+      for (const k1 in x0) {
+        const x2: unknown = x0[k1];
+        if (!isQuantity(x2)) e.invalid(`${p}.hard[${k1}]`, x2, 'must be a quantity such as 1Gi, 500m or 1e3');
+      }
+    }
+  }
+  const x3 = v.scopes;
+  if (!(x3 === undefined || x3 === null)) {
+    if (!Array.isArray(x3)) e.type(`${p}.scopes`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        if (typeof x5 !== 'string') e.type(`${p}.scopes[${i4}]`, x5, 'string');
+        else {
+          if (!allowed6.has(x5)) e.notSupported(`${p}.scopes[${i4}]`, x5, ['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'PriorityClass', 'CrossNamespacePodAffinity']);
+        }
+      }
+    }
+  }
+  const x6 = v.scopeSelector;
+  if (!(x6 === undefined || x6 === null)) {
+    validateScopeSelector(x6, new FieldPath(p, 'scopeSelector'), e);
+  }
+}
+
+/** Checks a {@link ResourceQuotaStatus} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateResourceQuotaStatus(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'hard': case 'used':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.hard;
+  if (!(x0 === undefined || x0 === null)) {
+    if (!isObject(x0)) e.type(`${p}.hard`, x0, 'object');
+    else {
+      for (const k1 in x0) {
+        const x2: unknown = x0[k1];
+        if (!isQuantity(x2)) e.invalid(`${p}.hard[${k1}]`, x2, 'must be a quantity such as 1Gi, 500m or 1e3');
+      }
+    }
+  }
+  const x3 = v.used;
+  if (!(x3 === undefined || x3 === null)) {
+    if (!isObject(x3)) e.type(`${p}.used`, x3, 'object');
+    else {
+      for (const k4 in x3) {
+        const x5: unknown = x3[k4];
+        if (!isQuantity(x5)) e.invalid(`${p}.used[${k4}]`, x5, 'must be a quantity such as 1Gi, 500m or 1e3');
+      }
+    }
   }
 }
 
@@ -2817,6 +4289,74 @@ export function validateResourceRequirements(v: unknown, p: PathLike, e: Collect
       for (const k4 in x3) {
         const x5: unknown = x3[k4];
         if (!isQuantity(x5)) e.invalid(`${p}.requests[${k4}]`, x5, 'must be a quantity such as 1Gi, 500m or 1e3');
+      }
+    }
+  }
+}
+
+/** Checks a {@link ScopeSelector} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateScopeSelector(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'matchExpressions':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.matchExpressions;
+  if (!(x0 === undefined || x0 === null)) {
+    if (!Array.isArray(x0)) e.type(`${p}.matchExpressions`, x0, 'array');
+    else {
+      for (let i1 = 0; i1 < x0.length; i1++) {
+        const x2: unknown = x0[i1];
+        validateScopedResourceSelectorRequirement(x2, new FieldPath(p, 'matchExpressions', i1), e);
+      }
+    }
+  }
+}
+
+/** Checks a {@link ScopedResourceSelectorRequirement} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateScopedResourceSelectorRequirement(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'scopeName': case 'operator': case 'values':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.scopeName;
+  if (x0 === undefined || x0 === null) e.required(`${p}.scopeName`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.scopeName`, x0, 'string');
+    else {
+      if (!allowed6.has(x0)) e.notSupported(`${p}.scopeName`, x0, ['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'PriorityClass', 'CrossNamespacePodAffinity']);
+    }
+  }
+  const x1 = v.operator;
+  if (x1 === undefined || x1 === null) e.required(`${p}.operator`);
+  else {
+    if (typeof x1 !== 'string') e.type(`${p}.operator`, x1, 'string');
+    else {
+      if (x1 !== 'In' && x1 !== 'NotIn' && x1 !== 'Exists' && x1 !== 'DoesNotExist') e.notSupported(`${p}.operator`, x1, ['In', 'NotIn', 'Exists', 'DoesNotExist']);
+    }
+  }
+  const x2 = v.values;
+  if (!(x2 === undefined || x2 === null)) {
+    if (!Array.isArray(x2)) e.type(`${p}.values`, x2, 'array');
+    else {
+      for (let i3 = 0; i3 < x2.length; i3++) {
+        const x4: unknown = x2[i3];
+        if (typeof x4 !== 'string') e.type(`${p}.values[${i3}]`, x4, 'string');
       }
     }
   }
@@ -2985,6 +4525,30 @@ export function validateSecretList(v: unknown, p: PathLike, e: Collector): void 
   }
 }
 
+/** Checks a {@link SecretReference} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateSecretReference(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'namespace':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.name;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
+  }
+  const x1 = v.namespace;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.namespace`, x1, 'string');
+  }
+}
+
 /** Checks a {@link SecretVolumeSource} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateSecretVolumeSource(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
@@ -3067,6 +4631,110 @@ export function validateService(v: unknown, p: PathLike, e: Collector): void {
   const x4 = v.status;
   if (!(x4 === undefined || x4 === null)) {
     validateServiceStatus(x4, new FieldPath(p, 'status'), e);
+  }
+}
+
+/** Checks a {@link ServiceAccount} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateServiceAccount(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'secrets': case 'imagePullSecrets': case 'automountServiceAccountToken':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'ServiceAccount') e.notSupported(`${p}.kind`, x1, ['ServiceAccount']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateObjectMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.secrets;
+  if (!(x3 === undefined || x3 === null)) {
+    if (!Array.isArray(x3)) e.type(`${p}.secrets`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        validateObjectReference(x5, new FieldPath(p, 'secrets', i4), e);
+      }
+      if (x3.length > 1) checkMapKeysUnique(new FieldPath(p, 'secrets'), x3, nameKeys, e);
+    }
+  }
+  const x6 = v.imagePullSecrets;
+  if (!(x6 === undefined || x6 === null)) {
+    if (!Array.isArray(x6)) e.type(`${p}.imagePullSecrets`, x6, 'array');
+    else {
+      for (let i7 = 0; i7 < x6.length; i7++) {
+        const x8: unknown = x6[i7];
+        validateLocalObjectReference(x8, new FieldPath(p, 'imagePullSecrets', i7), e);
+      }
+    }
+  }
+  const x9 = v.automountServiceAccountToken;
+  if (!(x9 === undefined || x9 === null)) {
+    if (typeof x9 !== 'boolean') e.type(`${p}.automountServiceAccountToken`, x9, 'boolean');
+  }
+}
+
+/** Checks a {@link ServiceAccountList} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateServiceAccountList(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'ServiceAccountList') e.notSupported(`${p}.kind`, x1, ['ServiceAccountList']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateListMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.items;
+  if (x3 === undefined || x3 === null) e.required(`${p}.items`);
+  else {
+    if (!Array.isArray(x3)) e.type(`${p}.items`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        validateServiceAccount(x5, new FieldPath(p, 'items', i4), e);
+      }
+    }
   }
 }
 
@@ -3440,6 +5108,64 @@ export function validateToleration(v: unknown, p: PathLike, e: Collector): void 
   }
 }
 
+/** Checks a {@link TopologySelectorLabelRequirement} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateTopologySelectorLabelRequirement(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'key': case 'values':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.key;
+  if (x0 === undefined || x0 === null) e.required(`${p}.key`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.key`, x0, 'string');
+  }
+  const x1 = v.values;
+  if (x1 === undefined || x1 === null) e.required(`${p}.values`);
+  else {
+    if (!Array.isArray(x1)) e.type(`${p}.values`, x1, 'array');
+    else {
+      for (let i2 = 0; i2 < x1.length; i2++) {
+        const x3: unknown = x1[i2];
+        if (typeof x3 !== 'string') e.type(`${p}.values[${i2}]`, x3, 'string');
+      }
+    }
+  }
+}
+
+/** Checks a {@link TopologySelectorTerm} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateTopologySelectorTerm(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'matchLabelExpressions':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.matchLabelExpressions;
+  if (!(x0 === undefined || x0 === null)) {
+    if (!Array.isArray(x0)) e.type(`${p}.matchLabelExpressions`, x0, 'array');
+    else {
+      for (let i1 = 0; i1 < x0.length; i1++) {
+        const x2: unknown = x0[i1];
+        validateTopologySelectorLabelRequirement(x2, new FieldPath(p, 'matchLabelExpressions', i1), e);
+      }
+    }
+  }
+}
+
 /** Checks a {@link TopologySpreadConstraint} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateTopologySpreadConstraint(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
@@ -3514,6 +5240,70 @@ export function validateTopologySpreadConstraint(v: unknown, p: PathLike, e: Col
         if (typeof x9 !== 'string') e.type(`${p}.matchLabelKeys[${i8}]`, x9, 'string');
       }
     }
+  }
+}
+
+/** Checks a {@link TypedLocalObjectReference} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateTypedLocalObjectReference(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiGroup': case 'kind': case 'name':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiGroup;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiGroup`, x0, 'string');
+  }
+  const x1 = v.kind;
+  if (x1 === undefined || x1 === null) e.required(`${p}.kind`);
+  else {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+  }
+  const x2 = v.name;
+  if (x2 === undefined || x2 === null) e.required(`${p}.name`);
+  else {
+    if (typeof x2 !== 'string') e.type(`${p}.name`, x2, 'string');
+  }
+}
+
+/** Checks a {@link TypedObjectReference} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateTypedObjectReference(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiGroup': case 'kind': case 'name': case 'namespace':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiGroup;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiGroup`, x0, 'string');
+  }
+  const x1 = v.kind;
+  if (x1 === undefined || x1 === null) e.required(`${p}.kind`);
+  else {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+  }
+  const x2 = v.name;
+  if (x2 === undefined || x2 === null) e.required(`${p}.name`);
+  else {
+    if (typeof x2 !== 'string') e.type(`${p}.name`, x2, 'string');
+  }
+  const x3 = v.namespace;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'string') e.type(`${p}.namespace`, x3, 'string');
   }
 }
 
@@ -3607,6 +5397,62 @@ export function validateVolumeMount(v: unknown, p: PathLike, e: Collector): void
   const x5 = v.subPathExpr;
   if (!(x5 === undefined || x5 === null)) {
     if (typeof x5 !== 'string') e.type(`${p}.subPathExpr`, x5, 'string');
+  }
+}
+
+/** Checks a {@link VolumeNodeAffinity} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateVolumeNodeAffinity(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'required':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.required;
+  if (!(x0 === undefined || x0 === null)) {
+    validateNodeSelector(x0, new FieldPath(p, 'required'), e);
+  }
+}
+
+/** Checks a {@link VolumeResourceRequirements} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateVolumeResourceRequirements(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'limits': case 'requests':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.limits;
+  if (!(x0 === undefined || x0 === null)) {
+    if (!isObject(x0)) e.type(`${p}.limits`, x0, 'object');
+    else {
+      for (const k1 in x0) {
+        const x2: unknown = x0[k1];
+        if (!isQuantity(x2)) e.invalid(`${p}.limits[${k1}]`, x2, 'must be a quantity such as 1Gi, 500m or 1e3');
+      }
+    }
+  }
+  const x3 = v.requests;
+  if (!(x3 === undefined || x3 === null)) {
+    if (!isObject(x3)) e.type(`${p}.requests`, x3, 'object');
+    else {
+      for (const k4 in x3) {
+        const x5: unknown = x3[k4];
+        if (!isQuantity(x5)) e.invalid(`${p}.requests[${k4}]`, x5, 'must be a quantity such as 1Gi, 500m or 1e3');
+      }
+    }
   }
 }
 

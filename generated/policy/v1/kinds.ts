@@ -3,8 +3,8 @@
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
 import { noDefaults } from '../../../runtime/validate/index.js';
-import { EvictionSchema } from './schema.js';
-import { validateEviction } from './validate.js';
+import { EvictionSchema, PodDisruptionBudgetListSchema, PodDisruptionBudgetSchema } from './schema.js';
+import { validateEviction, validatePodDisruptionBudget, validatePodDisruptionBudgetList } from './validate.js';
 
 /** Every kind of policy v1, for the runtime. */
 export const policyV1Kinds: readonly KindRegistration[] = [
@@ -15,6 +15,45 @@ export const policyV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'policy/v1',
     schema: EvictionSchema,
     validate: validateEviction,
+    setDefaults: noDefaults,
+  },
+  {
+    group: 'policy',
+    version: 'v1',
+    kind: 'PodDisruptionBudget',
+    apiVersion: 'policy/v1',
+    listKind: 'PodDisruptionBudgetList',
+    schema: PodDisruptionBudgetSchema,
+    validate: validatePodDisruptionBudget,
+    setDefaults: noDefaults,
+    resource: {
+      plural: 'poddisruptionbudgets',
+      singular: 'poddisruptionbudget',
+      scope: 'Namespaced',
+      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
+      subresources: ['status'],
+      shortNames: ['pdb'],
+      categories: [],
+      printerColumns: [
+        { name: 'Min Available', type: 'string', jsonPath: '.spec.minAvailable' },
+        { name: 'Max Unavailable', type: 'string', jsonPath: '.spec.maxUnavailable' },
+        { name: 'Allowed Disruptions', type: 'integer', jsonPath: '.status.disruptionsAllowed' },
+        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      ],
+      served: true,
+      storage: true,
+      custom: false,
+      conversion: [],
+      generation: true,
+    },
+  },
+  {
+    group: 'policy',
+    version: 'v1',
+    kind: 'PodDisruptionBudgetList',
+    apiVersion: 'policy/v1',
+    schema: PodDisruptionBudgetListSchema,
+    validate: validatePodDisruptionBudgetList,
     setDefaults: noDefaults,
   },
 ];

@@ -2,7 +2,7 @@
 // Source: schemas/policy/v1.yaml
 
 import type { ProtobufPackage } from '../../../runtime/codec/index.js';
-import { EvictionSchema } from './schema.js';
+import { EvictionSchema, PodDisruptionBudgetListSchema, PodDisruptionBudgetSchema } from './schema.js';
 
 /** Protobuf messages of policy v1: package `svc.io.api.policy.v1` in `policy/v1/generated.proto`. */
 export const policyV1Protobuf: ProtobufPackage = {
@@ -10,6 +10,8 @@ export const policyV1Protobuf: ProtobufPackage = {
   file: 'policy/v1/generated.proto',
   kinds: [
     { apiVersion: 'policy/v1', kind: 'Eviction', schema: EvictionSchema },
+    { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', schema: PodDisruptionBudgetSchema },
+    { apiVersion: 'policy/v1', kind: 'PodDisruptionBudgetList', schema: PodDisruptionBudgetListSchema },
   ],
   embedded: [],
 };

@@ -2,7 +2,7 @@
 // Source: schemas/policy/v1.yaml
 
 import type { ObjectSchema } from '../../../runtime/schema/index.js';
-import { DeleteOptionsSchema, ObjectMetaSchema } from '../../meta.svc.io/v1/schema.js';
+import { ConditionSchema, DeleteOptionsSchema, LabelSelectorSchema, ListMetaSchema, ObjectMetaSchema } from '../../meta.svc.io/v1/schema.js';
 
 /** Schema descriptor of {@link Eviction} (schemas/policy/v1.yaml .definitions.Eviction). */
 export const EvictionSchema: ObjectSchema = {
@@ -13,5 +13,83 @@ export const EvictionSchema: ObjectSchema = {
     { name: 'kind', schema: { type: 'string', enum: ['Eviction'] } },
     { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
     { name: 'deleteOptions', schema: { type: 'ref', ref: () => DeleteOptionsSchema }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link PodDisruptionBudget} (schemas/policy/v1.yaml .definitions.PodDisruptionBudget). */
+export const PodDisruptionBudgetSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'policy.v1.PodDisruptionBudget',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['policy/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['PodDisruptionBudget'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    { name: 'spec', schema: { type: 'ref', ref: () => PodDisruptionBudgetSpecSchema }, proto: 2 },
+    { name: 'status', schema: { type: 'ref', ref: () => PodDisruptionBudgetStatusSchema }, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link PodDisruptionBudgetList} (schemas/policy/v1.yaml .definitions.PodDisruptionBudget). */
+export const PodDisruptionBudgetListSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'policy.v1.PodDisruptionBudgetList',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['policy/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['PodDisruptionBudgetList'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ListMetaSchema }, proto: 1 },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => PodDisruptionBudgetSchema } },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link PodDisruptionBudgetSpec} (schemas/policy/v1.yaml .definitions.PodDisruptionBudgetSpec). */
+export const PodDisruptionBudgetSpecSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'policy.v1.PodDisruptionBudgetSpec',
+  fields: [
+    { name: 'minAvailable', schema: { type: 'int-or-string' }, proto: 1 },
+    {
+      name: 'selector',
+      schema: { type: 'ref', ref: () => LabelSelectorSchema },
+      proto: 2,
+      patchStrategy: 'replace',
+    },
+    { name: 'maxUnavailable', schema: { type: 'int-or-string' }, proto: 3 },
+    {
+      name: 'unhealthyPodEvictionPolicy',
+      schema: { type: 'string', enum: ['IfHealthyBudget', 'AlwaysAllow'] },
+      proto: 4,
+    },
+  ],
+  rules: [{ rule: '!has(self.minAvailable) || !has(self.maxUnavailable)', message: 'minAvailable and maxUnavailable cannot be both set' }],
+};
+
+/** Schema descriptor of {@link PodDisruptionBudgetStatus} (schemas/policy/v1.yaml .definitions.PodDisruptionBudgetStatus). */
+export const PodDisruptionBudgetStatusSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'policy.v1.PodDisruptionBudgetStatus',
+  fields: [
+    { name: 'observedGeneration', schema: { type: 'integer', format: 'int64' }, proto: 1 },
+    { name: 'disruptedPods', schema: { type: 'map', values: { type: 'date-time' } }, proto: 2 },
+    { name: 'disruptionsAllowed', schema: { type: 'integer', format: 'int32' }, proto: 3 },
+    { name: 'currentHealthy', schema: { type: 'integer', format: 'int32' }, proto: 4 },
+    { name: 'desiredHealthy', schema: { type: 'integer', format: 'int32' }, proto: 5 },
+    { name: 'expectedPods', schema: { type: 'integer', format: 'int32' }, proto: 6 },
+    {
+      name: 'conditions',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => ConditionSchema },
+        listType: 'map',
+        listMapKeys: ['type'],
+      },
+      proto: 7,
+      patchStrategy: 'merge',
+      patchMergeKey: 'type',
+    },
   ],
 };

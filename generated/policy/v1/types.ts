@@ -2,7 +2,7 @@
 // Source: schemas/policy/v1.yaml
 
 import { type GroupVersionKind, isKind } from '../../../runtime/api/index.js';
-import type { DeleteOptions, ObjectMeta } from '../../meta.svc.io/v1/types.js';
+import type { Condition, DeleteOptions, LabelSelector, ListMeta, ObjectMeta } from '../../meta.svc.io/v1/types.js';
 
 /** Policy types. Eviction is the body of the eviction subresource of pods. */
 
@@ -25,10 +25,138 @@ export interface Eviction {
   deleteOptions?: DeleteOptions;
 }
 
+/**
+ * PodDisruptionBudget is an object to define the max disruption that can be caused to a collection of pods
+ *
+ * Schema: schemas/policy/v1.yaml .definitions.PodDisruptionBudget
+ */
+export interface PodDisruptionBudget {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'policy/v1';
+
+  /** The kind of object this is. */
+  kind?: 'PodDisruptionBudget';
+
+  /** Standard object's metadata. */
+  metadata?: ObjectMeta;
+
+  /** Specification of the desired behavior of the PodDisruptionBudget. */
+  spec?: PodDisruptionBudgetSpec;
+
+  /** Most recently observed status of the PodDisruptionBudget. */
+  status?: PodDisruptionBudgetStatus;
+}
+
+/**
+ * PodDisruptionBudgetList is a list of PodDisruptionBudget objects.
+ *
+ * Schema: schemas/policy/v1.yaml .definitions.PodDisruptionBudget
+ */
+export interface PodDisruptionBudgetList {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'policy/v1';
+
+  /** The kind of object this is. */
+  kind?: 'PodDisruptionBudgetList';
+
+  /** Standard list metadata. */
+  metadata?: ListMeta;
+
+  /** The PodDisruptionBudget objects of the list. */
+  items: PodDisruptionBudget[];
+}
+
+/**
+ * PodDisruptionBudgetSpec is a description of a PodDisruptionBudget.
+ *
+ * Schema: schemas/policy/v1.yaml .definitions.PodDisruptionBudgetSpec
+ */
+export interface PodDisruptionBudgetSpec {
+  /** An eviction is allowed if at least "minAvailable" pods selected by "selector" will still be available after the eviction, i.e. even in the absence of the evicted pod. So for example you can prevent all voluntary evictions by specifying "100%". */
+  minAvailable?: number | string;
+
+  /** Label query over pods whose evictions are managed by the disruption budget. A null selector will match no pods, while an empty ({}) selector will select all pods within the namespace. */
+  selector?: LabelSelector;
+
+  /** An eviction is allowed if at most "maxUnavailable" pods selected by "selector" are unavailable after the eviction, i.e. even in absence of the evicted pod. For example, one can prevent all voluntary evictions by specifying 0. */
+  maxUnavailable?: number | string;
+
+  /** UnhealthyPodEvictionPolicy defines the criteria for when unhealthy pods should be considered for eviction. Current implementation considers healthy pods, as pods that have status.conditions item with type="Ready",status="True". */
+  unhealthyPodEvictionPolicy?: 'IfHealthyBudget' | 'AlwaysAllow';
+}
+
+/**
+ * PodDisruptionBudgetStatus represents information about the status of a PodDisruptionBudget. Status may trail the actual state of a system.
+ *
+ * Schema: schemas/policy/v1.yaml .definitions.PodDisruptionBudgetStatus
+ */
+export interface PodDisruptionBudgetStatus {
+  /**
+   * Most recent generation observed when updating this PDB status. DisruptionsAllowed and other status information is valid only if observedGeneration equals to PDB's object generation.
+   *
+   * Int64.
+   */
+  observedGeneration?: number;
+
+  /** DisruptedPods contains information about pods whose eviction was processed by the API server eviction subresource handler but has not yet been observed by the PodDisruptionBudget controller. A pod will be in this map from the time when the API server processed the eviction request to the time when the pod is seen by PDB controller as having been marked for deletion (or after a timeout). */
+  disruptedPods?: Record<string, string>;
+
+  /**
+   * Number of pod disruptions that are currently allowed.
+   *
+   * Int32.
+   */
+  disruptionsAllowed?: number;
+
+  /**
+   * current number of healthy pods
+   *
+   * Int32.
+   */
+  currentHealthy?: number;
+
+  /**
+   * minimum desired number of healthy pods
+   *
+   * Int32.
+   */
+  desiredHealthy?: number;
+
+  /**
+   * total number of pods counted by this disruption budget
+   *
+   * Int32.
+   */
+  expectedPods?: number;
+
+  /**
+   * Conditions contain conditions for PDB. The disruption controller sets the DisruptionAllowed condition.
+   *
+   * List type map keyed by type.
+   */
+  conditions?: Condition[];
+}
+
 /** Group, version and kind of {@link Eviction}. */
 export const EvictionGVK = { group: 'policy', version: 'v1', kind: 'Eviction' } as const satisfies GroupVersionKind;
 
 /** True when `value` is a {@link Eviction} document (by apiVersion and kind; the content is not validated). */
 export function isEviction(value: unknown): value is Eviction {
   return isKind(value, 'policy/v1', 'Eviction');
+}
+
+/** Group, version and kind of {@link PodDisruptionBudget}. */
+export const PodDisruptionBudgetGVK = { group: 'policy', version: 'v1', kind: 'PodDisruptionBudget' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link PodDisruptionBudget} document (by apiVersion and kind; the content is not validated). */
+export function isPodDisruptionBudget(value: unknown): value is PodDisruptionBudget {
+  return isKind(value, 'policy/v1', 'PodDisruptionBudget');
+}
+
+/** Group, version and kind of {@link PodDisruptionBudgetList}. */
+export const PodDisruptionBudgetListGVK = { group: 'policy', version: 'v1', kind: 'PodDisruptionBudgetList' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link PodDisruptionBudgetList} document (by apiVersion and kind; the content is not validated). */
+export function isPodDisruptionBudgetList(value: unknown): value is PodDisruptionBudgetList {
+  return isKind(value, 'policy/v1', 'PodDisruptionBudgetList');
 }

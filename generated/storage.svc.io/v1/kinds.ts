@@ -3,11 +3,55 @@
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
 import { noDefaults } from '../../../runtime/validate/index.js';
-import { CSIStorageCapacityListSchema, CSIStorageCapacitySchema } from './schema.js';
-import { validateCSIStorageCapacity, validateCSIStorageCapacityList } from './validate.js';
+import { defaultCSIDriver, defaultCSIDriverList, defaultStorageClass, defaultStorageClassList } from './defaults.js';
+import { CSIDriverListSchema, CSIDriverSchema, CSIStorageCapacityListSchema, CSIStorageCapacitySchema, StorageClassListSchema, StorageClassSchema } from './schema.js';
+import { validateCSIDriver, validateCSIDriverList, validateCSIStorageCapacity, validateCSIStorageCapacityList, validateStorageClass, validateStorageClassList } from './validate.js';
 
 /** Every kind of storage.svc.io v1, for the runtime. */
 export const storageV1Kinds: readonly KindRegistration[] = [
+  {
+    group: 'storage.svc.io',
+    version: 'v1',
+    kind: 'CSIDriver',
+    apiVersion: 'storage.svc.io/v1',
+    listKind: 'CSIDriverList',
+    schema: CSIDriverSchema,
+    validate: validateCSIDriver,
+    setDefaults: defaultCSIDriver,
+    resource: {
+      plural: 'csidrivers',
+      singular: 'csidriver',
+      scope: 'Cluster',
+      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
+      subresources: [],
+      shortNames: [],
+      categories: [],
+      printerColumns: [
+        { name: 'AttachRequired', type: 'boolean', jsonPath: '.spec.attachRequired' },
+        { name: 'PodInfoOnMount', type: 'boolean', jsonPath: '.spec.podInfoOnMount' },
+        { name: 'StorageCapacity', type: 'boolean', jsonPath: '.spec.storageCapacity' },
+        { name: 'TokenRequests', type: 'string', jsonPath: '.spec.tokenRequests[*].audience' },
+        { name: 'RequiresRepublish', type: 'boolean', jsonPath: '.spec.requiresRepublish' },
+        { name: 'Modes', type: 'string', jsonPath: '.spec.volumeLifecycleModes' },
+        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      ],
+      served: true,
+      storage: true,
+      custom: false,
+      conversion: [],
+    },
+    lifecycle: { introduced: '1.24' },
+  },
+  {
+    group: 'storage.svc.io',
+    version: 'v1',
+    kind: 'CSIDriverList',
+    apiVersion: 'storage.svc.io/v1',
+    schema: CSIDriverListSchema,
+    validate: validateCSIDriverList,
+    setDefaults: defaultCSIDriverList,
+    lifecycle: { introduced: '1.24' },
+  },
   {
     group: 'storage.svc.io',
     version: 'v1',
@@ -44,6 +88,47 @@ export const storageV1Kinds: readonly KindRegistration[] = [
     schema: CSIStorageCapacityListSchema,
     validate: validateCSIStorageCapacityList,
     setDefaults: noDefaults,
+    lifecycle: { introduced: '1.24' },
+  },
+  {
+    group: 'storage.svc.io',
+    version: 'v1',
+    kind: 'StorageClass',
+    apiVersion: 'storage.svc.io/v1',
+    listKind: 'StorageClassList',
+    schema: StorageClassSchema,
+    validate: validateStorageClass,
+    setDefaults: defaultStorageClass,
+    resource: {
+      plural: 'storageclasses',
+      singular: 'storageclass',
+      scope: 'Cluster',
+      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
+      subresources: [],
+      shortNames: ['sc'],
+      categories: [],
+      printerColumns: [
+        { name: 'Provisioner', type: 'string', jsonPath: '.provisioner' },
+        { name: 'ReclaimPolicy', type: 'string', jsonPath: '.reclaimPolicy' },
+        { name: 'VolumeBindingMode', type: 'string', jsonPath: '.volumeBindingMode' },
+        { name: 'AllowVolumeExpansion', type: 'boolean', jsonPath: '.allowVolumeExpansion' },
+        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      ],
+      served: true,
+      storage: true,
+      custom: false,
+      conversion: [],
+    },
+    lifecycle: { introduced: '1.24' },
+  },
+  {
+    group: 'storage.svc.io',
+    version: 'v1',
+    kind: 'StorageClassList',
+    apiVersion: 'storage.svc.io/v1',
+    schema: StorageClassListSchema,
+    validate: validateStorageClassList,
+    setDefaults: defaultStorageClassList,
     lifecycle: { introduced: '1.24' },
   },
 ];

@@ -113,6 +113,40 @@ const part12 = {
 const part13 = {
   "application/json": {
     "schema": {
+      "$ref": "#/components/schemas/storage.svc.io.v1.CSIDriver"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/storage.svc.io.v1.CSIDriver"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/storage.svc.io.v1.CSIDriver"
+    }
+  }
+};
+const part14 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/storage.svc.io.v1.StorageClass"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/storage.svc.io.v1.StorageClass"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/storage.svc.io.v1.StorageClass"
+    }
+  }
+};
+const part15 = {
+  "application/json": {
+    "schema": {
       "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
     }
   },
@@ -127,30 +161,228 @@ const part13 = {
     }
   }
 };
-const part14 = {
+const part16 = {
   "description": "OK",
   "content": part13
 };
-const part15 = {
+const part17 = {
   "description": "Created",
   "content": part13
 };
-const part16 = {
+const part18 = {
   "description": "Accepted",
   "content": part13
 };
-const part17 = [
-  part7,
-  part9,
-  part12
-];
-const part18 = {
-  "200": part14,
-  "201": part15,
+const part19 = {
+  "description": "OK",
+  "content": part14
+};
+const part20 = {
+  "description": "Created",
+  "content": part14
+};
+const part21 = {
+  "description": "Accepted",
+  "content": part14
+};
+const part22 = {
+  "200": {
+    "description": "OK",
+    "content": {
+      "application/json": {
+        "schema": {
+          "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+        }
+      },
+      "application/yaml": {
+        "schema": {
+          "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+        }
+      },
+      "application/vnd.svc.protobuf": {
+        "schema": {
+          "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+        }
+      }
+    }
+  },
   "401": {
     "description": "Unauthorized"
   }
 };
+const part23 = {
+  "description": "OK",
+  "content": part15
+};
+const part24 = {
+  "description": "Created",
+  "content": part15
+};
+const part25 = {
+  "description": "Accepted",
+  "content": part15
+};
+const part26 = {
+  "content": {
+    "application/apply-patch+yaml": {
+      "schema": {
+        "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+      }
+    },
+    "application/json-patch+json": {
+      "schema": {
+        "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+      }
+    },
+    "application/merge-patch+json": {
+      "schema": {
+        "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+      }
+    },
+    "application/strategic-merge-patch+json": {
+      "schema": {
+        "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
+      }
+    }
+  },
+  "required": true
+};
+const part27 = [
+  part7,
+  part9,
+  part12
+];
+const part28 = {
+  "200": part16,
+  "201": part17,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part29 = [
+  part7,
+  part2,
+  {
+    "name": "orphanDependents",
+    "in": "query",
+    "description": "Deprecated: please use the PropagationPolicy.",
+    "schema": {
+      "type": "boolean",
+      "uniqueItems": true
+    }
+  },
+  part11
+];
+const part30 = {
+  "200": part19,
+  "201": part20,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part31 = {
+  "200": part23,
+  "201": part24,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part32 = [
+  part7,
+  part9,
+  part12,
+  {
+    "name": "force",
+    "in": "query",
+    "description": "Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests.",
+    "schema": {
+      "type": "boolean",
+      "uniqueItems": true
+    }
+  }
+];
+const part33 = [
+  {
+    "name": "allowWatchBookmarks",
+    "in": "query",
+    "description": "allowWatchBookmarks requests watch events with type \"BOOKMARK\".",
+    "schema": {
+      "type": "boolean",
+      "uniqueItems": true
+    }
+  },
+  part6,
+  part3,
+  part4,
+  {
+    "name": "limit",
+    "in": "query",
+    "description": "limit is a maximum number of responses to return for a list call.",
+    "schema": {
+      "type": "integer",
+      "uniqueItems": true
+    }
+  },
+  part10,
+  part8,
+  part1,
+  {
+    "name": "timeoutSeconds",
+    "in": "query",
+    "description": "Timeout for the list/watch call.",
+    "schema": {
+      "type": "integer",
+      "uniqueItems": true
+    }
+  },
+  {
+    "name": "watch",
+    "in": "query",
+    "description": "Watch for changes to the described resources and return them as a stream of add, update, and remove notifications.",
+    "schema": {
+      "type": "boolean",
+      "uniqueItems": true
+    }
+  }
+];
+const part34 = [
+  part6,
+  part7,
+  part3,
+  part2,
+  part4,
+  {
+    "name": "limit",
+    "in": "query",
+    "description": "limit is a maximum number of responses to return for a list call.",
+    "schema": {
+      "type": "integer",
+      "uniqueItems": true
+    }
+  },
+  {
+    "name": "orphanDependents",
+    "in": "query",
+    "description": "Deprecated: please use the PropagationPolicy.",
+    "schema": {
+      "type": "boolean",
+      "uniqueItems": true
+    }
+  },
+  part11,
+  part10,
+  part8,
+  part1,
+  {
+    "name": "timeoutSeconds",
+    "in": "query",
+    "description": "Timeout for the list/watch call.",
+    "schema": {
+      "type": "integer",
+      "uniqueItems": true
+    }
+  }
+];
 /** The OpenAPI v3 document of apis/storage.svc.io/v1. */
 export const openApiV3: Record<string, unknown> = {
   "openapi": "3.0.0",
@@ -159,6 +391,227 @@ export const openApiV3: Record<string, unknown> = {
     "version": "v1"
   },
   "paths": {
+    "/apis/storage.svc.io/v1/csidrivers/{name}": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the CSIDriver",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "get the specified CSIDriver",
+        "operationId": "getStorageV1CSIDriver",
+        "responses": {
+          "200": part16,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "CSIDriver"
+        }
+      },
+      "put": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "put the specified CSIDriver",
+        "operationId": "updateStorageV1CSIDriver",
+        "parameters": part27,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/storage.svc.io.v1.CSIDriver"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part28,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "CSIDriver"
+        }
+      },
+      "patch": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "patch the specified CSIDriver",
+        "operationId": "patchStorageV1CSIDriver",
+        "parameters": part32,
+        "requestBody": part26,
+        "responses": part28,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "CSIDriver"
+        }
+      },
+      "delete": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "delete the specified CSIDriver",
+        "operationId": "deleteStorageV1CSIDriver",
+        "parameters": part29,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": part16,
+          "202": part18,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "delete",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "CSIDriver"
+        }
+      }
+    },
+    "/apis/storage.svc.io/v1/csidrivers": {
+      "parameters": [
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "list the specified CSIDriver",
+        "operationId": "listStorageV1CSIDriver",
+        "parameters": part33,
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/storage.svc.io.v1.CSIDriverList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/storage.svc.io.v1.CSIDriverList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/storage.svc.io.v1.CSIDriverList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "list",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "CSIDriver"
+        }
+      },
+      "post": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "post the specified CSIDriver",
+        "operationId": "createStorageV1CSIDriver",
+        "parameters": part27,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/storage.svc.io.v1.CSIDriver"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": part16,
+          "201": part17,
+          "202": part18,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "CSIDriver"
+        }
+      },
+      "delete": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "deletecollection the specified CSIDriver",
+        "operationId": "deletecollectionStorageV1CSIDriver",
+        "parameters": part34,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": part22,
+        "x-kubernetes-action": "deletecollection",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "CSIDriver"
+        }
+      }
+    },
     "/apis/storage.svc.io/v1/namespaces/{namespace}/csistoragecapacities/{name}": {
       "parameters": [
         {
@@ -189,7 +642,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified CSIStorageCapacity",
         "operationId": "getStorageV1CSIStorageCapacity",
         "responses": {
-          "200": part14,
+          "200": part23,
           "401": {
             "description": "Unauthorized"
           }
@@ -207,7 +660,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified CSIStorageCapacity",
         "operationId": "updateStorageV1CSIStorageCapacity",
-        "parameters": part17,
+        "parameters": part27,
         "requestBody": {
           "content": {
             "*/*": {
@@ -218,7 +671,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part18,
+        "responses": part31,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "storage.svc.io",
@@ -232,46 +685,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified CSIStorageCapacity",
         "operationId": "patchStorageV1CSIStorageCapacity",
-        "parameters": [
-          part7,
-          part9,
-          part12,
-          {
-            "name": "force",
-            "in": "query",
-            "description": "Force is going to \"force\" Apply requests. It must be unset for non-apply patch requests.",
-            "schema": {
-              "type": "boolean",
-              "uniqueItems": true
-            }
-          }
-        ],
-        "requestBody": {
-          "content": {
-            "application/apply-patch+yaml": {
-              "schema": {
-                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
-              }
-            },
-            "application/json-patch+json": {
-              "schema": {
-                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
-              }
-            },
-            "application/merge-patch+json": {
-              "schema": {
-                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
-              }
-            },
-            "application/strategic-merge-patch+json": {
-              "schema": {
-                "$ref": "#/components/schemas/meta.svc.io.v1.Patch"
-              }
-            }
-          },
-          "required": true
-        },
-        "responses": part18,
+        "parameters": part32,
+        "requestBody": part26,
+        "responses": part31,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "storage.svc.io",
@@ -285,20 +701,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified CSIStorageCapacity",
         "operationId": "deleteStorageV1CSIStorageCapacity",
-        "parameters": [
-          part7,
-          part2,
-          {
-            "name": "orphanDependents",
-            "in": "query",
-            "description": "Deprecated: please use the PropagationPolicy.",
-            "schema": {
-              "type": "boolean",
-              "uniqueItems": true
-            }
-          },
-          part11
-        ],
+        "parameters": part29,
         "requestBody": {
           "content": {
             "*/*": {
@@ -309,8 +712,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part14,
-          "202": part16,
+          "200": part23,
+          "202": part25,
           "401": {
             "description": "Unauthorized"
           }
@@ -342,50 +745,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified CSIStorageCapacity",
         "operationId": "listStorageV1CSIStorageCapacity",
-        "parameters": [
-          {
-            "name": "allowWatchBookmarks",
-            "in": "query",
-            "description": "allowWatchBookmarks requests watch events with type \"BOOKMARK\".",
-            "schema": {
-              "type": "boolean",
-              "uniqueItems": true
-            }
-          },
-          part6,
-          part3,
-          part4,
-          {
-            "name": "limit",
-            "in": "query",
-            "description": "limit is a maximum number of responses to return for a list call.",
-            "schema": {
-              "type": "integer",
-              "uniqueItems": true
-            }
-          },
-          part10,
-          part8,
-          part1,
-          {
-            "name": "timeoutSeconds",
-            "in": "query",
-            "description": "Timeout for the list/watch call.",
-            "schema": {
-              "type": "integer",
-              "uniqueItems": true
-            }
-          },
-          {
-            "name": "watch",
-            "in": "query",
-            "description": "Watch for changes to the described resources and return them as a stream of add, update, and remove notifications.",
-            "schema": {
-              "type": "boolean",
-              "uniqueItems": true
-            }
-          }
-        ],
+        "parameters": part33,
         "responses": {
           "200": {
             "description": "OK",
@@ -424,7 +784,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified CSIStorageCapacity",
         "operationId": "createStorageV1CSIStorageCapacity",
-        "parameters": part17,
+        "parameters": part27,
         "requestBody": {
           "content": {
             "*/*": {
@@ -436,9 +796,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part14,
-          "201": part15,
-          "202": part16,
+          "200": part23,
+          "201": part24,
+          "202": part25,
           "401": {
             "description": "Unauthorized"
           }
@@ -456,44 +816,114 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified CSIStorageCapacity",
         "operationId": "deletecollectionStorageV1CSIStorageCapacity",
-        "parameters": [
-          part6,
-          part7,
-          part3,
-          part2,
-          part4,
-          {
-            "name": "limit",
-            "in": "query",
-            "description": "limit is a maximum number of responses to return for a list call.",
-            "schema": {
-              "type": "integer",
-              "uniqueItems": true
-            }
-          },
-          {
-            "name": "orphanDependents",
-            "in": "query",
-            "description": "Deprecated: please use the PropagationPolicy.",
-            "schema": {
-              "type": "boolean",
-              "uniqueItems": true
-            }
-          },
-          part11,
-          part10,
-          part8,
-          part1,
-          {
-            "name": "timeoutSeconds",
-            "in": "query",
-            "description": "Timeout for the list/watch call.",
-            "schema": {
-              "type": "integer",
-              "uniqueItems": true
+        "parameters": part34,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
             }
           }
+        },
+        "responses": part22,
+        "x-kubernetes-action": "deletecollection",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "CSIStorageCapacity"
+        }
+      }
+    },
+    "/apis/storage.svc.io/v1/storageclasses/{name}": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the StorageClass",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "storageV1"
         ],
+        "description": "get the specified StorageClass",
+        "operationId": "getStorageV1StorageClass",
+        "responses": {
+          "200": part19,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "StorageClass"
+        }
+      },
+      "put": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "put the specified StorageClass",
+        "operationId": "updateStorageV1StorageClass",
+        "parameters": part27,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/storage.svc.io.v1.StorageClass"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part30,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "StorageClass"
+        }
+      },
+      "patch": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "patch the specified StorageClass",
+        "operationId": "patchStorageV1StorageClass",
+        "parameters": part32,
+        "requestBody": part26,
+        "responses": part30,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "StorageClass"
+        }
+      },
+      "delete": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "delete the specified StorageClass",
+        "operationId": "deleteStorageV1StorageClass",
+        "parameters": part29,
         "requestBody": {
           "content": {
             "*/*": {
@@ -504,22 +934,56 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
+          "200": part19,
+          "202": part21,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "delete",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "StorageClass"
+        }
+      }
+    },
+    "/apis/storage.svc.io/v1/storageclasses": {
+      "parameters": [
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "list the specified StorageClass",
+        "operationId": "listStorageV1StorageClass",
+        "parameters": part33,
+        "responses": {
           "200": {
             "description": "OK",
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+                  "$ref": "#/components/schemas/storage.svc.io.v1.StorageClassList"
                 }
               },
               "application/yaml": {
                 "schema": {
-                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+                  "$ref": "#/components/schemas/storage.svc.io.v1.StorageClassList"
                 }
               },
               "application/vnd.svc.protobuf": {
                 "schema": {
-                  "$ref": "#/components/schemas/meta.svc.io.v1.Status"
+                  "$ref": "#/components/schemas/storage.svc.io.v1.StorageClassList"
                 }
               }
             }
@@ -528,17 +992,109 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Unauthorized"
           }
         },
+        "x-kubernetes-action": "list",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "StorageClass"
+        }
+      },
+      "post": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "post the specified StorageClass",
+        "operationId": "createStorageV1StorageClass",
+        "parameters": part27,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/storage.svc.io.v1.StorageClass"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": part19,
+          "201": part20,
+          "202": part21,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "StorageClass"
+        }
+      },
+      "delete": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "deletecollection the specified StorageClass",
+        "operationId": "deletecollectionStorageV1StorageClass",
+        "parameters": part34,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": part22,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "storage.svc.io",
           "version": "v1",
-          "kind": "CSIStorageCapacity"
+          "kind": "StorageClass"
         }
       }
     }
   },
   "components": {
     "schemas": {
+      "core.v1.TopologySelectorLabelRequirement": {
+        "description": "A topology selector requirement is a selector that matches given label. This is an alpha feature and may change in the future.",
+        "type": "object",
+        "properties": {
+          "key": {
+            "description": "The label key that the selector applies to.",
+            "type": "string"
+          },
+          "values": {
+            "description": "An array of string values. One value must match the label to be selected.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        },
+        "required": [
+          "key",
+          "values"
+        ]
+      },
+      "core.v1.TopologySelectorTerm": {
+        "description": "A topology selector term represents the result of label queries. A null or empty topology selector term matches no objects.",
+        "type": "object",
+        "properties": {
+          "matchLabelExpressions": {
+            "description": "A list of topology selector requirements by labels.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.TopologySelectorLabelRequirement"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
       "meta.svc.io.v1.DeleteOptions": {
         "description": "DeleteOptions may be provided in the body of a delete request. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -1008,6 +1564,155 @@ export const openApiV3: Record<string, unknown> = {
           }
         }
       },
+      "storage.svc.io.v1.CSIDriver": {
+        "description": "CSIDriver captures information about a Container Storage Interface (CSI) volume driver deployed on the cluster. Kubernetes attach detach controller uses this object to determine whether attach is required.",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "storage.svc.io/v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "CSIDriver"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Standard object metadata. metadata.Name indicates the name of the CSI driver that this object refers to; it MUST be the same name returned by the CSI GetPluginName() call for that driver. The driver name must be 63 characters or less, beginning and ending with an alphanumeric character ([a-z0-9A-Z]) with dashes (-), dots (.), and alphanumerics between.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "spec": {
+            "description": "spec represents the specification of the CSI Driver.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/storage.svc.io.v1.CSIDriverSpec"
+              }
+            ]
+          }
+        },
+        "required": [
+          "spec"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "storage.svc.io",
+            "version": "v1",
+            "kind": "CSIDriver"
+          }
+        ]
+      },
+      "storage.svc.io.v1.CSIDriverList": {
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "storage.svc.io/v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "CSIDriverList"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "$ref": "#/components/schemas/meta.svc.io.v1.ListMeta"
+          },
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/storage.svc.io.v1.CSIDriver"
+            },
+            "description": "The CSIDriver objects of the list."
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "storage.svc.io",
+            "version": "v1",
+            "kind": "CSIDriverList"
+          }
+        ]
+      },
+      "storage.svc.io.v1.CSIDriverSpec": {
+        "description": "CSIDriverSpec is the specification of a CSIDriver.",
+        "type": "object",
+        "properties": {
+          "attachRequired": {
+            "description": "attachRequired indicates this CSI volume driver requires an attach operation (because it implements the CSI ControllerPublishVolume() method), and that the Kubernetes attach detach controller should call the attach volume interface which checks the volumeattachment status and waits until the volume is attached before proceeding to mounting. The CSI external-attacher coordinates with CSI volume driver and updates the volumeattachment status when the attach operation is complete.",
+            "type": "boolean",
+            "default": true
+          },
+          "podInfoOnMount": {
+            "description": "podInfoOnMount indicates this CSI volume driver requires additional pod information (like podName, podUID, etc.) during mount operations, if set to true. If set to false, pod information will not be passed on mount.",
+            "type": "boolean",
+            "default": false
+          },
+          "volumeLifecycleModes": {
+            "description": "volumeLifecycleModes defines what kind of volumes this CSI volume driver supports. The default if the list is empty is \"Persistent\", which is the usage defined by the CSI specification and implemented in Kubernetes via the usual PV/PVC mechanism.",
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "Persistent",
+                "Ephemeral"
+              ]
+            },
+            "x-kubernetes-list-type": "set",
+            "default": [
+              "Persistent"
+            ]
+          },
+          "storageCapacity": {
+            "description": "storageCapacity indicates that the CSI volume driver wants pod scheduling to consider the storage capacity that the driver deployment will report by creating CSIStorageCapacity objects with capacity information, if set to true. The check can be enabled immediately when deploying a driver.",
+            "type": "boolean",
+            "default": false
+          },
+          "fsGroupPolicy": {
+            "description": "fsGroupPolicy defines if the underlying volume supports changing ownership and permission of the volume before being mounted. Refer to the specific FSGroupPolicy values for additional details.",
+            "type": "string",
+            "default": "ReadWriteOnceWithFSType",
+            "enum": [
+              "None",
+              "File",
+              "ReadWriteOnceWithFSType"
+            ]
+          },
+          "tokenRequests": {
+            "description": "tokenRequests indicates the CSI driver needs pods' service account tokens it is mounting volume for to do necessary authentication. Kubelet will pass the tokens in VolumeContext in the CSI NodePublishVolume calls.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/storage.svc.io.v1.TokenRequest"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "requiresRepublish": {
+            "description": "requiresRepublish indicates the CSI driver wants `NodePublishVolume` being periodically called to reflect any possible change in the mounted volume. This field defaults to false.",
+            "type": "boolean",
+            "default": false
+          },
+          "seLinuxMount": {
+            "description": "seLinuxMount specifies if the CSI driver supports \"-o context\" mount option. When \"true\", the CSI driver must ensure that all volumes provided by this CSI driver can be mounted separately with different `-o context` options.",
+            "type": "boolean",
+            "default": false
+          }
+        }
+      },
       "storage.svc.io.v1.CSIStorageCapacity": {
         "description": "CSIStorageCapacity stores the result of one CSI GetCapacity call: for a given StorageClass, the capacity available in a particular topology segment, used by the scheduler when placing new PersistentVolumes.",
         "type": "object",
@@ -1124,6 +1829,150 @@ export const openApiV3: Record<string, unknown> = {
             "version": "v1",
             "kind": "CSIStorageCapacityList"
           }
+        ]
+      },
+      "storage.svc.io.v1.StorageClass": {
+        "description": "StorageClass describes the parameters for a class of storage for which PersistentVolumes can be dynamically provisioned. StorageClasses are non-namespaced; the name of the storage class according to etcd is in ObjectMeta.Name.",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "storage.svc.io/v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "StorageClass"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Standard object's metadata.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "provisioner": {
+            "description": "provisioner indicates the type of the provisioner.",
+            "type": "string"
+          },
+          "parameters": {
+            "description": "parameters holds the parameters for the provisioner that should create volumes of this storage class.",
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "reclaimPolicy": {
+            "description": "reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class. Defaults to Delete.",
+            "type": "string",
+            "default": "Delete",
+            "enum": [
+              "Retain",
+              "Delete"
+            ]
+          },
+          "mountOptions": {
+            "description": "mountOptions controls the mountOptions for dynamically provisioned PersistentVolumes of this storage class. e.g. [\"ro\", \"soft\"]. Not validated - mount of the PVs will simply fail if one is invalid.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "allowVolumeExpansion": {
+            "description": "allowVolumeExpansion shows whether the storage class allow volume expand.",
+            "type": "boolean"
+          },
+          "volumeBindingMode": {
+            "description": "volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound. When unset, VolumeBindingImmediate is used.",
+            "type": "string",
+            "default": "Immediate",
+            "enum": [
+              "Immediate",
+              "WaitForFirstConsumer"
+            ]
+          },
+          "allowedTopologies": {
+            "description": "allowedTopologies restrict the node topologies where volumes can be dynamically provisioned. Each volume plugin defines its own supported topology specifications.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.TopologySelectorTerm"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        },
+        "required": [
+          "provisioner"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "storage.svc.io",
+            "version": "v1",
+            "kind": "StorageClass"
+          }
+        ]
+      },
+      "storage.svc.io.v1.StorageClassList": {
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "storage.svc.io/v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "StorageClassList"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "$ref": "#/components/schemas/meta.svc.io.v1.ListMeta"
+          },
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/storage.svc.io.v1.StorageClass"
+            },
+            "description": "The StorageClass objects of the list."
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "storage.svc.io",
+            "version": "v1",
+            "kind": "StorageClassList"
+          }
+        ]
+      },
+      "storage.svc.io.v1.TokenRequest": {
+        "description": "TokenRequest contains parameters of a service account token.",
+        "type": "object",
+        "properties": {
+          "audience": {
+            "description": "audience is the intended audience of the token in \"TokenRequestSpec\". It will default to the audiences of kube apiserver.",
+            "type": "string"
+          },
+          "expirationSeconds": {
+            "description": "expirationSeconds is the duration of validity of the token in \"TokenRequestSpec\". It has the same default value of \"ExpirationSeconds\" in \"TokenRequestSpec\".",
+            "type": "integer",
+            "format": "int64"
+          }
+        },
+        "required": [
+          "audience"
         ]
       }
     }

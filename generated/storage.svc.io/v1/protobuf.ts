@@ -2,15 +2,19 @@
 // Source: schemas/storage.svc.io/v1.yaml
 
 import type { ProtobufPackage } from '../../../runtime/codec/index.js';
-import { CSIStorageCapacityListSchema, CSIStorageCapacitySchema } from './schema.js';
+import { CSIDriverListSchema, CSIDriverSchema, CSIStorageCapacityListSchema, CSIStorageCapacitySchema, StorageClassListSchema, StorageClassSchema } from './schema.js';
 
 /** Protobuf messages of storage.svc.io v1: package `svc.io.api.storage.v1` in `storage.svc.io/v1/generated.proto`. */
 export const storageV1Protobuf: ProtobufPackage = {
   package: 'svc.io.api.storage.v1',
   file: 'storage.svc.io/v1/generated.proto',
   kinds: [
+    { apiVersion: 'storage.svc.io/v1', kind: 'CSIDriver', schema: CSIDriverSchema },
+    { apiVersion: 'storage.svc.io/v1', kind: 'CSIDriverList', schema: CSIDriverListSchema },
     { apiVersion: 'storage.svc.io/v1', kind: 'CSIStorageCapacity', schema: CSIStorageCapacitySchema },
     { apiVersion: 'storage.svc.io/v1', kind: 'CSIStorageCapacityList', schema: CSIStorageCapacityListSchema },
+    { apiVersion: 'storage.svc.io/v1', kind: 'StorageClass', schema: StorageClassSchema },
+    { apiVersion: 'storage.svc.io/v1', kind: 'StorageClassList', schema: StorageClassListSchema },
   ],
   embedded: [],
 };

@@ -2,7 +2,74 @@
 // Source: schemas/storage.svc.io/v1.yaml
 
 import type { ObjectSchema } from '../../../runtime/schema/index.js';
+import { TopologySelectorTermSchema } from '../../core/v1/schema.js';
 import { LabelSelectorSchema, ListMetaSchema, ObjectMetaSchema } from '../../meta.svc.io/v1/schema.js';
+
+/** Schema descriptor of {@link CSIDriver} (schemas/storage.svc.io/v1.yaml .definitions.CSIDriver). */
+export const CSIDriverSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'storage.svc.io.v1.CSIDriver',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['storage.svc.io/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['CSIDriver'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    { name: 'spec', schema: { type: 'ref', ref: () => CSIDriverSpecSchema }, required: true, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link CSIDriverList} (schemas/storage.svc.io/v1.yaml .definitions.CSIDriver). */
+export const CSIDriverListSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'storage.svc.io.v1.CSIDriverList',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['storage.svc.io/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['CSIDriverList'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ListMetaSchema }, proto: 1 },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => CSIDriverSchema } },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link CSIDriverSpec} (schemas/storage.svc.io/v1.yaml .definitions.CSIDriverSpec). */
+export const CSIDriverSpecSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'storage.svc.io.v1.CSIDriverSpec',
+  fields: [
+    { name: 'attachRequired', schema: { type: 'boolean', default: true }, proto: 1 },
+    { name: 'podInfoOnMount', schema: { type: 'boolean', default: false }, proto: 2 },
+    {
+      name: 'volumeLifecycleModes',
+      schema: {
+        type: 'list',
+        items: { type: 'string', enum: ['Persistent', 'Ephemeral'] },
+        listType: 'set',
+        default: ['Persistent'],
+      },
+      proto: 3,
+    },
+    { name: 'storageCapacity', schema: { type: 'boolean', default: false }, proto: 4 },
+    {
+      name: 'fsGroupPolicy',
+      schema: {
+        type: 'string',
+        default: 'ReadWriteOnceWithFSType',
+        enum: ['None', 'File', 'ReadWriteOnceWithFSType'],
+      },
+      proto: 5,
+    },
+    {
+      name: 'tokenRequests',
+      schema: { type: 'list', items: { type: 'ref', ref: () => TokenRequestSchema }, listType: 'atomic' },
+      proto: 6,
+    },
+    { name: 'requiresRepublish', schema: { type: 'boolean', default: false }, proto: 7 },
+    { name: 'seLinuxMount', schema: { type: 'boolean', default: false }, proto: 8 },
+  ],
+};
 
 /** Schema descriptor of {@link CSIStorageCapacity} (schemas/storage.svc.io/v1.yaml .definitions.CSIStorageCapacity). */
 export const CSIStorageCapacitySchema: ObjectSchema = {
@@ -43,5 +110,70 @@ export const CSIStorageCapacityListSchema: ObjectSchema = {
       required: true,
       proto: 2,
     },
+  ],
+};
+
+/** Schema descriptor of {@link StorageClass} (schemas/storage.svc.io/v1.yaml .definitions.StorageClass). */
+export const StorageClassSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'storage.svc.io.v1.StorageClass',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['storage.svc.io/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['StorageClass'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    { name: 'provisioner', schema: { type: 'string' }, required: true, proto: 2 },
+    { name: 'parameters', schema: { type: 'map', values: { type: 'string' } }, proto: 3 },
+    {
+      name: 'reclaimPolicy',
+      schema: { type: 'string', default: 'Delete', enum: ['Retain', 'Delete'] },
+      proto: 4,
+    },
+    {
+      name: 'mountOptions',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 5,
+    },
+    { name: 'allowVolumeExpansion', schema: { type: 'boolean' }, proto: 6 },
+    {
+      name: 'volumeBindingMode',
+      schema: { type: 'string', default: 'Immediate', enum: ['Immediate', 'WaitForFirstConsumer'] },
+      proto: 7,
+    },
+    {
+      name: 'allowedTopologies',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => TopologySelectorTermSchema },
+        listType: 'atomic',
+      },
+      proto: 8,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link StorageClassList} (schemas/storage.svc.io/v1.yaml .definitions.StorageClass). */
+export const StorageClassListSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'storage.svc.io.v1.StorageClassList',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['storage.svc.io/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['StorageClassList'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ListMetaSchema }, proto: 1 },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => StorageClassSchema } },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link TokenRequest} (schemas/storage.svc.io/v1.yaml .definitions.TokenRequest). */
+export const TokenRequestSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'storage.svc.io.v1.TokenRequest',
+  fields: [
+    { name: 'audience', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'expirationSeconds', schema: { type: 'integer', format: 'int64' }, proto: 2 },
   ],
 };

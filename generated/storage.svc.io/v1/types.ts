@@ -2,6 +2,7 @@
 // Source: schemas/storage.svc.io/v1.yaml
 
 import { type GroupVersionKind, isKind } from '../../../runtime/api/index.js';
+import type { TopologySelectorTerm } from '../../core/v1/types.js';
 import type { LabelSelector, ListMeta, ObjectMeta } from '../../meta.svc.io/v1/types.js';
 
 /**
@@ -9,6 +10,109 @@ import type { LabelSelector, ListMeta, ObjectMeta } from '../../meta.svc.io/v1/t
  *
  * Lifecycle: introduced in 1.24.
  */
+
+/**
+ * CSIDriver captures information about a Container Storage Interface (CSI) volume driver deployed on the cluster. Kubernetes attach detach controller uses this object to determine whether attach is required.
+ *
+ * Schema: schemas/storage.svc.io/v1.yaml .definitions.CSIDriver
+ */
+export interface CSIDriver {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'storage.svc.io/v1';
+
+  /** The kind of object this is. */
+  kind?: 'CSIDriver';
+
+  /** Standard object metadata. metadata.Name indicates the name of the CSI driver that this object refers to; it MUST be the same name returned by the CSI GetPluginName() call for that driver. The driver name must be 63 characters or less, beginning and ending with an alphanumeric character ([a-z0-9A-Z]) with dashes (-), dots (.), and alphanumerics between. */
+  metadata?: ObjectMeta;
+
+  /** spec represents the specification of the CSI Driver. */
+  spec: CSIDriverSpec;
+}
+
+/**
+ * CSIDriverList is a list of CSIDriver objects.
+ *
+ * Schema: schemas/storage.svc.io/v1.yaml .definitions.CSIDriver
+ */
+export interface CSIDriverList {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'storage.svc.io/v1';
+
+  /** The kind of object this is. */
+  kind?: 'CSIDriverList';
+
+  /** Standard list metadata. */
+  metadata?: ListMeta;
+
+  /** The CSIDriver objects of the list. */
+  items: CSIDriver[];
+}
+
+/**
+ * CSIDriverSpec is the specification of a CSIDriver.
+ *
+ * Schema: schemas/storage.svc.io/v1.yaml .definitions.CSIDriverSpec
+ */
+export interface CSIDriverSpec {
+  /**
+   * attachRequired indicates this CSI volume driver requires an attach operation (because it implements the CSI ControllerPublishVolume() method), and that the Kubernetes attach detach controller should call the attach volume interface which checks the volumeattachment status and waits until the volume is attached before proceeding to mounting. The CSI external-attacher coordinates with CSI volume driver and updates the volumeattachment status when the attach operation is complete.
+   *
+   * @defaultValue `true`
+   */
+  attachRequired?: boolean;
+
+  /**
+   * podInfoOnMount indicates this CSI volume driver requires additional pod information (like podName, podUID, etc.) during mount operations, if set to true. If set to false, pod information will not be passed on mount.
+   *
+   * @defaultValue `false`
+   */
+  podInfoOnMount?: boolean;
+
+  /**
+   * volumeLifecycleModes defines what kind of volumes this CSI volume driver supports. The default if the list is empty is "Persistent", which is the usage defined by the CSI specification and implemented in Kubernetes via the usual PV/PVC mechanism.
+   *
+   * List type set.
+   *
+   * @defaultValue `["Persistent"]`
+   */
+  volumeLifecycleModes?: Array<'Persistent' | 'Ephemeral'>;
+
+  /**
+   * storageCapacity indicates that the CSI volume driver wants pod scheduling to consider the storage capacity that the driver deployment will report by creating CSIStorageCapacity objects with capacity information, if set to true. The check can be enabled immediately when deploying a driver.
+   *
+   * @defaultValue `false`
+   */
+  storageCapacity?: boolean;
+
+  /**
+   * fsGroupPolicy defines if the underlying volume supports changing ownership and permission of the volume before being mounted. Refer to the specific FSGroupPolicy values for additional details.
+   *
+   * @defaultValue `"ReadWriteOnceWithFSType"`
+   */
+  fsGroupPolicy?: 'None' | 'File' | 'ReadWriteOnceWithFSType';
+
+  /**
+   * tokenRequests indicates the CSI driver needs pods' service account tokens it is mounting volume for to do necessary authentication. Kubelet will pass the tokens in VolumeContext in the CSI NodePublishVolume calls.
+   *
+   * List type atomic.
+   */
+  tokenRequests?: TokenRequest[];
+
+  /**
+   * requiresRepublish indicates the CSI driver wants `NodePublishVolume` being periodically called to reflect any possible change in the mounted volume. This field defaults to false.
+   *
+   * @defaultValue `false`
+   */
+  requiresRepublish?: boolean;
+
+  /**
+   * seLinuxMount specifies if the CSI driver supports "-o context" mount option. When "true", the CSI driver must ensure that all volumes provided by this CSI driver can be mounted separately with different `-o context` options.
+   *
+   * @defaultValue `false`
+   */
+  seLinuxMount?: boolean;
+}
 
 /**
  * CSIStorageCapacity stores the result of one CSI GetCapacity call: for a given StorageClass, the capacity available in a particular topology segment, used by the scheduler when placing new PersistentVolumes.
@@ -69,6 +173,111 @@ export interface CSIStorageCapacityList {
   items: CSIStorageCapacity[];
 }
 
+/**
+ * StorageClass describes the parameters for a class of storage for which PersistentVolumes can be dynamically provisioned. StorageClasses are non-namespaced; the name of the storage class according to etcd is in ObjectMeta.Name.
+ *
+ * Schema: schemas/storage.svc.io/v1.yaml .definitions.StorageClass
+ */
+export interface StorageClass {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'storage.svc.io/v1';
+
+  /** The kind of object this is. */
+  kind?: 'StorageClass';
+
+  /** Standard object's metadata. */
+  metadata?: ObjectMeta;
+
+  /** provisioner indicates the type of the provisioner. */
+  provisioner: string;
+
+  /** parameters holds the parameters for the provisioner that should create volumes of this storage class. */
+  parameters?: Record<string, string>;
+
+  /**
+   * reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class. Defaults to Delete.
+   *
+   * @defaultValue `"Delete"`
+   */
+  reclaimPolicy?: 'Retain' | 'Delete';
+
+  /**
+   * mountOptions controls the mountOptions for dynamically provisioned PersistentVolumes of this storage class. e.g. ["ro", "soft"]. Not validated - mount of the PVs will simply fail if one is invalid.
+   *
+   * List type atomic.
+   */
+  mountOptions?: string[];
+
+  /** allowVolumeExpansion shows whether the storage class allow volume expand. */
+  allowVolumeExpansion?: boolean;
+
+  /**
+   * volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound. When unset, VolumeBindingImmediate is used.
+   *
+   * @defaultValue `"Immediate"`
+   */
+  volumeBindingMode?: 'Immediate' | 'WaitForFirstConsumer';
+
+  /**
+   * allowedTopologies restrict the node topologies where volumes can be dynamically provisioned. Each volume plugin defines its own supported topology specifications.
+   *
+   * List type atomic.
+   */
+  allowedTopologies?: TopologySelectorTerm[];
+}
+
+/**
+ * StorageClassList is a list of StorageClass objects.
+ *
+ * Schema: schemas/storage.svc.io/v1.yaml .definitions.StorageClass
+ */
+export interface StorageClassList {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'storage.svc.io/v1';
+
+  /** The kind of object this is. */
+  kind?: 'StorageClassList';
+
+  /** Standard list metadata. */
+  metadata?: ListMeta;
+
+  /** The StorageClass objects of the list. */
+  items: StorageClass[];
+}
+
+/**
+ * TokenRequest contains parameters of a service account token.
+ *
+ * Schema: schemas/storage.svc.io/v1.yaml .definitions.TokenRequest
+ */
+export interface TokenRequest {
+  /** audience is the intended audience of the token in "TokenRequestSpec". It will default to the audiences of kube apiserver. */
+  audience: string;
+
+  /**
+   * expirationSeconds is the duration of validity of the token in "TokenRequestSpec". It has the same default value of "ExpirationSeconds" in "TokenRequestSpec".
+   *
+   * Int64.
+   */
+  expirationSeconds?: number;
+}
+
+/** Group, version and kind of {@link CSIDriver}. */
+export const CSIDriverGVK = { group: 'storage.svc.io', version: 'v1', kind: 'CSIDriver' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link CSIDriver} document (by apiVersion and kind; the content is not validated). */
+export function isCSIDriver(value: unknown): value is CSIDriver {
+  return isKind(value, 'storage.svc.io/v1', 'CSIDriver');
+}
+
+/** Group, version and kind of {@link CSIDriverList}. */
+export const CSIDriverListGVK = { group: 'storage.svc.io', version: 'v1', kind: 'CSIDriverList' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link CSIDriverList} document (by apiVersion and kind; the content is not validated). */
+export function isCSIDriverList(value: unknown): value is CSIDriverList {
+  return isKind(value, 'storage.svc.io/v1', 'CSIDriverList');
+}
+
 /** Group, version and kind of {@link CSIStorageCapacity}. */
 export const CSIStorageCapacityGVK = { group: 'storage.svc.io', version: 'v1', kind: 'CSIStorageCapacity' } as const satisfies GroupVersionKind;
 
@@ -83,4 +292,20 @@ export const CSIStorageCapacityListGVK = { group: 'storage.svc.io', version: 'v1
 /** True when `value` is a {@link CSIStorageCapacityList} document (by apiVersion and kind; the content is not validated). */
 export function isCSIStorageCapacityList(value: unknown): value is CSIStorageCapacityList {
   return isKind(value, 'storage.svc.io/v1', 'CSIStorageCapacityList');
+}
+
+/** Group, version and kind of {@link StorageClass}. */
+export const StorageClassGVK = { group: 'storage.svc.io', version: 'v1', kind: 'StorageClass' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link StorageClass} document (by apiVersion and kind; the content is not validated). */
+export function isStorageClass(value: unknown): value is StorageClass {
+  return isKind(value, 'storage.svc.io/v1', 'StorageClass');
+}
+
+/** Group, version and kind of {@link StorageClassList}. */
+export const StorageClassListGVK = { group: 'storage.svc.io', version: 'v1', kind: 'StorageClassList' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link StorageClassList} document (by apiVersion and kind; the content is not validated). */
+export function isStorageClassList(value: unknown): value is StorageClassList {
+  return isKind(value, 'storage.svc.io/v1', 'StorageClassList');
 }

@@ -68,7 +68,7 @@ export function validatingAdmissionPolicy(): (host: AdmissionHost) => AdmissionP
     return {
       name: 'ValidatingAdmissionPolicy',
       async validate(request) {
-        if (isExempt(request)) return;
+        if (isExempt(request, host)) return;
         const all = await bound(request);
         if (all.length === 0) return;
         const payload = reviewRequest(request);

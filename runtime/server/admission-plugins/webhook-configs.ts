@@ -62,7 +62,9 @@ export class StoredConfiguration<T> {
   }
 
   async #read(revision: number): Promise<T> {
-    const r = this.host.registry.resources().find((x) => x.group === ADMISSION_REGISTRATION_GROUP && x.resource === this.resource);
+    const r = this.host.registry
+      .resources()
+      .find((x) => x.group === this.host.registry.servedGroup(ADMISSION_REGISTRATION_GROUP) && x.resource === this.resource);
     const objects = r ? (await this.host.store.list(collectionPrefix(r, undefined))).items.map((kv) => decodeObject(kv, r)) : [];
     objects.sort((a, b) => compare(a.metadata?.name ?? '', b.metadata?.name ?? ''));
     const value = this.build(objects);

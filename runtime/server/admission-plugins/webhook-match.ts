@@ -14,8 +14,8 @@ const EXEMPT = new Set([
   'validatingadmissionpolicybindings',
 ]);
 
-export function isExempt(request: AdmissionRequest): boolean {
-  return request.resource.group === ADMISSION_REGISTRATION_GROUP && EXEMPT.has(request.resource.resource);
+export function isExempt(request: AdmissionRequest, host: Pick<AdmissionHost, 'registry'>): boolean {
+  return request.resource.group === host.registry.servedGroup(ADMISSION_REGISTRATION_GROUP) && EXEMPT.has(request.resource.resource);
 }
 
 /** Whether one of the rules covers the request (operation, group, version, resource/subresource, scope). */

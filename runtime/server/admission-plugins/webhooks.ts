@@ -36,7 +36,7 @@ export function mutatingWebhookAdmission(options: WebhookAdmissionOptions = {}):
     return {
       name: 'MutatingAdmissionWebhook',
       async mutate(request) {
-        if (isExempt(request)) return;
+        if (isExempt(request, host)) return;
         const called: Array<{ webhook: ConfiguredWebhook; index: number; changedAfter: boolean }> = [];
         const webhooks = await configs.current(request);
         for (const [index, webhook] of webhooks.entries()) {
@@ -61,7 +61,7 @@ export function validatingWebhookAdmission(options: WebhookAdmissionOptions = {}
     return {
       name: 'ValidatingAdmissionWebhook',
       async validate(request) {
-        if (isExempt(request)) return;
+        if (isExempt(request, host)) return;
         for (const [index, webhook] of (await configs.current(request)).entries()) await call(webhook, request, 0, index);
       },
     };
@@ -89,7 +89,10 @@ function caller(host: AdmissionHost, phase: Phase, options: WebhookAdmissionOpti
         throw badRequest(`admission webhook ${JSON.stringify(spec.name)} does not support dry run`);
       if (!version)
         throw new CallError(`webhook does not accept known AdmissionReview versions ${JSON.stringify(spec.admissionReviewVersions ?? [])}`);
-      const response = await observed(host, spec.name, phase, request, () => send(spec, version, payload));
+      const response = await observed(host, spec.name, phase, request, () =>
+        // AdmissionReview in the served admission group (admission.k8s.io under --group-suffix k8s.io).
+        send(spec, `${host.registry.servedGroup(ADMISSION_GROUP)}/${version}`, payload),
+      );
       for (const w of response.warnings ?? []) if (typeof w === 'string' && w !== '') request.warnings.add(w);
       for (const [key, value] of Object.entries(response.auditAnnotations ?? {}))
         request.auditAnnotations[`${spec.name}/${key}`] = String(value);
@@ -211,13 +214,15 @@ function agentFor(ca: string | undefined): Agent {
   return agent;
 }
 
-async function send(spec: ConfiguredWebhook['spec'], version: string, payload: Record<string, unknown>): Promise<ReviewResponse> {
+/** The group of AdmissionReview, as the spec names it. */
+const ADMISSION_GROUP = 'admission.svc.io';
+
+async function send(spec: ConfiguredWebhook['spec'], apiVersion: string, payload: Record<string, unknown>): Promise<ReviewResponse> {
   const url = spec.clientConfig.url;
   if (!url)
     throw new CallError(
       'failed to call webhook: the reference server runs no cluster network to reach a service reference; use clientConfig.url',
     );
-  const apiVersion = `admission.svc.io/${version}`;
   const timeoutSeconds = spec.timeoutSeconds ?? 10;
   const ca = spec.clientConfig.caBundle ? Buffer.from(spec.clientConfig.caBundle, 'base64').toString('utf8') : undefined;
   let answer: Awaited<ReturnType<typeof httpsJson>>;

@@ -1,5 +1,5 @@
 import { fieldInvalid, invalid } from '../../api/index.js';
-import { type AuthorizationRequest, accessRequestOfReview } from '../../auth/index.js';
+import { AUTHORIZATION_GROUP, type AuthorizationRequest, accessRequestOfReview } from '../../auth/index.js';
 import { admit } from '../admission.js';
 import type { Decision, RequestContext, Target, VirtualCreateHandler } from '../context.js';
 import type { Body } from '../http.js';
@@ -11,7 +11,7 @@ async function admitted(ctx: RequestContext, t: Target, body: Body) {
   const sent = body.object as { apiVersion?: unknown };
   const object = await admit(ctx, {
     resource: t.resource,
-    object: { ...sent, apiVersion: servedApiVersion(sent.apiVersion) } as Body['object'],
+    object: { ...sent, apiVersion: servedApiVersion(sent.apiVersion, ctx.registry.servedGroup(AUTHORIZATION_GROUP)) } as Body['object'],
     fieldValidation: writeOptions(ctx.req.query).fieldValidation,
     duplicates: body.duplicates,
   });

@@ -6,9 +6,9 @@ import { writeOptions } from '../query.js';
 
 /** `<resource>/<name>/eviction`: an Eviction for that object deletes it with the Eviction's delete options (upstream's pod eviction, without disruption budgets). */
 export const evict: SubresourceHandler = {
-  method: 'POST',
+  methods: ['POST'],
   async handle(ctx, t, body) {
-    const eviction = body.object;
+    const eviction = body!.object;
     if (eviction.kind !== undefined && eviction.kind !== 'Eviction')
       throw badRequest(`expected an Eviction body, found kind ${JSON.stringify(eviction.kind)}`);
     const name = eviction.metadata?.name;

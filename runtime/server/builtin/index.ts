@@ -1,8 +1,10 @@
 import type { HandlerCatalog } from '../context.js';
 import { reviewAccess, reviewOwnAccess, reviewOwnRules } from './access-review.js';
 import { customResourceDefinitions } from '../custom-resources/index.js';
+import { approveCertificateRequest, certificateRequestor } from './approval.js';
 import { evict } from './eviction.js';
 import { finalizeNamespace, namespaceLifecycle } from './namespaces.js';
+import { scale } from './scale.js';
 import { stringData } from './secrets.js';
 import { admissionPolicyExpressions, webhookMatchConditions } from './webhook-configurations.js';
 
@@ -18,7 +20,8 @@ export const builtinHandlers: HandlerCatalog = {
     'webhook-match-conditions': webhookMatchConditions,
     'admission-policy-expressions': admissionPolicyExpressions,
     'custom-resource-definitions': customResourceDefinitions,
+    'csr-requestor': certificateRequestor,
   },
   virtual: { 'access-review': reviewAccess, 'self-access-review': reviewOwnAccess, 'self-rules-review': reviewOwnRules },
-  subresources: { eviction: evict, finalize: finalizeNamespace },
+  subresources: { eviction: evict, finalize: finalizeNamespace, scale, 'csr-approval': approveCertificateRequest },
 };

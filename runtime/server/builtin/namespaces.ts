@@ -59,8 +59,8 @@ export function namespaceLifecycle(host: HookHost): KindHook {
 
 /** `namespaces/<name>/finalize`: a PUT that writes the namespace (its spec.finalizers) as an update of the object. */
 export const finalizeNamespace: SubresourceHandler = {
-  method: 'PUT',
-  handle: (ctx, t, body) => updateObject(ctx, { ...t, subresource: undefined }, body, writeOptions(ctx.req.query)),
+  methods: ['PUT'],
+  handle: (ctx, t, body) => updateObject(ctx, { ...t, subresource: undefined }, body!, writeOptions(ctx.req.query)),
 };
 
 /** A new namespace is Active and held by the server's own finalizer until its content is gone, as upstream. */

@@ -64,7 +64,12 @@ export const impersonate: Stage = {
     }
     if (users.length > 1 || uids.length > 1) throw badRequest('Impersonate-User and Impersonate-Uid may be given once');
     const actor = ctx.user ?? ANONYMOUS;
-    const check = (attributes: RequestAttributes) => authorizeRequest(ctx, { user: actor, attributes } satisfies AuthorizationRequest);
+    // The impersonation resources' group is served under the server's group suffix.
+    const check = (attributes: RequestAttributes) =>
+      authorizeRequest(ctx, {
+        user: actor,
+        attributes: { ...attributes, apiGroup: attributes.apiGroup && ctx.registry.servedGroup(attributes.apiGroup) },
+      } satisfies AuthorizationRequest);
 
     const sa = SERVICE_ACCOUNT.exec(username);
     await check(sa ? impersonateAttributes('serviceaccounts', sa[2]!, { namespace: sa[1]! }) : impersonateAttributes('users', username));

@@ -1,33 +1,37 @@
 import type { Stage } from '../chain.js';
+import { groupWithSuffix } from '../../api/index.js';
 import { AUTHORIZATION_GROUP } from '../../auth/index.js';
 
-/** kubectl's name of the access-review group; its typed client posts there without asking discovery. */
-export const KUBECTL_AUTHORIZATION_GROUP = 'authorization.k8s.io';
+/** kubectl's name of the access-review group (the real system's); its typed client posts there without asking discovery. */
+export const KUBECTL_AUTHORIZATION_GROUP = groupWithSuffix(AUTHORIZATION_GROUP, 'k8s.io');
 const PREFIX = `/apis/${KUBECTL_AUTHORIZATION_GROUP}/`;
 
-/** The apiVersion a review body may carry when sent under kubectl's name, mapped to the served one. */
-export function servedApiVersion(apiVersion: unknown): unknown {
+/** The apiVersion a review body may carry when sent under kubectl's name, mapped to the served group's. */
+export function servedApiVersion(apiVersion: unknown, servedGroup: string): unknown {
   return typeof apiVersion === 'string' && apiVersion.startsWith(`${KUBECTL_AUTHORIZATION_GROUP}/`)
-    ? `${AUTHORIZATION_GROUP}/${apiVersion.slice(KUBECTL_AUTHORIZATION_GROUP.length + 1)}`
+    ? `${servedGroup}/${apiVersion.slice(KUBECTL_AUTHORIZATION_GROUP.length + 1)}`
     : apiVersion;
 }
 
 /**
  * kubectl names: `kubectl auth can-i` posts its SelfSubjectAccessReview (and `--list` its
  * SelfSubjectRulesReview) to `/apis/authorization.k8s.io/v1/...` with a compiled-in client, never
- * looking at discovery, and decodes only that apiVersion. Such a request is served as the same
- * path under `authorization.svc.io` (and authorized as that group) and answered in kubectl's
- * apiVersion. The group is not in discovery; nothing else is renamed.
+ * looking at discovery, and decodes only that apiVersion. When the server's groups are not the
+ * real system's (`--group-suffix`, default svc.io), such a request is served as the same path under
+ * the served authorization group (and authorized as that group) and answered in kubectl's
+ * apiVersion. The group is not in discovery; nothing else is renamed. Under `--group-suffix
+ * k8s.io` the group is served by its own name and this stage lets requests through untouched.
  */
 export const kubectlNames: Stage = {
   name: 'kubectl-names',
   async handle(ctx, next) {
-    if (!ctx.req.path.startsWith(PREFIX)) return next();
-    ctx.req.path = `/apis/${AUTHORIZATION_GROUP}/${ctx.req.path.slice(PREFIX.length)}`;
+    const served = ctx.registry.servedGroup(AUTHORIZATION_GROUP);
+    if (served === KUBECTL_AUTHORIZATION_GROUP || !ctx.req.path.startsWith(PREFIX)) return next();
+    ctx.req.path = `/apis/${served}/${ctx.req.path.slice(PREFIX.length)}`;
     const reply = await next();
     const body = reply?.body as { apiVersion?: unknown } | undefined;
-    if (body && typeof body.apiVersion === 'string' && body.apiVersion.startsWith(`${AUTHORIZATION_GROUP}/`)) {
-      body.apiVersion = `${KUBECTL_AUTHORIZATION_GROUP}/${body.apiVersion.slice(AUTHORIZATION_GROUP.length + 1)}`;
+    if (body && typeof body.apiVersion === 'string' && body.apiVersion.startsWith(`${served}/`)) {
+      body.apiVersion = `${KUBECTL_AUTHORIZATION_GROUP}/${body.apiVersion.slice(served.length + 1)}`;
     }
     return reply;
   },
