@@ -44,6 +44,7 @@ import {
   type WatchRequest,
   type WatchResponse,
 } from './etcd-wire.js';
+import { EventQueue } from './event-queue.js';
 import { assertValidKey, compareKeys } from './key-order.js';
 import type { KeyValue, ListOptions, ListResult, Store, StoreOptions, Watch, WatchEvent, WatchOptions, WriteOptions } from './types.js';
 import { WatchCache } from './watch-cache.js';
@@ -536,9 +537,6 @@ interface EtcdWatchOptions {
   onCompacted(revision: number): void;
 }
 
-type Waiter = { resolve(result: IteratorResult<WatchEvent, undefined>): void; reject(error: Error): void };
-const DONE: IteratorResult<WatchEvent, undefined> = { done: true, value: undefined };
-
 /**
  * One store watch over one etcd watch stream. Events queue per watch; the stream is reopened
  * from the last delivered revision when it breaks, so the reader sees no gap and no repeat.
@@ -546,12 +544,7 @@ const DONE: IteratorResult<WatchEvent, undefined> = { done: true, value: undefin
 class EtcdWatch implements Watch {
   readonly #o: EtcdWatchOptions;
   #stream: ReturnType<EtcdClient['watch']> | undefined;
-  #buffer: { event: WatchEvent; live: boolean }[] = [];
-  #head = 0;
-  #unreadLive = 0;
-  #waiters: Waiter[] = [];
-  #closed = false;
-  #error: Error | undefined;
+  readonly #queue: EventQueue;
   /** The revision of the last event received (or the watch's starting point). */
   #last: number;
   /** Events up to this revision existed when the watch was created: replayed history. */
@@ -563,7 +556,12 @@ class EtcdWatch implements Watch {
   constructor(options: EtcdWatchOptions) {
     this.#o = options;
     this.#last = options.fromRevision;
+    this.#queue = new EventQueue(options.queueLimit, () => this.#stop());
     this.#open();
+  }
+
+  get #closed(): boolean {
+    return this.#queue.closed;
   }
 
   #open(): void {
@@ -657,12 +655,8 @@ class EtcdWatch implements Watch {
   }
 
   #push(event: WatchEvent): void {
-    const live = event.revision > this.#historyUntil;
-    const waiter = this.#waiters.shift();
-    if (waiter) return waiter.resolve({ done: false, value: event });
-    if (live && this.#unreadLive >= this.#o.queueLimit) return this.close();
-    this.#buffer.push({ event, live });
-    if (live) this.#unreadLive++;
+    // Events up to the revision current at creation are replayed history, not counted against the limit.
+    this.#queue.push(event, event.revision > this.#historyUntil);
   }
 
   #onBroken(error: Error): void {
@@ -682,49 +676,23 @@ class EtcdWatch implements Watch {
   }
 
   #fail(error: Error): void {
-    if (this.#closed) return;
-    this.#error = error;
-    const waiter = this.#waiters.shift();
-    if (waiter) {
-      this.#error = undefined;
-      waiter.reject(error);
-    }
-    this.#stop();
+    this.#queue.fail(error);
   }
 
   next(): Promise<IteratorResult<WatchEvent, undefined>> {
-    if (this.#head < this.#buffer.length) {
-      const item = this.#buffer[this.#head]!;
-      this.#head++;
-      if (item.live) this.#unreadLive--;
-      if (this.#head >= 1024 && this.#head * 2 >= this.#buffer.length) {
-        this.#buffer = this.#buffer.slice(this.#head);
-        this.#head = 0;
-      }
-      return Promise.resolve({ done: false, value: item.event });
-    }
-    if (this.#error) {
-      const error = this.#error;
-      this.#error = undefined;
-      return Promise.reject(error);
-    }
-    if (this.#closed) return Promise.resolve(DONE);
-    return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
+    return this.#queue.next();
   }
 
   close(): void {
-    if (this.#closed) return;
-    this.#buffer = [];
-    this.#head = 0;
-    this.#unreadLive = 0;
-    this.#error = undefined;
-    this.#stop();
+    this.#queue.close();
   }
 
-  /** Ends the stream; buffered events and a pending error stay readable. */
+  [Symbol.asyncIterator](): AsyncIterator<WatchEvent, undefined> {
+    return this.#queue[Symbol.asyncIterator]();
+  }
+
+  /** The stream has ended (closed, overflowed or failed): stop following etcd. */
   #stop(): void {
-    if (this.#closed) return;
-    this.#closed = true;
     clearTimeout(this.#retryTimer);
     const stream = this.#stream;
     this.#stream = undefined;
@@ -733,20 +701,7 @@ class EtcdWatch implements Watch {
       stream.on('error', () => undefined);
       stream.cancel();
     }
-    if (this.#head >= this.#buffer.length && !this.#error) {
-      for (const waiter of this.#waiters.splice(0)) waiter.resolve(DONE);
-    }
     this.#o.onClose();
-  }
-
-  [Symbol.asyncIterator](): AsyncIterator<WatchEvent, undefined> {
-    return {
-      next: () => this.next(),
-      return: () => {
-        this.close();
-        return Promise.resolve(DONE);
-      },
-    };
   }
 }
 
