@@ -4,20 +4,17 @@
  * to `rbac.authorization.k8s.io` with that apiVersion, and `kubectl auth can-i` answers from RBAC
  * for a user with a token. Real kubectl over HTTPS with a real token file; nothing is mocked.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTokenFile } from '../runtime/auth/index.js';
 import { admissionWebhook, deny, serveWebhook } from '../runtime/webhook/index.js';
 import { type RunningServer, startReferenceServer } from './reference-server.js';
+import { type KubectlResult, runKubectl } from './kubectl.testing.js';
 import { prepareSecureServing, type SecureServing } from './secure-serving.js';
 
-const run = promisify(execFile);
-const KUBECTL = process.env.KUBECTL ?? 'kubectl';
 const TOKENS = 'admin-token,admin,1000,system:masters\nalice-token,alice,1001\n';
 
 let dir: string;
@@ -25,19 +22,8 @@ let secure: SecureServing;
 let server: RunningServer;
 
 /** kubectl as `user` (a token of the token file); never throws on a non-zero exit. */
-async function kubectl(user: 'admin' | 'alice', ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(
-      KUBECTL,
-      ['--kubeconfig', join(dir, 'config'), '--context', user, '--cache-dir', join(dir, 'cache'), ...args],
-      { timeout: 30_000, env: { ...process.env, KUBECTL_KUBERC: 'false' } },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code?: number | string; stdout?: string; stderr?: string };
-    if (err.code === 'ENOENT') throw new Error(`kubectl is not installed (no ${KUBECTL} on PATH); these tests need it`);
-    return { code: typeof err.code === 'number' ? err.code : -1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
-  }
+async function kubectl(user: 'admin' | 'alice', ...args: string[]): Promise<KubectlResult> {
+  return runKubectl(['--kubeconfig', join(dir, 'config'), '--context', user, '--cache-dir', join(dir, 'cache'), ...args]);
 }
 
 async function get(path: string, accept = 'application/json') {

@@ -14,9 +14,9 @@ import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliArgs } from './commands/cli.testing.js';
+import { type KubectlResult, runKubectl } from './kubectl.testing.js';
 
 const run = promisify(execFile);
-const KUBECTL = process.env.KUBECTL ?? 'kubectl';
 const ROOT = new URL('../', import.meta.url).pathname;
 
 let dir: string;
@@ -25,18 +25,8 @@ let url: string;
 let adminConfig: string;
 let aliceConfig: string;
 
-async function kubectl(config: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(KUBECTL, ['--kubeconfig', config, '--cache-dir', join(dir, 'cache'), ...args], {
-      timeout: 30_000,
-      env: { ...process.env, KUBECTL_KUBERC: 'false' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code?: number | string; stdout?: string; stderr?: string };
-    if (err.code === 'ENOENT') throw new Error(`kubectl is not installed (no ${KUBECTL} on PATH); these tests need it`);
-    return { code: typeof err.code === 'number' ? err.code : -1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
-  }
+async function kubectl(config: string, ...args: string[]): Promise<KubectlResult> {
+  return runKubectl(['--kubeconfig', config, '--cache-dir', join(dir, 'cache'), ...args]);
 }
 
 /** kubectl's answer, yes or no (it prints the authorizer's reason after a no). */

@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KUBECTL, runKubectl } from './kubectl.testing.js';
 import { type TestServer, startTestServer } from './test-server.js';
 
 const run = promisify(execFile);
-const KUBECTL = process.env.KUBECTL ?? 'kubectl';
 
 interface Result {
   code: number;
@@ -31,17 +31,7 @@ let missing: Error | undefined;
 /** Runs kubectl against the test server; never throws on a non-zero exit (the test reads `code`). */
 async function kubectl(...args: string[]): Promise<Result> {
   if (missing) throw missing;
-  try {
-    const { stdout, stderr } = await run(KUBECTL, ['--kubeconfig', server.configFile, '--cache-dir', join(dir, 'cache'), ...args], {
-      timeout: 30_000,
-      env: { ...process.env, KUBECTL_KUBERC: 'false' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code?: number | string; stdout?: string; stderr?: string };
-    if (err.code === 'ENOENT') throw new Error(`kubectl is not installed (no ${KUBECTL} on PATH); these tests need it`);
-    return { code: typeof err.code === 'number' ? err.code : -1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
-  }
+  return runKubectl(['--kubeconfig', server.configFile, '--cache-dir', join(dir, 'cache'), ...args]);
 }
 
 /** Writes a manifest into the test's directory and returns its path. */
