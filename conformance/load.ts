@@ -34,6 +34,9 @@ import {
 } from './types.js';
 import { isObject } from './json.js';
 
+/** The fields every scenario has, written in YAML (with `steps`) or TypeScript (with `run`, `exercises`). */
+const SCENARIO_KEYS = ['id', 'rule', 'description', 'tags', 'needs', 'serves', 'namespaces', 'resource'];
+
 /** A YAML mapping: an object that is not a list, nor the bytes of a `!!binary` value. */
 function isMapping(v: unknown): v is Record<string, unknown> {
   return isObject(v) && !Buffer.isBuffer(v);
@@ -462,17 +465,7 @@ export function parseSuite(text: string, file: string, ctx: LoadContext, area?: 
     const where: Where = { file, ...(line ? { line } : {}) };
     if (!isMapping(raw)) fail(where, `scenario ${i}: expected a mapping`);
     const merged = mergeDefaults(defaults, raw);
-    onlyKeys({ ...where, id: String(raw.id ?? i) }, 'scenario', merged, [
-      'id',
-      'rule',
-      'description',
-      'tags',
-      'needs',
-      'serves',
-      'namespaces',
-      'resource',
-      'steps',
-    ]);
+    onlyKeys({ ...where, id: String(raw.id ?? i) }, 'scenario', merged, [...SCENARIO_KEYS, 'steps']);
     const { header, resources } = parseHeader(where, merged, area, ctx);
     if (seen.has(header.id)) fail({ ...where, id: header.id }, 'duplicate id in this file');
     seen.add(header.id);
@@ -523,18 +516,7 @@ export function checkCodeScenarios(exported: unknown, file: string, ctx: LoadCon
   exported.forEach((raw: unknown, i: number) => {
     if (!isMapping(raw)) fail({ file }, `scenarios[${i}]: expected an object`);
     const id = typeof raw.id === 'string' ? raw.id : String(i);
-    onlyKeys({ file, id }, 'scenario', raw, [
-      'id',
-      'rule',
-      'description',
-      'tags',
-      'needs',
-      'serves',
-      'namespaces',
-      'resource',
-      'exercises',
-      'run',
-    ]);
+    onlyKeys({ file, id }, 'scenario', raw, [...SCENARIO_KEYS, 'exercises', 'run']);
     if (typeof raw.run !== 'function') fail({ file, id }, 'run: expected an async function (ctx) => void');
     const { header, resources } = parseHeader({ file }, raw, area, ctx);
     const run = raw.run as CodeScenario['run'];
