@@ -98,3 +98,25 @@ export function httpsJson(url: string, options: HttpsJsonOptions): Promise<Https
     req.end(payload);
   });
 }
+
+/**
+ * Keep-alive agents by CA bundle, for callbacks made on every matching request (admission and
+ * conversion webhooks): a TLS handshake per call would cost more than the call, and upstream's
+ * webhook clients reuse connections too. At most 64 bundles are kept; the oldest goes first.
+ */
+const keepAliveAgents = new Map<string, https.Agent>();
+
+export function keepAliveAgent(ca: string | undefined): https.Agent {
+  const key = ca ?? '';
+  let agent = keepAliveAgents.get(key);
+  if (!agent) {
+    if (keepAliveAgents.size >= 64) {
+      const [oldest, old] = keepAliveAgents.entries().next().value!;
+      old.destroy();
+      keepAliveAgents.delete(oldest);
+    }
+    agent = new https.Agent({ keepAlive: true, maxSockets: 32, ...(ca ? { ca } : {}) });
+    keepAliveAgents.set(key, agent);
+  }
+  return agent;
+}

@@ -113,6 +113,6 @@ export { credentialsFromRequest } from './credentials.js';
 export { type CertificateAuthority, certificateAuthority, type KeyPair, type LeafRequest, PkiError } from './pki.js';
 export { type DecisionExplanation, describeRequest, explainDecision, formatExplanation } from './explain.js';
 export { type AccessDecision, AuthPolicy, type AuthPolicyOptions } from './policy.js';
-export { HttpsTransportError, type HttpsJsonOptions, type HttpsJsonResponse, httpsJson } from './https-client.js';
+export { HttpsTransportError, type HttpsJsonOptions, type HttpsJsonResponse, httpsJson, keepAliveAgent } from './https-client.js';
 export { TtlCache } from './ttl-cache.js';
 export { BOOTSTRAP_POLICY, MASTERS_GROUP, bootstrapPolicy } from './bootstrap-policy.js';

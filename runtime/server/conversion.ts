@@ -2,31 +2,55 @@ import { type FieldError, type JsonApiObject, fieldForbidden } from '../api/inde
 import type { ConversionRule, KindRegistration } from '../schema/index.js';
 
 /**
+ * Converts objects whose version differs to `to`, all in one call: a CustomResourceDefinition's
+ * conversion webhook. It returns one object per input, in order, or throws (the request fails).
+ */
+export type ExternalConversion = (objects: JsonApiObject[], to: string) => Promise<JsonApiObject[]>;
+
+/**
  * Converts the objects of one resource between its versions, hub and spoke as upstream's internal
  * version: each version declares how it differs from the hub (the version declared `storage: true`),
  * so any version reaches any other through it. It knows every version of the schemas, served or
  * not, because an object keeps the version it was stored in (rule 4b: persisted versions stay
- * decodable after serving stops).
+ * decodable after serving stops). A custom resource may convert through a webhook instead.
  */
 export class ResourceConverter {
   readonly #rules = new Map<string, readonly ConversionRule[]>();
 
-  constructor(versions: readonly KindRegistration[]) {
+  constructor(
+    versions: readonly KindRegistration[],
+    private readonly external?: ExternalConversion,
+  ) {
     for (const k of versions) this.#rules.set(k.apiVersion, k.resource?.conversion ?? []);
   }
 
+  /** Converts one object to `to` (see {@link convertAll}). */
+  async convert(obj: JsonApiObject, to: string): Promise<JsonApiObject> {
+    return (await this.convertAll([obj], to))[0]!;
+  }
+
   /**
-   * Converts `obj` in place from the apiVersion it carries to `to`. An apiVersion no schema knows
-   * is taken as the hub's shape.
+   * Converts each object to `to` from the apiVersion it carries; objects already there are kept as
+   * they are. Declared conversions work in place; a webhook is called once for all the objects
+   * that differ, as upstream converts a list. An apiVersion no schema knows is taken as the hub's shape.
    */
-  convert(obj: JsonApiObject, to: string): JsonApiObject {
-    const from = typeof obj.apiVersion === 'string' ? obj.apiVersion : to;
-    if (from === to) return obj;
+  async convertAll(objects: JsonApiObject[], to: string): Promise<JsonApiObject[]> {
+    const differing = objects.filter((o) => typeof o.apiVersion === 'string' && o.apiVersion !== to);
+    if (differing.length === 0) return objects;
+    if (!this.external) {
+      for (const obj of differing) this.convertDeclared(obj, obj.apiVersion!, to);
+      return objects;
+    }
+    const converted = await this.external(differing, to);
+    const byInput = new Map(differing.map((o, i) => [o, converted[i]!]));
+    return objects.map((o) => byInput.get(o) ?? o);
+  }
+
+  private convertDeclared(obj: JsonApiObject, from: string, to: string): void {
     for (const rule of this.#rules.get(from) ?? []) towardsHub(obj, rule);
     const target = this.#rules.get(to) ?? [];
     for (let i = target.length - 1; i >= 0; i--) awayFromHub(obj, target[i]!);
     obj.apiVersion = to;
-    return obj;
   }
 
   /** The round-trip annotations that other versions of the resource declare and `apiVersion` does not. */

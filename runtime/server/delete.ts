@@ -122,8 +122,8 @@ async function deleteCurrent(ctx: RequestContext, target: DeleteTarget, opts: De
     if (gc && !(meta.finalizers ?? []).includes(gc)) next.metadata!.finalizers = [...(meta.finalizers ?? []), gc];
     if (opts.dryRun) return { status: 200, body: next };
     try {
-      const kv = await ctx.store.update(key, encodeObject(next, r), { expectedModRevision: target.kv.modRevision });
-      return { status: 200, body: decodeObject(kv, r) };
+      const kv = await ctx.store.update(key, await encodeObject(next, r), { expectedModRevision: target.kv.modRevision });
+      return { status: 200, body: await decodeObject(kv, r) };
     } catch (e) {
       throw fromStoreError(e, r, name) ?? e;
     }
@@ -198,7 +198,7 @@ export async function deleteCollection(ctx: RequestContext, t: Target, read: Rea
   const page = await ctx.store.list(collectionPrefix(t.resource, t.namespace));
   const items: JsonApiObject[] = [];
   for (const kv of page.items) {
-    const object = decodeObject(kv, t.resource);
+    const object = await decodeObject(kv, t.resource);
     if (matcher && !matcher(object)) continue;
     try {
       await deleteCurrent(ctx, { resource: t.resource, namespace: object.metadata?.namespace, object, kv, dryRun: opts.dryRun }, opts);
@@ -235,7 +235,7 @@ export async function removeIfFinalized(
       return true;
     }
     if (!meta.deletionTimestamp)
-      await ctx.store.update(key, encodeObject(markDeleted(ctx, object), r), { expectedModRevision: modRevision });
+      await ctx.store.update(key, await encodeObject(markDeleted(ctx, object), r), { expectedModRevision: modRevision });
     return false;
   } catch (e) {
     if (isStoreConflictError(e) || isStoreNotFoundError(e)) return false;

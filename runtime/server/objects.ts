@@ -14,25 +14,33 @@ export function collectionPrefix(r: ServedResource, namespace: string | undefine
 
 /**
  * The stored form: the storage version's apiVersion and field names, without resourceVersion (the
- * store's revision is the version, set again on the way out).
+ * store's revision is the version, set again on the way out). Asynchronous because a custom
+ * resource may convert through its webhook.
  */
-export function encodeObject(obj: JsonApiObject, r: ServedResource): string {
+export async function encodeObject(obj: JsonApiObject, r: ServedResource): Promise<string> {
   const storage = r.storageVersion ?? r;
   // Type meta and metadata first, as the real system writes objects.
   const { apiVersion, kind, metadata, ...rest } = structuredClone(obj);
   const copy: JsonApiObject = { apiVersion: apiVersion ?? r.apiVersion, kind, metadata, ...rest };
   if (copy.metadata) delete copy.metadata.resourceVersion;
-  r.converter.convert(copy, storage.apiVersion);
-  return JSON.stringify(copy);
+  return JSON.stringify(await r.converter.convert(copy, storage.apiVersion));
 }
 
 /**
  * The object as served at `r`'s version, with its resourceVersion: converted from the version it
  * was stored in, whichever that was (an older storage version, one no longer served).
  */
-export function decodeObject(kv: Pick<KeyValue, 'value' | 'modRevision'>, r: ServedResource): JsonApiObject {
-  const obj = r.converter.convert(JSON.parse(kv.value) as JsonApiObject, r.apiVersion);
-  obj.metadata ??= {};
-  obj.metadata.resourceVersion = String(kv.modRevision);
-  return obj;
+export async function decodeObject(kv: Pick<KeyValue, 'value' | 'modRevision'>, r: ServedResource): Promise<JsonApiObject> {
+  return (await decodeObjects([kv], r))[0]!;
+}
+
+/** Several stored objects as served at `r`'s version, converted together (one webhook call for a list, as upstream). */
+export async function decodeObjects(kvs: readonly Pick<KeyValue, 'value' | 'modRevision'>[], r: ServedResource): Promise<JsonApiObject[]> {
+  const parsed = kvs.map((kv) => JSON.parse(kv.value) as JsonApiObject);
+  const objects = await r.converter.convertAll(parsed, r.apiVersion);
+  return objects.map((obj, i) => {
+    obj.metadata ??= {};
+    obj.metadata.resourceVersion = String(kvs[i]!.modRevision);
+    return obj;
+  });
 }

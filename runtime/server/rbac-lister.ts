@@ -8,7 +8,7 @@
 import { type BindingObject, RBAC_GROUP, type RbacLister, type RoleObject } from '../auth/index.js';
 import type { Store } from '../store/index.js';
 import type { ServerContext } from './context.js';
-import { decodeObject } from './objects.js';
+import { decodeObjects } from './objects.js';
 
 interface Snapshot {
   readonly revision: number;
@@ -30,7 +30,7 @@ export class StoreRbacLister implements RbacLister {
     const r = registry.get(registry.servedGroup(RBAC_GROUP), 'v1', plural);
     if (!r) return [];
     const { items } = await store.list(r.storagePrefix);
-    return items.map((kv) => decodeObject(kv, r));
+    return decodeObjects(items, r);
   }
 
   async #load(store: Store, revision: number): Promise<Snapshot> {

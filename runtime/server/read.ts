@@ -10,7 +10,7 @@ import {
 import { decodeContinueToken, encodeContinueToken, type KeyValue } from '../store/index.js';
 import type { RequestContext, ServerContext, Target } from './context.js';
 import type { Reply } from './http.js';
-import { collectionPrefix, decodeObject, objectKey } from './objects.js';
+import { collectionPrefix, decodeObject, decodeObjects, objectKey } from './objects.js';
 import type { ReadOptions } from './query.js';
 import type { ServedResource } from './resources.js';
 import { awaitRevision, fromStoreError, fromTokenError, parseRevision } from './versions.js';
@@ -22,7 +22,7 @@ export async function getObject(ctx: RequestContext, t: Target, opts: ReadOption
   }
   const kv = await ctx.store.get(objectKey(t.resource, t.namespace, t.name!));
   if (!kv) throw notFound(t.resource, t.name!);
-  return { status: 200, body: decodeObject(kv, t.resource) };
+  return { status: 200, body: await decodeObject(kv, t.resource) };
 }
 
 /** Reads one object at the current revision; undefined when absent. */
@@ -33,7 +33,7 @@ export async function readCurrent(
   name: string,
 ): Promise<{ object: JsonApiObject; kv: KeyValue } | undefined> {
   const kv = await ctx.store.get(objectKey(r, namespace, name));
-  return kv ? { object: decodeObject(kv, r), kv } : undefined;
+  return kv ? { object: await decodeObject(kv, r), kv } : undefined;
 }
 
 /** A filter built from the label and field selectors of a request. */
@@ -145,13 +145,14 @@ export async function listObjects(ctx: RequestContext, t: Target, opts: ReadOpti
       const page = await ctx.store.list(prefix, { revision, startAfter, limit });
       revision = page.revision;
       remaining = page.remaining;
-      for (const kv of page.items) {
+      const objects = await decodeObjects(page.items, t.resource);
+      for (const [i, kv] of page.items.entries()) {
         if (opts.limit !== undefined && items.length >= opts.limit) {
           remaining++;
           continue;
         }
         lastKey = kv.key;
-        const object = decodeObject(kv, t.resource);
+        const object = objects[i]!;
         if (!matcher || matcher(object)) items.push(object);
       }
       if (page.items.length > 0) startAfter = page.items[page.items.length - 1]!.key;

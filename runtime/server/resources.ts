@@ -1,6 +1,6 @@
 import { SPEC_GROUP_SUFFIX, groupWithSuffix } from '../api/index.js';
 import type { KindRegistration, ResourceDescriptor } from '../schema/index.js';
-import { ResourceConverter } from './conversion.js';
+import { type ExternalConversion, ResourceConverter } from './conversion.js';
 
 /** One resource as served at one group/version: what the handlers need to answer for it. */
 export interface ServedResource {
@@ -66,9 +66,9 @@ export class ResourceRegistry {
    * Serves the versions of one resource defined at run time (a CustomResourceDefinition), in
    * place of what was served under its group and plural: later requests see the new definition.
    */
-  replace(group: string, plural: string, kinds: readonly KindRegistration[]): void {
+  replace(group: string, plural: string, kinds: readonly KindRegistration[], conversion?: ExternalConversion): void {
     this.remove(group, plural);
-    this.add(kinds, new Map());
+    this.add(kinds, new Map(), conversion);
   }
 
   /** Stops serving every version of a resource (its definition was deleted). */
@@ -79,9 +79,9 @@ export class ResourceRegistry {
     this.all = this.all.filter((o) => o.group !== group || o.resource !== plural);
   }
 
-  private add(kinds: readonly KindRegistration[], config: Map<string, boolean>): void {
+  private add(kinds: readonly KindRegistration[], config: Map<string, boolean>, conversion?: ExternalConversion): void {
     const release = this.release;
-    const converters = convertersByResource(kinds);
+    const converters = convertersByResource(kinds, conversion);
     const added: ServedResource[] = [];
     for (const k of kinds) {
       const r = k.resource;
@@ -241,15 +241,15 @@ function trackOf(version: string): 'ga' | 'beta' | 'alpha' {
   return version.includes('alpha') ? 'alpha' : version.includes('beta') ? 'beta' : 'ga';
 }
 
-/** One converter per resource (group and plural), over every version the kinds declare. */
-function convertersByResource(kinds: readonly KindRegistration[]): Map<string, ResourceConverter> {
+/** One converter per resource (group and plural), over every version the kinds declare; `conversion` instead of their declarations. */
+function convertersByResource(kinds: readonly KindRegistration[], conversion?: ExternalConversion): Map<string, ResourceConverter> {
   const versions = new Map<string, KindRegistration[]>();
   for (const k of kinds) {
     if (!k.resource) continue;
     const key = storagePrefixOf(k.group, k.resource.plural, k.resource.custom);
     versions.set(key, [...(versions.get(key) ?? []), k]);
   }
-  return new Map([...versions].map(([key, ks]) => [key, new ResourceConverter(ks)]));
+  return new Map([...versions].map(([key, ks]) => [key, new ResourceConverter(ks, conversion)]));
 }
 
 /** Compares releases such as 1.25 and 1.30 numerically. */

@@ -10,7 +10,7 @@ import {
 } from '../api/index.js';
 import { isStoreFutureRevisionError, type Watch, type WatchEvent } from '../store/index.js';
 import type { RequestContext, Target } from './context.js';
-import { collectionPrefix, decodeObject } from './objects.js';
+import { collectionPrefix, decodeObject, decodeObjects } from './objects.js';
 import type { ReadOptions } from './query.js';
 import { type Matcher, selectorMatcher } from './read.js';
 import { type Negotiated, type RenderContext, asTable, includeObjectOf, tableFor } from './media.js';
@@ -81,9 +81,9 @@ async function sendInitialState(
   if (rv !== undefined && rv !== '' && rv !== '0' && !opts.sendInitialEvents) return parseRevision(rv);
   if (opts.sendInitialEvents === false) return ctx.store.currentRevision();
   const page = await ctx.store.list(collectionPrefix(t.resource, t.namespace));
+  const objects = await decodeObjects(page.items, t.resource);
   stream.open();
-  for (const kv of page.items) {
-    const object = decodeObject(kv, t.resource);
+  for (const object of objects) {
     if (!matcher || matcher(object)) stream.send('ADDED', object);
   }
   if (opts.sendInitialEvents && opts.allowWatchBookmarks) stream.bookmark(page.revision, { [INITIAL_EVENTS_END]: 'true' });
@@ -142,7 +142,7 @@ async function follow(
       idle = false;
       if (next.done) break;
       const event = next.value;
-      const out = translate(event, t.resource, matcher);
+      const out = await translate(event, t.resource, matcher);
       if (out) await stream.writeAndDrain(stream.encodeShared(event, out.type, out.object));
       stream.lastRevision = Math.max(stream.lastRevision, event.revision);
     }
@@ -191,17 +191,17 @@ function validateWatchOptions(opts: ReadOptions, watchList: boolean): void {
  * A store event as seen through the selectors: an object that starts matching is ADDED, one that
  * stops matching is DELETED, as the real system's filtered watch does.
  */
-function translate(
+async function translate(
   event: WatchEvent,
   r: ServedResource,
   matcher: Matcher | undefined,
-): { type: EventType; object: JsonApiObject; line?: string } | undefined {
+): Promise<{ type: EventType; object: JsonApiObject; line?: string } | undefined> {
   const decoded = decodedOnce(event, r);
-  const object = decoded.object;
+  const object = await decoded.object;
   if (event.type === 'delete') return !matcher || matcher(object) ? { type: 'DELETED', object } : undefined;
   if (event.type === 'create') return !matcher || matcher(object) ? { type: 'ADDED', object } : undefined;
   if (!matcher) return { type: 'MODIFIED', object };
-  const before = decoded.before();
+  const before = await decoded.before();
   const was = before !== undefined && matcher(before);
   const is = matcher(object);
   if (was && is) return { type: 'MODIFIED', object };
@@ -216,8 +216,8 @@ function translate(
  * served version, not once per watcher (the watchers only read it).
  */
 interface Decoded {
-  object: JsonApiObject;
-  before(): JsonApiObject | undefined;
+  object: Promise<JsonApiObject>;
+  before(): Promise<JsonApiObject | undefined>;
   encoded: Map<string, string | Uint8Array>;
 }
 
@@ -228,19 +228,20 @@ function decodedOnce(event: WatchEvent, r: ServedResource): Decoded {
   if (!perVersion) decodedEvents.set(event, (perVersion = new Map()));
   let decoded = perVersion.get(r);
   if (!decoded) {
-    let before: JsonApiObject | undefined | null = null;
+    let before: Promise<JsonApiObject | undefined> | undefined;
     decoded = {
       object: decodeObject({ value: event.value, modRevision: event.revision }, r),
       before: () => {
-        if (before === null)
-          before =
-            event.prevValue === undefined
-              ? undefined
-              : decodeObject({ value: event.prevValue, modRevision: event.prevModRevision ?? event.revision }, r);
+        before ??=
+          event.prevValue === undefined
+            ? Promise.resolve(undefined)
+            : decodeObject({ value: event.prevValue, modRevision: event.prevModRevision ?? event.revision }, r);
         return before;
       },
       encoded: new Map(),
     };
+    // A failed conversion is the watcher's error when it awaits; not an unhandled rejection meanwhile.
+    decoded.object.catch(() => undefined);
     perVersion.set(r, decoded);
   }
   return decoded;

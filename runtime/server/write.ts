@@ -125,9 +125,9 @@ export async function createObject(
   for (let attempt = 0; ; attempt++) {
     try {
       const key = objectKey(r, t.namespace, storedMeta.name!);
-      const value = checkStoredSize(key, encodeObject(stored, r));
+      const value = checkStoredSize(key, await encodeObject(stored, r));
       const kv = await ctx.store.create(key, value);
-      return { status: 201, body: decodeObject(kv, r) };
+      return { status: 201, body: await decodeObject(kv, r) };
     } catch (e) {
       // A generated name that collides is drawn again, as the real system retries.
       if (generated && isStoreKeyExistsError(e) && attempt < 8) {
@@ -224,8 +224,9 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
   const key = objectKey(r, t.namespace, name);
   // A no-op update writes nothing and keeps the resourceVersion, as upstream (key order does not count),
   // unless the stored value was encrypted with an old key: then it is written again (a rotation).
+  const value = await encodeObject(stored, r);
   if (
-    canonical(JSON.parse(encodeObject(stored, r))) === canonical(JSON.parse(encodeObject(old, r))) &&
+    canonical(JSON.parse(value)) === canonical(JSON.parse(await encodeObject(old, r))) &&
     !(await isStaleValue(ctx.store, key, modRevision))
   )
     return { status: 200, body: old };
@@ -235,10 +236,10 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
     if (finishing) {
       const kv = await ctx.store.delete(key, { expectedModRevision: modRevision });
       if (r.namespaced && t.namespace) ctx.hooks.namespaceChanged(t.namespace);
-      return { status: 200, body: decodeObject({ value: encodeObject(stored, r), modRevision: kv.modRevision }, r) };
+      return { status: 200, body: await decodeObject({ value, modRevision: kv.modRevision }, r) };
     }
-    const kv = await ctx.store.update(key, checkStoredSize(key, encodeObject(stored, r)), { expectedModRevision: modRevision });
-    return { status: 200, body: decodeObject(kv, r) };
+    const kv = await ctx.store.update(key, checkStoredSize(key, value), { expectedModRevision: modRevision });
+    return { status: 200, body: await decodeObject(kv, r) };
   } catch (e) {
     throw fromStoreError(e, r, name) ?? e;
   }

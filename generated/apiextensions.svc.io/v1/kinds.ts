@@ -2,7 +2,7 @@
 // Source: schemas/apiextensions.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
+import { defaultCustomResourceDefinition, defaultCustomResourceDefinitionList } from './defaults.js';
 import { CustomResourceDefinitionListSchema, CustomResourceDefinitionSchema } from './schema.js';
 import { validateCustomResourceDefinition, validateCustomResourceDefinitionList } from './validate.js';
 
@@ -16,7 +16,7 @@ export const apiextensionsV1Kinds: readonly KindRegistration[] = [
     listKind: 'CustomResourceDefinitionList',
     schema: CustomResourceDefinitionSchema,
     validate: validateCustomResourceDefinition,
-    setDefaults: noDefaults,
+    setDefaults: defaultCustomResourceDefinition,
     resource: {
       plural: 'customresourcedefinitions',
       singular: 'customresourcedefinition',
@@ -42,6 +42,6 @@ export const apiextensionsV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'apiextensions.svc.io/v1',
     schema: CustomResourceDefinitionListSchema,
     validate: validateCustomResourceDefinitionList,
-    setDefaults: noDefaults,
+    setDefaults: defaultCustomResourceDefinitionList,
   },
 ];

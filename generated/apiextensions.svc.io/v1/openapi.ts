@@ -589,6 +589,69 @@ export const openApiV3: Record<string, unknown> = {
   },
   "components": {
     "schemas": {
+      "admissionregistration.svc.io.v1.ServiceReference": {
+        "description": "A reference to a Service.",
+        "type": "object",
+        "properties": {
+          "namespace": {
+            "description": "The namespace of the service.",
+            "type": "string"
+          },
+          "name": {
+            "description": "The name of the service.",
+            "type": "string"
+          },
+          "path": {
+            "description": "The URL path requests are sent to.",
+            "type": "string"
+          },
+          "port": {
+            "description": "The port of the service; default 443.",
+            "type": "integer",
+            "format": "int32",
+            "default": 443,
+            "minimum": 1,
+            "maximum": 65535
+          }
+        },
+        "required": [
+          "namespace",
+          "name"
+        ]
+      },
+      "admissionregistration.svc.io.v1.WebhookClientConfig": {
+        "description": "How the server reaches a webhook; exactly one of url and service.",
+        "type": "object",
+        "properties": {
+          "url": {
+            "description": "The webhook's location, `https://host[:port]/path`, without a query or fragment.",
+            "type": "string"
+          },
+          "service": {
+            "description": "A Service of the cluster in front of the webhook. The reference server runs no cluster network, so it answers a call to a service reference as a failed call.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/admissionregistration.svc.io.v1.ServiceReference"
+              }
+            ]
+          },
+          "caBundle": {
+            "description": "PEM CA bundle that verifies the webhook's certificate; the system roots when empty.",
+            "type": "string",
+            "format": "byte"
+          }
+        },
+        "x-kubernetes-validations": [
+          {
+            "rule": "has(self.url) != has(self.service)",
+            "message": "exactly one of url or service is required"
+          },
+          {
+            "rule": "!has(self.url) || (self.url.startsWith('https://') && !self.url.contains('#') && !self.url.contains('?'))",
+            "message": "url must be an https URL without a query or fragment"
+          }
+        ]
+      },
       "apiextensions.svc.io.v1.CustomResourceConversion": {
         "description": "How objects convert between versions.",
         "type": "object",
@@ -602,9 +665,12 @@ export const openApiV3: Record<string, unknown> = {
             ]
           },
           "webhook": {
-            "description": "`clientConfig` (`url` or `service`, `caBundle`) and `conversionReviewVersions`.",
-            "type": "object",
-            "x-kubernetes-preserve-unknown-fields": true
+            "description": "Where and how to call the conversion webhook; required with `Webhook`, forbidden otherwise.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/apiextensions.svc.io.v1.WebhookConversion"
+              }
+            ]
           }
         },
         "required": [
@@ -889,6 +955,34 @@ export const openApiV3: Record<string, unknown> = {
           "served",
           "storage"
         ]
+      },
+      "apiextensions.svc.io.v1.WebhookConversion": {
+        "description": "The conversion webhook of a definition.",
+        "type": "object",
+        "properties": {
+          "clientConfig": {
+            "description": "How the server reaches the webhook (`url` or `service`, `caBundle`).",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/admissionregistration.svc.io.v1.WebhookClientConfig"
+              }
+            ]
+          },
+          "conversionReviewVersions": {
+            "description": "The ConversionReview versions the webhook accepts, in order of preference; the server sends the first it speaks (v1, v1beta1). Required: a missing or empty list is refused as upstream refuses it.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic",
+            "x-kubernetes-validations": [
+              {
+                "rule": "size(self) == 0 || self.exists(v, v in ['v1', 'v1beta1'])",
+                "message": "must include at least one of v1, v1beta1"
+              }
+            ]
+          }
+        }
       },
       "meta.svc.io.v1.Condition": {
         "description": "Condition describes one aspect of the current state of a resource, for use in `.status.conditions`.",

@@ -2,6 +2,7 @@
 // Source: schemas/apiextensions.svc.io/v1.yaml
 
 import type { ObjectSchema } from '../../../runtime/schema/index.js';
+import { WebhookClientConfigSchema } from '../../admissionregistration.svc.io/v1/schema.js';
 import { ConditionSchema, ListMetaSchema, ObjectMetaSchema } from '../../meta.svc.io/v1/schema.js';
 
 /** Schema descriptor of {@link CustomResourceConversion} (schemas/apiextensions.svc.io/v1.yaml .definitions.CustomResourceConversion). */
@@ -15,7 +16,7 @@ export const CustomResourceConversionSchema: ObjectSchema = {
       required: true,
       proto: 1,
     },
-    { name: 'webhook', schema: { type: 'object', fields: [], preserveUnknown: true }, proto: 3 },
+    { name: 'webhook', schema: { type: 'ref', ref: () => WebhookConversionSchema }, proto: 3 },
   ],
 };
 
@@ -162,6 +163,29 @@ export const CustomResourceDefinitionVersionSchema: ObjectSchema = {
       name: 'selectableFields',
       schema: { type: 'list', items: { type: 'object', fields: [], preserveUnknown: true }, listType: 'atomic' },
       proto: 9,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link WebhookConversion} (schemas/apiextensions.svc.io/v1.yaml .definitions.WebhookConversion). */
+export const WebhookConversionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'apiextensions.svc.io.v1.WebhookConversion',
+  fields: [
+    {
+      name: 'clientConfig',
+      schema: { type: 'ref', ref: () => WebhookClientConfigSchema },
+      proto: 2,
+    },
+    {
+      name: 'conversionReviewVersions',
+      schema: {
+        type: 'list',
+        items: { type: 'string' },
+        listType: 'atomic',
+        rules: [{ rule: "size(self) == 0 || self.exists(v, v in ['v1', 'v1beta1'])", message: 'must include at least one of v1, v1beta1' }],
+      },
+      proto: 3,
     },
   ],
 };

@@ -2,6 +2,7 @@
 // Source: schemas/apiextensions.svc.io/v1.yaml
 
 import { type GroupVersionKind, isKind } from '../../../runtime/api/index.js';
+import type { WebhookClientConfig } from '../../admissionregistration.svc.io/v1/types.js';
 import type { Condition, ListMeta, ObjectMeta } from '../../meta.svc.io/v1/types.js';
 
 /** CustomResourceDefinitions: kinds defined at run time. Creating one makes the server serve its resource (discovery, OpenAPI and every verb) once the definition is Established; the shape follows the real system's apiextensions/v1. The schema of a version (openAPIV3Schema) and the subresources are kept as written and checked by the server (structural rules, list-type and map-key rules, CEL rules with their estimated cost), as upstream's validation does. */
@@ -15,8 +16,8 @@ export interface CustomResourceConversion {
   /** `None`: only apiVersion changes; `Webhook`: a ConversionReview to the webhook. */
   strategy: 'None' | 'Webhook';
 
-  /** `clientConfig` (`url` or `service`, `caBundle`) and `conversionReviewVersions`. */
-  webhook?: Record<string, unknown>;
+  /** Where and how to call the conversion webhook; required with `Webhook`, forbidden otherwise. */
+  webhook?: WebhookConversion;
 }
 
 /**
@@ -186,6 +187,23 @@ export interface CustomResourceDefinitionVersion {
    * List type atomic.
    */
   selectableFields?: Array<Record<string, unknown>>;
+}
+
+/**
+ * The conversion webhook of a definition.
+ *
+ * Schema: schemas/apiextensions.svc.io/v1.yaml .definitions.WebhookConversion
+ */
+export interface WebhookConversion {
+  /** How the server reaches the webhook (`url` or `service`, `caBundle`). */
+  clientConfig?: WebhookClientConfig;
+
+  /**
+   * The ConversionReview versions the webhook accepts, in order of preference; the server sends the first it speaks (v1, v1beta1). Required: a missing or empty list is refused as upstream refuses it.
+   *
+   * List type atomic.
+   */
+  conversionReviewVersions?: string[];
 }
 
 /** Group, version and kind of {@link CustomResourceDefinition}. */

@@ -2,6 +2,7 @@
 // Source: schemas/apiextensions.svc.io/v1.yaml
 
 import { type Collector, FieldPath, type PathLike, checkMapKeysUnique, isObject } from '../../../runtime/validate/index.js';
+import { validateWebhookClientConfig } from '../../admissionregistration.svc.io/v1/validate.js';
 import { validateCondition, validateListMeta, validateObjectMeta } from '../../meta.svc.io/v1/validate.js';
 
 const typeKeys = ['type'];
@@ -30,7 +31,7 @@ export function validateCustomResourceConversion(v: unknown, p: PathLike, e: Col
   }
   const x1 = v.webhook;
   if (!(x1 === undefined || x1 === null)) {
-    if (!isObject(x1)) e.type(`${p}.webhook`, x1, 'object');
+    validateWebhookConversion(x1, new FieldPath(p, 'webhook'), e);
   }
 }
 
@@ -332,6 +333,36 @@ export function validateCustomResourceDefinitionVersion(v: unknown, p: PathLike,
       for (let i11 = 0; i11 < x10.length; i11++) {
         const x12: unknown = x10[i11];
         if (!isObject(x12)) e.type(`${p}.selectableFields[${i11}]`, x12, 'object');
+      }
+    }
+  }
+}
+
+/** Checks a {@link WebhookConversion} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateWebhookConversion(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'clientConfig': case 'conversionReviewVersions':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.clientConfig;
+  if (!(x0 === undefined || x0 === null)) {
+    validateWebhookClientConfig(x0, new FieldPath(p, 'clientConfig'), e);
+  }
+  const x1 = v.conversionReviewVersions;
+  if (!(x1 === undefined || x1 === null)) {
+    if (!Array.isArray(x1)) e.type(`${p}.conversionReviewVersions`, x1, 'array');
+    else {
+      for (let i2 = 0; i2 < x1.length; i2++) {
+        const x3: unknown = x1[i2];
+        if (typeof x3 !== 'string') e.type(`${p}.conversionReviewVersions[${i2}]`, x3, 'string');
       }
     }
   }

@@ -1,7 +1,7 @@
 import { type CompiledExpressionProgram, compileExpression } from '../../cel/index.js';
 import type { JsonApiObject, LabelSelectorObject } from '../../api/index.js';
 import type { AdmissionHost, AdmissionRequest } from '../admission.js';
-import { collectionPrefix, decodeObject } from '../objects.js';
+import { collectionPrefix, decodeObjects } from '../objects.js';
 
 export const ADMISSION_REGISTRATION_GROUP = 'admissionregistration.svc.io';
 
@@ -65,7 +65,7 @@ export class StoredConfiguration<T> {
     const r = this.host.registry
       .resources()
       .find((x) => x.group === this.host.registry.servedGroup(ADMISSION_REGISTRATION_GROUP) && x.resource === this.resource);
-    const objects = r ? (await this.host.store.list(collectionPrefix(r, undefined))).items.map((kv) => decodeObject(kv, r)) : [];
+    const objects = r ? await decodeObjects((await this.host.store.list(collectionPrefix(r, undefined))).items, r) : [];
     objects.sort((a, b) => compare(a.metadata?.name ?? '', b.metadata?.name ?? ''));
     const value = this.build(objects);
     if (revision > this.#revision) {

@@ -81,7 +81,7 @@ async function readNamespace(host: AdmissionHost, name: string): Promise<JsonApi
   const r = host.registry.get('', 'v1', 'namespaces');
   if (!r) return undefined;
   const kv = await host.store.get(objectKey(r, undefined, name));
-  return kv ? decodeObject(kv, r) : undefined;
+  return kv ? await decodeObject(kv, r) : undefined;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Agent } from 'node:https';
 import { type JsonApiObject, StatusError, badRequest, internalError } from '../../api/index.js';
-import { httpsJson } from '../../auth/index.js';
+import { httpsJson, keepAliveAgent } from '../../auth/index.js';
 import { isJsonObject, jsonEqual, type JsonValue } from '../../json/index.js';
 import { applyJsonPatch } from '../../patch/index.js';
 import type { AdmissionHost, AdmissionPlugin, AdmissionRequest } from '../admission.js';
@@ -193,27 +192,6 @@ export function reviewRequest(request: AdmissionRequest): Record<string, unknown
   };
 }
 
-/**
- * Keep-alive agents by CA bundle: a webhook is called on every matching write, and a TLS handshake
- * per call would cost more than the call (upstream's client reuses connections too).
- */
-const agents = new Map<string, Agent>();
-
-function agentFor(ca: string | undefined): Agent {
-  const key = ca ?? '';
-  let agent = agents.get(key);
-  if (!agent) {
-    if (agents.size >= 64) {
-      const [oldest, old] = agents.entries().next().value!;
-      old.destroy();
-      agents.delete(oldest);
-    }
-    agent = new Agent({ keepAlive: true, maxSockets: 32, ...(ca ? { ca } : {}) });
-    agents.set(key, agent);
-  }
-  return agent;
-}
-
 /** The group of AdmissionReview, as the spec names it. */
 const ADMISSION_GROUP = 'admission.svc.io';
 
@@ -231,7 +209,7 @@ async function send(spec: ConfiguredWebhook['spec'], apiVersion: string, payload
       method: 'POST',
       body: { apiVersion, kind: 'AdmissionReview', request: payload },
       timeoutMs: timeoutSeconds * 1000,
-      agent: agentFor(ca),
+      agent: keepAliveAgent(ca),
     });
   } catch (e) {
     throw new CallError(`failed to call webhook: ${(e as Error).message}`);

@@ -41,11 +41,11 @@ export function namespaceLifecycle(host: HookHost): KindHook {
       next.status = { ...(next.status as object | undefined), phase: 'Terminating' };
       if (dryRun) return { status: 200, body: next };
       try {
-        const updated = await ctx.store.update(objectKey(r, undefined, name), encodeObject(next, r), {
+        const updated = await ctx.store.update(objectKey(r, undefined, name), await encodeObject(next, r), {
           expectedModRevision: kv.modRevision,
         });
         reaper.kick(name);
-        return { status: 200, body: decodeObject(updated, r) };
+        return { status: 200, body: await decodeObject(updated, r) };
       } catch (e) {
         throw fromStoreError(e, r, name) ?? e;
       }
@@ -124,7 +124,7 @@ class NamespaceReaper {
   async resume(): Promise<void> {
     const page = await this.#context.store.list(this.#namespaces.storagePrefix);
     for (const kv of page.items) {
-      const object = decodeObject(kv, this.#namespaces);
+      const object = await decodeObject(kv, this.#namespaces);
       if (object.metadata?.deletionTimestamp && object.metadata.name) this.kick(object.metadata.name);
     }
   }
@@ -168,7 +168,7 @@ class NamespaceReaper {
     const nsKey = objectKey(ns, undefined, namespace);
     const nsKv = await store.get(nsKey);
     if (!nsKv) return true;
-    const nsObject = decodeObject(nsKv, ns);
+    const nsObject = await decodeObject(nsKv, ns);
     if (!nsObject.metadata?.deletionTimestamp) return true;
     let remaining = 0;
     const content = new Map<string, number>();
@@ -176,7 +176,7 @@ class NamespaceReaper {
     for (const r of registry.namespacedStorage()) {
       const page = await store.list(`${r.storagePrefix}${namespace}/`);
       for (const kv of page.items) {
-        const object = decodeObject(kv, r);
+        const object = await decodeObject(kv, r);
         if (await removeIfFinalized(this.#context, r, kv.key, object, kv.modRevision)) continue;
         remaining++;
         const gr = r.group === '' ? r.resource : `${r.resource}.${r.group}`;
@@ -193,7 +193,7 @@ class NamespaceReaper {
     const finalizers = spec.finalizers ?? [];
     if (finalizers.includes(NAMESPACE_FINALIZER)) {
       const next = { ...nsObject, spec: { ...spec, finalizers: finalizers.filter((f) => f !== NAMESPACE_FINALIZER) } };
-      await store.update(nsKey, encodeObject(next, ns), { expectedModRevision: nsKv.modRevision });
+      await store.update(nsKey, await encodeObject(next, ns), { expectedModRevision: nsKv.modRevision });
       return this.#reap(namespace);
     }
     if (finalizers.length > 0) return true; // held by someone else's finalizer; a /finalize update kicks us again
@@ -205,7 +205,7 @@ class NamespaceReaper {
     const ns = this.#namespaces;
     const kv = await this.#context.store.get(nsKey);
     if (!kv) return;
-    const object = decodeObject(kv, ns);
+    const object = await decodeObject(kv, ns);
     const status = (object.status ?? {}) as { conditions?: NamespaceCondition[] };
     const wanted = deletionConditions(content, finalizers);
     const previous = status.conditions ?? [];
@@ -227,7 +227,7 @@ class NamespaceReaper {
     });
     object.status = { ...status, conditions };
     try {
-      await this.#context.store.update(nsKey, encodeObject(object, ns), { expectedModRevision: kv.modRevision });
+      await this.#context.store.update(nsKey, await encodeObject(object, ns), { expectedModRevision: kv.modRevision });
     } catch (e) {
       // The namespace changed meanwhile: the next pass reports again.
       if (!isStoreConflictError(e)) throw e;

@@ -52,6 +52,12 @@ export function definitionErrors(crd: JsonApiObject): FieldError[] {
   if (conversion.strategy === 'Webhook' && !isRecord(conversion.webhook)) {
     errors.push(fieldRequired('spec.conversion.webhook', 'required when strategy is set to Webhook'));
   }
+  // Required in v1, though its Go field decodes a missing list as empty: a validation error, as upstream.
+  if (conversion.strategy === 'Webhook' && isRecord(conversion.webhook)) {
+    const versions = conversion.webhook.conversionReviewVersions;
+    if (!Array.isArray(versions) || versions.length === 0)
+      errors.push(fieldRequired('spec.conversion.webhook.conversionReviewVersions', ''));
+  }
   if (conversion.strategy !== 'Webhook' && conversion.webhook !== undefined) {
     errors.push({
       type: 'FieldValueForbidden',

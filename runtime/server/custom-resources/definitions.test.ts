@@ -397,30 +397,6 @@ describe('a CustomResourceDefinition with several versions (conversion None)', (
     expect(discovered.versions.map((v: { version: string }) => v.version)).toEqual(['v1', 'v1beta1', 'v1alpha1']);
     expect(discovered.preferredVersion.version).toBe('v1');
   });
-
-  it('is not Established, with the reason, when it asks for webhook conversion between versions', async () => {
-    const group = 'webhook.example.io';
-    const crd = widgetsCrd(
-      group,
-      {},
-      {
-        conversion: {
-          strategy: 'Webhook',
-          webhook: { clientConfig: { url: 'https://127.0.0.1:1/convert' }, conversionReviewVersions: ['v1'] },
-        },
-      },
-    );
-    crd.spec.versions.push({ ...structuredClone(crd.spec.versions[0]!), name: 'v2', storage: false });
-    expect((await call('POST', CRDS, crd)).status).toBe(201);
-    const got = await until(
-      async () => (await call('GET', `${CRDS}/${crd.metadata.name}`)).body,
-      (c) => (c.status?.conditions?.length ?? 0) > 0,
-      'conditions set',
-    );
-    expect(got.status.conditions[1]).toMatchObject({ type: 'Established', status: 'False', reason: 'InstallationFailure' });
-    expect(got.status.conditions[1].message).toContain('does not call conversion webhooks yet');
-    expect((await call('GET', `/apis/${group}/v1/namespaces/default/widgets`)).status).toBe(404);
-  });
 });
 
 describe('stored definitions after a restart', () => {

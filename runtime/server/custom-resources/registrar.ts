@@ -3,6 +3,7 @@ import type { KeyValue } from '../../store/index.js';
 import type { CustomResourceHost, ServerContext } from '../context.js';
 import { decodeObject, encodeObject } from '../objects.js';
 import { type ServedResource, storagePrefixOf } from '../resources.js';
+import { type WebhookConversionSpec, webhookConverter } from './conversion-webhook.js';
 import { type Definition, isRecord } from './definition-errors.js';
 
 /** The finalizer that keeps a deleted definition until its objects are gone, as upstream's. */
@@ -112,7 +113,7 @@ export class Registrar {
       this.withdraw(name);
       return;
     }
-    const crd = decodeObject(kv, this.definitions);
+    const crd = await decodeObject(kv, this.definitions);
     if (crd.metadata?.deletionTimestamp) await this.finalize(name, crd, kv);
     else await this.serve(name, crd, kv);
   }
@@ -132,7 +133,7 @@ export class Registrar {
         { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' },
       ];
     } else {
-      const error = unsupported(spec) ?? (await this.register(name, group, plural, accepted, crd));
+      const error = await this.register(name, group, plural, accepted, crd);
       conditions = [
         { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' },
         error === undefined
@@ -168,7 +169,13 @@ export class Registrar {
       return e instanceof Error ? e.message : String(e);
     }
     if (current) this.unpublish(name, current.openApiKeys);
-    this.context.registry.replace(group, plural, defined.kinds);
+    const conversion = (crd.spec as Definition).conversion;
+    // ConversionReview belongs to the definitions' own group, whichever suffix it is served under.
+    const webhook =
+      conversion?.strategy === 'Webhook' && isRecord(conversion.webhook)
+        ? webhookConverter(conversion.webhook as WebhookConversionSpec, this.definitions.group)
+        : undefined;
+    this.context.registry.replace(group, plural, defined.kinds, webhook);
     for (const [key, loader] of Object.entries(defined.openApiDocuments)) {
       const byDefinition = this.#documents.get(key) ?? new Map<string, Loader>();
       this.#documents.set(key, byDefinition.set(name, loader));
@@ -273,7 +280,7 @@ export class Registrar {
   private async write(crd: JsonApiObject, kv: KeyValue): Promise<void> {
     // A conflict means the definition changed meanwhile; its own event reconciles it again.
     await this.context.store
-      .update(kv.key, encodeObject(crd, this.definitions), { expectedModRevision: kv.modRevision })
+      .update(kv.key, await encodeObject(crd, this.definitions), { expectedModRevision: kv.modRevision })
       .catch(() => undefined);
   }
 
@@ -283,19 +290,6 @@ export class Registrar {
 }
 
 type Loader = () => Promise<Record<string, unknown>>;
-
-/**
- * What this server cannot serve as the definition asks: conversion through a webhook between
- * several versions (objects would convert by apiVersion alone, silently wrong). Not established,
- * with the reason, rather than served differently.
- */
-function unsupported(spec: Definition): string | undefined {
-  const versions = Array.isArray(spec.versions) ? spec.versions.length : 0;
-  if (spec.conversion?.strategy === 'Webhook' && versions > 1) {
-    return 'spec.conversion.strategy Webhook: this server does not call conversion webhooks yet; use None, or a single version';
-  }
-  return undefined;
-}
 
 /** One group/version's document from each definition's: their paths and component schemas together. */
 function merged(loaders: readonly Loader[]): Loader {
