@@ -12,6 +12,10 @@
  *   denied with "dry run seen", so a scenario sees that `request.dryRun` was sent.
  *
  * Every answer echoes the request's uid and AdmissionReview apiVersion.
+ *
+ * A ConversionReview (a custom resource definition converting through the kit) is answered by
+ * moving `spec.size` (versions named `v1`) to `spec.sizing.value` (other versions) and back; an
+ * object annotated `conformance.<suffix>/conversion-fail: <message>` fails the review with the message.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -34,7 +38,15 @@ interface ReviewObject {
 }
 interface Review {
   apiVersion?: string;
-  request?: { uid?: string; dryRun?: boolean; object?: ReviewObject | null; oldObject?: ReviewObject | null };
+  kind?: string;
+  request?: {
+    uid?: string;
+    dryRun?: boolean;
+    object?: ReviewObject | null;
+    oldObject?: ReviewObject | null;
+    desiredAPIVersion?: string;
+    objects?: (ReviewObject & { apiVersion?: string; spec?: Record<string, unknown> })[];
+  };
 }
 
 export class WebhookSetupError extends Error {
@@ -65,7 +77,7 @@ export async function startKitWebhook(url: string): Promise<KitWebhook> {
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(answer(review)));
+      res.end(JSON.stringify(review.kind === 'ConversionReview' ? converted(review) : answer(review)));
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -111,6 +123,32 @@ function answer(review: Review): Record<string, unknown> {
   }
   if (warn !== undefined) response.warnings = [warn];
   return { apiVersion: review.apiVersion, kind: 'AdmissionReview', response };
+}
+
+function converted(review: Review): Record<string, unknown> {
+  const { uid, desiredAPIVersion = '', objects = [] } = review.request ?? {};
+  const response = (result: Record<string, unknown>, convertedObjects: unknown[] = []) => ({
+    apiVersion: review.apiVersion,
+    kind: 'ConversionReview',
+    response: { uid, convertedObjects, result },
+  });
+  const failing = objects.map((o) => annotation(o, 'conversion-fail')).find((m) => m !== undefined);
+  if (failing !== undefined) return response({ status: 'Failure', message: failing });
+  const toV1 = desiredAPIVersion.endsWith('/v1');
+  return response(
+    { status: 'Success' },
+    objects.map((o) => {
+      const spec = { ...o.spec };
+      if (toV1 && typeof spec.sizing === 'object' && spec.sizing !== null) {
+        spec.size = (spec.sizing as { value?: unknown }).value;
+        delete spec.sizing;
+      } else if (!toV1 && 'size' in spec) {
+        spec.sizing = { value: spec.size };
+        delete spec.size;
+      }
+      return { ...o, apiVersion: desiredAPIVersion, spec };
+    }),
+  );
 }
 
 function selfSigned(host: string): { cert: string; key: string } {
