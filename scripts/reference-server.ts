@@ -97,7 +97,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
             ? { historyWindowMs: options.historyWindowMs, compactionIntervalMs: compactionIntervalMs(options.historyWindowMs) }
             : {}),
         });
-  const access = options.access ? accessControl(options.access, () => server) : undefined;
+  const access = options.access ? accessControl(options.access, () => server, options.groupSuffix) : undefined;
   const server: ApiServer = new ApiServer({
     kinds: options.project?.kinds ?? allKinds,
     groupSuffix: options.groupSuffix,
