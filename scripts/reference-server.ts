@@ -131,7 +131,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   if (!options.project) await ensureNamespace(loopback, DEFAULT_NAMESPACE);
   if (options.crds) {
     try {
-      await installDefinitions(loopback, options.crds);
+      await installDefinitions(loopback, options.crds, options.groupSuffix);
     } catch (e) {
       await server.close(); // a refused definition: nothing keeps listening
       throw e;
