@@ -3,7 +3,7 @@
  * folder of them (every document; a `List` counts as its items). Each is created through the
  * server's API as its administrator, so it is validated, defaulted and admitted as a client's
  * would be. Namespaces go first and CustomResourceDefinitions second, so what the others need
- * exists when they are created.
+ * exists when they are created; a definition is waited for until its resource is served.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
