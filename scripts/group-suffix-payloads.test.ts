@@ -150,7 +150,8 @@ describe.each(['k8s.io', 'svc.io'])('what the server sends under --group-suffix 
     const pod = await call('POST', '/api/v1/namespaces/default/pods', {
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: 'p' },
+      // Annotations with `.image-policy.<suffix>/` in their key go to the backend.
+      metadata: { name: 'p', annotations: { [`ticket.image-policy.${suffix}/id`]: '42', 'ticket.image-policy.example.io/id': 'no' } },
       spec: { containers: [{ name: 'main', image: 'example/app:1' }] },
     });
     expect(pod.status).toBe(201);
@@ -188,12 +189,12 @@ describe.each(['k8s.io', 'svc.io'])('what the server sends under --group-suffix 
     expect(remove.request.options).toMatchObject({ apiVersion: `meta.${suffix}/v1`, kind: 'DeleteOptions' });
   });
 
-  it('the ImageReview: its apiVersion', () => {
+  it('the ImageReview: its apiVersion and the annotations it carries', () => {
     expect(imageReviews).toHaveLength(1);
     expect(imageReviews[0]).toMatchObject({
       apiVersion: `imagepolicy.${suffix}/v1alpha1`,
       kind: 'ImageReview',
-      spec: { containers: [{ image: 'example/app:1' }], namespace: 'default' },
+      spec: { containers: [{ image: 'example/app:1' }], annotations: { [`ticket.image-policy.${suffix}/id`]: '42' }, namespace: 'default' },
     });
   });
 
