@@ -85,11 +85,16 @@ export type LoopbackClient = (
   contentType?: string,
 ) => Promise<{ status: number; text: string }>;
 
-function authorizersOf(o: AccessControlOptions, server: () => ApiServer): { authorizers: Authorizer[]; rbac: boolean } {
+function authorizersOf(
+  o: AccessControlOptions,
+  server: () => ApiServer,
+  groupSuffix: string,
+): { authorizers: Authorizer[]; rbac: boolean } {
   const lister = new StoreRbacLister(() => server().context);
   if (o.authorizationConfig) {
     const authorizers = loadAuthorizers(o.authorizationConfig, {
       rbacLister: lister,
+      groupSuffix,
       observeWebhook: (name, result, seconds) => server().context.metrics?.authorizationWebhookDuration.observe({ name, result }, seconds),
     });
     return { authorizers, rbac: authorizers.some((a) => a instanceof RbacAuthorizer) };
@@ -111,15 +116,18 @@ function authorizersOf(o: AccessControlOptions, server: () => ApiServer): { auth
   return { authorizers, rbac: modes.includes('RBAC') };
 }
 
-/** Builds the access control of a server; `server` is read lazily (RBAC reads its store). */
-export function accessControl(o: AccessControlOptions, server: () => ApiServer): AccessControl {
+/**
+ * Builds the access control of a server; `server` is read lazily (RBAC reads its store).
+ * `groupSuffix` is the server's (`--group-suffix`): webhooks get reviews under its names.
+ */
+export function accessControl(o: AccessControlOptions, server: () => ApiServer, groupSuffix = SPEC_GROUP_SUFFIX): AccessControl {
   const loopback = new LoopbackAuthenticator();
   const authenticators: Authenticator[] = [loopback];
   if (o.tls?.clientCa) authenticators.push(new ClientCertificateAuthenticator());
   if (o.tokens) authenticators.push(new TokenFileAuthenticator(o.tokens));
   if (o.authenticationConfig) authenticators.push(...loadJwtAuthenticators(o.authenticationConfig));
   if (o.authenticators) authenticators.push(...o.authenticators);
-  const { authorizers, rbac } = authorizersOf(o, server);
+  const { authorizers, rbac } = authorizersOf(o, server, groupSuffix);
   const policy = new AuthPolicy({
     authenticators,
     anonymous: o.anonymous ?? true,

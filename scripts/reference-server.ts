@@ -97,7 +97,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
             ? { historyWindowMs: options.historyWindowMs, compactionIntervalMs: compactionIntervalMs(options.historyWindowMs) }
             : {}),
         });
-  const access = options.access ? accessControl(options.access, () => server) : undefined;
+  const access = options.access ? accessControl(options.access, () => server, options.groupSuffix) : undefined;
   const server: ApiServer = new ApiServer({
     kinds: options.project?.kinds ?? allKinds,
     groupSuffix: options.groupSuffix,
@@ -131,7 +131,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   if (!options.project) await ensureNamespace(loopback, DEFAULT_NAMESPACE);
   if (options.crds) {
     try {
-      await installDefinitions(loopback, options.crds);
+      await installDefinitions(loopback, options.crds, options.groupSuffix);
     } catch (e) {
       await server.close(); // a refused definition: nothing keeps listening
       throw e;

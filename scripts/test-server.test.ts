@@ -199,6 +199,83 @@ describe('startTestServer: install', () => {
   });
 });
 
+/** A CustomResourceDefinition as controller-gen writes one (the real system's apiextensions group). */
+function definition(plural: string, kind: string, extra: Json = {}): Json {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.example.io` },
+    spec: {
+      group: 'example.io',
+      scope: 'Namespaced',
+      names: { plural, kind, ...extra },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } },
+          },
+        },
+      ],
+    },
+  };
+}
+
+describe('startTestServer: install of CustomResourceDefinitions', () => {
+  it('resolves once each definition is Established and its resource answers; its objects install in the same call', async () => {
+    const s = await startTestServer();
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-install-crds-'));
+    try {
+      // The Widget's file sorts first: the definition goes before it, and is served when it is created.
+      writeFileSync(join(dir, 'a-widget.yaml'), 'apiVersion: example.io/v1\nkind: Widget\nmetadata: {name: w1}\nspec: {size: 3}\n');
+      writeFileSync(join(dir, 'b-crd.json'), JSON.stringify(definition('widgets', 'Widget')));
+      const created = await s.install(dir);
+      expect(created.map((o) => `${o.kind}/${o.metadata?.name}`)).toEqual(['CustomResourceDefinition/widgets.example.io', 'Widget/w1']);
+      // No polling here: install() has already waited.
+      const crd = await call(s, 'GET', '/apis/apiextensions.svc.io/v1/customresourcedefinitions/widgets.example.io');
+      expect(crd.body.status.conditions).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ type: 'NamesAccepted', status: 'True' }),
+          expect.objectContaining({ type: 'Established', status: 'True' }),
+        ]),
+      );
+      const widgets = await call(s, 'GET', '/apis/example.io/v1/namespaces/default/widgets');
+      expect(widgets.status).toBe(200);
+      expect(widgets.body.items.map((w: Json) => w.spec)).toEqual([{ size: 3 }]);
+      // Objects given directly wait the same way.
+      await s.install([definition('gadgets', 'Gadget')]);
+      expect((await call(s, 'GET', '/apis/example.io/v1/namespaces/default/gadgets')).status).toBe(200);
+    } finally {
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects, with the reason, a definition the server will never establish', async () => {
+    const s = await startTestServer();
+    try {
+      await s.install([definition('widgets', 'Widget', { shortNames: ['wd'] })]);
+      // Another plural of the group with a kind, or a short name, already in use: NamesAccepted False.
+      await expect(s.install([definition('wodgets', 'Widget', { singular: 'wodget' })])).rejects.toThrow(
+        'CustomResourceDefinition wodgets.example.io is not established: KindConflict: "Widget" is already in use',
+      );
+      await expect(s.install([definition('wadgets', 'Wadget', { shortNames: ['wd'] })])).rejects.toThrow(
+        'CustomResourceDefinition wadgets.example.io is not established: ShortNamesConflict: "wd" is already in use',
+      );
+      // The refused definitions exist (as in the real system), and their resources are not served.
+      expect((await call(s, 'GET', '/apis/example.io/v1/namespaces/default/wodgets')).status).toBe(404);
+      // An invalid definition is the create's own 422, before any wait.
+      await expect(
+        s.install([{ ...definition('nodots', 'Nodot'), spec: { ...definition('nodots', 'Nodot').spec, group: 'nodot' } }]),
+      ).rejects.toMatchObject({ code: 422 });
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('startTestServer: clock and compaction', () => {
   it('stamps objects with the injected clock and expires continue tokens by it', async () => {
     const clock = new TestClock();

@@ -17,13 +17,22 @@ export function groupSuffixProblem(suffix: string): string | undefined {
   return `expected a DNS domain of at least two labels such as k8s.io or svc.io, found ${JSON.stringify(suffix)}`;
 }
 
-/** A spec group under `suffix`: `rbac.authorization.svc.io` becomes `rbac.authorization.k8s.io`. */
+/**
+ * A spec group under `suffix`: `rbac.authorization.svc.io` becomes `rbac.authorization.k8s.io`. The
+ * bare suffix is renamed too: it prefixes keys the spec writes as `svc.io/deprecated` (upstream's
+ * `k8s.io/deprecated`).
+ */
 export function groupWithSuffix(group: string, suffix: string): string {
-  if (suffix === SPEC_GROUP_SUFFIX || !group.endsWith(`.${SPEC_GROUP_SUFFIX}`)) return group;
+  if (suffix === SPEC_GROUP_SUFFIX) return group;
+  if (group === SPEC_GROUP_SUFFIX) return suffix;
+  if (!group.endsWith(`.${SPEC_GROUP_SUFFIX}`)) return group;
   return `${group.slice(0, -SPEC_GROUP_SUFFIX.length)}${suffix}`;
 }
 
-/** An apiVersion (`<group>/<version>`, or `v1` of the core group) under `suffix`. */
+/**
+ * An apiVersion (`<group>/<version>`, or `v1` of the core group) under `suffix`; equally a key a
+ * group's name prefixes (`authorization.svc.io/decision` becomes `authorization.k8s.io/decision`).
+ */
 export function apiVersionWithSuffix(apiVersion: string, suffix: string): string {
   const slash = apiVersion.indexOf('/');
   if (slash < 0) return apiVersion;

@@ -1,7 +1,10 @@
 import { type AuditBackend, type AuditClock, type AuditRequestInfo, RequestRecorder } from './event.js';
 import type { AuditPolicy } from './policy.js';
 
-/** Annotation keys the server sets on events (upstream's `k8s.io/deprecated` and authorization annotations, in svc.io names). */
+/**
+ * Annotation keys the server sets on events (upstream's `k8s.io/deprecated` and authorization
+ * annotations) as the spec names them; a server sets them under its group suffix.
+ */
 export const ANNOTATIONS = {
   deprecated: 'svc.io/deprecated',
   removedRelease: 'svc.io/removed-release',

@@ -42,7 +42,8 @@ export interface AuditResponseStatus {
 
 export interface AuditEvent {
   kind: 'Event';
-  apiVersion: typeof AUDIT_API_VERSION;
+  /** {@link AUDIT_API_VERSION}, or its name under the server's group suffix (`audit.k8s.io/v1`). */
+  apiVersion: string;
   level: Exclude<Level, 'None'>;
   auditID: string;
   stage: Stage;
@@ -77,6 +78,8 @@ export interface AuditRequestInfo {
   impersonatedUser?: UserInfo;
   sourceIPs: string[];
   userAgent: string | undefined;
+  /** The events' apiVersion as the server names it (`audit.k8s.io/v1` under `--group-suffix k8s.io`); default {@link AUDIT_API_VERSION}. */
+  eventApiVersion?: string;
 }
 
 /** What handlers may tell the audit of their request. */
@@ -175,7 +178,7 @@ export class RequestRecorder implements RequestAudit {
     const { info } = this;
     const event: AuditEvent = {
       kind: 'Event',
-      apiVersion: AUDIT_API_VERSION,
+      apiVersion: info.eventApiVersion ?? AUDIT_API_VERSION,
       level: this.level,
       auditID: this.auditID,
       stage,

@@ -45,6 +45,8 @@ export interface LoadAuthorizersOptions {
   readonly sleep?: (ms: number) => Promise<void>;
   /** Told of every webhook authorizer call (metrics). */
   readonly observeWebhook?: WebhookCallObserver;
+  /** The suffix of the server's groups (`--group-suffix`), which names the reviews webhooks receive. */
+  readonly groupSuffix?: string;
 }
 
 const MAX_TIMEOUT_MS = 30_000;
@@ -147,6 +149,7 @@ function loadWebhook(path: string, c: AuthorizerConfigurationInput, options: Loa
     ...(options.now ? { now: options.now } : {}),
     ...(options.sleep ? { sleep: options.sleep } : {}),
     ...(options.observeWebhook ? { observe: options.observeWebhook } : {}),
+    ...(options.groupSuffix ? { groupSuffix: options.groupSuffix } : {}),
   });
 }
 

@@ -1,8 +1,9 @@
 /**
  * The SubjectAccessReview an authorization webhook receives, in `authorization.svc.io/v1` or
- * `v1beta1` (they differ in one field name: `groups` in v1, `group` in v1beta1), and the parsing
+ * `v1beta1` (`authorization.k8s.io` from a server started with `--group-suffix k8s.io`) (they differ in one field name: `groups` in v1, `group` in v1beta1), and the parsing
  * of its answer. Match conditions always see the v1 spec as `request`, whichever version is sent.
  */
+import { SPEC_GROUP_SUFFIX, apiVersionWithSuffix } from '../api/index.js';
 import { type RequestAttributes, nonResource } from './attributes.js';
 import type { AuthorizationRequest } from './authorize.js';
 import type { SchemaNode } from '../schema/index.js';
@@ -83,14 +84,18 @@ export function accessRequestOfReview(spec: unknown): AuthorizationRequest {
   return { user, attributes };
 }
 
-/** The document POSTed to the webhook. */
-export function subjectAccessReview(spec: SubjectAccessReviewSpec, version: SubjectAccessReviewVersion): Record<string, unknown> {
+/** The document POSTed to the webhook, in the authorization group of a server whose groups end in `groupSuffix`. */
+export function subjectAccessReview(
+  spec: SubjectAccessReviewSpec,
+  version: SubjectAccessReviewVersion,
+  groupSuffix = SPEC_GROUP_SUFFIX,
+): Record<string, unknown> {
   let body: Record<string, unknown> = { ...spec };
   if (version === 'v1beta1') {
     const { groups, ...rest } = spec;
     body = { ...rest, ...(groups ? { group: groups } : {}) };
   }
-  return { apiVersion: `${AUTHORIZATION_GROUP}/${version}`, kind: 'SubjectAccessReview', spec: body };
+  return { apiVersion: apiVersionWithSuffix(`${AUTHORIZATION_GROUP}/${version}`, groupSuffix), kind: 'SubjectAccessReview', spec: body };
 }
 
 export interface SubjectAccessReviewStatus {

@@ -54,6 +54,8 @@ export interface WebhookAuthorizerOptions {
   readonly name: string;
   readonly connection: WebhookConnection;
   readonly subjectAccessReviewVersion: SubjectAccessReviewVersion;
+  /** The suffix of the server's groups: the review's apiVersion is `authorization.<suffix>/...`. Default svc.io. */
+  readonly groupSuffix?: string;
   readonly authorizedTTLms: number;
   readonly unauthorizedTTLms: number;
   readonly timeoutMs: number;
@@ -210,7 +212,7 @@ export class WebhookAuthorizer implements Authorizer {
     try {
       response = await httpsJson(connection.url, {
         method: 'POST',
-        body: subjectAccessReview(spec, subjectAccessReviewVersion),
+        body: subjectAccessReview(spec, subjectAccessReviewVersion, this.options.groupSuffix),
         timeoutMs,
         ...(connection.ca !== undefined ? { ca: connection.ca } : {}),
         ...(connection.cert !== undefined ? { cert: connection.cert, key: connection.key as string } : {}),

@@ -1,4 +1,4 @@
-import { SPEC_GROUP_SUFFIX, groupWithSuffix } from '../api/index.js';
+import { SPEC_GROUP_SUFFIX, apiVersionWithSuffix, groupWithSuffix } from '../api/index.js';
 import type { KindRegistration, ResourceDescriptor } from '../schema/index.js';
 import { type ExternalConversion, ResourceConverter } from './conversion.js';
 
@@ -122,6 +122,15 @@ export class ResourceRegistry {
   /** The served name of a group the spec names (`rbac.authorization.svc.io`), for code that names one. */
   servedGroup(specGroup: string): string {
     return groupWithSuffix(specGroup, this.groupSuffix);
+  }
+
+  /**
+   * The served name of an apiVersion the spec names (`admission.svc.io/v1`), or of a key a spec
+   * group prefixes (`authorization.svc.io/decision`): what the server sends (reviews to webhooks,
+   * audit events and their annotations) carries the served names, as the routes do.
+   */
+  servedApiVersion(specApiVersion: string): string {
+    return apiVersionWithSuffix(specApiVersion, this.groupSuffix);
   }
 
   get(group: string, version: string, resource: string): ServedResource | undefined {

@@ -80,6 +80,17 @@ describe('conversionWebhook', () => {
     });
   });
 
+  it("reads the real system's group too (a server under --group-suffix k8s.io) and answers in it", async () => {
+    const res = await post(hook, review([widget('a', { colour: 'red' })], 'shop.example.io/v1', 'apiextensions.k8s.io/v1'));
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      response: { uid: 'review-1', result: { status: 'Success' }, convertedObjects: [{ spec: { color: 'red' } }] },
+    });
+    const other = await post(hook, review([], 'shop.example.io/v1', 'apiextensions.example.io/v1'));
+    expect(other.status).toBe(400);
+  });
+
   it('answers Failure with the handler message when one object cannot be converted', async () => {
     const res = await post(hook, review([widget('a', { colour: 'red' }), widget('broken', {})]));
     expect(res.status).toBe(200);

@@ -2,8 +2,16 @@ import { cloneJson, isJsonObject, type JsonValue } from '../json/index.js';
 import { type JsonHandler, WebhookRequestError } from './handler.js';
 import type { ConversionReview } from './types.js';
 
-/** The ConversionReview versions the kit reads, answering in the same one. */
-export const CONVERSION_REVIEW_API_VERSIONS = ['apiextensions.svc.io/v1', 'apiextensions.svc.io/v1beta1'] as const;
+/**
+ * The ConversionReview versions the kit reads, answering in the same one: the spec's group and the
+ * real system's (a server started with `--group-suffix k8s.io`, or a real cluster, sends apiextensions.k8s.io).
+ */
+export const CONVERSION_REVIEW_API_VERSIONS = [
+  'apiextensions.svc.io/v1',
+  'apiextensions.svc.io/v1beta1',
+  'apiextensions.k8s.io/v1',
+  'apiextensions.k8s.io/v1beta1',
+] as const;
 
 /**
  * Converts one object to `desiredAPIVersion`. It gets its own copy; changing it in place or
@@ -50,7 +58,7 @@ function readReview(body: unknown): ConversionReview & { request: NonNullable<Co
     throw new WebhookRequestError('expected a ConversionReview (kind ConversionReview)');
   if (!(CONVERSION_REVIEW_API_VERSIONS as readonly unknown[]).includes(body.apiVersion)) {
     throw new WebhookRequestError(
-      `unsupported ConversionReview version ${JSON.stringify(body.apiVersion)}; ${CONVERSION_REVIEW_API_VERSIONS.join(' and ')} are accepted`,
+      `unsupported ConversionReview version ${JSON.stringify(body.apiVersion)}; ${CONVERSION_REVIEW_API_VERSIONS.join(', ')} are accepted`,
     );
   }
   const request = body.request;

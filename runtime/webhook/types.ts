@@ -77,7 +77,8 @@ export interface ImageReviewContainerSpec {
 }
 
 export interface ImageReview {
-  apiVersion: 'imagepolicy.svc.io/v1alpha1';
+  /** `imagepolicy.k8s.io/v1alpha1` from a server started with `--group-suffix k8s.io`. */
+  apiVersion: 'imagepolicy.svc.io/v1alpha1' | 'imagepolicy.k8s.io/v1alpha1';
   kind: 'ImageReview';
   metadata?: Record<string, unknown>;
   spec: { containers?: ImageReviewContainerSpec[]; annotations?: Record<string, string>; namespace?: string };
@@ -105,7 +106,7 @@ export interface ExecCredential {
   status?: { expirationTimestamp?: string; token?: string; clientCertificateData?: string; clientKeyData?: string };
 }
 
-/** A CRD conversion webhook's payload (`apiextensions.svc.io/v1` ConversionReview). */
+/** A CRD conversion webhook's payload (`apiextensions.svc.io/v1` ConversionReview, or `apiextensions.k8s.io/v1`). */
 export interface ConversionReview {
   apiVersion: string;
   kind: 'ConversionReview';

@@ -71,6 +71,17 @@ describe('svckit serve --crds', () => {
     }
   });
 
+  it('under --group-suffix k8s.io, installs them through apiextensions.k8s.io', async () => {
+    const server = await startReferenceServer({ store: 'memory', groupSuffix: 'k8s.io', ...crdsFromFlags({ crds: [dir] }) });
+    try {
+      expect((await fetch(`${server.url}/apis/a.example.io/v1/namespaces/default/apples`)).status).toBe(200);
+      const crd = await fetch(`${server.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions/apples.a.example.io`);
+      expect(((await crd.json()) as { apiVersion: string }).apiVersion).toBe('apiextensions.k8s.io/v1');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('stops the start with the server message for a definition it refuses', async () => {
     const bad = mkdtempSync(join(tmpdir(), 'svckit-crds-'));
     writeFileSync(join(bad, 'bad.yaml'), crd('nodot', 'Pear', 'pears'));

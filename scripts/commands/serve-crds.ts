@@ -1,7 +1,9 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
+import { SPEC_GROUP_SUFFIX, apiVersionWithSuffix } from '../../runtime/api/index.js';
 import type { LoopbackClient } from '../access-control.js';
+import { untilDefinitionServed } from '../crd-readiness.js';
 import { UsageError } from './usage-error.js';
 
 /** The `svckit serve` flag that installs CustomResourceDefinitions at start, as a parseArgs option fragment. */
@@ -66,19 +68,24 @@ function isDefinition(doc: unknown): doc is DefinitionFile['object'] {
   );
 }
 
-const CRDS = '/apis/apiextensions.svc.io/v1/customresourcedefinitions';
-
 /**
  * Applies each definition through the API (server-side apply, so a definition kept from a previous
- * run is updated to the file's), then waits until every one is Established: the server is ready
- * when `svckit serve` says it listens. A refused definition stops the start with the server's message.
+ * run is updated to the file's), then waits until every one is Established and its resource
+ * answers: the server is ready when `svckit serve` says it listens. A refused definition stops the
+ * start with the server's message. `groupSuffix` is the server's (`--group-suffix`).
  */
-export async function installDefinitions(client: LoopbackClient, crds: readonly DefinitionFile[]): Promise<void> {
+export async function installDefinitions(
+  client: LoopbackClient,
+  crds: readonly DefinitionFile[],
+  groupSuffix = SPEC_GROUP_SUFFIX,
+): Promise<void> {
+  // Either group suffix in the file; the server serves apiextensions under its own.
+  const apiVersion = apiVersionWithSuffix('apiextensions.svc.io/v1', groupSuffix);
+  const collection = `/apis/${apiVersion}/customresourcedefinitions`;
   for (const { file, object } of crds) {
-    // Either group suffix in the file; the server serves apiextensions.svc.io.
-    const body = { ...object, apiVersion: 'apiextensions.svc.io/v1' };
+    const body = { ...object, apiVersion };
     const name = encodeURIComponent(object.metadata?.name ?? '');
-    const reply = await client('PATCH', `${CRDS}/${name}?fieldManager=svckit-crds&force=true`, body, 'application/apply-patch+yaml');
+    const reply = await client('PATCH', `${collection}/${name}?fieldManager=svckit-crds&force=true`, body, 'application/apply-patch+yaml');
     if (reply.status === 404) {
       throw new Error(`--crds ${file}: this server does not serve CustomResourceDefinitions (its kinds come from --schemas)`);
     }
@@ -87,16 +94,10 @@ export async function installDefinitions(client: LoopbackClient, crds: readonly 
   }
   for (const { file, object } of crds) {
     const name = encodeURIComponent(object.metadata?.name ?? '');
-    for (let attempt = 0; ; attempt++) {
-      const reply = await client('GET', `${CRDS}/${name}`);
-      const conditions =
-        (JSON.parse(reply.text) as { status?: { conditions?: { type: string; status: string; message?: string }[] } }).status?.conditions ??
-        [];
-      if (conditions.some((c) => c.type === 'Established' && c.status === 'True')) break;
-      const refused = conditions.find((c) => c.status === 'False');
-      if (refused || attempt >= 1000)
-        throw new Error(`--crds ${file}: ${object.metadata?.name} is not established: ${refused?.message ?? 'no answer'}`);
-      await new Promise((r) => setTimeout(r, 10));
+    try {
+      await untilDefinitionServed((path) => client('GET', path), `${collection}/${name}`);
+    } catch (e) {
+      throw new Error(`--crds ${file}: ${(e as Error).message}`);
     }
   }
 }

@@ -3,13 +3,14 @@
  * folder of them (every document; a `List` counts as its items). Each is created through the
  * server's API as its administrator, so it is validated, defaulted and admitted as a client's
  * would be. Namespaces go first and CustomResourceDefinitions second, so what the others need
- * exists when they are created.
+ * exists when they are created; a definition is waited for until its resource is served.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { type JsonApiObject, statusErrorFromObject } from '../../runtime/api/index.js';
 import type { ApiServer } from '../../runtime/server/index.js';
+import { DEFINITION_TIMEOUT_MS, untilDefinitionServed } from '../crd-readiness.js';
 
 const MANIFEST = new Set(['.yaml', '.yml', '.json']);
 
@@ -41,28 +42,41 @@ function installOrder(objects: readonly JsonApiObject[]): JsonApiObject[] {
   return [...objects].sort((a, b) => rank(a) - rank(b));
 }
 
-/** Creates the objects on the server at `url`; returns them as created. */
+/** A definition as its files write it: either group suffix (a real cluster's CRDs say apiextensions.k8s.io). */
+const DEFINITION_API_VERSION = /^apiextensions\.(svc|k8s)\.io\/v1$/;
+
+/**
+ * Creates the objects on the server at `url`; returns them as created. A CustomResourceDefinition
+ * counts as installed once it is Established and its resource answers (as envtest waits), so the
+ * objects of its kind that follow, and the test, find it served; one that will not be rejects.
+ */
 export async function installObjects(
   server: ApiServer,
   url: string,
   token: string | undefined,
   objects: readonly JsonApiObject[],
+  definitionTimeoutMs = DEFINITION_TIMEOUT_MS,
 ): Promise<JsonApiObject[]> {
+  const headers = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+  const get = async (path: string) => {
+    const res = await fetch(`${url}${path}`, { headers });
+    return { status: res.status, text: await res.text() };
+  };
+  const { registry } = server.context;
   const created: JsonApiObject[] = [];
-  for (const object of installOrder(objects)) {
-    const r = server.context.registry.resources().find((s) => s.apiVersion === object.apiVersion && s.kind === object.kind);
+  for (const given of installOrder(objects)) {
+    const definition = given.kind === 'CustomResourceDefinition' && DEFINITION_API_VERSION.test(given.apiVersion ?? '');
+    const object = definition ? { ...given, apiVersion: registry.servedApiVersion('apiextensions.svc.io/v1') } : given;
+    const r = registry.resources().find((s) => s.apiVersion === object.apiVersion && s.kind === object.kind);
     if (!r) throw new TypeError(`the test server serves no ${object.apiVersion} ${object.kind} (${object.metadata?.name ?? 'unnamed'})`);
     const base = r.group === '' ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
-    const namespace = r.namespaced ? `/namespaces/${object.metadata?.namespace ?? 'default'}` : '';
-    const res = await fetch(`${url}${base}${namespace}/${r.resource}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(object),
-    });
+    const collection = `${base}${r.namespaced ? `/namespaces/${object.metadata?.namespace ?? 'default'}` : ''}/${r.resource}`;
+    const res = await fetch(`${url}${collection}`, { method: 'POST', headers, body: JSON.stringify(object) });
     const body = (await res.json()) as JsonApiObject;
     if (res.status !== 201 && res.status !== 200) {
       throw statusErrorFromObject(body) ?? new Error(`creating ${object.kind} ${object.metadata?.name}: HTTP ${res.status}`);
     }
+    if (definition) await untilDefinitionServed(get, `${collection}/${encodeURIComponent(body.metadata?.name ?? '')}`, definitionTimeoutMs);
     created.push(body);
   }
   return created;

@@ -1,7 +1,7 @@
 import { forbidden } from '../../api/index.js';
 import { TtlCache, type WebhookConnection, httpsJson } from '../../auth/index.js';
 import { isJsonObject } from '../../json/index.js';
-import type { AdmissionPlugin, AdmissionRequest } from '../admission.js';
+import type { AdmissionHost, AdmissionPlugin, AdmissionRequest } from '../admission.js';
 
 /** The `imagePolicy` member of the ImagePolicyWebhook plugin's configuration (TTLs in seconds, backoff in ms). */
 export interface ImagePolicyConfig {
@@ -23,10 +23,14 @@ export interface ImagePolicyOptions {
   timeoutMs?: number;
 }
 
-/** Pod annotations with this in their key are sent to the backend (upstream's `*.image-policy.k8s.io/*`). */
+/**
+ * Pod annotations with this in their key are sent to the backend (upstream's `*.image-policy.k8s.io/*`).
+ * These names are the spec's; a server with another group suffix uses them under it.
+ */
 export const IMAGE_POLICY_ANNOTATION_MARK = '.image-policy.svc.io/';
 /** The prefix of the plugin's audit annotations. */
 export const IMAGE_POLICY_AUDIT_PREFIX = 'imagepolicywebhook.image-policy.svc.io/';
+const IMAGE_REVIEW_API_VERSION = 'imagepolicy.svc.io/v1alpha1';
 
 interface ReviewStatus {
   allowed: boolean;
@@ -40,7 +44,7 @@ interface ReviewStatus {
  * allowTTL or denyTTL; a denial is 403. When the backend cannot be reached the pod is refused, or
  * with `defaultAllow` admitted and the request annotated `failed-open`.
  */
-export function imagePolicyWebhook(config: ImagePolicyConfig, options: ImagePolicyOptions = {}): AdmissionPlugin {
+export function imagePolicyWebhook(config: ImagePolicyConfig, options: ImagePolicyOptions = {}): (host: AdmissionHost) => AdmissionPlugin {
   const now = options.now ?? Date.now;
   const cache = new TtlCache<ReviewStatus>(10_000, now);
   const allowTtlMs = (config.allowTTL || 300) * 1000;
@@ -68,48 +72,51 @@ export function imagePolicyWebhook(config: ImagePolicyConfig, options: ImagePoli
     }
     throw last;
   };
-  return {
-    name: 'ImagePolicyWebhook',
-    async validate(request) {
-      const r = request.resource;
-      if (r.group !== '' || r.resource !== 'pods') return;
-      if (request.subresource !== undefined && request.subresource !== 'ephemeralcontainers') return;
-      if ((request.operation !== 'CREATE' && request.operation !== 'UPDATE') || !request.object) return;
-      const spec = imageReviewSpec(request);
-      const key = JSON.stringify(spec);
-      let status = cache.get(key);
-      if (!status) {
-        try {
-          status = await ask({ apiVersion: 'imagepolicy.svc.io/v1alpha1', kind: 'ImageReview', spec });
-        } catch (e) {
-          if (config.defaultAllow) {
-            request.auditAnnotations[`${IMAGE_POLICY_AUDIT_PREFIX}failed-open`] = 'true';
-            return;
+  return (host) => {
+    // The review, the annotations it carries and those the plugin adds, under the served group names.
+    const apiVersion = host.registry.servedApiVersion(IMAGE_REVIEW_API_VERSION);
+    const auditPrefix = host.registry.servedApiVersion(IMAGE_POLICY_AUDIT_PREFIX);
+    const mark = `.${host.registry.servedApiVersion(IMAGE_POLICY_ANNOTATION_MARK.slice(1))}`;
+    return {
+      name: 'ImagePolicyWebhook',
+      async validate(request) {
+        const r = request.resource;
+        if (r.group !== '' || r.resource !== 'pods') return;
+        if (request.subresource !== undefined && request.subresource !== 'ephemeralcontainers') return;
+        if ((request.operation !== 'CREATE' && request.operation !== 'UPDATE') || !request.object) return;
+        const spec = imageReviewSpec(request, mark);
+        const key = JSON.stringify(spec);
+        let status = cache.get(key);
+        if (!status) {
+          try {
+            status = await ask({ apiVersion, kind: 'ImageReview', spec });
+          } catch (e) {
+            if (config.defaultAllow) {
+              request.auditAnnotations[`${auditPrefix}failed-open`] = 'true';
+              return;
+            }
+            throw forbidden(r, request.name, e as Error);
           }
-          throw forbidden(r, request.name, e as Error);
+          cache.set(key, status, status.allowed ? allowTtlMs : denyTtlMs);
         }
-        cache.set(key, status, status.allowed ? allowTtlMs : denyTtlMs);
-      }
-      for (const [k, v] of Object.entries(status.auditAnnotations ?? {}))
-        request.auditAnnotations[`${IMAGE_POLICY_AUDIT_PREFIX}${k}`] = String(v);
-      if (!status.allowed) {
-        const why = status.reason
-          ? `image policy webhook backend denied one or more images: ${status.reason}`
-          : 'one or more images rejected by webhook backend';
-        throw forbidden(r, request.name, why);
-      }
-    },
+        for (const [k, v] of Object.entries(status.auditAnnotations ?? {})) request.auditAnnotations[`${auditPrefix}${k}`] = String(v);
+        if (!status.allowed) {
+          const why = status.reason
+            ? `image policy webhook backend denied one or more images: ${status.reason}`
+            : 'one or more images rejected by webhook backend';
+          throw forbidden(r, request.name, why);
+        }
+      },
+    };
   };
 }
 
 /** The ImageReview spec of a pod: every container's image, the marked annotations, the namespace. */
-function imageReviewSpec(request: AdmissionRequest): Record<string, unknown> {
+function imageReviewSpec(request: AdmissionRequest, mark: string): Record<string, unknown> {
   const pod = request.object as { metadata?: { annotations?: Record<string, string> }; spec?: Record<string, unknown> };
   const containers = ['containers', 'initContainers', 'ephemeralContainers'].flatMap((field) =>
     ((pod.spec?.[field] as Array<{ image?: string }> | undefined) ?? []).map((c) => ({ image: c.image ?? '' })),
   );
-  const annotations = Object.fromEntries(
-    Object.entries(pod.metadata?.annotations ?? {}).filter(([k]) => k.includes(IMAGE_POLICY_ANNOTATION_MARK)),
-  );
+  const annotations = Object.fromEntries(Object.entries(pod.metadata?.annotations ?? {}).filter(([k]) => k.includes(mark)));
   return { containers, annotations, namespace: request.namespace ?? '' };
 }

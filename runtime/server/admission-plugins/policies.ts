@@ -71,10 +71,10 @@ export function validatingAdmissionPolicy(): (host: AdmissionHost) => AdmissionP
         if (isExempt(request, host)) return;
         const all = await bound(request);
         if (all.length === 0) return;
-        const payload = reviewRequest(request);
+        const payload = reviewRequest(request, host);
         for (const b of all) {
           if (!(await selects(host, b.constraints, request)) || (b.narrowed && !(await selects(host, b.narrowed, request)))) continue;
-          evaluate(b, request, payload);
+          evaluate(b, request, payload, host.registry.servedApiVersion(VALIDATION_FAILURE_ANNOTATION));
         }
       },
     };
@@ -117,7 +117,10 @@ async function selects(host: AdmissionHost, m: MatchResources | undefined, reque
   return objectSelectorMatches(m.objectSelector, request) && (await namespaceSelectorMatches(host, m.namespaceSelector, request));
 }
 
-function evaluate(b: BoundPolicy, request: AdmissionRequest, payload: Record<string, unknown>): void {
+/** Upstream's audit annotation of failures under the Audit action, as the spec names its group. */
+const VALIDATION_FAILURE_ANNOTATION = 'validation.policy.admission.svc.io/validation_failure';
+
+function evaluate(b: BoundPolicy, request: AdmissionRequest, payload: Record<string, unknown>, key: string): void {
   const inputs = { object: request.object ?? null, oldObject: request.old ?? null, request: payload, params: null };
   const failures: Array<{ message: string; reason: string; index: number }> = [];
   const matched = conditionsMatch(b.conditions, request, payload);
@@ -141,7 +144,6 @@ function evaluate(b: BoundPolicy, request: AdmissionRequest, payload: Record<str
   }
   if (failures.length === 0) return;
   if (b.actions.includes('Audit')) {
-    const key = 'validation.policy.admission.svc.io/validation_failure';
     const previous = request.auditAnnotations[key] ? (JSON.parse(request.auditAnnotations[key]) as unknown[]) : [];
     const entries = failures.map((f) => ({
       message: f.message,

@@ -17,11 +17,12 @@ class CallError extends Error {}
 
 type Phase = 'mutating' | 'validating';
 
-/** Upstream's annotation keys, with the group of this API. */
+/** Upstream's annotation keys, as the spec names their group (served under the server's suffix). */
 const FAILED_OPEN = {
   mutating: 'failed-open.mutation.webhook.admission.svc.io',
   validating: 'failed-open.validating.webhook.admission.svc.io',
 };
+const MUTATION_ANNOTATION = 'mutation.webhook.admission.svc.io';
 
 /**
  * MutatingAdmissionWebhook: calls the mutating webhooks that match the request, in the order of
@@ -78,7 +79,7 @@ function caller(host: AdmissionHost, phase: Phase, options: WebhookAdmissionOpti
     if (!rulesMatch(spec.rules, request) || !objectSelectorMatches(spec.objectSelector, request)) return undefined;
     if (!(await namespaceSelectorMatches(host, spec.namespaceSelector, request))) return undefined;
     const version = (spec.admissionReviewVersions ?? []).find((v) => v === 'v1' || v === 'v1beta1');
-    const payload = reviewRequest(request);
+    const payload = reviewRequest(request, host);
     try {
       const matched = conditionsMatch(webhook.conditions, request, payload);
       if (matched instanceof Error) throw new CallError(matched.message);
@@ -90,7 +91,7 @@ function caller(host: AdmissionHost, phase: Phase, options: WebhookAdmissionOpti
         throw new CallError(`webhook does not accept known AdmissionReview versions ${JSON.stringify(spec.admissionReviewVersions ?? [])}`);
       const response = await observed(host, spec.name, phase, request, () =>
         // AdmissionReview in the served admission group (admission.k8s.io under --group-suffix k8s.io).
-        send(spec, `${host.registry.servedGroup(ADMISSION_GROUP)}/${version}`, payload),
+        send(spec, host.registry.servedApiVersion(`${ADMISSION_GROUP}/${version}`), payload),
       );
       for (const w of response.warnings ?? []) if (typeof w === 'string' && w !== '') request.warnings.add(w);
       for (const [key, value] of Object.entries(response.auditAnnotations ?? {}))
@@ -104,7 +105,7 @@ function caller(host: AdmissionHost, phase: Phase, options: WebhookAdmissionOpti
           `received invalid webhook response: webhook returned invalid response.patchType of ${JSON.stringify(response.patchType ?? '')}`,
         );
       const changed = applyPatch(request, response.patch);
-      request.auditAnnotations[`mutation.webhook.admission.svc.io/round_${round}_index_${index}`] = JSON.stringify({
+      request.auditAnnotations[host.registry.servedApiVersion(`${MUTATION_ANNOTATION}/round_${round}_index_${index}`)] = JSON.stringify({
         configuration: webhook.configuration,
         webhook: spec.name,
         mutated: changed,
@@ -115,7 +116,7 @@ function caller(host: AdmissionHost, phase: Phase, options: WebhookAdmissionOpti
       const message = `failed calling webhook ${JSON.stringify(spec.name)}: ${e.message}`;
       if (spec.failurePolicy === 'Ignore') {
         log(`svckit serve: failing open: ${message}`);
-        request.auditAnnotations[`${FAILED_OPEN[phase]}/round_${round}_index_${index}`] = spec.name;
+        request.auditAnnotations[host.registry.servedApiVersion(`${FAILED_OPEN[phase]}/round_${round}_index_${index}`)] = spec.name;
         return undefined;
       }
       throw internalError(message);
@@ -164,8 +165,11 @@ interface ReviewResponse {
   auditAnnotations?: Record<string, unknown>;
 }
 
-/** `AdmissionReview.request` for the request, as upstream builds it from the admission attributes. */
-export function reviewRequest(request: AdmissionRequest): Record<string, unknown> {
+/**
+ * `AdmissionReview.request` for the request, as upstream builds it from the admission attributes.
+ * The resource and kind groups are already the served ones; the options' apiVersion is named here.
+ */
+export function reviewRequest(request: AdmissionRequest, host: AdmissionHost): Record<string, unknown> {
   const r = request.resource;
   const kind = request.kind ?? { group: r.group, version: r.version, kind: r.kind };
   return {
@@ -188,7 +192,10 @@ export function reviewRequest(request: AdmissionRequest): Record<string, unknown
     object: request.object ?? null,
     oldObject: request.old ?? null,
     dryRun: request.dryRun,
-    options: request.options,
+    options:
+      typeof request.options.apiVersion === 'string'
+        ? { ...request.options, apiVersion: host.registry.servedApiVersion(request.options.apiVersion) }
+        : request.options,
   };
 }
 

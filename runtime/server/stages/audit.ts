@@ -1,6 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { isStatusError } from '../../api/index.js';
-import { ANNOTATIONS, type AuditRequestInfo, type AuditResponseStatus, type Auditor, type RequestRecorder } from '../../audit/index.js';
+import {
+  ANNOTATIONS,
+  AUDIT_API_VERSION,
+  type AuditRequestInfo,
+  type AuditResponseStatus,
+  type Auditor,
+  type RequestRecorder,
+} from '../../audit/index.js';
 import { isObject } from '../../json/index.js';
 import type { Stage } from '../chain.js';
 import type { RequestContext } from '../context.js';
@@ -95,6 +102,7 @@ function requestInfo(ctx: RequestContext, auditID: string, authenticated: boolea
     user: authenticated ? ctx.user : undefined,
     sourceIPs: sourceIPs(raw),
     userAgent: raw.headers['user-agent'],
+    eventApiVersion: ctx.registry.servedApiVersion(AUDIT_API_VERSION),
   };
 }
 
@@ -107,9 +115,9 @@ function annotateAdmission(ctx: RequestContext, recorder: RequestRecorder): void
 function annotateDeprecation(ctx: RequestContext, recorder: RequestRecorder): void {
   const r = ctx.target?.resource;
   if (!r?.deprecationWarning) return;
-  recorder.annotate(ANNOTATIONS.deprecated, 'true');
+  recorder.annotate(ctx.registry.servedApiVersion(ANNOTATIONS.deprecated), 'true');
   const removed = r.registration.lifecycle?.removed;
-  if (removed) recorder.annotate(ANNOTATIONS.removedRelease, removed);
+  if (removed) recorder.annotate(ctx.registry.servedApiVersion(ANNOTATIONS.removedRelease), removed);
 }
 
 /** A Status keeps its bounded fields; any other reply is a success with its code. */

@@ -50,9 +50,10 @@ export const authorize: Stage = {
   async handle(ctx, next) {
     const request = accessRequestOf(ctx);
     const decision = await ctx.authorizer.authorize(request);
-    // Upstream's authorization.k8s.io/decision and /reason, in svc.io names.
-    ctx.audit?.annotate(ANNOTATIONS.authorizationDecision, decision.allowed ? 'allow' : 'forbid');
-    if (decision.reason !== '') ctx.audit?.annotate(ANNOTATIONS.authorizationReason, decision.reason);
+    // Upstream's authorization.k8s.io/decision and /reason, under the served group names.
+    const key = (specKey: string) => ctx.registry.servedApiVersion(specKey);
+    ctx.audit?.annotate(key(ANNOTATIONS.authorizationDecision), decision.allowed ? 'allow' : 'forbid');
+    if (decision.reason !== '') ctx.audit?.annotate(key(ANNOTATIONS.authorizationReason), decision.reason);
     if (!decision.allowed) throw forbiddenRequest(request, decision.reason);
     return next();
   },
