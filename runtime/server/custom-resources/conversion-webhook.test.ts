@@ -327,3 +327,30 @@ describe('a definition asking for webhook conversion', () => {
     expect(res.body.message).toContain(message);
   });
 });
+
+describe('under --group-suffix k8s.io', () => {
+  it("sends the real system's apiextensions.k8s.io ConversionReview, which the kit answers", async () => {
+    const real = await startReferenceServer({ store: 'memory', groupSuffix: 'k8s.io' });
+    try {
+      const group = 'real.example.io';
+      const crd = {
+        ...widgetsCrd(group, { clientConfig: clientConfig(), conversionReviewVersions: ['v1'] }),
+        apiVersion: 'apiextensions.k8s.io/v1',
+      };
+      const post = (path: string, body: unknown) =>
+        fetch(`${real.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect((await post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+      const res = await until(
+        () => post(`/apis/${group}/v2/namespaces/default/widgets`, widget(group, 'v2', 'w', { sizing: { value: 2 } })),
+        (r) => r.status !== 404,
+        'the resource served',
+      );
+      expect(res.status, await res.clone().text()).toBe(201);
+      expect(reviews.map((r) => r.apiVersion)).toContain('apiextensions.k8s.io/v1');
+      const v1 = await fetch(`${real.url}/apis/${group}/v1/namespaces/default/widgets/w`);
+      expect(await v1.json()).toMatchObject({ spec: { size: 2 } });
+    } finally {
+      await real.close();
+    }
+  });
+});
