@@ -81,6 +81,58 @@ describe('startTestServer: clients', () => {
   });
 });
 
+describe('startTestServer({ tls: true }): identities through every client', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ users: { erin: ['readers'] }, tls: true });
+    await s.install([
+      {
+        apiVersion: 'rbac.authorization.svc.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'readers-view', namespace: 'default' },
+        roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'ClusterRole', name: 'svckit-test-configmap-reader' },
+        subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.svc.io', name: 'readers' }],
+      },
+      {
+        apiVersion: 'rbac.authorization.svc.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'svckit-test-configmap-reader' },
+        rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }],
+      },
+      configMap('shared', { a: '1' }),
+    ]);
+  });
+  afterAll(() => s.close());
+
+  it('serves HTTPS under its own CA, and kubectl, @kubernetes/client-node and the generated client act as the user', async () => {
+    expect(s.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    expect(s.ca).toContain('BEGIN CERTIFICATE');
+    const erin = s.as('erin');
+    // kubectl sends a token only over TLS: here it is erin, allowed to read and not to write.
+    const read = await run('kubectl', ['--kubeconfig', erin.configFile, 'get', 'configmap', 'shared', '-o', 'jsonpath={.data.a}']);
+    expect(read.stdout).toBe('1');
+    const write = await run('kubectl', ['--kubeconfig', erin.configFile, 'create', 'configmap', 'nope']).catch(
+      (e: { stderr: string }) => e,
+    );
+    expect((write as { stderr: string }).stderr).toContain('User "erin" cannot create resource "configmaps"');
+
+    const kc = new k8s.KubeConfig();
+    kc.loadFromFile(erin.configFile);
+    const list = await kc.makeApiClient(k8s.CoreV1Api).listNamespacedConfigMap({ namespace: 'default' });
+    expect(list.items.map((c) => c.metadata?.name)).toEqual(['shared']);
+
+    const client = createClient(erin.clientConfig);
+    const denied = await client.core.v1
+      .configMaps('default')
+      .create(configMap('nope'))
+      .catch((e: unknown) => e);
+    expect(isStatusError(denied) && denied.code).toBe(403);
+    // The administrator's own config works over the same TLS.
+    const made = await createClient(s.clientConfig).core.v1.configMaps('default').create(configMap('by-admin'));
+    expect(made.metadata?.name).toBe('by-admin');
+  });
+});
+
 describe('startTestServer: garbage collection through kubectl', () => {
   it('kubectl delete --cascade=foreground waits for the dependents; --cascade=orphan keeps them', async () => {
     const s = await startTestServer();

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JsonApiObject } from '../runtime/api/index.js';
 import { type ClientConfig, bearerToken } from '../runtime/client/index.js';
+import { nodeConnector } from '../runtime/client-node/index.js';
 import { createStore } from '../runtime/store/index.js';
 import { type ReferenceServerOptions, type RunningServer, compactionIntervalMs, startReferenceServer } from './reference-server.js';
 import { TestClock } from './testing/clock.js';
@@ -22,6 +23,7 @@ import { ADMIN, Identities } from './testing/identities.js';
 import { installObjects, readManifests } from './testing/install.js';
 import { type RecordedRequest, RequestRecord } from './testing/request-record.js';
 import { type Snapshot, restoreSnapshot, takeSnapshot } from './testing/snapshot.js';
+import { testServingCertificate } from './testing/tls.js';
 
 export { TestClock } from './testing/clock.js';
 export type { Fault, FaultRule, FaultStatus } from './testing/faults.js';
@@ -43,6 +45,12 @@ export interface TestServerOptions extends Omit<ReferenceServerOptions, 'host' |
    * token, and requests are authorized by RBAC. Without it every request is allowed.
    */
   users?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Serve HTTPS, with a certificate of a CA made for this process ({@link TestServer.ca}); the
+   * client config and the config file trust it. kubectl and Go clients send tokens only over TLS,
+   * so tests driving `users` through them need it. Default false (plain HTTP, fetch as is).
+   */
+  tls?: boolean;
 }
 
 /** How to reach the server as one identity. */
@@ -54,8 +62,10 @@ export interface Connection {
 }
 
 export interface TestServer extends Connection {
-  /** `http://127.0.0.1:<port>`. */
+  /** `http://127.0.0.1:<port>`, or `https://` with the `tls` option. */
   url: string;
+  /** With the `tls` option: the PEM CA that signed the server's certificate (trust it in your own HTTPS clients). */
+  ca: string | undefined;
   server: RunningServer['server'];
   /** The clock the server and its store read. */
   clock: TestClock;
@@ -95,7 +105,7 @@ export interface TestServer extends Connection {
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const { clock = new TestClock(), users, store: storeSpec = 'memory', ...rest } = options;
+  const { clock = new TestClock(), users, tls, store: storeSpec = 'memory', ...rest } = options;
   const historyWindowMs = options.historyWindowMs ?? HISTORY_WINDOW_MS;
   // The store's clock runs ahead of the server's by what compactHistory() has skipped: history is
   // dropped by age, so moving only the store's time expires it without moving the test's clock.
@@ -108,6 +118,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const faults = new FaultInjector();
   const record = new RequestRecord(clock.now);
   const identities = users ? new Identities(users, () => clock.ms()) : undefined;
+  const serving = tls ? testServingCertificate() : undefined;
   const running = await startReferenceServer({
     ...rest,
     store,
@@ -115,8 +126,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     host: '127.0.0.1',
     port: 0,
     testStages: [record.stage, faults.stage],
-    ...(identities ? { access: identities.accessControl() } : {}),
+    ...(identities || serving
+      ? { access: { ...identities?.accessControl(), ...(serving ? { tls: { cert: serving.cert, key: serving.key } } : {}) } }
+      : {}),
   });
+  // The server's own requests (install) trust its CA as any client would.
+  const connector = serving ? await nodeConnector({ ca: serving.ca }, undefined, undefined) : undefined;
   const server = running.server;
   const objects = server.context.store;
   await server.garbageCollector?.idle();
@@ -131,9 +146,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     if (!c) {
       const token = user === undefined ? undefined : identities!.token(user);
       const configFile = join(dir, user === undefined ? 'config' : `config-${user}`);
-      writeFileSync(configFile, clientConfigFile(running.url, token));
+      writeFileSync(configFile, clientConfigFile(running.url, token, serving?.ca));
       c = {
-        clientConfig: { server: running.url, namespace: 'default', ...(token ? { credentials: bearerToken(token) } : {}) },
+        clientConfig: {
+          server: running.url,
+          namespace: 'default',
+          ...(token ? { credentials: bearerToken(token) } : {}),
+          ...(serving ? { tls: { ca: serving.ca }, connector: nodeConnector } : {}),
+        },
         configFile,
       };
       connections.set(key, c);
@@ -153,6 +173,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 
   return {
     url: running.url,
+    ca: serving?.ca,
     ...connect(user),
     server,
     clock,
@@ -173,6 +194,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         running.url,
         user === undefined ? undefined : identities!.token(user),
         typeof source === 'string' ? readManifests(source) : source,
+        connector?.fetch,
       ),
     issueToken: (name, { ttlMs }) => {
       if (!identities)
@@ -197,22 +219,24 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     settle,
     close: async () => {
       await running.close();
+      await connector?.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
 /**
- * The real system's client config file format, with one cluster, user and context. The cluster
- * says insecure-skip-tls-verify although it is plain HTTP: @kubernetes/client-node 1.x refuses an
- * http:// server otherwise, and kubectl and svckit's loader ignore it for HTTP.
+ * The real system's client config file format, with one cluster, user and context. Over HTTPS the
+ * cluster carries the CA; over plain HTTP it says insecure-skip-tls-verify: @kubernetes/client-node
+ * 1.x refuses an http:// server otherwise, and kubectl and svckit's loader ignore it for HTTP.
  */
-function clientConfigFile(server: string, token: string | undefined): string {
+function clientConfigFile(server: string, token: string | undefined, ca: string | undefined): string {
+  const trust = ca ? `certificate-authority-data: ${Buffer.from(ca).toString('base64')}` : 'insecure-skip-tls-verify: true';
   return [
     'apiVersion: v1',
     'kind: Config',
     'clusters:',
-    `- name: svckit-test\n  cluster:\n    server: ${server}\n    insecure-skip-tls-verify: true`,
+    `- name: svckit-test\n  cluster:\n    server: ${server}\n    ${trust}`,
     'users:',
     token === undefined ? '- name: svckit-test\n  user: {}' : `- name: svckit-test\n  user:\n    token: ${token}`,
     'contexts:',

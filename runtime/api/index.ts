@@ -174,3 +174,4 @@ export {
   parseResourcePath,
   pathFor,
 } from './paths.js';
+export { goQuote } from './go-quote.js';

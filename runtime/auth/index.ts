@@ -116,3 +116,4 @@ export { type AccessDecision, AuthPolicy, type AuthPolicyOptions } from './polic
 export { HttpsTransportError, type HttpsJsonOptions, type HttpsJsonResponse, httpsJson, keepAliveAgent } from './https-client.js';
 export { TtlCache } from './ttl-cache.js';
 export { BOOTSTRAP_POLICY, MASTERS_GROUP, bootstrapPolicy } from './bootstrap-policy.js';
+export { FULL_AUTHORITY, escalationMessage, policyRulesOf, uncoveredRules } from './escalation.js';

@@ -146,6 +146,19 @@ export class RbacAuthorizer implements Authorizer {
     };
   }
 
+  /**
+   * The rules a binding's roleRef grants in `namespace` (aggregated ones included), or why it
+   * grants none, in upstream's words (`role.rbac.authorization.k8s.io "x" not found`).
+   */
+  async roleReferenceRules(ref: RoleRef, namespace: string, rbacGroup: string): Promise<{ rules: PolicyRule[] } | { error: string }> {
+    let role: RoleObject | undefined;
+    if (ref.kind === 'ClusterRole') role = await this.lister.clusterRole(ref.name);
+    else if (ref.kind === 'Role') role = await this.lister.role(namespace, ref.name);
+    else return { error: `unsupported role reference kind: ${JSON.stringify(ref.kind)}` };
+    if (!role) return { error: `${ref.kind.toLowerCase()}.${rbacGroup} ${JSON.stringify(ref.name)} not found` };
+    return { rules: (await this.rulesOf(role)).map((r) => r.rule) };
+  }
+
   /** The rules of every binding that names `user`: cluster-wide ones, and those of `namespace`'s RoleBindings. */
   async rulesFor(user: UserInfo, namespace: string): Promise<RuleList> {
     const resourceRules: RuleList['resourceRules'][number][] = [];

@@ -156,9 +156,9 @@ export interface KindHook {
   prepareCreate?(object: JsonApiObject, ctx: RequestContext): void;
   /**
    * Prepares (or checks: throw a StatusError) every written object (create, update, patch, apply)
-   * before admission; `old` is the stored object on an update.
+   * before admission; `old` is the stored object on an update; `ctx` the request (who writes).
    */
-  prepareWrite?(object: JsonApiObject, old?: JsonApiObject): void | Promise<void>;
+  prepareWrite?(object: JsonApiObject, old: JsonApiObject | undefined, ctx: RequestContext): void | Promise<void>;
   /** Deletes an object in place of the generic two-phase delete; undefined leaves it to the generic one. */
   delete?(ctx: ServerContext, target: DeleteTarget): Promise<Reply | undefined>;
   /** Server-wide: before an object of any namespaced kind is created in `namespace`. */

@@ -1,3 +1,4 @@
+import { canonicalJson } from '../json/index.js';
 import { randomUUID } from 'node:crypto';
 import {
   type JsonApiObject,
@@ -105,7 +106,7 @@ export async function createObject(
   if (r.subresources.has('status')) delete object.status;
   for (const hook of ctx.hooks.of(r)) {
     hook.prepareCreate?.(object, ctx);
-    await hook.prepareWrite?.(object);
+    await hook.prepareWrite?.(object, undefined, ctx);
   }
   await admit(ctx, {
     resource: r,
@@ -194,7 +195,7 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
     if (oldMeta[key] === undefined) delete meta[key];
     else meta[key] = oldMeta[key];
   }
-  for (const hook of ctx.hooks.of(r)) await hook.prepareWrite?.(next, old);
+  for (const hook of ctx.hooks.of(r)) await hook.prepareWrite?.(next, old, ctx);
   await admit(ctx, {
     resource: r,
     object: next,
@@ -226,7 +227,7 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
   // unless the stored value was encrypted with an old key: then it is written again (a rotation).
   const value = await encodeObject(stored, r);
   if (
-    canonical(JSON.parse(value)) === canonical(JSON.parse(await encodeObject(old, r))) &&
+    canonicalJson(JSON.parse(value)) === canonicalJson(JSON.parse(await encodeObject(old, r))) &&
     !(await isStaleValue(ctx.store, key, modRevision))
   )
     return { status: 200, body: old };
@@ -251,17 +252,8 @@ function admissionOptions(opts: WriteOptions): Record<string, unknown> {
 }
 
 function specChanged(old: JsonApiObject, next: JsonApiObject): boolean {
-  const strip = ({ metadata: _m, status: _s, ...rest }: JsonApiObject) => canonical(rest);
+  const strip = ({ metadata: _m, status: _s, ...rest }: JsonApiObject) => canonicalJson(rest);
   return strip(old) !== strip(next);
-}
-
-/** JSON text with object keys sorted, so that equal values compare equal whatever their key order. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
 }
 
 /**

@@ -9,6 +9,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { type JsonApiObject, statusErrorFromObject } from '../../runtime/api/index.js';
+import type { FetchLike } from '../../runtime/client/index.js';
 import type { ApiServer } from '../../runtime/server/index.js';
 import { DEFINITION_TIMEOUT_MS, untilDefinitionServed } from '../crd-readiness.js';
 
@@ -55,11 +56,13 @@ export async function installObjects(
   url: string,
   token: string | undefined,
   objects: readonly JsonApiObject[],
+  /** The fetch that reaches the server (one trusting its CA over HTTPS); the platform's by default. */
+  fetch: FetchLike = (u, init) => globalThis.fetch(u, init),
   definitionTimeoutMs = DEFINITION_TIMEOUT_MS,
 ): Promise<JsonApiObject[]> {
   const headers = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
   const get = async (path: string) => {
-    const res = await fetch(`${url}${path}`, { headers });
+    const res = await fetch(`${url}${path}`, { method: 'GET', headers });
     return { status: res.status, text: await res.text() };
   };
   const { registry } = server.context;
@@ -72,7 +75,7 @@ export async function installObjects(
     const base = r.group === '' ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
     const collection = `${base}${r.namespaced ? `/namespaces/${object.metadata?.namespace ?? 'default'}` : ''}/${r.resource}`;
     const res = await fetch(`${url}${collection}`, { method: 'POST', headers, body: JSON.stringify(object) });
-    const body = (await res.json()) as JsonApiObject;
+    const body = JSON.parse(await res.text()) as JsonApiObject;
     if (res.status !== 201 && res.status !== 200) {
       throw statusErrorFromObject(body) ?? new Error(`creating ${object.kind} ${object.metadata?.name}: HTTP ${res.status}`);
     }

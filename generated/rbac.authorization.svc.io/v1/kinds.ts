@@ -33,6 +33,7 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       nameValidation: 'path-segment',
+      hooks: ['rbac-escalation'],
     },
   },
   {
@@ -61,6 +62,7 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       nameValidation: 'path-segment',
+      hooks: ['rbac-escalation'],
     },
   },
   {
@@ -106,6 +108,7 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       nameValidation: 'path-segment',
+      hooks: ['rbac-escalation'],
     },
   },
   {
@@ -134,6 +137,7 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       nameValidation: 'path-segment',
+      hooks: ['rbac-escalation'],
     },
   },
   {

@@ -4,6 +4,7 @@ import { customResourceDefinitions } from '../custom-resources/index.js';
 import { approveCertificateRequest, certificateRequestor } from './approval.js';
 import { evict } from './eviction.js';
 import { finalizeNamespace, namespaceLifecycle } from './namespaces.js';
+import { rbacEscalation } from './rbac-escalation.js';
 import { scale } from './scale.js';
 import { stringData } from './secrets.js';
 import { admissionPolicyExpressions, webhookMatchConditions } from './webhook-configurations.js';
@@ -21,6 +22,7 @@ export const builtinHandlers: HandlerCatalog = {
     'admission-policy-expressions': admissionPolicyExpressions,
     'custom-resource-definitions': customResourceDefinitions,
     'csr-requestor': certificateRequestor,
+    'rbac-escalation': rbacEscalation,
   },
   virtual: { 'access-review': reviewAccess, 'self-access-review': reviewOwnAccess, 'self-rules-review': reviewOwnRules },
   subresources: { eviction: evict, finalize: finalizeNamespace, scale, 'csr-approval': approveCertificateRequest },
