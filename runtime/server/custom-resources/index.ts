@@ -5,6 +5,7 @@
  */
 import { type FieldError, type JsonApiObject, fieldInvalid, invalid } from '../../api/index.js';
 import type { CustomResourceHost, HookHost, KindHook } from '../context.js';
+import { defaultErrors } from './default-errors.js';
 import { definitionErrors, updateErrors } from './definition-errors.js';
 import { CLEANUP_FINALIZER, Registrar } from './registrar.js';
 import { ruleErrors } from './rule-errors.js';
@@ -45,7 +46,12 @@ async function compiledErrors(crd: JsonApiObject, host: CustomResourceHost): Pro
   const kind = (crd.spec as { names?: { kind?: string } }).names?.kind;
   return kinds
     .filter((k) => k.kind === kind)
-    .flatMap((k) => ruleErrors(k.schema, `spec.versions[${versions.indexOf(k.version)}].schema.openAPIV3Schema`));
+    .flatMap((k) => {
+      const path = `spec.versions[${versions.indexOf(k.version)}].schema.openAPIV3Schema`;
+      // Defaults are checked with the rules, so only once the rules compile.
+      const rules = ruleErrors(k.schema, path);
+      return rules.length > 0 ? rules : defaultErrors(k, path);
+    });
 }
 
 /**
