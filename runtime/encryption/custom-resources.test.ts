@@ -30,7 +30,7 @@ async function start(resources: string[]): Promise<{ server: RunningServer; raw:
     `apiVersion: apiserver.config.svc.io/v1
 kind: EncryptionConfiguration
 resources:
-  - resources: [${resources.map((r) => `"${r}"`).join(", ")}]
+  - resources: [${resources.map((r) => `"${r}"`).join(', ')}]
     providers:
       - ${aescbc(['key1', newKey()])}
 `,

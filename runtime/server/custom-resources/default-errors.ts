@@ -62,15 +62,16 @@ function errorsOfDefault(
   const n = deref(node);
   if (value === null) {
     // The generated validator reads null as absent; a default of null is only a value where null is one.
-    return node.nullable || n.nullable || n.type === 'raw' ? [] : [fieldTypeInvalid(at, null, `must be of type ${typeName(node)}, not null`)];
+    return node.nullable || n.nullable || n.type === 'raw'
+      ? []
+      : [fieldTypeInvalid(at, null, `must be of type ${typeName(node)}, not null`)];
   }
   const errors: FieldError[] = [];
   const inMeta = embedding?.inMeta === true;
-  if (!inMeta && !jsonEqual(prune(cloneJson(value), node) as JsonValue, value)) errors.push(fieldInvalid(at, value, 'must not have unknown fields'));
+  if (!inMeta && !jsonEqual(prune(cloneJson(value), node) as JsonValue, value))
+    errors.push(fieldInvalid(at, value, 'must not have unknown fields'));
   // Each check runs only when the ones before found nothing, as upstream's chain.
-  const meta = inMeta
-    ? surroundingMetaErrors(value, embedding, at)
-    : embeddedResourceErrors(value, node, at);
+  const meta = inMeta ? surroundingMetaErrors(value, embedding, at) : embeddedResourceErrors(value, node, at);
   if (meta.length > 0) return [...errors, ...meta];
   const schema = schemaErrorsAt(kind, value, steps, at);
   if (schema.length > 0) return [...errors, ...schema];

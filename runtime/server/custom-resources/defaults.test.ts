@@ -101,7 +101,12 @@ describe('a default that does not fit its schema refuses the definition', () => 
     expect(
       await refused(
         definition({
-          owner: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, team: { type: 'string' } }, default: { team: 'a' } },
+          owner: {
+            type: 'object',
+            required: ['name'],
+            properties: { name: { type: 'string' }, team: { type: 'string' } },
+            default: { team: 'a' },
+          },
           ports: { type: 'array', items: { type: 'object', properties: { port: { type: 'integer' } }, default: { port: 'http' } } },
         }),
       ),
@@ -116,7 +121,12 @@ describe('a default that does not fit its schema refuses the definition', () => 
       await refused(definition({ a: { type: 'object', properties: { foo: { type: 'string' } }, default: { foo: 'abc', bar: 42 } } })),
     ).toEqual([`${SPEC}.properties[a].default | Invalid value: {"foo":"abc","bar":42}: must not have unknown fields`]);
     const kept = definition({
-      a: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { foo: { type: 'string' } }, default: { foo: 'abc', bar: 42 } },
+      a: {
+        type: 'object',
+        'x-kubernetes-preserve-unknown-fields': true,
+        properties: { foo: { type: 'string' } },
+        default: { foo: 'abc', bar: 42 },
+      },
     });
     expect((await call('POST', CRDS, kept)).status).toBe(201);
   });
@@ -141,7 +151,9 @@ describe('a default that does not fit its schema refuses the definition', () => 
           },
           nested: {
             type: 'object',
-            properties: { n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0', messageExpression: "'n is ' + string(self)" }] } },
+            properties: {
+              n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0', messageExpression: "'n is ' + string(self)" }] },
+            },
             default: { n: -1 },
           },
         }),
@@ -216,10 +228,13 @@ describe('defaults and object metadata', () => {
     expect(causes).toEqual([
       `${SPEC}.properties[embedded].properties[metadata].properties[annotations].additionalProperties.default | Forbidden: must not be set inside additionalProperties applying to object metadata`,
     ]);
-    delete (crd.spec.versions[0]!.schema.openAPIV3Schema.properties.spec.properties as Json).embedded.properties.metadata.properties.annotations;
+    delete (crd.spec.versions[0]!.schema.openAPIV3Schema.properties.spec.properties as Json).embedded.properties.metadata.properties
+      .annotations;
     const [kind, labels, ...rest] = await refused(crd);
     expect(rest).toEqual([]);
-    expect(kind).toMatch(/^spec\.versions\[0\].*properties\[embedded\]\.properties\[kind\]\.default \| Invalid value: "%": must result in valid metadata: kind: Invalid value: "%": may have mixed case/);
+    expect(kind).toMatch(
+      /^spec\.versions\[0\].*properties\[embedded\]\.properties\[kind\]\.default \| Invalid value: "%": must result in valid metadata: kind: Invalid value: "%": may have mixed case/,
+    );
     expect(labels).toMatch(
       /^spec\.versions\[0\].*properties\[embedded\]\.properties\[metadata\]\.properties\[labels\]\.properties\[bar\]\.default \| Invalid value: "x y": must result in valid metadata: metadata\.labels: Invalid value: "x y": a valid label/,
     );

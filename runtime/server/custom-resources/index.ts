@@ -11,6 +11,7 @@ import { CLEANUP_FINALIZER, Registrar } from './registrar.js';
 import { ruleErrors } from './rule-errors.js';
 
 export { CLEANUP_FINALIZER } from './registrar.js';
+export { defaultErrors } from './default-errors.js';
 
 export function customResourceDefinitions({ context, declaring }: HookHost): KindHook {
   const host = context.customResources;
