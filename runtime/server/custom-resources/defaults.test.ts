@@ -258,6 +258,13 @@ describe('valid defaults', () => {
         'x-kubernetes-preserve-unknown-fields': true,
         default: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', labels: { app: 'a' } }, data: { k: 'v' } },
       },
+      // Pruning leaves an embedded resource's metadata to the object meta rules, even where the schema declares some of it.
+      declared: {
+        type: 'object',
+        'x-kubernetes-embedded-resource': true,
+        properties: { metadata: { type: 'object', properties: { name: { type: 'string' } } }, foo: { type: 'string' } },
+        default: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', labels: { app: 'a' } }, foo: 'a' },
+      },
     });
     const created = await call('POST', CRDS, crd);
     expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -278,6 +285,7 @@ describe('valid defaults', () => {
       ports: [{ port: 443 }],
       value: 'kube-everything',
       template: { apiVersion: 'v1', kind: 'ConfigMap' },
+      declared: { metadata: { name: 'x', labels: { app: 'a' } }, foo: 'a' },
     });
   });
 
