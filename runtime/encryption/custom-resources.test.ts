@@ -3,14 +3,14 @@
  * created over HTTP whose resource the configuration names (by name, by `*.<group>` or by `*.*`)
  * has its objects sealed in the store from the first one, and read back in plain.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allKinds } from '../../generated/kinds.js';
 import { type RunningServer, startReferenceServer } from '../../scripts/reference-server.js';
 import { type Store, createStore } from '../store/index.js';
-import { aescbc, newKey } from './at-rest.testing.js';
+import { aescbc, createCronTab, defineCronTabs, newKey, writeEncryptionConfig } from './at-rest.testing.js';
 import { EncryptionAtRest } from './config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svckit-crd-at-rest-'));
@@ -24,17 +24,7 @@ const PREFIX = 'k8s:enc:aescbc:v1:key1:';
 
 /** A server over a memory store (kept, to read the raw values) with `resources` encrypted by aescbc. */
 async function start(resources: string[]): Promise<{ server: RunningServer; raw: Store }> {
-  const file = join(dir, `${resources.join('_').replace(/[^a-z]/g, '-')}.yaml`);
-  writeFileSync(
-    file,
-    `apiVersion: apiserver.config.svc.io/v1
-kind: EncryptionConfiguration
-resources:
-  - resources: [${resources.map((r) => `"${r}"`).join(', ')}]
-    providers:
-      - ${aescbc(['key1', newKey()])}
-`,
-  );
+  const file = writeEncryptionConfig(dir, resources.join('_').replace(/[^a-z]/g, '-'), resources, [aescbc(['key1', newKey()])]);
   const raw = await createStore('memory');
   const server = await startReferenceServer({ port: 0, store: raw, encryption: await EncryptionAtRest.load(file, allKinds) });
   return { server, raw };
@@ -46,48 +36,11 @@ async function call(url: string, method: string, path: string, body?: unknown) {
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-/** Creates the CronTab definition in `group` and waits until it is served (polling; the bound only ends a hung test). */
-async function defineCronTabs(url: string, group: string): Promise<void> {
-  const created = await call(url, 'POST', '/apis/apiextensions.svc.io/v1/customresourcedefinitions', {
-    apiVersion: 'apiextensions.svc.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `crontabs.${group}` },
-    spec: {
-      group,
-      scope: 'Namespaced',
-      names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { cronSpec: { type: 'string' } } } } },
-          },
-        },
-      ],
-    },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  for (let i = 0; i < 500; i++) {
-    if ((await call(url, 'GET', `/apis/${group}/v1/namespaces/default/crontabs`)).status === 200) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`crontabs.${group} never served`);
-}
-
 /** Creates a CronTab holding `sentinel`; returns its raw stored value and what a GET answers. */
 async function storeCronTab(server: RunningServer, raw: Store, group: string, sentinel: string) {
-  const path = `/apis/${group}/v1/namespaces/default/crontabs`;
-  const made = await call(server.url, 'POST', path, {
-    apiVersion: `${group}/v1`,
-    kind: 'CronTab',
-    metadata: { name: 'nightly' },
-    spec: { cronSpec: sentinel },
-  });
-  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  await createCronTab(server.url, group, 'nightly', sentinel);
   const stored = await raw.get(`/registry/${group}/crontabs/default/nightly`);
-  const read = await call(server.url, 'GET', `${path}/nightly`);
+  const read = await call(server.url, 'GET', `/apis/${group}/v1/namespaces/default/crontabs/nightly`);
   return { stored: stored?.value ?? '', read };
 }
 

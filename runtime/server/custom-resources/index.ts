@@ -12,6 +12,7 @@ import { ruleErrors } from './rule-errors.js';
 
 export { CLEANUP_FINALIZER } from './registrar.js';
 export { defaultErrors } from './default-errors.js';
+export { storedDefinitionResources } from './stored-resources.js';
 
 export function customResourceDefinitions({ context, declaring }: HookHost): KindHook {
   const host = context.customResources;
