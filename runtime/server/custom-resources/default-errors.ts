@@ -17,6 +17,9 @@ interface Embedding {
 
 const META_FIELDS = new Set(['metadata', 'apiVersion', 'kind']);
 
+/** The detail of a default with fields its schema would prune. */
+export const UNPRUNED = 'must not have unknown fields';
+
 /**
  * The `default` values of one version's compiled schema that are not valid where they sit, as
  * upstream's ValidateDefaults (apiextensions' schema/defaulting) reports them, at the default's
@@ -28,13 +31,43 @@ const META_FIELDS = new Set(['metadata', 'apiVersion', 'kind']);
  * below additionalProperties are not followed, and those at the root's metadata, apiVersion and
  * kind are refused before compiling (schema-errors.ts), as upstream.
  */
-export function defaultErrors(kind: KindRegistration, path: string): FieldError[] {
+export function defaultErrors(kind: KindRegistration, path: string, options: { requirePruned?: boolean } = {}): FieldError[] {
   const errors: FieldError[] = [];
+  const requirePruned = options.requirePruned ?? true;
+  forEachDefault(kind, path, (d) => errors.push(...errorsOfDefault(kind, d, requirePruned)));
+  return errors;
+}
+
+/**
+ * Whether a default of the kind has fields its schema would prune. An update keeps a definition
+ * stored with such a default updatable: pruned defaults are then not required (upstream's
+ * requirePrunedDefaults, which looks at the stored definition).
+ */
+export function hasUnprunedDefaults(kind: KindRegistration): boolean {
+  let found = false;
+  forEachDefault(kind, '', (d) => {
+    found ||= d.embedding?.inMeta !== true && d.value !== null && isUnpruned(d.value, d.node);
+  });
+  return found;
+}
+
+/** One default of a schema: its node, value, place in the definition and position in an object. */
+interface Default {
+  node: SchemaNode;
+  value: JsonValue;
+  /** `<schema path>.default`. */
+  at: string;
+  steps: Step[];
+  embedding: Embedding | undefined;
+}
+
+/** Every default of the kind's schema below the root's type and object meta, not below additionalProperties. */
+function forEachDefault(kind: KindRegistration, path: string, each: (d: Default) => void): void {
   const visit = (node: SchemaNode, at: string, steps: Step[], embedding: Embedding | undefined): void => {
     const n = deref(node);
     // A definition's defaults are parsed JSON.
     const value = (node.default !== undefined ? node.default : n.default) as JsonValue | undefined;
-    if (value !== undefined) errors.push(...errorsOfDefault(kind, node, value, `${at}.default`, steps, embedding));
+    if (value !== undefined) each({ node, value, at: `${at}.default`, steps, embedding });
     if (n.type === 'object') {
       for (const f of n.fields) {
         if (steps.length === 0 && META_FIELDS.has(f.name)) continue;
@@ -48,17 +81,11 @@ export function defaultErrors(kind: KindRegistration, path: string): FieldError[
     }
   };
   visit(kind.schema, path, [], undefined);
-  return errors;
 }
 
-function errorsOfDefault(
-  kind: KindRegistration,
-  node: SchemaNode,
-  value: JsonValue,
-  at: string,
-  steps: Step[],
-  embedding: Embedding | undefined,
-): FieldError[] {
+const isUnpruned = (value: JsonValue, node: SchemaNode): boolean => !jsonEqual(prune(cloneJson(value), node) as JsonValue, value);
+
+function errorsOfDefault(kind: KindRegistration, { node, value, at, steps, embedding }: Default, requirePruned: boolean): FieldError[] {
   const n = deref(node);
   if (value === null) {
     // The generated validator reads null as absent; a default of null is only a value where null is one.
@@ -68,8 +95,7 @@ function errorsOfDefault(
   }
   const errors: FieldError[] = [];
   const inMeta = embedding?.inMeta === true;
-  if (!inMeta && !jsonEqual(prune(cloneJson(value), node) as JsonValue, value))
-    errors.push(fieldInvalid(at, value, 'must not have unknown fields'));
+  if (requirePruned && !inMeta && isUnpruned(value, node)) errors.push(fieldInvalid(at, value, UNPRUNED));
   // Each check runs only when the ones before found nothing, as upstream's chain.
   const meta = inMeta ? surroundingMetaErrors(value, embedding, at) : embeddedResourceErrors(value, node, at);
   if (meta.length > 0) return [...errors, ...meta];

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from '../../../scripts/reference-server.js';
+import { createStore } from '../../store/index.js';
 import type { Json } from '../server.testing.js';
 
 /**
@@ -302,5 +303,38 @@ describe('valid defaults', () => {
     );
     const stored = await call('GET', `${CRDS}/${crd.metadata.name}`);
     expect(stored.body.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.size.default).toBe(3);
+  });
+});
+
+describe('a definition stored with a default that is not pruned (before defaults were checked)', () => {
+  it('stays updatable, as upstream ratchets pruned defaults; other default errors still refuse the update', async () => {
+    const raw = await createStore('memory');
+    const crd = definition({ a: { type: 'object', properties: { foo: { type: 'string' } }, default: { foo: 'abc', bar: 42 } } });
+    await raw.create(`/registry/customresourcedefinitions/${crd.metadata.name}`, JSON.stringify(crd));
+    const old = await startReferenceServer({ store: raw, port: 0 });
+    try {
+      const path = `${CRDS}/${crd.metadata.name}`;
+      let stored = (await fetch(`${old.url}${path}`).then((r) => r.json())) as Json;
+      stored.metadata.labels = { team: 'a' };
+      const relabelled = await fetch(`${old.url}${path}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(stored),
+      });
+      expect(relabelled.status, await relabelled.clone().text()).toBe(200);
+      stored = (await relabelled.json()) as Json;
+      stored.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.size = { type: 'integer', default: 'three' };
+      const broken = await fetch(`${old.url}${path}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(stored),
+      });
+      expect(broken.status).toBe(422);
+      expect(((await broken.json()) as Json).details.causes.map((c: { field: string }) => c.field)).toEqual([
+        `${SPEC}.properties[size].default`,
+      ]);
+    } finally {
+      await old.close();
+    }
   });
 });
