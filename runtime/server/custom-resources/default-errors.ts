@@ -101,7 +101,11 @@ function errorsOfDefault(kind: KindRegistration, { node, value, at, steps, embed
   if (meta.length > 0) return [...errors, ...meta];
   const schema = schemaErrorsAt(kind, value, steps, at);
   if (schema.length > 0) return [...errors, ...schema];
-  const rules = new RuleSet(node).validate(value, value);
+  // As the default's own update (oldSelf the default), then, when that passes, as its creation: a
+  // rule with optionalOldSelf must accept the default with no old value too (1.30's ratcheting).
+  const ruleSet = new RuleSet(node);
+  const asUpdate = ruleSet.validate(value, value);
+  const rules = asUpdate.length > 0 ? asUpdate : ruleSet.validate(value);
   return [...errors, ...rules.map((e) => ({ ...e, field: below(at, e.field) }))];
 }
 

@@ -150,6 +150,11 @@ describe('a default that does not fit its schema refuses the definition', () => 
             'x-kubernetes-validations': [{ rule: 'self.low < self.high', message: 'low must be below high' }],
             default: { low: 2, high: 1 },
           },
+          ratcheted: {
+            type: 'string',
+            default: 'x',
+            'x-kubernetes-validations': [{ rule: 'oldSelf.hasValue()', optionalOldSelf: true, message: 'set only on update' }],
+          },
           nested: {
             type: 'object',
             properties: {
@@ -162,6 +167,7 @@ describe('a default that does not fit its schema refuses the definition', () => 
     ).toEqual([
       `${SPEC}.properties[value].default | Invalid value: "string": failed rule: self.startsWith('kube')`,
       `${SPEC}.properties[range].default | Invalid value: "object": low must be below high`,
+      `${SPEC}.properties[ratcheted].default | Invalid value: "string": set only on update`,
       `${SPEC}.properties[nested].default.n | Invalid value: "integer": n is -1`,
     ]);
   });
