@@ -10,13 +10,18 @@ export const newKey = (bytes = 32): string => randomBytes(bytes).toString('base6
 
 /** An EncryptionConfiguration for `secrets` with the given provider list (YAML flow items). */
 export function writeSecretsConfig(dir: string, name: string, providers: string[]): string {
+  return writeEncryptionConfig(dir, name, ['secrets'], providers);
+}
+
+/** An EncryptionConfiguration of one entry: `resources` (`crontabs.stable.example.com`, `*.*`...) with the given providers. */
+export function writeEncryptionConfig(dir: string, name: string, resources: string[], providers: string[]): string {
   const file = join(dir, `${name}.yaml`);
   writeFileSync(
     file,
     `apiVersion: apiserver.config.svc.io/v1
 kind: EncryptionConfiguration
 resources:
-  - resources: [secrets]
+  - resources: [${resources.map((r) => `"${r}"`).join(', ')}]
     providers:
 ${providers.map((p) => `      - ${p}`).join('\n')}
 `,
@@ -53,6 +58,50 @@ export async function createSecret(url: string, name: string, sentinel: string):
   });
   if (res.status !== 201) throw new Error(`create secret ${name}: ${res.status} ${await res.text()}`);
   return (await res.json()) as Record<string, any>;
+}
+
+/** Creates the CronTab CustomResourceDefinition in `group` and waits until it is served (polling; the bound only ends a hung test). */
+export async function defineCronTabs(url: string, group: string): Promise<void> {
+  const created = await fetch(`${url}/apis/apiextensions.svc.io/v1/customresourcedefinitions`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({
+      apiVersion: 'apiextensions.svc.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `crontabs.${group}` },
+      spec: {
+        group,
+        scope: 'Namespaced',
+        names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { cronSpec: { type: 'string' } } } } },
+            },
+          },
+        ],
+      },
+    }),
+  });
+  if (created.status !== 201) throw new Error(`create crontabs.${group}: ${created.status} ${await created.text()}`);
+  for (let i = 0; i < 500; i++) {
+    if ((await fetch(`${url}/apis/${group}/v1/namespaces/default/crontabs`)).status === 200) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`crontabs.${group} never served`);
+}
+
+/** Creates a CronTab of `group` whose cronSpec is `sentinel`. */
+export async function createCronTab(url: string, group: string, name: string, sentinel: string): Promise<void> {
+  const res = await fetch(`${url}/apis/${group}/v1/namespaces/default/crontabs`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ apiVersion: `${group}/v1`, kind: 'CronTab', metadata: { name }, spec: { cronSpec: sentinel } }),
+  });
+  if (res.status !== 201) throw new Error(`create crontab ${name}: ${res.status} ${await res.text()}`);
 }
 
 export async function createConfigMap(url: string, name: string, sentinel: string): Promise<void> {

@@ -18,8 +18,15 @@ export interface StoredResource {
   storagePrefix: string;
 }
 
+/**
+ * The served resources, or where to read them when they change while the server runs (resources
+ * defined by a CustomResourceDefinition after start): a function returning a new array after
+ * every change, as `ResourceRegistry.resources` does.
+ */
+export type StoredResources = readonly StoredResource[] | (() => readonly StoredResource[]);
+
 /** The backend `inner` behind `encryption`'s providers for `resources`. */
-export function encryptStore(inner: Store, encryption: EncryptionAtRest, resources: readonly StoredResource[]): EncryptingStore {
+export function encryptStore(inner: Store, encryption: EncryptionAtRest, resources: StoredResources): EncryptingStore {
   return new EncryptingStore(inner, encryption, resources);
 }
 
@@ -33,20 +40,29 @@ export async function isStaleValue(store: Store, key: string, modRevision: numbe
 }
 
 export class EncryptingStore implements Store {
-  readonly #byPrefix = new Map<string, ProviderList>();
+  #byPrefix = new Map<string, ProviderList>();
+  /** The resource list #byPrefix was built from; a new one from the source rebuilds it. */
+  #builtFrom: readonly StoredResource[] | undefined;
+  readonly #resources: () => readonly StoredResource[];
   /** Each backend event is opened once, however many watchers share it. */
   readonly #opened = new WeakMap<WatchEvent, Promise<WatchEvent>>();
 
   constructor(
     readonly inner: Store,
     readonly encryption: EncryptionAtRest,
-    resources: readonly StoredResource[],
+    resources: StoredResources,
   ) {
-    for (const r of resources) this.#byPrefix.set(r.storagePrefix, encryption.providersFor(r.group, r.resource));
+    this.#resources = typeof resources === 'function' ? resources : () => resources;
   }
 
   /** The providers of the resource `key` belongs to; undefined for keys of no resource. */
   providersOf(key: string): ProviderList | undefined {
+    const resources = this.#resources();
+    if (resources !== this.#builtFrom) {
+      // Checked on every key: a resource defined after start is encrypted from its first object.
+      this.#byPrefix = new Map(resources.map((r) => [r.storagePrefix, this.encryption.providersFor(r.group, r.resource)]));
+      this.#builtFrom = resources;
+    }
     // The longest resource prefix of the key (a resource's prefix may contain another's).
     for (let i = key.lastIndexOf('/'); i > 0; i = key.lastIndexOf('/', i - 1)) {
       const providers = this.#byPrefix.get(key.slice(0, i + 1));

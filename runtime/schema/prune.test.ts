@@ -32,6 +32,24 @@ describe('prune', () => {
     });
   });
 
+  it("leaves an embedded resource's apiVersion, kind and metadata whole, even where its schema declares them", () => {
+    const embedded: ObjectSchema = {
+      type: 'object',
+      embeddedResource: true,
+      fields: [
+        { name: 'metadata', schema: { type: 'object', fields: [{ name: 'name', schema: { type: 'string' } }] } },
+        { name: 'spec', schema: inner },
+      ],
+    };
+    const value = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', labels: { a: 'b' } }, spec: { a: 'y', b: 1 }, other: 1 };
+    expect(prune(value, embedded)).toEqual({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'x', labels: { a: 'b' } },
+      spec: { a: 'y' },
+    });
+  });
+
   it('leaves values of the wrong type alone (validation reports them)', () => {
     const value = { keep: 'not an object', list: { not: 'a list' } };
     expect(prune(value, schema)).toEqual({ keep: 'not an object', list: { not: 'a list' } });

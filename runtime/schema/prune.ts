@@ -18,9 +18,12 @@ function pruneNode(value: unknown, schema: SchemaNode): void {
       const rec = value as Record<string, unknown>;
       const fields = new Map(node.fields.map((f) => [f.name, f.schema]));
       for (const key of Object.keys(rec)) {
+        // An embedded resource's type and object meta are left whole, whatever its schema declares
+        // of them (upstream's pruning skips them; object meta has rules of its own).
+        if (node.embeddedResource && EMBEDDED_META.has(key)) continue;
         const field = fields.get(key);
         if (field) pruneNode(rec[key], field);
-        else if (!node.preserveUnknown && !(node.embeddedResource && EMBEDDED_META.has(key))) delete rec[key];
+        else if (!node.preserveUnknown) delete rec[key];
       }
       return;
     }

@@ -11,6 +11,7 @@ export type {
 } from './admission.js';
 export { builtinHandlers } from './builtin/index.js';
 export { celRuleChecker, checkRules } from './cel-rules.js';
+export { defaultErrors, storedDefinitionResources } from './custom-resources/index.js';
 export type { Stage } from './chain.js';
 export type {
   Authorizer,

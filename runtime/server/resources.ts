@@ -113,9 +113,10 @@ export class ResourceRegistry {
       const warning = deprecationWarning(k);
       if (warning) served.deprecationWarning = warning;
       this.byPath.set(pathKey(k.group, k.version, r.plural), served);
-      this.all.push(served);
       added.push(served);
     }
+    // A new array on every change: readers such as encryption at rest cache by its identity.
+    this.all = [...this.all, ...added];
     for (const s of added) s.storageVersion = this.chooseStorageVersion(s);
   }
 
@@ -137,6 +138,7 @@ export class ResourceRegistry {
     return this.byPath.get(pathKey(group, version, resource));
   }
 
+  /** Every served resource; a new array after each change (a definition served, replaced or removed). */
   resources(): readonly ServedResource[] {
     return this.all;
   }

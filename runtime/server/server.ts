@@ -141,7 +141,7 @@ export class ApiServer {
       now: options.now ?? (() => new Date()),
     };
     // Everything inside the server reads through encryption at rest, admission plugins included.
-    const store = options.encryption ? encryptStore(options.store, options.encryption, registry.resources()) : options.store;
+    const store = options.encryption ? encryptStore(options.store, options.encryption, () => registry.resources()) : options.store;
     const metrics = options.metrics === false ? undefined : (options.metrics ?? new ApiServerMetrics({ release: this.#release }));
     this.#openApi = new OpenApiPublisher(options.openApiDocuments ?? {});
     const base = {

@@ -13,13 +13,16 @@ import { allKinds } from '../../generated/kinds.js';
 import {
   aescbc,
   aesgcm,
+  createCronTab,
   createSecret,
+  defineCronTabs,
   decoded,
   getSecret,
   kms,
   newKey,
   putSecret,
   startEncrypted,
+  writeEncryptionConfig,
   writeSecretsConfig,
 } from '../../runtime/encryption/at-rest.testing.js';
 import { EncryptionAtRest, encryptStore, rewriteStored } from '../../runtime/encryption/index.js';
@@ -108,6 +111,41 @@ describe('key rotation on SQLite: add key2 second, restart, move it first, rewri
     const again = await run('encryption', 'rewrite', '--store', db, '--encryption-provider-config', last);
     expect(again.stdout).toBe('rewrote 0 of 7 objects with aescbc/key2\n  aescbc/key2: 7\n');
   }, 60_000);
+
+  it("rewrites the objects of a CustomResourceDefinition's resource kept in the store", async () => {
+    // The server compiles the definition into svckit's folder in the cache: a fresh one, not the user's.
+    process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), 'svckit-cache-'));
+    const db = `sqlite:${join(dir, 'crontabs.db')}`;
+    const [key1, key2] = [newKey(), newKey()];
+    const names = ['crontabs.stable.example.com'];
+    let server = await startEncrypted(db, writeEncryptionConfig(dir, 'crd-1', names, [aescbc(['key1', key1])]));
+    try {
+      await defineCronTabs(server.url, 'stable.example.com');
+      await createCronTab(server.url, 'stable.example.com', 'nightly', '0 0 * * *');
+    } finally {
+      await server.close();
+    }
+    const current = writeEncryptionConfig(dir, 'crd-2', names, [aescbc(['key2', key2], ['key1', key1])]);
+    const rewrite = await run('encryption', 'rewrite', '--store', db, '--encryption-provider-config', current);
+    expect(rewrite.stderr).not.toContain('    at ');
+    expect(rewrite.code).toBe(0);
+    expect(rewrite.stdout).toBe('rewrote 1 of 1 objects with aescbc/key2\n  aescbc/key1: 1\n');
+    const raw = await createStore(db);
+    try {
+      expect((await raw.get('/registry/stable.example.com/crontabs/default/nightly'))?.value).toMatch(/^k8s:enc:aescbc:v1:key2:/);
+    } finally {
+      await raw.close();
+    }
+    // Readable with key2 alone, served again from the stored definition.
+    server = await startEncrypted(db, writeEncryptionConfig(dir, 'crd-3', names, [aescbc(['key2', key2])]));
+    try {
+      const res = await fetch(`${server.url}/apis/stable.example.com/v1/namespaces/default/crontabs/nightly`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { spec: { cronSpec: string } }).spec.cronSpec).toBe('0 0 * * *');
+    } finally {
+      await server.close();
+    }
+  });
 
   it('a rewrite that meets a value no key opens names it and exits 1 without a stack', async () => {
     const db = `sqlite:${join(dir, 'lost.db')}`;

@@ -7,8 +7,14 @@
 import { parseArgs } from 'node:util';
 import { allKinds } from '../../generated/kinds.js';
 import { isStatusError } from '../../runtime/api/index.js';
-import { type EncryptionAtRest, type RewriteProgress, encryptStore, rewriteStored } from '../../runtime/encryption/index.js';
-import { ResourceRegistry } from '../../runtime/server/index.js';
+import {
+  type EncryptionAtRest,
+  type RewriteProgress,
+  type StoredResource,
+  encryptStore,
+  rewriteStored,
+} from '../../runtime/encryption/index.js';
+import { ResourceRegistry, storedDefinitionResources } from '../../runtime/server/index.js';
 import { type Store, createStore, isStoreConfigError } from '../../runtime/store/index.js';
 import { DEFAULT_STORE } from '../reference-server.js';
 import { projectKinds } from './project-kinds.js';
@@ -44,7 +50,8 @@ export async function encryptionCommand(args: string[]): Promise<number> {
   if (!file) throw new UsageError('svckit encryption rewrite needs --encryption-provider-config <file>');
   const kinds = values.schemas ? (await projectKinds(values.schemas, 'encryption rewrite')).kinds : allKinds;
   const encryption = await loadEncryptionConfig(file);
-  const resources = new ResourceRegistry(kinds).resources();
+  const registry = new ResourceRegistry(kinds);
+  let resources: readonly StoredResource[] = registry.resources();
   let backend: Store;
   try {
     backend = await createStore(values.store);
@@ -55,9 +62,11 @@ export async function encryptionCommand(args: string[]): Promise<number> {
     process.stderr.write(`svckit encryption rewrite: --store ${values.store}: ${(e as Error).message}\n`);
     return 1;
   }
-  const store = encryptStore(backend, encryption, resources);
+  const store = encryptStore(backend, encryption, () => resources);
   const progress = new Progress(process.stderr);
   try {
+    // The resources of the CustomResourceDefinitions in the store too (their definitions read through the encryption).
+    resources = [...resources, ...(await storedDefinitionResources(store, registry))];
     const result = await rewriteStored(store, resources, (p) => progress.update(p));
     progress.clear();
     const out = process.stdout;

@@ -90,6 +90,14 @@ describe('svckit serve --crds', () => {
     );
   });
 
+  it('stops the start for a default that does not fit its schema, naming the default', async () => {
+    const bad = mkdtempSync(join(tmpdir(), 'svckit-crds-'));
+    writeFileSync(join(bad, 'bad.yaml'), crd('c.example.io', 'Cherry', 'cherries').replace('maximum: 10}', 'maximum: 10, default: 11}'));
+    await expect(startReferenceServer({ store: 'memory', port: 0, ...crdsFromFlags({ crds: [bad] }) })).rejects.toThrow(
+      `--crds ${join(bad, 'bad.yaml')}: CustomResourceDefinition.apiextensions.svc.io "cherries.c.example.io" is invalid: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[size].default: Invalid value: 11: must be less than or equal to 10`,
+    );
+  });
+
   it('a missing folder is a usage error: exit 2, no stack trace', () => {
     const r = spawnSync(process.execPath, cliArgs('serve', '--store', 'memory', '--crds', join(dir, 'missing')), {
       cwd: ROOT,

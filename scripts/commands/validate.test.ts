@@ -95,6 +95,26 @@ describe('svckit validate', () => {
     expect(lines.at(-1)).toBe('2 documents: 0 valid, 1 invalid, 1 skipped');
   });
 
+  it('warns of a CRD default the server would refuse, as it warns of a rule', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-validate-'));
+    const crd = readFileSync(join(CRDS, 'pki.example.io_issuers.yaml'), 'utf8').replace(
+      'secretName: {type: string}',
+      'secretName: {type: string, default: 42}',
+    );
+    expect(crd).toContain('default: 42');
+    mkdirSync(join(dir, 'crds'));
+    writeFileSync(join(dir, 'crds', 'issuers.yaml'), crd);
+    writeFileSync(
+      join(dir, 'docs.yaml'),
+      'apiVersion: pki.example.io/v1\nkind: Issuer\nmetadata: {name: a, namespace: default}\nspec: {ca: {secretName: x}}\n',
+    );
+    const r = svckit(['validate', '--schemas', join(dir, 'crds'), 'docs.yaml'], dir);
+    expect(r.stderr).toMatch(
+      /svckit validate: warning: pki\.example\.io\/v1 Issuer: openAPIV3Schema\.properties\[spec\]\.properties\[ca\]\.properties\[secretName\]\.default: Invalid value: 42: must be of type string, not integer\n/,
+    );
+    expect(r.code).toBe(0);
+  });
+
   it('reads standard input and exits 0 when all documents are valid', () => {
     const r = svckit(
       ['validate', '-'],

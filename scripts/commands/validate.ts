@@ -2,6 +2,7 @@ import { type Stats, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
+import { fieldErrorMessage } from '../../runtime/api/index.js';
 import { DocumentValidator, type DocumentResult, jsonReport, junitReport, textReport } from '../../runtime/documents/index.js';
 import { ruleSetForKind } from '../../runtime/cel/index.js';
 import type { KindRegistration } from '../../runtime/schema/index.js';
@@ -38,9 +39,13 @@ export async function validateCommand(args: string[]): Promise<number> {
     : (await import('../../generated/kinds.js')).allKinds;
   if (values.schemas) {
     // A project's rule that does not compile: said once here; each document it reaches has a finding.
+    // So is a CRD default the server would refuse (the server's check, at the default's place in the version's schema).
+    const { defaultErrors } = await import('../../runtime/server/index.js');
     for (const k of kinds) {
       for (const e of ruleSetForKind(k).check())
         process.stderr.write(`svckit validate: warning: ${k.apiVersion} ${k.kind}: ${e.message}\n`);
+      for (const e of k.resource?.custom ? defaultErrors(k, 'openAPIV3Schema') : [])
+        process.stderr.write(`svckit validate: warning: ${k.apiVersion} ${k.kind}: ${fieldErrorMessage(e)}\n`);
     }
   }
   const validator = new DocumentValidator(kinds);

@@ -5,11 +5,14 @@
  */
 import { type FieldError, type JsonApiObject, fieldInvalid, invalid } from '../../api/index.js';
 import type { CustomResourceHost, HookHost, KindHook } from '../context.js';
+import { UNPRUNED, defaultErrors, hasUnprunedDefaults } from './default-errors.js';
 import { definitionErrors, updateErrors } from './definition-errors.js';
 import { CLEANUP_FINALIZER, Registrar } from './registrar.js';
 import { ruleErrors } from './rule-errors.js';
 
 export { CLEANUP_FINALIZER } from './registrar.js';
+export { defaultErrors } from './default-errors.js';
+export { storedDefinitionResources } from './stored-resources.js';
 
 export function customResourceDefinitions({ context, declaring }: HookHost): KindHook {
   const host = context.customResources;
@@ -22,7 +25,7 @@ export function customResourceDefinitions({ context, declaring }: HookHost): Kin
     async prepareWrite(object, old) {
       const errors = definitionErrors(object);
       if (old) errors.push(...updateErrors(object, old));
-      if (errors.length === 0 && host) errors.push(...(await compiledErrors(object, host)));
+      if (errors.length === 0 && host) errors.push(...(await compiledErrors(object, host, old)));
       if (errors.length > 0) {
         throw invalid({ group: declaring.group, kind: declaring.kind }, object.metadata?.name ?? '', errors);
       }
@@ -33,8 +36,12 @@ export function customResourceDefinitions({ context, declaring }: HookHost): Kin
   };
 }
 
-/** What compiling the definition finds: the loader's complaint, or rules that do not compile or cost too much. */
-async function compiledErrors(crd: JsonApiObject, host: CustomResourceHost): Promise<FieldError[]> {
+/**
+ * What compiling the definition finds: the loader's complaint, rules that do not compile or cost
+ * too much, or defaults that do not fit their schema (pruned ones only required of a definition
+ * whose stored version has none that are not: upstream's requirePrunedDefaults).
+ */
+async function compiledErrors(crd: JsonApiObject, host: CustomResourceHost, old?: JsonApiObject): Promise<FieldError[]> {
   let kinds: Awaited<ReturnType<CustomResourceHost['compile']>>['kinds'];
   try {
     ({ kinds } = await host.compile(crd));
@@ -42,10 +49,24 @@ async function compiledErrors(crd: JsonApiObject, host: CustomResourceHost): Pro
     return [loaderError(e instanceof Error ? e.message : String(e))];
   }
   const versions = ((crd.spec as { versions?: { name?: string }[] }).versions ?? []).map((v) => v?.name);
+  const check = (requirePruned: boolean) =>
+    ownKinds(crd, kinds).flatMap((k) => {
+      const path = `spec.versions[${versions.indexOf(k.version)}].schema.openAPIV3Schema`;
+      // Defaults are checked with the rules, so only once the rules compile.
+      const rules = ruleErrors(k.schema, path);
+      return rules.length > 0 ? rules : defaultErrors(k, path, { requirePruned });
+    });
+  const errors = check(true);
+  // The stored version is compiled (from the cache) only when its answer matters.
+  if (!old || !errors.some((e) => e.detail === UNPRUNED)) return errors;
+  const stored = await host.compile(old).catch(() => undefined);
+  return stored && ownKinds(old, stored.kinds).some(hasUnprunedDefaults) ? check(false) : errors;
+}
+
+/** The kinds compiled from a definition that are its own (not its list kind). */
+function ownKinds<K extends { kind: string }>(crd: JsonApiObject, kinds: readonly K[]): K[] {
   const kind = (crd.spec as { names?: { kind?: string } }).names?.kind;
-  return kinds
-    .filter((k) => k.kind === kind)
-    .flatMap((k) => ruleErrors(k.schema, `spec.versions[${versions.indexOf(k.version)}].schema.openAPIV3Schema`));
+  return kinds.filter((k) => k.kind === kind);
 }
 
 /**

@@ -25,11 +25,28 @@ export function schemaErrors(root: unknown, path: string): FieldError[] {
       detail: 'must not specify anything other than name and generateName, but metadata is implicitly specified',
     });
   }
-  visit(root, path, 'object fields', errors);
+  visit(root, path, 'object fields', errors, { root: true });
   return errors;
 }
 
-function visit(s: Schema, path: string, what: string, errors: FieldError[]): void {
+/**
+ * Where a node sits, for the rules on `default`: at the root (whose metadata, apiVersion and kind
+ * the server sets, so defaults there are forbidden with the reason), and inside the metadata of a
+ * resource (where a default under additionalProperties is forbidden: pruning without a value is
+ * ambiguous), as upstream's specStandardValidator carries them down.
+ */
+interface Place {
+  root?: boolean;
+  insideMeta?: boolean;
+  noDefaults?: string;
+}
+
+const META_FIELDS = new Set(['metadata', 'apiVersion', 'kind']);
+
+function visit(s: Schema, path: string, what: string, errors: FieldError[], place: Place = {}): void {
+  if (s.default !== undefined && place.noDefaults !== undefined) {
+    errors.push({ type: 'FieldValueForbidden', field: `${path}.default`, badValue: '', detail: `must not be set ${place.noDefaults}` });
+  }
   const intOrString = s['x-kubernetes-int-or-string'] === true;
   const preserve = s['x-kubernetes-preserve-unknown-fields'];
   if (preserve === false) errors.push(fieldInvalid(`${path}.x-kubernetes-preserve-unknown-fields`, false, 'must be true or undefined'));
@@ -55,12 +72,20 @@ function visit(s: Schema, path: string, what: string, errors: FieldError[]): voi
       detail: 'additionalProperties and properties are mutual exclusive',
     });
   }
+  const inner: Place = { ...(place.insideMeta ? { insideMeta: true } : {}), ...(place.noDefaults ? { noDefaults: place.noDefaults } : {}) };
+  const resource = place.root || s['x-kubernetes-embedded-resource'] === true;
   for (const [name, child] of Object.entries(properties ?? {})) {
-    if (isSchema(child)) visit(child, `${path}.properties[${name}]`, 'object fields', errors);
+    if (!isSchema(child)) continue;
+    const meta = resource && META_FIELDS.has(name);
+    const at: Place = meta ? { ...inner, insideMeta: true, ...(place.root ? { noDefaults: `in top-level ${name}` } : {}) } : inner;
+    visit(child, `${path}.properties[${name}]`, 'object fields', errors, at);
   }
-  if (isSchema(s.additionalProperties)) visit(s.additionalProperties, `${path}.additionalProperties`, 'object fields', errors);
+  if (isSchema(s.additionalProperties)) {
+    const at: Place = place.insideMeta ? { ...inner, noDefaults: 'inside additionalProperties applying to object metadata' } : inner;
+    visit(s.additionalProperties, `${path}.additionalProperties`, 'object fields', errors, at);
+  }
   if (s.type === 'array' && s.items === undefined) errors.push(fieldRequired(`${path}.items`, 'must be specified'));
-  if (isSchema(s.items)) visit(s.items, `${path}.items`, 'array items', errors);
+  if (isSchema(s.items)) visit(s.items, `${path}.items`, 'array items', errors, inner);
   errors.push(...listTypeErrors(s, path));
 }
 
@@ -128,9 +153,12 @@ function listTypeErrors(s: Schema, path: string): FieldError[] {
   return errors;
 }
 
-/** `metadata` may restrict name and generateName (type string, a pattern, a length), nothing else. */
+/**
+ * `metadata` may restrict name and generateName (type string, a pattern, a length), nothing else;
+ * a default there is reported on its own (`must not be set in top-level metadata`), as upstream.
+ */
 function onlyNameRestrictions(metadata: Schema): boolean {
-  const allowed = new Set(['type', 'properties', 'description']);
+  const allowed = new Set(['type', 'properties', 'description', 'default']);
   if (Object.keys(metadata).some((k) => !allowed.has(k))) return false;
   if (metadata.type !== undefined && metadata.type !== 'object') return false;
   const properties = isSchema(metadata.properties) ? metadata.properties : {};
