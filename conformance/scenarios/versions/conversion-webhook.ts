@@ -61,6 +61,19 @@ async function define(ctx: ScenarioContext): Promise<{ group: string; done: () =
   return { group, done };
 }
 
+/** Runs `body` with a definition of its own (its collection path per version), deleting the definition after. */
+async function withDefinition(
+  ctx: ScenarioContext,
+  body: (at: (version: string) => string, group: string) => Promise<void>,
+): Promise<void> {
+  const { group, done } = await define(ctx);
+  try {
+    await body((v) => `/apis/${group}/${v}/namespaces/${ctx.sub('${ns}')}/widgets`, group);
+  } finally {
+    await done();
+  }
+}
+
 function widget(group: string, version: string, name: string, spec: JsonObject, annotations?: Record<string, string>): JsonObject {
   return { apiVersion: `${group}/${version}`, kind: 'Widget', metadata: { name, ...(annotations ? { annotations } : {}) }, spec };
 }
@@ -76,9 +89,7 @@ export const scenarios: CodeScenarioDefinition[] = [
     needs: ['webhooks'],
     serves: ['apiextensions.svc.io/v1/customresourcedefinitions'],
     async run(ctx) {
-      const { group, done } = await define(ctx);
-      try {
-        const at = (v: string) => `/apis/${group}/${v}/namespaces/${ctx.sub('${ns}')}/widgets`;
+      await withDefinition(ctx, async (at, group) => {
         const name = ctx.sub('${n}-w');
         const made = await ctx.request('POST', at('v2'), {
           body: widget(group, 'v2', name, { sizing: { value: 3 } }),
@@ -93,9 +104,7 @@ export const scenarios: CodeScenarioDefinition[] = [
           { status: [200], body: { apiVersion: `${group}/v2`, items: [{ spec: { sizing: { value: 3 } } }] } },
           'list through v2',
         );
-      } finally {
-        await done();
-      }
+      });
     },
   },
   {
@@ -106,9 +115,7 @@ export const scenarios: CodeScenarioDefinition[] = [
     needs: ['webhooks'],
     serves: ['apiextensions.svc.io/v1/customresourcedefinitions'],
     async run(ctx) {
-      const { group, done } = await define(ctx);
-      try {
-        const at = (v: string) => `/apis/${group}/${v}/namespaces/${ctx.sub('${ns}')}/widgets`;
+      await withDefinition(ctx, async (at, group) => {
         const name = ctx.sub('${n}-f');
         const body = widget(group, 'v2', name, { sizing: { value: 1 } }, { 'conformance.svc.io/conversion-fail': 'the kit refuses' });
         const res = await ctx.request('POST', at('v2'), { body, step: 'create through a failing conversion' });
@@ -119,9 +126,7 @@ export const scenarios: CodeScenarioDefinition[] = [
         );
         const read = await ctx.request('GET', `${at('v1')}/${name}`, { step: 'nothing stored' });
         ctx.check(read, { status: [404] }, 'nothing stored');
-      } finally {
-        await done();
-      }
+      });
     },
   },
 ];

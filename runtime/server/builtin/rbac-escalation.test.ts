@@ -28,6 +28,14 @@ const role = (name: string, rules: unknown[], extra: Record<string, unknown> = {
   rules,
   ...extra,
 });
+const CLUSTER_ROLES = `/apis/${RBAC}/v1/clusterroles`;
+const clusterRole = (name: string, fields: Record<string, unknown>) => ({
+  apiVersion: `${RBAC}/v1`,
+  kind: 'ClusterRole',
+  metadata: { name },
+  ...fields,
+});
+const gathering = { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { gather: 'me' } }] } };
 const binding = (name: string, roleRef: { kind: string; name: string }, user = 'carol') => ({
   apiVersion: `${RBAC}/v1`,
   kind: 'RoleBinding',
@@ -171,32 +179,22 @@ describe('a cluster role with an aggregationRule', () => {
       roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'clusterrole-writer' },
       subjects: [{ kind: 'User', apiGroup: RBAC, name: 'bob' }],
     });
-    const aggregated = await call('bob', 'POST', `/apis/${RBAC}/v1/clusterroles`, {
-      apiVersion: `${RBAC}/v1`,
-      kind: 'ClusterRole',
-      metadata: { name: 'gathers' },
-      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { gather: 'me' } }] },
-    });
+    const aggregated = await call('bob', 'POST', CLUSTER_ROLES, clusterRole('gathers', gathering));
     expect(aggregated.status).toBe(403);
     expect(aggregated.body.message).toBe(
       `clusterroles.${RBAC} "gathers" is forbidden: must have cluster-admin privileges to use the aggregationRule`,
     );
-    const plain = await call('bob', 'POST', `/apis/${RBAC}/v1/clusterroles`, {
-      apiVersion: `${RBAC}/v1`,
-      kind: 'ClusterRole',
-      metadata: { name: 'reads-pods' },
-      rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }],
-    });
+    const plain = await call(
+      'bob',
+      'POST',
+      CLUSTER_ROLES,
+      clusterRole('reads-pods', { rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] }),
+    );
     expect(plain.status, JSON.stringify(plain.body)).toBe(201);
   });
 
   it('is written by a member of system:masters whatever it grants', async () => {
-    const res = await call('admin', 'POST', `/apis/${RBAC}/v1/clusterroles`, {
-      apiVersion: `${RBAC}/v1`,
-      kind: 'ClusterRole',
-      metadata: { name: 'admin-gathers' },
-      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { gather: 'me' } }] },
-    });
+    const res = await call('admin', 'POST', CLUSTER_ROLES, clusterRole('admin-gathers', gathering));
     expect(res.status).toBe(201);
   });
 });

@@ -1,10 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from '../../../scripts/reference-server.js';
 import { type JsonHandler, type ServedWebhook, conversionWebhook, serveWebhook } from '../../webhook/index.js';
 import type { Json } from '../server.testing.js';
+import { CRDS, createEstablished, jsonCaller, until, useFreshCompileCache } from './definitions.testing.js';
 
 /**
  * A CustomResourceDefinition with `conversion.strategy: Webhook`, served by the reference server and
@@ -40,7 +38,7 @@ const handler: JsonHandler = async (body) => {
 };
 
 beforeAll(async () => {
-  process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), 'svckit-cache-'));
+  useFreshCompileCache();
   hook = await serveWebhook(handler);
   server = await startReferenceServer({ store: 'memory' });
 });
@@ -53,26 +51,7 @@ beforeEach(() => {
   spoil = undefined;
 });
 
-const CRDS = '/apis/apiextensions.svc.io/v1/customresourcedefinitions';
-
-async function call(method: string, path: string, body?: unknown, contentType = 'application/json') {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': contentType },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const value = await read();
-    if (check(value)) return value;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`never happened: ${what}`);
-}
+const call = jsonCaller(() => server.url);
 
 function version(name: string, storage: boolean, spec: Record<string, unknown>) {
   return {
@@ -107,13 +86,7 @@ function widgetsCrd(group: string, webhook: Record<string, unknown>, storage: 'v
 const clientConfig = () => ({ url: `${hook.url}/convert`, caBundle: Buffer.from(hook.caBundle).toString('base64') });
 
 async function establish(crd: { metadata: { name: string } }): Promise<void> {
-  const created = await call('POST', CRDS, crd);
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  await until(
-    async () => (await call('GET', `${CRDS}/${crd.metadata.name}`)).body,
-    (c) => c.status?.conditions?.some((x: { type: string; status: string }) => x.type === 'Established' && x.status === 'True'),
-    `${crd.metadata.name} Established`,
-  );
+  await createEstablished(call, crd);
 }
 
 function widget(group: string, v: 'v1' | 'v2', name: string, spec: Record<string, unknown>) {

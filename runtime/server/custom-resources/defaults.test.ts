@@ -1,10 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from '../../../scripts/reference-server.js';
 import { createStore } from '../../store/index.js';
 import type { Json } from '../server.testing.js';
+import { CRDS, jsonCaller, useFreshCompileCache } from './definitions.testing.js';
 
 /**
  * The `default`s of a CustomResourceDefinition's schema, checked when the definition is written
@@ -13,25 +11,15 @@ import type { Json } from '../server.testing.js';
  */
 let server: RunningServer;
 beforeAll(async () => {
-  // The compiled kinds go to svckit's folder in the cache: a fresh one, not the user's.
-  process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), 'svckit-cache-'));
+  useFreshCompileCache();
   server = await startReferenceServer({ store: 'memory' });
 });
 afterAll(() => server.close());
 
-const CRDS = '/apis/apiextensions.svc.io/v1/customresourcedefinitions';
 const ROOT = 'spec.versions[0].schema.openAPIV3Schema';
 const SPEC = `${ROOT}.properties[spec]`;
 
-async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = jsonCaller(() => server.url);
 
 let serial = 0;
 

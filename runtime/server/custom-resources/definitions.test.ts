@@ -4,6 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from '../../../scripts/reference-server.js';
 import type { Json } from '../server.testing.js';
+import {
+  CRDS,
+  createEstablished as createEstablishedWith,
+  established,
+  jsonCaller,
+  until,
+  useFreshCompileCache,
+} from './definitions.testing.js';
 
 /**
  * CustomResourceDefinitions created over HTTP against the reference server (in memory): served
@@ -12,33 +20,12 @@ import type { Json } from '../server.testing.js';
  */
 let server: RunningServer;
 beforeAll(async () => {
-  // The compiled kinds go to svckit's folder in the cache: a fresh one, not the user's.
-  process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), 'svckit-cache-'));
+  useFreshCompileCache();
   server = await startReferenceServer({ store: 'memory' });
 });
 afterAll(() => server.close());
 
-const CRDS = '/apis/apiextensions.svc.io/v1/customresourcedefinitions';
-
-async function call(method: string, path: string, body?: unknown, contentType = 'application/json') {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': contentType },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
-}
-
-/** Polls until `check` holds (no timing assertion: the bound only ends a hung test). */
-async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const value = await read();
-    if (check(value)) return value;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`never happened: ${what}`);
-}
+const call = jsonCaller(() => server.url);
 
 function widgetsCrd(group: string, overrides: Record<string, unknown> = {}, spec: Record<string, unknown> = {}) {
   return {
@@ -76,14 +63,7 @@ function widgetsCrd(group: string, overrides: Record<string, unknown> = {}, spec
   };
 }
 
-const established = (crd: Json): boolean =>
-  crd.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True') ?? false;
-
-async function createEstablished(crd: { metadata: { name: string } }): Promise<Json> {
-  const created = await call('POST', CRDS, crd);
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return until(async () => (await call('GET', `${CRDS}/${crd.metadata.name}`)).body, established, `${crd.metadata.name} Established`);
-}
+const createEstablished = (crd: { metadata: { name: string } }) => createEstablishedWith(call, crd);
 
 describe('a CustomResourceDefinition created over HTTP', () => {
   it('is Established with its names accepted, then served by every verb, in discovery and OpenAPI', async () => {
