@@ -116,3 +116,30 @@ export { type AccessDecision, AuthPolicy, type AuthPolicyOptions } from './polic
 export { HttpsTransportError, type HttpsJsonOptions, type HttpsJsonResponse, httpsJson } from './https-client.js';
 export { TtlCache } from './ttl-cache.js';
 export { BOOTSTRAP_POLICY, MASTERS_GROUP, bootstrapPolicy } from './bootstrap-policy.js';
+export {
+  algorithmOf,
+  generateSigningKey,
+  keyIdOf,
+  publicKeySet,
+  publicKeysFromPem,
+  ServiceAccountKeyError,
+  type SigningKey,
+  signingKeyFromPem,
+  signingKeyPem,
+} from './service-account/keys.js';
+export {
+  CREDENTIAL_ID_KEY,
+  credentialId,
+  ISSUED_CREDENTIAL_ID_ANNOTATION,
+  type KubernetesClaim,
+  NODE_NAME_KEY,
+  NODE_UID_KEY,
+  POD_NAME_KEY,
+  POD_UID_KEY,
+  SERVICE_ACCOUNTS_GROUP,
+  type ServiceAccountClaims,
+  serviceAccountsGroup,
+} from './service-account/claims.js';
+export { LEEWAY_SECONDS, ServiceAccountIssuer, type ServiceAccountIssuerOptions, type TokenCheck } from './service-account/issuer.js';
+export { type ObjectGetter, type ObjectLike, ServiceAccountTokenAuthenticator } from './service-account/authenticator.js';
+export { discoveryUnavailable, JWKS_PATH, OPENID_CONFIGURATION_PATH, openIdConfiguration } from './service-account/discovery.js';

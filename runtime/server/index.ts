@@ -1,5 +1,7 @@
 export { ApiServer, type ApiServerOptions, type ServingTls } from './server.js';
 export { StoreRbacLister } from './rbac-lister.js';
+export { storeObjectGetter } from './object-getter.js';
+export { tokenRequest, type TokenRequestOptions } from './builtin/service-account-token.js';
 export { type GroupNamed, withGroupSuffix } from './group-suffix.js';
 export type {
   AdmissionHost,
