@@ -142,6 +142,12 @@ describe('POST serviceaccounts/<name>/token', () => {
     expect(elsewhere.json.message).toContain('metadata.namespace: Invalid value: "default": must match the service account namespace if specified');
     const wrongKind = await admin('POST', tokenPath('robot'), { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} });
     expect(wrongKind.status).toBe(400);
+    // The real system's group name on a server serving the spec's (`--group-suffix k8s.io` serves it).
+    const otherGroup = await admin('POST', tokenPath('robot'), { ...tokenRequest(), apiVersion: 'authentication.k8s.io/v1' });
+    expect(otherGroup.status).toBe(400);
+    expect(otherGroup.json.message).toBe(
+      'the API version in the data (authentication.k8s.io/v1) does not match the expected API version (authentication.svc.io/v1)',
+    );
   });
 
   it('answers 404 for a missing service account', async () => {
@@ -257,7 +263,7 @@ describe('a service-account token as a credential', () => {
     const memory = new MemoryAuditBackend();
     const audited = await startTestServer({
       users: {},
-      audit: new Auditor(AuditPolicy.compile({ apiVersion: 'audit.svc.io/v1', kind: 'Policy', rules: [{ level: 'Metadata' }] }), memory),
+      audit: new Auditor(AuditPolicy.compile({ rules: [{ level: 'Metadata' }] }), memory),
     });
     try {
       const as = (token: string, method: string, path: string, body?: unknown) =>
@@ -267,8 +273,8 @@ describe('a service-account token as a credential', () => {
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         });
       const root = audited.token('admin');
-      const sa = await (await as(root, 'POST', '/api/v1/namespaces/default/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } })).json();
-      const pod = await (
+      const sa: Json = await (await as(root, 'POST', '/api/v1/namespaces/default/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } })).json();
+      const pod: Json = await (
         await as(root, 'POST', '/api/v1/namespaces/default/pods', {
           apiVersion: 'v1',
           kind: 'Pod',

@@ -57,8 +57,11 @@ export function tokenRequest(options: TokenRequestOptions = {}): SubresourceHand
       const group = ctx.registry.servedGroup(AUTHENTICATION_GROUP);
       const gk: GroupKind = { group, kind: 'TokenRequest' };
       const req = body!.object as TokenRequest;
+      const apiVersion = `${group}/v1`;
       if (req.kind !== undefined && req.kind !== 'TokenRequest')
         throw badRequest(`expected a TokenRequest body, found kind ${JSON.stringify(req.kind)}`);
+      if (req.apiVersion !== undefined && req.apiVersion !== apiVersion)
+        throw badRequest(`the API version in the data (${String(req.apiVersion)}) does not match the expected API version (${apiVersion})`);
       const meta = req.metadata ?? {};
       if (meta.name && meta.name !== name)
         throw invalid(gk, name, [fieldInvalid('metadata.name', meta.name, 'must match the service account name if specified')]);
@@ -68,17 +71,20 @@ export function tokenRequest(options: TokenRequestOptions = {}): SubresourceHand
       if (!account) throw notFound(t.resource, name);
 
       req.spec ??= {};
+      // The status is the server's to fill (clients such as kubectl send an empty one).
+      delete req.status;
       if (options.kind) {
         options.kind.setDefaults(req);
         const collector = new Collector();
-        options.kind.validate(req, '', collector);
+        // apiVersion is checked above, under the served group name (the generated check knows the spec's).
+        const { apiVersion: _checked, ...unversioned } = req;
+        options.kind.validate(unversioned, '', collector);
         if (collector.errors.length > 0) throw invalid(gk, '', collector.errors);
       }
       const spec = req.spec;
       spec.expirationSeconds ??= 3600;
       if (!spec.audiences || spec.audiences.length === 0) spec.audiences = [...issuer.apiAudiences];
       req.metadata = { ...meta, name, namespace, creationTimestamp: timestamp(issuer.now()) };
-      delete req.status;
       const errors = [];
       if (!Number.isInteger(spec.expirationSeconds))
         throw invalid(gk, '', [fieldInvalid('spec.expirationSeconds', spec.expirationSeconds, 'must be an integer')]);
@@ -111,7 +117,8 @@ export function tokenRequest(options: TokenRequestOptions = {}): SubresourceHand
       });
       (ctx.auditAnnotations ??= {})[ISSUED_CREDENTIAL_ID_ANNOTATION] = credentialId(claims.jti);
       ctx.audit?.requestObject(req);
-      return { status: 201, body: { ...req, status: { token, expirationTimestamp: timestamp(new Date(claims.exp * 1000)) } } };
+      const status = { token, expirationTimestamp: timestamp(new Date(claims.exp * 1000)) };
+      return { status: 201, body: { ...req, apiVersion, kind: 'TokenRequest', status } };
     },
   };
 }
