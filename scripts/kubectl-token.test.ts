@@ -58,7 +58,17 @@ afterAll(() => {
 
 describe('kubectl create token', () => {
   it('prints a token for the service account, which kubectl --token then uses under RBAC', async () => {
-    const created = await admin('create', 'token', 'robot', '-n', 'apps', '--duration', '2h', '--audience', 'https://kubernetes.default.svc.cluster.local');
+    const created = await admin(
+      'create',
+      'token',
+      'robot',
+      '-n',
+      'apps',
+      '--duration',
+      '2h',
+      '--audience',
+      'https://kubernetes.default.svc.cluster.local',
+    );
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
     const token = created.stdout.trim();
@@ -68,12 +78,24 @@ describe('kubectl create token', () => {
 
     const refused = await withToken(token, 'get', 'pods', '-n', 'apps');
     expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain('User "system:serviceaccount:apps:robot" cannot list resource "pods" in API group "" in the namespace "apps"');
+    expect(refused.stderr).toContain(
+      'User "system:serviceaccount:apps:robot" cannot list resource "pods" in API group "" in the namespace "apps"',
+    );
     expect((await withToken(token, 'auth', 'can-i', 'list', 'pods', '-n', 'apps')).stdout.trim()).toMatch(/^no/);
 
     const role = await admin('create', 'role', 'pod-reader', '-n', 'apps', '--verb', 'get,list', '--resource', 'pods');
     expect(role.stderr).toBe('');
-    const binding = await admin('create', 'rolebinding', 'robot-reads', '-n', 'apps', '--role', 'pod-reader', '--serviceaccount', 'apps:robot');
+    const binding = await admin(
+      'create',
+      'rolebinding',
+      'robot-reads',
+      '-n',
+      'apps',
+      '--role',
+      'pod-reader',
+      '--serviceaccount',
+      'apps:robot',
+    );
     expect(binding.stderr).toBe('');
     const allowed = await withToken(token, 'get', 'pods', '-n', 'apps');
     expect(allowed.stderr).toBe('No resources found in apps namespace.\n');

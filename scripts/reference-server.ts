@@ -103,7 +103,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const issuer = await serviceAccountIssuer(options.serviceAccounts ?? {}, store, options.now);
   const access = options.access
     ? accessControl(
-        { ...options.access, authenticators: [serviceAccountAuthenticator(issuer, () => server), ...(options.access.authenticators ?? [])] },
+        {
+          ...options.access,
+          authenticators: [serviceAccountAuthenticator(issuer, () => server), ...(options.access.authenticators ?? [])],
+        },
         () => server,
       )
     : undefined;

@@ -83,5 +83,8 @@ export function withTokenRequests(given: HandlerCatalog | undefined, issuer: Ser
 
 /** The authenticator of the issuer's tokens, reading the server's objects. */
 export function serviceAccountAuthenticator(issuer: ServiceAccountIssuer, server: () => ApiServer): Authenticator {
-  return new ServiceAccountTokenAuthenticator(issuer, storeObjectGetter(() => server().context));
+  return new ServiceAccountTokenAuthenticator(
+    issuer,
+    storeObjectGetter(() => server().context),
+  );
 }

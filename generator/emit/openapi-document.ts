@@ -358,11 +358,7 @@ function addPaths(doc: OpenApiDocument, gv: GroupVersion, t: NamedType, r: Resou
   for (const sub of r.subresources) {
     const postOnly = POST_ONLY_SUBRESOURCES[sub];
     if (postOnly) {
-      at(`${scoped}/{name}/${sub}`).post = op(
-        postOnly,
-        { ...ACTIONS.create!, params: ['dryRun', 'fieldManager', 'fieldValidation'] },
-        sub,
-      );
+      at(`${scoped}/{name}/${sub}`).post = op(postOnly, { ...ACTIONS.create!, params: ['dryRun', 'fieldManager', 'fieldValidation'] }, sub);
     } else {
       const p = at(`${scoped}/{name}/${sub}`);
       for (const [method, verb] of Object.entries(SUBRESOURCE_ACTIONS)) {

@@ -79,7 +79,10 @@ export function serviceAccountsFromFlags(values: Values): { serviceAccounts?: Se
     const flag = '--service-account-key-file';
     o.verificationKeys = keyFiles.flatMap((file) => keyUsage(flag, () => publicKeysFromPem(readKeyFile(flag, file), file)));
   }
-  const audiences = values['api-audiences']?.flatMap((a) => a.split(',')).map((a) => a.trim()).filter((a) => a !== '');
+  const audiences = values['api-audiences']
+    ?.flatMap((a) => a.split(','))
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
   if (audiences && audiences.length > 0) o.apiAudiences = audiences;
   const max = values['service-account-max-token-expiration'];
   if (max !== undefined) {

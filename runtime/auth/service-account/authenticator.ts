@@ -16,7 +16,11 @@ export interface ObjectLike {
 }
 
 /** Reads the server's current objects (a store read, no cache: a deletion counts at once). */
-export type ObjectGetter = (resource: 'serviceaccounts' | 'pods' | 'secrets', namespace: string, name: string) => Promise<ObjectLike | undefined>;
+export type ObjectGetter = (
+  resource: 'serviceaccounts' | 'pods' | 'secrets',
+  namespace: string,
+  name: string,
+) => Promise<ObjectLike | undefined>;
 
 export class ServiceAccountTokenAuthenticator implements Authenticator {
   readonly name = 'service-account';
@@ -33,7 +37,8 @@ export class ServiceAccountTokenAuthenticator implements Authenticator {
     const claim = kubernetesClaimOf(checked.payload as Record<string, unknown>);
     if (typeof claim === 'string') return { outcome: 'reject', reason: claim };
     const deletedBefore = this.issuer.now().getTime() - LEEWAY_SECONDS * 1000;
-    const gone = (o: ObjectLike) => typeof o.metadata?.deletionTimestamp === 'string' && Date.parse(o.metadata.deletionTimestamp) < deletedBefore;
+    const gone = (o: ObjectLike) =>
+      typeof o.metadata?.deletionTimestamp === 'string' && Date.parse(o.metadata.deletionTimestamp) < deletedBefore;
     const { namespace, serviceaccount } = claim;
 
     const account = await this.objects('serviceaccounts', namespace, serviceaccount.name);

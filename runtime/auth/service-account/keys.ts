@@ -35,7 +35,9 @@ export function algorithmOf(key: KeyObject): string {
 
 /** Upstream's key id: base64url (no padding) of the SHA-256 of the public key's PKIX DER. */
 export function keyIdOf(publicKey: KeyObject): string {
-  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('base64url');
+  return createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('base64url');
 }
 
 /** A signing key from PEM text (PKCS#1, PKCS#8 or SEC1); `source` names the file in errors. */

@@ -6,6 +6,8 @@ import { evict } from './eviction.js';
 import { finalizeNamespace, namespaceLifecycle } from './namespaces.js';
 import { scale } from './scale.js';
 import { tokenRequest } from './service-account-token.js';
+
+export { tokenRequest, type TokenRequestOptions } from './service-account-token.js';
 import { stringData } from './secrets.js';
 import { admissionPolicyExpressions, webhookMatchConditions } from './webhook-configurations.js';
 

@@ -20,7 +20,12 @@ let adminToken: string;
 
 type Json = any;
 
-async function call(method: string, path: string, token: string | undefined, body?: unknown): Promise<{ status: number; json: Json; headers: Headers }> {
+async function call(
+  method: string,
+  path: string,
+  token: string | undefined,
+  body?: unknown,
+): Promise<{ status: number; json: Json; headers: Headers }> {
   const res = await fetch(`${server.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -38,10 +43,19 @@ async function call(method: string, path: string, token: string | undefined, bod
 
 const admin = (method: string, path: string, body?: unknown) => call(method, path, adminToken, body);
 const tokenPath = (name: string, ns = NS) => `/api/v1/namespaces/${ns}/serviceaccounts/${name}/token`;
-const tokenRequest = (spec: Json = {}, metadata: Json = {}) => ({ apiVersion: 'authentication.svc.io/v1', kind: 'TokenRequest', metadata, spec });
+const tokenRequest = (spec: Json = {}, metadata: Json = {}) => ({
+  apiVersion: 'authentication.svc.io/v1',
+  kind: 'TokenRequest',
+  metadata,
+  spec,
+});
 
 async function createServiceAccount(name: string): Promise<Json> {
-  const r = await admin('POST', `/api/v1/namespaces/${NS}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } });
+  const r = await admin('POST', `/api/v1/namespaces/${NS}/serviceaccounts`, {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name },
+  });
   expect(r.status).toBe(201);
   return r.json;
 }
@@ -139,7 +153,9 @@ describe('POST serviceaccounts/<name>/token', () => {
     );
     const elsewhere = await admin('POST', tokenPath('robot'), tokenRequest({}, { namespace: 'default' }));
     expect(elsewhere.status).toBe(422);
-    expect(elsewhere.json.message).toContain('metadata.namespace: Invalid value: "default": must match the service account namespace if specified');
+    expect(elsewhere.json.message).toContain(
+      'metadata.namespace: Invalid value: "default": must match the service account namespace if specified',
+    );
     const wrongKind = await admin('POST', tokenPath('robot'), { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} });
     expect(wrongKind.status).toBe(400);
     // The real system's group name on a server serving the spec's (`--group-suffix k8s.io` serves it).
@@ -176,7 +192,11 @@ describe('POST serviceaccounts/<name>/token', () => {
     const bySecret = await issue('robot', { boundObjectRef: { kind: 'Secret', apiVersion: 'v1', name: 's' } });
     expect((decodeJwt(bySecret.token) as Json)['kubernetes.io'].secret).toEqual({ name: 's', uid: secret.json.metadata.uid });
 
-    const missing = await admin('POST', tokenPath('robot'), tokenRequest({ boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'nope' } }));
+    const missing = await admin(
+      'POST',
+      tokenPath('robot'),
+      tokenRequest({ boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'nope' } }),
+    );
     expect(missing.status).toBe(404);
     expect(missing.json.message).toBe('pods "nope" not found');
     const staleUid = await admin(
@@ -212,7 +232,11 @@ describe('POST serviceaccounts/<name>/token', () => {
     const refused = await call('POST', tokenPath('robot'), alice, tokenRequest());
     expect(refused.status).toBe(403);
     expect(refused.json.message).toContain('cannot create resource "serviceaccounts/token" in API group "" in the namespace "tokens"');
-    await grant('token-minter', { apiGroups: [''], resources: ['serviceaccounts/token'], verbs: ['create'] }, { kind: 'User', name: 'alice' });
+    await grant(
+      'token-minter',
+      { apiGroups: [''], resources: ['serviceaccounts/token'], verbs: ['create'] },
+      { kind: 'User', name: 'alice' },
+    );
     expect((await call('POST', tokenPath('robot'), alice, tokenRequest())).status).toBe(201);
   });
 });
@@ -243,10 +267,18 @@ describe('a service-account token as a credential', () => {
     const before = await whoCanListPods(token);
     expect(before.status).toBe(403);
     expect(before.json.message).toContain(`User "system:serviceaccount:${NS}:robot" cannot list resource "pods"`);
-    await grant('pod-reader', { apiGroups: [''], resources: ['pods'], verbs: ['list'] }, { kind: 'ServiceAccount', name: 'robot', namespace: NS });
+    await grant(
+      'pod-reader',
+      { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
+      { kind: 'ServiceAccount', name: 'robot', namespace: NS },
+    );
     expect((await whoCanListPods(token)).status).toBe(200);
     // The groups every service account is in: a binding to system:serviceaccounts:<ns> reaches it too.
-    await grant('secret-reader', { apiGroups: [''], resources: ['secrets'], verbs: ['list'] }, { kind: 'Group', name: `system:serviceaccounts:${NS}` });
+    await grant(
+      'secret-reader',
+      { apiGroups: [''], resources: ['secrets'], verbs: ['list'] },
+      { kind: 'Group', name: `system:serviceaccounts:${NS}` },
+    );
     expect((await call('GET', `/api/v1/namespaces/${NS}/secrets`, token)).status).toBe(200);
 
     // A self-review answers for the token's identity: it may list pods, not delete them.
@@ -273,7 +305,13 @@ describe('a service-account token as a credential', () => {
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         });
       const root = audited.token('admin');
-      const sa: Json = await (await as(root, 'POST', '/api/v1/namespaces/default/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } })).json();
+      const sa: Json = await (
+        await as(root, 'POST', '/api/v1/namespaces/default/serviceaccounts', {
+          apiVersion: 'v1',
+          kind: 'ServiceAccount',
+          metadata: { name: 'robot' },
+        })
+      ).json();
       const pod: Json = await (
         await as(root, 'POST', '/api/v1/namespaces/default/pods', {
           apiVersion: 'v1',
@@ -282,7 +320,12 @@ describe('a service-account token as a credential', () => {
           spec: { serviceAccountName: 'robot', containers: [{ name: 'c', image: 'busybox' }] },
         })
       ).json();
-      const issued = await as(root, 'POST', tokenPath('robot', 'default'), tokenRequest({ boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'web' } }));
+      const issued = await as(
+        root,
+        'POST',
+        tokenPath('robot', 'default'),
+        tokenRequest({ boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'web' } }),
+      );
       expect(issued.status).toBe(201);
       const token = ((await issued.json()) as Json).status.token as string;
       const jti = decodeJwt(token).jti;
@@ -308,7 +351,11 @@ describe('a service-account token as a credential', () => {
 
   it('is refused (401) once expired, by the server clock with upstream leeway of a minute', async () => {
     await createServiceAccount('robot');
-    await grant('pod-reader', { apiGroups: [''], resources: ['pods'], verbs: ['list'] }, { kind: 'ServiceAccount', name: 'robot', namespace: NS });
+    await grant(
+      'pod-reader',
+      { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
+      { kind: 'ServiceAccount', name: 'robot', namespace: NS },
+    );
     const { token } = await issue('robot', { expirationSeconds: 600 });
     expect((await whoCanListPods(token)).status).toBe(200);
     server.clock.advance(600_000 + 30_000);
@@ -347,7 +394,11 @@ describe('a service-account token as a credential', () => {
 
   it('stops working when its service account is deleted, even if one of the same name is made again', async () => {
     await createServiceAccount('robot');
-    await grant('pod-reader', { apiGroups: [''], resources: ['pods'], verbs: ['list'] }, { kind: 'ServiceAccount', name: 'robot', namespace: NS });
+    await grant(
+      'pod-reader',
+      { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
+      { kind: 'ServiceAccount', name: 'robot', namespace: NS },
+    );
     const { token } = await issue('robot');
     expect((await whoCanListPods(token)).status).toBe(200);
     expect((await admin('DELETE', `/api/v1/namespaces/${NS}/serviceaccounts/robot`)).status).toBe(200);
@@ -362,7 +413,11 @@ describe('a service-account token as a credential', () => {
 
   it('stops working when the pod or secret it is bound to is deleted', async () => {
     await createServiceAccount('robot');
-    await grant('pod-reader', { apiGroups: [''], resources: ['pods'], verbs: ['list'] }, { kind: 'ServiceAccount', name: 'robot', namespace: NS });
+    await grant(
+      'pod-reader',
+      { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
+      { kind: 'ServiceAccount', name: 'robot', namespace: NS },
+    );
     await createPod('web', 'robot');
     await admin('POST', `/api/v1/namespaces/${NS}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } });
     const byPod = (await issue('robot', { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'web' } })).token;
@@ -402,7 +457,11 @@ describe('service-account issuer discovery', () => {
     expect(key).toMatchObject({ use: 'sig', kty: 'EC', crv: 'P-256', alg: 'ES256', kid: decodeProtectedHeader(token).kid });
     expect(key.d).toBeUndefined();
     const { jwtVerify, createLocalJWKSet } = await import('jose');
-    const verified = await jwtVerify(token, createLocalJWKSet(jwks.json), { issuer: ISSUER, audience: ISSUER, currentDate: server.clock.now() });
+    const verified = await jwtVerify(token, createLocalJWKSet(jwks.json), {
+      issuer: ISSUER,
+      audience: ISSUER,
+      currentDate: server.clock.now(),
+    });
     expect(verified.payload.sub).toBe(`system:serviceaccount:${NS}:robot`);
   });
 

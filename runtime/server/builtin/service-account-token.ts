@@ -66,7 +66,9 @@ export function tokenRequest(options: TokenRequestOptions = {}): SubresourceHand
       if (meta.name && meta.name !== name)
         throw invalid(gk, name, [fieldInvalid('metadata.name', meta.name, 'must match the service account name if specified')]);
       if (meta.namespace && meta.namespace !== namespace)
-        throw invalid(gk, name, [fieldInvalid('metadata.namespace', meta.namespace, 'must match the service account namespace if specified')]);
+        throw invalid(gk, name, [
+          fieldInvalid('metadata.namespace', meta.namespace, 'must match the service account namespace if specified'),
+        ]);
       const account = await readCurrent(ctx, t.resource, namespace, name);
       if (!account) throw notFound(t.resource, name);
 
