@@ -68,6 +68,12 @@ export interface TestServer extends Connection {
   /** A new token of an identity that the server refuses (401) once `ttlMs` of its clock have passed. */
   issueToken(user: string, options: { ttlMs: number }): string;
   /**
+   * A token of a service account that exists, from its `token` subresource (asked as the
+   * administrator): the spec's audiences, expirationSeconds (default 3600) and boundObjectRef. It
+   * authenticates as `system:serviceaccount:<namespace>:<name>` when the server has `users`.
+   */
+  serviceAccountToken(namespace: string, name: string, spec?: Record<string, unknown>): Promise<string>;
+  /**
    * Creates objects through the API as the administrator: the objects given, or every document of
    * a YAML/JSON file or folder (CustomResourceDefinitions included); namespaces first. Returns them as created.
    */
@@ -178,6 +184,18 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if (!identities)
         throw new TypeError('the test server was started without users; pass startTestServer({ users: { name: [groups] } })');
       return identities.issue(name, ttlMs);
+    },
+    serviceAccountToken: async (namespace, name, spec = {}) => {
+      const adminToken = user === undefined ? undefined : identities!.token(user);
+      const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/serviceaccounts/${encodeURIComponent(name)}/token`;
+      const res = await fetch(`${running.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(adminToken ? { authorization: `Bearer ${adminToken}` } : {}) },
+        body: JSON.stringify({ apiVersion: `${server.context.registry.servedGroup('authentication.svc.io')}/v1`, kind: 'TokenRequest', spec }),
+      });
+      const body = (await res.json()) as { status?: { token?: string }; message?: string };
+      if (res.status !== 201 || !body.status?.token) throw new Error(`token of serviceaccount ${namespace}/${name}: ${res.status} ${body.message ?? ''}`);
+      return body.status.token;
     },
     snapshot: () => takeSnapshot(objects),
     restore,

@@ -434,6 +434,19 @@ describe('a service-account token as a credential', () => {
   });
 });
 
+describe('the test server', () => {
+  it('gives a service account token in one call, which authenticates as the account', async () => {
+    await createServiceAccount('robot');
+    const token = await server.serviceAccountToken(NS, 'robot', { expirationSeconds: 1200 });
+    const claims = decodeJwt(token);
+    expect(claims.exp! - claims.iat!).toBe(1200);
+    const r = await whoCanListPods(token);
+    expect(r.status).toBe(403);
+    expect(r.json.message).toContain(`User "system:serviceaccount:${NS}:robot"`);
+    await expect(server.serviceAccountToken(NS, 'ghost')).rejects.toThrow('404 serviceaccounts "ghost" not found');
+  });
+});
+
 describe('service-account issuer discovery', () => {
   it('serves the OpenID configuration and the JWKS to service accounts, whose keys verify the tokens', async () => {
     await createServiceAccount('robot');
