@@ -67,7 +67,7 @@ export function defaultStages(policies: ChainPolicies): Stage[] {
     ...(policies.testing ?? []),
     authorize,
     explain,
-    issuerDiscovery(policies.serviceAccountIssuer),
+    ...(policies.serviceAccountIssuer ? [issuerDiscovery(policies.serviceAccountIssuer)] : []),
     rateLimit(policies.rateLimiter),
   ];
 }

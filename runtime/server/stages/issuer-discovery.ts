@@ -16,18 +16,18 @@ const CACHE_CONTROL = 'public, max-age=3600';
 /**
  * `/.well-known/openid-configuration` and `/openid/v1/jwks` of the server's service-account token
  * issuer, after authorization (RBAC grants them with the bootstrap ClusterRole
- * `system:service-account-issuer-discovery`). Without an issuer, or for an issuer that is not an
- * https URL (upstream then installs neither), both paths are 404 like any unknown path. The default
- * `jwks_uri` names the address the client reached (scheme and Host header).
+ * `system:service-account-issuer-discovery`). For an issuer that is not an https URL (upstream then
+ * installs neither) both paths are 404, saying why. The default `jwks_uri` names the address the
+ * client reached (scheme and Host header).
  */
-export function issuerDiscovery(issuer: ServiceAccountIssuer | undefined): Stage {
-  const unavailable = issuer ? discoveryUnavailable(issuer.issuer) : 'the server issues no service-account tokens';
+export function issuerDiscovery(issuer: ServiceAccountIssuer): Stage {
+  const unavailable = discoveryUnavailable(issuer.issuer);
   return {
     name: 'issuer-discovery',
     async handle(ctx, next) {
       const path = ctx.req.path.replace(/\/$/, '');
       if (path !== OPENID_CONFIGURATION_PATH && path !== JWKS_PATH) return next();
-      if (!issuer || unavailable) throw pathNotFound(`the server could not find the requested resource (${unavailable})`);
+      if (unavailable) throw pathNotFound(`the server could not find the requested resource (${unavailable})`);
       if (ctx.req.method !== 'GET' && ctx.req.method !== 'HEAD') throw methodNotAllowed(ctx.req.method, `${path} is read with GET`);
       const headers = { 'cache-control': CACHE_CONTROL };
       if (path === JWKS_PATH) return json(issuer.publicKeys(), 'application/jwk-set+json', headers);
