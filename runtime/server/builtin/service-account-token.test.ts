@@ -11,6 +11,7 @@ import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../scripts/test-server.js';
 import { Auditor, AuditPolicy, MemoryAuditBackend } from '../../audit/index.js';
+import { startServer } from '../server.testing.js';
 
 const NS = 'tokens';
 const ISSUER = 'https://kubernetes.default.svc.cluster.local';
@@ -481,5 +482,20 @@ describe('service-account issuer discovery', () => {
   it('is not readable by a user outside system:serviceaccounts (upstream binds the role to service accounts only)', async () => {
     expect((await call('GET', '/openid/v1/jwks', server.token('alice'))).status).toBe(403);
     expect((await call('GET', '/openid/v1/jwks', adminToken)).status).toBe(200);
+  });
+});
+
+describe('a bare ApiServer (no token issuer given)', () => {
+  it('answers 404 for the token subresource and the discovery paths, as a server without a signing key has neither', async () => {
+    const h = await startServer();
+    try {
+      await h.create(`/api/v1/namespaces/${h.ns}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } });
+      const token = await h.post(`/api/v1/namespaces/${h.ns}/serviceaccounts/robot/token`, tokenRequest());
+      expect(token.status).toBe(404);
+      expect(token.body.message).toContain('this server issues no service-account tokens');
+      expect((await h.get('/openid/v1/jwks')).status).toBe(404);
+    } finally {
+      await h.close();
+    }
   });
 });
