@@ -4,7 +4,9 @@
  * command writes) creates a service account and a token for it; kubectl then uses that token
  * (`--token`, no certificate) and is allowed or forbidden as RBAC says for
  * `system:serviceaccount:<ns>:<name>`; a too-short `--duration` is refused with upstream's words;
- * deleting the account makes kubectl unauthorized. kubectl must be installed.
+ * deleting the account makes kubectl unauthorized. Against a server with the spec's group names,
+ * kubectl's `authentication.k8s.io/v1` TokenRequest is answered in that apiVersion, so the command
+ * works there too. kubectl must be installed.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,23 +32,32 @@ const kubectl = (config: string, ...args: string[]): Promise<KubectlResult> =>
 const admin = (...args: string[]) => kubectl(adminConfig, ...args);
 const withToken = (token: string, ...args: string[]) => kubectl(tokenConfig, '--token', token, ...args);
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'svckit-kubectl-token-'));
-  child = spawn(
+/** `svckit serve --secure` (and `args`) as a process: its admin client config, and a config for `--token`. */
+async function serveSecure(name: string, ...args: string[]) {
+  const child = spawn(
     process.execPath,
-    cliArgs('serve', '--port', '0', '--store', 'memory', '--secure', '--cert-dir', join(dir, 'pki'), '--group-suffix', 'k8s.io'),
+    cliArgs('serve', '--port', '0', '--store', 'memory', '--secure', '--cert-dir', join(dir, name), ...args),
     { cwd: ROOT },
   );
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const first = (await lines.next()).value as string;
   const second = (await lines.next()).value as string;
   expect(first).toMatch(/^listening on https:\/\//);
-  adminConfig = /^client config \(admin, system:masters\): (\S+)$/.exec(second)?.[1] ?? '';
+  const adminConfig = /^client config \(admin, system:masters\): (\S+)$/.exec(second)?.[1] ?? '';
   const config = parse(readFileSync(adminConfig, 'utf8'));
   config.users = [{ name: 'bearer', user: {} }];
   config.contexts[0].context.user = 'bearer';
-  tokenConfig = join(dir, 'token.conf');
+  const tokenConfig = join(dir, `${name}-token.conf`);
   writeFileSync(tokenConfig, stringify(config));
+  return { child, adminConfig, tokenConfig };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'svckit-kubectl-token-'));
+  const secure = await serveSecure('real-names', '--group-suffix', 'k8s.io');
+  child = secure.child;
+  adminConfig = secure.adminConfig;
+  tokenConfig = secure.tokenConfig;
   expect((await admin('create', 'namespace', 'apps')).code).toBe(0);
   expect((await admin('create', 'serviceaccount', 'robot', '-n', 'apps')).code).toBe(0);
 }, 60_000);
@@ -56,7 +67,24 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('kubectl create token', () => {
+describe('kubectl create token against the spec group names (no --group-suffix)', () => {
+  it('is answered in the apiVersion kubectl sent, and the token authenticates as the service account', async () => {
+    const secure = await serveSecure('spec-names');
+    try {
+      expect((await kubectl(secure.adminConfig, 'create', 'serviceaccount', 'robot')).code).toBe(0);
+      const created = await kubectl(secure.adminConfig, 'create', 'token', 'robot');
+      expect(created.stderr).toBe('');
+      const token = created.stdout.trim();
+      expect(decodeJwt(token).sub).toBe('system:serviceaccount:default:robot');
+      const refused = await kubectl(secure.tokenConfig, '--token', token, 'get', 'configmaps');
+      expect(refused.stderr).toContain('User "system:serviceaccount:default:robot" cannot list resource "configmaps"');
+    } finally {
+      secure.child.kill('SIGTERM');
+    }
+  });
+});
+
+describe('kubectl create token (--group-suffix k8s.io)', () => {
   it('prints a token for the service account, which kubectl --token then uses under RBAC', async () => {
     const created = await admin(
       'create',

@@ -50,7 +50,11 @@ async function call(s: RunningServer, method: string, path: string, token: strin
 
 /** Creates the service account `robot` in `default` (unless it exists) and returns a token for it. */
 async function tokenFor(s: RunningServer, spec: Json = {}): Promise<{ token: string; response: Awaited<ReturnType<typeof call>> }> {
-  await call(s, 'POST', '/api/v1/namespaces/default/serviceaccounts', ADMIN, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } });
+  await call(s, 'POST', '/api/v1/namespaces/default/serviceaccounts', ADMIN, {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: 'robot' },
+  });
   const response = await call(s, 'POST', '/api/v1/namespaces/default/serviceaccounts/robot/token', ADMIN, {
     apiVersion: 'authentication.svc.io/v1',
     kind: 'TokenRequest',
@@ -126,7 +130,10 @@ describe('the service-account signing key', () => {
     } finally {
       await rotated.close();
     }
-    const withoutOld = await start({ store, ...serviceAccountsFromFlags({ 'service-account-signing-key-file': join(dir, 'sa-next.key') }) });
+    const withoutOld = await start({
+      store,
+      ...serviceAccountsFromFlags({ 'service-account-signing-key-file': join(dir, 'sa-next.key') }),
+    });
     try {
       expect(await authenticates(withoutOld, token)).toBe(false);
     } finally {

@@ -191,10 +191,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       const res = await fetch(`${running.url}${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(adminToken ? { authorization: `Bearer ${adminToken}` } : {}) },
-        body: JSON.stringify({ apiVersion: `${server.context.registry.servedGroup('authentication.svc.io')}/v1`, kind: 'TokenRequest', spec }),
+        body: JSON.stringify({
+          apiVersion: `${server.context.registry.servedGroup('authentication.svc.io')}/v1`,
+          kind: 'TokenRequest',
+          spec,
+        }),
       });
       const body = (await res.json()) as { status?: { token?: string }; message?: string };
-      if (res.status !== 201 || !body.status?.token) throw new Error(`token of serviceaccount ${namespace}/${name}: ${res.status} ${body.message ?? ''}`);
+      if (res.status !== 201 || !body.status?.token)
+        throw new Error(`token of serviceaccount ${namespace}/${name}: ${res.status} ${body.message ?? ''}`);
       return body.status.token;
     },
     snapshot: () => takeSnapshot(objects),

@@ -56,7 +56,13 @@ describe('ServiceAccountIssuer.check', () => {
 describe('keys', () => {
   it("names a key by the base64url SHA-256 of its public key's DER, as upstream", () => {
     const der = createPublicKey(key.privateKey).export({ type: 'spki', format: 'der' });
-    const expected = createHash('sha256').update(der).digest().toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    const expected = createHash('sha256')
+      .update(der)
+      .digest()
+      .toString('base64')
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')
+      .replace(/=+$/, '');
     expect(key.keyId).toBe(expected);
     expect(keyIdOf(createPublicKey(key.privateKey))).toBe(expected);
   });

@@ -159,12 +159,15 @@ describe('POST serviceaccounts/<name>/token', () => {
     );
     const wrongKind = await admin('POST', tokenPath('robot'), { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} });
     expect(wrongKind.status).toBe(400);
-    // The real system's group name on a server serving the spec's (`--group-suffix k8s.io` serves it).
-    const otherGroup = await admin('POST', tokenPath('robot'), { ...tokenRequest(), apiVersion: 'authentication.k8s.io/v1' });
+    const otherGroup = await admin('POST', tokenPath('robot'), { ...tokenRequest(), apiVersion: 'authentication.example.io/v1' });
     expect(otherGroup.status).toBe(400);
     expect(otherGroup.json.message).toBe(
-      'the API version in the data (authentication.k8s.io/v1) does not match the expected API version (authentication.svc.io/v1)',
+      'the API version in the data (authentication.example.io/v1) does not match the expected API version (authentication.svc.io/v1)',
     );
+    // kubectl's compiled-in name is accepted and answered in kind, so `kubectl create token` works here too.
+    const kubectlName = await admin('POST', tokenPath('robot'), { ...tokenRequest(), apiVersion: 'authentication.k8s.io/v1' });
+    expect(kubectlName.status).toBe(201);
+    expect(kubectlName.json.apiVersion).toBe('authentication.k8s.io/v1');
   });
 
   it('answers 404 for a missing service account', async () => {
@@ -489,7 +492,11 @@ describe('a bare ApiServer (no token issuer given)', () => {
   it('answers 404 for the token subresource and the discovery paths, as a server without a signing key has neither', async () => {
     const h = await startServer();
     try {
-      await h.create(`/api/v1/namespaces/${h.ns}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } });
+      await h.create(`/api/v1/namespaces/${h.ns}/serviceaccounts`, {
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: { name: 'robot' },
+      });
       const token = await h.post(`/api/v1/namespaces/${h.ns}/serviceaccounts/robot/token`, tokenRequest());
       expect(token.status).toBe(404);
       expect(token.body.message).toContain('this server issues no service-account tokens');

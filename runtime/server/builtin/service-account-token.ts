@@ -13,6 +13,7 @@ import {
   badRequest,
   conflict,
   fieldInvalid,
+  groupWithSuffix,
   invalid,
   notFound,
   pathNotFound,
@@ -28,6 +29,8 @@ import { readCurrent } from '../read.js';
 
 /** The group of TokenRequest under the spec's names (served under `--group-suffix`'s). */
 const AUTHENTICATION_GROUP = 'authentication.svc.io';
+/** TokenRequest as kubectl names it (`kubectl create token`). */
+const KUBECTL_API_VERSION = `${groupWithSuffix(AUTHENTICATION_GROUP, 'k8s.io')}/v1`;
 /** Upstream's floor (`MinTokenAgeSec`) and ceiling of a requested lifetime. */
 const MIN_EXPIRATION_SECONDS = 10 * 60;
 const MAX_EXPIRATION_SECONDS = 2 ** 32;
@@ -57,11 +60,14 @@ export function tokenRequest(options: TokenRequestOptions = {}): SubresourceHand
       const group = ctx.registry.servedGroup(AUTHENTICATION_GROUP);
       const gk: GroupKind = { group, kind: 'TokenRequest' };
       const req = body!.object as TokenRequest;
-      const apiVersion = `${group}/v1`;
+      const served = `${group}/v1`;
       if (req.kind !== undefined && req.kind !== 'TokenRequest')
         throw badRequest(`expected a TokenRequest body, found kind ${JSON.stringify(req.kind)}`);
-      if (req.apiVersion !== undefined && req.apiVersion !== apiVersion)
-        throw badRequest(`the API version in the data (${String(req.apiVersion)}) does not match the expected API version (${apiVersion})`);
+      // kubectl's typed client sends (and only decodes) the real system's name, whatever the server's
+      // groups are: it is answered in the name it asked in, as the kubectl-names stage does for reviews.
+      if (req.apiVersion !== undefined && req.apiVersion !== served && req.apiVersion !== KUBECTL_API_VERSION)
+        throw badRequest(`the API version in the data (${String(req.apiVersion)}) does not match the expected API version (${served})`);
+      const apiVersion = req.apiVersion === KUBECTL_API_VERSION ? KUBECTL_API_VERSION : served;
       const meta = req.metadata ?? {};
       if (meta.name && meta.name !== name)
         throw invalid(gk, name, [fieldInvalid('metadata.name', meta.name, 'must match the service account name if specified')]);
