@@ -3,8 +3,9 @@
  * so a token outlives a restart on the same SQLite file; a signing key file (RSA here) signs
  * instead, and `--service-account-key-file` (a certificate) keeps the tokens of the previous key
  * valid after a rotation; `--service-account-max-token-expiration` shortens a request with
- * upstream's warning; an issuer that is not an https URL has no discovery documents. Every bad
- * flag is a UsageError naming it.
+ * upstream's warning; an issuer that is not an https URL has no discovery documents; an OIDC
+ * relying party (svckit's own JWT authenticator) verifies the tokens through the server's real
+ * discovery endpoints over HTTPS. Every bad flag is a UsageError naming it.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { certificateAuthority, parseTokenFile } from '../runtime/auth/index.js';
+import { createServer } from 'node:net';
+import { Agent, request } from 'undici';
+import { certificateAuthority, loadJwtAuthenticators, parseTokenFile } from '../runtime/auth/index.js';
 import { serviceAccountsFromFlags } from './commands/serve-service-accounts.js';
 import { UsageError } from './commands/usage-error.js';
 import { type ReferenceServerOptions, type RunningServer, startReferenceServer } from './reference-server.js';
@@ -191,6 +194,90 @@ describe('issuer, audiences and lifetime flags', () => {
     }
   });
 });
+
+/** A port free a moment ago: the issuer URL must name the server's address before it listens. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', () => done()));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((done) => probe.close(() => done()));
+  return port;
+}
+
+describe('an OIDC relying party', () => {
+  it("verifies the server's tokens through its discovery documents, once RBAC lets it read them", async () => {
+    mkdirSync(join(dir, 'oidc-pki'));
+    const ca = certificateAuthority(join(dir, 'oidc-pki'));
+    const serving = ca.issue('serving', { subject: { cn: '127.0.0.1' }, usage: 'serverAuth', sans: ['127.0.0.1'] });
+    const port = await freePort();
+    const issuerUrl = `https://127.0.0.1:${port}`;
+    const s = await startReferenceServer({
+      store: 'memory',
+      port,
+      access: { tls: serving, tokens: parseTokenFile(`${ADMIN},admin,1,system:masters\n`, 'tokens.csv'), authorizationModes: ['RBAC'] },
+      serviceAccounts: { issuers: [issuerUrl] },
+    });
+    try {
+      expect(s.url).toBe(issuerUrl);
+      const call = (method: string, path: string, body?: unknown) => fetchJson(`${issuerUrl}${path}`, method, body, ca.cert);
+      await call('POST', '/api/v1/namespaces/default/serviceaccounts', {
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: { name: 'robot' },
+      });
+      const issued = await call('POST', '/api/v1/namespaces/default/serviceaccounts/robot/token', {
+        apiVersion: 'authentication.svc.io/v1',
+        kind: 'TokenRequest',
+        spec: { audiences: ['relying-party'] },
+      });
+      expect(issued.status).toBe(201);
+      const token = issued.json.status.token as string;
+      const relyingParty = () =>
+        loadJwtAuthenticators(
+          {
+            jwt: [
+              {
+                issuer: { url: issuerUrl, audiences: ['relying-party'], certificateAuthority: ca.cert },
+                claimMappings: { username: { claim: 'sub', prefix: '' } },
+              },
+            ],
+          },
+          { retryAfterFailureMs: 0 },
+        )[0]!;
+      // Upstream's bootstrap policy lets only service accounts read the documents: an anonymous
+      // relying party is refused until an administrator opens them.
+      const refused = await relyingParty().authenticate({ bearerToken: token });
+      expect(refused).toMatchObject({ outcome: 'reject' });
+      expect((refused as { reason: string }).reason).toContain('403');
+      const opened = await call('POST', '/apis/rbac.authorization.svc.io/v1/clusterrolebindings', {
+        apiVersion: 'rbac.authorization.svc.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'oidc-discovery-public' },
+        roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'ClusterRole', name: 'system:service-account-issuer-discovery' },
+        subjects: [{ apiGroup: 'rbac.authorization.svc.io', kind: 'Group', name: 'system:unauthenticated' }],
+      });
+      expect(opened.status).toBe(201);
+      expect(await relyingParty().authenticate({ bearerToken: token })).toMatchObject({
+        outcome: 'user',
+        user: { username: 'system:serviceaccount:default:robot' },
+      });
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+/** A JSON request over HTTPS trusting `ca`, as the admin. */
+async function fetchJson(url: string, method: string, body: unknown, ca: string): Promise<{ status: number; json: Json }> {
+  const res = await request(url, {
+    method: method as 'GET',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    dispatcher: new Agent({ connect: { ca } }),
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, json: text.startsWith('{') ? JSON.parse(text) : text };
+}
 
 describe('flag mistakes are usage errors naming the flag', () => {
   const refused = (values: Parameters<typeof serviceAccountsFromFlags>[0]) => {
