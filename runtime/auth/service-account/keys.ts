@@ -101,7 +101,7 @@ export function publicKeySet(keys: readonly KeyObject[]): JSONWebKeySet {
     const kid = keyIdOf(key);
     if (seen.has(kid)) continue;
     seen.add(kid);
-    out.push({ use: 'sig', kty: '', ...(key.export({ format: 'jwk' }) as JWK), kid, alg: algorithmOf(key) });
+    out.push({ use: 'sig', ...(key.export({ format: 'jwk' }) as JWK), kid, alg: algorithmOf(key) });
   }
   return { keys: out };
 }
