@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JsonApiObject } from '../runtime/api/index.js';
-import { type ClientConfig, bearerToken } from '../runtime/client/index.js';
+import { type ClientConfig, ResourceClient, type TokenRequestSpec, Transport, bearerToken } from '../runtime/client/index.js';
 import { createStore } from '../runtime/store/index.js';
 import { type ReferenceServerOptions, type RunningServer, compactionIntervalMs, startReferenceServer } from './reference-server.js';
 import { TestClock } from './testing/clock.js';
@@ -72,7 +72,7 @@ export interface TestServer extends Connection {
    * administrator): the spec's audiences, expirationSeconds (default 3600) and boundObjectRef. It
    * authenticates as `system:serviceaccount:<namespace>:<name>` when the server has `users`.
    */
-  serviceAccountToken(namespace: string, name: string, spec?: Record<string, unknown>): Promise<string>;
+  serviceAccountToken(namespace: string, name: string, spec?: TokenRequestSpec): Promise<string>;
   /**
    * Creates objects through the API as the administrator: the objects given, or every document of
    * a YAML/JSON file or folder (CustomResourceDefinitions included); namespaces first. Returns them as created.
@@ -187,20 +187,20 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     serviceAccountToken: async (namespace, name, spec = {}) => {
       const adminToken = user === undefined ? undefined : identities!.token(user);
-      const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/serviceaccounts/${encodeURIComponent(name)}/token`;
-      const res = await fetch(`${running.url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(adminToken ? { authorization: `Bearer ${adminToken}` } : {}) },
-        body: JSON.stringify({
-          apiVersion: `${server.context.registry.servedGroup('authentication.svc.io')}/v1`,
-          kind: 'TokenRequest',
-          spec,
-        }),
-      });
-      const body = (await res.json()) as { status?: { token?: string }; message?: string };
-      if (res.status !== 201 || !body.status?.token)
-        throw new Error(`token of serviceaccount ${namespace}/${name}: ${res.status} ${body.message ?? ''}`);
-      return body.status.token;
+      const client = new ResourceClient(
+        new Transport({ server: running.url, ...(adminToken ? { credentials: bearerToken(adminToken) } : {}) }),
+        {
+          group: '',
+          version: 'v1',
+          resource: 'serviceaccounts',
+          kind: 'ServiceAccount',
+          listKind: 'ServiceAccountList',
+          namespaced: true,
+          subresources: ['token'],
+        },
+        namespace,
+      );
+      return (await client.createToken(name, spec)).status.token;
     },
     snapshot: () => takeSnapshot(objects),
     restore,

@@ -447,7 +447,11 @@ describe('the test server', () => {
     const r = await whoCanListPods(token);
     expect(r.status).toBe(403);
     expect(r.json.message).toContain(`User "system:serviceaccount:${NS}:robot"`);
-    await expect(server.serviceAccountToken(NS, 'ghost')).rejects.toThrow('404 serviceaccounts "ghost" not found');
+    // The server's refusal as the typed client's StatusError.
+    await expect(server.serviceAccountToken(NS, 'ghost')).rejects.toMatchObject({
+      code: 404,
+      message: 'serviceaccounts "ghost" not found',
+    });
   });
 });
 
