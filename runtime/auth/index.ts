@@ -1,7 +1,8 @@
 /**
  * runtime/auth: the authentication and authorization policy library of the reference server.
  * Request attributes from method, path and query; the authenticator chain (client certificate,
- * static token file, JWT per AuthenticationConfiguration); the authorizer chain (AlwaysAllow,
+ * static token file, JWT per AuthenticationConfiguration, service-account tokens: their keys,
+ * claims, issuer and discovery documents in `service-account/`); the authorizer chain (AlwaysAllow,
  * AlwaysDeny, RBAC, Webhook per AuthorizationConfiguration) with an explanation per decision.
  *
  * Wiring as handler-chain stages (the server owns responses, audit and TLS):
