@@ -140,9 +140,13 @@ describe('POST serviceaccounts/<name>/token', () => {
     const long = await admin('POST', tokenPath('robot'), tokenRequest({ expirationSeconds: 2 ** 32 + 1 }));
     expect(long.status).toBe(422);
     expect(long.json.message).toContain('may not specify a duration larger than 2^32 seconds');
+    // A value of the wrong type is not a TokenRequest at all: 400, as for any body.
     const typed = await admin('POST', tokenPath('robot'), tokenRequest({ expirationSeconds: 'an hour' }));
-    expect(typed.status).toBe(422);
+    expect(typed.status).toBe(400);
+    expect(typed.json.message).toContain('cannot be handled as a TokenRequest');
     expect(typed.json.message).toContain('spec.expirationSeconds');
+    const notObject = await admin('POST', tokenPath('robot'), { ...tokenRequest(), spec: 'soon' });
+    expect(notObject.status).toBe(400);
   });
 
   it('refuses a body naming another account or namespace (422), and a body of another kind (400)', async () => {

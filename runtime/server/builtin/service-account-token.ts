@@ -12,6 +12,7 @@ import {
   type JsonApiObject,
   badRequest,
   conflict,
+  fieldErrorMessage,
   fieldInvalid,
   groupWithSuffix,
   invalid,
@@ -87,9 +88,19 @@ export function tokenRequest(options: TokenRequestOptions = {}): SubresourceHand
         // apiVersion is checked above, under the served group name (the generated check knows the spec's).
         const { apiVersion: _checked, ...unversioned } = req;
         options.kind.validate(unversioned, '', collector);
+        // A value of the wrong type cannot be decoded at all (upstream's 400), as for any object body.
+        const undecodable = collector.errors.find((e) => e.type === 'FieldValueTypeInvalid');
+        if (undecodable) {
+          const message = fieldErrorMessage(undecodable);
+          throw badRequest(`TokenRequest in version "v1" cannot be handled as a TokenRequest: ${message}`, [
+            { type: undecodable.type, message, field: undecodable.field },
+          ]);
+        }
         if (collector.errors.length > 0) throw invalid(gk, '', collector.errors);
       }
       const spec = req.spec;
+      if (typeof spec !== 'object' || spec === null || Array.isArray(spec))
+        throw invalid(gk, '', [fieldInvalid('spec', spec, 'must be an object')]);
       spec.expirationSeconds ??= 3600;
       if (!spec.audiences || spec.audiences.length === 0) spec.audiences = [...issuer.apiAudiences];
       req.metadata = { ...meta, name, namespace, creationTimestamp: timestamp(issuer.now()) };
@@ -124,7 +135,6 @@ export function tokenRequest(options: TokenRequestOptions = {}): SubresourceHand
         ...bound,
       });
       (ctx.auditAnnotations ??= {})[ISSUED_CREDENTIAL_ID_ANNOTATION] = credentialId(claims.jti);
-      ctx.audit?.requestObject(req);
       const status = { token, expirationTimestamp: timestamp(new Date(claims.exp * 1000)) };
       return { status: 201, body: { ...req, apiVersion, kind: 'TokenRequest', status } };
     },
