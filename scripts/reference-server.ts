@@ -22,6 +22,7 @@ import {
 } from '../runtime/server/index.js';
 import { type Store, createStore } from '../runtime/store/index.js';
 import { type AccessControlOptions, type LoopbackClient, accessControl, bootstrapRbac } from './access-control.js';
+import { type ServiceAccountOptions, serviceAccountAuthenticator, serviceAccountIssuer, withTokenRequests } from './service-accounts.js';
 
 /** Where the reference server keeps its objects unless told otherwise. */
 export const DEFAULT_STORE = 'sqlite:.svckit/data.db';
@@ -71,6 +72,8 @@ export interface ReferenceServerOptions {
   crds?: readonly DefinitionFile[];
   /** `--group-suffix`: the spec's groups served as `<name>.<suffix>` (`k8s.io`: the real system's names); default svc.io. */
   groupSuffix?: string;
+  /** Service-account tokens (`--service-account-issuer`, `--service-account-signing-key-file`, ...); default a key kept in the store. */
+  serviceAccounts?: ServiceAccountOptions;
 }
 
 export interface RunningServer {
@@ -97,7 +100,17 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
             ? { historyWindowMs: options.historyWindowMs, compactionIntervalMs: compactionIntervalMs(options.historyWindowMs) }
             : {}),
         });
-  const access = options.access ? accessControl(options.access, () => server, options.groupSuffix) : undefined;
+  const issuer = await serviceAccountIssuer(options.serviceAccounts ?? {}, store, options.now);
+  const access = options.access
+    ? accessControl(
+        {
+          ...options.access,
+          authenticators: [serviceAccountAuthenticator(issuer, () => server), ...(options.access.authenticators ?? [])],
+        },
+        () => server,
+        options.groupSuffix,
+      )
+    : undefined;
   const server: ApiServer = new ApiServer({
     kinds: options.project?.kinds ?? allKinds,
     groupSuffix: options.groupSuffix,
@@ -113,9 +126,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     featureGates: typeof options.featureGates === 'string' ? parseFeatureGates(options.featureGates).gates : options.featureGates,
     runtimeConfig: options.runtimeConfig,
     release: options.release,
-    handlers: options.handlers,
+    handlers: withTokenRequests(options.handlers, issuer),
     encryption: options.encryption,
-    chain: { ...access?.chain, audit: options.audit, testing: options.testStages },
+    chain: { ...access?.chain, audit: options.audit, testing: options.testStages, serviceAccountIssuer: issuer },
     now: options.now,
     ...(access ? { tls: access.tls } : {}),
     metrics: new ApiServerMetrics({

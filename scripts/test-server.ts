@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JsonApiObject } from '../runtime/api/index.js';
-import { type ClientConfig, bearerToken } from '../runtime/client/index.js';
+import { type ClientConfig, ResourceClient, type TokenRequestSpec, Transport, bearerToken } from '../runtime/client/index.js';
 import { nodeConnector } from '../runtime/client-node/index.js';
 import { createStore } from '../runtime/store/index.js';
 import { type ReferenceServerOptions, type RunningServer, compactionIntervalMs, startReferenceServer } from './reference-server.js';
@@ -77,6 +77,12 @@ export interface TestServer extends Connection {
   token(user: string): string;
   /** A new token of an identity that the server refuses (401) once `ttlMs` of its clock have passed. */
   issueToken(user: string, options: { ttlMs: number }): string;
+  /**
+   * A token of a service account that exists, from its `token` subresource (asked as the
+   * administrator): the spec's audiences, expirationSeconds (default 3600) and boundObjectRef. It
+   * authenticates as `system:serviceaccount:<namespace>:<name>` when the server has `users`.
+   */
+  serviceAccountToken(namespace: string, name: string, spec?: TokenRequestSpec): Promise<string>;
   /**
    * Creates objects through the API as the administrator: the objects given, or every document of
    * a YAML/JSON file or folder (CustomResourceDefinitions included); namespaces first. Returns them as created.
@@ -200,6 +206,22 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if (!identities)
         throw new TypeError('the test server was started without users; pass startTestServer({ users: { name: [groups] } })');
       return identities.issue(name, ttlMs);
+    },
+    serviceAccountToken: async (namespace, name, spec = {}) => {
+      const client = new ResourceClient(
+        new Transport(connect(user).clientConfig),
+        {
+          group: '',
+          version: 'v1',
+          resource: 'serviceaccounts',
+          kind: 'ServiceAccount',
+          listKind: 'ServiceAccountList',
+          namespaced: true,
+          subresources: ['token'],
+        },
+        namespace,
+      );
+      return (await client.createToken(name, spec)).status.token;
     },
     snapshot: () => takeSnapshot(objects),
     restore,

@@ -4,7 +4,7 @@ import { type GeneratedFile, camelCase, tsKey, tsString, tsValue } from '../prin
 import { type EmitContext, gvAliasPrefix, gvNamespace } from './emit-context.js';
 
 /** Subresources the runtime's typed clients have verbs for. */
-const KNOWN_SUBRESOURCES = ['status', 'eviction', 'finalize'];
+const KNOWN_SUBRESOURCES = ['status', 'eviction', 'finalize', 'token'];
 const ALL_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 
 /**

@@ -270,6 +270,8 @@ const ACTIONS: Record<string, Action> = {
 
 const SUBRESOURCE_ACTIONS: Record<string, string> = { get: 'get', put: 'update', patch: 'patch' };
 const SUBRESOURCE_OPERATIONS: Record<string, string> = { get: 'get', put: 'replace', patch: 'patch' };
+/** Subresources that only take a POST of their own kind (an Eviction, a TokenRequest), by their operation's verb. */
+const POST_ONLY_SUBRESOURCES: Record<string, string> = { eviction: 'createEviction', token: 'createToken' };
 
 /** The component of the request body of a patch, as the real system names it. */
 const PATCH_SCHEMA = 'meta.svc.io.v1.Patch';
@@ -354,12 +356,9 @@ function addPaths(doc: OpenApiDocument, gv: GroupVersion, t: NamedType, r: Resou
     at(a.on === 'collection' ? scoped : `${scoped}/{name}`)[a.method] = op(verb, a);
   }
   for (const sub of r.subresources) {
-    if (sub === 'eviction') {
-      at(`${scoped}/{name}/eviction`).post = op(
-        'createEviction',
-        { ...ACTIONS.create!, params: ['dryRun', 'fieldManager', 'fieldValidation'] },
-        sub,
-      );
+    const postOnly = POST_ONLY_SUBRESOURCES[sub];
+    if (postOnly) {
+      at(`${scoped}/{name}/${sub}`).post = op(postOnly, { ...ACTIONS.create!, params: ['dryRun', 'fieldManager', 'fieldValidation'] }, sub);
     } else {
       const p = at(`${scoped}/{name}/${sub}`);
       for (const [method, verb] of Object.entries(SUBRESOURCE_ACTIONS)) {

@@ -1,12 +1,15 @@
 /**
  * The roles and bindings a server creates at start when it authorizes with RBAC, as upstream's
  * bootstrap policy does: `cluster-admin` for the `system:masters` group, discovery and the
- * self-reviews (`kubectl auth can-i`) for every authenticated user, and the public health and
- * version paths for everyone, anonymous users included. Everything else must be granted.
+ * self-reviews (`kubectl auth can-i`) for every authenticated user, the public health and
+ * version paths for everyone, anonymous users included, and the service-account issuer's discovery
+ * documents for service accounts. Everything else must be granted.
  */
 import { SPEC_GROUP_SUFFIX, groupWithSuffix } from '../api/index.js';
 import { AUTHORIZATION_GROUP } from './sar.js';
 import { RBAC_GROUP } from './rbac.js';
+import { JWKS_PATH, OPENID_CONFIGURATION_PATH } from './service-account/discovery.js';
+import { SERVICE_ACCOUNTS_GROUP } from './service-account/claims.js';
 import { AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP } from './user.js';
 
 /** The group whose members may do anything (upstream's superuser group). */
@@ -32,6 +35,7 @@ function binding(rbac: string, name: string, role: string, groups: string[]): Ma
 }
 
 const PUBLIC_PATHS = ['/healthz', '/livez', '/readyz', '/version', '/version/'];
+const ISSUER_DISCOVERY_PATHS = [OPENID_CONFIGURATION_PATH, `${OPENID_CONFIGURATION_PATH}/`, JWKS_PATH, `${JWKS_PATH}/`];
 
 /** ClusterRoles first, then the bindings that reference them, naming the groups under `groupSuffix` (`--group-suffix`). */
 export function bootstrapPolicy(groupSuffix = SPEC_GROUP_SUFFIX): readonly Manifest[] {
@@ -52,10 +56,14 @@ export function bootstrapPolicy(groupSuffix = SPEC_GROUP_SUFFIX): readonly Manif
       },
     ]),
     clusterRole(rbac, 'system:public-info-viewer', [{ nonResourceURLs: PUBLIC_PATHS, verbs: ['get'] }]),
+    clusterRole(rbac, 'system:service-account-issuer-discovery', [{ nonResourceURLs: ISSUER_DISCOVERY_PATHS, verbs: ['get'] }]),
     binding(rbac, 'cluster-admin', 'cluster-admin', [MASTERS_GROUP]),
     binding(rbac, 'system:discovery', 'system:discovery', [AUTHENTICATED_GROUP]),
     binding(rbac, 'system:basic-user', 'system:basic-user', [AUTHENTICATED_GROUP]),
     binding(rbac, 'system:public-info-viewer', 'system:public-info-viewer', [AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP]),
+    // Upstream grants issuer discovery to service accounts only; an administrator who wants
+    // relying parties to read it anonymously binds the role to system:unauthenticated too.
+    binding(rbac, 'system:service-account-issuer-discovery', 'system:service-account-issuer-discovery', [SERVICE_ACCOUNTS_GROUP]),
   ];
 }
 

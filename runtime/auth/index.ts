@@ -1,7 +1,8 @@
 /**
  * runtime/auth: the authentication and authorization policy library of the reference server.
  * Request attributes from method, path and query; the authenticator chain (client certificate,
- * static token file, JWT per AuthenticationConfiguration); the authorizer chain (AlwaysAllow,
+ * static token file, JWT per AuthenticationConfiguration, service-account tokens: their keys,
+ * claims, issuer and discovery documents in `service-account/`); the authorizer chain (AlwaysAllow,
  * AlwaysDeny, RBAC, Webhook per AuthorizationConfiguration) with an explanation per decision.
  *
  * Wiring as handler-chain stages (the server owns responses, audit and TLS):
@@ -117,3 +118,30 @@ export { HttpsTransportError, type HttpsJsonOptions, type HttpsJsonResponse, htt
 export { TtlCache } from './ttl-cache.js';
 export { BOOTSTRAP_POLICY, MASTERS_GROUP, bootstrapPolicy } from './bootstrap-policy.js';
 export { FULL_AUTHORITY, escalationMessage, policyRulesOf, uncoveredRules } from './escalation.js';
+export {
+  algorithmOf,
+  generateSigningKey,
+  keyIdOf,
+  publicKeySet,
+  publicKeysFromPem,
+  ServiceAccountKeyError,
+  type SigningKey,
+  signingKeyFromPem,
+  signingKeyPem,
+} from './service-account/keys.js';
+export {
+  CREDENTIAL_ID_KEY,
+  credentialId,
+  ISSUED_CREDENTIAL_ID_ANNOTATION,
+  type KubernetesClaim,
+  NODE_NAME_KEY,
+  NODE_UID_KEY,
+  POD_NAME_KEY,
+  POD_UID_KEY,
+  SERVICE_ACCOUNTS_GROUP,
+  type ServiceAccountClaims,
+  serviceAccountsGroup,
+} from './service-account/claims.js';
+export { LEEWAY_SECONDS, ServiceAccountIssuer, type ServiceAccountIssuerOptions, type TokenCheck } from './service-account/issuer.js';
+export { type ObjectGetter, type ObjectLike, ServiceAccountTokenAuthenticator } from './service-account/authenticator.js';
+export { discoveryUnavailable, JWKS_PATH, OPENID_CONFIGURATION_PATH, openIdConfiguration } from './service-account/discovery.js';

@@ -7,6 +7,7 @@ interface SubresourceMethods {
   status: 'getStatus' | 'updateStatus' | 'applyStatus';
   eviction: 'evict';
   finalize: 'finalize';
+  token: 'createToken';
 }
 
 /** The verbs of the protocol a resource may serve. */

@@ -68,6 +68,8 @@ export type {
   ObjectMetaFields,
   ResourceInfo,
   SuccessStatus,
+  TokenRequest,
+  TokenRequestSpec,
   WatchEvent,
 } from './types.js';
 export { objectKey } from './types.js';

@@ -22,6 +22,8 @@ import {
   type ObjectList,
   type ResourceInfo,
   type SuccessStatus,
+  type TokenRequest,
+  type TokenRequestSpec,
   type WatchEvent,
   objectKey,
 } from './types.js';
@@ -187,6 +189,17 @@ export class ResourceClient<T extends ApiObject, L extends ObjectList<T> = Objec
       ...(deleteOptions ? { deleteOptions } : {}),
     };
     await this.call('POST', { name, subresource: 'eviction', body, query: writeQuery(options), options });
+  }
+
+  /**
+   * POST a TokenRequest to a service account's token subresource: a signed token
+   * (`status.token`) that expires at `status.expirationTimestamp`, for `spec.audiences` (default
+   * the API server's), bound to `spec.boundObjectRef` (a Pod or Secret) if given. The body names no
+   * apiVersion: the server serves TokenRequest under its own group names.
+   */
+  createToken(name: string, spec: TokenRequestSpec = {}, options: WriteOptions = {}): Promise<TokenRequest> {
+    const body = { kind: 'TokenRequest', metadata: { name, ...(this.namespace ? { namespace: this.namespace } : {}) }, spec };
+    return this.call('POST', { name, subresource: 'token', body, query: writeQuery(options), options });
   }
 
   /** PUT the finalize subresource (a namespace's spec.finalizers). */

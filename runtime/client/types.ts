@@ -46,7 +46,21 @@ export interface SuccessStatus {
 }
 
 /** Subresources the typed clients have verbs for. */
-export type KnownSubresource = 'status' | 'eviction' | 'finalize';
+export type KnownSubresource = 'status' | 'eviction' | 'finalize' | 'token';
+
+/** What a service account's token subresource is asked for (the TokenRequest's spec). */
+export interface TokenRequestSpec {
+  audiences?: string[];
+  /** Default 3600; at least 600. */
+  expirationSeconds?: number;
+  boundObjectRef?: { kind?: string; apiVersion?: string; name?: string; uid?: string };
+}
+
+/** The TokenRequest the token subresource answers: the spec as defaulted, and the token. */
+export interface TokenRequest extends ApiObject {
+  spec: TokenRequestSpec;
+  status: { token: string; expirationTimestamp: string };
+}
 
 /**
  * What a typed client hands to the generic one: where the resource is served, its kinds and scope,

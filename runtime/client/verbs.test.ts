@@ -188,6 +188,22 @@ describe('patches', () => {
   });
 });
 
+describe('the token subresource of service accounts', () => {
+  it('createToken posts a TokenRequest and answers the token and its expiry', async () => {
+    const accounts = client.core.v1.serviceAccounts();
+    await accounts.create({ metadata: { name: 'robot' } });
+    const issued = await accounts.createToken('robot', { expirationSeconds: 1200, audiences: ['vault'] });
+    expect(lastRequest().url).toBe(`/api/v1/namespaces/${NS}/serviceaccounts/robot/token`);
+    expect(issued.kind).toBe('TokenRequest');
+    expect(issued.spec).toEqual({ audiences: ['vault'], expirationSeconds: 1200 });
+    const payload = JSON.parse(Buffer.from(issued.status.token.split('.')[1]!, 'base64url').toString());
+    expect(payload).toMatchObject({ sub: `system:serviceaccount:${NS}:robot`, aud: ['vault'] });
+    expect(Date.parse(issued.status.expirationTimestamp)).toBe(payload.exp * 1000);
+    expect((await rejection(accounts.createToken('ghost'))).code).toBe(404);
+    expect((await rejection(accounts.createToken('robot', { expirationSeconds: 60 }))).code).toBe(422);
+  });
+});
+
 describe('status and eviction subresources', () => {
   it('updateStatus writes only the status; getStatus reads it', async () => {
     const pods = client.core.v1.pods();

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuditPolicy, Auditor, MemoryAuditBackend } from '../audit/index.js';
+import { generateSigningKey, ServiceAccountIssuer } from '../auth/index.js';
 import { type Stage, compose } from './chain.js';
 import type { RequestContext } from './context.js';
 import { type Harness, startServer } from './server.testing.js';
@@ -25,6 +26,11 @@ describe('the handler chain', () => {
       'explain',
       'rate-limit',
     ]);
+    // A server that issues service-account tokens serves its issuer's discovery documents after authorization.
+    const issuer = new ServiceAccountIssuer({ issuers: ['https://issuer.example'], signingKey: generateSigningKey() });
+    expect(defaultStages({ serviceAccountIssuer: issuer }).map((s) => s.name)).toContain('issuer-discovery');
+    const names = defaultStages({ serviceAccountIssuer: issuer }).map((s) => s.name);
+    expect(names.indexOf('issuer-discovery')).toBeGreaterThan(names.indexOf('authorize'));
   });
 
   it('composes stages: each may act before and after the rest, or answer itself', async () => {

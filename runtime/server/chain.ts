@@ -4,6 +4,7 @@
  *
  *   metrics -> kubectl-names -> audit-failed-authentication -> authenticate -> negotiate -> audit
  *     -> impersonate -> [a test server's: request-record -> fault-injection] -> authorize -> explain
+ *     -> issuer-discovery
  *     -> rate-limit -> verb handler
  *
  * The verb handlers then run, for writes: mutating admission -> defaulting and validation ->

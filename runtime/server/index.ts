@@ -1,5 +1,6 @@
 export { ApiServer, type ApiServerOptions, type ServingTls } from './server.js';
 export { StoreRbacLister } from './rbac-lister.js';
+export { storeObjectGetter } from './object-getter.js';
 export { type GroupNamed, withGroupSuffix } from './group-suffix.js';
 export type {
   AdmissionHost,
@@ -9,7 +10,7 @@ export type {
   AdmissionRequest,
   RuleChecker,
 } from './admission.js';
-export { builtinHandlers } from './builtin/index.js';
+export { builtinHandlers, tokenRequest, type TokenRequestOptions } from './builtin/index.js';
 export { celRuleChecker, checkRules } from './cel-rules.js';
 export { defaultErrors, storedDefinitionResources } from './custom-resources/index.js';
 export type { Stage } from './chain.js';

@@ -12,6 +12,7 @@ import { ADMISSION_OPTIONS, ADMISSION_USAGE, admissionFromFlags } from './serve-
 import { SERVE_ACCESS_OPTIONS, SERVE_ACCESS_USAGE, serveAccess } from './serve-access.js';
 import { SERVE_CRD_OPTIONS, SERVE_CRD_USAGE, crdsFromFlags } from './serve-crds.js';
 import { GROUP_SUFFIX_OPTIONS, GROUP_SUFFIX_USAGE, groupSuffixFromFlags, kindsAsServed } from './serve-groups.js';
+import { SERVICE_ACCOUNT_OPTIONS, SERVICE_ACCOUNT_USAGE, serviceAccountsFromFlags } from './serve-service-accounts.js';
 import { UsageError } from './usage-error.js';
 
 export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--store sqlite:<path>|memory|etcd://host:port[,...][?prefix=/p]]
@@ -20,7 +21,8 @@ export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--sto
              ${ENCRYPTION_SERVE_USAGE} ${REPLICA_USAGE}
              ${SERVE_AUDIT_USAGE}
              ${ADMISSION_USAGE}
-${SERVE_ACCESS_USAGE}`;
+${SERVE_ACCESS_USAGE}
+             ${SERVICE_ACCOUNT_USAGE}`;
 
 /** `svckit serve`: the reference server until SIGTERM or SIGINT. */
 export async function serveCommand(args: string[]): Promise<number> {
@@ -41,6 +43,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       ...SERVE_ACCESS_OPTIONS,
       ...SERVE_CRD_OPTIONS,
       ...GROUP_SUFFIX_OPTIONS,
+      ...SERVICE_ACCOUNT_OPTIONS,
     },
     strict: true,
   });
@@ -70,6 +73,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     ...audit.options,
     ...(access.access ? { access: access.access } : {}),
     ...crdsFromFlags(values),
+    ...serviceAccountsFromFlags(values),
     groupSuffix,
   });
   process.stdout.write(`listening on ${url}\n`);

@@ -2,7 +2,19 @@
 // Source: schemas/authentication.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
+import { defaultTokenRequest } from './defaults.js';
+import { TokenRequestSchema } from './schema.js';
+import { validateTokenRequest } from './validate.js';
 
 /** Every kind of authentication.svc.io v1, for the runtime. */
 export const authenticationV1Kinds: readonly KindRegistration[] = [
+  {
+    group: 'authentication.svc.io',
+    version: 'v1',
+    kind: 'TokenRequest',
+    apiVersion: 'authentication.svc.io/v1',
+    schema: TokenRequestSchema,
+    validate: validateTokenRequest,
+    setDefaults: defaultTokenRequest,
+  },
 ];

@@ -2,6 +2,62 @@
 // Source: schemas/authentication.svc.io/v1.yaml
 
 import type { ObjectSchema } from '../../../runtime/schema/index.js';
+import { ObjectMetaSchema } from '../../meta.svc.io/v1/schema.js';
+
+/** Schema descriptor of {@link BoundObjectReference} (schemas/authentication.svc.io/v1.yaml .definitions.BoundObjectReference). */
+export const BoundObjectReferenceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'authentication.svc.io.v1.BoundObjectReference',
+  fields: [
+    { name: 'kind', schema: { type: 'string' }, proto: 1 },
+    { name: 'apiVersion', schema: { type: 'string' }, proto: 2 },
+    { name: 'name', schema: { type: 'string' }, proto: 3 },
+    { name: 'uid', schema: { type: 'string' }, proto: 4 },
+  ],
+};
+
+/** Schema descriptor of {@link TokenRequest} (schemas/authentication.svc.io/v1.yaml .definitions.TokenRequest). */
+export const TokenRequestSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'authentication.svc.io.v1.TokenRequest',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['authentication.svc.io/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['TokenRequest'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    {
+      name: 'spec',
+      schema: { type: 'ref', ref: () => TokenRequestSpecSchema },
+      required: true,
+      proto: 2,
+    },
+    { name: 'status', schema: { type: 'ref', ref: () => TokenRequestStatusSchema }, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link TokenRequestSpec} (schemas/authentication.svc.io/v1.yaml .definitions.TokenRequestSpec). */
+export const TokenRequestSpecSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'authentication.svc.io.v1.TokenRequestSpec',
+  fields: [
+    {
+      name: 'audiences',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 1,
+    },
+    { name: 'expirationSeconds', schema: { type: 'integer', format: 'int64', default: 3600 }, proto: 4 },
+    { name: 'boundObjectRef', schema: { type: 'ref', ref: () => BoundObjectReferenceSchema }, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link TokenRequestStatus} (schemas/authentication.svc.io/v1.yaml .definitions.TokenRequestStatus). */
+export const TokenRequestStatusSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'authentication.svc.io.v1.TokenRequestStatus',
+  fields: [
+    { name: 'token', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'expirationTimestamp', schema: { type: 'date-time' }, required: true, proto: 2 },
+  ],
+};
 
 /** Schema descriptor of {@link UserInfo} (schemas/authentication.svc.io/v1.yaml .definitions.UserInfo). */
 export const UserInfoSchema: ObjectSchema = {

@@ -49,8 +49,8 @@ export interface CoreV1Client {
   /** {@link Service}: `services(namespace)`, `services.all()` (subresources status). */
   readonly services: NamespacedResource<Service, ServiceList, 'status'>;
 
-  /** {@link ServiceAccount}: `serviceAccounts(namespace)`, `serviceAccounts.all()`. */
-  readonly serviceAccounts: NamespacedResource<ServiceAccount, ServiceAccountList>;
+  /** {@link ServiceAccount}: `serviceAccounts(namespace)`, `serviceAccounts.all()` (subresources token). */
+  readonly serviceAccounts: NamespacedResource<ServiceAccount, ServiceAccountList, 'token'>;
 }
 
 /**
@@ -73,6 +73,6 @@ export function coreV1Client(transport: Transport): CoreV1Client {
     resourceQuotas: namespacedResource<ResourceQuota, ResourceQuotaList>(transport, { group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', listKind: 'ResourceQuotaList', namespaced: true, subresources: ['status'] }),
     secrets: namespacedResource<Secret, SecretList>(transport, { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', listKind: 'SecretList', namespaced: true, subresources: [] }),
     services: namespacedResource<Service, ServiceList>(transport, { group: '', version: 'v1', resource: 'services', kind: 'Service', listKind: 'ServiceList', namespaced: true, subresources: ['status'] }),
-    serviceAccounts: namespacedResource<ServiceAccount, ServiceAccountList>(transport, { group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', listKind: 'ServiceAccountList', namespaced: true, subresources: [] }),
+    serviceAccounts: namespacedResource<ServiceAccount, ServiceAccountList>(transport, { group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', listKind: 'ServiceAccountList', namespaced: true, subresources: ['token'] }),
   };
 }

@@ -523,7 +523,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       singular: 'serviceaccount',
       scope: 'Namespaced',
       verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
-      subresources: [],
+      subresources: ['token'],
       shortNames: ['sa'],
       categories: [],
       printerColumns: [
@@ -533,6 +533,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      subresourceHandlers: { token: 'service-account-token' },
     },
   },
   {

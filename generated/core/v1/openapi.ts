@@ -787,7 +787,7 @@ const part90 = [
   {
     "name": "name",
     "in": "path",
-    "description": "name of the PersistentVolumeClaim",
+    "description": "name of the ServiceAccount",
     "required": true,
     "schema": {
       "type": "string",
@@ -809,6 +809,28 @@ const part91 = [
   {
     "name": "name",
     "in": "path",
+    "description": "name of the PersistentVolumeClaim",
+    "required": true,
+    "schema": {
+      "type": "string",
+      "uniqueItems": true
+    }
+  },
+  part5,
+  {
+    "name": "pretty",
+    "in": "query",
+    "description": "If 'true', then the output is pretty printed.",
+    "schema": {
+      "type": "string",
+      "uniqueItems": true
+    }
+  }
+];
+const part92 = [
+  {
+    "name": "name",
+    "in": "path",
     "description": "name of the ReplicationController",
     "required": true,
     "schema": {
@@ -827,7 +849,7 @@ const part91 = [
     }
   }
 ];
-const part92 = {
+const part93 = {
   "requiredDuringSchedulingIgnoredDuringExecution": {
     "description": "Terms that must all be satisfied at scheduling time.",
     "type": "array",
@@ -845,96 +867,96 @@ const part92 = {
     "x-kubernetes-list-type": "atomic"
   }
 };
-const part93 = {
+const part94 = {
   "200": part28,
   "201": part32,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part94 = {
+const part95 = {
   "200": part31,
   "201": part36,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part95 = {
+const part96 = {
   "200": part34,
   "201": part40,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part96 = {
+const part97 = {
   "200": part39,
   "201": part43,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part97 = [
+const part98 = [
   part10,
   part13,
   part19
 ];
-const part98 = {
+const part99 = {
   "200": part42,
   "201": part45,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part99 = {
+const part100 = {
   "200": part47,
   "201": part53,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part100 = {
+const part101 = {
   "200": part48,
   "201": part54,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part101 = {
+const part102 = {
   "200": part49,
   "201": part55,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part102 = {
+const part103 = {
   "200": part50,
   "201": part59,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part103 = {
+const part104 = {
   "200": part61,
   "201": part63,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part104 = {
+const part105 = {
   "200": part62,
   "201": part65,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part105 = {
+const part106 = {
   "200": part67,
   "201": part69,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part106 = [
+const part107 = [
   part10,
   part2,
   {
@@ -948,21 +970,21 @@ const part106 = [
   },
   part15
 ];
-const part107 = {
+const part108 = {
   "200": part73,
   "201": part76,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part108 = {
+const part109 = {
   "200": part74,
   "201": part77,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part109 = [
+const part110 = [
   part10,
   part13,
   part19,
@@ -976,7 +998,7 @@ const part109 = [
     }
   }
 ];
-const part110 = {
+const part111 = {
   "200": part28,
   "201": part32,
   "202": part33,
@@ -984,7 +1006,15 @@ const part110 = {
     "description": "Unauthorized"
   }
 };
-const part111 = [
+const part112 = {
+  "200": part62,
+  "201": part65,
+  "202": part66,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part113 = [
   {
     "name": "allowWatchBookmarks",
     "in": "query",
@@ -1028,7 +1058,7 @@ const part111 = [
     }
   }
 ];
-const part112 = [
+const part114 = [
   part9,
   part10,
   part3,
@@ -1122,7 +1152,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ConfigMap",
         "operationId": "updateCoreV1ConfigMap",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1133,7 +1163,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part99,
+        "responses": part100,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1147,9 +1177,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ConfigMap",
         "operationId": "patchCoreV1ConfigMap",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part99,
+        "responses": part100,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1163,7 +1193,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ConfigMap",
         "operationId": "deleteCoreV1ConfigMap",
-        "parameters": part106,
+        "parameters": part107,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1196,7 +1226,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified ConfigMap",
         "operationId": "listCoreV1ConfigMap",
-        "parameters": part111,
+        "parameters": part113,
         "responses": {
           "200": {
             "description": "OK",
@@ -1235,7 +1265,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ConfigMap",
         "operationId": "createCoreV1ConfigMap",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1267,7 +1297,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ConfigMap",
         "operationId": "deletecollectionCoreV1ConfigMap",
-        "parameters": part112,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1334,7 +1364,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Endpoints",
         "operationId": "updateCoreV1Endpoints",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1345,7 +1375,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part100,
+        "responses": part101,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1359,9 +1389,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Endpoints",
         "operationId": "patchCoreV1Endpoints",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part100,
+        "responses": part101,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1375,7 +1405,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Endpoints",
         "operationId": "deleteCoreV1Endpoints",
-        "parameters": part106,
+        "parameters": part107,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1408,7 +1438,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified Endpoints",
         "operationId": "listCoreV1Endpoints",
-        "parameters": part111,
+        "parameters": part113,
         "responses": {
           "200": {
             "description": "OK",
@@ -1447,7 +1477,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Endpoints",
         "operationId": "createCoreV1Endpoints",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1479,7 +1509,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Endpoints",
         "operationId": "deletecollectionCoreV1Endpoints",
-        "parameters": part112,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1546,7 +1576,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Event",
         "operationId": "updateCoreV1Event",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1557,7 +1587,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part95,
+        "responses": part96,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1571,9 +1601,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Event",
         "operationId": "patchCoreV1Event",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part95,
+        "responses": part96,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1587,7 +1617,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Event",
         "operationId": "deleteCoreV1Event",
-        "parameters": part106,
+        "parameters": part107,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1620,7 +1650,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified Event",
         "operationId": "listCoreV1Event",
-        "parameters": part111,
+        "parameters": part113,
         "responses": {
           "200": {
             "description": "OK",
@@ -1659,7 +1689,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Event",
         "operationId": "createCoreV1Event",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1691,7 +1721,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Event",
         "operationId": "deletecollectionCoreV1Event",
-        "parameters": part112,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1758,7 +1788,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified LimitRange",
         "operationId": "updateCoreV1LimitRange",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1769,7 +1799,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part102,
+        "responses": part103,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1783,9 +1813,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified LimitRange",
         "operationId": "patchCoreV1LimitRange",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part102,
+        "responses": part103,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1799,7 +1829,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified LimitRange",
         "operationId": "deleteCoreV1LimitRange",
-        "parameters": part106,
+        "parameters": part107,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1832,7 +1862,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified LimitRange",
         "operationId": "listCoreV1LimitRange",
-        "parameters": part111,
+        "parameters": part113,
         "responses": {
           "200": {
             "description": "OK",
@@ -1871,7 +1901,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified LimitRange",
         "operationId": "createCoreV1LimitRange",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1903,7 +1933,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified LimitRange",
         "operationId": "deletecollectionCoreV1LimitRange",
-        "parameters": part112,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1944,7 +1974,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Namespace",
         "operationId": "updateCoreV1Namespace",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1955,7 +1985,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part101,
+        "responses": part102,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1969,9 +1999,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Namespace",
         "operationId": "patchCoreV1Namespace",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part101,
+        "responses": part102,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1985,7 +2015,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Namespace",
         "operationId": "deleteCoreV1Namespace",
-        "parameters": part106,
+        "parameters": part107,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2028,7 +2058,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified Namespace",
         "operationId": "listCoreV1Namespace",
-        "parameters": part111,
+        "parameters": part113,
         "responses": {
           "200": {
             "description": "OK",
@@ -2067,7 +2097,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Namespace",
         "operationId": "createCoreV1Namespace",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2116,7 +2146,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Namespace",
         "operationId": "replacestatusCoreV1Namespace",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2127,7 +2157,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part101,
+        "responses": part102,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2141,9 +2171,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Namespace",
         "operationId": "patchstatusCoreV1Namespace",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part101,
+        "responses": part102,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2174,7 +2204,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put finalize of the specified Namespace",
         "operationId": "replacefinalizeCoreV1Namespace",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2185,7 +2215,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part101,
+        "responses": part102,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2199,9 +2229,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch finalize of the specified Namespace",
         "operationId": "patchfinalizeCoreV1Namespace",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part101,
+        "responses": part102,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2232,7 +2262,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Node",
         "operationId": "updateCoreV1Node",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2243,7 +2273,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part94,
+        "responses": part95,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2257,9 +2287,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Node",
         "operationId": "patchCoreV1Node",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part94,
+        "responses": part95,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2273,7 +2303,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Node",
         "operationId": "deleteCoreV1Node",
-        "parameters": part106,
+        "parameters": part107,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2316,7 +2346,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified Node",
         "operationId": "listCoreV1Node",
-        "parameters": part111,
+        "parameters": part113,
         "responses": {
           "200": {
             "description": "OK",
@@ -2355,7 +2385,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Node",
         "operationId": "createCoreV1Node",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2387,7 +2417,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Node",
         "operationId": "deletecollectionCoreV1Node",
-        "parameters": part112,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2428,7 +2458,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Node",
         "operationId": "replacestatusCoreV1Node",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2439,7 +2469,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part94,
+        "responses": part95,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2453,9 +2483,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Node",
         "operationId": "patchstatusCoreV1Node",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part94,
+        "responses": part95,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2486,7 +2516,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified PersistentVolume",
         "operationId": "updateCoreV1PersistentVolume",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2497,7 +2527,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part105,
+        "responses": part106,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2511,9 +2541,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified PersistentVolume",
         "operationId": "patchCoreV1PersistentVolume",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part105,
+        "responses": part106,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2527,7 +2557,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified PersistentVolume",
         "operationId": "deleteCoreV1PersistentVolume",
-        "parameters": part106,
+        "parameters": part107,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2570,7 +2600,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified PersistentVolume",
         "operationId": "listCoreV1PersistentVolume",
-        "parameters": part111,
+        "parameters": part113,
         "responses": {
           "200": {
             "description": "OK",
@@ -2609,7 +2639,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified PersistentVolume",
         "operationId": "createCoreV1PersistentVolume",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2641,7 +2671,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified PersistentVolume",
         "operationId": "deletecollectionCoreV1PersistentVolume",
-        "parameters": part112,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2682,7 +2712,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified PersistentVolume",
         "operationId": "replacestatusCoreV1PersistentVolume",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2693,7 +2723,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part105,
+        "responses": part106,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2707,9 +2737,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified PersistentVolume",
         "operationId": "patchstatusCoreV1PersistentVolume",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part105,
+        "responses": part106,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2719,7 +2749,7 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}": {
-      "parameters": part90,
+      "parameters": part91,
       "get": {
         "tags": [
           "coreV1"
@@ -2740,7 +2770,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified PersistentVolumeClaim",
         "operationId": "updateCoreV1PersistentVolumeClaim",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2751,7 +2781,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part107,
+        "responses": part108,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2765,9 +2795,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified PersistentVolumeClaim",
         "operationId": "patchCoreV1PersistentVolumeClaim",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part107,
+        "responses": part108,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2781,7 +2811,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified PersistentVolumeClaim",
         "operationId": "deleteCoreV1PersistentVolumeClaim",
-        "parameters": part106,
+        "parameters": part107,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2814,7 +2844,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified PersistentVolumeClaim",
         "operationId": "listCoreV1PersistentVolumeClaim",
-        "parameters": part111,
+        "parameters": part113,
         "responses": {
           "200": {
             "description": "OK",
@@ -2853,7 +2883,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified PersistentVolumeClaim",
         "operationId": "createCoreV1PersistentVolumeClaim",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2885,7 +2915,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified PersistentVolumeClaim",
         "operationId": "deletecollectionCoreV1PersistentVolumeClaim",
-        "parameters": part112,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2905,7 +2935,7 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}/status": {
-      "parameters": part90,
+      "parameters": part91,
       "get": {
         "tags": [
           "coreV1"
@@ -2926,7 +2956,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified PersistentVolumeClaim",
         "operationId": "replacestatusCoreV1PersistentVolumeClaim",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2937,7 +2967,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part107,
+        "responses": part108,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2951,9 +2981,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified PersistentVolumeClaim",
         "operationId": "patchstatusCoreV1PersistentVolumeClaim",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part107,
+        "responses": part108,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2984,7 +3014,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Pod",
         "operationId": "updateCoreV1Pod",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2995,7 +3025,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part93,
+        "responses": part94,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3009,9 +3039,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Pod",
         "operationId": "patchCoreV1Pod",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part93,
+        "responses": part94,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3025,7 +3055,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Pod",
         "operationId": "deleteCoreV1Pod",
-        "parameters": part106,
+        "parameters": part107,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3058,7 +3088,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified Pod",
         "operationId": "listCoreV1Pod",
-        "parameters": part111,
+        "parameters": part113,
         "responses": {
           "200": {
             "description": "OK",
@@ -3097,7 +3127,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Pod",
         "operationId": "createCoreV1Pod",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3108,7 +3138,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part110,
+        "responses": part111,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3122,7 +3152,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Pod",
         "operationId": "deletecollectionCoreV1Pod",
-        "parameters": part112,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3163,7 +3193,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Pod",
         "operationId": "replacestatusCoreV1Pod",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3174,7 +3204,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part93,
+        "responses": part94,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3188,9 +3218,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Pod",
         "operationId": "patchstatusCoreV1Pod",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part93,
+        "responses": part94,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3207,7 +3237,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post eviction of the specified Pod",
         "operationId": "createEvictionCoreV1Pod",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3218,7 +3248,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part110,
+        "responses": part111,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3228,7 +3258,7 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}": {
-      "parameters": part91,
+      "parameters": part92,
       "get": {
         "tags": [
           "coreV1"
@@ -3249,7 +3279,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ReplicationController",
         "operationId": "updateCoreV1ReplicationController",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3260,7 +3290,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part108,
+        "responses": part109,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3274,9 +3304,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ReplicationController",
         "operationId": "patchCoreV1ReplicationController",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part108,
+        "responses": part109,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3290,7 +3320,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ReplicationController",
         "operationId": "deleteCoreV1ReplicationController",
-        "parameters": part106,
+        "parameters": part107,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3323,7 +3353,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified ReplicationController",
         "operationId": "listCoreV1ReplicationController",
-        "parameters": part111,
+        "parameters": part113,
         "responses": {
           "200": {
             "description": "OK",
@@ -3362,7 +3392,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ReplicationController",
         "operationId": "createCoreV1ReplicationController",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3394,7 +3424,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ReplicationController",
         "operationId": "deletecollectionCoreV1ReplicationController",
-        "parameters": part112,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3414,7 +3444,7 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/status": {
-      "parameters": part91,
+      "parameters": part92,
       "get": {
         "tags": [
           "coreV1"
@@ -3435,7 +3465,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified ReplicationController",
         "operationId": "replacestatusCoreV1ReplicationController",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3446,7 +3476,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part108,
+        "responses": part109,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3460,9 +3490,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified ReplicationController",
         "operationId": "patchstatusCoreV1ReplicationController",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part108,
+        "responses": part109,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3472,7 +3502,7 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/scale": {
-      "parameters": part91,
+      "parameters": part92,
       "get": {
         "tags": [
           "coreV1"
@@ -3493,7 +3523,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put scale of the specified ReplicationController",
         "operationId": "replacescaleCoreV1ReplicationController",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3504,7 +3534,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part108,
+        "responses": part109,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3518,9 +3548,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch scale of the specified ReplicationController",
         "operationId": "patchscaleCoreV1ReplicationController",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part108,
+        "responses": part109,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3551,7 +3581,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ResourceQuota",
         "operationId": "updateCoreV1ResourceQuota",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3562,7 +3592,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part103,
+        "responses": part104,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3576,9 +3606,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ResourceQuota",
         "operationId": "patchCoreV1ResourceQuota",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part103,
+        "responses": part104,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3592,7 +3622,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ResourceQuota",
         "operationId": "deleteCoreV1ResourceQuota",
-        "parameters": part106,
+        "parameters": part107,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3625,7 +3655,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified ResourceQuota",
         "operationId": "listCoreV1ResourceQuota",
-        "parameters": part111,
+        "parameters": part113,
         "responses": {
           "200": {
             "description": "OK",
@@ -3664,7 +3694,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ResourceQuota",
         "operationId": "createCoreV1ResourceQuota",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3696,7 +3726,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ResourceQuota",
         "operationId": "deletecollectionCoreV1ResourceQuota",
-        "parameters": part112,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3737,7 +3767,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified ResourceQuota",
         "operationId": "replacestatusCoreV1ResourceQuota",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3748,7 +3778,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part103,
+        "responses": part104,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3762,9 +3792,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified ResourceQuota",
         "operationId": "patchstatusCoreV1ResourceQuota",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part103,
+        "responses": part104,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3821,7 +3851,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Secret",
         "operationId": "updateCoreV1Secret",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3832,7 +3862,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part96,
+        "responses": part97,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3846,9 +3876,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Secret",
         "operationId": "patchCoreV1Secret",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part96,
+        "responses": part97,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3862,7 +3892,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Secret",
         "operationId": "deleteCoreV1Secret",
-        "parameters": part106,
+        "parameters": part107,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3895,7 +3925,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified Secret",
         "operationId": "listCoreV1Secret",
-        "parameters": part111,
+        "parameters": part113,
         "responses": {
           "200": {
             "description": "OK",
@@ -3934,7 +3964,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Secret",
         "operationId": "createCoreV1Secret",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3966,7 +3996,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Secret",
         "operationId": "deletecollectionCoreV1Secret",
-        "parameters": part112,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4007,7 +4037,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Service",
         "operationId": "updateCoreV1Service",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4018,7 +4048,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part98,
+        "responses": part99,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4032,9 +4062,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Service",
         "operationId": "patchCoreV1Service",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part98,
+        "responses": part99,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4048,7 +4078,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Service",
         "operationId": "deleteCoreV1Service",
-        "parameters": part106,
+        "parameters": part107,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4081,7 +4111,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified Service",
         "operationId": "listCoreV1Service",
-        "parameters": part111,
+        "parameters": part113,
         "responses": {
           "200": {
             "description": "OK",
@@ -4120,7 +4150,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Service",
         "operationId": "createCoreV1Service",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4152,7 +4182,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Service",
         "operationId": "deletecollectionCoreV1Service",
-        "parameters": part112,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4193,7 +4223,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Service",
         "operationId": "replacestatusCoreV1Service",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4204,7 +4234,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part98,
+        "responses": part99,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4218,9 +4248,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Service",
         "operationId": "patchstatusCoreV1Service",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part98,
+        "responses": part99,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4230,28 +4260,7 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/serviceaccounts/{name}": {
-      "parameters": [
-        {
-          "name": "name",
-          "in": "path",
-          "description": "name of the ServiceAccount",
-          "required": true,
-          "schema": {
-            "type": "string",
-            "uniqueItems": true
-          }
-        },
-        part5,
-        {
-          "name": "pretty",
-          "in": "query",
-          "description": "If 'true', then the output is pretty printed.",
-          "schema": {
-            "type": "string",
-            "uniqueItems": true
-          }
-        }
-      ],
+      "parameters": part90,
       "get": {
         "tags": [
           "coreV1"
@@ -4277,7 +4286,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ServiceAccount",
         "operationId": "updateCoreV1ServiceAccount",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4288,7 +4297,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part104,
+        "responses": part105,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4302,9 +4311,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ServiceAccount",
         "operationId": "patchCoreV1ServiceAccount",
-        "parameters": part109,
+        "parameters": part110,
         "requestBody": part86,
-        "responses": part104,
+        "responses": part105,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4318,7 +4327,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ServiceAccount",
         "operationId": "deleteCoreV1ServiceAccount",
-        "parameters": part106,
+        "parameters": part107,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4351,7 +4360,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified ServiceAccount",
         "operationId": "listCoreV1ServiceAccount",
-        "parameters": part111,
+        "parameters": part113,
         "responses": {
           "200": {
             "description": "OK",
@@ -4390,7 +4399,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ServiceAccount",
         "operationId": "createCoreV1ServiceAccount",
-        "parameters": part97,
+        "parameters": part98,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4401,14 +4410,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": {
-          "200": part62,
-          "201": part65,
-          "202": part66,
-          "401": {
-            "description": "Unauthorized"
-          }
-        },
+        "responses": part112,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4422,7 +4424,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ServiceAccount",
         "operationId": "deletecollectionCoreV1ServiceAccount",
-        "parameters": part112,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4434,6 +4436,34 @@ export const openApiV3: Record<string, unknown> = {
         },
         "responses": part82,
         "x-kubernetes-action": "deletecollection",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ServiceAccount"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token": {
+      "parameters": part90,
+      "post": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "post token of the specified ServiceAccount",
+        "operationId": "createTokenCoreV1ServiceAccount",
+        "parameters": part98,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.ServiceAccount"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part112,
+        "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
           "version": "v1",
@@ -7351,7 +7381,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAffinity": {
         "description": "Inter-pod affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part92
+        "properties": part93
       },
       "core.v1.PodAffinityTerm": {
         "description": "A set of pods, by label selector and namespaces, co-located per a topology key. Shape follows the real system (not shown in the spec).",
@@ -7394,7 +7424,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAntiAffinity": {
         "description": "Inter-pod anti-affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part92
+        "properties": part93
       },
       "core.v1.PodCondition": {
         "description": "One condition of a pod. Shape follows the real system (not shown in the spec).",

@@ -6,6 +6,9 @@ import { evict } from './eviction.js';
 import { finalizeNamespace, namespaceLifecycle } from './namespaces.js';
 import { rbacEscalation } from './rbac-escalation.js';
 import { scale } from './scale.js';
+import { tokenRequest } from './service-account-token.js';
+
+export { tokenRequest, type TokenRequestOptions } from './service-account-token.js';
 import { stringData } from './secrets.js';
 import { admissionPolicyExpressions, webhookMatchConditions } from './webhook-configurations.js';
 
@@ -25,5 +28,12 @@ export const builtinHandlers: HandlerCatalog = {
     'rbac-escalation': rbacEscalation,
   },
   virtual: { 'access-review': reviewAccess, 'self-access-review': reviewOwnAccess, 'self-rules-review': reviewOwnRules },
-  subresources: { eviction: evict, finalize: finalizeNamespace, scale, 'csr-approval': approveCertificateRequest },
+  subresources: {
+    eviction: evict,
+    finalize: finalizeNamespace,
+    scale,
+    'csr-approval': approveCertificateRequest,
+    // Answers 404 until the server is given a token issuer (the reference server always is).
+    'service-account-token': tokenRequest(),
+  },
 };

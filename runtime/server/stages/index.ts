@@ -1,11 +1,13 @@
 import type { Stage } from '../chain.js';
 import type { Auditor } from '../../audit/index.js';
+import type { ServiceAccountIssuer } from '../../auth/index.js';
 import { audit, auditFailedAuthentication } from './audit.js';
 import { authenticate, type RequestAuthenticator } from './authenticate.js';
 import { ALLOW_ALL, type Authorizer, authorize } from './authorize.js';
 import { explain } from './explain.js';
 import { impersonate } from './impersonate.js';
 import { instrument } from './instrument.js';
+import { issuerDiscovery } from './issuer-discovery.js';
 import { kubectlNames } from './kubectl-names.js';
 import { negotiate } from './negotiate.js';
 import { rateLimit, type RateLimiter } from './rate-limit.js';
@@ -36,6 +38,12 @@ export interface ChainPolicies {
    * the request's user is final and before authorization, so they see and can fail every request.
    */
   testing?: readonly Stage[];
+  /**
+   * Default none: no service-account issuer discovery (`/.well-known/openid-configuration` and
+   * `/openid/v1/jwks` are 404). The reference server's issuer, which also signs the `token`
+   * subresource's tokens.
+   */
+  serviceAccountIssuer?: ServiceAccountIssuer;
 }
 
 /** The authorization policy of a server: the configured one, or {@link ALLOW_ALL}. */
@@ -59,6 +67,7 @@ export function defaultStages(policies: ChainPolicies): Stage[] {
     ...(policies.testing ?? []),
     authorize,
     explain,
+    ...(policies.serviceAccountIssuer ? [issuerDiscovery(policies.serviceAccountIssuer)] : []),
     rateLimit(policies.rateLimiter),
   ];
 }

@@ -1,0 +1,90 @@
+/**
+ * The reference server's service-account tokens, wired from `runtime/auth` and `runtime/server`:
+ * the issuer (its issuers, audiences and keys), the `serviceaccounts/token` handler that signs
+ * with it, and the authenticator that accepts its tokens while their account (and bound object)
+ * exists. Without a `--service-account-signing-key-file` the server signs with a key kept in its
+ * store, created by the first server to start on it: tokens survive a restart on the same SQLite
+ * file, and every replica on one etcd signs and verifies with the same key.
+ */
+import type { KeyObject } from 'node:crypto';
+import { allKinds } from '../generated/kinds.js';
+import {
+  type Authenticator,
+  generateSigningKey,
+  ServiceAccountIssuer,
+  ServiceAccountTokenAuthenticator,
+  type SigningKey,
+  signingKeyFromPem,
+  signingKeyPem,
+} from '../runtime/auth/index.js';
+import { type ApiServer, type HandlerCatalog, storeObjectGetter, tokenRequest } from '../runtime/server/index.js';
+import type { Store } from '../runtime/store/index.js';
+
+/** The issuer when none is named: kubeadm's (and kind's, minikube's) `--service-account-issuer`. */
+export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
+
+export interface ServiceAccountOptions {
+  /** `--service-account-issuer` (repeatable): the first issues, all are accepted; default {@link DEFAULT_SERVICE_ACCOUNT_ISSUER}. */
+  issuers?: readonly string[];
+  /** `--service-account-signing-key-file`; default a key kept in the store. */
+  signingKey?: SigningKey;
+  /** `--service-account-key-file`: more public keys that verify (the signing key's always does). */
+  verificationKeys?: readonly KeyObject[];
+  /** `--api-audiences`; default the issuer. */
+  apiAudiences?: readonly string[];
+  /** `--service-account-max-token-expiration` in seconds; default no maximum. */
+  maxExpirationSeconds?: number;
+  /** `--service-account-jwks-uri`; default the server's own `/openid/v1/jwks`. */
+  jwksUri?: string;
+}
+
+/** Where the generated signing key is kept: outside every resource prefix, so no list or watch sees it (and `reset()` keeps it). */
+const SIGNING_KEY = '/svckit/service-account-signing-key';
+
+/** The signing key kept in the store, created (and kept) by the first server to start on it. */
+async function keptSigningKey(store: Store): Promise<SigningKey> {
+  const kept = await store.get(SIGNING_KEY);
+  if (kept) return signingKeyFromPem(kept.value, `the store's ${SIGNING_KEY}`);
+  const key = generateSigningKey();
+  try {
+    await store.create(SIGNING_KEY, signingKeyPem(key));
+    return key;
+  } catch {
+    // Another replica won the race: sign with its key.
+    return signingKeyFromPem((await store.get(SIGNING_KEY))!.value, `the store's ${SIGNING_KEY}`);
+  }
+}
+
+/** The issuer of a server over `store`, reading the server's clock. */
+export async function serviceAccountIssuer(o: ServiceAccountOptions, store: Store, now?: () => Date): Promise<ServiceAccountIssuer> {
+  return new ServiceAccountIssuer({
+    issuers: o.issuers && o.issuers.length > 0 ? o.issuers : [DEFAULT_SERVICE_ACCOUNT_ISSUER],
+    signingKey: o.signingKey ?? (await keptSigningKey(store)),
+    ...(o.verificationKeys ? { verificationKeys: o.verificationKeys } : {}),
+    ...(o.apiAudiences ? { apiAudiences: o.apiAudiences } : {}),
+    ...(o.maxExpirationSeconds ? { maxExpirationSeconds: o.maxExpirationSeconds } : {}),
+    ...(o.jwksUri ? { jwksUri: o.jwksUri } : {}),
+    ...(now ? { now } : {}),
+  });
+}
+
+const TOKEN_REQUEST_KIND = allKinds.find((k) => k.group === 'authentication.svc.io' && k.kind === 'TokenRequest');
+
+/** The handler catalogue with the token subresource signing with `issuer` (over the `given` one's other names). */
+export function withTokenRequests(given: HandlerCatalog | undefined, issuer: ServiceAccountIssuer): HandlerCatalog {
+  return {
+    ...given,
+    subresources: {
+      'service-account-token': tokenRequest({ issuer, ...(TOKEN_REQUEST_KIND ? { kind: TOKEN_REQUEST_KIND } : {}) }),
+      ...given?.subresources,
+    },
+  };
+}
+
+/** The authenticator of the issuer's tokens, reading the server's objects. */
+export function serviceAccountAuthenticator(issuer: ServiceAccountIssuer, server: () => ApiServer): Authenticator {
+  return new ServiceAccountTokenAuthenticator(
+    issuer,
+    storeObjectGetter(() => server().context),
+  );
+}
