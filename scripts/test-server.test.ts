@@ -477,9 +477,18 @@ describe('startTestServer: identities and the request record', () => {
     expect((await alice.core.v1.configMaps('default').get('shared')).metadata?.name).toBe('shared');
     // bob is not in devs.
     expect((await call(s, 'GET', `${CONFIGMAPS}/shared`, undefined, s.token('bob'))).status).toBe(403);
-    // kubectl reads the user's token from its config file.
+    // Over plain HTTP kubectl leaves the token out (client-go sends credentials only over TLS):
+    // the request is anonymous. `tls: true` is the way to act as bob through kubectl (tested above).
+    const since = s.requests().length;
     const out = await run('kubectl', ['--kubeconfig', s.as('bob').configFile, 'get', 'configmaps']).catch((e: { stderr: string }) => e);
     expect((out as { stderr: string }).stderr).toMatch(/forbidden/i);
+    const users = new Set(
+      s
+        .requests()
+        .slice(since)
+        .map((r) => r.user),
+    );
+    expect([...users]).toEqual(['system:anonymous']);
     expect(() => s.as('carol')).toThrow(/no user "carol"/);
   });
 
