@@ -3,7 +3,8 @@
  * bootstrap policy does: `cluster-admin` for the `system:masters` group, discovery and the
  * self-reviews (`kubectl auth can-i`) for every authenticated user, the public health and
  * version paths for everyone, anonymous users included, and the service-account issuer's discovery
- * documents for service accounts. Everything else must be granted.
+ * documents for service accounts; and the user-facing `admin`, `edit` and `view` roles to bind.
+ * Everything else must be granted.
  */
 import { SPEC_GROUP_SUFFIX, groupWithSuffix } from '../api/index.js';
 import { AUTHORIZATION_GROUP } from './sar.js';
@@ -11,6 +12,7 @@ import { RBAC_GROUP } from './rbac.js';
 import { JWKS_PATH, OPENID_CONFIGURATION_PATH } from './service-account/discovery.js';
 import { SERVICE_ACCOUNTS_GROUP } from './service-account/claims.js';
 import { AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP } from './user.js';
+import { userFacingRoles } from './user-facing-roles.js';
 
 /** The group whose members may do anything (upstream's superuser group). */
 export const MASTERS_GROUP = 'system:masters';
@@ -22,6 +24,16 @@ type Manifest = Record<string, unknown> & { kind: string; metadata: { name: stri
 
 function clusterRole(rbac: string, name: string, rules: Record<string, string[]>[]): Manifest {
   return { apiVersion: `${rbac}/v1`, kind: 'ClusterRole', metadata: { name, labels: BOOTSTRAP_LABELS }, rules };
+}
+
+/** admin, edit, view and the roles they gather, labelled to join one another. */
+function userFacing(rbac: string, groupSuffix: string): Manifest[] {
+  return userFacingRoles(rbac, (g) => groupWithSuffix(g, groupSuffix)).map((r) => ({
+    apiVersion: `${rbac}/v1`,
+    kind: 'ClusterRole',
+    metadata: { name: r.name, labels: { ...BOOTSTRAP_LABELS, ...Object.fromEntries(r.joins.map((l) => [l, 'true'])) } },
+    ...(r.gathers ? { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [r.gathers]: 'true' } }] } } : { rules: r.rules }),
+  }));
 }
 
 function binding(rbac: string, name: string, role: string, groups: string[]): Manifest {
@@ -57,6 +69,7 @@ export function bootstrapPolicy(groupSuffix = SPEC_GROUP_SUFFIX): readonly Manif
     ]),
     clusterRole(rbac, 'system:public-info-viewer', [{ nonResourceURLs: PUBLIC_PATHS, verbs: ['get'] }]),
     clusterRole(rbac, 'system:service-account-issuer-discovery', [{ nonResourceURLs: ISSUER_DISCOVERY_PATHS, verbs: ['get'] }]),
+    ...userFacing(rbac, groupSuffix),
     binding(rbac, 'cluster-admin', 'cluster-admin', [MASTERS_GROUP]),
     binding(rbac, 'system:discovery', 'system:discovery', [AUTHENTICATED_GROUP]),
     binding(rbac, 'system:basic-user', 'system:basic-user', [AUTHENTICATED_GROUP]),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { requestAttributes } from './attributes.js';
 import { AuthorizerChain, forbiddenMessage } from './authorize.js';
+import { bootstrapPolicy } from './bootstrap-policy.js';
 import { RbacAuthorizer, StaticRbacLister, type BindingObject, type RoleObject } from './rbac.js';
 import { type PolicyRule, ruleAllows, subjectMatches } from './rbac-rules.js';
 import type { UserInfo } from './user.js';
@@ -310,5 +311,47 @@ describe('ClusterRole aggregation', () => {
 
   it('does not grant the rules of ClusterRoles the selectors do not match', async () => {
     expect((await authorizer.authorize({ user: alice, attributes: attrs('GET', '/api/v1/pods?watch=1') })).decision).toBe('NoOpinion');
+  });
+});
+
+describe("upstream's user-facing roles in the bootstrap policy", () => {
+  const policy = bootstrapPolicy();
+  const clusterRoles = policy.filter((m) => m.kind === 'ClusterRole') as unknown as RoleObject[];
+  const bound = (role: string) =>
+    new RbacAuthorizer(
+      new StaticRbacLister({
+        clusterRoles,
+        roleBindings: [
+          { metadata: { name: 'b', namespace: 'team' }, subjects: [{ kind: 'User', name: 'alice' }], roleRef: ref('ClusterRole', role) },
+        ],
+      }),
+    );
+  const can = async (role: string, method: string, url: string) =>
+    (await bound(role).authorize({ user: alice, attributes: attrs(method, url) })).decision === 'Allow';
+
+  it.each([
+    ['view', 'GET', '/api/v1/namespaces/team/pods', true],
+    ['view', 'GET', '/apis/apps/v1/namespaces/team/deployments/d/scale', true],
+    ['view', 'GET', '/api/v1/namespaces/team/secrets', false],
+    ['view', 'POST', '/api/v1/namespaces/team/configmaps', false],
+    ['edit', 'GET', '/api/v1/namespaces/team/secrets', true],
+    ['edit', 'POST', '/apis/apps/v1/namespaces/team/deployments', true],
+    ['edit', 'PUT', '/apis/coordination.svc.io/v1/namespaces/team/leases/l', true],
+    // edit gathers view's rules through view joining it.
+    ['edit', 'GET', '/apis/discovery.svc.io/v1/namespaces/team/endpointslices', true],
+    ['edit', 'POST', '/apis/rbac.authorization.svc.io/v1/namespaces/team/roles', false],
+    ['admin', 'POST', '/apis/rbac.authorization.svc.io/v1/namespaces/team/rolebindings', true],
+    // admin gathers edit, which gathers view: two levels of aggregation.
+    ['admin', 'POST', '/api/v1/namespaces/team/serviceaccounts/sa/token', true],
+    ['admin', 'GET', '/api/v1/namespaces/team/pods/p/log', true],
+    ['admin', 'DELETE', '/api/v1/nodes/n', false],
+  ])('%s: %s %s is %s', async (role, method, url, allowed) => {
+    expect(await can(role, method, url)).toBe(allowed);
+  });
+
+  it('names the groups under the server suffix', () => {
+    const view = bootstrapPolicy('k8s.io').find((m) => m.metadata.name === 'system:aggregate-to-view') as unknown as RoleObject;
+    expect(view.metadata.labels).toMatchObject({ 'rbac.authorization.k8s.io/aggregate-to-view': 'true' });
+    expect(view.rules?.flatMap((r) => r.apiGroups ?? [])).toContain('discovery.k8s.io');
   });
 });

@@ -92,15 +92,20 @@ export class RbacAuthorizer implements Authorizer {
     readonly name = 'rbac',
   ) {}
 
-  private async rulesOf(role: RoleObject): Promise<SourcedRule[]> {
+  /**
+   * The role's rules and those its aggregationRule gathers, through aggregated roles in turn (`edit`
+   * joins `admin` with what it gathers itself, as upstream's aggregation controller writes it).
+   */
+  private async rulesOf(role: RoleObject, seen = new Set<string>()): Promise<SourcedRule[]> {
     const own = (role.rules ?? []).map((rule, index) => ({ rule, index }));
     const selectors = role.aggregationRule?.clusterRoleSelectors ?? [];
     if (selectors.length === 0 || !this.lister.clusterRoles) return own;
+    seen.add(role.metadata.name);
     const gathered: SourcedRule[] = [];
     for (const other of await this.lister.clusterRoles()) {
-      if (other.metadata.name === role.metadata.name) continue;
+      if (seen.has(other.metadata.name)) continue;
       if (!selectors.some((s) => labelSelectorFromObject(s).matches(other.metadata.labels))) continue;
-      (other.rules ?? []).forEach((rule, index) => gathered.push({ rule, index, from: other.metadata.name }));
+      for (const r of await this.rulesOf(other, seen)) gathered.push({ rule: r.rule, index: r.index, from: r.from ?? other.metadata.name });
     }
     return [...own, ...gathered];
   }

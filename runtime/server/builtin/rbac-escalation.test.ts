@@ -50,7 +50,7 @@ async function asAdmin(method: string, path: string, body: unknown): Promise<voi
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ users: { bob: ['devs'], carol: [] } });
+  server = await startTestServer({ users: { bob: ['devs'], carol: [], frank: [] } });
   await asAdmin(
     'POST',
     ROLES,
@@ -158,6 +158,17 @@ describe('a binding written by a user who lacks bind', () => {
     const edit = await call('bob', 'POST', BINDINGS, binding('carol-edit', { kind: 'ClusterRole', name: 'editor' }));
     expect(edit.status).toBe(403);
     expect(edit.body.message).toContain('{APIGroups:[""], Resources:["secrets"], Verbs:["get" "list"]}');
+  });
+});
+
+describe("the namespace's admin (the bootstrap `admin` role)", () => {
+  it('may bind `view` and `edit` in the namespace, which it holds through aggregation, and not cluster-admin', async () => {
+    await asAdmin('POST', BINDINGS, binding('frank-admin', { kind: 'ClusterRole', name: 'admin' }, 'frank'));
+    for (const role of ['view', 'edit']) {
+      const res = await call('frank', 'POST', BINDINGS, binding(`carol-${role}-by-frank`, { kind: 'ClusterRole', name: role }));
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    expect((await call('frank', 'POST', BINDINGS, binding('carol-root', { kind: 'ClusterRole', name: 'cluster-admin' }))).status).toBe(403);
   });
 });
 
