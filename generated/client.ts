@@ -2,6 +2,7 @@
 // Source: schemas/admissionregistration.svc.io/v1.yaml
 // Source: schemas/apiextensions.svc.io/v1.yaml
 // Source: schemas/apps/v1.yaml
+// Source: schemas/authentication.svc.io/v1.yaml
 // Source: schemas/authorization.svc.io/v1.yaml
 // Source: schemas/autoscaling/v2.yaml
 // Source: schemas/autoscaling/v2beta2.yaml
@@ -29,6 +30,7 @@ import { type ClientConfig, Transport } from '../runtime/client/index.js';
 import { type AdmissionregistrationV1Client, admissionregistrationV1Client } from './admissionregistration.svc.io/v1/client.js';
 import { type ApiextensionsV1Client, apiextensionsV1Client } from './apiextensions.svc.io/v1/client.js';
 import { type AppsV1Client, appsV1Client } from './apps/v1/client.js';
+import { type AuthenticationV1Client, authenticationV1Client } from './authentication.svc.io/v1/client.js';
 import { type AuthorizationV1Client, authorizationV1Client } from './authorization.svc.io/v1/client.js';
 import { type AutoscalingV2Client, autoscalingV2Client } from './autoscaling/v2/client.js';
 import { type AutoscalingV2beta2Client, autoscalingV2beta2Client } from './autoscaling/v2beta2/client.js';
@@ -65,6 +67,10 @@ export interface Client {
   /** apps (`/apis/apps`). */
   readonly apps: {
     readonly v1: AppsV1Client;
+  };
+  /** authentication.svc.io (`/apis/authentication.svc.io`). */
+  readonly authentication: {
+    readonly v1: AuthenticationV1Client;
   };
   /** authorization.svc.io (`/apis/authorization.svc.io`). */
   readonly authorization: {
@@ -151,6 +157,7 @@ export function createClient(config: ClientConfig | Transport): Client {
     admissionregistration: { v1: admissionregistrationV1Client(transport) },
     apiextensions: { v1: apiextensionsV1Client(transport) },
     apps: { v1: appsV1Client(transport) },
+    authentication: { v1: authenticationV1Client(transport) },
     authorization: { v1: authorizationV1Client(transport) },
     autoscaling: { v2: autoscalingV2Client(transport), v2beta2: autoscalingV2beta2Client(transport) },
     batch: { v1: batchV1Client(transport), v1beta1: batchV1beta1Client(transport) },

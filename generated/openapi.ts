@@ -2,6 +2,7 @@
 // Source: schemas/admissionregistration.svc.io/v1.yaml
 // Source: schemas/apiextensions.svc.io/v1.yaml
 // Source: schemas/apps/v1.yaml
+// Source: schemas/authentication.svc.io/v1.yaml
 // Source: schemas/authorization.svc.io/v1.yaml
 // Source: schemas/autoscaling/v2.yaml
 // Source: schemas/autoscaling/v2beta2.yaml
@@ -30,6 +31,7 @@ export const openApiDocuments: Record<string, () => Promise<Record<string, unkno
   'apis/admissionregistration.svc.io/v1': async () => (await import('./admissionregistration.svc.io/v1/openapi.js')).openApiV3,
   'apis/apiextensions.svc.io/v1': async () => (await import('./apiextensions.svc.io/v1/openapi.js')).openApiV3,
   'apis/apps/v1': async () => (await import('./apps/v1/openapi.js')).openApiV3,
+  'apis/authentication.svc.io/v1': async () => (await import('./authentication.svc.io/v1/openapi.js')).openApiV3,
   'apis/authorization.svc.io/v1': async () => (await import('./authorization.svc.io/v1/openapi.js')).openApiV3,
   'apis/autoscaling/v2': async () => (await import('./autoscaling/v2/openapi.js')).openApiV3,
   'apis/autoscaling/v2beta2': async () => (await import('./autoscaling/v2beta2/openapi.js')).openApiV3,

@@ -68,6 +68,11 @@ export function bootstrapPolicy(groupSuffix = SPEC_GROUP_SUFFIX): readonly Manif
       },
     ]),
     clusterRole(rbac, 'system:public-info-viewer', [{ nonResourceURLs: PUBLIC_PATHS, verbs: ['get'] }]),
+    // For delegated authentication and authorization (webhooks, metrics endpoints, proxies): bound by whoever needs it.
+    clusterRole(rbac, 'system:auth-delegator', [
+      { apiGroups: [groupWithSuffix('authentication.svc.io', groupSuffix)], resources: ['tokenreviews'], verbs: ['create'] },
+      { apiGroups: [groupWithSuffix(AUTHORIZATION_GROUP, groupSuffix)], resources: ['subjectaccessreviews'], verbs: ['create'] },
+    ]),
     clusterRole(rbac, 'system:service-account-issuer-discovery', [{ nonResourceURLs: ISSUER_DISCOVERY_PATHS, verbs: ['get'] }]),
     ...userFacing(rbac, groupSuffix),
     binding(rbac, 'cluster-admin', 'cluster-admin', [MASTERS_GROUP]),

@@ -3,7 +3,7 @@
  * targets, and the ports through which declared kind behaviour (named hooks) plugs in. A leaf of
  * the handler graph: it imports types of the server's vocabulary modules only, never a handler.
  */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonApiObject } from '../api/index.js';
 import type { ProtobufCodecs } from '../codec/index.js';
 import type { FeatureGates } from '../features/index.js';
@@ -13,7 +13,14 @@ import type { Body, Reply, Request, Warnings } from './http.js';
 import type { Negotiated } from './media.js';
 import type { ServedResource, ResourceRegistry } from './resources.js';
 import type { Route } from './router.js';
-import type { AuthenticationExplanation, AuthorizationRequest, AuthorizationStep, RuleList, UserInfo } from '../auth/index.js';
+import type {
+  AuthenticationExplanation,
+  AuthenticationResult,
+  AuthorizationRequest,
+  AuthorizationStep,
+  RuleList,
+  UserInfo,
+} from '../auth/index.js';
 import type { RequestAudit } from '../audit/index.js';
 import type { ApiServerMetrics } from '../metrics/index.js';
 import type { KindRegistration } from '../schema/index.js';
@@ -51,6 +58,11 @@ export interface ServerContext {
   admission: readonly AdmissionPlugin[];
   /** The authorization policy: the authorize stage and access reviews ask it. */
   authorizer: Authorizer;
+  /**
+   * The authentication policy the authenticate stage applies (undefined: every request is
+   * anonymous), and the audiences the server identifies itself with (`--api-audiences`): token reviews use both.
+   */
+  authenticationPolicy: { authenticator: RequestAuthenticator | undefined; apiAudiences: readonly string[] };
   /** The named hooks the served kinds declare, instantiated for this server. */
   hooks: ServerHooks;
   /** The server's metrics (`/metrics`); stages and plugins observe into its named metrics. */
@@ -93,6 +105,15 @@ export interface ResponsePlan {
   resource: ServedResource | undefined;
   /** get and list responses may be gzip-compressed. */
   compressible: boolean;
+}
+
+/**
+ * Decides who sent a request from its credentials (the Authorization header and the TLS client
+ * certificate): `runtime/auth`'s `AuthPolicy` fits. A presented credential no authenticator
+ * accepts, or no credential with anonymous requests off, is a 401.
+ */
+export interface RequestAuthenticator {
+  authenticate(req: Pick<IncomingMessage, 'headers' | 'socket'>): Promise<AuthenticationResult>;
 }
 
 /** The result of asking the server's authorizer (an AuthorizerChain's result fits). */

@@ -154,6 +154,10 @@ export class ApiServer {
       rules: options.rules ?? (() => []),
       admission: (options.admission ?? []).map((p) => (typeof p === 'function' ? p({ store, registry, metrics }) : p)),
       authorizer: authorizerOf(options.chain ?? {}),
+      authenticationPolicy: {
+        authenticator: options.chain?.authentication,
+        apiAudiences: options.chain?.serviceAccountIssuer?.apiAudiences ?? [],
+      },
       metrics,
       customResources: options.compileCustomResource ? { compile: options.compileCustomResource, openApi: this.#openApi } : undefined,
     };

@@ -2,9 +2,10 @@
 // Source: schemas/authentication.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
+import { noDefaults } from '../../../runtime/validate/index.js';
 import { defaultTokenRequest } from './defaults.js';
-import { TokenRequestSchema } from './schema.js';
-import { validateTokenRequest } from './validate.js';
+import { TokenRequestSchema, TokenReviewSchema } from './schema.js';
+import { validateTokenRequest, validateTokenReview } from './validate.js';
 
 /** Every kind of authentication.svc.io v1, for the runtime. */
 export const authenticationV1Kinds: readonly KindRegistration[] = [
@@ -16,5 +17,29 @@ export const authenticationV1Kinds: readonly KindRegistration[] = [
     schema: TokenRequestSchema,
     validate: validateTokenRequest,
     setDefaults: defaultTokenRequest,
+  },
+  {
+    group: 'authentication.svc.io',
+    version: 'v1',
+    kind: 'TokenReview',
+    apiVersion: 'authentication.svc.io/v1',
+    schema: TokenReviewSchema,
+    validate: validateTokenReview,
+    setDefaults: noDefaults,
+    resource: {
+      plural: 'tokenreviews',
+      singular: 'tokenreview',
+      scope: 'Cluster',
+      verbs: ['create'],
+      subresources: [],
+      shortNames: [],
+      categories: [],
+      printerColumns: [],
+      served: true,
+      storage: false,
+      custom: false,
+      conversion: [],
+      virtual: 'token-review',
+    },
   },
 ];

@@ -2,7 +2,7 @@
 // Source: schemas/authentication.svc.io/v1.yaml
 
 import type { ProtobufPackage } from '../../../runtime/codec/index.js';
-import { TokenRequestSchema } from './schema.js';
+import { TokenRequestSchema, TokenReviewSchema } from './schema.js';
 
 /** Protobuf messages of authentication.svc.io v1: package `svc.io.api.authentication.v1` in `authentication.svc.io/v1/generated.proto`. */
 export const authenticationV1Protobuf: ProtobufPackage = {
@@ -10,6 +10,7 @@ export const authenticationV1Protobuf: ProtobufPackage = {
   file: 'authentication.svc.io/v1/generated.proto',
   kinds: [
     { apiVersion: 'authentication.svc.io/v1', kind: 'TokenRequest', schema: TokenRequestSchema },
+    { apiVersion: 'authentication.svc.io/v1', kind: 'TokenReview', schema: TokenReviewSchema },
   ],
   embedded: [],
 };

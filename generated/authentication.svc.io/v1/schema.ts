@@ -59,6 +59,54 @@ export const TokenRequestStatusSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link TokenReview} (schemas/authentication.svc.io/v1.yaml .definitions.TokenReview). */
+export const TokenReviewSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'authentication.svc.io.v1.TokenReview',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['authentication.svc.io/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['TokenReview'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    {
+      name: 'spec',
+      schema: { type: 'ref', ref: () => TokenReviewSpecSchema },
+      required: true,
+      proto: 2,
+    },
+    { name: 'status', schema: { type: 'ref', ref: () => TokenReviewStatusSchema }, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link TokenReviewSpec} (schemas/authentication.svc.io/v1.yaml .definitions.TokenReviewSpec). */
+export const TokenReviewSpecSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'authentication.svc.io.v1.TokenReviewSpec',
+  fields: [
+    { name: 'token', schema: { type: 'string' }, proto: 1 },
+    {
+      name: 'audiences',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link TokenReviewStatus} (schemas/authentication.svc.io/v1.yaml .definitions.TokenReviewStatus). */
+export const TokenReviewStatusSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'authentication.svc.io.v1.TokenReviewStatus',
+  fields: [
+    { name: 'authenticated', schema: { type: 'boolean' }, proto: 1 },
+    { name: 'user', schema: { type: 'ref', ref: () => UserInfoSchema }, proto: 2 },
+    {
+      name: 'audiences',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 4,
+    },
+    { name: 'error', schema: { type: 'string' }, proto: 3 },
+  ],
+};
+
 /** Schema descriptor of {@link UserInfo} (schemas/authentication.svc.io/v1.yaml .definitions.UserInfo). */
 export const UserInfoSchema: ObjectSchema = {
   type: 'object',

@@ -91,6 +91,68 @@ export interface TokenRequestStatus {
 }
 
 /**
+ * TokenReview attempts to authenticate a token to a known user, as the server itself would (delegated authentication: webhooks, metrics endpoints and proxies check their callers' tokens with it). A virtual type: created, never stored. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/authentication.svc.io/v1.yaml .definitions.TokenReview
+ */
+export interface TokenReview {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'authentication.svc.io/v1';
+
+  /** The kind of object this is. */
+  kind?: 'TokenReview';
+
+  /** Standard object metadata; a virtual type need not have a unique name. */
+  metadata?: ObjectMeta;
+
+  /** The token to check. */
+  spec: TokenReviewSpec;
+
+  /** Filled in by the server; whether the token is authenticated, and as whom. */
+  status?: TokenReviewStatus;
+}
+
+/**
+ * The token to authenticate and the audiences it should be valid for.
+ *
+ * Schema: schemas/authentication.svc.io/v1.yaml .definitions.TokenReviewSpec
+ */
+export interface TokenReviewSpec {
+  /** The opaque bearer token. */
+  token?: string;
+
+  /**
+   * Identifiers the reviewer accepts; the token must be valid for at least one. Empty means the API server's audiences.
+   *
+   * List type atomic.
+   */
+  audiences?: string[];
+}
+
+/**
+ * The result of a token review.
+ *
+ * Schema: schemas/authentication.svc.io/v1.yaml .definitions.TokenReviewStatus
+ */
+export interface TokenReviewStatus {
+  /** Whether the token is associated with a known user. */
+  authenticated?: boolean;
+
+  /** The user the token stands for. */
+  user?: UserInfo;
+
+  /**
+   * The audiences of `spec.audiences` (or the API server's) the token is valid for.
+   *
+   * List type atomic.
+   */
+  audiences?: string[];
+
+  /** Why the token was not authenticated (the authenticators' reasons), when it was not. */
+  error?: string;
+}
+
+/**
  * UserInfo holds the information about an authenticated user, as used by admission review (requesting user) and audit events (authenticated and impersonated user). Shape follows the real system (not shown in the spec).
  *
  * Schema: schemas/authentication.svc.io/v1.yaml .definitions.UserInfo
@@ -119,4 +181,12 @@ export const TokenRequestGVK = { group: 'authentication.svc.io', version: 'v1', 
 /** True when `value` is a {@link TokenRequest} document (by apiVersion and kind; the content is not validated). */
 export function isTokenRequest(value: unknown): value is TokenRequest {
   return isKind(value, 'authentication.svc.io/v1', 'TokenRequest');
+}
+
+/** Group, version and kind of {@link TokenReview}. */
+export const TokenReviewGVK = { group: 'authentication.svc.io', version: 'v1', kind: 'TokenReview' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link TokenReview} document (by apiVersion and kind; the content is not validated). */
+export function isTokenReview(value: unknown): value is TokenReview {
+  return isKind(value, 'authentication.svc.io/v1', 'TokenReview');
 }

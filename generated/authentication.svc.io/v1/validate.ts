@@ -143,6 +143,117 @@ export function validateTokenRequestStatus(v: unknown, p: PathLike, e: Collector
   }
 }
 
+/** Checks a {@link TokenReview} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateTokenReview(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'spec': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'authentication.svc.io/v1') e.notSupported(`${p}.apiVersion`, x0, ['authentication.svc.io/v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'TokenReview') e.notSupported(`${p}.kind`, x1, ['TokenReview']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateObjectMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.spec;
+  if (x3 === undefined || x3 === null) e.required(`${p}.spec`);
+  else {
+    validateTokenReviewSpec(x3, new FieldPath(p, 'spec'), e);
+  }
+  const x4 = v.status;
+  if (!(x4 === undefined || x4 === null)) {
+    validateTokenReviewStatus(x4, new FieldPath(p, 'status'), e);
+  }
+}
+
+/** Checks a {@link TokenReviewSpec} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateTokenReviewSpec(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'token': case 'audiences':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.token;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.token`, x0, 'string');
+  }
+  const x1 = v.audiences;
+  if (!(x1 === undefined || x1 === null)) {
+    if (!Array.isArray(x1)) e.type(`${p}.audiences`, x1, 'array');
+    else {
+      for (let i2 = 0; i2 < x1.length; i2++) {
+        const x3: unknown = x1[i2];
+        if (typeof x3 !== 'string') e.type(`${p}.audiences[${i2}]`, x3, 'string');
+      }
+    }
+  }
+}
+
+/** Checks a {@link TokenReviewStatus} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateTokenReviewStatus(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'authenticated': case 'user': case 'audiences': case 'error':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.authenticated;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'boolean') e.type(`${p}.authenticated`, x0, 'boolean');
+  }
+  const x1 = v.user;
+  if (!(x1 === undefined || x1 === null)) {
+    validateUserInfo(x1, new FieldPath(p, 'user'), e);
+  }
+  const x2 = v.audiences;
+  if (!(x2 === undefined || x2 === null)) {
+    if (!Array.isArray(x2)) e.type(`${p}.audiences`, x2, 'array');
+    else {
+      for (let i3 = 0; i3 < x2.length; i3++) {
+        const x4: unknown = x2[i3];
+        if (typeof x4 !== 'string') e.type(`${p}.audiences[${i3}]`, x4, 'string');
+      }
+    }
+  }
+  const x5 = v.error;
+  if (!(x5 === undefined || x5 === null)) {
+    if (typeof x5 !== 'string') e.type(`${p}.error`, x5, 'string');
+  }
+}
+
 /** Checks a {@link UserInfo} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateUserInfo(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {

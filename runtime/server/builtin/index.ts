@@ -6,6 +6,7 @@ import { evict } from './eviction.js';
 import { finalizeNamespace, namespaceLifecycle } from './namespaces.js';
 import { rbacEscalation } from './rbac-escalation.js';
 import { scale } from './scale.js';
+import { reviewToken } from './token-review.js';
 import { tokenRequest } from './service-account-token.js';
 
 export { tokenRequest, type TokenRequestOptions } from './service-account-token.js';
@@ -27,7 +28,12 @@ export const builtinHandlers: HandlerCatalog = {
     'csr-requestor': certificateRequestor,
     'rbac-escalation': rbacEscalation,
   },
-  virtual: { 'access-review': reviewAccess, 'self-access-review': reviewOwnAccess, 'self-rules-review': reviewOwnRules },
+  virtual: {
+    'access-review': reviewAccess,
+    'self-access-review': reviewOwnAccess,
+    'self-rules-review': reviewOwnRules,
+    'token-review': reviewToken,
+  },
   subresources: {
     eviction: evict,
     finalize: finalizeNamespace,

@@ -1,17 +1,8 @@
-import type { IncomingMessage } from 'node:http';
 import { unauthorized } from '../../api/index.js';
-import type { AuthenticationExplanation, AuthenticationResult, UserInfo } from '../../auth/index.js';
+import type { AuthenticationExplanation, UserInfo } from '../../auth/index.js';
 import type { Stage } from '../chain.js';
+import type { RequestAuthenticator } from '../context.js';
 import { ANONYMOUS } from './attributes.js';
-
-/**
- * Decides who sent a request from its credentials (the Authorization header and the TLS client
- * certificate): `runtime/auth`'s `AuthPolicy` fits. A presented credential no authenticator
- * accepts, or no credential with anonymous requests off, is a 401.
- */
-export interface RequestAuthenticator {
-  authenticate(req: Pick<IncomingMessage, 'headers' | 'socket'>): Promise<AuthenticationResult>;
-}
 
 /** The user of a request whose credential was refused (a 401). */
 const NOBODY: UserInfo = { username: '', groups: [], extra: {} };

@@ -2,7 +2,8 @@ import type { Stage } from '../chain.js';
 import type { Auditor } from '../../audit/index.js';
 import type { ServiceAccountIssuer } from '../../auth/index.js';
 import { audit, auditFailedAuthentication } from './audit.js';
-import { authenticate, type RequestAuthenticator } from './authenticate.js';
+import { authenticate } from './authenticate.js';
+import type { RequestAuthenticator } from '../context.js';
 import { ALLOW_ALL, type Authorizer, authorize } from './authorize.js';
 import { explain } from './explain.js';
 import { impersonate } from './impersonate.js';
@@ -13,7 +14,7 @@ import { negotiate } from './negotiate.js';
 import { rateLimit, type RateLimiter } from './rate-limit.js';
 
 export { ANONYMOUS } from './attributes.js';
-export type { RequestAuthenticator } from './authenticate.js';
+export type { RequestAuthenticator } from '../context.js';
 export { ALLOW_ALL, type Authorizer, authorizeCreate, type Decision, forbiddenRequest } from './authorize.js';
 export { EXPLAIN_PATH } from './explain.js';
 export { IMPERSONATION_GROUP } from './impersonate.js';

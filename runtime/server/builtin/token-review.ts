@@ -1,0 +1,53 @@
+import type { Socket } from 'node:net';
+import { badRequest } from '../../api/index.js';
+import { AUTHENTICATED_GROUP } from '../../auth/index.js';
+import { admit } from '../admission.js';
+import type { VirtualCreateHandler } from '../context.js';
+import { writeOptions } from '../query.js';
+
+/**
+ * TokenReview (upstream's `authentication.k8s.io` TokenReview): the server's own authenticators
+ * judge `spec.token` as if it came in a request's Authorization header, with nothing else of the
+ * request (no client certificate, no anonymous fallback). A virtual kind: created, never stored.
+ *
+ * Audiences: the token must be for one of `spec.audiences`, or of the server's (`--api-audiences`)
+ * when none are given. The authenticators judge tokens against the server's audiences, so a review
+ * naming only other audiences is answered unauthenticated (upstream also asks the authenticators
+ * for those audiences; see docs/decisions.md).
+ */
+export const reviewToken: VirtualCreateHandler = async (ctx, t, body) => {
+  const object = await admit(ctx, {
+    resource: t.resource,
+    object: body.object,
+    fieldValidation: writeOptions(ctx.req.query).fieldValidation,
+    duplicates: body.duplicates,
+  });
+  object.metadata = { ...object.metadata, creationTimestamp: undefined };
+  const spec = (object.spec ?? {}) as { token?: string; audiences?: string[] };
+  if (!spec.token) throw badRequest('token is required for TokenReview in authentication');
+  const { authenticator, apiAudiences } = ctx.authenticationPolicy;
+  // No authentication configured: nothing can vouch for a token (upstream answers with an empty status).
+  if (!authenticator) return { status: 201, body: { ...object, status: {} } };
+  const wanted = spec.audiences && spec.audiences.length > 0 ? spec.audiences : apiAudiences;
+  const audiences = apiAudiences.length === 0 ? wanted : wanted.filter((a) => apiAudiences.includes(a));
+  if (wanted.length > 0 && audiences.length === 0) {
+    const list = (l: readonly string[]) => `[${l.map((a) => JSON.stringify(a)).join(' ')}]`;
+    object.status = {
+      authenticated: false,
+      error: `token audiences ${list(apiAudiences)} is invalid for the target audiences ${list(wanted)}`,
+    };
+    return { status: 201, body: object };
+  }
+  const result = await authenticator.authenticate({ headers: { authorization: `Bearer ${spec.token}` }, socket: {} as Socket });
+  if (!result.authenticated || !result.user.groups.includes(AUTHENTICATED_GROUP)) {
+    object.status = { authenticated: false, ...(result.authenticated ? {} : { error: result.message }) };
+    return { status: 201, body: object };
+  }
+  const { username, uid, groups, extra } = result.user;
+  object.status = {
+    authenticated: true,
+    user: { username, ...(uid ? { uid } : {}), groups: [...groups], ...(extra && Object.keys(extra).length > 0 ? { extra } : {}) },
+    ...(audiences.length > 0 ? { audiences } : {}),
+  };
+  return { status: 201, body: object };
+};
