@@ -161,7 +161,7 @@ const part17 = {
   ]
 };
 const part18 = {
-  "description": "Exact or Equivalent (default): whether a request to another version of a listed resource is sent too. The reference server serves each resource in one storage shape, so both behave as Exact for resources it serves in one version.",
+  "description": "Exact or Equivalent (default): whether a request to another served version of a listed resource is sent too, with the object converted to the listed version (`requestKind` and `requestResource` then name the version asked for).",
   "type": "string",
   "default": "Equivalent",
   "enum": [

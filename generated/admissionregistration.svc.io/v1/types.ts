@@ -92,7 +92,7 @@ export interface MutatingWebhook {
   failurePolicy?: 'Ignore' | 'Fail';
 
   /**
-   * Exact or Equivalent (default): whether a request to another version of a listed resource is sent too. The reference server serves each resource in one storage shape, so both behave as Exact for resources it serves in one version.
+   * Exact or Equivalent (default): whether a request to another served version of a listed resource is sent too, with the object converted to the listed version (`requestKind` and `requestResource` then name the version asked for).
    *
    * @defaultValue `"Equivalent"`
    */
@@ -412,7 +412,7 @@ export interface ValidatingWebhook {
   failurePolicy?: 'Ignore' | 'Fail';
 
   /**
-   * Exact or Equivalent (default): whether a request to another version of a listed resource is sent too. The reference server serves each resource in one storage shape, so both behave as Exact for resources it serves in one version.
+   * Exact or Equivalent (default): whether a request to another served version of a listed resource is sent too, with the object converted to the listed version (`requestKind` and `requestResource` then name the version asked for).
    *
    * @defaultValue `"Equivalent"`
    */
@@ -567,7 +567,7 @@ export interface WebhookCommon {
   failurePolicy?: 'Ignore' | 'Fail';
 
   /**
-   * Exact or Equivalent (default): whether a request to another version of a listed resource is sent too. The reference server serves each resource in one storage shape, so both behave as Exact for resources it serves in one version.
+   * Exact or Equivalent (default): whether a request to another served version of a listed resource is sent too, with the object converted to the listed version (`requestKind` and `requestResource` then name the version asked for).
    *
    * @defaultValue `"Equivalent"`
    */

@@ -11,6 +11,7 @@ export interface WebhookSpec {
   clientConfig: { url?: string; service?: { namespace: string; name: string; path?: string; port?: number }; caBundle?: string };
   rules?: Array<{ operations?: string[]; apiGroups?: string[]; apiVersions?: string[]; resources?: string[]; scope?: string }>;
   failurePolicy?: 'Fail' | 'Ignore';
+  matchPolicy?: 'Exact' | 'Equivalent';
   namespaceSelector?: LabelSelectorObject;
   objectSelector?: LabelSelectorObject;
   sideEffects?: string;

@@ -1,5 +1,6 @@
 import { type JsonApiObject, type LabelSelectorObject, labelSelectorFromObject } from '../../api/index.js';
 import type { AdmissionHost, AdmissionRequest } from '../admission.js';
+import type { ServedResource } from '../resources.js';
 import { objectKey, decodeObject } from '../objects.js';
 import { ADMISSION_REGISTRATION_GROUP, type ConfiguredWebhook, type WebhookSpec } from './webhook-configs.js';
 
@@ -18,9 +19,35 @@ export function isExempt(request: AdmissionRequest, host: Pick<AdmissionHost, 'r
   return request.resource.group === host.registry.servedGroup(ADMISSION_REGISTRATION_GROUP) && EXEMPT.has(request.resource.resource);
 }
 
-/** Whether one of the rules covers the request (operation, group, version, resource/subresource, scope). */
-export function rulesMatch(rules: WebhookSpec['rules'], request: AdmissionRequest): boolean {
+/**
+ * The resource a webhook is called for: the request's own when a rule names it; otherwise, under
+ * `matchPolicy: Equivalent` (the default), the first other served version of the same resource
+ * (with the subresource) a rule names, as upstream's equivalent-resource matching; the object is
+ * then sent converted to that version. Undefined: the webhook is not called. A subresource whose
+ * body has a kind of its own (an Eviction, a Scale) matches its exact version only.
+ */
+export function matchedResource(
+  spec: WebhookSpec,
+  request: AdmissionRequest,
+  host: Pick<AdmissionHost, 'registry'>,
+): ServedResource | undefined {
   const r = request.resource;
+  if (rulesMatch(spec.rules, request, r)) return r;
+  if (spec.matchPolicy === 'Exact' || request.kind) return undefined;
+  return host.registry
+    .resources()
+    .find(
+      (other) =>
+        other !== r &&
+        other.group === r.group &&
+        other.resource === r.resource &&
+        (!request.subresource || other.subresources.has(request.subresource)) &&
+        rulesMatch(spec.rules, request, other),
+    );
+}
+
+/** Whether one of the rules covers the request at `r` (operation, group, version, resource/subresource, scope). */
+export function rulesMatch(rules: WebhookSpec['rules'], request: AdmissionRequest, r: ServedResource = request.resource): boolean {
   return (rules ?? []).some(
     (rule) =>
       listMatches(rule.operations, request.operation) &&

@@ -4,8 +4,9 @@ import { httpsJson, keepAliveAgent } from '../../auth/index.js';
 import { isJsonObject, jsonEqual, type JsonValue } from '../../json/index.js';
 import { applyJsonPatch } from '../../patch/index.js';
 import type { AdmissionHost, AdmissionPlugin, AdmissionRequest } from '../admission.js';
+import type { ServedResource } from '../resources.js';
 import { type ConfiguredWebhook, webhookConfigurations } from './webhook-configs.js';
-import { conditionsMatch, isExempt, namespaceSelectorMatches, objectSelectorMatches, rulesMatch } from './webhook-match.js';
+import { conditionsMatch, isExempt, matchedResource, namespaceSelectorMatches, objectSelectorMatches } from './webhook-match.js';
 
 export interface WebhookAdmissionOptions {
   /** Logs webhooks that failed open (failurePolicy Ignore); default stderr. */
@@ -76,12 +77,15 @@ function caller(host: AdmissionHost, phase: Phase, options: WebhookAdmissionOpti
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   return async (webhook: ConfiguredWebhook, request: AdmissionRequest, round: number, index: number): Promise<boolean | undefined> => {
     const spec = webhook.spec;
-    if (!rulesMatch(spec.rules, request) || !objectSelectorMatches(spec.objectSelector, request)) return undefined;
+    const target = matchedResource(spec, request, host);
+    if (!target || !objectSelectorMatches(spec.objectSelector, request)) return undefined;
     if (!(await namespaceSelectorMatches(host, spec.namespaceSelector, request))) return undefined;
     const version = (spec.admissionReviewVersions ?? []).find((v) => v === 'v1' || v === 'v1beta1');
-    const payload = reviewRequest(request, host);
+    // The webhook sees the request at the version it matched (converted), and what was asked as requestKind.
+    const seen = target === request.resource ? request : await atVersion(request, target);
+    const payload = reviewRequest(seen, host, request);
     try {
-      const matched = conditionsMatch(webhook.conditions, request, payload);
+      const matched = conditionsMatch(webhook.conditions, seen, payload);
       if (matched instanceof Error) throw new CallError(matched.message);
       if (!matched) return undefined;
       // A dry run must not reach a webhook with side effects (checked once it is known to be called).
@@ -104,7 +108,9 @@ function caller(host: AdmissionHost, phase: Phase, options: WebhookAdmissionOpti
         throw new CallError(
           `received invalid webhook response: webhook returned invalid response.patchType of ${JSON.stringify(response.patchType ?? '')}`,
         );
-      const changed = applyPatch(request, response.patch);
+      const changed = applyPatch(seen, response.patch);
+      if (changed && seen !== request)
+        replaceContents(request.object!, await request.resource.converter.convert(seen.object!, request.resource.apiVersion));
       request.auditAnnotations[host.registry.servedApiVersion(`${MUTATION_ANNOTATION}/round_${round}_index_${index}`)] = JSON.stringify({
         configuration: webhook.configuration,
         webhook: spec.name,
@@ -169,16 +175,16 @@ interface ReviewResponse {
  * `AdmissionReview.request` for the request, as upstream builds it from the admission attributes.
  * The resource and kind groups are already the served ones; the options' apiVersion is named here.
  */
-export function reviewRequest(request: AdmissionRequest, host: AdmissionHost): Record<string, unknown> {
-  const r = request.resource;
-  const kind = request.kind ?? { group: r.group, version: r.version, kind: r.kind };
+export function reviewRequest(request: AdmissionRequest, host: AdmissionHost, asked: AdmissionRequest = request): Record<string, unknown> {
+  const kindOf = (a: AdmissionRequest) => a.kind ?? { group: a.resource.group, version: a.resource.version, kind: a.resource.kind };
+  const resourceOf = ({ resource: r }: AdmissionRequest) => ({ group: r.group, version: r.version, resource: r.resource });
   return {
     uid: randomUUID(),
-    kind,
-    resource: { group: r.group, version: r.version, resource: r.resource },
+    kind: kindOf(request),
+    resource: resourceOf(request),
     ...(request.subresource ? { subResource: request.subresource } : {}),
-    requestKind: kind,
-    requestResource: { group: r.group, version: r.version, resource: r.resource },
+    requestKind: kindOf(asked),
+    requestResource: resourceOf(asked),
     ...(request.subresource ? { requestSubResource: request.subresource } : {}),
     ...(request.name ? { name: request.name } : {}),
     ...(request.namespace ? { namespace: request.namespace } : {}),
@@ -264,6 +270,16 @@ function applyPatch(request: AdmissionRequest, patch: string): boolean {
   if (jsonEqual(object as unknown as JsonValue, patched)) return false;
   replaceContents(object, patched as unknown as JsonApiObject);
   return true;
+}
+
+/**
+ * The request as a webhook that matched another version of its resource sees it: the object and
+ * the old object converted to that version (through the resource's conversion, a custom
+ * resource's webhook included), so its patch applies to that version's fields.
+ */
+async function atVersion(request: AdmissionRequest, target: ServedResource): Promise<AdmissionRequest> {
+  const convert = async (o: JsonApiObject | undefined) => (o ? target.converter.convert(structuredClone(o), target.apiVersion) : undefined);
+  return { ...request, resource: target, object: await convert(request.object), old: await convert(request.old) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from '../../../scripts/reference-server.js';
-import { type JsonHandler, type ServedWebhook, conversionWebhook, serveWebhook } from '../../webhook/index.js';
+import { type JsonHandler, type ServedWebhook, admissionWebhook, allow, conversionWebhook, serveWebhook } from '../../webhook/index.js';
 import type { Json } from '../server.testing.js';
 import { CRDS, createEstablished, jsonCaller, until, useFreshCompileCache } from './definitions.testing.js';
 
@@ -235,6 +235,77 @@ describe('a definition converting through its webhook', () => {
     expect(res.status).toBe(500);
     expect(res.body.message).toContain('conversion webhook for untrusted.example.io/v2, Kind=Widget failed: Post');
     expect(reviews).toHaveLength(0);
+  });
+});
+
+describe('an admission webhook registered for another version (matchPolicy)', () => {
+  it('Equivalent (the default): sees the object converted to its version, and its patch reaches the stored object', async () => {
+    const group = 'admit.example.io';
+    await establish(widgetsCrd(group, { clientConfig: clientConfig(), conversionReviewVersions: ['v1'] }));
+    const seen: Json[] = [];
+    const admission = await serveWebhook(
+      admissionWebhook((request) => {
+        seen.push(structuredClone(request));
+        const object = structuredClone(request.object as Json);
+        object.metadata.labels = { ...object.metadata.labels, admitted: object.apiVersion.split('/')[1] };
+        object.spec.size = object.spec.size + 1;
+        return allow({ object });
+      }),
+    );
+    try {
+      const configuration = (name: string, matchPolicy: string) => ({
+        apiVersion: 'admissionregistration.svc.io/v1',
+        kind: 'MutatingWebhookConfiguration',
+        metadata: { name },
+        webhooks: [
+          {
+            name: `${name}.example.io`,
+            clientConfig: { url: `${admission.url}/admit`, caBundle: Buffer.from(admission.caBundle).toString('base64') },
+            rules: [{ operations: ['CREATE'], apiGroups: [group], apiVersions: ['v1'], resources: ['widgets'] }],
+            matchPolicy,
+            sideEffects: 'None',
+            admissionReviewVersions: ['v1'],
+          },
+        ],
+      });
+      expect(
+        (
+          await call(
+            'POST',
+            '/apis/admissionregistration.svc.io/v1/mutatingwebhookconfigurations',
+            configuration('equivalent', 'Equivalent'),
+          )
+        ).status,
+      ).toBe(201);
+      const made = await call('POST', `/apis/${group}/v2/namespaces/default/widgets`, widget(group, 'v2', 'w', { sizing: { value: 1 } }));
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatchObject({
+        kind: { group, version: 'v1', kind: 'Widget' },
+        resource: { group, version: 'v1', resource: 'widgets' },
+        requestKind: { group, version: 'v2', kind: 'Widget' },
+        requestResource: { group, version: 'v2', resource: 'widgets' },
+        object: { apiVersion: `${group}/v1`, spec: { size: 1 } },
+      });
+      // The v1 patch, converted back to v2 before storing.
+      expect(made.body).toMatchObject({
+        apiVersion: `${group}/v2`,
+        metadata: { labels: { admitted: 'v1' } },
+        spec: { sizing: { value: 2 } },
+      });
+
+      await call('DELETE', '/apis/admissionregistration.svc.io/v1/mutatingwebhookconfigurations/equivalent');
+      expect(
+        (await call('POST', '/apis/admissionregistration.svc.io/v1/mutatingwebhookconfigurations', configuration('exact', 'Exact'))).status,
+      ).toBe(201);
+      const exact = await call('POST', `/apis/${group}/v2/namespaces/default/widgets`, widget(group, 'v2', 'x', { sizing: { value: 1 } }));
+      expect(exact.status).toBe(201);
+      expect(seen).toHaveLength(1); // Exact: a v2 request does not reach a v1 rule
+      expect(exact.body.metadata.labels).toBeUndefined();
+    } finally {
+      await call('DELETE', '/apis/admissionregistration.svc.io/v1/mutatingwebhookconfigurations/exact');
+      await admission.close();
+    }
   });
 });
 
