@@ -1,8 +1,17 @@
 import { type CompiledExpressionProgram, compileExpression } from '../../cel/index.js';
 import { type JsonApiObject, type LabelSelectorObject, StatusError } from '../../api/index.js';
 import type { AdmissionHost, AdmissionPlugin, AdmissionRequest } from '../admission.js';
+import type { ServedResource } from '../resources.js';
 import { type ConfiguredWebhook, StoredConfiguration, compileConditions, type WebhookSpec } from './webhook-configs.js';
-import { conditionsMatch, isExempt, namespaceSelectorMatches, objectSelectorMatches, rulesMatch } from './webhook-match.js';
+import {
+  conditionsMatch,
+  isExempt,
+  matchedResource,
+  namespaceSelectorMatches,
+  objectSelectorMatches,
+  requestAtVersion,
+  rulesMatch,
+} from './webhook-match.js';
 import { reviewRequest } from './webhooks.js';
 
 interface MatchResources {
@@ -10,6 +19,7 @@ interface MatchResources {
   objectSelector?: LabelSelectorObject;
   resourceRules?: WebhookSpec['rules'];
   excludeResourceRules?: WebhookSpec['rules'];
+  matchPolicy?: string;
 }
 
 interface Validation {
@@ -71,10 +81,12 @@ export function validatingAdmissionPolicy(): (host: AdmissionHost) => AdmissionP
         if (isExempt(request, host)) return;
         const all = await bound(request);
         if (all.length === 0) return;
-        const payload = reviewRequest(request, host);
         for (const b of all) {
-          if (!(await selects(host, b.constraints, request)) || (b.narrowed && !(await selects(host, b.narrowed, request)))) continue;
-          evaluate(b, request, payload, host.registry.servedApiVersion(VALIDATION_FAILURE_ANNOTATION));
+          const target = await selected(host, b.constraints, request);
+          if (!target || (b.narrowed && !(await selected(host, b.narrowed, request)))) continue;
+          // A policy matched through an equivalent version sees the object at that version.
+          const seen = await requestAtVersion(request, target);
+          evaluate(b, seen, reviewRequest(seen, host, request), host.registry.servedApiVersion(VALIDATION_FAILURE_ANNOTATION));
         }
       },
     };
@@ -111,10 +123,20 @@ function bind(policies: Map<string, JsonApiObject>, bindings: JsonApiObject[]): 
   return out;
 }
 
-/** Whether match resources select the request; a policy without matchConstraints selects nothing. */
-async function selects(host: AdmissionHost, m: MatchResources | undefined, request: AdmissionRequest): Promise<boolean> {
-  if (!m || !rulesMatch(m.resourceRules, request) || rulesMatch(m.excludeResourceRules, request)) return false;
-  return objectSelectorMatches(m.objectSelector, request) && (await namespaceSelectorMatches(host, m.namespaceSelector, request));
+/**
+ * The version of the request's resource match resources select it at (its own, or an equivalent
+ * under matchPolicy Equivalent); undefined when they do not select it. A policy without
+ * matchConstraints selects nothing.
+ */
+async function selected(
+  host: AdmissionHost,
+  m: MatchResources | undefined,
+  request: AdmissionRequest,
+): Promise<ServedResource | undefined> {
+  if (!m || rulesMatch(m.excludeResourceRules, request)) return undefined;
+  const target = matchedResource(m.resourceRules, m.matchPolicy, request, host);
+  if (!target || !objectSelectorMatches(m.objectSelector, request)) return undefined;
+  return (await namespaceSelectorMatches(host, m.namespaceSelector, request)) ? target : undefined;
 }
 
 /** Upstream's audit annotation of failures under the Audit action, as the spec names its group. */

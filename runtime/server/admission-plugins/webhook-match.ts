@@ -20,20 +20,22 @@ export function isExempt(request: AdmissionRequest, host: Pick<AdmissionHost, 'r
 }
 
 /**
- * The resource a webhook is called for: the request's own when a rule names it; otherwise, under
- * `matchPolicy: Equivalent` (the default), the first other served version of the same resource
- * (with the subresource) a rule names, as upstream's equivalent-resource matching; the object is
- * then sent converted to that version. Undefined: the webhook is not called. A subresource whose
- * body has a kind of its own (an Eviction, a Scale) matches its exact version only.
+ * The resource a webhook or policy is called for: the request's own when a rule names it;
+ * otherwise, under `matchPolicy: Equivalent` (the default), the first other served version of the
+ * same resource (with the subresource) a rule names, as upstream's equivalent-resource matching;
+ * the object is then sent converted to that version ({@link requestAtVersion}). Undefined: not
+ * called. A subresource whose body has a kind of its own (an Eviction, a Scale) matches its exact
+ * version only.
  */
 export function matchedResource(
-  spec: WebhookSpec,
+  rules: WebhookSpec['rules'],
+  matchPolicy: string | undefined,
   request: AdmissionRequest,
   host: Pick<AdmissionHost, 'registry'>,
 ): ServedResource | undefined {
   const r = request.resource;
-  if (rulesMatch(spec.rules, request, r)) return r;
-  if (spec.matchPolicy === 'Exact' || request.kind) return undefined;
+  if (rulesMatch(rules, request, r)) return r;
+  if (matchPolicy === 'Exact' || request.kind) return undefined;
   return host.registry
     .resources()
     .find(
@@ -42,8 +44,19 @@ export function matchedResource(
         other.group === r.group &&
         other.resource === r.resource &&
         (!request.subresource || other.subresources.has(request.subresource)) &&
-        rulesMatch(spec.rules, request, other),
+        rulesMatch(rules, request, other),
     );
+}
+
+/**
+ * The request as a webhook or policy that matched another version of its resource sees it: the
+ * object and the old object converted to that version (through the resource's conversion, a
+ * custom resource's webhook included).
+ */
+export async function requestAtVersion(request: AdmissionRequest, target: ServedResource): Promise<AdmissionRequest> {
+  if (target === request.resource) return request;
+  const convert = async (o: JsonApiObject | undefined) => (o ? target.converter.convert(structuredClone(o), target.apiVersion) : undefined);
+  return { ...request, resource: target, object: await convert(request.object), old: await convert(request.old) };
 }
 
 /** Whether one of the rules covers the request at `r` (operation, group, version, resource/subresource, scope). */

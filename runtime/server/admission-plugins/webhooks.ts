@@ -4,9 +4,15 @@ import { httpsJson, keepAliveAgent } from '../../auth/index.js';
 import { isJsonObject, jsonEqual, type JsonValue } from '../../json/index.js';
 import { applyJsonPatch } from '../../patch/index.js';
 import type { AdmissionHost, AdmissionPlugin, AdmissionRequest } from '../admission.js';
-import type { ServedResource } from '../resources.js';
 import { type ConfiguredWebhook, webhookConfigurations } from './webhook-configs.js';
-import { conditionsMatch, isExempt, matchedResource, namespaceSelectorMatches, objectSelectorMatches } from './webhook-match.js';
+import {
+  conditionsMatch,
+  isExempt,
+  matchedResource,
+  namespaceSelectorMatches,
+  objectSelectorMatches,
+  requestAtVersion,
+} from './webhook-match.js';
 
 export interface WebhookAdmissionOptions {
   /** Logs webhooks that failed open (failurePolicy Ignore); default stderr. */
@@ -77,12 +83,12 @@ function caller(host: AdmissionHost, phase: Phase, options: WebhookAdmissionOpti
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   return async (webhook: ConfiguredWebhook, request: AdmissionRequest, round: number, index: number): Promise<boolean | undefined> => {
     const spec = webhook.spec;
-    const target = matchedResource(spec, request, host);
+    const target = matchedResource(spec.rules, spec.matchPolicy, request, host);
     if (!target || !objectSelectorMatches(spec.objectSelector, request)) return undefined;
     if (!(await namespaceSelectorMatches(host, spec.namespaceSelector, request))) return undefined;
     const version = (spec.admissionReviewVersions ?? []).find((v) => v === 'v1' || v === 'v1beta1');
     // The webhook sees the request at the version it matched (converted), and what was asked as requestKind.
-    const seen = target === request.resource ? request : await atVersion(request, target);
+    const seen = await requestAtVersion(request, target);
     const payload = reviewRequest(seen, host, request);
     try {
       const matched = conditionsMatch(webhook.conditions, seen, payload);
@@ -270,16 +276,6 @@ function applyPatch(request: AdmissionRequest, patch: string): boolean {
   if (jsonEqual(object as unknown as JsonValue, patched)) return false;
   replaceContents(object, patched as unknown as JsonApiObject);
   return true;
-}
-
-/**
- * The request as a webhook that matched another version of its resource sees it: the object and
- * the old object converted to that version (through the resource's conversion, a custom
- * resource's webhook included), so its patch applies to that version's fields.
- */
-async function atVersion(request: AdmissionRequest, target: ServedResource): Promise<AdmissionRequest> {
-  const convert = async (o: JsonApiObject | undefined) => (o ? target.converter.convert(structuredClone(o), target.apiVersion) : undefined);
-  return { ...request, resource: target, object: await convert(request.object), old: await convert(request.old) };
 }
 
 /**

@@ -309,6 +309,47 @@ describe('an admission webhook registered for another version (matchPolicy)', ()
   });
 });
 
+describe('a ValidatingAdmissionPolicy matching another version', () => {
+  it('judges the object converted to the version its constraints name (Equivalent), and not under Exact', async () => {
+    const group = 'policy.example.io';
+    await establish(widgetsCrd(group, { clientConfig: clientConfig(), conversionReviewVersions: ['v1'] }));
+    const API = '/apis/admissionregistration.svc.io/v1';
+    const policy = (name: string, matchPolicy: string) => ({
+      apiVersion: 'admissionregistration.svc.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name },
+      spec: {
+        matchConstraints: {
+          matchPolicy,
+          resourceRules: [{ operations: ['CREATE'], apiGroups: [group], apiVersions: ['v1'], resources: ['widgets'] }],
+        },
+        validations: [{ expression: "object.apiVersion.endsWith('/v1') && object.spec.size <= 5", message: 'at most 5 (v1 size)' }],
+      },
+    });
+    const binding = (name: string) => ({
+      apiVersion: 'admissionregistration.svc.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name },
+      spec: { policyName: name, validationActions: ['Deny'] },
+    });
+    try {
+      expect((await call('POST', `${API}/validatingadmissionpolicies`, policy('equivalent-size', 'Equivalent'))).status).toBe(201);
+      expect((await call('POST', `${API}/validatingadmissionpolicybindings`, binding('equivalent-size'))).status).toBe(201);
+      const at = `/apis/${group}/v2/namespaces/default/widgets`;
+      expect((await call('POST', at, widget(group, 'v2', 'small', { sizing: { value: 5 } }))).status).toBe(201);
+      const big = await call('POST', at, widget(group, 'v2', 'big', { sizing: { value: 9 } }));
+      expect(big.status).toBe(422);
+      expect(big.body.message).toContain('at most 5 (v1 size)');
+      await call('DELETE', `${API}/validatingadmissionpolicybindings/equivalent-size`);
+      expect((await call('POST', `${API}/validatingadmissionpolicies`, policy('exact-size', 'Exact'))).status).toBe(201);
+      expect((await call('POST', `${API}/validatingadmissionpolicybindings`, binding('exact-size'))).status).toBe(201);
+      expect((await call('POST', at, widget(group, 'v2', 'big', { sizing: { value: 9 } }))).status).toBe(201);
+    } finally {
+      await call('DELETE', `${API}/validatingadmissionpolicybindings/exact-size`);
+    }
+  });
+});
+
 describe('review versions and storage versions', () => {
   it('sends a v1beta1 ConversionReview when that is the one the definition lists first', async () => {
     const group = 'beta.example.io';
