@@ -140,7 +140,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const connector = serving ? await nodeConnector({ ca: serving.ca }, undefined, undefined) : undefined;
   const server = running.server;
   const objects = server.context.store;
+  // The baseline is the server at rest: collected, and its controllers' writes (aggregated roles) done.
   await server.garbageCollector?.idle();
+  await server.context.hooks.idle();
   const baseline = await takeSnapshot(objects);
   record.clear(); // the server's own start-up requests are not the test's
   const dir = mkdtempSync(join(tmpdir(), 'svckit-test-server-'));

@@ -77,6 +77,7 @@ export {
   type BindingObject,
   RBAC_GROUP,
   RbacAuthorizer,
+  aggregatedRoles,
   type RbacLister,
   type RoleObject,
   type RoleRef,

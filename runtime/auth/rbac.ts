@@ -79,6 +79,22 @@ export class StaticRbacLister implements RbacLister {
   }
 }
 
+/**
+ * The ClusterRoles an aggregated role gathers, as upstream's aggregation controller orders them:
+ * selector by selector, the matching roles by name, the role itself and repeats left out.
+ */
+export function aggregatedRoles(role: RoleObject, clusterRoles: readonly RoleObject[]): RoleObject[] {
+  const byName = [...clusterRoles].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
+  const out: RoleObject[] = [];
+  for (const selector of role.aggregationRule?.clusterRoleSelectors ?? []) {
+    const matches = labelSelectorFromObject(selector);
+    for (const other of byName) {
+      if (other.metadata.name !== role.metadata.name && !out.includes(other) && matches.matches(other.metadata.labels)) out.push(other);
+    }
+  }
+  return out;
+}
+
 /** A rule with where it came from: the role itself, or an aggregated ClusterRole. */
 interface SourcedRule {
   readonly rule: PolicyRule;
@@ -98,13 +114,11 @@ export class RbacAuthorizer implements Authorizer {
    */
   private async rulesOf(role: RoleObject, seen = new Set<string>()): Promise<SourcedRule[]> {
     const own = (role.rules ?? []).map((rule, index) => ({ rule, index }));
-    const selectors = role.aggregationRule?.clusterRoleSelectors ?? [];
-    if (selectors.length === 0 || !this.lister.clusterRoles) return own;
+    if (!role.aggregationRule?.clusterRoleSelectors?.length || !this.lister.clusterRoles) return own;
     seen.add(role.metadata.name);
     const gathered: SourcedRule[] = [];
-    for (const other of await this.lister.clusterRoles()) {
+    for (const other of aggregatedRoles(role, await this.lister.clusterRoles())) {
       if (seen.has(other.metadata.name)) continue;
-      if (!selectors.some((s) => labelSelectorFromObject(s).matches(other.metadata.labels))) continue;
       for (const r of await this.rulesOf(other, seen)) gathered.push({ rule: r.rule, index: r.index, from: r.from ?? other.metadata.name });
     }
     return [...own, ...gathered];

@@ -33,7 +33,7 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       nameValidation: 'path-segment',
-      hooks: ['rbac-escalation'],
+      hooks: ['rbac-escalation', 'clusterrole-aggregation'],
     },
   },
   {

@@ -5,6 +5,7 @@ import { approveCertificateRequest, certificateRequestor } from './approval.js';
 import { evict } from './eviction.js';
 import { finalizeNamespace, namespaceLifecycle } from './namespaces.js';
 import { rbacEscalation } from './rbac-escalation.js';
+import { clusterRoleAggregation } from './role-aggregation.js';
 import { scale } from './scale.js';
 import { reviewToken } from './token-review.js';
 import { tokenRequest } from './service-account-token.js';
@@ -27,6 +28,7 @@ export const builtinHandlers: HandlerCatalog = {
     'custom-resource-definitions': customResourceDefinitions,
     'csr-requestor': certificateRequestor,
     'rbac-escalation': rbacEscalation,
+    'clusterrole-aggregation': clusterRoleAggregation,
   },
   virtual: {
     'access-review': reviewAccess,

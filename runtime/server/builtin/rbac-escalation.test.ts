@@ -251,3 +251,28 @@ describe('kubectl against the real group names', () => {
     }
   });
 });
+
+describe('aggregated ClusterRoles', () => {
+  it('carry the gathered rules in `rules`, following the labelled roles as they change', async () => {
+    const read = async (name: string) => (await call('admin', 'GET', `${CLUSTER_ROLES}/${name}`)).body;
+    await server.settle();
+    const view = await read('view');
+    expect(view.aggregationRule).toBeDefined();
+    expect(view.rules).toContainEqual({ apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] });
+    // admin gathers edit, which gathers view.
+    expect((await read('admin')).rules).toContainEqual({ apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] });
+
+    const extra = { apiGroups: ['example.com'], resources: ['widgets'], verbs: ['get'] };
+    await asAdmin('POST', CLUSTER_ROLES, {
+      ...clusterRole('widget-viewer', { rules: [extra] }),
+      metadata: { name: 'widget-viewer', labels: { [`${RBAC}/aggregate-to-view`]: 'true' } },
+    });
+    await server.settle();
+    expect((await read('view')).rules).toContainEqual(extra);
+    expect((await read('admin')).rules).toContainEqual(extra);
+    await call('admin', 'DELETE', `${CLUSTER_ROLES}/widget-viewer`);
+    await server.settle();
+    expect((await read('view')).rules).not.toContainEqual(extra);
+    expect((await read('admin')).rules).not.toContainEqual(extra);
+  });
+});

@@ -3,6 +3,7 @@ import type { KeyValue } from '../../store/index.js';
 import type { CustomResourceHost, ServerContext } from '../context.js';
 import { decodeObject, encodeObject } from '../objects.js';
 import { type ServedResource, storagePrefixOf } from '../resources.js';
+import { StoreFollower } from '../store-follower.js';
 import { type WebhookConversionSpec, webhookConverter } from './conversion-webhook.js';
 import { type Definition, isRecord } from './definition-errors.js';
 
@@ -41,58 +42,34 @@ export class Registrar {
   /** Per OpenAPI path, the document of each definition: definitions of one group/version share a document. */
   readonly #documents = new Map<string, Map<string, Loader>>();
   #queue: Promise<void> = Promise.resolve();
-  #stop: (() => void) | undefined;
-  #stopped = false;
+  readonly #follower: StoreFollower;
 
   constructor(
     private readonly context: Omit<ServerContext, 'hooks'>,
     private readonly host: CustomResourceHost,
     private readonly definitions: ServedResource,
-  ) {}
+  ) {
+    this.#follower = new StoreFollower(context.store, definitions.storagePrefix, {
+      listed: (items) => this.resync(items),
+      changed: (event) => this.enqueue(event.key),
+      settle: () => this.#queue,
+    });
+  }
 
   /** Serves the stored definitions, then follows their changes. */
-  async start(): Promise<void> {
-    const revision = await this.resync();
-    void this.follow(revision);
+  start(): Promise<void> {
+    return this.#follower.start();
   }
 
-  /** Reconciles every stored definition, and those no longer stored; the revision it read at. */
-  private async resync(): Promise<number> {
-    const listed = await this.context.store.list(this.definitions.storagePrefix);
-    const names = new Set(listed.items.map((kv) => kv.key));
-    for (const kv of listed.items) await this.reconcile(kv.key);
+  /** Reconciles every stored definition, and withdraws those no longer stored. */
+  private async resync(items: readonly KeyValue[]): Promise<void> {
+    const names = new Set(items.map((kv) => kv.key));
+    for (const kv of items) await this.reconcile(kv.key);
     for (const name of this.#served.keys()) if (!names.has(this.definitions.storagePrefix + name)) this.withdraw(name);
-    return listed.revision;
-  }
-
-  /**
-   * Follows the definitions' changes; a watch that ends without being stopped (history compacted,
-   * the store's connection lost, a reader left behind) is resumed from a fresh list, as an informer
-   * relists.
-   */
-  private async follow(revision: number): Promise<void> {
-    let from = revision;
-    while (!this.#stopped) {
-      try {
-        const watch = this.context.store.watch(this.definitions.storagePrefix, from);
-        this.#stop = () => watch.close();
-        for await (const event of watch) this.enqueue(event.key);
-      } catch (e) {
-        this.log(`watch of CustomResourceDefinitions ended: ${String(e)}`);
-      }
-      if (this.#stopped) return;
-      await this.#queue;
-      from = await this.resync().catch(async (e: unknown) => {
-        this.log(`listing CustomResourceDefinitions failed: ${String(e)}`);
-        await new Promise((r) => setTimeout(r, 1000));
-        return from;
-      });
-    }
   }
 
   stop(): void {
-    this.#stopped = true;
-    this.#stop?.();
+    this.#follower.stop();
   }
 
   /** Resolves once every change seen so far is served. */
