@@ -15,6 +15,11 @@ export function goQuote(s: string): string {
   return `${out}"`;
 }
 
+/** Go's `%q` of a string slice: `["a" "b"]`. */
+export function goQuoteList(values: readonly string[]): string {
+  return `[${values.map(goQuote).join(' ')}]`;
+}
+
 const SIMPLE_ESCAPES = new Map([
   ['"', '\\"'],
   ['\\', '\\\\'],

@@ -174,4 +174,4 @@ export {
   parseResourcePath,
   pathFor,
 } from './paths.js';
-export { goQuote } from './go-quote.js';
+export { goQuote, goQuoteList } from './go-quote.js';

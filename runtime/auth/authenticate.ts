@@ -31,12 +31,23 @@ export interface RequestCredentials {
   readonly peerCertificateVerified?: boolean;
   /** `socket.authorizationError`, when the chain did not verify. */
   readonly peerCertificateError?: string;
+  /**
+   * The audiences the credential must be for (a TokenReview's `spec.audiences`); the API server's
+   * when absent. Only audience-aware authenticators read it (service-account tokens).
+   */
+  readonly audiences?: readonly string[];
 }
 
 /** One authenticator's answer: not my kind of credential, a user, or a rejected credential. */
 export type AuthenticatorResult =
   | { readonly outcome: 'skip' }
-  | { readonly outcome: 'user'; readonly user: UserInfo; readonly detail?: string }
+  | {
+      readonly outcome: 'user';
+      readonly user: UserInfo;
+      readonly detail?: string;
+      /** The audiences the credential is for, from an audience-aware authenticator. */
+      readonly audiences?: readonly string[];
+    }
   | { readonly outcome: 'reject'; readonly reason: string };
 
 export interface Authenticator {
@@ -55,7 +66,13 @@ export interface AuthenticationExplanation {
 }
 
 export type AuthenticationResult =
-  | { readonly authenticated: true; readonly user: UserInfo; readonly explanation: AuthenticationExplanation }
+  | {
+      readonly authenticated: true;
+      readonly user: UserInfo;
+      readonly explanation: AuthenticationExplanation;
+      /** The audiences the credential is for, when an audience-aware authenticator said so. */
+      readonly audiences?: readonly string[];
+    }
   | {
       readonly authenticated: false;
       /** Always 401: no credential (with anonymous disabled) or a rejected credential. */
@@ -97,7 +114,12 @@ export class AuthenticatorChain {
       }
       if (result.outcome === 'user') {
         const explanation = { authenticator: a.name, rejections, ...(result.detail ? { detail: result.detail } : {}) };
-        return { authenticated: true, user: withAuthenticatedGroup(result.user), explanation };
+        return {
+          authenticated: true,
+          user: withAuthenticatedGroup(result.user),
+          explanation,
+          ...(result.audiences ? { audiences: result.audiences } : {}),
+        };
       }
       if (result.outcome === 'reject') rejections.push(`${a.name}: ${result.reason}`);
     }

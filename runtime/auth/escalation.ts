@@ -3,7 +3,7 @@
  * a binding only what the user already holds. The rules granted are broken down into single
  * verb/group/resource/name (or verb/URL) rules; each must be covered by one of the user's own.
  */
-import { goQuote } from '../api/index.js';
+import { goQuote, goQuoteList } from '../api/index.js';
 import type { PolicyRule } from './rbac-rules.js';
 import type { RuleList } from './authorize.js';
 import type { UserInfo } from './user.js';
@@ -31,7 +31,7 @@ export function uncoveredRules(owned: readonly PolicyRule[], granted: readonly P
  */
 export function escalationMessage(user: UserInfo, missing: readonly PolicyRule[], resolutionError?: string): string {
   const lines = [...new Set(missing.map(compactString))].sort();
-  const groups = `[${user.groups.map(goQuote).join(' ')}]`;
+  const groups = goQuoteList(user.groups);
   const text = `user ${goQuote(user.username)} (groups=${groups}) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}`;
   return resolutionError ? `${text}; resolution errors: [${resolutionError}]` : text;
 }
@@ -112,12 +112,11 @@ function compact(rules: readonly PolicyRule[]): PolicyRule[] {
 
 /** Upstream's CompactString: `{APIGroups:[""], Resources:["pods"], Verbs:["get" "list"]}`. */
 function compactString(rule: PolicyRule): string {
-  const quoted = (list: readonly string[]) => `[${list.map(goQuote).join(' ')}]`;
   const parts: string[] = [];
-  if (rule.apiGroups?.length) parts.push(`APIGroups:${quoted(rule.apiGroups)}`);
-  if (rule.resources?.length) parts.push(`Resources:${quoted(rule.resources)}`);
-  if (rule.nonResourceURLs?.length) parts.push(`NonResourceURLs:${quoted(rule.nonResourceURLs)}`);
-  if (rule.resourceNames?.length) parts.push(`ResourceNames:${quoted(rule.resourceNames)}`);
-  if (rule.verbs.length) parts.push(`Verbs:${quoted(rule.verbs)}`);
+  if (rule.apiGroups?.length) parts.push(`APIGroups:${goQuoteList(rule.apiGroups)}`);
+  if (rule.resources?.length) parts.push(`Resources:${goQuoteList(rule.resources)}`);
+  if (rule.nonResourceURLs?.length) parts.push(`NonResourceURLs:${goQuoteList(rule.nonResourceURLs)}`);
+  if (rule.resourceNames?.length) parts.push(`ResourceNames:${goQuoteList(rule.resourceNames)}`);
+  if (rule.verbs.length) parts.push(`Verbs:${goQuoteList(rule.verbs)}`);
   return `{${parts.join(', ')}}`;
 }

@@ -41,9 +41,12 @@ export class AuthPolicy {
     this.authorization = new AuthorizerChain(options.authorizers);
   }
 
-  /** The authenticate stage: credentials from the request (header and TLS socket), then the chain. */
-  authenticate(req: Pick<IncomingMessage, 'headers' | 'socket'>): Promise<AuthenticationResult> {
-    return this.authentication.authenticate(credentialsFromRequest(req));
+  /**
+   * The authenticate stage: credentials from the request (header and TLS socket), then the chain;
+   * `audiences` those a TokenReview asks for.
+   */
+  authenticate(req: Pick<IncomingMessage, 'headers' | 'socket'>, audiences?: readonly string[]): Promise<AuthenticationResult> {
+    return this.authentication.authenticate({ ...credentialsFromRequest(req), ...(audiences ? { audiences } : {}) });
   }
 
   /** The authorize stage. `path` is the decoded URL path; `query` the raw query string. */

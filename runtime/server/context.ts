@@ -113,7 +113,8 @@ export interface ResponsePlan {
  * accepts, or no credential with anonymous requests off, is a 401.
  */
 export interface RequestAuthenticator {
-  authenticate(req: Pick<IncomingMessage, 'headers' | 'socket'>): Promise<AuthenticationResult>;
+  /** `audiences`: those the credential must be for (a TokenReview's); the server's when absent. */
+  authenticate(req: Pick<IncomingMessage, 'headers' | 'socket'>, audiences?: readonly string[]): Promise<AuthenticationResult>;
 }
 
 /** The result of asking the server's authorizer (an AuthorizerChain's result fits). */

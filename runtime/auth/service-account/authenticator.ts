@@ -32,7 +32,7 @@ export class ServiceAccountTokenAuthenticator implements Authenticator {
 
   async authenticate(credentials: RequestCredentials): Promise<AuthenticatorResult> {
     if (credentials.bearerToken === undefined) return { outcome: 'skip' };
-    const checked = await this.issuer.check(credentials.bearerToken);
+    const checked = await this.issuer.check(credentials.bearerToken, credentials.audiences);
     if (checked.outcome !== 'verified') return checked;
     const claim = kubernetesClaimOf(checked.payload as Record<string, unknown>);
     if (typeof claim === 'string') return { outcome: 'reject', reason: claim };
@@ -58,6 +58,7 @@ export class ServiceAccountTokenAuthenticator implements Authenticator {
     return {
       outcome: 'user',
       user: serviceAccountUser(claim, jti),
+      audiences: checked.audiences,
       detail: `service-account token of ${checked.payload.iss}${jti ? ` (JTI=${jti})` : ''}`,
     };
   }

@@ -6,6 +6,7 @@
  */
 import { createPublicKey, type KeyObject, randomUUID } from 'node:crypto';
 import { createLocalJWKSet, decodeJwt, errors as joseErrors, type JSONWebKeySet, type JWTPayload, jwtVerify, SignJWT } from 'jose';
+import { goQuoteList } from '../../api/index.js';
 import { type ClaimsInput, type ServiceAccountClaims, serviceAccountClaims } from './claims.js';
 import { publicKeySet, type SigningKey } from './keys.js';
 
@@ -28,15 +29,10 @@ export interface ServiceAccountIssuerOptions {
 /** Upstream's leeway for `exp`, `nbf` and deletions (go-jose's DefaultLeeway). */
 export const LEEWAY_SECONDS = 60;
 
-/** Go's `%q` of a string list (`["a" "b"]`), as upstream's audience message prints it. */
-function goList(values: readonly string[]): string {
-  return `[${values.map((v) => JSON.stringify(v)).join(' ')}]`;
-}
-
 /** The outcome of checking a token: not ours, or verified claims, or a reason to refuse it. */
 export type TokenCheck =
   | { readonly outcome: 'skip' }
-  | { readonly outcome: 'verified'; readonly payload: JWTPayload }
+  | { readonly outcome: 'verified'; readonly payload: JWTPayload; readonly audiences: readonly string[] }
   | { readonly outcome: 'reject'; readonly reason: string };
 
 export class ServiceAccountIssuer {
@@ -82,9 +78,10 @@ export class ServiceAccountIssuer {
    * Checks a bearer token: a token that is not a JWT, or names another issuer, is not ours
    * (another authenticator may know it); for ours, the signature with one of the keys, the
    * issuer, `exp` and `nbf` (with upstream's minute of leeway) and the audiences, which must
-   * share one with the API server's.
+   * share one with `targets` (the API server's unless a TokenReview names others); the shared
+   * ones are the audiences the token is verified for.
    */
-  async check(token: string): Promise<TokenCheck> {
+  async check(token: string, targets: readonly string[] = this.apiAudiences): Promise<TokenCheck> {
     let unverified: JWTPayload;
     try {
       unverified = decodeJwt(token);
@@ -105,13 +102,14 @@ export class ServiceAccountIssuer {
     }
     const tokenAudiences = typeof payload.aud === 'string' ? [payload.aud] : (payload.aud ?? []);
     const audiences = tokenAudiences.length > 0 ? tokenAudiences : this.apiAudiences;
-    if (!audiences.some((a) => this.apiAudiences.includes(a))) {
+    const shared = targets.filter((a) => audiences.includes(a));
+    if (shared.length === 0) {
       return {
         outcome: 'reject',
-        reason: `token audiences ${goList(audiences)} is invalid for the target audiences ${goList(this.apiAudiences)}`,
+        reason: `token audiences ${goQuoteList(audiences)} is invalid for the target audiences ${goQuoteList(targets)}`,
       };
     }
-    return { outcome: 'verified', payload };
+    return { outcome: 'verified', payload, audiences: shared };
   }
 }
 

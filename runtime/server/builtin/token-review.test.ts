@@ -65,6 +65,23 @@ describe('TokenReview', () => {
     expect(other.body.status.error).toContain('is invalid for the target audiences ["https://vault.example.com"]');
   });
 
+  it('checks a service-account token against the audiences the review names, as a relying party asks', async () => {
+    const vault = 'https://vault.example.com';
+    const token = await server.serviceAccountToken('default', 'metrics-reader', { audiences: [vault, 'other'] });
+    const res = await call('proxy', 'POST', REVIEWS, review(token, [vault]));
+    expect(res.body.status).toMatchObject({ authenticated: true, audiences: [vault] });
+    expect(res.body.status.user.username).toBe('system:serviceaccount:default:metrics-reader');
+    // Not for the API server: without audiences the review asks for the server's.
+    expect((await call('proxy', 'POST', REVIEWS, review(token))).body.status.authenticated).toBe(false);
+    // A token that names no audience counts for the server's audiences only.
+    const user = await call('proxy', 'POST', REVIEWS, review(server.token('alice'), [vault]));
+    expect(user.body.status).toMatchObject({
+      authenticated: false,
+      error:
+        'token audiences ["https://kubernetes.default.svc.cluster.local"] is invalid for the target audiences ["https://vault.example.com"]',
+    });
+  });
+
   it('answers unauthenticated, with the reason, for a token nobody issued', async () => {
     const res = await call('proxy', 'POST', REVIEWS, review('not-a-token'));
     expect(res.status).toBe(201);
