@@ -12,13 +12,20 @@ import {
   strictDecodingError,
 } from '../api/index.js';
 import { rulesRunAfter } from '../cel/index.js';
-import { type UserInfo, anonymousUser } from '../auth/index.js';
+import {
+  AUTHENTICATED_GROUP,
+  SERVICE_ACCOUNTS_GROUP,
+  type UserInfo,
+  anonymousUser,
+  serviceAccountUsername,
+  serviceAccountsGroup,
+} from '../auth/index.js';
 import { type NameValidation, omitEmpty, prune } from '../schema/index.js';
 import type { ApiServerMetrics } from '../metrics/index.js';
 import type { Store } from '../store/index.js';
 import { Collector } from '../validate/index.js';
 import { roundTripAnnotationErrors } from './conversion.js';
-import type { Warnings } from './http.js';
+import { Warnings } from './http.js';
 import type { FieldValidation } from './query.js';
 import type { ResourceRegistry, ServedResource } from './resources.js';
 
@@ -204,6 +211,34 @@ export async function admitDelete(
   });
   for (const plugin of ctx.admission) await plugin.mutate?.(request);
   for (const plugin of ctx.admission) await plugin.validate?.(request);
+}
+
+/**
+ * A delete one of the server's own controllers makes (the garbage collector, namespace deletion),
+ * admitted as upstream's controllers' API calls are: by the admission plugins, as the controller's
+ * service account in kube-system. A refusal throws its Status, and the controller tries again later.
+ */
+export async function admitControllerDelete(
+  ctx: Pick<AdmissionContext, 'rules' | 'admission'>,
+  controller: string,
+  input: { resource: ServedResource; namespace: string | undefined; old: JsonApiObject; propagationPolicy: string },
+): Promise<void> {
+  if (ctx.admission.length === 0) return;
+  const user: UserInfo = {
+    username: serviceAccountUsername('kube-system', controller),
+    groups: [SERVICE_ACCOUNTS_GROUP, serviceAccountsGroup('kube-system'), AUTHENTICATED_GROUP],
+    extra: {},
+  };
+  await admitDelete(
+    { rules: ctx.rules, admission: ctx.admission, warnings: new Warnings(), user },
+    {
+      resource: input.resource,
+      namespace: input.namespace,
+      old: input.old,
+      dryRun: false,
+      options: { propagationPolicy: input.propagationPolicy },
+    },
+  );
 }
 
 /**

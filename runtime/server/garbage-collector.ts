@@ -17,7 +17,7 @@
  * It writes to the store directly, with conditional writes (a conflict only requeues the object),
  * so it needs no credentials and passes no admission, where upstream's GC is an API client.
  */
-import type { JsonApiObject } from '../api/index.js';
+import { type JsonApiObject, StatusError } from '../api/index.js';
 import {
   isStoreConflictError,
   isStoreNotFoundError,
@@ -26,10 +26,12 @@ import {
   type Store,
   type Watch,
 } from '../store/index.js';
+import { admitControllerDelete } from './admission.js';
 import type { ServerContext } from './context.js';
 import { markDeleted } from './delete.js';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from './gc-finalizers.js';
-import { STORAGE_ROOT } from './resources.js';
+import { decodeObject } from './objects.js';
+import { STORAGE_ROOT, type ServedResource } from './resources.js';
 
 interface OwnerRef {
   uid: string;
@@ -48,6 +50,8 @@ interface Node {
 
 /** How long a conflicting or failed write waits before the object is looked at again. */
 const RETRY_MS = 50;
+/** How long a deletion admission refused waits before it is tried again. */
+const REFUSED_RETRY_MS = 1000;
 
 export class GarbageCollector {
   readonly #context: ServerContext;
@@ -59,6 +63,8 @@ export class GarbageCollector {
   #watch: Watch | undefined;
   #working: Promise<void> | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
+  /** Objects whose deletion admission refused (reported once each). */
+  readonly #refused = new Set<string>();
   #closed = false;
   #paused = 0;
   #synced: Promise<void> | undefined;
@@ -306,6 +312,8 @@ export class GarbageCollector {
     const object = JSON.parse(kv.value) as JsonApiObject;
     const meta = object.metadata ?? {};
     const finalizers = meta.finalizers ?? [];
+    // Refused: looked at again after a while (not at the quick retry), so nothing more to do now.
+    if (!(await this.#admitted(node, kv, foreground))) return true;
     const hooked = this.#deleteHook(node.key);
     if (hooked) {
       await hooked(object, kv);
@@ -322,10 +330,45 @@ export class GarbageCollector {
     return true;
   }
 
+  /** The served storage version of the resource a key belongs to. */
+  #resourceOf(key: string): ServedResource | undefined {
+    return this.#context.registry.resources().find((s) => s.storageVersion === s && key.startsWith(s.storagePrefix));
+  }
+
+  /**
+   * Whether admission lets the collector delete the object, as upstream's collector deletes through
+   * the API; a refusal is reported once and the object looked at again after {@link REFUSED_RETRY_MS}.
+   */
+  async #admitted(node: Node, kv: KeyValue, foreground: boolean): Promise<boolean> {
+    const r = this.#resourceOf(node.key);
+    if (!r) return true;
+    try {
+      await admitControllerDelete(this.#context, 'generic-garbage-collector', {
+        resource: r,
+        namespace: node.namespace,
+        old: await decodeObject(kv, r),
+        propagationPolicy: foreground ? 'Foreground' : 'Background',
+      });
+      this.#refused.delete(node.uid);
+      return true;
+    } catch (e) {
+      if (!(e instanceof StatusError)) throw e;
+      if (!this.#refused.has(node.uid))
+        process.emitWarning(`garbage collector: deleting ${node.key}: ${e.message}`, 'GarbageCollectorWarning');
+      this.#refused.add(node.uid);
+      // Asked again after a while rather than at the collector's quick retry: a refusal tends to last.
+      setTimeout(() => {
+        this.#dirty.add(node.uid);
+        this.#kick();
+      }, REFUSED_RETRY_MS).unref();
+      return false;
+    }
+  }
+
   /** A kind whose deletion a hook takes over (a namespace's lifecycle) is deleted through it. */
   #deleteHook(key: string): ((object: JsonApiObject, kv: KeyValue) => Promise<void>) | undefined {
     const hooks = this.#context.hooks;
-    const r = this.#context.registry.resources().find((s) => s.storageVersion === s && key.startsWith(s.storagePrefix));
+    const r = this.#resourceOf(key);
     const withDelete = r ? hooks.of(r).filter((h) => h.delete) : [];
     if (!r || withDelete.length === 0) return undefined;
     return async (object, kv) => {

@@ -466,3 +466,81 @@ describe('dry run', () => {
     expect(a.calls[0].dryRun).toBe(true);
   });
 });
+
+describe("deletes the server's own controllers make", () => {
+  /** Refuses DELETE of objects labelled `protected`, as the controller that asks. */
+  const guard: AdmissionHandler = (req) =>
+    req.operation === 'DELETE' && (req.oldObject as Json)?.metadata?.labels?.protected === 'yes'
+      ? deny(`protected, even from ${req.userInfo.username}`)
+      : allow();
+  const deleteRule = { operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] };
+
+  /** Polls until `check` holds; the bound only ends a hung test (the retries it waits for are a second apart). */
+  async function until<T>(read: () => Promise<T>, check: (v: T) => boolean, what: string): Promise<T> {
+    for (let i = 0; i < 3000; i++) {
+      const v = await read();
+      if (check(v)) return v;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`never happened: ${what}`);
+  }
+
+  it('namespace deletion is admitted as the namespace controller: a refusal keeps the namespace Terminating, with the reason', async () => {
+    const a = await webhook(guard);
+    await register('Validating', 'guard', [hookSpec('guard.example.com', a, { rules: [deleteRule] })]);
+    await h.createNamespace('guarded');
+    expect((await h.post(configMaps('guarded'), configMap('kept', { protected: 'yes' }))).status).toBe(201);
+    expect((await h.post(configMaps('guarded'), configMap('free'))).status).toBe(201);
+    expect((await h.delete('/api/v1/namespaces/guarded')).status).toBe(200);
+    const ns = await until(
+      async () => (await h.get('/api/v1/namespaces/guarded')).body,
+      (n) => n.status?.conditions?.some((c: Json) => c.type === 'NamespaceDeletionContentFailure' && c.status === 'True'),
+      'the content failure reported',
+    );
+    expect(ns.status.conditions.find((c: Json) => c.type === 'NamespaceDeletionContentFailure')).toMatchObject({
+      reason: 'ContentDeletionFailed',
+      message:
+        'Failed to delete all resource types, 1 remaining: admission webhook "guard.example.com" denied the request: protected, even from system:serviceaccount:kube-system:namespace-controller',
+    });
+    expect((await h.get(`${configMaps('guarded')}/free`)).status).toBe(404);
+    expect((await h.get(`${configMaps('guarded')}/kept`)).status).toBe(200);
+    // Once admission allows it, the deletion finishes.
+    await h.delete(VALIDATING);
+    await until(
+      async () => (await h.get('/api/v1/namespaces/guarded')).status,
+      (s) => s === 404,
+      'the namespace gone',
+    );
+  });
+
+  it('garbage collection is admitted as the garbage collector: a refused dependent stays until admission allows it', async () => {
+    const a = await webhook(guard);
+    await register('Validating', 'guard', [hookSpec('guard.example.com', a, { rules: [deleteRule] })]);
+    const owner = (await h.post(configMaps(h.ns), configMap('owner'))).body;
+    const dependent = {
+      ...configMap('dependent', { protected: 'yes' }),
+      metadata: {
+        name: 'dependent',
+        labels: { protected: 'yes' },
+        ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid }],
+      },
+    };
+    expect((await h.post(configMaps(h.ns), dependent)).status).toBe(201);
+    expect((await h.delete(`${configMaps(h.ns)}/owner`)).status).toBe(200);
+    await until(
+      async () => a.calls.filter((c) => c.operation === 'DELETE' && c.oldObject?.metadata?.name === 'dependent'),
+      (calls) => calls.length > 0,
+      'the collector asked',
+    );
+    const asked = a.calls.find((c) => c.operation === 'DELETE' && c.oldObject?.metadata?.name === 'dependent')!;
+    expect(asked.userInfo.username).toBe('system:serviceaccount:kube-system:generic-garbage-collector');
+    expect(asked.options).toMatchObject({ kind: 'DeleteOptions', propagationPolicy: 'Background' });
+    expect((await h.get(`${configMaps(h.ns)}/dependent`)).status).toBe(200);
+    await h.delete(VALIDATING);
+    await until(
+      async () => (await h.get(`${configMaps(h.ns)}/dependent`)).status,
+      (s) => s === 404,
+      'the dependent collected',
+    );
+  });
+});

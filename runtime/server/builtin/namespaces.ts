@@ -1,4 +1,5 @@
-import { type JsonApiObject, conflict, forbidden, notFound, timestamp } from '../../api/index.js';
+import { type JsonApiObject, StatusError, conflict, forbidden, notFound, timestamp } from '../../api/index.js';
+import { admitControllerDelete } from '../admission.js';
 import { isStoreConflictError } from '../../store/index.js';
 import type { HookHost, KindHook, ServerContext, SubresourceHandler } from '../context.js';
 import { markDeleted, removeIfFinalized } from '../delete.js';
@@ -173,19 +174,23 @@ class NamespaceReaper {
     let remaining = 0;
     const content = new Map<string, number>();
     const held = new Map<string, number>();
+    const refused: string[] = [];
     for (const r of registry.namespacedStorage()) {
       const page = await store.list(`${r.storagePrefix}${namespace}/`);
       for (const kv of page.items) {
         const object = await decodeObject(kv, r);
-        if (await removeIfFinalized(this.#context, r, kv.key, object, kv.modRevision)) continue;
-        remaining++;
         const gr = r.group === '' ? r.resource : `${r.resource}.${r.group}`;
+        // Deleted as upstream's namespace controller deletes: through admission, as its service account.
+        const denied = object.metadata?.deletionTimestamp ? undefined : await this.#refusal(r, namespace, object);
+        if (denied) refused.push(denied);
+        else if (await removeIfFinalized(this.#context, r, kv.key, object, kv.modRevision)) continue;
+        remaining++;
         content.set(gr, (content.get(gr) ?? 0) + 1);
         for (const f of object.metadata?.finalizers ?? []) held.set(f, (held.get(f) ?? 0) + 1);
       }
     }
     if (remaining > 0) {
-      await this.#report(nsKey, content, held);
+      await this.#report(nsKey, content, held, refused);
       return false;
     }
     // Only the server's own entry of spec.finalizers is ours to clear; others wait for /finalize.
@@ -200,14 +205,30 @@ class NamespaceReaper {
     return removeIfFinalized(this.#context, ns, nsKey, nsObject, nsKv.modRevision);
   }
 
+  /** Why admission refuses deleting the object, or undefined when it allows it. */
+  async #refusal(r: ServedResource, namespace: string, object: JsonApiObject): Promise<string | undefined> {
+    try {
+      await admitControllerDelete(this.#context, 'namespace-controller', {
+        resource: r,
+        namespace,
+        old: object,
+        propagationPolicy: 'Background',
+      });
+      return undefined;
+    } catch (e) {
+      if (e instanceof StatusError) return e.message;
+      throw e;
+    }
+  }
+
   /** Writes the deletion conditions upstream's namespace controller reports on a terminating namespace, when they change. */
-  async #report(nsKey: string, content: Map<string, number>, finalizers: Map<string, number>): Promise<void> {
+  async #report(nsKey: string, content: Map<string, number>, finalizers: Map<string, number>, refused: readonly string[]): Promise<void> {
     const ns = this.#namespaces;
     const kv = await this.#context.store.get(nsKey);
     if (!kv) return;
     const object = await decodeObject(kv, ns);
     const status = (object.status ?? {}) as { conditions?: NamespaceCondition[] };
-    const wanted = deletionConditions(content, finalizers);
+    const wanted = deletionConditions(content, finalizers, refused);
     const previous = status.conditions ?? [];
     const same = (a: NamespaceCondition, b: NamespaceCondition | undefined) =>
       b !== undefined && a.status === b.status && a.reason === b.reason && a.message === b.message;
@@ -248,7 +269,11 @@ interface NamespaceCondition {
  * content remains (by group-resource) and which finalizers hold it. svckit's discovery and
  * deletion of content cannot fail separately from the store, so those conditions are always False.
  */
-export function deletionConditions(content: Map<string, number>, finalizers: Map<string, number>): NamespaceCondition[] {
+export function deletionConditions(
+  content: Map<string, number>,
+  finalizers: Map<string, number>,
+  refused: readonly string[] = [],
+): NamespaceCondition[] {
   const sorted = (m: Map<string, number>) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return [
     {
@@ -263,12 +288,20 @@ export function deletionConditions(content: Map<string, number>, finalizers: Map
       reason: 'ParsedGroupVersions',
       message: 'All legacy kube types successfully parsed',
     },
-    {
-      type: 'NamespaceDeletionContentFailure',
-      status: 'False',
-      reason: 'ContentDeleted',
-      message: 'All content successfully deleted, may be waiting on finalization',
-    },
+    refused.length > 0
+      ? {
+          type: 'NamespaceDeletionContentFailure',
+          status: 'True',
+          reason: 'ContentDeletionFailed',
+          // Upstream's aggregate: the one error, or the list of them.
+          message: `Failed to delete all resource types, ${refused.length} remaining: ${refused.length === 1 ? refused[0] : `[${refused.join(', ')}]`}`,
+        }
+      : {
+          type: 'NamespaceDeletionContentFailure',
+          status: 'False',
+          reason: 'ContentDeleted',
+          message: 'All content successfully deleted, may be waiting on finalization',
+        },
     content.size > 0
       ? {
           type: 'NamespaceContentRemaining',
