@@ -8,6 +8,7 @@
 // Source: schemas/audit.svc.io/v1.yaml
 // Source: schemas/authentication.svc.io/v1.yaml
 // Source: schemas/authorization.svc.io/v1.yaml
+// Source: schemas/autoscaling/v1.yaml
 // Source: schemas/autoscaling/v2.yaml
 // Source: schemas/autoscaling/v2beta2.yaml
 // Source: schemas/batch/v1.yaml
@@ -52,6 +53,7 @@ export * as appsV1 from './apps/v1/index.js';
 export * as auditV1 from './audit.svc.io/v1/index.js';
 export * as authenticationV1 from './authentication.svc.io/v1/index.js';
 export * as authorizationV1 from './authorization.svc.io/v1/index.js';
+export * as autoscalingV1 from './autoscaling/v1/index.js';
 export * as autoscalingV2 from './autoscaling/v2/index.js';
 export * as autoscalingV2beta2 from './autoscaling/v2beta2/index.js';
 export * as batchV1 from './batch/v1/index.js';

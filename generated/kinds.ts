@@ -8,6 +8,7 @@
 // Source: schemas/audit.svc.io/v1.yaml
 // Source: schemas/authentication.svc.io/v1.yaml
 // Source: schemas/authorization.svc.io/v1.yaml
+// Source: schemas/autoscaling/v1.yaml
 // Source: schemas/autoscaling/v2.yaml
 // Source: schemas/autoscaling/v2beta2.yaml
 // Source: schemas/batch/v1.yaml
@@ -53,6 +54,7 @@ import { appsV1Kinds } from './apps/v1/kinds.js';
 import { auditV1Kinds } from './audit.svc.io/v1/kinds.js';
 import { authenticationV1Kinds } from './authentication.svc.io/v1/kinds.js';
 import { authorizationV1Kinds } from './authorization.svc.io/v1/kinds.js';
+import { autoscalingV1Kinds } from './autoscaling/v1/kinds.js';
 import { autoscalingV2Kinds } from './autoscaling/v2/kinds.js';
 import { autoscalingV2beta2Kinds } from './autoscaling/v2beta2/kinds.js';
 import { batchV1Kinds } from './batch/v1/kinds.js';
@@ -99,6 +101,7 @@ export const allKinds: readonly KindRegistration[] = [
   ...auditV1Kinds,
   ...authenticationV1Kinds,
   ...authorizationV1Kinds,
+  ...autoscalingV1Kinds,
   ...autoscalingV2Kinds,
   ...autoscalingV2beta2Kinds,
   ...batchV1Kinds,

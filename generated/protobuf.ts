@@ -8,6 +8,7 @@
 // Source: schemas/audit.svc.io/v1.yaml
 // Source: schemas/authentication.svc.io/v1.yaml
 // Source: schemas/authorization.svc.io/v1.yaml
+// Source: schemas/autoscaling/v1.yaml
 // Source: schemas/autoscaling/v2.yaml
 // Source: schemas/autoscaling/v2beta2.yaml
 // Source: schemas/batch/v1.yaml
@@ -52,6 +53,7 @@ import { appsV1Protobuf } from './apps/v1/protobuf.js';
 import { auditV1Protobuf } from './audit.svc.io/v1/protobuf.js';
 import { authenticationV1Protobuf } from './authentication.svc.io/v1/protobuf.js';
 import { authorizationV1Protobuf } from './authorization.svc.io/v1/protobuf.js';
+import { autoscalingV1Protobuf } from './autoscaling/v1/protobuf.js';
 import { autoscalingV2Protobuf } from './autoscaling/v2/protobuf.js';
 import { autoscalingV2beta2Protobuf } from './autoscaling/v2beta2/protobuf.js';
 import { batchV1Protobuf } from './batch/v1/protobuf.js';
@@ -97,6 +99,7 @@ export const allProtobufPackages: readonly ProtobufPackage[] = [
   auditV1Protobuf,
   authenticationV1Protobuf,
   authorizationV1Protobuf,
+  autoscalingV1Protobuf,
   autoscalingV2Protobuf,
   autoscalingV2beta2Protobuf,
   batchV1Protobuf,
