@@ -192,6 +192,7 @@ export class GarbageCollector {
     this.#unlink(uid);
     this.#nodes.delete(uid);
     this.#uidByKey.delete(key);
+    this.#refused.delete(uid); // gone some other way: nothing more to report of it
     for (const o of node?.owners ?? []) this.#dirty.add(o.uid);
     for (const d of this.#dependents.get(uid) ?? []) this.#dirty.add(d);
   }
