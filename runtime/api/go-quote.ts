@@ -39,7 +39,8 @@ function hex(n: number, width: number): string {
 // Go's unicode.IsPrint, approximated: C1 controls, lone surrogates, separators other than the
 // ASCII space, format characters and unassigned code points are not printable.
 const NOT_PRINTABLE = /[\p{Cc}\p{Cs}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}]|[\p{Zs}]/u;
-function isPrintable(cp: number): boolean {
+/** Go's unicode.IsPrint of a code point (approximated, see above). */
+export function isPrintable(cp: number): boolean {
   if (cp === 0x20) return true;
   return !NOT_PRINTABLE.test(String.fromCodePoint(cp));
 }

@@ -166,12 +166,15 @@ export {
   type DiscoveryPath,
   type PathErrorReason,
   type ResolvedResource,
+  type RequestTarget,
   type ResourcePath,
   type ResourceResolver,
   PathError,
   isPathError,
   parseDiscoveryPath,
+  parseRequestTarget,
   parseResourcePath,
   pathFor,
+  resourcePathOf,
 } from './paths.js';
-export { goQuote, goQuoteList } from './go-quote.js';
+export { goQuote, goQuoteList, isPrintable } from './go-quote.js';

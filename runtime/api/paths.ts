@@ -85,6 +85,44 @@ function splitSegments(path: string): string[] {
   });
 }
 
+/**
+ * A request target read once, as upstream's URL parsing and RequestInfo read it, for routing,
+ * authorization, admission and audit alike: the path is never rewritten (no dot segments
+ * resolved, as Go's server does not), and every segment is percent-decoded exactly once.
+ */
+export interface RequestTarget {
+  /** The decoded path (Go's URL.Path): what non-resource rules and the authorizer see. */
+  readonly path: string;
+  /** The decoded segments of the path, empty ones left out. */
+  readonly segments: readonly string[];
+  readonly query: URLSearchParams;
+}
+
+/**
+ * Reads a request target: an origin-form path (`/api/v1/pods?watch=1`) or an absolute URL, whose
+ * path is taken as sent. Throws PathError (`malformed`, a 400) for an invalid percent-escape or a
+ * target that has no path.
+ */
+export function parseRequestTarget(target: string): RequestTarget {
+  const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(target);
+  const rest = absolute ? target.slice(absolute[0].length) || '/' : target;
+  if (!rest.startsWith('/') && !rest.startsWith('?')) throw new PathError(target, 'malformed', 'a request target is a path or an absolute URL');
+  const q = rest.indexOf('?');
+  const rawPath = q < 0 ? rest : rest.slice(0, q) || '/';
+  const pieces = rawPath.split('/').map((piece) => {
+    try {
+      return decodeURIComponent(piece);
+    } catch {
+      throw new PathError(target, 'malformed', `segment ${JSON.stringify(piece)} has an invalid percent-encoding`);
+    }
+  });
+  return {
+    path: pieces.join('/'),
+    segments: pieces.filter((piece) => piece !== ''),
+    query: new URLSearchParams(q < 0 ? '' : rest.slice(q + 1)),
+  };
+}
+
 /** Reads a discovery path; undefined when `path` is not one. Throws PathError when malformed. */
 export function parseDiscoveryPath(path: string): DiscoveryPath | undefined {
   const s = splitSegments(path);
@@ -102,7 +140,15 @@ export function parseDiscoveryPath(path: string): DiscoveryPath | undefined {
  * subresources that are not served.
  */
 export function parseResourcePath(path: string, resolve: ResourceResolver): ResourcePath {
-  const s = splitSegments(path);
+  return resourcePathOf(splitSegments(path), path, resolve);
+}
+
+/**
+ * Resolves the decoded segments of a resource request path (`path` only names it in errors). Names
+ * are taken as they are: whether a name may be stored is the storage's question, after
+ * authorization (upstream's key functions refuse `.` and `..` there, with a 400).
+ */
+export function resourcePathOf(s: readonly string[], path: string, resolve: ResourceResolver): ResourcePath {
   let group: string;
   let version: string | undefined;
   let rest: string[];

@@ -338,10 +338,11 @@ export function badRequest(message: string, causes?: readonly StatusCause[]): St
 
 /** 400 for `fieldValidation=Strict`: `strict decoding error: unknown field "x", duplicate field "y"`. */
 export function strictDecodingError(unknown: readonly string[], duplicates: readonly string[]): StatusError {
-  const problems = [...unknown.map((f) => `unknown field "${f}"`), ...duplicates.map((f) => `duplicate field "${f}"`)];
+  // sigs.k8s.io/json quotes the field path with Go's %q.
+  const problems = [...unknown.map((f) => `unknown field ${goQuote(f)}`), ...duplicates.map((f) => `duplicate field ${goQuote(f)}`)];
   return badRequest(`strict decoding error: ${problems.join(', ')}`, [
-    ...unknown.map((f) => ({ type: 'FieldValueInvalid', message: `unknown field "${f}"`, field: f })),
-    ...duplicates.map((f) => ({ type: 'FieldValueDuplicate', message: `duplicate field "${f}"`, field: f })),
+    ...unknown.map((f) => ({ type: 'FieldValueInvalid', message: `unknown field ${goQuote(f)}`, field: f })),
+    ...duplicates.map((f) => ({ type: 'FieldValueDuplicate', message: `duplicate field ${goQuote(f)}`, field: f })),
   ]);
 }
 

@@ -1,3 +1,5 @@
+import { type RequestTarget, parseRequestTarget } from '../api/index.js';
+
 /**
  * Request attributes: what an authorizer needs to know about a request, derived from its method,
  * path and query alone (before the body is read), the way the real system's RequestInfo resolver
@@ -57,6 +59,15 @@ function queryBool(params: URLSearchParams, name: string): boolean {
   return value !== '0' && value.toLowerCase() !== 'false';
 }
 
+/** A target that cannot be read (an invalid escape) is judged as the non-resource path it is. */
+function parseOrUndefined(target: string): ParsedTarget | undefined {
+  try {
+    return parseRequestTarget(target);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The attributes of a request for a non-resource path (`/healthz`, `/version`): the verb is the lowercase method. */
 export function nonResource(method: string, path: string): RequestAttributes {
   return {
@@ -73,11 +84,6 @@ export function nonResource(method: string, path: string): RequestAttributes {
   };
 }
 
-function splitPath(path: string): string[] {
-  const trimmed = path.replace(/^\/+|\/+$/g, '');
-  return trimmed === '' ? [] : trimmed.split('/');
-}
-
 /** The name pinned by `fieldSelector=metadata.name=<n>` (or `==`), when it is a valid path segment. */
 function nameFromFieldSelector(selector: string | null): string {
   if (!selector) return '';
@@ -92,13 +98,26 @@ function nameFromFieldSelector(selector: string | null): string {
   return '';
 }
 
+/** A request target whose segments are decoded once (runtime/api's `parseRequestTarget`). */
+export type ParsedTarget = Pick<RequestTarget, 'path' | 'segments'> & { readonly query?: URLSearchParams };
+
 /**
- * Derives the attributes of a request. `query` is the raw query string (with or without `?`) or
- * URLSearchParams; `path` must be the decoded URL path without the query.
+ * Derives the attributes of a request from the same decoded segments the router reads, so what
+ * is authorized and audited is what is served. `target` is a parsed target (the server's
+ * request) or a request path as sent (percent-encoded, with or without its query); `query`, when
+ * given, is the query string (with or without `?`) or URLSearchParams.
  */
-export function requestAttributes(method: string, path: string, query: string | URLSearchParams = ''): RequestAttributes {
-  const params = typeof query === 'string' ? new URLSearchParams(query.startsWith('?') ? query.slice(1) : query) : query;
-  let parts = splitPath(path);
+export function requestAttributes(method: string, target: string | ParsedTarget, query?: string | URLSearchParams): RequestAttributes {
+  const parsed = typeof target === 'string' ? parseOrUndefined(target) : target;
+  if (!parsed) return nonResource(method, typeof target === 'string' ? target : target.path);
+  const params =
+    query === undefined
+      ? (parsed.query ?? new URLSearchParams())
+      : typeof query === 'string'
+        ? new URLSearchParams(query.startsWith('?') ? query.slice(1) : query)
+        : query;
+  const path = parsed.path;
+  let parts = [...parsed.segments];
   // The shortest resource path is /api/<version>/<resource>.
   if (parts.length < 3 || !API_PREFIXES.has(parts[0] as string)) return nonResource(method, path);
   const apiPrefix = parts[0] as string;

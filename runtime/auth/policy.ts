@@ -49,7 +49,7 @@ export class AuthPolicy {
     return this.authentication.authenticate({ ...credentialsFromRequest(req), ...(audiences ? { audiences } : {}) });
   }
 
-  /** The authorize stage. `path` is the decoded URL path; `query` the raw query string. */
+  /** The authorize stage. `path` is the request path as sent (percent-encoded); `query` the raw query string. */
   async authorize(
     user: UserInfo,
     authentication: AuthenticationExplanation,

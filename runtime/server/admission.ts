@@ -6,6 +6,7 @@ import {
   fieldErrorMessage,
   fieldInvalid,
   invalid,
+  goQuote,
   isDNS1123Label,
   isDNS1123Subdomain,
   isValidPathSegmentName,
@@ -276,8 +277,8 @@ export function reportUnknownFields(
   const { fieldValidation, duplicates } = input;
   if (fieldValidation === 'Ignore' || (unknown.length === 0 && duplicates.length === 0)) return;
   if (fieldValidation === 'Strict') throw strictDecodingError(unknown, duplicates);
-  for (const f of unknown) warnings.add(`unknown field "${f}"`);
-  for (const f of duplicates) warnings.add(`duplicate field "${f}"`);
+  for (const f of unknown) warnings.add(`unknown field ${goQuote(f)}`);
+  for (const f of duplicates) warnings.add(`duplicate field ${goQuote(f)}`);
 }
 
 const NAME_RULES: Record<NameValidation, (name: string) => string[]> = {

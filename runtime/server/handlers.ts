@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { methodNotAllowed } from '../api/index.js';
+import { badRequest, goQuote, isValidPathSegmentName, methodNotAllowed } from '../api/index.js';
 import type { RequestContext, Target } from './context.js';
 import { deleteCollection, deleteObject, deleteOptions } from './delete.js';
 import { type Body, type Reply, decodeBody, decodeOptionalJson, readBody } from './http.js';
@@ -84,6 +84,7 @@ const ALLOWED = { collection: 'a collection takes GET, POST and DELETE', object:
  */
 export async function dispatchResource(ctx: RequestContext, t: Target, res: ServerResponse): Promise<Reply | undefined> {
   const { method } = ctx.req;
+  checkPathNames(t);
   const scope = t.name === undefined ? 'collection' : 'object';
   if (scope === 'object' && t.subresource !== undefined) {
     const scale = t.subresource === 'scale' ? t.resource.descriptor.scale : undefined;
@@ -105,6 +106,23 @@ export async function dispatchResource(ctx: RequestContext, t: Target, res: Serv
   const name = entry.verb(ctx);
   if (!t.resource.verbs.has(name)) throw methodNotAllowed(method, `${t.resource.resource} does not support ${name}`);
   return entry.handle(ctx, t, res);
+}
+
+/**
+ * A name or namespace from the path must be a valid path segment, as upstream's storage key
+ * functions require (`Name parameter invalid: "..": may not be '..'`, a 400): a request to `.`
+ * or `..` addresses no object and never its collection or its parent. Checked after
+ * authorization, as upstream does, so the decision and the audit record name what was asked.
+ */
+function checkPathNames(t: Target): void {
+  for (const [what, value] of [
+    ['Namespace', t.namespace],
+    ['Name', t.name],
+  ] as const) {
+    if (value === undefined) continue;
+    const problems = isValidPathSegmentName(value);
+    if (problems.length > 0) throw badRequest(`${what} parameter invalid: ${goQuote(value)}: ${problems.join(';')}`);
+  }
 }
 
 /** The request's object body (JSON, YAML, or Protobuf for kinds with messages), its metadata well-formed. */

@@ -1,6 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Node, isMap, isScalar, isSeq, parseAllDocuments } from 'yaml';
-import { type JsonApiObject, badRequest, requestEntityTooLarge, unsupportedMediaType } from '../api/index.js';
+import {
+  type JsonApiObject,
+  type RequestTarget,
+  type StatusError,
+  badRequest,
+  goQuote,
+  isPathError,
+  parseRequestTarget,
+  requestEntityTooLarge,
+  unsupportedMediaType,
+} from '../api/index.js';
 import {
   MEDIA_PROTOBUF,
   MEDIA_PROTOBUF_K8S,
@@ -13,10 +23,13 @@ import {
 import { isObject } from '../validate/index.js';
 import { checkDepth, checkYamlDepth } from './object-shape.js';
 
-/** A request with its parsed URL, as every handler receives it. */
+/** A request with its target read once (`parseRequestTarget`), as every stage and handler receives it. */
 export interface Request {
   method: string;
+  /** The decoded path (see RequestTarget). */
   path: string;
+  /** The decoded segments routing and authorization both read. */
+  segments: readonly string[];
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
   raw: IncomingMessage;
@@ -34,6 +47,7 @@ export interface Reply {
 /** Warnings for the `Warning` response header, one item each (RFC 7234 section 5.5, code 299). */
 export class Warnings {
   readonly items: string[] = [];
+  readonly #seen = new Set<string>();
   #truncating = false;
 
   /**
@@ -42,7 +56,11 @@ export class Warnings {
    * the end until the total fits, and later warnings are ignored.
    */
   add(text: string): void {
-    if (this.#truncating || text === '' || this.items.includes(text)) return;
+    if (this.#truncating || text === '' || this.#seen.has(text)) return;
+    this.#seen.add(text);
+    // Upstream's NewWarningHeader refuses text that is not valid UTF-8 or has control characters,
+    // and its recorder drops such a warning: a header cannot carry it.
+    if (!canCarryInHeader(text)) return;
     this.items.push(text);
     if (totalLength(this.items) <= WARNINGS_TOTAL_LIMIT) return;
     this.#truncating = true;
@@ -50,10 +68,21 @@ export class Warnings {
     while (totalLength(this.items) > WARNINGS_TOTAL_LIMIT) this.items.pop();
   }
 
-  /** The header values: `299 - "text"`, quotes and backslashes escaped. */
+  /**
+   * The header values: `299 - "text"`, quotes and backslashes escaped, the text in UTF-8 as
+   * upstream writes it (Node writes header strings byte per character, so the UTF-8 bytes are
+   * given as such characters; a client decodes them as UTF-8 again).
+   */
   headerValues(): string[] {
-    return this.items.map((w) => `299 - "${w.replace(/["\\]/g, (c) => `\\${c}`)}"`);
+    return this.items.map((w) => Buffer.from(`299 - "${w.replace(/["\\]/g, (c) => `\\${c}`)}"`, 'utf8').toString('latin1'));
   }
+}
+
+/** Control characters (Go's unicode.IsControl) and lone surrogates (invalid UTF-8 in Go). */
+const NOT_IN_HEADER = /[\p{Cc}\p{Cs}]/u;
+
+function canCarryInHeader(text: string): boolean {
+  return !NOT_IN_HEADER.test(text);
 }
 
 /** Characters of all warnings of a response beyond which they are truncated (upstream's 4 Ki runes). */
@@ -89,14 +118,24 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
 }
 
 /**
- * The URL of a request target: an origin-form path (`/api/v1/pods?watch=1`, also `//x`) or an
- * absolute URL; undefined when it is neither, which the server answers with 400.
+ * The Request of an incoming message, its target read once; `malformed` is the 400 for a target
+ * that cannot be read (an invalid percent-escape), answered once the request has its audit ID.
  */
-export function requestUrl(target: string | undefined): URL | undefined {
+export function readRequest(raw: IncomingMessage): { req: Request; malformed?: StatusError } {
+  const request = (target: RequestTarget): Request => ({
+    method: raw.method ?? 'GET',
+    path: target.path,
+    segments: target.segments,
+    query: target.query,
+    headers: raw.headers,
+    raw,
+  });
   try {
-    return target?.startsWith('/') ? new URL(`http://localhost${target}`) : new URL(target ?? '/');
-  } catch {
-    return undefined;
+    return { req: request(parseRequestTarget(raw.url ?? '/')) };
+  } catch (e) {
+    if (!isPathError(e)) throw e;
+    const malformed = badRequest(`the request target ${goQuote(raw.url ?? '')} is not a valid URL path: ${e.detail}`);
+    return { req: request({ path: '/', segments: [], query: new URLSearchParams() }), malformed };
   }
 }
 

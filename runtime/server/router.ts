@@ -1,4 +1,4 @@
-import { badRequest, isPathError, parseResourcePath } from '../api/index.js';
+import { type RequestTarget, isPathError, resourcePathOf } from '../api/index.js';
 import type { ResourceRegistry, ServedResource } from './resources.js';
 
 /** What a request path addresses. */
@@ -15,15 +15,13 @@ export type Route =
   | { kind: 'not-found'; message: string };
 
 /**
- * Routes a request path. Core resources live under `/api/v1`, named groups under
+ * Routes a request by the decoded segments of its path (`RequestTarget`), the same the
+ * authorizer judges. Core resources live under `/api/v1`, named groups under
  * `/apis/<group>/<version>`; namespaced ones also under `.../namespaces/<ns>/<resource>`. The
  * shape `namespaces/<name>/<x>` is a namespace subresource when `<x>` is not a namespaced resource.
  */
-export function route(path: string, registry: ResourceRegistry): Route {
-  const segments = path
-    .split('/')
-    .filter((s) => s !== '')
-    .map((s) => decodeSegment(path, s));
+export function route(target: Pick<RequestTarget, 'path' | 'segments'>, registry: ResourceRegistry): Route {
+  const { path, segments } = target;
   const [first, ...rest] = segments;
   if (first === 'version' && rest.length === 0) return { kind: 'version' };
   if ((first === 'healthz' || first === 'livez' || first === 'readyz') && rest.length <= 1) return { kind: 'health', check: first };
@@ -31,38 +29,36 @@ export function route(path: string, registry: ResourceRegistry): Route {
   if (first === 'metrics' && rest.length === 0) return { kind: 'metrics' };
   if (first === 'api') {
     if (rest.length === 0) return { kind: 'api-versions' };
-    const [version, ...tail] = rest;
-    return resourceRoute(registry, path, '', version!, tail);
+    const [version] = rest;
+    return resourceRoute(registry, path, segments, '', version!, rest.length - 1);
   }
   if (first === 'apis') {
     if (rest.length === 0) return { kind: 'api-groups' };
-    const [group, version, ...tail] = rest;
+    const [group, version] = rest;
     if (version === undefined) return { kind: 'api-group', group: group! };
-    return resourceRoute(registry, path, group!, version, tail);
+    return resourceRoute(registry, path, segments, group!, version, rest.length - 2);
   }
   return { kind: 'not-found', message: `the server could not find the requested resource (path ${path})` };
 }
 
-/** A percent-decoded path segment; 400 for an invalid escape, as Go's URL parser refuses it. */
-function decodeSegment(path: string, segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw badRequest(`the request path ${path} has an invalid escape in ${JSON.stringify(segment)}`);
-  }
-}
-
-function resourceRoute(registry: ResourceRegistry, path: string, group: string, version: string, tail: string[]): Route {
+function resourceRoute(
+  registry: ResourceRegistry,
+  path: string,
+  segments: readonly string[],
+  group: string,
+  version: string,
+  tail: number,
+): Route {
   if (!registry.hasGroupVersion(group, version)) {
     return {
       kind: 'not-found',
       message: `the server could not find the requested resource (${group === '' ? '' : `${group}/`}${version} is not served)`,
     };
   }
-  if (tail.length === 0) return { kind: 'api-resources', group, version };
+  if (tail === 0) return { kind: 'api-resources', group, version };
   try {
     // The path grammar (scopes, the namespaces/<name>/<subresource> ambiguity) lives in runtime/api.
-    const p = parseResourcePath(path, (g, v, resource) => {
+    const p = resourcePathOf(segments, path, (g, v, resource) => {
       const r = registry.get(g, v, resource);
       return r && { namespaced: r.namespaced, subresources: [...r.subresources] };
     });

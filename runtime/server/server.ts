@@ -4,7 +4,6 @@ import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import {
   type StatusError,
-  badRequest,
   isStatusError,
   methodNotAllowed,
   pathNotFound,
@@ -27,7 +26,7 @@ import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discover
 import { dispatchResource } from './handlers.js';
 import { GarbageCollector } from './garbage-collector.js';
 import { bindHooks } from './hooks.js';
-import { type Reply, type Request, Warnings, requestUrl, sendBody } from './http.js';
+import { type Reply, type Request, Warnings, readRequest, sendBody } from './http.js';
 import { JSON_RESPONSE, includeObjectOf, renderBody } from './media.js';
 import { OpenApiPublisher } from './openapi.js';
 import { pretty } from './query.js';
@@ -167,7 +166,7 @@ export class ApiServer {
     this.garbageCollector = options.garbageCollector === false ? undefined : new GarbageCollector(this.context);
     this.#log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
     this.#chain = compose(defaultStages(options.chain ?? {}), (ctx) => this.#endpoint(ctx));
-    const handle = (req: IncomingMessage, res: ServerResponse) => void this.#handle(req, res);
+    const handle = (req: IncomingMessage, res: ServerResponse) => void this.#handle(req, res).catch((e) => this.#lastResort(req, res, e));
     // A client certificate is asked for but not required (rejectUnauthorized false): a request
     // without one may still carry a token, and an unverified one is refused by the authenticator
     // with a 401 that says why, instead of a TLS alert the client cannot explain.
@@ -215,14 +214,7 @@ export class ApiServer {
   }
 
   async #handle(raw: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = requestUrl(raw.url);
-    const req: Request = {
-      method: raw.method ?? 'GET',
-      path: url?.pathname ?? '/',
-      query: url?.searchParams ?? new URLSearchParams(),
-      headers: raw.headers,
-      raw,
-    };
+    const { req, malformed } = readRequest(raw);
     const ctx: RequestContext = {
       ...this.context,
       req,
@@ -231,7 +223,7 @@ export class ApiServer {
       response: { negotiated: JSON_RESPONSE, resource: undefined, compressible: false },
     };
     try {
-      if (!url) throw badRequest(`the request target ${JSON.stringify(raw.url)} is not a valid URL path`);
+      if (malformed) throw malformed;
       const reply = await this.#chain(ctx);
       if (reply) this.#send(res, ctx, reply);
     } catch (e) {
@@ -246,6 +238,27 @@ export class ApiServer {
       // An error whose Status cannot be written in the negotiated type (a 406 itself) goes out as JSON.
       if (error.code === 406) ctx.response = { ...ctx.response, negotiated: JSON_RESPONSE };
       this.#send(res, ctx, { status: error.code, body: error.toStatus(), headers });
+    }
+  }
+
+  /**
+   * The last guard, as Go's http server recovers a handler's panic: an error while answering one
+   * request (even while sending its error) is logged and answered 500 with nothing of the request
+   * echoed, or the connection is closed when the response had started; the server keeps serving.
+   */
+  #lastResort(raw: IncomingMessage, res: ServerResponse, e: unknown): void {
+    this.#log(`svckit serve: ${raw.method} ${raw.url}: answering failed: ${(e as Error)?.stack ?? String(e)}`);
+    try {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      for (const name of res.getHeaderNames()) if (name !== 'audit-id') res.removeHeader(name);
+      const body = JSON.stringify(unexpectedError(new Error('the server failed while answering the request')).toStatus());
+      res.writeHead(500, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
+      res.end(body);
+    } catch {
+      res.destroy();
     }
   }
 

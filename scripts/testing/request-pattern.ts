@@ -32,7 +32,7 @@ export function requestFacts(ctx: RequestContext): RequestFacts {
     method: ctx.req.method,
     path: ctx.req.path,
     user: ctx.user?.username,
-    attributes: requestAttributes(ctx.req.method, ctx.req.path, ctx.req.query),
+    attributes: requestAttributes(ctx.req.method, ctx.req),
   };
 }
 

@@ -3,7 +3,7 @@ import {
   type JsonApiObject,
   fieldInvalid,
   fieldRequired,
-  fieldTooLong,
+  isPrintable,
   isDNS1035Label,
   isDNS1123Subdomain,
 } from '../../api/index.js';
@@ -139,9 +139,8 @@ function versionsErrors(value: unknown): FieldError[] {
       if (problems.length > 0) errors.push(fieldInvalid(`${path}.name`, v.name, problems.join(',')));
     }
     if (typeof v.deprecationWarning === 'string') {
-      if (v.deprecated !== true)
-        errors.push(fieldInvalid(`${path}.deprecationWarning`, v.deprecationWarning, 'can only be set for deprecated versions'));
-      else if ([...v.deprecationWarning].length > 256) errors.push(fieldTooLong(`${path}.deprecationWarning`, v.deprecationWarning, 256));
+      for (const problem of deprecationWarningProblems(v.deprecated === true, v.deprecationWarning))
+        errors.push(fieldInvalid(`${path}.deprecationWarning`, v.deprecationWarning, problem));
     }
     const schema = isRecord(v.schema) ? v.schema.openAPIV3Schema : undefined;
     if (schema === undefined) errors.push(fieldRequired(`${path}.schema.openAPIV3Schema`, 'schemas are required'));
@@ -153,6 +152,27 @@ function versionsErrors(value: unknown): FieldError[] {
   if (!value.some((v) => isRecord(v) && v.served === true))
     errors.push(fieldInvalid('spec.versions', value, 'must have at least one served version'));
   return errors;
+}
+
+/**
+ * Upstream's validateDeprecationWarning: the text goes into every response's `Warning` header, so
+ * it must be short, printable UTF-8 (lengths and indexes in UTF-8 bytes, as Go counts them).
+ */
+function deprecationWarningProblems(deprecated: boolean, text: string): string[] {
+  if (!deprecated) return ['can only be set for deprecated versions'];
+  const problems: string[] = [];
+  if (Buffer.byteLength(text) > 256) problems.push('must be <= 256 characters long');
+  if (text === '') problems.push('must not be an empty string');
+  let index = 0;
+  for (const ch of text) {
+    // Go tests unicode.IsPrint first, so a control character is reported as non-printable.
+    if (!isPrintable(ch.codePointAt(0) ?? 0)) {
+      problems.push(`must only contain printable UTF-8 characters; non-printable character found at index ${index}`);
+      break;
+    }
+    index += Buffer.byteLength(ch);
+  }
+  return problems;
 }
 
 /** `scale` needs the paths of the replicas (upstream's ValidateCustomResourceDefinitionSubresources). */

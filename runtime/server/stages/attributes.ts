@@ -10,5 +10,5 @@ export const ANONYMOUS: UserInfo = anonymousUser();
  * RequestInfo does (before routing: an unknown resource still gets attributes).
  */
 export function accessRequestOf(ctx: RequestContext): AuthorizationRequest {
-  return { user: ctx.user ?? ANONYMOUS, attributes: requestAttributes(ctx.req.method, ctx.req.path, ctx.req.query) };
+  return { user: ctx.user ?? ANONYMOUS, attributes: requestAttributes(ctx.req.method, ctx.req) };
 }

@@ -1,7 +1,6 @@
-import { badRequest, methodNotAllowed } from '../../api/index.js';
+import { type RequestTarget, badRequest, goQuote, methodNotAllowed, parseRequestTarget } from '../../api/index.js';
 import { explainDecision, formatExplanation, requestAttributes, withAuthenticatedGroup } from '../../auth/index.js';
 import type { Stage } from '../chain.js';
-import { requestUrl } from '../http.js';
 import { ANONYMOUS } from './attributes.js';
 
 /** The path of the explain endpoint; a non-resource URL, so RBAC grants it with `nonResourceURLs`. */
@@ -22,8 +21,12 @@ export const explain: Stage = {
     if (ctx.req.method !== 'GET') throw methodNotAllowed(ctx.req.method, `${EXPLAIN_PATH} is read with GET`);
     const target = ctx.req.query.get('path');
     if (!target?.startsWith('/')) throw badRequest(`${EXPLAIN_PATH} needs path=<an absolute request path, with its query>`);
-    const url = requestUrl(target);
-    if (!url) throw badRequest(`path ${JSON.stringify(target)} is not a valid request path`);
+    let parsed: RequestTarget;
+    try {
+      parsed = parseRequestTarget(target);
+    } catch {
+      throw badRequest(`path ${goQuote(target)} is not a valid request path`);
+    }
     const method = (ctx.req.query.get('method') ?? 'GET').toUpperCase();
     // `user` (and `group`s) explain for someone else, as a SubjectAccessReview names its user.
     const named = ctx.req.query.get('user');
@@ -33,7 +36,7 @@ export const explain: Stage = {
     const authentication = named
       ? { authenticator: 'the user parameter of the explain request', rejections: [] }
       : (ctx.authentication ?? { rejections: [] });
-    const attributes = requestAttributes(method, url.pathname, url.searchParams);
+    const attributes = requestAttributes(method, parsed);
     const d = await ctx.authorizer.authorize({ user, attributes });
     const explanation = explainDecision(user, authentication, attributes, {
       allowed: d.allowed,

@@ -30,7 +30,7 @@ export const instrument: Stage = {
     const metrics = ctx.metrics;
     if (!metrics) return next();
     const started = performance.now();
-    const a = requestAttributes(ctx.req.method, ctx.req.path, ctx.req.query);
+    const a = requestAttributes(ctx.req.method, ctx.req);
     const verb = reportedVerb(a, ctx);
     // A watch runs from when its response starts (its target is routed by then) until it ends.
     let longRunning: Record<string, string> | undefined;

@@ -4,7 +4,6 @@ import { AUTHORIZATION_GROUP } from '../../auth/index.js';
 
 /** kubectl's name of the access-review group (the real system's); its typed client posts there without asking discovery. */
 export const KUBECTL_AUTHORIZATION_GROUP = groupWithSuffix(AUTHORIZATION_GROUP, 'k8s.io');
-const PREFIX = `/apis/${KUBECTL_AUTHORIZATION_GROUP}/`;
 
 /** The apiVersion a review body may carry when sent under kubectl's name, mapped to the served group's. */
 export function servedApiVersion(apiVersion: unknown, servedGroup: string): unknown {
@@ -26,8 +25,11 @@ export const kubectlNames: Stage = {
   name: 'kubectl-names',
   async handle(ctx, next) {
     const served = ctx.registry.servedGroup(AUTHORIZATION_GROUP);
-    if (served === KUBECTL_AUTHORIZATION_GROUP || !ctx.req.path.startsWith(PREFIX)) return next();
-    ctx.req.path = `/apis/${served}/${ctx.req.path.slice(PREFIX.length)}`;
+    const [root, group, ...rest] = ctx.req.segments;
+    if (served === KUBECTL_AUTHORIZATION_GROUP || root !== 'apis' || group !== KUBECTL_AUTHORIZATION_GROUP) return next();
+    // Path and segments change together: routing and authorization read the same request.
+    ctx.req.segments = ['apis', served, ...rest];
+    ctx.req.path = `/apis/${served}/${rest.join('/')}`;
     const reply = await next();
     const body = reply?.body as { apiVersion?: unknown } | undefined;
     if (body && typeof body.apiVersion === 'string' && body.apiVersion.startsWith(`${served}/`)) {
