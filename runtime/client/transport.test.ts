@@ -13,6 +13,12 @@ describe('warnings', () => {
     expect(parseWarningHeader('299 svckit "dated" "Sat, 01 Jan 2000 00:00:00 GMT"')).toEqual(['dated']);
     expect(parseWarningHeader(null)).toEqual([]);
   });
+
+  it('reads the text as the UTF-8 the server wrote, and Latin-1 bytes that are not UTF-8 as they came', () => {
+    const wire = Buffer.from('299 - "snow ☃ 中"', 'utf8').toString('latin1');
+    expect(parseWarningHeader(wire)).toEqual(['snow ☃ 中']);
+    expect(parseWarningHeader('299 - "caf\u00e9"')).toEqual(['caf\u00e9']);
+  });
 });
 
 describe('retries', () => {

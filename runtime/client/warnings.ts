@@ -3,8 +3,9 @@
  * fetch Headers object joins repeated headers with ", ", so the text of each item is read as a
  * quoted string rather than split on commas.
  */
-export function parseWarningHeader(value: string | null): string[] {
-  if (!value) return [];
+export function parseWarningHeader(header: string | null): string[] {
+  if (!header) return [];
+  const value = utf8Text(header);
   const out: string[] = [];
   let i = 0;
   while (i < value.length) {
@@ -24,4 +25,19 @@ export function parseWarningHeader(value: string | null): string[] {
     out.push(text);
   }
   return out;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Servers write warning text as UTF-8 (upstream's NewWarningHeader), and fetch hands a header over
+ * byte per character: read those bytes as UTF-8 again. Bytes that are not UTF-8 stay as they came.
+ */
+function utf8Text(header: string): string {
+  if (!/[\u0080-\u00ff]/.test(header) || /[^\u0000-\u00ff]/.test(header)) return header;
+  try {
+    return UTF8.decode(Uint8Array.from(header, (c) => c.charCodeAt(0)));
+  } catch {
+    return header;
+  }
 }
