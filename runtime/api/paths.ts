@@ -106,7 +106,8 @@ export interface RequestTarget {
 export function parseRequestTarget(target: string): RequestTarget {
   const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(target);
   const rest = absolute ? target.slice(absolute[0].length) || '/' : target;
-  if (!rest.startsWith('/') && !rest.startsWith('?')) throw new PathError(target, 'malformed', 'a request target is a path or an absolute URL');
+  if (!rest.startsWith('/') && !rest.startsWith('?'))
+    throw new PathError(target, 'malformed', 'a request target is a path or an absolute URL');
   const q = rest.indexOf('?');
   const rawPath = q < 0 ? rest : rest.slice(0, q) || '/';
   const pieces = rawPath.split('/').map((piece) => {

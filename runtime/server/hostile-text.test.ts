@@ -32,7 +32,8 @@ function send(h: Harness, method: string, target: string, body?: string): Promis
         res.on('end', () => {
           const warnings: string[] = [];
           for (let i = 0; i < res.rawHeaders.length; i += 2)
-            if (res.rawHeaders[i]!.toLowerCase() === 'warning') warnings.push(Buffer.from(res.rawHeaders[i + 1]!, 'latin1').toString('utf8'));
+            if (res.rawHeaders[i]!.toLowerCase() === 'warning')
+              warnings.push(Buffer.from(res.rawHeaders[i + 1]!, 'latin1').toString('utf8'));
           resolve({ status: res.statusCode ?? 0, body: text, warnings });
         });
       },

@@ -98,24 +98,31 @@ describe('one parse of the request: routing, authorization and audit agree', () 
     h = undefined;
   });
 
-  it.each(['GET', 'DELETE', 'PUT', 'PATCH'])('%s of every spelling of a Secret path is refused where Secrets are, and never serves one', async (method) => {
-    const s = await serve(true);
-    h = s.h;
-    for (const target of SECRET_SPELLINGS) {
-      s.judged.length = 0;
-      const body = method === 'PUT' || method === 'PATCH' ? JSON.stringify({ metadata: { name: 's1' }, data: { v: 'eA==' } }) : undefined;
-      const answer = await send(s.h, method, target, body);
-      const what = `${method} ${target} -> ${answer.status} ${answer.body.slice(0, 200)}`;
-      expect(answer.status, what).toBeGreaterThanOrEqual(400);
-      expect(answer.status, what).toBeLessThan(500);
-      expect(answer.body, what).not.toContain(MARKER);
-      // Whatever the authorizer was not shown as Secrets was not served as Secrets.
-      if (answer.status !== 403) expect(s.judged.map((a) => a.resource), what).not.toContain('secrets');
-    }
-    // The Secret is still there, unchanged.
-    const kept = JSON.parse((await send(s.h, 'GET', `/api/v1/namespaces/${NS}/configmaps/c1`)).body) as Json;
-    expect(kept.metadata.name).toBe('c1');
-  });
+  it.each(['GET', 'DELETE', 'PUT', 'PATCH'])(
+    '%s of every spelling of a Secret path is refused where Secrets are, and never serves one',
+    async (method) => {
+      const s = await serve(true);
+      h = s.h;
+      for (const target of SECRET_SPELLINGS) {
+        s.judged.length = 0;
+        const body = method === 'PUT' || method === 'PATCH' ? JSON.stringify({ metadata: { name: 's1' }, data: { v: 'eA==' } }) : undefined;
+        const answer = await send(s.h, method, target, body);
+        const what = `${method} ${target} -> ${answer.status} ${answer.body.slice(0, 200)}`;
+        expect(answer.status, what).toBeGreaterThanOrEqual(400);
+        expect(answer.status, what).toBeLessThan(500);
+        expect(answer.body, what).not.toContain(MARKER);
+        // Whatever the authorizer was not shown as Secrets was not served as Secrets.
+        if (answer.status !== 403)
+          expect(
+            s.judged.map((a) => a.resource),
+            what,
+          ).not.toContain('secrets');
+      }
+      // The Secret is still there, unchanged.
+      const kept = JSON.parse((await send(s.h, 'GET', `/api/v1/namespaces/${NS}/configmaps/c1`)).body) as Json;
+      expect(kept.metadata.name).toBe('c1');
+    },
+  );
 
   it('a Secret read through any spelling is audited as the Secret it served: Metadata level, no data in the record', async () => {
     const s = await serve(false);
@@ -175,7 +182,12 @@ describe('dot segments are names, refused with 400, and delete nothing', () => {
   it('a namespace named by a dot segment is refused, and the namespace itself stays', async () => {
     const s = await serve(false);
     h = s.h;
-    for (const target of [`/api/v1/namespaces/${NS}/configmaps/..`, `/api/v1/namespaces/..`, `/api/v1/namespaces/%2E`, `/api/v1/namespaces/./configmaps`]) {
+    for (const target of [
+      `/api/v1/namespaces/${NS}/configmaps/..`,
+      `/api/v1/namespaces/..`,
+      `/api/v1/namespaces/%2E`,
+      `/api/v1/namespaces/./configmaps`,
+    ]) {
       const answer = await send(s.h, 'DELETE', target);
       expect(answer.status, `${target} -> ${answer.body}`).toBe(400);
     }

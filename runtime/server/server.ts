@@ -2,14 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
-import {
-  type StatusError,
-  isStatusError,
-  methodNotAllowed,
-  pathNotFound,
-  serviceUnavailable,
-  unexpectedError,
-} from '../api/index.js';
+import { type StatusError, isStatusError, methodNotAllowed, pathNotFound, serviceUnavailable, unexpectedError } from '../api/index.js';
 import { type ProtobufPackage, ProtobufCodecs } from '../codec/index.js';
 import { compressResponseSync } from '../compression/index.js';
 import { type EncryptionAtRest, encryptStore } from '../encryption/index.js';
