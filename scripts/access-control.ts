@@ -63,6 +63,17 @@ class LoopbackAuthenticator implements Authenticator {
   }
 }
 
+/**
+ * Whether a request without credentials is refused unless a policy grants it, as a real cluster is
+ * configured: anonymous authentication off, or authorization by RBAC or webhooks with no
+ * AlwaysAllow among the authorizers (which would let `system:anonymous` bind itself cluster-admin).
+ */
+export function refusesAnonymous(o: AccessControlOptions): boolean {
+  if (o.anonymous === false) return true;
+  const types = o.authorizationConfig ? o.authorizationConfig.authorizers.map((a) => a.type) : (o.authorizationModes ?? ['AlwaysAllow']);
+  return !types.includes('AlwaysAllow');
+}
+
 /** Whether any authenticator would identify a user (without one, every request is anonymous). */
 export function authenticates(o: AccessControlOptions): boolean {
   return Boolean(o.tls?.clientCa || o.tokens || (o.authenticationConfig?.jwt.length ?? 0) > 0 || (o.authenticators?.length ?? 0) > 0);

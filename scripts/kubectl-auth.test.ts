@@ -162,7 +162,7 @@ describe('svckit serve refuses, with exit 2 and no stack trace', () => {
   it('a non-loopback address without authentication', async () => {
     const r = await serveFails('--host', '0.0.0.0');
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--host 0.0.0.0 is not a loopback address and no authentication is configured');
+    expect(r.stderr).toContain('--host 0.0.0.0 is not a loopback address and no authentication or authorization is configured');
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 

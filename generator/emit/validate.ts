@@ -160,19 +160,35 @@ class ValidatorWriter {
       case 'scalar':
         return this.scalar(out, node.type, node.format, node.constraints, x, path);
       case 'bytes':
-        return this.string(out, node.constraints, x, path, `${this.runtime('isBase64')}(${x})`, 'must be base64-encoded bytes');
+        // Go decodes []byte from base64 before anything validates: a bad value is a decoding error
+        // that shows no value (a Secret's data must never be echoed in an error or an audit log).
+        return this.string(out, node.constraints, x, path, {
+          test: `${this.runtime('isBase64')}(${x})`,
+          report: `e.undecodable(${path}, ${this.runtime('base64Error')}(${x}) ?? '')`,
+        });
       case 'time':
         return node.format === 'date'
-          ? this.string(out, node.constraints, x, path, `${this.runtime('isDate')}(${x})`, 'must be a date (YYYY-MM-DD)')
-          : this.string(out, node.constraints, x, path, `${this.runtime('isDateTime')}(${x})`, 'must be an RFC 3339 timestamp');
+          ? this.string(
+              out,
+              node.constraints,
+              x,
+              path,
+              this.format(`${this.runtime('isDate')}(${x})`, x, path, 'must be a date (YYYY-MM-DD)'),
+            )
+          : this.string(
+              out,
+              node.constraints,
+              x,
+              path,
+              this.format(`${this.runtime('isDateTime')}(${x})`, x, path, 'must be an RFC 3339 timestamp'),
+            );
       case 'duration':
         return this.string(
           out,
           node.constraints,
           x,
           path,
-          `${this.runtime('isDuration')}(${x})`,
-          'must be a duration such as 30s, 1m30s or 500ms',
+          this.format(`${this.runtime('isDuration')}(${x})`, x, path, 'must be a duration such as 30s, 1m30s or 500ms'),
         );
     }
   }
@@ -225,16 +241,14 @@ class ValidatorWriter {
     out.block(`if (typeof ${x} === 'number') {`, () => lines.forEach((l) => out.line(l)));
   }
 
-  private string(
-    out: GeneratedFile,
-    c: Constraints | undefined,
-    x: string,
-    path: PathCode,
-    formatTest?: string,
-    formatMessage?: string,
-  ): void {
+  /** A format check whose failure is an Invalid value with `message`. */
+  private format(test: string, x: string, path: PathCode, message: string): FormatCheck {
+    return { test, report: `e.invalid(${path}, ${x}, ${tsString(message)})` };
+  }
+
+  private string(out: GeneratedFile, c: Constraints | undefined, x: string, path: PathCode, format?: FormatCheck): void {
     const lines: string[] = [];
-    if (formatTest) lines.push(`if (!${formatTest}) e.invalid(${path}, ${x}, ${tsString(formatMessage!)});`);
+    if (format) lines.push(`if (!${format.test}) ${format.report};`);
     if (c?.minLength !== undefined || c?.maxLength !== undefined) {
       const len = `${this.runtime('charLength')}(${x})`;
       if (c.minLength !== undefined)
@@ -346,6 +360,12 @@ class ValidatorWriter {
 }
 
 type PathStep = { field: string } | { key: string };
+
+/** A format's test of a string `x` and the statement that reports its failure. */
+interface FormatCheck {
+  test: string;
+  report: string;
+}
 
 /**
  * A value's path as code: the validator's path parameter `p` and the steps below it, each a field

@@ -114,3 +114,26 @@ describe('a write never changes an object identity', () => {
     expect((await h.delete(service(h.ns, 'web'))).status).toBe(200);
   });
 });
+
+describe('the security audit: errors that must not echo, headers that must not fail', () => {
+  it('a Secret value that is not base64 is a 400 naming the field and the offset, never the value', async () => {
+    const secret = 'hunter2 plain text!';
+    const res = await h.post(`/api/v1/namespaces/${h.ns}/secrets`, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's' },
+      data: { pw: secret },
+    });
+    const status = expectStatus(res, 400, 'BadRequest');
+    expect(status.message).toBe(
+      'Secret in version "v1" cannot be handled as a Secret: data[pw]: Invalid value: illegal base64 data at input byte 7',
+    );
+    expect(JSON.stringify(status)).not.toContain('hunter2');
+    expect((await h.get(`/api/v1/namespaces/${h.ns}/secrets/s`)).status).toBe(404);
+  });
+
+  it('Impersonate-Extra-<malformed escape> keeps the key as sent, as upstream does: no 500', async () => {
+    const res = await h.get(`/api/v1/namespaces/${h.ns}/configmaps`).set('impersonate-user', 'bob').set('impersonate-extra-%ZZ', 'x');
+    expect(res.status).toBe(200);
+  });
+});

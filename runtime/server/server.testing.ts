@@ -205,7 +205,8 @@ export function warningsOf(res: request.Response): string[] {
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
     if (raw[i]!.toLowerCase() !== 'warning') continue;
-    const m = /^299 - "((?:[^"\\]|\\.)*)"$/.exec(raw[i + 1]!);
+    // The server writes the text as UTF-8 bytes, which Node hands over one character per byte.
+    const m = /^299 - "((?:[^"\\]|\\.)*)"$/.exec(Buffer.from(raw[i + 1]!, 'latin1').toString('utf8'));
     expect(m, `malformed Warning header ${raw[i + 1]}`).not.toBeNull();
     out.push(m![1]!.replace(/\\(.)/g, '$1'));
   }

@@ -84,6 +84,14 @@ export class Collector {
     this.errors.push(fieldInvalid(clean(field), value, message));
   }
 
+  /**
+   * A value Go could not decode into its field (base64 of a []byte): fatal as a wrong type is,
+   * and its value is not shown.
+   */
+  undecodable(field: PathLike, detail: string): void {
+    this.errors.push({ type: 'FieldValueTypeInvalid', field: clean(field), omitValue: true, detail });
+  }
+
   tooLong(field: PathLike, value: unknown, max: number): void {
     this.errors.push(fieldTooLong(clean(field), value, max));
   }

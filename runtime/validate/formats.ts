@@ -78,8 +78,49 @@ export function isQuantity(v: unknown): boolean {
   return typeof v === 'number' ? Number.isFinite(v) : typeof v === 'string' && QUANTITY.test(v);
 }
 
+/** Whether Go's base64.StdEncoding decodes `s` (it skips line breaks). */
 export function isBase64(s: string): boolean {
-  return BASE64.test(s);
+  return BASE64.test(s) || (/[\r\n]/.test(s) && BASE64.test(s.replace(/[\r\n]/g, '')));
+}
+
+/**
+ * Why Go's base64.StdEncoding refuses `s` (`illegal base64 data at input byte N`, the offset as
+ * its decoder reports it), or undefined when it decodes. Line breaks are skipped, as Go does.
+ */
+export function base64Error(s: string): string | undefined {
+  const offset = base64ErrorOffset(s);
+  return offset === undefined ? undefined : `illegal base64 data at input byte ${offset}`;
+}
+
+const BASE64_ALPHABET = /[A-Za-z0-9+/]/;
+
+function base64ErrorOffset(s: string): number | undefined {
+  let si = 0;
+  while (si < s.length) {
+    // One quantum of four characters, as Go's decodeQuantum reads it.
+    let j = 0;
+    while (j < 4) {
+      while (si < s.length && (s[si] === '\n' || s[si] === '\r')) si++;
+      if (si === s.length) return j === 0 ? undefined : si - j;
+      const c = s[si]!;
+      si++;
+      if (c === '=') {
+        // Padding: only in the last two places of a quantum, and nothing after it.
+        if (j < 2) return si - 1;
+        if (j === 2) {
+          while (si < s.length && (s[si] === '\n' || s[si] === '\r')) si++;
+          if (si === s.length) return s.length;
+          if (s[si] !== '=') return si - 1;
+          si++;
+        }
+        while (si < s.length && (s[si] === '\n' || s[si] === '\r')) si++;
+        return si < s.length ? si : undefined;
+      }
+      if (!BASE64_ALPHABET.test(c)) return si - 1;
+      j++;
+    }
+  }
+  return undefined;
 }
 
 /** A duration that is zero however it is written (`0`, `0s`, `0m0s`, `0.0h`): upstream's zero value. */

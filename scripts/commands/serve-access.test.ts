@@ -185,3 +185,38 @@ describe('configuration mistakes are usage errors', () => {
     );
   });
 });
+
+describe('off loopback, the server starts only when anonymous requests are refused', () => {
+  const tokens = () => {
+    const file = join(dir, 'tokens.csv');
+    writeFileSync(file, 'secret-token,alice,1\n');
+    return file;
+  };
+  const refused: { why: string; values: Record<string, string> }[] = [
+    { why: 'nothing configured', values: {} },
+    { why: 'a token file, authorization AlwaysAllow', values: { 'token-auth-file': 'TOKENS' } },
+    { why: 'a token file, AlwaysAllow after RBAC', values: { 'token-auth-file': 'TOKENS', 'authorization-mode': 'RBAC,AlwaysAllow' } },
+    { why: 'explicit AlwaysAllow', values: { 'authorization-mode': 'AlwaysAllow' } },
+  ];
+  const started: { why: string; values: Record<string, string> }[] = [
+    { why: 'RBAC', values: { 'token-auth-file': 'TOKENS', 'authorization-mode': 'RBAC' } },
+    { why: 'anonymous authentication off', values: { 'token-auth-file': 'TOKENS', 'anonymous-auth': 'false' } },
+    { why: 'AlwaysDeny', values: { 'authorization-mode': 'AlwaysDeny' } },
+  ];
+  const withFiles = (values: Record<string, string>) =>
+    Object.fromEntries(Object.entries({ 'anonymous-auth': 'true', ...values }).map(([k, v]) => [k, v === 'TOKENS' ? tokens() : v]));
+
+  it.each(refused)('refused on 0.0.0.0 and ::: $why', ({ values }) => {
+    for (const host of ['0.0.0.0', '::', '192.0.2.10'])
+      expect(() => serveAccess(withFiles(values), host, 'memory')).toThrow(/is not a loopback address and .*--allow-insecure-non-loopback/);
+  });
+
+  it.each(started)('started on 0.0.0.0: $why', ({ values }) => {
+    expect(() => serveAccess(withFiles(values), '0.0.0.0', 'memory')).not.toThrow();
+  });
+
+  it('loopback hosts and --allow-insecure-non-loopback start with anything', () => {
+    for (const host of ['127.0.0.1', 'localhost', '::1']) expect(() => serveAccess(withFiles({}), host, 'memory')).not.toThrow();
+    expect(() => serveAccess({ ...withFiles({}), 'allow-insecure-non-loopback': true }, '0.0.0.0', 'memory')).not.toThrow();
+  });
+});

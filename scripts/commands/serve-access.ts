@@ -11,7 +11,14 @@ import type { ParseArgsConfig } from 'node:util';
 import { allKinds } from '../../generated/kinds.js';
 import { AuthConfigError, parseTokenFile, TokenFileError } from '../../runtime/auth/index.js';
 import { DocumentValidator } from '../../runtime/documents/index.js';
-import { type AccessControlOptions, AUTHORIZATION_MODES, type AuthorizationMode, accessControl, authenticates } from '../access-control.js';
+import {
+  type AccessControlOptions,
+  AUTHORIZATION_MODES,
+  type AuthorizationMode,
+  accessControl,
+  authenticates,
+  refusesAnonymous,
+} from '../access-control.js';
 import { prepareSecureServing, type SecureServing, writeAdminClientConfig } from '../secure-serving.js';
 import { UsageError } from './usage-error.js';
 
@@ -68,7 +75,7 @@ function configurationFile(flag: string, path: string, kind: string): Record<str
 }
 
 function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /** The certificate directory of `--secure`: `--cert-dir`, else beside the SQLite file, else `.svckit`. */
@@ -136,9 +143,12 @@ export function serveAccess(values: Values, host: string, store: string): ServeA
     o.authorizationModes = ['RBAC'];
   }
   const configured = Object.keys(o).some((k) => k !== 'anonymous') || !o.anonymous;
-  if (!isLoopback(host) && !authenticates(o) && !values['allow-insecure-non-loopback']) {
+  if (!isLoopback(host) && !refusesAnonymous(o) && !values['allow-insecure-non-loopback']) {
+    const why = authenticates(o)
+      ? 'anonymous requests are allowed everything (authorization AlwaysAllow)'
+      : 'no authentication or authorization is configured';
     throw new UsageError(
-      `--host ${host} is not a loopback address and no authentication is configured: anyone who can reach it could do anything. Use --secure (or --client-ca-file, --token-auth-file, --authentication-config), or --allow-insecure-non-loopback to serve it anyway`,
+      `--host ${host} is not a loopback address and ${why}: anyone who can reach it could do anything, bind itself cluster-admin included. Use --secure (RBAC), or --authorization-mode RBAC (or a webhook in --authorization-config), or --anonymous-auth=false with authentication configured; or --allow-insecure-non-loopback to serve it anyway`,
     );
   }
   if (configured) {

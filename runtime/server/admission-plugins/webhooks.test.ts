@@ -219,6 +219,40 @@ describe('failures', () => {
     expect(annotations['failed-open.validating.webhook.admission.svc.io/round_0_index_0']).toBe('slow.example.com');
   });
 
+  it('a patch that is not base64 is a failed call: Ignore admits the object unchanged, Fail refuses with 500', async () => {
+    const garbler = await serveWebhook(
+      (body: Json) => ({
+        apiVersion: body.apiVersion,
+        kind: 'AdmissionReview',
+        response: { uid: body.request.uid, allowed: true, patchType: 'JSONPatch', patch: 'not base64 at all!' },
+      }),
+      { tls },
+    );
+    hooks.push(garbler);
+    await register('Mutating', 'garbler', [hookSpec('garbler.example.com', garbler, { failurePolicy: 'Ignore' })]);
+    const admitted = await h.post(configMaps(h.ns), configMap('garbled-ignore'));
+    expect(admitted.status).toBe(201);
+    expect(admitted.body.data).toEqual({ a: '1' });
+    expect(annotations['failed-open.mutation.webhook.admission.svc.io/round_0_index_0']).toBe('garbler.example.com');
+    await h.delete(MUTATING);
+    await register('Mutating', 'garbler', [hookSpec('garbler.example.com', garbler, { failurePolicy: 'Fail' })]);
+    const refused = await h.post(configMaps(h.ns), configMap('garbled-fail'));
+    expect(refused.status).toBe(500);
+    expect(refused.body.message).toBe(
+      'Internal error occurred: failed calling webhook "garbler.example.com": failed to call webhook: illegal base64 data at input byte 3',
+    );
+  });
+
+  it("a webhook's warnings of any text give valid Warning headers, and the server keeps serving", async () => {
+    const texts = ['☃ snow', '\u0001bell', 'line\nbreak', 'ok'];
+    const warner = await webhook(() => ({ allowed: true, warnings: texts }));
+    await register('Validating', 'warner', [hookSpec('warner.example.com', warner)]);
+    const res = await h.post(configMaps(h.ns), configMap('hostile-warned'));
+    expect(res.status).toBe(201);
+    expect(warningsOf(res)).toEqual(['☃ snow', 'ok']);
+    expect((await h.get('/healthz')).status).toBe(200);
+  });
+
   it('an answer with another uid is a failed call; a validating webhook may not patch', async () => {
     const liar = await serveWebhook(
       (body: Json) => ({ apiVersion: body.apiVersion, kind: 'AdmissionReview', response: { uid: 'not-the-request', allowed: true } }),

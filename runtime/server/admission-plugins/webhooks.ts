@@ -3,6 +3,7 @@ import { type JsonApiObject, StatusError, badRequest, internalError } from '../.
 import { httpsJson, keepAliveAgent } from '../../auth/index.js';
 import { isJsonObject, jsonEqual, type JsonValue } from '../../json/index.js';
 import { applyJsonPatch } from '../../patch/index.js';
+import { base64Error } from '../../validate/index.js';
 import type { AdmissionHost, AdmissionPlugin, AdmissionRequest } from '../admission.js';
 import { type ConfiguredWebhook, webhookConfigurations } from './webhook-configs.js';
 import {
@@ -103,6 +104,9 @@ function caller(host: AdmissionHost, phase: Phase, options: WebhookAdmissionOpti
         // AdmissionReview in the served admission group (admission.k8s.io under --group-suffix k8s.io).
         send(spec, host.registry.servedApiVersion(`${ADMISSION_GROUP}/${version}`), payload),
       );
+      // The patch is []byte in Go: a response whose patch is not base64 does not decode, a failed call.
+      const undecodable = typeof response.patch === 'string' ? base64Error(response.patch) : undefined;
+      if (undecodable) throw new CallError(`failed to call webhook: ${undecodable}`);
       for (const w of response.warnings ?? []) if (typeof w === 'string' && w !== '') request.warnings.add(w);
       for (const [key, value] of Object.entries(response.auditAnnotations ?? {}))
         request.auditAnnotations[`${spec.name}/${key}`] = String(value);

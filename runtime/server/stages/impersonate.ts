@@ -77,8 +77,7 @@ export const impersonate: Stage = {
     for (const u of uids) await check(impersonateAttributes('uids', u));
     const extra: Record<string, string[]> = {};
     for (const header of extraKeys) {
-      // The key is percent-encoded in the header name and case-insensitive (upstream lowercases it).
-      const key = decodeURIComponent(header.slice(EXTRA.length)).toLowerCase();
+      const key = extraKey(header.slice(EXTRA.length));
       const vals = values(ctx, header);
       for (const v of vals) await check(impersonateAttributes('userextras', v, { subresource: key }));
       extra[key] = vals;
@@ -100,3 +99,17 @@ export const impersonate: Stage = {
     return next();
   },
 };
+
+/**
+ * An extra's key: percent-encoded in the header name and case-insensitive, lowercased and then
+ * decoded as upstream's unescapeExtraKey; a malformed escape keeps the key as sent (upstream
+ * always records it) rather than failing the request.
+ */
+function extraKey(encoded: string): string {
+  const lower = encoded.toLowerCase();
+  try {
+    return decodeURIComponent(lower);
+  } catch {
+    return lower;
+  }
+}
