@@ -256,15 +256,16 @@ function casesOf(site: Site): { cases: Case[]; skipped: { site: Site; keyword: s
   // Beyond int32 (a maximum inside int32 reports too, at the same path: both are expected there).
   if (integer && c.format === 'int32') add('format int32', INT32_MAX + 1, 'FieldValueInvalid', 'out of range for int32');
   if (integer && c.format === 'int64') add('format int64', 2 ** 53, 'FieldValueInvalid', 'out of range for int64');
-  const formats: Partial<Record<Node['type'], [string, string]>> = {
-    'date-time': ['2024-02-30T00:00:00Z', 'must be an RFC 3339 timestamp'],
-    date: ['2024-02-30', 'must be a date'],
-    duration: ['5 minutes', 'must be a duration'],
-    bytes: ['not base64!', 'must be base64'],
-    quantity: ['lots', 'must be a quantity'],
+  const formats: Partial<Record<Node['type'], [string, FieldError['type'], string]>> = {
+    'date-time': ['2024-02-30T00:00:00Z', 'FieldValueInvalid', 'must be an RFC 3339 timestamp'],
+    date: ['2024-02-30', 'FieldValueInvalid', 'must be a date'],
+    duration: ['5 minutes', 'FieldValueInvalid', 'must be a duration'],
+    // Go decodes bytes before validating: a decoding error (a wrong type's kind), without the value.
+    bytes: ['not base64!', 'FieldValueTypeInvalid', 'illegal base64 data at input byte 3'],
+    quantity: ['lots', 'FieldValueInvalid', 'must be a quantity'],
   };
   const format = formats[node.type];
-  if (format) add(`format ${node.type === 'bytes' ? 'byte' : node.type}`, format[0], 'FieldValueInvalid', format[1]);
+  if (format) add(`format ${node.type === 'bytes' ? 'byte' : node.type}`, format[0], format[1], format[2]);
   return { cases, skipped };
 }
 
