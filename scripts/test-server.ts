@@ -156,7 +156,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     if (!c) {
       const token = user === undefined ? undefined : identities!.token(user);
       const configFile = join(dir, user === undefined ? 'config' : `config-${user}`);
-      writeFileSync(configFile, clientConfigFile(running.url, token, serving?.ca));
+      writeFileSync(configFile, clientConfigFile(running.url, token, serving?.ca), { mode: 0o600 }); // holds a token
       c = {
         clientConfig: {
           server: running.url,
