@@ -19,7 +19,6 @@ import { newKey, secretboxProvider, writeSecretsConfig } from '../runtime/encryp
 import { EncryptionAtRest } from '../runtime/encryption/index.js';
 import { createStore } from '../runtime/store/index.js';
 import { type EtcdProcess, startEtcd } from '../runtime/store/etcd.testing.js';
-import { SqliteStore } from '../runtime/store/sqlite-store.js';
 import { cliArgs } from './commands/cli.testing.js';
 import { KEPT_SIGNING_KEY, signingKeyFileOf } from './kept-signing-key.js';
 import { type ReferenceServerOptions, type RunningServer, startReferenceServer } from './reference-server.js';
@@ -109,7 +108,7 @@ describe('on SQLite', () => {
   it('removes the key an older svckit kept in the clear in the store, with a line saying so, and signs with a new one', async () => {
     const db = join(dir, 'older.db');
     const old = signingKeyPem(generateSigningKey());
-    const older = new SqliteStore(db);
+    const older = await createStore(`sqlite:${db}`);
     await older.create(KEPT_SIGNING_KEY, old);
     await older.close();
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
@@ -122,7 +121,7 @@ describe('on SQLite', () => {
       stderr.mockRestore();
     }
     expect(lines).toContain(`removed the service-account signing key an older svckit kept unencrypted in the store at ${KEPT_SIGNING_KEY}`);
-    const store = new SqliteStore(db);
+    const store = await createStore(`sqlite:${db}`);
     try {
       expect(await store.get(KEPT_SIGNING_KEY)).toBeUndefined();
     } finally {
