@@ -111,13 +111,12 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
             ? { historyWindowMs: options.historyWindowMs, compactionIntervalMs: compactionIntervalMs(options.historyWindowMs) }
             : {}),
         });
-  let issuer: Awaited<ReturnType<typeof serviceAccountIssuer>>;
-  try {
-    issuer = await serviceAccountIssuer(options.serviceAccounts ?? {}, store, { keyPlace, now: options.now });
-  } catch (e) {
-    if (typeof options.store !== 'object') await store.close(); // a key file refused: the store opened here closes
-    throw e;
-  }
+  const issuer = await serviceAccountIssuer(options.serviceAccounts ?? {}, store, { keyPlace, now: options.now }).catch(
+    async (e: unknown) => {
+      if (typeof options.store !== 'object') await store.close(); // a key file refused: the store opened here closes
+      throw e;
+    },
+  );
   const access = options.access
     ? accessControl(
         {
