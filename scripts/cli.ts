@@ -104,7 +104,8 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (error) {
     // Matched by name, so that no module is loaded just to recognise its error.
-    if (error instanceof Error && error.name === 'LoadError') {
+    // A file that is not only this user's (the store, a generated key, the code cache): the message says what to do.
+    if (error instanceof Error && (error.name === 'LoadError' || error.name === 'NotPrivateError')) {
       process.stderr.write(`svckit ${name}: ${error.message}\n`);
       return 1;
     }

@@ -22,6 +22,7 @@ import {
 } from '../runtime/server/index.js';
 import { type Store, createStore } from '../runtime/store/index.js';
 import { type AccessControlOptions, type LoopbackClient, accessControl, bootstrapRbac } from './access-control.js';
+import { keptKeyPlace } from './kept-signing-key.js';
 import { type ServiceAccountOptions, serviceAccountAuthenticator, serviceAccountIssuer, withTokenRequests } from './service-accounts.js';
 
 /** Where the reference server keeps its objects unless told otherwise. */
@@ -33,6 +34,11 @@ export interface ReferenceServerOptions {
   port?: number;
   /** `memory` or `sqlite:<path>`, or a store already open (the test server's); default {@link DEFAULT_STORE}. */
   store?: string | Store;
+  /**
+   * The `--store` text of a store given open: where a generated service-account signing key is
+   * kept (kept-signing-key.ts); without it, such a store's key lasts as long as the process.
+   */
+  storeSpec?: string;
   /** The server's clock (timestamps, continue-token lifetimes, table ages); default the system's. */
   now?: () => Date;
   /** Stages only a test server adds to the handler chain (`svckit/testing`). */
@@ -72,7 +78,7 @@ export interface ReferenceServerOptions {
   crds?: readonly DefinitionFile[];
   /** `--group-suffix`: the spec's groups served as `<name>.<suffix>` (`k8s.io`: the real system's names); default svc.io. */
   groupSuffix?: string;
-  /** Service-account tokens (`--service-account-issuer`, `--service-account-signing-key-file`, ...); default a key kept in the store. */
+  /** Service-account tokens (`--service-account-issuer`, `--service-account-signing-key-file`, ...); default a generated key (kept-signing-key.ts). */
   serviceAccounts?: ServiceAccountOptions;
 }
 
@@ -94,6 +100,9 @@ export function compactionIntervalMs(historyWindowMs: number): number {
 
 /** The reference server: every built-in kind (or a project's) over the chosen store. Wiring only; behaviour is in runtime/. */
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<RunningServer> {
+  // Before the store opens: a missing key flag on etcd is refused with nothing to close.
+  const storeSpec = typeof options.store === 'object' ? options.storeSpec : (options.store ?? DEFAULT_STORE);
+  const keyPlace = options.serviceAccounts?.signingKey ? undefined : keptKeyPlace(storeSpec, options.encryption);
   const store =
     typeof options.store === 'object'
       ? options.store
@@ -102,7 +111,12 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
             ? { historyWindowMs: options.historyWindowMs, compactionIntervalMs: compactionIntervalMs(options.historyWindowMs) }
             : {}),
         });
-  const issuer = await serviceAccountIssuer(options.serviceAccounts ?? {}, store, options.now);
+  const issuer = await serviceAccountIssuer(options.serviceAccounts ?? {}, store, { keyPlace, now: options.now }).catch(
+    async (e: unknown) => {
+      if (typeof options.store !== 'object') await store.close(); // a key file refused: the store opened here closes
+      throw e;
+    },
+  );
   const access = options.access
     ? accessControl(
         {

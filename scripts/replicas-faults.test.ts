@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type EtcdProcess, startEtcd, startEtcdCluster } from '../runtime/store/etcd.testing.js';
-import { type ServeProcess, type WatchStream, openWatch, startServeProcess } from './checks/replicas.js';
+import { type ServeProcess, type WatchStream, openWatch, sharedSigningKeyFlags, startServeProcess } from './checks/replicas.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 async function serve(store: string): Promise<ServeProcess> {
-  const server = await startServeProcess(['--store', store]);
+  const server = await startServeProcess(['--store', store, ...sharedSigningKeyFlags()]);
   cleanup.push(() => server.kill());
   return server;
 }

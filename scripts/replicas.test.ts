@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EtcdProcess, startEtcd } from '../runtime/store/etcd.testing.js';
-import { type ServeProcess, type WatchLine, openWatch, startServeProcess } from './checks/replicas.js';
+import { type ServeProcess, type WatchLine, openWatch, sharedSigningKeyFlags, startServeProcess } from './checks/replicas.js';
 import { cliArgs } from './commands/cli.testing.js';
 
 let etcd: EtcdProcess;
@@ -22,8 +22,8 @@ beforeAll(async () => {
   etcd = await startEtcd({ unsafeNoFsync: true });
   const store = `etcd://${etcd.endpoint}?prefix=/replicas`;
   // One after the other: the first creates the shared continue-token secret, the second reads it.
-  a = await startServeProcess(['--store', store]);
-  b = await startServeProcess(['--store', store]);
+  a = await startServeProcess(['--store', store, ...sharedSigningKeyFlags()]);
+  b = await startServeProcess(['--store', store, ...sharedSigningKeyFlags()]);
   for (const ns of ['r1', 'r2']) expect((await send(a, 'POST', '/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
 }, 120_000);
 
@@ -159,7 +159,10 @@ async function etcdWatchers(): Promise<number> {
 describe('the continue-token key kept in the store', () => {
   it('is the same for replicas started at the same moment on a fresh store (one creates it, the other reads it)', async () => {
     const store = `etcd://${etcd.endpoint}?prefix=/race`;
-    const [c, d] = await Promise.all([startServeProcess(['--store', store]), startServeProcess(['--store', store])]);
+    const [c, d] = await Promise.all([
+      startServeProcess(['--store', store, ...sharedSigningKeyFlags()]),
+      startServeProcess(['--store', store, ...sharedSigningKeyFlags()]),
+    ]);
     try {
       // Both created `default` at start (one of them got 409); make a third to page over.
       for (const name of ['x1', 'x2']) expect((await send(c, 'POST', '/api/v1/namespaces', { metadata: { name } })).status).toBe(201);
@@ -183,9 +186,9 @@ describe('--continue-token-key-file', () => {
     const keyFile = join(dir, 'key');
     writeFileSync(keyFile, `${randomBytes(48).toString('base64')}\n`);
     const store = `etcd://${etcd.endpoint}?prefix=/keyed`;
-    const c = await startServeProcess(['--store', store, '--continue-token-key-file', keyFile]);
-    const d = await startServeProcess(['--store', store, '--continue-token-key-file', keyFile]);
-    const other = await startServeProcess(['--store', store]); // the key kept in the store instead
+    const c = await startServeProcess(['--store', store, ...sharedSigningKeyFlags(), '--continue-token-key-file', keyFile]);
+    const d = await startServeProcess(['--store', store, ...sharedSigningKeyFlags(), '--continue-token-key-file', keyFile]);
+    const other = await startServeProcess(['--store', store, ...sharedSigningKeyFlags()]); // the key kept in the store instead
     try {
       for (let i = 0; i < 4; i++) expect((await send(c, 'POST', '/api/v1/namespaces', { metadata: { name: `k${i}` } })).status).toBe(201);
       const first = await send(c, 'GET', '/api/v1/namespaces?limit=2');

@@ -4,11 +4,12 @@
  * (CN=svckit-admin, O=system:masters), and a client config file in the real system's kubeconfig
  * format that kubectl, the generated client and the conformance kit read as they are.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { certificateAuthority, type KeyPair, MASTERS_GROUP } from '../runtime/auth/index.js';
+import { privateFile, privateFolder } from '../runtime/files/index.js';
 import type { ServingTls } from '../runtime/server/index.js';
 
 export const ADMIN_USER = 'svckit-admin';
@@ -33,15 +34,18 @@ function servingNames(host: string): string[] {
 /**
  * Prepares the files in `dir`: the CA and admin certificate are made once and kept (a restart keeps
  * the client config valid); the serving certificate is made at every start for the current host.
+ * The folder holds the CA's key (whoever has it is cluster-admin): it is this user's only (0700,
+ * refused when another user owns or may write it), its keys 0600.
  */
 export function prepareSecureServing(dir: string, host: string): SecureServing {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  privateFolder(dir);
   const ca = certificateAuthority(dir, { name: 'svckit CA' });
   const serving = ca.issue('serving', { subject: { cn: 'svckit-apiserver' }, usage: 'serverAuth', sans: servingNames(host) });
   const admin = existsSync(join(dir, 'admin.crt'))
     ? { cert: readFileSync(join(dir, 'admin.crt'), 'utf8'), key: readFileSync(join(dir, 'admin.key'), 'utf8') }
     : ca.issue('admin', { subject: { cn: ADMIN_USER, o: [MASTERS_GROUP] }, usage: 'clientAuth' });
-  for (const key of ['ca.key', 'serving.key', 'admin.key']) chmodSync(join(dir, key), 0o600);
+  // Keys an older svckit left with the umask's mode are narrowed.
+  for (const key of ['ca.key', 'serving.key', 'admin.key']) privateFile(join(dir, key), () => {});
   return { tls: { cert: serving.cert, key: serving.key, clientCa: ca.cert }, ca: ca.cert, admin, configFile: join(dir, ADMIN_CONFIG) };
 }
 
@@ -60,5 +64,6 @@ export function adminClientConfig(url: string, ca: string, admin: KeyPair): stri
 
 /** Writes the client config file (owner-only: it holds the admin's private key). */
 export function writeAdminClientConfig(s: SecureServing, url: string): void {
-  writeFileSync(s.configFile, adminClientConfig(url, s.ca, s.admin), { mode: 0o600 });
+  privateFile(s.configFile, () => {}); // an existing file keeps its mode when written: narrowed first
+  writeFileSync(s.configFile, adminClientConfig(url, s.ca, s.admin));
 }

@@ -1,6 +1,6 @@
 /**
- * The reference server's service-account keys and flags: the generated key is kept in the store,
- * so a token outlives a restart on the same SQLite file; a signing key file (RSA here) signs
+ * The reference server's service-account keys and flags: the generated key is kept beside the
+ * SQLite database (kept-signing-key.test.ts checks where and how), so a token outlives a restart on the same SQLite file; a signing key file (RSA here) signs
  * instead, and `--service-account-key-file` (a certificate) keeps the tokens of the previous key
  * valid after a rotation; `--service-account-max-token-expiration` shortens a request with
  * upstream's warning; an issuer that is not an https URL has no discovery documents; an OIDC
@@ -76,7 +76,7 @@ async function authenticates(s: RunningServer, token: string): Promise<boolean> 
 }
 
 describe('the service-account signing key', () => {
-  it('is generated once and kept in the store: a token outlives a restart on the same file', async () => {
+  it('is generated once and kept beside the database: a token outlives a restart on the same file', async () => {
     const store = `sqlite:${join(dir, 'kept.db')}`;
     const first = await start({ store });
     const { token } = await tokenFor(first);
@@ -101,8 +101,8 @@ describe('the service-account signing key', () => {
   it('comes from --service-account-signing-key-file (RSA: RS256), and --service-account-key-file keeps the old key verifying after a rotation', async () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
     writeFileSync(join(dir, 'sa-rsa.key'), rsa);
-    mkdirSync(join(dir, 'pki'));
-    const ca = certificateAuthority(join(dir, 'pki'));
+    mkdirSync(join(dir, 'ca'));
+    const ca = certificateAuthority(join(dir, 'ca'));
     const next = ca.issue('sa-next', { subject: { cn: 'service-accounts' }, usage: 'clientAuth' });
     const store = `sqlite:${join(dir, 'rotated.db')}`;
 
@@ -119,7 +119,7 @@ describe('the service-account signing key', () => {
       store,
       ...serviceAccountsFromFlags({
         'service-account-signing-key-file': join(dir, 'sa-next.key'),
-        'service-account-key-file': [join(dir, 'sa-rsa.key'), join(dir, 'pki', 'sa-next.crt')],
+        'service-account-key-file': [join(dir, 'sa-rsa.key'), join(dir, 'ca', 'sa-next.crt')],
       }),
     });
     try {

@@ -2,23 +2,15 @@
  * The reference server's service-account tokens, wired from `runtime/auth` and `runtime/server`:
  * the issuer (its issuers, audiences and keys), the `serviceaccounts/token` handler that signs
  * with it, and the authenticator that accepts its tokens while their account (and bound object)
- * exists. Without a `--service-account-signing-key-file` the server signs with a key kept in its
- * store, created by the first server to start on it: tokens survive a restart on the same SQLite
- * file, and every replica on one etcd signs and verifies with the same key.
+ * exists. Without a `--service-account-signing-key-file` the server signs with a key it generates
+ * and keeps where no other user reads it (kept-signing-key.ts).
  */
 import type { KeyObject } from 'node:crypto';
 import { allKinds } from '../generated/kinds.js';
-import {
-  type Authenticator,
-  generateSigningKey,
-  ServiceAccountIssuer,
-  ServiceAccountTokenAuthenticator,
-  type SigningKey,
-  signingKeyFromPem,
-  signingKeyPem,
-} from '../runtime/auth/index.js';
+import { type Authenticator, ServiceAccountIssuer, ServiceAccountTokenAuthenticator, type SigningKey } from '../runtime/auth/index.js';
 import { type ApiServer, type HandlerCatalog, storeObjectGetter, tokenRequest } from '../runtime/server/index.js';
 import type { Store } from '../runtime/store/index.js';
+import { type KeptKeyPlace, keptSigningKey, removeClearKey } from './kept-signing-key.js';
 
 /** The issuer when none is named: kubeadm's (and kind's, minikube's) `--service-account-issuer`. */
 export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
@@ -26,7 +18,7 @@ export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cl
 export interface ServiceAccountOptions {
   /** `--service-account-issuer` (repeatable): the first issues, all are accepted; default {@link DEFAULT_SERVICE_ACCOUNT_ISSUER}. */
   issuers?: readonly string[];
-  /** `--service-account-signing-key-file`; default a key kept in the store. */
+  /** `--service-account-signing-key-file`; default a generated key (kept-signing-key.ts). */
   signingKey?: SigningKey;
   /** `--service-account-key-file`: more public keys that verify (the signing key's always does). */
   verificationKeys?: readonly KeyObject[];
@@ -38,28 +30,20 @@ export interface ServiceAccountOptions {
   jwksUri?: string;
 }
 
-/** Where the generated signing key is kept: outside every resource prefix, so no list or watch sees it (and `reset()` keeps it). */
-const SIGNING_KEY = '/svckit/service-account-signing-key';
-
-/** The signing key kept in the store, created (and kept) by the first server to start on it. */
-async function keptSigningKey(store: Store): Promise<SigningKey> {
-  const kept = await store.get(SIGNING_KEY);
-  if (kept) return signingKeyFromPem(kept.value, `the store's ${SIGNING_KEY}`);
-  const key = generateSigningKey();
-  try {
-    await store.create(SIGNING_KEY, signingKeyPem(key));
-    return key;
-  } catch {
-    // Another replica won the race: sign with its key.
-    return signingKeyFromPem((await store.get(SIGNING_KEY))!.value, `the store's ${SIGNING_KEY}`);
-  }
+/** How a server's issuer is made: where a generated key is kept (default: for this process), the server's clock, where to say what changed. */
+export interface IssuerSetting {
+  keyPlace?: KeptKeyPlace | undefined;
+  now?: () => Date;
+  log?: (line: string) => void;
 }
 
-/** The issuer of a server over `store`, reading the server's clock. */
-export async function serviceAccountIssuer(o: ServiceAccountOptions, store: Store, now?: () => Date): Promise<ServiceAccountIssuer> {
+/** The issuer of a server over `store`. */
+export async function serviceAccountIssuer(o: ServiceAccountOptions, store: Store, setting: IssuerSetting): Promise<ServiceAccountIssuer> {
+  const { keyPlace, now, log = (line) => process.stderr.write(`svckit: ${line}\n`) } = setting;
+  await removeClearKey(store, log);
   return new ServiceAccountIssuer({
     issuers: o.issuers && o.issuers.length > 0 ? o.issuers : [DEFAULT_SERVICE_ACCOUNT_ISSUER],
-    signingKey: o.signingKey ?? (await keptSigningKey(store)),
+    signingKey: o.signingKey ?? (await keptSigningKey(keyPlace ?? { kind: 'process' }, store)),
     ...(o.verificationKeys ? { verificationKeys: o.verificationKeys } : {}),
     ...(o.apiAudiences ? { apiAudiences: o.apiAudiences } : {}),
     ...(o.maxExpirationSeconds ? { maxExpirationSeconds: o.maxExpirationSeconds } : {}),

@@ -35,7 +35,8 @@ export type { Snapshot } from './testing/snapshot.js';
 /** The test server's history window unless told otherwise: as `svckit serve`'s default, 5 minutes of its clock. */
 const HISTORY_WINDOW_MS = 5 * 60_000;
 
-export interface TestServerOptions extends Omit<ReferenceServerOptions, 'host' | 'port' | 'store' | 'now' | 'testStages' | 'access'> {
+export interface TestServerOptions
+  extends Omit<ReferenceServerOptions, 'host' | 'port' | 'store' | 'storeSpec' | 'now' | 'testStages' | 'access'> {
   /** Default `memory`; `sqlite:<path>` for tests of durability. */
   store?: string;
   /** The server's clock; default a new {@link TestClock} that follows the system's time until moved. */
@@ -128,6 +129,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const running = await startReferenceServer({
     ...rest,
     store,
+    storeSpec,
     now: clock.now,
     host: '127.0.0.1',
     port: 0,
@@ -154,7 +156,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     if (!c) {
       const token = user === undefined ? undefined : identities!.token(user);
       const configFile = join(dir, user === undefined ? 'config' : `config-${user}`);
-      writeFileSync(configFile, clientConfigFile(running.url, token, serving?.ca));
+      writeFileSync(configFile, clientConfigFile(running.url, token, serving?.ca), { mode: 0o600 }); // holds a token
       c = {
         clientConfig: {
           server: running.url,

@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { privateFile } from '../files/index.js';
 
 export interface KeyPair {
   readonly cert: string;
@@ -44,6 +45,15 @@ function openssl(dir: string, args: readonly string[]): void {
   }
 }
 
+/**
+ * `<dir>/<name>` made 0600 before openssl writes a private key into it: openssl keeps the mode of
+ * a file it overwrites, and some versions create keys with the umask's mode.
+ */
+function keyFile(dir: string, name: string): string {
+  privateFile(join(dir, name), () => {});
+  return name;
+}
+
 function subjectString(s: LeafRequest['subject']): string {
   const quoted = (v: string) => v.replace(/[/\\]/g, (c) => `\\${c}`);
   return `${(s.o ?? []).map((x) => `/O=${quoted(x)}`).join('')}/CN=${quoted(s.cn)}`;
@@ -64,7 +74,7 @@ export function certificateAuthority(dir: string, options: { name?: string; days
   const caCrt = join(dir, 'ca.crt');
   const caKey = join(dir, 'ca.key');
   if (!existsSync(caCrt) || !existsSync(caKey)) {
-    openssl(dir, ['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'ca.key']);
+    openssl(dir, ['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', keyFile(dir, 'ca.key')]);
     openssl(dir, [
       'req',
       '-x509',
@@ -94,7 +104,7 @@ export function certificateAuthority(dir: string, options: { name?: string; days
         ...(request.sans && request.sans.length > 0 ? [`subjectAltName=${altNames(request.sans)}`] : []),
       ];
       writeFileSync(join(dir, `${file}.ext`), `${ext.join('\n')}\n`);
-      openssl(dir, ['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${file}.key`]);
+      openssl(dir, ['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', keyFile(dir, `${file}.key`)]);
       openssl(dir, ['req', '-new', '-key', `${file}.key`, '-subj', subjectString(request.subject), '-out', `${file}.csr`]);
       openssl(dir, [
         'x509',

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateSigningKey } from '../auth/index.js';
 import { createStore } from '../store/index.js';
 import { type EtcdProcess, startEtcd } from '../store/etcd.testing.js';
 import {
@@ -92,8 +93,10 @@ describe('on etcd', () => {
 
   it('a watch that meets a value it cannot open ends with an ERROR event (500), as upstream', async () => {
     const store = `etcd://${etcd!.endpoint}?prefix=/enc-watch`;
-    const writer = await startEncrypted(store, writeSecretsConfig(dir, 'watch-writer', [aescbc(['key1', newKey()])]));
-    const reader = await startEncrypted(store, writeSecretsConfig(dir, 'watch-reader', [aescbc(['key1', newKey()])]));
+    // Encrypted with different keys, so they share a signing key by flag: neither could open a sealed one of the other.
+    const serviceAccounts = { signingKey: generateSigningKey() };
+    const writer = await startEncrypted(store, writeSecretsConfig(dir, 'watch-writer', [aescbc(['key1', newKey()])]), { serviceAccounts });
+    const reader = await startEncrypted(store, writeSecretsConfig(dir, 'watch-reader', [aescbc(['key1', newKey()])]), { serviceAccounts });
     try {
       const res = await fetch(`${reader.url}/api/v1/namespaces/default/secrets?watch=true&resourceVersion=0`);
       expect(res.status).toBe(200);

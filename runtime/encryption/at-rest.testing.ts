@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allKinds } from '../../generated/kinds.js';
-import { type RunningServer, startReferenceServer } from '../../scripts/reference-server.js';
+import { type ReferenceServerOptions, type RunningServer, startReferenceServer } from '../../scripts/reference-server.js';
 import { EncryptionAtRest } from './config.js';
 
 export const newKey = (bytes = 32): string => randomBytes(bytes).toString('base64');
@@ -38,8 +38,8 @@ export const secretboxProvider = (...keys: [string, string][]): string =>
 export const kms = (name: string, endpoint: string): string => `kms: {apiVersion: v2, name: ${name}, endpoint: "${endpoint}"}`;
 export const IDENTITY = 'identity: {}';
 
-export async function startEncrypted(store: string, config: string): Promise<RunningServer> {
-  return startReferenceServer({ port: 0, store, encryption: await EncryptionAtRest.load(config, allKinds) });
+export async function startEncrypted(store: string, config: string, options: ReferenceServerOptions = {}): Promise<RunningServer> {
+  return startReferenceServer({ port: 0, store, encryption: await EncryptionAtRest.load(config, allKinds), ...options });
 }
 
 const json = { 'content-type': 'application/json' };

@@ -14,7 +14,7 @@ export function isStoreConfigError(e: unknown): e is StoreConfigError {
 }
 
 /**
- * `memory`, `sqlite:<path>` (parent folders are created; `sqlite::memory:` is a throwaway
+ * `memory`, `sqlite:<path>` (missing parent folders are created 0700, the file 0600; `sqlite::memory:` is a throwaway
  * database), or `etcd://host:port[,host:port...][?prefix=/p&ca=ca.pem&cert=cert.pem&key=key.pem]`:
  * the members of an etcd cluster, an optional key prefix (several servers share one cluster under
  * different prefixes; `options.keyPrefix` gives it too) and TLS from PEM files (`ca` alone for
@@ -29,7 +29,8 @@ export async function createStore(spec: string, options: StoreOptions = {}): Pro
     const SqliteStore = await loadSqliteStore();
     if (path === ':memory:') return new SqliteStore(path, options);
     const file = resolve(path);
-    mkdirSync(dirname(file), { recursive: true });
+    // Folders made here are the server's user's only; an existing one is the operator's choice.
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     return new SqliteStore(file, options);
   }
   if (spec.startsWith('etcd://')) {

@@ -6,6 +6,7 @@
  * opener fails with "database is locked" instead of silently splitting the watch stream.
  */
 import Database from 'better-sqlite3';
+import { narrowExisting, privateFile } from '../files/index.js';
 import { compareKeys, prefixEnd } from './key-order.js';
 import { type LogEntry, LogStore, type RevisionLog } from './log-store.js';
 import type { StoreOptions } from './types.js';
@@ -21,7 +22,10 @@ export interface SqlitePragmas {
 export class SqliteStore extends LogStore {
   readonly #log: SqliteLog;
 
-  /** Opens (creating when absent) the database file at `path`; its parent folder must exist. */
+  /**
+   * Opens (creating when absent) the database file at `path`; its parent folder must exist. The
+   * file and SQLite's side files are this user's only (0600; see {@link privateDatabaseFiles}).
+   */
   constructor(path: string, options: StoreOptions = {}) {
     const log = new SqliteLog(path);
     super(log, options);
@@ -91,6 +95,7 @@ class SqliteLog implements RevisionLog {
   #compacted: number;
 
   constructor(path: string) {
+    if (path !== ':memory:' && path !== '') privateDatabaseFiles(path);
     // No busy wait: the only other holder of the lock is another store, which will not let go.
     const db = new Database(path, { timeout: 0 });
     this.#db = db;
@@ -246,6 +251,19 @@ class SqliteLog implements RevisionLog {
   close(): void {
     this.#db.close();
   }
+}
+
+/**
+ * The database file made (or narrowed to) 0600 before SQLite opens it: SQLite creates its WAL
+ * (and journal) with the database file's mode, so they follow; side files a crash left behind
+ * are narrowed too. With the exclusive lock SQLite makes no -shm file. An existing database that
+ * other users could read is narrowed with a warning (its content, service-account tokens'
+ * objects and Secrets, must then be taken as seen); one of another user is refused.
+ */
+function privateDatabaseFiles(path: string): void {
+  const warn = (line: string) => process.emitWarning(line, 'StorePermissionWarning');
+  privateFile(path, warn);
+  for (const side of ['-wal', '-shm', '-journal']) narrowExisting(`${path}${side}`, warn);
 }
 
 function keyBoundsOf(prefix: string, startAfter: string | undefined): KeyBounds {

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
+import { generateSigningKey } from '../../runtime/auth/index.js';
 import { RawEtcdClient, startEtcd } from '../../runtime/store/etcd.testing.js';
 import { type RunningServer, startReferenceServer } from '../reference-server.js';
 import { type BenchCase, runCases } from './harness.js';
@@ -33,7 +34,8 @@ export async function benchEtcd(): Promise<void> {
       ['etcd', `etcd://${etcd.endpoint}?prefix=/server`],
     ];
     for (const [name, store] of backends) {
-      const server = await startReferenceServer({ store });
+      // On etcd a server generates no signing key replicas could not share: one is given, as upstream.
+      const server = await startReferenceServer({ store, serviceAccounts: { signingKey: generateSigningKey() } });
       try {
         await benchOne(name, server, raw, `/raw-${name}`, size);
       } finally {

@@ -10,11 +10,12 @@ import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { startEtcd } from '../../runtime/store/etcd.testing.js';
 import { cliArgs } from '../commands/cli.testing.js';
-import { type ServeProcess, startRoundRobinProxy, startServeProcess } from './replicas.js';
+import { type ServeProcess, sharedSigningKeyFlags, startRoundRobinProxy, startServeProcess } from './replicas.js';
 
 // The in-process run's settings, so that the expiry scenarios wait seconds, not minutes.
 // WatchList on, as the in-process run: the initial-events scenarios run too.
-const SERVER_FLAGS = ['--history-window', '8s', '--continue-ttl', '5s', '--feature-gates', 'WatchList=true'];
+// Replicas on one etcd sign service-account tokens with one key, given by flag as upstream.
+const SERVER_FLAGS = ['--history-window', '8s', '--continue-ttl', '5s', '--feature-gates', 'WatchList=true', ...sharedSigningKeyFlags()];
 // The servers here run without access control (the secure run covers it), so the authorization
 // scenarios, which need RBAC, are left out.
 const WINDOWS = ['--history-window', '8s', '--continue-ttl', '5s', '--without', 'authz'];

@@ -4,9 +4,29 @@
  * between replicas (for the conformance kit only: the replicas themselves talk to no proxy).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type IncomingMessage, type Server, type ServerResponse, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { generateSigningKey, signingKeyPem } from '../../runtime/auth/index.js';
 import { cliArgs } from '../commands/cli.testing.js';
+
+let signingKeyFile: string | undefined;
+
+/**
+ * `--service-account-signing-key-file` of one key for every replica this process starts: as
+ * upstream, replicas on one etcd are given the same key (a server generates none it could not share).
+ */
+export function sharedSigningKeyFlags(): string[] {
+  if (signingKeyFile === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-replica-key-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    signingKeyFile = join(dir, 'sa.key');
+    writeFileSync(signingKeyFile, signingKeyPem(generateSigningKey()), { mode: 0o600 });
+  }
+  return ['--service-account-signing-key-file', signingKeyFile];
+}
 
 export interface ServeProcess {
   readonly url: string;

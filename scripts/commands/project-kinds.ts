@@ -1,9 +1,21 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SVCKIT_ROOT, codegen, svckitVersion } from '../../generator/index.js';
+import { privateFolder } from '../../runtime/files/index.js';
 import type { KindRegistration } from '../../runtime/schema/index.js';
 
 export interface ProjectKinds {
@@ -13,12 +25,13 @@ export interface ProjectKinds {
 
 /**
  * A project's schemas or CRDs, generated and loaded: the same runtime then serves or checks them.
- * The code goes to svckit's folder in the OS cache (never the working directory), keyed by its
- * own content, and is compiled to JavaScript there, so the compiled CLI runs it with plain node.
+ * The code goes to svckit's private code cache ({@link codeCache}; never the working directory),
+ * keyed by its own content, and is compiled to JavaScript there, so the compiled CLI runs it with
+ * plain node.
  */
 export async function projectKinds(schemas: string[], command: string, options: { quiet?: boolean } = {}): Promise<ProjectKinds> {
-  const root = join(cacheHome(), 'svckit', 'kinds');
-  mkdirSync(root, { recursive: true });
+  const root = join(codeCache(), 'kinds');
+  mkdirSync(root, { recursive: true, mode: 0o700 });
   const work = mkdtempSync(join(root, 'new-'));
   try {
     // By path into this svckit's own code: the cache sits outside any project's node_modules.
@@ -39,6 +52,7 @@ export async function projectKinds(schemas: string[], command: string, options: 
         if (!existsSync(dir)) throw e;
       }
     }
+    utimesSync(dir, new Date(), new Date()); // in use: not aged out
     const kinds = (await import(pathToFileURL(join(dir, 'kinds.js')).href)) as { allKinds: readonly KindRegistration[] };
     const openapi = (await import(pathToFileURL(join(dir, 'openapi.js')).href)) as Pick<ProjectKinds, 'openApiDocuments'>;
     return { kinds: kinds.allKinds, openApiDocuments: openapi.openApiDocuments };
@@ -61,18 +75,68 @@ export async function definitionKinds(definition: unknown): Promise<ProjectKinds
     spec?: unknown;
   };
   const text = JSON.stringify({ apiVersion, kind, metadata: { name: metadata?.name }, spec });
-  const dir = join(cacheHome(), 'svckit', 'definitions');
-  mkdirSync(dir, { recursive: true });
+  const dir = join(codeCache(), 'definitions');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, `${createHash('sha256').update(text).digest('hex').slice(0, 24)}.yaml`);
-  if (!existsSync(file)) writeFileSync(file, `${text}\n`);
+  if (existsSync(file))
+    utimesSync(file, new Date(), new Date()); // in use: not aged out
+  else writeFileSync(file, `${text}\n`);
   return projectKinds([file], 'serve', { quiet: true });
 }
 
-/** `$XDG_CACHE_HOME`, `~/.cache`, or the temp folder when there is no home. */
-function cacheHome(): string {
-  if (process.env.XDG_CACHE_HOME) return process.env.XDG_CACHE_HOME;
-  const home = homedir();
-  return home ? join(home, '.cache') : tmpdir();
+/** What of the cache unused this long is removed (once per process, at first use). */
+export const CACHE_MAX_AGE_MS = 30 * 24 * 3600_000;
+
+const agedOut = new Set<string>();
+let processCache: string | undefined;
+
+/**
+ * svckit's code cache: `$XDG_CACHE_HOME/svckit` or `~/.cache/svckit`. Its code is imported, so it
+ * must be this user's and written by no one else: made 0700, checked before every use, refused
+ * otherwise (NotPrivateError). Without a home (or with a relative XDG_CACHE_HOME, which XDG says
+ * to ignore) it is a folder of this process made by mkdtemp in the temp folder, removed at exit:
+ * never the shared temp folder's top level, where another user could have made `svckit` first.
+ */
+export function codeCache(env: NodeJS.ProcessEnv = process.env, home: string = homeOrEmpty()): string {
+  const base = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : home ? join(home, '.cache') : undefined;
+  if (base === undefined) return processCodeCache();
+  const root = join(base, 'svckit');
+  privateFolder(root);
+  if (!agedOut.has(root)) {
+    agedOut.add(root);
+    removeUnused(root, CACHE_MAX_AGE_MS);
+  }
+  return root;
+}
+
+function homeOrEmpty(): string {
+  try {
+    return homedir();
+  } catch {
+    return ''; // no HOME and no passwd entry
+  }
+}
+
+function processCodeCache(): string {
+  if (processCache === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-cache-'));
+    processCache = dir;
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return processCache;
+}
+
+/** Removes the compiled kinds and definitions of `root` unused for `maxAgeMs` (a folder in use is touched). */
+export function removeUnused(root: string, maxAgeMs: number, now = Date.now()): void {
+  for (const folder of ['kinds', 'definitions']) {
+    const dir = join(root, folder);
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      const stat = statSync(path, { throwIfNoEntry: false }); // another svckit may be removing it too
+      if (stat && now - stat.mtimeMs > maxAgeMs) rmSync(path, { recursive: true, force: true });
+    }
+  }
 }
 
 /** The generated files' content and this svckit's version and location: same key, same code. */
