@@ -68,7 +68,8 @@ export function warningProblem(value: string): string | undefined {
     return `Warning is not UTF-8: ${JSON.stringify(value.slice(0, 120))}`;
   }
   const control = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/.exec(text);
-  if (control) return `Warning carries control character U+${control[0].charCodeAt(0).toString(16).padStart(4, '0')}: ${JSON.stringify(text.slice(0, 120))}`;
+  if (control)
+    return `Warning carries control character U+${control[0].charCodeAt(0).toString(16).padStart(4, '0')}: ${JSON.stringify(text.slice(0, 120))}`;
   if (!/^\d{3} \S+ "/.test(text)) return `Warning is not <code> <agent> "<text>": ${JSON.stringify(text.slice(0, 120))}`;
   return undefined;
 }
@@ -165,8 +166,14 @@ async function hostileText(ctx: ScenarioContext): Promise<void> {
   // Header values travel as bytes: non-ASCII UTF-8, Latin-1 that is not UTF-8, escapes that are not.
   const utf8 = (s: string): string => Buffer.from(s, 'utf8').toString('latin1');
   const headerCases: [string, Record<string, string>][] = [
-    ['Impersonate-Extra-%ZZ (a malformed escape in a header name)', { 'Impersonate-User': ctx.sub('${user}'), 'Impersonate-Extra-%ZZ': 'x' }],
-    ['Impersonate-Extra- with a UTF-8 key and value', { 'Impersonate-User': ctx.sub('${user}'), 'Impersonate-Extra-%E2%98%83': utf8('☃中') }],
+    [
+      'Impersonate-Extra-%ZZ (a malformed escape in a header name)',
+      { 'Impersonate-User': ctx.sub('${user}'), 'Impersonate-Extra-%ZZ': 'x' },
+    ],
+    [
+      'Impersonate-Extra- with a UTF-8 key and value',
+      { 'Impersonate-User': ctx.sub('${user}'), 'Impersonate-Extra-%E2%98%83': utf8('☃中') },
+    ],
     ['Impersonate-User in Latin-1', { 'Impersonate-User': 'b\u00e9b' }],
     ['Impersonate-User in UTF-8', { 'Impersonate-User': utf8('☃') }],
     ['Impersonate-Group in Latin-1', { 'Impersonate-User': ctx.sub('${user}'), 'Impersonate-Group': '\u00ff' }],
@@ -240,7 +247,9 @@ async function healthDuringWrite(ctx: ScenarioContext): Promise<void> {
         break;
       }
       if (answeredAt !== undefined && answeredAt <= got && got - sent > HELD_MS)
-        held.push(`probe ${probes} sent ${sent - started} ms into the write took ${got - sent} ms, answered only after the write (at ${answeredAt - started} ms)`);
+        held.push(
+          `probe ${probes} sent ${sent - started} ms into the write took ${got - sent} ms, answered only after the write (at ${answeredAt - started} ms)`,
+        );
       await ctx.sleep(PROBE_EVERY_MS);
     }
     const res = await write;
@@ -253,7 +262,11 @@ async function healthDuringWrite(ctx: ScenarioContext): Promise<void> {
 export const scenarios: CodeScenarioDefinition[] = [
   {
     id: 'core/security/hostile-text-answered',
-    rule: ['upstream-parity.md#Security: hostile text', 'upstream-parity.md#Security: warning header values', 'core-protocol.md#Field validation: 3'],
+    rule: [
+      'upstream-parity.md#Security: hostile text',
+      'upstream-parity.md#Security: warning header values',
+      'core-protocol.md#Field validation: 3',
+    ],
     description:
       'Field names and values with ☃, 中, U+0001, LF, CR, an unpaired surrogate escape, a C1 control and a 10 KB name; unknown and duplicate fields built from them under fieldValidation=Warn; a SelfSubjectAccessReview carrying them; the same text percent-encoded in query values and names and in the name segment; non-ASCII, non-UTF-8 and malformed escapes in header names and values (`Impersonate-Extra-%ZZ`, which upstream keeps as the extra key `%zz`): every answer is below 500 with a Status or an object, every Warning is valid UTF-8 without control characters (the warnings of ☃ and 中 are there), and /healthz answers afterwards.',
     tags: ['security'],
