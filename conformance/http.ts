@@ -3,7 +3,7 @@
  * returns status, headers and bytes, and records both for the report.
  */
 import { gunzipSync } from 'node:zlib';
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { Json } from './types.js';
 
 export interface Credentials {
@@ -99,12 +99,18 @@ function isGzip(headers: Record<string, string | string[]>): boolean {
 export class HttpClient {
   readonly baseUrl: string;
   readonly #dispatcher: Dispatcher;
+  /** `scheme://host:port` of baseUrl, and its path (a prefix of every request path, often empty). */
+  readonly #origin: string;
+  readonly #prefix: string;
   readonly #token: string | undefined;
   readonly #timeoutMs: number;
   readonly #userAgent: string;
 
   constructor(options: HttpClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    const base = new URL(this.baseUrl);
+    this.#origin = base.origin;
+    this.#prefix = base.pathname.replace(/\/+$/, '');
     this.#token = options.token;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
@@ -132,16 +138,22 @@ export class HttpClient {
     return { send, shown };
   }
 
-  /** Sends a request with the session's headers; `stop` ends it (with the caller's own signal). */
+  /**
+   * Sends a request with the session's headers; `stop` ends it (with the caller's own signal). The
+   * path goes out byte for byte: undici's `request(url)` parses the URL as a browser does, which
+   * resolves `.` and `..` segments (`%2E` too), so `configmaps/.` would reach the server as the
+   * collection; the dispatcher is handed the origin and the path as written instead.
+   */
   async #request(method: string, path: string, options: SendOptions, stop: AbortSignal) {
     const url = joinUrl(this.baseUrl, path, options.query);
     const { send, shown } = this.#headers(options.headers);
     const signal = options.signal ? AbortSignal.any([options.signal, stop]) : stop;
-    const res = await undiciRequest(url, {
+    const res = await this.#dispatcher.request({
+      origin: this.#origin,
+      path: joinUrl(this.#prefix, path, options.query),
       method: method as Dispatcher.HttpMethod,
       headers: send,
-      body: options.body,
-      dispatcher: this.#dispatcher,
+      body: options.body ?? null,
       signal,
     });
     return { res, url, shown };

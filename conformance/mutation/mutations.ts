@@ -19,6 +19,7 @@ import {
   withoutHeader,
 } from './edits.js';
 import type { Mutation, ProxiedResponse, ResponseContext } from './types.js';
+import { SECURITY_MUTATIONS } from './security.js';
 import { WRITE_PATH_MUTATIONS } from './write-paths.js';
 
 const WRITES = ['POST', 'PUT', 'PATCH'] as const;
@@ -696,4 +697,5 @@ export const MUTATIONS: readonly Mutation[] = [
   ...metadata,
   ...WRITE_PATH_MUTATIONS,
   ...authorization,
+  ...SECURITY_MUTATIONS,
 ];

@@ -4,7 +4,15 @@
  * chunk by chunk. With one, it changes the exchanges the mutation matches, and counts how often the
  * mutation changed something, so a mutation that never fired is told apart from one that was missed.
  */
-import { Agent, type ClientRequest, createServer, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
+import {
+  Agent,
+  type ClientRequest,
+  createServer,
+  type IncomingMessage,
+  request as httpRequest,
+  STATUS_CODES,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Json } from '../types.js';
 import { JsonDocumentSplitter } from '../watch-stream.js';
@@ -139,11 +147,32 @@ function writeHead(res: ServerResponse, status: number, headers: HeaderMap): voi
   res.writeHead(status, forwardable(headers));
 }
 
+/**
+ * Writes the status line, headers and body straight to the socket, then closes it: for headers node
+ * refuses to send (a control character, a character above U+00FF), which a faulty server can send.
+ * Each character of a header value goes out as one byte, as node writes Latin-1.
+ */
+function sendRaw(res: ServerResponse, r: ProxiedResponse): void {
+  const lines = [`HTTP/1.1 ${r.status} ${STATUS_CODES[r.status] ?? 'Unknown'}`];
+  for (const [name, values] of Object.entries(forwardable(r.headers))) {
+    if (name === 'content-length') continue;
+    for (const v of values) lines.push(`${name}: ${v}`);
+  }
+  lines.push(`content-length: ${r.body.length}`, 'connection: close', '', '');
+  res.socket?.end(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), r.body]));
+}
+
 function sendWhole(res: ServerResponse, r: ProxiedResponse, hadLength: boolean): void {
   const headers = { ...r.headers };
   delete headers['content-length'];
   if (hadLength) headers['content-length'] = [String(r.body.length)];
-  writeHead(res, r.status, headers);
+  try {
+    writeHead(res, r.status, headers);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_INVALID_CHAR') throw e;
+    sendRaw(res, r);
+    return;
+  }
   res.end(r.body);
 }
 
