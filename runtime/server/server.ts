@@ -99,6 +99,9 @@ export interface ServingTls {
   clientCa?: string;
 }
 
+/** Upstream's MaxHeaderBytes: the request line and headers of one request, at most. */
+const MAX_HEADER_BYTES = 1 << 20;
+
 /** The reference server's HTTP front: routing, the handler chain and the one place errors become Status. */
 export class ApiServer {
   readonly http: Server;
@@ -163,16 +166,19 @@ export class ApiServer {
     // A client certificate is asked for but not required (rejectUnauthorized false): a request
     // without one may still carry a token, and an unverified one is refused by the authenticator
     // with a 401 that says why, instead of a TLS alert the client cannot explain.
+    // Request lines and headers up to 1 MiB, as upstream's MaxHeaderBytes (Node's default is 16 KiB).
+    const limits = { maxHeaderSize: MAX_HEADER_BYTES };
     this.http = options.tls
       ? createHttpsServer(
           {
+            ...limits,
             cert: options.tls.cert,
             key: options.tls.key,
             ...(options.tls.clientCa ? { ca: options.tls.clientCa, requestCert: true, rejectUnauthorized: false } : {}),
           },
           handle,
         )
-      : createServer(handle);
+      : createServer(limits, handle);
     // A connection's client certificate is its identity for the connection's life (the
     // authenticator reads it once per connection): no TLS 1.2 renegotiation may swap it.
     this.http.on('secureConnection', (socket: TLSSocket) => socket.disableRenegotiation());
