@@ -281,7 +281,7 @@ export async function startMutationProxy(options: MutationProxyOptions): Promise
   // that no server caused (seen once in five control runs). Loopback connections cost nothing.
   const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
   const ctx: ProxyContext = { target, agent, mutation: options.mutation, applied: 0 };
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: 1 << 20 }, (req, res) => {
     handle(ctx, req, res).catch((e: unknown) => {
       if (!res.headersSent) {
         res.writeHead(502, { 'content-type': 'text/plain' });

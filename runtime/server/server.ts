@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { TLSSocket } from 'node:tls';
-import type { AddressInfo } from 'node:net';
-import { type StatusError, isStatusError, methodNotAllowed, pathNotFound, serviceUnavailable, unexpectedError } from '../api/index.js';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { StatusError, isStatusError, methodNotAllowed, pathNotFound, serviceUnavailable, unexpectedError } from '../api/index.js';
 import { type ProtobufPackage, ProtobufCodecs } from '../codec/index.js';
 import { compressResponseSync } from '../compression/index.js';
 import { type EncryptionAtRest, encryptStore } from '../encryption/index.js';
@@ -182,6 +183,7 @@ export class ApiServer {
     // A connection's client certificate is its identity for the connection's life (the
     // authenticator reads it once per connection): no TLS 1.2 renegotiation may swap it.
     this.http.on('secureConnection', (socket: TLSSocket) => socket.disableRenegotiation());
+    this.http.on('clientError', answerUnparsableRequest);
     // Idle keep-alive connections live 90 s, as kube-apiserver's (Go's transport keeps them that
     // long): with Node's 5 s a client reusing a connection the server is just closing sees its
     // request reset, which under load happened to POSTs clients cannot safely retry.
@@ -343,6 +345,28 @@ export class ApiServer {
       }
     }
   }
+}
+
+/**
+ * A request Node's parser refuses (a control character in a header, a request line or headers
+ * over the limit, broken framing) never reaches the chain: it is answered here, as Go's server
+ * answers it, with a Status body so a client reads why, and the connection closed.
+ */
+function answerUnparsableRequest(e: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = e.code === 'HPE_HEADER_OVERFLOW';
+  const status = new StatusError({
+    code: tooLarge ? 431 : 400,
+    reason: tooLarge ? 'RequestHeaderFieldsTooLarge' : 'BadRequest',
+    message: tooLarge ? 'the request line and headers are larger than 1 MiB' : `the request could not be parsed (${e.code ?? 'malformed'})`,
+  }).toStatus();
+  const body = JSON.stringify(status);
+  socket.end(
+    `HTTP/1.1 ${status.code} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** The key of the continue-token secret: outside every resource prefix, so no watch or list sees it. */

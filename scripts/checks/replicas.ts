@@ -75,7 +75,7 @@ export interface RoundRobinProxy {
 export async function startRoundRobinProxy(targets: readonly string[]): Promise<RoundRobinProxy> {
   const counts = targets.map(() => 0);
   let next = 0;
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const server: Server = createServer({ maxHeaderSize: 1 << 20 }, (req: IncomingMessage, res: ServerResponse) => {
     const index = next++ % targets.length;
     counts[index]!++;
     const target = new URL(req.url ?? '/', targets[index]);
