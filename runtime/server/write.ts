@@ -1,4 +1,4 @@
-import { canonicalJson } from '../json/index.js';
+import { canonicalJson, jsonEqual } from '../json/index.js';
 import { randomUUID } from 'node:crypto';
 import {
   type JsonApiObject,
@@ -227,7 +227,7 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
   // unless the stored value was encrypted with an old key: then it is written again (a rotation).
   const value = await encodeObject(stored, r);
   if (
-    canonicalJson(JSON.parse(value)) === canonicalJson(JSON.parse(await encodeObject(old, r))) &&
+    jsonEqual(JSON.parse(value), JSON.parse(await encodeObject(old, r))) &&
     !(await isStaleValue(ctx.store, key, modRevision))
   )
     return { status: 200, body: old };
