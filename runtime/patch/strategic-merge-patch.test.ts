@@ -569,11 +569,7 @@ describe('strategic merge patch of long lists', () => {
     const original = containers(c('a', { env: env('old') }));
     // Every other item changed, one deleted, one new: the live order is kept, the new item placed
     // after the last patch item and before the live-only item that follows it.
-    const patchEnv = [
-      ...env('new').filter((_, i) => i % 2 === 0),
-      { name: 'E1', $patch: 'delete' },
-      { name: 'NEW', value: 'x' },
-    ];
+    const patchEnv = [...env('new').filter((_, i) => i % 2 === 0), { name: 'E1', $patch: 'delete' }, { name: 'NEW', value: 'x' }];
     let result: unknown;
     const calls = stringifyCalls(() => {
       result = applyStrategicMergePatch(original, containers({ name: 'a', env: patchEnv }), PodSchema);
@@ -597,7 +593,7 @@ describe('strategic merge patch of long lists', () => {
   it('deletes many scalars from a list by set lookups', () => {
     const original = finalizers(...Array.from({ length: n }, (_, i) => `f${i}`));
     const deleted = Array.from({ length: n / 2 }, (_, i) => `f${2 * i}`);
-    const result = applyStrategicMergePatch(original, { metadata: { [`$deleteFromPrimitiveList/finalizers`]: deleted } }, PodSchema);
+    const result = applyStrategicMergePatch(original, { metadata: { '$deleteFromPrimitiveList/finalizers': deleted } }, PodSchema);
     expect((result as { metadata: { finalizers: string[] } }).metadata.finalizers).toEqual(
       Array.from({ length: n / 2 }, (_, i) => `f${2 * i + 1}`),
     );
