@@ -277,7 +277,12 @@ export function applyConflict(conflicts: readonly ApplyConflict[]): StatusError 
   } else {
     // Grouped by manager, managers sorted, as the real system prints several conflicts.
     const byManager = new Map<string, ApplyConflict[]>();
-    for (const c of conflicts) byManager.set(describeManager(c), [...(byManager.get(describeManager(c)) ?? []), c]);
+    for (const c of conflicts) {
+      const manager = describeManager(c);
+      const group = byManager.get(manager);
+      if (group) group.push(c);
+      else byManager.set(manager, [c]);
+    }
     const lines: string[] = [];
     for (const manager of [...byManager.keys()].sort()) {
       lines.push(`conflicts with ${manager}:`);

@@ -1,10 +1,11 @@
 import type { KindRegistration } from '../schema/index.js';
+import type { CostLimits } from './cost.js';
 import { RuleSet } from './rule-set.js';
 
 /**
- * The rules of one kind, compiled once per kind. The worst-case cost estimate gates custom
- * resources only, as upstream: a built-in kind's rules stand for the real system's compiled
- * validation, which has no estimate.
+ * The rules of one kind, compiled once per kind. Cost limits gate custom resources only, as
+ * upstream: a built-in kind's rules stand for the real system's compiled validation, which has no
+ * estimate and no runtime budget (a ConfigMap of 20,000 keys is valid).
  */
 export class KindRules {
   private readonly sets = new Map<KindRegistration, RuleSet>();
@@ -16,8 +17,14 @@ export class KindRules {
   }
 }
 
+const UNLIMITED: CostLimits = {
+  perExpression: Number.POSITIVE_INFINITY,
+  perObject: Number.POSITIVE_INFINITY,
+  estimated: Number.POSITIVE_INFINITY,
+};
+
 export function ruleSetForKind(kind: KindRegistration): RuleSet {
-  return new RuleSet(kind.schema, kind.resource?.custom ? {} : { costLimits: { estimated: Number.POSITIVE_INFINITY } });
+  return new RuleSet(kind.schema, kind.resource?.custom ? {} : { costLimits: UNLIMITED });
 }
 
 /** Schema errors after which a custom resource's rules cannot read the value (upstream's hasBlockingErr). */

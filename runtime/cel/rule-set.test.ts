@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ObjectSchema, SchemaNode } from '../schema/index.js';
 import { isCelCostExceededError } from './errors.js';
 import { RuleSet } from './rule-set.js';
@@ -183,5 +183,35 @@ describe('RuleSet', () => {
     expect(new RuleSet(config).check()).toEqual([]);
     expect(new RuleSet(broken).check().map((e) => e.rule)).toEqual(['self.b == 1', 'self > 1']);
     expect(new RuleSet(broken).checkAt().map((p) => `${p.path} ${p.error.rule}`)).toEqual(['<root> self.b == 1', 'a self > 1']);
+  });
+});
+
+describe('RuleSet on a long map-list', () => {
+  const item: ObjectSchema = {
+    type: 'object',
+    fields: [
+      { name: 'name', schema: str },
+      { name: 'v', schema: { type: 'integer' } },
+    ],
+    rules: [{ rule: 'self.v >= oldSelf.v', message: 'may not decrease' }],
+  };
+  const schema: ObjectSchema = {
+    type: 'object',
+    fields: [{ name: 'items', schema: { type: 'list', listType: 'map', listMapKeys: ['name'], items: item } }],
+  };
+  const n = 1000;
+  const old = { items: Array.from({ length: n }, (_, i) => ({ name: `n${i}`, v: i })) };
+
+  it('finds each old item by its keys once: JSON work linear in the list, not a scan of the old list per item', () => {
+    const rules = new RuleSet(schema);
+    const next = { items: [...old.items].reverse().map((x) => ({ ...x, v: x.name === 'n7' ? 0 : x.v })) };
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      expect(rules.validate(next, old).map((e) => [e.field, e.detail])).toEqual([[`items[${n - 1 - 7}]`, 'may not decrease']]);
+      // One key tuple per old and per new item; the scan made about n * n / 2.
+      expect(stringify.mock.calls.length).toBeLessThan(4 * n);
+    } finally {
+      stringify.mockRestore();
+    }
   });
 });

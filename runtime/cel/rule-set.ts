@@ -61,8 +61,23 @@ function chain(node: SchemaNode): SchemaNode[] {
   return out;
 }
 
-function sameKeys(a: Json, b: Json, keys: readonly string[]): boolean {
-  return keys.every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
+/**
+ * A string equal for two map-list items exactly when every key field has the same JSON (an absent
+ * field apart from null): JSON text never contains a raw NUL, so joining on one is unambiguous.
+ */
+function keyTuple(item: Json, keys: readonly string[]): string {
+  return keys.map((k) => (item[k] === undefined ? '' : JSON.stringify(item[k]))).join('\0');
+}
+
+/** The first old item of each key tuple: one lookup per new item instead of a scan of the old list. */
+function firstByKeys(prior: readonly unknown[], keys: readonly string[]): Map<string, Json> {
+  const first = new Map<string, Json>();
+  for (const p of prior) {
+    if (!isObject(p)) continue;
+    const tuple = keyTuple(p, keys);
+    if (!first.has(tuple)) first.set(tuple, p);
+  }
+  return first;
 }
 
 class Walk {
@@ -90,10 +105,10 @@ class Walk {
       for (const [k, v] of Object.entries(value)) this.visit(n.values, v, prior?.[k], `${path}[${k}]`);
     } else if (n.type === 'list' && Array.isArray(value)) {
       const keys = n.listType === 'map' ? (n.listMapKeys ?? []) : undefined;
-      const prior = Array.isArray(old) ? old : [];
+      // Only map-list items correlate with an old item; set and atomic list items have no oldSelf.
+      const prior = keys && Array.isArray(old) ? firstByKeys(old, keys) : undefined;
       value.forEach((item: unknown, i) => {
-        // Only map-list items correlate with an old item; set and atomic list items have no oldSelf.
-        const before = keys && isObject(item) ? prior.find((p) => isObject(p) && sameKeys(p, item, keys)) : undefined;
+        const before = keys && prior && isObject(item) ? prior.get(keyTuple(item, keys)) : undefined;
         this.visit(n.items, item, before, `${path}[${i}]`);
       });
     }

@@ -28,5 +28,5 @@ export { negotiate } from './negotiate.js';
 export { type IncludeObject, type Table, type TableColumnDefinition, type TableOptions, type TableRow, toTable } from './table.js';
 export { JsonPath, JsonPathError, isJsonPathError } from './json-path.js';
 export { humanDuration } from './human-duration.js';
-export { YamlBodyError, decodeYaml, encodeYaml, isYamlBodyError } from './yaml.js';
+export { YamlBodyError, addDuplicateKeyError, decodeYaml, encodeYaml, isYamlBodyError } from './yaml.js';
 export { type Timestamp, formatTimestamp, parseTimestamp } from './timestamp.js';

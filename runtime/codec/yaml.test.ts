@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { decodeYaml, encodeYaml, isYamlBodyError } from './index.js';
 
 describe('YAML bodies', () => {
@@ -47,5 +49,37 @@ describe('YAML bodies', () => {
     expect(error('a: 1\na: 2')).toBe('invalid YAML: Map keys must be unique at line 2, column 1');
     expect(error('a: [1, 2')).toMatch(/^invalid YAML: /);
     expect(decodeYaml('')).toBeNull();
+  });
+});
+
+describe('YAML bodies with many keys', () => {
+  // The yaml package's unique-keys check asks isScalar of earlier keys for each key of a map.
+  const require = createRequire(import.meta.url);
+  const identity = require(join(dirname(require.resolve('yaml')), 'nodes/identity.js')) as { isScalar: (n: unknown) => boolean };
+  const n = 2000;
+  const text = Array.from({ length: n }, (_, i) => `key-${i}: v${i}\n`).join('');
+
+  function isScalarCalls(run: () => void): number {
+    const spy = vi.spyOn(identity, 'isScalar');
+    try {
+      run();
+      return spy.mock.calls.length;
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('checks the keys of a 2,000-key map for duplicates in work linear in the keys', () => {
+    let value: unknown;
+    const calls = isScalarCalls(() => {
+      value = decodeYaml(text);
+    });
+    expect(Object.keys(value as object)).toHaveLength(n);
+    // A comparison with every earlier key made about n * n.
+    expect(calls).toBeLessThan(20 * n);
+  });
+
+  it('still finds a key given twice at the end, at its line', () => {
+    expect(() => decodeYaml(`${text}key-0: again\n`)).toThrow(`invalid YAML: Map keys must be unique at line ${n + 1}, column 1`);
   });
 });

@@ -1,5 +1,18 @@
 import { MAX_JSON_DEPTH, exceedsTextNesting } from '../json/index.js';
-import { type DocumentOptions, type ParseOptions, type SchemaOptions, type ToStringOptions, parseAllDocuments, stringify } from 'yaml';
+import {
+  type Document,
+  type DocumentOptions,
+  LineCounter,
+  type ParseOptions,
+  type SchemaOptions,
+  type ToStringOptions,
+  YAMLParseError,
+  isMap,
+  isScalar,
+  isSeq,
+  parseAllDocuments,
+  stringify,
+} from 'yaml';
 
 /**
  * `application/yaml` bodies with the real system's YAML 1.1 reading: `yes`, `no`, `on`, `off`
@@ -20,8 +33,10 @@ export function encodeYaml(value: unknown): string {
 /** A YAML body as a JSON value; throws YamlBodyError with the line and column of the problem. */
 export function decodeYaml(text: string): unknown {
   if (exceedsTextNesting(text)) throw new YamlBodyError(`nested deeper than ${MAX_JSON_DEPTH} levels`);
-  const options: ParseOptions & DocumentOptions & SchemaOptions = { ...SCHEMA, uniqueKeys: true, prettyErrors: true };
+  const lineCounter = new LineCounter();
+  const options: ParseOptions & DocumentOptions & SchemaOptions = { ...SCHEMA, uniqueKeys: false, prettyErrors: true, lineCounter };
   const docs = parseAllDocuments(text, options);
+  for (const doc of docs) addDuplicateKeyError(doc, lineCounter);
   if (docs.length > 1) throw new YamlBodyError('a YAML body holds one document; found several (separated by ---)');
   const doc = docs[0];
   if (!doc) return null;
@@ -31,6 +46,50 @@ export function decodeYaml(text: string): unknown {
     throw new YamlBodyError(error.message.split('\n')[0]!.replace(/:$/, ''), at?.line, at?.col);
   }
   return doc.toJS({ maxAliasCount: 100 }) as unknown;
+}
+
+/**
+ * The yaml package's `uniqueKeys` check, in linear time: the package compares each key with every
+ * earlier key of its map (seconds for a map of 20,000 keys), so documents are parsed without it
+ * and this adds its error (`Map keys must be unique`, at the first key given twice) among the
+ * document's errors by position. `lineCounter` is the one the document was parsed with.
+ */
+export function addDuplicateKeyError(doc: Document.Parsed, lineCounter: LineCounter): void {
+  const offset = firstDuplicateKey(doc.contents);
+  if (offset === undefined) return;
+  const error = new YAMLParseError([offset, offset + 1], 'DUPLICATE_KEY', 'Map keys must be unique');
+  error.linePos = [lineCounter.linePos(offset), lineCounter.linePos(offset + 1)];
+  // The first line of the package's pretty message; the code frame after it is left out.
+  error.message += ` at line ${error.linePos[0].line}, column ${error.linePos[0].col}:`;
+  const at = doc.errors.findIndex((e) => e.pos[0] > offset);
+  doc.errors.splice(at < 0 ? doc.errors.length : at, 0, error);
+}
+
+/**
+ * The offset of the first key equal to an earlier key of its map, in the package's order (a key,
+ * then the value below it) and by its equality: the same node, or scalars of the same value.
+ */
+function firstDuplicateKey(node: unknown): number | undefined {
+  if (isSeq(node)) {
+    for (const item of node.items) {
+      const found = firstDuplicateKey(item);
+      if (found !== undefined) return found;
+    }
+  } else if (isMap(node)) {
+    const seen = new Set<unknown>();
+    for (const pair of node.items) {
+      const found = firstDuplicateKey(pair.key);
+      if (found !== undefined) return found;
+      const key: unknown = pair.key;
+      // NaN equals no key, as `===` has it (a Set would match it).
+      const id = isScalar(key) ? key.value : key;
+      if (!Number.isNaN(id) && seen.has(id)) return (key as { range?: readonly number[] }).range?.[0] ?? 0;
+      seen.add(id);
+      const inValue = firstDuplicateKey(pair.value);
+      if (inValue !== undefined) return inValue;
+    }
+  }
+  return undefined;
 }
 
 export class YamlBodyError extends Error {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { applyStrategicMergePatch, isPatchError, type PatchErrorReason } from './index.js';
 import { PodSchema } from './pod-schema.testing.js';
 
@@ -547,5 +547,55 @@ describe('applyStrategicMergePatch', () => {
   it('does not let inherited names shadow absent members', () => {
     const result = applyStrategicMergePatch({ metadata: {} }, { metadata: { labels: { constructor: 'x', toString: 'y' } } }, PodSchema);
     expect(result).toEqual({ metadata: { labels: { constructor: 'x', toString: 'y' } } });
+  });
+});
+
+describe('strategic merge patch of long lists', () => {
+  const n = 2000;
+  const env = (value: string) => Array.from({ length: n }, (_, i) => ({ name: `E${i}`, value: `${value}${i}` }));
+
+  /** JSON.stringify calls while `run` runs: item identities are JSON, so this counts identity work. */
+  function stringifyCalls(run: () => void): number {
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      run();
+      return stringify.mock.calls.length;
+    } finally {
+      stringify.mockRestore();
+    }
+  }
+
+  it('merges every item of a keyed list by identity lookups, not a scan of the list per patch item', () => {
+    const original = containers(c('a', { env: env('old') }));
+    // Every other item changed, one deleted, one new: the live order is kept, the new item placed
+    // after the last patch item and before the live-only item that follows it.
+    const patchEnv = [...env('new').filter((_, i) => i % 2 === 0), { name: 'E1', $patch: 'delete' }, { name: 'NEW', value: 'x' }];
+    let result: unknown;
+    const calls = stringifyCalls(() => {
+      result = applyStrategicMergePatch(original, containers({ name: 'a', env: patchEnv }), PodSchema);
+    });
+    const merged = (result as { spec: { containers: { env: { name: string; value: string }[] }[] } }).spec.containers[0]!.env;
+    expect(merged).toHaveLength(n);
+    expect(merged.slice(0, 4)).toEqual([
+      { name: 'E0', value: 'new0' },
+      { name: 'E2', value: 'new2' },
+      { name: 'E3', value: 'old3' },
+      { name: 'E4', value: 'new4' },
+    ]);
+    expect(merged.slice(-2)).toEqual([
+      { name: 'NEW', value: 'x' },
+      { name: `E${n - 1}`, value: `old${n - 1}` },
+    ]);
+    // A few identities per item; finding each patch item by a scan made about n * n / 2.
+    expect(calls).toBeLessThan(10 * n);
+  });
+
+  it('deletes many scalars from a list by set lookups', () => {
+    const original = finalizers(...Array.from({ length: n }, (_, i) => `f${i}`));
+    const deleted = Array.from({ length: n / 2 }, (_, i) => `f${2 * i}`);
+    const result = applyStrategicMergePatch(original, { metadata: { '$deleteFromPrimitiveList/finalizers': deleted } }, PodSchema);
+    expect((result as { metadata: { finalizers: string[] } }).metadata.finalizers).toEqual(
+      Array.from({ length: n / 2 }, (_, i) => `f${2 * i + 1}`),
+    );
   });
 });

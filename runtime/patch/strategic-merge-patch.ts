@@ -168,7 +168,13 @@ function deleteFromList(live: JsonValue | undefined, values: JsonValue[], at: Pa
   if (live === undefined) return undefined;
   if (!Array.isArray(live))
     return notApplicable(at, `${DELETE_FROM_PRIMITIVE_LIST} needs a list here, the document has ${describeJson(live)}`);
-  return live.filter((item) => !values.some((value) => jsonEqual(value, item)));
+  // Scalars by their JSON (one lookup per item); anything else, rare here, by deep equality.
+  const scalars = new Set(values.map(scalarIdentity).filter((id) => id !== undefined));
+  const others = values.filter((value) => !isJsonPrimitive(value));
+  return live.filter((item) => {
+    const id = scalarIdentity(item);
+    return id === undefined ? !others.some((value) => jsonEqual(value, item)) : !scalars.has(id);
+  });
 }
 
 function mergeValue(live: JsonValue | undefined, patch: JsonValue, position: SchemaPosition, at: Path): JsonValue {
@@ -212,8 +218,8 @@ function mergeSet(live: JsonValue[], patch: JsonValue[], at: Path): JsonValue[] 
 function mergeKeyedList(live: JsonValue[], patch: JsonValue[], keys: readonly MergeKey[], items: SchemaPosition, at: Path): JsonValue[] {
   const identityOf = keyIdentity(keys);
   const keyNames = keys.map((k) => JSON.stringify(k.name)).join(' and ');
-  let working = [...live];
   let replaceAll = false;
+  const deleted = new Set<string>();
   const entries: { item: JsonObject; id: string; at: Path }[] = [];
   patch.forEach((raw, i) => {
     const itemAt = [...at, i];
@@ -222,8 +228,7 @@ function mergeKeyedList(live: JsonValue[], patch: JsonValue[], keys: readonly Me
     if (directive === 'replace') {
       replaceAll = true;
     } else if (directive === 'delete') {
-      const id = requireIdentity(identityOf, raw, itemAt, keyNames);
-      working = working.filter((item) => identityOf(item) !== id);
+      deleted.add(requireIdentity(identityOf, raw, itemAt, keyNames));
     } else if (directive === undefined || directive === 'merge') {
       const item = directive === undefined ? raw : without(raw, PATCH);
       entries.push({ item, id: requireIdentity(identityOf, item, itemAt, keyNames), at: itemAt });
@@ -233,12 +238,22 @@ function mergeKeyedList(live: JsonValue[], patch: JsonValue[], keys: readonly Me
   });
   if (replaceAll) return entries.map((e) => mergeObject(undefined, e.item, items, e.at));
 
+  const working = deleted.size === 0 ? [...live] : live.filter((item) => !deleted.has(identityOf(item) as string));
   const liveIds = working.map(identityOf);
+  // The first item of each identity, so each patch entry finds its match without a scan.
+  const indexOf = new Map<string, number>();
+  liveIds.forEach((id, index) => {
+    if (id !== undefined && !indexOf.has(id)) indexOf.set(id, index);
+  });
   for (const entry of entries) {
-    const index = working.findIndex((item) => identityOf(item) === entry.id);
-    const match = working[index];
-    if (index >= 0 && isJsonObject(match)) working[index] = mergeObject(match, entry.item, items, entry.at);
-    else working.push(mergeObject(undefined, entry.item, items, entry.at));
+    const index = indexOf.get(entry.id);
+    const match = index === undefined ? undefined : working[index];
+    if (index !== undefined && isJsonObject(match)) {
+      working[index] = mergeObject(match, entry.item, items, entry.at);
+    } else {
+      indexOf.set(entry.id, working.length);
+      working.push(mergeObject(undefined, entry.item, items, entry.at));
+    }
   }
   return orderMergedList(
     working,

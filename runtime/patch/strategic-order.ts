@@ -39,17 +39,18 @@ export function orderMergedList(
 ): JsonValue[] {
   const preferredRank = firstPositions(preferred);
   const liveRank = firstPositions(live);
-  const rankIn = (ranks: Map<string, number>, item: JsonValue): number | undefined => {
+  // Each item's identity once: identities are JSON text, too dear to recompute in a sort.
+  const ranked = merged.map((item) => {
     const id = identityOf(item);
-    return id === undefined ? undefined : ranks.get(id);
-  };
+    return { item, preferred: id === undefined ? undefined : preferredRank.get(id), live: id === undefined ? undefined : liveRank.get(id) };
+  });
   const named = stableSortBy(
-    merged.filter((item) => rankIn(preferredRank, item) !== undefined),
-    (item) => rankIn(preferredRank, item),
+    ranked.filter((r) => r.preferred !== undefined),
+    (r) => r.preferred,
   );
   const liveOnly = stableSortBy(
-    merged.filter((item) => rankIn(preferredRank, item) === undefined),
-    (item) => rankIn(liveRank, item),
+    ranked.filter((r) => r.preferred === undefined),
+    (r) => r.live,
   );
 
   const result: JsonValue[] = [];
@@ -57,14 +58,14 @@ export function orderMergedList(
   let j = 0;
   while (i < liveOnly.length || j < named.length) {
     if (j >= named.length) {
-      result.push(liveOnly[i++] as JsonValue);
+      result.push(liveOnly[i++]!.item);
     } else if (i >= liveOnly.length) {
-      result.push(named[j++] as JsonValue);
+      result.push(named[j++]!.item);
     } else {
-      const left = rankIn(liveRank, liveOnly[i] as JsonValue);
-      const right = rankIn(liveRank, named[j] as JsonValue);
+      const left = liveOnly[i]!.live;
+      const right = named[j]!.live;
       const liveFirst = left !== undefined && right !== undefined && left < right;
-      result.push(liveFirst ? (liveOnly[i++] as JsonValue) : (named[j++] as JsonValue));
+      result.push(liveFirst ? liveOnly[i++]!.item : named[j++]!.item);
     }
   }
   return result;
@@ -79,7 +80,7 @@ function firstPositions(ids: readonly (string | undefined)[]): Map<string, numbe
 }
 
 /** Sorts by rank, unranked items last; Array.prototype.sort is stable. */
-function stableSortBy(items: JsonValue[], rankOf: (item: JsonValue) => number | undefined): JsonValue[] {
+function stableSortBy<T>(items: T[], rankOf: (item: T) => number | undefined): T[] {
   return items.sort((a, b) => {
     const ra = rankOf(a);
     const rb = rankOf(b);

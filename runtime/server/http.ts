@@ -404,21 +404,21 @@ export function decodeYamlWithDuplicates(text: string, yaml11 = true): { value: 
   if (!Array.isArray(docs) || docs.length !== 1) return undefined;
   const doc = docs[0]!;
   if (doc.errors.length > 0) return undefined;
-  const duplicates: string[] = [];
+  const duplicates = new Set<string>();
   const walk = (node: unknown, path: string): void => {
     if (isMap(node)) {
       const seen = new Set<string>();
       for (const pair of node.items) {
         const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
         const at = child(path, key);
-        if (seen.has(key) && !duplicates.includes(at)) duplicates.push(at);
+        if (seen.has(key)) duplicates.add(at);
         seen.add(key);
         walk(pair.value, at);
       }
     } else if (isSeq(node)) node.items.forEach((item, i) => walk(item as Node, `${path}[${i}]`));
   };
   walk(doc.contents, '');
-  return { value: doc.toJS({ maxAliasCount: 100 }) as unknown, duplicates };
+  return { value: doc.toJS({ maxAliasCount: 100 }) as unknown, duplicates: [...duplicates] };
 }
 
 /** Writes a response body with its type, headers and the warnings (one `Warning` item each). */

@@ -1,4 +1,3 @@
-import { parse as parseYaml } from 'yaml';
 import {
   type JsonApiObject,
   StatusError,
@@ -27,9 +26,10 @@ import type { RequestContext, Target } from './context.js';
 import type { Reply } from './http.js';
 import type { WriteOptions } from './query.js';
 import { readCurrent } from './read.js';
-import { checkDepth, checkMetadataShape, checkYamlDepth } from './object-shape.js';
+import { checkDepth, checkMetadataShape } from './object-shape.js';
 import { reportUnknownFields } from './admission.js';
-import { checkIntegers, decodeYamlWithDuplicates, isDuplicateKeyError, parseJsonBody } from './http.js';
+import { checkIntegers, parseJsonBody } from './http.js';
+import { decodeApplyConfiguration } from './apply-configuration.js';
 import { prune } from '../schema/index.js';
 import { Collector } from '../validate/index.js';
 import { nextForWrite } from './subresource.js';
@@ -123,16 +123,7 @@ export function applyPatch(type: PatchType, current: JsonApiObject, patch: unkno
  */
 async function applyObject(ctx: RequestContext, t: Target, text: string, opts: WriteOptions): Promise<Reply> {
   const r = t.resource;
-  // A key given twice keeps its last value, as upstream's YAML decoder; fieldValidation decides
-  // below whether that is refused or warned about.
-  checkYamlDepth(text, 'the apply configuration');
-  let decoded: { value: unknown; duplicates: readonly string[] } | undefined;
-  try {
-    decoded = { value: parseYaml(text, { uniqueKeys: true }), duplicates: [] };
-  } catch (e) {
-    decoded = isDuplicateKeyError(e) ? decodeYamlWithDuplicates(text, false) : undefined;
-    if (!decoded) throw badRequest(`the apply configuration is not valid YAML or JSON: ${(e as Error).message.split('\n')[0]}`);
-  }
+  const decoded = decodeApplyConfiguration(text);
   const config: unknown = decoded.value;
   if (config === null || typeof config !== 'object' || Array.isArray(config)) {
     throw badRequest('the apply configuration must be an object with apiVersion, kind and metadata.name');

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../json/index.js';
+import { canonicalJson, jsonEqual } from '../json/index.js';
 import { randomUUID } from 'node:crypto';
 import {
   type JsonApiObject,
@@ -226,10 +226,7 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
   // A no-op update writes nothing and keeps the resourceVersion, as upstream (key order does not count),
   // unless the stored value was encrypted with an old key: then it is written again (a rotation).
   const value = await encodeObject(stored, r);
-  if (
-    canonicalJson(JSON.parse(value)) === canonicalJson(JSON.parse(await encodeObject(old, r))) &&
-    !(await isStaleValue(ctx.store, key, modRevision))
-  )
+  if (jsonEqual(JSON.parse(value), JSON.parse(await encodeObject(old, r))) && !(await isStaleValue(ctx.store, key, modRevision)))
     return { status: 200, body: old };
   const finishing = Boolean(storedMeta.deletionTimestamp) && (storedMeta.finalizers ?? []).length === 0;
   if (opts.dryRun) return { status: 200, body: { ...stored, metadata: { ...storedMeta, resourceVersion: old.metadata?.resourceVersion } } };

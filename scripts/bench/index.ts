@@ -8,6 +8,7 @@ import { benchCli } from './cli.js';
 import { benchCodegen } from './codegen.js';
 import { benchDocuments } from './documents.js';
 import { benchEtcd } from './etcd.js';
+import { benchLargeWrites } from './large-writes.js';
 import { benchMedia } from './media.js';
 import { benchProtobuf } from './protobuf.js';
 import { benchServer } from './server.js';
@@ -26,6 +27,7 @@ const benches: Record<string, () => Promise<void>> = {
   codegen: benchCodegen,
   documents: benchDocuments,
   etcd: benchEtcd,
+  'large-writes': benchLargeWrites,
   media: benchMedia,
   protobuf: benchProtobuf,
   server: benchServer,
