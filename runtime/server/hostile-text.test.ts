@@ -5,46 +5,20 @@
  * NewWarningHeader refuses (control characters, invalid UTF-8); nothing a request carries may end
  * the process, and an error while answering is answered 500 by the last guard.
  */
-import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AdmissionPlugin } from './admission.js';
 import { Warnings } from './http.js';
-import { type Harness, type Json, startServer } from './server.testing.js';
+import { type Harness, type Json, type RawAnswer, rawRequest, startServer } from './server.testing.js';
 
 const HOSTILE = ['☃', '中文', '\u0001', 'a\nb', 'a\r\nSet-Cookie: x=1', '\u007f', '\u0085', '\ud800', 'é', '"quoted\\"', '\u2028'];
 
-interface Answer {
-  status: number;
-  body: string;
-  /** Each `Warning` header's bytes, read as UTF-8. */
-  warnings: string[];
-}
-
-function send(h: Harness, method: string, target: string, body?: string): Promise<Answer> {
-  const url = new URL(h.url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: url.hostname, port: url.port, method, path: target, headers: body ? { 'content-type': 'application/json' } : {} },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (text += c));
-        res.on('end', () => {
-          const warnings: string[] = [];
-          for (let i = 0; i < res.rawHeaders.length; i += 2)
-            if (res.rawHeaders[i]!.toLowerCase() === 'warning')
-              warnings.push(Buffer.from(res.rawHeaders[i + 1]!, 'latin1').toString('utf8'));
-          resolve({ status: res.statusCode ?? 0, body: text, warnings });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+/** A raw request to the harness's server. */
+function send(h: Harness, method: string, target: string, body?: string): Promise<RawAnswer> {
+  return rawRequest(h.url, method, target, body);
 }
 
 /** A header value a Go client accepts: no control characters but tab (Node's parser refused worse already). */
-function expectValidWarnings(answer: Answer): void {
+function expectValidWarnings(answer: RawAnswer): void {
   for (const w of answer.warnings) {
     expect(w).toMatch(/^299 - "/);
     expect(w).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/);

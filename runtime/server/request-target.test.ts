@@ -5,37 +5,18 @@
  * authorization and audit, so the decision, the audit record and the served object always agree;
  * `.` and `..` are names (a 400), never steps to a collection or a parent.
  */
-import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AuditEvent, AuditPolicy, Auditor, MemoryAuditBackend } from '../audit/index.js';
 import type { RequestAttributes } from '../auth/index.js';
 import type { Authorizer } from './context.js';
-import { type Harness, type Json, startServer } from './server.testing.js';
+import { type Harness, type Json, type RawAnswer, rawRequest, startServer } from './server.testing.js';
 
 const MARKER = 'dG9wLXNlY3JldC12YWx1ZQ=='; // base64 of the secret's value: must never leave the server but to an allowed reader
 const NS = 'test';
 
-interface Answer {
-  status: number;
-  body: string;
-}
-
-/** A raw request: the target goes on the wire as written (no client normalises it). */
-function send(h: Harness, method: string, target: string, body?: string): Promise<Answer> {
-  const url = new URL(h.url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: url.hostname, port: url.port, method, path: target, headers: body ? { 'content-type': 'application/json' } : {} },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+/** A raw request to the harness's server. */
+function send(h: Harness, method: string, target: string, body?: string): Promise<RawAnswer> {
+  return rawRequest(h.url, method, target, body);
 }
 
 /** A server whose authorizer refuses Secrets (or allows everything) and records what it judged; audit Secrets at Metadata only. */

@@ -3,14 +3,15 @@
  * client's mistake answered with 400 and a Status naming the field, never a 500 or a crash, and
  * an object's identity never changed by a write.
  */
-import { request as httpRequest } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type Harness,
+  type RawAnswer,
   cronTabBody,
   crontab,
   crontabs,
   expectStatus,
+  rawRequest,
   service,
   serviceBody,
   services,
@@ -24,18 +25,8 @@ beforeEach(async () => {
 afterEach(() => h.close());
 
 /** A raw request with any target, as a client that does not normalise its URL sends it. */
-function raw(method: string, target: string): Promise<{ status: number; body: string }> {
-  const url = new URL(h.url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, method, path: target }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+function raw(method: string, target: string): Promise<RawAnswer> {
+  return rawRequest(h.url, method, target);
 }
 
 describe('metadata of the wrong type is a 400 naming the field, on every write verb', () => {

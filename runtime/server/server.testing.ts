@@ -3,7 +3,7 @@
  * with an injectable clock, a namespace to work in, request helpers on supertest, and a reader for
  * the chunked JSON lines of a watch. Tests import the generated kinds; the runtime itself never does.
  */
-import { type IncomingMessage, get as httpGet } from 'node:http';
+import { type IncomingMessage, get as httpGet, request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { expect } from 'vitest';
 import { allKinds } from '../../generated/kinds.js';
@@ -355,4 +355,35 @@ export function qs(params: Record<string, string | number | boolean | undefined>
   for (const [k, v] of Object.entries(params)) if (v !== undefined) p.append(k, String(v));
   const s = p.toString();
   return s === '' ? '' : `?${s}`;
+}
+
+/** What a raw request got: the status, the body as text, and each `Warning` header's text read as UTF-8. */
+export interface RawAnswer {
+  status: number;
+  body: string;
+  warnings: string[];
+}
+
+/** A raw request: the target goes on the wire as written (no client normalises it); a body is sent as JSON. */
+export function rawRequest(url: string, method: string, target: string, body?: string): Promise<RawAnswer> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: hostname, port, method, path: target, headers: body ? { 'content-type': 'application/json' } : {} },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => {
+          const warnings: string[] = [];
+          for (let i = 0; i < res.rawHeaders.length; i += 2)
+            if (res.rawHeaders[i]!.toLowerCase() === 'warning')
+              warnings.push(Buffer.from(res.rawHeaders[i + 1]!, 'latin1').toString('utf8'));
+          resolve({ status: res.statusCode ?? 0, body: text, warnings });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
