@@ -3,6 +3,7 @@ import { badRequest, goQuote, isValidPathSegmentName, methodNotAllowed } from '.
 import type { RequestContext, Target } from './context.js';
 import { deleteCollection, deleteObject, deleteOptions } from './delete.js';
 import { type Body, type Reply, decodeBody, decodeOptionalJson, readBody } from './http.js';
+import { letOthersRun } from './fairness.js';
 import { checkMetadataShape } from './object-shape.js';
 import { patchObject } from './patch.js';
 import { readOptions, writeOptions } from './query.js';
@@ -132,6 +133,7 @@ async function objectBody(ctx: RequestContext, t: Target): Promise<Body> {
   const protobuf = ctx.codecs && r && ctx.codecs.supports(r.apiVersion, r.kind) ? { codecs: ctx.codecs } : undefined;
   // Duplicate keys in JSON merge into a built-in kind's Go structs, as upstream's decoder fills them.
   const body = decodeBody(bytes, ctx.req.headers['content-type'], protobuf, { mergeDuplicates: !t.resource.descriptor.custom });
+  await letOthersRun(ctx.req.raw);
   checkMetadataShape(t, body.object);
   ctx.audit?.requestObject(body.object);
   return body;

@@ -21,6 +21,7 @@ import {
   isProtobufEnvelopeError,
 } from '../codec/index.js';
 import { isObject } from '../validate/index.js';
+import { beginTurn } from './fairness.js';
 import { checkDepth, checkYamlDepth } from './object-shape.js';
 
 /** A request with its target read once (`parseRequestTarget`), as every stage and handler receives it. */
@@ -114,6 +115,7 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
     }
     chunks.push(buf);
   }
+  beginTurn(req);
   return Buffer.concat(chunks);
 }
 

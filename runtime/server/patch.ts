@@ -26,6 +26,7 @@ import type { RequestContext, Target } from './context.js';
 import type { Reply } from './http.js';
 import type { WriteOptions } from './query.js';
 import { readCurrent } from './read.js';
+import { letOthersRun } from './fairness.js';
 import { checkDepth, checkMetadataShape } from './object-shape.js';
 import { reportUnknownFields } from './admission.js';
 import { checkIntegers, parseJsonBody } from './http.js';
@@ -79,6 +80,7 @@ export async function patchObject(
   for (let attempt = 0; ; attempt++) {
     const current = await readCurrent(ctx, r, t.namespace, t.name!);
     if (!current) throw notFound(r, t.name!);
+    await letOthersRun(ctx.req.raw);
     const patched = applyPatch(type, current.object, patch, t);
     checkMetadataShape(t, patched);
     const requested = patched.metadata?.resourceVersion;
@@ -123,7 +125,9 @@ export function applyPatch(type: PatchType, current: JsonApiObject, patch: unkno
  */
 async function applyObject(ctx: RequestContext, t: Target, text: string, opts: WriteOptions): Promise<Reply> {
   const r = t.resource;
+  await letOthersRun(ctx.req.raw);
   const decoded = decodeApplyConfiguration(text);
+  await letOthersRun(ctx.req.raw);
   const config: unknown = decoded.value;
   if (config === null || typeof config !== 'object' || Array.isArray(config)) {
     throw badRequest('the apply configuration must be an object with apiVersion, kind and metadata.name');
@@ -156,6 +160,7 @@ async function applyObject(ctx: RequestContext, t: Target, text: string, opts: W
       if (isApplyInputError(e)) throw badRequest(e.message);
       throw e;
     }
+    await letOthersRun(ctx.req.raw);
     try {
       if (!current) {
         // Apply that creates refuses a resourceVersion as create does (upstream's storage).

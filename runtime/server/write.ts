@@ -24,6 +24,7 @@ import type { Body, Reply } from './http.js';
 import { decodeObject, encodeObject, objectKey } from './objects.js';
 import type { WriteOptions } from './query.js';
 import { readCurrent } from './read.js';
+import { letOthersRun } from './fairness.js';
 import { keepIdentity } from './object-shape.js';
 import { nextForWrite } from './subresource.js';
 import { fromStoreError, parseRevision } from './versions.js';
@@ -108,6 +109,7 @@ export async function createObject(
     hook.prepareCreate?.(object, ctx);
     await hook.prepareWrite?.(object, undefined, ctx);
   }
+  await letOthersRun(ctx.req.raw);
   await admit(ctx, {
     resource: r,
     object,
@@ -117,7 +119,9 @@ export async function createObject(
     dryRun: opts.dryRun,
     options: admissionOptions(opts),
   });
+  await letOthersRun(ctx.req.raw);
   const stored = ownership.ownershipRecorded ? object : recordOwnership(ctx, t, undefined, object, opts);
+  await letOthersRun(ctx.req.raw);
   const storedMeta = (stored.metadata ??= {});
   if (opts.dryRun) {
     if (await readCurrent(ctx, r, t.namespace, meta.name)) throw alreadyExists(r, meta.name);
@@ -196,6 +200,7 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
     else meta[key] = oldMeta[key];
   }
   for (const hook of ctx.hooks.of(r)) await hook.prepareWrite?.(next, old, ctx);
+  await letOthersRun(ctx.req.raw);
   await admit(ctx, {
     resource: r,
     object: next,
@@ -220,7 +225,9 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
     }
   }
   if (r.descriptor.generation && specChanged(old, next)) meta.generation = (old.metadata?.generation ?? 1) + 1;
+  await letOthersRun(ctx.req.raw);
   const stored = w.ownershipRecorded ? next : recordOwnership(ctx, t, old, next, opts);
+  await letOthersRun(ctx.req.raw);
   const storedMeta = stored.metadata ?? {};
   const key = objectKey(r, t.namespace, name);
   // A no-op update writes nothing and keeps the resourceVersion, as upstream (key order does not count),
