@@ -78,12 +78,16 @@ export async function startRoundRobinProxy(targets: readonly string[]): Promise<
   const server: Server = createServer({ maxHeaderSize: 1 << 20 }, (req: IncomingMessage, res: ServerResponse) => {
     const index = next++ % targets.length;
     counts[index]!++;
-    const target = new URL(req.url ?? '/', targets[index]);
+    const target = new URL(targets[index]!);
     const headers = { ...req.headers, host: target.host };
-    const upstream = httpRequest(target, { method: req.method, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    // The request target goes on as it came: a URL object would resolve `.` and `..` segments.
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, path: req.url ?? '/', method: req.method, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', (error) => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`round-robin proxy: ${targets[index]}: ${error.message}`);
