@@ -1,5 +1,5 @@
 import { parse as parseYaml } from 'yaml';
-import { type ClientConfig, type CredentialSource, bearerToken, clientCertificate } from '../client/index.js';
+import { type ClientConfig, type CredentialSource, type Credentials, bearerToken, clientCertificate } from '../client/index.js';
 import { nodeConnector } from './connector.js';
 import { type ExecClusterInfo, type ExecConfig, execCredential, isKubernetesExecVersion } from './exec-credential.js';
 import { type InClusterOptions, inClusterConfig, isInCluster } from './in-cluster.js';
@@ -218,8 +218,8 @@ async function credentialsOf(
       ...(selection.stdinIsTerminal !== undefined ? { stdinIsTerminal: selection.stdinIsTerminal } : {}),
     });
   }
-  if (user.token) return bearerToken(user.token);
-  if (user.tokenFile) return tokenFile(resolvePath(user.tokenFile));
+  // As client-go: `token` over `tokenFile`; a token and a client certificate are both sent.
+  const token = user.token ? bearerToken(user.token) : user.tokenFile ? tokenFile(resolvePath(user.tokenFile)) : undefined;
   const cert = user['client-certificate-data']
     ? decode(user['client-certificate-data'])
     : user['client-certificate']
@@ -232,8 +232,24 @@ async function credentialsOf(
       : undefined;
   if ((cert === undefined) !== (key === undefined))
     throw new Error(`the user has a client ${cert ? 'certificate without a key' : 'key without a certificate'}`);
-  if (cert !== undefined && key !== undefined) return clientCertificate(cert, key);
-  return undefined;
+  const certificate = cert !== undefined && key !== undefined ? clientCertificate(cert, key) : undefined;
+  return token && certificate ? new TokenAndCertificate(token, certificate) : (token ?? certificate);
+}
+
+/** A user's token and client certificate together; the token source decides about refreshing. */
+class TokenAndCertificate implements CredentialSource {
+  constructor(
+    private readonly token: CredentialSource,
+    private readonly certificate: CredentialSource,
+  ) {}
+
+  async credentials(signal?: AbortSignal): Promise<Credentials> {
+    return { ...(await this.certificate.credentials(signal)), ...(await this.token.credentials(signal)) };
+  }
+
+  async refresh(): Promise<boolean> {
+    return (await this.token.refresh?.()) ?? false;
+  }
 }
 
 export interface LoadClientConfigOptions extends Omit<ClientConfigSelection, 'baseDir'>, InClusterOptions {

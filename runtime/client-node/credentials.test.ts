@@ -244,6 +244,12 @@ users:
     const b = await clientConfigFromFile(file, { context: 'b' });
     expect(b).toMatchObject({ server: 'https://two.example:6443', namespace: 'prod', tls: { ca: 'CA DATA', insecureSkipTlsVerify: true } });
     expect(await b.credentials?.credentials()).toEqual({ clientCertificate: { cert: 'CERT', key: 'KEY' } });
+    const both = await clientConfigFromFile(
+      parseClientConfigFile(
+        `current-context: a\nclusters: [{ name: c, cluster: { server: https://x:6443 } }]\ncontexts: [{ name: a, context: { cluster: c, user: u } }]\nusers: [{ name: u, user: { token: abc, client-certificate-data: ${btoa('CERT')}, client-key-data: ${btoa('KEY')} } }]\n`,
+      ),
+    );
+    expect(await both.credentials?.credentials()).toEqual({ token: 'abc', clientCertificate: { cert: 'CERT', key: 'KEY' } }); // both sent, as client-go
   });
 
   it('names what is wrong', async () => {
