@@ -1,18 +1,20 @@
 import { parse as parseYaml } from 'yaml';
-import { type ClientConfig, type CredentialSource, bearerToken, clientCertificate } from '../client/index.js';
+import { type ClientConfig, type CredentialSource, type Credentials, bearerToken, clientCertificate } from '../client/index.js';
 import { nodeConnector } from './connector.js';
-import { type ExecClusterInfo, type ExecConfig, execCredential } from './exec-credential.js';
-import { inClusterConfig, isInCluster } from './in-cluster.js';
+import { type ExecClusterInfo, type ExecConfig, execCredential, isKubernetesExecVersion } from './exec-credential.js';
+import { type InClusterOptions, inClusterConfig, isInCluster } from './in-cluster.js';
 import { tokenFile } from './token-file.js';
 
 /**
  * The client config file: the real system's kubeconfig format (clusters, users, contexts,
- * current-context), with the product word written `svc` in names: the file list comes from
- * `SVCCONFIG` (as `KUBECONFIG`), the default file is `~/.svc/config` (as `~/.kube/config`), and
- * the exec extension of a cluster is `client.authentication.svc.io/exec`.
+ * current-context). svckit's own names write the product word `svc`: the file list `SVCCONFIG`
+ * (as `KUBECONFIG`), the file `~/.svc/config` (as `~/.kube/config`), the exec extension
+ * `client.authentication.svc.io/exec`; the real system's names are read too, after them.
  */
 export const CLIENT_CONFIG_ENV = 'SVCCONFIG';
+export const KUBECONFIG_ENV = 'KUBECONFIG';
 export const EXEC_CLUSTER_EXTENSION = 'client.authentication.svc.io/exec';
+export const KUBERNETES_EXEC_CLUSTER_EXTENSION = 'client.authentication.k8s.io/exec';
 
 export interface ClusterEntry {
   server: string;
@@ -33,7 +35,30 @@ export interface UserEntry {
   'client-key'?: string;
   'client-key-data'?: string;
   exec?: ExecConfig;
+  /** Read only to refuse them by name: svckit's client does not offer these. */
+  'auth-provider'?: { name?: string };
+  username?: string;
+  password?: string;
+  as?: string;
+  'as-uid'?: string;
+  'as-groups'?: string[];
+  'as-user-extra'?: Record<string, string[]>;
 }
+
+/** User fields svckit's client does not offer, and what to do instead; ignoring them would act as another user. */
+const UNSUPPORTED_USER_FIELDS: Record<string, string> = {
+  'auth-provider':
+    'auth-provider plugins were removed from the real system in 1.26; use the exec plugin that replaces it (gke-gcloud-auth-plugin, kubelogin)',
+  username: 'basic authentication is not supported; use a token, a client certificate or an exec plugin',
+  password: 'basic authentication is not supported; use a token, a client certificate or an exec plugin',
+  as: 'impersonation is not supported by the client config loader',
+  'as-uid': 'impersonation is not supported by the client config loader',
+  'as-groups': 'impersonation is not supported by the client config loader',
+  'as-user-extra': 'impersonation is not supported by the client config loader',
+};
+
+/** Proxy schemes the Node connector (undici's ProxyAgent) can use; client-go also takes socks5. */
+const PROXY_SCHEMES = ['http:', 'https:'];
 
 export interface ContextEntry {
   cluster: string;
@@ -143,13 +168,27 @@ export async function clientConfigFromFile(file: ClientConfigFile, selection: Cl
       ...(cluster['insecure-skip-tls-verify'] ? { insecureSkipTlsVerify: true } : {}),
     };
   }
-  if (cluster['proxy-url']) config.proxyUrl = cluster['proxy-url'];
+  if (cluster['proxy-url']) config.proxyUrl = checkedProxyUrl(cluster['proxy-url'], context.cluster);
   if (cluster['disable-compression']) config.disableCompression = true;
   if (user) {
     const credentials = await credentialsOf(user, cluster, ca, selection, resolvePath, readText, decode);
     if (credentials) config.credentials = credentials;
   }
   return config;
+}
+
+function checkedProxyUrl(url: string, cluster: string): string {
+  let scheme: string;
+  try {
+    scheme = new URL(url).protocol;
+  } catch {
+    throw new Error(`cluster ${JSON.stringify(cluster)}: proxy-url is not a URL`);
+  }
+  if (!PROXY_SCHEMES.includes(scheme))
+    throw new Error(
+      `cluster ${JSON.stringify(cluster)}: proxy-url scheme ${scheme.slice(0, -1)} is not supported (http and https proxies are; SOCKS is not)`,
+    );
+  return url;
 }
 
 async function credentialsOf(
@@ -161,6 +200,8 @@ async function credentialsOf(
   readText: (what: string, p: string) => Promise<string>,
   decode: (data: string) => string,
 ): Promise<CredentialSource | undefined> {
+  for (const [field, why] of Object.entries(UNSUPPORTED_USER_FIELDS))
+    if (user[field as keyof UserEntry] !== undefined) throw new Error(`the user's ${field}: ${why}`);
   if (user.exec) {
     const info: ExecClusterInfo = { server: cluster.server };
     if (cluster['tls-server-name']) info['tls-server-name'] = cluster['tls-server-name'];
@@ -168,7 +209,8 @@ async function credentialsOf(
     if (ca !== undefined) info['certificate-authority-data'] = btoa(ca);
     if (cluster['proxy-url']) info['proxy-url'] = cluster['proxy-url'];
     if (cluster['disable-compression']) info['disable-compression'] = true;
-    const extension = cluster.extensions?.find((e) => e.name === EXEC_CLUSTER_EXTENSION);
+    const extensionName = isKubernetesExecVersion(user.exec.apiVersion) ? KUBERNETES_EXEC_CLUSTER_EXTENSION : EXEC_CLUSTER_EXTENSION;
+    const extension = cluster.extensions?.find((e) => e.name === extensionName);
     if (extension) info.config = extension.extension;
     return execCredential(user.exec, {
       cluster: info,
@@ -176,8 +218,8 @@ async function credentialsOf(
       ...(selection.stdinIsTerminal !== undefined ? { stdinIsTerminal: selection.stdinIsTerminal } : {}),
     });
   }
-  if (user.token) return bearerToken(user.token);
-  if (user.tokenFile) return tokenFile(resolvePath(user.tokenFile));
+  // As client-go: `token` over `tokenFile`; a token and a client certificate are both sent.
+  const token = user.token ? bearerToken(user.token) : user.tokenFile ? tokenFile(resolvePath(user.tokenFile)) : undefined;
   const cert = user['client-certificate-data']
     ? decode(user['client-certificate-data'])
     : user['client-certificate']
@@ -190,48 +232,105 @@ async function credentialsOf(
       : undefined;
   if ((cert === undefined) !== (key === undefined))
     throw new Error(`the user has a client ${cert ? 'certificate without a key' : 'key without a certificate'}`);
-  if (cert !== undefined && key !== undefined) return clientCertificate(cert, key);
-  return undefined;
+  const certificate = cert !== undefined && key !== undefined ? clientCertificate(cert, key) : undefined;
+  return token && certificate ? new TokenAndCertificate(token, certificate) : (token ?? certificate);
 }
 
-export interface LoadClientConfigOptions extends Omit<ClientConfigSelection, 'baseDir'> {
-  /** Files to read; default `$SVCCONFIG` (a path list), else `~/.svc/config`. */
+/** A user's token and client certificate together; the token source decides about refreshing. */
+class TokenAndCertificate implements CredentialSource {
+  constructor(
+    private readonly token: CredentialSource,
+    private readonly certificate: CredentialSource,
+  ) {}
+
+  async credentials(signal?: AbortSignal): Promise<Credentials> {
+    return { ...(await this.certificate.credentials(signal)), ...(await this.token.credentials(signal)) };
+  }
+
+  async refresh(): Promise<boolean> {
+    return (await this.token.refresh?.()) ?? false;
+  }
+}
+
+export interface LoadClientConfigOptions extends Omit<ClientConfigSelection, 'baseDir'>, InClusterOptions {
+  /** Files to read and merge instead of the search below (as kubectl's `--kubeconfig`). */
   paths?: string[];
-  env?: Record<string, string | undefined>;
+  /** The home folder of `~/.svc/config` and `~/.kube/config`; default the user's. */
+  home?: string;
 }
 
 /**
- * Reads and merges the client config files as kubectl does (the first file that sets a name or the
- * current-context wins; relative paths resolve against the file they appear in) and returns the
- * ClientConfig of the selected context. Node only.
+ * The files `loadClientConfig` reads, as client-go's loading rules choose them: the list in
+ * `$SVCCONFIG`, else the list in `$KUBECONFIG` (each deduplicated; listed files that do not exist
+ * are skipped), else `~/.svc/config`, else `~/.kube/config`.
+ */
+export async function clientConfigPaths(env: Record<string, string | undefined>, home?: string): Promise<string[]> {
+  const path = await import('node:path');
+  for (const name of [CLIENT_CONFIG_ENV, KUBECONFIG_ENV]) {
+    const listed = (env[name] ?? '').split(path.delimiter).filter((p) => p !== '');
+    if (listed.length > 0) return [...new Set(listed)];
+  }
+  const os = await import('node:os');
+  const { access } = await import('node:fs/promises');
+  const homeFiles = ['.svc', '.kube'].map((dir) => path.join(home ?? os.homedir(), dir, 'config'));
+  for (const file of homeFiles)
+    if (
+      await access(file).then(
+        () => true,
+        () => false,
+      )
+    )
+      return [file];
+  return homeFiles;
+}
+
+/**
+ * The ClientConfig of the selected context of the client config files (`clientConfigPaths`,
+ * merged as client-go merges them: the first file that sets a name or the current-context wins,
+ * relative paths resolve against the file they appear in), or, when no file has any, the
+ * in-cluster configuration (`inClusterConfig`). Node only.
  */
 export async function loadClientConfig(options: LoadClientConfigOptions = {}): Promise<ClientConfig> {
+  const env = options.env ?? process.env;
+  const paths = options.paths ?? (await clientConfigPaths(env, options.home));
+  const merged = await readClientConfigFiles(paths, options.paths !== undefined);
+  if (isEmpty(merged) && (await isInCluster(env, options.serviceAccountDir))) {
+    const config = await inClusterConfig(options);
+    return options.namespace ? { ...config, namespace: options.namespace } : config;
+  }
+  if (isEmpty(merged))
+    throw new Error(
+      `no client config found: looked at ${paths.join(', ')} and the in-cluster configuration; set ${CLIENT_CONFIG_ENV} or ${KUBECONFIG_ENV}`,
+    );
+  return clientConfigFromFile(merged, options);
+}
+
+/** Reads and merges the files; a missing one is skipped unless it was named alone and explicitly. */
+async function readClientConfigFiles(paths: string[], explicit: boolean): Promise<ClientConfigFile> {
   const path = await import('node:path');
   const fs = await import('node:fs/promises');
-  const os = await import('node:os');
-  const env = options.env ?? process.env;
-  const listed = env[CLIENT_CONFIG_ENV]?.split(path.delimiter).filter((p) => p !== '');
-  const paths = options.paths ?? (listed && listed.length > 0 ? listed : [path.join(os.homedir(), '.svc', 'config')]);
   const merged: ClientConfigFile = { clusters: [], users: [], contexts: [] };
-  let read = 0;
   for (const p of paths) {
     let text: string;
     try {
       text = await fs.readFile(p, 'utf8');
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && paths.length > 1) continue;
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !(explicit && paths.length === 1)) continue;
       throw new Error(`cannot read the client config file ${p}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
-    read++;
     const file = absolutize(parseClientConfigFile(text, p), path.dirname(path.resolve(p)), path.resolve);
-    merged['current-context'] ??= file['current-context'];
+    merged['current-context'] ??= file['current-context'] || undefined;
     for (const section of ['clusters', 'users', 'contexts'] as const) {
       const into = merged[section] as { name: string }[];
       for (const entry of (file[section] ?? []) as { name: string }[]) if (!into.some((e) => e.name === entry.name)) into.push(entry);
     }
   }
-  if (read === 0) throw new Error(`no client config file found (looked at ${paths.join(', ')}); set ${CLIENT_CONFIG_ENV}`);
-  return clientConfigFromFile(merged, options);
+  return merged;
+}
+
+/** Nothing to select (client-go's empty config, after which it tries in-cluster). */
+function isEmpty(file: ClientConfigFile): boolean {
+  return !file['current-context'] && !file.clusters?.length && !file.users?.length && !file.contexts?.length;
 }
 
 /** File references made absolute against the file's folder, so merged entries keep their meaning. */
@@ -259,8 +358,11 @@ function absolutize(file: ClientConfigFile, dir: string, resolve: (...p: string[
   };
 }
 
-/** In a cluster (service account files and SVC_SERVICE_HOST present): that; otherwise the client config file. */
+/**
+ * In a cluster (a service host variable and its token file present): the in-cluster config first,
+ * as controller-runtime's `GetConfig` prefers it to a home file; otherwise `loadClientConfig`.
+ */
 export async function defaultClientConfig(options: LoadClientConfigOptions = {}): Promise<ClientConfig> {
-  if (await isInCluster(options.env)) return inClusterConfig(options.env ? { env: options.env } : {});
+  if (await isInCluster(options.env, options.serviceAccountDir)) return inClusterConfig(options);
   return loadClientConfig(options);
 }

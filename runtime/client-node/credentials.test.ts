@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/client.js';
 import { bearerToken } from '../client/index.js';
 import { type Front, type RunningServer, front, referenceServer, replyStatus } from '../client/client.testing.js';
+import { requestOf, runsOf, writePlugin as writePluginIn } from './exec-plugin.testing.js';
 import {
   CLIENT_CONFIG_ENV,
-  EXEC_INFO_ENV,
   clientConfigFromFile,
   defaultClientConfig,
   execCredential,
@@ -85,26 +85,7 @@ describe('token file', () => {
   });
 });
 
-/** A real plugin: a node script that records its request and prints a token, counting its runs. */
-function writePlugin(name: string, body: string): string {
-  const path = join(dir, name);
-  writeFileSync(
-    path,
-    `#!/usr/bin/env node
-const fs = require('node:fs');
-const request = JSON.parse(process.env.${EXEC_INFO_ENV});
-const runs = Number(fs.existsSync(__filename + '.runs') ? fs.readFileSync(__filename + '.runs', 'utf8') : 0) + 1;
-fs.writeFileSync(__filename + '.runs', String(runs));
-fs.writeFileSync(__filename + '.request', JSON.stringify(request));
-${body}
-`,
-  );
-  chmodSync(path, 0o755);
-  return path;
-}
-
-const runsOf = (plugin: string) => Number(readFileSync(`${plugin}.runs`, 'utf8'));
-const requestOf = (plugin: string) => JSON.parse(readFileSync(`${plugin}.request`, 'utf8')) as Record<string, unknown>;
+const writePlugin = (name: string, body: string) => writePluginIn(dir, name, body);
 
 describe('exec credential plugin', () => {
   it('runs the command with the request in SVC_EXEC_INFO, caches the token, and re-runs on 401', async () => {
@@ -263,6 +244,12 @@ users:
     const b = await clientConfigFromFile(file, { context: 'b' });
     expect(b).toMatchObject({ server: 'https://two.example:6443', namespace: 'prod', tls: { ca: 'CA DATA', insecureSkipTlsVerify: true } });
     expect(await b.credentials?.credentials()).toEqual({ clientCertificate: { cert: 'CERT', key: 'KEY' } });
+    const both = await clientConfigFromFile(
+      parseClientConfigFile(
+        `current-context: a\nclusters: [{ name: c, cluster: { server: https://x:6443 } }]\ncontexts: [{ name: a, context: { cluster: c, user: u } }]\nusers: [{ name: u, user: { token: abc, client-certificate-data: ${btoa('CERT')}, client-key-data: ${btoa('KEY')} } }]\n`,
+      ),
+    );
+    expect(await both.credentials?.credentials()).toEqual({ token: 'abc', clientCertificate: { cert: 'CERT', key: 'KEY' } }); // both sent, as client-go
   });
 
   it('names what is wrong', async () => {
@@ -278,6 +265,22 @@ users:
     await expect(
       clientConfigFromFile(parseClientConfigFile('contexts: [{ name: a, context: { cluster: c } }]'), { context: 'a' }),
     ).rejects.toThrow('context "a" names cluster "c", which the client config does not have');
+  });
+
+  it('refuses by name what it does not offer: a SOCKS proxy, auth-provider, basic authentication, impersonation', async () => {
+    const withUser = (user: string, proxy = 'http://proxy:3128') =>
+      clientConfigFromFile(
+        parseClientConfigFile(
+          `current-context: a\nclusters: [{ name: c, cluster: { server: https://x:6443, proxy-url: '${proxy}' } }]\ncontexts: [{ name: a, context: { cluster: c, user: u } }]\nusers: [{ name: u, user: ${user} }]\n`,
+        ),
+      );
+    await expect(withUser('{ token: t }', 'socks5://proxy:1080')).rejects.toThrow(
+      'cluster "c": proxy-url scheme socks5 is not supported (http and https proxies are; SOCKS is not)',
+    );
+    await expect(withUser('{ auth-provider: { name: gcp } }')).rejects.toThrow(/^the user's auth-provider: .*use the exec plugin/);
+    await expect(withUser('{ username: u, password: p }')).rejects.toThrow("the user's username: basic authentication is not supported");
+    await expect(withUser('{ token: t, as: someone }')).rejects.toThrow("the user's as: impersonation is not supported");
+    expect((await withUser('{ token: t }')).proxyUrl).toBe('http://proxy:3128');
   });
 
   it(`loads the files ${CLIENT_CONFIG_ENV} lists, first one winning, paths relative to each file`, async () => {
@@ -313,7 +316,7 @@ describe('in-cluster', () => {
     expect(config).toMatchObject({ server: 'https://[fd00::1]:443', namespace: 'workloads', tls: { ca: 'SA CA' } });
     expect(await config.credentials?.credentials()).toEqual({ token: 'sa-token' });
     await expect(inClusterConfig({ env: {} })).rejects.toThrow(
-      'not running in a cluster: SVC_SERVICE_HOST and SVC_SERVICE_PORT must be set',
+      /^not running in a cluster: SVC_SERVICE_HOST and SVC_SERVICE_PORT with \/var\/run\/secrets\/svc.io\/serviceaccount\/token, or KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT with \/var\/run\/secrets\/kubernetes.io\/serviceaccount\/token must be set$/,
     );
   });
 });

@@ -1,9 +1,27 @@
 import type { CredentialSource, Credentials } from '../client/index.js';
 
-/** The environment variable that carries the ExecCredential request to the plugin (the real system's `KUBERNETES_EXEC_INFO`, with the product word written `svc`). */
+/** The environment variable that carries the ExecCredential request to a plugin of the spec's versions (the real system's `KUBERNETES_EXEC_INFO`, with the product word written `svc`). */
 export const EXEC_INFO_ENV = 'SVC_EXEC_INFO';
+/** The same for a plugin of the real system's versions (`client.authentication.k8s.io/*`: aws, gke-gcloud-auth-plugin, kubelogin). */
+export const KUBERNETES_EXEC_INFO_ENV = 'KUBERNETES_EXEC_INFO';
 
-export const EXEC_API_VERSIONS = ['client.authentication.svc.io/v1', 'client.authentication.svc.io/v1beta1'] as const;
+/** The spec's versions, then the real system's: a kubeconfig of a real cluster names the latter. */
+export const EXEC_API_VERSIONS = [
+  'client.authentication.svc.io/v1',
+  'client.authentication.svc.io/v1beta1',
+  'client.authentication.k8s.io/v1',
+  'client.authentication.k8s.io/v1beta1',
+] as const;
+
+/** True for the real system's ExecCredential versions. */
+export function isKubernetesExecVersion(apiVersion: string): boolean {
+  return apiVersion.startsWith('client.authentication.k8s.io/');
+}
+
+/** The variable a plugin of `apiVersion` reads its request from. */
+export function execInfoEnv(apiVersion: string): string {
+  return isKubernetesExecVersion(apiVersion) ? KUBERNETES_EXEC_INFO_ENV : EXEC_INFO_ENV;
+}
 
 /** A client config file's `users[].user.exec` section. */
 export interface ExecConfig {
@@ -30,7 +48,7 @@ export interface ExecClusterInfo {
   'certificate-authority-data'?: string;
   'proxy-url'?: string;
   'disable-compression'?: boolean;
-  /** The cluster entry's `client.authentication.svc.io/exec` extension. */
+  /** The cluster entry's `client.authentication.svc.io/exec` extension (`client.authentication.k8s.io/exec` for the real system's versions). */
   config?: unknown;
 }
 
@@ -48,7 +66,7 @@ export interface ExecCredentialOptions {
 
 /**
  * Credentials from an exec plugin: the command runs with the ExecCredential request in
- * `SVC_EXEC_INFO`, and its standard output is an ExecCredential whose status holds a token or a
+ * `SVC_EXEC_INFO` (`KUBERNETES_EXEC_INFO` for `client.authentication.k8s.io` versions), and its standard output is an ExecCredential whose status holds a token or a
  * client certificate and key. The result is cached until `expirationTimestamp` and the plugin is
  * run again after a 401. Concurrent requests share one run. What the plugin prints never appears
  * in an error (it holds secrets). Node only.
@@ -108,7 +126,7 @@ class ExecPlugin implements CredentialSource {
     };
     const env: Record<string, string | undefined> = { ...process.env };
     for (const e of config.env ?? []) env[e.name] = e.value;
-    env[EXEC_INFO_ENV] = JSON.stringify(request);
+    env[execInfoEnv(config.apiVersion)] = JSON.stringify(request);
     const command =
       options.baseDir && !isAbsolute(config.command) && /[\\/]/.test(config.command)
         ? resolve(options.baseDir, config.command)

@@ -3,47 +3,71 @@ import { nodeConnector } from './connector.js';
 import { tokenFile } from './token-file.js';
 
 /**
- * In-cluster configuration, the real system's with the product word written `svc`: the server
- * from `SVC_SERVICE_HOST` and `SVC_SERVICE_PORT` (as `KUBERNETES_SERVICE_HOST/PORT`), and the
- * service account's `token`, `ca.crt` and `namespace` files in
- * `/var/run/secrets/svc.io/serviceaccount` (as `.../kubernetes.io/serviceaccount`).
+ * In-cluster configuration, the spec's (the product word written `svc`: `SVC_SERVICE_HOST`,
+ * `SVC_SERVICE_PORT`, `/var/run/secrets/svc.io/serviceaccount`) and the real system's
+ * (`KUBERNETES_SERVICE_HOST`, `KUBERNETES_SERVICE_PORT`,
+ * `/var/run/secrets/kubernetes.io/serviceaccount`), as client-go's `rest.InClusterConfig`.
  */
 export const SERVICE_HOST_ENV = 'SVC_SERVICE_HOST';
 export const SERVICE_PORT_ENV = 'SVC_SERVICE_PORT';
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/svc.io/serviceaccount';
+export const KUBERNETES_SERVICE_HOST_ENV = 'KUBERNETES_SERVICE_HOST';
+export const KUBERNETES_SERVICE_PORT_ENV = 'KUBERNETES_SERVICE_PORT';
+export const KUBERNETES_SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
+/** Overrides the service account's namespace (set from the downward API), as client-go reads it. */
+export const POD_NAMESPACE_ENV = 'POD_NAMESPACE';
+
+/** Where a workload finds its server and service account: the spec's names first, then the real system's. */
+const PLACES = [
+  { host: SERVICE_HOST_ENV, port: SERVICE_PORT_ENV, dir: SERVICE_ACCOUNT_DIR },
+  { host: KUBERNETES_SERVICE_HOST_ENV, port: KUBERNETES_SERVICE_PORT_ENV, dir: KUBERNETES_SERVICE_ACCOUNT_DIR },
+] as const;
 
 export interface InClusterOptions {
   env?: Record<string, string | undefined>;
-  /** Folder of the service account files; default SERVICE_ACCOUNT_DIR. */
+  /** Folder of the service account files; default the one of the variables that are set. */
   serviceAccountDir?: string;
   /** How often the token file is re-read (it is rotated); default 60 s, and after every 401. */
   tokenReloadMs?: number;
 }
 
-/** True when the host variable and the token file are both there. Node only. */
-export async function isInCluster(env: Record<string, string | undefined> = process.env, dir = SERVICE_ACCOUNT_DIR): Promise<boolean> {
-  if (!env[SERVICE_HOST_ENV]) return false;
-  const { access } = await import('node:fs/promises');
-  return access(`${dir}/token`).then(
-    () => true,
-    () => false,
-  );
+type Place = { host: string; port: string; dir: string };
+
+/** The first place whose host and port variables are set and whose token is a file. */
+async function placeOf(options: InClusterOptions): Promise<Place | undefined> {
+  const env = options.env ?? process.env;
+  const { stat } = await import('node:fs/promises');
+  for (const p of PLACES) {
+    if (!env[p.host] || !env[p.port]) continue;
+    const dir = options.serviceAccountDir ?? p.dir;
+    const token = await stat(`${dir}/token`).catch(() => undefined);
+    if (token?.isFile()) return { host: env[p.host]!, port: env[p.port]!, dir };
+  }
+  return undefined;
+}
+
+/** True when a host and port variable pair is set and its token file is there (client-go's `Possible`). Node only. */
+export async function isInCluster(env: Record<string, string | undefined> = process.env, dir?: string): Promise<boolean> {
+  return (await placeOf({ env, ...(dir !== undefined ? { serviceAccountDir: dir } : {}) })) !== undefined;
 }
 
 /** The ClientConfig of a workload running in the cluster. Node only. */
 export async function inClusterConfig(options: InClusterOptions = {}): Promise<ClientConfig> {
   const env = options.env ?? process.env;
-  const dir = options.serviceAccountDir ?? SERVICE_ACCOUNT_DIR;
-  const host = env[SERVICE_HOST_ENV];
-  const port = env[SERVICE_PORT_ENV];
-  if (!host || !port) throw new Error(`not running in a cluster: ${SERVICE_HOST_ENV} and ${SERVICE_PORT_ENV} must be set`);
+  const place = await placeOf(options);
+  if (!place) {
+    throw new Error(
+      `not running in a cluster: ${PLACES.map((p) => `${p.host} and ${p.port} with ${options.serviceAccountDir ?? p.dir}/token`).join(', or ')} must be set`,
+    );
+  }
   const { readFile } = await import('node:fs/promises');
-  const ca = await readFile(`${dir}/ca.crt`, 'utf8').catch(() => undefined);
-  const namespace = (await readFile(`${dir}/namespace`, 'utf8').catch(() => 'default')).trim() || 'default';
-  const credentials = tokenFile(`${dir}/token`, options.tokenReloadMs !== undefined ? { reloadAfterMs: options.tokenReloadMs } : {});
-  await credentials.credentials(); // fail now, with the path, when the token is missing
+  // A missing CA file leaves the system roots, as client-go (which logs it).
+  const ca = await readFile(`${place.dir}/ca.crt`, 'utf8').catch(() => undefined);
+  const namespace = env[POD_NAMESPACE_ENV] || (await readFile(`${place.dir}/namespace`, 'utf8').catch(() => '')).trim() || 'default';
+  const credentials = tokenFile(`${place.dir}/token`, options.tokenReloadMs !== undefined ? { reloadAfterMs: options.tokenReloadMs } : {});
+  await credentials.credentials(); // fail now, with the path, when the token cannot be read
   return {
-    server: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    server: `https://${place.host.includes(':') ? `[${place.host}]` : place.host}:${place.port}`,
     namespace,
     credentials,
     connector: nodeConnector,

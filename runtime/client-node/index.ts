@@ -6,6 +6,8 @@
 export {
   CLIENT_CONFIG_ENV,
   EXEC_CLUSTER_EXTENSION,
+  KUBECONFIG_ENV,
+  KUBERNETES_EXEC_CLUSTER_EXTENSION,
   type ClientConfigFile,
   type ClientConfigSelection,
   type ClusterEntry,
@@ -13,6 +15,7 @@ export {
   type LoadClientConfigOptions,
   type UserEntry,
   clientConfigFromFile,
+  clientConfigPaths,
   defaultClientConfig,
   loadClientConfig,
   parseClientConfigFile,
@@ -21,12 +24,19 @@ export { nodeConnector } from './connector.js';
 export {
   EXEC_API_VERSIONS,
   EXEC_INFO_ENV,
+  KUBERNETES_EXEC_INFO_ENV,
   type ExecClusterInfo,
   type ExecConfig,
   type ExecCredentialOptions,
   execCredential,
+  execInfoEnv,
+  isKubernetesExecVersion,
 } from './exec-credential.js';
 export {
+  KUBERNETES_SERVICE_ACCOUNT_DIR,
+  KUBERNETES_SERVICE_HOST_ENV,
+  KUBERNETES_SERVICE_PORT_ENV,
+  POD_NAMESPACE_ENV,
   SERVICE_ACCOUNT_DIR,
   SERVICE_HOST_ENV,
   SERVICE_PORT_ENV,

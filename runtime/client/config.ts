@@ -67,6 +67,13 @@ export interface ClientConfig {
   server: string;
   /** The namespace namespaced accessors use when called without one; default `default`. */
   namespace?: string;
+  /**
+   * The suffix the server's groups end in where the spec writes `.svc.io`: `k8s.io` for a real
+   * cluster (`rbac.authorization.k8s.io`) or a server started with `--group-suffix k8s.io`;
+   * default `svc.io`. Objects keep the spec's apiVersions in the program (what the generated types
+   * say); the client renames them at the wire.
+   */
+  groupSuffix?: string;
   credentials?: CredentialSource;
   /** CA bundle, tls-server-name, insecure-skip-tls-verify (needs a connector). */
   tls?: TlsOptions;

@@ -15,6 +15,7 @@ import {
 import { type ListAllOptions, listPages } from './pager.js';
 import type { ApplyConfiguration, JsonPatchOperation, MergePatch, StrategicMergePatch } from './patch-types.js';
 import { type ReflectOptions, type WatchSource, reflect } from './reflector.js';
+import { ServedNames } from './served-names.js';
 import type { ApiRequest, HttpMethod, Transport } from './transport.js';
 import {
   type ApiObject,
@@ -51,12 +52,19 @@ export interface WatchOptions<T> extends ReflectOptions {
  * clients hand theirs to gentype); all behaviour lives here.
  */
 export class ResourceClient<T extends ApiObject, L extends ObjectList<T> = ObjectList<T>> {
+  /** The resource as the server serves it: its group under the transport's group suffix. */
+  readonly info: ResourceInfo;
+  readonly #names: ServedNames;
+
   constructor(
     readonly transport: Transport,
-    readonly info: ResourceInfo,
+    info: ResourceInfo,
     /** Undefined for cluster-scoped resources and for namespaced ones across all namespaces. */
     readonly namespace: string | undefined,
-  ) {}
+  ) {
+    this.#names = new ServedNames(info, transport.groupSuffix);
+    this.info = this.#names.info;
+  }
 
   /** GET one object. */
   get(name: string, options: GetOptions = {}): Promise<T> {
@@ -234,11 +242,11 @@ export class ResourceClient<T extends ApiObject, L extends ObjectList<T> = Objec
     },
   ): Promise<R> {
     const req: ApiRequest = { method, path: this.path(r.name, r.subresource), query: r.query, resource: this.info };
-    if (r.body !== undefined) req.body = r.body;
+    if (r.body !== undefined) req.body = this.#names.toServed(r.body);
     if (r.contentType !== undefined) req.contentType = r.contentType;
     if (r.options.signal) req.signal = r.options.signal;
     if (r.options.timeoutMs !== undefined) req.timeoutMs = r.options.timeoutMs;
-    return this.transport.request<R>(req);
+    return this.transport.request<R>(req).then((answer) => this.#names.toSpec(answer));
   }
 
   private path(name?: string, subresource?: string): string {
@@ -257,7 +265,14 @@ export class ResourceClient<T extends ApiObject, L extends ObjectList<T> = Objec
     const key = `watch-list ${this.info.group}/${this.info.version}/${this.info.resource}`;
     return {
       list: (o) => this.list(o),
-      open: (query, signal) => this.transport.stream({ method: 'GET', path: this.path(), query, resource: this.info, signal }),
+      open: async (query, signal) => {
+        const events = await this.transport.stream({ method: 'GET', path: this.path(), query, resource: this.info, signal });
+        const names = this.#names;
+        if (!names.renames) return events;
+        return (async function* () {
+          for await (const event of events) yield names.eventToSpec(event);
+        })();
+      },
       initialEventsRefused: { has: () => this.transport.refused.has(key), set: () => this.transport.refused.add(key) },
     };
   }

@@ -3,6 +3,7 @@ import { type Codec, JSON_MEDIA_TYPE, isJsonContentType, jsonCodec } from './cod
 import type { ByteStream, ClientConfig, FetchLike, FetchResponse, WarningHandler } from './config.js';
 import type { Credentials } from './credentials.js';
 import { ConnectionError, parseRetryAfter, statusErrorFromResponse } from './errors.js';
+import { checkedGroupSuffix } from './served-names.js';
 import type { ResourceInfo } from './types.js';
 import { parseWarningHeader } from './warnings.js';
 
@@ -37,6 +38,8 @@ export class Transport {
   readonly server: string;
   /** The namespace accessors use when called without one. */
   readonly namespace: string;
+  /** The suffix of the served groups (`ClientConfig.groupSuffix`). */
+  readonly groupSuffix: string;
   readonly codec: Codec;
   private readonly onWarning: WarningHandler;
   private readonly maxRetries: number;
@@ -50,6 +53,7 @@ export class Transport {
   constructor(private readonly config: ClientConfig) {
     this.server = config.server.replace(/\/+$/, '');
     this.namespace = config.namespace ?? 'default';
+    this.groupSuffix = checkedGroupSuffix(config.groupSuffix);
     this.codec = config.codec ?? jsonCodec;
     this.onWarning = config.onWarning ?? consoleWarnings();
     this.maxRetries = config.retry?.maxRetries ?? DEFAULT_MAX_RETRIES;

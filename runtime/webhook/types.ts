@@ -5,6 +5,7 @@
  * full shapes.
  */
 import type { StatusObject } from '../api/index.js';
+import type { EXEC_API_VERSIONS } from '../client-node/index.js';
 
 export interface GroupVersionKind {
   group: string;
@@ -100,7 +101,8 @@ export interface SubjectAccessReview {
 }
 
 export interface ExecCredential {
-  apiVersion: 'client.authentication.svc.io/v1' | 'client.authentication.svc.io/v1beta1';
+  /** The spec's versions, or the real system's (`client.authentication.k8s.io/v1`, `v1beta1`). */
+  apiVersion: (typeof EXEC_API_VERSIONS)[number];
   kind: 'ExecCredential';
   spec?: { cluster?: Record<string, unknown>; interactive?: boolean };
   status?: { expirationTimestamp?: string; token?: string; clientCertificateData?: string; clientKeyData?: string };

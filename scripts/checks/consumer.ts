@@ -3,7 +3,8 @@
  * this repository, `npm install <tarball>`, an npm script `codegen` over CRDs the project writes
  * itself, `tsc` in strict NodeNext mode with skipLibCheck off, then plain `node` runs a program
  * that uses the generated client against `svckit serve` started from the installed package
- * (create, get, list, watch, apply), and esbuild bundles the client for browsers with no `node:`
+ * (create, get, list, watch, apply; configured by `loadClientConfig()` from `$KUBECONFIG`, as the
+ * README's three steps write it), and esbuild bundles the client for browsers with no `node:`
  * import. Asserts that the install built no native module, and prints how long it took.
  *
  *   npx tsx scripts/checks/consumer.ts [--keep]
@@ -76,10 +77,9 @@ spec:
 
 const MAIN = `import { createClient } from './generated/client.js';
 import type { Widget } from './generated/shop.example.io/v1/types.js';
+import { loadClientConfig } from 'svckit/client/node';
 
-const [server] = process.argv.slice(2);
-if (!server) throw new Error('usage: node dist/main.js <server url>');
-const client = createClient({ server, namespace: 'default' });
+const client = createClient(await loadClientConfig()); // as the README writes it; $KUBECONFIG names the server
 const widgets = client.shop.v1.widgets('default');
 
 const seen: string[] = [];
@@ -179,7 +179,12 @@ try {
 
   step('svckit serve from the installed package, then node dist/main.js against it');
   const url = await startServer();
-  const result = JSON.parse(run('node', ['dist/main.js', url], project)) as {
+  const kubeconfig = join(work, 'kubeconfig');
+  writeFileSync(
+    kubeconfig,
+    `current-context: serve\nclusters: [{ name: serve, cluster: { server: '${url}' } }]\ncontexts: [{ name: serve, context: { cluster: serve, namespace: default } }]\n`,
+  );
+  const result = JSON.parse(run('node', ['dist/main.js'], project, { SVCCONFIG: '', KUBECONFIG: kubeconfig })) as {
     color: string;
     got: string;
     listed: string[];
