@@ -244,22 +244,22 @@ describe('sendInitialEvents', () => {
     expect(summary([await w.nextChange()])).toEqual(['ADDED b']);
   });
 
-  it('requires resourceVersionMatch=NotOlderThan (400), and resourceVersionMatch needs sendInitialEvents on a watch (400)', async () => {
+  it('requires resourceVersionMatch=NotOlderThan, and resourceVersionMatch needs sendInitialEvents on a watch: 422 on ListOptions as upstream', async () => {
     const rv = await h.currentRv();
-    const bad = await h.get(`${crontabs(h.ns)}${qs({ watch: 1, sendInitialEvents: true })}`);
-    expect(expectStatus(bad, 400, 'BadRequest').message).toContain(
-      'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
-    );
-    expectStatus(
-      await h.get(`${crontabs(h.ns)}${qs({ watch: 1, sendInitialEvents: true, resourceVersion: rv, resourceVersionMatch: 'Exact' })}`),
-      400,
-      'BadRequest',
-    );
-    expectStatus(
-      await h.get(`${crontabs(h.ns)}${qs({ watch: 1, resourceVersion: rv, resourceVersionMatch: 'NotOlderThan' })}`),
-      400,
-      'BadRequest',
-    );
+    const causes = async (params: Record<string, string | number | boolean>) =>
+      expectStatus(await h.get(`${crontabs(h.ns)}${qs({ watch: 1, ...params })}`), 422, 'Invalid').details.causes.map(
+        (c: { field: string; message: string }) => `${c.field}: ${c.message}`,
+      );
+    expect(await causes({ sendInitialEvents: true })).toEqual([
+      'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+    ]);
+    expect(await causes({ sendInitialEvents: true, resourceVersion: rv, resourceVersionMatch: 'Exact' })).toEqual([
+      'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+      'resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"',
+    ]);
+    expect(await causes({ resourceVersion: rv, resourceVersionMatch: 'NotOlderThan' })).toEqual([
+      'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+    ]);
   });
 });
 
