@@ -177,6 +177,22 @@ describe('bookmarks', () => {
     expect(next.object.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
   });
 
+  it("carry the store's revision, not the watch's last event's, from the first one: resuming from it after the history window is no 410", async () => {
+    const start = await h.currentRv();
+    // Writes to another resource move the store on; the watched collection stays quiet.
+    for (const name of ['s1', 's2', 's3']) await h.create(`/api/v1/namespaces/${h.ns}/configmaps`, { metadata: { name } });
+    const current = await h.currentRv();
+    const w = await watch({ resourceVersion: start, allowWatchBookmarks: true });
+    const bookmark = await w.next();
+    expect(bookmark.type).toBe('BOOKMARK');
+    expect(bookmark.object.metadata.resourceVersion).toBe(current);
+    w.close();
+    await h.expireHistory();
+    const resumed = await watch({ resourceVersion: bookmark.object.metadata.resourceVersion });
+    await h.createCronTab('a');
+    expect(summary([await resumed.next()])).toEqual(['ADDED a']);
+  });
+
   it('without allowWatchBookmarks: none', async () => {
     const w = await watch({ resourceVersion: await h.currentRv() });
     await sleep(200);

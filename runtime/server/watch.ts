@@ -108,9 +108,11 @@ async function follow(
   const timeout = setTimeout(() => watch.close(), seconds * 1000);
   // True while the loop below waits for the store's next event (nothing is being sent).
   let idle = false;
-  // The store's revision read at the previous tick: every event at or before it has reached the
-  // watch by now (in-process stores publish as they commit; etcd's stream has had an interval).
-  let settled: number | undefined;
+  // The store's revision read at the previous tick, or when the watch started: every event at or
+  // before it has reached the watch by now (in-process stores publish as they commit; etcd's stream
+  // has had an interval). So even the first bookmark carries the store's revision, not the watch's
+  // last event's: a client resuming from it after the history window passed is not sent a 410.
+  let settled = opts.allowWatchBookmarks ? await ctx.store.currentRevision().catch(() => undefined) : undefined;
   const bookmark = async (): Promise<void> => {
     const revision = await ctx.store.currentRevision().catch(() => undefined);
     // Let an event that arrived meanwhile be taken up, so `idle` means nothing is pending.
