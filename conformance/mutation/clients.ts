@@ -4,6 +4,7 @@
  * the scenario checking that reading has to notice.
  */
 import { withJson } from './edits.js';
+import { WATCH_PATH } from './proxy.js';
 import type { Mutation, ProxiedRequest } from './types.js';
 
 const BOOLS = ['watch', 'allowWatchBookmarks', 'sendInitialEvents', 'force', 'orphanDependents'];
@@ -80,7 +81,7 @@ export const CLIENT_MUTATIONS: readonly Mutation[] = [
     description: 'serves no /watch/ path: /api/v1/watch/namespaces/<ns>/configmaps is 404',
     rule: 'upstream-parity.md#Clients: watch paths',
     caughtBy: ['core/clients/watch-paths'],
-    match: { path: /^\/apis?\/.*\/watch\// },
+    match: { path: WATCH_PATH },
     request: (req) => {
       req.path = req.path.replace('/watch/', '/watch-paths-not-served/');
       return true;

@@ -46,7 +46,8 @@ const HOP_BY_HOP = new Set([
   'proxy-authorization',
 ]);
 
-const WATCH_PATH = /^\/api\/[^/]+\/watch\/|^\/apis\/[^/]+\/[^/]+\/watch\//;
+/** The deprecated watch routes: `/api/v1/watch/...`, `/apis/<group>/<version>/watch/...`. */
+export const WATCH_PATH = /^\/api\/[^/]+\/watch\/|^\/apis\/[^/]+\/[^/]+\/watch\//;
 
 /**
  * A watch as a 1.30 server reads one: a `watch` parameter that is not `0` or `false` (any case),
