@@ -46,9 +46,17 @@ const HOP_BY_HOP = new Set([
   'proxy-authorization',
 ]);
 
-export function isWatchRequest(query: URLSearchParams): boolean {
-  const w = query.get('watch');
-  return w === '1' || w === 'true';
+/** The deprecated watch routes: `/api/v1/watch/...`, `/apis/<group>/<version>/watch/...`. */
+export const WATCH_PATH = /^\/api\/[^/]+\/watch\/|^\/apis\/[^/]+\/[^/]+\/watch\//;
+
+/**
+ * A watch as a 1.30 server reads one: a `watch` parameter that is not `0` or `false` (any case),
+ * or a path under `/watch/` (the deprecated watch routes).
+ */
+export function isWatchRequest(req: Pick<ProxiedRequest, 'path' | 'query'>): boolean {
+  if (WATCH_PATH.test(req.path)) return true;
+  const w = req.query.get('watch');
+  return w !== null && w !== '0' && w.toLowerCase() !== 'false';
 }
 
 function headerMap(headers: NodeJS.Dict<string[]>): HeaderMap {
@@ -70,7 +78,7 @@ export function matchesExchange(m: ExchangeMatcher, req: Omit<ProxiedRequest, 'b
   }
   if (m.path && !m.path.test(req.path)) return false;
   if (m.query && !m.query(req.query)) return false;
-  if (m.watch !== undefined && m.watch !== isWatchRequest(req.query)) return false;
+  if (m.watch !== undefined && m.watch !== isWatchRequest(req)) return false;
   for (const [name, pattern] of Object.entries(m.headers ?? {})) {
     const values = req.headers[name.toLowerCase()];
     if (!values || !pattern.test(values.join(', '))) return false;
@@ -252,7 +260,7 @@ async function handle(ctx: ProxyContext, req: IncomingMessage, res: ServerRespon
   });
   const upstream = await answer;
   const status = upstream.statusCode ?? 502;
-  const stream = isWatchRequest(request.query) && status === 200;
+  const stream = isWatchRequest(request) && status === 200;
   if (m?.events && stream) {
     streamEvents(ctx, res, upstream, m.events());
     return;

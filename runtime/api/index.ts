@@ -178,3 +178,4 @@ export {
   resourcePathOf,
 } from './paths.js';
 export { goQuote, goQuoteList, isPrintable } from './go-quote.js';
+export { parseGoBool, parseQuery, queryBool, queryInt64 } from './query-params.js';

@@ -1,3 +1,4 @@
+import { parseQuery } from './query-params.js';
 import { badRequest, StatusError } from './status-error.js';
 
 // Request paths of the resource API:
@@ -95,6 +96,7 @@ export interface RequestTarget {
   readonly path: string;
   /** The decoded segments of the path, empty ones left out. */
   readonly segments: readonly string[];
+  /** The query as Go's server reads it (`parseQuery`). */
   readonly query: URLSearchParams;
 }
 
@@ -120,7 +122,7 @@ export function parseRequestTarget(target: string): RequestTarget {
   return {
     path: pieces.join('/'),
     segments: pieces.filter((piece) => piece !== ''),
-    query: new URLSearchParams(q < 0 ? '' : rest.slice(q + 1)),
+    query: parseQuery(q < 0 ? '' : rest.slice(q + 1)),
   };
 }
 

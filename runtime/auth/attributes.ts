@@ -1,4 +1,4 @@
-import { type RequestTarget, parseRequestTarget } from '../api/index.js';
+import { type RequestTarget, parseQuery, parseRequestTarget, queryBool } from '../api/index.js';
 
 /**
  * Request attributes: what an authorizer needs to know about a request, derived from its method,
@@ -48,16 +48,6 @@ const METHOD_VERBS: Readonly<Record<string, string>> = {
   PATCH: 'patch',
   DELETE: 'delete',
 };
-
-/**
- * A bool query parameter as the real system's query conversion reads it: present and not `0` or
- * `false` (any case) is true, so `watch=yes` and even `watch=` ask for a watch.
- */
-function queryBool(params: URLSearchParams, name: string): boolean {
-  const value = params.get(name);
-  if (value === null) return false;
-  return value !== '0' && value.toLowerCase() !== 'false';
-}
 
 /** A target that cannot be read (an invalid escape) is judged as the non-resource path it is. */
 function parseOrUndefined(target: string): ParsedTarget | undefined {
@@ -114,7 +104,7 @@ export function requestAttributes(method: string, target: string | ParsedTarget,
     query === undefined
       ? (parsed.query ?? new URLSearchParams())
       : typeof query === 'string'
-        ? new URLSearchParams(query.startsWith('?') ? query.slice(1) : query)
+        ? parseQuery(query.startsWith('?') ? query.slice(1) : query)
         : query;
   const path = parsed.path;
   let parts = [...parsed.segments];

@@ -4,6 +4,8 @@
  * a GA gate is locked on (setting it false fails, setting it true warns that it is going away); a
  * deprecated gate warns on use. `--feature-gates` is parsed here, once.
  */
+import { parseGoBool } from '../api/index.js';
+
 export type FeatureStage = 'ALPHA' | 'BETA' | 'GA' | 'DEPRECATED';
 
 export interface FeatureSpec {
@@ -105,7 +107,7 @@ export function parseFeatureGates(text: string): ParsedFeatureGates {
     const raw = item.slice(at + 1).trim();
     if (!isKnown(key))
       throw new FeatureGateError(`unrecognized feature gate: ${key} (known gates: ${Object.keys(KNOWN_FEATURES).join(', ')})`);
-    const value = parseBool(raw);
+    const value = parseGoBool(raw);
     if (value === undefined) throw new FeatureGateError(`invalid value of ${key}=${raw}: expected true or false`);
     const spec: FeatureSpec = KNOWN_FEATURES[key];
     if (spec.lockToDefault && value !== spec.default) {
@@ -123,11 +125,4 @@ export function parseFeatureGates(text: string): ParsedFeatureGates {
 
 function isKnown(key: string): key is FeatureName {
   return Object.hasOwn(KNOWN_FEATURES, key);
-}
-
-/** Go's strconv.ParseBool, which the real system's flag parsing uses. */
-function parseBool(text: string): boolean | undefined {
-  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(text)) return true;
-  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(text)) return false;
-  return undefined;
 }

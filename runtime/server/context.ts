@@ -97,6 +97,11 @@ export interface Target {
   namespace: string | undefined;
   name: string | undefined;
   subresource: string | undefined;
+  /**
+   * The request watches: a GET of a collection whose `watch` parameter is true, or any GET under a
+   * `/watch/` path (upstream's deprecated WATCH and WATCHLIST routes, which a name narrows to one object).
+   */
+  watch: boolean;
 }
 
 /** How this request's response is written: the negotiated representation, and for what resource. */

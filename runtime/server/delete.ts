@@ -10,6 +10,8 @@ import {
   invalid,
   methodNotAllowed,
   notFound,
+  queryBool,
+  queryInt64,
   timestamp,
 } from '../api/index.js';
 import { isStoreConflictError, isStoreNotFoundError } from '../store/index.js';
@@ -55,7 +57,7 @@ export function deleteOptions(body: unknown, q: URLSearchParams, write: WriteOpt
     }
     out.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
   }
-  const orphan = b.orphanDependents ?? (q.get('orphanDependents') === null ? undefined : q.get('orphanDependents') === 'true');
+  const orphan = b.orphanDependents ?? queryBool(q, 'orphanDependents');
   if (orphan !== undefined && orphan !== null && out.propagationPolicy !== undefined) {
     throw invalid(DELETE_OPTIONS, '', [
       fieldInvalid('propagationPolicy', out.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'),
@@ -64,7 +66,7 @@ export function deleteOptions(body: unknown, q: URLSearchParams, write: WriteOpt
   // orphanDependents (deprecated) is the Orphan policy when true and Background when false, as upstream.
   if (orphan === true) out.propagationPolicy = 'Orphan';
   else if (orphan === false) out.propagationPolicy = 'Background';
-  const grace = b.gracePeriodSeconds ?? (q.get('gracePeriodSeconds') === null ? undefined : Number(q.get('gracePeriodSeconds')));
+  const grace = b.gracePeriodSeconds ?? queryInt64(q, 'gracePeriodSeconds');
   if (grace !== undefined && grace !== null) {
     if (typeof grace !== 'number' || !Number.isInteger(grace)) throw badRequest('gracePeriodSeconds: must be an integer');
     // A negative grace period means "as soon as possible" (1 second) upstream.

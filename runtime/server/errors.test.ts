@@ -238,8 +238,25 @@ describe('pretty and fieldManager', () => {
     expect(res.text.endsWith('}\n')).toBe(true);
     const plain = await h.get(crontab(h.ns, 'a')).buffer(true);
     expect(plain.text).not.toContain('\n');
-    const error = await h.get(`${crontab(h.ns, 'missing')}?pretty`).buffer(true);
+    const error = await h.get(`${crontab(h.ns, 'missing')}?pretty=True`).buffer(true);
     expect(error.text.startsWith('{\n  "kind": "Status",\n')).toBe(true);
+  });
+
+  it("reads pretty with Go's ParseBool; without a value, curl, wget and browsers get indented JSON (upstream's isPrettyPrint)", async () => {
+    await h.createCronTab('a');
+    const indented = async (query: string, agent = 'kubectl/v1.30.0') =>
+      (
+        await h
+          .get(`${crontab(h.ns, 'a')}${query}`)
+          .set('user-agent', agent)
+          .buffer(true)
+      ).text.includes('\n  ');
+    for (const v of ['1', 't', 'T', 'TRUE', 'True', 'true']) expect(await indented(`?pretty=${v}`), v).toBe(true);
+    for (const v of ['0', 'f', 'False', 'yes', 'on']) expect(await indented(`?pretty=${v}`), v).toBe(false);
+    expect(await indented('?pretty')).toBe(false);
+    expect(await indented('?pretty', 'curl/8.5.0')).toBe(true);
+    expect(await indented('', 'Mozilla/5.0 (X11)')).toBe(true);
+    expect(await indented('?pretty=false', 'curl/8.5.0')).toBe(false);
   });
 
   it('accepts fieldManager on writes', async () => {

@@ -1,12 +1,19 @@
 import type { ServerResponse } from 'node:http';
-import { badRequest, goQuote, isValidPathSegmentName, methodNotAllowed } from '../api/index.js';
+import {
+  badRequest,
+  escapeFieldSelectorValue,
+  goQuote,
+  isValidPathSegmentName,
+  methodNotAllowed,
+  parseFieldSelector,
+} from '../api/index.js';
 import type { RequestContext, Target } from './context.js';
 import { deleteCollection, deleteObject, deleteOptions } from './delete.js';
 import { type Body, type Reply, decodeBody, decodeOptionalJson, readBody } from './http.js';
 import { letOthersRun } from './fairness.js';
 import { checkMetadataShape } from './object-shape.js';
 import { patchObject } from './patch.js';
-import { readOptions, writeOptions } from './query.js';
+import { type ReadOptions, getOptions, readOptions, writeOptions } from './query.js';
 import { scaleRequest } from './scale.js';
 import { getObject, listObjects } from './read.js';
 import { watchObjects } from './watch.js';
@@ -26,10 +33,10 @@ const verb = (name: string) => () => name;
 /** Requests to a collection, by method. */
 const COLLECTION: Readonly<Record<string, Entry>> = {
   GET: {
-    verb: (ctx) => (readOptions(ctx.req.query).watch ? 'watch' : 'list'),
+    verb: (ctx) => (ctx.target!.watch ? 'watch' : 'list'),
     async handle(ctx, t, res) {
-      const opts = readOptions(ctx.req.query);
-      if (!opts.watch) return listObjects(ctx, t, opts);
+      const opts = listOptions(ctx, t);
+      if (!t.watch) return listObjects(ctx, t, opts);
       await watchObjects(ctx, t, opts, res, ctx.response.negotiated);
       return undefined;
     },
@@ -48,14 +55,22 @@ const COLLECTION: Readonly<Record<string, Entry>> = {
     verb: verb('deletecollection'),
     async handle(ctx, t) {
       const { query } = ctx.req;
-      return deleteCollection(ctx, t, readOptions(query), deleteOptions(await optionalJson(ctx), query, writeOptions(query)));
+      return deleteCollection(ctx, t, listOptions(ctx, t), deleteOptions(await optionalJson(ctx), query, writeOptions(query)));
     },
   },
 };
 
 /** Requests to one object (or its status subresource), by method. */
 const OBJECT: Readonly<Record<string, Entry>> = {
-  GET: { verb: verb('get'), handle: (ctx, t) => getObject(ctx, t, readOptions(ctx.req.query)) },
+  GET: {
+    verb: (ctx) => (ctx.target!.watch ? 'watch' : 'get'),
+    async handle(ctx, t, res) {
+      if (!t.watch) return getObject(ctx, t, getOptions(ctx.req.query));
+      // A watch route with a name: a watch of the collection narrowed to that object, as upstream.
+      await watchObjects(ctx, t, namedWatchOptions(listOptions(ctx, t), t.name!), res, ctx.response.negotiated);
+      return undefined;
+    },
+  },
   PUT: { verb: verb('update'), handle: async (ctx, t) => updateObject(ctx, t, await objectBody(ctx, t), writeOptions(ctx.req.query)) },
   PATCH: {
     verb: verb('patch'),
@@ -86,6 +101,7 @@ const ALLOWED = { collection: 'a collection takes GET, POST and DELETE', object:
 export async function dispatchResource(ctx: RequestContext, t: Target, res: ServerResponse): Promise<Reply | undefined> {
   const { method } = ctx.req;
   checkPathNames(t);
+  if (ctx.route?.kind === 'resource' && ctx.route.watchPath && method !== 'GET') throw methodNotAllowed(method, 'a watch path takes GET');
   const scope = t.name === undefined ? 'collection' : 'object';
   if (scope === 'object' && t.subresource !== undefined) {
     const scale = t.subresource === 'scale' ? t.resource.descriptor.scale : undefined;
@@ -107,6 +123,30 @@ export async function dispatchResource(ctx: RequestContext, t: Target, res: Serv
   const name = entry.verb(ctx);
   if (!t.resource.verbs.has(name)) throw methodNotAllowed(method, `${t.resource.resource} does not support ${name}`);
   return entry.handle(ctx, t, res);
+}
+
+/** The list options of a collection request, validated for a list or a watch as the request is one. */
+function listOptions(ctx: RequestContext, t: Target): ReadOptions {
+  return readOptions(ctx.req.query, {
+    watchList: ctx.features.enabled('WatchList'),
+    ...(ctx.req.method === 'GET' ? { watch: t.watch } : {}),
+  });
+}
+
+/**
+ * Upstream's ListResource for a name from the path: the field selector becomes
+ * `metadata.name=<name>`, or must already require exactly that name (400 otherwise).
+ */
+function namedWatchOptions(opts: ReadOptions, name: string): ReadOptions {
+  if (opts.fieldSelector === undefined) return { ...opts, fieldSelector: `metadata.name=${escapeFieldSelectorValue(name)}` };
+  let pinned: string | undefined;
+  try {
+    pinned = parseFieldSelector(opts.fieldSelector).requiresExactMatch('metadata.name');
+  } catch {
+    return opts; // a malformed selector is the watch's own 400
+  }
+  if (pinned !== name) throw badRequest("fieldSelector metadata.name doesn't match requested name");
+  return opts;
 }
 
 /**

@@ -86,9 +86,18 @@ describe('chunked lists', () => {
     expect(list.metadata.continue).toBe('');
   });
 
-  it('rejects a limit that is not an integer (400)', async () => {
-    expectStatus(await h.get(`${crontabs(h.ns)}${qs({ limit: 'ten' })}`), 400, 'BadRequest');
-    expectStatus(await h.get(`${crontabs(h.ns)}${qs({ limit: -1 })}`), 400, 'BadRequest');
+  it("rejects a limit that is not an integer with Go's ParseInt error (400); a negative one pages nothing, as upstream", async () => {
+    await seed('a', 'b');
+    for (const limit of ['ten', '1.5', '', '1e3', '9223372036854775808']) {
+      const problem = limit === '9223372036854775808' ? 'value out of range' : 'invalid syntax';
+      expect(expectStatus(await h.get(`${crontabs(h.ns)}?limit=${limit}`), 400, 'BadRequest').message).toBe(
+        `strconv.ParseInt: parsing "${limit}": ${problem}`,
+      );
+    }
+    const all = await h.read(`${crontabs(h.ns)}${qs({ limit: -1 })}`);
+    expect([names(all), all.metadata.continue]).toEqual([['a', 'b'], '']);
+    const first = await h.read(`${crontabs(h.ns)}?limit=%2B1`);
+    expect(names(first)).toEqual(['a']);
   });
 
   it('rejects a tampered continue token (400)', async () => {

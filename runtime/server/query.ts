@@ -1,10 +1,30 @@
-import { type StatusError, badRequest } from '../api/index.js';
+import {
+  type FieldError,
+  type StatusError,
+  badRequest,
+  fieldForbidden,
+  fieldNotSupported,
+  invalid,
+  queryBool,
+  queryInt64,
+  parseGoBool,
+} from '../api/index.js';
 
-/** Options of get, list and watch, parsed from the query string and checked. */
-export interface ReadOptions {
+// Options of each verb, read from the query as upstream converts `url.Values` into its option
+// structs (GetOptions, ListOptions, CreateOptions...): the conversions are runtime/api's
+// `queryBool` and `queryInt64`, a repeated parameter counts by its first value, and a parameter
+// the verb's options do not have is ignored (`?limit=x` on a get is no error).
+
+/** Options of get: upstream's GetOptions. */
+export interface GetOptions {
   /** undefined: unset; '' (consistent read) and '0' (any) are meaningful. */
   resourceVersion: string | undefined;
+}
+
+/** Options of list, watch and deletecollection: upstream's ListOptions, validated. */
+export interface ReadOptions extends GetOptions {
   resourceVersionMatch: 'Exact' | 'NotOlderThan' | undefined;
+  /** undefined: no limit (upstream pages only for a positive limit). */
   limit: number | undefined;
   continueToken: string | undefined;
   labelSelector: string | undefined;
@@ -12,6 +32,7 @@ export interface ReadOptions {
   watch: boolean;
   allowWatchBookmarks: boolean;
   sendInitialEvents: boolean | undefined;
+  /** A negative value ends a watch at once, as upstream's timer does. */
   timeoutSeconds: number | undefined;
 }
 
@@ -26,30 +47,78 @@ export interface WriteOptions {
   force: boolean;
 }
 
-export function readOptions(q: URLSearchParams): ReadOptions {
-  const rvMatch = q.get('resourceVersionMatch') ?? undefined;
-  if (rvMatch !== undefined && rvMatch !== '' && rvMatch !== 'Exact' && rvMatch !== 'NotOlderThan') {
-    throw badParam('resourceVersionMatch', rvMatch, 'supported values: "Exact", "NotOlderThan"');
-  }
-  const limit = integer(q, 'limit');
-  if (limit !== undefined && limit < 0) throw badParam('limit', String(limit), 'must be a non-negative integer');
-  const timeoutSeconds = integer(q, 'timeoutSeconds');
-  if (timeoutSeconds !== undefined && timeoutSeconds < 0)
-    throw badParam('timeoutSeconds', String(timeoutSeconds), 'must be a non-negative integer');
-  const watch = boolean(q, 'watch') ?? false;
-  return {
-    resourceVersion: q.has('resourceVersion') ? (q.get('resourceVersion') ?? '') : undefined,
-    resourceVersionMatch: rvMatch === '' ? undefined : (rvMatch as ReadOptions['resourceVersionMatch']),
-    // limit=0 means no limit, as upstream.
-    limit: limit === 0 ? undefined : limit,
+export function getOptions(q: URLSearchParams): GetOptions {
+  // Upstream's GetResource still reads the long-gone export flag, with the bool conversion.
+  if (queryBool(q, 'export')) throw badRequest('the export parameter, deprecated since v1.14, is no longer supported');
+  return { resourceVersion: q.has('resourceVersion') ? (q.get('resourceVersion') ?? '') : undefined };
+}
+
+/**
+ * ListOptions from the query, checked as upstream's ValidateListOptions (a 422 on ListOptions
+ * with every cause). `watch` is whether the request watches (the `watch` parameter, or a
+ * `/watch/` path); `watchList` whether the WatchList gate is on.
+ */
+export function readOptions(q: URLSearchParams, how: { watchList: boolean; watch?: boolean }): ReadOptions {
+  const limit = queryInt64(q, 'limit');
+  const opts: ReadOptions = {
+    ...getOptions(q),
+    resourceVersionMatch: nonEmpty(q.get('resourceVersionMatch')) as ReadOptions['resourceVersionMatch'],
+    limit: limit !== undefined && limit > 0 ? limit : undefined,
     continueToken: nonEmpty(q.get('continue')),
     labelSelector: nonEmpty(q.get('labelSelector')),
     fieldSelector: nonEmpty(q.get('fieldSelector')),
-    watch,
-    allowWatchBookmarks: boolean(q, 'allowWatchBookmarks') ?? false,
-    sendInitialEvents: boolean(q, 'sendInitialEvents'),
-    timeoutSeconds,
+    watch: how.watch ?? queryBool(q, 'watch') ?? false,
+    allowWatchBookmarks: queryBool(q, 'allowWatchBookmarks') ?? false,
+    sendInitialEvents: queryBool(q, 'sendInitialEvents'),
+    timeoutSeconds: queryInt64(q, 'timeoutSeconds'),
   };
+  const errors = opts.watch ? watchOptionErrors(opts, how.watchList) : listOptionErrors(opts);
+  if (errors.length > 0) throw invalid(LIST_OPTIONS, '', errors);
+  return opts;
+}
+
+const LIST_OPTIONS = { group: 'meta.svc.io', kind: 'ListOptions' };
+
+/** Upstream's ValidateListOptions for a list. */
+function listOptionErrors(opts: ReadOptions): FieldError[] {
+  const errors: FieldError[] = [];
+  const match: string | undefined = opts.resourceVersionMatch;
+  if (match !== undefined) {
+    if (!opts.resourceVersion)
+      errors.push(fieldForbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    if (opts.continueToken !== undefined)
+      errors.push(fieldForbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    if (match !== 'Exact' && match !== 'NotOlderThan')
+      errors.push(fieldNotSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+    if (match === 'Exact' && opts.resourceVersion === '0')
+      errors.push(fieldForbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+  }
+  if (opts.sendInitialEvents !== undefined) errors.push(fieldForbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+  return errors;
+}
+
+/** Upstream's ValidateListOptions for a watch. */
+function watchOptionErrors(opts: ReadOptions, watchList: boolean): FieldError[] {
+  const errors: FieldError[] = [];
+  const match: string | undefined = opts.resourceVersionMatch;
+  if (opts.sendInitialEvents !== undefined) {
+    if (match !== 'NotOlderThan')
+      errors.push(fieldForbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    if (!watchList)
+      errors.push(
+        fieldForbidden('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'),
+      );
+  }
+  if (match !== undefined) {
+    if (opts.sendInitialEvents === undefined)
+      errors.push(
+        fieldForbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'),
+      );
+    if (match !== 'NotOlderThan') errors.push(fieldNotSupported('resourceVersionMatch', match, ['NotOlderThan']));
+    if (opts.continueToken !== undefined)
+      errors.push(fieldForbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+  }
+  return errors;
 }
 
 export function writeOptions(q: URLSearchParams): WriteOptions {
@@ -66,30 +135,18 @@ export function writeOptions(q: URLSearchParams): WriteOptions {
     dryRun: dryRunValues.length > 0,
     fieldValidation,
     fieldManager,
-    force: boolean(q, 'force') ?? false,
+    force: queryBool(q, 'force') ?? false,
   };
 }
 
-/** The pretty flag: `pretty`, `pretty=true` or `pretty=1`. */
-export function pretty(q: URLSearchParams): boolean {
-  if (!q.has('pretty')) return false;
+/**
+ * The pretty flag as upstream's isPrettyPrint: a non-empty `pretty` is read with Go's ParseBool
+ * (anything it refuses is false); without one, browsers, curl and wget get indented output.
+ */
+export function pretty(q: URLSearchParams, userAgent: string | undefined): boolean {
   const v = q.get('pretty');
-  return v === '' || v === 'true' || v === '1';
-}
-
-function boolean(q: URLSearchParams, name: string): boolean | undefined {
-  if (!q.has(name)) return undefined;
-  const v = q.get(name);
-  if (v === '' || v === 'true' || v === '1') return true;
-  if (v === 'false' || v === '0') return false;
-  throw badParam(name, v ?? '', 'must be true or false');
-}
-
-function integer(q: URLSearchParams, name: string): number | undefined {
-  const v = q.get(name);
-  if (v === null || v === '') return undefined;
-  if (!/^-?\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw badParam(name, v, 'must be an integer');
-  return Number(v);
+  if (v) return parseGoBool(v) ?? false;
+  return /^(curl|Wget|Mozilla\/5\.0)/.test(userAgent ?? '');
 }
 
 function nonEmpty(v: string | null): string | undefined {

@@ -11,12 +11,12 @@ import { decodeContinueToken, encodeContinueToken, type KeyValue } from '../stor
 import type { RequestContext, ServerContext, Target } from './context.js';
 import type { Reply } from './http.js';
 import { collectionPrefix, decodeObject, decodeObjects, objectKey } from './objects.js';
-import type { ReadOptions } from './query.js';
+import type { GetOptions, ReadOptions } from './query.js';
 import type { ServedResource } from './resources.js';
 import { awaitRevision, fromStoreError, fromTokenError, parseRevision } from './versions.js';
 
 /** get: Most Recent when unset, Any for "0", Not older than for any other version. */
-export async function getObject(ctx: RequestContext, t: Target, opts: ReadOptions): Promise<Reply> {
+export async function getObject(ctx: RequestContext, t: Target, opts: GetOptions): Promise<Reply> {
   if (opts.resourceVersion !== undefined && opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
     await awaitRevision(ctx, parseRevision(opts.resourceVersion));
   }
@@ -83,21 +83,19 @@ interface ListPlan {
 
 /**
  * The resource version table of list: which revision a page is read at, from resourceVersion,
- * resourceVersionMatch, limit and continue. Invalid combinations are 400.
+ * resourceVersionMatch, limit and continue (whose combinations readOptions checked, as upstream's
+ * ListOptions validation; a continue with a version is the storage's 400).
  */
 async function planList(ctx: RequestContext, prefix: string, opts: ReadOptions): Promise<ListPlan> {
   const { resourceVersion: rv, resourceVersionMatch: match, limit, continueToken } = opts;
   const hasVersion = rv !== undefined && rv !== '';
-  if (match !== undefined && !hasVersion) throw badRequest(`resourceVersionMatch is forbidden unless resourceVersion is provided`);
   if (continueToken !== undefined) {
-    if (match !== undefined) throw badRequest('resourceVersionMatch is forbidden when continue is provided');
     if (hasVersion && rv !== '0') throw badRequest('specifying resource version is not allowed when using continue');
     const position = decodeContinue(ctx, prefix, continueToken);
     return { revision: position.revision, startAfter: position.startAfter, exact: true, issuedAt: position.issuedAt };
   }
   if (!hasVersion) return { revision: undefined, startAfter: undefined, exact: false };
   if (match === 'Exact') {
-    if (rv === '0') throw badRequest('resourceVersionMatch "Exact" is forbidden for resourceVersion "0"');
     const revision = parseRevision(rv);
     await awaitRevision(ctx, revision);
     return { revision, startAfter: undefined, exact: true };

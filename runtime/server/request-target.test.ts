@@ -67,7 +67,8 @@ const SECRET_SPELLINGS = [
   `/api/v1/namespaces/${NS}/%73ecrets`,
   `/api/v1/%73ecrets`,
   `/api/v1/namespaces/${NS}/secrets?watch=1&timeoutSeconds=1`,
-  `/api/v1/watch/namespaces/${NS}/%73ecrets`,
+  `/api/v1/watch/namespaces/${NS}/%73ecrets?timeoutSeconds=1`,
+  `/api/v1/watch/namespaces/${NS}/secrets/s1?timeoutSeconds=1`,
   `/api/v1/namespaces/${NS}/secrets/s1?fieldSelector=metadata.name%3Ds1`,
   `/api/v1/namespaces/${NS}/%73ecrets?fieldSelector=metadata.name%3Ds1`,
 ];

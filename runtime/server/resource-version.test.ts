@@ -187,21 +187,25 @@ describe('list', () => {
   describe('resourceVersionMatch=Exact', () => {
     for (const limit of [undefined, 1]) {
       const paging = limit === undefined ? 'limit unset' : 'limit=n';
-      it(`${paging}: version unset is Invalid (400)`, async () => {
+      it(`${paging}: version unset is Invalid (422 on ListOptions, as upstream)`, async () => {
         await history();
         const res = await list({ limit, resourceVersionMatch: 'Exact' });
-        expect(expectStatus(res, 400, 'BadRequest').message).toBe('resourceVersionMatch is forbidden unless resourceVersion is provided');
+        expect(expectStatus(res, 422, 'Invalid').message).toBe(
+          'ListOptions.meta.svc.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+        );
         expectStatus(
           await h.get(`${crontabs(h.ns)}?resourceVersion=&resourceVersionMatch=Exact${limit ? '&limit=1' : ''}`),
-          400,
-          'BadRequest',
+          422,
+          'Invalid',
         );
       });
 
-      it(`${paging}: version "0" is Invalid (400)`, async () => {
+      it(`${paging}: version "0" is Invalid (422)`, async () => {
         await history();
         const res = await list({ limit, resourceVersion: '0', resourceVersionMatch: 'Exact' });
-        expectStatus(res, 400, 'BadRequest');
+        expect(expectStatus(res, 422, 'Invalid').message).toBe(
+          'ListOptions.meta.svc.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+        );
       });
 
       it(`${paging}: other value is Exact`, async () => {
@@ -230,9 +234,9 @@ describe('list', () => {
   describe('resourceVersionMatch=NotOlderThan', () => {
     for (const limit of [undefined, 1]) {
       const paging = limit === undefined ? 'limit unset' : 'limit=n';
-      it(`${paging}: version unset is Invalid (400)`, async () => {
+      it(`${paging}: version unset is Invalid (422)`, async () => {
         await history();
-        expectStatus(await list({ limit, resourceVersionMatch: 'NotOlderThan' }), 400, 'BadRequest');
+        expectStatus(await list({ limit, resourceVersionMatch: 'NotOlderThan' }), 422, 'Invalid');
       });
 
       it(`${paging}: version "0" is Any`, async () => {
@@ -267,18 +271,26 @@ describe('list', () => {
     });
   });
 
-  it('rejects resourceVersionMatch values other than Exact and NotOlderThan (400)', async () => {
+  it('rejects resourceVersionMatch values other than Exact and NotOlderThan (422)', async () => {
     const { rv1 } = await history();
-    expectStatus(await list({ resourceVersion: rv1, resourceVersionMatch: 'Newest' }), 400, 'BadRequest');
+    expect(expectStatus(await list({ resourceVersion: rv1, resourceVersionMatch: 'Newest' }), 422, 'Invalid').message).toBe(
+      'ListOptions.meta.svc.io "" is invalid: resourceVersionMatch: Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""',
+    );
   });
 
-  it('rejects resourceVersionMatch together with continue (400)', async () => {
-    const { rv1 } = await history();
+  it('rejects resourceVersionMatch together with continue (422), every cause at once as upstream', async () => {
+    await history();
     const first = await list({ limit: 1 });
-    expectStatus(
-      await list({ limit: 1, resourceVersion: rv1, resourceVersionMatch: 'NotOlderThan', continue: first.body.metadata.continue }),
-      400,
-      'BadRequest',
+    const res = await list({ limit: 1, resourceVersionMatch: 'Exact', continue: first.body.metadata.continue });
+    expect(expectStatus(res, 422, 'Invalid').details.causes.map((c: { message: string }) => c.message)).toEqual([
+      'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+      'Forbidden: resourceVersionMatch is forbidden when continue is provided',
+    ]);
+  });
+
+  it('sendInitialEvents on a list is Invalid (422)', async () => {
+    expect(expectStatus(await list({ sendInitialEvents: 'false' }), 422, 'Invalid').message).toBe(
+      'ListOptions.meta.svc.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list',
     );
   });
 

@@ -11,7 +11,15 @@ export type Route =
   | { kind: 'health'; check: string }
   | { kind: 'openapi'; path: string }
   | { kind: 'metrics' }
-  | { kind: 'resource'; resource: ServedResource; namespace: string | undefined; name: string | undefined; subresource: string | undefined }
+  | {
+      kind: 'resource';
+      resource: ServedResource;
+      namespace: string | undefined;
+      name: string | undefined;
+      subresource: string | undefined;
+      /** Under `/watch/`: upstream's deprecated watch routes, GET only, watching whatever the query says. */
+      watchPath: boolean;
+    }
   | { kind: 'not-found'; message: string };
 
 /**
@@ -19,6 +27,9 @@ export type Route =
  * authorizer judges. Core resources live under `/api/v1`, named groups under
  * `/apis/<group>/<version>`; namespaced ones also under `.../namespaces/<ns>/<resource>`. The
  * shape `namespaces/<name>/<x>` is a namespace subresource when `<x>` is not a namespaced resource.
+ * `/api/v1/watch/...` and `/apis/<group>/<version>/watch/...` are still served in 1.30 (deprecated
+ * since 1.11): a watch of the collection or, with a name, of one object; the subresources, and
+ * resources that cannot be watched (and listed, for a collection), have no such route.
  */
 export function route(target: Pick<RequestTarget, 'path' | 'segments'>, registry: ResourceRegistry): Route {
   const { path, segments } = target;
@@ -56,23 +67,29 @@ function resourceRoute(
     };
   }
   if (tail === 0) return { kind: 'api-resources', group, version };
+  const prefixLength = segments.length - tail;
+  const watchPath = segments[prefixLength] === 'watch' && tail > 1;
+  const resourceSegments = watchPath ? [...segments.slice(0, prefixLength), ...segments.slice(prefixLength + 1)] : segments;
   try {
     // The path grammar (scopes, the namespaces/<name>/<subresource> ambiguity) lives in runtime/api.
-    const p = resourcePathOf(segments, path, (g, v, resource) => {
+    const p = resourcePathOf(resourceSegments, path, (g, v, resource) => {
       const r = registry.get(g, v, resource);
       return r && { namespaced: r.namespaced, subresources: [...r.subresources] };
     });
     if (p.subpath !== undefined && p.subpath.length > 0)
       return { kind: 'not-found', message: `the server could not find the requested resource (${path})` };
-    return {
-      kind: 'resource',
-      resource: registry.get(p.group, p.version, p.resource)!,
-      namespace: p.namespace,
-      name: p.name,
-      subresource: p.subresource,
-    };
+    const resource = registry.get(p.group, p.version, p.resource)!;
+    if (watchPath && !watchable(resource, p.name, p.subresource))
+      return { kind: 'not-found', message: `the server could not find the requested resource (${path})` };
+    return { kind: 'resource', resource, namespace: p.namespace, name: p.name, subresource: p.subresource, watchPath };
   } catch (e) {
     if (isPathError(e)) return { kind: 'not-found', message: `the server could not find the requested resource (${e.message})` };
     throw e;
   }
+}
+
+/** Upstream installs a watch route for an object of a watcher, and for a collection of a watcher that also lists. */
+function watchable(r: ServedResource, name: string | undefined, subresource: string | undefined): boolean {
+  if (subresource !== undefined || !r.verbs.has('watch')) return false;
+  return name !== undefined || r.verbs.has('list');
 }

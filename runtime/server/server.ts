@@ -278,7 +278,7 @@ export class ApiServer {
         codecs: ctx.codecs,
         resource: plan.resource,
         includeObject,
-        pretty: pretty(ctx.req.query),
+        pretty: pretty(ctx.req.query, ctx.req.headers['user-agent']),
         now: ctx.settings.now,
       });
     } catch {

@@ -177,6 +177,22 @@ describe('bookmarks', () => {
     expect(next.object.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
   });
 
+  it("carry the store's revision, not the watch's last event's, from the first one: resuming from it after the history window is no 410", async () => {
+    const start = await h.currentRv();
+    // Writes to another resource move the store on; the watched collection stays quiet.
+    for (const name of ['s1', 's2', 's3']) await h.create(`/api/v1/namespaces/${h.ns}/configmaps`, { metadata: { name } });
+    const current = await h.currentRv();
+    const w = await watch({ resourceVersion: start, allowWatchBookmarks: true });
+    const bookmark = await w.next();
+    expect(bookmark.type).toBe('BOOKMARK');
+    expect(bookmark.object.metadata.resourceVersion).toBe(current);
+    w.close();
+    await h.expireHistory();
+    const resumed = await watch({ resourceVersion: bookmark.object.metadata.resourceVersion });
+    await h.createCronTab('a');
+    expect(summary([await resumed.next()])).toEqual(['ADDED a']);
+  });
+
   it('without allowWatchBookmarks: none', async () => {
     const w = await watch({ resourceVersion: await h.currentRv() });
     await sleep(200);
@@ -244,22 +260,22 @@ describe('sendInitialEvents', () => {
     expect(summary([await w.nextChange()])).toEqual(['ADDED b']);
   });
 
-  it('requires resourceVersionMatch=NotOlderThan (400), and resourceVersionMatch needs sendInitialEvents on a watch (400)', async () => {
+  it('requires resourceVersionMatch=NotOlderThan, and resourceVersionMatch needs sendInitialEvents on a watch: 422 on ListOptions as upstream', async () => {
     const rv = await h.currentRv();
-    const bad = await h.get(`${crontabs(h.ns)}${qs({ watch: 1, sendInitialEvents: true })}`);
-    expect(expectStatus(bad, 400, 'BadRequest').message).toContain(
-      'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
-    );
-    expectStatus(
-      await h.get(`${crontabs(h.ns)}${qs({ watch: 1, sendInitialEvents: true, resourceVersion: rv, resourceVersionMatch: 'Exact' })}`),
-      400,
-      'BadRequest',
-    );
-    expectStatus(
-      await h.get(`${crontabs(h.ns)}${qs({ watch: 1, resourceVersion: rv, resourceVersionMatch: 'NotOlderThan' })}`),
-      400,
-      'BadRequest',
-    );
+    const causes = async (params: Record<string, string | number | boolean>) =>
+      expectStatus(await h.get(`${crontabs(h.ns)}${qs({ watch: 1, ...params })}`), 422, 'Invalid').details.causes.map(
+        (c: { field: string; message: string }) => `${c.field}: ${c.message}`,
+      );
+    expect(await causes({ sendInitialEvents: true })).toEqual([
+      'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+    ]);
+    expect(await causes({ sendInitialEvents: true, resourceVersion: rv, resourceVersionMatch: 'Exact' })).toEqual([
+      'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+      'resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"',
+    ]);
+    expect(await causes({ resourceVersion: rv, resourceVersionMatch: 'NotOlderThan' })).toEqual([
+      'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+    ]);
   });
 });
 

@@ -1,13 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import {
-  type JsonApiObject,
-  type StatusError,
-  badRequest,
-  fieldErrorMessage,
-  fieldForbidden,
-  internalError,
-  invalid,
-} from '../api/index.js';
+import { type JsonApiObject, type StatusError, internalError } from '../api/index.js';
 import { isStoreFutureRevisionError, type Watch, type WatchEvent } from '../store/index.js';
 import type { RequestContext, Target } from './context.js';
 import { collectionPrefix, decodeObject, decodeObjects } from './objects.js';
@@ -36,7 +28,6 @@ export async function watchObjects(
 ): Promise<void> {
   const r = t.resource;
   const matcher = selectorMatcher(r, opts);
-  validateWatchOptions(opts, ctx.features.enabled('WatchList'));
   const stream = new EventStream(res, r, ctx.warnings.headerValues(), negotiated, {
     codecs: ctx.codecs,
     resource: r,
@@ -117,9 +108,11 @@ async function follow(
   const timeout = setTimeout(() => watch.close(), seconds * 1000);
   // True while the loop below waits for the store's next event (nothing is being sent).
   let idle = false;
-  // The store's revision read at the previous tick: every event at or before it has reached the
-  // watch by now (in-process stores publish as they commit; etcd's stream has had an interval).
-  let settled: number | undefined;
+  // The store's revision read at the previous tick, or when the watch started: every event at or
+  // before it has reached the watch by now (in-process stores publish as they commit; etcd's stream
+  // has had an interval). So even the first bookmark carries the store's revision, not the watch's
+  // last event's: a client resuming from it after the history window passed is not sent a 410.
+  let settled = opts.allowWatchBookmarks ? await ctx.store.currentRevision().catch(() => undefined) : undefined;
   const bookmark = async (): Promise<void> => {
     const revision = await ctx.store.currentRevision().catch(() => undefined);
     // Let an event that arrived meanwhile be taken up, so `idle` means nothing is pending.
@@ -154,36 +147,6 @@ async function follow(
     if (bookmarks) clearInterval(bookmarks);
     watch.close();
     stream.end();
-  }
-}
-
-const LIST_OPTIONS = { group: 'meta.svc.io', kind: 'ListOptions' };
-
-function validateWatchOptions(opts: ReadOptions, watchList: boolean): void {
-  const needsNotOlderThan = fieldForbidden(
-    'resourceVersionMatch',
-    'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
-  );
-  // Without the WatchList gate the spec states no code: 422 on ListOptions with every cause, as upstream.
-  if (opts.sendInitialEvents !== undefined && !watchList) {
-    throw invalid(LIST_OPTIONS, '', [
-      ...(opts.resourceVersionMatch !== 'NotOlderThan' ? [needsNotOlderThan] : []),
-      fieldForbidden('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'),
-    ]);
-  }
-  if (opts.sendInitialEvents !== undefined && opts.resourceVersionMatch !== 'NotOlderThan') {
-    throw badRequest(fieldErrorMessage(needsNotOlderThan));
-  }
-  if (opts.sendInitialEvents === undefined && opts.resourceVersionMatch !== undefined) {
-    throw badRequest(
-      fieldErrorMessage(
-        fieldForbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'),
-      ),
-    );
-  }
-  if (opts.limit !== undefined || opts.continueToken !== undefined) {
-    // The real system ignores paging on watch; a continue token is meaningless there.
-    if (opts.continueToken !== undefined) throw badRequest('continue is not supported on watch');
   }
 }
 

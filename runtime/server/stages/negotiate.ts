@@ -1,3 +1,4 @@
+import { queryBool } from '../../api/index.js';
 import type { Stage } from '../chain.js';
 import type { Target } from '../context.js';
 import { includeObjectOf, negotiateResponse } from '../media.js';
@@ -19,11 +20,11 @@ export const negotiate: Stage = {
       return next();
     }
     if (r.resource.deprecationWarning) ctx.warnings.add(r.resource.deprecationWarning);
-    const t: Target = { resource: r.resource, namespace: r.namespace, name: r.name, subresource: r.subresource };
-    ctx.target = t;
     const { method, query } = ctx.req;
-    const reading = method === 'GET' && (t.subresource === undefined || t.subresource === 'status');
-    const watching = reading && t.name === undefined && query.has('watch') && query.get('watch') !== 'false' && query.get('watch') !== '0';
+    const reading = method === 'GET' && (r.subresource === undefined || r.subresource === 'status');
+    const watching = method === 'GET' && (r.watchPath || (r.name === undefined && (queryBool(query, 'watch') ?? false)));
+    const t: Target = { resource: r.resource, namespace: r.namespace, name: r.name, subresource: r.subresource, watch: watching };
+    ctx.target = t;
     ctx.response = {
       negotiated: negotiateResponse(ctx.req.headers.accept, {
         protobuf: ctx.codecs?.supports(t.resource.apiVersion, t.resource.kind) ?? false,
