@@ -267,6 +267,52 @@ describe('runScenarios', () => {
     ]);
   });
 
+  it('asks the server for what discovery cannot say: no authorization policy and no initial events skip their scenarios, saying why', async () => {
+    const both = `
+  - id: core/authz/needs-authz
+    rule: "core-protocol.md#Verbs: get"
+    needs: [authz]
+    steps: [{ request: GET /x }]
+  - id: core/watch/needs-initial-events
+    rule: "core-protocol.md#Verbs: get"
+    needs: [send-initial-events]
+    steps: [{ request: GET /x }]
+`;
+    const permissive: Script = (req) => {
+      if (req.method === 'POST' && req.path.endsWith('/subjectaccessreviews'))
+        return { status: 201, body: { kind: 'SubjectAccessReview', status: { allowed: true, reason: 'no policy' } } };
+      if (req.path === '/api/v1/namespaces' && req.query.get('sendInitialEvents') === 'true')
+        return { status: 422, body: { kind: 'Status', code: 422, message: 'sendInitialEvents is forbidden' } };
+      if (req.path === '/x') return { status: 200, body: {} };
+      return undefined;
+    };
+    const report = await run(permissive, scenarios(both));
+    expect(report.results.map((r) => [r.id, r.outcome, r.message])).toEqual([
+      [
+        'core/authz/needs-authz',
+        'skipped',
+        'the server does not offer authz: authorization allows everything: an unknown user may read Secrets (no policy)',
+      ],
+      [
+        'core/watch/needs-initial-events',
+        'skipped',
+        'the server does not offer send-initial-events: the server refuses sendInitialEvents (422: sendInitialEvents is forbidden); is the WatchList feature gate off?',
+      ],
+    ]);
+    await server?.close();
+    await client?.close();
+    // A server that refuses the unknown user and streams initial events runs both.
+    const strict: Script = (req) => {
+      if (req.method === 'POST' && req.path.endsWith('/subjectaccessreviews'))
+        return { status: 201, body: { kind: 'SubjectAccessReview', status: { allowed: false } } };
+      if (req.path === '/api/v1/namespaces' && req.query.get('sendInitialEvents') === 'true') return { status: 200, body: '' };
+      if (req.path === '/x') return { status: 200, body: {} };
+      return undefined;
+    };
+    const ran = await run(strict, scenarios(both));
+    expect(ran.results.map((r) => r.outcome)).toEqual(['passed', 'passed']);
+  });
+
   it('applies the known-failing list: listed failures are skipped, listed passes and unused patterns fail', async () => {
     const list = parseKnownFailing('# known\ncore/verbs/broken\ncore/verbs/fixed  # now passes\ncore/verbs/gone-away\n', 'known.txt');
     const report = await run(

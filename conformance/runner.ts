@@ -16,6 +16,7 @@ import { CreatedObjects, Session } from './session.js';
 import type { Feature, Json, Outcome, RunSettings, Scenario, ScenarioResult, Tag } from './types.js';
 import type { Vars } from './vars.js';
 import { isObject } from './json.js';
+import { probeFeatures } from './probes.js';
 
 export interface RunOptions {
   client: HttpClient;
@@ -148,9 +149,17 @@ export async function discoverServed(client: HttpClient, groupVersions: Iterable
 }
 
 /** Why a scenario cannot run on this server, or undefined when it can. */
-function skipReason(s: Scenario, o: RunOptions, served: Set<string> | undefined, suffix: string): string | undefined {
+function skipReason(
+  s: Scenario,
+  o: RunOptions,
+  served: Set<string> | undefined,
+  probed: ReadonlyMap<Feature, string>,
+  suffix: string,
+): string | undefined {
   const missing = s.needs.filter((f) => !o.features.has(f));
   if (missing.length) return `the server does not offer ${missing.join(', ')} (--without)`;
+  const detected = s.needs.filter((f) => probed.has(f));
+  if (detected.length) return detected.map((f) => `the server does not offer ${f}: ${probed.get(f)}`).join('; ');
   if (served) {
     const keys = [...s.serves, ...(s.resource ? [servesKey(s.resource)] : [])].map((k) => rewriteGroupSuffix(k, suffix));
     const absent = keys.filter((k) => !served.has(k));
@@ -389,6 +398,8 @@ export async function runScenarios(o: RunOptions): Promise<RunReport> {
   const run = new Run(o);
   const selected = selectScenarios(o.scenarios, o);
   const served = await discoverServed(o.client, groupVersionsOf(selected, run.suffix));
+  const needed = new Set(selected.flatMap((s) => s.needs).filter((f) => o.features.has(f)));
+  const probed = await probeFeatures(o.client, needed, run.suffix);
   const results: ScenarioResult[] = [];
   const record = (r: ScenarioResult): void => {
     const final = applyKnownFailing(r, o.knownFailing);
@@ -397,7 +408,7 @@ export async function runScenarios(o: RunOptions): Promise<RunReport> {
   };
   const runnable: Runnable[] = [];
   selected.forEach((s, index) => {
-    const reason = skipReason(s, o, served, run.suffix);
+    const reason = skipReason(s, o, served, probed, run.suffix);
     if (reason) record({ ...baseResult(s, o.rules), outcome: 'skipped', message: reason, trace: [], millis: 0 });
     else runnable.push({ s, index });
   });
