@@ -255,8 +255,8 @@ function checkIdentity(r: ServedResource, object: JsonApiObject, request: Admiss
     throw invalidObject(r, object, [fieldInvalid('metadata.name', meta.name ?? '', 'field is immutable')]);
 }
 
-function checkTypeMeta(r: ServedResource, object: JsonApiObject): void {
-  // A body without type meta takes the endpoint's, as the real system's decoder defaults it.
+/** A body without type meta takes the endpoint's, as the real system's decoder defaults it; another is 400. */
+export function checkTypeMeta(r: ServedResource, object: JsonApiObject): void {
   object.apiVersion ??= r.apiVersion;
   object.kind ??= r.kind;
   if (object.apiVersion !== r.apiVersion) {

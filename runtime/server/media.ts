@@ -100,10 +100,11 @@ export function renderBody(body: unknown, n: Negotiated, ctx: RenderContext): st
       return encodeYaml(body);
     case 'protobuf':
       return ctx.codecs!.encode(body);
+    // Each JSON body ends with a newline, as upstream's encoder writes one.
     case 'table':
-      return JSON.stringify(tableFor(n, asTable(body, ctx)));
+      return `${JSON.stringify(tableFor(n, asTable(body, ctx)))}\n`;
     case 'json':
-      return ctx.pretty ? `${JSON.stringify(body, null, 2)}\n` : JSON.stringify(body);
+      return `${ctx.pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body)}\n`;
   }
 }
 

@@ -18,7 +18,7 @@ import { managerForWrite, update } from '../apply/index.js';
 import type { JsonObject } from '../patch/index.js';
 import { isStoreKeyExistsError } from '../store/index.js';
 import { isStaleValue } from '../encryption/index.js';
-import { admit, invalidObject } from './admission.js';
+import { admit, checkTypeMeta, invalidObject } from './admission.js';
 import type { RequestContext, Target } from './context.js';
 import type { Body, Reply } from './http.js';
 import { decodeObject, encodeObject, objectKey } from './objects.js';
@@ -105,6 +105,8 @@ export async function createObject(
   else delete meta.generation;
   // Create cannot set the status of a kind with a status subresource (upstream's PrepareForCreate).
   if (r.subresources.has('status')) delete object.status;
+  // The kind's hooks see the object as decoded, its type meta defaulted from the endpoint.
+  checkTypeMeta(r, object);
   for (const hook of ctx.hooks.of(r)) {
     hook.prepareCreate?.(object, ctx);
     await hook.prepareWrite?.(object, undefined, ctx);
@@ -199,6 +201,7 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
     if (oldMeta[key] === undefined) delete meta[key];
     else meta[key] = oldMeta[key];
   }
+  checkTypeMeta(r, next);
   for (const hook of ctx.hooks.of(r)) await hook.prepareWrite?.(next, old, ctx);
   await letOthersRun(ctx.req.raw);
   await admit(ctx, {

@@ -24,7 +24,7 @@ export const batchV1beta1Kinds: readonly KindRegistration[] = [
       verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
       subresources: ['status'],
       shortNames: ['cj'],
-      categories: [],
+      categories: ['all'],
       printerColumns: [
         { name: 'Schedule', type: 'string', jsonPath: '.spec.schedule' },
         { name: 'Suspend', type: 'boolean', jsonPath: '.spec.suspend' },

@@ -1,0 +1,163 @@
+/**
+ * The response shapes that official clients (kubectl, client-go, the Python, Ruby and JavaScript
+ * clients) read from every real server, served as a 1.30 kube-apiserver serves them, under
+ * `--group-suffix k8s.io` as those clients are used: 404 details, success Statuses, the newline
+ * after each JSON body, singular names and categories, and CRDs written without type meta.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startReferenceServer } from './reference-server.js';
+
+let server: RunningServer;
+
+beforeAll(async () => {
+  // The compiled CRD kinds go to a fresh cache, not the user's.
+  process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), 'svckit-shapes-cache-'));
+  server = await startReferenceServer({ store: 'memory', port: 0, groupSuffix: 'k8s.io' });
+});
+afterAll(() => server?.close());
+
+async function call(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
+}
+
+describe('404 Statuses', () => {
+  it('name the object a missing object was asked for; the core group is not written', async () => {
+    const res = await call('GET', '/api/v1/namespaces/default/configmaps/missing');
+    expect(res.status).toBe(404);
+    expect(res.body.details).toEqual({ name: 'missing', kind: 'configmaps' });
+    const apps = await call('GET', '/apis/apps/v1/namespaces/default/deployments/missing');
+    expect(apps.body.details).toEqual({ name: 'missing', group: 'apps', kind: 'deployments' });
+  });
+
+  it.each([
+    ['an unknown resource', '/api/v1/namespaces/default/podz'],
+    ['an unknown subresource', '/api/v1/namespaces/default/pods/x/ephemeralcontainers'],
+    ['an unknown subresource of a group', '/apis/apps/v1/namespaces/default/deployments/x/rollback'],
+    ['an unknown group version', '/apis/nope.example.io/v1'],
+  ])('carry empty details for %s, as upstream answers an unmatched route', async (_what, path) => {
+    const res = await call('GET', path);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404, details: {} });
+    expect(res.body.details).toEqual({});
+  });
+});
+
+describe('bodies', () => {
+  it('end with a newline, as upstream encoder writes one: objects, lists, errors and Tables', async () => {
+    const table = await fetch(`${server.url}/api/v1/namespaces`, {
+      headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
+    });
+    for (const text of [
+      (await call('GET', '/api/v1/namespaces/default')).text,
+      (await call('GET', '/api/v1/namespaces')).text,
+      (await call('GET', '/api/v1/namespaces/default/configmaps/missing')).text,
+      await table.text(),
+    ]) {
+      expect(text.endsWith('}\n')).toBe(true);
+      expect(text.indexOf('\n')).toBe(text.length - 1);
+    }
+  });
+
+  it('a delete that removes a core object at once answers a Status without an empty group', async () => {
+    expect((await call('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'gone' } })).status).toBe(201);
+    const res = await call('DELETE', '/api/v1/namespaces/default/configmaps/gone');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ kind: 'Status', status: 'Success' });
+    expect(Object.keys(res.body.details).sort()).toEqual(['kind', 'name', 'uid']);
+  });
+});
+
+/** Every resource (not subresource) of every served group version. */
+async function discovered(): Promise<{ groupVersion: string; name: string; kind: string; singularName: string; categories?: string[] }[]> {
+  const out = [];
+  const core = (await call('GET', '/api/v1')).body;
+  const groups = (await call('GET', '/apis')).body.groups as { preferredVersion: { groupVersion: string } }[];
+  const lists = [
+    core,
+    ...(await Promise.all(groups.map(async (g) => (await call('GET', `/apis/${g.preferredVersion.groupVersion}`)).body))),
+  ];
+  for (const list of lists) for (const r of list.resources) if (!r.name.includes('/')) out.push({ groupVersion: list.groupVersion, ...r });
+  return out;
+}
+
+describe('discovery', () => {
+  it("names each resource's singular as upstream: its kind, lowercased (priorityclass)", async () => {
+    const resources = await discovered();
+    expect(resources.find((r) => r.name === 'priorityclasses')?.singularName).toBe('priorityclass');
+    for (const r of resources) expect(`${r.groupVersion} ${r.singularName}`).toBe(`${r.groupVersion} ${r.kind.toLowerCase()}`);
+  });
+
+  it('puts in `all` and `api-extensions` what a 1.30 server puts there', async () => {
+    const resources = await discovered();
+    const inCategory = (c: string) =>
+      resources
+        .filter((r) => r.categories?.includes(c))
+        .map((r) => r.name)
+        .sort();
+    expect(inCategory('all')).toEqual(
+      [
+        'pods',
+        'services',
+        'replicationcontrollers',
+        'deployments',
+        'replicasets',
+        'statefulsets',
+        'daemonsets',
+        'jobs',
+        'cronjobs',
+        'horizontalpodautoscalers',
+        // The kit's example custom resource declares `all` too.
+        'crontabs',
+      ].sort(),
+    );
+    expect(inCategory('api-extensions')).toEqual(
+      [
+        'customresourcedefinitions',
+        'mutatingwebhookconfigurations',
+        'validatingwebhookconfigurations',
+        'validatingadmissionpolicies',
+        'validatingadmissionpolicybindings',
+      ].sort(),
+    );
+  });
+});
+
+describe('a CustomResourceDefinition', () => {
+  const crd = {
+    metadata: { name: 'gadgets.shapes.example.io' },
+    spec: {
+      group: 'shapes.example.io',
+      names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+      scope: 'Namespaced',
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }],
+    },
+  };
+
+  it('posted without apiVersion and kind takes them from the URL, with the cleanup finalizer of the served group', async () => {
+    const res = await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' });
+    expect(res.body.metadata.finalizers).toEqual(['customresourcecleanup.apiextensions.k8s.io']);
+  });
+
+  it('with another kind is refused without naming any file of the server', async () => {
+    const res = await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      ...crd,
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'Gadget',
+      metadata: { name: 'others.shapes.example.io' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('the kind in the data (Gadget) does not match the expected kind (CustomResourceDefinition)');
+    expect(res.text).not.toMatch(/\.yaml|\/definitions\/|\.cache/);
+  });
+});
