@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from './reference-server.js';
+import { startTestServer } from './test-server.js';
 
 let server: RunningServer;
 
@@ -159,5 +160,141 @@ describe('a CustomResourceDefinition', () => {
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('the kind in the data (Gadget) does not match the expected kind (CustomResourceDefinition)');
     expect(res.text).not.toMatch(/\.yaml|\/definitions\/|\.cache/);
+  });
+});
+
+const NS = '/api/v1/namespaces/default';
+
+/** A minimal valid object of each kind the delete and PUT tests write. */
+const OBJECTS: Record<string, { path: string; body: Record<string, unknown> }> = {
+  pods: { path: `${NS}/pods`, body: { spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+  services: { path: `${NS}/services`, body: { spec: { ports: [{ port: 80 }] } } },
+  serviceaccounts: { path: `${NS}/serviceaccounts`, body: {} },
+  persistentvolumes: {
+    path: '/api/v1/persistentvolumes',
+    body: { spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/pv' } } },
+  },
+  persistentvolumeclaims: {
+    path: `${NS}/persistentvolumeclaims`,
+    body: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+  },
+  resourcequotas: { path: `${NS}/resourcequotas`, body: { spec: { hard: { pods: '3' } } } },
+  storageclasses: { path: '/apis/storage.k8s.io/v1/storageclasses', body: { provisioner: 'example.io/none' } },
+  configmaps: { path: `${NS}/configmaps`, body: { data: { a: 'b' } } },
+  secrets: { path: `${NS}/secrets`, body: {} },
+  endpoints: { path: `${NS}/endpoints`, body: {} },
+  limitranges: { path: `${NS}/limitranges`, body: { spec: { limits: [{ type: 'Container', max: { cpu: '1' } }] } } },
+  events: { path: `${NS}/events`, body: { involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' } } },
+  leases: { path: '/apis/coordination.k8s.io/v1/namespaces/default/leases', body: {} },
+  roles: { path: '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles', body: {} },
+  rolebindings: {
+    path: '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings',
+    body: { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' } },
+  },
+  clusterroles: { path: '/apis/rbac.authorization.k8s.io/v1/clusterroles', body: {} },
+  clusterrolebindings: {
+    path: '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
+    body: { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'r' } },
+  },
+  priorityclasses: { path: '/apis/scheduling.k8s.io/v1/priorityclasses', body: { value: 10 } },
+  deployments: {
+    path: '/apis/apps/v1/namespaces/default/deployments',
+    body: {
+      spec: {
+        selector: { matchLabels: { app: 'x' } },
+        template: { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+      },
+    },
+  },
+};
+
+describe('DELETE', () => {
+  it.each(['pods', 'services', 'serviceaccounts', 'persistentvolumes', 'persistentvolumeclaims', 'resourcequotas', 'storageclasses'])(
+    'of %s answers the deleted object, as upstream registry (ReturnDeletedObject)',
+    async (kind) => {
+      const { path, body } = OBJECTS[kind]!;
+      const name = `del-${kind}`;
+      const made = await call('POST', path, { ...body, metadata: { name } });
+      expect(made.status, made.text).toBe(201);
+      const res = await call('DELETE', `${path}/${name}`);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.kind).not.toBe('Status');
+      expect(res.body.metadata).toMatchObject({ name, uid: made.body.metadata.uid });
+      expect((await call('GET', `${path}/${name}`)).status).toBe(404);
+    },
+  );
+
+  it.each(['configmaps', 'secrets', 'deployments', 'roles'])('of %s answers a success Status', async (kind) => {
+    const { path, body } = OBJECTS[kind]!;
+    const name = `del-${kind}`;
+    expect((await call('POST', path, { ...body, metadata: { name } })).status).toBe(201);
+    const res = await call('DELETE', `${path}/${name}`);
+    expect(res.body).toMatchObject({ kind: 'Status', status: 'Success', details: { name } });
+  });
+});
+
+describe('PUT of a missing object', () => {
+  it.each([
+    'services',
+    'serviceaccounts',
+    'endpoints',
+    'limitranges',
+    'events',
+    'leases',
+    'roles',
+    'rolebindings',
+    'clusterroles',
+    'clusterrolebindings',
+  ])('creates it for %s (201), as upstream strategy (AllowCreateOnUpdate), a resourceVersion in the body ignored', async (kind) => {
+    const { path, body } = OBJECTS[kind]!;
+    const name = `put-${kind}`;
+    const res = await call('PUT', `${path}/${name}`, { ...body, metadata: { name, resourceVersion: '12345' } });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.metadata.name).toBe(name);
+    expect(res.body.metadata.resourceVersion).not.toBe('12345');
+    expect((await call('GET', `${path}/${name}`)).status).toBe(200);
+  });
+
+  it.each(['configmaps', 'secrets', 'priorityclasses', 'deployments', 'pods'])('is 404 for %s', async (kind) => {
+    const { path, body } = OBJECTS[kind]!;
+    const res = await call('PUT', `${path}/put-${kind}`, { ...body, metadata: { name: `put-${kind}` } });
+    expect(res.status).toBe(404);
+    expect(res.body.details).toMatchObject({ name: `put-${kind}` });
+  });
+});
+
+describe('PUT that creates, under RBAC', () => {
+  it('needs `create` as well as `update`, as upstream update handler asks', async () => {
+    const rbac = await startTestServer({ users: { erin: [] } });
+    try {
+      const group = 'rbac.authorization.svc.io';
+      const binding = (role: string) => ({
+        apiVersion: `${group}/v1`,
+        kind: 'RoleBinding',
+        metadata: { name: `erin-${role}` },
+        roleRef: { apiGroup: group, kind: 'Role', name: role },
+        subjects: [{ kind: 'User', apiGroup: group, name: 'erin' }],
+      });
+      const role = (name: string, verbs: string[]) => ({
+        apiVersion: `${group}/v1`,
+        kind: 'Role',
+        metadata: { name },
+        rules: [{ apiGroups: [''], resources: ['serviceaccounts'], verbs }],
+      });
+      await rbac.install([role('updater', ['update', 'get']), binding('updater')]);
+      const put = (name: string) =>
+        fetch(`${rbac.url}/api/v1/namespaces/default/serviceaccounts/${name}`, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${rbac.token('erin')}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ metadata: { name } }),
+        });
+      const refused = await put('sa-one');
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as { message: string }).message).toContain('cannot create resource "serviceaccounts"');
+      await rbac.install([role('creator', ['create']), binding('creator')]);
+      expect((await put('sa-one')).status).toBe(201);
+    } finally {
+      await rbac.close();
+    }
   });
 });

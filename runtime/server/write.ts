@@ -26,6 +26,7 @@ import type { WriteOptions } from './query.js';
 import { readCurrent } from './read.js';
 import { letOthersRun } from './fairness.js';
 import { keepIdentity } from './object-shape.js';
+import { authorizeCreate } from './stages/index.js';
 import { nextForWrite } from './subresource.js';
 import { fromStoreError, parseRevision } from './versions.js';
 
@@ -146,7 +147,11 @@ export async function createObject(
   }
 }
 
-/** update: PUT to an object (or its status subresource) with a current resourceVersion. */
+/**
+ * update: PUT to an object (or its status subresource) with a current resourceVersion. A missing
+ * object of a kind that declares `createOnUpdate` is created (201), as upstream's AllowCreateOnUpdate:
+ * the body's resourceVersion is ignored, and the user needs `create` as well, as upstream's handler asks.
+ */
 export async function updateObject(ctx: RequestContext, t: Target, body: Body, opts: WriteOptions): Promise<Reply> {
   const r = t.resource;
   const name = t.name!;
@@ -154,6 +159,11 @@ export async function updateObject(ctx: RequestContext, t: Target, body: Body, o
   keepIdentity(t, object);
   const meta = object.metadata!;
   const current = await readCurrent(ctx, r, t.namespace, name);
+  if (!current && r.descriptor.createOnUpdate && t.subresource === undefined) {
+    await authorizeCreate(ctx);
+    delete meta.resourceVersion;
+    return createObject(ctx, { ...t, name: undefined }, body, opts);
+  }
   if (!current) throw notFound(r, name);
   const old = current.object;
   // Built-in kinds allow an unconditional update without a resourceVersion, as upstream; custom

@@ -67,6 +67,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      createOnUpdate: true,
     },
   },
   {
@@ -108,6 +109,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       conversion: [],
       selectableFields: ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'reason', 'type', 'source'],
       nameValidation: 'path-segment',
+      createOnUpdate: true,
     },
   },
   {
@@ -143,6 +145,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      createOnUpdate: true,
     },
   },
   {
@@ -268,6 +271,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      deleteReturnsObject: true,
     },
   },
   {
@@ -301,6 +305,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      deleteReturnsObject: true,
     },
   },
   {
@@ -351,6 +356,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       conversion: [],
       selectableFields: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'status.phase', 'status.podIP'],
       subresourceHandlers: { eviction: 'eviction' },
+      deleteReturnsObject: true,
     },
   },
   {
@@ -429,6 +435,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      deleteReturnsObject: true,
     },
   },
   {
@@ -507,6 +514,8 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      deleteReturnsObject: true,
+      createOnUpdate: true,
     },
   },
   {
@@ -534,6 +543,8 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       subresourceHandlers: { token: 'service-account-token' },
+      deleteReturnsObject: true,
+      createOnUpdate: true,
     },
   },
   {

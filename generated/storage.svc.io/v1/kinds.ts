@@ -118,6 +118,7 @@ export const storageV1Kinds: readonly KindRegistration[] = [
       storage: true,
       custom: false,
       conversion: [],
+      deleteReturnsObject: true,
     },
     lifecycle: { introduced: '1.24' },
   },
