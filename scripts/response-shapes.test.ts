@@ -9,14 +9,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from './reference-server.js';
+import { KUBECTL, runKubectl } from './kubectl.testing.js';
 import { startTestServer } from './test-server.js';
 
 let server: RunningServer;
+/** The server's clock: Table ages are read against it. */
+let nowMs = Date.UTC(2024, 0, 1);
 
 beforeAll(async () => {
   // The compiled CRD kinds go to a fresh cache, not the user's.
   process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), 'svckit-shapes-cache-'));
-  server = await startReferenceServer({ store: 'memory', port: 0, groupSuffix: 'k8s.io' });
+  server = await startReferenceServer({ store: 'memory', port: 0, groupSuffix: 'k8s.io', now: () => new Date(nowMs) });
 });
 afterAll(() => server?.close());
 
@@ -296,5 +299,175 @@ describe('PUT that creates, under RBAC', () => {
     } finally {
       await rbac.close();
     }
+  });
+});
+
+const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+
+/** The Table of a list (or one object): column names with their priorities, and each row's cells. */
+async function table(path: string): Promise<{ columns: string[]; rows: unknown[][] }> {
+  const res = await fetch(`${server.url}${path}?includeObject=None`, { headers: { accept: TABLE } });
+  const t = (await res.json()) as { columnDefinitions: { name: string; priority: number }[]; rows: { cells: unknown[] }[] };
+  return { columns: t.columnDefinitions.map((c) => `${c.name}${c.priority ? ' (wide)' : ''}`), rows: t.rows.map((r) => r.cells) };
+}
+
+describe('Tables, as upstream printers.go', () => {
+  const ns = '/api/v1/namespaces/printing';
+  beforeAll(async () => {
+    await call('POST', '/api/v1/namespaces', { metadata: { name: 'printing' } });
+  });
+
+  it('ConfigMap: the DATA count, and ages as kubectl shows them (3m2s, 2d3h)', async () => {
+    await call('POST', `${ns}/configmaps`, { metadata: { name: 'cm' }, data: { a: '1', b: '2' }, binaryData: { c: 'AA==' } });
+    expect(await table(`${ns}/configmaps/cm`)).toEqual({ columns: ['Name', 'Data', 'Age'], rows: [['cm', 3, '0s']] });
+    nowMs += (3 * 60 + 2) * 1000;
+    expect((await table(`${ns}/configmaps/cm`)).rows[0]![2]).toBe('3m2s');
+    nowMs += (2 * 24 + 3) * 3600 * 1000 - (3 * 60 + 2) * 1000;
+    expect((await table(`${ns}/configmaps/cm`)).rows[0]![2]).toBe('2d3h');
+  });
+
+  it('Pod: READY, STATUS, RESTARTS and the wide columns, for a Pending pod no node took and a running one that restarted', async () => {
+    const columns = [
+      'Name',
+      'Ready',
+      'Status',
+      'Restarts',
+      'Age',
+      'IP (wide)',
+      'Node (wide)',
+      'Nominated Node (wide)',
+      'Readiness Gates (wide)',
+    ];
+    const pod = (name: string, spec: Record<string, unknown> = {}) => ({
+      metadata: { name },
+      spec: {
+        containers: [
+          { name: 'a', image: 'nginx' },
+          { name: 'b', image: 'nginx' },
+        ],
+        ...spec,
+      },
+    });
+    await call('POST', `${ns}/pods`, pod('pending'));
+    const pending = await call('GET', `${ns}/pods/pending`);
+    await call('PUT', `${ns}/pods/pending/status`, {
+      ...pending.body,
+      status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] },
+    });
+    expect(await table(`${ns}/pods/pending`)).toEqual({
+      columns,
+      rows: [['pending', '0/2', 'Pending', '0', '0s', '<none>', '<none>', '<none>', '<none>']],
+    });
+
+    await call('POST', `${ns}/pods`, pod('running', { nodeName: 'node-1' }));
+    const running = await call('GET', `${ns}/pods/running`);
+    const fiveMinutesAgo = new Date(nowMs - 5 * 60 * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const put = await call('PUT', `${ns}/pods/running/status`, {
+      ...running.body,
+      status: {
+        phase: 'Running',
+        podIP: '10.0.0.5',
+        podIPs: [{ ip: '10.0.0.5' }],
+        containerStatuses: [
+          {
+            name: 'a',
+            image: 'nginx',
+            imageID: '',
+            ready: true,
+            restartCount: 2,
+            state: { running: {} },
+            lastState: { terminated: { exitCode: 1, finishedAt: fiveMinutesAgo } },
+          },
+          { name: 'b', image: 'nginx', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'CrashLoopBackOff' } } },
+        ],
+      },
+    });
+    expect(put.status, put.text).toBe(200);
+    expect((await table(`${ns}/pods/running`)).rows).toEqual([
+      ['running', '1/2', 'CrashLoopBackOff', '2 (5m ago)', '0s', '10.0.0.5', 'node-1', '<none>', '<none>'],
+    ]);
+  });
+
+  it('Service: TYPE, CLUSTER-IP, EXTERNAL-IP, PORT(S) and the wide SELECTOR', async () => {
+    await call('POST', `${ns}/services`, {
+      metadata: { name: 'web' },
+      spec: { selector: { app: 'web', tier: 'front' }, ports: [{ port: 80 }, { port: 53, protocol: 'UDP' }] },
+    });
+    const svc = (await call('GET', `${ns}/services/web`)).body;
+    expect(await table(`${ns}/services/web`)).toEqual({
+      columns: ['Name', 'Type', 'Cluster-IP', 'External-IP', 'Port(s)', 'Age', 'Selector (wide)'],
+      rows: [['web', 'ClusterIP', svc.spec.clusterIPs?.[0] ?? '<none>', '<none>', '80/TCP,53/UDP', '0s', 'app=web,tier=front']],
+    });
+  });
+
+  it('Deployment, Job, CronJob, Namespace and Secret columns', async () => {
+    const template = {
+      metadata: { labels: { app: 'web' } },
+      spec: { containers: [{ name: 'a', image: 'nginx' }], restartPolicy: 'Never' },
+    };
+    await call('POST', '/apis/apps/v1/namespaces/printing/deployments', {
+      metadata: { name: 'd' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'web' } },
+        template: { ...template, spec: { containers: template.spec.containers } },
+      },
+    });
+    expect(await table('/apis/apps/v1/namespaces/printing/deployments/d')).toEqual({
+      columns: ['Name', 'Ready', 'Up-to-date', 'Available', 'Age', 'Containers (wide)', 'Images (wide)', 'Selector (wide)'],
+      rows: [['d', '0/1', 0, 0, '0s', 'a', 'nginx', 'app=web']],
+    });
+    await call('POST', '/apis/batch/v1/namespaces/printing/cronjobs', {
+      metadata: { name: 'cj' },
+      spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template } } },
+    });
+    const cj = await table('/apis/batch/v1/namespaces/printing/cronjobs/cj');
+    expect(cj.columns).toEqual([
+      'Name',
+      'Schedule',
+      'Timezone',
+      'Suspend',
+      'Active',
+      'Last Schedule',
+      'Age',
+      'Containers (wide)',
+      'Images (wide)',
+      'Selector (wide)',
+    ]);
+    expect(cj.rows[0]!.slice(0, 7)).toEqual(['cj', '*/5 * * * *', '<none>', 'False', 0, '<none>', '0s']);
+    const job = await call('POST', '/apis/batch/v1/namespaces/printing/jobs', {
+      metadata: { name: 'j' },
+      spec: { completions: 3, template },
+    });
+    expect(job.status, job.text).toBe(201);
+    const jobs = await table('/apis/batch/v1/namespaces/printing/jobs/j');
+    expect(jobs.columns.slice(0, 4)).toEqual(['Name', 'Completions', 'Duration', 'Age']);
+    expect(jobs.rows[0]!.slice(0, 6)).toEqual(['j', '0/3', '', '0s', 'a', 'nginx']);
+    expect((await table('/api/v1/namespaces/printing')).rows).toEqual([['printing', 'Active', expect.any(String)]]);
+    await call('POST', `${ns}/secrets`, { metadata: { name: 's' }, type: 'Opaque', data: { a: 'AA==' } });
+    expect(await table(`${ns}/secrets/s`)).toEqual({ columns: ['Name', 'Type', 'Data', 'Age'], rows: [['s', 'Opaque', 1, '0s']] });
+  });
+
+  it.skipIf(!KUBECTL)('kubectl get -o wide prints them', async () => {
+    const kubeconfig = join(mkdtempSync(join(tmpdir(), 'svckit-shapes-kubectl-')), 'config');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(
+      kubeconfig,
+      `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "${server.url}"}}]\ncontexts: [{name: c, context: {cluster: c, namespace: printing}}]\ncurrent-context: c\nusers: []\n`,
+    );
+    const out = await runKubectl(['--kubeconfig', kubeconfig, 'get', 'pods', 'pending', '-o', 'wide']);
+    expect(out.stderr).toBe('');
+    expect(out.stdout.split('\n')[0]!.split(/\s{2,}/)).toEqual([
+      'NAME',
+      'READY',
+      'STATUS',
+      'RESTARTS',
+      'AGE',
+      'IP',
+      'NODE',
+      'NOMINATED NODE',
+      'READINESS GATES',
+    ]);
+    expect(out.stdout.split('\n')[1]!.split(/\s+/).slice(0, 4)).toEqual(['pending', '0/2', 'Pending', '0']);
   });
 });

@@ -40,6 +40,7 @@ export const batchV1beta1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       generation: true,
+      printer: 'cronjob',
     },
     lifecycle: { introduced: '1.8', deprecated: '1.21', removed: '1.25', replacement: 'batch/v1' },
   },

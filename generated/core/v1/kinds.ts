@@ -31,6 +31,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      printer: 'configmap',
     },
   },
   {
@@ -68,6 +69,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       createOnUpdate: true,
+      printer: 'endpoints',
     },
   },
   {
@@ -110,6 +112,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       selectableFields: ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'reason', 'type', 'source'],
       nameValidation: 'path-segment',
       createOnUpdate: true,
+      printer: 'event',
     },
   },
   {
@@ -186,6 +189,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       nameValidation: 'dns1123-label',
       subresourceHandlers: { finalize: 'finalize' },
       hooks: ['namespace-lifecycle'],
+      printer: 'namespace',
     },
   },
   {
@@ -227,6 +231,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      printer: 'node',
     },
   },
   {
@@ -357,6 +362,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       selectableFields: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'status.phase', 'status.podIP'],
       subresourceHandlers: { eviction: 'eviction' },
       deleteReturnsObject: true,
+      printer: 'pod',
     },
   },
   {
@@ -474,6 +480,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       conversion: [],
       selectableFields: ['type'],
       hooks: ['secret-string-data'],
+      printer: 'secret',
     },
   },
   {
@@ -516,6 +523,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       conversion: [],
       deleteReturnsObject: true,
       createOnUpdate: true,
+      printer: 'service',
     },
   },
   {
@@ -545,6 +553,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       subresourceHandlers: { token: 'service-account-token' },
       deleteReturnsObject: true,
       createOnUpdate: true,
+      printer: 'serviceaccount',
     },
   },
   {

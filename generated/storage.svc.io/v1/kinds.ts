@@ -69,10 +69,7 @@ export const storageV1Kinds: readonly KindRegistration[] = [
       subresources: [],
       shortNames: [],
       categories: [],
-      printerColumns: [
-        { name: 'StorageClassName', type: 'string', jsonPath: '.storageClassName' },
-        { name: 'Capacity', type: 'string', jsonPath: '.capacity' },
-      ],
+      printerColumns: [],
       served: true,
       storage: true,
       custom: false,
