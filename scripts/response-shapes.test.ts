@@ -471,3 +471,25 @@ describe('Tables, as upstream printers.go', () => {
     expect(out.stdout.split('\n')[1]!.split(/\s+/).slice(0, 4)).toEqual(['pending', '0/2', 'Pending', '0']);
   });
 });
+
+describe('labels and annotations, checked on every kind as upstream ValidateObjectMeta', () => {
+  it.each([
+    ['a key that is not a qualified name', { 'a b': 'x' }, 'metadata.labels: Invalid value: "a b": name part must consist of'],
+    ['a value that starts with a dash', { app: '-x' }, 'metadata.labels: Invalid value: "-x": a valid label must be an empty string'],
+    ['a value of 64 characters', { app: 'x'.repeat(64) }, 'must be no more than 63 characters'],
+  ])('refuse %s (422)', async (_what, labels, message) => {
+    for (const path of [`${NS}/configmaps`, '/apis/rbac.authorization.k8s.io/v1/clusterroles']) {
+      const res = await call('POST', path, { metadata: { name: 'labelled', labels } });
+      expect(res.status, res.text).toBe(422);
+      expect(res.body.message).toContain(message);
+    }
+  });
+
+  it('accept a prefixed key and an empty value; refuse annotations over 256 KiB', async () => {
+    const ok = await call('POST', `${NS}/configmaps`, { metadata: { name: 'labels-ok', labels: { 'example.com/app': 'web', empty: '' } } });
+    expect(ok.status, ok.text).toBe(201);
+    const big = await call('POST', `${NS}/configmaps`, { metadata: { name: 'annotated', annotations: { a: 'x'.repeat(256 * 1024) } } });
+    expect(big.status).toBe(422);
+    expect(big.body.details.causes).toEqual([expect.objectContaining({ reason: 'FieldValueTooLong', field: 'metadata.annotations' })]);
+  });
+});
