@@ -293,7 +293,16 @@ describe('PUT that creates, under RBAC', () => {
         });
       const refused = await put('sa-one');
       expect(refused.status).toBe(403);
-      expect(((await refused.json()) as { message: string }).message).toContain('cannot create resource "serviceaccounts"');
+      // Upstream's words, nothing appended: RBAC gives no reason for a plain no-match.
+      expect(((await refused.json()) as { message: string }).message).toBe(
+        'serviceaccounts "sa-one" is forbidden: User "erin" cannot create resource "serviceaccounts" in API group "" in the namespace "default"',
+      );
+      const review = await fetch(`${rbac.url}/apis/authorization.svc.io/v1/selfsubjectaccessreviews`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${rbac.token('erin')}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ spec: { resourceAttributes: { namespace: 'default', verb: 'delete', resource: 'pods' } } }),
+      });
+      expect(((await review.json()) as { status: unknown }).status).toEqual({ allowed: false });
       await rbac.install([role('creator', ['create']), binding('creator')]);
       expect((await put('sa-one')).status).toBe(201);
     } finally {
