@@ -278,7 +278,7 @@ describe('runScenarios', () => {
     needs: [send-initial-events]
     steps: [{ request: GET /x }]
 `;
-    const permissive: Script = (req) => {
+    const permissive: Script = (req): Scripted | undefined => {
       if (req.method === 'POST' && req.path.endsWith('/subjectaccessreviews'))
         return { status: 201, body: { kind: 'SubjectAccessReview', status: { allowed: true, reason: 'no policy' } } };
       if (req.path === '/api/v1/namespaces' && req.query.get('sendInitialEvents') === 'true')
@@ -302,7 +302,7 @@ describe('runScenarios', () => {
     await server?.close();
     await client?.close();
     // A server that refuses the unknown user and streams initial events runs both.
-    const strict: Script = (req) => {
+    const strict: Script = (req): Scripted | undefined => {
       if (req.method === 'POST' && req.path.endsWith('/subjectaccessreviews'))
         return { status: 201, body: { kind: 'SubjectAccessReview', status: { allowed: false } } };
       if (req.path === '/api/v1/namespaces' && req.query.get('sendInitialEvents') === 'true') return { status: 200, body: '' };

@@ -9,20 +9,32 @@ function isGzip(r: ProxiedResponse): boolean {
   return (r.headers['content-encoding'] ?? []).some((v) => /gzip/i.test(v));
 }
 
+/** The body as text (gzip undone). */
+export function textOf(r: ProxiedResponse): string {
+  return (isGzip(r) ? gunzipSync(r.body) : r.body).toString('utf8');
+}
+
+function endsWithNewline(r: ProxiedResponse): boolean {
+  try {
+    return textOf(r).endsWith('\n');
+  } catch {
+    return false;
+  }
+}
+
 /** The body as JSON (gzip undone), or undefined when it is not JSON. */
 export function jsonOf(r: ProxiedResponse): Json | undefined {
   try {
-    const raw = isGzip(r) ? gunzipSync(r.body) : r.body;
-    const text = raw.toString('utf8');
+    const text = textOf(r);
     return text.trim() ? (JSON.parse(text) as Json) : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** The response with this JSON body, compressed again when the original was. */
+/** The response with this JSON body, compressed again when the original was; its final newline kept. */
 export function withJson(r: ProxiedResponse, body: Json, status = r.status): ProxiedResponse {
-  const text = Buffer.from(JSON.stringify(body));
+  const text = Buffer.from(`${JSON.stringify(body)}${endsWithNewline(r) ? '\n' : ''}`);
   return {
     status,
     headers: { ...r.headers, 'content-type': r.headers['content-type'] ?? ['application/json'] },

@@ -20,6 +20,7 @@ import {
 } from './edits.js';
 import type { Mutation, ProxiedResponse, ResponseContext } from './types.js';
 import { CLIENT_MUTATIONS } from './clients.js';
+import { RESPONSE_SHAPE_MUTATIONS } from './response-shapes.js';
 import { SECURITY_MUTATIONS } from './security.js';
 import { WRITE_PATH_MUTATIONS } from './write-paths.js';
 
@@ -700,4 +701,5 @@ export const MUTATIONS: readonly Mutation[] = [
   ...authorization,
   ...SECURITY_MUTATIONS,
   ...CLIENT_MUTATIONS,
+  ...RESPONSE_SHAPE_MUTATIONS,
 ];

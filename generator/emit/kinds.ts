@@ -83,6 +83,7 @@ function writeKind(file: GeneratedFile, ctx: EmitContext, gv: GroupVersion, t: N
           conversion,
         } = kind.resource;
         const { selectableFields, nameValidation, generation, virtual, subresourceHandlers, hooks, scale } = kind.resource;
+        const { deleteReturnsObject, createOnUpdate, printer } = kind.resource;
         file.block(
           'resource: {',
           () => {
@@ -107,6 +108,9 @@ function writeKind(file: GeneratedFile, ctx: EmitContext, gv: GroupVersion, t: N
             if (Object.keys(subresourceHandlers).length > 0) file.line(`subresourceHandlers: ${tsValue(subresourceHandlers)},`);
             if (hooks.length > 0) file.line(`hooks: ${tsValue(hooks)},`);
             if (scale) file.line(`scale: ${tsValue(scale)},`);
+            if (deleteReturnsObject) file.line('deleteReturnsObject: true,');
+            if (createOnUpdate) file.line('createOnUpdate: true,');
+            if (printer !== undefined) file.line(`printer: ${tsString(printer)},`);
           },
           '},',
         );

@@ -24,6 +24,9 @@ const RESOURCE_KEYS = new Set([
   'virtual',
   'subresourceHandlers',
   'hooks',
+  'deleteReturnsObject',
+  'createOnUpdate',
+  'printer',
 ]);
 const NAME_VALIDATIONS = new Set(['dns1123-subdomain', 'dns1123-label', 'path-segment']);
 const DEFAULT_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
@@ -151,7 +154,18 @@ function readBehaviour(
   ctx: NodeContext,
   path: string,
   subresources: readonly string[],
-): Pick<ResourceInfo, 'selectableFields' | 'nameValidation' | 'generation' | 'virtual' | 'subresourceHandlers' | 'hooks'> {
+): Pick<
+  ResourceInfo,
+  | 'selectableFields'
+  | 'nameValidation'
+  | 'generation'
+  | 'virtual'
+  | 'subresourceHandlers'
+  | 'hooks'
+  | 'deleteReturnsObject'
+  | 'createOnUpdate'
+  | 'printer'
+> {
   const nameValidation = optString(rec, 'nameValidation', ctx, path);
   if (nameValidation !== undefined && !NAME_VALIDATIONS.has(nameValidation)) {
     throw new LoadError(
@@ -160,8 +174,10 @@ function readBehaviour(
       `expected dns1123-subdomain, dns1123-label or path-segment, found ${describe(nameValidation)}`,
     );
   }
-  if (rec.generation !== undefined && typeof rec.generation !== 'boolean')
-    throw new LoadError(ctx.file, joinPath(path, 'generation'), `expected true or false, found ${describe(rec.generation)}`);
+  for (const flag of ['generation', 'deleteReturnsObject', 'createOnUpdate']) {
+    if (rec[flag] !== undefined && typeof rec[flag] !== 'boolean')
+      throw new LoadError(ctx.file, joinPath(path, flag), `expected true or false, found ${describe(rec[flag])}`);
+  }
   const handlers =
     rec.subresourceHandlers === undefined ? {} : asSchema(rec.subresourceHandlers, ctx, joinPath(path, 'subresourceHandlers'));
   const subresourceHandlers: Record<string, string> = {};
@@ -173,6 +189,7 @@ function readBehaviour(
     subresourceHandlers[sub] = name;
   }
   const virtual = optString(rec, 'virtual', ctx, path);
+  const printer = optString(rec, 'printer', ctx, path);
   return {
     selectableFields: stringList(rec, 'selectableFields', ctx, path) ?? [],
     ...(nameValidation !== undefined ? { nameValidation: nameValidation as NameValidation } : {}),
@@ -180,6 +197,9 @@ function readBehaviour(
     ...(virtual !== undefined ? { virtual } : {}),
     subresourceHandlers,
     hooks: stringList(rec, 'hooks', ctx, path) ?? [],
+    ...(rec.deleteReturnsObject === true ? { deleteReturnsObject: true } : {}),
+    ...(rec.createOnUpdate === true ? { createOnUpdate: true } : {}),
+    ...(printer !== undefined ? { printer } : {}),
   };
 }
 

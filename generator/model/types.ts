@@ -200,6 +200,12 @@ export interface ResourceInfo {
   subresourceHandlers: Record<string, string>;
   /** Named lifecycle hooks the kind's writes and deletes run. */
   hooks: string[];
+  /** A delete that removes the object at once answers with the object, not a Status (upstream's ReturnDeletedObject). */
+  deleteReturnsObject?: boolean;
+  /** An update of a missing object creates it (upstream's AllowCreateOnUpdate). */
+  createOnUpdate?: boolean;
+  /** The named printer of the server's catalogue that makes the kind's Table (upstream's printers.go); printerColumns otherwise. */
+  printer?: string;
   /** Where the scale subresource reads and writes replicas (a CRD's `subresources.scale`). */
   scale?: ScalePaths;
 }

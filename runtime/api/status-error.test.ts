@@ -297,7 +297,14 @@ describe('success Statuses', () => {
       apiVersion: 'v1',
       metadata: {},
       status: 'Success',
-      details: { name: 'web', group: '', kind: 'pods', uid: 'u-1' },
+      details: { name: 'web', kind: 'pods', uid: 'u-1' },
+    });
+    // A named group stays.
+    expect(deletedStatus({ group: 'apps', resource: 'deployments' }, 'd', 'u-2').details).toEqual({
+      name: 'd',
+      group: 'apps',
+      kind: 'deployments',
+      uid: 'u-2',
     });
     expect(successStatus({ code: 201 })).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
   });

@@ -351,9 +351,13 @@ export function strictDecodingError(unknown: readonly string[], duplicates: read
   ]);
 }
 
-/** 404 for a path that names nothing served (no resource, group or document). */
+/**
+ * 404 for a path that names nothing served (no resource, subresource, group or document). Its
+ * details are present and empty, as upstream's NewGenericServerResponse answers an unmatched route:
+ * clients read `details` of every 404 (kubectl debug dereferences it).
+ */
 export function pathNotFound(message: string): StatusError {
-  return new StatusError({ code: 404, reason: 'NotFound', message });
+  return new StatusError({ code: 404, reason: 'NotFound', message, details: {} });
 }
 
 /** 410 Gone (deprecated in the real system in favour of resourceExpired). */
@@ -504,7 +508,7 @@ export function unexpectedError(error: unknown): StatusError {
 
 /** A success Status, as a delete that removed the object at once (with its details) or an eviction (with its code) answers. */
 export function successStatus(
-  init: { details?: { name: string; group: string; kind: string; uid: string | undefined }; code?: number } = {},
+  init: { details?: { name: string; group?: string; kind: string; uid: string | undefined }; code?: number } = {},
 ): Record<string, unknown> {
   return {
     kind: 'Status',
@@ -516,9 +520,12 @@ export function successStatus(
   };
 }
 
-/** A delete that removed the object at once: a success Status naming it (`kind` is the resource, as upstream). */
+/**
+ * A delete that removed the object at once: a success Status naming it (`kind` is the resource, as
+ * upstream; the core group's empty `group` omitted, as Go's omitempty drops it).
+ */
 export function deletedStatus(resource: GroupResource, name: string, uid: string | undefined): Record<string, unknown> {
-  return successStatus({ details: { name, group: resource.group, kind: resource.resource, uid } });
+  return successStatus({ details: { name, ...(resource.group ? { group: resource.group } : {}), kind: resource.resource, uid } });
 }
 
 /** 503 with the given reason as message. */

@@ -38,7 +38,7 @@ describe('AuthorizerChain', () => {
 
   it('forbids when nobody has an opinion, and a throwing authorizer has none', async () => {
     const r = await new AuthorizerChain([throwing, noOpinion]).authorize({ user, attributes });
-    expect(r).toMatchObject({ allowed: false, decision: 'NoOpinion', reason: 'broken: authorizer failed (boom); shrug: not mine' });
+    expect(r).toMatchObject({ allowed: false, decision: 'NoOpinion', reason: 'authorizer failed (boom)\nnot mine' });
     expect(r.authorizer).toBeUndefined();
   });
 

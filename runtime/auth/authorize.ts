@@ -16,6 +16,11 @@ export interface AuthorizerResult {
   readonly reason: string;
   /** A failure behind the decision (a webhook that could not be reached, a missing role). */
   readonly error?: string;
+  /**
+   * svckit's own account of a decision whose upstream reason is empty (RBAC's plain no-match):
+   * shown by `svckit auth explain`, never in a 403 or a review's status.
+   */
+  readonly explanation?: string;
 }
 
 export interface AuthorizationRequest {
@@ -73,8 +78,12 @@ export class AuthorizerChain {
         return { allowed: result.decision === 'Allow', decision: result.decision, authorizer: a.name, reason: result.reason, steps };
       }
     }
-    const reason = steps.map((s) => `${s.authorizer}: ${s.reason}${s.error ? ` (${s.error})` : ''}`).join('; ');
-    return { allowed: false, decision: 'NoOpinion', reason: reason || 'no authorizer configured', steps };
+    // Upstream's union authorizer: the non-empty reasons, one a line (RBAC gives none for a plain no-match).
+    const reason = steps
+      .map((s) => [s.reason, s.error ? `(${s.error})` : ''].filter((t) => t !== '').join(' '))
+      .filter((t) => t !== '')
+      .join('\n');
+    return { allowed: false, decision: 'NoOpinion', reason: steps.length === 0 ? 'no authorizer configured' : reason, steps };
   }
 
   /** Every authorizer's rules together; incomplete when one cannot list its rules (upstream's rule resolvers). */
@@ -130,7 +139,8 @@ export class PrivilegedGroupsAuthorizer implements Authorizer {
     const group = user.groups.find((g) => this.groups.includes(g));
     return group
       ? { decision: 'Allow', reason: `member of the privileged group ${JSON.stringify(group)}` }
-      : { decision: 'NoOpinion', reason: 'not in a privileged group' };
+      : // Upstream's privileged-groups authorizer gives no reason for anyone else.
+        { decision: 'NoOpinion', reason: '', explanation: 'not in a privileged group' };
   }
   rulesFor(user: UserInfo): RuleList {
     return user.groups.some((g) => this.groups.includes(g)) ? EVERYTHING : NOTHING;

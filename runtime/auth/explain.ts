@@ -58,8 +58,8 @@ export function formatExplanation(e: DecisionExplanation): string {
   const lines = [
     `user ${JSON.stringify(e.user)} (groups ${e.groups.join(', ') || 'none'}) identified by ${e.authenticatedBy ?? 'nobody'}${e.authenticationDetail ? ` (${e.authenticationDetail})` : ''}`,
     ...e.authenticationRejections.map((r) => `  rejected credential: ${r}`),
-    `${e.allowed ? 'allowed' : 'forbidden'}: ${e.request}${e.decidedBy ? ` by ${e.decidedBy}` : ' (no authorizer allowed it)'}: ${e.reason}`,
-    ...e.steps.map((s) => `  ${s.authorizer}: ${s.decision}: ${s.reason}${s.error ? ` (${s.error})` : ''}`),
+    `${e.allowed ? 'allowed' : 'forbidden'}: ${e.request}${e.decidedBy ? ` by ${e.decidedBy}` : ' (no authorizer allowed it)'}${e.reason ? `: ${e.reason.replaceAll('\n', '; ')}` : ''}`,
+    ...e.steps.map((s) => `  ${s.authorizer}: ${s.decision}: ${s.reason || s.explanation || ''}${s.error ? ` (${s.error})` : ''}`),
   ];
   return lines.join('\n');
 }

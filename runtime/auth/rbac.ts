@@ -160,7 +160,9 @@ export class RbacAuthorizer implements Authorizer {
     }
     return {
       decision: 'NoOpinion',
-      reason: 'RBAC: no binding grants the request',
+      // Upstream's RBAC gives no reason when no rule matched; svckit's account is for explain only.
+      reason: '',
+      explanation: 'RBAC: no binding grants the request',
       ...(problems.length > 0 ? { error: problems.join('; ') } : {}),
     };
   }

@@ -422,7 +422,7 @@ describe('loading an AuthorizationConfiguration', () => {
       authorizer: 'policy',
       reason: 'webhook says yes',
       steps: [
-        { authorizer: 'rbac', decision: 'NoOpinion', reason: 'RBAC: no binding grants the request' },
+        { authorizer: 'rbac', decision: 'NoOpinion', reason: '', explanation: 'RBAC: no binding grants the request' },
         { authorizer: 'policy', decision: 'Allow', reason: 'webhook says yes' },
       ],
     });

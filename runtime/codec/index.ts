@@ -25,7 +25,18 @@ export {
   parseMediaType,
 } from './media-types.js';
 export { negotiate } from './negotiate.js';
-export { type IncludeObject, type Table, type TableColumnDefinition, type TableOptions, type TableRow, toTable } from './table.js';
+export {
+  AGE_COLUMN_DEFINITION,
+  type IncludeObject,
+  NAME_COLUMN_DEFINITION,
+  type Table,
+  type TableColumnDefinition,
+  type TableOptions,
+  type TablePrinter,
+  type TableRow,
+  columnsPrinter,
+  toTable,
+} from './table.js';
 export { JsonPath, JsonPathError, isJsonPathError } from './json-path.js';
 export { humanDuration } from './human-duration.js';
 export { YamlBodyError, addDuplicateKeyError, decodeYaml, encodeYaml, isYamlBodyError } from './yaml.js';

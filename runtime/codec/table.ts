@@ -57,43 +57,72 @@ const CREATED_COLUMN: TableColumnDefinition = {
 };
 
 /**
- * The Table representation of objects (one for get, many for list or a watch event).
- *
- * Without printer columns: the real system's default Table, `Name` and `Created At` with the
- * creation time as RFC 3339 UTC text. With printer columns: `Name` first, then each column as the
- * real system's printer-column convertor renders it: the first JSONPath result; `string` cells
- * print it as text (Go's formatting for non-strings); `integer`, `number`, `boolean` cells keep a
- * value of that type; `date` cells show the age (`5m`, `3d`) or `<invalid>`; anything else is null.
+ * What makes a kind's Table: its columns (Name first) and each object's cells, in column order.
+ * A kind's printer computes cells as upstream's printers.go does; printer columns (JSONPath) are
+ * the other way to have one ({@link columnsPrinter}).
  */
+export interface TablePrinter {
+  columns: readonly TableColumnDefinition[];
+  cells(object: Record<string, unknown>, now: Date): unknown[];
+}
+
+/** The default Table's Name column, for printers that start with it. */
+export const NAME_COLUMN_DEFINITION: TableColumnDefinition = NAME_COLUMN;
+/** `Age` as upstream's printers declare it (the creation time's documentation, type string). */
+export const AGE_COLUMN_DEFINITION: TableColumnDefinition = { ...CREATED_COLUMN, name: 'Age', type: 'string' };
+
+/**
+ * Printer columns as a printer. Without columns: the real system's default Table, `Name` and
+ * `Created At` with the creation time as RFC 3339 UTC text. With columns: `Name` first, then each
+ * column as the real system's printer-column convertor renders it: the first JSONPath result;
+ * `string` cells print it as text (Go's formatting for non-strings); `integer`, `number`, `boolean`
+ * cells keep a value of that type; `date` cells show the age (`5m`, `3d`) or `<invalid>`; anything
+ * else is null.
+ */
+export function columnsPrinter(printerColumns: readonly PrinterColumn[]): TablePrinter {
+  if (printerColumns.length === 0)
+    return {
+      columns: [NAME_COLUMN, CREATED_COLUMN],
+      cells: (object) => {
+        const metadata = isObject(object.metadata) ? object.metadata : {};
+        return [objectName(metadata), createdAt(metadata.creationTimestamp)];
+      },
+    };
+  const paths = printerColumns.map((c) => new JsonPath(c.jsonPath));
+  return {
+    columns: [
+      NAME_COLUMN,
+      ...printerColumns.map((c) => ({
+        name: c.name,
+        type: c.type,
+        format: c.format ?? '',
+        description: c.description ?? '',
+        priority: c.priority ?? 0,
+      })),
+    ],
+    cells: (object, now) => [
+      objectName(isObject(object.metadata) ? object.metadata : {}),
+      ...printerColumns.map((c, i) => cell(c.type, paths[i]!.evaluate(object), now)),
+    ],
+  };
+}
+
+function objectName(metadata: Record<string, unknown>): string {
+  return typeof metadata.name === 'string' ? metadata.name : '';
+}
+
+/** The Table representation of objects (one for get, many for list or a watch event), by printer columns or a kind's printer. */
 export function toTable(
   objects: readonly Record<string, unknown>[],
-  printerColumns: readonly PrinterColumn[],
+  printer: readonly PrinterColumn[] | TablePrinter,
   options: TableOptions = {},
 ): Table {
   const includeObject = options.includeObject ?? 'Metadata';
   const now = (options.now ?? (() => new Date()))();
-  const paths = printerColumns.map((c) => new JsonPath(c.jsonPath));
-  const columns =
-    printerColumns.length === 0
-      ? [NAME_COLUMN, CREATED_COLUMN]
-      : [
-          NAME_COLUMN,
-          ...printerColumns.map((c) => ({
-            name: c.name,
-            type: c.type,
-            format: c.format ?? '',
-            description: c.description ?? '',
-            priority: c.priority ?? 0,
-          })),
-        ];
+  const p = 'cells' in printer ? printer : columnsPrinter(printer);
   const rows = objects.map((object): TableRow => {
     const metadata = isObject(object.metadata) ? object.metadata : {};
-    const name = typeof metadata.name === 'string' ? metadata.name : '';
-    const cells =
-      printerColumns.length === 0
-        ? [name, createdAt(metadata.creationTimestamp)]
-        : [name, ...printerColumns.map((c, i) => cell(c.type, paths[i]!.evaluate(object), now))];
-    const row: TableRow = { cells };
+    const row: TableRow = { cells: p.cells(object, now) };
     if (includeObject === 'Object') row.object = object;
     else if (includeObject === 'Metadata') row.object = { kind: 'PartialObjectMetadata', apiVersion: 'meta.svc.io/v1', metadata };
     return row;
@@ -102,7 +131,7 @@ export function toTable(
     kind: 'Table',
     apiVersion: 'meta.svc.io/v1',
     metadata: options.listMeta ? { ...options.listMeta } : singleMeta(objects),
-    columnDefinitions: options.noHeaders ? [] : columns.map((c) => ({ ...c })),
+    columnDefinitions: options.noHeaders ? [] : p.columns.map((c) => ({ ...c })),
     rows,
   };
 }

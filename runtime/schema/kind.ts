@@ -53,6 +53,12 @@ export interface ResourceDescriptor {
   subresourceHandlers?: Readonly<Record<string, string>>;
   /** Named lifecycle hooks of the server's catalogue that take part in this kind's writes and deletes. */
   hooks?: readonly string[];
+  /** A delete that removes the object at once answers with the object, not a Status (upstream's ReturnDeletedObject). */
+  deleteReturnsObject?: boolean;
+  /** An update (PUT) of a missing object creates it (upstream's AllowCreateOnUpdate). */
+  createOnUpdate?: boolean;
+  /** The named printer of the server's catalogue that makes the kind's Table (upstream's printers.go); printerColumns otherwise. */
+  printer?: string;
   /** The scale subresource's replica paths (`.spec.replicas`), as a CRD declares them. */
   scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
 }

@@ -11,6 +11,8 @@ import {
   isDNS1123Subdomain,
   isValidPathSegmentName,
   strictDecodingError,
+  validateAnnotations,
+  validateLabels,
 } from '../api/index.js';
 import { rulesRunAfter } from '../cel/index.js';
 import {
@@ -160,6 +162,7 @@ export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<J
   const errors = [
     ...collector.errors,
     ...nameErrors(r.descriptor.nameValidation, object),
+    ...labelAndAnnotationErrors(object),
     ...roundTripAnnotationErrors(r.converter, r.apiVersion, object),
   ];
   if (rulesRunAfter(r.registration, errors)) errors.push(...ctx.rules(r, object, input.old));
@@ -255,8 +258,8 @@ function checkIdentity(r: ServedResource, object: JsonApiObject, request: Admiss
     throw invalidObject(r, object, [fieldInvalid('metadata.name', meta.name ?? '', 'field is immutable')]);
 }
 
-function checkTypeMeta(r: ServedResource, object: JsonApiObject): void {
-  // A body without type meta takes the endpoint's, as the real system's decoder defaults it.
+/** A body without type meta takes the endpoint's, as the real system's decoder defaults it; another is 400. */
+export function checkTypeMeta(r: ServedResource, object: JsonApiObject): void {
   object.apiVersion ??= r.apiVersion;
   object.kind ??= r.kind;
   if (object.apiVersion !== r.apiVersion) {
@@ -292,6 +295,17 @@ function nameErrors(rule: NameValidation | undefined, object: JsonApiObject): Fi
   const name = object.metadata?.name;
   if (name === undefined || name === '') return [];
   return NAME_RULES[rule ?? 'dns1123-subdomain'](name).map((detail) => fieldInvalid('metadata.name', name, detail));
+}
+
+/**
+ * Upstream's ValidateObjectMeta on every kind: label keys qualified names and values valid label
+ * values, annotation keys qualified names and all annotations at most 256 KiB. Values that are not
+ * strings are the schema's errors already.
+ */
+function labelAndAnnotationErrors(object: JsonApiObject): FieldError[] {
+  const strings = (map: unknown) =>
+    Object.fromEntries(Object.entries(map !== null && typeof map === 'object' ? map : {}).filter(([, v]) => typeof v === 'string'));
+  return [...validateLabels(strings(object.metadata?.labels)), ...validateAnnotations(strings(object.metadata?.annotations))];
 }
 
 /** 422 Invalid for an object of `r`, named by its name (or generateName). */

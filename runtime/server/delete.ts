@@ -138,7 +138,8 @@ async function deleteCurrent(ctx: RequestContext, target: DeleteTarget, opts: De
     }
     if (namespace) ctx.hooks.namespaceChanged(namespace);
   }
-  return { status: 200, body: deletedStatus(r, name, meta.uid) };
+  // Kinds whose upstream registry returns the deleted object answer with it (kubectl prints its name either way).
+  return { status: 200, body: r.descriptor.deleteReturnsObject ? object : deletedStatus(r, name, meta.uid) };
 }
 
 /**

@@ -56,14 +56,17 @@ describe('media types', () => {
   });
 
   it('answers the default Name and Created At columns for a kind without printer columns, and includeObject=Object', async () => {
-    await createConfigMap('c');
-    const res = await h.get(`${configMaps()}/c?includeObject=Object`).set('accept', TABLE);
+    const bindings = '/apis/admissionregistration.svc.io/v1/validatingadmissionpolicybindings';
+    const binding = { metadata: { name: 'media-c' }, spec: { policyName: 'p', validationActions: ['Deny'] } };
+    const made = await h.post(bindings, binding);
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const res = await h.get(`${bindings}/media-c?includeObject=Object`).set('accept', TABLE);
     const table = JSON.parse(res.text) as Json;
     expect(table.columnDefinitions.map((c: Json) => [c.name, c.type])).toEqual([
       ['Name', 'string'],
       ['Created At', 'date'],
     ]);
-    expect(table.rows[0].object).toMatchObject({ kind: 'ConfigMap', data: { a: '1' } });
+    expect(table.rows[0].object).toMatchObject({ kind: 'ValidatingAdmissionPolicyBinding', spec: { policyName: 'p' } });
   });
 
   it('answers Protobuf with the envelope for built-in kinds', async () => {

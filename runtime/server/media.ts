@@ -14,6 +14,7 @@ import {
   negotiate,
   toTable,
 } from '../codec/index.js';
+import { builtinPrinters } from './printers/index.js';
 import type { ServedResource } from './resources.js';
 
 /** How a response is serialized, chosen from the request's Accept header. */
@@ -100,10 +101,11 @@ export function renderBody(body: unknown, n: Negotiated, ctx: RenderContext): st
       return encodeYaml(body);
     case 'protobuf':
       return ctx.codecs!.encode(body);
+    // Each JSON body ends with a newline, as upstream's encoder writes one.
     case 'table':
-      return JSON.stringify(tableFor(n, asTable(body, ctx)));
+      return `${JSON.stringify(tableFor(n, asTable(body, ctx)))}\n`;
     case 'json':
-      return ctx.pretty ? `${JSON.stringify(body, null, 2)}\n` : JSON.stringify(body);
+      return `${ctx.pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body)}\n`;
   }
 }
 
@@ -115,7 +117,9 @@ export function asTable(body: unknown, ctx: Pick<RenderContext, 'resource' | 'in
     metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
   };
   if (!ctx.resource || b.kind === 'Status') return body;
-  const columns = ctx.resource.descriptor.printerColumns;
+  const { printer, printerColumns } = ctx.resource.descriptor;
+  // A kind's named printer computes its cells as upstream's printers.go; otherwise its printer columns.
+  const columns = (printer !== undefined ? builtinPrinters[printer] : undefined) ?? printerColumns;
   const base = { includeObject: ctx.includeObject, noHeaders, now: ctx.now };
   if (Array.isArray(b.items) && b.kind === ctx.resource.listKind)
     return toTable(b.items as Record<string, unknown>[], columns, { ...base, ...(b.metadata ? { listMeta: b.metadata } : {}) });

@@ -255,7 +255,7 @@ export class ApiServer {
         return;
       }
       for (const name of res.getHeaderNames()) if (name !== 'audit-id') res.removeHeader(name);
-      const body = JSON.stringify(unexpectedError(new Error('the server failed while answering the request')).toStatus());
+      const body = `${JSON.stringify(unexpectedError(new Error('the server failed while answering the request')).toStatus())}\n`;
       res.writeHead(500, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
       res.end(body);
     } catch {
@@ -285,7 +285,7 @@ export class ApiServer {
       // Only a body the negotiated type cannot carry gets here (an error Status in Protobuf for a
       // kind without messages): JSON is what every client reads.
       negotiated = JSON_RESPONSE;
-      body = JSON.stringify(reply.body);
+      body = `${JSON.stringify(reply.body)}\n`;
     }
     const headers = { ...reply.headers };
     if (plan.compressible && reply.status < 300) {
@@ -363,7 +363,7 @@ function answerUnparsableRequest(e: Error & { code?: string }, socket: Duplex): 
     reason: tooLarge ? 'RequestHeaderFieldsTooLarge' : 'BadRequest',
     message: tooLarge ? 'the request line and headers are larger than 1 MiB' : `the request could not be parsed (${e.code ?? 'malformed'})`,
   }).toStatus();
-  const body = JSON.stringify(status);
+  const body = `${JSON.stringify(status)}\n`;
   socket.end(
     `HTTP/1.1 ${status.code} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );

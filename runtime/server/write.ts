@@ -18,7 +18,7 @@ import { managerForWrite, update } from '../apply/index.js';
 import type { JsonObject } from '../patch/index.js';
 import { isStoreKeyExistsError } from '../store/index.js';
 import { isStaleValue } from '../encryption/index.js';
-import { admit, invalidObject } from './admission.js';
+import { admit, checkTypeMeta, invalidObject } from './admission.js';
 import type { RequestContext, Target } from './context.js';
 import type { Body, Reply } from './http.js';
 import { decodeObject, encodeObject, objectKey } from './objects.js';
@@ -26,6 +26,7 @@ import type { WriteOptions } from './query.js';
 import { readCurrent } from './read.js';
 import { letOthersRun } from './fairness.js';
 import { keepIdentity } from './object-shape.js';
+import { authorizeCreate } from './stages/index.js';
 import { nextForWrite } from './subresource.js';
 import { fromStoreError, parseRevision } from './versions.js';
 
@@ -105,6 +106,8 @@ export async function createObject(
   else delete meta.generation;
   // Create cannot set the status of a kind with a status subresource (upstream's PrepareForCreate).
   if (r.subresources.has('status')) delete object.status;
+  // The kind's hooks see the object as decoded, its type meta defaulted from the endpoint.
+  checkTypeMeta(r, object);
   for (const hook of ctx.hooks.of(r)) {
     hook.prepareCreate?.(object, ctx);
     await hook.prepareWrite?.(object, undefined, ctx);
@@ -144,7 +147,11 @@ export async function createObject(
   }
 }
 
-/** update: PUT to an object (or its status subresource) with a current resourceVersion. */
+/**
+ * update: PUT to an object (or its status subresource) with a current resourceVersion. A missing
+ * object of a kind that declares `createOnUpdate` is created (201), as upstream's AllowCreateOnUpdate:
+ * the body's resourceVersion is ignored, and the user needs `create` as well, as upstream's handler asks.
+ */
 export async function updateObject(ctx: RequestContext, t: Target, body: Body, opts: WriteOptions): Promise<Reply> {
   const r = t.resource;
   const name = t.name!;
@@ -152,6 +159,11 @@ export async function updateObject(ctx: RequestContext, t: Target, body: Body, o
   keepIdentity(t, object);
   const meta = object.metadata!;
   const current = await readCurrent(ctx, r, t.namespace, name);
+  if (!current && r.descriptor.createOnUpdate && t.subresource === undefined) {
+    await authorizeCreate(ctx);
+    delete meta.resourceVersion;
+    return createObject(ctx, { ...t, name: undefined }, body, opts);
+  }
   if (!current) throw notFound(r, name);
   const old = current.object;
   // Built-in kinds allow an unconditional update without a resourceVersion, as upstream; custom
@@ -199,6 +211,7 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
     if (oldMeta[key] === undefined) delete meta[key];
     else meta[key] = oldMeta[key];
   }
+  checkTypeMeta(r, next);
   for (const hook of ctx.hooks.of(r)) await hook.prepareWrite?.(next, old, ctx);
   await letOthersRun(ctx.req.raw);
   await admit(ctx, {

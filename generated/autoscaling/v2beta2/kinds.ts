@@ -24,7 +24,7 @@ export const autoscalingV2beta2Kinds: readonly KindRegistration[] = [
       verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
       subresources: ['status'],
       shortNames: ['hpa'],
-      categories: [],
+      categories: ['all'],
       printerColumns: [
         { name: 'Reference', type: 'string', jsonPath: '.spec.scaleTargetRef.name', description: 'The scale target (kubectl shows Kind/Name; this column shows the name).' },
         { name: 'Targets', type: 'string', jsonPath: '.status.currentMetrics[*].resource.current.averageUtilization', description: 'Current against target value of each metric (computed by the server; this column shows the current average utilization of resource metrics).' },

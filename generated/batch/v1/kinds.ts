@@ -24,7 +24,7 @@ export const batchV1Kinds: readonly KindRegistration[] = [
       verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
       subresources: ['status'],
       shortNames: ['cj'],
-      categories: [],
+      categories: ['all'],
       printerColumns: [
         { name: 'Schedule', type: 'string', jsonPath: '.spec.schedule' },
         { name: 'Timezone', type: 'string', jsonPath: '.spec.timeZone' },
@@ -41,6 +41,7 @@ export const batchV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       generation: true,
+      printer: 'cronjob',
     },
     lifecycle: { introduced: '1.21' },
   },
@@ -70,7 +71,7 @@ export const batchV1Kinds: readonly KindRegistration[] = [
       verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
       subresources: ['status'],
       shortNames: [],
-      categories: [],
+      categories: ['all'],
       printerColumns: [
         { name: 'Completions', type: 'string', jsonPath: '.status.succeeded', description: 'Succeeded pods (kubectl shows succeeded/completions).' },
         { name: 'Duration', type: 'string', jsonPath: '.status.completionTime', description: 'Time required to complete the job (computed by the server from startTime and completionTime; this column shows completionTime).' },
@@ -84,6 +85,7 @@ export const batchV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       generation: true,
+      printer: 'job',
     },
     lifecycle: { introduced: '1.21' },
   },

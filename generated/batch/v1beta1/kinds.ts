@@ -24,7 +24,7 @@ export const batchV1beta1Kinds: readonly KindRegistration[] = [
       verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
       subresources: ['status'],
       shortNames: ['cj'],
-      categories: [],
+      categories: ['all'],
       printerColumns: [
         { name: 'Schedule', type: 'string', jsonPath: '.spec.schedule' },
         { name: 'Suspend', type: 'boolean', jsonPath: '.spec.suspend' },
@@ -40,6 +40,7 @@ export const batchV1beta1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       generation: true,
+      printer: 'cronjob',
     },
     lifecycle: { introduced: '1.8', deprecated: '1.21', removed: '1.25', replacement: 'batch/v1' },
   },

@@ -33,6 +33,7 @@ export const coordinationV1Kinds: readonly KindRegistration[] = [
       storage: true,
       custom: false,
       conversion: [],
+      createOnUpdate: true,
     },
     lifecycle: { introduced: '1.14' },
   },

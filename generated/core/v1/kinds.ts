@@ -31,6 +31,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      printer: 'configmap',
     },
   },
   {
@@ -67,6 +68,8 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      createOnUpdate: true,
+      printer: 'endpoints',
     },
   },
   {
@@ -108,6 +111,8 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       conversion: [],
       selectableFields: ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'reason', 'type', 'source'],
       nameValidation: 'path-segment',
+      createOnUpdate: true,
+      printer: 'event',
     },
   },
   {
@@ -143,6 +148,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      createOnUpdate: true,
     },
   },
   {
@@ -183,6 +189,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       nameValidation: 'dns1123-label',
       subresourceHandlers: { finalize: 'finalize' },
       hooks: ['namespace-lifecycle'],
+      printer: 'namespace',
     },
   },
   {
@@ -224,6 +231,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      printer: 'node',
     },
   },
   {
@@ -268,6 +276,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      deleteReturnsObject: true,
     },
   },
   {
@@ -301,6 +310,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      deleteReturnsObject: true,
     },
   },
   {
@@ -351,6 +361,8 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       conversion: [],
       selectableFields: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'status.phase', 'status.podIP'],
       subresourceHandlers: { eviction: 'eviction' },
+      deleteReturnsObject: true,
+      printer: 'pod',
     },
   },
   {
@@ -429,6 +441,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      deleteReturnsObject: true,
     },
   },
   {
@@ -467,6 +480,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       conversion: [],
       selectableFields: ['type'],
       hooks: ['secret-string-data'],
+      printer: 'secret',
     },
   },
   {
@@ -507,6 +521,9 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      deleteReturnsObject: true,
+      createOnUpdate: true,
+      printer: 'service',
     },
   },
   {
@@ -534,6 +551,9 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       subresourceHandlers: { token: 'service-account-token' },
+      deleteReturnsObject: true,
+      createOnUpdate: true,
+      printer: 'serviceaccount',
     },
   },
   {

@@ -37,6 +37,7 @@ export const eventsV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [{ path: 'note', storagePath: 'message' }, { path: 'regarding', storagePath: 'involvedObject' }, { path: 'reportingController', storagePath: 'reportingComponent' }, { path: 'deprecatedSource', storagePath: 'source' }, { path: 'deprecatedFirstTimestamp', storagePath: 'firstTimestamp' }, { path: 'deprecatedLastTimestamp', storagePath: 'lastTimestamp' }, { path: 'deprecatedCount', storagePath: 'count' }],
       nameValidation: 'path-segment',
+      createOnUpdate: true,
     },
     lifecycle: { introduced: '1.19' },
   },

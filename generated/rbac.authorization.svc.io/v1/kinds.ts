@@ -34,6 +34,7 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
       conversion: [],
       nameValidation: 'path-segment',
       hooks: ['rbac-escalation', 'clusterrole-aggregation'],
+      createOnUpdate: true,
     },
   },
   {
@@ -63,6 +64,7 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
       conversion: [],
       nameValidation: 'path-segment',
       hooks: ['rbac-escalation'],
+      createOnUpdate: true,
     },
   },
   {
@@ -109,6 +111,7 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
       conversion: [],
       nameValidation: 'path-segment',
       hooks: ['rbac-escalation'],
+      createOnUpdate: true,
     },
   },
   {
@@ -138,6 +141,7 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
       conversion: [],
       nameValidation: 'path-segment',
       hooks: ['rbac-escalation'],
+      createOnUpdate: true,
     },
   },
   {

@@ -19,7 +19,7 @@ export const schedulingV1Kinds: readonly KindRegistration[] = [
     setDefaults: defaultPriorityClass,
     resource: {
       plural: 'priorityclasses',
-      singular: 'priorityclasse',
+      singular: 'priorityclass',
       scope: 'Cluster',
       verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
       subresources: [],

@@ -26,7 +26,8 @@ function reviewStatus(d: Decision): Record<string, unknown> {
   return {
     allowed: d.allowed,
     ...(denied ? { denied: true } : {}),
-    reason: d.reason,
+    // Omitted when empty, as Go's omitempty: a plain RBAC no-match gives no reason.
+    ...(d.reason ? { reason: d.reason } : {}),
     ...(errors.length > 0 ? { evaluationError: errors.join('; ') } : {}),
   };
 }

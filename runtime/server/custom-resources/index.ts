@@ -7,20 +7,21 @@ import { type FieldError, type JsonApiObject, fieldInvalid, invalid } from '../.
 import type { CustomResourceHost, HookHost, KindHook } from '../context.js';
 import { UNPRUNED, defaultErrors, hasUnprunedDefaults } from './default-errors.js';
 import { definitionErrors, updateErrors } from './definition-errors.js';
-import { CLEANUP_FINALIZER, Registrar } from './registrar.js';
+import { Registrar, cleanupFinalizer } from './registrar.js';
 import { ruleErrors } from './rule-errors.js';
 
-export { CLEANUP_FINALIZER } from './registrar.js';
+export { cleanupFinalizer } from './registrar.js';
 export { defaultErrors } from './default-errors.js';
 export { storedDefinitionResources } from './stored-resources.js';
 
 export function customResourceDefinitions({ context, declaring }: HookHost): KindHook {
   const host = context.customResources;
   const registrar = host ? new Registrar(context, host, declaring) : undefined;
+  const cleanup = cleanupFinalizer(declaring.group);
   return {
     prepareCreate(object) {
       const meta = (object.metadata ??= {});
-      if (!meta.finalizers?.includes(CLEANUP_FINALIZER)) meta.finalizers = [...(meta.finalizers ?? []), CLEANUP_FINALIZER];
+      if (!meta.finalizers?.includes(cleanup)) meta.finalizers = [...(meta.finalizers ?? []), cleanup];
     },
     async prepareWrite(object, old) {
       const errors = definitionErrors(object);
@@ -76,7 +77,8 @@ function ownKinds<K extends { kind: string }>(crd: JsonApiObject, kinds: readonl
  */
 function loaderError(message: string): FieldError {
   const m = /^[^:]*: (\.spec\.[^:]*): (.*)$/s.exec(message);
-  if (!m) return fieldInvalid('spec', '', message);
+  // Never the cache file's path: it says nothing to the client and tells where the server keeps files.
+  if (!m) return fieldInvalid('spec', '', message.replace(/^[^\s:]*[/\\][^\s:]*: (?:\(document\): )?/, ''));
   // The loader spells extensions by its own names (`a["x-svc-validations"]`); a definition by upstream's.
   const parts = m[1]!
     .slice(1)

@@ -7,8 +7,13 @@ import { StoreFollower } from '../store-follower.js';
 import { type WebhookConversionSpec, webhookConverter } from './conversion-webhook.js';
 import { type Definition, isRecord } from './definition-errors.js';
 
-/** The finalizer that keeps a deleted definition until its objects are gone, as upstream's. */
-export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.svc.io';
+/**
+ * The finalizer that keeps a deleted definition until its objects are gone, as upstream's: named
+ * in the definitions' own group (`customresourcecleanup.apiextensions.k8s.io` under k8s.io).
+ */
+export function cleanupFinalizer(definitionsGroup: string): string {
+  return `customresourcecleanup.${definitionsGroup}`;
+}
 
 interface Condition {
   type: string;
@@ -221,13 +226,14 @@ export class Registrar {
     const spec = (crd.spec ?? {}) as Definition;
     this.withdraw(name);
     const finalizers = crd.metadata?.finalizers ?? [];
-    if (!finalizers.includes(CLEANUP_FINALIZER)) return;
+    const cleanup = cleanupFinalizer(this.definitions.group);
+    if (!finalizers.includes(cleanup)) return;
     const { store } = this.context;
     const prefix = storagePrefixOf(String(spec.group), String(spec.names?.plural), true);
     for (const item of (await store.list(prefix)).items) {
       await store.delete(item.key).catch(() => undefined); // gone already: someone else deleted it
     }
-    const rest = finalizers.filter((f) => f !== CLEANUP_FINALIZER);
+    const rest = finalizers.filter((f) => f !== cleanup);
     if (rest.length === 0) {
       await store.delete(kv.key, { expectedModRevision: kv.modRevision }).catch(() => undefined); // changed meanwhile: its event comes next
       return;
