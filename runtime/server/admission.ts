@@ -127,10 +127,11 @@ export function admissionRequest(
 export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<JsonApiObject> {
   const { resource: r } = input;
   checkTypeMeta(r, input.object);
+  // Built-in kinds are Go types stored as Protobuf: an empty map or list, or the zero of a
+  // non-pointer field, is absent (not custom resources); so defaults then fill it, as Go's do.
+  if (!r.descriptor.custom) omitEmpty(input.object, r.registration.schema);
   // Defaults with the version's write rules (a zero its round-trip annotation keeps, read-only fields).
   r.converter.setDefaults(r.registration, input.object, input.old);
-  // Built-in kinds are Go types stored as Protobuf: an empty map or list is absent (not custom resources).
-  if (!r.descriptor.custom) omitEmpty(input.object, r.registration.schema);
   const meta = input.object.metadata ?? {};
   const request = admissionRequest(ctx, {
     resource: r,

@@ -51,6 +51,7 @@ export const CronJobSpecSchema: ObjectSchema = {
       name: 'concurrencyPolicy',
       schema: { type: 'string', default: 'Allow', enum: ['Allow', 'Forbid', 'Replace'] },
       proto: 3,
+      zeroIsUnset: true,
     },
     { name: 'suspend', schema: { type: 'boolean', default: false }, proto: 4 },
     {
@@ -115,8 +116,8 @@ export const JobConditionSchema: ObjectSchema = {
     },
     { name: 'lastProbeTime', schema: { type: 'date-time' }, proto: 3 },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 4 },
-    { name: 'reason', schema: { type: 'string' }, proto: 5 },
-    { name: 'message', schema: { type: 'string' }, proto: 6 },
+    { name: 'reason', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
   ],
 };
 
@@ -209,11 +210,11 @@ export const JobStatusSchema: ObjectSchema = {
     },
     { name: 'startTime', schema: { type: 'date-time' }, proto: 2 },
     { name: 'completionTime', schema: { type: 'date-time' }, proto: 3 },
-    { name: 'active', schema: { type: 'integer', format: 'int32' }, proto: 4 },
-    { name: 'succeeded', schema: { type: 'integer', format: 'int32' }, proto: 5 },
-    { name: 'failed', schema: { type: 'integer', format: 'int32' }, proto: 6 },
+    { name: 'active', schema: { type: 'integer', format: 'int32' }, proto: 4, zeroIsUnset: true },
+    { name: 'succeeded', schema: { type: 'integer', format: 'int32' }, proto: 5, zeroIsUnset: true },
+    { name: 'failed', schema: { type: 'integer', format: 'int32' }, proto: 6, zeroIsUnset: true },
     { name: 'terminating', schema: { type: 'integer', format: 'int32' }, proto: 11 },
-    { name: 'completedIndexes', schema: { type: 'string' }, proto: 7 },
+    { name: 'completedIndexes', schema: { type: 'string' }, proto: 7, zeroIsUnset: true },
     { name: 'failedIndexes', schema: { type: 'string' }, proto: 10 },
     {
       name: 'uncountedTerminatedPods',

@@ -22,8 +22,8 @@ export const CSIPersistentVolumeSourceSchema: ObjectSchema = {
   fields: [
     { name: 'driver', schema: { type: 'string' }, required: true, proto: 1 },
     { name: 'volumeHandle', schema: { type: 'string' }, required: true, proto: 2 },
-    { name: 'readOnly', schema: { type: 'boolean' }, proto: 3 },
-    { name: 'fsType', schema: { type: 'string' }, proto: 4 },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 3, zeroIsUnset: true },
+    { name: 'fsType', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
     { name: 'volumeAttributes', schema: { type: 'map', values: { type: 'string' } }, proto: 5 },
     {
       name: 'controllerPublishSecretRef',
@@ -85,7 +85,7 @@ export const ConfigMapEnvSourceSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.ConfigMapEnvSource',
   fields: [
-    { name: 'name', schema: { type: 'string' }, embeddedProto: 1 },
+    { name: 'name', schema: { type: 'string' }, embeddedProto: 1, zeroIsUnset: true },
     { name: 'optional', schema: { type: 'boolean' }, proto: 2 },
   ],
 };
@@ -95,7 +95,7 @@ export const ConfigMapKeySelectorSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.ConfigMapKeySelector',
   fields: [
-    { name: 'name', schema: { type: 'string' }, embeddedProto: 1 },
+    { name: 'name', schema: { type: 'string' }, embeddedProto: 1, zeroIsUnset: true },
     { name: 'key', schema: { type: 'string' }, required: true, proto: 2 },
     { name: 'optional', schema: { type: 'boolean' }, proto: 3 },
   ],
@@ -124,7 +124,7 @@ export const ConfigMapVolumeSourceSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.ConfigMapVolumeSource',
   fields: [
-    { name: 'name', schema: { type: 'string' }, embeddedProto: 1 },
+    { name: 'name', schema: { type: 'string' }, embeddedProto: 1, zeroIsUnset: true },
     {
       name: 'items',
       schema: { type: 'list', items: { type: 'ref', ref: () => KeyToPathSchema }, listType: 'atomic' },
@@ -150,14 +150,14 @@ export const ContainerSchema: ObjectSchema = {
       required: true,
       proto: 1,
     },
-    { name: 'image', schema: { type: 'string' }, proto: 2 },
+    { name: 'image', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
     {
       name: 'command',
       schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
       proto: 3,
     },
     { name: 'args', schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' }, proto: 4 },
-    { name: 'workingDir', schema: { type: 'string' }, proto: 5 },
+    { name: 'workingDir', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
     {
       name: 'ports',
       schema: {
@@ -207,6 +207,7 @@ export const ContainerSchema: ObjectSchema = {
       name: 'imagePullPolicy',
       schema: { type: 'string', enum: ['Always', 'Never', 'IfNotPresent'] },
       proto: 14,
+      zeroIsUnset: true,
     },
   ],
 };
@@ -217,7 +218,12 @@ export const ContainerImageSchema: ObjectSchema = {
   typeName: 'core.v1.ContainerImage',
   fields: [
     { name: 'names', schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' }, proto: 1 },
-    { name: 'sizeBytes', schema: { type: 'integer', format: 'int64', minimum: 0 }, proto: 2 },
+    {
+      name: 'sizeBytes',
+      schema: { type: 'integer', format: 'int64', minimum: 0 },
+      proto: 2,
+      zeroIsUnset: true,
+    },
   ],
 };
 
@@ -226,11 +232,12 @@ export const ContainerPortSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.ContainerPort',
   fields: [
-    { name: 'name', schema: { type: 'string', maxLength: 15 }, proto: 1 },
+    { name: 'name', schema: { type: 'string', maxLength: 15 }, proto: 1, zeroIsUnset: true },
     {
       name: 'hostPort',
       schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 65535 },
       proto: 2,
+      zeroIsUnset: true,
     },
     {
       name: 'containerPort',
@@ -244,7 +251,7 @@ export const ContainerPortSchema: ObjectSchema = {
       proto: 4,
       defaultZeroIsUnset: true,
     },
-    { name: 'hostIP', schema: { type: 'string' }, proto: 5 },
+    { name: 'hostIP', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
   ],
 };
 
@@ -275,12 +282,12 @@ export const ContainerStateTerminatedSchema: ObjectSchema = {
   typeName: 'core.v1.ContainerStateTerminated',
   fields: [
     { name: 'exitCode', schema: { type: 'integer', format: 'int32' }, required: true, proto: 1 },
-    { name: 'signal', schema: { type: 'integer', format: 'int32' }, proto: 2 },
-    { name: 'reason', schema: { type: 'string' }, proto: 3 },
-    { name: 'message', schema: { type: 'string' }, proto: 4 },
+    { name: 'signal', schema: { type: 'integer', format: 'int32' }, proto: 2, zeroIsUnset: true },
+    { name: 'reason', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
     { name: 'startedAt', schema: { type: 'date-time' }, proto: 5 },
     { name: 'finishedAt', schema: { type: 'date-time' }, proto: 6 },
-    { name: 'containerID', schema: { type: 'string' }, proto: 7 },
+    { name: 'containerID', schema: { type: 'string' }, proto: 7, zeroIsUnset: true },
   ],
 };
 
@@ -289,8 +296,8 @@ export const ContainerStateWaitingSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.ContainerStateWaiting',
   fields: [
-    { name: 'reason', schema: { type: 'string' }, proto: 1 },
-    { name: 'message', schema: { type: 'string' }, proto: 2 },
+    { name: 'reason', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
   ],
 };
 
@@ -311,7 +318,7 @@ export const ContainerStatusSchema: ObjectSchema = {
     },
     { name: 'image', schema: { type: 'string' }, required: true, proto: 6 },
     { name: 'imageID', schema: { type: 'string' }, required: true, proto: 7 },
-    { name: 'containerID', schema: { type: 'string' }, proto: 8 },
+    { name: 'containerID', schema: { type: 'string' }, proto: 8, zeroIsUnset: true },
     { name: 'started', schema: { type: 'boolean' }, proto: 9 },
   ],
 };
@@ -335,7 +342,7 @@ export const EmptyDirVolumeSourceSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.EmptyDirVolumeSource',
   fields: [
-    { name: 'medium', schema: { type: 'string' }, proto: 1 },
+    { name: 'medium', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     { name: 'sizeLimit', schema: { type: 'quantity' }, proto: 2 },
   ],
 };
@@ -346,7 +353,7 @@ export const EndpointAddressSchema: ObjectSchema = {
   typeName: 'core.v1.EndpointAddress',
   fields: [
     { name: 'ip', schema: { type: 'string' }, required: true, proto: 1 },
-    { name: 'hostname', schema: { type: 'string' }, proto: 3 },
+    { name: 'hostname', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
     { name: 'nodeName', schema: { type: 'string' }, proto: 4 },
     { name: 'targetRef', schema: { type: 'ref', ref: () => ObjectReferenceSchema }, proto: 2 },
   ],
@@ -357,7 +364,7 @@ export const EndpointPortSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.EndpointPort',
   fields: [
-    { name: 'name', schema: { type: 'string' }, proto: 1 },
+    { name: 'name', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     {
       name: 'port',
       schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 65535 },
@@ -368,6 +375,7 @@ export const EndpointPortSchema: ObjectSchema = {
       name: 'protocol',
       schema: { type: 'string', default: 'TCP', enum: ['TCP', 'UDP', 'SCTP'] },
       proto: 3,
+      zeroIsUnset: true,
     },
     { name: 'appProtocol', schema: { type: 'string' }, proto: 4 },
   ],
@@ -434,7 +442,7 @@ export const EnvFromSourceSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.EnvFromSource',
   fields: [
-    { name: 'prefix', schema: { type: 'string' }, proto: 1 },
+    { name: 'prefix', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     { name: 'configMapRef', schema: { type: 'ref', ref: () => ConfigMapEnvSourceSchema }, proto: 2 },
     { name: 'secretRef', schema: { type: 'ref', ref: () => SecretEnvSourceSchema }, proto: 3 },
   ],
@@ -447,7 +455,7 @@ export const EnvVarSchema: ObjectSchema = {
   typeName: 'core.v1.EnvVar',
   fields: [
     { name: 'name', schema: { type: 'string', minLength: 1 }, required: true, proto: 1 },
-    { name: 'value', schema: { type: 'string' }, proto: 2 },
+    { name: 'value', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
     { name: 'valueFrom', schema: { type: 'ref', ref: () => EnvVarSourceSchema }, proto: 3 },
   ],
   rules: [{ rule: "!has(self.valueFrom) || !has(self.value) || self.value == ''", message: 'valueFrom may not be set when value is not empty' }],
@@ -493,16 +501,21 @@ export const EventSchema: ObjectSchema = {
       required: true,
       proto: 2,
     },
-    { name: 'reason', schema: { type: 'string' }, proto: 3 },
-    { name: 'message', schema: { type: 'string' }, proto: 4 },
+    { name: 'reason', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
     { name: 'source', schema: { type: 'ref', ref: () => EventSourceSchema }, proto: 5 },
     { name: 'firstTimestamp', schema: { type: 'date-time' }, proto: 6 },
     { name: 'lastTimestamp', schema: { type: 'date-time' }, proto: 7 },
-    { name: 'count', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 8 },
-    { name: 'type', schema: { type: 'string' }, proto: 9 },
+    {
+      name: 'count',
+      schema: { type: 'integer', format: 'int32', minimum: 0 },
+      proto: 8,
+      zeroIsUnset: true,
+    },
+    { name: 'type', schema: { type: 'string' }, proto: 9, zeroIsUnset: true },
     { name: 'eventTime', schema: { type: 'date-time' }, proto: 10 },
     { name: 'series', schema: { type: 'ref', ref: () => EventSeriesSchema }, proto: 11 },
-    { name: 'action', schema: { type: 'string' }, proto: 12 },
+    { name: 'action', schema: { type: 'string' }, proto: 12, zeroIsUnset: true },
     { name: 'related', schema: { type: 'ref', ref: () => ObjectReferenceSchema }, proto: 13 },
     { name: 'reportingComponent', schema: { type: 'string' }, proto: 14 },
     { name: 'reportingInstance', schema: { type: 'string' }, proto: 15 },
@@ -531,7 +544,12 @@ export const EventSeriesSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.EventSeries',
   fields: [
-    { name: 'count', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 1 },
+    {
+      name: 'count',
+      schema: { type: 'integer', format: 'int32', minimum: 0 },
+      proto: 1,
+      zeroIsUnset: true,
+    },
     { name: 'lastObservedTime', schema: { type: 'date-time' }, proto: 2 },
   ],
 };
@@ -541,8 +559,8 @@ export const EventSourceSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.EventSource',
   fields: [
-    { name: 'component', schema: { type: 'string' }, proto: 1 },
-    { name: 'host', schema: { type: 'string' }, proto: 2 },
+    { name: 'component', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'host', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
   ],
 };
 
@@ -579,9 +597,9 @@ export const HTTPGetActionSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.HTTPGetAction',
   fields: [
-    { name: 'path', schema: { type: 'string' }, proto: 1 },
+    { name: 'path', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     { name: 'port', schema: { type: 'int-or-string' }, required: true, proto: 2 },
-    { name: 'host', schema: { type: 'string' }, proto: 3 },
+    { name: 'host', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
     {
       name: 'scheme',
       schema: { type: 'string', default: 'HTTP', enum: ['HTTP', 'HTTPS'] },
@@ -706,8 +724,8 @@ export const LoadBalancerIngressSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.LoadBalancerIngress',
   fields: [
-    { name: 'ip', schema: { type: 'string' }, proto: 1 },
-    { name: 'hostname', schema: { type: 'string' }, proto: 2 },
+    { name: 'ip', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'hostname', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
   ],
 };
 
@@ -729,7 +747,7 @@ export const LocalObjectReferenceSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.LocalObjectReference',
   fields: [
-    { name: 'name', schema: { type: 'string' }, proto: 1 },
+    { name: 'name', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
   ],
   structType: 'atomic',
 };
@@ -749,7 +767,7 @@ export const ModifyVolumeStatusSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.ModifyVolumeStatus',
   fields: [
-    { name: 'targetVolumeAttributesClassName', schema: { type: 'string' }, proto: 1 },
+    { name: 'targetVolumeAttributesClassName', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     { name: 'status', schema: { type: 'string' }, proto: 2 },
   ],
 };
@@ -761,7 +779,7 @@ export const NFSVolumeSourceSchema: ObjectSchema = {
   fields: [
     { name: 'server', schema: { type: 'string' }, required: true, proto: 1 },
     { name: 'path', schema: { type: 'string' }, required: true, proto: 2 },
-    { name: 'readOnly', schema: { type: 'boolean' }, proto: 3 },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 3, zeroIsUnset: true },
   ],
 };
 
@@ -791,8 +809,8 @@ export const NamespaceConditionSchema: ObjectSchema = {
       proto: 2,
     },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 4 },
-    { name: 'reason', schema: { type: 'string' }, proto: 5 },
-    { name: 'message', schema: { type: 'string' }, proto: 6 },
+    { name: 'reason', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
   ],
 };
 
@@ -916,8 +934,8 @@ export const NodeConditionSchema: ObjectSchema = {
     },
     { name: 'lastHeartbeatTime', schema: { type: 'date-time' }, proto: 3 },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 4 },
-    { name: 'reason', schema: { type: 'string' }, proto: 5 },
-    { name: 'message', schema: { type: 'string' }, proto: 6 },
+    { name: 'reason', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
   ],
 };
 
@@ -1015,15 +1033,15 @@ export const NodeSpecSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.NodeSpec',
   fields: [
-    { name: 'podCIDR', schema: { type: 'string' }, proto: 1 },
+    { name: 'podCIDR', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     {
       name: 'podCIDRs',
       schema: { type: 'list', items: { type: 'string' }, listType: 'set', maxItems: 2 },
       proto: 7,
       patchStrategy: 'merge',
     },
-    { name: 'providerID', schema: { type: 'string' }, proto: 3 },
-    { name: 'unschedulable', schema: { type: 'boolean' }, proto: 4 },
+    { name: 'providerID', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'unschedulable', schema: { type: 'boolean' }, proto: 4, zeroIsUnset: true },
     {
       name: 'taints',
       schema: { type: 'list', items: { type: 'ref', ref: () => TaintSchema }, listType: 'atomic' },
@@ -1045,6 +1063,7 @@ export const NodeStatusSchema: ObjectSchema = {
       schema: { type: 'string', enum: ['Pending', 'Running', 'Terminated'] },
       proto: 3,
       deprecated: 'read the Ready condition instead.',
+      zeroIsUnset: true,
     },
     {
       name: 'conditions',
@@ -1120,12 +1139,12 @@ export const ObjectReferenceSchema: ObjectSchema = {
   typeName: 'core.v1.ObjectReference',
   fields: [
     { name: 'kind', schema: { type: 'string' }, proto: 1 },
-    { name: 'namespace', schema: { type: 'string' }, proto: 2 },
-    { name: 'name', schema: { type: 'string' }, proto: 3 },
-    { name: 'uid', schema: { type: 'string' }, proto: 4 },
+    { name: 'namespace', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
+    { name: 'name', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'uid', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
     { name: 'apiVersion', schema: { type: 'string' }, proto: 5 },
-    { name: 'resourceVersion', schema: { type: 'string' }, proto: 6 },
-    { name: 'fieldPath', schema: { type: 'string' }, proto: 7 },
+    { name: 'resourceVersion', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
+    { name: 'fieldPath', schema: { type: 'string' }, proto: 7, zeroIsUnset: true },
   ],
   structType: 'atomic',
 };
@@ -1180,8 +1199,8 @@ export const PersistentVolumeClaimConditionSchema: ObjectSchema = {
     },
     { name: 'lastProbeTime', schema: { type: 'date-time' }, proto: 3 },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 4 },
-    { name: 'reason', schema: { type: 'string' }, proto: 5 },
-    { name: 'message', schema: { type: 'string' }, proto: 6 },
+    { name: 'reason', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
   ],
 };
 
@@ -1222,7 +1241,7 @@ export const PersistentVolumeClaimSpecSchema: ObjectSchema = {
       schema: { type: 'ref', ref: () => VolumeResourceRequirementsSchema },
       proto: 2,
     },
-    { name: 'volumeName', schema: { type: 'string' }, proto: 3 },
+    { name: 'volumeName', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
     { name: 'storageClassName', schema: { type: 'string' }, proto: 5 },
     {
       name: 'volumeMode',
@@ -1245,7 +1264,12 @@ export const PersistentVolumeClaimStatusSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.PersistentVolumeClaimStatus',
   fields: [
-    { name: 'phase', schema: { type: 'string', enum: ['Pending', 'Bound', 'Lost'] }, proto: 1 },
+    {
+      name: 'phase',
+      schema: { type: 'string', enum: ['Pending', 'Bound', 'Lost'] },
+      proto: 1,
+      zeroIsUnset: true,
+    },
     {
       name: 'accessModes',
       schema: {
@@ -1289,7 +1313,7 @@ export const PersistentVolumeClaimVolumeSourceSchema: ObjectSchema = {
   typeName: 'core.v1.PersistentVolumeClaimVolumeSource',
   fields: [
     { name: 'claimName', schema: { type: 'string' }, required: true, proto: 1 },
-    { name: 'readOnly', schema: { type: 'boolean' }, proto: 2 },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 2, zeroIsUnset: true },
   ],
 };
 
@@ -1354,8 +1378,9 @@ export const PersistentVolumeSpecSchema: ObjectSchema = {
       name: 'persistentVolumeReclaimPolicy',
       schema: { type: 'string', default: 'Retain', enum: ['Retain', 'Delete', 'Recycle'] },
       proto: 5,
+      zeroIsUnset: true,
     },
-    { name: 'storageClassName', schema: { type: 'string' }, proto: 6 },
+    { name: 'storageClassName', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
     {
       name: 'mountOptions',
       schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
@@ -1381,9 +1406,10 @@ export const PersistentVolumeStatusSchema: ObjectSchema = {
       name: 'phase',
       schema: { type: 'string', enum: ['Pending', 'Available', 'Bound', 'Released', 'Failed'] },
       proto: 1,
+      zeroIsUnset: true,
     },
-    { name: 'message', schema: { type: 'string' }, proto: 2 },
-    { name: 'reason', schema: { type: 'string' }, proto: 3 },
+    { name: 'message', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
+    { name: 'reason', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
     { name: 'lastPhaseTransitionTime', schema: { type: 'date-time' }, proto: 4 },
   ],
 };
@@ -1480,8 +1506,8 @@ export const PodConditionSchema: ObjectSchema = {
     },
     { name: 'lastProbeTime', schema: { type: 'date-time' }, proto: 3 },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 4 },
-    { name: 'reason', schema: { type: 'string' }, proto: 5 },
-    { name: 'message', schema: { type: 'string' }, proto: 6 },
+    { name: 'reason', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
   ],
 };
 
@@ -1585,10 +1611,10 @@ export const PodSpecSchema: ObjectSchema = {
       schema: { type: 'map', values: { type: 'string' }, mapType: 'atomic' },
       proto: 7,
     },
-    { name: 'serviceAccountName', schema: { type: 'string' }, proto: 8 },
+    { name: 'serviceAccountName', schema: { type: 'string' }, proto: 8, zeroIsUnset: true },
     { name: 'automountServiceAccountToken', schema: { type: 'boolean' }, proto: 21 },
-    { name: 'nodeName', schema: { type: 'string' }, proto: 10 },
-    { name: 'hostNetwork', schema: { type: 'boolean' }, proto: 11 },
+    { name: 'nodeName', schema: { type: 'string' }, proto: 10, zeroIsUnset: true },
+    { name: 'hostNetwork', schema: { type: 'boolean' }, proto: 11, zeroIsUnset: true },
     {
       name: 'imagePullSecrets',
       schema: {
@@ -1601,8 +1627,8 @@ export const PodSpecSchema: ObjectSchema = {
       patchStrategy: 'merge',
       patchMergeKey: 'name',
     },
-    { name: 'hostname', schema: { type: 'string' }, proto: 16 },
-    { name: 'subdomain', schema: { type: 'string' }, proto: 17 },
+    { name: 'hostname', schema: { type: 'string' }, proto: 16, zeroIsUnset: true },
+    { name: 'subdomain', schema: { type: 'string' }, proto: 17, zeroIsUnset: true },
     { name: 'affinity', schema: { type: 'ref', ref: () => AffinitySchema }, proto: 18 },
     {
       name: 'schedulerName',
@@ -1615,7 +1641,7 @@ export const PodSpecSchema: ObjectSchema = {
       schema: { type: 'list', items: { type: 'ref', ref: () => TolerationSchema }, listType: 'atomic' },
       proto: 22,
     },
-    { name: 'priorityClassName', schema: { type: 'string' }, proto: 24 },
+    { name: 'priorityClassName', schema: { type: 'string' }, proto: 24, zeroIsUnset: true },
     { name: 'priority', schema: { type: 'integer', format: 'int32' }, proto: 25 },
     {
       name: 'topologySpreadConstraints',
@@ -1642,6 +1668,7 @@ export const PodStatusSchema: ObjectSchema = {
       name: 'phase',
       schema: { type: 'string', enum: ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] },
       proto: 1,
+      zeroIsUnset: true,
     },
     {
       name: 'conditions',
@@ -1655,11 +1682,11 @@ export const PodStatusSchema: ObjectSchema = {
       patchStrategy: 'merge',
       patchMergeKey: 'type',
     },
-    { name: 'message', schema: { type: 'string' }, proto: 3 },
-    { name: 'reason', schema: { type: 'string' }, proto: 4 },
-    { name: 'nominatedNodeName', schema: { type: 'string' }, proto: 11 },
-    { name: 'hostIP', schema: { type: 'string' }, proto: 5 },
-    { name: 'podIP', schema: { type: 'string' }, proto: 6 },
+    { name: 'message', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'reason', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'nominatedNodeName', schema: { type: 'string' }, proto: 11, zeroIsUnset: true },
+    { name: 'hostIP', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+    { name: 'podIP', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
     {
       name: 'podIPs',
       schema: {
@@ -1688,6 +1715,7 @@ export const PodStatusSchema: ObjectSchema = {
       name: 'qosClass',
       schema: { type: 'string', enum: ['Guaranteed', 'Burstable', 'BestEffort'] },
       proto: 9,
+      zeroIsUnset: true,
     },
   ],
   rules: [{ rule: '!has(self.podIPs) || size(self.podIPs) == 0 || !has(self.podIP) || self.podIPs[0].ip == self.podIP', message: 'the first entry of podIPs must match podIP' }],
@@ -1732,7 +1760,12 @@ export const ProbeSchema: ObjectSchema = {
     { name: 'httpGet', schema: { type: 'ref', ref: () => HTTPGetActionSchema }, embeddedProto: 1 },
     { name: 'tcpSocket', schema: { type: 'ref', ref: () => TCPSocketActionSchema }, embeddedProto: 1 },
     { name: 'grpc', schema: { type: 'ref', ref: () => GRPCActionSchema }, embeddedProto: 1 },
-    { name: 'initialDelaySeconds', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 2 },
+    {
+      name: 'initialDelaySeconds',
+      schema: { type: 'integer', format: 'int32', minimum: 0 },
+      proto: 2,
+      zeroIsUnset: true,
+    },
     {
       name: 'timeoutSeconds',
       schema: { type: 'integer', format: 'int32', default: 1, minimum: 1 },
@@ -1809,8 +1842,8 @@ export const ReplicationControllerConditionSchema: ObjectSchema = {
       proto: 2,
     },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 3 },
-    { name: 'reason', schema: { type: 'string' }, proto: 4 },
-    { name: 'message', schema: { type: 'string' }, proto: 5 },
+    { name: 'reason', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
   ],
 };
 
@@ -1837,7 +1870,12 @@ export const ReplicationControllerSpecSchema: ObjectSchema = {
   typeName: 'core.v1.ReplicationControllerSpec',
   fields: [
     { name: 'replicas', schema: { type: 'integer', format: 'int32', default: 1, minimum: 0 }, proto: 1 },
-    { name: 'minReadySeconds', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 4 },
+    {
+      name: 'minReadySeconds',
+      schema: { type: 'integer', format: 'int32', minimum: 0 },
+      proto: 4,
+      zeroIsUnset: true,
+    },
     {
       name: 'selector',
       schema: { type: 'map', values: { type: 'string' }, mapType: 'atomic' },
@@ -1853,10 +1891,25 @@ export const ReplicationControllerStatusSchema: ObjectSchema = {
   typeName: 'core.v1.ReplicationControllerStatus',
   fields: [
     { name: 'replicas', schema: { type: 'integer', format: 'int32' }, proto: 1 },
-    { name: 'fullyLabeledReplicas', schema: { type: 'integer', format: 'int32' }, proto: 2 },
-    { name: 'readyReplicas', schema: { type: 'integer', format: 'int32' }, proto: 4 },
-    { name: 'availableReplicas', schema: { type: 'integer', format: 'int32' }, proto: 5 },
-    { name: 'observedGeneration', schema: { type: 'integer', format: 'int64' }, proto: 3 },
+    {
+      name: 'fullyLabeledReplicas',
+      schema: { type: 'integer', format: 'int32' },
+      proto: 2,
+      zeroIsUnset: true,
+    },
+    { name: 'readyReplicas', schema: { type: 'integer', format: 'int32' }, proto: 4, zeroIsUnset: true },
+    {
+      name: 'availableReplicas',
+      schema: { type: 'integer', format: 'int32' },
+      proto: 5,
+      zeroIsUnset: true,
+    },
+    {
+      name: 'observedGeneration',
+      schema: { type: 'integer', format: 'int64' },
+      proto: 3,
+      zeroIsUnset: true,
+    },
     {
       name: 'conditions',
       schema: {
@@ -1877,7 +1930,7 @@ export const ResourceFieldSelectorSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.ResourceFieldSelector',
   fields: [
-    { name: 'containerName', schema: { type: 'string' }, proto: 1 },
+    { name: 'containerName', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     { name: 'resource', schema: { type: 'string' }, required: true, proto: 2 },
     { name: 'divisor', schema: { type: 'quantity' }, proto: 3 },
   ],
@@ -2039,7 +2092,7 @@ export const SecretEnvSourceSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.SecretEnvSource',
   fields: [
-    { name: 'name', schema: { type: 'string' }, embeddedProto: 1 },
+    { name: 'name', schema: { type: 'string' }, embeddedProto: 1, zeroIsUnset: true },
     { name: 'optional', schema: { type: 'boolean' }, proto: 2 },
   ],
 };
@@ -2049,7 +2102,7 @@ export const SecretKeySelectorSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.SecretKeySelector',
   fields: [
-    { name: 'name', schema: { type: 'string' }, embeddedProto: 1 },
+    { name: 'name', schema: { type: 'string' }, embeddedProto: 1, zeroIsUnset: true },
     { name: 'key', schema: { type: 'string' }, required: true, proto: 2 },
     { name: 'optional', schema: { type: 'boolean' }, proto: 3 },
   ],
@@ -2078,8 +2131,8 @@ export const SecretReferenceSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.SecretReference',
   fields: [
-    { name: 'name', schema: { type: 'string' }, proto: 1 },
-    { name: 'namespace', schema: { type: 'string' }, proto: 2 },
+    { name: 'name', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'namespace', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
   ],
 };
 
@@ -2088,7 +2141,7 @@ export const SecretVolumeSourceSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.SecretVolumeSource',
   fields: [
-    { name: 'secretName', schema: { type: 'string' }, proto: 1 },
+    { name: 'secretName', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     {
       name: 'items',
       schema: { type: 'list', items: { type: 'ref', ref: () => KeyToPathSchema }, listType: 'atomic' },
@@ -2189,7 +2242,7 @@ export const ServicePortSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.ServicePort',
   fields: [
-    { name: 'name', schema: { type: 'string' }, proto: 1 },
+    { name: 'name', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     {
       name: 'protocol',
       schema: { type: 'string', default: 'TCP', enum: ['TCP', 'UDP', 'SCTP'] },
@@ -2208,6 +2261,7 @@ export const ServicePortSchema: ObjectSchema = {
       name: 'nodePort',
       schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 65535 },
       proto: 5,
+      zeroIsUnset: true,
     },
   ],
 };
@@ -2234,7 +2288,7 @@ export const ServiceSpecSchema: ObjectSchema = {
       schema: { type: 'map', values: { type: 'string' }, mapType: 'atomic' },
       proto: 2,
     },
-    { name: 'clusterIP', schema: { type: 'string' }, proto: 3 },
+    { name: 'clusterIP', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
     {
       name: 'clusterIPs',
       schema: { type: 'list', items: { type: 'string' }, listType: 'atomic', maxItems: 2 },
@@ -2266,9 +2320,14 @@ export const ServiceSpecSchema: ObjectSchema = {
       schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
       proto: 9,
     },
-    { name: 'externalName', schema: { type: 'string' }, proto: 10 },
-    { name: 'externalTrafficPolicy', schema: { type: 'string', enum: ['Cluster', 'Local'] }, proto: 11 },
-    { name: 'publishNotReadyAddresses', schema: { type: 'boolean' }, proto: 13 },
+    { name: 'externalName', schema: { type: 'string' }, proto: 10, zeroIsUnset: true },
+    {
+      name: 'externalTrafficPolicy',
+      schema: { type: 'string', enum: ['Cluster', 'Local'] },
+      proto: 11,
+      zeroIsUnset: true,
+    },
+    { name: 'publishNotReadyAddresses', schema: { type: 'boolean' }, proto: 13, zeroIsUnset: true },
     {
       name: 'ipFamilies',
       schema: { type: 'list', items: { type: 'string', enum: ['IPv4', 'IPv6'] }, listType: 'atomic', maxItems: 2 },
@@ -2311,7 +2370,7 @@ export const TCPSocketActionSchema: ObjectSchema = {
   typeName: 'core.v1.TCPSocketAction',
   fields: [
     { name: 'port', schema: { type: 'int-or-string' }, required: true, proto: 1 },
-    { name: 'host', schema: { type: 'string' }, proto: 2 },
+    { name: 'host', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
   ],
 };
 
@@ -2321,7 +2380,7 @@ export const TaintSchema: ObjectSchema = {
   typeName: 'core.v1.Taint',
   fields: [
     { name: 'key', schema: { type: 'string', minLength: 1 }, required: true, proto: 1 },
-    { name: 'value', schema: { type: 'string' }, proto: 2 },
+    { name: 'value', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
     {
       name: 'effect',
       schema: { type: 'string', enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] },
@@ -2337,13 +2396,19 @@ export const TolerationSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.Toleration',
   fields: [
-    { name: 'key', schema: { type: 'string' }, proto: 1 },
-    { name: 'operator', schema: { type: 'string', enum: ['Exists', 'Equal'] }, proto: 2 },
-    { name: 'value', schema: { type: 'string' }, proto: 3 },
+    { name: 'key', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    {
+      name: 'operator',
+      schema: { type: 'string', enum: ['Exists', 'Equal'] },
+      proto: 2,
+      zeroIsUnset: true,
+    },
+    { name: 'value', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
     {
       name: 'effect',
       schema: { type: 'string', enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] },
       proto: 4,
+      zeroIsUnset: true,
     },
     { name: 'tolerationSeconds', schema: { type: 'integer', format: 'int64' }, proto: 5 },
   ],
@@ -2478,15 +2543,15 @@ export const VolumeMountSchema: ObjectSchema = {
   typeName: 'core.v1.VolumeMount',
   fields: [
     { name: 'name', schema: { type: 'string' }, required: true, proto: 1 },
-    { name: 'readOnly', schema: { type: 'boolean' }, proto: 2 },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 2, zeroIsUnset: true },
     { name: 'mountPath', schema: { type: 'string', minLength: 1 }, required: true, proto: 3 },
-    { name: 'subPath', schema: { type: 'string' }, proto: 4 },
+    { name: 'subPath', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
     {
       name: 'mountPropagation',
       schema: { type: 'string', enum: ['None', 'HostToContainer', 'Bidirectional'] },
       proto: 5,
     },
-    { name: 'subPathExpr', schema: { type: 'string' }, proto: 6 },
+    { name: 'subPathExpr', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
   ],
   rules: [{ rule: "!has(self.subPath) || self.subPath == '' || !has(self.subPathExpr) || self.subPathExpr == ''", message: 'subPath and subPathExpr are mutually exclusive' }],
 };
