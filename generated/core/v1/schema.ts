@@ -15,6 +15,26 @@ export const AffinitySchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link AppArmorProfile} (schemas/core/v1.yaml .definitions.AppArmorProfile). */
+export const AppArmorProfileSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.AppArmorProfile',
+  fields: [
+    { name: 'type', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'localhostProfile', schema: { type: 'string' }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link AttachedVolume} (schemas/core/v1.yaml .definitions.AttachedVolume). */
+export const AttachedVolumeSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.AttachedVolume',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'devicePath', schema: { type: 'string' }, required: true, proto: 2 },
+  ],
+};
+
 /** Schema descriptor of {@link CSIPersistentVolumeSource} (schemas/core/v1.yaml .definitions.CSIPersistentVolumeSource). */
 export const CSIPersistentVolumeSourceSchema: ObjectSchema = {
   type: 'object',
@@ -46,6 +66,73 @@ export const CSIPersistentVolumeSourceSchema: ObjectSchema = {
       schema: { type: 'ref', ref: () => SecretReferenceSchema },
       proto: 10,
     },
+  ],
+};
+
+/** Schema descriptor of {@link CSIVolumeSource} (schemas/core/v1.yaml .definitions.CSIVolumeSource). */
+export const CSIVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.CSIVolumeSource',
+  fields: [
+    { name: 'driver', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 2 },
+    { name: 'fsType', schema: { type: 'string' }, proto: 3 },
+    { name: 'volumeAttributes', schema: { type: 'map', values: { type: 'string' } }, proto: 4 },
+    {
+      name: 'nodePublishSecretRef',
+      schema: { type: 'ref', ref: () => LocalObjectReferenceSchema },
+      proto: 5,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link Capabilities} (schemas/core/v1.yaml .definitions.Capabilities). */
+export const CapabilitiesSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.Capabilities',
+  fields: [
+    { name: 'add', schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' }, proto: 1 },
+    { name: 'drop', schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link CephFSVolumeSource} (schemas/core/v1.yaml .definitions.CephFSVolumeSource). */
+export const CephFSVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.CephFSVolumeSource',
+  fields: [
+    {
+      name: 'monitors',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 1,
+    },
+    { name: 'path', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
+    { name: 'user', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'secretFile', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'secretRef', schema: { type: 'ref', ref: () => LocalObjectReferenceSchema }, proto: 5 },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 6, zeroIsUnset: true },
+  ],
+};
+
+/** Schema descriptor of {@link ClientIPConfig} (schemas/core/v1.yaml .definitions.ClientIPConfig). */
+export const ClientIPConfigSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ClientIPConfig',
+  fields: [
+    { name: 'timeoutSeconds', schema: { type: 'integer', format: 'int32' }, proto: 1 },
+  ],
+};
+
+/** Schema descriptor of {@link ClusterTrustBundleProjection} (schemas/core/v1.yaml .definitions.ClusterTrustBundleProjection). */
+export const ClusterTrustBundleProjectionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ClusterTrustBundleProjection',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, proto: 1 },
+    { name: 'signerName', schema: { type: 'string' }, proto: 2 },
+    { name: 'labelSelector', schema: { type: 'ref', ref: () => LabelSelectorSchema }, proto: 3 },
+    { name: 'optional', schema: { type: 'boolean' }, proto: 5 },
+    { name: 'path', schema: { type: 'string' }, required: true, proto: 4 },
   ],
 };
 
@@ -116,6 +203,33 @@ export const ConfigMapListSchema: ObjectSchema = {
       required: true,
       proto: 2,
     },
+  ],
+};
+
+/** Schema descriptor of {@link ConfigMapNodeConfigSource} (schemas/core/v1.yaml .definitions.ConfigMapNodeConfigSource). */
+export const ConfigMapNodeConfigSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ConfigMapNodeConfigSource',
+  fields: [
+    { name: 'namespace', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 2 },
+    { name: 'uid', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'resourceVersion', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'kubeletConfigKey', schema: { type: 'string' }, required: true, proto: 5 },
+  ],
+};
+
+/** Schema descriptor of {@link ConfigMapProjection} (schemas/core/v1.yaml .definitions.ConfigMapProjection). */
+export const ConfigMapProjectionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ConfigMapProjection',
+  fields: [
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => KeyToPathSchema }, listType: 'atomic' },
+      proto: 2,
+    },
+    { name: 'optional', schema: { type: 'boolean' }, proto: 4 },
   ],
 };
 
@@ -209,6 +323,31 @@ export const ContainerSchema: ObjectSchema = {
       proto: 14,
       zeroIsUnset: true,
     },
+    {
+      name: 'resizePolicy',
+      schema: { type: 'list', items: { type: 'ref', ref: () => ContainerResizePolicySchema }, listType: 'atomic' },
+      proto: 23,
+    },
+    { name: 'restartPolicy', schema: { type: 'string' }, proto: 24 },
+    {
+      name: 'volumeDevices',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => VolumeDeviceSchema },
+        listType: 'map',
+        listMapKeys: ['devicePath'],
+      },
+      proto: 21,
+      patchStrategy: 'merge',
+      patchMergeKey: 'devicePath',
+    },
+    { name: 'lifecycle', schema: { type: 'ref', ref: () => LifecycleSchema }, proto: 12 },
+    { name: 'terminationMessagePath', schema: { type: 'string' }, proto: 13, zeroIsUnset: true },
+    { name: 'terminationMessagePolicy', schema: { type: 'string' }, proto: 20, zeroIsUnset: true },
+    { name: 'securityContext', schema: { type: 'ref', ref: () => SecurityContextSchema }, proto: 15 },
+    { name: 'stdin', schema: { type: 'boolean' }, proto: 16, zeroIsUnset: true },
+    { name: 'stdinOnce', schema: { type: 'boolean' }, proto: 17, zeroIsUnset: true },
+    { name: 'tty', schema: { type: 'boolean' }, proto: 18, zeroIsUnset: true },
   ],
 };
 
@@ -252,6 +391,16 @@ export const ContainerPortSchema: ObjectSchema = {
       defaultZeroIsUnset: true,
     },
     { name: 'hostIP', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+  ],
+};
+
+/** Schema descriptor of {@link ContainerResizePolicy} (schemas/core/v1.yaml .definitions.ContainerResizePolicy). */
+export const ContainerResizePolicySchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ContainerResizePolicy',
+  fields: [
+    { name: 'resourceName', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'restartPolicy', schema: { type: 'string' }, required: true, proto: 2 },
   ],
 };
 
@@ -320,6 +469,20 @@ export const ContainerStatusSchema: ObjectSchema = {
     { name: 'imageID', schema: { type: 'string' }, required: true, proto: 7 },
     { name: 'containerID', schema: { type: 'string' }, proto: 8, zeroIsUnset: true },
     { name: 'started', schema: { type: 'boolean' }, proto: 9 },
+    { name: 'allocatedResources', schema: { type: 'map', values: { type: 'quantity' } }, proto: 10 },
+    { name: 'resources', schema: { type: 'ref', ref: () => ResourceRequirementsSchema }, proto: 11 },
+    {
+      name: 'volumeMounts',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => VolumeMountStatusSchema },
+        listType: 'map',
+        listMapKeys: ['mountPath'],
+      },
+      proto: 12,
+      patchStrategy: 'merge',
+      patchMergeKey: 'mountPath',
+    },
   ],
 };
 
@@ -334,6 +497,49 @@ export const DaemonEndpointSchema: ObjectSchema = {
       required: true,
       proto: 1,
     },
+  ],
+};
+
+/** Schema descriptor of {@link DownwardAPIProjection} (schemas/core/v1.yaml .definitions.DownwardAPIProjection). */
+export const DownwardAPIProjectionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.DownwardAPIProjection',
+  fields: [
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => DownwardAPIVolumeFileSchema }, listType: 'atomic' },
+      proto: 1,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link DownwardAPIVolumeFile} (schemas/core/v1.yaml .definitions.DownwardAPIVolumeFile). */
+export const DownwardAPIVolumeFileSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.DownwardAPIVolumeFile',
+  fields: [
+    { name: 'path', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'fieldRef', schema: { type: 'ref', ref: () => ObjectFieldSelectorSchema }, proto: 2 },
+    {
+      name: 'resourceFieldRef',
+      schema: { type: 'ref', ref: () => ResourceFieldSelectorSchema },
+      proto: 3,
+    },
+    { name: 'mode', schema: { type: 'integer', format: 'int32' }, proto: 4 },
+  ],
+};
+
+/** Schema descriptor of {@link DownwardAPIVolumeSource} (schemas/core/v1.yaml .definitions.DownwardAPIVolumeSource). */
+export const DownwardAPIVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.DownwardAPIVolumeSource',
+  fields: [
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => DownwardAPIVolumeFileSchema }, listType: 'atomic' },
+      proto: 1,
+    },
+    { name: 'defaultMode', schema: { type: 'integer', format: 'int32' }, proto: 2 },
   ],
 };
 
@@ -482,6 +688,19 @@ export const EnvVarSourceSchema: ObjectSchema = {
   rules: [{ rule: '(has(self.fieldRef) ? 1 : 0) + (has(self.resourceFieldRef) ? 1 : 0) + (has(self.configMapKeyRef) ? 1 : 0) + (has(self.secretKeyRef) ? 1 : 0) == 1', message: 'exactly one of fieldRef, resourceFieldRef, configMapKeyRef and secretKeyRef must be set' }],
 };
 
+/** Schema descriptor of {@link EphemeralVolumeSource} (schemas/core/v1.yaml .definitions.EphemeralVolumeSource). */
+export const EphemeralVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.EphemeralVolumeSource',
+  fields: [
+    {
+      name: 'volumeClaimTemplate',
+      schema: { type: 'ref', ref: () => PersistentVolumeClaimTemplateSchema },
+      proto: 1,
+    },
+  ],
+};
+
 /** Schema descriptor of {@link Event} (schemas/core/v1.yaml .definitions.Event). */
 export const EventSchema: ObjectSchema = {
   type: 'object',
@@ -577,6 +796,23 @@ export const ExecActionSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link FCVolumeSource} (schemas/core/v1.yaml .definitions.FCVolumeSource). */
+export const FCVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.FCVolumeSource',
+  fields: [
+    {
+      name: 'targetWWNs',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 1,
+    },
+    { name: 'lun', schema: { type: 'integer', format: 'int32' }, proto: 2 },
+    { name: 'fsType', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 4, zeroIsUnset: true },
+    { name: 'wwids', schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' }, proto: 5 },
+  ],
+};
+
 /** Schema descriptor of {@link GRPCAction} (schemas/core/v1.yaml .definitions.GRPCAction). */
 export const GRPCActionSchema: ObjectSchema = {
   type: 'object',
@@ -589,6 +825,17 @@ export const GRPCActionSchema: ObjectSchema = {
       proto: 1,
     },
     { name: 'service', schema: { type: 'string' }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link GitRepoVolumeSource} (schemas/core/v1.yaml .definitions.GitRepoVolumeSource). */
+export const GitRepoVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.GitRepoVolumeSource',
+  fields: [
+    { name: 'repository', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'revision', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
+    { name: 'directory', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
   ],
 };
 
@@ -624,6 +871,29 @@ export const HTTPHeaderSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link HostAlias} (schemas/core/v1.yaml .definitions.HostAlias). */
+export const HostAliasSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.HostAlias',
+  fields: [
+    { name: 'ip', schema: { type: 'string' }, required: true, proto: 1 },
+    {
+      name: 'hostnames',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link HostIP} (schemas/core/v1.yaml .definitions.HostIP). */
+export const HostIPSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.HostIP',
+  fields: [
+    { name: 'ip', schema: { type: 'string' }, required: true, proto: 1 },
+  ],
+};
+
 /** Schema descriptor of {@link HostPathVolumeSource} (schemas/core/v1.yaml .definitions.HostPathVolumeSource). */
 export const HostPathVolumeSourceSchema: ObjectSchema = {
   type: 'object',
@@ -641,6 +911,29 @@ export const HostPathVolumeSourceSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link ISCSIVolumeSource} (schemas/core/v1.yaml .definitions.ISCSIVolumeSource). */
+export const ISCSIVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ISCSIVolumeSource',
+  fields: [
+    { name: 'targetPortal', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'iqn', schema: { type: 'string' }, required: true, proto: 2 },
+    { name: 'lun', schema: { type: 'integer', format: 'int32' }, required: true, proto: 3 },
+    { name: 'iscsiInterface', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'fsType', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 6, zeroIsUnset: true },
+    {
+      name: 'portals',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 7,
+    },
+    { name: 'chapAuthDiscovery', schema: { type: 'boolean' }, proto: 8, zeroIsUnset: true },
+    { name: 'chapAuthSession', schema: { type: 'boolean' }, proto: 11, zeroIsUnset: true },
+    { name: 'secretRef', schema: { type: 'ref', ref: () => LocalObjectReferenceSchema }, proto: 10 },
+    { name: 'initiatorName', schema: { type: 'string' }, proto: 12 },
+  ],
+};
+
 /** Schema descriptor of {@link KeyToPath} (schemas/core/v1.yaml .definitions.KeyToPath). */
 export const KeyToPathSchema: ObjectSchema = {
   type: 'object',
@@ -649,6 +942,33 @@ export const KeyToPathSchema: ObjectSchema = {
     { name: 'key', schema: { type: 'string' }, required: true, proto: 1 },
     { name: 'path', schema: { type: 'string' }, required: true, proto: 2 },
     { name: 'mode', schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 511 }, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link Lifecycle} (schemas/core/v1.yaml .definitions.Lifecycle). */
+export const LifecycleSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.Lifecycle',
+  fields: [
+    { name: 'postStart', schema: { type: 'ref', ref: () => LifecycleHandlerSchema }, proto: 1 },
+    { name: 'preStop', schema: { type: 'ref', ref: () => LifecycleHandlerSchema }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link LifecycleHandler} (schemas/core/v1.yaml .definitions.LifecycleHandler). */
+export const LifecycleHandlerSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.LifecycleHandler',
+  fields: [
+    { name: 'exec', schema: { type: 'ref', ref: () => ExecActionSchema }, proto: 1 },
+    { name: 'httpGet', schema: { type: 'ref', ref: () => HTTPGetActionSchema }, proto: 2 },
+    {
+      name: 'tcpSocket',
+      schema: { type: 'ref', ref: () => TCPSocketActionSchema },
+      proto: 3,
+      deprecated: 'Deprecated.',
+    },
+    { name: 'sleep', schema: { type: 'ref', ref: () => SleepActionSchema }, proto: 4 },
   ],
 };
 
@@ -726,6 +1046,12 @@ export const LoadBalancerIngressSchema: ObjectSchema = {
   fields: [
     { name: 'ip', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     { name: 'hostname', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
+    { name: 'ipMode', schema: { type: 'string' }, proto: 3 },
+    {
+      name: 'ports',
+      schema: { type: 'list', items: { type: 'ref', ref: () => PortStatusSchema }, listType: 'atomic' },
+      proto: 4,
+    },
   ],
 };
 
@@ -939,6 +1265,27 @@ export const NodeConditionSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link NodeConfigSource} (schemas/core/v1.yaml .definitions.NodeConfigSource). */
+export const NodeConfigSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.NodeConfigSource',
+  fields: [
+    { name: 'configMap', schema: { type: 'ref', ref: () => ConfigMapNodeConfigSourceSchema }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link NodeConfigStatus} (schemas/core/v1.yaml .definitions.NodeConfigStatus). */
+export const NodeConfigStatusSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.NodeConfigStatus',
+  fields: [
+    { name: 'assigned', schema: { type: 'ref', ref: () => NodeConfigSourceSchema }, proto: 1 },
+    { name: 'active', schema: { type: 'ref', ref: () => NodeConfigSourceSchema }, proto: 2 },
+    { name: 'lastKnownGood', schema: { type: 'ref', ref: () => NodeConfigSourceSchema }, proto: 3 },
+    { name: 'error', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+  ],
+};
+
 /** Schema descriptor of {@link NodeDaemonEndpoints} (schemas/core/v1.yaml .definitions.NodeDaemonEndpoints). */
 export const NodeDaemonEndpointsSchema: ObjectSchema = {
   type: 'object',
@@ -962,6 +1309,25 @@ export const NodeListSchema: ObjectSchema = {
       required: true,
       proto: 2,
     },
+  ],
+};
+
+/** Schema descriptor of {@link NodeRuntimeHandler} (schemas/core/v1.yaml .definitions.NodeRuntimeHandler). */
+export const NodeRuntimeHandlerSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.NodeRuntimeHandler',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'features', schema: { type: 'ref', ref: () => NodeRuntimeHandlerFeaturesSchema }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link NodeRuntimeHandlerFeatures} (schemas/core/v1.yaml .definitions.NodeRuntimeHandlerFeatures). */
+export const NodeRuntimeHandlerFeaturesSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.NodeRuntimeHandlerFeatures',
+  fields: [
+    { name: 'recursiveReadOnlyMounts', schema: { type: 'boolean' }, proto: 1 },
   ],
 };
 
@@ -1047,6 +1413,19 @@ export const NodeSpecSchema: ObjectSchema = {
       schema: { type: 'list', items: { type: 'ref', ref: () => TaintSchema }, listType: 'atomic' },
       proto: 5,
     },
+    {
+      name: 'configSource',
+      schema: { type: 'ref', ref: () => NodeConfigSourceSchema },
+      proto: 6,
+      deprecated: "Previously used to specify the source of the node's configuration for the DynamicKubeletConfig feature.",
+    },
+    {
+      name: 'externalID',
+      schema: { type: 'string' },
+      proto: 2,
+      deprecated: 'Not all kubelets set it; use providerID.',
+      zeroIsUnset: true,
+    },
   ],
   rules: [{ rule: '!has(self.podCIDRs) || size(self.podCIDRs) == 0 || !has(self.podCIDR) || self.podCIDRs[0] == self.podCIDR', message: 'the first entry of podCIDRs must match podCIDR' }],
 };
@@ -1095,6 +1474,22 @@ export const NodeStatusSchema: ObjectSchema = {
       name: 'images',
       schema: { type: 'list', items: { type: 'ref', ref: () => ContainerImageSchema }, listType: 'atomic' },
       proto: 8,
+    },
+    {
+      name: 'volumesInUse',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 9,
+    },
+    {
+      name: 'volumesAttached',
+      schema: { type: 'list', items: { type: 'ref', ref: () => AttachedVolumeSchema }, listType: 'atomic' },
+      proto: 10,
+    },
+    { name: 'config', schema: { type: 'ref', ref: () => NodeConfigStatusSchema }, proto: 11 },
+    {
+      name: 'runtimeHandlers',
+      schema: { type: 'list', items: { type: 'ref', ref: () => NodeRuntimeHandlerSchema }, listType: 'atomic' },
+      proto: 12,
     },
   ],
 };
@@ -1307,6 +1702,21 @@ export const PersistentVolumeClaimStatusSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link PersistentVolumeClaimTemplate} (schemas/core/v1.yaml .definitions.PersistentVolumeClaimTemplate). */
+export const PersistentVolumeClaimTemplateSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PersistentVolumeClaimTemplate',
+  fields: [
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    {
+      name: 'spec',
+      schema: { type: 'ref', ref: () => PersistentVolumeClaimSpecSchema },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
 /** Schema descriptor of {@link PersistentVolumeClaimVolumeSource} (schemas/core/v1.yaml .definitions.PersistentVolumeClaimVolumeSource). */
 export const PersistentVolumeClaimVolumeSourceSchema: ObjectSchema = {
   type: 'object',
@@ -1467,6 +1877,16 @@ export const PodAffinityTermSchema: ObjectSchema = {
     },
     { name: 'topologyKey', schema: { type: 'string', minLength: 1 }, required: true, proto: 3 },
     { name: 'namespaceSelector', schema: { type: 'ref', ref: () => LabelSelectorSchema }, proto: 4 },
+    {
+      name: 'matchLabelKeys',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 5,
+    },
+    {
+      name: 'mismatchLabelKeys',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 6,
+    },
   ],
 };
 
@@ -1511,6 +1931,39 @@ export const PodConditionSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link PodDNSConfig} (schemas/core/v1.yaml .definitions.PodDNSConfig). */
+export const PodDNSConfigSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PodDNSConfig',
+  fields: [
+    {
+      name: 'nameservers',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 1,
+    },
+    {
+      name: 'searches',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 2,
+    },
+    {
+      name: 'options',
+      schema: { type: 'list', items: { type: 'ref', ref: () => PodDNSConfigOptionSchema }, listType: 'atomic' },
+      proto: 3,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link PodDNSConfigOption} (schemas/core/v1.yaml .definitions.PodDNSConfigOption). */
+export const PodDNSConfigOptionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PodDNSConfigOption',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'value', schema: { type: 'string' }, proto: 2 },
+  ],
+};
+
 /** Schema descriptor of {@link PodIP} (schemas/core/v1.yaml .definitions.PodIP). */
 export const PodIPSchema: ObjectSchema = {
   type: 'object',
@@ -1534,6 +1987,64 @@ export const PodListSchema: ObjectSchema = {
       required: true,
       proto: 2,
     },
+  ],
+};
+
+/** Schema descriptor of {@link PodOS} (schemas/core/v1.yaml .definitions.PodOS). */
+export const PodOSSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PodOS',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 1 },
+  ],
+};
+
+/** Schema descriptor of {@link PodReadinessGate} (schemas/core/v1.yaml .definitions.PodReadinessGate). */
+export const PodReadinessGateSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PodReadinessGate',
+  fields: [
+    { name: 'conditionType', schema: { type: 'string' }, required: true, proto: 1 },
+  ],
+};
+
+/** Schema descriptor of {@link PodSchedulingGate} (schemas/core/v1.yaml .definitions.PodSchedulingGate). */
+export const PodSchedulingGateSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PodSchedulingGate',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 1 },
+  ],
+};
+
+/** Schema descriptor of {@link PodSecurityContext} (schemas/core/v1.yaml .definitions.PodSecurityContext). */
+export const PodSecurityContextSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PodSecurityContext',
+  fields: [
+    { name: 'seLinuxOptions', schema: { type: 'ref', ref: () => SELinuxOptionsSchema }, proto: 1 },
+    {
+      name: 'windowsOptions',
+      schema: { type: 'ref', ref: () => WindowsSecurityContextOptionsSchema },
+      proto: 8,
+    },
+    { name: 'runAsUser', schema: { type: 'integer', format: 'int64' }, proto: 2 },
+    { name: 'runAsGroup', schema: { type: 'integer', format: 'int64' }, proto: 6 },
+    { name: 'runAsNonRoot', schema: { type: 'boolean' }, proto: 3 },
+    {
+      name: 'supplementalGroups',
+      schema: { type: 'list', items: { type: 'integer', format: 'int64' }, listType: 'atomic' },
+      proto: 4,
+    },
+    { name: 'fsGroup', schema: { type: 'integer', format: 'int64' }, proto: 5 },
+    {
+      name: 'sysctls',
+      schema: { type: 'list', items: { type: 'ref', ref: () => SysctlSchema }, listType: 'atomic' },
+      proto: 7,
+    },
+    { name: 'fsGroupChangePolicy', schema: { type: 'string' }, proto: 9 },
+    { name: 'seccompProfile', schema: { type: 'ref', ref: () => SeccompProfileSchema }, proto: 10 },
+    { name: 'appArmorProfile', schema: { type: 'ref', ref: () => AppArmorProfileSchema }, proto: 11 },
   ],
 };
 
@@ -1655,6 +2166,54 @@ export const PodSpecSchema: ObjectSchema = {
       patchStrategy: 'merge',
       patchMergeKey: 'topologyKey',
     },
+    {
+      name: 'serviceAccount',
+      schema: { type: 'string' },
+      proto: 9,
+      deprecated: 'Use serviceAccountName instead.',
+      zeroIsUnset: true,
+    },
+    { name: 'hostPID', schema: { type: 'boolean' }, proto: 12, zeroIsUnset: true },
+    { name: 'hostIPC', schema: { type: 'boolean' }, proto: 13, zeroIsUnset: true },
+    { name: 'shareProcessNamespace', schema: { type: 'boolean' }, proto: 27 },
+    { name: 'securityContext', schema: { type: 'ref', ref: () => PodSecurityContextSchema }, proto: 14 },
+    {
+      name: 'hostAliases',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => HostAliasSchema },
+        listType: 'map',
+        listMapKeys: ['ip'],
+      },
+      proto: 23,
+      patchStrategy: 'merge',
+      patchMergeKey: 'ip',
+    },
+    { name: 'dnsConfig', schema: { type: 'ref', ref: () => PodDNSConfigSchema }, proto: 26 },
+    {
+      name: 'readinessGates',
+      schema: { type: 'list', items: { type: 'ref', ref: () => PodReadinessGateSchema }, listType: 'atomic' },
+      proto: 28,
+    },
+    { name: 'runtimeClassName', schema: { type: 'string' }, proto: 29 },
+    { name: 'enableServiceLinks', schema: { type: 'boolean' }, proto: 30 },
+    { name: 'preemptionPolicy', schema: { type: 'string' }, proto: 31 },
+    { name: 'overhead', schema: { type: 'map', values: { type: 'quantity' } }, proto: 32 },
+    { name: 'setHostnameAsFQDN', schema: { type: 'boolean' }, proto: 35 },
+    { name: 'os', schema: { type: 'ref', ref: () => PodOSSchema }, proto: 36 },
+    { name: 'hostUsers', schema: { type: 'boolean' }, proto: 37 },
+    {
+      name: 'schedulingGates',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => PodSchedulingGateSchema },
+        listType: 'map',
+        listMapKeys: ['name'],
+      },
+      proto: 38,
+      patchStrategy: 'merge',
+      patchMergeKey: 'name',
+    },
   ],
   rules: [{ rule: '!has(self.initContainers) || self.initContainers.all(i, !self.containers.exists(c, c.name == i.name))', message: 'container names must be unique among containers and init containers' }],
 };
@@ -1717,6 +2276,14 @@ export const PodStatusSchema: ObjectSchema = {
       proto: 9,
       zeroIsUnset: true,
     },
+    {
+      name: 'hostIPs',
+      schema: { type: 'list', items: { type: 'ref', ref: () => HostIPSchema }, listType: 'atomic' },
+      proto: 16,
+      patchStrategy: 'merge',
+      patchMergeKey: 'ip',
+    },
+    { name: 'resize', schema: { type: 'string' }, proto: 14, zeroIsUnset: true },
   ],
   rules: [{ rule: '!has(self.podIPs) || size(self.podIPs) == 0 || !has(self.podIP) || self.podIPs[0].ip == self.podIP', message: 'the first entry of podIPs must match podIP' }],
 };
@@ -1728,6 +2295,17 @@ export const PodTemplateSpecSchema: ObjectSchema = {
   fields: [
     { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
     { name: 'spec', schema: { type: 'ref', ref: () => PodSpecSchema }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link PortStatus} (schemas/core/v1.yaml .definitions.PortStatus). */
+export const PortStatusSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PortStatus',
+  fields: [
+    { name: 'port', schema: { type: 'integer', format: 'int32' }, required: true, proto: 1 },
+    { name: 'protocol', schema: { type: 'string' }, required: true, proto: 2 },
+    { name: 'error', schema: { type: 'string' }, proto: 3 },
   ],
 };
 
@@ -1808,6 +2386,40 @@ export const ProbeHandlerSchema: ObjectSchema = {
     { name: 'httpGet', schema: { type: 'ref', ref: () => HTTPGetActionSchema }, proto: 2 },
     { name: 'tcpSocket', schema: { type: 'ref', ref: () => TCPSocketActionSchema }, proto: 3 },
     { name: 'grpc', schema: { type: 'ref', ref: () => GRPCActionSchema }, proto: 4 },
+  ],
+};
+
+/** Schema descriptor of {@link ProjectedVolumeSource} (schemas/core/v1.yaml .definitions.ProjectedVolumeSource). */
+export const ProjectedVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ProjectedVolumeSource',
+  fields: [
+    {
+      name: 'sources',
+      schema: { type: 'list', items: { type: 'ref', ref: () => VolumeProjectionSchema }, listType: 'atomic' },
+      proto: 1,
+    },
+    { name: 'defaultMode', schema: { type: 'integer', format: 'int32' }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link RBDVolumeSource} (schemas/core/v1.yaml .definitions.RBDVolumeSource). */
+export const RBDVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.RBDVolumeSource',
+  fields: [
+    {
+      name: 'monitors',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 1,
+    },
+    { name: 'image', schema: { type: 'string' }, required: true, proto: 2 },
+    { name: 'fsType', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'pool', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'user', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+    { name: 'keyring', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
+    { name: 'secretRef', schema: { type: 'ref', ref: () => LocalObjectReferenceSchema }, proto: 7 },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 8, zeroIsUnset: true },
   ],
 };
 
@@ -1925,6 +2537,15 @@ export const ReplicationControllerStatusSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link ResourceClaim} (schemas/core/v1.yaml .definitions.ResourceClaim). */
+export const ResourceClaimSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ResourceClaim',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 1 },
+  ],
+};
+
 /** Schema descriptor of {@link ResourceFieldSelector} (schemas/core/v1.yaml .definitions.ResourceFieldSelector). */
 export const ResourceFieldSelectorSchema: ObjectSchema = {
   type: 'object',
@@ -2006,6 +2627,28 @@ export const ResourceRequirementsSchema: ObjectSchema = {
   fields: [
     { name: 'limits', schema: { type: 'map', values: { type: 'quantity' } }, proto: 1 },
     { name: 'requests', schema: { type: 'map', values: { type: 'quantity' } }, proto: 2 },
+    {
+      name: 'claims',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => ResourceClaimSchema },
+        listType: 'map',
+        listMapKeys: ['name'],
+      },
+      proto: 3,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link SELinuxOptions} (schemas/core/v1.yaml .definitions.SELinuxOptions). */
+export const SELinuxOptionsSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.SELinuxOptions',
+  fields: [
+    { name: 'user', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'role', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
+    { name: 'type', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'level', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
   ],
 };
 
@@ -2051,6 +2694,16 @@ export const ScopedResourceSelectorRequirementSchema: ObjectSchema = {
       schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
       proto: 3,
     },
+  ],
+};
+
+/** Schema descriptor of {@link SeccompProfile} (schemas/core/v1.yaml .definitions.SeccompProfile). */
+export const SeccompProfileSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.SeccompProfile',
+  fields: [
+    { name: 'type', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'localhostProfile', schema: { type: 'string' }, proto: 2 },
   ],
 };
 
@@ -2126,6 +2779,20 @@ export const SecretListSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link SecretProjection} (schemas/core/v1.yaml .definitions.SecretProjection). */
+export const SecretProjectionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.SecretProjection',
+  fields: [
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => KeyToPathSchema }, listType: 'atomic' },
+      proto: 2,
+    },
+    { name: 'optional', schema: { type: 'boolean' }, proto: 4 },
+  ],
+};
+
 /** Schema descriptor of {@link SecretReference} (schemas/core/v1.yaml .definitions.SecretReference). */
 export const SecretReferenceSchema: ObjectSchema = {
   type: 'object',
@@ -2153,6 +2820,30 @@ export const SecretVolumeSourceSchema: ObjectSchema = {
       proto: 3,
     },
     { name: 'optional', schema: { type: 'boolean' }, proto: 4 },
+  ],
+};
+
+/** Schema descriptor of {@link SecurityContext} (schemas/core/v1.yaml .definitions.SecurityContext). */
+export const SecurityContextSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.SecurityContext',
+  fields: [
+    { name: 'capabilities', schema: { type: 'ref', ref: () => CapabilitiesSchema }, proto: 1 },
+    { name: 'privileged', schema: { type: 'boolean' }, proto: 2 },
+    { name: 'seLinuxOptions', schema: { type: 'ref', ref: () => SELinuxOptionsSchema }, proto: 3 },
+    {
+      name: 'windowsOptions',
+      schema: { type: 'ref', ref: () => WindowsSecurityContextOptionsSchema },
+      proto: 10,
+    },
+    { name: 'runAsUser', schema: { type: 'integer', format: 'int64' }, proto: 4 },
+    { name: 'runAsGroup', schema: { type: 'integer', format: 'int64' }, proto: 8 },
+    { name: 'runAsNonRoot', schema: { type: 'boolean' }, proto: 5 },
+    { name: 'readOnlyRootFilesystem', schema: { type: 'boolean' }, proto: 6 },
+    { name: 'allowPrivilegeEscalation', schema: { type: 'boolean' }, proto: 7 },
+    { name: 'procMount', schema: { type: 'string' }, proto: 9 },
+    { name: 'seccompProfile', schema: { type: 'ref', ref: () => SeccompProfileSchema }, proto: 11 },
+    { name: 'appArmorProfile', schema: { type: 'ref', ref: () => AppArmorProfileSchema }, proto: 12 },
   ],
 };
 
@@ -2217,6 +2908,17 @@ export const ServiceAccountListSchema: ObjectSchema = {
       required: true,
       proto: 2,
     },
+  ],
+};
+
+/** Schema descriptor of {@link ServiceAccountTokenProjection} (schemas/core/v1.yaml .definitions.ServiceAccountTokenProjection). */
+export const ServiceAccountTokenProjectionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ServiceAccountTokenProjection',
+  fields: [
+    { name: 'audience', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'expirationSeconds', schema: { type: 'integer', format: 'int64' }, proto: 2 },
+    { name: 'path', schema: { type: 'string' }, required: true, proto: 3 },
   ],
 };
 
@@ -2339,6 +3041,27 @@ export const ServiceSpecSchema: ObjectSchema = {
       proto: 17,
     },
     { name: 'internalTrafficPolicy', schema: { type: 'string', enum: ['Cluster', 'Local'] }, proto: 22 },
+    {
+      name: 'loadBalancerIP',
+      schema: { type: 'string' },
+      proto: 8,
+      deprecated: 'This field was under-specified and its meaning varies across implementations.',
+      zeroIsUnset: true,
+    },
+    {
+      name: 'healthCheckNodePort',
+      schema: { type: 'integer', format: 'int32' },
+      proto: 12,
+      zeroIsUnset: true,
+    },
+    {
+      name: 'sessionAffinityConfig',
+      schema: { type: 'ref', ref: () => SessionAffinityConfigSchema },
+      proto: 14,
+    },
+    { name: 'allocateLoadBalancerNodePorts', schema: { type: 'boolean' }, proto: 20 },
+    { name: 'loadBalancerClass', schema: { type: 'string' }, proto: 21 },
+    { name: 'trafficDistribution', schema: { type: 'string' }, proto: 23 },
   ],
   rules: [{ rule: "!has(self.externalName) || self.externalName == '' || (has(self.type) && self.type == 'ExternalName')", message: 'externalName requires type ExternalName' }, { rule: "!has(self.type) || self.type != 'ExternalName' || (has(self.externalName) && self.externalName != '')", message: 'type ExternalName requires externalName' }, { rule: '!has(self.clusterIPs) || size(self.clusterIPs) == 0 || !has(self.clusterIP) || self.clusterIPs[0] == self.clusterIP', message: 'the first entry of clusterIPs must match clusterIP' }, { rule: "(has(self.ports) && size(self.ports) > 0) || (has(self.type) && self.type == 'ExternalName') || (has(self.clusterIP) && self.clusterIP == 'None')", message: 'ports are required unless the service is headless (clusterIP None) or of type ExternalName', reason: 'FieldValueRequired' }],
 };
@@ -2361,6 +3084,34 @@ export const ServiceStatusSchema: ObjectSchema = {
       patchStrategy: 'merge',
       patchMergeKey: 'type',
     },
+  ],
+};
+
+/** Schema descriptor of {@link SessionAffinityConfig} (schemas/core/v1.yaml .definitions.SessionAffinityConfig). */
+export const SessionAffinityConfigSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.SessionAffinityConfig',
+  fields: [
+    { name: 'clientIP', schema: { type: 'ref', ref: () => ClientIPConfigSchema }, proto: 1 },
+  ],
+};
+
+/** Schema descriptor of {@link SleepAction} (schemas/core/v1.yaml .definitions.SleepAction). */
+export const SleepActionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.SleepAction',
+  fields: [
+    { name: 'seconds', schema: { type: 'integer', format: 'int64' }, required: true, proto: 1 },
+  ],
+};
+
+/** Schema descriptor of {@link Sysctl} (schemas/core/v1.yaml .definitions.Sysctl). */
+export const SysctlSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.Sysctl',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'value', schema: { type: 'string' }, required: true, proto: 2 },
   ],
 };
 
@@ -2527,6 +3278,28 @@ export const VolumeSchema: ObjectSchema = {
       schema: { type: 'ref', ref: () => ConfigMapVolumeSourceSchema },
       embeddedProto: 2,
     },
+    { name: 'gitRepo', schema: { type: 'ref', ref: () => GitRepoVolumeSourceSchema }, embeddedProto: 2 },
+    { name: 'iscsi', schema: { type: 'ref', ref: () => ISCSIVolumeSourceSchema }, embeddedProto: 2 },
+    { name: 'rbd', schema: { type: 'ref', ref: () => RBDVolumeSourceSchema }, embeddedProto: 2 },
+    { name: 'cephfs', schema: { type: 'ref', ref: () => CephFSVolumeSourceSchema }, embeddedProto: 2 },
+    {
+      name: 'downwardAPI',
+      schema: { type: 'ref', ref: () => DownwardAPIVolumeSourceSchema },
+      embeddedProto: 2,
+    },
+    { name: 'fc', schema: { type: 'ref', ref: () => FCVolumeSourceSchema }, embeddedProto: 2 },
+    {
+      name: 'projected',
+      schema: { type: 'ref', ref: () => ProjectedVolumeSourceSchema },
+      embeddedProto: 2,
+    },
+    { name: 'csi', schema: { type: 'ref', ref: () => CSIVolumeSourceSchema }, embeddedProto: 2 },
+    {
+      name: 'ephemeral',
+      schema: { type: 'ref', ref: () => EphemeralVolumeSourceSchema },
+      embeddedProto: 2,
+    },
+    { name: 'nfs', schema: { type: 'ref', ref: () => NFSVolumeSourceSchema }, embeddedProto: 2 },
     {
       name: 'name',
       schema: { type: 'string', maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' },
@@ -2535,6 +3308,16 @@ export const VolumeSchema: ObjectSchema = {
     },
   ],
   rules: [{ rule: '(has(self.hostPath) ? 1 : 0) + (has(self.emptyDir) ? 1 : 0) + (has(self.secret) ? 1 : 0) + (has(self.persistentVolumeClaim) ? 1 : 0) + (has(self.configMap) ? 1 : 0) <= 1', message: 'only one volume source may be set' }],
+};
+
+/** Schema descriptor of {@link VolumeDevice} (schemas/core/v1.yaml .definitions.VolumeDevice). */
+export const VolumeDeviceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.VolumeDevice',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'devicePath', schema: { type: 'string' }, required: true, proto: 2 },
+  ],
 };
 
 /** Schema descriptor of {@link VolumeMount} (schemas/core/v1.yaml .definitions.VolumeMount). */
@@ -2552,8 +3335,21 @@ export const VolumeMountSchema: ObjectSchema = {
       proto: 5,
     },
     { name: 'subPathExpr', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
+    { name: 'recursiveReadOnly', schema: { type: 'string' }, proto: 7 },
   ],
   rules: [{ rule: "!has(self.subPath) || self.subPath == '' || !has(self.subPathExpr) || self.subPathExpr == ''", message: 'subPath and subPathExpr are mutually exclusive' }],
+};
+
+/** Schema descriptor of {@link VolumeMountStatus} (schemas/core/v1.yaml .definitions.VolumeMountStatus). */
+export const VolumeMountStatusSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.VolumeMountStatus',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'mountPath', schema: { type: 'string' }, required: true, proto: 2 },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 3, zeroIsUnset: true },
+    { name: 'recursiveReadOnly', schema: { type: 'string' }, proto: 4 },
+  ],
 };
 
 /** Schema descriptor of {@link VolumeNodeAffinity} (schemas/core/v1.yaml .definitions.VolumeNodeAffinity). */
@@ -2562,6 +3358,27 @@ export const VolumeNodeAffinitySchema: ObjectSchema = {
   typeName: 'core.v1.VolumeNodeAffinity',
   fields: [
     { name: 'required', schema: { type: 'ref', ref: () => NodeSelectorSchema }, proto: 1 },
+  ],
+};
+
+/** Schema descriptor of {@link VolumeProjection} (schemas/core/v1.yaml .definitions.VolumeProjection). */
+export const VolumeProjectionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.VolumeProjection',
+  fields: [
+    { name: 'secret', schema: { type: 'ref', ref: () => SecretProjectionSchema }, proto: 1 },
+    { name: 'downwardAPI', schema: { type: 'ref', ref: () => DownwardAPIProjectionSchema }, proto: 2 },
+    { name: 'configMap', schema: { type: 'ref', ref: () => ConfigMapProjectionSchema }, proto: 3 },
+    {
+      name: 'serviceAccountToken',
+      schema: { type: 'ref', ref: () => ServiceAccountTokenProjectionSchema },
+      proto: 4,
+    },
+    {
+      name: 'clusterTrustBundle',
+      schema: { type: 'ref', ref: () => ClusterTrustBundleProjectionSchema },
+      proto: 5,
+    },
   ],
 };
 
@@ -2589,6 +3406,20 @@ export const VolumeSourceSchema: ObjectSchema = {
       proto: 10,
     },
     { name: 'configMap', schema: { type: 'ref', ref: () => ConfigMapVolumeSourceSchema }, proto: 19 },
+    { name: 'gitRepo', schema: { type: 'ref', ref: () => GitRepoVolumeSourceSchema }, proto: 5 },
+    { name: 'iscsi', schema: { type: 'ref', ref: () => ISCSIVolumeSourceSchema }, proto: 8 },
+    { name: 'rbd', schema: { type: 'ref', ref: () => RBDVolumeSourceSchema }, proto: 11 },
+    { name: 'cephfs', schema: { type: 'ref', ref: () => CephFSVolumeSourceSchema }, proto: 14 },
+    {
+      name: 'downwardAPI',
+      schema: { type: 'ref', ref: () => DownwardAPIVolumeSourceSchema },
+      proto: 16,
+    },
+    { name: 'fc', schema: { type: 'ref', ref: () => FCVolumeSourceSchema }, proto: 17 },
+    { name: 'projected', schema: { type: 'ref', ref: () => ProjectedVolumeSourceSchema }, proto: 26 },
+    { name: 'csi', schema: { type: 'ref', ref: () => CSIVolumeSourceSchema }, proto: 28 },
+    { name: 'ephemeral', schema: { type: 'ref', ref: () => EphemeralVolumeSourceSchema }, proto: 29 },
+    { name: 'nfs', schema: { type: 'ref', ref: () => NFSVolumeSourceSchema }, proto: 7 },
   ],
 };
 
@@ -2609,5 +3440,17 @@ export const WeightedPodAffinityTermSchema: ObjectSchema = {
       required: true,
       proto: 2,
     },
+  ],
+};
+
+/** Schema descriptor of {@link WindowsSecurityContextOptions} (schemas/core/v1.yaml .definitions.WindowsSecurityContextOptions). */
+export const WindowsSecurityContextOptionsSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.WindowsSecurityContextOptions',
+  fields: [
+    { name: 'gmsaCredentialSpecName', schema: { type: 'string' }, proto: 1 },
+    { name: 'gmsaCredentialSpec', schema: { type: 'string' }, proto: 2 },
+    { name: 'runAsUserName', schema: { type: 'string' }, proto: 3 },
+    { name: 'hostProcess', schema: { type: 'boolean' }, proto: 4 },
   ],
 };
