@@ -21,7 +21,7 @@ import {
   serviceAccountUsername,
   serviceAccountsGroup,
 } from '../auth/index.js';
-import { type NameValidation, omitEmpty, prune } from '../schema/index.js';
+import { type NameValidation, type NamedTypeDefaulter, applyTypeDefaults, omitEmpty, prune } from '../schema/index.js';
 import type { ApiServerMetrics } from '../metrics/index.js';
 import type { Store } from '../store/index.js';
 import { Collector } from '../validate/index.js';
@@ -94,6 +94,8 @@ export interface AdmissionContext {
   user?: UserInfo;
   /** Audit annotations of the request, filled by admission plugins. */
   auditAnnotations?: Record<string, string>;
+  /** The code defaulters of named types (built-in kinds only); none when unset. */
+  hooks?: { defaulters: Readonly<Record<string, NamedTypeDefaulter>> };
 }
 
 export interface AdmitInput {
@@ -132,6 +134,7 @@ export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<J
   if (!r.descriptor.custom) omitEmpty(input.object, r.registration.schema);
   // Defaults with the version's write rules (a zero its round-trip annotation keeps, read-only fields).
   r.converter.setDefaults(r.registration, input.object, input.old);
+  if (!r.descriptor.custom && ctx.hooks) applyTypeDefaults(input.object, r.registration.schema, ctx.hooks.defaulters);
   const meta = input.object.metadata ?? {};
   const request = admissionRequest(ctx, {
     resource: r,

@@ -84,6 +84,7 @@ export const batchV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       generation: true,
+      hooks: ['job-selector'],
     },
     lifecycle: { introduced: '1.21' },
   },

@@ -143,11 +143,7 @@ export const JobSpecSchema: ObjectSchema = {
   type: 'object',
   typeName: 'batch.v1.JobSpec',
   fields: [
-    {
-      name: 'parallelism',
-      schema: { type: 'integer', format: 'int32', default: 1, minimum: 0 },
-      proto: 1,
-    },
+    { name: 'parallelism', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 1 },
     { name: 'completions', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 2 },
     {
       name: 'activeDeadlineSeconds',
@@ -156,11 +152,7 @@ export const JobSpecSchema: ObjectSchema = {
     },
     { name: 'podFailurePolicy', schema: { type: 'ref', ref: () => PodFailurePolicySchema }, proto: 11 },
     { name: 'successPolicy', schema: { type: 'ref', ref: () => SuccessPolicySchema }, proto: 16 },
-    {
-      name: 'backoffLimit',
-      schema: { type: 'integer', format: 'int32', default: 6, minimum: 0 },
-      proto: 7,
-    },
+    { name: 'backoffLimit', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 7 },
     {
       name: 'backoffLimitPerIndex',
       schema: { type: 'integer', format: 'int32', minimum: 0 },

@@ -18,10 +18,13 @@ export function defaultContainer(v: unknown): void {
   if (Array.isArray(v.env)) for (const x1 of v.env as unknown[]) {
     defaultEnvVar(x1);
   }
+  if (v.resources === undefined) v.resources = {};
   defaultProbe(v.livenessProbe);
   defaultProbe(v.readinessProbe);
   defaultProbe(v.startupProbe);
   defaultLifecycle(v.lifecycle);
+  if (v.terminationMessagePath === undefined || v.terminationMessagePath === '') v.terminationMessagePath = '/dev/termination-log';
+  if (v.terminationMessagePolicy === undefined || v.terminationMessagePolicy === '') v.terminationMessagePolicy = 'File';
 }
 
 /** Applies the schema defaults of {@link ContainerPort} in place. */
@@ -239,6 +242,7 @@ export function defaultPodSpec(v: unknown): void {
   if (v.terminationGracePeriodSeconds === undefined) v.terminationGracePeriodSeconds = 30;
   if (v.dnsPolicy === undefined || v.dnsPolicy === '') v.dnsPolicy = 'ClusterFirst';
   if (v.schedulerName === undefined || v.schedulerName === '') v.schedulerName = 'default-scheduler';
+  if (v.securityContext === undefined) v.securityContext = {};
 }
 
 /** Applies the schema defaults of {@link PodTemplateSpec} in place. */

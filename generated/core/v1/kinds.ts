@@ -351,6 +351,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       conversion: [],
       selectableFields: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'status.phase', 'status.podIP'],
       subresourceHandlers: { eviction: 'eviction' },
+      hooks: ['pod-admission'],
     },
   },
   {
@@ -507,6 +508,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [],
+      hooks: ['service-cluster-ip'],
     },
   },
   {

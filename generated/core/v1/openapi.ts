@@ -4990,6 +4990,10 @@ export const openApiV3: Record<string, unknown> = {
         "description": "Adapts a ConfigMap into a projected volume. Shape follows the real system (not shown in the spec).",
         "type": "object",
         "properties": {
+          "name": {
+            "description": "Name of the referent.",
+            "type": "string"
+          },
           "items": {
             "description": "Items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value.",
             "type": "array",
@@ -5097,12 +5101,13 @@ export const openApiV3: Record<string, unknown> = {
             "x-kubernetes-patch-merge-key": "name"
           },
           "resources": {
-            "description": "Compute resources required by the container.",
+            "description": "Compute resources required by the container (a struct upstream, so always written).",
             "allOf": [
               {
                 "$ref": "#/components/schemas/core.v1.ResourceRequirements"
               }
-            ]
+            ],
+            "default": {}
           },
           "volumeMounts": {
             "description": "Pod volumes mounted into the container's filesystem.",
@@ -5184,12 +5189,18 @@ export const openApiV3: Record<string, unknown> = {
             ]
           },
           "terminationMessagePath": {
-            "description": "Optional: Path at which the file to which the container's termination message will be written is mounted into the container's filesystem.",
-            "type": "string"
+            "description": "Path at which the file the container's termination message is written to is mounted into its filesystem.",
+            "type": "string",
+            "default": "/dev/termination-log"
           },
           "terminationMessagePolicy": {
-            "description": "Indicate how the termination message should be populated.",
-            "type": "string"
+            "description": "How the termination message is populated.",
+            "type": "string",
+            "default": "File",
+            "enum": [
+              "File",
+              "FallbackToLogsOnError"
+            ]
           },
           "securityContext": {
             "description": "Defines the security options the container should be run with.",
@@ -8717,12 +8728,13 @@ export const openApiV3: Record<string, unknown> = {
             "type": "boolean"
           },
           "securityContext": {
-            "description": "Holds pod-level security attributes and common container settings.",
+            "description": "Holds pod-level security attributes and common container settings; empty when unset.",
             "allOf": [
               {
                 "$ref": "#/components/schemas/core.v1.PodSecurityContext"
               }
-            ]
+            ],
+            "default": {}
           },
           "hostAliases": {
             "description": "An optional list of hosts and IPs that will be injected into the pod's hosts file if specified.",
@@ -9911,6 +9923,10 @@ export const openApiV3: Record<string, unknown> = {
         "description": "Adapts a secret into a projected volume. Shape follows the real system (not shown in the spec).",
         "type": "object",
         "properties": {
+          "name": {
+            "description": "Name of the referent.",
+            "type": "string"
+          },
           "items": {
             "description": "Items if unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value.",
             "type": "array",

@@ -224,6 +224,7 @@ export const ConfigMapProjectionSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.ConfigMapProjection',
   fields: [
+    { name: 'name', schema: { type: 'string' }, embeddedProto: 1, zeroIsUnset: true },
     {
       name: 'items',
       schema: { type: 'list', items: { type: 'ref', ref: () => KeyToPathSchema }, listType: 'atomic' },
@@ -301,7 +302,11 @@ export const ContainerSchema: ObjectSchema = {
       patchStrategy: 'merge',
       patchMergeKey: 'name',
     },
-    { name: 'resources', schema: { type: 'ref', ref: () => ResourceRequirementsSchema }, proto: 8 },
+    {
+      name: 'resources',
+      schema: { type: 'ref', ref: () => ResourceRequirementsSchema, default: {} },
+      proto: 8,
+    },
     {
       name: 'volumeMounts',
       schema: {
@@ -342,8 +347,18 @@ export const ContainerSchema: ObjectSchema = {
       patchMergeKey: 'devicePath',
     },
     { name: 'lifecycle', schema: { type: 'ref', ref: () => LifecycleSchema }, proto: 12 },
-    { name: 'terminationMessagePath', schema: { type: 'string' }, proto: 13, zeroIsUnset: true },
-    { name: 'terminationMessagePolicy', schema: { type: 'string' }, proto: 20, zeroIsUnset: true },
+    {
+      name: 'terminationMessagePath',
+      schema: { type: 'string', default: '/dev/termination-log' },
+      proto: 13,
+      defaultZeroIsUnset: true,
+    },
+    {
+      name: 'terminationMessagePolicy',
+      schema: { type: 'string', default: 'File', enum: ['File', 'FallbackToLogsOnError'] },
+      proto: 20,
+      defaultZeroIsUnset: true,
+    },
     { name: 'securityContext', schema: { type: 'ref', ref: () => SecurityContextSchema }, proto: 15 },
     { name: 'stdin', schema: { type: 'boolean' }, proto: 16, zeroIsUnset: true },
     { name: 'stdinOnce', schema: { type: 'boolean' }, proto: 17, zeroIsUnset: true },
@@ -2176,7 +2191,11 @@ export const PodSpecSchema: ObjectSchema = {
     { name: 'hostPID', schema: { type: 'boolean' }, proto: 12, zeroIsUnset: true },
     { name: 'hostIPC', schema: { type: 'boolean' }, proto: 13, zeroIsUnset: true },
     { name: 'shareProcessNamespace', schema: { type: 'boolean' }, proto: 27 },
-    { name: 'securityContext', schema: { type: 'ref', ref: () => PodSecurityContextSchema }, proto: 14 },
+    {
+      name: 'securityContext',
+      schema: { type: 'ref', ref: () => PodSecurityContextSchema, default: {} },
+      proto: 14,
+    },
     {
       name: 'hostAliases',
       schema: {
@@ -2784,6 +2803,7 @@ export const SecretProjectionSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.SecretProjection',
   fields: [
+    { name: 'name', schema: { type: 'string' }, embeddedProto: 1, zeroIsUnset: true },
     {
       name: 'items',
       schema: { type: 'list', items: { type: 'ref', ref: () => KeyToPathSchema }, listType: 'atomic' },

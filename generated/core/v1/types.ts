@@ -294,6 +294,9 @@ export interface ConfigMapNodeConfigSource {
  * Schema: schemas/core/v1.yaml .definitions.ConfigMapProjection
  */
 export interface ConfigMapProjection {
+  /** Name of the referent. */
+  name?: string;
+
   /**
    * Items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value.
    *
@@ -388,7 +391,11 @@ export interface Container {
    */
   env?: EnvVar[];
 
-  /** Compute resources required by the container. */
+  /**
+   * Compute resources required by the container (a struct upstream, so always written).
+   *
+   * @defaultValue `{}`
+   */
   resources?: ResourceRequirements;
 
   /**
@@ -430,11 +437,19 @@ export interface Container {
   /** Actions that the management system should take in response to container lifecycle events. */
   lifecycle?: Lifecycle;
 
-  /** Optional: Path at which the file to which the container's termination message will be written is mounted into the container's filesystem. */
+  /**
+   * Path at which the file the container's termination message is written to is mounted into its filesystem.
+   *
+   * @defaultValue `"/dev/termination-log"` (also when set to zero)
+   */
   terminationMessagePath?: string;
 
-  /** Indicate how the termination message should be populated. */
-  terminationMessagePolicy?: string;
+  /**
+   * How the termination message is populated.
+   *
+   * @defaultValue `"File"` (also when set to zero)
+   */
+  terminationMessagePolicy?: 'File' | 'FallbackToLogsOnError';
 
   /** Defines the security options the container should be run with. */
   securityContext?: SecurityContext;
@@ -2782,7 +2797,11 @@ export interface PodSpec {
   /** Share a single process namespace between all of the containers in a pod. */
   shareProcessNamespace?: boolean;
 
-  /** Holds pod-level security attributes and common container settings. */
+  /**
+   * Holds pod-level security attributes and common container settings; empty when unset.
+   *
+   * @defaultValue `{}`
+   */
   securityContext?: PodSecurityContext;
 
   /**
@@ -3531,6 +3550,9 @@ export interface SecretList {
  * Schema: schemas/core/v1.yaml .definitions.SecretProjection
  */
 export interface SecretProjection {
+  /** Name of the referent. */
+  name?: string;
+
   /**
    * Items if unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value.
    *

@@ -552,25 +552,29 @@ export function validateConfigMapProjection(v: unknown, p: PathLike, e: Collecto
   }
   for (const k in v) {
     switch (k) {
-      case 'items': case 'optional':
+      case 'name': case 'items': case 'optional':
         break;
       default:
         e.unknown(`${p}.${k}`);
     }
   }
-  const x0 = v.items;
+  const x0 = v.name;
   if (!(x0 === undefined || x0 === null)) {
-    if (!Array.isArray(x0)) e.type(`${p}.items`, x0, 'array');
+    if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
+  }
+  const x1 = v.items;
+  if (!(x1 === undefined || x1 === null)) {
+    if (!Array.isArray(x1)) e.type(`${p}.items`, x1, 'array');
     else {
-      for (let i1 = 0; i1 < x0.length; i1++) {
-        const x2: unknown = x0[i1];
-        validateKeyToPath(x2, new FieldPath(p, 'items', i1), e);
+      for (let i2 = 0; i2 < x1.length; i2++) {
+        const x3: unknown = x1[i2];
+        validateKeyToPath(x3, new FieldPath(p, 'items', i2), e);
       }
     }
   }
-  const x3 = v.optional;
-  if (!(x3 === undefined || x3 === null)) {
-    if (typeof x3 !== 'boolean') e.type(`${p}.optional`, x3, 'boolean');
+  const x4 = v.optional;
+  if (!(x4 === undefined || x4 === null)) {
+    if (typeof x4 !== 'boolean') e.type(`${p}.optional`, x4, 'boolean');
   }
 }
 
@@ -770,6 +774,9 @@ export function validateContainer(v: unknown, p: PathLike, e: Collector): void {
   const x35 = v.terminationMessagePolicy;
   if (!(x35 === undefined || x35 === null)) {
     if (typeof x35 !== 'string') e.type(`${p}.terminationMessagePolicy`, x35, 'string');
+    else {
+      if (x35 !== 'File' && x35 !== 'FallbackToLogsOnError') e.notSupported(`${p}.terminationMessagePolicy`, x35, ['File', 'FallbackToLogsOnError']);
+    }
   }
   const x36 = v.securityContext;
   if (!(x36 === undefined || x36 === null)) {
@@ -6025,25 +6032,29 @@ export function validateSecretProjection(v: unknown, p: PathLike, e: Collector):
   }
   for (const k in v) {
     switch (k) {
-      case 'items': case 'optional':
+      case 'name': case 'items': case 'optional':
         break;
       default:
         e.unknown(`${p}.${k}`);
     }
   }
-  const x0 = v.items;
+  const x0 = v.name;
   if (!(x0 === undefined || x0 === null)) {
-    if (!Array.isArray(x0)) e.type(`${p}.items`, x0, 'array');
+    if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
+  }
+  const x1 = v.items;
+  if (!(x1 === undefined || x1 === null)) {
+    if (!Array.isArray(x1)) e.type(`${p}.items`, x1, 'array');
     else {
-      for (let i1 = 0; i1 < x0.length; i1++) {
-        const x2: unknown = x0[i1];
-        validateKeyToPath(x2, new FieldPath(p, 'items', i1), e);
+      for (let i2 = 0; i2 < x1.length; i2++) {
+        const x3: unknown = x1[i2];
+        validateKeyToPath(x3, new FieldPath(p, 'items', i2), e);
       }
     }
   }
-  const x3 = v.optional;
-  if (!(x3 === undefined || x3 === null)) {
-    if (typeof x3 !== 'boolean') e.type(`${p}.optional`, x3, 'boolean');
+  const x4 = v.optional;
+  if (!(x4 === undefined || x4 === null)) {
+    if (typeof x4 !== 'boolean') e.type(`${p}.optional`, x4, 'boolean');
   }
 }
 
