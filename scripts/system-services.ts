@@ -56,7 +56,9 @@ interface Manifest {
   [key: string]: unknown;
 }
 
+/** Creates the object unless it exists (asked first: a second create of the Service would find its own address taken). */
 async function ensure(client: LoopbackClient, collection: string, object: Manifest): Promise<void> {
+  if ((await client('GET', `${collection}/${object.metadata.name}`)).status === 200) return;
   const { status, text } = await client('POST', collection, object);
   if (status !== 201 && status !== 409)
     throw new Error(`the reference server could not create ${object.kind} ${object.metadata.name}: ${status} ${text}`);

@@ -64,7 +64,10 @@ export const CLIENT_MUTATIONS: readonly Mutation[] = [
         : editJson(r, (p) => {
             const spec = at(p, 'spec');
             for (const c of Array.isArray(spec?.containers) ? spec.containers : []) if (isObject(c)) delete c.volumeMounts;
-            return drop(p, 'status') || drop(spec, 'serviceAccountName', 'serviceAccount', 'volumes', 'tolerations', 'priority', 'preemptionPolicy');
+            return (
+              drop(p, 'status') ||
+              drop(spec, 'serviceAccountName', 'serviceAccount', 'volumes', 'tolerations', 'priority', 'preemptionPolicy')
+            );
           }),
   },
   {
@@ -82,7 +85,8 @@ export const CLIENT_MUTATIONS: readonly Mutation[] = [
   },
   {
     id: 'job-legacy-labels-missing',
-    description: 'labels a Job’s pod template with the batch.kubernetes.io forms only (no job-name, controller-uid), as releases after 1.30 may',
+    description:
+      'labels a Job’s pod template with the batch.kubernetes.io forms only (no job-name, controller-uid), as releases after 1.30 may',
     rule: `${RULE}: job`,
     caughtBy: ['core/clients/job-selector'],
     match: { method: 'GET', path: /\/jobs\/[^/]+$/ },
@@ -116,9 +120,16 @@ export const CLIENT_MUTATIONS: readonly Mutation[] = [
     description: 'starts without kube-system, kube-public, kube-node-lease and the default/kubernetes Service',
     rule: `${RULE}: system objects`,
     caughtBy: ['core/clients/system-namespaces-and-kubernetes-service'],
-    match: { method: 'GET', path: /^\/api\/v1\/namespaces\/(kube-system|kube-public|kube-node-lease|default\/(services|endpoints)\/kubernetes)$/ },
+    match: {
+      method: 'GET',
+      path: /^\/api\/v1\/namespaces\/(kube-system|kube-public|kube-node-lease|default\/(services|endpoints)\/kubernetes)$/,
+    },
     response: (r) =>
-      withJson(r, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'not found', reason: 'NotFound', code: 404 }, 404),
+      withJson(
+        r,
+        { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'not found', reason: 'NotFound', code: 404 },
+        404,
+      ),
   },
   {
     id: 'deprecated-fields-dropped',

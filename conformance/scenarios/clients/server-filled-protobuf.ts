@@ -66,7 +66,14 @@ export const scenarios: CodeScenarioDefinition[] = [
               replicas: 0,
               paused: { $absent: true },
               strategy: { type: 'RollingUpdate' },
-              template: { spec: { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', hostNetwork: { $absent: true } } },
+              template: {
+                spec: {
+                  restartPolicy: 'Always',
+                  dnsPolicy: 'ClusterFirst',
+                  schedulerName: 'default-scheduler',
+                  hostNetwork: { $absent: true },
+                },
+              },
             },
           },
           at: [
