@@ -78,7 +78,8 @@ export function serviceClusterIPs(cidr = DEFAULT_SERVICE_CIDR): (host: HookHost)
         // A struct upstream: every service reports it, empty while no load balancer exists.
         object.status = { loadBalancer: {} };
         if (spec.type === 'ExternalName') return;
-        spec.ipFamilies = ['IPv4'];
+        // Families a client names are validated as sent (IPv6 is not refused as unconfigured, as upstream would).
+        if (!spec.ipFamilies?.length) spec.ipFamilies = ['IPv4'];
         spec.ipFamilyPolicy ??= 'SingleStack';
         if (spec.clusterIP === 'None') {
           spec.clusterIPs = ['None'];
