@@ -98,6 +98,11 @@ function varint(n: number): Buffer {
   return Buffer.from(bytes);
 }
 
+/** A varint field (wire type 0): key and value. */
+export function varintField(number: number, value: number): Buffer {
+  return Buffer.concat([varint(number * 8), varint(value)]);
+}
+
 /** A length-delimited field (wire type 2): key, length, bytes. */
 export function lengthDelimited(number: number, bytes: Buffer): Buffer {
   return Buffer.concat([varint(number * 8 + 2), varint(bytes.length), bytes]);

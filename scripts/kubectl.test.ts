@@ -129,7 +129,9 @@ describe('kubectl against the reference server', () => {
     expect(header!.split(/\s{2,}/)).toEqual(['NAME', 'SPEC', 'REPLICAS', 'AGE']);
     expect(row).toMatch(/^nightly\s+0 3 \* \* \*\s+3\s+\d+s$/);
     const ns = await kubectl('get', 'namespaces', '--no-headers');
-    expect(ns.stdout).toMatch(/^default\s+Active\s+\d+s\n$/);
+    expect(ns.stdout).toMatch(
+      /^default\s+Active\s+\d+s\nkube-node-lease\s+Active\s+\d+s\nkube-public\s+Active\s+\d+s\nkube-system\s+Active\s+\d+s\n$/,
+    );
     const all = await kubectl('get', 'ct', '-o', 'wide', '-A');
     expect(all.stdout.split('\n')[0]!.split(/\s{2,}/)).toEqual(['NAMESPACE', 'NAME', 'SPEC', 'REPLICAS', 'AGE']);
   });

@@ -17,11 +17,13 @@ import {
   type Stage,
   celRuleChecker,
   mutatingWebhookAdmission,
+  serviceClusterIPs,
   validatingAdmissionPolicy,
   validatingWebhookAdmission,
 } from '../runtime/server/index.js';
 import { type Store, createStore } from '../runtime/store/index.js';
 import { type AccessControlOptions, type LoopbackClient, accessControl, bootstrapRbac } from './access-control.js';
+import { SYSTEM_NAMESPACES, reconcileKubernetesService } from './system-services.js';
 import { keptKeyPlace } from './kept-signing-key.js';
 import { type ServiceAccountOptions, serviceAccountAuthenticator, serviceAccountIssuer, withTokenRequests } from './service-accounts.js';
 
@@ -78,6 +80,8 @@ export interface ReferenceServerOptions {
   crds?: readonly DefinitionFile[];
   /** `--group-suffix`: the spec's groups served as `<name>.<suffix>` (`k8s.io`: the real system's names); default svc.io. */
   groupSuffix?: string;
+  /** `--service-cluster-ip-range`: the IPv4 range services' cluster IPs come from; default 10.96.0.0/12, as kube-apiserver's. */
+  serviceClusterIPRange?: string;
   /** Service-account tokens (`--service-account-issuer`, `--service-account-signing-key-file`, ...); default a generated key (kept-signing-key.ts). */
   serviceAccounts?: ServiceAccountOptions;
 }
@@ -142,7 +146,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     featureGates: typeof options.featureGates === 'string' ? parseFeatureGates(options.featureGates).gates : options.featureGates,
     runtimeConfig: options.runtimeConfig,
     release: options.release,
-    handlers: withTokenRequests(options.handlers, issuer),
+    handlers: withServiceRange(withTokenRequests(options.handlers, issuer), options.serviceClusterIPRange),
     encryption: options.encryption,
     chain: { ...access?.chain, audit: options.audit, testing: options.testStages, serviceAccountIssuer: issuer },
     now: options.now,
@@ -157,7 +161,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   const loopback = access ? access.loopback(url) : plainClient(url);
   if (access?.rbac) await bootstrapRbac(loopback, options.groupSuffix);
-  if (!options.project) await ensureNamespace(loopback, DEFAULT_NAMESPACE);
+  if (!options.project) {
+    for (const name of [DEFAULT_NAMESPACE, ...SYSTEM_NAMESPACES]) await ensureNamespace(loopback, name);
+    await reconcileKubernetesService(loopback, { url, serviceCidr: options.serviceClusterIPRange, groupSuffix: options.groupSuffix });
+  }
   if (options.crds) {
     try {
       await installDefinitions(loopback, options.crds, options.groupSuffix);
@@ -174,6 +181,12 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       options.audit?.close();
     },
   };
+}
+
+/** The catalogue with the services' cluster IPs taken from `range` (`--service-cluster-ip-range`) when given. */
+function withServiceRange(given: HandlerCatalog, range: string | undefined): HandlerCatalog {
+  if (range === undefined) return given;
+  return { ...given, hooks: { 'service-cluster-ip': serviceClusterIPs(range), ...given.hooks } };
 }
 
 /** The namespace clients use when they name none; the server creates it at start, as a cluster does. */

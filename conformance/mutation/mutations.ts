@@ -21,6 +21,7 @@ import {
 import type { Mutation, ProxiedResponse, ResponseContext } from './types.js';
 import { CLIENT_MUTATIONS } from './clients.js';
 import { RESPONSE_SHAPE_MUTATIONS } from './response-shapes.js';
+import { SERVER_FILLED_MUTATIONS } from './server-filled.js';
 import { SECURITY_MUTATIONS } from './security.js';
 import { WRITE_PATH_MUTATIONS } from './write-paths.js';
 
@@ -702,4 +703,5 @@ export const MUTATIONS: readonly Mutation[] = [
   ...SECURITY_MUTATIONS,
   ...CLIENT_MUTATIONS,
   ...RESPONSE_SHAPE_MUTATIONS,
+  ...SERVER_FILLED_MUTATIONS,
 ];

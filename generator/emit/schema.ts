@@ -99,6 +99,7 @@ class DescriptorWriter {
       if (f.deprecated) props.push(['deprecated', tsString(f.deprecated)]);
       if (f.secret) props.push(['secret', 'true']);
       if (f.defaultZeroIsUnset) props.push(['defaultZeroIsUnset', 'true']);
+      if (f.zeroIsUnset) props.push(['zeroIsUnset', 'true']);
       if (f.patchStrategy) props.push(['patchStrategy', tsString(f.patchStrategy)]);
       if (f.patchMergeKey) props.push(['patchMergeKey', tsString(f.patchMergeKey)]);
       return `${pad}${literal(props, depth + 1)},`;

@@ -67,6 +67,7 @@ const FIELD_KEYS = new Set([
   'x-svc-deprecated',
   'x-svc-secret',
   'x-svc-default-zero-is-unset',
+  'x-svc-zero-is-unset',
 ]);
 const EMBED_KEYS = new Set(['$ref', 'x-svc-proto']);
 const VALIDATION_KEYS = new Set(['rule', 'message', 'messageExpression', 'reason', 'fieldPath', 'optionalOldSelf', 'spec']);
@@ -127,6 +128,12 @@ export function toField(name: string, value: unknown, required: boolean, ctx: No
       throw new LoadError(ctx.file, path, 'x-svc-default-zero-is-unset needs a default on the same property');
     }
     field.defaultZeroIsUnset = true;
+  }
+  if (schema['x-svc-zero-is-unset'] === true) {
+    if (field.type.kind !== 'scalar') {
+      throw new LoadError(ctx.file, path, 'x-svc-zero-is-unset is for strings, integers, numbers and booleans');
+    }
+    field.zeroIsUnset = true;
   }
   const strategy = optString(schema, 'x-svc-patch-strategy', ctx, path);
   if (strategy !== undefined) field.patchStrategy = strategy;

@@ -89,6 +89,11 @@ export interface Field {
   secret?: boolean;
   /** An explicit zero is replaced by the default too (a non-pointer field upstream). */
   defaultZeroIsUnset?: boolean;
+  /**
+   * A zero value ("", 0, false) is the same as absent: a non-pointer `omitempty` field upstream,
+   * which Go cannot tell unset from zero in, and which Protobuf clients always send.
+   */
+  zeroIsUnset?: boolean;
   /** Legacy strategic-merge markers. */
   patchStrategy?: string;
   patchMergeKey?: string;

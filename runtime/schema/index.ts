@@ -12,5 +12,6 @@ export type {
 } from './types.js';
 export { deref } from './types.js';
 export { omitEmpty } from './omit-empty.js';
+export { applyTypeDefaults, type NamedTypeDefaulter } from './type-defaults.js';
 export { prune } from './prune.js';
 export type { ConversionRule, KindRegistration, NameValidation, PrinterColumn, ResourceDescriptor, VersionLifecycle } from './kind.js';

@@ -52,6 +52,8 @@ export interface FieldSchema {
   secret?: boolean;
   /** An explicit zero value is replaced by the default too. */
   defaultZeroIsUnset?: boolean;
+  /** A zero value ("", 0, false) is the same as absent (a non-pointer `omitempty` field upstream). */
+  zeroIsUnset?: boolean;
   patchStrategy?: string;
   patchMergeKey?: string;
 }

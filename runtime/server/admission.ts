@@ -23,7 +23,7 @@ import {
   serviceAccountUsername,
   serviceAccountsGroup,
 } from '../auth/index.js';
-import { type NameValidation, omitEmpty, prune } from '../schema/index.js';
+import { type NameValidation, type NamedTypeDefaulter, applyTypeDefaults, omitEmpty, prune } from '../schema/index.js';
 import type { ApiServerMetrics } from '../metrics/index.js';
 import type { Store } from '../store/index.js';
 import { Collector } from '../validate/index.js';
@@ -96,6 +96,8 @@ export interface AdmissionContext {
   user?: UserInfo;
   /** Audit annotations of the request, filled by admission plugins. */
   auditAnnotations?: Record<string, string>;
+  /** The code defaulters of named types (built-in kinds only); none when unset. */
+  hooks?: { defaulters: Readonly<Record<string, NamedTypeDefaulter>> };
 }
 
 export interface AdmitInput {
@@ -129,10 +131,12 @@ export function admissionRequest(
 export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<JsonApiObject> {
   const { resource: r } = input;
   checkTypeMeta(r, input.object);
+  // Built-in kinds are Go types stored as Protobuf: an empty map or list, or the zero of a
+  // non-pointer field, is absent (not custom resources); so defaults then fill it, as Go's do.
+  if (!r.descriptor.custom) omitEmpty(input.object, r.registration.schema);
   // Defaults with the version's write rules (a zero its round-trip annotation keeps, read-only fields).
   r.converter.setDefaults(r.registration, input.object, input.old);
-  // Built-in kinds are Go types stored as Protobuf: an empty map or list is absent (not custom resources).
-  if (!r.descriptor.custom) omitEmpty(input.object, r.registration.schema);
+  if (!r.descriptor.custom && ctx.hooks) applyTypeDefaults(input.object, r.registration.schema, ctx.hooks.defaulters);
   const meta = input.object.metadata ?? {};
   const request = admissionRequest(ctx, {
     resource: r,

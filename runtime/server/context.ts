@@ -23,7 +23,7 @@ import type {
 } from '../auth/index.js';
 import type { RequestAudit } from '../audit/index.js';
 import type { ApiServerMetrics } from '../metrics/index.js';
-import type { KindRegistration } from '../schema/index.js';
+import type { KindRegistration, NamedTypeDefaulter } from '../schema/index.js';
 
 /** Settings every handler reads; built once per server with every option defaulted. */
 export interface ServerSettings {
@@ -220,9 +220,18 @@ export interface SubresourceHandler {
   handle(ctx: RequestContext, t: Target, body: Body | undefined): Promise<Reply>;
 }
 
+/**
+ * Defaults of a named type that need code (upstream's hand-written `SetDefaults_<Type>`): run after
+ * the schema's defaults, wherever the type appears in a built-in kind (a Pod's containers and a
+ * Deployment's template alike), outer types first.
+ */
+export type TypeDefaulter = NamedTypeDefaulter;
+
 /** Named implementations that kinds refer to from their registrations. */
 export interface HandlerCatalog {
   hooks?: Readonly<Record<string, (host: HookHost) => KindHook>>;
+  /** By the schema's type name (`core.v1.Container`). */
+  defaulters?: Readonly<Record<string, TypeDefaulter>>;
   virtual?: Readonly<Record<string, VirtualCreateHandler>>;
   subresources?: Readonly<Record<string, SubresourceHandler>>;
 }
@@ -237,6 +246,8 @@ export interface ServerHooks {
   subresource(r: ServedResource, subresource: string): SubresourceHandler | undefined;
   /** The create handler of a virtual kind, if `r` is one. */
   virtual(r: ServedResource): VirtualCreateHandler | undefined;
+  /** The code defaulters of named types, by type name. */
+  defaulters: Readonly<Record<string, TypeDefaulter>>;
   /** Tells every hook that something in (or named) `namespace` changed. */
   namespaceChanged(namespace: string): void;
   /** Waits until no hook has background work in flight. */

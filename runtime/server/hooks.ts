@@ -28,6 +28,7 @@ export function bindHooks(context: Omit<ServerContext, 'hooks'>, catalog: Handle
   return {
     of: (r) => byPrefix.get(r.storagePrefix) ?? [],
     all: () => instances,
+    defaulters: catalog.defaulters ?? {},
     subresource(r: ServedResource, subresource: string): SubresourceHandler | undefined {
       const name = r.descriptor.subresourceHandlers?.[subresource];
       return name === undefined ? undefined : catalog.subresources?.[name];

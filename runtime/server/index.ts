@@ -10,7 +10,15 @@ export type {
   AdmissionRequest,
   RuleChecker,
 } from './admission.js';
-export { builtinHandlers, tokenRequest, type TokenRequestOptions } from './builtin/index.js';
+export {
+  builtinHandlers,
+  DEFAULT_SERVICE_CIDR,
+  kubernetesServiceIP,
+  parseServiceCidr,
+  serviceClusterIPs,
+  tokenRequest,
+  type TokenRequestOptions,
+} from './builtin/index.js';
 export { celRuleChecker, checkRules } from './cel-rules.js';
 export { defaultErrors, storedDefinitionResources } from './custom-resources/index.js';
 export type { Stage } from './chain.js';

@@ -66,7 +66,8 @@ describe('patch types', () => {
     );
     expect(res.status).toBe(200);
     expect(res.body.metadata.labels).toEqual({ b: '2', c: '3' });
-    expect(res.body.spec.ports).toEqual([{ name: 'https', port: 443, protocol: 'TCP' }]);
+    // targetPort defaults to the port (SetDefaults_Service).
+    expect(res.body.spec.ports).toEqual([{ name: 'https', port: 443, protocol: 'TCP', targetPort: 443 }]);
   });
 
   it('applies a strategic merge patch on a built-in kind: lists merge by their key', async () => {
@@ -75,12 +76,12 @@ describe('patch types', () => {
     expect(res.status).toBe(200);
     // Patch items first, then the ones only the server had, as upstream orders a merged list.
     expect(res.body.spec.ports).toEqual([
-      { name: 'https', port: 443, protocol: 'TCP' },
-      { name: 'http', port: 80, protocol: 'TCP' },
+      { name: 'https', port: 443, protocol: 'TCP', targetPort: 443 },
+      { name: 'http', port: 80, protocol: 'TCP', targetPort: 80 },
     ]);
     const deleted = await h.patch(service(h.ns, 'web'), { spec: { ports: [{ $patch: 'delete', port: 80 }] } }, 'strategic');
     expect(deleted.status).toBe(200);
-    expect(deleted.body.spec.ports).toEqual([{ name: 'https', port: 443, protocol: 'TCP' }]);
+    expect(deleted.body.spec.ports).toEqual([{ name: 'https', port: 443, protocol: 'TCP', targetPort: 443 }]);
   });
 
   it('refuses a strategic merge patch on the CronTab custom resource (415) listing the accepted types', async () => {

@@ -413,5 +413,6 @@ function mergeCatalogs(a: HandlerCatalog, b: HandlerCatalog): HandlerCatalog {
     hooks: { ...a.hooks, ...b.hooks },
     virtual: { ...a.virtual, ...b.virtual },
     subresources: { ...a.subresources, ...b.subresources },
+    defaulters: { ...a.defaulters, ...b.defaulters },
   };
 }

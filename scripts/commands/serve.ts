@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { parseDuration } from '../../runtime/api/index.js';
 import { allKinds } from '../../generated/kinds.js';
-import { DEFAULT_RELEASE, checkRules } from '../../runtime/server/index.js';
+import { DEFAULT_RELEASE, checkRules, parseServiceCidr } from '../../runtime/server/index.js';
 import { DEFAULT_STORE, startReferenceServer } from '../reference-server.js';
 import { projectKinds } from './project-kinds.js';
 import { ENCRYPTION_SERVE_USAGE, encryptionFromFlags, encryptionServeOptions } from './serve-encryption.js';
@@ -17,6 +17,7 @@ import { UsageError } from './usage-error.js';
 
 export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--store sqlite:<path>|memory|etcd://host:port[,...][?prefix=/p]]
              [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>] ${SERVE_CRD_USAGE} ${GROUP_SUFFIX_USAGE}
+             [--service-cluster-ip-range 10.96.0.0/12]
              ${SERVE_VERSION_USAGE}
              ${ENCRYPTION_SERVE_USAGE} ${REPLICA_USAGE}
              ${SERVE_AUDIT_USAGE}
@@ -34,6 +35,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       store: { type: 'string', default: DEFAULT_STORE },
       'history-window': { type: 'string', default: '5m' },
       'continue-ttl': { type: 'string', default: '5m' },
+      'service-cluster-ip-range': { type: 'string' },
       schemas: { type: 'string', multiple: true },
       ...SERVE_VERSION_OPTIONS,
       ...encryptionServeOptions,
@@ -55,6 +57,14 @@ export async function serveCommand(args: string[]): Promise<number> {
   const access = serveAccess(values, values.host, values.store);
   const project = values.schemas ? await projectKinds(values.schemas, 'serve') : undefined;
   const groupSuffix = groupSuffixFromFlags(values);
+  const serviceClusterIPRange = values['service-cluster-ip-range'];
+  if (serviceClusterIPRange !== undefined) {
+    try {
+      parseServiceCidr(serviceClusterIPRange);
+    } catch (e) {
+      throw new UsageError(`--service-cluster-ip-range: ${(e as Error).message}`);
+    }
+  }
   const versions = serveVersionOptions(values, kindsAsServed(project?.kinds ?? allKinds, groupSuffix));
   for (const w of versions.warnings) process.stderr.write(`svckit serve: warning: ${w}\n`);
   const problems = checkRules(project?.kinds ?? allKinds);
@@ -75,6 +85,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     ...crdsFromFlags(values),
     ...serviceAccountsFromFlags(values),
     groupSuffix,
+    ...(serviceClusterIPRange !== undefined ? { serviceClusterIPRange } : {}),
   });
   process.stdout.write(`listening on ${url}\n`);
   const announced = access.announce(url);

@@ -469,13 +469,13 @@ export const ValidationSchema: ObjectSchema = {
   typeName: 'admissionregistration.svc.io.v1.Validation',
   fields: [
     { name: 'expression', schema: { type: 'string', minLength: 1 }, required: true, proto: 1 },
-    { name: 'message', schema: { type: 'string' }, proto: 2 },
+    { name: 'message', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
     {
       name: 'reason',
       schema: { type: 'string', enum: ['Unauthorized', 'Forbidden', 'Invalid', 'RequestEntityTooLarge'] },
       proto: 3,
     },
-    { name: 'messageExpression', schema: { type: 'string' }, proto: 4 },
+    { name: 'messageExpression', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
   ],
 };
 

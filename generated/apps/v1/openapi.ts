@@ -52,6 +52,14 @@ const part6 = {
   "type": "string"
 };
 const part7 = {
+  "description": "A set of pod label keys to select which pods will be taken into consideration.",
+  "type": "array",
+  "items": {
+    "type": "string"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part8 = {
   "name": "continue",
   "in": "query",
   "description": "The continue option should be set when retrieving more results from the server.",
@@ -60,7 +68,7 @@ const part7 = {
     "uniqueItems": true
   }
 };
-const part8 = {
+const part9 = {
   "name": "dryRun",
   "in": "query",
   "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
@@ -69,7 +77,7 @@ const part8 = {
     "uniqueItems": true
   }
 };
-const part9 = {
+const part10 = {
   "description": "Keys to project and their paths; all keys when absent.",
   "type": "array",
   "items": {
@@ -77,7 +85,7 @@ const part9 = {
   },
   "x-kubernetes-list-type": "atomic"
 };
-const part10 = {
+const part11 = {
   "name": "resourceVersionMatch",
   "in": "query",
   "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
@@ -86,7 +94,7 @@ const part10 = {
     "uniqueItems": true
   }
 };
-const part11 = {
+const part12 = {
   "name": "fieldManager",
   "in": "query",
   "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
@@ -95,7 +103,7 @@ const part11 = {
     "uniqueItems": true
   }
 };
-const part12 = {
+const part13 = {
   "name": "resourceVersion",
   "in": "query",
   "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
@@ -104,7 +112,7 @@ const part12 = {
     "uniqueItems": true
   }
 };
-const part13 = {
+const part14 = {
   "name": "propagationPolicy",
   "in": "query",
   "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
@@ -113,12 +121,12 @@ const part13 = {
     "uniqueItems": true
   }
 };
-const part14 = {
+const part15 = {
   "rule": "(has(self.selector.matchLabels) && size(self.selector.matchLabels) > 0) || (has(self.selector.matchExpressions) && size(self.selector.matchExpressions) > 0)",
   "message": "empty selector is invalid",
   "fieldPath": ".selector"
 };
-const part15 = {
+const part16 = {
   "name": "fieldValidation",
   "in": "query",
   "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
@@ -127,60 +135,60 @@ const part15 = {
     "uniqueItems": true
   }
 };
-const part16 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/apps.v1.DaemonSet"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/apps.v1.DaemonSet"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/apps.v1.DaemonSet"
-    }
-  }
-};
 const part17 = {
   "application/json": {
     "schema": {
-      "$ref": "#/components/schemas/apps.v1.Deployment"
+      "$ref": "#/components/schemas/apps.v1.DaemonSet"
     }
   },
   "application/yaml": {
     "schema": {
-      "$ref": "#/components/schemas/apps.v1.Deployment"
+      "$ref": "#/components/schemas/apps.v1.DaemonSet"
     }
   },
   "application/vnd.svc.protobuf": {
     "schema": {
-      "$ref": "#/components/schemas/apps.v1.Deployment"
+      "$ref": "#/components/schemas/apps.v1.DaemonSet"
     }
   }
 };
 const part18 = {
   "application/json": {
     "schema": {
-      "$ref": "#/components/schemas/apps.v1.ReplicaSet"
+      "$ref": "#/components/schemas/apps.v1.Deployment"
     }
   },
   "application/yaml": {
     "schema": {
-      "$ref": "#/components/schemas/apps.v1.ReplicaSet"
+      "$ref": "#/components/schemas/apps.v1.Deployment"
     }
   },
   "application/vnd.svc.protobuf": {
     "schema": {
-      "$ref": "#/components/schemas/apps.v1.ReplicaSet"
+      "$ref": "#/components/schemas/apps.v1.Deployment"
     }
   }
 };
 const part19 = {
   "application/json": {
     "schema": {
+      "$ref": "#/components/schemas/apps.v1.ReplicaSet"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/apps.v1.ReplicaSet"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/apps.v1.ReplicaSet"
+    }
+  }
+};
+const part20 = {
+  "application/json": {
+    "schema": {
       "$ref": "#/components/schemas/apps.v1.StatefulSet"
     }
   },
@@ -195,7 +203,7 @@ const part19 = {
     }
   }
 };
-const part20 = {
+const part21 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/apps.v1.ControllerRevision"
@@ -212,15 +220,11 @@ const part20 = {
     }
   }
 };
-const part21 = {
+const part22 = {
   "description": "Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)",
   "type": "integer",
   "format": "int32",
   "minimum": 0
-};
-const part22 = {
-  "description": "OK",
-  "content": part16
 };
 const part23 = {
   "description": "OK",
@@ -231,42 +235,46 @@ const part24 = {
   "content": part18
 };
 const part25 = {
-  "description": "Created",
-  "content": part16
-};
-const part26 = {
-  "description": "Accepted",
-  "content": part16
-};
-const part27 = {
   "description": "OK",
   "content": part19
 };
-const part28 = {
+const part26 = {
   "description": "Created",
   "content": part17
+};
+const part27 = {
+  "description": "Accepted",
+  "content": part17
+};
+const part28 = {
+  "description": "OK",
+  "content": part20
 };
 const part29 = {
   "description": "Created",
   "content": part18
 };
 const part30 = {
-  "description": "Accepted",
-  "content": part17
+  "description": "Created",
+  "content": part19
 };
 const part31 = {
   "description": "Accepted",
   "content": part18
 };
 const part32 = {
-  "description": "Created",
-  "content": part19
-};
-const part33 = {
   "description": "Accepted",
   "content": part19
 };
-const part34 = [
+const part33 = {
+  "description": "Created",
+  "content": part20
+};
+const part34 = {
+  "description": "Accepted",
+  "content": part20
+};
+const part35 = [
   part5,
   {
     "name": "pretty",
@@ -278,23 +286,17 @@ const part34 = [
     }
   }
 ];
-const part35 = {
-  "description": "OK",
-  "content": part20
-};
 const part36 = {
-  "description": "Created",
-  "content": part20
+  "description": "OK",
+  "content": part21
 };
 const part37 = {
-  "description": "Accepted",
-  "content": part20
+  "description": "Created",
+  "content": part21
 };
 const part38 = {
-  "200": part22,
-  "401": {
-    "description": "Unauthorized"
-  }
+  "description": "Accepted",
+  "content": part21
 };
 const part39 = {
   "200": part23,
@@ -309,12 +311,18 @@ const part40 = {
   }
 };
 const part41 = {
-  "200": part27,
+  "200": part25,
   "401": {
     "description": "Unauthorized"
   }
 };
 const part42 = {
+  "200": part28,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part43 = {
   "200": {
     "description": "OK",
     "content": {
@@ -339,12 +347,12 @@ const part42 = {
     "description": "Unauthorized"
   }
 };
-const part43 = {
+const part44 = {
   "rule": "!has(self.selector.matchLabels) || self.selector.matchLabels.all(k, has(self.template.metadata) && has(self.template.metadata.labels) && k in self.template.metadata.labels && self.template.metadata.labels[k] == self.selector.matchLabels[k])",
   "message": "`selector` does not match template `labels`",
   "fieldPath": ".template.metadata.labels"
 };
-const part44 = {
+const part45 = {
   "content": {
     "application/apply-patch+yaml": {
       "schema": {
@@ -369,7 +377,7 @@ const part44 = {
   },
   "required": true
 };
-const part45 = [
+const part46 = [
   {
     "name": "name",
     "in": "path",
@@ -391,7 +399,7 @@ const part45 = [
     }
   }
 ];
-const part46 = [
+const part47 = [
   {
     "name": "name",
     "in": "path",
@@ -413,7 +421,7 @@ const part46 = [
     }
   }
 ];
-const part47 = [
+const part48 = [
   {
     "name": "name",
     "in": "path",
@@ -435,7 +443,7 @@ const part47 = [
     }
   }
 ];
-const part48 = [
+const part49 = [
   {
     "name": "name",
     "in": "path",
@@ -457,7 +465,7 @@ const part48 = [
     }
   }
 ];
-const part49 = {
+const part50 = {
   "requiredDuringSchedulingIgnoredDuringExecution": {
     "description": "Terms that must all be satisfied at scheduling time.",
     "type": "array",
@@ -475,21 +483,14 @@ const part49 = {
     "x-kubernetes-list-type": "atomic"
   }
 };
-const part50 = [
-  part8,
-  part11,
-  part15
+const part51 = [
+  part9,
+  part12,
+  part16
 ];
-const part51 = {
-  "200": part22,
-  "201": part25,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
 const part52 = {
   "200": part23,
-  "201": part28,
+  "201": part26,
   "401": {
     "description": "Unauthorized"
   }
@@ -502,30 +503,37 @@ const part53 = {
   }
 };
 const part54 = {
-  "200": part27,
-  "201": part32,
+  "200": part25,
+  "201": part30,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part55 = [
+const part55 = {
+  "200": part28,
+  "201": part33,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part56 = [
   {
     "rule": "self.selector == oldSelf.selector",
     "message": "field is immutable",
     "fieldPath": ".selector"
   },
-  part14,
-  part43
+  part15,
+  part44
 ];
-const part56 = {
-  "200": part35,
-  "201": part36,
+const part57 = {
+  "200": part36,
+  "201": part37,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part57 = [
-  part8,
+const part58 = [
+  part9,
   part2,
   {
     "name": "orphanDependents",
@@ -536,12 +544,12 @@ const part57 = [
       "uniqueItems": true
     }
   },
-  part13
+  part14
 ];
-const part58 = [
-  part8,
-  part11,
-  part15,
+const part59 = [
+  part9,
+  part12,
+  part16,
   {
     "name": "force",
     "in": "query",
@@ -552,7 +560,7 @@ const part58 = [
     }
   }
 ];
-const part59 = [
+const part60 = [
   {
     "name": "allowWatchBookmarks",
     "in": "query",
@@ -562,7 +570,7 @@ const part59 = [
       "uniqueItems": true
     }
   },
-  part7,
+  part8,
   part3,
   part4,
   {
@@ -574,8 +582,8 @@ const part59 = [
       "uniqueItems": true
     }
   },
-  part12,
-  part10,
+  part13,
+  part11,
   part1,
   {
     "name": "timeoutSeconds",
@@ -596,9 +604,9 @@ const part59 = [
     }
   }
 ];
-const part60 = [
-  part7,
+const part61 = [
   part8,
+  part9,
   part3,
   part2,
   part4,
@@ -620,9 +628,9 @@ const part60 = [
       "uniqueItems": true
     }
   },
+  part14,
   part13,
-  part12,
-  part10,
+  part11,
   part1,
   {
     "name": "timeoutSeconds",
@@ -672,7 +680,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified ControllerRevision",
         "operationId": "getAppsV1ControllerRevision",
         "responses": {
-          "200": part35,
+          "200": part36,
           "401": {
             "description": "Unauthorized"
           }
@@ -690,7 +698,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ControllerRevision",
         "operationId": "updateAppsV1ControllerRevision",
-        "parameters": part50,
+        "parameters": part51,
         "requestBody": {
           "content": {
             "*/*": {
@@ -701,7 +709,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part56,
+        "responses": part57,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -715,9 +723,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ControllerRevision",
         "operationId": "patchAppsV1ControllerRevision",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part56,
+        "parameters": part59,
+        "requestBody": part45,
+        "responses": part57,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -731,7 +739,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ControllerRevision",
         "operationId": "deleteAppsV1ControllerRevision",
-        "parameters": part57,
+        "parameters": part58,
         "requestBody": {
           "content": {
             "*/*": {
@@ -742,8 +750,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part35,
-          "202": part37,
+          "200": part36,
+          "202": part38,
           "401": {
             "description": "Unauthorized"
           }
@@ -757,14 +765,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/controllerrevisions": {
-      "parameters": part34,
+      "parameters": part35,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "list the specified ControllerRevision",
         "operationId": "listAppsV1ControllerRevision",
-        "parameters": part59,
+        "parameters": part60,
         "responses": {
           "200": {
             "description": "OK",
@@ -803,7 +811,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ControllerRevision",
         "operationId": "createAppsV1ControllerRevision",
-        "parameters": part50,
+        "parameters": part51,
         "requestBody": {
           "content": {
             "*/*": {
@@ -815,9 +823,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part35,
-          "201": part36,
-          "202": part37,
+          "200": part36,
+          "201": part37,
+          "202": part38,
           "401": {
             "description": "Unauthorized"
           }
@@ -835,7 +843,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ControllerRevision",
         "operationId": "deletecollectionAppsV1ControllerRevision",
-        "parameters": part60,
+        "parameters": part61,
         "requestBody": {
           "content": {
             "*/*": {
@@ -845,7 +853,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part42,
+        "responses": part43,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -855,14 +863,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/daemonsets/{name}": {
-      "parameters": part45,
+      "parameters": part46,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get the specified DaemonSet",
         "operationId": "getAppsV1DaemonSet",
-        "responses": part38,
+        "responses": part39,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -876,7 +884,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified DaemonSet",
         "operationId": "updateAppsV1DaemonSet",
-        "parameters": part50,
+        "parameters": part51,
         "requestBody": {
           "content": {
             "*/*": {
@@ -887,7 +895,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part51,
+        "responses": part52,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -901,9 +909,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified DaemonSet",
         "operationId": "patchAppsV1DaemonSet",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part51,
+        "parameters": part59,
+        "requestBody": part45,
+        "responses": part52,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -917,7 +925,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified DaemonSet",
         "operationId": "deleteAppsV1DaemonSet",
-        "parameters": part57,
+        "parameters": part58,
         "requestBody": {
           "content": {
             "*/*": {
@@ -928,8 +936,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part22,
-          "202": part26,
+          "200": part23,
+          "202": part27,
           "401": {
             "description": "Unauthorized"
           }
@@ -943,14 +951,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/daemonsets": {
-      "parameters": part34,
+      "parameters": part35,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "list the specified DaemonSet",
         "operationId": "listAppsV1DaemonSet",
-        "parameters": part59,
+        "parameters": part60,
         "responses": {
           "200": {
             "description": "OK",
@@ -989,7 +997,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified DaemonSet",
         "operationId": "createAppsV1DaemonSet",
-        "parameters": part50,
+        "parameters": part51,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1001,9 +1009,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part22,
-          "201": part25,
-          "202": part26,
+          "200": part23,
+          "201": part26,
+          "202": part27,
           "401": {
             "description": "Unauthorized"
           }
@@ -1021,7 +1029,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified DaemonSet",
         "operationId": "deletecollectionAppsV1DaemonSet",
-        "parameters": part60,
+        "parameters": part61,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1031,7 +1039,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part42,
+        "responses": part43,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1041,14 +1049,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/daemonsets/{name}/status": {
-      "parameters": part45,
+      "parameters": part46,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get status of the specified DaemonSet",
         "operationId": "getstatusAppsV1DaemonSet",
-        "responses": part38,
+        "responses": part39,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1062,7 +1070,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified DaemonSet",
         "operationId": "replacestatusAppsV1DaemonSet",
-        "parameters": part50,
+        "parameters": part51,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1073,7 +1081,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part51,
+        "responses": part52,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1087,9 +1095,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified DaemonSet",
         "operationId": "patchstatusAppsV1DaemonSet",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part51,
+        "parameters": part59,
+        "requestBody": part45,
+        "responses": part52,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1099,14 +1107,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/deployments/{name}": {
-      "parameters": part46,
+      "parameters": part47,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get the specified Deployment",
         "operationId": "getAppsV1Deployment",
-        "responses": part39,
+        "responses": part40,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1120,7 +1128,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Deployment",
         "operationId": "updateAppsV1Deployment",
-        "parameters": part50,
+        "parameters": part51,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1131,7 +1139,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part52,
+        "responses": part53,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1145,9 +1153,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Deployment",
         "operationId": "patchAppsV1Deployment",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part52,
+        "parameters": part59,
+        "requestBody": part45,
+        "responses": part53,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1161,7 +1169,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Deployment",
         "operationId": "deleteAppsV1Deployment",
-        "parameters": part57,
+        "parameters": part58,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1172,8 +1180,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part23,
-          "202": part30,
+          "200": part24,
+          "202": part31,
           "401": {
             "description": "Unauthorized"
           }
@@ -1187,14 +1195,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/deployments": {
-      "parameters": part34,
+      "parameters": part35,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "list the specified Deployment",
         "operationId": "listAppsV1Deployment",
-        "parameters": part59,
+        "parameters": part60,
         "responses": {
           "200": {
             "description": "OK",
@@ -1233,7 +1241,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Deployment",
         "operationId": "createAppsV1Deployment",
-        "parameters": part50,
+        "parameters": part51,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1245,9 +1253,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part23,
-          "201": part28,
-          "202": part30,
+          "200": part24,
+          "201": part29,
+          "202": part31,
           "401": {
             "description": "Unauthorized"
           }
@@ -1265,7 +1273,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Deployment",
         "operationId": "deletecollectionAppsV1Deployment",
-        "parameters": part60,
+        "parameters": part61,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1275,7 +1283,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part42,
+        "responses": part43,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1285,14 +1293,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/deployments/{name}/status": {
-      "parameters": part46,
+      "parameters": part47,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get status of the specified Deployment",
         "operationId": "getstatusAppsV1Deployment",
-        "responses": part39,
+        "responses": part40,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1306,7 +1314,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Deployment",
         "operationId": "replacestatusAppsV1Deployment",
-        "parameters": part50,
+        "parameters": part51,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1317,7 +1325,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part52,
+        "responses": part53,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1331,9 +1339,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Deployment",
         "operationId": "patchstatusAppsV1Deployment",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part52,
+        "parameters": part59,
+        "requestBody": part45,
+        "responses": part53,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1343,14 +1351,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale": {
-      "parameters": part46,
+      "parameters": part47,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get scale of the specified Deployment",
         "operationId": "getscaleAppsV1Deployment",
-        "responses": part39,
+        "responses": part40,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1364,7 +1372,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put scale of the specified Deployment",
         "operationId": "replacescaleAppsV1Deployment",
-        "parameters": part50,
+        "parameters": part51,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1375,7 +1383,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part52,
+        "responses": part53,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1389,9 +1397,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch scale of the specified Deployment",
         "operationId": "patchscaleAppsV1Deployment",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part52,
+        "parameters": part59,
+        "requestBody": part45,
+        "responses": part53,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1401,14 +1409,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/replicasets/{name}": {
-      "parameters": part47,
+      "parameters": part48,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get the specified ReplicaSet",
         "operationId": "getAppsV1ReplicaSet",
-        "responses": part40,
+        "responses": part41,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1422,7 +1430,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ReplicaSet",
         "operationId": "updateAppsV1ReplicaSet",
-        "parameters": part50,
+        "parameters": part51,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1433,7 +1441,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part53,
+        "responses": part54,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1447,9 +1455,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ReplicaSet",
         "operationId": "patchAppsV1ReplicaSet",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part53,
+        "parameters": part59,
+        "requestBody": part45,
+        "responses": part54,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1463,7 +1471,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ReplicaSet",
         "operationId": "deleteAppsV1ReplicaSet",
-        "parameters": part57,
+        "parameters": part58,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1474,8 +1482,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part24,
-          "202": part31,
+          "200": part25,
+          "202": part32,
           "401": {
             "description": "Unauthorized"
           }
@@ -1489,14 +1497,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/replicasets": {
-      "parameters": part34,
+      "parameters": part35,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "list the specified ReplicaSet",
         "operationId": "listAppsV1ReplicaSet",
-        "parameters": part59,
+        "parameters": part60,
         "responses": {
           "200": {
             "description": "OK",
@@ -1535,7 +1543,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ReplicaSet",
         "operationId": "createAppsV1ReplicaSet",
-        "parameters": part50,
+        "parameters": part51,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1547,9 +1555,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part24,
-          "201": part29,
-          "202": part31,
+          "200": part25,
+          "201": part30,
+          "202": part32,
           "401": {
             "description": "Unauthorized"
           }
@@ -1567,7 +1575,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ReplicaSet",
         "operationId": "deletecollectionAppsV1ReplicaSet",
-        "parameters": part60,
+        "parameters": part61,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1577,7 +1585,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part42,
+        "responses": part43,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1587,14 +1595,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/replicasets/{name}/status": {
-      "parameters": part47,
+      "parameters": part48,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get status of the specified ReplicaSet",
         "operationId": "getstatusAppsV1ReplicaSet",
-        "responses": part40,
+        "responses": part41,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1608,7 +1616,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified ReplicaSet",
         "operationId": "replacestatusAppsV1ReplicaSet",
-        "parameters": part50,
+        "parameters": part51,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1619,7 +1627,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part53,
+        "responses": part54,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1633,9 +1641,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified ReplicaSet",
         "operationId": "patchstatusAppsV1ReplicaSet",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part53,
+        "parameters": part59,
+        "requestBody": part45,
+        "responses": part54,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1645,14 +1653,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/replicasets/{name}/scale": {
-      "parameters": part47,
+      "parameters": part48,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get scale of the specified ReplicaSet",
         "operationId": "getscaleAppsV1ReplicaSet",
-        "responses": part40,
+        "responses": part41,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1666,7 +1674,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put scale of the specified ReplicaSet",
         "operationId": "replacescaleAppsV1ReplicaSet",
-        "parameters": part50,
+        "parameters": part51,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1677,7 +1685,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part53,
+        "responses": part54,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1691,9 +1699,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch scale of the specified ReplicaSet",
         "operationId": "patchscaleAppsV1ReplicaSet",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part53,
+        "parameters": part59,
+        "requestBody": part45,
+        "responses": part54,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1703,14 +1711,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/statefulsets/{name}": {
-      "parameters": part48,
+      "parameters": part49,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get the specified StatefulSet",
         "operationId": "getAppsV1StatefulSet",
-        "responses": part41,
+        "responses": part42,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1724,7 +1732,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified StatefulSet",
         "operationId": "updateAppsV1StatefulSet",
-        "parameters": part50,
+        "parameters": part51,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1735,7 +1743,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part54,
+        "responses": part55,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1749,9 +1757,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified StatefulSet",
         "operationId": "patchAppsV1StatefulSet",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part54,
+        "parameters": part59,
+        "requestBody": part45,
+        "responses": part55,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1765,7 +1773,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified StatefulSet",
         "operationId": "deleteAppsV1StatefulSet",
-        "parameters": part57,
+        "parameters": part58,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1776,8 +1784,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part27,
-          "202": part33,
+          "200": part28,
+          "202": part34,
           "401": {
             "description": "Unauthorized"
           }
@@ -1791,14 +1799,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/statefulsets": {
-      "parameters": part34,
+      "parameters": part35,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "list the specified StatefulSet",
         "operationId": "listAppsV1StatefulSet",
-        "parameters": part59,
+        "parameters": part60,
         "responses": {
           "200": {
             "description": "OK",
@@ -1837,7 +1845,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified StatefulSet",
         "operationId": "createAppsV1StatefulSet",
-        "parameters": part50,
+        "parameters": part51,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1849,9 +1857,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part27,
-          "201": part32,
-          "202": part33,
+          "200": part28,
+          "201": part33,
+          "202": part34,
           "401": {
             "description": "Unauthorized"
           }
@@ -1869,7 +1877,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified StatefulSet",
         "operationId": "deletecollectionAppsV1StatefulSet",
-        "parameters": part60,
+        "parameters": part61,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1879,7 +1887,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part42,
+        "responses": part43,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1889,14 +1897,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/statefulsets/{name}/status": {
-      "parameters": part48,
+      "parameters": part49,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get status of the specified StatefulSet",
         "operationId": "getstatusAppsV1StatefulSet",
-        "responses": part41,
+        "responses": part42,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1910,7 +1918,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified StatefulSet",
         "operationId": "replacestatusAppsV1StatefulSet",
-        "parameters": part50,
+        "parameters": part51,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1921,7 +1929,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part54,
+        "responses": part55,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1935,9 +1943,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified StatefulSet",
         "operationId": "patchstatusAppsV1StatefulSet",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part54,
+        "parameters": part59,
+        "requestBody": part45,
+        "responses": part55,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1947,14 +1955,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/statefulsets/{name}/scale": {
-      "parameters": part48,
+      "parameters": part49,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get scale of the specified StatefulSet",
         "operationId": "getscaleAppsV1StatefulSet",
-        "responses": part41,
+        "responses": part42,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1968,7 +1976,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put scale of the specified StatefulSet",
         "operationId": "replacescaleAppsV1StatefulSet",
-        "parameters": part50,
+        "parameters": part51,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1979,7 +1987,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part54,
+        "responses": part55,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1993,9 +2001,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch scale of the specified StatefulSet",
         "operationId": "patchscaleAppsV1StatefulSet",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part54,
+        "parameters": part59,
+        "requestBody": part45,
+        "responses": part55,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -2275,7 +2283,7 @@ export const openApiV3: Record<string, unknown> = {
           "selector",
           "template"
         ],
-        "x-kubernetes-validations": part55
+        "x-kubernetes-validations": part56
       },
       "apps.v1.DaemonSetStatus": {
         "description": "DaemonSetStatus represents the current status of a daemon set.",
@@ -2539,7 +2547,7 @@ export const openApiV3: Record<string, unknown> = {
             },
             "x-kubernetes-patch-strategy": "retainKeys"
           },
-          "minReadySeconds": part21,
+          "minReadySeconds": part22,
           "revisionHistoryLimit": {
             "description": "The number of old ReplicaSets to retain to allow rollback. This is a pointer to distinguish between explicit zero and not specified.",
             "type": "integer",
@@ -2569,8 +2577,8 @@ export const openApiV3: Record<string, unknown> = {
             "message": "field is immutable",
             "fieldPath": ".selector"
           },
-          part14,
-          part43,
+          part15,
+          part44,
           {
             "rule": "!has(self.progressDeadlineSeconds) || !has(self.minReadySeconds) || self.progressDeadlineSeconds > self.minReadySeconds",
             "message": "must be greater than minReadySeconds",
@@ -2800,7 +2808,7 @@ export const openApiV3: Record<string, unknown> = {
             "default": 1,
             "minimum": 0
           },
-          "minReadySeconds": part21,
+          "minReadySeconds": part22,
           "selector": {
             "description": "Selector is a label query over pods that should match the replica count. Label keys and values that must match in order to be controlled by this replica set.",
             "allOf": [
@@ -2821,7 +2829,7 @@ export const openApiV3: Record<string, unknown> = {
         "required": [
           "selector"
         ],
-        "x-kubernetes-validations": part55
+        "x-kubernetes-validations": part56
       },
       "apps.v1.ReplicaSetStatus": {
         "description": "ReplicaSetStatus represents the current status of a ReplicaSet.",
@@ -3219,7 +3227,7 @@ export const openApiV3: Record<string, unknown> = {
           "selector",
           "template"
         ],
-        "x-kubernetes-validations": part55
+        "x-kubernetes-validations": part56
       },
       "apps.v1.StatefulSetStatus": {
         "description": "StatefulSetStatus represents the current state of a StatefulSet.",
@@ -3336,6 +3344,152 @@ export const openApiV3: Record<string, unknown> = {
           }
         }
       },
+      "core.v1.AppArmorProfile": {
+        "description": "Defines a pod or container's AppArmor settings. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "type": {
+            "description": "Indicates which kind of AppArmor profile will be applied.",
+            "type": "string"
+          },
+          "localhostProfile": {
+            "description": "Indicates a profile loaded on the node that should be used.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "type"
+        ]
+      },
+      "core.v1.CSIVolumeSource": {
+        "description": "Represents a source location of a volume to mount, managed by an external CSI driver. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "driver": {
+            "description": "The name of the CSI driver that handles this volume.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "Specifies a read-only configuration for the volume.",
+            "type": "boolean"
+          },
+          "fsType": {
+            "description": "FsType to mount.",
+            "type": "string"
+          },
+          "volumeAttributes": {
+            "description": "Stores driver-specific properties that are passed to the CSI driver.",
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "nodePublishSecretRef": {
+            "description": "A reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LocalObjectReference"
+              }
+            ]
+          }
+        },
+        "required": [
+          "driver"
+        ]
+      },
+      "core.v1.Capabilities": {
+        "description": "Adds and removes POSIX capabilities from running containers. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "add": {
+            "description": "Added capabilities.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "drop": {
+            "description": "Removed capabilities.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
+      "core.v1.CephFSVolumeSource": {
+        "description": "Represents a Ceph Filesystem mount that lasts the lifetime of a pod Cephfs volumes do not support ownership management or SELinux relabeling. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "monitors": {
+            "description": "Required: Monitors is a collection of Ceph monitors More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "path": {
+            "description": "Optional: Used as the mounted root, rather than the full Ceph tree, default is /.",
+            "type": "string"
+          },
+          "user": {
+            "description": "Optional: User is the rados user name, default is admin More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it.",
+            "type": "string"
+          },
+          "secretFile": {
+            "description": "Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it.",
+            "type": "string"
+          },
+          "secretRef": {
+            "description": "Optional: SecretRef is reference to the authentication secret for User, default is empty.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LocalObjectReference"
+              }
+            ]
+          },
+          "readOnly": {
+            "description": "Optional: Defaults to false (read/write).",
+            "type": "boolean"
+          }
+        }
+      },
+      "core.v1.ClusterTrustBundleProjection": {
+        "description": "Describes how to select a set of ClusterTrustBundle objects and project their contents into the pod filesystem. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Select a single ClusterTrustBundle by object name.",
+            "type": "string"
+          },
+          "signerName": {
+            "description": "Select all ClusterTrustBundles that match this signer name.",
+            "type": "string"
+          },
+          "labelSelector": {
+            "description": "Select all ClusterTrustBundles that match this label selector.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.LabelSelector"
+              }
+            ]
+          },
+          "optional": {
+            "description": "If true, don't block pod startup if the referenced ClusterTrustBundle(s) aren't available.",
+            "type": "boolean"
+          },
+          "path": {
+            "description": "Relative path from the volume root to write the bundle.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "path"
+        ]
+      },
       "core.v1.ConfigMapEnvSource": {
         "description": "A config map whose data becomes environment variables. Upstream Protobuf nests the embedded LocalObjectReference as field 1.",
         "type": "object",
@@ -3372,6 +3526,28 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "x-kubernetes-map-type": "atomic"
       },
+      "core.v1.ConfigMapProjection": {
+        "description": "Adapts a ConfigMap into a projected volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the referent.",
+            "type": "string"
+          },
+          "items": {
+            "description": "Items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.KeyToPath"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "optional": {
+            "description": "Optional specify whether the ConfigMap or its keys must be defined.",
+            "type": "boolean"
+          }
+        }
+      },
       "core.v1.ConfigMapVolumeSource": {
         "description": "A config map presented as files. Upstream Protobuf nests the embedded LocalObjectReference as field 1. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -3380,7 +3556,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the referent.",
             "type": "string"
           },
-          "items": part9,
+          "items": part10,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -3465,12 +3641,13 @@ export const openApiV3: Record<string, unknown> = {
             "x-kubernetes-patch-merge-key": "name"
           },
           "resources": {
-            "description": "Compute resources required by the container.",
+            "description": "Compute resources required by the container (a struct upstream, so always written).",
             "allOf": [
               {
                 "$ref": "#/components/schemas/core.v1.ResourceRequirements"
               }
-            ]
+            ],
+            "default": {}
           },
           "volumeMounts": {
             "description": "Pod volumes mounted into the container's filesystem.",
@@ -3517,6 +3694,73 @@ export const openApiV3: Record<string, unknown> = {
               "Never",
               "IfNotPresent"
             ]
+          },
+          "resizePolicy": {
+            "description": "Resources resize policy for the container.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.ContainerResizePolicy"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "restartPolicy": {
+            "description": "Defines the restart behavior of individual containers in a pod.",
+            "type": "string"
+          },
+          "volumeDevices": {
+            "description": "The list of block devices to be used by the container.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.VolumeDevice"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "devicePath"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "devicePath"
+          },
+          "lifecycle": {
+            "description": "Actions that the management system should take in response to container lifecycle events.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Lifecycle"
+              }
+            ]
+          },
+          "terminationMessagePath": {
+            "description": "Path at which the file the container's termination message is written to is mounted into its filesystem.",
+            "type": "string",
+            "default": "/dev/termination-log"
+          },
+          "terminationMessagePolicy": {
+            "description": "How the termination message is populated.",
+            "type": "string",
+            "default": "File",
+            "enum": [
+              "File",
+              "FallbackToLogsOnError"
+            ]
+          },
+          "securityContext": {
+            "description": "Defines the security options the container should be run with.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecurityContext"
+              }
+            ]
+          },
+          "stdin": {
+            "description": "Whether this container should allocate a buffer for stdin in the container runtime.",
+            "type": "boolean"
+          },
+          "stdinOnce": {
+            "description": "Whether the container runtime should close the stdin channel after it has been opened by a single attach.",
+            "type": "boolean"
+          },
+          "tty": {
+            "description": "Whether this container should allocate a TTY for itself, also requires 'stdin' to be true.",
+            "type": "boolean"
           }
         },
         "required": [
@@ -3564,6 +3808,91 @@ export const openApiV3: Record<string, unknown> = {
         "required": [
           "containerPort"
         ]
+      },
+      "core.v1.ContainerResizePolicy": {
+        "description": "Represents resource resize policy for the container. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "resourceName": {
+            "description": "Name of the resource to which this resource resize policy applies.",
+            "type": "string"
+          },
+          "restartPolicy": {
+            "description": "Restart policy to apply when specified resource is resized.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "resourceName",
+          "restartPolicy"
+        ]
+      },
+      "core.v1.DownwardAPIProjection": {
+        "description": "Represents downward API info for projecting into a projected volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "items": {
+            "description": "A list of DownwardAPIVolume file.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.DownwardAPIVolumeFile"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
+      "core.v1.DownwardAPIVolumeFile": {
+        "description": "Represents information to create the file containing the pod field. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "path": {
+            "description": "Required: Path is  the relative path name of the file to be created.",
+            "type": "string"
+          },
+          "fieldRef": {
+            "description": "Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ObjectFieldSelector"
+              }
+            ]
+          },
+          "resourceFieldRef": {
+            "description": "Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ResourceFieldSelector"
+              }
+            ]
+          },
+          "mode": {
+            "description": "Optional: mode bits used to set permissions on this file, must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.",
+            "type": "integer",
+            "format": "int32"
+          }
+        },
+        "required": [
+          "path"
+        ]
+      },
+      "core.v1.DownwardAPIVolumeSource": {
+        "description": "Represents a volume containing downward API info. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "items": {
+            "description": "A list of downward API volume file.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.DownwardAPIVolumeFile"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "defaultMode": {
+            "description": "Optional: mode bits to use on created files by default.",
+            "type": "integer",
+            "format": "int32"
+          }
+        }
       },
       "core.v1.EmptyDirVolumeSource": {
         "description": "An empty directory for a pod. Shape follows the real system (not shown in the spec).",
@@ -3696,12 +4025,61 @@ export const openApiV3: Record<string, unknown> = {
           }
         ]
       },
+      "core.v1.EphemeralVolumeSource": {
+        "description": "Represents an ephemeral volume that is handled by a normal storage driver. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "volumeClaimTemplate": {
+            "description": "Will be used to create a stand-alone PVC to provision the volume.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PersistentVolumeClaimTemplate"
+              }
+            ]
+          }
+        }
+      },
       "core.v1.ExecAction": {
         "description": "Runs a command in the container; exit status 0 is healthy. Shape follows the real system (not shown in the spec).",
         "type": "object",
         "properties": {
           "command": {
             "description": "Command line to execute, not run in a shell.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
+      "core.v1.FCVolumeSource": {
+        "description": "Represents a Fibre Channel volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "targetWWNs": {
+            "description": "Optional: FC target worldwide names (WWNs).",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "lun": {
+            "description": "Optional: FC target lun number.",
+            "type": "integer",
+            "format": "int32"
+          },
+          "fsType": {
+            "description": "The filesystem type to mount.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "Optional: Defaults to false (read/write).",
+            "type": "boolean"
+          },
+          "wwids": {
+            "description": "Wwids Optional: FC volume world wide identifiers (wwids) Either wwids or combination of targetWWNs and lun must be set, but not both simultaneously.",
             "type": "array",
             "items": {
               "type": "string"
@@ -3728,6 +4106,27 @@ export const openApiV3: Record<string, unknown> = {
         },
         "required": [
           "port"
+        ]
+      },
+      "core.v1.GitRepoVolumeSource": {
+        "description": "Represents a volume that is populated with the contents of a git repository. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "repository": {
+            "description": "The URL.",
+            "type": "string"
+          },
+          "revision": {
+            "description": "The commit hash for the specified revision.",
+            "type": "string"
+          },
+          "directory": {
+            "description": "The target directory name.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "repository"
         ]
       },
       "core.v1.HTTPGetAction": {
@@ -3794,6 +4193,27 @@ export const openApiV3: Record<string, unknown> = {
           "value"
         ]
       },
+      "core.v1.HostAlias": {
+        "description": "Holds the mapping between IP and hostnames that will be injected as an entry in the pod's hosts file. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "ip": {
+            "description": "Address of the host file entry.",
+            "type": "string"
+          },
+          "hostnames": {
+            "description": "Hostnames for the above IP address.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        },
+        "required": [
+          "ip"
+        ]
+      },
       "core.v1.HostPathVolumeSource": {
         "description": "A host path mapped into a pod. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -3821,6 +4241,70 @@ export const openApiV3: Record<string, unknown> = {
           "path"
         ]
       },
+      "core.v1.ISCSIVolumeSource": {
+        "description": "Represents an ISCSI disk. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "targetPortal": {
+            "description": "ISCSI Target Portal.",
+            "type": "string"
+          },
+          "iqn": {
+            "description": "The target iSCSI Qualified Name.",
+            "type": "string"
+          },
+          "lun": {
+            "description": "Represents iSCSI Target Lun number.",
+            "type": "integer",
+            "format": "int32"
+          },
+          "iscsiInterface": {
+            "description": "The interface Name that uses an iSCSI transport.",
+            "type": "string"
+          },
+          "fsType": {
+            "description": "The filesystem type of the volume that you want to mount.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "ReadOnly here will force the ReadOnly setting in VolumeMounts.",
+            "type": "boolean"
+          },
+          "portals": {
+            "description": "The iSCSI Target Portal List.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "chapAuthDiscovery": {
+            "description": "ChapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication.",
+            "type": "boolean"
+          },
+          "chapAuthSession": {
+            "description": "ChapAuthSession defines whether support iSCSI Session CHAP authentication.",
+            "type": "boolean"
+          },
+          "secretRef": {
+            "description": "The CHAP Secret for iSCSI target and initiator authentication.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LocalObjectReference"
+              }
+            ]
+          },
+          "initiatorName": {
+            "description": "The custom iSCSI Initiator Name.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "targetPortal",
+          "iqn",
+          "lun"
+        ]
+      },
       "core.v1.KeyToPath": {
         "description": "Maps a key to a path within a volume. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -3846,6 +4330,66 @@ export const openApiV3: Record<string, unknown> = {
           "path"
         ]
       },
+      "core.v1.Lifecycle": {
+        "description": "Describes actions that the management system should take in response to container lifecycle events. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "postStart": {
+            "description": "Called immediately after a container is created.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LifecycleHandler"
+              }
+            ]
+          },
+          "preStop": {
+            "description": "Called immediately before a container is terminated due to an API request or management event such as liveness/startup probe failure, preemption, resource contention, etc.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LifecycleHandler"
+              }
+            ]
+          }
+        }
+      },
+      "core.v1.LifecycleHandler": {
+        "description": "Defines a specific action that should be taken in a lifecycle hook. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "exec": {
+            "description": "Specifies the action to take.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ExecAction"
+              }
+            ]
+          },
+          "httpGet": {
+            "description": "Specifies the http request to perform.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.HTTPGetAction"
+              }
+            ]
+          },
+          "tcpSocket": {
+            "description": "Not supported as a lifecycle handler; kept for backward compatibility.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.TCPSocketAction"
+              }
+            ]
+          },
+          "sleep": {
+            "description": "Represents the duration that the container should sleep before being terminated.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SleepAction"
+              }
+            ]
+          }
+        }
+      },
       "core.v1.LocalObjectReference": {
         "description": "Locates an object by name in the same namespace. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -3870,6 +4414,28 @@ export const openApiV3: Record<string, unknown> = {
             "type": "string"
           }
         }
+      },
+      "core.v1.NFSVolumeSource": {
+        "description": "Represents an NFS mount that lasts the lifetime of a pod. NFS volumes do not support ownership management or SELinux relabeling.",
+        "type": "object",
+        "properties": {
+          "server": {
+            "description": "server is the hostname or IP address of the NFS server.",
+            "type": "string"
+          },
+          "path": {
+            "description": "path that is exported by the NFS server.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "readOnly here will force the NFS export to be mounted with read-only permissions. Defaults to false.",
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "server",
+          "path"
+        ]
       },
       "core.v1.NodeAffinity": {
         "description": "Node affinity scheduling rules. Shape follows the real system (not shown in the spec).",
@@ -4263,6 +4829,31 @@ export const openApiV3: Record<string, unknown> = {
           }
         }
       },
+      "core.v1.PersistentVolumeClaimTemplate": {
+        "description": "Used to produce PersistentVolumeClaim objects as part of an EphemeralVolumeSource. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "metadata": {
+            "description": "May contain labels and annotations that will be copied into the PVC when creating it.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "spec": {
+            "description": "The specification for the PersistentVolumeClaim.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PersistentVolumeClaimSpec"
+              }
+            ]
+          }
+        },
+        "required": [
+          "spec"
+        ]
+      },
       "core.v1.PersistentVolumeClaimVolumeSource": {
         "description": "A reference to a persistent volume claim in the pod's namespace. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -4283,7 +4874,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAffinity": {
         "description": "Inter-pod affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part49
+        "properties": part50
       },
       "core.v1.PodAffinityTerm": {
         "description": "A set of pods, by label selector and namespaces, co-located per a topology key. Shape follows the real system (not shown in the spec).",
@@ -4317,7 +4908,9 @@ export const openApiV3: Record<string, unknown> = {
                 "$ref": "#/components/schemas/meta.svc.io.v1.LabelSelector"
               }
             ]
-          }
+          },
+          "matchLabelKeys": part7,
+          "mismatchLabelKeys": part7
         },
         "required": [
           "topologyKey"
@@ -4326,7 +4919,168 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAntiAffinity": {
         "description": "Inter-pod anti-affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part49
+        "properties": part50
+      },
+      "core.v1.PodDNSConfig": {
+        "description": "Defines the DNS parameters of a pod in addition to those generated from DNSPolicy. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "nameservers": {
+            "description": "A list of DNS name server IP addresses.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "searches": {
+            "description": "A list of DNS search domains for host-name lookup.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "options": {
+            "description": "A list of DNS resolver options.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.PodDNSConfigOption"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
+      "core.v1.PodDNSConfigOption": {
+        "description": "Defines DNS resolver options of a pod. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the DNS resolver option.",
+            "type": "string"
+          },
+          "value": {
+            "description": "Value of the DNS resolver option.",
+            "type": "string"
+          }
+        }
+      },
+      "core.v1.PodOS": {
+        "description": "Defines the OS parameters of a pod. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "The name of the operating system.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
+        ]
+      },
+      "core.v1.PodReadinessGate": {
+        "description": "Contains the reference to a pod condition. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "conditionType": {
+            "description": "Refers to a condition in the pod's condition list with matching type.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "conditionType"
+        ]
+      },
+      "core.v1.PodSchedulingGate": {
+        "description": "Associated to a Pod to guard its scheduling. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the scheduling gate.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
+        ]
+      },
+      "core.v1.PodSecurityContext": {
+        "description": "Holds pod-level security attributes and common container settings. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "seLinuxOptions": {
+            "description": "The SELinux context to be applied to all containers.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SELinuxOptions"
+              }
+            ]
+          },
+          "windowsOptions": {
+            "description": "The Windows specific settings applied to all containers.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.WindowsSecurityContextOptions"
+              }
+            ]
+          },
+          "runAsUser": {
+            "description": "The UID to run the entrypoint of the container process.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "runAsGroup": {
+            "description": "The GID to run the entrypoint of the container process.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "runAsNonRoot": {
+            "description": "Indicates that the container must run as a non-root user.",
+            "type": "boolean"
+          },
+          "supplementalGroups": {
+            "description": "A list of groups applied to the first process run in each container, in addition to the container's primary GID, the fsGroup (if specified), and group memberships defined in the container image for the uid of the container process.",
+            "type": "array",
+            "items": {
+              "type": "integer",
+              "format": "int64"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "fsGroup": {
+            "description": "A special supplemental group that applies to all containers in a pod.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "sysctls": {
+            "description": "Sysctls hold a list of namespaced sysctls used for the pod.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.Sysctl"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "fsGroupChangePolicy": {
+            "description": "Defines behavior of changing ownership and permission of the volume before being exposed inside Pod.",
+            "type": "string"
+          },
+          "seccompProfile": {
+            "description": "The seccomp options to use by the containers in this pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SeccompProfile"
+              }
+            ]
+          },
+          "appArmorProfile": {
+            "description": "The AppArmor options to use by the containers in this pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.AppArmorProfile"
+              }
+            ]
+          }
+        }
       },
       "core.v1.PodSpec": {
         "description": "Description of a pod: its containers, volumes and scheduling constraints. Shape follows the real system (not shown in the spec), reduced to the commonly used fields.",
@@ -4494,6 +5248,117 @@ export const openApiV3: Record<string, unknown> = {
             ],
             "x-kubernetes-patch-strategy": "merge",
             "x-kubernetes-patch-merge-key": "topologyKey"
+          },
+          "serviceAccount": {
+            "description": "A deprecated alias for ServiceAccountName.",
+            "type": "string"
+          },
+          "hostPID": {
+            "description": "Use the host's pid namespace.",
+            "type": "boolean"
+          },
+          "hostIPC": {
+            "description": "Use the host's ipc namespace.",
+            "type": "boolean"
+          },
+          "shareProcessNamespace": {
+            "description": "Share a single process namespace between all of the containers in a pod.",
+            "type": "boolean"
+          },
+          "securityContext": {
+            "description": "Holds pod-level security attributes and common container settings; empty when unset.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PodSecurityContext"
+              }
+            ],
+            "default": {}
+          },
+          "hostAliases": {
+            "description": "An optional list of hosts and IPs that will be injected into the pod's hosts file if specified.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.HostAlias"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "ip"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "ip"
+          },
+          "dnsConfig": {
+            "description": "Specifies the DNS parameters of a pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PodDNSConfig"
+              }
+            ]
+          },
+          "readinessGates": {
+            "description": "If specified, all readiness gates will be evaluated for pod readiness.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.PodReadinessGate"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "runtimeClassName": {
+            "description": "Refers to a RuntimeClass object in the node.k8s.io group, which should be used to run this pod.",
+            "type": "string"
+          },
+          "enableServiceLinks": {
+            "description": "Indicates whether information about services should be injected into pod's environment variables, matching the syntax of Docker links.",
+            "type": "boolean"
+          },
+          "preemptionPolicy": {
+            "description": "The Policy for preempting pods with lower priority.",
+            "type": "string"
+          },
+          "overhead": {
+            "description": "Represents the resource overhead associated with running a pod for a given RuntimeClass.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "setHostnameAsFQDN": {
+            "description": "If true the pod's hostname will be configured as the pod's FQDN, rather than the leaf name (the default).",
+            "type": "boolean"
+          },
+          "os": {
+            "description": "Specifies the OS of the containers in the pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PodOS"
+              }
+            ]
+          },
+          "hostUsers": {
+            "description": "Use the host's user namespace.",
+            "type": "boolean"
+          },
+          "schedulingGates": {
+            "description": "An opaque list of values that if specified will block scheduling the pod.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.PodSchedulingGate"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "name"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "name"
           }
         },
         "required": [
@@ -4637,6 +5502,87 @@ export const openApiV3: Record<string, unknown> = {
           }
         ]
       },
+      "core.v1.ProjectedVolumeSource": {
+        "description": "Represents a projected volume source. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "sources": {
+            "description": "The list of volume projections.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.VolumeProjection"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "defaultMode": {
+            "description": "The mode bits used to set permissions on created files by default.",
+            "type": "integer",
+            "format": "int32"
+          }
+        }
+      },
+      "core.v1.RBDVolumeSource": {
+        "description": "Represents a Rados Block Device mount that lasts the lifetime of a pod. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "monitors": {
+            "description": "Monitors is a collection of Ceph monitors.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "image": {
+            "description": "Image is the rados image name.",
+            "type": "string"
+          },
+          "fsType": {
+            "description": "The filesystem type of the volume that you want to mount.",
+            "type": "string"
+          },
+          "pool": {
+            "description": "Pool is the rados pool name.",
+            "type": "string"
+          },
+          "user": {
+            "description": "User is the rados user name.",
+            "type": "string"
+          },
+          "keyring": {
+            "description": "The path to key ring for RBDUser.",
+            "type": "string"
+          },
+          "secretRef": {
+            "description": "Name of the authentication secret for RBDUser.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LocalObjectReference"
+              }
+            ]
+          },
+          "readOnly": {
+            "description": "ReadOnly here will force the ReadOnly setting in VolumeMounts.",
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "image"
+        ]
+      },
+      "core.v1.ResourceClaim": {
+        "description": "References one entry in PodSpec.ResourceClaims. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name must match the name of one entry in pod.spec.resourceClaims of the Pod where this field is used.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
+        ]
+      },
       "core.v1.ResourceFieldSelector": {
         "description": "Selects a resource limit or request of a container. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -4703,8 +5649,58 @@ export const openApiV3: Record<string, unknown> = {
                 }
               ]
             }
+          },
+          "claims": {
+            "description": "Lists the names of resources, defined in spec.resourceClaims, that are used by this container.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.ResourceClaim"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "name"
+            ]
           }
         }
+      },
+      "core.v1.SELinuxOptions": {
+        "description": "The labels to be applied to the container. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "user": {
+            "description": "A SELinux user label that applies to the container.",
+            "type": "string"
+          },
+          "role": {
+            "description": "A SELinux role label that applies to the container.",
+            "type": "string"
+          },
+          "type": {
+            "description": "A SELinux type label that applies to the container.",
+            "type": "string"
+          },
+          "level": {
+            "description": "SELinux level label that applies to the container.",
+            "type": "string"
+          }
+        }
+      },
+      "core.v1.SeccompProfile": {
+        "description": "Defines a pod/container's seccomp profile settings. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "type": {
+            "description": "Indicates which kind of seccomp profile will be applied.",
+            "type": "string"
+          },
+          "localhostProfile": {
+            "description": "Indicates a profile defined in a file on the node should be used.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "type"
+        ]
       },
       "core.v1.SecretEnvSource": {
         "description": "A secret whose data becomes environment variables. Upstream Protobuf nests the embedded LocalObjectReference as field 1.",
@@ -4742,6 +5738,28 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "x-kubernetes-map-type": "atomic"
       },
+      "core.v1.SecretProjection": {
+        "description": "Adapts a secret into a projected volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the referent.",
+            "type": "string"
+          },
+          "items": {
+            "description": "Items if unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.KeyToPath"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "optional": {
+            "description": "Optional field specify whether the Secret or its key must be defined.",
+            "type": "boolean"
+          }
+        }
+      },
       "core.v1.SecretVolumeSource": {
         "description": "A secret presented as files. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -4750,7 +5768,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the secret in the pod's namespace.",
             "type": "string"
           },
-          "items": part9,
+          "items": part10,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -4764,6 +5782,136 @@ export const openApiV3: Record<string, unknown> = {
             "type": "boolean"
           }
         }
+      },
+      "core.v1.SecurityContext": {
+        "description": "Holds security configuration that will be applied to a container. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "capabilities": {
+            "description": "The capabilities to add/drop when running containers.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Capabilities"
+              }
+            ]
+          },
+          "privileged": {
+            "description": "Run container in privileged mode.",
+            "type": "boolean"
+          },
+          "seLinuxOptions": {
+            "description": "The SELinux context to be applied to the container.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SELinuxOptions"
+              }
+            ]
+          },
+          "windowsOptions": {
+            "description": "The Windows specific settings applied to all containers.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.WindowsSecurityContextOptions"
+              }
+            ]
+          },
+          "runAsUser": {
+            "description": "The UID to run the entrypoint of the container process.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "runAsGroup": {
+            "description": "The GID to run the entrypoint of the container process.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "runAsNonRoot": {
+            "description": "Indicates that the container must run as a non-root user.",
+            "type": "boolean"
+          },
+          "readOnlyRootFilesystem": {
+            "description": "Whether this container has a read-only root filesystem.",
+            "type": "boolean"
+          },
+          "allowPrivilegeEscalation": {
+            "description": "Controls whether a process can gain more privileges than its parent process.",
+            "type": "boolean"
+          },
+          "procMount": {
+            "description": "Denotes the type of proc mount to use for the containers.",
+            "type": "string"
+          },
+          "seccompProfile": {
+            "description": "The seccomp options to use by this container.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SeccompProfile"
+              }
+            ]
+          },
+          "appArmorProfile": {
+            "description": "The AppArmor options to use by this container.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.AppArmorProfile"
+              }
+            ]
+          }
+        }
+      },
+      "core.v1.ServiceAccountTokenProjection": {
+        "description": "Represents a projected service account token volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "audience": {
+            "description": "The intended audience of the token.",
+            "type": "string"
+          },
+          "expirationSeconds": {
+            "description": "The requested duration of validity of the service account token.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "path": {
+            "description": "The path relative to the mount point of the file to project the token into.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "path"
+        ]
+      },
+      "core.v1.SleepAction": {
+        "description": "Describes a \"sleep\" action. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "seconds": {
+            "description": "The number of seconds to sleep.",
+            "type": "integer",
+            "format": "int64"
+          }
+        },
+        "required": [
+          "seconds"
+        ]
+      },
+      "core.v1.Sysctl": {
+        "description": "Defines a kernel parameter to be set. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of a property to set.",
+            "type": "string"
+          },
+          "value": {
+            "description": "Value of a property to set.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name",
+          "value"
+        ]
       },
       "core.v1.TCPSocketAction": {
         "description": "A TCP connection probe. Shape follows the real system (not shown in the spec).",
@@ -4995,6 +6143,86 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
+          "gitRepo": {
+            "description": "Represents a git repository at a particular revision.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.GitRepoVolumeSource"
+              }
+            ]
+          },
+          "iscsi": {
+            "description": "Represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ISCSIVolumeSource"
+              }
+            ]
+          },
+          "rbd": {
+            "description": "Represents a Rados Block Device mount on the host that shares a pod's lifetime.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.RBDVolumeSource"
+              }
+            ]
+          },
+          "cephfs": {
+            "description": "Represents a Ceph FS mount on the host that shares a pod's lifetime.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.CephFSVolumeSource"
+              }
+            ]
+          },
+          "downwardAPI": {
+            "description": "Represents downward API about the pod that should populate this volume.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.DownwardAPIVolumeSource"
+              }
+            ]
+          },
+          "fc": {
+            "description": "Represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.FCVolumeSource"
+              }
+            ]
+          },
+          "projected": {
+            "description": "Items for all in one resources secrets, configmaps, and downward API.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ProjectedVolumeSource"
+              }
+            ]
+          },
+          "csi": {
+            "description": "Csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers (Beta feature).",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.CSIVolumeSource"
+              }
+            ]
+          },
+          "ephemeral": {
+            "description": "Represents a volume that is handled by a cluster storage driver.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.EphemeralVolumeSource"
+              }
+            ]
+          },
+          "nfs": {
+            "description": "Represents an NFS mount on the host that shares a pod's lifetime More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.NFSVolumeSource"
+              }
+            ]
+          },
           "name": {
             "description": "Name of the volume, a DNS label unique within the pod.",
             "type": "string",
@@ -5010,6 +6238,24 @@ export const openApiV3: Record<string, unknown> = {
             "rule": "(has(self.hostPath) ? 1 : 0) + (has(self.emptyDir) ? 1 : 0) + (has(self.secret) ? 1 : 0) + (has(self.persistentVolumeClaim) ? 1 : 0) + (has(self.configMap) ? 1 : 0) <= 1",
             "message": "only one volume source may be set"
           }
+        ]
+      },
+      "core.v1.VolumeDevice": {
+        "description": "Describes a mapping of a raw block device within a container. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name must match the name of a persistentVolumeClaim in the pod.",
+            "type": "string"
+          },
+          "devicePath": {
+            "description": "The path inside of the container that the device will be mapped to.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name",
+          "devicePath"
         ]
       },
       "core.v1.VolumeMount": {
@@ -5045,6 +6291,10 @@ export const openApiV3: Record<string, unknown> = {
           "subPathExpr": {
             "description": "Like subPath, with `$(VAR_NAME)` references expanded from the container's environment.",
             "type": "string"
+          },
+          "recursiveReadOnly": {
+            "description": "Specifies whether read-only mounts should be handled recursively.",
+            "type": "string"
           }
         },
         "required": [
@@ -5057,6 +6307,52 @@ export const openApiV3: Record<string, unknown> = {
             "message": "subPath and subPathExpr are mutually exclusive"
           }
         ]
+      },
+      "core.v1.VolumeProjection": {
+        "description": "Projection that may be projected along with other supported volume types. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "secret": {
+            "description": "Secret information about the secret data to project.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecretProjection"
+              }
+            ]
+          },
+          "downwardAPI": {
+            "description": "DownwardAPI information about the downwardAPI data to project.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.DownwardAPIProjection"
+              }
+            ]
+          },
+          "configMap": {
+            "description": "ConfigMap information about the configMap data to project.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ConfigMapProjection"
+              }
+            ]
+          },
+          "serviceAccountToken": {
+            "description": "Information about the serviceAccountToken data to project.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ServiceAccountTokenProjection"
+              }
+            ]
+          },
+          "clusterTrustBundle": {
+            "description": "Allows a pod to access the `.spec.trustBundle` field of ClusterTrustBundle objects in an auto-updating file.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ClusterTrustBundleProjection"
+              }
+            ]
+          }
+        }
       },
       "core.v1.VolumeResourceRequirements": {
         "description": "VolumeResourceRequirements describes the storage resource requirements for a volume.",
@@ -5120,6 +6416,28 @@ export const openApiV3: Record<string, unknown> = {
           "weight",
           "podAffinityTerm"
         ]
+      },
+      "core.v1.WindowsSecurityContextOptions": {
+        "description": "WindowsSecurityContextOptions contain Windows-specific options and credentials. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "gmsaCredentialSpecName": {
+            "description": "The name of the GMSA credential spec to use.",
+            "type": "string"
+          },
+          "gmsaCredentialSpec": {
+            "description": "Where the GMSA admission webhook (https://github.com/kubernetes-sigs/windows-gmsa) inlines the contents of the GMSA credential spec named by the GMSACredentialSpecName field.",
+            "type": "string"
+          },
+          "runAsUserName": {
+            "description": "The UserName in Windows to run the entrypoint of the container process.",
+            "type": "string"
+          },
+          "hostProcess": {
+            "description": "Determines if a container should be run as a 'Host Process' container.",
+            "type": "boolean"
+          }
+        }
       },
       "meta.svc.io.v1.DeleteOptions": {
         "description": "DeleteOptions may be provided in the body of a delete request. Shape follows the real system (not shown in the spec).",

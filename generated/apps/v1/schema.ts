@@ -71,8 +71,8 @@ export const DaemonSetConditionSchema: ObjectSchema = {
       proto: 2,
     },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 3 },
-    { name: 'reason', schema: { type: 'string' }, proto: 4 },
-    { name: 'message', schema: { type: 'string' }, proto: 5 },
+    { name: 'reason', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
   ],
 };
 
@@ -119,7 +119,12 @@ export const DaemonSetSpecSchema: ObjectSchema = {
       },
       proto: 3,
     },
-    { name: 'minReadySeconds', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 4 },
+    {
+      name: 'minReadySeconds',
+      schema: { type: 'integer', format: 'int32', minimum: 0 },
+      proto: 4,
+      zeroIsUnset: true,
+    },
     {
       name: 'revisionHistoryLimit',
       schema: { type: 'integer', format: 'int32', default: 10, minimum: 0 },
@@ -138,10 +143,30 @@ export const DaemonSetStatusSchema: ObjectSchema = {
     { name: 'numberMisscheduled', schema: { type: 'integer', format: 'int32' }, proto: 2 },
     { name: 'desiredNumberScheduled', schema: { type: 'integer', format: 'int32' }, proto: 3 },
     { name: 'numberReady', schema: { type: 'integer', format: 'int32' }, proto: 4 },
-    { name: 'observedGeneration', schema: { type: 'integer', format: 'int64' }, proto: 5 },
-    { name: 'updatedNumberScheduled', schema: { type: 'integer', format: 'int32' }, proto: 6 },
-    { name: 'numberAvailable', schema: { type: 'integer', format: 'int32' }, proto: 7 },
-    { name: 'numberUnavailable', schema: { type: 'integer', format: 'int32' }, proto: 8 },
+    {
+      name: 'observedGeneration',
+      schema: { type: 'integer', format: 'int64' },
+      proto: 5,
+      zeroIsUnset: true,
+    },
+    {
+      name: 'updatedNumberScheduled',
+      schema: { type: 'integer', format: 'int32' },
+      proto: 6,
+      zeroIsUnset: true,
+    },
+    {
+      name: 'numberAvailable',
+      schema: { type: 'integer', format: 'int32' },
+      proto: 7,
+      zeroIsUnset: true,
+    },
+    {
+      name: 'numberUnavailable',
+      schema: { type: 'integer', format: 'int32' },
+      proto: 8,
+      zeroIsUnset: true,
+    },
     { name: 'collisionCount', schema: { type: 'integer', format: 'int32' }, proto: 9 },
     {
       name: 'conditions',
@@ -209,8 +234,8 @@ export const DeploymentConditionSchema: ObjectSchema = {
     },
     { name: 'lastUpdateTime', schema: { type: 'date-time' }, proto: 6 },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 7 },
-    { name: 'reason', schema: { type: 'string' }, proto: 4 },
-    { name: 'message', schema: { type: 'string' }, proto: 5 },
+    { name: 'reason', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
   ],
 };
 
@@ -259,13 +284,18 @@ export const DeploymentSpecSchema: ObjectSchema = {
       proto: 4,
       patchStrategy: 'retainKeys',
     },
-    { name: 'minReadySeconds', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 5 },
+    {
+      name: 'minReadySeconds',
+      schema: { type: 'integer', format: 'int32', minimum: 0 },
+      proto: 5,
+      zeroIsUnset: true,
+    },
     {
       name: 'revisionHistoryLimit',
       schema: { type: 'integer', format: 'int32', default: 10, minimum: 0 },
       proto: 6,
     },
-    { name: 'paused', schema: { type: 'boolean' }, proto: 7 },
+    { name: 'paused', schema: { type: 'boolean' }, proto: 7, zeroIsUnset: true },
     {
       name: 'progressDeadlineSeconds',
       schema: { type: 'integer', format: 'int32', default: 600, minimum: 0 },
@@ -280,12 +310,32 @@ export const DeploymentStatusSchema: ObjectSchema = {
   type: 'object',
   typeName: 'apps.v1.DeploymentStatus',
   fields: [
-    { name: 'observedGeneration', schema: { type: 'integer', format: 'int64' }, proto: 1 },
-    { name: 'replicas', schema: { type: 'integer', format: 'int32' }, proto: 2 },
-    { name: 'updatedReplicas', schema: { type: 'integer', format: 'int32' }, proto: 3 },
-    { name: 'readyReplicas', schema: { type: 'integer', format: 'int32' }, proto: 7 },
-    { name: 'availableReplicas', schema: { type: 'integer', format: 'int32' }, proto: 4 },
-    { name: 'unavailableReplicas', schema: { type: 'integer', format: 'int32' }, proto: 5 },
+    {
+      name: 'observedGeneration',
+      schema: { type: 'integer', format: 'int64' },
+      proto: 1,
+      zeroIsUnset: true,
+    },
+    { name: 'replicas', schema: { type: 'integer', format: 'int32' }, proto: 2, zeroIsUnset: true },
+    {
+      name: 'updatedReplicas',
+      schema: { type: 'integer', format: 'int32' },
+      proto: 3,
+      zeroIsUnset: true,
+    },
+    { name: 'readyReplicas', schema: { type: 'integer', format: 'int32' }, proto: 7, zeroIsUnset: true },
+    {
+      name: 'availableReplicas',
+      schema: { type: 'integer', format: 'int32' },
+      proto: 4,
+      zeroIsUnset: true,
+    },
+    {
+      name: 'unavailableReplicas',
+      schema: { type: 'integer', format: 'int32' },
+      proto: 5,
+      zeroIsUnset: true,
+    },
     {
       name: 'conditions',
       schema: {
@@ -353,8 +403,8 @@ export const ReplicaSetConditionSchema: ObjectSchema = {
       proto: 2,
     },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 3 },
-    { name: 'reason', schema: { type: 'string' }, proto: 4 },
-    { name: 'message', schema: { type: 'string' }, proto: 5 },
+    { name: 'reason', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
   ],
 };
 
@@ -381,7 +431,12 @@ export const ReplicaSetSpecSchema: ObjectSchema = {
   typeName: 'apps.v1.ReplicaSetSpec',
   fields: [
     { name: 'replicas', schema: { type: 'integer', format: 'int32', default: 1, minimum: 0 }, proto: 1 },
-    { name: 'minReadySeconds', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 4 },
+    {
+      name: 'minReadySeconds',
+      schema: { type: 'integer', format: 'int32', minimum: 0 },
+      proto: 4,
+      zeroIsUnset: true,
+    },
     {
       name: 'selector',
       schema: { type: 'ref', ref: () => LabelSelectorSchema },
@@ -399,10 +454,25 @@ export const ReplicaSetStatusSchema: ObjectSchema = {
   typeName: 'apps.v1.ReplicaSetStatus',
   fields: [
     { name: 'replicas', schema: { type: 'integer', format: 'int32' }, proto: 1 },
-    { name: 'fullyLabeledReplicas', schema: { type: 'integer', format: 'int32' }, proto: 2 },
-    { name: 'readyReplicas', schema: { type: 'integer', format: 'int32' }, proto: 4 },
-    { name: 'availableReplicas', schema: { type: 'integer', format: 'int32' }, proto: 5 },
-    { name: 'observedGeneration', schema: { type: 'integer', format: 'int64' }, proto: 3 },
+    {
+      name: 'fullyLabeledReplicas',
+      schema: { type: 'integer', format: 'int32' },
+      proto: 2,
+      zeroIsUnset: true,
+    },
+    { name: 'readyReplicas', schema: { type: 'integer', format: 'int32' }, proto: 4, zeroIsUnset: true },
+    {
+      name: 'availableReplicas',
+      schema: { type: 'integer', format: 'int32' },
+      proto: 5,
+      zeroIsUnset: true,
+    },
+    {
+      name: 'observedGeneration',
+      schema: { type: 'integer', format: 'int64' },
+      proto: 3,
+      zeroIsUnset: true,
+    },
     {
       name: 'conditions',
       schema: {
@@ -483,8 +553,8 @@ export const StatefulSetConditionSchema: ObjectSchema = {
       proto: 2,
     },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 3 },
-    { name: 'reason', schema: { type: 'string' }, proto: 4 },
-    { name: 'message', schema: { type: 'string' }, proto: 5 },
+    { name: 'reason', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
   ],
 };
 
@@ -582,7 +652,12 @@ export const StatefulSetSpecSchema: ObjectSchema = {
       schema: { type: 'integer', format: 'int32', default: 10, minimum: 0 },
       proto: 8,
     },
-    { name: 'minReadySeconds', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 9 },
+    {
+      name: 'minReadySeconds',
+      schema: { type: 'integer', format: 'int32', minimum: 0 },
+      proto: 9,
+      zeroIsUnset: true,
+    },
     {
       name: 'persistentVolumeClaimRetentionPolicy',
       schema: {
@@ -602,13 +677,28 @@ export const StatefulSetStatusSchema: ObjectSchema = {
   type: 'object',
   typeName: 'apps.v1.StatefulSetStatus',
   fields: [
-    { name: 'observedGeneration', schema: { type: 'integer', format: 'int64' }, proto: 1 },
+    {
+      name: 'observedGeneration',
+      schema: { type: 'integer', format: 'int64' },
+      proto: 1,
+      zeroIsUnset: true,
+    },
     { name: 'replicas', schema: { type: 'integer', format: 'int32' }, proto: 2 },
-    { name: 'readyReplicas', schema: { type: 'integer', format: 'int32' }, proto: 3 },
-    { name: 'currentReplicas', schema: { type: 'integer', format: 'int32' }, proto: 4 },
-    { name: 'updatedReplicas', schema: { type: 'integer', format: 'int32' }, proto: 5 },
-    { name: 'currentRevision', schema: { type: 'string' }, proto: 6 },
-    { name: 'updateRevision', schema: { type: 'string' }, proto: 7 },
+    { name: 'readyReplicas', schema: { type: 'integer', format: 'int32' }, proto: 3, zeroIsUnset: true },
+    {
+      name: 'currentReplicas',
+      schema: { type: 'integer', format: 'int32' },
+      proto: 4,
+      zeroIsUnset: true,
+    },
+    {
+      name: 'updatedReplicas',
+      schema: { type: 'integer', format: 'int32' },
+      proto: 5,
+      zeroIsUnset: true,
+    },
+    { name: 'currentRevision', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
+    { name: 'updateRevision', schema: { type: 'string' }, proto: 7, zeroIsUnset: true },
     { name: 'collisionCount', schema: { type: 'integer', format: 'int32' }, proto: 9 },
     {
       name: 'conditions',

@@ -11,8 +11,8 @@ export const BoundObjectReferenceSchema: ObjectSchema = {
   fields: [
     { name: 'kind', schema: { type: 'string' }, proto: 1 },
     { name: 'apiVersion', schema: { type: 'string' }, proto: 2 },
-    { name: 'name', schema: { type: 'string' }, proto: 3 },
-    { name: 'uid', schema: { type: 'string' }, proto: 4 },
+    { name: 'name', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'uid', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
   ],
 };
 
@@ -82,7 +82,7 @@ export const TokenReviewSpecSchema: ObjectSchema = {
   type: 'object',
   typeName: 'authentication.svc.io.v1.TokenReviewSpec',
   fields: [
-    { name: 'token', schema: { type: 'string' }, proto: 1 },
+    { name: 'token', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     {
       name: 'audiences',
       schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
@@ -96,14 +96,14 @@ export const TokenReviewStatusSchema: ObjectSchema = {
   type: 'object',
   typeName: 'authentication.svc.io.v1.TokenReviewStatus',
   fields: [
-    { name: 'authenticated', schema: { type: 'boolean' }, proto: 1 },
+    { name: 'authenticated', schema: { type: 'boolean' }, proto: 1, zeroIsUnset: true },
     { name: 'user', schema: { type: 'ref', ref: () => UserInfoSchema }, proto: 2 },
     {
       name: 'audiences',
       schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
       proto: 4,
     },
-    { name: 'error', schema: { type: 'string' }, proto: 3 },
+    { name: 'error', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
   ],
 };
 
@@ -112,8 +112,8 @@ export const UserInfoSchema: ObjectSchema = {
   type: 'object',
   typeName: 'authentication.svc.io.v1.UserInfo',
   fields: [
-    { name: 'username', schema: { type: 'string' }, proto: 1 },
-    { name: 'uid', schema: { type: 'string' }, proto: 2 },
+    { name: 'username', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'uid', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
     {
       name: 'groups',
       schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },

@@ -27,8 +27,8 @@ export const NonResourceAttributesSchema: ObjectSchema = {
   type: 'object',
   typeName: 'authorization.svc.io.v1.NonResourceAttributes',
   fields: [
-    { name: 'path', schema: { type: 'string' }, proto: 1 },
-    { name: 'verb', schema: { type: 'string' }, proto: 2 },
+    { name: 'path', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'verb', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
   ],
 };
 
@@ -56,13 +56,13 @@ export const ResourceAttributesSchema: ObjectSchema = {
   type: 'object',
   typeName: 'authorization.svc.io.v1.ResourceAttributes',
   fields: [
-    { name: 'namespace', schema: { type: 'string' }, proto: 1 },
-    { name: 'verb', schema: { type: 'string' }, proto: 2 },
-    { name: 'group', schema: { type: 'string' }, proto: 3 },
-    { name: 'version', schema: { type: 'string' }, proto: 4 },
-    { name: 'resource', schema: { type: 'string' }, proto: 5 },
-    { name: 'subresource', schema: { type: 'string' }, proto: 6 },
-    { name: 'name', schema: { type: 'string' }, proto: 7 },
+    { name: 'namespace', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'verb', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
+    { name: 'group', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'version', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'resource', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+    { name: 'subresource', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
+    { name: 'name', schema: { type: 'string' }, proto: 7, zeroIsUnset: true },
   ],
 };
 
@@ -155,7 +155,7 @@ export const SelfSubjectRulesReviewSpecSchema: ObjectSchema = {
   type: 'object',
   typeName: 'authorization.svc.io.v1.SelfSubjectRulesReviewSpec',
   fields: [
-    { name: 'namespace', schema: { type: 'string' }, proto: 1 },
+    { name: 'namespace', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
   ],
 };
 
@@ -192,7 +192,7 @@ export const SubjectAccessReviewSpecSchema: ObjectSchema = {
       schema: { type: 'ref', ref: () => NonResourceAttributesSchema },
       proto: 2,
     },
-    { name: 'user', schema: { type: 'string' }, proto: 3 },
+    { name: 'user', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
     {
       name: 'groups',
       schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
@@ -203,7 +203,7 @@ export const SubjectAccessReviewSpecSchema: ObjectSchema = {
       schema: { type: 'map', values: { type: 'list', items: { type: 'string' } } },
       proto: 5,
     },
-    { name: 'uid', schema: { type: 'string' }, proto: 6 },
+    { name: 'uid', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
   ],
   rules: [{ rule: 'has(self.resourceAttributes) != has(self.nonResourceAttributes)', message: 'exactly one of resourceAttributes and nonResourceAttributes must be set' }],
 };
@@ -214,9 +214,9 @@ export const SubjectAccessReviewStatusSchema: ObjectSchema = {
   typeName: 'authorization.svc.io.v1.SubjectAccessReviewStatus',
   fields: [
     { name: 'allowed', schema: { type: 'boolean' }, required: true, proto: 1 },
-    { name: 'denied', schema: { type: 'boolean' }, proto: 4 },
-    { name: 'reason', schema: { type: 'string' }, proto: 2 },
-    { name: 'evaluationError', schema: { type: 'string' }, proto: 3 },
+    { name: 'denied', schema: { type: 'boolean' }, proto: 4, zeroIsUnset: true },
+    { name: 'reason', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
+    { name: 'evaluationError', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
   ],
   rules: [{ rule: '!self.allowed || !has(self.denied) || !self.denied', message: 'denied may not be true when allowed is true' }],
 };
@@ -237,6 +237,6 @@ export const SubjectRulesReviewStatusSchema: ObjectSchema = {
       proto: 2,
     },
     { name: 'incomplete', schema: { type: 'boolean' }, proto: 3 },
-    { name: 'evaluationError', schema: { type: 'string' }, proto: 4 },
+    { name: 'evaluationError', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
   ],
 };

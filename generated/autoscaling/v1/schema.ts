@@ -22,7 +22,7 @@ export const ScaleSpecSchema: ObjectSchema = {
   type: 'object',
   typeName: 'autoscaling.v1.ScaleSpec',
   fields: [
-    { name: 'replicas', schema: { type: 'integer', format: 'int32' }, proto: 1 },
+    { name: 'replicas', schema: { type: 'integer', format: 'int32' }, proto: 1, zeroIsUnset: true },
   ],
 };
 
@@ -32,6 +32,6 @@ export const ScaleStatusSchema: ObjectSchema = {
   typeName: 'autoscaling.v1.ScaleStatus',
   fields: [
     { name: 'replicas', schema: { type: 'integer', format: 'int32' }, required: true, proto: 1 },
-    { name: 'selector', schema: { type: 'string' }, proto: 2 },
+    { name: 'selector', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
   ],
 };

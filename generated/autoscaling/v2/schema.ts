@@ -189,8 +189,8 @@ export const HorizontalPodAutoscalerConditionSchema: ObjectSchema = {
       proto: 2,
     },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 3 },
-    { name: 'reason', schema: { type: 'string' }, proto: 4 },
-    { name: 'message', schema: { type: 'string' }, proto: 5 },
+    { name: 'reason', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
   ],
 };
 
@@ -260,7 +260,12 @@ export const HorizontalPodAutoscalerStatusSchema: ObjectSchema = {
   fields: [
     { name: 'observedGeneration', schema: { type: 'integer', format: 'int64' }, proto: 1 },
     { name: 'lastScaleTime', schema: { type: 'date-time' }, proto: 2 },
-    { name: 'currentReplicas', schema: { type: 'integer', format: 'int32' }, proto: 3 },
+    {
+      name: 'currentReplicas',
+      schema: { type: 'integer', format: 'int32' },
+      proto: 3,
+      zeroIsUnset: true,
+    },
     { name: 'desiredReplicas', schema: { type: 'integer', format: 'int32' }, required: true, proto: 4 },
     {
       name: 'currentMetrics',

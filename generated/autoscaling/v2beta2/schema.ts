@@ -189,8 +189,8 @@ export const HorizontalPodAutoscalerConditionSchema: ObjectSchema = {
       proto: 2,
     },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 3 },
-    { name: 'reason', schema: { type: 'string' }, proto: 4 },
-    { name: 'message', schema: { type: 'string' }, proto: 5 },
+    { name: 'reason', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
   ],
 };
 

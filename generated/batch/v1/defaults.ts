@@ -45,9 +45,7 @@ export function defaultJobList(v: unknown): void {
 /** Applies the schema defaults of {@link JobSpec} in place. */
 export function defaultJobSpec(v: unknown): void {
   if (!isObject(v)) return;
-  if (v.parallelism === undefined) v.parallelism = 1;
   defaultPodFailurePolicy(v.podFailurePolicy);
-  if (v.backoffLimit === undefined) v.backoffLimit = 6;
   defaultPodTemplateSpec(v.template);
   if (v.completionMode === undefined) v.completionMode = 'NonIndexed';
   if (v.suspend === undefined) v.suspend = false;

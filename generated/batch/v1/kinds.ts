@@ -85,6 +85,7 @@ export const batchV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       generation: true,
+      hooks: ['job-selector'],
       printer: 'job',
     },
     lifecycle: { introduced: '1.21' },

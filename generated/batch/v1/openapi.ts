@@ -48,6 +48,18 @@ const part5 = {
   }
 };
 const part6 = {
+  "description": "APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group.",
+  "type": "string"
+};
+const part7 = {
+  "description": "A set of pod label keys to select which pods will be taken into consideration.",
+  "type": "array",
+  "items": {
+    "type": "string"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part8 = {
   "name": "continue",
   "in": "query",
   "description": "The continue option should be set when retrieving more results from the server.",
@@ -56,7 +68,7 @@ const part6 = {
     "uniqueItems": true
   }
 };
-const part7 = {
+const part9 = {
   "name": "dryRun",
   "in": "query",
   "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
@@ -65,7 +77,7 @@ const part7 = {
     "uniqueItems": true
   }
 };
-const part8 = {
+const part10 = {
   "description": "Keys to project and their paths; all keys when absent.",
   "type": "array",
   "items": {
@@ -73,7 +85,7 @@ const part8 = {
   },
   "x-kubernetes-list-type": "atomic"
 };
-const part9 = {
+const part11 = {
   "name": "resourceVersionMatch",
   "in": "query",
   "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
@@ -82,7 +94,7 @@ const part9 = {
     "uniqueItems": true
   }
 };
-const part10 = {
+const part12 = {
   "name": "fieldManager",
   "in": "query",
   "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
@@ -91,7 +103,7 @@ const part10 = {
     "uniqueItems": true
   }
 };
-const part11 = {
+const part13 = {
   "name": "resourceVersion",
   "in": "query",
   "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
@@ -100,7 +112,7 @@ const part11 = {
     "uniqueItems": true
   }
 };
-const part12 = {
+const part14 = {
   "name": "propagationPolicy",
   "in": "query",
   "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
@@ -109,7 +121,7 @@ const part12 = {
     "uniqueItems": true
   }
 };
-const part13 = {
+const part15 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/batch.v1.Job"
@@ -126,7 +138,7 @@ const part13 = {
     }
   }
 };
-const part14 = {
+const part16 = {
   "name": "fieldValidation",
   "in": "query",
   "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
@@ -135,7 +147,7 @@ const part14 = {
     "uniqueItems": true
   }
 };
-const part15 = {
+const part17 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/batch.v1.CronJob"
@@ -152,31 +164,31 @@ const part15 = {
     }
   }
 };
-const part16 = {
-  "description": "OK",
-  "content": part13
-};
-const part17 = {
-  "description": "Created",
-  "content": part13
-};
 const part18 = {
-  "description": "Accepted",
-  "content": part13
+  "description": "OK",
+  "content": part15
 };
 const part19 = {
-  "description": "OK",
+  "description": "Created",
   "content": part15
 };
 const part20 = {
-  "description": "Created",
-  "content": part15
-};
-const part21 = {
   "description": "Accepted",
   "content": part15
 };
-const part22 = [
+const part21 = {
+  "description": "OK",
+  "content": part17
+};
+const part22 = {
+  "description": "Created",
+  "content": part17
+};
+const part23 = {
+  "description": "Accepted",
+  "content": part17
+};
+const part24 = [
   part5,
   {
     "name": "pretty",
@@ -188,19 +200,19 @@ const part22 = [
     }
   }
 ];
-const part23 = {
-  "200": part16,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part24 = {
-  "200": part19,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
 const part25 = {
+  "200": part18,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part26 = {
+  "200": part21,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part27 = {
   "200": {
     "description": "OK",
     "content": {
@@ -225,7 +237,7 @@ const part25 = {
     "description": "Unauthorized"
   }
 };
-const part26 = {
+const part28 = {
   "content": {
     "application/apply-patch+yaml": {
       "schema": {
@@ -250,7 +262,7 @@ const part26 = {
   },
   "required": true
 };
-const part27 = [
+const part29 = [
   {
     "name": "name",
     "in": "path",
@@ -272,7 +284,7 @@ const part27 = [
     }
   }
 ];
-const part28 = [
+const part30 = [
   {
     "name": "name",
     "in": "path",
@@ -294,7 +306,7 @@ const part28 = [
     }
   }
 ];
-const part29 = {
+const part31 = {
   "requiredDuringSchedulingIgnoredDuringExecution": {
     "description": "Terms that must all be satisfied at scheduling time.",
     "type": "array",
@@ -312,27 +324,27 @@ const part29 = {
     "x-kubernetes-list-type": "atomic"
   }
 };
-const part30 = {
-  "200": part16,
-  "201": part17,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part31 = [
-  part7,
-  part10,
-  part14
-];
 const part32 = {
-  "200": part19,
-  "201": part20,
+  "200": part18,
+  "201": part19,
   "401": {
     "description": "Unauthorized"
   }
 };
 const part33 = [
-  part7,
+  part9,
+  part12,
+  part16
+];
+const part34 = {
+  "200": part21,
+  "201": part22,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part35 = [
+  part9,
   part2,
   {
     "name": "orphanDependents",
@@ -343,12 +355,12 @@ const part33 = [
       "uniqueItems": true
     }
   },
-  part12
+  part14
 ];
-const part34 = [
-  part7,
-  part10,
-  part14,
+const part36 = [
+  part9,
+  part12,
+  part16,
   {
     "name": "force",
     "in": "query",
@@ -359,7 +371,7 @@ const part34 = [
     }
   }
 ];
-const part35 = [
+const part37 = [
   {
     "name": "allowWatchBookmarks",
     "in": "query",
@@ -369,7 +381,7 @@ const part35 = [
       "uniqueItems": true
     }
   },
-  part6,
+  part8,
   part3,
   part4,
   {
@@ -381,8 +393,8 @@ const part35 = [
       "uniqueItems": true
     }
   },
+  part13,
   part11,
-  part9,
   part1,
   {
     "name": "timeoutSeconds",
@@ -403,9 +415,9 @@ const part35 = [
     }
   }
 ];
-const part36 = [
-  part6,
-  part7,
+const part38 = [
+  part8,
+  part9,
   part3,
   part2,
   part4,
@@ -427,9 +439,9 @@ const part36 = [
       "uniqueItems": true
     }
   },
-  part12,
+  part14,
+  part13,
   part11,
-  part9,
   part1,
   {
     "name": "timeoutSeconds",
@@ -450,14 +462,14 @@ export const openApiV3: Record<string, unknown> = {
   },
   "paths": {
     "/apis/batch/v1/namespaces/{namespace}/cronjobs/{name}": {
-      "parameters": part28,
+      "parameters": part30,
       "get": {
         "tags": [
           "batchV1"
         ],
         "description": "get the specified CronJob",
         "operationId": "getBatchV1CronJob",
-        "responses": part24,
+        "responses": part26,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -471,7 +483,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified CronJob",
         "operationId": "updateBatchV1CronJob",
-        "parameters": part31,
+        "parameters": part33,
         "requestBody": {
           "content": {
             "*/*": {
@@ -482,7 +494,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part32,
+        "responses": part34,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -496,9 +508,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified CronJob",
         "operationId": "patchBatchV1CronJob",
-        "parameters": part34,
-        "requestBody": part26,
-        "responses": part32,
+        "parameters": part36,
+        "requestBody": part28,
+        "responses": part34,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -512,7 +524,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified CronJob",
         "operationId": "deleteBatchV1CronJob",
-        "parameters": part33,
+        "parameters": part35,
         "requestBody": {
           "content": {
             "*/*": {
@@ -523,8 +535,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part19,
-          "202": part21,
+          "200": part21,
+          "202": part23,
           "401": {
             "description": "Unauthorized"
           }
@@ -538,14 +550,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/batch/v1/namespaces/{namespace}/cronjobs": {
-      "parameters": part22,
+      "parameters": part24,
       "get": {
         "tags": [
           "batchV1"
         ],
         "description": "list the specified CronJob",
         "operationId": "listBatchV1CronJob",
-        "parameters": part35,
+        "parameters": part37,
         "responses": {
           "200": {
             "description": "OK",
@@ -584,7 +596,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified CronJob",
         "operationId": "createBatchV1CronJob",
-        "parameters": part31,
+        "parameters": part33,
         "requestBody": {
           "content": {
             "*/*": {
@@ -596,9 +608,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part19,
-          "201": part20,
-          "202": part21,
+          "200": part21,
+          "201": part22,
+          "202": part23,
           "401": {
             "description": "Unauthorized"
           }
@@ -616,7 +628,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified CronJob",
         "operationId": "deletecollectionBatchV1CronJob",
-        "parameters": part36,
+        "parameters": part38,
         "requestBody": {
           "content": {
             "*/*": {
@@ -626,7 +638,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part25,
+        "responses": part27,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -636,14 +648,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/batch/v1/namespaces/{namespace}/cronjobs/{name}/status": {
-      "parameters": part28,
+      "parameters": part30,
       "get": {
         "tags": [
           "batchV1"
         ],
         "description": "get status of the specified CronJob",
         "operationId": "getstatusBatchV1CronJob",
-        "responses": part24,
+        "responses": part26,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -657,7 +669,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified CronJob",
         "operationId": "replacestatusBatchV1CronJob",
-        "parameters": part31,
+        "parameters": part33,
         "requestBody": {
           "content": {
             "*/*": {
@@ -668,7 +680,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part32,
+        "responses": part34,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -682,9 +694,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified CronJob",
         "operationId": "patchstatusBatchV1CronJob",
-        "parameters": part34,
-        "requestBody": part26,
-        "responses": part32,
+        "parameters": part36,
+        "requestBody": part28,
+        "responses": part34,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -694,14 +706,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/batch/v1/namespaces/{namespace}/jobs/{name}": {
-      "parameters": part27,
+      "parameters": part29,
       "get": {
         "tags": [
           "batchV1"
         ],
         "description": "get the specified Job",
         "operationId": "getBatchV1Job",
-        "responses": part23,
+        "responses": part25,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -715,7 +727,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Job",
         "operationId": "updateBatchV1Job",
-        "parameters": part31,
+        "parameters": part33,
         "requestBody": {
           "content": {
             "*/*": {
@@ -726,7 +738,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part30,
+        "responses": part32,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -740,9 +752,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Job",
         "operationId": "patchBatchV1Job",
-        "parameters": part34,
-        "requestBody": part26,
-        "responses": part30,
+        "parameters": part36,
+        "requestBody": part28,
+        "responses": part32,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -756,7 +768,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Job",
         "operationId": "deleteBatchV1Job",
-        "parameters": part33,
+        "parameters": part35,
         "requestBody": {
           "content": {
             "*/*": {
@@ -767,8 +779,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part16,
-          "202": part18,
+          "200": part18,
+          "202": part20,
           "401": {
             "description": "Unauthorized"
           }
@@ -782,14 +794,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/batch/v1/namespaces/{namespace}/jobs": {
-      "parameters": part22,
+      "parameters": part24,
       "get": {
         "tags": [
           "batchV1"
         ],
         "description": "list the specified Job",
         "operationId": "listBatchV1Job",
-        "parameters": part35,
+        "parameters": part37,
         "responses": {
           "200": {
             "description": "OK",
@@ -828,7 +840,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Job",
         "operationId": "createBatchV1Job",
-        "parameters": part31,
+        "parameters": part33,
         "requestBody": {
           "content": {
             "*/*": {
@@ -840,9 +852,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part16,
-          "201": part17,
-          "202": part18,
+          "200": part18,
+          "201": part19,
+          "202": part20,
           "401": {
             "description": "Unauthorized"
           }
@@ -860,7 +872,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Job",
         "operationId": "deletecollectionBatchV1Job",
-        "parameters": part36,
+        "parameters": part38,
         "requestBody": {
           "content": {
             "*/*": {
@@ -870,7 +882,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part25,
+        "responses": part27,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -880,14 +892,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/batch/v1/namespaces/{namespace}/jobs/{name}/status": {
-      "parameters": part27,
+      "parameters": part29,
       "get": {
         "tags": [
           "batchV1"
         ],
         "description": "get status of the specified Job",
         "operationId": "getstatusBatchV1Job",
-        "responses": part23,
+        "responses": part25,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -901,7 +913,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Job",
         "operationId": "replacestatusBatchV1Job",
-        "parameters": part31,
+        "parameters": part33,
         "requestBody": {
           "content": {
             "*/*": {
@@ -912,7 +924,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part30,
+        "responses": part32,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -926,9 +938,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Job",
         "operationId": "patchstatusBatchV1Job",
-        "parameters": part34,
-        "requestBody": part26,
-        "responses": part30,
+        "parameters": part36,
+        "requestBody": part28,
+        "responses": part32,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -1267,7 +1279,6 @@ export const openApiV3: Record<string, unknown> = {
             "description": "The maximum desired number of pods the job should run at any given time. Defaults to 1.",
             "type": "integer",
             "format": "int32",
-            "default": 1,
             "minimum": 0
           },
           "completions": {
@@ -1299,10 +1310,9 @@ export const openApiV3: Record<string, unknown> = {
             ]
           },
           "backoffLimit": {
-            "description": "The number of retries before marking this job failed. Defaults to 6.",
+            "description": "The number of retries before marking this job failed. Defaults to 6, or to the largest int32 when backoffLimitPerIndex is set.",
             "type": "integer",
             "format": "int32",
-            "default": 6,
             "minimum": 0
           },
           "backoffLimitPerIndex": {
@@ -1691,6 +1701,152 @@ export const openApiV3: Record<string, unknown> = {
           }
         }
       },
+      "core.v1.AppArmorProfile": {
+        "description": "Defines a pod or container's AppArmor settings. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "type": {
+            "description": "Indicates which kind of AppArmor profile will be applied.",
+            "type": "string"
+          },
+          "localhostProfile": {
+            "description": "Indicates a profile loaded on the node that should be used.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "type"
+        ]
+      },
+      "core.v1.CSIVolumeSource": {
+        "description": "Represents a source location of a volume to mount, managed by an external CSI driver. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "driver": {
+            "description": "The name of the CSI driver that handles this volume.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "Specifies a read-only configuration for the volume.",
+            "type": "boolean"
+          },
+          "fsType": {
+            "description": "FsType to mount.",
+            "type": "string"
+          },
+          "volumeAttributes": {
+            "description": "Stores driver-specific properties that are passed to the CSI driver.",
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "nodePublishSecretRef": {
+            "description": "A reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LocalObjectReference"
+              }
+            ]
+          }
+        },
+        "required": [
+          "driver"
+        ]
+      },
+      "core.v1.Capabilities": {
+        "description": "Adds and removes POSIX capabilities from running containers. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "add": {
+            "description": "Added capabilities.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "drop": {
+            "description": "Removed capabilities.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
+      "core.v1.CephFSVolumeSource": {
+        "description": "Represents a Ceph Filesystem mount that lasts the lifetime of a pod Cephfs volumes do not support ownership management or SELinux relabeling. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "monitors": {
+            "description": "Required: Monitors is a collection of Ceph monitors More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "path": {
+            "description": "Optional: Used as the mounted root, rather than the full Ceph tree, default is /.",
+            "type": "string"
+          },
+          "user": {
+            "description": "Optional: User is the rados user name, default is admin More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it.",
+            "type": "string"
+          },
+          "secretFile": {
+            "description": "Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it.",
+            "type": "string"
+          },
+          "secretRef": {
+            "description": "Optional: SecretRef is reference to the authentication secret for User, default is empty.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LocalObjectReference"
+              }
+            ]
+          },
+          "readOnly": {
+            "description": "Optional: Defaults to false (read/write).",
+            "type": "boolean"
+          }
+        }
+      },
+      "core.v1.ClusterTrustBundleProjection": {
+        "description": "Describes how to select a set of ClusterTrustBundle objects and project their contents into the pod filesystem. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Select a single ClusterTrustBundle by object name.",
+            "type": "string"
+          },
+          "signerName": {
+            "description": "Select all ClusterTrustBundles that match this signer name.",
+            "type": "string"
+          },
+          "labelSelector": {
+            "description": "Select all ClusterTrustBundles that match this label selector.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.LabelSelector"
+              }
+            ]
+          },
+          "optional": {
+            "description": "If true, don't block pod startup if the referenced ClusterTrustBundle(s) aren't available.",
+            "type": "boolean"
+          },
+          "path": {
+            "description": "Relative path from the volume root to write the bundle.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "path"
+        ]
+      },
       "core.v1.ConfigMapEnvSource": {
         "description": "A config map whose data becomes environment variables. Upstream Protobuf nests the embedded LocalObjectReference as field 1.",
         "type": "object",
@@ -1727,6 +1883,28 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "x-kubernetes-map-type": "atomic"
       },
+      "core.v1.ConfigMapProjection": {
+        "description": "Adapts a ConfigMap into a projected volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the referent.",
+            "type": "string"
+          },
+          "items": {
+            "description": "Items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.KeyToPath"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "optional": {
+            "description": "Optional specify whether the ConfigMap or its keys must be defined.",
+            "type": "boolean"
+          }
+        }
+      },
       "core.v1.ConfigMapVolumeSource": {
         "description": "A config map presented as files. Upstream Protobuf nests the embedded LocalObjectReference as field 1. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -1735,7 +1913,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the referent.",
             "type": "string"
           },
-          "items": part8,
+          "items": part10,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -1820,12 +1998,13 @@ export const openApiV3: Record<string, unknown> = {
             "x-kubernetes-patch-merge-key": "name"
           },
           "resources": {
-            "description": "Compute resources required by the container.",
+            "description": "Compute resources required by the container (a struct upstream, so always written).",
             "allOf": [
               {
                 "$ref": "#/components/schemas/core.v1.ResourceRequirements"
               }
-            ]
+            ],
+            "default": {}
           },
           "volumeMounts": {
             "description": "Pod volumes mounted into the container's filesystem.",
@@ -1872,6 +2051,73 @@ export const openApiV3: Record<string, unknown> = {
               "Never",
               "IfNotPresent"
             ]
+          },
+          "resizePolicy": {
+            "description": "Resources resize policy for the container.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.ContainerResizePolicy"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "restartPolicy": {
+            "description": "Defines the restart behavior of individual containers in a pod.",
+            "type": "string"
+          },
+          "volumeDevices": {
+            "description": "The list of block devices to be used by the container.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.VolumeDevice"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "devicePath"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "devicePath"
+          },
+          "lifecycle": {
+            "description": "Actions that the management system should take in response to container lifecycle events.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Lifecycle"
+              }
+            ]
+          },
+          "terminationMessagePath": {
+            "description": "Path at which the file the container's termination message is written to is mounted into its filesystem.",
+            "type": "string",
+            "default": "/dev/termination-log"
+          },
+          "terminationMessagePolicy": {
+            "description": "How the termination message is populated.",
+            "type": "string",
+            "default": "File",
+            "enum": [
+              "File",
+              "FallbackToLogsOnError"
+            ]
+          },
+          "securityContext": {
+            "description": "Defines the security options the container should be run with.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecurityContext"
+              }
+            ]
+          },
+          "stdin": {
+            "description": "Whether this container should allocate a buffer for stdin in the container runtime.",
+            "type": "boolean"
+          },
+          "stdinOnce": {
+            "description": "Whether the container runtime should close the stdin channel after it has been opened by a single attach.",
+            "type": "boolean"
+          },
+          "tty": {
+            "description": "Whether this container should allocate a TTY for itself, also requires 'stdin' to be true.",
+            "type": "boolean"
           }
         },
         "required": [
@@ -1919,6 +2165,91 @@ export const openApiV3: Record<string, unknown> = {
         "required": [
           "containerPort"
         ]
+      },
+      "core.v1.ContainerResizePolicy": {
+        "description": "Represents resource resize policy for the container. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "resourceName": {
+            "description": "Name of the resource to which this resource resize policy applies.",
+            "type": "string"
+          },
+          "restartPolicy": {
+            "description": "Restart policy to apply when specified resource is resized.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "resourceName",
+          "restartPolicy"
+        ]
+      },
+      "core.v1.DownwardAPIProjection": {
+        "description": "Represents downward API info for projecting into a projected volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "items": {
+            "description": "A list of DownwardAPIVolume file.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.DownwardAPIVolumeFile"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
+      "core.v1.DownwardAPIVolumeFile": {
+        "description": "Represents information to create the file containing the pod field. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "path": {
+            "description": "Required: Path is  the relative path name of the file to be created.",
+            "type": "string"
+          },
+          "fieldRef": {
+            "description": "Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ObjectFieldSelector"
+              }
+            ]
+          },
+          "resourceFieldRef": {
+            "description": "Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ResourceFieldSelector"
+              }
+            ]
+          },
+          "mode": {
+            "description": "Optional: mode bits used to set permissions on this file, must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.",
+            "type": "integer",
+            "format": "int32"
+          }
+        },
+        "required": [
+          "path"
+        ]
+      },
+      "core.v1.DownwardAPIVolumeSource": {
+        "description": "Represents a volume containing downward API info. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "items": {
+            "description": "A list of downward API volume file.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.DownwardAPIVolumeFile"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "defaultMode": {
+            "description": "Optional: mode bits to use on created files by default.",
+            "type": "integer",
+            "format": "int32"
+          }
+        }
       },
       "core.v1.EmptyDirVolumeSource": {
         "description": "An empty directory for a pod. Shape follows the real system (not shown in the spec).",
@@ -2051,12 +2382,61 @@ export const openApiV3: Record<string, unknown> = {
           }
         ]
       },
+      "core.v1.EphemeralVolumeSource": {
+        "description": "Represents an ephemeral volume that is handled by a normal storage driver. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "volumeClaimTemplate": {
+            "description": "Will be used to create a stand-alone PVC to provision the volume.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PersistentVolumeClaimTemplate"
+              }
+            ]
+          }
+        }
+      },
       "core.v1.ExecAction": {
         "description": "Runs a command in the container; exit status 0 is healthy. Shape follows the real system (not shown in the spec).",
         "type": "object",
         "properties": {
           "command": {
             "description": "Command line to execute, not run in a shell.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
+      "core.v1.FCVolumeSource": {
+        "description": "Represents a Fibre Channel volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "targetWWNs": {
+            "description": "Optional: FC target worldwide names (WWNs).",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "lun": {
+            "description": "Optional: FC target lun number.",
+            "type": "integer",
+            "format": "int32"
+          },
+          "fsType": {
+            "description": "The filesystem type to mount.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "Optional: Defaults to false (read/write).",
+            "type": "boolean"
+          },
+          "wwids": {
+            "description": "Wwids Optional: FC volume world wide identifiers (wwids) Either wwids or combination of targetWWNs and lun must be set, but not both simultaneously.",
             "type": "array",
             "items": {
               "type": "string"
@@ -2083,6 +2463,27 @@ export const openApiV3: Record<string, unknown> = {
         },
         "required": [
           "port"
+        ]
+      },
+      "core.v1.GitRepoVolumeSource": {
+        "description": "Represents a volume that is populated with the contents of a git repository. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "repository": {
+            "description": "The URL.",
+            "type": "string"
+          },
+          "revision": {
+            "description": "The commit hash for the specified revision.",
+            "type": "string"
+          },
+          "directory": {
+            "description": "The target directory name.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "repository"
         ]
       },
       "core.v1.HTTPGetAction": {
@@ -2149,6 +2550,27 @@ export const openApiV3: Record<string, unknown> = {
           "value"
         ]
       },
+      "core.v1.HostAlias": {
+        "description": "Holds the mapping between IP and hostnames that will be injected as an entry in the pod's hosts file. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "ip": {
+            "description": "Address of the host file entry.",
+            "type": "string"
+          },
+          "hostnames": {
+            "description": "Hostnames for the above IP address.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        },
+        "required": [
+          "ip"
+        ]
+      },
       "core.v1.HostPathVolumeSource": {
         "description": "A host path mapped into a pod. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -2176,6 +2598,70 @@ export const openApiV3: Record<string, unknown> = {
           "path"
         ]
       },
+      "core.v1.ISCSIVolumeSource": {
+        "description": "Represents an ISCSI disk. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "targetPortal": {
+            "description": "ISCSI Target Portal.",
+            "type": "string"
+          },
+          "iqn": {
+            "description": "The target iSCSI Qualified Name.",
+            "type": "string"
+          },
+          "lun": {
+            "description": "Represents iSCSI Target Lun number.",
+            "type": "integer",
+            "format": "int32"
+          },
+          "iscsiInterface": {
+            "description": "The interface Name that uses an iSCSI transport.",
+            "type": "string"
+          },
+          "fsType": {
+            "description": "The filesystem type of the volume that you want to mount.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "ReadOnly here will force the ReadOnly setting in VolumeMounts.",
+            "type": "boolean"
+          },
+          "portals": {
+            "description": "The iSCSI Target Portal List.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "chapAuthDiscovery": {
+            "description": "ChapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication.",
+            "type": "boolean"
+          },
+          "chapAuthSession": {
+            "description": "ChapAuthSession defines whether support iSCSI Session CHAP authentication.",
+            "type": "boolean"
+          },
+          "secretRef": {
+            "description": "The CHAP Secret for iSCSI target and initiator authentication.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LocalObjectReference"
+              }
+            ]
+          },
+          "initiatorName": {
+            "description": "The custom iSCSI Initiator Name.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "targetPortal",
+          "iqn",
+          "lun"
+        ]
+      },
       "core.v1.KeyToPath": {
         "description": "Maps a key to a path within a volume. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -2201,6 +2687,66 @@ export const openApiV3: Record<string, unknown> = {
           "path"
         ]
       },
+      "core.v1.Lifecycle": {
+        "description": "Describes actions that the management system should take in response to container lifecycle events. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "postStart": {
+            "description": "Called immediately after a container is created.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LifecycleHandler"
+              }
+            ]
+          },
+          "preStop": {
+            "description": "Called immediately before a container is terminated due to an API request or management event such as liveness/startup probe failure, preemption, resource contention, etc.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LifecycleHandler"
+              }
+            ]
+          }
+        }
+      },
+      "core.v1.LifecycleHandler": {
+        "description": "Defines a specific action that should be taken in a lifecycle hook. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "exec": {
+            "description": "Specifies the action to take.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ExecAction"
+              }
+            ]
+          },
+          "httpGet": {
+            "description": "Specifies the http request to perform.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.HTTPGetAction"
+              }
+            ]
+          },
+          "tcpSocket": {
+            "description": "Not supported as a lifecycle handler; kept for backward compatibility.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.TCPSocketAction"
+              }
+            ]
+          },
+          "sleep": {
+            "description": "Represents the duration that the container should sleep before being terminated.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SleepAction"
+              }
+            ]
+          }
+        }
+      },
       "core.v1.LocalObjectReference": {
         "description": "Locates an object by name in the same namespace. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -2211,6 +2757,28 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "x-kubernetes-map-type": "atomic"
+      },
+      "core.v1.NFSVolumeSource": {
+        "description": "Represents an NFS mount that lasts the lifetime of a pod. NFS volumes do not support ownership management or SELinux relabeling.",
+        "type": "object",
+        "properties": {
+          "server": {
+            "description": "server is the hostname or IP address of the NFS server.",
+            "type": "string"
+          },
+          "path": {
+            "description": "path that is exported by the NFS server.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "readOnly here will force the NFS export to be mounted with read-only permissions. Defaults to false.",
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "server",
+          "path"
+        ]
       },
       "core.v1.NodeAffinity": {
         "description": "Node affinity scheduling rules. Shape follows the real system (not shown in the spec).",
@@ -2369,6 +2937,116 @@ export const openApiV3: Record<string, unknown> = {
         },
         "x-kubernetes-map-type": "atomic"
       },
+      "core.v1.PersistentVolumeClaimSpec": {
+        "description": "PersistentVolumeClaimSpec describes the common attributes of storage devices and allows a Source for provider-specific attributes",
+        "type": "object",
+        "properties": {
+          "accessModes": {
+            "description": "accessModes contains the desired access modes the volume should have.",
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "ReadWriteOnce",
+                "ReadOnlyMany",
+                "ReadWriteMany",
+                "ReadWriteOncePod"
+              ]
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "selector": {
+            "description": "selector is a label query over volumes to consider for binding.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.LabelSelector"
+              }
+            ]
+          },
+          "resources": {
+            "description": "resources represents the minimum resources the volume should have. If RecoverVolumeExpansionFailure feature is enabled users are allowed to specify resource requirements that are lower than previous value but must still be higher than capacity recorded in the status field of the claim.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.VolumeResourceRequirements"
+              }
+            ]
+          },
+          "volumeName": {
+            "description": "volumeName is the binding reference to the PersistentVolume backing this claim.",
+            "type": "string"
+          },
+          "storageClassName": {
+            "description": "storageClassName is the name of the StorageClass required by the claim.",
+            "type": "string"
+          },
+          "volumeMode": {
+            "description": "volumeMode defines what type of volume is required by the claim. Value of Filesystem is implied when not included in claim spec.",
+            "type": "string",
+            "default": "Filesystem",
+            "enum": [
+              "Block",
+              "Filesystem"
+            ]
+          },
+          "dataSource": {
+            "description": "dataSource field can be used to specify either: * An existing VolumeSnapshot object (snapshot.storage.k8s.io/VolumeSnapshot) * An existing PVC (PersistentVolumeClaim) If the provisioner or an external controller can support the specified data source, it will create a new volume based on the contents of the specified data source. When the AnyVolumeDataSource feature gate is enabled, dataSource contents will be copied to dataSourceRef, and dataSourceRef contents will be copied to dataSource when dataSourceRef.namespace is not specified.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.TypedLocalObjectReference"
+              }
+            ]
+          },
+          "dataSourceRef": {
+            "description": "dataSourceRef specifies the object from which to populate the volume with data, if a non-empty volume is desired. This may be any object from a non-empty API group (non core object) or a PersistentVolumeClaim object.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.TypedObjectReference"
+              }
+            ]
+          },
+          "volumeAttributesClassName": {
+            "description": "volumeAttributesClassName may be used to set the VolumeAttributesClass used by this claim. If specified, the CSI driver will create or update the volume with the attributes defined in the corresponding VolumeAttributesClass.",
+            "type": "string"
+          }
+        },
+        "x-kubernetes-validations": [
+          {
+            "rule": "has(self.accessModes) && size(self.accessModes) > 0",
+            "message": "at least 1 access mode is required",
+            "fieldPath": ".accessModes"
+          },
+          {
+            "rule": "has(self.resources) && has(self.resources.requests) && 'storage' in self.resources.requests",
+            "message": "storage request is required",
+            "fieldPath": ".resources"
+          }
+        ]
+      },
+      "core.v1.PersistentVolumeClaimTemplate": {
+        "description": "Used to produce PersistentVolumeClaim objects as part of an EphemeralVolumeSource. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "metadata": {
+            "description": "May contain labels and annotations that will be copied into the PVC when creating it.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "spec": {
+            "description": "The specification for the PersistentVolumeClaim.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PersistentVolumeClaimSpec"
+              }
+            ]
+          }
+        },
+        "required": [
+          "spec"
+        ]
+      },
       "core.v1.PersistentVolumeClaimVolumeSource": {
         "description": "A reference to a persistent volume claim in the pod's namespace. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -2389,7 +3067,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAffinity": {
         "description": "Inter-pod affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part29
+        "properties": part31
       },
       "core.v1.PodAffinityTerm": {
         "description": "A set of pods, by label selector and namespaces, co-located per a topology key. Shape follows the real system (not shown in the spec).",
@@ -2423,7 +3101,9 @@ export const openApiV3: Record<string, unknown> = {
                 "$ref": "#/components/schemas/meta.svc.io.v1.LabelSelector"
               }
             ]
-          }
+          },
+          "matchLabelKeys": part7,
+          "mismatchLabelKeys": part7
         },
         "required": [
           "topologyKey"
@@ -2432,7 +3112,168 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAntiAffinity": {
         "description": "Inter-pod anti-affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part29
+        "properties": part31
+      },
+      "core.v1.PodDNSConfig": {
+        "description": "Defines the DNS parameters of a pod in addition to those generated from DNSPolicy. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "nameservers": {
+            "description": "A list of DNS name server IP addresses.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "searches": {
+            "description": "A list of DNS search domains for host-name lookup.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "options": {
+            "description": "A list of DNS resolver options.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.PodDNSConfigOption"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
+      "core.v1.PodDNSConfigOption": {
+        "description": "Defines DNS resolver options of a pod. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the DNS resolver option.",
+            "type": "string"
+          },
+          "value": {
+            "description": "Value of the DNS resolver option.",
+            "type": "string"
+          }
+        }
+      },
+      "core.v1.PodOS": {
+        "description": "Defines the OS parameters of a pod. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "The name of the operating system.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
+        ]
+      },
+      "core.v1.PodReadinessGate": {
+        "description": "Contains the reference to a pod condition. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "conditionType": {
+            "description": "Refers to a condition in the pod's condition list with matching type.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "conditionType"
+        ]
+      },
+      "core.v1.PodSchedulingGate": {
+        "description": "Associated to a Pod to guard its scheduling. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the scheduling gate.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
+        ]
+      },
+      "core.v1.PodSecurityContext": {
+        "description": "Holds pod-level security attributes and common container settings. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "seLinuxOptions": {
+            "description": "The SELinux context to be applied to all containers.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SELinuxOptions"
+              }
+            ]
+          },
+          "windowsOptions": {
+            "description": "The Windows specific settings applied to all containers.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.WindowsSecurityContextOptions"
+              }
+            ]
+          },
+          "runAsUser": {
+            "description": "The UID to run the entrypoint of the container process.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "runAsGroup": {
+            "description": "The GID to run the entrypoint of the container process.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "runAsNonRoot": {
+            "description": "Indicates that the container must run as a non-root user.",
+            "type": "boolean"
+          },
+          "supplementalGroups": {
+            "description": "A list of groups applied to the first process run in each container, in addition to the container's primary GID, the fsGroup (if specified), and group memberships defined in the container image for the uid of the container process.",
+            "type": "array",
+            "items": {
+              "type": "integer",
+              "format": "int64"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "fsGroup": {
+            "description": "A special supplemental group that applies to all containers in a pod.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "sysctls": {
+            "description": "Sysctls hold a list of namespaced sysctls used for the pod.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.Sysctl"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "fsGroupChangePolicy": {
+            "description": "Defines behavior of changing ownership and permission of the volume before being exposed inside Pod.",
+            "type": "string"
+          },
+          "seccompProfile": {
+            "description": "The seccomp options to use by the containers in this pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SeccompProfile"
+              }
+            ]
+          },
+          "appArmorProfile": {
+            "description": "The AppArmor options to use by the containers in this pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.AppArmorProfile"
+              }
+            ]
+          }
+        }
       },
       "core.v1.PodSpec": {
         "description": "Description of a pod: its containers, volumes and scheduling constraints. Shape follows the real system (not shown in the spec), reduced to the commonly used fields.",
@@ -2600,6 +3441,117 @@ export const openApiV3: Record<string, unknown> = {
             ],
             "x-kubernetes-patch-strategy": "merge",
             "x-kubernetes-patch-merge-key": "topologyKey"
+          },
+          "serviceAccount": {
+            "description": "A deprecated alias for ServiceAccountName.",
+            "type": "string"
+          },
+          "hostPID": {
+            "description": "Use the host's pid namespace.",
+            "type": "boolean"
+          },
+          "hostIPC": {
+            "description": "Use the host's ipc namespace.",
+            "type": "boolean"
+          },
+          "shareProcessNamespace": {
+            "description": "Share a single process namespace between all of the containers in a pod.",
+            "type": "boolean"
+          },
+          "securityContext": {
+            "description": "Holds pod-level security attributes and common container settings; empty when unset.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PodSecurityContext"
+              }
+            ],
+            "default": {}
+          },
+          "hostAliases": {
+            "description": "An optional list of hosts and IPs that will be injected into the pod's hosts file if specified.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.HostAlias"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "ip"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "ip"
+          },
+          "dnsConfig": {
+            "description": "Specifies the DNS parameters of a pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PodDNSConfig"
+              }
+            ]
+          },
+          "readinessGates": {
+            "description": "If specified, all readiness gates will be evaluated for pod readiness.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.PodReadinessGate"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "runtimeClassName": {
+            "description": "Refers to a RuntimeClass object in the node.k8s.io group, which should be used to run this pod.",
+            "type": "string"
+          },
+          "enableServiceLinks": {
+            "description": "Indicates whether information about services should be injected into pod's environment variables, matching the syntax of Docker links.",
+            "type": "boolean"
+          },
+          "preemptionPolicy": {
+            "description": "The Policy for preempting pods with lower priority.",
+            "type": "string"
+          },
+          "overhead": {
+            "description": "Represents the resource overhead associated with running a pod for a given RuntimeClass.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "setHostnameAsFQDN": {
+            "description": "If true the pod's hostname will be configured as the pod's FQDN, rather than the leaf name (the default).",
+            "type": "boolean"
+          },
+          "os": {
+            "description": "Specifies the OS of the containers in the pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PodOS"
+              }
+            ]
+          },
+          "hostUsers": {
+            "description": "Use the host's user namespace.",
+            "type": "boolean"
+          },
+          "schedulingGates": {
+            "description": "An opaque list of values that if specified will block scheduling the pod.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.PodSchedulingGate"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "name"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "name"
           }
         },
         "required": [
@@ -2743,6 +3695,87 @@ export const openApiV3: Record<string, unknown> = {
           }
         ]
       },
+      "core.v1.ProjectedVolumeSource": {
+        "description": "Represents a projected volume source. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "sources": {
+            "description": "The list of volume projections.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.VolumeProjection"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "defaultMode": {
+            "description": "The mode bits used to set permissions on created files by default.",
+            "type": "integer",
+            "format": "int32"
+          }
+        }
+      },
+      "core.v1.RBDVolumeSource": {
+        "description": "Represents a Rados Block Device mount that lasts the lifetime of a pod. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "monitors": {
+            "description": "Monitors is a collection of Ceph monitors.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "image": {
+            "description": "Image is the rados image name.",
+            "type": "string"
+          },
+          "fsType": {
+            "description": "The filesystem type of the volume that you want to mount.",
+            "type": "string"
+          },
+          "pool": {
+            "description": "Pool is the rados pool name.",
+            "type": "string"
+          },
+          "user": {
+            "description": "User is the rados user name.",
+            "type": "string"
+          },
+          "keyring": {
+            "description": "The path to key ring for RBDUser.",
+            "type": "string"
+          },
+          "secretRef": {
+            "description": "Name of the authentication secret for RBDUser.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LocalObjectReference"
+              }
+            ]
+          },
+          "readOnly": {
+            "description": "ReadOnly here will force the ReadOnly setting in VolumeMounts.",
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "image"
+        ]
+      },
+      "core.v1.ResourceClaim": {
+        "description": "References one entry in PodSpec.ResourceClaims. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name must match the name of one entry in pod.spec.resourceClaims of the Pod where this field is used.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
+        ]
+      },
       "core.v1.ResourceFieldSelector": {
         "description": "Selects a resource limit or request of a container. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -2809,8 +3842,58 @@ export const openApiV3: Record<string, unknown> = {
                 }
               ]
             }
+          },
+          "claims": {
+            "description": "Lists the names of resources, defined in spec.resourceClaims, that are used by this container.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.ResourceClaim"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "name"
+            ]
           }
         }
+      },
+      "core.v1.SELinuxOptions": {
+        "description": "The labels to be applied to the container. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "user": {
+            "description": "A SELinux user label that applies to the container.",
+            "type": "string"
+          },
+          "role": {
+            "description": "A SELinux role label that applies to the container.",
+            "type": "string"
+          },
+          "type": {
+            "description": "A SELinux type label that applies to the container.",
+            "type": "string"
+          },
+          "level": {
+            "description": "SELinux level label that applies to the container.",
+            "type": "string"
+          }
+        }
+      },
+      "core.v1.SeccompProfile": {
+        "description": "Defines a pod/container's seccomp profile settings. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "type": {
+            "description": "Indicates which kind of seccomp profile will be applied.",
+            "type": "string"
+          },
+          "localhostProfile": {
+            "description": "Indicates a profile defined in a file on the node should be used.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "type"
+        ]
       },
       "core.v1.SecretEnvSource": {
         "description": "A secret whose data becomes environment variables. Upstream Protobuf nests the embedded LocalObjectReference as field 1.",
@@ -2848,6 +3931,28 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "x-kubernetes-map-type": "atomic"
       },
+      "core.v1.SecretProjection": {
+        "description": "Adapts a secret into a projected volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the referent.",
+            "type": "string"
+          },
+          "items": {
+            "description": "Items if unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.KeyToPath"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "optional": {
+            "description": "Optional field specify whether the Secret or its key must be defined.",
+            "type": "boolean"
+          }
+        }
+      },
       "core.v1.SecretVolumeSource": {
         "description": "A secret presented as files. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -2856,7 +3961,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the secret in the pod's namespace.",
             "type": "string"
           },
-          "items": part8,
+          "items": part10,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -2870,6 +3975,136 @@ export const openApiV3: Record<string, unknown> = {
             "type": "boolean"
           }
         }
+      },
+      "core.v1.SecurityContext": {
+        "description": "Holds security configuration that will be applied to a container. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "capabilities": {
+            "description": "The capabilities to add/drop when running containers.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Capabilities"
+              }
+            ]
+          },
+          "privileged": {
+            "description": "Run container in privileged mode.",
+            "type": "boolean"
+          },
+          "seLinuxOptions": {
+            "description": "The SELinux context to be applied to the container.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SELinuxOptions"
+              }
+            ]
+          },
+          "windowsOptions": {
+            "description": "The Windows specific settings applied to all containers.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.WindowsSecurityContextOptions"
+              }
+            ]
+          },
+          "runAsUser": {
+            "description": "The UID to run the entrypoint of the container process.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "runAsGroup": {
+            "description": "The GID to run the entrypoint of the container process.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "runAsNonRoot": {
+            "description": "Indicates that the container must run as a non-root user.",
+            "type": "boolean"
+          },
+          "readOnlyRootFilesystem": {
+            "description": "Whether this container has a read-only root filesystem.",
+            "type": "boolean"
+          },
+          "allowPrivilegeEscalation": {
+            "description": "Controls whether a process can gain more privileges than its parent process.",
+            "type": "boolean"
+          },
+          "procMount": {
+            "description": "Denotes the type of proc mount to use for the containers.",
+            "type": "string"
+          },
+          "seccompProfile": {
+            "description": "The seccomp options to use by this container.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SeccompProfile"
+              }
+            ]
+          },
+          "appArmorProfile": {
+            "description": "The AppArmor options to use by this container.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.AppArmorProfile"
+              }
+            ]
+          }
+        }
+      },
+      "core.v1.ServiceAccountTokenProjection": {
+        "description": "Represents a projected service account token volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "audience": {
+            "description": "The intended audience of the token.",
+            "type": "string"
+          },
+          "expirationSeconds": {
+            "description": "The requested duration of validity of the service account token.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "path": {
+            "description": "The path relative to the mount point of the file to project the token into.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "path"
+        ]
+      },
+      "core.v1.SleepAction": {
+        "description": "Describes a \"sleep\" action. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "seconds": {
+            "description": "The number of seconds to sleep.",
+            "type": "integer",
+            "format": "int64"
+          }
+        },
+        "required": [
+          "seconds"
+        ]
+      },
+      "core.v1.Sysctl": {
+        "description": "Defines a kernel parameter to be set. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of a property to set.",
+            "type": "string"
+          },
+          "value": {
+            "description": "Value of a property to set.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name",
+          "value"
+        ]
       },
       "core.v1.TCPSocketAction": {
         "description": "A TCP connection probe. Shape follows the real system (not shown in the spec).",
@@ -3016,6 +4251,47 @@ export const openApiV3: Record<string, unknown> = {
           }
         ]
       },
+      "core.v1.TypedLocalObjectReference": {
+        "description": "TypedLocalObjectReference contains enough information to let you locate the typed referenced object inside the same namespace.",
+        "type": "object",
+        "properties": {
+          "apiGroup": part6,
+          "kind": {
+            "description": "Kind is the type of resource being referenced",
+            "type": "string"
+          },
+          "name": {
+            "description": "Name is the name of resource being referenced",
+            "type": "string"
+          }
+        },
+        "required": [
+          "kind",
+          "name"
+        ]
+      },
+      "core.v1.TypedObjectReference": {
+        "type": "object",
+        "properties": {
+          "apiGroup": part6,
+          "kind": {
+            "description": "Kind is the type of resource being referenced",
+            "type": "string"
+          },
+          "name": {
+            "description": "Name is the name of resource being referenced",
+            "type": "string"
+          },
+          "namespace": {
+            "description": "Namespace is the namespace of resource being referenced Note that when a namespace is specified, a gateway.networking.k8s.io/ReferenceGrant object is required in the referent namespace to allow that namespace's owner to accept the reference. See the ReferenceGrant documentation for details. (Alpha) This field requires the CrossNamespaceVolumeDataSource feature gate to be enabled.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "kind",
+          "name"
+        ]
+      },
       "core.v1.Volume": {
         "description": "A named volume of a pod; at most one source is set (none is an implied emptyDir). The source is embedded; upstream Protobuf nests it as field 2 (volumeSource). Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -3060,6 +4336,86 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
+          "gitRepo": {
+            "description": "Represents a git repository at a particular revision.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.GitRepoVolumeSource"
+              }
+            ]
+          },
+          "iscsi": {
+            "description": "Represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ISCSIVolumeSource"
+              }
+            ]
+          },
+          "rbd": {
+            "description": "Represents a Rados Block Device mount on the host that shares a pod's lifetime.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.RBDVolumeSource"
+              }
+            ]
+          },
+          "cephfs": {
+            "description": "Represents a Ceph FS mount on the host that shares a pod's lifetime.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.CephFSVolumeSource"
+              }
+            ]
+          },
+          "downwardAPI": {
+            "description": "Represents downward API about the pod that should populate this volume.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.DownwardAPIVolumeSource"
+              }
+            ]
+          },
+          "fc": {
+            "description": "Represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.FCVolumeSource"
+              }
+            ]
+          },
+          "projected": {
+            "description": "Items for all in one resources secrets, configmaps, and downward API.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ProjectedVolumeSource"
+              }
+            ]
+          },
+          "csi": {
+            "description": "Csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers (Beta feature).",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.CSIVolumeSource"
+              }
+            ]
+          },
+          "ephemeral": {
+            "description": "Represents a volume that is handled by a cluster storage driver.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.EphemeralVolumeSource"
+              }
+            ]
+          },
+          "nfs": {
+            "description": "Represents an NFS mount on the host that shares a pod's lifetime More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.NFSVolumeSource"
+              }
+            ]
+          },
           "name": {
             "description": "Name of the volume, a DNS label unique within the pod.",
             "type": "string",
@@ -3075,6 +4431,24 @@ export const openApiV3: Record<string, unknown> = {
             "rule": "(has(self.hostPath) ? 1 : 0) + (has(self.emptyDir) ? 1 : 0) + (has(self.secret) ? 1 : 0) + (has(self.persistentVolumeClaim) ? 1 : 0) + (has(self.configMap) ? 1 : 0) <= 1",
             "message": "only one volume source may be set"
           }
+        ]
+      },
+      "core.v1.VolumeDevice": {
+        "description": "Describes a mapping of a raw block device within a container. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name must match the name of a persistentVolumeClaim in the pod.",
+            "type": "string"
+          },
+          "devicePath": {
+            "description": "The path inside of the container that the device will be mapped to.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name",
+          "devicePath"
         ]
       },
       "core.v1.VolumeMount": {
@@ -3110,6 +4484,10 @@ export const openApiV3: Record<string, unknown> = {
           "subPathExpr": {
             "description": "Like subPath, with `$(VAR_NAME)` references expanded from the container's environment.",
             "type": "string"
+          },
+          "recursiveReadOnly": {
+            "description": "Specifies whether read-only mounts should be handled recursively.",
+            "type": "string"
           }
         },
         "required": [
@@ -3122,6 +4500,90 @@ export const openApiV3: Record<string, unknown> = {
             "message": "subPath and subPathExpr are mutually exclusive"
           }
         ]
+      },
+      "core.v1.VolumeProjection": {
+        "description": "Projection that may be projected along with other supported volume types. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "secret": {
+            "description": "Secret information about the secret data to project.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecretProjection"
+              }
+            ]
+          },
+          "downwardAPI": {
+            "description": "DownwardAPI information about the downwardAPI data to project.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.DownwardAPIProjection"
+              }
+            ]
+          },
+          "configMap": {
+            "description": "ConfigMap information about the configMap data to project.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ConfigMapProjection"
+              }
+            ]
+          },
+          "serviceAccountToken": {
+            "description": "Information about the serviceAccountToken data to project.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ServiceAccountTokenProjection"
+              }
+            ]
+          },
+          "clusterTrustBundle": {
+            "description": "Allows a pod to access the `.spec.trustBundle` field of ClusterTrustBundle objects in an auto-updating file.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ClusterTrustBundleProjection"
+              }
+            ]
+          }
+        }
+      },
+      "core.v1.VolumeResourceRequirements": {
+        "description": "VolumeResourceRequirements describes the storage resource requirements for a volume.",
+        "type": "object",
+        "properties": {
+          "limits": {
+            "description": "Limits describes the maximum amount of compute resources allowed.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "requests": {
+            "description": "Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          }
+        }
       },
       "core.v1.WeightedPodAffinityTerm": {
         "description": "A weighted pod affinity term. Shape follows the real system (not shown in the spec).",
@@ -3147,6 +4609,28 @@ export const openApiV3: Record<string, unknown> = {
           "weight",
           "podAffinityTerm"
         ]
+      },
+      "core.v1.WindowsSecurityContextOptions": {
+        "description": "WindowsSecurityContextOptions contain Windows-specific options and credentials. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "gmsaCredentialSpecName": {
+            "description": "The name of the GMSA credential spec to use.",
+            "type": "string"
+          },
+          "gmsaCredentialSpec": {
+            "description": "Where the GMSA admission webhook (https://github.com/kubernetes-sigs/windows-gmsa) inlines the contents of the GMSA credential spec named by the GMSACredentialSpecName field.",
+            "type": "string"
+          },
+          "runAsUserName": {
+            "description": "The UserName in Windows to run the entrypoint of the container process.",
+            "type": "string"
+          },
+          "hostProcess": {
+            "description": "Determines if a container should be run as a 'Host Process' container.",
+            "type": "boolean"
+          }
+        }
       },
       "meta.svc.io.v1.DeleteOptions": {
         "description": "DeleteOptions may be provided in the body of a delete request. Shape follows the real system (not shown in the spec).",

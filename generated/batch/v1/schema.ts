@@ -51,6 +51,7 @@ export const CronJobSpecSchema: ObjectSchema = {
       name: 'concurrencyPolicy',
       schema: { type: 'string', default: 'Allow', enum: ['Allow', 'Forbid', 'Replace'] },
       proto: 3,
+      zeroIsUnset: true,
     },
     { name: 'suspend', schema: { type: 'boolean', default: false }, proto: 4 },
     {
@@ -115,8 +116,8 @@ export const JobConditionSchema: ObjectSchema = {
     },
     { name: 'lastProbeTime', schema: { type: 'date-time' }, proto: 3 },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 4 },
-    { name: 'reason', schema: { type: 'string' }, proto: 5 },
-    { name: 'message', schema: { type: 'string' }, proto: 6 },
+    { name: 'reason', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
   ],
 };
 
@@ -142,11 +143,7 @@ export const JobSpecSchema: ObjectSchema = {
   type: 'object',
   typeName: 'batch.v1.JobSpec',
   fields: [
-    {
-      name: 'parallelism',
-      schema: { type: 'integer', format: 'int32', default: 1, minimum: 0 },
-      proto: 1,
-    },
+    { name: 'parallelism', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 1 },
     { name: 'completions', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 2 },
     {
       name: 'activeDeadlineSeconds',
@@ -155,11 +152,7 @@ export const JobSpecSchema: ObjectSchema = {
     },
     { name: 'podFailurePolicy', schema: { type: 'ref', ref: () => PodFailurePolicySchema }, proto: 11 },
     { name: 'successPolicy', schema: { type: 'ref', ref: () => SuccessPolicySchema }, proto: 16 },
-    {
-      name: 'backoffLimit',
-      schema: { type: 'integer', format: 'int32', default: 6, minimum: 0 },
-      proto: 7,
-    },
+    { name: 'backoffLimit', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 7 },
     {
       name: 'backoffLimitPerIndex',
       schema: { type: 'integer', format: 'int32', minimum: 0 },
@@ -209,11 +202,11 @@ export const JobStatusSchema: ObjectSchema = {
     },
     { name: 'startTime', schema: { type: 'date-time' }, proto: 2 },
     { name: 'completionTime', schema: { type: 'date-time' }, proto: 3 },
-    { name: 'active', schema: { type: 'integer', format: 'int32' }, proto: 4 },
-    { name: 'succeeded', schema: { type: 'integer', format: 'int32' }, proto: 5 },
-    { name: 'failed', schema: { type: 'integer', format: 'int32' }, proto: 6 },
+    { name: 'active', schema: { type: 'integer', format: 'int32' }, proto: 4, zeroIsUnset: true },
+    { name: 'succeeded', schema: { type: 'integer', format: 'int32' }, proto: 5, zeroIsUnset: true },
+    { name: 'failed', schema: { type: 'integer', format: 'int32' }, proto: 6, zeroIsUnset: true },
     { name: 'terminating', schema: { type: 'integer', format: 'int32' }, proto: 11 },
-    { name: 'completedIndexes', schema: { type: 'string' }, proto: 7 },
+    { name: 'completedIndexes', schema: { type: 'string' }, proto: 7, zeroIsUnset: true },
     { name: 'failedIndexes', schema: { type: 'string' }, proto: 10 },
     {
       name: 'uncountedTerminatedPods',

@@ -223,8 +223,6 @@ export interface JobSpec {
    * The maximum desired number of pods the job should run at any given time. Defaults to 1.
    *
    * At least 0; int32.
-   *
-   * @defaultValue `1`
    */
   parallelism?: number;
 
@@ -249,11 +247,9 @@ export interface JobSpec {
   successPolicy?: SuccessPolicy;
 
   /**
-   * The number of retries before marking this job failed. Defaults to 6.
+   * The number of retries before marking this job failed. Defaults to 6, or to the largest int32 when backoffLimitPerIndex is set.
    *
    * At least 0; int32.
-   *
-   * @defaultValue `6`
    */
   backoffLimit?: number;
 

@@ -48,6 +48,18 @@ const part5 = {
   }
 };
 const part6 = {
+  "description": "APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group.",
+  "type": "string"
+};
+const part7 = {
+  "description": "A set of pod label keys to select which pods will be taken into consideration.",
+  "type": "array",
+  "items": {
+    "type": "string"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part8 = {
   "name": "continue",
   "in": "query",
   "description": "The continue option should be set when retrieving more results from the server.",
@@ -56,7 +68,7 @@ const part6 = {
     "uniqueItems": true
   }
 };
-const part7 = {
+const part9 = {
   "name": "dryRun",
   "in": "query",
   "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
@@ -65,7 +77,7 @@ const part7 = {
     "uniqueItems": true
   }
 };
-const part8 = {
+const part10 = {
   "description": "Keys to project and their paths; all keys when absent.",
   "type": "array",
   "items": {
@@ -73,7 +85,7 @@ const part8 = {
   },
   "x-kubernetes-list-type": "atomic"
 };
-const part9 = {
+const part11 = {
   "name": "resourceVersionMatch",
   "in": "query",
   "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
@@ -82,7 +94,7 @@ const part9 = {
     "uniqueItems": true
   }
 };
-const part10 = {
+const part12 = {
   "name": "fieldManager",
   "in": "query",
   "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
@@ -91,7 +103,7 @@ const part10 = {
     "uniqueItems": true
   }
 };
-const part11 = {
+const part13 = {
   "name": "resourceVersion",
   "in": "query",
   "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
@@ -100,7 +112,7 @@ const part11 = {
     "uniqueItems": true
   }
 };
-const part12 = {
+const part14 = {
   "name": "propagationPolicy",
   "in": "query",
   "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
@@ -109,7 +121,7 @@ const part12 = {
     "uniqueItems": true
   }
 };
-const part13 = {
+const part15 = {
   "name": "fieldValidation",
   "in": "query",
   "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
@@ -118,7 +130,7 @@ const part13 = {
     "uniqueItems": true
   }
 };
-const part14 = {
+const part16 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/batch.v1beta1.CronJob"
@@ -135,25 +147,25 @@ const part14 = {
     }
   }
 };
-const part15 = {
-  "description": "OK",
-  "content": part14
-};
-const part16 = {
-  "description": "Created",
-  "content": part14
-};
 const part17 = {
-  "description": "Accepted",
-  "content": part14
+  "description": "OK",
+  "content": part16
 };
 const part18 = {
-  "200": part15,
+  "description": "Created",
+  "content": part16
+};
+const part19 = {
+  "description": "Accepted",
+  "content": part16
+};
+const part20 = {
+  "200": part17,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part19 = {
+const part21 = {
   "content": {
     "application/apply-patch+yaml": {
       "schema": {
@@ -178,7 +190,7 @@ const part19 = {
   },
   "required": true
 };
-const part20 = [
+const part22 = [
   {
     "name": "name",
     "in": "path",
@@ -200,7 +212,7 @@ const part20 = [
     }
   }
 ];
-const part21 = {
+const part23 = {
   "requiredDuringSchedulingIgnoredDuringExecution": {
     "description": "Terms that must all be satisfied at scheduling time.",
     "type": "array",
@@ -218,22 +230,22 @@ const part21 = {
     "x-kubernetes-list-type": "atomic"
   }
 };
-const part22 = [
-  part7,
-  part10,
-  part13
+const part24 = [
+  part9,
+  part12,
+  part15
 ];
-const part23 = {
-  "200": part15,
-  "201": part16,
+const part25 = {
+  "200": part17,
+  "201": part18,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part24 = [
-  part7,
-  part10,
-  part13,
+const part26 = [
+  part9,
+  part12,
+  part15,
   {
     "name": "force",
     "in": "query",
@@ -253,14 +265,14 @@ export const openApiV3: Record<string, unknown> = {
   },
   "paths": {
     "/apis/batch/v1beta1/namespaces/{namespace}/cronjobs/{name}": {
-      "parameters": part20,
+      "parameters": part22,
       "get": {
         "tags": [
           "batchV1beta1"
         ],
         "description": "get the specified CronJob",
         "operationId": "getBatchV1beta1CronJob",
-        "responses": part18,
+        "responses": part20,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -274,7 +286,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified CronJob",
         "operationId": "updateBatchV1beta1CronJob",
-        "parameters": part22,
+        "parameters": part24,
         "requestBody": {
           "content": {
             "*/*": {
@@ -285,7 +297,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part23,
+        "responses": part25,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -299,9 +311,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified CronJob",
         "operationId": "patchBatchV1beta1CronJob",
-        "parameters": part24,
-        "requestBody": part19,
-        "responses": part23,
+        "parameters": part26,
+        "requestBody": part21,
+        "responses": part25,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -316,7 +328,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "delete the specified CronJob",
         "operationId": "deleteBatchV1beta1CronJob",
         "parameters": [
-          part7,
+          part9,
           part2,
           {
             "name": "orphanDependents",
@@ -327,7 +339,7 @@ export const openApiV3: Record<string, unknown> = {
               "uniqueItems": true
             }
           },
-          part12
+          part14
         ],
         "requestBody": {
           "content": {
@@ -339,8 +351,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part15,
-          "202": part17,
+          "200": part17,
+          "202": part19,
           "401": {
             "description": "Unauthorized"
           }
@@ -382,7 +394,7 @@ export const openApiV3: Record<string, unknown> = {
               "uniqueItems": true
             }
           },
-          part6,
+          part8,
           part3,
           part4,
           {
@@ -394,8 +406,8 @@ export const openApiV3: Record<string, unknown> = {
               "uniqueItems": true
             }
           },
+          part13,
           part11,
-          part9,
           part1,
           {
             "name": "timeoutSeconds",
@@ -454,7 +466,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified CronJob",
         "operationId": "createBatchV1beta1CronJob",
-        "parameters": part22,
+        "parameters": part24,
         "requestBody": {
           "content": {
             "*/*": {
@@ -466,9 +478,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part15,
-          "201": part16,
-          "202": part17,
+          "200": part17,
+          "201": part18,
+          "202": part19,
           "401": {
             "description": "Unauthorized"
           }
@@ -487,8 +499,8 @@ export const openApiV3: Record<string, unknown> = {
         "description": "deletecollection the specified CronJob",
         "operationId": "deletecollectionBatchV1beta1CronJob",
         "parameters": [
-          part6,
-          part7,
+          part8,
+          part9,
           part3,
           part2,
           part4,
@@ -510,9 +522,9 @@ export const openApiV3: Record<string, unknown> = {
               "uniqueItems": true
             }
           },
-          part12,
+          part14,
+          part13,
           part11,
-          part9,
           part1,
           {
             "name": "timeoutSeconds",
@@ -567,14 +579,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/batch/v1beta1/namespaces/{namespace}/cronjobs/{name}/status": {
-      "parameters": part20,
+      "parameters": part22,
       "get": {
         "tags": [
           "batchV1beta1"
         ],
         "description": "get status of the specified CronJob",
         "operationId": "getstatusBatchV1beta1CronJob",
-        "responses": part18,
+        "responses": part20,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -588,7 +600,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified CronJob",
         "operationId": "replacestatusBatchV1beta1CronJob",
-        "parameters": part22,
+        "parameters": part24,
         "requestBody": {
           "content": {
             "*/*": {
@@ -599,7 +611,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part23,
+        "responses": part25,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -613,9 +625,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified CronJob",
         "operationId": "patchstatusBatchV1beta1CronJob",
-        "parameters": part24,
-        "requestBody": part19,
-        "responses": part23,
+        "parameters": part26,
+        "requestBody": part21,
+        "responses": part25,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -635,7 +647,6 @@ export const openApiV3: Record<string, unknown> = {
             "description": "The maximum desired number of pods the job should run at any given time. Defaults to 1.",
             "type": "integer",
             "format": "int32",
-            "default": 1,
             "minimum": 0
           },
           "completions": {
@@ -667,10 +678,9 @@ export const openApiV3: Record<string, unknown> = {
             ]
           },
           "backoffLimit": {
-            "description": "The number of retries before marking this job failed. Defaults to 6.",
+            "description": "The number of retries before marking this job failed. Defaults to 6, or to the largest int32 when backoffLimitPerIndex is set.",
             "type": "integer",
             "format": "int32",
-            "default": 6,
             "minimum": 0
           },
           "backoffLimitPerIndex": {
@@ -1155,6 +1165,152 @@ export const openApiV3: Record<string, unknown> = {
           }
         }
       },
+      "core.v1.AppArmorProfile": {
+        "description": "Defines a pod or container's AppArmor settings. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "type": {
+            "description": "Indicates which kind of AppArmor profile will be applied.",
+            "type": "string"
+          },
+          "localhostProfile": {
+            "description": "Indicates a profile loaded on the node that should be used.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "type"
+        ]
+      },
+      "core.v1.CSIVolumeSource": {
+        "description": "Represents a source location of a volume to mount, managed by an external CSI driver. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "driver": {
+            "description": "The name of the CSI driver that handles this volume.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "Specifies a read-only configuration for the volume.",
+            "type": "boolean"
+          },
+          "fsType": {
+            "description": "FsType to mount.",
+            "type": "string"
+          },
+          "volumeAttributes": {
+            "description": "Stores driver-specific properties that are passed to the CSI driver.",
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "nodePublishSecretRef": {
+            "description": "A reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LocalObjectReference"
+              }
+            ]
+          }
+        },
+        "required": [
+          "driver"
+        ]
+      },
+      "core.v1.Capabilities": {
+        "description": "Adds and removes POSIX capabilities from running containers. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "add": {
+            "description": "Added capabilities.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "drop": {
+            "description": "Removed capabilities.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
+      "core.v1.CephFSVolumeSource": {
+        "description": "Represents a Ceph Filesystem mount that lasts the lifetime of a pod Cephfs volumes do not support ownership management or SELinux relabeling. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "monitors": {
+            "description": "Required: Monitors is a collection of Ceph monitors More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "path": {
+            "description": "Optional: Used as the mounted root, rather than the full Ceph tree, default is /.",
+            "type": "string"
+          },
+          "user": {
+            "description": "Optional: User is the rados user name, default is admin More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it.",
+            "type": "string"
+          },
+          "secretFile": {
+            "description": "Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it.",
+            "type": "string"
+          },
+          "secretRef": {
+            "description": "Optional: SecretRef is reference to the authentication secret for User, default is empty.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LocalObjectReference"
+              }
+            ]
+          },
+          "readOnly": {
+            "description": "Optional: Defaults to false (read/write).",
+            "type": "boolean"
+          }
+        }
+      },
+      "core.v1.ClusterTrustBundleProjection": {
+        "description": "Describes how to select a set of ClusterTrustBundle objects and project their contents into the pod filesystem. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Select a single ClusterTrustBundle by object name.",
+            "type": "string"
+          },
+          "signerName": {
+            "description": "Select all ClusterTrustBundles that match this signer name.",
+            "type": "string"
+          },
+          "labelSelector": {
+            "description": "Select all ClusterTrustBundles that match this label selector.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.LabelSelector"
+              }
+            ]
+          },
+          "optional": {
+            "description": "If true, don't block pod startup if the referenced ClusterTrustBundle(s) aren't available.",
+            "type": "boolean"
+          },
+          "path": {
+            "description": "Relative path from the volume root to write the bundle.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "path"
+        ]
+      },
       "core.v1.ConfigMapEnvSource": {
         "description": "A config map whose data becomes environment variables. Upstream Protobuf nests the embedded LocalObjectReference as field 1.",
         "type": "object",
@@ -1191,6 +1347,28 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "x-kubernetes-map-type": "atomic"
       },
+      "core.v1.ConfigMapProjection": {
+        "description": "Adapts a ConfigMap into a projected volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the referent.",
+            "type": "string"
+          },
+          "items": {
+            "description": "Items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.KeyToPath"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "optional": {
+            "description": "Optional specify whether the ConfigMap or its keys must be defined.",
+            "type": "boolean"
+          }
+        }
+      },
       "core.v1.ConfigMapVolumeSource": {
         "description": "A config map presented as files. Upstream Protobuf nests the embedded LocalObjectReference as field 1. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -1199,7 +1377,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the referent.",
             "type": "string"
           },
-          "items": part8,
+          "items": part10,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -1284,12 +1462,13 @@ export const openApiV3: Record<string, unknown> = {
             "x-kubernetes-patch-merge-key": "name"
           },
           "resources": {
-            "description": "Compute resources required by the container.",
+            "description": "Compute resources required by the container (a struct upstream, so always written).",
             "allOf": [
               {
                 "$ref": "#/components/schemas/core.v1.ResourceRequirements"
               }
-            ]
+            ],
+            "default": {}
           },
           "volumeMounts": {
             "description": "Pod volumes mounted into the container's filesystem.",
@@ -1336,6 +1515,73 @@ export const openApiV3: Record<string, unknown> = {
               "Never",
               "IfNotPresent"
             ]
+          },
+          "resizePolicy": {
+            "description": "Resources resize policy for the container.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.ContainerResizePolicy"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "restartPolicy": {
+            "description": "Defines the restart behavior of individual containers in a pod.",
+            "type": "string"
+          },
+          "volumeDevices": {
+            "description": "The list of block devices to be used by the container.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.VolumeDevice"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "devicePath"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "devicePath"
+          },
+          "lifecycle": {
+            "description": "Actions that the management system should take in response to container lifecycle events.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Lifecycle"
+              }
+            ]
+          },
+          "terminationMessagePath": {
+            "description": "Path at which the file the container's termination message is written to is mounted into its filesystem.",
+            "type": "string",
+            "default": "/dev/termination-log"
+          },
+          "terminationMessagePolicy": {
+            "description": "How the termination message is populated.",
+            "type": "string",
+            "default": "File",
+            "enum": [
+              "File",
+              "FallbackToLogsOnError"
+            ]
+          },
+          "securityContext": {
+            "description": "Defines the security options the container should be run with.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecurityContext"
+              }
+            ]
+          },
+          "stdin": {
+            "description": "Whether this container should allocate a buffer for stdin in the container runtime.",
+            "type": "boolean"
+          },
+          "stdinOnce": {
+            "description": "Whether the container runtime should close the stdin channel after it has been opened by a single attach.",
+            "type": "boolean"
+          },
+          "tty": {
+            "description": "Whether this container should allocate a TTY for itself, also requires 'stdin' to be true.",
+            "type": "boolean"
           }
         },
         "required": [
@@ -1383,6 +1629,91 @@ export const openApiV3: Record<string, unknown> = {
         "required": [
           "containerPort"
         ]
+      },
+      "core.v1.ContainerResizePolicy": {
+        "description": "Represents resource resize policy for the container. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "resourceName": {
+            "description": "Name of the resource to which this resource resize policy applies.",
+            "type": "string"
+          },
+          "restartPolicy": {
+            "description": "Restart policy to apply when specified resource is resized.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "resourceName",
+          "restartPolicy"
+        ]
+      },
+      "core.v1.DownwardAPIProjection": {
+        "description": "Represents downward API info for projecting into a projected volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "items": {
+            "description": "A list of DownwardAPIVolume file.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.DownwardAPIVolumeFile"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
+      "core.v1.DownwardAPIVolumeFile": {
+        "description": "Represents information to create the file containing the pod field. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "path": {
+            "description": "Required: Path is  the relative path name of the file to be created.",
+            "type": "string"
+          },
+          "fieldRef": {
+            "description": "Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ObjectFieldSelector"
+              }
+            ]
+          },
+          "resourceFieldRef": {
+            "description": "Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ResourceFieldSelector"
+              }
+            ]
+          },
+          "mode": {
+            "description": "Optional: mode bits used to set permissions on this file, must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.",
+            "type": "integer",
+            "format": "int32"
+          }
+        },
+        "required": [
+          "path"
+        ]
+      },
+      "core.v1.DownwardAPIVolumeSource": {
+        "description": "Represents a volume containing downward API info. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "items": {
+            "description": "A list of downward API volume file.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.DownwardAPIVolumeFile"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "defaultMode": {
+            "description": "Optional: mode bits to use on created files by default.",
+            "type": "integer",
+            "format": "int32"
+          }
+        }
       },
       "core.v1.EmptyDirVolumeSource": {
         "description": "An empty directory for a pod. Shape follows the real system (not shown in the spec).",
@@ -1515,12 +1846,61 @@ export const openApiV3: Record<string, unknown> = {
           }
         ]
       },
+      "core.v1.EphemeralVolumeSource": {
+        "description": "Represents an ephemeral volume that is handled by a normal storage driver. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "volumeClaimTemplate": {
+            "description": "Will be used to create a stand-alone PVC to provision the volume.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PersistentVolumeClaimTemplate"
+              }
+            ]
+          }
+        }
+      },
       "core.v1.ExecAction": {
         "description": "Runs a command in the container; exit status 0 is healthy. Shape follows the real system (not shown in the spec).",
         "type": "object",
         "properties": {
           "command": {
             "description": "Command line to execute, not run in a shell.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
+      "core.v1.FCVolumeSource": {
+        "description": "Represents a Fibre Channel volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "targetWWNs": {
+            "description": "Optional: FC target worldwide names (WWNs).",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "lun": {
+            "description": "Optional: FC target lun number.",
+            "type": "integer",
+            "format": "int32"
+          },
+          "fsType": {
+            "description": "The filesystem type to mount.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "Optional: Defaults to false (read/write).",
+            "type": "boolean"
+          },
+          "wwids": {
+            "description": "Wwids Optional: FC volume world wide identifiers (wwids) Either wwids or combination of targetWWNs and lun must be set, but not both simultaneously.",
             "type": "array",
             "items": {
               "type": "string"
@@ -1547,6 +1927,27 @@ export const openApiV3: Record<string, unknown> = {
         },
         "required": [
           "port"
+        ]
+      },
+      "core.v1.GitRepoVolumeSource": {
+        "description": "Represents a volume that is populated with the contents of a git repository. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "repository": {
+            "description": "The URL.",
+            "type": "string"
+          },
+          "revision": {
+            "description": "The commit hash for the specified revision.",
+            "type": "string"
+          },
+          "directory": {
+            "description": "The target directory name.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "repository"
         ]
       },
       "core.v1.HTTPGetAction": {
@@ -1613,6 +2014,27 @@ export const openApiV3: Record<string, unknown> = {
           "value"
         ]
       },
+      "core.v1.HostAlias": {
+        "description": "Holds the mapping between IP and hostnames that will be injected as an entry in the pod's hosts file. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "ip": {
+            "description": "Address of the host file entry.",
+            "type": "string"
+          },
+          "hostnames": {
+            "description": "Hostnames for the above IP address.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        },
+        "required": [
+          "ip"
+        ]
+      },
       "core.v1.HostPathVolumeSource": {
         "description": "A host path mapped into a pod. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -1640,6 +2062,70 @@ export const openApiV3: Record<string, unknown> = {
           "path"
         ]
       },
+      "core.v1.ISCSIVolumeSource": {
+        "description": "Represents an ISCSI disk. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "targetPortal": {
+            "description": "ISCSI Target Portal.",
+            "type": "string"
+          },
+          "iqn": {
+            "description": "The target iSCSI Qualified Name.",
+            "type": "string"
+          },
+          "lun": {
+            "description": "Represents iSCSI Target Lun number.",
+            "type": "integer",
+            "format": "int32"
+          },
+          "iscsiInterface": {
+            "description": "The interface Name that uses an iSCSI transport.",
+            "type": "string"
+          },
+          "fsType": {
+            "description": "The filesystem type of the volume that you want to mount.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "ReadOnly here will force the ReadOnly setting in VolumeMounts.",
+            "type": "boolean"
+          },
+          "portals": {
+            "description": "The iSCSI Target Portal List.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "chapAuthDiscovery": {
+            "description": "ChapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication.",
+            "type": "boolean"
+          },
+          "chapAuthSession": {
+            "description": "ChapAuthSession defines whether support iSCSI Session CHAP authentication.",
+            "type": "boolean"
+          },
+          "secretRef": {
+            "description": "The CHAP Secret for iSCSI target and initiator authentication.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LocalObjectReference"
+              }
+            ]
+          },
+          "initiatorName": {
+            "description": "The custom iSCSI Initiator Name.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "targetPortal",
+          "iqn",
+          "lun"
+        ]
+      },
       "core.v1.KeyToPath": {
         "description": "Maps a key to a path within a volume. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -1665,6 +2151,66 @@ export const openApiV3: Record<string, unknown> = {
           "path"
         ]
       },
+      "core.v1.Lifecycle": {
+        "description": "Describes actions that the management system should take in response to container lifecycle events. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "postStart": {
+            "description": "Called immediately after a container is created.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LifecycleHandler"
+              }
+            ]
+          },
+          "preStop": {
+            "description": "Called immediately before a container is terminated due to an API request or management event such as liveness/startup probe failure, preemption, resource contention, etc.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LifecycleHandler"
+              }
+            ]
+          }
+        }
+      },
+      "core.v1.LifecycleHandler": {
+        "description": "Defines a specific action that should be taken in a lifecycle hook. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "exec": {
+            "description": "Specifies the action to take.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ExecAction"
+              }
+            ]
+          },
+          "httpGet": {
+            "description": "Specifies the http request to perform.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.HTTPGetAction"
+              }
+            ]
+          },
+          "tcpSocket": {
+            "description": "Not supported as a lifecycle handler; kept for backward compatibility.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.TCPSocketAction"
+              }
+            ]
+          },
+          "sleep": {
+            "description": "Represents the duration that the container should sleep before being terminated.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SleepAction"
+              }
+            ]
+          }
+        }
+      },
       "core.v1.LocalObjectReference": {
         "description": "Locates an object by name in the same namespace. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -1675,6 +2221,28 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "x-kubernetes-map-type": "atomic"
+      },
+      "core.v1.NFSVolumeSource": {
+        "description": "Represents an NFS mount that lasts the lifetime of a pod. NFS volumes do not support ownership management or SELinux relabeling.",
+        "type": "object",
+        "properties": {
+          "server": {
+            "description": "server is the hostname or IP address of the NFS server.",
+            "type": "string"
+          },
+          "path": {
+            "description": "path that is exported by the NFS server.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "readOnly here will force the NFS export to be mounted with read-only permissions. Defaults to false.",
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "server",
+          "path"
+        ]
       },
       "core.v1.NodeAffinity": {
         "description": "Node affinity scheduling rules. Shape follows the real system (not shown in the spec).",
@@ -1833,6 +2401,116 @@ export const openApiV3: Record<string, unknown> = {
         },
         "x-kubernetes-map-type": "atomic"
       },
+      "core.v1.PersistentVolumeClaimSpec": {
+        "description": "PersistentVolumeClaimSpec describes the common attributes of storage devices and allows a Source for provider-specific attributes",
+        "type": "object",
+        "properties": {
+          "accessModes": {
+            "description": "accessModes contains the desired access modes the volume should have.",
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "ReadWriteOnce",
+                "ReadOnlyMany",
+                "ReadWriteMany",
+                "ReadWriteOncePod"
+              ]
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "selector": {
+            "description": "selector is a label query over volumes to consider for binding.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.LabelSelector"
+              }
+            ]
+          },
+          "resources": {
+            "description": "resources represents the minimum resources the volume should have. If RecoverVolumeExpansionFailure feature is enabled users are allowed to specify resource requirements that are lower than previous value but must still be higher than capacity recorded in the status field of the claim.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.VolumeResourceRequirements"
+              }
+            ]
+          },
+          "volumeName": {
+            "description": "volumeName is the binding reference to the PersistentVolume backing this claim.",
+            "type": "string"
+          },
+          "storageClassName": {
+            "description": "storageClassName is the name of the StorageClass required by the claim.",
+            "type": "string"
+          },
+          "volumeMode": {
+            "description": "volumeMode defines what type of volume is required by the claim. Value of Filesystem is implied when not included in claim spec.",
+            "type": "string",
+            "default": "Filesystem",
+            "enum": [
+              "Block",
+              "Filesystem"
+            ]
+          },
+          "dataSource": {
+            "description": "dataSource field can be used to specify either: * An existing VolumeSnapshot object (snapshot.storage.k8s.io/VolumeSnapshot) * An existing PVC (PersistentVolumeClaim) If the provisioner or an external controller can support the specified data source, it will create a new volume based on the contents of the specified data source. When the AnyVolumeDataSource feature gate is enabled, dataSource contents will be copied to dataSourceRef, and dataSourceRef contents will be copied to dataSource when dataSourceRef.namespace is not specified.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.TypedLocalObjectReference"
+              }
+            ]
+          },
+          "dataSourceRef": {
+            "description": "dataSourceRef specifies the object from which to populate the volume with data, if a non-empty volume is desired. This may be any object from a non-empty API group (non core object) or a PersistentVolumeClaim object.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.TypedObjectReference"
+              }
+            ]
+          },
+          "volumeAttributesClassName": {
+            "description": "volumeAttributesClassName may be used to set the VolumeAttributesClass used by this claim. If specified, the CSI driver will create or update the volume with the attributes defined in the corresponding VolumeAttributesClass.",
+            "type": "string"
+          }
+        },
+        "x-kubernetes-validations": [
+          {
+            "rule": "has(self.accessModes) && size(self.accessModes) > 0",
+            "message": "at least 1 access mode is required",
+            "fieldPath": ".accessModes"
+          },
+          {
+            "rule": "has(self.resources) && has(self.resources.requests) && 'storage' in self.resources.requests",
+            "message": "storage request is required",
+            "fieldPath": ".resources"
+          }
+        ]
+      },
+      "core.v1.PersistentVolumeClaimTemplate": {
+        "description": "Used to produce PersistentVolumeClaim objects as part of an EphemeralVolumeSource. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "metadata": {
+            "description": "May contain labels and annotations that will be copied into the PVC when creating it.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "spec": {
+            "description": "The specification for the PersistentVolumeClaim.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PersistentVolumeClaimSpec"
+              }
+            ]
+          }
+        },
+        "required": [
+          "spec"
+        ]
+      },
       "core.v1.PersistentVolumeClaimVolumeSource": {
         "description": "A reference to a persistent volume claim in the pod's namespace. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -1853,7 +2531,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAffinity": {
         "description": "Inter-pod affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part21
+        "properties": part23
       },
       "core.v1.PodAffinityTerm": {
         "description": "A set of pods, by label selector and namespaces, co-located per a topology key. Shape follows the real system (not shown in the spec).",
@@ -1887,7 +2565,9 @@ export const openApiV3: Record<string, unknown> = {
                 "$ref": "#/components/schemas/meta.svc.io.v1.LabelSelector"
               }
             ]
-          }
+          },
+          "matchLabelKeys": part7,
+          "mismatchLabelKeys": part7
         },
         "required": [
           "topologyKey"
@@ -1896,7 +2576,168 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAntiAffinity": {
         "description": "Inter-pod anti-affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part21
+        "properties": part23
+      },
+      "core.v1.PodDNSConfig": {
+        "description": "Defines the DNS parameters of a pod in addition to those generated from DNSPolicy. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "nameservers": {
+            "description": "A list of DNS name server IP addresses.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "searches": {
+            "description": "A list of DNS search domains for host-name lookup.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "options": {
+            "description": "A list of DNS resolver options.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.PodDNSConfigOption"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
+      "core.v1.PodDNSConfigOption": {
+        "description": "Defines DNS resolver options of a pod. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the DNS resolver option.",
+            "type": "string"
+          },
+          "value": {
+            "description": "Value of the DNS resolver option.",
+            "type": "string"
+          }
+        }
+      },
+      "core.v1.PodOS": {
+        "description": "Defines the OS parameters of a pod. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "The name of the operating system.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
+        ]
+      },
+      "core.v1.PodReadinessGate": {
+        "description": "Contains the reference to a pod condition. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "conditionType": {
+            "description": "Refers to a condition in the pod's condition list with matching type.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "conditionType"
+        ]
+      },
+      "core.v1.PodSchedulingGate": {
+        "description": "Associated to a Pod to guard its scheduling. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the scheduling gate.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
+        ]
+      },
+      "core.v1.PodSecurityContext": {
+        "description": "Holds pod-level security attributes and common container settings. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "seLinuxOptions": {
+            "description": "The SELinux context to be applied to all containers.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SELinuxOptions"
+              }
+            ]
+          },
+          "windowsOptions": {
+            "description": "The Windows specific settings applied to all containers.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.WindowsSecurityContextOptions"
+              }
+            ]
+          },
+          "runAsUser": {
+            "description": "The UID to run the entrypoint of the container process.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "runAsGroup": {
+            "description": "The GID to run the entrypoint of the container process.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "runAsNonRoot": {
+            "description": "Indicates that the container must run as a non-root user.",
+            "type": "boolean"
+          },
+          "supplementalGroups": {
+            "description": "A list of groups applied to the first process run in each container, in addition to the container's primary GID, the fsGroup (if specified), and group memberships defined in the container image for the uid of the container process.",
+            "type": "array",
+            "items": {
+              "type": "integer",
+              "format": "int64"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "fsGroup": {
+            "description": "A special supplemental group that applies to all containers in a pod.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "sysctls": {
+            "description": "Sysctls hold a list of namespaced sysctls used for the pod.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.Sysctl"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "fsGroupChangePolicy": {
+            "description": "Defines behavior of changing ownership and permission of the volume before being exposed inside Pod.",
+            "type": "string"
+          },
+          "seccompProfile": {
+            "description": "The seccomp options to use by the containers in this pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SeccompProfile"
+              }
+            ]
+          },
+          "appArmorProfile": {
+            "description": "The AppArmor options to use by the containers in this pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.AppArmorProfile"
+              }
+            ]
+          }
+        }
       },
       "core.v1.PodSpec": {
         "description": "Description of a pod: its containers, volumes and scheduling constraints. Shape follows the real system (not shown in the spec), reduced to the commonly used fields.",
@@ -2064,6 +2905,117 @@ export const openApiV3: Record<string, unknown> = {
             ],
             "x-kubernetes-patch-strategy": "merge",
             "x-kubernetes-patch-merge-key": "topologyKey"
+          },
+          "serviceAccount": {
+            "description": "A deprecated alias for ServiceAccountName.",
+            "type": "string"
+          },
+          "hostPID": {
+            "description": "Use the host's pid namespace.",
+            "type": "boolean"
+          },
+          "hostIPC": {
+            "description": "Use the host's ipc namespace.",
+            "type": "boolean"
+          },
+          "shareProcessNamespace": {
+            "description": "Share a single process namespace between all of the containers in a pod.",
+            "type": "boolean"
+          },
+          "securityContext": {
+            "description": "Holds pod-level security attributes and common container settings; empty when unset.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PodSecurityContext"
+              }
+            ],
+            "default": {}
+          },
+          "hostAliases": {
+            "description": "An optional list of hosts and IPs that will be injected into the pod's hosts file if specified.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.HostAlias"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "ip"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "ip"
+          },
+          "dnsConfig": {
+            "description": "Specifies the DNS parameters of a pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PodDNSConfig"
+              }
+            ]
+          },
+          "readinessGates": {
+            "description": "If specified, all readiness gates will be evaluated for pod readiness.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.PodReadinessGate"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "runtimeClassName": {
+            "description": "Refers to a RuntimeClass object in the node.k8s.io group, which should be used to run this pod.",
+            "type": "string"
+          },
+          "enableServiceLinks": {
+            "description": "Indicates whether information about services should be injected into pod's environment variables, matching the syntax of Docker links.",
+            "type": "boolean"
+          },
+          "preemptionPolicy": {
+            "description": "The Policy for preempting pods with lower priority.",
+            "type": "string"
+          },
+          "overhead": {
+            "description": "Represents the resource overhead associated with running a pod for a given RuntimeClass.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "setHostnameAsFQDN": {
+            "description": "If true the pod's hostname will be configured as the pod's FQDN, rather than the leaf name (the default).",
+            "type": "boolean"
+          },
+          "os": {
+            "description": "Specifies the OS of the containers in the pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PodOS"
+              }
+            ]
+          },
+          "hostUsers": {
+            "description": "Use the host's user namespace.",
+            "type": "boolean"
+          },
+          "schedulingGates": {
+            "description": "An opaque list of values that if specified will block scheduling the pod.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.PodSchedulingGate"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "name"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "name"
           }
         },
         "required": [
@@ -2207,6 +3159,87 @@ export const openApiV3: Record<string, unknown> = {
           }
         ]
       },
+      "core.v1.ProjectedVolumeSource": {
+        "description": "Represents a projected volume source. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "sources": {
+            "description": "The list of volume projections.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.VolumeProjection"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "defaultMode": {
+            "description": "The mode bits used to set permissions on created files by default.",
+            "type": "integer",
+            "format": "int32"
+          }
+        }
+      },
+      "core.v1.RBDVolumeSource": {
+        "description": "Represents a Rados Block Device mount that lasts the lifetime of a pod. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "monitors": {
+            "description": "Monitors is a collection of Ceph monitors.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "image": {
+            "description": "Image is the rados image name.",
+            "type": "string"
+          },
+          "fsType": {
+            "description": "The filesystem type of the volume that you want to mount.",
+            "type": "string"
+          },
+          "pool": {
+            "description": "Pool is the rados pool name.",
+            "type": "string"
+          },
+          "user": {
+            "description": "User is the rados user name.",
+            "type": "string"
+          },
+          "keyring": {
+            "description": "The path to key ring for RBDUser.",
+            "type": "string"
+          },
+          "secretRef": {
+            "description": "Name of the authentication secret for RBDUser.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LocalObjectReference"
+              }
+            ]
+          },
+          "readOnly": {
+            "description": "ReadOnly here will force the ReadOnly setting in VolumeMounts.",
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "image"
+        ]
+      },
+      "core.v1.ResourceClaim": {
+        "description": "References one entry in PodSpec.ResourceClaims. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name must match the name of one entry in pod.spec.resourceClaims of the Pod where this field is used.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
+        ]
+      },
       "core.v1.ResourceFieldSelector": {
         "description": "Selects a resource limit or request of a container. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -2273,8 +3306,58 @@ export const openApiV3: Record<string, unknown> = {
                 }
               ]
             }
+          },
+          "claims": {
+            "description": "Lists the names of resources, defined in spec.resourceClaims, that are used by this container.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.ResourceClaim"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "name"
+            ]
           }
         }
+      },
+      "core.v1.SELinuxOptions": {
+        "description": "The labels to be applied to the container. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "user": {
+            "description": "A SELinux user label that applies to the container.",
+            "type": "string"
+          },
+          "role": {
+            "description": "A SELinux role label that applies to the container.",
+            "type": "string"
+          },
+          "type": {
+            "description": "A SELinux type label that applies to the container.",
+            "type": "string"
+          },
+          "level": {
+            "description": "SELinux level label that applies to the container.",
+            "type": "string"
+          }
+        }
+      },
+      "core.v1.SeccompProfile": {
+        "description": "Defines a pod/container's seccomp profile settings. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "type": {
+            "description": "Indicates which kind of seccomp profile will be applied.",
+            "type": "string"
+          },
+          "localhostProfile": {
+            "description": "Indicates a profile defined in a file on the node should be used.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "type"
+        ]
       },
       "core.v1.SecretEnvSource": {
         "description": "A secret whose data becomes environment variables. Upstream Protobuf nests the embedded LocalObjectReference as field 1.",
@@ -2312,6 +3395,28 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "x-kubernetes-map-type": "atomic"
       },
+      "core.v1.SecretProjection": {
+        "description": "Adapts a secret into a projected volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the referent.",
+            "type": "string"
+          },
+          "items": {
+            "description": "Items if unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.KeyToPath"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "optional": {
+            "description": "Optional field specify whether the Secret or its key must be defined.",
+            "type": "boolean"
+          }
+        }
+      },
       "core.v1.SecretVolumeSource": {
         "description": "A secret presented as files. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -2320,7 +3425,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the secret in the pod's namespace.",
             "type": "string"
           },
-          "items": part8,
+          "items": part10,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -2334,6 +3439,136 @@ export const openApiV3: Record<string, unknown> = {
             "type": "boolean"
           }
         }
+      },
+      "core.v1.SecurityContext": {
+        "description": "Holds security configuration that will be applied to a container. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "capabilities": {
+            "description": "The capabilities to add/drop when running containers.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Capabilities"
+              }
+            ]
+          },
+          "privileged": {
+            "description": "Run container in privileged mode.",
+            "type": "boolean"
+          },
+          "seLinuxOptions": {
+            "description": "The SELinux context to be applied to the container.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SELinuxOptions"
+              }
+            ]
+          },
+          "windowsOptions": {
+            "description": "The Windows specific settings applied to all containers.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.WindowsSecurityContextOptions"
+              }
+            ]
+          },
+          "runAsUser": {
+            "description": "The UID to run the entrypoint of the container process.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "runAsGroup": {
+            "description": "The GID to run the entrypoint of the container process.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "runAsNonRoot": {
+            "description": "Indicates that the container must run as a non-root user.",
+            "type": "boolean"
+          },
+          "readOnlyRootFilesystem": {
+            "description": "Whether this container has a read-only root filesystem.",
+            "type": "boolean"
+          },
+          "allowPrivilegeEscalation": {
+            "description": "Controls whether a process can gain more privileges than its parent process.",
+            "type": "boolean"
+          },
+          "procMount": {
+            "description": "Denotes the type of proc mount to use for the containers.",
+            "type": "string"
+          },
+          "seccompProfile": {
+            "description": "The seccomp options to use by this container.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SeccompProfile"
+              }
+            ]
+          },
+          "appArmorProfile": {
+            "description": "The AppArmor options to use by this container.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.AppArmorProfile"
+              }
+            ]
+          }
+        }
+      },
+      "core.v1.ServiceAccountTokenProjection": {
+        "description": "Represents a projected service account token volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "audience": {
+            "description": "The intended audience of the token.",
+            "type": "string"
+          },
+          "expirationSeconds": {
+            "description": "The requested duration of validity of the service account token.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "path": {
+            "description": "The path relative to the mount point of the file to project the token into.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "path"
+        ]
+      },
+      "core.v1.SleepAction": {
+        "description": "Describes a \"sleep\" action. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "seconds": {
+            "description": "The number of seconds to sleep.",
+            "type": "integer",
+            "format": "int64"
+          }
+        },
+        "required": [
+          "seconds"
+        ]
+      },
+      "core.v1.Sysctl": {
+        "description": "Defines a kernel parameter to be set. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of a property to set.",
+            "type": "string"
+          },
+          "value": {
+            "description": "Value of a property to set.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name",
+          "value"
+        ]
       },
       "core.v1.TCPSocketAction": {
         "description": "A TCP connection probe. Shape follows the real system (not shown in the spec).",
@@ -2480,6 +3715,47 @@ export const openApiV3: Record<string, unknown> = {
           }
         ]
       },
+      "core.v1.TypedLocalObjectReference": {
+        "description": "TypedLocalObjectReference contains enough information to let you locate the typed referenced object inside the same namespace.",
+        "type": "object",
+        "properties": {
+          "apiGroup": part6,
+          "kind": {
+            "description": "Kind is the type of resource being referenced",
+            "type": "string"
+          },
+          "name": {
+            "description": "Name is the name of resource being referenced",
+            "type": "string"
+          }
+        },
+        "required": [
+          "kind",
+          "name"
+        ]
+      },
+      "core.v1.TypedObjectReference": {
+        "type": "object",
+        "properties": {
+          "apiGroup": part6,
+          "kind": {
+            "description": "Kind is the type of resource being referenced",
+            "type": "string"
+          },
+          "name": {
+            "description": "Name is the name of resource being referenced",
+            "type": "string"
+          },
+          "namespace": {
+            "description": "Namespace is the namespace of resource being referenced Note that when a namespace is specified, a gateway.networking.k8s.io/ReferenceGrant object is required in the referent namespace to allow that namespace's owner to accept the reference. See the ReferenceGrant documentation for details. (Alpha) This field requires the CrossNamespaceVolumeDataSource feature gate to be enabled.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "kind",
+          "name"
+        ]
+      },
       "core.v1.Volume": {
         "description": "A named volume of a pod; at most one source is set (none is an implied emptyDir). The source is embedded; upstream Protobuf nests it as field 2 (volumeSource). Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -2524,6 +3800,86 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
+          "gitRepo": {
+            "description": "Represents a git repository at a particular revision.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.GitRepoVolumeSource"
+              }
+            ]
+          },
+          "iscsi": {
+            "description": "Represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ISCSIVolumeSource"
+              }
+            ]
+          },
+          "rbd": {
+            "description": "Represents a Rados Block Device mount on the host that shares a pod's lifetime.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.RBDVolumeSource"
+              }
+            ]
+          },
+          "cephfs": {
+            "description": "Represents a Ceph FS mount on the host that shares a pod's lifetime.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.CephFSVolumeSource"
+              }
+            ]
+          },
+          "downwardAPI": {
+            "description": "Represents downward API about the pod that should populate this volume.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.DownwardAPIVolumeSource"
+              }
+            ]
+          },
+          "fc": {
+            "description": "Represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.FCVolumeSource"
+              }
+            ]
+          },
+          "projected": {
+            "description": "Items for all in one resources secrets, configmaps, and downward API.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ProjectedVolumeSource"
+              }
+            ]
+          },
+          "csi": {
+            "description": "Csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers (Beta feature).",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.CSIVolumeSource"
+              }
+            ]
+          },
+          "ephemeral": {
+            "description": "Represents a volume that is handled by a cluster storage driver.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.EphemeralVolumeSource"
+              }
+            ]
+          },
+          "nfs": {
+            "description": "Represents an NFS mount on the host that shares a pod's lifetime More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.NFSVolumeSource"
+              }
+            ]
+          },
           "name": {
             "description": "Name of the volume, a DNS label unique within the pod.",
             "type": "string",
@@ -2539,6 +3895,24 @@ export const openApiV3: Record<string, unknown> = {
             "rule": "(has(self.hostPath) ? 1 : 0) + (has(self.emptyDir) ? 1 : 0) + (has(self.secret) ? 1 : 0) + (has(self.persistentVolumeClaim) ? 1 : 0) + (has(self.configMap) ? 1 : 0) <= 1",
             "message": "only one volume source may be set"
           }
+        ]
+      },
+      "core.v1.VolumeDevice": {
+        "description": "Describes a mapping of a raw block device within a container. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name must match the name of a persistentVolumeClaim in the pod.",
+            "type": "string"
+          },
+          "devicePath": {
+            "description": "The path inside of the container that the device will be mapped to.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name",
+          "devicePath"
         ]
       },
       "core.v1.VolumeMount": {
@@ -2574,6 +3948,10 @@ export const openApiV3: Record<string, unknown> = {
           "subPathExpr": {
             "description": "Like subPath, with `$(VAR_NAME)` references expanded from the container's environment.",
             "type": "string"
+          },
+          "recursiveReadOnly": {
+            "description": "Specifies whether read-only mounts should be handled recursively.",
+            "type": "string"
           }
         },
         "required": [
@@ -2586,6 +3964,90 @@ export const openApiV3: Record<string, unknown> = {
             "message": "subPath and subPathExpr are mutually exclusive"
           }
         ]
+      },
+      "core.v1.VolumeProjection": {
+        "description": "Projection that may be projected along with other supported volume types. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "secret": {
+            "description": "Secret information about the secret data to project.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecretProjection"
+              }
+            ]
+          },
+          "downwardAPI": {
+            "description": "DownwardAPI information about the downwardAPI data to project.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.DownwardAPIProjection"
+              }
+            ]
+          },
+          "configMap": {
+            "description": "ConfigMap information about the configMap data to project.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ConfigMapProjection"
+              }
+            ]
+          },
+          "serviceAccountToken": {
+            "description": "Information about the serviceAccountToken data to project.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ServiceAccountTokenProjection"
+              }
+            ]
+          },
+          "clusterTrustBundle": {
+            "description": "Allows a pod to access the `.spec.trustBundle` field of ClusterTrustBundle objects in an auto-updating file.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ClusterTrustBundleProjection"
+              }
+            ]
+          }
+        }
+      },
+      "core.v1.VolumeResourceRequirements": {
+        "description": "VolumeResourceRequirements describes the storage resource requirements for a volume.",
+        "type": "object",
+        "properties": {
+          "limits": {
+            "description": "Limits describes the maximum amount of compute resources allowed.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "requests": {
+            "description": "Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          }
+        }
       },
       "core.v1.WeightedPodAffinityTerm": {
         "description": "A weighted pod affinity term. Shape follows the real system (not shown in the spec).",
@@ -2611,6 +4073,28 @@ export const openApiV3: Record<string, unknown> = {
           "weight",
           "podAffinityTerm"
         ]
+      },
+      "core.v1.WindowsSecurityContextOptions": {
+        "description": "WindowsSecurityContextOptions contain Windows-specific options and credentials. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "gmsaCredentialSpecName": {
+            "description": "The name of the GMSA credential spec to use.",
+            "type": "string"
+          },
+          "gmsaCredentialSpec": {
+            "description": "Where the GMSA admission webhook (https://github.com/kubernetes-sigs/windows-gmsa) inlines the contents of the GMSA credential spec named by the GMSACredentialSpecName field.",
+            "type": "string"
+          },
+          "runAsUserName": {
+            "description": "The UserName in Windows to run the entrypoint of the container process.",
+            "type": "string"
+          },
+          "hostProcess": {
+            "description": "Determines if a container should be run as a 'Host Process' container.",
+            "type": "boolean"
+          }
+        }
       },
       "meta.svc.io.v1.DeleteOptions": {
         "description": "DeleteOptions may be provided in the body of a delete request. Shape follows the real system (not shown in the spec).",

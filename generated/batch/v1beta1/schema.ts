@@ -52,6 +52,7 @@ export const CronJobSpecSchema: ObjectSchema = {
       name: 'concurrencyPolicy',
       schema: { type: 'string', default: 'Allow', enum: ['Allow', 'Forbid', 'Replace'] },
       proto: 3,
+      zeroIsUnset: true,
     },
     { name: 'suspend', schema: { type: 'boolean', default: false }, proto: 4 },
     {

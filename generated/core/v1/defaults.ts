@@ -18,15 +18,41 @@ export function defaultContainer(v: unknown): void {
   if (Array.isArray(v.env)) for (const x1 of v.env as unknown[]) {
     defaultEnvVar(x1);
   }
+  if (v.resources === undefined) v.resources = {};
   defaultProbe(v.livenessProbe);
   defaultProbe(v.readinessProbe);
   defaultProbe(v.startupProbe);
+  defaultLifecycle(v.lifecycle);
+  if (v.terminationMessagePath === undefined || v.terminationMessagePath === '') v.terminationMessagePath = '/dev/termination-log';
+  if (v.terminationMessagePolicy === undefined || v.terminationMessagePolicy === '') v.terminationMessagePolicy = 'File';
 }
 
 /** Applies the schema defaults of {@link ContainerPort} in place. */
 export function defaultContainerPort(v: unknown): void {
   if (!isObject(v)) return;
   if (v.protocol === undefined || v.protocol === '') v.protocol = 'TCP';
+}
+
+/** Applies the schema defaults of {@link DownwardAPIProjection} in place. */
+export function defaultDownwardAPIProjection(v: unknown): void {
+  if (!isObject(v)) return;
+  if (Array.isArray(v.items)) for (const x0 of v.items as unknown[]) {
+    defaultDownwardAPIVolumeFile(x0);
+  }
+}
+
+/** Applies the schema defaults of {@link DownwardAPIVolumeFile} in place. */
+export function defaultDownwardAPIVolumeFile(v: unknown): void {
+  if (!isObject(v)) return;
+  defaultObjectFieldSelector(v.fieldRef);
+}
+
+/** Applies the schema defaults of {@link DownwardAPIVolumeSource} in place. */
+export function defaultDownwardAPIVolumeSource(v: unknown): void {
+  if (!isObject(v)) return;
+  if (Array.isArray(v.items)) for (const x0 of v.items as unknown[]) {
+    defaultDownwardAPIVolumeFile(x0);
+  }
 }
 
 /** Applies the schema defaults of {@link EndpointPort} in place. */
@@ -71,10 +97,29 @@ export function defaultEnvVarSource(v: unknown): void {
   defaultObjectFieldSelector(v.fieldRef);
 }
 
+/** Applies the schema defaults of {@link EphemeralVolumeSource} in place. */
+export function defaultEphemeralVolumeSource(v: unknown): void {
+  if (!isObject(v)) return;
+  defaultPersistentVolumeClaimTemplate(v.volumeClaimTemplate);
+}
+
 /** Applies the schema defaults of {@link HTTPGetAction} in place. */
 export function defaultHTTPGetAction(v: unknown): void {
   if (!isObject(v)) return;
   if (v.scheme === undefined || v.scheme === '') v.scheme = 'HTTP';
+}
+
+/** Applies the schema defaults of {@link Lifecycle} in place. */
+export function defaultLifecycle(v: unknown): void {
+  if (!isObject(v)) return;
+  defaultLifecycleHandler(v.postStart);
+  defaultLifecycleHandler(v.preStop);
+}
+
+/** Applies the schema defaults of {@link LifecycleHandler} in place. */
+export function defaultLifecycleHandler(v: unknown): void {
+  if (!isObject(v)) return;
+  defaultHTTPGetAction(v.httpGet);
 }
 
 /** Applies the schema defaults of {@link LimitRange} in place. */
@@ -145,6 +190,12 @@ export function defaultPersistentVolumeClaimSpec(v: unknown): void {
   if (v.volumeMode === undefined) v.volumeMode = 'Filesystem';
 }
 
+/** Applies the schema defaults of {@link PersistentVolumeClaimTemplate} in place. */
+export function defaultPersistentVolumeClaimTemplate(v: unknown): void {
+  if (!isObject(v)) return;
+  defaultPersistentVolumeClaimSpec(v.spec);
+}
+
 /** Applies the schema defaults of {@link PersistentVolumeList} in place. */
 export function defaultPersistentVolumeList(v: unknown): void {
   if (!isObject(v)) return;
@@ -191,6 +242,7 @@ export function defaultPodSpec(v: unknown): void {
   if (v.terminationGracePeriodSeconds === undefined) v.terminationGracePeriodSeconds = 30;
   if (v.dnsPolicy === undefined || v.dnsPolicy === '') v.dnsPolicy = 'ClusterFirst';
   if (v.schedulerName === undefined || v.schedulerName === '') v.schedulerName = 'default-scheduler';
+  if (v.securityContext === undefined) v.securityContext = {};
 }
 
 /** Applies the schema defaults of {@link PodTemplateSpec} in place. */
@@ -213,6 +265,14 @@ export function defaultProbe(v: unknown): void {
 export function defaultProbeHandler(v: unknown): void {
   if (!isObject(v)) return;
   defaultHTTPGetAction(v.httpGet);
+}
+
+/** Applies the schema defaults of {@link ProjectedVolumeSource} in place. */
+export function defaultProjectedVolumeSource(v: unknown): void {
+  if (!isObject(v)) return;
+  if (Array.isArray(v.sources)) for (const x0 of v.sources as unknown[]) {
+    defaultVolumeProjection(x0);
+  }
 }
 
 /** Applies the schema defaults of {@link ReplicationController} in place. */
@@ -293,6 +353,15 @@ export function defaultVolume(v: unknown): void {
   if (!isObject(v)) return;
   defaultSecretVolumeSource(v.secret);
   defaultConfigMapVolumeSource(v.configMap);
+  defaultDownwardAPIVolumeSource(v.downwardAPI);
+  defaultProjectedVolumeSource(v.projected);
+  defaultEphemeralVolumeSource(v.ephemeral);
+}
+
+/** Applies the schema defaults of {@link VolumeProjection} in place. */
+export function defaultVolumeProjection(v: unknown): void {
+  if (!isObject(v)) return;
+  defaultDownwardAPIProjection(v.downwardAPI);
 }
 
 /** Applies the schema defaults of {@link VolumeSource} in place. */
@@ -300,4 +369,7 @@ export function defaultVolumeSource(v: unknown): void {
   if (!isObject(v)) return;
   defaultSecretVolumeSource(v.secret);
   defaultConfigMapVolumeSource(v.configMap);
+  defaultDownwardAPIVolumeSource(v.downwardAPI);
+  defaultProjectedVolumeSource(v.projected);
+  defaultEphemeralVolumeSource(v.ephemeral);
 }

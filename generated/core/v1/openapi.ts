@@ -2,6 +2,22 @@
 // Source: schemas/core/v1.yaml
 
 const part1 = {
+  "description": "Represents a Rados Block Device mount on the host that shares a pod's lifetime.",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.RBDVolumeSource"
+    }
+  ]
+};
+const part2 = {
+  "description": "Represents downward API about the pod that should populate this volume.",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.DownwardAPIVolumeSource"
+    }
+  ]
+};
+const part3 = {
   "name": "sendInitialEvents",
   "in": "query",
   "description": "sendInitialEvents=true may be set together with watch=true.",
@@ -10,7 +26,7 @@ const part1 = {
     "uniqueItems": true
   }
 };
-const part2 = {
+const part4 = {
   "name": "gracePeriodSeconds",
   "in": "query",
   "description": "The duration in seconds before the object should be deleted.",
@@ -19,7 +35,7 @@ const part2 = {
     "uniqueItems": true
   }
 };
-const part3 = {
+const part5 = {
   "name": "fieldSelector",
   "in": "query",
   "description": "A selector to restrict the list of returned objects by their fields.",
@@ -28,7 +44,7 @@ const part3 = {
     "uniqueItems": true
   }
 };
-const part4 = {
+const part6 = {
   "name": "labelSelector",
   "in": "query",
   "description": "A selector to restrict the list of returned objects by their labels.",
@@ -37,7 +53,7 @@ const part4 = {
     "uniqueItems": true
   }
 };
-const part5 = {
+const part7 = {
   "name": "namespace",
   "in": "path",
   "description": "object name and auth scope, such as for teams and projects",
@@ -47,11 +63,19 @@ const part5 = {
     "uniqueItems": true
   }
 };
-const part6 = {
+const part8 = {
   "description": "APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group.",
   "type": "string"
 };
-const part7 = {
+const part9 = {
+  "description": "A set of pod label keys to select which pods will be taken into consideration.",
+  "type": "array",
+  "items": {
+    "type": "string"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part10 = {
   "description": "hostPath represents a directory on the host. Provisioned by a developer or tester.",
   "allOf": [
     {
@@ -59,7 +83,7 @@ const part7 = {
     }
   ]
 };
-const part8 = {
+const part11 = {
   "description": "csi represents storage that is handled by an external CSI driver (Beta feature).",
   "allOf": [
     {
@@ -67,7 +91,7 @@ const part8 = {
     }
   ]
 };
-const part9 = {
+const part12 = {
   "name": "continue",
   "in": "query",
   "description": "The continue option should be set when retrieving more results from the server.",
@@ -76,7 +100,7 @@ const part9 = {
     "uniqueItems": true
   }
 };
-const part10 = {
+const part13 = {
   "name": "dryRun",
   "in": "query",
   "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
@@ -85,7 +109,7 @@ const part10 = {
     "uniqueItems": true
   }
 };
-const part11 = {
+const part14 = {
   "description": "Keys to project and their paths; all keys when absent.",
   "type": "array",
   "items": {
@@ -93,7 +117,7 @@ const part11 = {
   },
   "x-kubernetes-list-type": "atomic"
 };
-const part12 = {
+const part15 = {
   "name": "resourceVersionMatch",
   "in": "query",
   "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
@@ -102,7 +126,7 @@ const part12 = {
     "uniqueItems": true
   }
 };
-const part13 = {
+const part16 = {
   "name": "fieldManager",
   "in": "query",
   "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
@@ -111,7 +135,7 @@ const part13 = {
     "uniqueItems": true
   }
 };
-const part14 = {
+const part17 = {
   "name": "resourceVersion",
   "in": "query",
   "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
@@ -120,7 +144,23 @@ const part14 = {
     "uniqueItems": true
   }
 };
-const part15 = {
+const part18 = {
+  "description": "Represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod.",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.FCVolumeSource"
+    }
+  ]
+};
+const part19 = {
+  "description": "Represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod.",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.ISCSIVolumeSource"
+    }
+  ]
+};
+const part20 = {
   "name": "propagationPolicy",
   "in": "query",
   "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
@@ -129,7 +169,23 @@ const part15 = {
     "uniqueItems": true
   }
 };
-const part16 = {
+const part21 = {
+  "description": "Csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers (Beta feature).",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.CSIVolumeSource"
+    }
+  ]
+};
+const part22 = {
+  "description": "Represents an NFS mount on the host that shares a pod's lifetime More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs.",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.NFSVolumeSource"
+    }
+  ]
+};
+const part23 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.Pod"
@@ -146,7 +202,7 @@ const part16 = {
     }
   }
 };
-const part17 = {
+const part24 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.Node"
@@ -163,7 +219,7 @@ const part17 = {
     }
   }
 };
-const part18 = {
+const part25 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.Event"
@@ -180,7 +236,7 @@ const part18 = {
     }
   }
 };
-const part19 = {
+const part26 = {
   "name": "fieldValidation",
   "in": "query",
   "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
@@ -189,7 +245,7 @@ const part19 = {
     "uniqueItems": true
   }
 };
-const part20 = {
+const part27 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.Secret"
@@ -206,7 +262,7 @@ const part20 = {
     }
   }
 };
-const part21 = {
+const part28 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.Service"
@@ -223,7 +279,7 @@ const part21 = {
     }
   }
 };
-const part22 = {
+const part29 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.ConfigMap"
@@ -240,7 +296,7 @@ const part22 = {
     }
   }
 };
-const part23 = {
+const part30 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.Endpoints"
@@ -257,7 +313,7 @@ const part23 = {
     }
   }
 };
-const part24 = {
+const part31 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.Namespace"
@@ -274,7 +330,7 @@ const part24 = {
     }
   }
 };
-const part25 = {
+const part32 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.LimitRange"
@@ -291,7 +347,7 @@ const part25 = {
     }
   }
 };
-const part26 = [
+const part33 = [
   {
     "name": "name",
     "in": "path",
@@ -312,7 +368,7 @@ const part26 = [
     }
   }
 ];
-const part27 = {
+const part34 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.ResourceQuota"
@@ -329,11 +385,11 @@ const part27 = {
     }
   }
 };
-const part28 = {
+const part35 = {
   "description": "OK",
-  "content": part16
+  "content": part23
 };
-const part29 = [
+const part36 = [
   {
     "name": "name",
     "in": "path",
@@ -354,7 +410,7 @@ const part29 = [
     }
   }
 ];
-const part30 = {
+const part37 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.ServiceAccount"
@@ -371,23 +427,23 @@ const part30 = {
     }
   }
 };
-const part31 = {
+const part38 = {
   "description": "OK",
-  "content": part17
+  "content": part24
 };
-const part32 = {
+const part39 = {
   "description": "Created",
-  "content": part16
+  "content": part23
 };
-const part33 = {
+const part40 = {
   "description": "Accepted",
-  "content": part16
+  "content": part23
 };
-const part34 = {
+const part41 = {
   "description": "OK",
-  "content": part18
+  "content": part25
 };
-const part35 = {
+const part42 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.PersistentVolume"
@@ -404,11 +460,11 @@ const part35 = {
     }
   }
 };
-const part36 = {
+const part43 = {
   "description": "Created",
-  "content": part17
+  "content": part24
 };
-const part37 = [
+const part44 = [
   {
     "name": "name",
     "in": "path",
@@ -429,154 +485,154 @@ const part37 = [
     }
   }
 ];
-const part38 = {
-  "description": "Accepted",
-  "content": part17
-};
-const part39 = {
-  "description": "OK",
-  "content": part20
-};
-const part40 = {
-  "description": "Created",
-  "content": part18
-};
-const part41 = {
-  "description": "Accepted",
-  "content": part18
-};
-const part42 = {
-  "description": "OK",
-  "content": part21
-};
-const part43 = {
-  "description": "Created",
-  "content": part20
-};
-const part44 = {
-  "description": "Accepted",
-  "content": part20
-};
 const part45 = {
-  "description": "Created",
-  "content": part21
+  "description": "Accepted",
+  "content": part24
 };
 const part46 = {
-  "description": "Accepted",
-  "content": part21
+  "description": "OK",
+  "content": part27
 };
 const part47 = {
-  "description": "OK",
-  "content": part22
+  "description": "Created",
+  "content": part25
 };
 const part48 = {
-  "description": "OK",
-  "content": part23
+  "description": "Accepted",
+  "content": part25
 };
 const part49 = {
   "description": "OK",
-  "content": part24
+  "content": part28
 };
 const part50 = {
-  "description": "OK",
-  "content": part25
-};
-const part51 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
-    }
-  }
-};
-const part52 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.ReplicationController"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.ReplicationController"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.ReplicationController"
-    }
-  }
-};
-const part53 = {
   "description": "Created",
-  "content": part22
-};
-const part54 = {
-  "description": "Created",
-  "content": part23
-};
-const part55 = {
-  "description": "Created",
-  "content": part24
-};
-const part56 = {
-  "description": "Accepted",
-  "content": part22
-};
-const part57 = {
-  "description": "Accepted",
-  "content": part23
-};
-const part58 = {
-  "description": "Accepted",
-  "content": part24
-};
-const part59 = {
-  "description": "Created",
-  "content": part25
-};
-const part60 = {
-  "description": "Accepted",
-  "content": part25
-};
-const part61 = {
-  "description": "OK",
   "content": part27
 };
-const part62 = {
+const part51 = {
+  "description": "Accepted",
+  "content": part27
+};
+const part52 = {
+  "description": "Created",
+  "content": part28
+};
+const part53 = {
+  "description": "Accepted",
+  "content": part28
+};
+const part54 = {
+  "description": "OK",
+  "content": part29
+};
+const part55 = {
   "description": "OK",
   "content": part30
 };
-const part63 = {
+const part56 = {
+  "description": "OK",
+  "content": part31
+};
+const part57 = {
+  "description": "OK",
+  "content": part32
+};
+const part58 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
+    }
+  }
+};
+const part59 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ReplicationController"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ReplicationController"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ReplicationController"
+    }
+  }
+};
+const part60 = {
   "description": "Created",
-  "content": part27
+  "content": part29
+};
+const part61 = {
+  "description": "Created",
+  "content": part30
+};
+const part62 = {
+  "description": "Created",
+  "content": part31
+};
+const part63 = {
+  "description": "Accepted",
+  "content": part29
 };
 const part64 = {
   "description": "Accepted",
-  "content": part27
+  "content": part30
 };
 const part65 = {
-  "description": "Created",
-  "content": part30
+  "description": "Accepted",
+  "content": part31
 };
 const part66 = {
-  "description": "Accepted",
-  "content": part30
+  "description": "Created",
+  "content": part32
 };
 const part67 = {
-  "description": "OK",
-  "content": part35
+  "description": "Accepted",
+  "content": part32
 };
-const part68 = [
-  part5,
+const part68 = {
+  "description": "OK",
+  "content": part34
+};
+const part69 = {
+  "description": "OK",
+  "content": part37
+};
+const part70 = {
+  "description": "Created",
+  "content": part34
+};
+const part71 = {
+  "description": "Accepted",
+  "content": part34
+};
+const part72 = {
+  "description": "Created",
+  "content": part37
+};
+const part73 = {
+  "description": "Accepted",
+  "content": part37
+};
+const part74 = {
+  "description": "OK",
+  "content": part42
+};
+const part75 = [
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -587,69 +643,69 @@ const part68 = [
     }
   }
 ];
-const part69 = {
-  "description": "Created",
-  "content": part35
-};
-const part70 = {
-  "200": part28,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part71 = {
-  "description": "Accepted",
-  "content": part35
-};
-const part72 = {
-  "200": part31,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part73 = {
-  "description": "OK",
-  "content": part51
-};
-const part74 = {
-  "description": "OK",
-  "content": part52
-};
-const part75 = {
-  "200": part42,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
 const part76 = {
   "description": "Created",
-  "content": part51
+  "content": part42
 };
 const part77 = {
-  "description": "Created",
-  "content": part52
+  "200": part35,
+  "401": {
+    "description": "Unauthorized"
+  }
 };
 const part78 = {
   "description": "Accepted",
-  "content": part51
+  "content": part42
 };
 const part79 = {
-  "description": "Accepted",
-  "content": part52
+  "200": part38,
+  "401": {
+    "description": "Unauthorized"
+  }
 };
 const part80 = {
+  "description": "OK",
+  "content": part58
+};
+const part81 = {
+  "description": "OK",
+  "content": part59
+};
+const part82 = {
   "200": part49,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part81 = {
-  "200": part61,
+const part83 = {
+  "description": "Created",
+  "content": part58
+};
+const part84 = {
+  "description": "Created",
+  "content": part59
+};
+const part85 = {
+  "description": "Accepted",
+  "content": part58
+};
+const part86 = {
+  "description": "Accepted",
+  "content": part59
+};
+const part87 = {
+  "200": part56,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part82 = {
+const part88 = {
+  "200": part68,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part89 = {
   "200": {
     "description": "OK",
     "content": {
@@ -674,25 +730,25 @@ const part82 = {
     "description": "Unauthorized"
   }
 };
-const part83 = {
-  "200": part67,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part84 = {
-  "200": part73,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part85 = {
+const part90 = {
   "200": part74,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part86 = {
+const part91 = {
+  "200": part80,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part92 = {
+  "200": part81,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part93 = {
   "content": {
     "application/apply-patch+yaml": {
       "schema": {
@@ -717,7 +773,7 @@ const part86 = {
   },
   "required": true
 };
-const part87 = [
+const part94 = [
   {
     "name": "name",
     "in": "path",
@@ -728,7 +784,7 @@ const part87 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -739,7 +795,7 @@ const part87 = [
     }
   }
 ];
-const part88 = [
+const part95 = [
   {
     "name": "name",
     "in": "path",
@@ -750,7 +806,7 @@ const part88 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -761,7 +817,7 @@ const part88 = [
     }
   }
 ];
-const part89 = [
+const part96 = [
   {
     "name": "name",
     "in": "path",
@@ -772,7 +828,7 @@ const part89 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -783,7 +839,7 @@ const part89 = [
     }
   }
 ];
-const part90 = [
+const part97 = [
   {
     "name": "name",
     "in": "path",
@@ -794,7 +850,7 @@ const part90 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -805,7 +861,7 @@ const part90 = [
     }
   }
 ];
-const part91 = [
+const part98 = [
   {
     "name": "name",
     "in": "path",
@@ -816,7 +872,7 @@ const part91 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -827,7 +883,7 @@ const part91 = [
     }
   }
 ];
-const part92 = [
+const part99 = [
   {
     "name": "name",
     "in": "path",
@@ -838,7 +894,7 @@ const part92 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -849,7 +905,7 @@ const part92 = [
     }
   }
 ];
-const part93 = {
+const part100 = {
   "requiredDuringSchedulingIgnoredDuringExecution": {
     "description": "Terms that must all be satisfied at scheduling time.",
     "type": "array",
@@ -867,98 +923,98 @@ const part93 = {
     "x-kubernetes-list-type": "atomic"
   }
 };
-const part94 = {
-  "200": part28,
-  "201": part32,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part95 = {
-  "200": part31,
-  "201": part36,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part96 = {
-  "200": part34,
-  "201": part40,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part97 = {
-  "200": part39,
-  "201": part43,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part98 = [
-  part10,
-  part13,
-  part19
-];
-const part99 = {
-  "200": part42,
-  "201": part45,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part100 = {
-  "200": part47,
-  "201": part53,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
 const part101 = {
-  "200": part48,
-  "201": part54,
+  "200": part35,
+  "201": part39,
   "401": {
     "description": "Unauthorized"
   }
 };
 const part102 = {
-  "200": part49,
-  "201": part55,
+  "200": part38,
+  "201": part43,
   "401": {
     "description": "Unauthorized"
   }
 };
 const part103 = {
-  "200": part50,
-  "201": part59,
+  "200": part41,
+  "201": part47,
   "401": {
     "description": "Unauthorized"
   }
 };
 const part104 = {
-  "200": part61,
-  "201": part63,
+  "200": part46,
+  "201": part50,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part105 = {
-  "200": part62,
-  "201": part65,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
+const part105 = [
+  part13,
+  part16,
+  part26
+];
 const part106 = {
-  "200": part67,
-  "201": part69,
+  "200": part49,
+  "201": part52,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part107 = [
-  part10,
-  part2,
+const part107 = {
+  "200": part54,
+  "201": part60,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part108 = {
+  "200": part55,
+  "201": part61,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part109 = {
+  "200": part56,
+  "201": part62,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part110 = {
+  "200": part57,
+  "201": part66,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part111 = {
+  "200": part68,
+  "201": part70,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part112 = {
+  "200": part69,
+  "201": part72,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part113 = {
+  "200": part74,
+  "201": part76,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part114 = [
+  part13,
+  part4,
   {
     "name": "orphanDependents",
     "in": "query",
@@ -968,26 +1024,26 @@ const part107 = [
       "uniqueItems": true
     }
   },
-  part15
+  part20
 ];
-const part108 = {
-  "200": part73,
-  "201": part76,
+const part115 = {
+  "200": part80,
+  "201": part83,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part109 = {
-  "200": part74,
-  "201": part77,
+const part116 = {
+  "200": part81,
+  "201": part84,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part110 = [
-  part10,
+const part117 = [
   part13,
-  part19,
+  part16,
+  part26,
   {
     "name": "force",
     "in": "query",
@@ -998,23 +1054,23 @@ const part110 = [
     }
   }
 ];
-const part111 = {
-  "200": part28,
-  "201": part32,
-  "202": part33,
+const part118 = {
+  "200": part35,
+  "201": part39,
+  "202": part40,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part112 = {
-  "200": part62,
-  "201": part65,
-  "202": part66,
+const part119 = {
+  "200": part69,
+  "201": part72,
+  "202": part73,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part113 = [
+const part120 = [
   {
     "name": "allowWatchBookmarks",
     "in": "query",
@@ -1024,9 +1080,9 @@ const part113 = [
       "uniqueItems": true
     }
   },
-  part9,
-  part3,
-  part4,
+  part12,
+  part5,
+  part6,
   {
     "name": "limit",
     "in": "query",
@@ -1036,9 +1092,9 @@ const part113 = [
       "uniqueItems": true
     }
   },
-  part14,
-  part12,
-  part1,
+  part17,
+  part15,
+  part3,
   {
     "name": "timeoutSeconds",
     "in": "query",
@@ -1058,12 +1114,12 @@ const part113 = [
     }
   }
 ];
-const part114 = [
-  part9,
-  part10,
-  part3,
-  part2,
+const part121 = [
+  part12,
+  part13,
+  part5,
   part4,
+  part6,
   {
     "name": "limit",
     "in": "query",
@@ -1082,10 +1138,10 @@ const part114 = [
       "uniqueItems": true
     }
   },
+  part20,
+  part17,
   part15,
-  part14,
-  part12,
-  part1,
+  part3,
   {
     "name": "timeoutSeconds",
     "in": "query",
@@ -1116,7 +1172,7 @@ export const openApiV3: Record<string, unknown> = {
             "uniqueItems": true
           }
         },
-        part5,
+        part7,
         {
           "name": "pretty",
           "in": "query",
@@ -1134,7 +1190,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified ConfigMap",
         "operationId": "getCoreV1ConfigMap",
         "responses": {
-          "200": part47,
+          "200": part54,
           "401": {
             "description": "Unauthorized"
           }
@@ -1152,7 +1208,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ConfigMap",
         "operationId": "updateCoreV1ConfigMap",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1163,7 +1219,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part100,
+        "responses": part107,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1177,9 +1233,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ConfigMap",
         "operationId": "patchCoreV1ConfigMap",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part100,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part107,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1193,7 +1249,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ConfigMap",
         "operationId": "deleteCoreV1ConfigMap",
-        "parameters": part107,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1204,8 +1260,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part47,
-          "202": part56,
+          "200": part54,
+          "202": part63,
           "401": {
             "description": "Unauthorized"
           }
@@ -1219,14 +1275,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/configmaps": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified ConfigMap",
         "operationId": "listCoreV1ConfigMap",
-        "parameters": part113,
+        "parameters": part120,
         "responses": {
           "200": {
             "description": "OK",
@@ -1265,7 +1321,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ConfigMap",
         "operationId": "createCoreV1ConfigMap",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1277,9 +1333,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part47,
-          "201": part53,
-          "202": part56,
+          "200": part54,
+          "201": part60,
+          "202": part63,
           "401": {
             "description": "Unauthorized"
           }
@@ -1297,7 +1353,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ConfigMap",
         "operationId": "deletecollectionCoreV1ConfigMap",
-        "parameters": part114,
+        "parameters": part121,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1307,7 +1363,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part89,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1328,7 +1384,7 @@ export const openApiV3: Record<string, unknown> = {
             "uniqueItems": true
           }
         },
-        part5,
+        part7,
         {
           "name": "pretty",
           "in": "query",
@@ -1346,7 +1402,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified Endpoints",
         "operationId": "getCoreV1Endpoints",
         "responses": {
-          "200": part48,
+          "200": part55,
           "401": {
             "description": "Unauthorized"
           }
@@ -1364,7 +1420,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Endpoints",
         "operationId": "updateCoreV1Endpoints",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1375,7 +1431,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part101,
+        "responses": part108,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1389,9 +1445,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Endpoints",
         "operationId": "patchCoreV1Endpoints",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part101,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part108,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1405,7 +1461,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Endpoints",
         "operationId": "deleteCoreV1Endpoints",
-        "parameters": part107,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1416,8 +1472,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part48,
-          "202": part57,
+          "200": part55,
+          "202": part64,
           "401": {
             "description": "Unauthorized"
           }
@@ -1431,14 +1487,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/endpoints": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Endpoints",
         "operationId": "listCoreV1Endpoints",
-        "parameters": part113,
+        "parameters": part120,
         "responses": {
           "200": {
             "description": "OK",
@@ -1477,7 +1533,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Endpoints",
         "operationId": "createCoreV1Endpoints",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1489,9 +1545,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part48,
-          "201": part54,
-          "202": part57,
+          "200": part55,
+          "201": part61,
+          "202": part64,
           "401": {
             "description": "Unauthorized"
           }
@@ -1509,7 +1565,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Endpoints",
         "operationId": "deletecollectionCoreV1Endpoints",
-        "parameters": part114,
+        "parameters": part121,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1519,7 +1575,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part89,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1540,7 +1596,7 @@ export const openApiV3: Record<string, unknown> = {
             "uniqueItems": true
           }
         },
-        part5,
+        part7,
         {
           "name": "pretty",
           "in": "query",
@@ -1558,7 +1614,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified Event",
         "operationId": "getCoreV1Event",
         "responses": {
-          "200": part34,
+          "200": part41,
           "401": {
             "description": "Unauthorized"
           }
@@ -1576,7 +1632,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Event",
         "operationId": "updateCoreV1Event",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1587,7 +1643,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part96,
+        "responses": part103,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1601,9 +1657,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Event",
         "operationId": "patchCoreV1Event",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part96,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part103,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1617,7 +1673,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Event",
         "operationId": "deleteCoreV1Event",
-        "parameters": part107,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1628,8 +1684,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part34,
-          "202": part41,
+          "200": part41,
+          "202": part48,
           "401": {
             "description": "Unauthorized"
           }
@@ -1643,14 +1699,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/events": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Event",
         "operationId": "listCoreV1Event",
-        "parameters": part113,
+        "parameters": part120,
         "responses": {
           "200": {
             "description": "OK",
@@ -1689,7 +1745,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Event",
         "operationId": "createCoreV1Event",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1701,9 +1757,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part34,
-          "201": part40,
-          "202": part41,
+          "200": part41,
+          "201": part47,
+          "202": part48,
           "401": {
             "description": "Unauthorized"
           }
@@ -1721,7 +1777,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Event",
         "operationId": "deletecollectionCoreV1Event",
-        "parameters": part114,
+        "parameters": part121,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1731,7 +1787,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part89,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1752,7 +1808,7 @@ export const openApiV3: Record<string, unknown> = {
             "uniqueItems": true
           }
         },
-        part5,
+        part7,
         {
           "name": "pretty",
           "in": "query",
@@ -1770,7 +1826,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified LimitRange",
         "operationId": "getCoreV1LimitRange",
         "responses": {
-          "200": part50,
+          "200": part57,
           "401": {
             "description": "Unauthorized"
           }
@@ -1788,7 +1844,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified LimitRange",
         "operationId": "updateCoreV1LimitRange",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1799,7 +1855,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part103,
+        "responses": part110,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1813,9 +1869,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified LimitRange",
         "operationId": "patchCoreV1LimitRange",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part103,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part110,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1829,7 +1885,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified LimitRange",
         "operationId": "deleteCoreV1LimitRange",
-        "parameters": part107,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1840,8 +1896,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part50,
-          "202": part60,
+          "200": part57,
+          "202": part67,
           "401": {
             "description": "Unauthorized"
           }
@@ -1855,14 +1911,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/limitranges": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified LimitRange",
         "operationId": "listCoreV1LimitRange",
-        "parameters": part113,
+        "parameters": part120,
         "responses": {
           "200": {
             "description": "OK",
@@ -1901,7 +1957,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified LimitRange",
         "operationId": "createCoreV1LimitRange",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1913,9 +1969,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part50,
-          "201": part59,
-          "202": part60,
+          "200": part57,
+          "201": part66,
+          "202": part67,
           "401": {
             "description": "Unauthorized"
           }
@@ -1933,7 +1989,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified LimitRange",
         "operationId": "deletecollectionCoreV1LimitRange",
-        "parameters": part114,
+        "parameters": part121,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1943,7 +1999,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part89,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1953,14 +2009,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{name}": {
-      "parameters": part29,
+      "parameters": part36,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Namespace",
         "operationId": "getCoreV1Namespace",
-        "responses": part80,
+        "responses": part87,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1974,7 +2030,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Namespace",
         "operationId": "updateCoreV1Namespace",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1985,7 +2041,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part102,
+        "responses": part109,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1999,9 +2055,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Namespace",
         "operationId": "patchCoreV1Namespace",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part102,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part109,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2015,7 +2071,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Namespace",
         "operationId": "deleteCoreV1Namespace",
-        "parameters": part107,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2026,8 +2082,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part49,
-          "202": part58,
+          "200": part56,
+          "202": part65,
           "401": {
             "description": "Unauthorized"
           }
@@ -2058,7 +2114,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified Namespace",
         "operationId": "listCoreV1Namespace",
-        "parameters": part113,
+        "parameters": part120,
         "responses": {
           "200": {
             "description": "OK",
@@ -2097,7 +2153,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Namespace",
         "operationId": "createCoreV1Namespace",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2109,9 +2165,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part49,
-          "201": part55,
-          "202": part58,
+          "200": part56,
+          "201": part62,
+          "202": part65,
           "401": {
             "description": "Unauthorized"
           }
@@ -2125,14 +2181,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{name}/status": {
-      "parameters": part29,
+      "parameters": part36,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Namespace",
         "operationId": "getstatusCoreV1Namespace",
-        "responses": part80,
+        "responses": part87,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2146,7 +2202,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Namespace",
         "operationId": "replacestatusCoreV1Namespace",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2157,7 +2213,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part102,
+        "responses": part109,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2171,9 +2227,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Namespace",
         "operationId": "patchstatusCoreV1Namespace",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part102,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part109,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2183,14 +2239,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{name}/finalize": {
-      "parameters": part29,
+      "parameters": part36,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get finalize of the specified Namespace",
         "operationId": "getfinalizeCoreV1Namespace",
-        "responses": part80,
+        "responses": part87,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2204,7 +2260,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put finalize of the specified Namespace",
         "operationId": "replacefinalizeCoreV1Namespace",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2215,7 +2271,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part102,
+        "responses": part109,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2229,9 +2285,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch finalize of the specified Namespace",
         "operationId": "patchfinalizeCoreV1Namespace",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part102,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part109,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2241,14 +2297,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/nodes/{name}": {
-      "parameters": part26,
+      "parameters": part33,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Node",
         "operationId": "getCoreV1Node",
-        "responses": part72,
+        "responses": part79,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2262,7 +2318,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Node",
         "operationId": "updateCoreV1Node",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2273,7 +2329,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part95,
+        "responses": part102,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2287,9 +2343,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Node",
         "operationId": "patchCoreV1Node",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part95,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part102,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2303,7 +2359,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Node",
         "operationId": "deleteCoreV1Node",
-        "parameters": part107,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2314,8 +2370,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part31,
-          "202": part38,
+          "200": part38,
+          "202": part45,
           "401": {
             "description": "Unauthorized"
           }
@@ -2346,7 +2402,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified Node",
         "operationId": "listCoreV1Node",
-        "parameters": part113,
+        "parameters": part120,
         "responses": {
           "200": {
             "description": "OK",
@@ -2385,7 +2441,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Node",
         "operationId": "createCoreV1Node",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2397,9 +2453,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part31,
-          "201": part36,
-          "202": part38,
+          "200": part38,
+          "201": part43,
+          "202": part45,
           "401": {
             "description": "Unauthorized"
           }
@@ -2417,7 +2473,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Node",
         "operationId": "deletecollectionCoreV1Node",
-        "parameters": part114,
+        "parameters": part121,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2427,7 +2483,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part89,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2437,14 +2493,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/nodes/{name}/status": {
-      "parameters": part26,
+      "parameters": part33,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Node",
         "operationId": "getstatusCoreV1Node",
-        "responses": part72,
+        "responses": part79,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2458,7 +2514,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Node",
         "operationId": "replacestatusCoreV1Node",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2469,7 +2525,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part95,
+        "responses": part102,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2483,9 +2539,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Node",
         "operationId": "patchstatusCoreV1Node",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part95,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part102,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2495,14 +2551,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/persistentvolumes/{name}": {
-      "parameters": part37,
+      "parameters": part44,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified PersistentVolume",
         "operationId": "getCoreV1PersistentVolume",
-        "responses": part83,
+        "responses": part90,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2516,7 +2572,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified PersistentVolume",
         "operationId": "updateCoreV1PersistentVolume",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2527,7 +2583,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part106,
+        "responses": part113,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2541,9 +2597,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified PersistentVolume",
         "operationId": "patchCoreV1PersistentVolume",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part106,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part113,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2557,7 +2613,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified PersistentVolume",
         "operationId": "deleteCoreV1PersistentVolume",
-        "parameters": part107,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2568,8 +2624,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part67,
-          "202": part71,
+          "200": part74,
+          "202": part78,
           "401": {
             "description": "Unauthorized"
           }
@@ -2600,7 +2656,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified PersistentVolume",
         "operationId": "listCoreV1PersistentVolume",
-        "parameters": part113,
+        "parameters": part120,
         "responses": {
           "200": {
             "description": "OK",
@@ -2639,7 +2695,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified PersistentVolume",
         "operationId": "createCoreV1PersistentVolume",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2651,9 +2707,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part67,
-          "201": part69,
-          "202": part71,
+          "200": part74,
+          "201": part76,
+          "202": part78,
           "401": {
             "description": "Unauthorized"
           }
@@ -2671,7 +2727,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified PersistentVolume",
         "operationId": "deletecollectionCoreV1PersistentVolume",
-        "parameters": part114,
+        "parameters": part121,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2681,7 +2737,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part89,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2691,14 +2747,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/persistentvolumes/{name}/status": {
-      "parameters": part37,
+      "parameters": part44,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified PersistentVolume",
         "operationId": "getstatusCoreV1PersistentVolume",
-        "responses": part83,
+        "responses": part90,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2712,7 +2768,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified PersistentVolume",
         "operationId": "replacestatusCoreV1PersistentVolume",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2723,7 +2779,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part106,
+        "responses": part113,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2737,9 +2793,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified PersistentVolume",
         "operationId": "patchstatusCoreV1PersistentVolume",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part106,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part113,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2749,14 +2805,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}": {
-      "parameters": part91,
+      "parameters": part98,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified PersistentVolumeClaim",
         "operationId": "getCoreV1PersistentVolumeClaim",
-        "responses": part84,
+        "responses": part91,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2770,7 +2826,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified PersistentVolumeClaim",
         "operationId": "updateCoreV1PersistentVolumeClaim",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2781,7 +2837,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part108,
+        "responses": part115,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2795,9 +2851,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified PersistentVolumeClaim",
         "operationId": "patchCoreV1PersistentVolumeClaim",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part108,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part115,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2811,7 +2867,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified PersistentVolumeClaim",
         "operationId": "deleteCoreV1PersistentVolumeClaim",
-        "parameters": part107,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2822,8 +2878,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part73,
-          "202": part78,
+          "200": part80,
+          "202": part85,
           "401": {
             "description": "Unauthorized"
           }
@@ -2837,14 +2893,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/persistentvolumeclaims": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified PersistentVolumeClaim",
         "operationId": "listCoreV1PersistentVolumeClaim",
-        "parameters": part113,
+        "parameters": part120,
         "responses": {
           "200": {
             "description": "OK",
@@ -2883,7 +2939,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified PersistentVolumeClaim",
         "operationId": "createCoreV1PersistentVolumeClaim",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2895,9 +2951,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part73,
-          "201": part76,
-          "202": part78,
+          "200": part80,
+          "201": part83,
+          "202": part85,
           "401": {
             "description": "Unauthorized"
           }
@@ -2915,7 +2971,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified PersistentVolumeClaim",
         "operationId": "deletecollectionCoreV1PersistentVolumeClaim",
-        "parameters": part114,
+        "parameters": part121,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2925,7 +2981,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part89,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2935,14 +2991,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}/status": {
-      "parameters": part91,
+      "parameters": part98,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified PersistentVolumeClaim",
         "operationId": "getstatusCoreV1PersistentVolumeClaim",
-        "responses": part84,
+        "responses": part91,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2956,7 +3012,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified PersistentVolumeClaim",
         "operationId": "replacestatusCoreV1PersistentVolumeClaim",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2967,7 +3023,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part108,
+        "responses": part115,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2981,9 +3037,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified PersistentVolumeClaim",
         "operationId": "patchstatusCoreV1PersistentVolumeClaim",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part108,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part115,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2993,14 +3049,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}": {
-      "parameters": part87,
+      "parameters": part94,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Pod",
         "operationId": "getCoreV1Pod",
-        "responses": part70,
+        "responses": part77,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3014,7 +3070,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Pod",
         "operationId": "updateCoreV1Pod",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3025,7 +3081,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part94,
+        "responses": part101,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3039,9 +3095,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Pod",
         "operationId": "patchCoreV1Pod",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part94,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part101,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3055,7 +3111,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Pod",
         "operationId": "deleteCoreV1Pod",
-        "parameters": part107,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3066,8 +3122,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part28,
-          "202": part33,
+          "200": part35,
+          "202": part40,
           "401": {
             "description": "Unauthorized"
           }
@@ -3081,14 +3137,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Pod",
         "operationId": "listCoreV1Pod",
-        "parameters": part113,
+        "parameters": part120,
         "responses": {
           "200": {
             "description": "OK",
@@ -3127,7 +3183,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Pod",
         "operationId": "createCoreV1Pod",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3138,7 +3194,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part111,
+        "responses": part118,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3152,7 +3208,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Pod",
         "operationId": "deletecollectionCoreV1Pod",
-        "parameters": part114,
+        "parameters": part121,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3162,7 +3218,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part89,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3172,14 +3228,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}/status": {
-      "parameters": part87,
+      "parameters": part94,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Pod",
         "operationId": "getstatusCoreV1Pod",
-        "responses": part70,
+        "responses": part77,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3193,7 +3249,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Pod",
         "operationId": "replacestatusCoreV1Pod",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3204,7 +3260,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part94,
+        "responses": part101,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3218,9 +3274,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Pod",
         "operationId": "patchstatusCoreV1Pod",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part94,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part101,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3230,14 +3286,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}/eviction": {
-      "parameters": part87,
+      "parameters": part94,
       "post": {
         "tags": [
           "coreV1"
         ],
         "description": "post eviction of the specified Pod",
         "operationId": "createEvictionCoreV1Pod",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3248,7 +3304,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part111,
+        "responses": part118,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3258,14 +3314,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}": {
-      "parameters": part92,
+      "parameters": part99,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified ReplicationController",
         "operationId": "getCoreV1ReplicationController",
-        "responses": part85,
+        "responses": part92,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3279,7 +3335,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ReplicationController",
         "operationId": "updateCoreV1ReplicationController",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3290,7 +3346,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part109,
+        "responses": part116,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3304,9 +3360,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ReplicationController",
         "operationId": "patchCoreV1ReplicationController",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part109,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part116,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3320,7 +3376,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ReplicationController",
         "operationId": "deleteCoreV1ReplicationController",
-        "parameters": part107,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3331,8 +3387,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part74,
-          "202": part79,
+          "200": part81,
+          "202": part86,
           "401": {
             "description": "Unauthorized"
           }
@@ -3346,14 +3402,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/replicationcontrollers": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified ReplicationController",
         "operationId": "listCoreV1ReplicationController",
-        "parameters": part113,
+        "parameters": part120,
         "responses": {
           "200": {
             "description": "OK",
@@ -3392,7 +3448,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ReplicationController",
         "operationId": "createCoreV1ReplicationController",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3404,9 +3460,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part74,
-          "201": part77,
-          "202": part79,
+          "200": part81,
+          "201": part84,
+          "202": part86,
           "401": {
             "description": "Unauthorized"
           }
@@ -3424,7 +3480,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ReplicationController",
         "operationId": "deletecollectionCoreV1ReplicationController",
-        "parameters": part114,
+        "parameters": part121,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3434,7 +3490,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part89,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3444,14 +3500,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/status": {
-      "parameters": part92,
+      "parameters": part99,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified ReplicationController",
         "operationId": "getstatusCoreV1ReplicationController",
-        "responses": part85,
+        "responses": part92,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3465,7 +3521,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified ReplicationController",
         "operationId": "replacestatusCoreV1ReplicationController",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3476,7 +3532,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part109,
+        "responses": part116,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3490,9 +3546,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified ReplicationController",
         "operationId": "patchstatusCoreV1ReplicationController",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part109,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part116,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3502,14 +3558,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/scale": {
-      "parameters": part92,
+      "parameters": part99,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get scale of the specified ReplicationController",
         "operationId": "getscaleCoreV1ReplicationController",
-        "responses": part85,
+        "responses": part92,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3523,7 +3579,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put scale of the specified ReplicationController",
         "operationId": "replacescaleCoreV1ReplicationController",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3534,7 +3590,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part109,
+        "responses": part116,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3548,9 +3604,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch scale of the specified ReplicationController",
         "operationId": "patchscaleCoreV1ReplicationController",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part109,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part116,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3560,14 +3616,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/resourcequotas/{name}": {
-      "parameters": part89,
+      "parameters": part96,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified ResourceQuota",
         "operationId": "getCoreV1ResourceQuota",
-        "responses": part81,
+        "responses": part88,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3581,7 +3637,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ResourceQuota",
         "operationId": "updateCoreV1ResourceQuota",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3592,7 +3648,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part104,
+        "responses": part111,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3606,9 +3662,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ResourceQuota",
         "operationId": "patchCoreV1ResourceQuota",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part104,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part111,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3622,7 +3678,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ResourceQuota",
         "operationId": "deleteCoreV1ResourceQuota",
-        "parameters": part107,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3633,8 +3689,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part61,
-          "202": part64,
+          "200": part68,
+          "202": part71,
           "401": {
             "description": "Unauthorized"
           }
@@ -3648,14 +3704,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/resourcequotas": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified ResourceQuota",
         "operationId": "listCoreV1ResourceQuota",
-        "parameters": part113,
+        "parameters": part120,
         "responses": {
           "200": {
             "description": "OK",
@@ -3694,7 +3750,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ResourceQuota",
         "operationId": "createCoreV1ResourceQuota",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3706,9 +3762,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part61,
-          "201": part63,
-          "202": part64,
+          "200": part68,
+          "201": part70,
+          "202": part71,
           "401": {
             "description": "Unauthorized"
           }
@@ -3726,7 +3782,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ResourceQuota",
         "operationId": "deletecollectionCoreV1ResourceQuota",
-        "parameters": part114,
+        "parameters": part121,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3736,7 +3792,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part89,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3746,14 +3802,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/resourcequotas/{name}/status": {
-      "parameters": part89,
+      "parameters": part96,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified ResourceQuota",
         "operationId": "getstatusCoreV1ResourceQuota",
-        "responses": part81,
+        "responses": part88,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3767,7 +3823,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified ResourceQuota",
         "operationId": "replacestatusCoreV1ResourceQuota",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3778,7 +3834,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part104,
+        "responses": part111,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3792,9 +3848,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified ResourceQuota",
         "operationId": "patchstatusCoreV1ResourceQuota",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part104,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part111,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3815,7 +3871,7 @@ export const openApiV3: Record<string, unknown> = {
             "uniqueItems": true
           }
         },
-        part5,
+        part7,
         {
           "name": "pretty",
           "in": "query",
@@ -3833,7 +3889,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified Secret",
         "operationId": "getCoreV1Secret",
         "responses": {
-          "200": part39,
+          "200": part46,
           "401": {
             "description": "Unauthorized"
           }
@@ -3851,7 +3907,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Secret",
         "operationId": "updateCoreV1Secret",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3862,7 +3918,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part97,
+        "responses": part104,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3876,9 +3932,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Secret",
         "operationId": "patchCoreV1Secret",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part97,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part104,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3892,7 +3948,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Secret",
         "operationId": "deleteCoreV1Secret",
-        "parameters": part107,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3903,8 +3959,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part39,
-          "202": part44,
+          "200": part46,
+          "202": part51,
           "401": {
             "description": "Unauthorized"
           }
@@ -3918,14 +3974,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/secrets": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Secret",
         "operationId": "listCoreV1Secret",
-        "parameters": part113,
+        "parameters": part120,
         "responses": {
           "200": {
             "description": "OK",
@@ -3964,7 +4020,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Secret",
         "operationId": "createCoreV1Secret",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3976,9 +4032,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part39,
-          "201": part43,
-          "202": part44,
+          "200": part46,
+          "201": part50,
+          "202": part51,
           "401": {
             "description": "Unauthorized"
           }
@@ -3996,7 +4052,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Secret",
         "operationId": "deletecollectionCoreV1Secret",
-        "parameters": part114,
+        "parameters": part121,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4006,7 +4062,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part89,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4016,14 +4072,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/services/{name}": {
-      "parameters": part88,
+      "parameters": part95,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Service",
         "operationId": "getCoreV1Service",
-        "responses": part75,
+        "responses": part82,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4037,7 +4093,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Service",
         "operationId": "updateCoreV1Service",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4048,7 +4104,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part99,
+        "responses": part106,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4062,9 +4118,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Service",
         "operationId": "patchCoreV1Service",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part99,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part106,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4078,7 +4134,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Service",
         "operationId": "deleteCoreV1Service",
-        "parameters": part107,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4089,8 +4145,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part42,
-          "202": part46,
+          "200": part49,
+          "202": part53,
           "401": {
             "description": "Unauthorized"
           }
@@ -4104,14 +4160,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/services": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Service",
         "operationId": "listCoreV1Service",
-        "parameters": part113,
+        "parameters": part120,
         "responses": {
           "200": {
             "description": "OK",
@@ -4150,7 +4206,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Service",
         "operationId": "createCoreV1Service",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4162,9 +4218,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part42,
-          "201": part45,
-          "202": part46,
+          "200": part49,
+          "201": part52,
+          "202": part53,
           "401": {
             "description": "Unauthorized"
           }
@@ -4182,7 +4238,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Service",
         "operationId": "deletecollectionCoreV1Service",
-        "parameters": part114,
+        "parameters": part121,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4192,7 +4248,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part89,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4202,14 +4258,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/services/{name}/status": {
-      "parameters": part88,
+      "parameters": part95,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Service",
         "operationId": "getstatusCoreV1Service",
-        "responses": part75,
+        "responses": part82,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4223,7 +4279,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Service",
         "operationId": "replacestatusCoreV1Service",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4234,7 +4290,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part99,
+        "responses": part106,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4248,9 +4304,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Service",
         "operationId": "patchstatusCoreV1Service",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part99,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part106,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4260,7 +4316,7 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/serviceaccounts/{name}": {
-      "parameters": part90,
+      "parameters": part97,
       "get": {
         "tags": [
           "coreV1"
@@ -4268,7 +4324,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified ServiceAccount",
         "operationId": "getCoreV1ServiceAccount",
         "responses": {
-          "200": part62,
+          "200": part69,
           "401": {
             "description": "Unauthorized"
           }
@@ -4286,7 +4342,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ServiceAccount",
         "operationId": "updateCoreV1ServiceAccount",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4297,7 +4353,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part105,
+        "responses": part112,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4311,9 +4367,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ServiceAccount",
         "operationId": "patchCoreV1ServiceAccount",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part105,
+        "parameters": part117,
+        "requestBody": part93,
+        "responses": part112,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4327,7 +4383,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ServiceAccount",
         "operationId": "deleteCoreV1ServiceAccount",
-        "parameters": part107,
+        "parameters": part114,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4338,8 +4394,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part62,
-          "202": part66,
+          "200": part69,
+          "202": part73,
           "401": {
             "description": "Unauthorized"
           }
@@ -4353,14 +4409,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/serviceaccounts": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified ServiceAccount",
         "operationId": "listCoreV1ServiceAccount",
-        "parameters": part113,
+        "parameters": part120,
         "responses": {
           "200": {
             "description": "OK",
@@ -4399,7 +4455,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ServiceAccount",
         "operationId": "createCoreV1ServiceAccount",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4410,7 +4466,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part112,
+        "responses": part119,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4424,7 +4480,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ServiceAccount",
         "operationId": "deletecollectionCoreV1ServiceAccount",
-        "parameters": part114,
+        "parameters": part121,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4434,7 +4490,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part89,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4444,14 +4500,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token": {
-      "parameters": part90,
+      "parameters": part97,
       "post": {
         "tags": [
           "coreV1"
         ],
         "description": "post token of the specified ServiceAccount",
         "operationId": "createTokenCoreV1ServiceAccount",
-        "parameters": part98,
+        "parameters": part105,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4462,7 +4518,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part112,
+        "responses": part119,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4503,6 +4559,41 @@ export const openApiV3: Record<string, unknown> = {
             ]
           }
         }
+      },
+      "core.v1.AppArmorProfile": {
+        "description": "Defines a pod or container's AppArmor settings. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "type": {
+            "description": "Indicates which kind of AppArmor profile will be applied.",
+            "type": "string"
+          },
+          "localhostProfile": {
+            "description": "Indicates a profile loaded on the node that should be used.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "type"
+        ]
+      },
+      "core.v1.AttachedVolume": {
+        "description": "Describes a volume attached to a node. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the attached volume.",
+            "type": "string"
+          },
+          "devicePath": {
+            "description": "Represents the device path where the volume should be available.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name",
+          "devicePath"
+        ]
       },
       "core.v1.CSIPersistentVolumeSource": {
         "description": "Represents storage that is managed by an external CSI volume driver (Beta feature)",
@@ -4575,6 +4666,146 @@ export const openApiV3: Record<string, unknown> = {
         "required": [
           "driver",
           "volumeHandle"
+        ]
+      },
+      "core.v1.CSIVolumeSource": {
+        "description": "Represents a source location of a volume to mount, managed by an external CSI driver. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "driver": {
+            "description": "The name of the CSI driver that handles this volume.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "Specifies a read-only configuration for the volume.",
+            "type": "boolean"
+          },
+          "fsType": {
+            "description": "FsType to mount.",
+            "type": "string"
+          },
+          "volumeAttributes": {
+            "description": "Stores driver-specific properties that are passed to the CSI driver.",
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "nodePublishSecretRef": {
+            "description": "A reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LocalObjectReference"
+              }
+            ]
+          }
+        },
+        "required": [
+          "driver"
+        ]
+      },
+      "core.v1.Capabilities": {
+        "description": "Adds and removes POSIX capabilities from running containers. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "add": {
+            "description": "Added capabilities.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "drop": {
+            "description": "Removed capabilities.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
+      "core.v1.CephFSVolumeSource": {
+        "description": "Represents a Ceph Filesystem mount that lasts the lifetime of a pod Cephfs volumes do not support ownership management or SELinux relabeling. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "monitors": {
+            "description": "Required: Monitors is a collection of Ceph monitors More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "path": {
+            "description": "Optional: Used as the mounted root, rather than the full Ceph tree, default is /.",
+            "type": "string"
+          },
+          "user": {
+            "description": "Optional: User is the rados user name, default is admin More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it.",
+            "type": "string"
+          },
+          "secretFile": {
+            "description": "Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it.",
+            "type": "string"
+          },
+          "secretRef": {
+            "description": "Optional: SecretRef is reference to the authentication secret for User, default is empty.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LocalObjectReference"
+              }
+            ]
+          },
+          "readOnly": {
+            "description": "Optional: Defaults to false (read/write).",
+            "type": "boolean"
+          }
+        }
+      },
+      "core.v1.ClientIPConfig": {
+        "description": "Represents the configurations of Client IP based session affinity. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "timeoutSeconds": {
+            "description": "Specifies the seconds of ClientIP type session sticky time.",
+            "type": "integer",
+            "format": "int32"
+          }
+        }
+      },
+      "core.v1.ClusterTrustBundleProjection": {
+        "description": "Describes how to select a set of ClusterTrustBundle objects and project their contents into the pod filesystem. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Select a single ClusterTrustBundle by object name.",
+            "type": "string"
+          },
+          "signerName": {
+            "description": "Select all ClusterTrustBundles that match this signer name.",
+            "type": "string"
+          },
+          "labelSelector": {
+            "description": "Select all ClusterTrustBundles that match this label selector.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.LabelSelector"
+              }
+            ]
+          },
+          "optional": {
+            "description": "If true, don't block pod startup if the referenced ClusterTrustBundle(s) aren't available.",
+            "type": "boolean"
+          },
+          "path": {
+            "description": "Relative path from the volume root to write the bundle.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "path"
         ]
       },
       "core.v1.ConfigMap": {
@@ -4724,6 +4955,59 @@ export const openApiV3: Record<string, unknown> = {
           }
         ]
       },
+      "core.v1.ConfigMapNodeConfigSource": {
+        "description": "Contains the information to reference a ConfigMap as a config source for the Node. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "namespace": {
+            "description": "The metadata.namespace of the referenced ConfigMap.",
+            "type": "string"
+          },
+          "name": {
+            "description": "The metadata.name of the referenced ConfigMap.",
+            "type": "string"
+          },
+          "uid": {
+            "description": "The metadata.UID of the referenced ConfigMap.",
+            "type": "string"
+          },
+          "resourceVersion": {
+            "description": "The metadata.ResourceVersion of the referenced ConfigMap.",
+            "type": "string"
+          },
+          "kubeletConfigKey": {
+            "description": "Declares which key of the referenced ConfigMap corresponds to the KubeletConfiguration structure This field is required in all cases.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "namespace",
+          "name",
+          "kubeletConfigKey"
+        ]
+      },
+      "core.v1.ConfigMapProjection": {
+        "description": "Adapts a ConfigMap into a projected volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the referent.",
+            "type": "string"
+          },
+          "items": {
+            "description": "Items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.KeyToPath"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "optional": {
+            "description": "Optional specify whether the ConfigMap or its keys must be defined.",
+            "type": "boolean"
+          }
+        }
+      },
       "core.v1.ConfigMapVolumeSource": {
         "description": "A config map presented as files. Upstream Protobuf nests the embedded LocalObjectReference as field 1. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -4732,7 +5016,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the referent.",
             "type": "string"
           },
-          "items": part11,
+          "items": part14,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -4817,12 +5101,13 @@ export const openApiV3: Record<string, unknown> = {
             "x-kubernetes-patch-merge-key": "name"
           },
           "resources": {
-            "description": "Compute resources required by the container.",
+            "description": "Compute resources required by the container (a struct upstream, so always written).",
             "allOf": [
               {
                 "$ref": "#/components/schemas/core.v1.ResourceRequirements"
               }
-            ]
+            ],
+            "default": {}
           },
           "volumeMounts": {
             "description": "Pod volumes mounted into the container's filesystem.",
@@ -4869,6 +5154,73 @@ export const openApiV3: Record<string, unknown> = {
               "Never",
               "IfNotPresent"
             ]
+          },
+          "resizePolicy": {
+            "description": "Resources resize policy for the container.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.ContainerResizePolicy"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "restartPolicy": {
+            "description": "Defines the restart behavior of individual containers in a pod.",
+            "type": "string"
+          },
+          "volumeDevices": {
+            "description": "The list of block devices to be used by the container.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.VolumeDevice"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "devicePath"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "devicePath"
+          },
+          "lifecycle": {
+            "description": "Actions that the management system should take in response to container lifecycle events.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Lifecycle"
+              }
+            ]
+          },
+          "terminationMessagePath": {
+            "description": "Path at which the file the container's termination message is written to is mounted into its filesystem.",
+            "type": "string",
+            "default": "/dev/termination-log"
+          },
+          "terminationMessagePolicy": {
+            "description": "How the termination message is populated.",
+            "type": "string",
+            "default": "File",
+            "enum": [
+              "File",
+              "FallbackToLogsOnError"
+            ]
+          },
+          "securityContext": {
+            "description": "Defines the security options the container should be run with.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecurityContext"
+              }
+            ]
+          },
+          "stdin": {
+            "description": "Whether this container should allocate a buffer for stdin in the container runtime.",
+            "type": "boolean"
+          },
+          "stdinOnce": {
+            "description": "Whether the container runtime should close the stdin channel after it has been opened by a single attach.",
+            "type": "boolean"
+          },
+          "tty": {
+            "description": "Whether this container should allocate a TTY for itself, also requires 'stdin' to be true.",
+            "type": "boolean"
           }
         },
         "required": [
@@ -4935,6 +5287,24 @@ export const openApiV3: Record<string, unknown> = {
         },
         "required": [
           "containerPort"
+        ]
+      },
+      "core.v1.ContainerResizePolicy": {
+        "description": "Represents resource resize policy for the container. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "resourceName": {
+            "description": "Name of the resource to which this resource resize policy applies.",
+            "type": "string"
+          },
+          "restartPolicy": {
+            "description": "Restart policy to apply when specified resource is resized.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "resourceName",
+          "restartPolicy"
         ]
       },
       "core.v1.ContainerState": {
@@ -5088,6 +5458,43 @@ export const openApiV3: Record<string, unknown> = {
           "started": {
             "description": "Whether the container passed its startup probe.",
             "type": "boolean"
+          },
+          "allocatedResources": {
+            "description": "Represents the compute resources allocated for this container by the node.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "resources": {
+            "description": "Represents the compute resource requests and limits that have been successfully enacted on the running container after it has been started or has been successfully resized.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ResourceRequirements"
+              }
+            ]
+          },
+          "volumeMounts": {
+            "description": "Status of volume mounts.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.VolumeMountStatus"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "mountPath"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "mountPath"
           }
         },
         "required": [
@@ -5113,6 +5520,73 @@ export const openApiV3: Record<string, unknown> = {
         "required": [
           "Port"
         ]
+      },
+      "core.v1.DownwardAPIProjection": {
+        "description": "Represents downward API info for projecting into a projected volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "items": {
+            "description": "A list of DownwardAPIVolume file.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.DownwardAPIVolumeFile"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
+      "core.v1.DownwardAPIVolumeFile": {
+        "description": "Represents information to create the file containing the pod field. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "path": {
+            "description": "Required: Path is  the relative path name of the file to be created.",
+            "type": "string"
+          },
+          "fieldRef": {
+            "description": "Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ObjectFieldSelector"
+              }
+            ]
+          },
+          "resourceFieldRef": {
+            "description": "Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ResourceFieldSelector"
+              }
+            ]
+          },
+          "mode": {
+            "description": "Optional: mode bits used to set permissions on this file, must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.",
+            "type": "integer",
+            "format": "int32"
+          }
+        },
+        "required": [
+          "path"
+        ]
+      },
+      "core.v1.DownwardAPIVolumeSource": {
+        "description": "Represents a volume containing downward API info. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "items": {
+            "description": "A list of downward API volume file.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.DownwardAPIVolumeFile"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "defaultMode": {
+            "description": "Optional: mode bits to use on created files by default.",
+            "type": "integer",
+            "format": "int32"
+          }
+        }
       },
       "core.v1.EmptyDirVolumeSource": {
         "description": "An empty directory for a pod. Shape follows the real system (not shown in the spec).",
@@ -5420,6 +5894,20 @@ export const openApiV3: Record<string, unknown> = {
           }
         ]
       },
+      "core.v1.EphemeralVolumeSource": {
+        "description": "Represents an ephemeral volume that is handled by a normal storage driver. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "volumeClaimTemplate": {
+            "description": "Will be used to create a stand-alone PVC to provision the volume.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PersistentVolumeClaimTemplate"
+              }
+            ]
+          }
+        }
+      },
       "core.v1.Event": {
         "description": "Event is a report of something that happened in the cluster, about an involved object. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -5620,6 +6108,41 @@ export const openApiV3: Record<string, unknown> = {
           }
         }
       },
+      "core.v1.FCVolumeSource": {
+        "description": "Represents a Fibre Channel volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "targetWWNs": {
+            "description": "Optional: FC target worldwide names (WWNs).",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "lun": {
+            "description": "Optional: FC target lun number.",
+            "type": "integer",
+            "format": "int32"
+          },
+          "fsType": {
+            "description": "The filesystem type to mount.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "Optional: Defaults to false (read/write).",
+            "type": "boolean"
+          },
+          "wwids": {
+            "description": "Wwids Optional: FC volume world wide identifiers (wwids) Either wwids or combination of targetWWNs and lun must be set, but not both simultaneously.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
       "core.v1.GRPCAction": {
         "description": "A gRPC health check probe. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -5638,6 +6161,27 @@ export const openApiV3: Record<string, unknown> = {
         },
         "required": [
           "port"
+        ]
+      },
+      "core.v1.GitRepoVolumeSource": {
+        "description": "Represents a volume that is populated with the contents of a git repository. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "repository": {
+            "description": "The URL.",
+            "type": "string"
+          },
+          "revision": {
+            "description": "The commit hash for the specified revision.",
+            "type": "string"
+          },
+          "directory": {
+            "description": "The target directory name.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "repository"
         ]
       },
       "core.v1.HTTPGetAction": {
@@ -5704,6 +6248,40 @@ export const openApiV3: Record<string, unknown> = {
           "value"
         ]
       },
+      "core.v1.HostAlias": {
+        "description": "Holds the mapping between IP and hostnames that will be injected as an entry in the pod's hosts file. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "ip": {
+            "description": "Address of the host file entry.",
+            "type": "string"
+          },
+          "hostnames": {
+            "description": "Hostnames for the above IP address.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        },
+        "required": [
+          "ip"
+        ]
+      },
+      "core.v1.HostIP": {
+        "description": "Represents a single IP address allocated to the host. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "ip": {
+            "description": "The IP address assigned to the host.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "ip"
+        ]
+      },
       "core.v1.HostPathVolumeSource": {
         "description": "A host path mapped into a pod. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -5731,6 +6309,70 @@ export const openApiV3: Record<string, unknown> = {
           "path"
         ]
       },
+      "core.v1.ISCSIVolumeSource": {
+        "description": "Represents an ISCSI disk. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "targetPortal": {
+            "description": "ISCSI Target Portal.",
+            "type": "string"
+          },
+          "iqn": {
+            "description": "The target iSCSI Qualified Name.",
+            "type": "string"
+          },
+          "lun": {
+            "description": "Represents iSCSI Target Lun number.",
+            "type": "integer",
+            "format": "int32"
+          },
+          "iscsiInterface": {
+            "description": "The interface Name that uses an iSCSI transport.",
+            "type": "string"
+          },
+          "fsType": {
+            "description": "The filesystem type of the volume that you want to mount.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "ReadOnly here will force the ReadOnly setting in VolumeMounts.",
+            "type": "boolean"
+          },
+          "portals": {
+            "description": "The iSCSI Target Portal List.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "chapAuthDiscovery": {
+            "description": "ChapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication.",
+            "type": "boolean"
+          },
+          "chapAuthSession": {
+            "description": "ChapAuthSession defines whether support iSCSI Session CHAP authentication.",
+            "type": "boolean"
+          },
+          "secretRef": {
+            "description": "The CHAP Secret for iSCSI target and initiator authentication.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LocalObjectReference"
+              }
+            ]
+          },
+          "initiatorName": {
+            "description": "The custom iSCSI Initiator Name.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "targetPortal",
+          "iqn",
+          "lun"
+        ]
+      },
       "core.v1.KeyToPath": {
         "description": "Maps a key to a path within a volume. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -5755,6 +6397,66 @@ export const openApiV3: Record<string, unknown> = {
           "key",
           "path"
         ]
+      },
+      "core.v1.Lifecycle": {
+        "description": "Describes actions that the management system should take in response to container lifecycle events. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "postStart": {
+            "description": "Called immediately after a container is created.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LifecycleHandler"
+              }
+            ]
+          },
+          "preStop": {
+            "description": "Called immediately before a container is terminated due to an API request or management event such as liveness/startup probe failure, preemption, resource contention, etc.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LifecycleHandler"
+              }
+            ]
+          }
+        }
+      },
+      "core.v1.LifecycleHandler": {
+        "description": "Defines a specific action that should be taken in a lifecycle hook. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "exec": {
+            "description": "Specifies the action to take.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ExecAction"
+              }
+            ]
+          },
+          "httpGet": {
+            "description": "Specifies the http request to perform.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.HTTPGetAction"
+              }
+            ]
+          },
+          "tcpSocket": {
+            "description": "Not supported as a lifecycle handler; kept for backward compatibility.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.TCPSocketAction"
+              }
+            ]
+          },
+          "sleep": {
+            "description": "Represents the duration that the container should sleep before being terminated.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SleepAction"
+              }
+            ]
+          }
+        }
       },
       "core.v1.LimitRange": {
         "description": "LimitRange sets resource usage limits for each kind of resource in a Namespace.",
@@ -5965,6 +6667,18 @@ export const openApiV3: Record<string, unknown> = {
           "hostname": {
             "description": "Host name of a DNS-based ingress point.",
             "type": "string"
+          },
+          "ipMode": {
+            "description": "Specifies how the load-balancer IP behaves, and may only be specified when the ip field is specified.",
+            "type": "string"
+          },
+          "ports": {
+            "description": "A list of records of service ports If used, every port defined in the service should have an entry in it.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.PortStatus"
+            },
+            "x-kubernetes-list-type": "atomic"
           }
         }
       },
@@ -6353,6 +7067,54 @@ export const openApiV3: Record<string, unknown> = {
           "status"
         ]
       },
+      "core.v1.NodeConfigSource": {
+        "description": "Specifies a source of node configuration. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "configMap": {
+            "description": "A reference to a Node's ConfigMap.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ConfigMapNodeConfigSource"
+              }
+            ]
+          }
+        }
+      },
+      "core.v1.NodeConfigStatus": {
+        "description": "Describes the status of the config assigned by Node.Spec.ConfigSource. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "assigned": {
+            "description": "Reports the checkpointed config the node will try to use.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.NodeConfigSource"
+              }
+            ]
+          },
+          "active": {
+            "description": "Reports the checkpointed config the node is actively using.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.NodeConfigSource"
+              }
+            ]
+          },
+          "lastKnownGood": {
+            "description": "Reports the checkpointed config the node will fall back to when it encounters an error attempting to use the Assigned config.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.NodeConfigSource"
+              }
+            ]
+          },
+          "error": {
+            "description": "Describes any problems reconciling the Spec.ConfigSource to the Active config.",
+            "type": "string"
+          }
+        }
+      },
       "core.v1.NodeDaemonEndpoints": {
         "description": "Ports opened by daemons on a node. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -6405,6 +7167,37 @@ export const openApiV3: Record<string, unknown> = {
             "kind": "NodeList"
           }
         ]
+      },
+      "core.v1.NodeRuntimeHandler": {
+        "description": "A set of runtime handler information. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Runtime handler name.",
+            "type": "string"
+          },
+          "features": {
+            "description": "Supported features.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.NodeRuntimeHandlerFeatures"
+              }
+            ]
+          }
+        },
+        "required": [
+          "name"
+        ]
+      },
+      "core.v1.NodeRuntimeHandlerFeatures": {
+        "description": "A set of runtime features. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "recursiveReadOnlyMounts": {
+            "description": "Set to true if the runtime handler supports RecursiveReadOnlyMounts.",
+            "type": "boolean"
+          }
+        }
       },
       "core.v1.NodeSelector": {
         "description": "The OR of node selector terms. Shape follows the real system (not shown in the spec).",
@@ -6520,6 +7313,18 @@ export const openApiV3: Record<string, unknown> = {
               "$ref": "#/components/schemas/core.v1.Taint"
             },
             "x-kubernetes-list-type": "atomic"
+          },
+          "configSource": {
+            "description": "Deprecated: Previously used to specify the source of the node's configuration for the DynamicKubeletConfig feature.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.NodeConfigSource"
+              }
+            ]
+          },
+          "externalID": {
+            "description": "The node's ID in the cloud provider; not all kubelets set it (use providerID).",
+            "type": "string"
           }
         },
         "x-kubernetes-validations": [
@@ -6621,6 +7426,38 @@ export const openApiV3: Record<string, unknown> = {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/core.v1.ContainerImage"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "volumesInUse": {
+            "description": "List of attachable volumes in use (mounted) by the node.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "volumesAttached": {
+            "description": "List of volumes that are attached to the node.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.AttachedVolume"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "config": {
+            "description": "Status of the config assigned to the node via the dynamic Kubelet config feature.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.NodeConfigStatus"
+              }
+            ]
+          },
+          "runtimeHandlers": {
+            "description": "The available runtime handlers.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.NodeRuntimeHandler"
             },
             "x-kubernetes-list-type": "atomic"
           }
@@ -7099,6 +7936,31 @@ export const openApiV3: Record<string, unknown> = {
           }
         }
       },
+      "core.v1.PersistentVolumeClaimTemplate": {
+        "description": "Used to produce PersistentVolumeClaim objects as part of an EphemeralVolumeSource. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "metadata": {
+            "description": "May contain labels and annotations that will be copied into the PVC when creating it.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "spec": {
+            "description": "The specification for the PersistentVolumeClaim.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PersistentVolumeClaimSpec"
+              }
+            ]
+          }
+        },
+        "required": [
+          "spec"
+        ]
+      },
       "core.v1.PersistentVolumeClaimVolumeSource": {
         "description": "A reference to a persistent volume claim in the pod's namespace. Shape follows the real system (not shown in the spec).",
         "type": "object",
@@ -7159,7 +8021,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "The source of a persistent volume; exactly one member is set. Limited to the common sources (hostPath, nfs, local, csi); upstream numbers are kept.",
         "type": "object",
         "properties": {
-          "hostPath": part7,
+          "hostPath": part10,
           "nfs": {
             "description": "nfs represents an NFS mount on the host. Provisioned by an admin.",
             "allOf": [
@@ -7176,14 +8038,14 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "csi": part8
+          "csi": part11
         }
       },
       "core.v1.PersistentVolumeSpec": {
         "description": "PersistentVolumeSpec is the specification of a persistent volume.",
         "type": "object",
         "properties": {
-          "hostPath": part7,
+          "hostPath": part10,
           "nfs": {
             "description": "nfs represents an NFS mount on the host. Provisioned by an admin.",
             "allOf": [
@@ -7200,7 +8062,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "csi": part8,
+          "csi": part11,
           "capacity": {
             "description": "capacity is the description of the persistent volume's resources and capacity.",
             "type": "object",
@@ -7381,7 +8243,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAffinity": {
         "description": "Inter-pod affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part93
+        "properties": part100
       },
       "core.v1.PodAffinityTerm": {
         "description": "A set of pods, by label selector and namespaces, co-located per a topology key. Shape follows the real system (not shown in the spec).",
@@ -7415,7 +8277,9 @@ export const openApiV3: Record<string, unknown> = {
                 "$ref": "#/components/schemas/meta.svc.io.v1.LabelSelector"
               }
             ]
-          }
+          },
+          "matchLabelKeys": part9,
+          "mismatchLabelKeys": part9
         },
         "required": [
           "topologyKey"
@@ -7424,7 +8288,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAntiAffinity": {
         "description": "Inter-pod anti-affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part93
+        "properties": part100
       },
       "core.v1.PodCondition": {
         "description": "One condition of a pod. Shape follows the real system (not shown in the spec).",
@@ -7466,6 +8330,50 @@ export const openApiV3: Record<string, unknown> = {
           "type",
           "status"
         ]
+      },
+      "core.v1.PodDNSConfig": {
+        "description": "Defines the DNS parameters of a pod in addition to those generated from DNSPolicy. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "nameservers": {
+            "description": "A list of DNS name server IP addresses.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "searches": {
+            "description": "A list of DNS search domains for host-name lookup.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "options": {
+            "description": "A list of DNS resolver options.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.PodDNSConfigOption"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
+      "core.v1.PodDNSConfigOption": {
+        "description": "Defines DNS resolver options of a pod. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the DNS resolver option.",
+            "type": "string"
+          },
+          "value": {
+            "description": "Value of the DNS resolver option.",
+            "type": "string"
+          }
+        }
       },
       "core.v1.PodIP": {
         "description": "One IP address allocated to a pod. Shape follows the real system (not shown in the spec).",
@@ -7518,6 +8426,123 @@ export const openApiV3: Record<string, unknown> = {
             "kind": "PodList"
           }
         ]
+      },
+      "core.v1.PodOS": {
+        "description": "Defines the OS parameters of a pod. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "The name of the operating system.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
+        ]
+      },
+      "core.v1.PodReadinessGate": {
+        "description": "Contains the reference to a pod condition. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "conditionType": {
+            "description": "Refers to a condition in the pod's condition list with matching type.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "conditionType"
+        ]
+      },
+      "core.v1.PodSchedulingGate": {
+        "description": "Associated to a Pod to guard its scheduling. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the scheduling gate.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
+        ]
+      },
+      "core.v1.PodSecurityContext": {
+        "description": "Holds pod-level security attributes and common container settings. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "seLinuxOptions": {
+            "description": "The SELinux context to be applied to all containers.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SELinuxOptions"
+              }
+            ]
+          },
+          "windowsOptions": {
+            "description": "The Windows specific settings applied to all containers.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.WindowsSecurityContextOptions"
+              }
+            ]
+          },
+          "runAsUser": {
+            "description": "The UID to run the entrypoint of the container process.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "runAsGroup": {
+            "description": "The GID to run the entrypoint of the container process.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "runAsNonRoot": {
+            "description": "Indicates that the container must run as a non-root user.",
+            "type": "boolean"
+          },
+          "supplementalGroups": {
+            "description": "A list of groups applied to the first process run in each container, in addition to the container's primary GID, the fsGroup (if specified), and group memberships defined in the container image for the uid of the container process.",
+            "type": "array",
+            "items": {
+              "type": "integer",
+              "format": "int64"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "fsGroup": {
+            "description": "A special supplemental group that applies to all containers in a pod.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "sysctls": {
+            "description": "Sysctls hold a list of namespaced sysctls used for the pod.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.Sysctl"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "fsGroupChangePolicy": {
+            "description": "Defines behavior of changing ownership and permission of the volume before being exposed inside Pod.",
+            "type": "string"
+          },
+          "seccompProfile": {
+            "description": "The seccomp options to use by the containers in this pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SeccompProfile"
+              }
+            ]
+          },
+          "appArmorProfile": {
+            "description": "The AppArmor options to use by the containers in this pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.AppArmorProfile"
+              }
+            ]
+          }
+        }
       },
       "core.v1.PodSpec": {
         "description": "Description of a pod: its containers, volumes and scheduling constraints. Shape follows the real system (not shown in the spec), reduced to the commonly used fields.",
@@ -7685,6 +8710,117 @@ export const openApiV3: Record<string, unknown> = {
             ],
             "x-kubernetes-patch-strategy": "merge",
             "x-kubernetes-patch-merge-key": "topologyKey"
+          },
+          "serviceAccount": {
+            "description": "A deprecated alias for ServiceAccountName.",
+            "type": "string"
+          },
+          "hostPID": {
+            "description": "Use the host's pid namespace.",
+            "type": "boolean"
+          },
+          "hostIPC": {
+            "description": "Use the host's ipc namespace.",
+            "type": "boolean"
+          },
+          "shareProcessNamespace": {
+            "description": "Share a single process namespace between all of the containers in a pod.",
+            "type": "boolean"
+          },
+          "securityContext": {
+            "description": "Holds pod-level security attributes and common container settings; empty when unset.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PodSecurityContext"
+              }
+            ],
+            "default": {}
+          },
+          "hostAliases": {
+            "description": "An optional list of hosts and IPs that will be injected into the pod's hosts file if specified.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.HostAlias"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "ip"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "ip"
+          },
+          "dnsConfig": {
+            "description": "Specifies the DNS parameters of a pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PodDNSConfig"
+              }
+            ]
+          },
+          "readinessGates": {
+            "description": "If specified, all readiness gates will be evaluated for pod readiness.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.PodReadinessGate"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "runtimeClassName": {
+            "description": "Refers to a RuntimeClass object in the node.k8s.io group, which should be used to run this pod.",
+            "type": "string"
+          },
+          "enableServiceLinks": {
+            "description": "Indicates whether information about services should be injected into pod's environment variables, matching the syntax of Docker links.",
+            "type": "boolean"
+          },
+          "preemptionPolicy": {
+            "description": "The Policy for preempting pods with lower priority.",
+            "type": "string"
+          },
+          "overhead": {
+            "description": "Represents the resource overhead associated with running a pod for a given RuntimeClass.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "setHostnameAsFQDN": {
+            "description": "If true the pod's hostname will be configured as the pod's FQDN, rather than the leaf name (the default).",
+            "type": "boolean"
+          },
+          "os": {
+            "description": "Specifies the OS of the containers in the pod.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PodOS"
+              }
+            ]
+          },
+          "hostUsers": {
+            "description": "Use the host's user namespace.",
+            "type": "boolean"
+          },
+          "schedulingGates": {
+            "description": "An opaque list of values that if specified will block scheduling the pod.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.PodSchedulingGate"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "name"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "name"
           }
         },
         "required": [
@@ -7788,6 +8924,20 @@ export const openApiV3: Record<string, unknown> = {
               "Burstable",
               "BestEffort"
             ]
+          },
+          "hostIPs": {
+            "description": "Holds the IP addresses allocated to the host.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.HostIP"
+            },
+            "x-kubernetes-list-type": "atomic",
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "ip"
+          },
+          "resize": {
+            "description": "Status of resources resize desired for pod's containers.",
+            "type": "string"
           }
         },
         "x-kubernetes-validations": [
@@ -7818,6 +8968,29 @@ export const openApiV3: Record<string, unknown> = {
             ]
           }
         }
+      },
+      "core.v1.PortStatus": {
+        "description": ". Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "port": {
+            "description": "The port number of the service port of which status is recorded here.",
+            "type": "integer",
+            "format": "int32"
+          },
+          "protocol": {
+            "description": "The protocol of the service port of which status is recorded here The supported values are: \"TCP\", \"UDP\", \"SCTP\".",
+            "type": "string"
+          },
+          "error": {
+            "description": "To record the problem with the service port The format of the error shall comply with the following rules: - built-in error values shall be specified in this file and those shall use CamelCase names - cloud provider specific error values must have names that comply with the format foo.example.com/CamelCase.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "port",
+          "protocol"
+        ]
       },
       "core.v1.PreferredSchedulingTerm": {
         "description": "A weighted node selector term. Shape follows the real system (not shown in the spec).",
@@ -7965,6 +9138,74 @@ export const openApiV3: Record<string, unknown> = {
             ]
           }
         }
+      },
+      "core.v1.ProjectedVolumeSource": {
+        "description": "Represents a projected volume source. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "sources": {
+            "description": "The list of volume projections.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.VolumeProjection"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "defaultMode": {
+            "description": "The mode bits used to set permissions on created files by default.",
+            "type": "integer",
+            "format": "int32"
+          }
+        }
+      },
+      "core.v1.RBDVolumeSource": {
+        "description": "Represents a Rados Block Device mount that lasts the lifetime of a pod. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "monitors": {
+            "description": "Monitors is a collection of Ceph monitors.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "image": {
+            "description": "Image is the rados image name.",
+            "type": "string"
+          },
+          "fsType": {
+            "description": "The filesystem type of the volume that you want to mount.",
+            "type": "string"
+          },
+          "pool": {
+            "description": "Pool is the rados pool name.",
+            "type": "string"
+          },
+          "user": {
+            "description": "User is the rados user name.",
+            "type": "string"
+          },
+          "keyring": {
+            "description": "The path to key ring for RBDUser.",
+            "type": "string"
+          },
+          "secretRef": {
+            "description": "Name of the authentication secret for RBDUser.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LocalObjectReference"
+              }
+            ]
+          },
+          "readOnly": {
+            "description": "ReadOnly here will force the ReadOnly setting in VolumeMounts.",
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "image"
+        ]
       },
       "core.v1.ReplicationController": {
         "description": "ReplicationController represents the configuration of a replication controller.",
@@ -8171,6 +9412,19 @@ export const openApiV3: Record<string, unknown> = {
             "x-kubernetes-patch-merge-key": "type"
           }
         }
+      },
+      "core.v1.ResourceClaim": {
+        "description": "References one entry in PodSpec.ResourceClaims. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name must match the name of one entry in pod.spec.resourceClaims of the Pod where this field is used.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
+        ]
       },
       "core.v1.ResourceFieldSelector": {
         "description": "Selects a resource limit or request of a container. Shape follows the real system (not shown in the spec).",
@@ -8412,6 +9666,39 @@ export const openApiV3: Record<string, unknown> = {
                 }
               ]
             }
+          },
+          "claims": {
+            "description": "Lists the names of resources, defined in spec.resourceClaims, that are used by this container.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.ResourceClaim"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "name"
+            ]
+          }
+        }
+      },
+      "core.v1.SELinuxOptions": {
+        "description": "The labels to be applied to the container. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "user": {
+            "description": "A SELinux user label that applies to the container.",
+            "type": "string"
+          },
+          "role": {
+            "description": "A SELinux role label that applies to the container.",
+            "type": "string"
+          },
+          "type": {
+            "description": "A SELinux type label that applies to the container.",
+            "type": "string"
+          },
+          "level": {
+            "description": "SELinux level label that applies to the container.",
+            "type": "string"
           }
         }
       },
@@ -8467,6 +9754,23 @@ export const openApiV3: Record<string, unknown> = {
         "required": [
           "scopeName",
           "operator"
+        ]
+      },
+      "core.v1.SeccompProfile": {
+        "description": "Defines a pod/container's seccomp profile settings. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "type": {
+            "description": "Indicates which kind of seccomp profile will be applied.",
+            "type": "string"
+          },
+          "localhostProfile": {
+            "description": "Indicates a profile defined in a file on the node should be used.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "type"
         ]
       },
       "core.v1.Secret": {
@@ -8615,6 +9919,28 @@ export const openApiV3: Record<string, unknown> = {
           }
         ]
       },
+      "core.v1.SecretProjection": {
+        "description": "Adapts a secret into a projected volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the referent.",
+            "type": "string"
+          },
+          "items": {
+            "description": "Items if unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.KeyToPath"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "optional": {
+            "description": "Optional field specify whether the Secret or its key must be defined.",
+            "type": "boolean"
+          }
+        }
+      },
       "core.v1.SecretReference": {
         "description": "SecretReference represents a Secret Reference. It has enough information to retrieve secret in any namespace",
         "type": "object",
@@ -8637,7 +9963,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the secret in the pod's namespace.",
             "type": "string"
           },
-          "items": part11,
+          "items": part14,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -8649,6 +9975,82 @@ export const openApiV3: Record<string, unknown> = {
           "optional": {
             "description": "Whether the secret or its keys may be missing.",
             "type": "boolean"
+          }
+        }
+      },
+      "core.v1.SecurityContext": {
+        "description": "Holds security configuration that will be applied to a container. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "capabilities": {
+            "description": "The capabilities to add/drop when running containers.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Capabilities"
+              }
+            ]
+          },
+          "privileged": {
+            "description": "Run container in privileged mode.",
+            "type": "boolean"
+          },
+          "seLinuxOptions": {
+            "description": "The SELinux context to be applied to the container.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SELinuxOptions"
+              }
+            ]
+          },
+          "windowsOptions": {
+            "description": "The Windows specific settings applied to all containers.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.WindowsSecurityContextOptions"
+              }
+            ]
+          },
+          "runAsUser": {
+            "description": "The UID to run the entrypoint of the container process.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "runAsGroup": {
+            "description": "The GID to run the entrypoint of the container process.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "runAsNonRoot": {
+            "description": "Indicates that the container must run as a non-root user.",
+            "type": "boolean"
+          },
+          "readOnlyRootFilesystem": {
+            "description": "Whether this container has a read-only root filesystem.",
+            "type": "boolean"
+          },
+          "allowPrivilegeEscalation": {
+            "description": "Controls whether a process can gain more privileges than its parent process.",
+            "type": "boolean"
+          },
+          "procMount": {
+            "description": "Denotes the type of proc mount to use for the containers.",
+            "type": "string"
+          },
+          "seccompProfile": {
+            "description": "The seccomp options to use by this container.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SeccompProfile"
+              }
+            ]
+          },
+          "appArmorProfile": {
+            "description": "The AppArmor options to use by this container.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.AppArmorProfile"
+              }
+            ]
           }
         }
       },
@@ -8801,6 +10203,28 @@ export const openApiV3: Record<string, unknown> = {
             "version": "v1",
             "kind": "ServiceAccountList"
           }
+        ]
+      },
+      "core.v1.ServiceAccountTokenProjection": {
+        "description": "Represents a projected service account token volume. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "audience": {
+            "description": "The intended audience of the token.",
+            "type": "string"
+          },
+          "expirationSeconds": {
+            "description": "The requested duration of validity of the service account token.",
+            "type": "integer",
+            "format": "int64"
+          },
+          "path": {
+            "description": "The path relative to the mount point of the file to project the token into.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "path"
         ]
       },
       "core.v1.ServiceList": {
@@ -9015,6 +10439,35 @@ export const openApiV3: Record<string, unknown> = {
               "Cluster",
               "Local"
             ]
+          },
+          "loadBalancerIP": {
+            "description": "Only applies to Service Type: LoadBalancer.",
+            "type": "string"
+          },
+          "healthCheckNodePort": {
+            "description": "Specifies the healthcheck nodePort for the service.",
+            "type": "integer",
+            "format": "int32"
+          },
+          "sessionAffinityConfig": {
+            "description": "Contains the configurations of session affinity.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SessionAffinityConfig"
+              }
+            ]
+          },
+          "allocateLoadBalancerNodePorts": {
+            "description": "Defines if NodePorts will be automatically allocated for services with type LoadBalancer.",
+            "type": "boolean"
+          },
+          "loadBalancerClass": {
+            "description": "The class of the load balancer implementation this Service belongs to.",
+            "type": "string"
+          },
+          "trafficDistribution": {
+            "description": "Offers a way to express preferences for how traffic is distributed to Service endpoints.",
+            "type": "string"
           }
         },
         "x-kubernetes-validations": [
@@ -9063,6 +10516,52 @@ export const openApiV3: Record<string, unknown> = {
             "x-kubernetes-patch-merge-key": "type"
           }
         }
+      },
+      "core.v1.SessionAffinityConfig": {
+        "description": "Represents the configurations of session affinity. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "clientIP": {
+            "description": "Contains the configurations of Client IP based session affinity.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ClientIPConfig"
+              }
+            ]
+          }
+        }
+      },
+      "core.v1.SleepAction": {
+        "description": "Describes a \"sleep\" action. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "seconds": {
+            "description": "The number of seconds to sleep.",
+            "type": "integer",
+            "format": "int64"
+          }
+        },
+        "required": [
+          "seconds"
+        ]
+      },
+      "core.v1.Sysctl": {
+        "description": "Defines a kernel parameter to be set. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of a property to set.",
+            "type": "string"
+          },
+          "value": {
+            "description": "Value of a property to set.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name",
+          "value"
+        ]
       },
       "core.v1.TCPSocketAction": {
         "description": "A TCP connection probe. Shape follows the real system (not shown in the spec).",
@@ -9282,7 +10781,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "TypedLocalObjectReference contains enough information to let you locate the typed referenced object inside the same namespace.",
         "type": "object",
         "properties": {
-          "apiGroup": part6,
+          "apiGroup": part8,
           "kind": {
             "description": "Kind is the type of resource being referenced",
             "type": "string"
@@ -9300,7 +10799,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.TypedObjectReference": {
         "type": "object",
         "properties": {
-          "apiGroup": part6,
+          "apiGroup": part8,
           "kind": {
             "description": "Kind is the type of resource being referenced",
             "type": "string"
@@ -9363,6 +10862,44 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
+          "gitRepo": {
+            "description": "Represents a git repository at a particular revision.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.GitRepoVolumeSource"
+              }
+            ]
+          },
+          "iscsi": part19,
+          "rbd": part1,
+          "cephfs": {
+            "description": "Represents a Ceph FS mount on the host that shares a pod's lifetime.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.CephFSVolumeSource"
+              }
+            ]
+          },
+          "downwardAPI": part2,
+          "fc": part18,
+          "projected": {
+            "description": "Items for all in one resources secrets, configmaps, and downward API.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ProjectedVolumeSource"
+              }
+            ]
+          },
+          "csi": part21,
+          "ephemeral": {
+            "description": "Represents a volume that is handled by a cluster storage driver.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.EphemeralVolumeSource"
+              }
+            ]
+          },
+          "nfs": part22,
           "name": {
             "description": "Name of the volume, a DNS label unique within the pod.",
             "type": "string",
@@ -9378,6 +10915,24 @@ export const openApiV3: Record<string, unknown> = {
             "rule": "(has(self.hostPath) ? 1 : 0) + (has(self.emptyDir) ? 1 : 0) + (has(self.secret) ? 1 : 0) + (has(self.persistentVolumeClaim) ? 1 : 0) + (has(self.configMap) ? 1 : 0) <= 1",
             "message": "only one volume source may be set"
           }
+        ]
+      },
+      "core.v1.VolumeDevice": {
+        "description": "Describes a mapping of a raw block device within a container. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name must match the name of a persistentVolumeClaim in the pod.",
+            "type": "string"
+          },
+          "devicePath": {
+            "description": "The path inside of the container that the device will be mapped to.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name",
+          "devicePath"
         ]
       },
       "core.v1.VolumeMount": {
@@ -9413,6 +10968,10 @@ export const openApiV3: Record<string, unknown> = {
           "subPathExpr": {
             "description": "Like subPath, with `$(VAR_NAME)` references expanded from the container's environment.",
             "type": "string"
+          },
+          "recursiveReadOnly": {
+            "description": "Specifies whether read-only mounts should be handled recursively.",
+            "type": "string"
           }
         },
         "required": [
@@ -9426,6 +10985,32 @@ export const openApiV3: Record<string, unknown> = {
           }
         ]
       },
+      "core.v1.VolumeMountStatus": {
+        "description": "Shows status of volume mounts. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Corresponds to the name of the original VolumeMount.",
+            "type": "string"
+          },
+          "mountPath": {
+            "description": "Corresponds to the original VolumeMount.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "Corresponds to the original VolumeMount.",
+            "type": "boolean"
+          },
+          "recursiveReadOnly": {
+            "description": "RecursiveReadOnly must be set to Disabled, Enabled, or unspecified (for non-readonly mounts).",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name",
+          "mountPath"
+        ]
+      },
       "core.v1.VolumeNodeAffinity": {
         "description": "VolumeNodeAffinity defines constraints that limit what nodes this volume can be accessed from.",
         "type": "object",
@@ -9435,6 +11020,52 @@ export const openApiV3: Record<string, unknown> = {
             "allOf": [
               {
                 "$ref": "#/components/schemas/core.v1.NodeSelector"
+              }
+            ]
+          }
+        }
+      },
+      "core.v1.VolumeProjection": {
+        "description": "Projection that may be projected along with other supported volume types. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "secret": {
+            "description": "Secret information about the secret data to project.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecretProjection"
+              }
+            ]
+          },
+          "downwardAPI": {
+            "description": "DownwardAPI information about the downwardAPI data to project.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.DownwardAPIProjection"
+              }
+            ]
+          },
+          "configMap": {
+            "description": "ConfigMap information about the configMap data to project.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ConfigMapProjection"
+              }
+            ]
+          },
+          "serviceAccountToken": {
+            "description": "Information about the serviceAccountToken data to project.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ServiceAccountTokenProjection"
+              }
+            ]
+          },
+          "clusterTrustBundle": {
+            "description": "Allows a pod to access the `.spec.trustBundle` field of ClusterTrustBundle objects in an auto-updating file.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ClusterTrustBundleProjection"
               }
             ]
           }
@@ -9521,7 +11152,45 @@ export const openApiV3: Record<string, unknown> = {
                 "$ref": "#/components/schemas/core.v1.ConfigMapVolumeSource"
               }
             ]
-          }
+          },
+          "gitRepo": {
+            "description": "Represents a git repository at a particular revision.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.GitRepoVolumeSource"
+              }
+            ]
+          },
+          "iscsi": part19,
+          "rbd": part1,
+          "cephfs": {
+            "description": "Represents a Ceph FS mount on the host that shares a pod's lifetime.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.CephFSVolumeSource"
+              }
+            ]
+          },
+          "downwardAPI": part2,
+          "fc": part18,
+          "projected": {
+            "description": "Items for all in one resources secrets, configmaps, and downward API.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ProjectedVolumeSource"
+              }
+            ]
+          },
+          "csi": part21,
+          "ephemeral": {
+            "description": "Represents a volume that is handled by a cluster storage driver.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.EphemeralVolumeSource"
+              }
+            ]
+          },
+          "nfs": part22
         }
       },
       "core.v1.WeightedPodAffinityTerm": {
@@ -9548,6 +11217,28 @@ export const openApiV3: Record<string, unknown> = {
           "weight",
           "podAffinityTerm"
         ]
+      },
+      "core.v1.WindowsSecurityContextOptions": {
+        "description": "WindowsSecurityContextOptions contain Windows-specific options and credentials. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "gmsaCredentialSpecName": {
+            "description": "The name of the GMSA credential spec to use.",
+            "type": "string"
+          },
+          "gmsaCredentialSpec": {
+            "description": "Where the GMSA admission webhook (https://github.com/kubernetes-sigs/windows-gmsa) inlines the contents of the GMSA credential spec named by the GMSACredentialSpecName field.",
+            "type": "string"
+          },
+          "runAsUserName": {
+            "description": "The UserName in Windows to run the entrypoint of the container process.",
+            "type": "string"
+          },
+          "hostProcess": {
+            "description": "Determines if a container should be run as a 'Host Process' container.",
+            "type": "boolean"
+          }
+        }
       },
       "meta.svc.io.v1.Condition": {
         "description": "Condition describes one aspect of the current state of a resource, for use in `.status.conditions`.",

@@ -2,7 +2,7 @@
 // Source: schemas/core/v1.yaml
 
 import type { ProtobufPackage } from '../../../runtime/codec/index.js';
-import { ConfigMapEnvSourceSchema, ConfigMapKeySelectorSchema, ConfigMapListSchema, ConfigMapSchema, ConfigMapVolumeSourceSchema, EndpointsListSchema, EndpointsSchema, EventListSchema, EventSchema, LimitRangeListSchema, LimitRangeSchema, LocalObjectReferenceSchema, NamespaceListSchema, NamespaceSchema, NodeListSchema, NodeSchema, PersistentVolumeClaimListSchema, PersistentVolumeClaimSchema, PersistentVolumeListSchema, PersistentVolumeSchema, PersistentVolumeSourceSchema, PersistentVolumeSpecSchema, PodListSchema, PodSchema, ProbeHandlerSchema, ProbeSchema, ReplicationControllerListSchema, ReplicationControllerSchema, ResourceQuotaListSchema, ResourceQuotaSchema, SecretEnvSourceSchema, SecretKeySelectorSchema, SecretListSchema, SecretSchema, ServiceAccountListSchema, ServiceAccountSchema, ServiceListSchema, ServiceSchema, VolumeSchema, VolumeSourceSchema } from './schema.js';
+import { ConfigMapEnvSourceSchema, ConfigMapKeySelectorSchema, ConfigMapListSchema, ConfigMapProjectionSchema, ConfigMapSchema, ConfigMapVolumeSourceSchema, EndpointsListSchema, EndpointsSchema, EventListSchema, EventSchema, LimitRangeListSchema, LimitRangeSchema, LocalObjectReferenceSchema, NamespaceListSchema, NamespaceSchema, NodeListSchema, NodeSchema, PersistentVolumeClaimListSchema, PersistentVolumeClaimSchema, PersistentVolumeListSchema, PersistentVolumeSchema, PersistentVolumeSourceSchema, PersistentVolumeSpecSchema, PodListSchema, PodSchema, ProbeHandlerSchema, ProbeSchema, ReplicationControllerListSchema, ReplicationControllerSchema, ResourceQuotaListSchema, ResourceQuotaSchema, SecretEnvSourceSchema, SecretKeySelectorSchema, SecretListSchema, SecretProjectionSchema, SecretSchema, ServiceAccountListSchema, ServiceAccountSchema, ServiceListSchema, ServiceSchema, VolumeSchema, VolumeSourceSchema } from './schema.js';
 
 /** Protobuf messages of the core group v1: package `svc.io.api.core.v1` in `core/v1/generated.proto`. */
 export const coreV1Protobuf: ProtobufPackage = {
@@ -41,11 +41,13 @@ export const coreV1Protobuf: ProtobufPackage = {
   embedded: [
     { owner: ConfigMapEnvSourceSchema, number: 1, type: LocalObjectReferenceSchema },
     { owner: ConfigMapKeySelectorSchema, number: 1, type: LocalObjectReferenceSchema },
+    { owner: ConfigMapProjectionSchema, number: 1, type: LocalObjectReferenceSchema },
     { owner: ConfigMapVolumeSourceSchema, number: 1, type: LocalObjectReferenceSchema },
     { owner: PersistentVolumeSpecSchema, number: 2, type: PersistentVolumeSourceSchema },
     { owner: ProbeSchema, number: 1, type: ProbeHandlerSchema },
     { owner: SecretEnvSourceSchema, number: 1, type: LocalObjectReferenceSchema },
     { owner: SecretKeySelectorSchema, number: 1, type: LocalObjectReferenceSchema },
+    { owner: SecretProjectionSchema, number: 1, type: LocalObjectReferenceSchema },
     { owner: VolumeSchema, number: 2, type: VolumeSourceSchema },
   ],
 };

@@ -15,6 +15,26 @@ export const AffinitySchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link AppArmorProfile} (schemas/core/v1.yaml .definitions.AppArmorProfile). */
+export const AppArmorProfileSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.AppArmorProfile',
+  fields: [
+    { name: 'type', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'localhostProfile', schema: { type: 'string' }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link AttachedVolume} (schemas/core/v1.yaml .definitions.AttachedVolume). */
+export const AttachedVolumeSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.AttachedVolume',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'devicePath', schema: { type: 'string' }, required: true, proto: 2 },
+  ],
+};
+
 /** Schema descriptor of {@link CSIPersistentVolumeSource} (schemas/core/v1.yaml .definitions.CSIPersistentVolumeSource). */
 export const CSIPersistentVolumeSourceSchema: ObjectSchema = {
   type: 'object',
@@ -22,8 +42,8 @@ export const CSIPersistentVolumeSourceSchema: ObjectSchema = {
   fields: [
     { name: 'driver', schema: { type: 'string' }, required: true, proto: 1 },
     { name: 'volumeHandle', schema: { type: 'string' }, required: true, proto: 2 },
-    { name: 'readOnly', schema: { type: 'boolean' }, proto: 3 },
-    { name: 'fsType', schema: { type: 'string' }, proto: 4 },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 3, zeroIsUnset: true },
+    { name: 'fsType', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
     { name: 'volumeAttributes', schema: { type: 'map', values: { type: 'string' } }, proto: 5 },
     {
       name: 'controllerPublishSecretRef',
@@ -46,6 +66,73 @@ export const CSIPersistentVolumeSourceSchema: ObjectSchema = {
       schema: { type: 'ref', ref: () => SecretReferenceSchema },
       proto: 10,
     },
+  ],
+};
+
+/** Schema descriptor of {@link CSIVolumeSource} (schemas/core/v1.yaml .definitions.CSIVolumeSource). */
+export const CSIVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.CSIVolumeSource',
+  fields: [
+    { name: 'driver', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 2 },
+    { name: 'fsType', schema: { type: 'string' }, proto: 3 },
+    { name: 'volumeAttributes', schema: { type: 'map', values: { type: 'string' } }, proto: 4 },
+    {
+      name: 'nodePublishSecretRef',
+      schema: { type: 'ref', ref: () => LocalObjectReferenceSchema },
+      proto: 5,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link Capabilities} (schemas/core/v1.yaml .definitions.Capabilities). */
+export const CapabilitiesSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.Capabilities',
+  fields: [
+    { name: 'add', schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' }, proto: 1 },
+    { name: 'drop', schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link CephFSVolumeSource} (schemas/core/v1.yaml .definitions.CephFSVolumeSource). */
+export const CephFSVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.CephFSVolumeSource',
+  fields: [
+    {
+      name: 'monitors',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 1,
+    },
+    { name: 'path', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
+    { name: 'user', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'secretFile', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'secretRef', schema: { type: 'ref', ref: () => LocalObjectReferenceSchema }, proto: 5 },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 6, zeroIsUnset: true },
+  ],
+};
+
+/** Schema descriptor of {@link ClientIPConfig} (schemas/core/v1.yaml .definitions.ClientIPConfig). */
+export const ClientIPConfigSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ClientIPConfig',
+  fields: [
+    { name: 'timeoutSeconds', schema: { type: 'integer', format: 'int32' }, proto: 1 },
+  ],
+};
+
+/** Schema descriptor of {@link ClusterTrustBundleProjection} (schemas/core/v1.yaml .definitions.ClusterTrustBundleProjection). */
+export const ClusterTrustBundleProjectionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ClusterTrustBundleProjection',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, proto: 1 },
+    { name: 'signerName', schema: { type: 'string' }, proto: 2 },
+    { name: 'labelSelector', schema: { type: 'ref', ref: () => LabelSelectorSchema }, proto: 3 },
+    { name: 'optional', schema: { type: 'boolean' }, proto: 5 },
+    { name: 'path', schema: { type: 'string' }, required: true, proto: 4 },
   ],
 };
 
@@ -85,7 +172,7 @@ export const ConfigMapEnvSourceSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.ConfigMapEnvSource',
   fields: [
-    { name: 'name', schema: { type: 'string' }, embeddedProto: 1 },
+    { name: 'name', schema: { type: 'string' }, embeddedProto: 1, zeroIsUnset: true },
     { name: 'optional', schema: { type: 'boolean' }, proto: 2 },
   ],
 };
@@ -95,7 +182,7 @@ export const ConfigMapKeySelectorSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.ConfigMapKeySelector',
   fields: [
-    { name: 'name', schema: { type: 'string' }, embeddedProto: 1 },
+    { name: 'name', schema: { type: 'string' }, embeddedProto: 1, zeroIsUnset: true },
     { name: 'key', schema: { type: 'string' }, required: true, proto: 2 },
     { name: 'optional', schema: { type: 'boolean' }, proto: 3 },
   ],
@@ -119,12 +206,40 @@ export const ConfigMapListSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link ConfigMapNodeConfigSource} (schemas/core/v1.yaml .definitions.ConfigMapNodeConfigSource). */
+export const ConfigMapNodeConfigSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ConfigMapNodeConfigSource',
+  fields: [
+    { name: 'namespace', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 2 },
+    { name: 'uid', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'resourceVersion', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'kubeletConfigKey', schema: { type: 'string' }, required: true, proto: 5 },
+  ],
+};
+
+/** Schema descriptor of {@link ConfigMapProjection} (schemas/core/v1.yaml .definitions.ConfigMapProjection). */
+export const ConfigMapProjectionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ConfigMapProjection',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, embeddedProto: 1, zeroIsUnset: true },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => KeyToPathSchema }, listType: 'atomic' },
+      proto: 2,
+    },
+    { name: 'optional', schema: { type: 'boolean' }, proto: 4 },
+  ],
+};
+
 /** Schema descriptor of {@link ConfigMapVolumeSource} (schemas/core/v1.yaml .definitions.ConfigMapVolumeSource). */
 export const ConfigMapVolumeSourceSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.ConfigMapVolumeSource',
   fields: [
-    { name: 'name', schema: { type: 'string' }, embeddedProto: 1 },
+    { name: 'name', schema: { type: 'string' }, embeddedProto: 1, zeroIsUnset: true },
     {
       name: 'items',
       schema: { type: 'list', items: { type: 'ref', ref: () => KeyToPathSchema }, listType: 'atomic' },
@@ -150,14 +265,14 @@ export const ContainerSchema: ObjectSchema = {
       required: true,
       proto: 1,
     },
-    { name: 'image', schema: { type: 'string' }, proto: 2 },
+    { name: 'image', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
     {
       name: 'command',
       schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
       proto: 3,
     },
     { name: 'args', schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' }, proto: 4 },
-    { name: 'workingDir', schema: { type: 'string' }, proto: 5 },
+    { name: 'workingDir', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
     {
       name: 'ports',
       schema: {
@@ -187,7 +302,11 @@ export const ContainerSchema: ObjectSchema = {
       patchStrategy: 'merge',
       patchMergeKey: 'name',
     },
-    { name: 'resources', schema: { type: 'ref', ref: () => ResourceRequirementsSchema }, proto: 8 },
+    {
+      name: 'resources',
+      schema: { type: 'ref', ref: () => ResourceRequirementsSchema, default: {} },
+      proto: 8,
+    },
     {
       name: 'volumeMounts',
       schema: {
@@ -207,7 +326,43 @@ export const ContainerSchema: ObjectSchema = {
       name: 'imagePullPolicy',
       schema: { type: 'string', enum: ['Always', 'Never', 'IfNotPresent'] },
       proto: 14,
+      zeroIsUnset: true,
     },
+    {
+      name: 'resizePolicy',
+      schema: { type: 'list', items: { type: 'ref', ref: () => ContainerResizePolicySchema }, listType: 'atomic' },
+      proto: 23,
+    },
+    { name: 'restartPolicy', schema: { type: 'string' }, proto: 24 },
+    {
+      name: 'volumeDevices',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => VolumeDeviceSchema },
+        listType: 'map',
+        listMapKeys: ['devicePath'],
+      },
+      proto: 21,
+      patchStrategy: 'merge',
+      patchMergeKey: 'devicePath',
+    },
+    { name: 'lifecycle', schema: { type: 'ref', ref: () => LifecycleSchema }, proto: 12 },
+    {
+      name: 'terminationMessagePath',
+      schema: { type: 'string', default: '/dev/termination-log' },
+      proto: 13,
+      defaultZeroIsUnset: true,
+    },
+    {
+      name: 'terminationMessagePolicy',
+      schema: { type: 'string', default: 'File', enum: ['File', 'FallbackToLogsOnError'] },
+      proto: 20,
+      defaultZeroIsUnset: true,
+    },
+    { name: 'securityContext', schema: { type: 'ref', ref: () => SecurityContextSchema }, proto: 15 },
+    { name: 'stdin', schema: { type: 'boolean' }, proto: 16, zeroIsUnset: true },
+    { name: 'stdinOnce', schema: { type: 'boolean' }, proto: 17, zeroIsUnset: true },
+    { name: 'tty', schema: { type: 'boolean' }, proto: 18, zeroIsUnset: true },
   ],
 };
 
@@ -217,7 +372,12 @@ export const ContainerImageSchema: ObjectSchema = {
   typeName: 'core.v1.ContainerImage',
   fields: [
     { name: 'names', schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' }, proto: 1 },
-    { name: 'sizeBytes', schema: { type: 'integer', format: 'int64', minimum: 0 }, proto: 2 },
+    {
+      name: 'sizeBytes',
+      schema: { type: 'integer', format: 'int64', minimum: 0 },
+      proto: 2,
+      zeroIsUnset: true,
+    },
   ],
 };
 
@@ -226,11 +386,12 @@ export const ContainerPortSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.ContainerPort',
   fields: [
-    { name: 'name', schema: { type: 'string', maxLength: 15 }, proto: 1 },
+    { name: 'name', schema: { type: 'string', maxLength: 15 }, proto: 1, zeroIsUnset: true },
     {
       name: 'hostPort',
       schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 65535 },
       proto: 2,
+      zeroIsUnset: true,
     },
     {
       name: 'containerPort',
@@ -244,7 +405,17 @@ export const ContainerPortSchema: ObjectSchema = {
       proto: 4,
       defaultZeroIsUnset: true,
     },
-    { name: 'hostIP', schema: { type: 'string' }, proto: 5 },
+    { name: 'hostIP', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+  ],
+};
+
+/** Schema descriptor of {@link ContainerResizePolicy} (schemas/core/v1.yaml .definitions.ContainerResizePolicy). */
+export const ContainerResizePolicySchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ContainerResizePolicy',
+  fields: [
+    { name: 'resourceName', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'restartPolicy', schema: { type: 'string' }, required: true, proto: 2 },
   ],
 };
 
@@ -275,12 +446,12 @@ export const ContainerStateTerminatedSchema: ObjectSchema = {
   typeName: 'core.v1.ContainerStateTerminated',
   fields: [
     { name: 'exitCode', schema: { type: 'integer', format: 'int32' }, required: true, proto: 1 },
-    { name: 'signal', schema: { type: 'integer', format: 'int32' }, proto: 2 },
-    { name: 'reason', schema: { type: 'string' }, proto: 3 },
-    { name: 'message', schema: { type: 'string' }, proto: 4 },
+    { name: 'signal', schema: { type: 'integer', format: 'int32' }, proto: 2, zeroIsUnset: true },
+    { name: 'reason', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
     { name: 'startedAt', schema: { type: 'date-time' }, proto: 5 },
     { name: 'finishedAt', schema: { type: 'date-time' }, proto: 6 },
-    { name: 'containerID', schema: { type: 'string' }, proto: 7 },
+    { name: 'containerID', schema: { type: 'string' }, proto: 7, zeroIsUnset: true },
   ],
 };
 
@@ -289,8 +460,8 @@ export const ContainerStateWaitingSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.ContainerStateWaiting',
   fields: [
-    { name: 'reason', schema: { type: 'string' }, proto: 1 },
-    { name: 'message', schema: { type: 'string' }, proto: 2 },
+    { name: 'reason', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
   ],
 };
 
@@ -311,8 +482,22 @@ export const ContainerStatusSchema: ObjectSchema = {
     },
     { name: 'image', schema: { type: 'string' }, required: true, proto: 6 },
     { name: 'imageID', schema: { type: 'string' }, required: true, proto: 7 },
-    { name: 'containerID', schema: { type: 'string' }, proto: 8 },
+    { name: 'containerID', schema: { type: 'string' }, proto: 8, zeroIsUnset: true },
     { name: 'started', schema: { type: 'boolean' }, proto: 9 },
+    { name: 'allocatedResources', schema: { type: 'map', values: { type: 'quantity' } }, proto: 10 },
+    { name: 'resources', schema: { type: 'ref', ref: () => ResourceRequirementsSchema }, proto: 11 },
+    {
+      name: 'volumeMounts',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => VolumeMountStatusSchema },
+        listType: 'map',
+        listMapKeys: ['mountPath'],
+      },
+      proto: 12,
+      patchStrategy: 'merge',
+      patchMergeKey: 'mountPath',
+    },
   ],
 };
 
@@ -330,12 +515,55 @@ export const DaemonEndpointSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link DownwardAPIProjection} (schemas/core/v1.yaml .definitions.DownwardAPIProjection). */
+export const DownwardAPIProjectionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.DownwardAPIProjection',
+  fields: [
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => DownwardAPIVolumeFileSchema }, listType: 'atomic' },
+      proto: 1,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link DownwardAPIVolumeFile} (schemas/core/v1.yaml .definitions.DownwardAPIVolumeFile). */
+export const DownwardAPIVolumeFileSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.DownwardAPIVolumeFile',
+  fields: [
+    { name: 'path', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'fieldRef', schema: { type: 'ref', ref: () => ObjectFieldSelectorSchema }, proto: 2 },
+    {
+      name: 'resourceFieldRef',
+      schema: { type: 'ref', ref: () => ResourceFieldSelectorSchema },
+      proto: 3,
+    },
+    { name: 'mode', schema: { type: 'integer', format: 'int32' }, proto: 4 },
+  ],
+};
+
+/** Schema descriptor of {@link DownwardAPIVolumeSource} (schemas/core/v1.yaml .definitions.DownwardAPIVolumeSource). */
+export const DownwardAPIVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.DownwardAPIVolumeSource',
+  fields: [
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => DownwardAPIVolumeFileSchema }, listType: 'atomic' },
+      proto: 1,
+    },
+    { name: 'defaultMode', schema: { type: 'integer', format: 'int32' }, proto: 2 },
+  ],
+};
+
 /** Schema descriptor of {@link EmptyDirVolumeSource} (schemas/core/v1.yaml .definitions.EmptyDirVolumeSource). */
 export const EmptyDirVolumeSourceSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.EmptyDirVolumeSource',
   fields: [
-    { name: 'medium', schema: { type: 'string' }, proto: 1 },
+    { name: 'medium', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     { name: 'sizeLimit', schema: { type: 'quantity' }, proto: 2 },
   ],
 };
@@ -346,7 +574,7 @@ export const EndpointAddressSchema: ObjectSchema = {
   typeName: 'core.v1.EndpointAddress',
   fields: [
     { name: 'ip', schema: { type: 'string' }, required: true, proto: 1 },
-    { name: 'hostname', schema: { type: 'string' }, proto: 3 },
+    { name: 'hostname', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
     { name: 'nodeName', schema: { type: 'string' }, proto: 4 },
     { name: 'targetRef', schema: { type: 'ref', ref: () => ObjectReferenceSchema }, proto: 2 },
   ],
@@ -357,7 +585,7 @@ export const EndpointPortSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.EndpointPort',
   fields: [
-    { name: 'name', schema: { type: 'string' }, proto: 1 },
+    { name: 'name', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     {
       name: 'port',
       schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 65535 },
@@ -368,6 +596,7 @@ export const EndpointPortSchema: ObjectSchema = {
       name: 'protocol',
       schema: { type: 'string', default: 'TCP', enum: ['TCP', 'UDP', 'SCTP'] },
       proto: 3,
+      zeroIsUnset: true,
     },
     { name: 'appProtocol', schema: { type: 'string' }, proto: 4 },
   ],
@@ -434,7 +663,7 @@ export const EnvFromSourceSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.EnvFromSource',
   fields: [
-    { name: 'prefix', schema: { type: 'string' }, proto: 1 },
+    { name: 'prefix', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     { name: 'configMapRef', schema: { type: 'ref', ref: () => ConfigMapEnvSourceSchema }, proto: 2 },
     { name: 'secretRef', schema: { type: 'ref', ref: () => SecretEnvSourceSchema }, proto: 3 },
   ],
@@ -447,7 +676,7 @@ export const EnvVarSchema: ObjectSchema = {
   typeName: 'core.v1.EnvVar',
   fields: [
     { name: 'name', schema: { type: 'string', minLength: 1 }, required: true, proto: 1 },
-    { name: 'value', schema: { type: 'string' }, proto: 2 },
+    { name: 'value', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
     { name: 'valueFrom', schema: { type: 'ref', ref: () => EnvVarSourceSchema }, proto: 3 },
   ],
   rules: [{ rule: "!has(self.valueFrom) || !has(self.value) || self.value == ''", message: 'valueFrom may not be set when value is not empty' }],
@@ -474,6 +703,19 @@ export const EnvVarSourceSchema: ObjectSchema = {
   rules: [{ rule: '(has(self.fieldRef) ? 1 : 0) + (has(self.resourceFieldRef) ? 1 : 0) + (has(self.configMapKeyRef) ? 1 : 0) + (has(self.secretKeyRef) ? 1 : 0) == 1', message: 'exactly one of fieldRef, resourceFieldRef, configMapKeyRef and secretKeyRef must be set' }],
 };
 
+/** Schema descriptor of {@link EphemeralVolumeSource} (schemas/core/v1.yaml .definitions.EphemeralVolumeSource). */
+export const EphemeralVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.EphemeralVolumeSource',
+  fields: [
+    {
+      name: 'volumeClaimTemplate',
+      schema: { type: 'ref', ref: () => PersistentVolumeClaimTemplateSchema },
+      proto: 1,
+    },
+  ],
+};
+
 /** Schema descriptor of {@link Event} (schemas/core/v1.yaml .definitions.Event). */
 export const EventSchema: ObjectSchema = {
   type: 'object',
@@ -493,16 +735,21 @@ export const EventSchema: ObjectSchema = {
       required: true,
       proto: 2,
     },
-    { name: 'reason', schema: { type: 'string' }, proto: 3 },
-    { name: 'message', schema: { type: 'string' }, proto: 4 },
+    { name: 'reason', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
     { name: 'source', schema: { type: 'ref', ref: () => EventSourceSchema }, proto: 5 },
     { name: 'firstTimestamp', schema: { type: 'date-time' }, proto: 6 },
     { name: 'lastTimestamp', schema: { type: 'date-time' }, proto: 7 },
-    { name: 'count', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 8 },
-    { name: 'type', schema: { type: 'string' }, proto: 9 },
+    {
+      name: 'count',
+      schema: { type: 'integer', format: 'int32', minimum: 0 },
+      proto: 8,
+      zeroIsUnset: true,
+    },
+    { name: 'type', schema: { type: 'string' }, proto: 9, zeroIsUnset: true },
     { name: 'eventTime', schema: { type: 'date-time' }, proto: 10 },
     { name: 'series', schema: { type: 'ref', ref: () => EventSeriesSchema }, proto: 11 },
-    { name: 'action', schema: { type: 'string' }, proto: 12 },
+    { name: 'action', schema: { type: 'string' }, proto: 12, zeroIsUnset: true },
     { name: 'related', schema: { type: 'ref', ref: () => ObjectReferenceSchema }, proto: 13 },
     { name: 'reportingComponent', schema: { type: 'string' }, proto: 14 },
     { name: 'reportingInstance', schema: { type: 'string' }, proto: 15 },
@@ -531,7 +778,12 @@ export const EventSeriesSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.EventSeries',
   fields: [
-    { name: 'count', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 1 },
+    {
+      name: 'count',
+      schema: { type: 'integer', format: 'int32', minimum: 0 },
+      proto: 1,
+      zeroIsUnset: true,
+    },
     { name: 'lastObservedTime', schema: { type: 'date-time' }, proto: 2 },
   ],
 };
@@ -541,8 +793,8 @@ export const EventSourceSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.EventSource',
   fields: [
-    { name: 'component', schema: { type: 'string' }, proto: 1 },
-    { name: 'host', schema: { type: 'string' }, proto: 2 },
+    { name: 'component', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'host', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
   ],
 };
 
@@ -556,6 +808,23 @@ export const ExecActionSchema: ObjectSchema = {
       schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
       proto: 1,
     },
+  ],
+};
+
+/** Schema descriptor of {@link FCVolumeSource} (schemas/core/v1.yaml .definitions.FCVolumeSource). */
+export const FCVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.FCVolumeSource',
+  fields: [
+    {
+      name: 'targetWWNs',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 1,
+    },
+    { name: 'lun', schema: { type: 'integer', format: 'int32' }, proto: 2 },
+    { name: 'fsType', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 4, zeroIsUnset: true },
+    { name: 'wwids', schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' }, proto: 5 },
   ],
 };
 
@@ -574,14 +843,25 @@ export const GRPCActionSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link GitRepoVolumeSource} (schemas/core/v1.yaml .definitions.GitRepoVolumeSource). */
+export const GitRepoVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.GitRepoVolumeSource',
+  fields: [
+    { name: 'repository', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'revision', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
+    { name: 'directory', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+  ],
+};
+
 /** Schema descriptor of {@link HTTPGetAction} (schemas/core/v1.yaml .definitions.HTTPGetAction). */
 export const HTTPGetActionSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.HTTPGetAction',
   fields: [
-    { name: 'path', schema: { type: 'string' }, proto: 1 },
+    { name: 'path', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     { name: 'port', schema: { type: 'int-or-string' }, required: true, proto: 2 },
-    { name: 'host', schema: { type: 'string' }, proto: 3 },
+    { name: 'host', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
     {
       name: 'scheme',
       schema: { type: 'string', default: 'HTTP', enum: ['HTTP', 'HTTPS'] },
@@ -606,6 +886,29 @@ export const HTTPHeaderSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link HostAlias} (schemas/core/v1.yaml .definitions.HostAlias). */
+export const HostAliasSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.HostAlias',
+  fields: [
+    { name: 'ip', schema: { type: 'string' }, required: true, proto: 1 },
+    {
+      name: 'hostnames',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link HostIP} (schemas/core/v1.yaml .definitions.HostIP). */
+export const HostIPSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.HostIP',
+  fields: [
+    { name: 'ip', schema: { type: 'string' }, required: true, proto: 1 },
+  ],
+};
+
 /** Schema descriptor of {@link HostPathVolumeSource} (schemas/core/v1.yaml .definitions.HostPathVolumeSource). */
 export const HostPathVolumeSourceSchema: ObjectSchema = {
   type: 'object',
@@ -623,6 +926,29 @@ export const HostPathVolumeSourceSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link ISCSIVolumeSource} (schemas/core/v1.yaml .definitions.ISCSIVolumeSource). */
+export const ISCSIVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ISCSIVolumeSource',
+  fields: [
+    { name: 'targetPortal', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'iqn', schema: { type: 'string' }, required: true, proto: 2 },
+    { name: 'lun', schema: { type: 'integer', format: 'int32' }, required: true, proto: 3 },
+    { name: 'iscsiInterface', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'fsType', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 6, zeroIsUnset: true },
+    {
+      name: 'portals',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 7,
+    },
+    { name: 'chapAuthDiscovery', schema: { type: 'boolean' }, proto: 8, zeroIsUnset: true },
+    { name: 'chapAuthSession', schema: { type: 'boolean' }, proto: 11, zeroIsUnset: true },
+    { name: 'secretRef', schema: { type: 'ref', ref: () => LocalObjectReferenceSchema }, proto: 10 },
+    { name: 'initiatorName', schema: { type: 'string' }, proto: 12 },
+  ],
+};
+
 /** Schema descriptor of {@link KeyToPath} (schemas/core/v1.yaml .definitions.KeyToPath). */
 export const KeyToPathSchema: ObjectSchema = {
   type: 'object',
@@ -631,6 +957,33 @@ export const KeyToPathSchema: ObjectSchema = {
     { name: 'key', schema: { type: 'string' }, required: true, proto: 1 },
     { name: 'path', schema: { type: 'string' }, required: true, proto: 2 },
     { name: 'mode', schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 511 }, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link Lifecycle} (schemas/core/v1.yaml .definitions.Lifecycle). */
+export const LifecycleSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.Lifecycle',
+  fields: [
+    { name: 'postStart', schema: { type: 'ref', ref: () => LifecycleHandlerSchema }, proto: 1 },
+    { name: 'preStop', schema: { type: 'ref', ref: () => LifecycleHandlerSchema }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link LifecycleHandler} (schemas/core/v1.yaml .definitions.LifecycleHandler). */
+export const LifecycleHandlerSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.LifecycleHandler',
+  fields: [
+    { name: 'exec', schema: { type: 'ref', ref: () => ExecActionSchema }, proto: 1 },
+    { name: 'httpGet', schema: { type: 'ref', ref: () => HTTPGetActionSchema }, proto: 2 },
+    {
+      name: 'tcpSocket',
+      schema: { type: 'ref', ref: () => TCPSocketActionSchema },
+      proto: 3,
+      deprecated: 'Deprecated.',
+    },
+    { name: 'sleep', schema: { type: 'ref', ref: () => SleepActionSchema }, proto: 4 },
   ],
 };
 
@@ -706,8 +1059,14 @@ export const LoadBalancerIngressSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.LoadBalancerIngress',
   fields: [
-    { name: 'ip', schema: { type: 'string' }, proto: 1 },
-    { name: 'hostname', schema: { type: 'string' }, proto: 2 },
+    { name: 'ip', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'hostname', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
+    { name: 'ipMode', schema: { type: 'string' }, proto: 3 },
+    {
+      name: 'ports',
+      schema: { type: 'list', items: { type: 'ref', ref: () => PortStatusSchema }, listType: 'atomic' },
+      proto: 4,
+    },
   ],
 };
 
@@ -729,7 +1088,7 @@ export const LocalObjectReferenceSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.LocalObjectReference',
   fields: [
-    { name: 'name', schema: { type: 'string' }, proto: 1 },
+    { name: 'name', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
   ],
   structType: 'atomic',
 };
@@ -749,7 +1108,7 @@ export const ModifyVolumeStatusSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.ModifyVolumeStatus',
   fields: [
-    { name: 'targetVolumeAttributesClassName', schema: { type: 'string' }, proto: 1 },
+    { name: 'targetVolumeAttributesClassName', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     { name: 'status', schema: { type: 'string' }, proto: 2 },
   ],
 };
@@ -761,7 +1120,7 @@ export const NFSVolumeSourceSchema: ObjectSchema = {
   fields: [
     { name: 'server', schema: { type: 'string' }, required: true, proto: 1 },
     { name: 'path', schema: { type: 'string' }, required: true, proto: 2 },
-    { name: 'readOnly', schema: { type: 'boolean' }, proto: 3 },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 3, zeroIsUnset: true },
   ],
 };
 
@@ -791,8 +1150,8 @@ export const NamespaceConditionSchema: ObjectSchema = {
       proto: 2,
     },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 4 },
-    { name: 'reason', schema: { type: 'string' }, proto: 5 },
-    { name: 'message', schema: { type: 'string' }, proto: 6 },
+    { name: 'reason', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
   ],
 };
 
@@ -916,8 +1275,29 @@ export const NodeConditionSchema: ObjectSchema = {
     },
     { name: 'lastHeartbeatTime', schema: { type: 'date-time' }, proto: 3 },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 4 },
-    { name: 'reason', schema: { type: 'string' }, proto: 5 },
-    { name: 'message', schema: { type: 'string' }, proto: 6 },
+    { name: 'reason', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
+  ],
+};
+
+/** Schema descriptor of {@link NodeConfigSource} (schemas/core/v1.yaml .definitions.NodeConfigSource). */
+export const NodeConfigSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.NodeConfigSource',
+  fields: [
+    { name: 'configMap', schema: { type: 'ref', ref: () => ConfigMapNodeConfigSourceSchema }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link NodeConfigStatus} (schemas/core/v1.yaml .definitions.NodeConfigStatus). */
+export const NodeConfigStatusSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.NodeConfigStatus',
+  fields: [
+    { name: 'assigned', schema: { type: 'ref', ref: () => NodeConfigSourceSchema }, proto: 1 },
+    { name: 'active', schema: { type: 'ref', ref: () => NodeConfigSourceSchema }, proto: 2 },
+    { name: 'lastKnownGood', schema: { type: 'ref', ref: () => NodeConfigSourceSchema }, proto: 3 },
+    { name: 'error', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
   ],
 };
 
@@ -944,6 +1324,25 @@ export const NodeListSchema: ObjectSchema = {
       required: true,
       proto: 2,
     },
+  ],
+};
+
+/** Schema descriptor of {@link NodeRuntimeHandler} (schemas/core/v1.yaml .definitions.NodeRuntimeHandler). */
+export const NodeRuntimeHandlerSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.NodeRuntimeHandler',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'features', schema: { type: 'ref', ref: () => NodeRuntimeHandlerFeaturesSchema }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link NodeRuntimeHandlerFeatures} (schemas/core/v1.yaml .definitions.NodeRuntimeHandlerFeatures). */
+export const NodeRuntimeHandlerFeaturesSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.NodeRuntimeHandlerFeatures',
+  fields: [
+    { name: 'recursiveReadOnlyMounts', schema: { type: 'boolean' }, proto: 1 },
   ],
 };
 
@@ -1015,19 +1414,32 @@ export const NodeSpecSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.NodeSpec',
   fields: [
-    { name: 'podCIDR', schema: { type: 'string' }, proto: 1 },
+    { name: 'podCIDR', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     {
       name: 'podCIDRs',
       schema: { type: 'list', items: { type: 'string' }, listType: 'set', maxItems: 2 },
       proto: 7,
       patchStrategy: 'merge',
     },
-    { name: 'providerID', schema: { type: 'string' }, proto: 3 },
-    { name: 'unschedulable', schema: { type: 'boolean' }, proto: 4 },
+    { name: 'providerID', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'unschedulable', schema: { type: 'boolean' }, proto: 4, zeroIsUnset: true },
     {
       name: 'taints',
       schema: { type: 'list', items: { type: 'ref', ref: () => TaintSchema }, listType: 'atomic' },
       proto: 5,
+    },
+    {
+      name: 'configSource',
+      schema: { type: 'ref', ref: () => NodeConfigSourceSchema },
+      proto: 6,
+      deprecated: "Previously used to specify the source of the node's configuration for the DynamicKubeletConfig feature.",
+    },
+    {
+      name: 'externalID',
+      schema: { type: 'string' },
+      proto: 2,
+      deprecated: 'Not all kubelets set it; use providerID.',
+      zeroIsUnset: true,
     },
   ],
   rules: [{ rule: '!has(self.podCIDRs) || size(self.podCIDRs) == 0 || !has(self.podCIDR) || self.podCIDRs[0] == self.podCIDR', message: 'the first entry of podCIDRs must match podCIDR' }],
@@ -1045,6 +1457,7 @@ export const NodeStatusSchema: ObjectSchema = {
       schema: { type: 'string', enum: ['Pending', 'Running', 'Terminated'] },
       proto: 3,
       deprecated: 'read the Ready condition instead.',
+      zeroIsUnset: true,
     },
     {
       name: 'conditions',
@@ -1076,6 +1489,22 @@ export const NodeStatusSchema: ObjectSchema = {
       name: 'images',
       schema: { type: 'list', items: { type: 'ref', ref: () => ContainerImageSchema }, listType: 'atomic' },
       proto: 8,
+    },
+    {
+      name: 'volumesInUse',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 9,
+    },
+    {
+      name: 'volumesAttached',
+      schema: { type: 'list', items: { type: 'ref', ref: () => AttachedVolumeSchema }, listType: 'atomic' },
+      proto: 10,
+    },
+    { name: 'config', schema: { type: 'ref', ref: () => NodeConfigStatusSchema }, proto: 11 },
+    {
+      name: 'runtimeHandlers',
+      schema: { type: 'list', items: { type: 'ref', ref: () => NodeRuntimeHandlerSchema }, listType: 'atomic' },
+      proto: 12,
     },
   ],
 };
@@ -1120,12 +1549,12 @@ export const ObjectReferenceSchema: ObjectSchema = {
   typeName: 'core.v1.ObjectReference',
   fields: [
     { name: 'kind', schema: { type: 'string' }, proto: 1 },
-    { name: 'namespace', schema: { type: 'string' }, proto: 2 },
-    { name: 'name', schema: { type: 'string' }, proto: 3 },
-    { name: 'uid', schema: { type: 'string' }, proto: 4 },
+    { name: 'namespace', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
+    { name: 'name', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'uid', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
     { name: 'apiVersion', schema: { type: 'string' }, proto: 5 },
-    { name: 'resourceVersion', schema: { type: 'string' }, proto: 6 },
-    { name: 'fieldPath', schema: { type: 'string' }, proto: 7 },
+    { name: 'resourceVersion', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
+    { name: 'fieldPath', schema: { type: 'string' }, proto: 7, zeroIsUnset: true },
   ],
   structType: 'atomic',
 };
@@ -1180,8 +1609,8 @@ export const PersistentVolumeClaimConditionSchema: ObjectSchema = {
     },
     { name: 'lastProbeTime', schema: { type: 'date-time' }, proto: 3 },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 4 },
-    { name: 'reason', schema: { type: 'string' }, proto: 5 },
-    { name: 'message', schema: { type: 'string' }, proto: 6 },
+    { name: 'reason', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
   ],
 };
 
@@ -1222,7 +1651,7 @@ export const PersistentVolumeClaimSpecSchema: ObjectSchema = {
       schema: { type: 'ref', ref: () => VolumeResourceRequirementsSchema },
       proto: 2,
     },
-    { name: 'volumeName', schema: { type: 'string' }, proto: 3 },
+    { name: 'volumeName', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
     { name: 'storageClassName', schema: { type: 'string' }, proto: 5 },
     {
       name: 'volumeMode',
@@ -1245,7 +1674,12 @@ export const PersistentVolumeClaimStatusSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.PersistentVolumeClaimStatus',
   fields: [
-    { name: 'phase', schema: { type: 'string', enum: ['Pending', 'Bound', 'Lost'] }, proto: 1 },
+    {
+      name: 'phase',
+      schema: { type: 'string', enum: ['Pending', 'Bound', 'Lost'] },
+      proto: 1,
+      zeroIsUnset: true,
+    },
     {
       name: 'accessModes',
       schema: {
@@ -1283,13 +1717,28 @@ export const PersistentVolumeClaimStatusSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link PersistentVolumeClaimTemplate} (schemas/core/v1.yaml .definitions.PersistentVolumeClaimTemplate). */
+export const PersistentVolumeClaimTemplateSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PersistentVolumeClaimTemplate',
+  fields: [
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    {
+      name: 'spec',
+      schema: { type: 'ref', ref: () => PersistentVolumeClaimSpecSchema },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
 /** Schema descriptor of {@link PersistentVolumeClaimVolumeSource} (schemas/core/v1.yaml .definitions.PersistentVolumeClaimVolumeSource). */
 export const PersistentVolumeClaimVolumeSourceSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.PersistentVolumeClaimVolumeSource',
   fields: [
     { name: 'claimName', schema: { type: 'string' }, required: true, proto: 1 },
-    { name: 'readOnly', schema: { type: 'boolean' }, proto: 2 },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 2, zeroIsUnset: true },
   ],
 };
 
@@ -1354,8 +1803,9 @@ export const PersistentVolumeSpecSchema: ObjectSchema = {
       name: 'persistentVolumeReclaimPolicy',
       schema: { type: 'string', default: 'Retain', enum: ['Retain', 'Delete', 'Recycle'] },
       proto: 5,
+      zeroIsUnset: true,
     },
-    { name: 'storageClassName', schema: { type: 'string' }, proto: 6 },
+    { name: 'storageClassName', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
     {
       name: 'mountOptions',
       schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
@@ -1381,9 +1831,10 @@ export const PersistentVolumeStatusSchema: ObjectSchema = {
       name: 'phase',
       schema: { type: 'string', enum: ['Pending', 'Available', 'Bound', 'Released', 'Failed'] },
       proto: 1,
+      zeroIsUnset: true,
     },
-    { name: 'message', schema: { type: 'string' }, proto: 2 },
-    { name: 'reason', schema: { type: 'string' }, proto: 3 },
+    { name: 'message', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
+    { name: 'reason', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
     { name: 'lastPhaseTransitionTime', schema: { type: 'date-time' }, proto: 4 },
   ],
 };
@@ -1441,6 +1892,16 @@ export const PodAffinityTermSchema: ObjectSchema = {
     },
     { name: 'topologyKey', schema: { type: 'string', minLength: 1 }, required: true, proto: 3 },
     { name: 'namespaceSelector', schema: { type: 'ref', ref: () => LabelSelectorSchema }, proto: 4 },
+    {
+      name: 'matchLabelKeys',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 5,
+    },
+    {
+      name: 'mismatchLabelKeys',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 6,
+    },
   ],
 };
 
@@ -1480,8 +1941,41 @@ export const PodConditionSchema: ObjectSchema = {
     },
     { name: 'lastProbeTime', schema: { type: 'date-time' }, proto: 3 },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 4 },
-    { name: 'reason', schema: { type: 'string' }, proto: 5 },
-    { name: 'message', schema: { type: 'string' }, proto: 6 },
+    { name: 'reason', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
+  ],
+};
+
+/** Schema descriptor of {@link PodDNSConfig} (schemas/core/v1.yaml .definitions.PodDNSConfig). */
+export const PodDNSConfigSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PodDNSConfig',
+  fields: [
+    {
+      name: 'nameservers',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 1,
+    },
+    {
+      name: 'searches',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 2,
+    },
+    {
+      name: 'options',
+      schema: { type: 'list', items: { type: 'ref', ref: () => PodDNSConfigOptionSchema }, listType: 'atomic' },
+      proto: 3,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link PodDNSConfigOption} (schemas/core/v1.yaml .definitions.PodDNSConfigOption). */
+export const PodDNSConfigOptionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PodDNSConfigOption',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'value', schema: { type: 'string' }, proto: 2 },
   ],
 };
 
@@ -1508,6 +2002,64 @@ export const PodListSchema: ObjectSchema = {
       required: true,
       proto: 2,
     },
+  ],
+};
+
+/** Schema descriptor of {@link PodOS} (schemas/core/v1.yaml .definitions.PodOS). */
+export const PodOSSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PodOS',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 1 },
+  ],
+};
+
+/** Schema descriptor of {@link PodReadinessGate} (schemas/core/v1.yaml .definitions.PodReadinessGate). */
+export const PodReadinessGateSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PodReadinessGate',
+  fields: [
+    { name: 'conditionType', schema: { type: 'string' }, required: true, proto: 1 },
+  ],
+};
+
+/** Schema descriptor of {@link PodSchedulingGate} (schemas/core/v1.yaml .definitions.PodSchedulingGate). */
+export const PodSchedulingGateSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PodSchedulingGate',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 1 },
+  ],
+};
+
+/** Schema descriptor of {@link PodSecurityContext} (schemas/core/v1.yaml .definitions.PodSecurityContext). */
+export const PodSecurityContextSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PodSecurityContext',
+  fields: [
+    { name: 'seLinuxOptions', schema: { type: 'ref', ref: () => SELinuxOptionsSchema }, proto: 1 },
+    {
+      name: 'windowsOptions',
+      schema: { type: 'ref', ref: () => WindowsSecurityContextOptionsSchema },
+      proto: 8,
+    },
+    { name: 'runAsUser', schema: { type: 'integer', format: 'int64' }, proto: 2 },
+    { name: 'runAsGroup', schema: { type: 'integer', format: 'int64' }, proto: 6 },
+    { name: 'runAsNonRoot', schema: { type: 'boolean' }, proto: 3 },
+    {
+      name: 'supplementalGroups',
+      schema: { type: 'list', items: { type: 'integer', format: 'int64' }, listType: 'atomic' },
+      proto: 4,
+    },
+    { name: 'fsGroup', schema: { type: 'integer', format: 'int64' }, proto: 5 },
+    {
+      name: 'sysctls',
+      schema: { type: 'list', items: { type: 'ref', ref: () => SysctlSchema }, listType: 'atomic' },
+      proto: 7,
+    },
+    { name: 'fsGroupChangePolicy', schema: { type: 'string' }, proto: 9 },
+    { name: 'seccompProfile', schema: { type: 'ref', ref: () => SeccompProfileSchema }, proto: 10 },
+    { name: 'appArmorProfile', schema: { type: 'ref', ref: () => AppArmorProfileSchema }, proto: 11 },
   ],
 };
 
@@ -1585,10 +2137,10 @@ export const PodSpecSchema: ObjectSchema = {
       schema: { type: 'map', values: { type: 'string' }, mapType: 'atomic' },
       proto: 7,
     },
-    { name: 'serviceAccountName', schema: { type: 'string' }, proto: 8 },
+    { name: 'serviceAccountName', schema: { type: 'string' }, proto: 8, zeroIsUnset: true },
     { name: 'automountServiceAccountToken', schema: { type: 'boolean' }, proto: 21 },
-    { name: 'nodeName', schema: { type: 'string' }, proto: 10 },
-    { name: 'hostNetwork', schema: { type: 'boolean' }, proto: 11 },
+    { name: 'nodeName', schema: { type: 'string' }, proto: 10, zeroIsUnset: true },
+    { name: 'hostNetwork', schema: { type: 'boolean' }, proto: 11, zeroIsUnset: true },
     {
       name: 'imagePullSecrets',
       schema: {
@@ -1601,8 +2153,8 @@ export const PodSpecSchema: ObjectSchema = {
       patchStrategy: 'merge',
       patchMergeKey: 'name',
     },
-    { name: 'hostname', schema: { type: 'string' }, proto: 16 },
-    { name: 'subdomain', schema: { type: 'string' }, proto: 17 },
+    { name: 'hostname', schema: { type: 'string' }, proto: 16, zeroIsUnset: true },
+    { name: 'subdomain', schema: { type: 'string' }, proto: 17, zeroIsUnset: true },
     { name: 'affinity', schema: { type: 'ref', ref: () => AffinitySchema }, proto: 18 },
     {
       name: 'schedulerName',
@@ -1615,7 +2167,7 @@ export const PodSpecSchema: ObjectSchema = {
       schema: { type: 'list', items: { type: 'ref', ref: () => TolerationSchema }, listType: 'atomic' },
       proto: 22,
     },
-    { name: 'priorityClassName', schema: { type: 'string' }, proto: 24 },
+    { name: 'priorityClassName', schema: { type: 'string' }, proto: 24, zeroIsUnset: true },
     { name: 'priority', schema: { type: 'integer', format: 'int32' }, proto: 25 },
     {
       name: 'topologySpreadConstraints',
@@ -1628,6 +2180,58 @@ export const PodSpecSchema: ObjectSchema = {
       proto: 33,
       patchStrategy: 'merge',
       patchMergeKey: 'topologyKey',
+    },
+    {
+      name: 'serviceAccount',
+      schema: { type: 'string' },
+      proto: 9,
+      deprecated: 'Use serviceAccountName instead.',
+      zeroIsUnset: true,
+    },
+    { name: 'hostPID', schema: { type: 'boolean' }, proto: 12, zeroIsUnset: true },
+    { name: 'hostIPC', schema: { type: 'boolean' }, proto: 13, zeroIsUnset: true },
+    { name: 'shareProcessNamespace', schema: { type: 'boolean' }, proto: 27 },
+    {
+      name: 'securityContext',
+      schema: { type: 'ref', ref: () => PodSecurityContextSchema, default: {} },
+      proto: 14,
+    },
+    {
+      name: 'hostAliases',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => HostAliasSchema },
+        listType: 'map',
+        listMapKeys: ['ip'],
+      },
+      proto: 23,
+      patchStrategy: 'merge',
+      patchMergeKey: 'ip',
+    },
+    { name: 'dnsConfig', schema: { type: 'ref', ref: () => PodDNSConfigSchema }, proto: 26 },
+    {
+      name: 'readinessGates',
+      schema: { type: 'list', items: { type: 'ref', ref: () => PodReadinessGateSchema }, listType: 'atomic' },
+      proto: 28,
+    },
+    { name: 'runtimeClassName', schema: { type: 'string' }, proto: 29 },
+    { name: 'enableServiceLinks', schema: { type: 'boolean' }, proto: 30 },
+    { name: 'preemptionPolicy', schema: { type: 'string' }, proto: 31 },
+    { name: 'overhead', schema: { type: 'map', values: { type: 'quantity' } }, proto: 32 },
+    { name: 'setHostnameAsFQDN', schema: { type: 'boolean' }, proto: 35 },
+    { name: 'os', schema: { type: 'ref', ref: () => PodOSSchema }, proto: 36 },
+    { name: 'hostUsers', schema: { type: 'boolean' }, proto: 37 },
+    {
+      name: 'schedulingGates',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => PodSchedulingGateSchema },
+        listType: 'map',
+        listMapKeys: ['name'],
+      },
+      proto: 38,
+      patchStrategy: 'merge',
+      patchMergeKey: 'name',
     },
   ],
   rules: [{ rule: '!has(self.initContainers) || self.initContainers.all(i, !self.containers.exists(c, c.name == i.name))', message: 'container names must be unique among containers and init containers' }],
@@ -1642,6 +2246,7 @@ export const PodStatusSchema: ObjectSchema = {
       name: 'phase',
       schema: { type: 'string', enum: ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] },
       proto: 1,
+      zeroIsUnset: true,
     },
     {
       name: 'conditions',
@@ -1655,11 +2260,11 @@ export const PodStatusSchema: ObjectSchema = {
       patchStrategy: 'merge',
       patchMergeKey: 'type',
     },
-    { name: 'message', schema: { type: 'string' }, proto: 3 },
-    { name: 'reason', schema: { type: 'string' }, proto: 4 },
-    { name: 'nominatedNodeName', schema: { type: 'string' }, proto: 11 },
-    { name: 'hostIP', schema: { type: 'string' }, proto: 5 },
-    { name: 'podIP', schema: { type: 'string' }, proto: 6 },
+    { name: 'message', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'reason', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'nominatedNodeName', schema: { type: 'string' }, proto: 11, zeroIsUnset: true },
+    { name: 'hostIP', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+    { name: 'podIP', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
     {
       name: 'podIPs',
       schema: {
@@ -1688,7 +2293,16 @@ export const PodStatusSchema: ObjectSchema = {
       name: 'qosClass',
       schema: { type: 'string', enum: ['Guaranteed', 'Burstable', 'BestEffort'] },
       proto: 9,
+      zeroIsUnset: true,
     },
+    {
+      name: 'hostIPs',
+      schema: { type: 'list', items: { type: 'ref', ref: () => HostIPSchema }, listType: 'atomic' },
+      proto: 16,
+      patchStrategy: 'merge',
+      patchMergeKey: 'ip',
+    },
+    { name: 'resize', schema: { type: 'string' }, proto: 14, zeroIsUnset: true },
   ],
   rules: [{ rule: '!has(self.podIPs) || size(self.podIPs) == 0 || !has(self.podIP) || self.podIPs[0].ip == self.podIP', message: 'the first entry of podIPs must match podIP' }],
 };
@@ -1700,6 +2314,17 @@ export const PodTemplateSpecSchema: ObjectSchema = {
   fields: [
     { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
     { name: 'spec', schema: { type: 'ref', ref: () => PodSpecSchema }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link PortStatus} (schemas/core/v1.yaml .definitions.PortStatus). */
+export const PortStatusSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PortStatus',
+  fields: [
+    { name: 'port', schema: { type: 'integer', format: 'int32' }, required: true, proto: 1 },
+    { name: 'protocol', schema: { type: 'string' }, required: true, proto: 2 },
+    { name: 'error', schema: { type: 'string' }, proto: 3 },
   ],
 };
 
@@ -1732,7 +2357,12 @@ export const ProbeSchema: ObjectSchema = {
     { name: 'httpGet', schema: { type: 'ref', ref: () => HTTPGetActionSchema }, embeddedProto: 1 },
     { name: 'tcpSocket', schema: { type: 'ref', ref: () => TCPSocketActionSchema }, embeddedProto: 1 },
     { name: 'grpc', schema: { type: 'ref', ref: () => GRPCActionSchema }, embeddedProto: 1 },
-    { name: 'initialDelaySeconds', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 2 },
+    {
+      name: 'initialDelaySeconds',
+      schema: { type: 'integer', format: 'int32', minimum: 0 },
+      proto: 2,
+      zeroIsUnset: true,
+    },
     {
       name: 'timeoutSeconds',
       schema: { type: 'integer', format: 'int32', default: 1, minimum: 1 },
@@ -1778,6 +2408,40 @@ export const ProbeHandlerSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link ProjectedVolumeSource} (schemas/core/v1.yaml .definitions.ProjectedVolumeSource). */
+export const ProjectedVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ProjectedVolumeSource',
+  fields: [
+    {
+      name: 'sources',
+      schema: { type: 'list', items: { type: 'ref', ref: () => VolumeProjectionSchema }, listType: 'atomic' },
+      proto: 1,
+    },
+    { name: 'defaultMode', schema: { type: 'integer', format: 'int32' }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link RBDVolumeSource} (schemas/core/v1.yaml .definitions.RBDVolumeSource). */
+export const RBDVolumeSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.RBDVolumeSource',
+  fields: [
+    {
+      name: 'monitors',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 1,
+    },
+    { name: 'image', schema: { type: 'string' }, required: true, proto: 2 },
+    { name: 'fsType', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'pool', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'user', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+    { name: 'keyring', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
+    { name: 'secretRef', schema: { type: 'ref', ref: () => LocalObjectReferenceSchema }, proto: 7 },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 8, zeroIsUnset: true },
+  ],
+};
+
 /** Schema descriptor of {@link ReplicationController} (schemas/core/v1.yaml .definitions.ReplicationController). */
 export const ReplicationControllerSchema: ObjectSchema = {
   type: 'object',
@@ -1809,8 +2473,8 @@ export const ReplicationControllerConditionSchema: ObjectSchema = {
       proto: 2,
     },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 3 },
-    { name: 'reason', schema: { type: 'string' }, proto: 4 },
-    { name: 'message', schema: { type: 'string' }, proto: 5 },
+    { name: 'reason', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
   ],
 };
 
@@ -1837,7 +2501,12 @@ export const ReplicationControllerSpecSchema: ObjectSchema = {
   typeName: 'core.v1.ReplicationControllerSpec',
   fields: [
     { name: 'replicas', schema: { type: 'integer', format: 'int32', default: 1, minimum: 0 }, proto: 1 },
-    { name: 'minReadySeconds', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 4 },
+    {
+      name: 'minReadySeconds',
+      schema: { type: 'integer', format: 'int32', minimum: 0 },
+      proto: 4,
+      zeroIsUnset: true,
+    },
     {
       name: 'selector',
       schema: { type: 'map', values: { type: 'string' }, mapType: 'atomic' },
@@ -1853,10 +2522,25 @@ export const ReplicationControllerStatusSchema: ObjectSchema = {
   typeName: 'core.v1.ReplicationControllerStatus',
   fields: [
     { name: 'replicas', schema: { type: 'integer', format: 'int32' }, proto: 1 },
-    { name: 'fullyLabeledReplicas', schema: { type: 'integer', format: 'int32' }, proto: 2 },
-    { name: 'readyReplicas', schema: { type: 'integer', format: 'int32' }, proto: 4 },
-    { name: 'availableReplicas', schema: { type: 'integer', format: 'int32' }, proto: 5 },
-    { name: 'observedGeneration', schema: { type: 'integer', format: 'int64' }, proto: 3 },
+    {
+      name: 'fullyLabeledReplicas',
+      schema: { type: 'integer', format: 'int32' },
+      proto: 2,
+      zeroIsUnset: true,
+    },
+    { name: 'readyReplicas', schema: { type: 'integer', format: 'int32' }, proto: 4, zeroIsUnset: true },
+    {
+      name: 'availableReplicas',
+      schema: { type: 'integer', format: 'int32' },
+      proto: 5,
+      zeroIsUnset: true,
+    },
+    {
+      name: 'observedGeneration',
+      schema: { type: 'integer', format: 'int64' },
+      proto: 3,
+      zeroIsUnset: true,
+    },
     {
       name: 'conditions',
       schema: {
@@ -1872,12 +2556,21 @@ export const ReplicationControllerStatusSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link ResourceClaim} (schemas/core/v1.yaml .definitions.ResourceClaim). */
+export const ResourceClaimSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ResourceClaim',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 1 },
+  ],
+};
+
 /** Schema descriptor of {@link ResourceFieldSelector} (schemas/core/v1.yaml .definitions.ResourceFieldSelector). */
 export const ResourceFieldSelectorSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.ResourceFieldSelector',
   fields: [
-    { name: 'containerName', schema: { type: 'string' }, proto: 1 },
+    { name: 'containerName', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     { name: 'resource', schema: { type: 'string' }, required: true, proto: 2 },
     { name: 'divisor', schema: { type: 'quantity' }, proto: 3 },
   ],
@@ -1953,6 +2646,28 @@ export const ResourceRequirementsSchema: ObjectSchema = {
   fields: [
     { name: 'limits', schema: { type: 'map', values: { type: 'quantity' } }, proto: 1 },
     { name: 'requests', schema: { type: 'map', values: { type: 'quantity' } }, proto: 2 },
+    {
+      name: 'claims',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => ResourceClaimSchema },
+        listType: 'map',
+        listMapKeys: ['name'],
+      },
+      proto: 3,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link SELinuxOptions} (schemas/core/v1.yaml .definitions.SELinuxOptions). */
+export const SELinuxOptionsSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.SELinuxOptions',
+  fields: [
+    { name: 'user', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'role', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
+    { name: 'type', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'level', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
   ],
 };
 
@@ -2001,6 +2716,16 @@ export const ScopedResourceSelectorRequirementSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link SeccompProfile} (schemas/core/v1.yaml .definitions.SeccompProfile). */
+export const SeccompProfileSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.SeccompProfile',
+  fields: [
+    { name: 'type', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'localhostProfile', schema: { type: 'string' }, proto: 2 },
+  ],
+};
+
 /** Schema descriptor of {@link Secret} (schemas/core/v1.yaml .definitions.Secret). */
 export const SecretSchema: ObjectSchema = {
   type: 'object',
@@ -2039,7 +2764,7 @@ export const SecretEnvSourceSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.SecretEnvSource',
   fields: [
-    { name: 'name', schema: { type: 'string' }, embeddedProto: 1 },
+    { name: 'name', schema: { type: 'string' }, embeddedProto: 1, zeroIsUnset: true },
     { name: 'optional', schema: { type: 'boolean' }, proto: 2 },
   ],
 };
@@ -2049,7 +2774,7 @@ export const SecretKeySelectorSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.SecretKeySelector',
   fields: [
-    { name: 'name', schema: { type: 'string' }, embeddedProto: 1 },
+    { name: 'name', schema: { type: 'string' }, embeddedProto: 1, zeroIsUnset: true },
     { name: 'key', schema: { type: 'string' }, required: true, proto: 2 },
     { name: 'optional', schema: { type: 'boolean' }, proto: 3 },
   ],
@@ -2073,13 +2798,28 @@ export const SecretListSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link SecretProjection} (schemas/core/v1.yaml .definitions.SecretProjection). */
+export const SecretProjectionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.SecretProjection',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, embeddedProto: 1, zeroIsUnset: true },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => KeyToPathSchema }, listType: 'atomic' },
+      proto: 2,
+    },
+    { name: 'optional', schema: { type: 'boolean' }, proto: 4 },
+  ],
+};
+
 /** Schema descriptor of {@link SecretReference} (schemas/core/v1.yaml .definitions.SecretReference). */
 export const SecretReferenceSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.SecretReference',
   fields: [
-    { name: 'name', schema: { type: 'string' }, proto: 1 },
-    { name: 'namespace', schema: { type: 'string' }, proto: 2 },
+    { name: 'name', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'namespace', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
   ],
 };
 
@@ -2088,7 +2828,7 @@ export const SecretVolumeSourceSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.SecretVolumeSource',
   fields: [
-    { name: 'secretName', schema: { type: 'string' }, proto: 1 },
+    { name: 'secretName', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     {
       name: 'items',
       schema: { type: 'list', items: { type: 'ref', ref: () => KeyToPathSchema }, listType: 'atomic' },
@@ -2100,6 +2840,30 @@ export const SecretVolumeSourceSchema: ObjectSchema = {
       proto: 3,
     },
     { name: 'optional', schema: { type: 'boolean' }, proto: 4 },
+  ],
+};
+
+/** Schema descriptor of {@link SecurityContext} (schemas/core/v1.yaml .definitions.SecurityContext). */
+export const SecurityContextSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.SecurityContext',
+  fields: [
+    { name: 'capabilities', schema: { type: 'ref', ref: () => CapabilitiesSchema }, proto: 1 },
+    { name: 'privileged', schema: { type: 'boolean' }, proto: 2 },
+    { name: 'seLinuxOptions', schema: { type: 'ref', ref: () => SELinuxOptionsSchema }, proto: 3 },
+    {
+      name: 'windowsOptions',
+      schema: { type: 'ref', ref: () => WindowsSecurityContextOptionsSchema },
+      proto: 10,
+    },
+    { name: 'runAsUser', schema: { type: 'integer', format: 'int64' }, proto: 4 },
+    { name: 'runAsGroup', schema: { type: 'integer', format: 'int64' }, proto: 8 },
+    { name: 'runAsNonRoot', schema: { type: 'boolean' }, proto: 5 },
+    { name: 'readOnlyRootFilesystem', schema: { type: 'boolean' }, proto: 6 },
+    { name: 'allowPrivilegeEscalation', schema: { type: 'boolean' }, proto: 7 },
+    { name: 'procMount', schema: { type: 'string' }, proto: 9 },
+    { name: 'seccompProfile', schema: { type: 'ref', ref: () => SeccompProfileSchema }, proto: 11 },
+    { name: 'appArmorProfile', schema: { type: 'ref', ref: () => AppArmorProfileSchema }, proto: 12 },
   ],
 };
 
@@ -2167,6 +2931,17 @@ export const ServiceAccountListSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link ServiceAccountTokenProjection} (schemas/core/v1.yaml .definitions.ServiceAccountTokenProjection). */
+export const ServiceAccountTokenProjectionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ServiceAccountTokenProjection',
+  fields: [
+    { name: 'audience', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'expirationSeconds', schema: { type: 'integer', format: 'int64' }, proto: 2 },
+    { name: 'path', schema: { type: 'string' }, required: true, proto: 3 },
+  ],
+};
+
 /** Schema descriptor of {@link ServiceList} (schemas/core/v1.yaml .definitions.Service). */
 export const ServiceListSchema: ObjectSchema = {
   type: 'object',
@@ -2189,7 +2964,7 @@ export const ServicePortSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.ServicePort',
   fields: [
-    { name: 'name', schema: { type: 'string' }, proto: 1 },
+    { name: 'name', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     {
       name: 'protocol',
       schema: { type: 'string', default: 'TCP', enum: ['TCP', 'UDP', 'SCTP'] },
@@ -2208,6 +2983,7 @@ export const ServicePortSchema: ObjectSchema = {
       name: 'nodePort',
       schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 65535 },
       proto: 5,
+      zeroIsUnset: true,
     },
   ],
 };
@@ -2234,7 +3010,7 @@ export const ServiceSpecSchema: ObjectSchema = {
       schema: { type: 'map', values: { type: 'string' }, mapType: 'atomic' },
       proto: 2,
     },
-    { name: 'clusterIP', schema: { type: 'string' }, proto: 3 },
+    { name: 'clusterIP', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
     {
       name: 'clusterIPs',
       schema: { type: 'list', items: { type: 'string' }, listType: 'atomic', maxItems: 2 },
@@ -2266,9 +3042,14 @@ export const ServiceSpecSchema: ObjectSchema = {
       schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
       proto: 9,
     },
-    { name: 'externalName', schema: { type: 'string' }, proto: 10 },
-    { name: 'externalTrafficPolicy', schema: { type: 'string', enum: ['Cluster', 'Local'] }, proto: 11 },
-    { name: 'publishNotReadyAddresses', schema: { type: 'boolean' }, proto: 13 },
+    { name: 'externalName', schema: { type: 'string' }, proto: 10, zeroIsUnset: true },
+    {
+      name: 'externalTrafficPolicy',
+      schema: { type: 'string', enum: ['Cluster', 'Local'] },
+      proto: 11,
+      zeroIsUnset: true,
+    },
+    { name: 'publishNotReadyAddresses', schema: { type: 'boolean' }, proto: 13, zeroIsUnset: true },
     {
       name: 'ipFamilies',
       schema: { type: 'list', items: { type: 'string', enum: ['IPv4', 'IPv6'] }, listType: 'atomic', maxItems: 2 },
@@ -2280,6 +3061,27 @@ export const ServiceSpecSchema: ObjectSchema = {
       proto: 17,
     },
     { name: 'internalTrafficPolicy', schema: { type: 'string', enum: ['Cluster', 'Local'] }, proto: 22 },
+    {
+      name: 'loadBalancerIP',
+      schema: { type: 'string' },
+      proto: 8,
+      deprecated: 'This field was under-specified and its meaning varies across implementations.',
+      zeroIsUnset: true,
+    },
+    {
+      name: 'healthCheckNodePort',
+      schema: { type: 'integer', format: 'int32' },
+      proto: 12,
+      zeroIsUnset: true,
+    },
+    {
+      name: 'sessionAffinityConfig',
+      schema: { type: 'ref', ref: () => SessionAffinityConfigSchema },
+      proto: 14,
+    },
+    { name: 'allocateLoadBalancerNodePorts', schema: { type: 'boolean' }, proto: 20 },
+    { name: 'loadBalancerClass', schema: { type: 'string' }, proto: 21 },
+    { name: 'trafficDistribution', schema: { type: 'string' }, proto: 23 },
   ],
   rules: [{ rule: "!has(self.externalName) || self.externalName == '' || (has(self.type) && self.type == 'ExternalName')", message: 'externalName requires type ExternalName' }, { rule: "!has(self.type) || self.type != 'ExternalName' || (has(self.externalName) && self.externalName != '')", message: 'type ExternalName requires externalName' }, { rule: '!has(self.clusterIPs) || size(self.clusterIPs) == 0 || !has(self.clusterIP) || self.clusterIPs[0] == self.clusterIP', message: 'the first entry of clusterIPs must match clusterIP' }, { rule: "(has(self.ports) && size(self.ports) > 0) || (has(self.type) && self.type == 'ExternalName') || (has(self.clusterIP) && self.clusterIP == 'None')", message: 'ports are required unless the service is headless (clusterIP None) or of type ExternalName', reason: 'FieldValueRequired' }],
 };
@@ -2305,13 +3107,41 @@ export const ServiceStatusSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link SessionAffinityConfig} (schemas/core/v1.yaml .definitions.SessionAffinityConfig). */
+export const SessionAffinityConfigSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.SessionAffinityConfig',
+  fields: [
+    { name: 'clientIP', schema: { type: 'ref', ref: () => ClientIPConfigSchema }, proto: 1 },
+  ],
+};
+
+/** Schema descriptor of {@link SleepAction} (schemas/core/v1.yaml .definitions.SleepAction). */
+export const SleepActionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.SleepAction',
+  fields: [
+    { name: 'seconds', schema: { type: 'integer', format: 'int64' }, required: true, proto: 1 },
+  ],
+};
+
+/** Schema descriptor of {@link Sysctl} (schemas/core/v1.yaml .definitions.Sysctl). */
+export const SysctlSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.Sysctl',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'value', schema: { type: 'string' }, required: true, proto: 2 },
+  ],
+};
+
 /** Schema descriptor of {@link TCPSocketAction} (schemas/core/v1.yaml .definitions.TCPSocketAction). */
 export const TCPSocketActionSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.TCPSocketAction',
   fields: [
     { name: 'port', schema: { type: 'int-or-string' }, required: true, proto: 1 },
-    { name: 'host', schema: { type: 'string' }, proto: 2 },
+    { name: 'host', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
   ],
 };
 
@@ -2321,7 +3151,7 @@ export const TaintSchema: ObjectSchema = {
   typeName: 'core.v1.Taint',
   fields: [
     { name: 'key', schema: { type: 'string', minLength: 1 }, required: true, proto: 1 },
-    { name: 'value', schema: { type: 'string' }, proto: 2 },
+    { name: 'value', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
     {
       name: 'effect',
       schema: { type: 'string', enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] },
@@ -2337,13 +3167,19 @@ export const TolerationSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.Toleration',
   fields: [
-    { name: 'key', schema: { type: 'string' }, proto: 1 },
-    { name: 'operator', schema: { type: 'string', enum: ['Exists', 'Equal'] }, proto: 2 },
-    { name: 'value', schema: { type: 'string' }, proto: 3 },
+    { name: 'key', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    {
+      name: 'operator',
+      schema: { type: 'string', enum: ['Exists', 'Equal'] },
+      proto: 2,
+      zeroIsUnset: true,
+    },
+    { name: 'value', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
     {
       name: 'effect',
       schema: { type: 'string', enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] },
       proto: 4,
+      zeroIsUnset: true,
     },
     { name: 'tolerationSeconds', schema: { type: 'integer', format: 'int64' }, proto: 5 },
   ],
@@ -2462,6 +3298,28 @@ export const VolumeSchema: ObjectSchema = {
       schema: { type: 'ref', ref: () => ConfigMapVolumeSourceSchema },
       embeddedProto: 2,
     },
+    { name: 'gitRepo', schema: { type: 'ref', ref: () => GitRepoVolumeSourceSchema }, embeddedProto: 2 },
+    { name: 'iscsi', schema: { type: 'ref', ref: () => ISCSIVolumeSourceSchema }, embeddedProto: 2 },
+    { name: 'rbd', schema: { type: 'ref', ref: () => RBDVolumeSourceSchema }, embeddedProto: 2 },
+    { name: 'cephfs', schema: { type: 'ref', ref: () => CephFSVolumeSourceSchema }, embeddedProto: 2 },
+    {
+      name: 'downwardAPI',
+      schema: { type: 'ref', ref: () => DownwardAPIVolumeSourceSchema },
+      embeddedProto: 2,
+    },
+    { name: 'fc', schema: { type: 'ref', ref: () => FCVolumeSourceSchema }, embeddedProto: 2 },
+    {
+      name: 'projected',
+      schema: { type: 'ref', ref: () => ProjectedVolumeSourceSchema },
+      embeddedProto: 2,
+    },
+    { name: 'csi', schema: { type: 'ref', ref: () => CSIVolumeSourceSchema }, embeddedProto: 2 },
+    {
+      name: 'ephemeral',
+      schema: { type: 'ref', ref: () => EphemeralVolumeSourceSchema },
+      embeddedProto: 2,
+    },
+    { name: 'nfs', schema: { type: 'ref', ref: () => NFSVolumeSourceSchema }, embeddedProto: 2 },
     {
       name: 'name',
       schema: { type: 'string', maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' },
@@ -2472,23 +3330,46 @@ export const VolumeSchema: ObjectSchema = {
   rules: [{ rule: '(has(self.hostPath) ? 1 : 0) + (has(self.emptyDir) ? 1 : 0) + (has(self.secret) ? 1 : 0) + (has(self.persistentVolumeClaim) ? 1 : 0) + (has(self.configMap) ? 1 : 0) <= 1', message: 'only one volume source may be set' }],
 };
 
+/** Schema descriptor of {@link VolumeDevice} (schemas/core/v1.yaml .definitions.VolumeDevice). */
+export const VolumeDeviceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.VolumeDevice',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'devicePath', schema: { type: 'string' }, required: true, proto: 2 },
+  ],
+};
+
 /** Schema descriptor of {@link VolumeMount} (schemas/core/v1.yaml .definitions.VolumeMount). */
 export const VolumeMountSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.VolumeMount',
   fields: [
     { name: 'name', schema: { type: 'string' }, required: true, proto: 1 },
-    { name: 'readOnly', schema: { type: 'boolean' }, proto: 2 },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 2, zeroIsUnset: true },
     { name: 'mountPath', schema: { type: 'string', minLength: 1 }, required: true, proto: 3 },
-    { name: 'subPath', schema: { type: 'string' }, proto: 4 },
+    { name: 'subPath', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
     {
       name: 'mountPropagation',
       schema: { type: 'string', enum: ['None', 'HostToContainer', 'Bidirectional'] },
       proto: 5,
     },
-    { name: 'subPathExpr', schema: { type: 'string' }, proto: 6 },
+    { name: 'subPathExpr', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
+    { name: 'recursiveReadOnly', schema: { type: 'string' }, proto: 7 },
   ],
   rules: [{ rule: "!has(self.subPath) || self.subPath == '' || !has(self.subPathExpr) || self.subPathExpr == ''", message: 'subPath and subPathExpr are mutually exclusive' }],
+};
+
+/** Schema descriptor of {@link VolumeMountStatus} (schemas/core/v1.yaml .definitions.VolumeMountStatus). */
+export const VolumeMountStatusSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.VolumeMountStatus',
+  fields: [
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'mountPath', schema: { type: 'string' }, required: true, proto: 2 },
+    { name: 'readOnly', schema: { type: 'boolean' }, proto: 3, zeroIsUnset: true },
+    { name: 'recursiveReadOnly', schema: { type: 'string' }, proto: 4 },
+  ],
 };
 
 /** Schema descriptor of {@link VolumeNodeAffinity} (schemas/core/v1.yaml .definitions.VolumeNodeAffinity). */
@@ -2497,6 +3378,27 @@ export const VolumeNodeAffinitySchema: ObjectSchema = {
   typeName: 'core.v1.VolumeNodeAffinity',
   fields: [
     { name: 'required', schema: { type: 'ref', ref: () => NodeSelectorSchema }, proto: 1 },
+  ],
+};
+
+/** Schema descriptor of {@link VolumeProjection} (schemas/core/v1.yaml .definitions.VolumeProjection). */
+export const VolumeProjectionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.VolumeProjection',
+  fields: [
+    { name: 'secret', schema: { type: 'ref', ref: () => SecretProjectionSchema }, proto: 1 },
+    { name: 'downwardAPI', schema: { type: 'ref', ref: () => DownwardAPIProjectionSchema }, proto: 2 },
+    { name: 'configMap', schema: { type: 'ref', ref: () => ConfigMapProjectionSchema }, proto: 3 },
+    {
+      name: 'serviceAccountToken',
+      schema: { type: 'ref', ref: () => ServiceAccountTokenProjectionSchema },
+      proto: 4,
+    },
+    {
+      name: 'clusterTrustBundle',
+      schema: { type: 'ref', ref: () => ClusterTrustBundleProjectionSchema },
+      proto: 5,
+    },
   ],
 };
 
@@ -2524,6 +3426,20 @@ export const VolumeSourceSchema: ObjectSchema = {
       proto: 10,
     },
     { name: 'configMap', schema: { type: 'ref', ref: () => ConfigMapVolumeSourceSchema }, proto: 19 },
+    { name: 'gitRepo', schema: { type: 'ref', ref: () => GitRepoVolumeSourceSchema }, proto: 5 },
+    { name: 'iscsi', schema: { type: 'ref', ref: () => ISCSIVolumeSourceSchema }, proto: 8 },
+    { name: 'rbd', schema: { type: 'ref', ref: () => RBDVolumeSourceSchema }, proto: 11 },
+    { name: 'cephfs', schema: { type: 'ref', ref: () => CephFSVolumeSourceSchema }, proto: 14 },
+    {
+      name: 'downwardAPI',
+      schema: { type: 'ref', ref: () => DownwardAPIVolumeSourceSchema },
+      proto: 16,
+    },
+    { name: 'fc', schema: { type: 'ref', ref: () => FCVolumeSourceSchema }, proto: 17 },
+    { name: 'projected', schema: { type: 'ref', ref: () => ProjectedVolumeSourceSchema }, proto: 26 },
+    { name: 'csi', schema: { type: 'ref', ref: () => CSIVolumeSourceSchema }, proto: 28 },
+    { name: 'ephemeral', schema: { type: 'ref', ref: () => EphemeralVolumeSourceSchema }, proto: 29 },
+    { name: 'nfs', schema: { type: 'ref', ref: () => NFSVolumeSourceSchema }, proto: 7 },
   ],
 };
 
@@ -2544,5 +3460,17 @@ export const WeightedPodAffinityTermSchema: ObjectSchema = {
       required: true,
       proto: 2,
     },
+  ],
+};
+
+/** Schema descriptor of {@link WindowsSecurityContextOptions} (schemas/core/v1.yaml .definitions.WindowsSecurityContextOptions). */
+export const WindowsSecurityContextOptionsSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.WindowsSecurityContextOptions',
+  fields: [
+    { name: 'gmsaCredentialSpecName', schema: { type: 'string' }, proto: 1 },
+    { name: 'gmsaCredentialSpec', schema: { type: 'string' }, proto: 2 },
+    { name: 'runAsUserName', schema: { type: 'string' }, proto: 3 },
+    { name: 'hostProcess', schema: { type: 'boolean' }, proto: 4 },
   ],
 };

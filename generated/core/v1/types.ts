@@ -23,6 +23,32 @@ export interface Affinity {
 }
 
 /**
+ * Defines a pod or container's AppArmor settings. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.AppArmorProfile
+ */
+export interface AppArmorProfile {
+  /** Indicates which kind of AppArmor profile will be applied. */
+  type: string;
+
+  /** Indicates a profile loaded on the node that should be used. */
+  localhostProfile?: string;
+}
+
+/**
+ * Describes a volume attached to a node. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.AttachedVolume
+ */
+export interface AttachedVolume {
+  /** Name of the attached volume. */
+  name: string;
+
+  /** Represents the device path where the volume should be available. */
+  devicePath: string;
+}
+
+/**
  * Represents storage that is managed by an external CSI volume driver (Beta feature)
  *
  * Schema: schemas/core/v1.yaml .definitions.CSIPersistentVolumeSource
@@ -57,6 +83,114 @@ export interface CSIPersistentVolumeSource {
 
   /** nodeExpandSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodeExpandVolume call. This field is optional, may be omitted if no secret is required. */
   nodeExpandSecretRef?: SecretReference;
+}
+
+/**
+ * Represents a source location of a volume to mount, managed by an external CSI driver. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.CSIVolumeSource
+ */
+export interface CSIVolumeSource {
+  /** The name of the CSI driver that handles this volume. */
+  driver: string;
+
+  /** Specifies a read-only configuration for the volume. */
+  readOnly?: boolean;
+
+  /** FsType to mount. */
+  fsType?: string;
+
+  /** Stores driver-specific properties that are passed to the CSI driver. */
+  volumeAttributes?: Record<string, string>;
+
+  /** A reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls. */
+  nodePublishSecretRef?: LocalObjectReference;
+}
+
+/**
+ * Adds and removes POSIX capabilities from running containers. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.Capabilities
+ */
+export interface Capabilities {
+  /**
+   * Added capabilities.
+   *
+   * List type atomic.
+   */
+  add?: string[];
+
+  /**
+   * Removed capabilities.
+   *
+   * List type atomic.
+   */
+  drop?: string[];
+}
+
+/**
+ * Represents a Ceph Filesystem mount that lasts the lifetime of a pod Cephfs volumes do not support ownership management or SELinux relabeling. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.CephFSVolumeSource
+ */
+export interface CephFSVolumeSource {
+  /**
+   * Required: Monitors is a collection of Ceph monitors More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it.
+   *
+   * List type atomic.
+   */
+  monitors?: string[];
+
+  /** Optional: Used as the mounted root, rather than the full Ceph tree, default is /. */
+  path?: string;
+
+  /** Optional: User is the rados user name, default is admin More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it. */
+  user?: string;
+
+  /** Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it. */
+  secretFile?: string;
+
+  /** Optional: SecretRef is reference to the authentication secret for User, default is empty. */
+  secretRef?: LocalObjectReference;
+
+  /** Optional: Defaults to false (read/write). */
+  readOnly?: boolean;
+}
+
+/**
+ * Represents the configurations of Client IP based session affinity. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ClientIPConfig
+ */
+export interface ClientIPConfig {
+  /**
+   * Specifies the seconds of ClientIP type session sticky time.
+   *
+   * Int32.
+   */
+  timeoutSeconds?: number;
+}
+
+/**
+ * Describes how to select a set of ClusterTrustBundle objects and project their contents into the pod filesystem. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ClusterTrustBundleProjection
+ */
+export interface ClusterTrustBundleProjection {
+  /** Select a single ClusterTrustBundle by object name. */
+  name?: string;
+
+  /** Select all ClusterTrustBundles that match this signer name. */
+  signerName?: string;
+
+  /** Select all ClusterTrustBundles that match this label selector. */
+  labelSelector?: LabelSelector;
+
+  /** If true, don't block pod startup if the referenced ClusterTrustBundle(s) aren't available. */
+  optional?: boolean;
+
+  /** Relative path from the volume root to write the bundle. */
+  path: string;
 }
 
 /**
@@ -130,6 +264,48 @@ export interface ConfigMapList {
 
   /** The ConfigMap objects of the list. */
   items: ConfigMap[];
+}
+
+/**
+ * Contains the information to reference a ConfigMap as a config source for the Node. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ConfigMapNodeConfigSource
+ */
+export interface ConfigMapNodeConfigSource {
+  /** The metadata.namespace of the referenced ConfigMap. */
+  namespace: string;
+
+  /** The metadata.name of the referenced ConfigMap. */
+  name: string;
+
+  /** The metadata.UID of the referenced ConfigMap. */
+  uid?: string;
+
+  /** The metadata.ResourceVersion of the referenced ConfigMap. */
+  resourceVersion?: string;
+
+  /** Declares which key of the referenced ConfigMap corresponds to the KubeletConfiguration structure This field is required in all cases. */
+  kubeletConfigKey: string;
+}
+
+/**
+ * Adapts a ConfigMap into a projected volume. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ConfigMapProjection
+ */
+export interface ConfigMapProjection {
+  /** Name of the referent. */
+  name?: string;
+
+  /**
+   * Items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value.
+   *
+   * List type atomic.
+   */
+  items?: KeyToPath[];
+
+  /** Optional specify whether the ConfigMap or its keys must be defined. */
+  optional?: boolean;
 }
 
 /**
@@ -215,7 +391,11 @@ export interface Container {
    */
   env?: EnvVar[];
 
-  /** Compute resources required by the container. */
+  /**
+   * Compute resources required by the container (a struct upstream, so always written).
+   *
+   * @defaultValue `{}`
+   */
   resources?: ResourceRequirements;
 
   /**
@@ -236,6 +416,52 @@ export interface Container {
 
   /** When the image is pulled; defaults to Always for the `:latest` tag and IfNotPresent otherwise. */
   imagePullPolicy?: 'Always' | 'Never' | 'IfNotPresent';
+
+  /**
+   * Resources resize policy for the container.
+   *
+   * List type atomic.
+   */
+  resizePolicy?: ContainerResizePolicy[];
+
+  /** Defines the restart behavior of individual containers in a pod. */
+  restartPolicy?: string;
+
+  /**
+   * The list of block devices to be used by the container.
+   *
+   * List type map keyed by devicePath.
+   */
+  volumeDevices?: VolumeDevice[];
+
+  /** Actions that the management system should take in response to container lifecycle events. */
+  lifecycle?: Lifecycle;
+
+  /**
+   * Path at which the file the container's termination message is written to is mounted into its filesystem.
+   *
+   * @defaultValue `"/dev/termination-log"` (also when set to zero)
+   */
+  terminationMessagePath?: string;
+
+  /**
+   * How the termination message is populated.
+   *
+   * @defaultValue `"File"` (also when set to zero)
+   */
+  terminationMessagePolicy?: 'File' | 'FallbackToLogsOnError';
+
+  /** Defines the security options the container should be run with. */
+  securityContext?: SecurityContext;
+
+  /** Whether this container should allocate a buffer for stdin in the container runtime. */
+  stdin?: boolean;
+
+  /** Whether the container runtime should close the stdin channel after it has been opened by a single attach. */
+  stdinOnce?: boolean;
+
+  /** Whether this container should allocate a TTY for itself, also requires 'stdin' to be true. */
+  tty?: boolean;
 }
 
 /**
@@ -295,6 +521,19 @@ export interface ContainerPort {
 
   /** Host IP to bind the host port to. */
   hostIP?: string;
+}
+
+/**
+ * Represents resource resize policy for the container. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ContainerResizePolicy
+ */
+export interface ContainerResizePolicy {
+  /** Name of the resource to which this resource resize policy applies. */
+  resourceName: string;
+
+  /** Restart policy to apply when specified resource is resized. */
+  restartPolicy: string;
 }
 
 /**
@@ -420,6 +659,19 @@ export interface ContainerStatus {
 
   /** Whether the container passed its startup probe. */
   started?: boolean;
+
+  /** Represents the compute resources allocated for this container by the node. */
+  allocatedResources?: Record<string, string | number>;
+
+  /** Represents the compute resource requests and limits that have been successfully enacted on the running container after it has been started or has been successfully resized. */
+  resources?: ResourceRequirements;
+
+  /**
+   * Status of volume mounts.
+   *
+   * List type map keyed by mountPath.
+   */
+  volumeMounts?: VolumeMountStatus[];
 }
 
 /**
@@ -434,6 +686,64 @@ export interface DaemonEndpoint {
    * At least 0; at most 65535; int32.
    */
   Port: number;
+}
+
+/**
+ * Represents downward API info for projecting into a projected volume. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.DownwardAPIProjection
+ */
+export interface DownwardAPIProjection {
+  /**
+   * A list of DownwardAPIVolume file.
+   *
+   * List type atomic.
+   */
+  items?: DownwardAPIVolumeFile[];
+}
+
+/**
+ * Represents information to create the file containing the pod field. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.DownwardAPIVolumeFile
+ */
+export interface DownwardAPIVolumeFile {
+  /** Required: Path is  the relative path name of the file to be created. */
+  path: string;
+
+  /** Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported. */
+  fieldRef?: ObjectFieldSelector;
+
+  /** Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported. */
+  resourceFieldRef?: ResourceFieldSelector;
+
+  /**
+   * Optional: mode bits used to set permissions on this file, must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
+   *
+   * Int32.
+   */
+  mode?: number;
+}
+
+/**
+ * Represents a volume containing downward API info. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.DownwardAPIVolumeSource
+ */
+export interface DownwardAPIVolumeSource {
+  /**
+   * A list of downward API volume file.
+   *
+   * List type atomic.
+   */
+  items?: DownwardAPIVolumeFile[];
+
+  /**
+   * Optional: mode bits to use on created files by default.
+   *
+   * Int32.
+   */
+  defaultMode?: number;
 }
 
 /**
@@ -625,6 +935,16 @@ export interface EnvVarSource {
 }
 
 /**
+ * Represents an ephemeral volume that is handled by a normal storage driver. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.EphemeralVolumeSource
+ */
+export interface EphemeralVolumeSource {
+  /** Will be used to create a stand-alone PVC to provision the volume. */
+  volumeClaimTemplate?: PersistentVolumeClaimTemplate;
+}
+
+/**
  * Event is a report of something that happened in the cluster, about an involved object. Shape follows the real system (not shown in the spec).
  *
  * Schema: schemas/core/v1.yaml .definitions.Event
@@ -766,6 +1086,40 @@ export interface ExecAction {
 }
 
 /**
+ * Represents a Fibre Channel volume. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.FCVolumeSource
+ */
+export interface FCVolumeSource {
+  /**
+   * Optional: FC target worldwide names (WWNs).
+   *
+   * List type atomic.
+   */
+  targetWWNs?: string[];
+
+  /**
+   * Optional: FC target lun number.
+   *
+   * Int32.
+   */
+  lun?: number;
+
+  /** The filesystem type to mount. */
+  fsType?: string;
+
+  /** Optional: Defaults to false (read/write). */
+  readOnly?: boolean;
+
+  /**
+   * Wwids Optional: FC volume world wide identifiers (wwids) Either wwids or combination of targetWWNs and lun must be set, but not both simultaneously.
+   *
+   * List type atomic.
+   */
+  wwids?: string[];
+}
+
+/**
  * A gRPC health check probe. Shape follows the real system (not shown in the spec).
  *
  * Schema: schemas/core/v1.yaml .definitions.GRPCAction
@@ -780,6 +1134,22 @@ export interface GRPCAction {
 
   /** Service name placed in the gRPC HealthCheckRequest. */
   service?: string;
+}
+
+/**
+ * Represents a volume that is populated with the contents of a git repository. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.GitRepoVolumeSource
+ */
+export interface GitRepoVolumeSource {
+  /** The URL. */
+  repository: string;
+
+  /** The commit hash for the specified revision. */
+  revision?: string;
+
+  /** The target directory name. */
+  directory?: string;
 }
 
 /**
@@ -826,6 +1196,33 @@ export interface HTTPHeader {
 }
 
 /**
+ * Holds the mapping between IP and hostnames that will be injected as an entry in the pod's hosts file. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.HostAlias
+ */
+export interface HostAlias {
+  /** Address of the host file entry. */
+  ip: string;
+
+  /**
+   * Hostnames for the above IP address.
+   *
+   * List type atomic.
+   */
+  hostnames?: string[];
+}
+
+/**
+ * Represents a single IP address allocated to the host. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.HostIP
+ */
+export interface HostIP {
+  /** The IP address assigned to the host. */
+  ip: string;
+}
+
+/**
  * A host path mapped into a pod. Shape follows the real system (not shown in the spec).
  *
  * Schema: schemas/core/v1.yaml .definitions.HostPathVolumeSource
@@ -836,6 +1233,54 @@ export interface HostPathVolumeSource {
 
   /** Required type of the host path; empty means no check. */
   type?: '' | 'DirectoryOrCreate' | 'Directory' | 'FileOrCreate' | 'File' | 'Socket' | 'CharDevice' | 'BlockDevice';
+}
+
+/**
+ * Represents an ISCSI disk. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ISCSIVolumeSource
+ */
+export interface ISCSIVolumeSource {
+  /** ISCSI Target Portal. */
+  targetPortal: string;
+
+  /** The target iSCSI Qualified Name. */
+  iqn: string;
+
+  /**
+   * Represents iSCSI Target Lun number.
+   *
+   * Int32.
+   */
+  lun: number;
+
+  /** The interface Name that uses an iSCSI transport. */
+  iscsiInterface?: string;
+
+  /** The filesystem type of the volume that you want to mount. */
+  fsType?: string;
+
+  /** ReadOnly here will force the ReadOnly setting in VolumeMounts. */
+  readOnly?: boolean;
+
+  /**
+   * The iSCSI Target Portal List.
+   *
+   * List type atomic.
+   */
+  portals?: string[];
+
+  /** ChapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication. */
+  chapAuthDiscovery?: boolean;
+
+  /** ChapAuthSession defines whether support iSCSI Session CHAP authentication. */
+  chapAuthSession?: boolean;
+
+  /** The CHAP Secret for iSCSI target and initiator authentication. */
+  secretRef?: LocalObjectReference;
+
+  /** The custom iSCSI Initiator Name. */
+  initiatorName?: string;
 }
 
 /**
@@ -856,6 +1301,42 @@ export interface KeyToPath {
    * At least 0; at most 511; int32.
    */
   mode?: number;
+}
+
+/**
+ * Describes actions that the management system should take in response to container lifecycle events. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.Lifecycle
+ */
+export interface Lifecycle {
+  /** Called immediately after a container is created. */
+  postStart?: LifecycleHandler;
+
+  /** Called immediately before a container is terminated due to an API request or management event such as liveness/startup probe failure, preemption, resource contention, etc. */
+  preStop?: LifecycleHandler;
+}
+
+/**
+ * Defines a specific action that should be taken in a lifecycle hook. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.LifecycleHandler
+ */
+export interface LifecycleHandler {
+  /** Specifies the action to take. */
+  exec?: ExecAction;
+
+  /** Specifies the http request to perform. */
+  httpGet?: HTTPGetAction;
+
+  /**
+   * Not supported as a lifecycle handler; kept for backward compatibility.
+   *
+   * @deprecated Deprecated.
+   */
+  tcpSocket?: TCPSocketAction;
+
+  /** Represents the duration that the container should sleep before being terminated. */
+  sleep?: SleepAction;
 }
 
 /**
@@ -950,6 +1431,16 @@ export interface LoadBalancerIngress {
 
   /** Host name of a DNS-based ingress point. */
   hostname?: string;
+
+  /** Specifies how the load-balancer IP behaves, and may only be specified when the ip field is specified. */
+  ipMode?: string;
+
+  /**
+   * A list of records of service ports If used, every port defined in the service should have an entry in it.
+   *
+   * List type atomic.
+   */
+  ports?: PortStatus[];
 }
 
 /**
@@ -1206,6 +1697,35 @@ export interface NodeCondition {
 }
 
 /**
+ * Specifies a source of node configuration. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.NodeConfigSource
+ */
+export interface NodeConfigSource {
+  /** A reference to a Node's ConfigMap. */
+  configMap?: ConfigMapNodeConfigSource;
+}
+
+/**
+ * Describes the status of the config assigned by Node.Spec.ConfigSource. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.NodeConfigStatus
+ */
+export interface NodeConfigStatus {
+  /** Reports the checkpointed config the node will try to use. */
+  assigned?: NodeConfigSource;
+
+  /** Reports the checkpointed config the node is actively using. */
+  active?: NodeConfigSource;
+
+  /** Reports the checkpointed config the node will fall back to when it encounters an error attempting to use the Assigned config. */
+  lastKnownGood?: NodeConfigSource;
+
+  /** Describes any problems reconciling the Spec.ConfigSource to the Active config. */
+  error?: string;
+}
+
+/**
  * Ports opened by daemons on a node. Shape follows the real system (not shown in the spec).
  *
  * Schema: schemas/core/v1.yaml .definitions.NodeDaemonEndpoints
@@ -1232,6 +1752,29 @@ export interface NodeList {
 
   /** The Node objects of the list. */
   items: Node[];
+}
+
+/**
+ * A set of runtime handler information. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.NodeRuntimeHandler
+ */
+export interface NodeRuntimeHandler {
+  /** Runtime handler name. */
+  name: string;
+
+  /** Supported features. */
+  features?: NodeRuntimeHandlerFeatures;
+}
+
+/**
+ * A set of runtime features. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.NodeRuntimeHandlerFeatures
+ */
+export interface NodeRuntimeHandlerFeatures {
+  /** Set to true if the runtime handler supports RecursiveReadOnlyMounts. */
+  recursiveReadOnlyMounts?: boolean;
 }
 
 /**
@@ -1317,6 +1860,20 @@ export interface NodeSpec {
    * List type atomic.
    */
   taints?: Taint[];
+
+  /**
+   * Deprecated: Previously used to specify the source of the node's configuration for the DynamicKubeletConfig feature.
+   *
+   * @deprecated Previously used to specify the source of the node's configuration for the DynamicKubeletConfig feature.
+   */
+  configSource?: NodeConfigSource;
+
+  /**
+   * The node's ID in the cloud provider; not all kubelets set it (use providerID).
+   *
+   * @deprecated Not all kubelets set it; use providerID.
+   */
+  externalID?: string;
 }
 
 /**
@@ -1364,6 +1921,30 @@ export interface NodeStatus {
    * List type atomic.
    */
   images?: ContainerImage[];
+
+  /**
+   * List of attachable volumes in use (mounted) by the node.
+   *
+   * List type atomic.
+   */
+  volumesInUse?: string[];
+
+  /**
+   * List of volumes that are attached to the node.
+   *
+   * List type atomic.
+   */
+  volumesAttached?: AttachedVolume[];
+
+  /** Status of the config assigned to the node via the dynamic Kubelet config feature. */
+  config?: NodeConfigStatus;
+
+  /**
+   * The available runtime handlers.
+   *
+   * List type atomic.
+   */
+  runtimeHandlers?: NodeRuntimeHandler[];
 }
 
 /**
@@ -1631,6 +2212,19 @@ export interface PersistentVolumeClaimStatus {
 }
 
 /**
+ * Used to produce PersistentVolumeClaim objects as part of an EphemeralVolumeSource. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PersistentVolumeClaimTemplate
+ */
+export interface PersistentVolumeClaimTemplate {
+  /** May contain labels and annotations that will be copied into the PVC when creating it. */
+  metadata?: ObjectMeta;
+
+  /** The specification for the PersistentVolumeClaim. */
+  spec: PersistentVolumeClaimSpec;
+}
+
+/**
  * A reference to a persistent volume claim in the pod's namespace. Shape follows the real system (not shown in the spec).
  *
  * Schema: schemas/core/v1.yaml .definitions.PersistentVolumeClaimVolumeSource
@@ -1838,6 +2432,20 @@ export interface PodAffinityTerm {
 
   /** Label query over namespaces the term applies to. */
   namespaceSelector?: LabelSelector;
+
+  /**
+   * A set of pod label keys to select which pods will be taken into consideration.
+   *
+   * List type atomic.
+   */
+  matchLabelKeys?: string[];
+
+  /**
+   * A set of pod label keys to select which pods will be taken into consideration.
+   *
+   * List type atomic.
+   */
+  mismatchLabelKeys?: string[];
 }
 
 /**
@@ -1895,6 +2503,47 @@ export interface PodCondition {
 }
 
 /**
+ * Defines the DNS parameters of a pod in addition to those generated from DNSPolicy. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PodDNSConfig
+ */
+export interface PodDNSConfig {
+  /**
+   * A list of DNS name server IP addresses.
+   *
+   * List type atomic.
+   */
+  nameservers?: string[];
+
+  /**
+   * A list of DNS search domains for host-name lookup.
+   *
+   * List type atomic.
+   */
+  searches?: string[];
+
+  /**
+   * A list of DNS resolver options.
+   *
+   * List type atomic.
+   */
+  options?: PodDNSConfigOption[];
+}
+
+/**
+ * Defines DNS resolver options of a pod. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PodDNSConfigOption
+ */
+export interface PodDNSConfigOption {
+  /** Name of the DNS resolver option. */
+  name?: string;
+
+  /** Value of the DNS resolver option. */
+  value?: string;
+}
+
+/**
  * One IP address allocated to a pod. Shape follows the real system (not shown in the spec).
  *
  * Schema: schemas/core/v1.yaml .definitions.PodIP
@@ -1921,6 +2570,96 @@ export interface PodList {
 
   /** The Pod objects of the list. */
   items: Pod[];
+}
+
+/**
+ * Defines the OS parameters of a pod. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PodOS
+ */
+export interface PodOS {
+  /** The name of the operating system. */
+  name: string;
+}
+
+/**
+ * Contains the reference to a pod condition. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PodReadinessGate
+ */
+export interface PodReadinessGate {
+  /** Refers to a condition in the pod's condition list with matching type. */
+  conditionType: string;
+}
+
+/**
+ * Associated to a Pod to guard its scheduling. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PodSchedulingGate
+ */
+export interface PodSchedulingGate {
+  /** Name of the scheduling gate. */
+  name: string;
+}
+
+/**
+ * Holds pod-level security attributes and common container settings. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PodSecurityContext
+ */
+export interface PodSecurityContext {
+  /** The SELinux context to be applied to all containers. */
+  seLinuxOptions?: SELinuxOptions;
+
+  /** The Windows specific settings applied to all containers. */
+  windowsOptions?: WindowsSecurityContextOptions;
+
+  /**
+   * The UID to run the entrypoint of the container process.
+   *
+   * Int64.
+   */
+  runAsUser?: number;
+
+  /**
+   * The GID to run the entrypoint of the container process.
+   *
+   * Int64.
+   */
+  runAsGroup?: number;
+
+  /** Indicates that the container must run as a non-root user. */
+  runAsNonRoot?: boolean;
+
+  /**
+   * A list of groups applied to the first process run in each container, in addition to the container's primary GID, the fsGroup (if specified), and group memberships defined in the container image for the uid of the container process.
+   *
+   * List type atomic.
+   */
+  supplementalGroups?: number[];
+
+  /**
+   * A special supplemental group that applies to all containers in a pod.
+   *
+   * Int64.
+   */
+  fsGroup?: number;
+
+  /**
+   * Sysctls hold a list of namespaced sysctls used for the pod.
+   *
+   * List type atomic.
+   */
+  sysctls?: Sysctl[];
+
+  /** Defines behavior of changing ownership and permission of the volume before being exposed inside Pod. */
+  fsGroupChangePolicy?: string;
+
+  /** The seccomp options to use by the containers in this pod. */
+  seccompProfile?: SeccompProfile;
+
+  /** The AppArmor options to use by the containers in this pod. */
+  appArmorProfile?: AppArmorProfile;
 }
 
 /**
@@ -2041,6 +2780,74 @@ export interface PodSpec {
    * List type map keyed by topologyKey, whenUnsatisfiable.
    */
   topologySpreadConstraints?: TopologySpreadConstraint[];
+
+  /**
+   * A deprecated alias for ServiceAccountName.
+   *
+   * @deprecated Use serviceAccountName instead.
+   */
+  serviceAccount?: string;
+
+  /** Use the host's pid namespace. */
+  hostPID?: boolean;
+
+  /** Use the host's ipc namespace. */
+  hostIPC?: boolean;
+
+  /** Share a single process namespace between all of the containers in a pod. */
+  shareProcessNamespace?: boolean;
+
+  /**
+   * Holds pod-level security attributes and common container settings; empty when unset.
+   *
+   * @defaultValue `{}`
+   */
+  securityContext?: PodSecurityContext;
+
+  /**
+   * An optional list of hosts and IPs that will be injected into the pod's hosts file if specified.
+   *
+   * List type map keyed by ip.
+   */
+  hostAliases?: HostAlias[];
+
+  /** Specifies the DNS parameters of a pod. */
+  dnsConfig?: PodDNSConfig;
+
+  /**
+   * If specified, all readiness gates will be evaluated for pod readiness.
+   *
+   * List type atomic.
+   */
+  readinessGates?: PodReadinessGate[];
+
+  /** Refers to a RuntimeClass object in the node.k8s.io group, which should be used to run this pod. */
+  runtimeClassName?: string;
+
+  /** Indicates whether information about services should be injected into pod's environment variables, matching the syntax of Docker links. */
+  enableServiceLinks?: boolean;
+
+  /** The Policy for preempting pods with lower priority. */
+  preemptionPolicy?: string;
+
+  /** Represents the resource overhead associated with running a pod for a given RuntimeClass. */
+  overhead?: Record<string, string | number>;
+
+  /** If true the pod's hostname will be configured as the pod's FQDN, rather than the leaf name (the default). */
+  setHostnameAsFQDN?: boolean;
+
+  /** Specifies the OS of the containers in the pod. */
+  os?: PodOS;
+
+  /** Use the host's user namespace. */
+  hostUsers?: boolean;
+
+  /**
+   * An opaque list of values that if specified will block scheduling the pod.
+   *
+   * List type map keyed by name.
+   */
+  schedulingGates?: PodSchedulingGate[];
 }
 
 /**
@@ -2104,6 +2911,16 @@ export interface PodStatus {
 
   /** Quality of service class assigned from the containers' resource requirements. */
   qosClass?: 'Guaranteed' | 'Burstable' | 'BestEffort';
+
+  /**
+   * Holds the IP addresses allocated to the host.
+   *
+   * List type atomic.
+   */
+  hostIPs?: HostIP[];
+
+  /** Status of resources resize desired for pod's containers. */
+  resize?: string;
 }
 
 /**
@@ -2117,6 +2934,26 @@ export interface PodTemplateSpec {
 
   /** Desired behavior of the pods created from the template. */
   spec?: PodSpec;
+}
+
+/**
+ * . Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PortStatus
+ */
+export interface PortStatus {
+  /**
+   * The port number of the service port of which status is recorded here.
+   *
+   * Int32.
+   */
+  port: number;
+
+  /** The protocol of the service port of which status is recorded here The supported values are: "TCP", "UDP", "SCTP". */
+  protocol: string;
+
+  /** To record the problem with the service port The format of the error shall comply with the following rules: - built-in error values shall be specified in this file and those shall use CamelCase names - cloud provider specific error values must have names that comply with the format foo.example.com/CamelCase. */
+  error?: string;
 }
 
 /**
@@ -2222,6 +3059,62 @@ export interface ProbeHandler {
 
   /** Call the gRPC health service. */
   grpc?: GRPCAction;
+}
+
+/**
+ * Represents a projected volume source. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ProjectedVolumeSource
+ */
+export interface ProjectedVolumeSource {
+  /**
+   * The list of volume projections.
+   *
+   * List type atomic.
+   */
+  sources?: VolumeProjection[];
+
+  /**
+   * The mode bits used to set permissions on created files by default.
+   *
+   * Int32.
+   */
+  defaultMode?: number;
+}
+
+/**
+ * Represents a Rados Block Device mount that lasts the lifetime of a pod. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.RBDVolumeSource
+ */
+export interface RBDVolumeSource {
+  /**
+   * Monitors is a collection of Ceph monitors.
+   *
+   * List type atomic.
+   */
+  monitors?: string[];
+
+  /** Image is the rados image name. */
+  image: string;
+
+  /** The filesystem type of the volume that you want to mount. */
+  fsType?: string;
+
+  /** Pool is the rados pool name. */
+  pool?: string;
+
+  /** User is the rados user name. */
+  user?: string;
+
+  /** The path to key ring for RBDUser. */
+  keyring?: string;
+
+  /** Name of the authentication secret for RBDUser. */
+  secretRef?: LocalObjectReference;
+
+  /** ReadOnly here will force the ReadOnly setting in VolumeMounts. */
+  readOnly?: boolean;
 }
 
 /**
@@ -2374,6 +3267,16 @@ export interface ReplicationControllerStatus {
 }
 
 /**
+ * References one entry in PodSpec.ResourceClaims. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ResourceClaim
+ */
+export interface ResourceClaim {
+  /** Name must match the name of one entry in pod.spec.resourceClaims of the Pod where this field is used. */
+  name: string;
+}
+
+/**
  * Selects a resource limit or request of a container. Shape follows the real system (not shown in the spec).
  *
  * Schema: schemas/core/v1.yaml .definitions.ResourceFieldSelector
@@ -2478,6 +3381,32 @@ export interface ResourceRequirements {
 
   /** Minimum amount of each compute resource required; defaults to limits when those are set. */
   requests?: Record<string, string | number>;
+
+  /**
+   * Lists the names of resources, defined in spec.resourceClaims, that are used by this container.
+   *
+   * List type map keyed by name.
+   */
+  claims?: ResourceClaim[];
+}
+
+/**
+ * The labels to be applied to the container. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.SELinuxOptions
+ */
+export interface SELinuxOptions {
+  /** A SELinux user label that applies to the container. */
+  user?: string;
+
+  /** A SELinux role label that applies to the container. */
+  role?: string;
+
+  /** A SELinux type label that applies to the container. */
+  type?: string;
+
+  /** SELinux level label that applies to the container. */
+  level?: string;
 }
 
 /**
@@ -2512,6 +3441,19 @@ export interface ScopedResourceSelectorRequirement {
    * List type atomic.
    */
   values?: string[];
+}
+
+/**
+ * Defines a pod/container's seccomp profile settings. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.SeccompProfile
+ */
+export interface SeccompProfile {
+  /** Indicates which kind of seccomp profile will be applied. */
+  type: string;
+
+  /** Indicates a profile defined in a file on the node should be used. */
+  localhostProfile?: string;
 }
 
 /**
@@ -2603,6 +3545,26 @@ export interface SecretList {
 }
 
 /**
+ * Adapts a secret into a projected volume. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.SecretProjection
+ */
+export interface SecretProjection {
+  /** Name of the referent. */
+  name?: string;
+
+  /**
+   * Items if unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value.
+   *
+   * List type atomic.
+   */
+  items?: KeyToPath[];
+
+  /** Optional field specify whether the Secret or its key must be defined. */
+  optional?: boolean;
+}
+
+/**
  * SecretReference represents a Secret Reference. It has enough information to retrieve secret in any namespace
  *
  * Schema: schemas/core/v1.yaml .definitions.SecretReference
@@ -2642,6 +3604,57 @@ export interface SecretVolumeSource {
 
   /** Whether the secret or its keys may be missing. */
   optional?: boolean;
+}
+
+/**
+ * Holds security configuration that will be applied to a container. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.SecurityContext
+ */
+export interface SecurityContext {
+  /** The capabilities to add/drop when running containers. */
+  capabilities?: Capabilities;
+
+  /** Run container in privileged mode. */
+  privileged?: boolean;
+
+  /** The SELinux context to be applied to the container. */
+  seLinuxOptions?: SELinuxOptions;
+
+  /** The Windows specific settings applied to all containers. */
+  windowsOptions?: WindowsSecurityContextOptions;
+
+  /**
+   * The UID to run the entrypoint of the container process.
+   *
+   * Int64.
+   */
+  runAsUser?: number;
+
+  /**
+   * The GID to run the entrypoint of the container process.
+   *
+   * Int64.
+   */
+  runAsGroup?: number;
+
+  /** Indicates that the container must run as a non-root user. */
+  runAsNonRoot?: boolean;
+
+  /** Whether this container has a read-only root filesystem. */
+  readOnlyRootFilesystem?: boolean;
+
+  /** Controls whether a process can gain more privileges than its parent process. */
+  allowPrivilegeEscalation?: boolean;
+
+  /** Denotes the type of proc mount to use for the containers. */
+  procMount?: string;
+
+  /** The seccomp options to use by this container. */
+  seccompProfile?: SeccompProfile;
+
+  /** The AppArmor options to use by this container. */
+  appArmorProfile?: AppArmorProfile;
 }
 
 /**
@@ -2720,6 +3733,26 @@ export interface ServiceAccountList {
 
   /** The ServiceAccount objects of the list. */
   items: ServiceAccount[];
+}
+
+/**
+ * Represents a projected service account token volume. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ServiceAccountTokenProjection
+ */
+export interface ServiceAccountTokenProjection {
+  /** The intended audience of the token. */
+  audience?: string;
+
+  /**
+   * The requested duration of validity of the service account token.
+   *
+   * Int64.
+   */
+  expirationSeconds?: number;
+
+  /** The path relative to the mount point of the file to project the token into. */
+  path: string;
 }
 
 /**
@@ -2853,6 +3886,32 @@ export interface ServiceSpec {
 
   /** How nodes distribute traffic received on the cluster IP. */
   internalTrafficPolicy?: 'Cluster' | 'Local';
+
+  /**
+   * Only applies to Service Type: LoadBalancer.
+   *
+   * @deprecated This field was under-specified and its meaning varies across implementations.
+   */
+  loadBalancerIP?: string;
+
+  /**
+   * Specifies the healthcheck nodePort for the service.
+   *
+   * Int32.
+   */
+  healthCheckNodePort?: number;
+
+  /** Contains the configurations of session affinity. */
+  sessionAffinityConfig?: SessionAffinityConfig;
+
+  /** Defines if NodePorts will be automatically allocated for services with type LoadBalancer. */
+  allocateLoadBalancerNodePorts?: boolean;
+
+  /** The class of the load balancer implementation this Service belongs to. */
+  loadBalancerClass?: string;
+
+  /** Offers a way to express preferences for how traffic is distributed to Service endpoints. */
+  trafficDistribution?: string;
 }
 
 /**
@@ -2870,6 +3929,43 @@ export interface ServiceStatus {
    * List type map keyed by type.
    */
   conditions?: Condition[];
+}
+
+/**
+ * Represents the configurations of session affinity. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.SessionAffinityConfig
+ */
+export interface SessionAffinityConfig {
+  /** Contains the configurations of Client IP based session affinity. */
+  clientIP?: ClientIPConfig;
+}
+
+/**
+ * Describes a "sleep" action. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.SleepAction
+ */
+export interface SleepAction {
+  /**
+   * The number of seconds to sleep.
+   *
+   * Int64.
+   */
+  seconds: number;
+}
+
+/**
+ * Defines a kernel parameter to be set. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.Sysctl
+ */
+export interface Sysctl {
+  /** Name of a property to set. */
+  name: string;
+
+  /** Value of a property to set. */
+  value: string;
 }
 
 /**
@@ -3068,12 +4164,55 @@ export interface Volume {
   /** A config map whose keys populate the volume. */
   configMap?: ConfigMapVolumeSource;
 
+  /** Represents a git repository at a particular revision. */
+  gitRepo?: GitRepoVolumeSource;
+
+  /** Represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod. */
+  iscsi?: ISCSIVolumeSource;
+
+  /** Represents a Rados Block Device mount on the host that shares a pod's lifetime. */
+  rbd?: RBDVolumeSource;
+
+  /** Represents a Ceph FS mount on the host that shares a pod's lifetime. */
+  cephfs?: CephFSVolumeSource;
+
+  /** Represents downward API about the pod that should populate this volume. */
+  downwardAPI?: DownwardAPIVolumeSource;
+
+  /** Represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod. */
+  fc?: FCVolumeSource;
+
+  /** Items for all in one resources secrets, configmaps, and downward API. */
+  projected?: ProjectedVolumeSource;
+
+  /** Csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers (Beta feature). */
+  csi?: CSIVolumeSource;
+
+  /** Represents a volume that is handled by a cluster storage driver. */
+  ephemeral?: EphemeralVolumeSource;
+
+  /** Represents an NFS mount on the host that shares a pod's lifetime More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs. */
+  nfs?: NFSVolumeSource;
+
   /**
    * Name of the volume, a DNS label unique within the pod.
    *
    * Length at most 63; matches `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`.
    */
   name: string;
+}
+
+/**
+ * Describes a mapping of a raw block device within a container. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.VolumeDevice
+ */
+export interface VolumeDevice {
+  /** Name must match the name of a persistentVolumeClaim in the pod. */
+  name: string;
+
+  /** The path inside of the container that the device will be mapped to. */
+  devicePath: string;
 }
 
 /**
@@ -3103,6 +4242,28 @@ export interface VolumeMount {
 
   /** Like subPath, with `$(VAR_NAME)` references expanded from the container's environment. */
   subPathExpr?: string;
+
+  /** Specifies whether read-only mounts should be handled recursively. */
+  recursiveReadOnly?: string;
+}
+
+/**
+ * Shows status of volume mounts. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.VolumeMountStatus
+ */
+export interface VolumeMountStatus {
+  /** Corresponds to the name of the original VolumeMount. */
+  name: string;
+
+  /** Corresponds to the original VolumeMount. */
+  mountPath: string;
+
+  /** Corresponds to the original VolumeMount. */
+  readOnly?: boolean;
+
+  /** RecursiveReadOnly must be set to Disabled, Enabled, or unspecified (for non-readonly mounts). */
+  recursiveReadOnly?: string;
 }
 
 /**
@@ -3113,6 +4274,28 @@ export interface VolumeMount {
 export interface VolumeNodeAffinity {
   /** required specifies hard node constraints that must be met. */
   required?: NodeSelector;
+}
+
+/**
+ * Projection that may be projected along with other supported volume types. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.VolumeProjection
+ */
+export interface VolumeProjection {
+  /** Secret information about the secret data to project. */
+  secret?: SecretProjection;
+
+  /** DownwardAPI information about the downwardAPI data to project. */
+  downwardAPI?: DownwardAPIProjection;
+
+  /** ConfigMap information about the configMap data to project. */
+  configMap?: ConfigMapProjection;
+
+  /** Information about the serviceAccountToken data to project. */
+  serviceAccountToken?: ServiceAccountTokenProjection;
+
+  /** Allows a pod to access the `.spec.trustBundle` field of ClusterTrustBundle objects in an auto-updating file. */
+  clusterTrustBundle?: ClusterTrustBundleProjection;
 }
 
 /**
@@ -3148,6 +4331,36 @@ export interface VolumeSource {
 
   /** A config map whose keys populate the volume. */
   configMap?: ConfigMapVolumeSource;
+
+  /** Represents a git repository at a particular revision. */
+  gitRepo?: GitRepoVolumeSource;
+
+  /** Represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod. */
+  iscsi?: ISCSIVolumeSource;
+
+  /** Represents a Rados Block Device mount on the host that shares a pod's lifetime. */
+  rbd?: RBDVolumeSource;
+
+  /** Represents a Ceph FS mount on the host that shares a pod's lifetime. */
+  cephfs?: CephFSVolumeSource;
+
+  /** Represents downward API about the pod that should populate this volume. */
+  downwardAPI?: DownwardAPIVolumeSource;
+
+  /** Represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod. */
+  fc?: FCVolumeSource;
+
+  /** Items for all in one resources secrets, configmaps, and downward API. */
+  projected?: ProjectedVolumeSource;
+
+  /** Csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers (Beta feature). */
+  csi?: CSIVolumeSource;
+
+  /** Represents a volume that is handled by a cluster storage driver. */
+  ephemeral?: EphemeralVolumeSource;
+
+  /** Represents an NFS mount on the host that shares a pod's lifetime More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs. */
+  nfs?: NFSVolumeSource;
 }
 
 /**
@@ -3165,6 +4378,25 @@ export interface WeightedPodAffinityTerm {
 
   /** The pod affinity term. */
   podAffinityTerm: PodAffinityTerm;
+}
+
+/**
+ * WindowsSecurityContextOptions contain Windows-specific options and credentials. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.WindowsSecurityContextOptions
+ */
+export interface WindowsSecurityContextOptions {
+  /** The name of the GMSA credential spec to use. */
+  gmsaCredentialSpecName?: string;
+
+  /** Where the GMSA admission webhook (https://github.com/kubernetes-sigs/windows-gmsa) inlines the contents of the GMSA credential spec named by the GMSACredentialSpecName field. */
+  gmsaCredentialSpec?: string;
+
+  /** The UserName in Windows to run the entrypoint of the container process. */
+  runAsUserName?: string;
+
+  /** Determines if a container should be run as a 'Host Process' container. */
+  hostProcess?: boolean;
 }
 
 /** Group, version and kind of {@link ConfigMap}. */

@@ -8,14 +8,15 @@ const pattern = new RegExp('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', 'u');
 const containerPortProtocolKeys = ['containerPort', 'protocol'];
 const nameKeys = ['name'];
 const mountPathKeys = ['mountPath'];
+const devicePathKeys = ['devicePath'];
 const allowed = new Set<unknown>(['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice']);
 const typeKeys = ['type'];
 const allowed2 = new Set<unknown>(['Hostname', 'InternalIP', 'ExternalIP', 'InternalDNS', 'ExternalDNS']);
 const allowed3 = new Set<unknown>(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt']);
 const allowed4 = new Set<unknown>(['Pending', 'Available', 'Bound', 'Released', 'Failed']);
 const topologyKeyWhenUnsatisfiableKeys = ['topologyKey', 'whenUnsatisfiable'];
-const allowed5 = new Set<unknown>(['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown']);
 const ipKeys = ['ip'];
+const allowed5 = new Set<unknown>(['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown']);
 const allowed6 = new Set<unknown>(['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'PriorityClass', 'CrossNamespacePodAffinity']);
 const portProtocolKeys = ['port', 'protocol'];
 
@@ -44,6 +45,57 @@ export function validateAffinity(v: unknown, p: PathLike, e: Collector): void {
   const x2 = v.podAntiAffinity;
   if (!(x2 === undefined || x2 === null)) {
     validatePodAntiAffinity(x2, new FieldPath(p, 'podAntiAffinity'), e);
+  }
+}
+
+/** Checks a {@link AppArmorProfile} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateAppArmorProfile(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'localhostProfile':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.type;
+  if (x0 === undefined || x0 === null) e.required(`${p}.type`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.type`, x0, 'string');
+  }
+  const x1 = v.localhostProfile;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.localhostProfile`, x1, 'string');
+  }
+}
+
+/** Checks a {@link AttachedVolume} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateAttachedVolume(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'devicePath':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.name;
+  if (x0 === undefined || x0 === null) e.required(`${p}.name`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
+  }
+  const x1 = v.devicePath;
+  if (x1 === undefined || x1 === null) e.required(`${p}.devicePath`);
+  else {
+    if (typeof x1 !== 'string') e.type(`${p}.devicePath`, x1, 'string');
   }
 }
 
@@ -108,6 +160,189 @@ export function validateCSIPersistentVolumeSource(v: unknown, p: PathLike, e: Co
   const x11 = v.nodeExpandSecretRef;
   if (!(x11 === undefined || x11 === null)) {
     validateSecretReference(x11, new FieldPath(p, 'nodeExpandSecretRef'), e);
+  }
+}
+
+/** Checks a {@link CSIVolumeSource} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateCSIVolumeSource(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'driver': case 'readOnly': case 'fsType': case 'volumeAttributes': case 'nodePublishSecretRef':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.driver;
+  if (x0 === undefined || x0 === null) e.required(`${p}.driver`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.driver`, x0, 'string');
+  }
+  const x1 = v.readOnly;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'boolean') e.type(`${p}.readOnly`, x1, 'boolean');
+  }
+  const x2 = v.fsType;
+  if (!(x2 === undefined || x2 === null)) {
+    if (typeof x2 !== 'string') e.type(`${p}.fsType`, x2, 'string');
+  }
+  const x3 = v.volumeAttributes;
+  if (!(x3 === undefined || x3 === null)) {
+    if (!isObject(x3)) e.type(`${p}.volumeAttributes`, x3, 'object');
+    else {
+      for (const k4 in x3) {
+        const x5: unknown = x3[k4];
+        if (typeof x5 !== 'string') e.type(`${p}.volumeAttributes[${k4}]`, x5, 'string');
+      }
+    }
+  }
+  const x6 = v.nodePublishSecretRef;
+  if (!(x6 === undefined || x6 === null)) {
+    validateLocalObjectReference(x6, new FieldPath(p, 'nodePublishSecretRef'), e);
+  }
+}
+
+/** Checks a {@link Capabilities} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateCapabilities(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'add': case 'drop':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.add;
+  if (!(x0 === undefined || x0 === null)) {
+    if (!Array.isArray(x0)) e.type(`${p}.add`, x0, 'array');
+    else {
+      for (let i1 = 0; i1 < x0.length; i1++) {
+        const x2: unknown = x0[i1];
+        if (typeof x2 !== 'string') e.type(`${p}.add[${i1}]`, x2, 'string');
+      }
+    }
+  }
+  const x3 = v.drop;
+  if (!(x3 === undefined || x3 === null)) {
+    if (!Array.isArray(x3)) e.type(`${p}.drop`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        if (typeof x5 !== 'string') e.type(`${p}.drop[${i4}]`, x5, 'string');
+      }
+    }
+  }
+}
+
+/** Checks a {@link CephFSVolumeSource} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateCephFSVolumeSource(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'monitors': case 'path': case 'user': case 'secretFile': case 'secretRef': case 'readOnly':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.monitors;
+  if (!(x0 === undefined || x0 === null)) {
+    if (!Array.isArray(x0)) e.type(`${p}.monitors`, x0, 'array');
+    else {
+      for (let i1 = 0; i1 < x0.length; i1++) {
+        const x2: unknown = x0[i1];
+        if (typeof x2 !== 'string') e.type(`${p}.monitors[${i1}]`, x2, 'string');
+      }
+    }
+  }
+  const x3 = v.path;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'string') e.type(`${p}.path`, x3, 'string');
+  }
+  const x4 = v.user;
+  if (!(x4 === undefined || x4 === null)) {
+    if (typeof x4 !== 'string') e.type(`${p}.user`, x4, 'string');
+  }
+  const x5 = v.secretFile;
+  if (!(x5 === undefined || x5 === null)) {
+    if (typeof x5 !== 'string') e.type(`${p}.secretFile`, x5, 'string');
+  }
+  const x6 = v.secretRef;
+  if (!(x6 === undefined || x6 === null)) {
+    validateLocalObjectReference(x6, new FieldPath(p, 'secretRef'), e);
+  }
+  const x7 = v.readOnly;
+  if (!(x7 === undefined || x7 === null)) {
+    if (typeof x7 !== 'boolean') e.type(`${p}.readOnly`, x7, 'boolean');
+  }
+}
+
+/** Checks a {@link ClientIPConfig} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateClientIPConfig(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'timeoutSeconds':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.timeoutSeconds;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.timeoutSeconds`, x0, 'integer');
+    else if (x0 < -2147483648 || x0 > 2147483647) e.invalid(`${p}.timeoutSeconds`, x0, 'out of range for int32');
+  }
+}
+
+/** Checks a {@link ClusterTrustBundleProjection} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateClusterTrustBundleProjection(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'signerName': case 'labelSelector': case 'optional': case 'path':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.name;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
+  }
+  const x1 = v.signerName;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.signerName`, x1, 'string');
+  }
+  const x2 = v.labelSelector;
+  if (!(x2 === undefined || x2 === null)) {
+    validateLabelSelector(x2, new FieldPath(p, 'labelSelector'), e);
+  }
+  const x3 = v.optional;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'boolean') e.type(`${p}.optional`, x3, 'boolean');
+  }
+  const x4 = v.path;
+  if (x4 === undefined || x4 === null) e.required(`${p}.path`);
+  else {
+    if (typeof x4 !== 'string') e.type(`${p}.path`, x4, 'string');
   }
 }
 
@@ -270,6 +505,79 @@ export function validateConfigMapList(v: unknown, p: PathLike, e: Collector): vo
   }
 }
 
+/** Checks a {@link ConfigMapNodeConfigSource} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateConfigMapNodeConfigSource(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'namespace': case 'name': case 'uid': case 'resourceVersion': case 'kubeletConfigKey':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.namespace;
+  if (x0 === undefined || x0 === null) e.required(`${p}.namespace`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.namespace`, x0, 'string');
+  }
+  const x1 = v.name;
+  if (x1 === undefined || x1 === null) e.required(`${p}.name`);
+  else {
+    if (typeof x1 !== 'string') e.type(`${p}.name`, x1, 'string');
+  }
+  const x2 = v.uid;
+  if (!(x2 === undefined || x2 === null)) {
+    if (typeof x2 !== 'string') e.type(`${p}.uid`, x2, 'string');
+  }
+  const x3 = v.resourceVersion;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'string') e.type(`${p}.resourceVersion`, x3, 'string');
+  }
+  const x4 = v.kubeletConfigKey;
+  if (x4 === undefined || x4 === null) e.required(`${p}.kubeletConfigKey`);
+  else {
+    if (typeof x4 !== 'string') e.type(`${p}.kubeletConfigKey`, x4, 'string');
+  }
+}
+
+/** Checks a {@link ConfigMapProjection} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateConfigMapProjection(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'items': case 'optional':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.name;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
+  }
+  const x1 = v.items;
+  if (!(x1 === undefined || x1 === null)) {
+    if (!Array.isArray(x1)) e.type(`${p}.items`, x1, 'array');
+    else {
+      for (let i2 = 0; i2 < x1.length; i2++) {
+        const x3: unknown = x1[i2];
+        validateKeyToPath(x3, new FieldPath(p, 'items', i2), e);
+      }
+    }
+  }
+  const x4 = v.optional;
+  if (!(x4 === undefined || x4 === null)) {
+    if (typeof x4 !== 'boolean') e.type(`${p}.optional`, x4, 'boolean');
+  }
+}
+
 /** Checks a {@link ConfigMapVolumeSource} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateConfigMapVolumeSource(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
@@ -321,7 +629,7 @@ export function validateContainer(v: unknown, p: PathLike, e: Collector): void {
   }
   for (const k in v) {
     switch (k) {
-      case 'name': case 'image': case 'command': case 'args': case 'workingDir': case 'ports': case 'envFrom': case 'env': case 'resources': case 'volumeMounts': case 'livenessProbe': case 'readinessProbe': case 'startupProbe': case 'imagePullPolicy':
+      case 'name': case 'image': case 'command': case 'args': case 'workingDir': case 'ports': case 'envFrom': case 'env': case 'resources': case 'volumeMounts': case 'livenessProbe': case 'readinessProbe': case 'startupProbe': case 'imagePullPolicy': case 'resizePolicy': case 'restartPolicy': case 'volumeDevices': case 'lifecycle': case 'terminationMessagePath': case 'terminationMessagePolicy': case 'securityContext': case 'stdin': case 'stdinOnce': case 'tty':
         break;
       default:
         e.unknown(`${p}.${k}`);
@@ -430,6 +738,62 @@ export function validateContainer(v: unknown, p: PathLike, e: Collector): void {
       if (x25 !== 'Always' && x25 !== 'Never' && x25 !== 'IfNotPresent') e.notSupported(`${p}.imagePullPolicy`, x25, ['Always', 'Never', 'IfNotPresent']);
     }
   }
+  const x26 = v.resizePolicy;
+  if (!(x26 === undefined || x26 === null)) {
+    if (!Array.isArray(x26)) e.type(`${p}.resizePolicy`, x26, 'array');
+    else {
+      for (let i27 = 0; i27 < x26.length; i27++) {
+        const x28: unknown = x26[i27];
+        validateContainerResizePolicy(x28, new FieldPath(p, 'resizePolicy', i27), e);
+      }
+    }
+  }
+  const x29 = v.restartPolicy;
+  if (!(x29 === undefined || x29 === null)) {
+    if (typeof x29 !== 'string') e.type(`${p}.restartPolicy`, x29, 'string');
+  }
+  const x30 = v.volumeDevices;
+  if (!(x30 === undefined || x30 === null)) {
+    if (!Array.isArray(x30)) e.type(`${p}.volumeDevices`, x30, 'array');
+    else {
+      for (let i31 = 0; i31 < x30.length; i31++) {
+        const x32: unknown = x30[i31];
+        validateVolumeDevice(x32, new FieldPath(p, 'volumeDevices', i31), e);
+      }
+      if (x30.length > 1) checkMapKeysUnique(new FieldPath(p, 'volumeDevices'), x30, devicePathKeys, e);
+    }
+  }
+  const x33 = v.lifecycle;
+  if (!(x33 === undefined || x33 === null)) {
+    validateLifecycle(x33, new FieldPath(p, 'lifecycle'), e);
+  }
+  const x34 = v.terminationMessagePath;
+  if (!(x34 === undefined || x34 === null)) {
+    if (typeof x34 !== 'string') e.type(`${p}.terminationMessagePath`, x34, 'string');
+  }
+  const x35 = v.terminationMessagePolicy;
+  if (!(x35 === undefined || x35 === null)) {
+    if (typeof x35 !== 'string') e.type(`${p}.terminationMessagePolicy`, x35, 'string');
+    else {
+      if (x35 !== 'File' && x35 !== 'FallbackToLogsOnError') e.notSupported(`${p}.terminationMessagePolicy`, x35, ['File', 'FallbackToLogsOnError']);
+    }
+  }
+  const x36 = v.securityContext;
+  if (!(x36 === undefined || x36 === null)) {
+    validateSecurityContext(x36, new FieldPath(p, 'securityContext'), e);
+  }
+  const x37 = v.stdin;
+  if (!(x37 === undefined || x37 === null)) {
+    if (typeof x37 !== 'boolean') e.type(`${p}.stdin`, x37, 'boolean');
+  }
+  const x38 = v.stdinOnce;
+  if (!(x38 === undefined || x38 === null)) {
+    if (typeof x38 !== 'boolean') e.type(`${p}.stdinOnce`, x38, 'boolean');
+  }
+  const x39 = v.tty;
+  if (!(x39 === undefined || x39 === null)) {
+    if (typeof x39 !== 'boolean') e.type(`${p}.tty`, x39, 'boolean');
+  }
 }
 
 /** Checks a {@link ContainerImage} value: structure, bounds and formats (CEL rules run in the runtime). */
@@ -516,6 +880,32 @@ export function validateContainerPort(v: unknown, p: PathLike, e: Collector): vo
   const x4 = v.hostIP;
   if (!(x4 === undefined || x4 === null)) {
     if (typeof x4 !== 'string') e.type(`${p}.hostIP`, x4, 'string');
+  }
+}
+
+/** Checks a {@link ContainerResizePolicy} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateContainerResizePolicy(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'resourceName': case 'restartPolicy':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.resourceName;
+  if (x0 === undefined || x0 === null) e.required(`${p}.resourceName`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.resourceName`, x0, 'string');
+  }
+  const x1 = v.restartPolicy;
+  if (x1 === undefined || x1 === null) e.required(`${p}.restartPolicy`);
+  else {
+    if (typeof x1 !== 'string') e.type(`${p}.restartPolicy`, x1, 'string');
   }
 }
 
@@ -655,7 +1045,7 @@ export function validateContainerStatus(v: unknown, p: PathLike, e: Collector): 
   }
   for (const k in v) {
     switch (k) {
-      case 'name': case 'state': case 'lastState': case 'ready': case 'restartCount': case 'image': case 'imageID': case 'containerID': case 'started':
+      case 'name': case 'state': case 'lastState': case 'ready': case 'restartCount': case 'image': case 'imageID': case 'containerID': case 'started': case 'allocatedResources': case 'resources': case 'volumeMounts':
         break;
       default:
         e.unknown(`${p}.${k}`);
@@ -706,6 +1096,31 @@ export function validateContainerStatus(v: unknown, p: PathLike, e: Collector): 
   if (!(x8 === undefined || x8 === null)) {
     if (typeof x8 !== 'boolean') e.type(`${p}.started`, x8, 'boolean');
   }
+  const x9 = v.allocatedResources;
+  if (!(x9 === undefined || x9 === null)) {
+    if (!isObject(x9)) e.type(`${p}.allocatedResources`, x9, 'object');
+    else {
+      for (const k10 in x9) {
+        const x11: unknown = x9[k10];
+        if (!isQuantity(x11)) e.invalid(`${p}.allocatedResources[${k10}]`, x11, 'must be a quantity such as 1Gi, 500m or 1e3');
+      }
+    }
+  }
+  const x12 = v.resources;
+  if (!(x12 === undefined || x12 === null)) {
+    validateResourceRequirements(x12, new FieldPath(p, 'resources'), e);
+  }
+  const x13 = v.volumeMounts;
+  if (!(x13 === undefined || x13 === null)) {
+    if (!Array.isArray(x13)) e.type(`${p}.volumeMounts`, x13, 'array');
+    else {
+      for (let i14 = 0; i14 < x13.length; i14++) {
+        const x15: unknown = x13[i14];
+        validateVolumeMountStatus(x15, new FieldPath(p, 'volumeMounts', i14), e);
+      }
+      if (x13.length > 1) checkMapKeysUnique(new FieldPath(p, 'volumeMounts'), x13, mountPathKeys, e);
+    }
+  }
 }
 
 /** Checks a {@link DaemonEndpoint} value: structure, bounds and formats (CEL rules run in the runtime). */
@@ -731,6 +1146,97 @@ export function validateDaemonEndpoint(v: unknown, p: PathLike, e: Collector): v
       if (x0 < 0) e.invalid(`${p}.Port`, x0, 'must be greater than or equal to 0');
       if (x0 > 65535) e.invalid(`${p}.Port`, x0, 'must be less than or equal to 65535');
     }
+  }
+}
+
+/** Checks a {@link DownwardAPIProjection} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateDownwardAPIProjection(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.items;
+  if (!(x0 === undefined || x0 === null)) {
+    if (!Array.isArray(x0)) e.type(`${p}.items`, x0, 'array');
+    else {
+      for (let i1 = 0; i1 < x0.length; i1++) {
+        const x2: unknown = x0[i1];
+        validateDownwardAPIVolumeFile(x2, new FieldPath(p, 'items', i1), e);
+      }
+    }
+  }
+}
+
+/** Checks a {@link DownwardAPIVolumeFile} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateDownwardAPIVolumeFile(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'path': case 'fieldRef': case 'resourceFieldRef': case 'mode':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.path;
+  if (x0 === undefined || x0 === null) e.required(`${p}.path`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.path`, x0, 'string');
+  }
+  const x1 = v.fieldRef;
+  if (!(x1 === undefined || x1 === null)) {
+    validateObjectFieldSelector(x1, new FieldPath(p, 'fieldRef'), e);
+  }
+  const x2 = v.resourceFieldRef;
+  if (!(x2 === undefined || x2 === null)) {
+    validateResourceFieldSelector(x2, new FieldPath(p, 'resourceFieldRef'), e);
+  }
+  const x3 = v.mode;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'number' || !Number.isInteger(x3)) e.type(`${p}.mode`, x3, 'integer');
+    else if (x3 < -2147483648 || x3 > 2147483647) e.invalid(`${p}.mode`, x3, 'out of range for int32');
+  }
+}
+
+/** Checks a {@link DownwardAPIVolumeSource} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateDownwardAPIVolumeSource(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'items': case 'defaultMode':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.items;
+  if (!(x0 === undefined || x0 === null)) {
+    if (!Array.isArray(x0)) e.type(`${p}.items`, x0, 'array');
+    else {
+      for (let i1 = 0; i1 < x0.length; i1++) {
+        const x2: unknown = x0[i1];
+        validateDownwardAPIVolumeFile(x2, new FieldPath(p, 'items', i1), e);
+      }
+    }
+  }
+  const x3 = v.defaultMode;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'number' || !Number.isInteger(x3)) e.type(`${p}.defaultMode`, x3, 'integer');
+    else if (x3 < -2147483648 || x3 > 2147483647) e.invalid(`${p}.defaultMode`, x3, 'out of range for int32');
   }
 }
 
@@ -1059,6 +1565,26 @@ export function validateEnvVarSource(v: unknown, p: PathLike, e: Collector): voi
   }
 }
 
+/** Checks a {@link EphemeralVolumeSource} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateEphemeralVolumeSource(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'volumeClaimTemplate':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.volumeClaimTemplate;
+  if (!(x0 === undefined || x0 === null)) {
+    validatePersistentVolumeClaimTemplate(x0, new FieldPath(p, 'volumeClaimTemplate'), e);
+  }
+}
+
 /** Checks a {@link Event} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateEvent(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
@@ -1290,6 +1816,55 @@ export function validateExecAction(v: unknown, p: PathLike, e: Collector): void 
   }
 }
 
+/** Checks a {@link FCVolumeSource} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateFCVolumeSource(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'targetWWNs': case 'lun': case 'fsType': case 'readOnly': case 'wwids':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.targetWWNs;
+  if (!(x0 === undefined || x0 === null)) {
+    if (!Array.isArray(x0)) e.type(`${p}.targetWWNs`, x0, 'array');
+    else {
+      for (let i1 = 0; i1 < x0.length; i1++) {
+        const x2: unknown = x0[i1];
+        if (typeof x2 !== 'string') e.type(`${p}.targetWWNs[${i1}]`, x2, 'string');
+      }
+    }
+  }
+  const x3 = v.lun;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'number' || !Number.isInteger(x3)) e.type(`${p}.lun`, x3, 'integer');
+    else if (x3 < -2147483648 || x3 > 2147483647) e.invalid(`${p}.lun`, x3, 'out of range for int32');
+  }
+  const x4 = v.fsType;
+  if (!(x4 === undefined || x4 === null)) {
+    if (typeof x4 !== 'string') e.type(`${p}.fsType`, x4, 'string');
+  }
+  const x5 = v.readOnly;
+  if (!(x5 === undefined || x5 === null)) {
+    if (typeof x5 !== 'boolean') e.type(`${p}.readOnly`, x5, 'boolean');
+  }
+  const x6 = v.wwids;
+  if (!(x6 === undefined || x6 === null)) {
+    if (!Array.isArray(x6)) e.type(`${p}.wwids`, x6, 'array');
+    else {
+      for (let i7 = 0; i7 < x6.length; i7++) {
+        const x8: unknown = x6[i7];
+        if (typeof x8 !== 'string') e.type(`${p}.wwids[${i7}]`, x8, 'string');
+      }
+    }
+  }
+}
+
 /** Checks a {@link GRPCAction} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateGRPCAction(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
@@ -1317,6 +1892,35 @@ export function validateGRPCAction(v: unknown, p: PathLike, e: Collector): void 
   const x1 = v.service;
   if (!(x1 === undefined || x1 === null)) {
     if (typeof x1 !== 'string') e.type(`${p}.service`, x1, 'string');
+  }
+}
+
+/** Checks a {@link GitRepoVolumeSource} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateGitRepoVolumeSource(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'repository': case 'revision': case 'directory':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.repository;
+  if (x0 === undefined || x0 === null) e.required(`${p}.repository`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.repository`, x0, 'string');
+  }
+  const x1 = v.revision;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.revision`, x1, 'string');
+  }
+  const x2 = v.directory;
+  if (!(x2 === undefined || x2 === null)) {
+    if (typeof x2 !== 'string') e.type(`${p}.directory`, x2, 'string');
   }
 }
 
@@ -1392,6 +1996,58 @@ export function validateHTTPHeader(v: unknown, p: PathLike, e: Collector): void 
   }
 }
 
+/** Checks a {@link HostAlias} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateHostAlias(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'ip': case 'hostnames':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.ip;
+  if (x0 === undefined || x0 === null) e.required(`${p}.ip`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.ip`, x0, 'string');
+  }
+  const x1 = v.hostnames;
+  if (!(x1 === undefined || x1 === null)) {
+    if (!Array.isArray(x1)) e.type(`${p}.hostnames`, x1, 'array');
+    else {
+      for (let i2 = 0; i2 < x1.length; i2++) {
+        const x3: unknown = x1[i2];
+        if (typeof x3 !== 'string') e.type(`${p}.hostnames[${i2}]`, x3, 'string');
+      }
+    }
+  }
+}
+
+/** Checks a {@link HostIP} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateHostIP(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'ip':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.ip;
+  if (x0 === undefined || x0 === null) e.required(`${p}.ip`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.ip`, x0, 'string');
+  }
+}
+
 /** Checks a {@link HostPathVolumeSource} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateHostPathVolumeSource(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
@@ -1417,6 +2073,76 @@ export function validateHostPathVolumeSource(v: unknown, p: PathLike, e: Collect
     else {
       if (!allowed.has(x1)) e.notSupported(`${p}.type`, x1, ['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice']);
     }
+  }
+}
+
+/** Checks a {@link ISCSIVolumeSource} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateISCSIVolumeSource(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'targetPortal': case 'iqn': case 'lun': case 'iscsiInterface': case 'fsType': case 'readOnly': case 'portals': case 'chapAuthDiscovery': case 'chapAuthSession': case 'secretRef': case 'initiatorName':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.targetPortal;
+  if (x0 === undefined || x0 === null) e.required(`${p}.targetPortal`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.targetPortal`, x0, 'string');
+  }
+  const x1 = v.iqn;
+  if (x1 === undefined || x1 === null) e.required(`${p}.iqn`);
+  else {
+    if (typeof x1 !== 'string') e.type(`${p}.iqn`, x1, 'string');
+  }
+  const x2 = v.lun;
+  if (x2 === undefined || x2 === null) e.required(`${p}.lun`);
+  else {
+    if (typeof x2 !== 'number' || !Number.isInteger(x2)) e.type(`${p}.lun`, x2, 'integer');
+    else if (x2 < -2147483648 || x2 > 2147483647) e.invalid(`${p}.lun`, x2, 'out of range for int32');
+  }
+  const x3 = v.iscsiInterface;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'string') e.type(`${p}.iscsiInterface`, x3, 'string');
+  }
+  const x4 = v.fsType;
+  if (!(x4 === undefined || x4 === null)) {
+    if (typeof x4 !== 'string') e.type(`${p}.fsType`, x4, 'string');
+  }
+  const x5 = v.readOnly;
+  if (!(x5 === undefined || x5 === null)) {
+    if (typeof x5 !== 'boolean') e.type(`${p}.readOnly`, x5, 'boolean');
+  }
+  const x6 = v.portals;
+  if (!(x6 === undefined || x6 === null)) {
+    if (!Array.isArray(x6)) e.type(`${p}.portals`, x6, 'array');
+    else {
+      for (let i7 = 0; i7 < x6.length; i7++) {
+        const x8: unknown = x6[i7];
+        if (typeof x8 !== 'string') e.type(`${p}.portals[${i7}]`, x8, 'string');
+      }
+    }
+  }
+  const x9 = v.chapAuthDiscovery;
+  if (!(x9 === undefined || x9 === null)) {
+    if (typeof x9 !== 'boolean') e.type(`${p}.chapAuthDiscovery`, x9, 'boolean');
+  }
+  const x10 = v.chapAuthSession;
+  if (!(x10 === undefined || x10 === null)) {
+    if (typeof x10 !== 'boolean') e.type(`${p}.chapAuthSession`, x10, 'boolean');
+  }
+  const x11 = v.secretRef;
+  if (!(x11 === undefined || x11 === null)) {
+    validateLocalObjectReference(x11, new FieldPath(p, 'secretRef'), e);
+  }
+  const x12 = v.initiatorName;
+  if (!(x12 === undefined || x12 === null)) {
+    if (typeof x12 !== 'string') e.type(`${p}.initiatorName`, x12, 'string');
   }
 }
 
@@ -1452,6 +2178,62 @@ export function validateKeyToPath(v: unknown, p: PathLike, e: Collector): void {
       if (x2 < 0) e.invalid(`${p}.mode`, x2, 'must be greater than or equal to 0');
       if (x2 > 511) e.invalid(`${p}.mode`, x2, 'must be less than or equal to 511');
     }
+  }
+}
+
+/** Checks a {@link Lifecycle} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateLifecycle(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'postStart': case 'preStop':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.postStart;
+  if (!(x0 === undefined || x0 === null)) {
+    validateLifecycleHandler(x0, new FieldPath(p, 'postStart'), e);
+  }
+  const x1 = v.preStop;
+  if (!(x1 === undefined || x1 === null)) {
+    validateLifecycleHandler(x1, new FieldPath(p, 'preStop'), e);
+  }
+}
+
+/** Checks a {@link LifecycleHandler} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateLifecycleHandler(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'exec': case 'httpGet': case 'tcpSocket': case 'sleep':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.exec;
+  if (!(x0 === undefined || x0 === null)) {
+    validateExecAction(x0, new FieldPath(p, 'exec'), e);
+  }
+  const x1 = v.httpGet;
+  if (!(x1 === undefined || x1 === null)) {
+    validateHTTPGetAction(x1, new FieldPath(p, 'httpGet'), e);
+  }
+  const x2 = v.tcpSocket;
+  if (!(x2 === undefined || x2 === null)) {
+    validateTCPSocketAction(x2, new FieldPath(p, 'tcpSocket'), e);
+  }
+  const x3 = v.sleep;
+  if (!(x3 === undefined || x3 === null)) {
+    validateSleepAction(x3, new FieldPath(p, 'sleep'), e);
   }
 }
 
@@ -1647,7 +2429,7 @@ export function validateLoadBalancerIngress(v: unknown, p: PathLike, e: Collecto
   }
   for (const k in v) {
     switch (k) {
-      case 'ip': case 'hostname':
+      case 'ip': case 'hostname': case 'ipMode': case 'ports':
         break;
       default:
         e.unknown(`${p}.${k}`);
@@ -1660,6 +2442,20 @@ export function validateLoadBalancerIngress(v: unknown, p: PathLike, e: Collecto
   const x1 = v.hostname;
   if (!(x1 === undefined || x1 === null)) {
     if (typeof x1 !== 'string') e.type(`${p}.hostname`, x1, 'string');
+  }
+  const x2 = v.ipMode;
+  if (!(x2 === undefined || x2 === null)) {
+    if (typeof x2 !== 'string') e.type(`${p}.ipMode`, x2, 'string');
+  }
+  const x3 = v.ports;
+  if (!(x3 === undefined || x3 === null)) {
+    if (!Array.isArray(x3)) e.type(`${p}.ports`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        validatePortStatus(x5, new FieldPath(p, 'ports', i4), e);
+      }
+    }
   }
 }
 
@@ -2131,6 +2927,58 @@ export function validateNodeCondition(v: unknown, p: PathLike, e: Collector): vo
   }
 }
 
+/** Checks a {@link NodeConfigSource} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateNodeConfigSource(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'configMap':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.configMap;
+  if (!(x0 === undefined || x0 === null)) {
+    validateConfigMapNodeConfigSource(x0, new FieldPath(p, 'configMap'), e);
+  }
+}
+
+/** Checks a {@link NodeConfigStatus} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateNodeConfigStatus(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'assigned': case 'active': case 'lastKnownGood': case 'error':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.assigned;
+  if (!(x0 === undefined || x0 === null)) {
+    validateNodeConfigSource(x0, new FieldPath(p, 'assigned'), e);
+  }
+  const x1 = v.active;
+  if (!(x1 === undefined || x1 === null)) {
+    validateNodeConfigSource(x1, new FieldPath(p, 'active'), e);
+  }
+  const x2 = v.lastKnownGood;
+  if (!(x2 === undefined || x2 === null)) {
+    validateNodeConfigSource(x2, new FieldPath(p, 'lastKnownGood'), e);
+  }
+  const x3 = v.error;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'string') e.type(`${p}.error`, x3, 'string');
+  }
+}
+
 /** Checks a {@link NodeDaemonEndpoints} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateNodeDaemonEndpoints(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
@@ -2193,6 +3041,51 @@ export function validateNodeList(v: unknown, p: PathLike, e: Collector): void {
         validateNode(x5, new FieldPath(p, 'items', i4), e);
       }
     }
+  }
+}
+
+/** Checks a {@link NodeRuntimeHandler} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateNodeRuntimeHandler(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'features':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.name;
+  if (x0 === undefined || x0 === null) e.required(`${p}.name`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
+  }
+  const x1 = v.features;
+  if (!(x1 === undefined || x1 === null)) {
+    validateNodeRuntimeHandlerFeatures(x1, new FieldPath(p, 'features'), e);
+  }
+}
+
+/** Checks a {@link NodeRuntimeHandlerFeatures} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateNodeRuntimeHandlerFeatures(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'recursiveReadOnlyMounts':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.recursiveReadOnlyMounts;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'boolean') e.type(`${p}.recursiveReadOnlyMounts`, x0, 'boolean');
   }
 }
 
@@ -2306,7 +3199,7 @@ export function validateNodeSpec(v: unknown, p: PathLike, e: Collector): void {
   }
   for (const k in v) {
     switch (k) {
-      case 'podCIDR': case 'podCIDRs': case 'providerID': case 'unschedulable': case 'taints':
+      case 'podCIDR': case 'podCIDRs': case 'providerID': case 'unschedulable': case 'taints': case 'configSource': case 'externalID':
         break;
       default:
         e.unknown(`${p}.${k}`);
@@ -2346,6 +3239,14 @@ export function validateNodeSpec(v: unknown, p: PathLike, e: Collector): void {
       }
     }
   }
+  const x9 = v.configSource;
+  if (!(x9 === undefined || x9 === null)) {
+    validateNodeConfigSource(x9, new FieldPath(p, 'configSource'), e);
+  }
+  const x10 = v.externalID;
+  if (!(x10 === undefined || x10 === null)) {
+    if (typeof x10 !== 'string') e.type(`${p}.externalID`, x10, 'string');
+  }
 }
 
 /** Checks a {@link NodeStatus} value: structure, bounds and formats (CEL rules run in the runtime). */
@@ -2356,7 +3257,7 @@ export function validateNodeStatus(v: unknown, p: PathLike, e: Collector): void 
   }
   for (const k in v) {
     switch (k) {
-      case 'capacity': case 'allocatable': case 'phase': case 'conditions': case 'addresses': case 'daemonEndpoints': case 'nodeInfo': case 'images':
+      case 'capacity': case 'allocatable': case 'phase': case 'conditions': case 'addresses': case 'daemonEndpoints': case 'nodeInfo': case 'images': case 'volumesInUse': case 'volumesAttached': case 'config': case 'runtimeHandlers':
         break;
       default:
         e.unknown(`${p}.${k}`);
@@ -2426,6 +3327,40 @@ export function validateNodeStatus(v: unknown, p: PathLike, e: Collector): void 
       for (let i16 = 0; i16 < x15.length; i16++) {
         const x17: unknown = x15[i16];
         validateContainerImage(x17, new FieldPath(p, 'images', i16), e);
+      }
+    }
+  }
+  const x18 = v.volumesInUse;
+  if (!(x18 === undefined || x18 === null)) {
+    if (!Array.isArray(x18)) e.type(`${p}.volumesInUse`, x18, 'array');
+    else {
+      for (let i19 = 0; i19 < x18.length; i19++) {
+        const x20: unknown = x18[i19];
+        if (typeof x20 !== 'string') e.type(`${p}.volumesInUse[${i19}]`, x20, 'string');
+      }
+    }
+  }
+  const x21 = v.volumesAttached;
+  if (!(x21 === undefined || x21 === null)) {
+    if (!Array.isArray(x21)) e.type(`${p}.volumesAttached`, x21, 'array');
+    else {
+      for (let i22 = 0; i22 < x21.length; i22++) {
+        const x23: unknown = x21[i22];
+        validateAttachedVolume(x23, new FieldPath(p, 'volumesAttached', i22), e);
+      }
+    }
+  }
+  const x24 = v.config;
+  if (!(x24 === undefined || x24 === null)) {
+    validateNodeConfigStatus(x24, new FieldPath(p, 'config'), e);
+  }
+  const x25 = v.runtimeHandlers;
+  if (!(x25 === undefined || x25 === null)) {
+    if (!Array.isArray(x25)) e.type(`${p}.runtimeHandlers`, x25, 'array');
+    else {
+      for (let i26 = 0; i26 < x25.length; i26++) {
+        const x27: unknown = x25[i26];
+        validateNodeRuntimeHandler(x27, new FieldPath(p, 'runtimeHandlers', i26), e);
       }
     }
   }
@@ -2895,6 +3830,31 @@ export function validatePersistentVolumeClaimStatus(v: unknown, p: PathLike, e: 
   }
 }
 
+/** Checks a {@link PersistentVolumeClaimTemplate} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePersistentVolumeClaimTemplate(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'metadata': case 'spec':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.metadata;
+  if (!(x0 === undefined || x0 === null)) {
+    validateObjectMeta(x0, new FieldPath(p, 'metadata'), e);
+  }
+  const x1 = v.spec;
+  if (x1 === undefined || x1 === null) e.required(`${p}.spec`);
+  else {
+    validatePersistentVolumeClaimSpec(x1, new FieldPath(p, 'spec'), e);
+  }
+}
+
 /** Checks a {@link PersistentVolumeClaimVolumeSource} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validatePersistentVolumeClaimVolumeSource(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
@@ -3216,7 +4176,7 @@ export function validatePodAffinityTerm(v: unknown, p: PathLike, e: Collector): 
   }
   for (const k in v) {
     switch (k) {
-      case 'labelSelector': case 'namespaces': case 'topologyKey': case 'namespaceSelector':
+      case 'labelSelector': case 'namespaces': case 'topologyKey': case 'namespaceSelector': case 'matchLabelKeys': case 'mismatchLabelKeys':
         break;
       default:
         e.unknown(`${p}.${k}`);
@@ -3247,6 +4207,26 @@ export function validatePodAffinityTerm(v: unknown, p: PathLike, e: Collector): 
   const x5 = v.namespaceSelector;
   if (!(x5 === undefined || x5 === null)) {
     validateLabelSelector(x5, new FieldPath(p, 'namespaceSelector'), e);
+  }
+  const x6 = v.matchLabelKeys;
+  if (!(x6 === undefined || x6 === null)) {
+    if (!Array.isArray(x6)) e.type(`${p}.matchLabelKeys`, x6, 'array');
+    else {
+      for (let i7 = 0; i7 < x6.length; i7++) {
+        const x8: unknown = x6[i7];
+        if (typeof x8 !== 'string') e.type(`${p}.matchLabelKeys[${i7}]`, x8, 'string');
+      }
+    }
+  }
+  const x9 = v.mismatchLabelKeys;
+  if (!(x9 === undefined || x9 === null)) {
+    if (!Array.isArray(x9)) e.type(`${p}.mismatchLabelKeys`, x9, 'array');
+    else {
+      for (let i10 = 0; i10 < x9.length; i10++) {
+        const x11: unknown = x9[i10];
+        if (typeof x11 !== 'string') e.type(`${p}.mismatchLabelKeys[${i10}]`, x11, 'string');
+      }
+    }
   }
 }
 
@@ -3337,6 +4317,76 @@ export function validatePodCondition(v: unknown, p: PathLike, e: Collector): voi
   }
 }
 
+/** Checks a {@link PodDNSConfig} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePodDNSConfig(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'nameservers': case 'searches': case 'options':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.nameservers;
+  if (!(x0 === undefined || x0 === null)) {
+    if (!Array.isArray(x0)) e.type(`${p}.nameservers`, x0, 'array');
+    else {
+      for (let i1 = 0; i1 < x0.length; i1++) {
+        const x2: unknown = x0[i1];
+        if (typeof x2 !== 'string') e.type(`${p}.nameservers[${i1}]`, x2, 'string');
+      }
+    }
+  }
+  const x3 = v.searches;
+  if (!(x3 === undefined || x3 === null)) {
+    if (!Array.isArray(x3)) e.type(`${p}.searches`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        if (typeof x5 !== 'string') e.type(`${p}.searches[${i4}]`, x5, 'string');
+      }
+    }
+  }
+  const x6 = v.options;
+  if (!(x6 === undefined || x6 === null)) {
+    if (!Array.isArray(x6)) e.type(`${p}.options`, x6, 'array');
+    else {
+      for (let i7 = 0; i7 < x6.length; i7++) {
+        const x8: unknown = x6[i7];
+        validatePodDNSConfigOption(x8, new FieldPath(p, 'options', i7), e);
+      }
+    }
+  }
+}
+
+/** Checks a {@link PodDNSConfigOption} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePodDNSConfigOption(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'value':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.name;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
+  }
+  const x1 = v.value;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.value`, x1, 'string');
+  }
+}
+
 /** Checks a {@link PodIP} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validatePodIP(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
@@ -3403,6 +4453,145 @@ export function validatePodList(v: unknown, p: PathLike, e: Collector): void {
   }
 }
 
+/** Checks a {@link PodOS} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePodOS(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'name':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.name;
+  if (x0 === undefined || x0 === null) e.required(`${p}.name`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
+  }
+}
+
+/** Checks a {@link PodReadinessGate} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePodReadinessGate(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'conditionType':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.conditionType;
+  if (x0 === undefined || x0 === null) e.required(`${p}.conditionType`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.conditionType`, x0, 'string');
+  }
+}
+
+/** Checks a {@link PodSchedulingGate} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePodSchedulingGate(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'name':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.name;
+  if (x0 === undefined || x0 === null) e.required(`${p}.name`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
+  }
+}
+
+/** Checks a {@link PodSecurityContext} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePodSecurityContext(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'seLinuxOptions': case 'windowsOptions': case 'runAsUser': case 'runAsGroup': case 'runAsNonRoot': case 'supplementalGroups': case 'fsGroup': case 'sysctls': case 'fsGroupChangePolicy': case 'seccompProfile': case 'appArmorProfile':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.seLinuxOptions;
+  if (!(x0 === undefined || x0 === null)) {
+    validateSELinuxOptions(x0, new FieldPath(p, 'seLinuxOptions'), e);
+  }
+  const x1 = v.windowsOptions;
+  if (!(x1 === undefined || x1 === null)) {
+    validateWindowsSecurityContextOptions(x1, new FieldPath(p, 'windowsOptions'), e);
+  }
+  const x2 = v.runAsUser;
+  if (!(x2 === undefined || x2 === null)) {
+    if (typeof x2 !== 'number' || !Number.isInteger(x2)) e.type(`${p}.runAsUser`, x2, 'integer');
+    else if (!Number.isSafeInteger(x2)) e.invalid(`${p}.runAsUser`, x2, 'out of range for int64');
+  }
+  const x3 = v.runAsGroup;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'number' || !Number.isInteger(x3)) e.type(`${p}.runAsGroup`, x3, 'integer');
+    else if (!Number.isSafeInteger(x3)) e.invalid(`${p}.runAsGroup`, x3, 'out of range for int64');
+  }
+  const x4 = v.runAsNonRoot;
+  if (!(x4 === undefined || x4 === null)) {
+    if (typeof x4 !== 'boolean') e.type(`${p}.runAsNonRoot`, x4, 'boolean');
+  }
+  const x5 = v.supplementalGroups;
+  if (!(x5 === undefined || x5 === null)) {
+    if (!Array.isArray(x5)) e.type(`${p}.supplementalGroups`, x5, 'array');
+    else {
+      for (let i6 = 0; i6 < x5.length; i6++) {
+        const x7: unknown = x5[i6];
+        if (typeof x7 !== 'number' || !Number.isInteger(x7)) e.type(`${p}.supplementalGroups[${i6}]`, x7, 'integer');
+        else if (!Number.isSafeInteger(x7)) e.invalid(`${p}.supplementalGroups[${i6}]`, x7, 'out of range for int64');
+      }
+    }
+  }
+  const x8 = v.fsGroup;
+  if (!(x8 === undefined || x8 === null)) {
+    if (typeof x8 !== 'number' || !Number.isInteger(x8)) e.type(`${p}.fsGroup`, x8, 'integer');
+    else if (!Number.isSafeInteger(x8)) e.invalid(`${p}.fsGroup`, x8, 'out of range for int64');
+  }
+  const x9 = v.sysctls;
+  if (!(x9 === undefined || x9 === null)) {
+    if (!Array.isArray(x9)) e.type(`${p}.sysctls`, x9, 'array');
+    else {
+      for (let i10 = 0; i10 < x9.length; i10++) {
+        const x11: unknown = x9[i10];
+        validateSysctl(x11, new FieldPath(p, 'sysctls', i10), e);
+      }
+    }
+  }
+  const x12 = v.fsGroupChangePolicy;
+  if (!(x12 === undefined || x12 === null)) {
+    if (typeof x12 !== 'string') e.type(`${p}.fsGroupChangePolicy`, x12, 'string');
+  }
+  const x13 = v.seccompProfile;
+  if (!(x13 === undefined || x13 === null)) {
+    validateSeccompProfile(x13, new FieldPath(p, 'seccompProfile'), e);
+  }
+  const x14 = v.appArmorProfile;
+  if (!(x14 === undefined || x14 === null)) {
+    validateAppArmorProfile(x14, new FieldPath(p, 'appArmorProfile'), e);
+  }
+}
+
 /** Checks a {@link PodSpec} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validatePodSpec(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
@@ -3411,7 +4600,7 @@ export function validatePodSpec(v: unknown, p: PathLike, e: Collector): void {
   }
   for (const k in v) {
     switch (k) {
-      case 'volumes': case 'initContainers': case 'containers': case 'restartPolicy': case 'terminationGracePeriodSeconds': case 'activeDeadlineSeconds': case 'dnsPolicy': case 'nodeSelector': case 'serviceAccountName': case 'automountServiceAccountToken': case 'nodeName': case 'hostNetwork': case 'imagePullSecrets': case 'hostname': case 'subdomain': case 'affinity': case 'schedulerName': case 'tolerations': case 'priorityClassName': case 'priority': case 'topologySpreadConstraints':
+      case 'volumes': case 'initContainers': case 'containers': case 'restartPolicy': case 'terminationGracePeriodSeconds': case 'activeDeadlineSeconds': case 'dnsPolicy': case 'nodeSelector': case 'serviceAccountName': case 'automountServiceAccountToken': case 'nodeName': case 'hostNetwork': case 'imagePullSecrets': case 'hostname': case 'subdomain': case 'affinity': case 'schedulerName': case 'tolerations': case 'priorityClassName': case 'priority': case 'topologySpreadConstraints': case 'serviceAccount': case 'hostPID': case 'hostIPC': case 'shareProcessNamespace': case 'securityContext': case 'hostAliases': case 'dnsConfig': case 'readinessGates': case 'runtimeClassName': case 'enableServiceLinks': case 'preemptionPolicy': case 'overhead': case 'setHostnameAsFQDN': case 'os': case 'hostUsers': case 'schedulingGates':
         break;
       default:
         e.unknown(`${p}.${k}`);
@@ -3565,6 +4754,96 @@ export function validatePodSpec(v: unknown, p: PathLike, e: Collector): void {
       if (x32.length > 1) checkMapKeysUnique(new FieldPath(p, 'topologySpreadConstraints'), x32, topologyKeyWhenUnsatisfiableKeys, e);
     }
   }
+  const x35 = v.serviceAccount;
+  if (!(x35 === undefined || x35 === null)) {
+    if (typeof x35 !== 'string') e.type(`${p}.serviceAccount`, x35, 'string');
+  }
+  const x36 = v.hostPID;
+  if (!(x36 === undefined || x36 === null)) {
+    if (typeof x36 !== 'boolean') e.type(`${p}.hostPID`, x36, 'boolean');
+  }
+  const x37 = v.hostIPC;
+  if (!(x37 === undefined || x37 === null)) {
+    if (typeof x37 !== 'boolean') e.type(`${p}.hostIPC`, x37, 'boolean');
+  }
+  const x38 = v.shareProcessNamespace;
+  if (!(x38 === undefined || x38 === null)) {
+    if (typeof x38 !== 'boolean') e.type(`${p}.shareProcessNamespace`, x38, 'boolean');
+  }
+  const x39 = v.securityContext;
+  if (!(x39 === undefined || x39 === null)) {
+    validatePodSecurityContext(x39, new FieldPath(p, 'securityContext'), e);
+  }
+  const x40 = v.hostAliases;
+  if (!(x40 === undefined || x40 === null)) {
+    if (!Array.isArray(x40)) e.type(`${p}.hostAliases`, x40, 'array');
+    else {
+      for (let i41 = 0; i41 < x40.length; i41++) {
+        const x42: unknown = x40[i41];
+        validateHostAlias(x42, new FieldPath(p, 'hostAliases', i41), e);
+      }
+      if (x40.length > 1) checkMapKeysUnique(new FieldPath(p, 'hostAliases'), x40, ipKeys, e);
+    }
+  }
+  const x43 = v.dnsConfig;
+  if (!(x43 === undefined || x43 === null)) {
+    validatePodDNSConfig(x43, new FieldPath(p, 'dnsConfig'), e);
+  }
+  const x44 = v.readinessGates;
+  if (!(x44 === undefined || x44 === null)) {
+    if (!Array.isArray(x44)) e.type(`${p}.readinessGates`, x44, 'array');
+    else {
+      for (let i45 = 0; i45 < x44.length; i45++) {
+        const x46: unknown = x44[i45];
+        validatePodReadinessGate(x46, new FieldPath(p, 'readinessGates', i45), e);
+      }
+    }
+  }
+  const x47 = v.runtimeClassName;
+  if (!(x47 === undefined || x47 === null)) {
+    if (typeof x47 !== 'string') e.type(`${p}.runtimeClassName`, x47, 'string');
+  }
+  const x48 = v.enableServiceLinks;
+  if (!(x48 === undefined || x48 === null)) {
+    if (typeof x48 !== 'boolean') e.type(`${p}.enableServiceLinks`, x48, 'boolean');
+  }
+  const x49 = v.preemptionPolicy;
+  if (!(x49 === undefined || x49 === null)) {
+    if (typeof x49 !== 'string') e.type(`${p}.preemptionPolicy`, x49, 'string');
+  }
+  const x50 = v.overhead;
+  if (!(x50 === undefined || x50 === null)) {
+    if (!isObject(x50)) e.type(`${p}.overhead`, x50, 'object');
+    else {
+      for (const k51 in x50) {
+        const x52: unknown = x50[k51];
+        if (!isQuantity(x52)) e.invalid(`${p}.overhead[${k51}]`, x52, 'must be a quantity such as 1Gi, 500m or 1e3');
+      }
+    }
+  }
+  const x53 = v.setHostnameAsFQDN;
+  if (!(x53 === undefined || x53 === null)) {
+    if (typeof x53 !== 'boolean') e.type(`${p}.setHostnameAsFQDN`, x53, 'boolean');
+  }
+  const x54 = v.os;
+  if (!(x54 === undefined || x54 === null)) {
+    validatePodOS(x54, new FieldPath(p, 'os'), e);
+  }
+  const x55 = v.hostUsers;
+  if (!(x55 === undefined || x55 === null)) {
+    if (typeof x55 !== 'boolean') e.type(`${p}.hostUsers`, x55, 'boolean');
+  }
+  const x56 = v.schedulingGates;
+  if (!(x56 === undefined || x56 === null)) {
+    if (!Array.isArray(x56)) e.type(`${p}.schedulingGates`, x56, 'array');
+    else {
+      for (let i57 = 0; i57 < x56.length; i57++) {
+        const x58: unknown = x56[i57];
+        validatePodSchedulingGate(x58, new FieldPath(p, 'schedulingGates', i57), e);
+      }
+      if (x56.length > 1) checkMapKeysUnique(new FieldPath(p, 'schedulingGates'), x56, nameKeys, e);
+    }
+  }
 }
 
 /** Checks a {@link PodStatus} value: structure, bounds and formats (CEL rules run in the runtime). */
@@ -3575,7 +4854,7 @@ export function validatePodStatus(v: unknown, p: PathLike, e: Collector): void {
   }
   for (const k in v) {
     switch (k) {
-      case 'phase': case 'conditions': case 'message': case 'reason': case 'nominatedNodeName': case 'hostIP': case 'podIP': case 'podIPs': case 'startTime': case 'initContainerStatuses': case 'containerStatuses': case 'qosClass':
+      case 'phase': case 'conditions': case 'message': case 'reason': case 'nominatedNodeName': case 'hostIP': case 'podIP': case 'podIPs': case 'startTime': case 'initContainerStatuses': case 'containerStatuses': case 'qosClass': case 'hostIPs': case 'resize':
         break;
       default:
         e.unknown(`${p}.${k}`);
@@ -3665,6 +4944,20 @@ export function validatePodStatus(v: unknown, p: PathLike, e: Collector): void {
       if (x19 !== 'Guaranteed' && x19 !== 'Burstable' && x19 !== 'BestEffort') e.notSupported(`${p}.qosClass`, x19, ['Guaranteed', 'Burstable', 'BestEffort']);
     }
   }
+  const x20 = v.hostIPs;
+  if (!(x20 === undefined || x20 === null)) {
+    if (!Array.isArray(x20)) e.type(`${p}.hostIPs`, x20, 'array');
+    else {
+      for (let i21 = 0; i21 < x20.length; i21++) {
+        const x22: unknown = x20[i21];
+        validateHostIP(x22, new FieldPath(p, 'hostIPs', i21), e);
+      }
+    }
+  }
+  const x23 = v.resize;
+  if (!(x23 === undefined || x23 === null)) {
+    if (typeof x23 !== 'string') e.type(`${p}.resize`, x23, 'string');
+  }
 }
 
 /** Checks a {@link PodTemplateSpec} value: structure, bounds and formats (CEL rules run in the runtime). */
@@ -3688,6 +4981,37 @@ export function validatePodTemplateSpec(v: unknown, p: PathLike, e: Collector): 
   const x1 = v.spec;
   if (!(x1 === undefined || x1 === null)) {
     validatePodSpec(x1, new FieldPath(p, 'spec'), e);
+  }
+}
+
+/** Checks a {@link PortStatus} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePortStatus(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'port': case 'protocol': case 'error':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.port;
+  if (x0 === undefined || x0 === null) e.required(`${p}.port`);
+  else {
+    if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.port`, x0, 'integer');
+    else if (x0 < -2147483648 || x0 > 2147483647) e.invalid(`${p}.port`, x0, 'out of range for int32');
+  }
+  const x1 = v.protocol;
+  if (x1 === undefined || x1 === null) e.required(`${p}.protocol`);
+  else {
+    if (typeof x1 !== 'string') e.type(`${p}.protocol`, x1, 'string');
+  }
+  const x2 = v.error;
+  if (!(x2 === undefined || x2 === null)) {
+    if (typeof x2 !== 'string') e.type(`${p}.error`, x2, 'string');
   }
 }
 
@@ -3831,6 +5155,92 @@ export function validateProbeHandler(v: unknown, p: PathLike, e: Collector): voi
   const x3 = v.grpc;
   if (!(x3 === undefined || x3 === null)) {
     validateGRPCAction(x3, new FieldPath(p, 'grpc'), e);
+  }
+}
+
+/** Checks a {@link ProjectedVolumeSource} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateProjectedVolumeSource(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'sources': case 'defaultMode':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.sources;
+  if (!(x0 === undefined || x0 === null)) {
+    if (!Array.isArray(x0)) e.type(`${p}.sources`, x0, 'array');
+    else {
+      for (let i1 = 0; i1 < x0.length; i1++) {
+        const x2: unknown = x0[i1];
+        validateVolumeProjection(x2, new FieldPath(p, 'sources', i1), e);
+      }
+    }
+  }
+  const x3 = v.defaultMode;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'number' || !Number.isInteger(x3)) e.type(`${p}.defaultMode`, x3, 'integer');
+    else if (x3 < -2147483648 || x3 > 2147483647) e.invalid(`${p}.defaultMode`, x3, 'out of range for int32');
+  }
+}
+
+/** Checks a {@link RBDVolumeSource} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateRBDVolumeSource(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'monitors': case 'image': case 'fsType': case 'pool': case 'user': case 'keyring': case 'secretRef': case 'readOnly':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.monitors;
+  if (!(x0 === undefined || x0 === null)) {
+    if (!Array.isArray(x0)) e.type(`${p}.monitors`, x0, 'array');
+    else {
+      for (let i1 = 0; i1 < x0.length; i1++) {
+        const x2: unknown = x0[i1];
+        if (typeof x2 !== 'string') e.type(`${p}.monitors[${i1}]`, x2, 'string');
+      }
+    }
+  }
+  const x3 = v.image;
+  if (x3 === undefined || x3 === null) e.required(`${p}.image`);
+  else {
+    if (typeof x3 !== 'string') e.type(`${p}.image`, x3, 'string');
+  }
+  const x4 = v.fsType;
+  if (!(x4 === undefined || x4 === null)) {
+    if (typeof x4 !== 'string') e.type(`${p}.fsType`, x4, 'string');
+  }
+  const x5 = v.pool;
+  if (!(x5 === undefined || x5 === null)) {
+    if (typeof x5 !== 'string') e.type(`${p}.pool`, x5, 'string');
+  }
+  const x6 = v.user;
+  if (!(x6 === undefined || x6 === null)) {
+    if (typeof x6 !== 'string') e.type(`${p}.user`, x6, 'string');
+  }
+  const x7 = v.keyring;
+  if (!(x7 === undefined || x7 === null)) {
+    if (typeof x7 !== 'string') e.type(`${p}.keyring`, x7, 'string');
+  }
+  const x8 = v.secretRef;
+  if (!(x8 === undefined || x8 === null)) {
+    validateLocalObjectReference(x8, new FieldPath(p, 'secretRef'), e);
+  }
+  const x9 = v.readOnly;
+  if (!(x9 === undefined || x9 === null)) {
+    if (typeof x9 !== 'boolean') e.type(`${p}.readOnly`, x9, 'boolean');
   }
 }
 
@@ -4063,6 +5473,27 @@ export function validateReplicationControllerStatus(v: unknown, p: PathLike, e: 
   }
 }
 
+/** Checks a {@link ResourceClaim} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateResourceClaim(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'name':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.name;
+  if (x0 === undefined || x0 === null) e.required(`${p}.name`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
+  }
+}
+
 /** Checks a {@link ResourceFieldSelector} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateResourceFieldSelector(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
@@ -4266,7 +5697,7 @@ export function validateResourceRequirements(v: unknown, p: PathLike, e: Collect
   }
   for (const k in v) {
     switch (k) {
-      case 'limits': case 'requests':
+      case 'limits': case 'requests': case 'claims':
         break;
       default:
         e.unknown(`${p}.${k}`);
@@ -4291,6 +5722,49 @@ export function validateResourceRequirements(v: unknown, p: PathLike, e: Collect
         if (!isQuantity(x5)) e.invalid(`${p}.requests[${k4}]`, x5, 'must be a quantity such as 1Gi, 500m or 1e3');
       }
     }
+  }
+  const x6 = v.claims;
+  if (!(x6 === undefined || x6 === null)) {
+    if (!Array.isArray(x6)) e.type(`${p}.claims`, x6, 'array');
+    else {
+      for (let i7 = 0; i7 < x6.length; i7++) {
+        const x8: unknown = x6[i7];
+        validateResourceClaim(x8, new FieldPath(p, 'claims', i7), e);
+      }
+      if (x6.length > 1) checkMapKeysUnique(new FieldPath(p, 'claims'), x6, nameKeys, e);
+    }
+  }
+}
+
+/** Checks a {@link SELinuxOptions} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateSELinuxOptions(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'user': case 'role': case 'type': case 'level':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.user;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.user`, x0, 'string');
+  }
+  const x1 = v.role;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.role`, x1, 'string');
+  }
+  const x2 = v.type;
+  if (!(x2 === undefined || x2 === null)) {
+    if (typeof x2 !== 'string') e.type(`${p}.type`, x2, 'string');
+  }
+  const x3 = v.level;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'string') e.type(`${p}.level`, x3, 'string');
   }
 }
 
@@ -4359,6 +5833,31 @@ export function validateScopedResourceSelectorRequirement(v: unknown, p: PathLik
         if (typeof x4 !== 'string') e.type(`${p}.values[${i3}]`, x4, 'string');
       }
     }
+  }
+}
+
+/** Checks a {@link SeccompProfile} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateSeccompProfile(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'localhostProfile':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.type;
+  if (x0 === undefined || x0 === null) e.required(`${p}.type`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.type`, x0, 'string');
+  }
+  const x1 = v.localhostProfile;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.localhostProfile`, x1, 'string');
   }
 }
 
@@ -4525,6 +6024,40 @@ export function validateSecretList(v: unknown, p: PathLike, e: Collector): void 
   }
 }
 
+/** Checks a {@link SecretProjection} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateSecretProjection(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'items': case 'optional':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.name;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
+  }
+  const x1 = v.items;
+  if (!(x1 === undefined || x1 === null)) {
+    if (!Array.isArray(x1)) e.type(`${p}.items`, x1, 'array');
+    else {
+      for (let i2 = 0; i2 < x1.length; i2++) {
+        const x3: unknown = x1[i2];
+        validateKeyToPath(x3, new FieldPath(p, 'items', i2), e);
+      }
+    }
+  }
+  const x4 = v.optional;
+  if (!(x4 === undefined || x4 === null)) {
+    if (typeof x4 !== 'boolean') e.type(`${p}.optional`, x4, 'boolean');
+  }
+}
+
 /** Checks a {@link SecretReference} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateSecretReference(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
@@ -4589,6 +6122,72 @@ export function validateSecretVolumeSource(v: unknown, p: PathLike, e: Collector
   const x5 = v.optional;
   if (!(x5 === undefined || x5 === null)) {
     if (typeof x5 !== 'boolean') e.type(`${p}.optional`, x5, 'boolean');
+  }
+}
+
+/** Checks a {@link SecurityContext} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateSecurityContext(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'capabilities': case 'privileged': case 'seLinuxOptions': case 'windowsOptions': case 'runAsUser': case 'runAsGroup': case 'runAsNonRoot': case 'readOnlyRootFilesystem': case 'allowPrivilegeEscalation': case 'procMount': case 'seccompProfile': case 'appArmorProfile':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.capabilities;
+  if (!(x0 === undefined || x0 === null)) {
+    validateCapabilities(x0, new FieldPath(p, 'capabilities'), e);
+  }
+  const x1 = v.privileged;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'boolean') e.type(`${p}.privileged`, x1, 'boolean');
+  }
+  const x2 = v.seLinuxOptions;
+  if (!(x2 === undefined || x2 === null)) {
+    validateSELinuxOptions(x2, new FieldPath(p, 'seLinuxOptions'), e);
+  }
+  const x3 = v.windowsOptions;
+  if (!(x3 === undefined || x3 === null)) {
+    validateWindowsSecurityContextOptions(x3, new FieldPath(p, 'windowsOptions'), e);
+  }
+  const x4 = v.runAsUser;
+  if (!(x4 === undefined || x4 === null)) {
+    if (typeof x4 !== 'number' || !Number.isInteger(x4)) e.type(`${p}.runAsUser`, x4, 'integer');
+    else if (!Number.isSafeInteger(x4)) e.invalid(`${p}.runAsUser`, x4, 'out of range for int64');
+  }
+  const x5 = v.runAsGroup;
+  if (!(x5 === undefined || x5 === null)) {
+    if (typeof x5 !== 'number' || !Number.isInteger(x5)) e.type(`${p}.runAsGroup`, x5, 'integer');
+    else if (!Number.isSafeInteger(x5)) e.invalid(`${p}.runAsGroup`, x5, 'out of range for int64');
+  }
+  const x6 = v.runAsNonRoot;
+  if (!(x6 === undefined || x6 === null)) {
+    if (typeof x6 !== 'boolean') e.type(`${p}.runAsNonRoot`, x6, 'boolean');
+  }
+  const x7 = v.readOnlyRootFilesystem;
+  if (!(x7 === undefined || x7 === null)) {
+    if (typeof x7 !== 'boolean') e.type(`${p}.readOnlyRootFilesystem`, x7, 'boolean');
+  }
+  const x8 = v.allowPrivilegeEscalation;
+  if (!(x8 === undefined || x8 === null)) {
+    if (typeof x8 !== 'boolean') e.type(`${p}.allowPrivilegeEscalation`, x8, 'boolean');
+  }
+  const x9 = v.procMount;
+  if (!(x9 === undefined || x9 === null)) {
+    if (typeof x9 !== 'string') e.type(`${p}.procMount`, x9, 'string');
+  }
+  const x10 = v.seccompProfile;
+  if (!(x10 === undefined || x10 === null)) {
+    validateSeccompProfile(x10, new FieldPath(p, 'seccompProfile'), e);
+  }
+  const x11 = v.appArmorProfile;
+  if (!(x11 === undefined || x11 === null)) {
+    validateAppArmorProfile(x11, new FieldPath(p, 'appArmorProfile'), e);
   }
 }
 
@@ -4738,6 +6337,36 @@ export function validateServiceAccountList(v: unknown, p: PathLike, e: Collector
   }
 }
 
+/** Checks a {@link ServiceAccountTokenProjection} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateServiceAccountTokenProjection(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'audience': case 'expirationSeconds': case 'path':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.audience;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.audience`, x0, 'string');
+  }
+  const x1 = v.expirationSeconds;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'number' || !Number.isInteger(x1)) e.type(`${p}.expirationSeconds`, x1, 'integer');
+    else if (!Number.isSafeInteger(x1)) e.invalid(`${p}.expirationSeconds`, x1, 'out of range for int64');
+  }
+  const x2 = v.path;
+  if (x2 === undefined || x2 === null) e.required(`${p}.path`);
+  else {
+    if (typeof x2 !== 'string') e.type(`${p}.path`, x2, 'string');
+  }
+}
+
 /** Checks a {@link ServiceList} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateServiceList(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
@@ -4845,7 +6474,7 @@ export function validateServiceSpec(v: unknown, p: PathLike, e: Collector): void
   }
   for (const k in v) {
     switch (k) {
-      case 'ports': case 'selector': case 'clusterIP': case 'clusterIPs': case 'type': case 'externalIPs': case 'sessionAffinity': case 'loadBalancerSourceRanges': case 'externalName': case 'externalTrafficPolicy': case 'publishNotReadyAddresses': case 'ipFamilies': case 'ipFamilyPolicy': case 'internalTrafficPolicy':
+      case 'ports': case 'selector': case 'clusterIP': case 'clusterIPs': case 'type': case 'externalIPs': case 'sessionAffinity': case 'loadBalancerSourceRanges': case 'externalName': case 'externalTrafficPolicy': case 'publishNotReadyAddresses': case 'ipFamilies': case 'ipFamilyPolicy': case 'internalTrafficPolicy': case 'loadBalancerIP': case 'healthCheckNodePort': case 'sessionAffinityConfig': case 'allocateLoadBalancerNodePorts': case 'loadBalancerClass': case 'trafficDistribution':
         break;
       default:
         e.unknown(`${p}.${k}`);
@@ -4964,6 +6593,31 @@ export function validateServiceSpec(v: unknown, p: PathLike, e: Collector): void
       if (x25 !== 'Cluster' && x25 !== 'Local') e.notSupported(`${p}.internalTrafficPolicy`, x25, ['Cluster', 'Local']);
     }
   }
+  const x26 = v.loadBalancerIP;
+  if (!(x26 === undefined || x26 === null)) {
+    if (typeof x26 !== 'string') e.type(`${p}.loadBalancerIP`, x26, 'string');
+  }
+  const x27 = v.healthCheckNodePort;
+  if (!(x27 === undefined || x27 === null)) {
+    if (typeof x27 !== 'number' || !Number.isInteger(x27)) e.type(`${p}.healthCheckNodePort`, x27, 'integer');
+    else if (x27 < -2147483648 || x27 > 2147483647) e.invalid(`${p}.healthCheckNodePort`, x27, 'out of range for int32');
+  }
+  const x28 = v.sessionAffinityConfig;
+  if (!(x28 === undefined || x28 === null)) {
+    validateSessionAffinityConfig(x28, new FieldPath(p, 'sessionAffinityConfig'), e);
+  }
+  const x29 = v.allocateLoadBalancerNodePorts;
+  if (!(x29 === undefined || x29 === null)) {
+    if (typeof x29 !== 'boolean') e.type(`${p}.allocateLoadBalancerNodePorts`, x29, 'boolean');
+  }
+  const x30 = v.loadBalancerClass;
+  if (!(x30 === undefined || x30 === null)) {
+    if (typeof x30 !== 'string') e.type(`${p}.loadBalancerClass`, x30, 'string');
+  }
+  const x31 = v.trafficDistribution;
+  if (!(x31 === undefined || x31 === null)) {
+    if (typeof x31 !== 'string') e.type(`${p}.trafficDistribution`, x31, 'string');
+  }
 }
 
 /** Checks a {@link ServiceStatus} value: structure, bounds and formats (CEL rules run in the runtime). */
@@ -4994,6 +6648,74 @@ export function validateServiceStatus(v: unknown, p: PathLike, e: Collector): vo
       }
       if (x1.length > 1) checkMapKeysUnique(new FieldPath(p, 'conditions'), x1, typeKeys, e);
     }
+  }
+}
+
+/** Checks a {@link SessionAffinityConfig} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateSessionAffinityConfig(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'clientIP':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.clientIP;
+  if (!(x0 === undefined || x0 === null)) {
+    validateClientIPConfig(x0, new FieldPath(p, 'clientIP'), e);
+  }
+}
+
+/** Checks a {@link SleepAction} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateSleepAction(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'seconds':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.seconds;
+  if (x0 === undefined || x0 === null) e.required(`${p}.seconds`);
+  else {
+    if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.seconds`, x0, 'integer');
+    else if (!Number.isSafeInteger(x0)) e.invalid(`${p}.seconds`, x0, 'out of range for int64');
+  }
+}
+
+/** Checks a {@link Sysctl} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateSysctl(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'value':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.name;
+  if (x0 === undefined || x0 === null) e.required(`${p}.name`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
+  }
+  const x1 = v.value;
+  if (x1 === undefined || x1 === null) e.required(`${p}.value`);
+  else {
+    if (typeof x1 !== 'string') e.type(`${p}.value`, x1, 'string');
   }
 }
 
@@ -5315,7 +7037,7 @@ export function validateVolume(v: unknown, p: PathLike, e: Collector): void {
   }
   for (const k in v) {
     switch (k) {
-      case 'hostPath': case 'emptyDir': case 'secret': case 'persistentVolumeClaim': case 'configMap': case 'name':
+      case 'hostPath': case 'emptyDir': case 'secret': case 'persistentVolumeClaim': case 'configMap': case 'gitRepo': case 'iscsi': case 'rbd': case 'cephfs': case 'downwardAPI': case 'fc': case 'projected': case 'csi': case 'ephemeral': case 'nfs': case 'name':
         break;
       default:
         e.unknown(`${p}.${k}`);
@@ -5341,14 +7063,80 @@ export function validateVolume(v: unknown, p: PathLike, e: Collector): void {
   if (!(x4 === undefined || x4 === null)) {
     validateConfigMapVolumeSource(x4, new FieldPath(p, 'configMap'), e);
   }
-  const x5 = v.name;
-  if (x5 === undefined || x5 === null) e.required(`${p}.name`);
+  const x5 = v.gitRepo;
+  if (!(x5 === undefined || x5 === null)) {
+    validateGitRepoVolumeSource(x5, new FieldPath(p, 'gitRepo'), e);
+  }
+  const x6 = v.iscsi;
+  if (!(x6 === undefined || x6 === null)) {
+    validateISCSIVolumeSource(x6, new FieldPath(p, 'iscsi'), e);
+  }
+  const x7 = v.rbd;
+  if (!(x7 === undefined || x7 === null)) {
+    validateRBDVolumeSource(x7, new FieldPath(p, 'rbd'), e);
+  }
+  const x8 = v.cephfs;
+  if (!(x8 === undefined || x8 === null)) {
+    validateCephFSVolumeSource(x8, new FieldPath(p, 'cephfs'), e);
+  }
+  const x9 = v.downwardAPI;
+  if (!(x9 === undefined || x9 === null)) {
+    validateDownwardAPIVolumeSource(x9, new FieldPath(p, 'downwardAPI'), e);
+  }
+  const x10 = v.fc;
+  if (!(x10 === undefined || x10 === null)) {
+    validateFCVolumeSource(x10, new FieldPath(p, 'fc'), e);
+  }
+  const x11 = v.projected;
+  if (!(x11 === undefined || x11 === null)) {
+    validateProjectedVolumeSource(x11, new FieldPath(p, 'projected'), e);
+  }
+  const x12 = v.csi;
+  if (!(x12 === undefined || x12 === null)) {
+    validateCSIVolumeSource(x12, new FieldPath(p, 'csi'), e);
+  }
+  const x13 = v.ephemeral;
+  if (!(x13 === undefined || x13 === null)) {
+    validateEphemeralVolumeSource(x13, new FieldPath(p, 'ephemeral'), e);
+  }
+  const x14 = v.nfs;
+  if (!(x14 === undefined || x14 === null)) {
+    validateNFSVolumeSource(x14, new FieldPath(p, 'nfs'), e);
+  }
+  const x15 = v.name;
+  if (x15 === undefined || x15 === null) e.required(`${p}.name`);
   else {
-    if (typeof x5 !== 'string') e.type(`${p}.name`, x5, 'string');
+    if (typeof x15 !== 'string') e.type(`${p}.name`, x15, 'string');
     else {
-      if (charLength(x5) > 63) e.tooLong(`${p}.name`, x5, 63);
-      if (!pattern.test(x5)) e.invalid(`${p}.name`, x5, 'must match ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$');
+      if (charLength(x15) > 63) e.tooLong(`${p}.name`, x15, 63);
+      if (!pattern.test(x15)) e.invalid(`${p}.name`, x15, 'must match ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$');
     }
+  }
+}
+
+/** Checks a {@link VolumeDevice} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateVolumeDevice(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'devicePath':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.name;
+  if (x0 === undefined || x0 === null) e.required(`${p}.name`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
+  }
+  const x1 = v.devicePath;
+  if (x1 === undefined || x1 === null) e.required(`${p}.devicePath`);
+  else {
+    if (typeof x1 !== 'string') e.type(`${p}.devicePath`, x1, 'string');
   }
 }
 
@@ -5360,7 +7148,7 @@ export function validateVolumeMount(v: unknown, p: PathLike, e: Collector): void
   }
   for (const k in v) {
     switch (k) {
-      case 'name': case 'readOnly': case 'mountPath': case 'subPath': case 'mountPropagation': case 'subPathExpr':
+      case 'name': case 'readOnly': case 'mountPath': case 'subPath': case 'mountPropagation': case 'subPathExpr': case 'recursiveReadOnly':
         break;
       default:
         e.unknown(`${p}.${k}`);
@@ -5398,6 +7186,44 @@ export function validateVolumeMount(v: unknown, p: PathLike, e: Collector): void
   if (!(x5 === undefined || x5 === null)) {
     if (typeof x5 !== 'string') e.type(`${p}.subPathExpr`, x5, 'string');
   }
+  const x6 = v.recursiveReadOnly;
+  if (!(x6 === undefined || x6 === null)) {
+    if (typeof x6 !== 'string') e.type(`${p}.recursiveReadOnly`, x6, 'string');
+  }
+}
+
+/** Checks a {@link VolumeMountStatus} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateVolumeMountStatus(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'mountPath': case 'readOnly': case 'recursiveReadOnly':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.name;
+  if (x0 === undefined || x0 === null) e.required(`${p}.name`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
+  }
+  const x1 = v.mountPath;
+  if (x1 === undefined || x1 === null) e.required(`${p}.mountPath`);
+  else {
+    if (typeof x1 !== 'string') e.type(`${p}.mountPath`, x1, 'string');
+  }
+  const x2 = v.readOnly;
+  if (!(x2 === undefined || x2 === null)) {
+    if (typeof x2 !== 'boolean') e.type(`${p}.readOnly`, x2, 'boolean');
+  }
+  const x3 = v.recursiveReadOnly;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'string') e.type(`${p}.recursiveReadOnly`, x3, 'string');
+  }
 }
 
 /** Checks a {@link VolumeNodeAffinity} value: structure, bounds and formats (CEL rules run in the runtime). */
@@ -5417,6 +7243,42 @@ export function validateVolumeNodeAffinity(v: unknown, p: PathLike, e: Collector
   const x0 = v.required;
   if (!(x0 === undefined || x0 === null)) {
     validateNodeSelector(x0, new FieldPath(p, 'required'), e);
+  }
+}
+
+/** Checks a {@link VolumeProjection} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateVolumeProjection(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'secret': case 'downwardAPI': case 'configMap': case 'serviceAccountToken': case 'clusterTrustBundle':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.secret;
+  if (!(x0 === undefined || x0 === null)) {
+    validateSecretProjection(x0, new FieldPath(p, 'secret'), e);
+  }
+  const x1 = v.downwardAPI;
+  if (!(x1 === undefined || x1 === null)) {
+    validateDownwardAPIProjection(x1, new FieldPath(p, 'downwardAPI'), e);
+  }
+  const x2 = v.configMap;
+  if (!(x2 === undefined || x2 === null)) {
+    validateConfigMapProjection(x2, new FieldPath(p, 'configMap'), e);
+  }
+  const x3 = v.serviceAccountToken;
+  if (!(x3 === undefined || x3 === null)) {
+    validateServiceAccountTokenProjection(x3, new FieldPath(p, 'serviceAccountToken'), e);
+  }
+  const x4 = v.clusterTrustBundle;
+  if (!(x4 === undefined || x4 === null)) {
+    validateClusterTrustBundleProjection(x4, new FieldPath(p, 'clusterTrustBundle'), e);
   }
 }
 
@@ -5464,7 +7326,7 @@ export function validateVolumeSource(v: unknown, p: PathLike, e: Collector): voi
   }
   for (const k in v) {
     switch (k) {
-      case 'hostPath': case 'emptyDir': case 'secret': case 'persistentVolumeClaim': case 'configMap':
+      case 'hostPath': case 'emptyDir': case 'secret': case 'persistentVolumeClaim': case 'configMap': case 'gitRepo': case 'iscsi': case 'rbd': case 'cephfs': case 'downwardAPI': case 'fc': case 'projected': case 'csi': case 'ephemeral': case 'nfs':
         break;
       default:
         e.unknown(`${p}.${k}`);
@@ -5489,6 +7351,46 @@ export function validateVolumeSource(v: unknown, p: PathLike, e: Collector): voi
   const x4 = v.configMap;
   if (!(x4 === undefined || x4 === null)) {
     validateConfigMapVolumeSource(x4, new FieldPath(p, 'configMap'), e);
+  }
+  const x5 = v.gitRepo;
+  if (!(x5 === undefined || x5 === null)) {
+    validateGitRepoVolumeSource(x5, new FieldPath(p, 'gitRepo'), e);
+  }
+  const x6 = v.iscsi;
+  if (!(x6 === undefined || x6 === null)) {
+    validateISCSIVolumeSource(x6, new FieldPath(p, 'iscsi'), e);
+  }
+  const x7 = v.rbd;
+  if (!(x7 === undefined || x7 === null)) {
+    validateRBDVolumeSource(x7, new FieldPath(p, 'rbd'), e);
+  }
+  const x8 = v.cephfs;
+  if (!(x8 === undefined || x8 === null)) {
+    validateCephFSVolumeSource(x8, new FieldPath(p, 'cephfs'), e);
+  }
+  const x9 = v.downwardAPI;
+  if (!(x9 === undefined || x9 === null)) {
+    validateDownwardAPIVolumeSource(x9, new FieldPath(p, 'downwardAPI'), e);
+  }
+  const x10 = v.fc;
+  if (!(x10 === undefined || x10 === null)) {
+    validateFCVolumeSource(x10, new FieldPath(p, 'fc'), e);
+  }
+  const x11 = v.projected;
+  if (!(x11 === undefined || x11 === null)) {
+    validateProjectedVolumeSource(x11, new FieldPath(p, 'projected'), e);
+  }
+  const x12 = v.csi;
+  if (!(x12 === undefined || x12 === null)) {
+    validateCSIVolumeSource(x12, new FieldPath(p, 'csi'), e);
+  }
+  const x13 = v.ephemeral;
+  if (!(x13 === undefined || x13 === null)) {
+    validateEphemeralVolumeSource(x13, new FieldPath(p, 'ephemeral'), e);
+  }
+  const x14 = v.nfs;
+  if (!(x14 === undefined || x14 === null)) {
+    validateNFSVolumeSource(x14, new FieldPath(p, 'nfs'), e);
   }
 }
 
@@ -5520,5 +7422,37 @@ export function validateWeightedPodAffinityTerm(v: unknown, p: PathLike, e: Coll
   if (x1 === undefined || x1 === null) e.required(`${p}.podAffinityTerm`);
   else {
     validatePodAffinityTerm(x1, new FieldPath(p, 'podAffinityTerm'), e);
+  }
+}
+
+/** Checks a {@link WindowsSecurityContextOptions} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateWindowsSecurityContextOptions(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'gmsaCredentialSpecName': case 'gmsaCredentialSpec': case 'runAsUserName': case 'hostProcess':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.gmsaCredentialSpecName;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.gmsaCredentialSpecName`, x0, 'string');
+  }
+  const x1 = v.gmsaCredentialSpec;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.gmsaCredentialSpec`, x1, 'string');
+  }
+  const x2 = v.runAsUserName;
+  if (!(x2 === undefined || x2 === null)) {
+    if (typeof x2 !== 'string') e.type(`${p}.runAsUserName`, x2, 'string');
+  }
+  const x3 = v.hostProcess;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'boolean') e.type(`${p}.hostProcess`, x3, 'boolean');
   }
 }

@@ -62,8 +62,8 @@ export const FlowSchemaConditionSchema: ObjectSchema = {
       proto: 2,
     },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 3 },
-    { name: 'reason', schema: { type: 'string' }, proto: 4 },
-    { name: 'message', schema: { type: 'string' }, proto: 5 },
+    { name: 'reason', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
   ],
 };
 
@@ -273,8 +273,8 @@ export const PriorityLevelConfigurationConditionSchema: ObjectSchema = {
       proto: 2,
     },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, proto: 3 },
-    { name: 'reason', schema: { type: 'string' }, proto: 4 },
-    { name: 'message', schema: { type: 'string' }, proto: 5 },
+    { name: 'reason', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
   ],
 };
 
@@ -410,7 +410,7 @@ export const ResourcePolicyRuleSchema: ObjectSchema = {
       required: true,
       proto: 3,
     },
-    { name: 'clusterScope', schema: { type: 'boolean' }, proto: 4 },
+    { name: 'clusterScope', schema: { type: 'boolean' }, proto: 4, zeroIsUnset: true },
     {
       name: 'namespaces',
       schema: { type: 'list', items: { type: 'string' }, listType: 'set' },

@@ -60,8 +60,8 @@ export const APIResourceSchema: ObjectSchema = {
     { name: 'name', schema: { type: 'string' }, required: true, proto: 1 },
     { name: 'singularName', schema: { type: 'string' }, required: true, proto: 6 },
     { name: 'namespaced', schema: { type: 'boolean' }, required: true, proto: 2 },
-    { name: 'group', schema: { type: 'string' }, proto: 8 },
-    { name: 'version', schema: { type: 'string' }, proto: 9 },
+    { name: 'group', schema: { type: 'string' }, proto: 8, zeroIsUnset: true },
+    { name: 'version', schema: { type: 'string' }, proto: 9, zeroIsUnset: true },
     { name: 'kind', schema: { type: 'string' }, required: true, proto: 3 },
     {
       name: 'verbs',
@@ -79,7 +79,7 @@ export const APIResourceSchema: ObjectSchema = {
       schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
       proto: 7,
     },
-    { name: 'storageVersionHash', schema: { type: 'string' }, proto: 10 },
+    { name: 'storageVersionHash', schema: { type: 'string' }, proto: 10, zeroIsUnset: true },
   ],
 };
 
@@ -147,7 +147,12 @@ export const ConditionSchema: ObjectSchema = {
       required: true,
       proto: 2,
     },
-    { name: 'observedGeneration', schema: { type: 'integer', format: 'int64', minimum: 0 }, proto: 3 },
+    {
+      name: 'observedGeneration',
+      schema: { type: 'integer', format: 'int64', minimum: 0 },
+      proto: 3,
+      zeroIsUnset: true,
+    },
     { name: 'lastTransitionTime', schema: { type: 'date-time' }, required: true, proto: 4 },
     {
       name: 'reason',
@@ -176,11 +181,12 @@ export const CreateOptionsSchema: ObjectSchema = {
       schema: { type: 'list', items: { type: 'string', enum: ['All'] }, listType: 'atomic' },
       proto: 1,
     },
-    { name: 'fieldManager', schema: { type: 'string', maxLength: 128 }, proto: 3 },
+    { name: 'fieldManager', schema: { type: 'string', maxLength: 128 }, proto: 3, zeroIsUnset: true },
     {
       name: 'fieldValidation',
       schema: { type: 'string', default: 'Warn', enum: ['Ignore', 'Warn', 'Strict'] },
       proto: 4,
+      zeroIsUnset: true,
     },
   ],
 };
@@ -221,7 +227,7 @@ export const GetOptionsSchema: ObjectSchema = {
   fields: [
     { name: 'apiVersion', schema: { type: 'string', enum: ['meta.svc.io/v1'] } },
     { name: 'kind', schema: { type: 'string', enum: ['GetOptions'] } },
-    { name: 'resourceVersion', schema: { type: 'string' }, proto: 1 },
+    { name: 'resourceVersion', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
   ],
 };
 
@@ -307,9 +313,10 @@ export const ListMetaSchema: ObjectSchema = {
       schema: { type: 'string' },
       proto: 1,
       deprecated: 'selfLink is no longer populated.',
+      zeroIsUnset: true,
     },
-    { name: 'resourceVersion', schema: { type: 'string' }, proto: 2 },
-    { name: 'continue', schema: { type: 'string' }, proto: 3 },
+    { name: 'resourceVersion', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
+    { name: 'continue', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
     { name: 'remainingItemCount', schema: { type: 'integer', format: 'int64', minimum: 0 }, proto: 4 },
   ],
 };
@@ -321,19 +328,25 @@ export const ListOptionsSchema: ObjectSchema = {
   fields: [
     { name: 'apiVersion', schema: { type: 'string', enum: ['meta.svc.io/v1'] } },
     { name: 'kind', schema: { type: 'string', enum: ['ListOptions'] } },
-    { name: 'labelSelector', schema: { type: 'string' }, proto: 1 },
-    { name: 'fieldSelector', schema: { type: 'string' }, proto: 2 },
-    { name: 'watch', schema: { type: 'boolean' }, proto: 3 },
-    { name: 'allowWatchBookmarks', schema: { type: 'boolean' }, proto: 9 },
-    { name: 'resourceVersion', schema: { type: 'string' }, proto: 4 },
+    { name: 'labelSelector', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'fieldSelector', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
+    { name: 'watch', schema: { type: 'boolean' }, proto: 3, zeroIsUnset: true },
+    { name: 'allowWatchBookmarks', schema: { type: 'boolean' }, proto: 9, zeroIsUnset: true },
+    { name: 'resourceVersion', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
     {
       name: 'resourceVersionMatch',
       schema: { type: 'string', enum: ['Exact', 'NotOlderThan'] },
       proto: 10,
+      zeroIsUnset: true,
     },
     { name: 'timeoutSeconds', schema: { type: 'integer', format: 'int64', minimum: 0 }, proto: 5 },
-    { name: 'limit', schema: { type: 'integer', format: 'int64', minimum: 0 }, proto: 7 },
-    { name: 'continue', schema: { type: 'string' }, proto: 8 },
+    {
+      name: 'limit',
+      schema: { type: 'integer', format: 'int64', minimum: 0 },
+      proto: 7,
+      zeroIsUnset: true,
+    },
+    { name: 'continue', schema: { type: 'string' }, proto: 8, zeroIsUnset: true },
     { name: 'sendInitialEvents', schema: { type: 'boolean' }, proto: 11 },
   ],
   rules: [{ rule: "!has(self.resourceVersionMatch) || (has(self.resourceVersion) && self.resourceVersion != '') || (has(self.sendInitialEvents) && self.sendInitialEvents)", message: 'resourceVersionMatch is invalid without resourceVersion' }, { rule: "!has(self.sendInitialEvents) || !self.sendInitialEvents || (has(self.resourceVersionMatch) && self.resourceVersionMatch == 'NotOlderThan')", message: 'sendInitialEvents requires resourceVersionMatch=NotOlderThan' }],
@@ -344,13 +357,18 @@ export const ManagedFieldsEntrySchema: ObjectSchema = {
   type: 'object',
   typeName: 'meta.svc.io.v1.ManagedFieldsEntry',
   fields: [
-    { name: 'manager', schema: { type: 'string' }, proto: 1 },
-    { name: 'operation', schema: { type: 'string', enum: ['Apply', 'Update'] }, proto: 2 },
+    { name: 'manager', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    {
+      name: 'operation',
+      schema: { type: 'string', enum: ['Apply', 'Update'] },
+      proto: 2,
+      zeroIsUnset: true,
+    },
     { name: 'apiVersion', schema: { type: 'string' }, proto: 3 },
     { name: 'time', schema: { type: 'date-time' }, proto: 4 },
-    { name: 'fieldsType', schema: { type: 'string', enum: ['FieldsV1'] }, proto: 6 },
+    { name: 'fieldsType', schema: { type: 'string', enum: ['FieldsV1'] }, proto: 6, zeroIsUnset: true },
     { name: 'fieldsV1', schema: { type: 'raw' }, proto: 7 },
-    { name: 'subresource', schema: { type: 'string' }, proto: 8 },
+    { name: 'subresource', schema: { type: 'string' }, proto: 8, zeroIsUnset: true },
   ],
 };
 
@@ -359,18 +377,19 @@ export const ObjectMetaSchema: ObjectSchema = {
   type: 'object',
   typeName: 'meta.svc.io.v1.ObjectMeta',
   fields: [
-    { name: 'name', schema: { type: 'string' }, proto: 1 },
-    { name: 'generateName', schema: { type: 'string' }, proto: 2 },
-    { name: 'namespace', schema: { type: 'string' }, proto: 3 },
+    { name: 'name', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'generateName', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
+    { name: 'namespace', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
     {
       name: 'selfLink',
       schema: { type: 'string' },
       proto: 4,
       deprecated: 'selfLink is no longer populated; build the path from group, version, namespace, resource and name.',
+      zeroIsUnset: true,
     },
-    { name: 'uid', schema: { type: 'string' }, proto: 5 },
-    { name: 'resourceVersion', schema: { type: 'string' }, proto: 6 },
-    { name: 'generation', schema: { type: 'integer', format: 'int64' }, proto: 7 },
+    { name: 'uid', schema: { type: 'string' }, proto: 5, zeroIsUnset: true },
+    { name: 'resourceVersion', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
+    { name: 'generation', schema: { type: 'integer', format: 'int64' }, proto: 7, zeroIsUnset: true },
     { name: 'creationTimestamp', schema: { type: 'date-time' }, proto: 8 },
     { name: 'deletionTimestamp', schema: { type: 'date-time', nullable: true }, proto: 9 },
     {
@@ -470,11 +489,12 @@ export const PatchOptionsSchema: ObjectSchema = {
       proto: 1,
     },
     { name: 'force', schema: { type: 'boolean' }, proto: 2 },
-    { name: 'fieldManager', schema: { type: 'string', maxLength: 128 }, proto: 3 },
+    { name: 'fieldManager', schema: { type: 'string', maxLength: 128 }, proto: 3, zeroIsUnset: true },
     {
       name: 'fieldValidation',
       schema: { type: 'string', default: 'Warn', enum: ['Ignore', 'Warn', 'Strict'] },
       proto: 4,
+      zeroIsUnset: true,
     },
   ],
 };
@@ -507,11 +527,16 @@ export const StatusSchema: ObjectSchema = {
     { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
     { name: 'kind', schema: { type: 'string', enum: ['Status'] } },
     { name: 'metadata', schema: { type: 'ref', ref: () => ListMetaSchema }, proto: 1 },
-    { name: 'status', schema: { type: 'string', enum: ['Success', 'Failure'] }, proto: 2 },
-    { name: 'message', schema: { type: 'string' }, proto: 3 },
-    { name: 'reason', schema: { type: 'string' }, proto: 4 },
+    {
+      name: 'status',
+      schema: { type: 'string', enum: ['Success', 'Failure'] },
+      proto: 2,
+      zeroIsUnset: true,
+    },
+    { name: 'message', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'reason', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
     { name: 'details', schema: { type: 'ref', ref: () => StatusDetailsSchema }, proto: 5 },
-    { name: 'code', schema: { type: 'integer', format: 'int32' }, proto: 6 },
+    { name: 'code', schema: { type: 'integer', format: 'int32' }, proto: 6, zeroIsUnset: true },
   ],
 };
 
@@ -520,9 +545,9 @@ export const StatusCauseSchema: ObjectSchema = {
   type: 'object',
   typeName: 'meta.svc.io.v1.StatusCause',
   fields: [
-    { name: 'reason', schema: { type: 'string' }, proto: 1 },
-    { name: 'message', schema: { type: 'string' }, proto: 2 },
-    { name: 'field', schema: { type: 'string' }, proto: 3 },
+    { name: 'reason', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
+    { name: 'field', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
   ],
 };
 
@@ -531,16 +556,21 @@ export const StatusDetailsSchema: ObjectSchema = {
   type: 'object',
   typeName: 'meta.svc.io.v1.StatusDetails',
   fields: [
-    { name: 'name', schema: { type: 'string' }, proto: 1 },
-    { name: 'group', schema: { type: 'string' }, proto: 2 },
+    { name: 'name', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'group', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
     { name: 'kind', schema: { type: 'string' }, proto: 3 },
-    { name: 'uid', schema: { type: 'string' }, proto: 6 },
+    { name: 'uid', schema: { type: 'string' }, proto: 6, zeroIsUnset: true },
     {
       name: 'causes',
       schema: { type: 'list', items: { type: 'ref', ref: () => StatusCauseSchema }, listType: 'atomic' },
       proto: 4,
     },
-    { name: 'retryAfterSeconds', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 5 },
+    {
+      name: 'retryAfterSeconds',
+      schema: { type: 'integer', format: 'int32', minimum: 0 },
+      proto: 5,
+      zeroIsUnset: true,
+    },
   ],
 };
 
@@ -617,8 +647,8 @@ export const TableRowConditionSchema: ObjectSchema = {
       required: true,
       proto: 2,
     },
-    { name: 'reason', schema: { type: 'string' }, proto: 3 },
-    { name: 'message', schema: { type: 'string' }, proto: 4 },
+    { name: 'reason', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'message', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
   ],
 };
 
@@ -656,11 +686,12 @@ export const UpdateOptionsSchema: ObjectSchema = {
       schema: { type: 'list', items: { type: 'string', enum: ['All'] }, listType: 'atomic' },
       proto: 1,
     },
-    { name: 'fieldManager', schema: { type: 'string', maxLength: 128 }, proto: 2 },
+    { name: 'fieldManager', schema: { type: 'string', maxLength: 128 }, proto: 2, zeroIsUnset: true },
     {
       name: 'fieldValidation',
       schema: { type: 'string', default: 'Warn', enum: ['Ignore', 'Warn', 'Strict'] },
       proto: 3,
+      zeroIsUnset: true,
     },
   ],
 };

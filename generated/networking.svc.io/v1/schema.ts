@@ -10,7 +10,7 @@ export const HTTPIngressPathSchema: ObjectSchema = {
   type: 'object',
   typeName: 'networking.svc.io.v1.HTTPIngressPath',
   fields: [
-    { name: 'path', schema: { type: 'string' }, proto: 1 },
+    { name: 'path', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     {
       name: 'pathType',
       schema: { type: 'string', enum: ['Exact', 'Prefix', 'ImplementationSpecific'] },
@@ -129,7 +129,7 @@ export const IngressClassSpecSchema: ObjectSchema = {
   type: 'object',
   typeName: 'networking.svc.io.v1.IngressClassSpec',
   fields: [
-    { name: 'controller', schema: { type: 'string' }, proto: 1 },
+    { name: 'controller', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
     {
       name: 'parameters',
       schema: { type: 'ref', ref: () => IngressClassParametersReferenceSchema },
@@ -160,8 +160,8 @@ export const IngressLoadBalancerIngressSchema: ObjectSchema = {
   type: 'object',
   typeName: 'networking.svc.io.v1.IngressLoadBalancerIngress',
   fields: [
-    { name: 'ip', schema: { type: 'string' }, proto: 1 },
-    { name: 'hostname', schema: { type: 'string' }, proto: 2 },
+    { name: 'ip', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'hostname', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
     {
       name: 'ports',
       schema: { type: 'list', items: { type: 'ref', ref: () => IngressPortStatusSchema }, listType: 'atomic' },
@@ -209,7 +209,7 @@ export const IngressRuleSchema: ObjectSchema = {
   typeName: 'networking.svc.io.v1.IngressRule',
   fields: [
     { name: 'http', schema: { type: 'ref', ref: () => HTTPIngressRuleValueSchema }, embeddedProto: 2 },
-    { name: 'host', schema: { type: 'string' }, proto: 1 },
+    { name: 'host', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
   ],
 };
 
@@ -271,7 +271,7 @@ export const IngressTLSSchema: ObjectSchema = {
   typeName: 'networking.svc.io.v1.IngressTLS',
   fields: [
     { name: 'hosts', schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' }, proto: 1 },
-    { name: 'secretName', schema: { type: 'string' }, proto: 2 },
+    { name: 'secretName', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
   ],
 };
 
@@ -412,8 +412,8 @@ export const ServiceBackendPortSchema: ObjectSchema = {
   type: 'object',
   typeName: 'networking.svc.io.v1.ServiceBackendPort',
   fields: [
-    { name: 'name', schema: { type: 'string' }, proto: 1 },
-    { name: 'number', schema: { type: 'integer', format: 'int32' }, proto: 2 },
+    { name: 'name', schema: { type: 'string' }, proto: 1, zeroIsUnset: true },
+    { name: 'number', schema: { type: 'integer', format: 'int32' }, proto: 2, zeroIsUnset: true },
   ],
   rules: [{ rule: '!(has(self.name) && has(self.number))', message: 'cannot set both port name & port number' }],
 };

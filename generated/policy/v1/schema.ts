@@ -73,7 +73,12 @@ export const PodDisruptionBudgetStatusSchema: ObjectSchema = {
   type: 'object',
   typeName: 'policy.v1.PodDisruptionBudgetStatus',
   fields: [
-    { name: 'observedGeneration', schema: { type: 'integer', format: 'int64' }, proto: 1 },
+    {
+      name: 'observedGeneration',
+      schema: { type: 'integer', format: 'int64' },
+      proto: 1,
+      zeroIsUnset: true,
+    },
     { name: 'disruptedPods', schema: { type: 'map', values: { type: 'date-time' } }, proto: 2 },
     { name: 'disruptionsAllowed', schema: { type: 'integer', format: 'int32' }, proto: 3 },
     { name: 'currentHealthy', schema: { type: 'integer', format: 'int32' }, proto: 4 },

@@ -213,8 +213,8 @@ export const SubjectSchema: ObjectSchema = {
       required: true,
       proto: 1,
     },
-    { name: 'apiGroup', schema: { type: 'string' }, proto: 2 },
+    { name: 'apiGroup', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
     { name: 'name', schema: { type: 'string', minLength: 1 }, required: true, proto: 3 },
-    { name: 'namespace', schema: { type: 'string' }, proto: 4 },
+    { name: 'namespace', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
   ],
 };

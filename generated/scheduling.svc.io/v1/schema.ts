@@ -13,8 +13,8 @@ export const PriorityClassSchema: ObjectSchema = {
     { name: 'kind', schema: { type: 'string', enum: ['PriorityClass'] } },
     { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
     { name: 'value', schema: { type: 'integer', format: 'int32' }, required: true, proto: 2 },
-    { name: 'globalDefault', schema: { type: 'boolean' }, proto: 3 },
-    { name: 'description', schema: { type: 'string' }, proto: 4 },
+    { name: 'globalDefault', schema: { type: 'boolean' }, proto: 3, zeroIsUnset: true },
+    { name: 'description', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
     {
       name: 'preemptionPolicy',
       schema: { type: 'string', default: 'PreemptLowerPriority', enum: ['Never', 'PreemptLowerPriority'] },

@@ -2,7 +2,11 @@ import type { HandlerCatalog } from '../context.js';
 import { reviewAccess, reviewOwnAccess, reviewOwnRules } from './access-review.js';
 import { customResourceDefinitions } from '../custom-resources/index.js';
 import { approveCertificateRequest, certificateRequestor } from './approval.js';
+import { builtinDefaulters } from './defaults.js';
 import { evict } from './eviction.js';
+import { jobSelector } from './jobs.js';
+import { podAdmission } from './pods.js';
+import { serviceClusterIPs } from './services.js';
 import { finalizeNamespace, namespaceLifecycle } from './namespaces.js';
 import { rbacEscalation } from './rbac-escalation.js';
 import { clusterRoleAggregation } from './role-aggregation.js';
@@ -11,6 +15,7 @@ import { reviewToken } from './token-review.js';
 import { tokenRequest } from './service-account-token.js';
 
 export { tokenRequest, type TokenRequestOptions } from './service-account-token.js';
+export { DEFAULT_SERVICE_CIDR, kubernetesServiceIP, parseServiceCidr, serviceClusterIPs } from './services.js';
 import { stringData } from './secrets.js';
 import { admissionPolicyExpressions, webhookMatchConditions } from './webhook-configurations.js';
 
@@ -29,6 +34,9 @@ export const builtinHandlers: HandlerCatalog = {
     'csr-requestor': certificateRequestor,
     'rbac-escalation': rbacEscalation,
     'clusterrole-aggregation': clusterRoleAggregation,
+    'pod-admission': podAdmission,
+    'service-cluster-ip': serviceClusterIPs(),
+    'job-selector': jobSelector,
   },
   virtual: {
     'access-review': reviewAccess,
@@ -44,4 +52,5 @@ export const builtinHandlers: HandlerCatalog = {
     // Answers 404 until the server is given a token issuer (the reference server always is).
     'service-account-token': tokenRequest(),
   },
+  defaulters: builtinDefaulters,
 };

@@ -26,6 +26,7 @@ export function namespaceLifecycle(host: HookHost): KindHook {
   const reaper = new NamespaceReaper(host.context, namespaces);
   return {
     prepareCreate: prepareNamespace,
+    prepareWrite: labelWithName,
     async admitCreate(ctx, r, namespace, name) {
       await requireActiveNamespace(ctx, namespaces, r, namespace, name);
     },
@@ -63,6 +64,14 @@ export const finalizeNamespace: SubresourceHandler = {
   methods: ['PUT'],
   handle: (ctx, t, body) => updateObject(ctx, { ...t, subresource: undefined }, body!, writeOptions(ctx.req.query)),
 };
+
+/** Every namespace carries its name as the label `kubernetes.io/metadata.name`, whatever a write says (SetDefaults_Namespace). */
+export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+function labelWithName(object: JsonApiObject): void {
+  const meta = (object.metadata ??= {});
+  if (meta.name) meta.labels = { ...meta.labels, [NAMESPACE_NAME_LABEL]: meta.name };
+}
 
 /** A new namespace is Active and held by the server's own finalizer until its content is gone, as upstream. */
 function prepareNamespace(object: JsonApiObject): void {

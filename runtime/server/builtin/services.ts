@@ -1,0 +1,126 @@
+import { type JsonApiObject, fieldInvalid, internalError } from '../../api/index.js';
+import { invalidObject } from '../admission.js';
+import type { HookHost, KindHook } from '../context.js';
+import { decodeObjects } from '../objects.js';
+import type { ServedResource } from '../resources.js';
+
+/** kube-apiserver's default `--service-cluster-ip-range`. */
+export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12';
+
+/** An IPv4 range: its first address and its size, as numbers. */
+export interface Ipv4Range {
+  cidr: string;
+  base: number;
+  size: number;
+}
+
+/** Parses an IPv4 CIDR (`10.96.0.0/12`); throws on anything else (dual-stack ranges are not served). */
+export function parseServiceCidr(cidr: string): Ipv4Range {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(cidr.trim());
+  const octets = m ? m.slice(1, 5).map(Number) : [];
+  const bits = m ? Number(m[5]) : -1;
+  if (!m || octets.some((o) => o > 255) || bits < 1 || bits > 30)
+    throw new Error(`invalid service CIDR ${JSON.stringify(cidr)}: expected IPv4 a.b.c.d/n, n in 1..30`);
+  const size = 2 ** (32 - bits);
+  const address = octets.reduce((a, o) => a * 256 + o, 0);
+  return { cidr: cidr.trim(), base: address - (address % size), size };
+}
+
+export function ipv4Text(n: number): string {
+  return [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256).join('.');
+}
+
+function ipv4Number(text: string): number | undefined {
+  const parts = text.split('.');
+  if (parts.length !== 4 || parts.some((p) => !/^\d{1,3}$/.test(p) || Number(p) > 255)) return undefined;
+  return parts.reduce((a, p) => a * 256 + Number(p), 0);
+}
+
+/** The address of the `kubernetes` Service: the first one of the range, as upstream. */
+export function kubernetesServiceIP(range: Ipv4Range): string {
+  return ipv4Text(range.base + 1);
+}
+
+interface ServiceSpec {
+  type?: string;
+  clusterIP?: string;
+  clusterIPs?: string[];
+  ipFamilies?: string[];
+  ipFamilyPolicy?: string;
+}
+
+/**
+ * Cluster IPs of services, as upstream's service storage with one IPv4 range (`--service-cluster-ip-range`):
+ * a new service gets a free address of the range (or keeps the free one it asks for), `None` stays
+ * headless, an ExternalName service gets none; the families are `[IPv4]`, single stack. An address
+ * is in use while a stored service holds it, so a deleted service's address is free again. An
+ * update that leaves the allocated fields out keeps them. Declared by the service kind as the hook
+ * `service-cluster-ip`.
+ */
+export function serviceClusterIPs(cidr = DEFAULT_SERVICE_CIDR): (host: HookHost) => KindHook {
+  const range = parseServiceCidr(cidr);
+  return ({ context, declaring }) => {
+    const inUse = async (): Promise<Set<number>> => {
+      const { items } = await context.store.list(declaring.storagePrefix);
+      const used = new Set<number>();
+      for (const svc of await decodeObjects(items, declaring)) {
+        for (const ip of (svc.spec as ServiceSpec | undefined)?.clusterIPs ?? []) {
+          const n = ipv4Number(ip);
+          if (n !== undefined) used.add(n);
+        }
+      }
+      return used;
+    };
+    return {
+      async prepareWrite(object, old) {
+        const spec = (object.spec ??= {}) as ServiceSpec;
+        if (old) return keepAllocated(spec, (old.spec ?? {}) as ServiceSpec);
+        // A struct upstream: every service reports it, empty while no load balancer exists.
+        object.status = { loadBalancer: {} };
+        if (spec.type === 'ExternalName') return;
+        // Families a client names are validated as sent (IPv6 is not refused as unconfigured, as upstream would).
+        if (!spec.ipFamilies?.length) spec.ipFamilies = ['IPv4'];
+        spec.ipFamilyPolicy ??= 'SingleStack';
+        if (spec.clusterIP === 'None') {
+          spec.clusterIPs = ['None'];
+          return;
+        }
+        const used = await inUse();
+        const asked = spec.clusterIP || spec.clusterIPs?.[0];
+        const ip = asked ? checkRequested(declaring, object, range, used, asked) : pickFree(range, used);
+        spec.clusterIP = ip;
+        spec.clusterIPs = [ip];
+      },
+    };
+  };
+}
+
+function keepAllocated(spec: ServiceSpec, old: ServiceSpec): void {
+  if (spec.type === 'ExternalName' || old.clusterIP === undefined) return;
+  if (!spec.clusterIP) spec.clusterIP = old.clusterIP;
+  if (!spec.clusterIPs?.length && spec.clusterIP === old.clusterIP) spec.clusterIPs = old.clusterIPs;
+  spec.ipFamilies ??= old.ipFamilies;
+  spec.ipFamilyPolicy ??= old.ipFamilyPolicy;
+}
+
+function checkRequested(r: ServedResource, object: JsonApiObject, range: Ipv4Range, used: Set<number>, asked: string): string {
+  const n = ipv4Number(asked);
+  const refuse = (detail: string) => invalidObject(r, object, [fieldInvalid('spec.clusterIPs[0]', asked, detail)]);
+  // Invalid text is left to validation.
+  if (n === undefined) return asked;
+  if (n <= range.base || n >= range.base + range.size - 1)
+    throw refuse(`failed to allocate IP ${asked}: provided IP is not in the valid range. The range of valid IPs is ${range.cidr}`);
+  if (used.has(n)) throw refuse(`failed to allocate IP ${asked}: provided IP is already allocated`);
+  return asked;
+}
+
+/** A random free address (neither the network's nor the broadcast address), as upstream's allocator picks. */
+function pickFree(range: Ipv4Range, used: Set<number>): string {
+  const usable = range.size - 2;
+  const start = Math.floor(Math.random() * usable);
+  for (let i = 0; i < usable; i++) {
+    const n = range.base + 1 + ((start + i) % usable);
+    if (!used.has(n)) return ipv4Text(n);
+  }
+  throw internalError(new Error(`failed to allocate a serviceIP: range is full (${range.cidr})`));
+}

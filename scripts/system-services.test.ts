@@ -1,0 +1,64 @@
+/**
+ * What a fresh cluster holds (issue 23): the system namespaces beside `default`, and the
+ * `default/kubernetes` Service with its Endpoints and EndpointSlice pointing at the server.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningServer, startReferenceServer } from './reference-server.js';
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function get(path: string): Promise<any> {
+  const res = await fetch(`${server!.url}${path}`);
+  expect(res.status, path).toBe(200);
+  return res.json();
+}
+
+describe('the reference server at start', () => {
+  it('has default, kube-system, kube-public and kube-node-lease, each labelled with its name', async () => {
+    server = await startReferenceServer({ store: 'memory', port: 0 });
+    const list = await get('/api/v1/namespaces');
+    const names = list.items.map((n: any) => n.metadata.name).sort();
+    expect(names).toEqual(['default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    for (const ns of list.items) expect(ns.metadata.labels).toEqual({ 'kubernetes.io/metadata.name': ns.metadata.name });
+  });
+
+  it('serves default/kubernetes at the first address of the range, port 443 to the server', async () => {
+    server = await startReferenceServer({ store: 'memory', port: 0 });
+    const port = Number(new URL(server.url).port);
+    const svc = await get('/api/v1/namespaces/default/services/kubernetes');
+    expect(svc.metadata.labels).toEqual({ component: 'apiserver', provider: 'kubernetes' });
+    expect(svc.spec).toMatchObject({
+      clusterIP: '10.96.0.1',
+      clusterIPs: ['10.96.0.1'],
+      type: 'ClusterIP',
+      ipFamilies: ['IPv4'],
+      ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }],
+    });
+    const endpoints = await get('/api/v1/namespaces/default/endpoints/kubernetes');
+    expect(endpoints.subsets).toEqual([{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port, protocol: 'TCP' }] }]);
+    const slice = await get('/apis/discovery.svc.io/v1/namespaces/default/endpointslices/kubernetes');
+    expect(slice).toMatchObject({
+      addressType: 'IPv4',
+      endpoints: [{ addresses: ['127.0.0.1'], conditions: { ready: true } }],
+      ports: [{ name: 'https', port, protocol: 'TCP' }],
+      metadata: { labels: { 'kubernetes.io/service-name': 'kubernetes' } },
+    });
+  });
+
+  it('takes cluster IPs from --service-cluster-ip-range', async () => {
+    server = await startReferenceServer({ store: 'memory', port: 0, serviceClusterIPRange: '10.0.0.0/24' });
+    const svc = await get('/api/v1/namespaces/default/services/kubernetes');
+    expect(svc.spec.clusterIP).toBe('10.0.0.1');
+    const res = await fetch(`${server.url}/api/v1/namespaces/default/services`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { ports: [{ port: 80 }] } }),
+    });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as any).spec.clusterIP).toMatch(/^10\.0\.0\.(\d+)$/);
+  });
+});
