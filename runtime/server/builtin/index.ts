@@ -8,6 +8,7 @@ import { rbacEscalation } from './rbac-escalation.js';
 import { clusterRoleAggregation } from './role-aggregation.js';
 import { scale } from './scale.js';
 import { reviewToken } from './token-review.js';
+import { reviewSelf } from './self-subject-review.js';
 import { tokenRequest } from './service-account-token.js';
 
 export { tokenRequest, type TokenRequestOptions } from './service-account-token.js';
@@ -35,6 +36,7 @@ export const builtinHandlers: HandlerCatalog = {
     'self-access-review': reviewOwnAccess,
     'self-rules-review': reviewOwnRules,
     'token-review': reviewToken,
+    'self-subject-review': reviewSelf,
   },
   subresources: {
     eviction: evict,
