@@ -38,6 +38,23 @@ const part4 = {
   }
 };
 const part5 = {
+  "description": "Periodic probe of container readiness; the pod is removed from service endpoints when it fails.",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.Probe"
+    }
+  ]
+};
+const part6 = {
+  "description": "When the image is pulled; defaults to Always for the `:latest` tag and IfNotPresent otherwise.",
+  "type": "string",
+  "enum": [
+    "Always",
+    "Never",
+    "IfNotPresent"
+  ]
+};
+const part7 = {
   "name": "namespace",
   "in": "path",
   "description": "object name and auth scope, such as for teams and projects",
@@ -47,11 +64,19 @@ const part5 = {
     "uniqueItems": true
   }
 };
-const part6 = {
+const part8 = {
   "description": "APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group.",
   "type": "string"
 };
-const part7 = {
+const part9 = {
+  "description": "Entrypoint array, not run in a shell; the image's ENTRYPOINT is used when absent.",
+  "type": "array",
+  "items": {
+    "type": "string"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part10 = {
   "name": "continue",
   "in": "query",
   "description": "The continue option should be set when retrieving more results from the server.",
@@ -60,7 +85,7 @@ const part7 = {
     "uniqueItems": true
   }
 };
-const part8 = {
+const part11 = {
   "name": "dryRun",
   "in": "query",
   "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
@@ -69,7 +94,7 @@ const part8 = {
     "uniqueItems": true
   }
 };
-const part9 = {
+const part12 = {
   "description": "Keys to project and their paths; all keys when absent.",
   "type": "array",
   "items": {
@@ -77,7 +102,7 @@ const part9 = {
   },
   "x-kubernetes-list-type": "atomic"
 };
-const part10 = {
+const part13 = {
   "name": "resourceVersionMatch",
   "in": "query",
   "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
@@ -86,7 +111,7 @@ const part10 = {
     "uniqueItems": true
   }
 };
-const part11 = {
+const part14 = {
   "name": "fieldManager",
   "in": "query",
   "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
@@ -95,7 +120,7 @@ const part11 = {
     "uniqueItems": true
   }
 };
-const part12 = {
+const part15 = {
   "name": "resourceVersion",
   "in": "query",
   "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
@@ -104,7 +129,7 @@ const part12 = {
     "uniqueItems": true
   }
 };
-const part13 = {
+const part16 = {
   "name": "propagationPolicy",
   "in": "query",
   "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
@@ -113,12 +138,20 @@ const part13 = {
     "uniqueItems": true
   }
 };
-const part14 = {
+const part17 = {
+  "description": "Sources of environment variables; a later source wins on duplicate keys, and env wins over all.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.EnvFromSource"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part18 = {
   "rule": "(has(self.selector.matchLabels) && size(self.selector.matchLabels) > 0) || (has(self.selector.matchExpressions) && size(self.selector.matchExpressions) > 0)",
   "message": "empty selector is invalid",
   "fieldPath": ".selector"
 };
-const part15 = {
+const part19 = {
   "name": "fieldValidation",
   "in": "query",
   "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
@@ -127,147 +160,173 @@ const part15 = {
     "uniqueItems": true
   }
 };
-const part16 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/apps.v1.DaemonSet"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/apps.v1.DaemonSet"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/apps.v1.DaemonSet"
-    }
-  }
-};
-const part17 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/apps.v1.Deployment"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/apps.v1.Deployment"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/apps.v1.Deployment"
-    }
-  }
-};
-const part18 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/apps.v1.ReplicaSet"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/apps.v1.ReplicaSet"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/apps.v1.ReplicaSet"
-    }
-  }
-};
-const part19 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/apps.v1.StatefulSet"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/apps.v1.StatefulSet"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/apps.v1.StatefulSet"
-    }
-  }
-};
 const part20 = {
   "application/json": {
     "schema": {
-      "$ref": "#/components/schemas/apps.v1.ControllerRevision"
+      "$ref": "#/components/schemas/apps.v1.DaemonSet"
     }
   },
   "application/yaml": {
     "schema": {
-      "$ref": "#/components/schemas/apps.v1.ControllerRevision"
+      "$ref": "#/components/schemas/apps.v1.DaemonSet"
     }
   },
   "application/vnd.svc.protobuf": {
     "schema": {
-      "$ref": "#/components/schemas/apps.v1.ControllerRevision"
+      "$ref": "#/components/schemas/apps.v1.DaemonSet"
     }
   }
 };
 const part21 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/apps.v1.Deployment"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/apps.v1.Deployment"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/apps.v1.Deployment"
+    }
+  }
+};
+const part22 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/apps.v1.ReplicaSet"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/apps.v1.ReplicaSet"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/apps.v1.ReplicaSet"
+    }
+  }
+};
+const part23 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/apps.v1.StatefulSet"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/apps.v1.StatefulSet"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/apps.v1.StatefulSet"
+    }
+  }
+};
+const part24 = {
+  "description": "Environment variables of the container.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.EnvVar"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "name"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "name"
+};
+const part25 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/apps.v1.ControllerRevision"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/apps.v1.ControllerRevision"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/apps.v1.ControllerRevision"
+    }
+  }
+};
+const part26 = {
   "description": "Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)",
   "type": "integer",
   "format": "int32",
   "minimum": 0
 };
-const part22 = {
-  "description": "OK",
-  "content": part16
-};
-const part23 = {
-  "description": "OK",
-  "content": part17
-};
-const part24 = {
-  "description": "OK",
-  "content": part18
-};
-const part25 = {
-  "description": "Created",
-  "content": part16
-};
-const part26 = {
-  "description": "Accepted",
-  "content": part16
-};
 const part27 = {
   "description": "OK",
-  "content": part19
+  "content": part20
 };
 const part28 = {
-  "description": "Created",
-  "content": part17
+  "description": "OK",
+  "content": part21
 };
 const part29 = {
-  "description": "Created",
-  "content": part18
+  "description": "OK",
+  "content": part22
 };
 const part30 = {
-  "description": "Accepted",
-  "content": part17
+  "description": "Created",
+  "content": part20
 };
 const part31 = {
   "description": "Accepted",
-  "content": part18
+  "content": part20
 };
 const part32 = {
-  "description": "Created",
-  "content": part19
+  "description": "OK",
+  "content": part23
 };
 const part33 = {
-  "description": "Accepted",
-  "content": part19
+  "description": "Created",
+  "content": part21
 };
-const part34 = [
-  part5,
+const part34 = {
+  "description": "Created",
+  "content": part22
+};
+const part35 = {
+  "description": "Accepted",
+  "content": part21
+};
+const part36 = {
+  "description": "Accepted",
+  "content": part22
+};
+const part37 = {
+  "description": "Created",
+  "content": part23
+};
+const part38 = {
+  "description": "Accepted",
+  "content": part23
+};
+const part39 = {
+  "description": "Pod volumes mounted into the container's filesystem.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.VolumeMount"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "mountPath"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "mountPath"
+};
+const part40 = [
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -278,43 +337,57 @@ const part34 = [
     }
   }
 ];
-const part35 = {
-  "description": "OK",
-  "content": part20
-};
-const part36 = {
-  "description": "Created",
-  "content": part20
-};
-const part37 = {
-  "description": "Accepted",
-  "content": part20
-};
-const part38 = {
-  "200": part22,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part39 = {
-  "200": part23,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part40 = {
-  "200": part24,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
 const part41 = {
+  "description": "OK",
+  "content": part25
+};
+const part42 = {
+  "description": "Created",
+  "content": part25
+};
+const part43 = {
+  "description": "Accepted",
+  "content": part25
+};
+const part44 = {
   "200": part27,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part42 = {
+const part45 = {
+  "200": part28,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part46 = {
+  "200": part29,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part47 = {
+  "200": part32,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part48 = {
+  "description": "Ports exposed by the container, unique by port number and protocol.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.ContainerPort"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "containerPort",
+    "protocol"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "containerPort"
+};
+const part49 = {
   "200": {
     "description": "OK",
     "content": {
@@ -339,12 +412,12 @@ const part42 = {
     "description": "Unauthorized"
   }
 };
-const part43 = {
+const part50 = {
   "rule": "!has(self.selector.matchLabels) || self.selector.matchLabels.all(k, has(self.template.metadata) && has(self.template.metadata.labels) && k in self.template.metadata.labels && self.template.metadata.labels[k] == self.selector.matchLabels[k])",
   "message": "`selector` does not match template `labels`",
   "fieldPath": ".template.metadata.labels"
 };
-const part44 = {
+const part51 = {
   "content": {
     "application/apply-patch+yaml": {
       "schema": {
@@ -369,7 +442,7 @@ const part44 = {
   },
   "required": true
 };
-const part45 = [
+const part52 = [
   {
     "name": "name",
     "in": "path",
@@ -380,7 +453,7 @@ const part45 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -391,7 +464,7 @@ const part45 = [
     }
   }
 ];
-const part46 = [
+const part53 = [
   {
     "name": "name",
     "in": "path",
@@ -402,7 +475,7 @@ const part46 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -413,7 +486,7 @@ const part46 = [
     }
   }
 ];
-const part47 = [
+const part54 = [
   {
     "name": "name",
     "in": "path",
@@ -424,7 +497,7 @@ const part47 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -435,7 +508,7 @@ const part47 = [
     }
   }
 ];
-const part48 = [
+const part55 = [
   {
     "name": "name",
     "in": "path",
@@ -446,7 +519,7 @@ const part48 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -457,7 +530,7 @@ const part48 = [
     }
   }
 ];
-const part49 = {
+const part56 = {
   "requiredDuringSchedulingIgnoredDuringExecution": {
     "description": "Terms that must all be satisfied at scheduling time.",
     "type": "array",
@@ -475,57 +548,57 @@ const part49 = {
     "x-kubernetes-list-type": "atomic"
   }
 };
-const part50 = [
-  part8,
+const part57 = [
   part11,
-  part15
+  part14,
+  part19
 ];
-const part51 = {
-  "200": part22,
-  "201": part25,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part52 = {
-  "200": part23,
-  "201": part28,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part53 = {
-  "200": part24,
-  "201": part29,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part54 = {
+const part58 = {
   "200": part27,
-  "201": part32,
+  "201": part30,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part55 = [
+const part59 = {
+  "200": part28,
+  "201": part33,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part60 = {
+  "200": part29,
+  "201": part34,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part61 = {
+  "200": part32,
+  "201": part37,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part62 = [
   {
     "rule": "self.selector == oldSelf.selector",
     "message": "field is immutable",
     "fieldPath": ".selector"
   },
-  part14,
-  part43
+  part18,
+  part50
 ];
-const part56 = {
-  "200": part35,
-  "201": part36,
+const part63 = {
+  "200": part41,
+  "201": part42,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part57 = [
-  part8,
+const part64 = [
+  part11,
   part2,
   {
     "name": "orphanDependents",
@@ -536,12 +609,12 @@ const part57 = [
       "uniqueItems": true
     }
   },
-  part13
+  part16
 ];
-const part58 = [
-  part8,
+const part65 = [
   part11,
-  part15,
+  part14,
+  part19,
   {
     "name": "force",
     "in": "query",
@@ -552,7 +625,7 @@ const part58 = [
     }
   }
 ];
-const part59 = [
+const part66 = [
   {
     "name": "allowWatchBookmarks",
     "in": "query",
@@ -562,7 +635,7 @@ const part59 = [
       "uniqueItems": true
     }
   },
-  part7,
+  part10,
   part3,
   part4,
   {
@@ -574,8 +647,8 @@ const part59 = [
       "uniqueItems": true
     }
   },
-  part12,
-  part10,
+  part15,
+  part13,
   part1,
   {
     "name": "timeoutSeconds",
@@ -596,9 +669,9 @@ const part59 = [
     }
   }
 ];
-const part60 = [
-  part7,
-  part8,
+const part67 = [
+  part10,
+  part11,
   part3,
   part2,
   part4,
@@ -620,9 +693,9 @@ const part60 = [
       "uniqueItems": true
     }
   },
+  part16,
+  part15,
   part13,
-  part12,
-  part10,
   part1,
   {
     "name": "timeoutSeconds",
@@ -654,7 +727,7 @@ export const openApiV3: Record<string, unknown> = {
             "uniqueItems": true
           }
         },
-        part5,
+        part7,
         {
           "name": "pretty",
           "in": "query",
@@ -672,7 +745,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified ControllerRevision",
         "operationId": "getAppsV1ControllerRevision",
         "responses": {
-          "200": part35,
+          "200": part41,
           "401": {
             "description": "Unauthorized"
           }
@@ -690,7 +763,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ControllerRevision",
         "operationId": "updateAppsV1ControllerRevision",
-        "parameters": part50,
+        "parameters": part57,
         "requestBody": {
           "content": {
             "*/*": {
@@ -701,7 +774,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part56,
+        "responses": part63,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -715,9 +788,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ControllerRevision",
         "operationId": "patchAppsV1ControllerRevision",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part56,
+        "parameters": part65,
+        "requestBody": part51,
+        "responses": part63,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -731,7 +804,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ControllerRevision",
         "operationId": "deleteAppsV1ControllerRevision",
-        "parameters": part57,
+        "parameters": part64,
         "requestBody": {
           "content": {
             "*/*": {
@@ -742,8 +815,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part35,
-          "202": part37,
+          "200": part41,
+          "202": part43,
           "401": {
             "description": "Unauthorized"
           }
@@ -757,14 +830,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/controllerrevisions": {
-      "parameters": part34,
+      "parameters": part40,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "list the specified ControllerRevision",
         "operationId": "listAppsV1ControllerRevision",
-        "parameters": part59,
+        "parameters": part66,
         "responses": {
           "200": {
             "description": "OK",
@@ -803,7 +876,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ControllerRevision",
         "operationId": "createAppsV1ControllerRevision",
-        "parameters": part50,
+        "parameters": part57,
         "requestBody": {
           "content": {
             "*/*": {
@@ -815,9 +888,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part35,
-          "201": part36,
-          "202": part37,
+          "200": part41,
+          "201": part42,
+          "202": part43,
           "401": {
             "description": "Unauthorized"
           }
@@ -835,7 +908,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ControllerRevision",
         "operationId": "deletecollectionAppsV1ControllerRevision",
-        "parameters": part60,
+        "parameters": part67,
         "requestBody": {
           "content": {
             "*/*": {
@@ -845,7 +918,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part42,
+        "responses": part49,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -855,14 +928,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/daemonsets/{name}": {
-      "parameters": part45,
+      "parameters": part52,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get the specified DaemonSet",
         "operationId": "getAppsV1DaemonSet",
-        "responses": part38,
+        "responses": part44,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -876,7 +949,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified DaemonSet",
         "operationId": "updateAppsV1DaemonSet",
-        "parameters": part50,
+        "parameters": part57,
         "requestBody": {
           "content": {
             "*/*": {
@@ -887,7 +960,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part51,
+        "responses": part58,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -901,9 +974,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified DaemonSet",
         "operationId": "patchAppsV1DaemonSet",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part51,
+        "parameters": part65,
+        "requestBody": part51,
+        "responses": part58,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -917,7 +990,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified DaemonSet",
         "operationId": "deleteAppsV1DaemonSet",
-        "parameters": part57,
+        "parameters": part64,
         "requestBody": {
           "content": {
             "*/*": {
@@ -928,8 +1001,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part22,
-          "202": part26,
+          "200": part27,
+          "202": part31,
           "401": {
             "description": "Unauthorized"
           }
@@ -943,14 +1016,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/daemonsets": {
-      "parameters": part34,
+      "parameters": part40,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "list the specified DaemonSet",
         "operationId": "listAppsV1DaemonSet",
-        "parameters": part59,
+        "parameters": part66,
         "responses": {
           "200": {
             "description": "OK",
@@ -989,7 +1062,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified DaemonSet",
         "operationId": "createAppsV1DaemonSet",
-        "parameters": part50,
+        "parameters": part57,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1001,9 +1074,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part22,
-          "201": part25,
-          "202": part26,
+          "200": part27,
+          "201": part30,
+          "202": part31,
           "401": {
             "description": "Unauthorized"
           }
@@ -1021,7 +1094,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified DaemonSet",
         "operationId": "deletecollectionAppsV1DaemonSet",
-        "parameters": part60,
+        "parameters": part67,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1031,7 +1104,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part42,
+        "responses": part49,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1041,14 +1114,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/daemonsets/{name}/status": {
-      "parameters": part45,
+      "parameters": part52,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get status of the specified DaemonSet",
         "operationId": "getstatusAppsV1DaemonSet",
-        "responses": part38,
+        "responses": part44,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1062,7 +1135,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified DaemonSet",
         "operationId": "replacestatusAppsV1DaemonSet",
-        "parameters": part50,
+        "parameters": part57,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1073,7 +1146,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part51,
+        "responses": part58,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1087,9 +1160,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified DaemonSet",
         "operationId": "patchstatusAppsV1DaemonSet",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part51,
+        "parameters": part65,
+        "requestBody": part51,
+        "responses": part58,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1099,14 +1172,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/deployments/{name}": {
-      "parameters": part46,
+      "parameters": part53,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get the specified Deployment",
         "operationId": "getAppsV1Deployment",
-        "responses": part39,
+        "responses": part45,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1120,7 +1193,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Deployment",
         "operationId": "updateAppsV1Deployment",
-        "parameters": part50,
+        "parameters": part57,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1131,7 +1204,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part52,
+        "responses": part59,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1145,9 +1218,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Deployment",
         "operationId": "patchAppsV1Deployment",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part52,
+        "parameters": part65,
+        "requestBody": part51,
+        "responses": part59,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1161,7 +1234,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Deployment",
         "operationId": "deleteAppsV1Deployment",
-        "parameters": part57,
+        "parameters": part64,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1172,8 +1245,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part23,
-          "202": part30,
+          "200": part28,
+          "202": part35,
           "401": {
             "description": "Unauthorized"
           }
@@ -1187,14 +1260,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/deployments": {
-      "parameters": part34,
+      "parameters": part40,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "list the specified Deployment",
         "operationId": "listAppsV1Deployment",
-        "parameters": part59,
+        "parameters": part66,
         "responses": {
           "200": {
             "description": "OK",
@@ -1233,7 +1306,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Deployment",
         "operationId": "createAppsV1Deployment",
-        "parameters": part50,
+        "parameters": part57,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1245,9 +1318,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part23,
-          "201": part28,
-          "202": part30,
+          "200": part28,
+          "201": part33,
+          "202": part35,
           "401": {
             "description": "Unauthorized"
           }
@@ -1265,7 +1338,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Deployment",
         "operationId": "deletecollectionAppsV1Deployment",
-        "parameters": part60,
+        "parameters": part67,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1275,7 +1348,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part42,
+        "responses": part49,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1285,14 +1358,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/deployments/{name}/status": {
-      "parameters": part46,
+      "parameters": part53,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get status of the specified Deployment",
         "operationId": "getstatusAppsV1Deployment",
-        "responses": part39,
+        "responses": part45,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1306,7 +1379,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Deployment",
         "operationId": "replacestatusAppsV1Deployment",
-        "parameters": part50,
+        "parameters": part57,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1317,7 +1390,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part52,
+        "responses": part59,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1331,9 +1404,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Deployment",
         "operationId": "patchstatusAppsV1Deployment",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part52,
+        "parameters": part65,
+        "requestBody": part51,
+        "responses": part59,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1343,14 +1416,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale": {
-      "parameters": part46,
+      "parameters": part53,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get scale of the specified Deployment",
         "operationId": "getscaleAppsV1Deployment",
-        "responses": part39,
+        "responses": part45,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1364,7 +1437,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put scale of the specified Deployment",
         "operationId": "replacescaleAppsV1Deployment",
-        "parameters": part50,
+        "parameters": part57,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1375,7 +1448,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part52,
+        "responses": part59,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1389,9 +1462,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch scale of the specified Deployment",
         "operationId": "patchscaleAppsV1Deployment",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part52,
+        "parameters": part65,
+        "requestBody": part51,
+        "responses": part59,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1401,14 +1474,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/replicasets/{name}": {
-      "parameters": part47,
+      "parameters": part54,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get the specified ReplicaSet",
         "operationId": "getAppsV1ReplicaSet",
-        "responses": part40,
+        "responses": part46,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1422,7 +1495,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ReplicaSet",
         "operationId": "updateAppsV1ReplicaSet",
-        "parameters": part50,
+        "parameters": part57,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1433,7 +1506,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part53,
+        "responses": part60,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1447,9 +1520,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ReplicaSet",
         "operationId": "patchAppsV1ReplicaSet",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part53,
+        "parameters": part65,
+        "requestBody": part51,
+        "responses": part60,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1463,7 +1536,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ReplicaSet",
         "operationId": "deleteAppsV1ReplicaSet",
-        "parameters": part57,
+        "parameters": part64,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1474,8 +1547,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part24,
-          "202": part31,
+          "200": part29,
+          "202": part36,
           "401": {
             "description": "Unauthorized"
           }
@@ -1489,14 +1562,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/replicasets": {
-      "parameters": part34,
+      "parameters": part40,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "list the specified ReplicaSet",
         "operationId": "listAppsV1ReplicaSet",
-        "parameters": part59,
+        "parameters": part66,
         "responses": {
           "200": {
             "description": "OK",
@@ -1535,7 +1608,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ReplicaSet",
         "operationId": "createAppsV1ReplicaSet",
-        "parameters": part50,
+        "parameters": part57,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1547,9 +1620,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part24,
-          "201": part29,
-          "202": part31,
+          "200": part29,
+          "201": part34,
+          "202": part36,
           "401": {
             "description": "Unauthorized"
           }
@@ -1567,7 +1640,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ReplicaSet",
         "operationId": "deletecollectionAppsV1ReplicaSet",
-        "parameters": part60,
+        "parameters": part67,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1577,7 +1650,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part42,
+        "responses": part49,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1587,14 +1660,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/replicasets/{name}/status": {
-      "parameters": part47,
+      "parameters": part54,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get status of the specified ReplicaSet",
         "operationId": "getstatusAppsV1ReplicaSet",
-        "responses": part40,
+        "responses": part46,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1608,7 +1681,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified ReplicaSet",
         "operationId": "replacestatusAppsV1ReplicaSet",
-        "parameters": part50,
+        "parameters": part57,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1619,7 +1692,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part53,
+        "responses": part60,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1633,9 +1706,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified ReplicaSet",
         "operationId": "patchstatusAppsV1ReplicaSet",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part53,
+        "parameters": part65,
+        "requestBody": part51,
+        "responses": part60,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1645,14 +1718,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/replicasets/{name}/scale": {
-      "parameters": part47,
+      "parameters": part54,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get scale of the specified ReplicaSet",
         "operationId": "getscaleAppsV1ReplicaSet",
-        "responses": part40,
+        "responses": part46,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1666,7 +1739,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put scale of the specified ReplicaSet",
         "operationId": "replacescaleAppsV1ReplicaSet",
-        "parameters": part50,
+        "parameters": part57,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1677,7 +1750,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part53,
+        "responses": part60,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1691,9 +1764,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch scale of the specified ReplicaSet",
         "operationId": "patchscaleAppsV1ReplicaSet",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part53,
+        "parameters": part65,
+        "requestBody": part51,
+        "responses": part60,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1703,14 +1776,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/statefulsets/{name}": {
-      "parameters": part48,
+      "parameters": part55,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get the specified StatefulSet",
         "operationId": "getAppsV1StatefulSet",
-        "responses": part41,
+        "responses": part47,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1724,7 +1797,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified StatefulSet",
         "operationId": "updateAppsV1StatefulSet",
-        "parameters": part50,
+        "parameters": part57,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1735,7 +1808,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part54,
+        "responses": part61,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1749,9 +1822,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified StatefulSet",
         "operationId": "patchAppsV1StatefulSet",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part54,
+        "parameters": part65,
+        "requestBody": part51,
+        "responses": part61,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1765,7 +1838,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified StatefulSet",
         "operationId": "deleteAppsV1StatefulSet",
-        "parameters": part57,
+        "parameters": part64,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1776,8 +1849,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part27,
-          "202": part33,
+          "200": part32,
+          "202": part38,
           "401": {
             "description": "Unauthorized"
           }
@@ -1791,14 +1864,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/statefulsets": {
-      "parameters": part34,
+      "parameters": part40,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "list the specified StatefulSet",
         "operationId": "listAppsV1StatefulSet",
-        "parameters": part59,
+        "parameters": part66,
         "responses": {
           "200": {
             "description": "OK",
@@ -1837,7 +1910,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified StatefulSet",
         "operationId": "createAppsV1StatefulSet",
-        "parameters": part50,
+        "parameters": part57,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1849,9 +1922,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part27,
-          "201": part32,
-          "202": part33,
+          "200": part32,
+          "201": part37,
+          "202": part38,
           "401": {
             "description": "Unauthorized"
           }
@@ -1869,7 +1942,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified StatefulSet",
         "operationId": "deletecollectionAppsV1StatefulSet",
-        "parameters": part60,
+        "parameters": part67,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1879,7 +1952,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part42,
+        "responses": part49,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1889,14 +1962,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/statefulsets/{name}/status": {
-      "parameters": part48,
+      "parameters": part55,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get status of the specified StatefulSet",
         "operationId": "getstatusAppsV1StatefulSet",
-        "responses": part41,
+        "responses": part47,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1910,7 +1983,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified StatefulSet",
         "operationId": "replacestatusAppsV1StatefulSet",
-        "parameters": part50,
+        "parameters": part57,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1921,7 +1994,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part54,
+        "responses": part61,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1935,9 +2008,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified StatefulSet",
         "operationId": "patchstatusAppsV1StatefulSet",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part54,
+        "parameters": part65,
+        "requestBody": part51,
+        "responses": part61,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1947,14 +2020,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/statefulsets/{name}/scale": {
-      "parameters": part48,
+      "parameters": part55,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get scale of the specified StatefulSet",
         "operationId": "getscaleAppsV1StatefulSet",
-        "responses": part41,
+        "responses": part47,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1968,7 +2041,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put scale of the specified StatefulSet",
         "operationId": "replacescaleAppsV1StatefulSet",
-        "parameters": part50,
+        "parameters": part57,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1979,7 +2052,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part54,
+        "responses": part61,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1993,9 +2066,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch scale of the specified StatefulSet",
         "operationId": "patchscaleAppsV1StatefulSet",
-        "parameters": part58,
-        "requestBody": part44,
-        "responses": part54,
+        "parameters": part65,
+        "requestBody": part51,
+        "responses": part61,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -2275,7 +2348,7 @@ export const openApiV3: Record<string, unknown> = {
           "selector",
           "template"
         ],
-        "x-kubernetes-validations": part55
+        "x-kubernetes-validations": part62
       },
       "apps.v1.DaemonSetStatus": {
         "description": "DaemonSetStatus represents the current status of a daemon set.",
@@ -2539,7 +2612,7 @@ export const openApiV3: Record<string, unknown> = {
             },
             "x-kubernetes-patch-strategy": "retainKeys"
           },
-          "minReadySeconds": part21,
+          "minReadySeconds": part26,
           "revisionHistoryLimit": {
             "description": "The number of old ReplicaSets to retain to allow rollback. This is a pointer to distinguish between explicit zero and not specified.",
             "type": "integer",
@@ -2569,8 +2642,8 @@ export const openApiV3: Record<string, unknown> = {
             "message": "field is immutable",
             "fieldPath": ".selector"
           },
-          part14,
-          part43,
+          part18,
+          part50,
           {
             "rule": "!has(self.progressDeadlineSeconds) || !has(self.minReadySeconds) || self.progressDeadlineSeconds > self.minReadySeconds",
             "message": "must be greater than minReadySeconds",
@@ -2800,7 +2873,7 @@ export const openApiV3: Record<string, unknown> = {
             "default": 1,
             "minimum": 0
           },
-          "minReadySeconds": part21,
+          "minReadySeconds": part26,
           "selector": {
             "description": "Selector is a label query over pods that should match the replica count. Label keys and values that must match in order to be controlled by this replica set.",
             "allOf": [
@@ -2821,7 +2894,7 @@ export const openApiV3: Record<string, unknown> = {
         "required": [
           "selector"
         ],
-        "x-kubernetes-validations": part55
+        "x-kubernetes-validations": part62
       },
       "apps.v1.ReplicaSetStatus": {
         "description": "ReplicaSetStatus represents the current status of a ReplicaSet.",
@@ -3219,7 +3292,7 @@ export const openApiV3: Record<string, unknown> = {
           "selector",
           "template"
         ],
-        "x-kubernetes-validations": part55
+        "x-kubernetes-validations": part62
       },
       "apps.v1.StatefulSetStatus": {
         "description": "StatefulSetStatus represents the current state of a StatefulSet.",
@@ -3380,7 +3453,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the referent.",
             "type": "string"
           },
-          "items": part9,
+          "items": part12,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -3409,14 +3482,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Container image name; may be left to higher-level config management in templates.",
             "type": "string"
           },
-          "command": {
-            "description": "Entrypoint array, not run in a shell; the image's ENTRYPOINT is used when absent.",
-            "type": "array",
-            "items": {
-              "type": "string"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
+          "command": part9,
           "args": {
             "description": "Arguments to the entrypoint; the image's CMD is used when absent.",
             "type": "array",
@@ -3429,41 +3495,9 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Working directory of the container.",
             "type": "string"
           },
-          "ports": {
-            "description": "Ports exposed by the container, unique by port number and protocol.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.ContainerPort"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "containerPort",
-              "protocol"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "containerPort"
-          },
-          "envFrom": {
-            "description": "Sources of environment variables; a later source wins on duplicate keys, and env wins over all.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.EnvFromSource"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
-          "env": {
-            "description": "Environment variables of the container.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.EnvVar"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "name"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "name"
-          },
+          "ports": part48,
+          "envFrom": part17,
+          "env": part24,
           "resources": {
             "description": "Compute resources required by the container.",
             "allOf": [
@@ -3472,19 +3506,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "volumeMounts": {
-            "description": "Pod volumes mounted into the container's filesystem.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.VolumeMount"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "mountPath"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "mountPath"
-          },
+          "volumeMounts": part39,
           "livenessProbe": {
             "description": "Periodic probe of container liveness; the container is restarted when it fails.",
             "allOf": [
@@ -3493,14 +3515,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "readinessProbe": {
-            "description": "Periodic probe of container readiness; the pod is removed from service endpoints when it fails.",
-            "allOf": [
-              {
-                "$ref": "#/components/schemas/core.v1.Probe"
-              }
-            ]
-          },
+          "readinessProbe": part5,
           "startupProbe": {
             "description": "Probe that must succeed before the other probes start.",
             "allOf": [
@@ -3509,15 +3524,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "imagePullPolicy": {
-            "description": "When the image is pulled; defaults to Always for the `:latest` tag and IfNotPresent otherwise.",
-            "type": "string",
-            "enum": [
-              "Always",
-              "Never",
-              "IfNotPresent"
-            ]
-          }
+          "imagePullPolicy": part6
         },
         "required": [
           "name"
@@ -3694,6 +3701,72 @@ export const openApiV3: Record<string, unknown> = {
             "rule": "(has(self.fieldRef) ? 1 : 0) + (has(self.resourceFieldRef) ? 1 : 0) + (has(self.configMapKeyRef) ? 1 : 0) + (has(self.secretKeyRef) ? 1 : 0) == 1",
             "message": "exactly one of fieldRef, resourceFieldRef, configMapKeyRef and secretKeyRef must be set"
           }
+        ]
+      },
+      "core.v1.EphemeralContainer": {
+        "description": "A container added to an existing pod for user-initiated activities such as debugging: the fields of a container, and the container whose namespaces it targets. Upstream Protobuf nests the common container fields as field 1.",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the container, a DNS label unique within the pod.",
+            "type": "string",
+            "maxLength": 63,
+            "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
+          },
+          "image": {
+            "description": "Container image name; may be left to higher-level config management in templates.",
+            "type": "string"
+          },
+          "command": part9,
+          "args": {
+            "description": "Arguments to the entrypoint; the image's CMD is used when absent.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "workingDir": {
+            "description": "Working directory of the container.",
+            "type": "string"
+          },
+          "ports": part48,
+          "envFrom": part17,
+          "env": part24,
+          "resources": {
+            "description": "Compute resources required by the container.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ResourceRequirements"
+              }
+            ]
+          },
+          "volumeMounts": part39,
+          "livenessProbe": {
+            "description": "Periodic probe of container liveness; the container is restarted when it fails.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Probe"
+              }
+            ]
+          },
+          "readinessProbe": part5,
+          "startupProbe": {
+            "description": "Probe that must succeed before the other probes start.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Probe"
+              }
+            ]
+          },
+          "imagePullPolicy": part6,
+          "targetContainerName": {
+            "description": "The name of the container in the pod whose process namespace this container shares.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
         ]
       },
       "core.v1.ExecAction": {
@@ -4283,7 +4356,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAffinity": {
         "description": "Inter-pod affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part49
+        "properties": part56
       },
       "core.v1.PodAffinityTerm": {
         "description": "A set of pods, by label selector and namespaces, co-located per a topology key. Shape follows the real system (not shown in the spec).",
@@ -4326,7 +4399,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAntiAffinity": {
         "description": "Inter-pod anti-affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part49
+        "properties": part56
       },
       "core.v1.PodSpec": {
         "description": "Description of a pod: its containers, volumes and scheduling constraints. Shape follows the real system (not shown in the spec), reduced to the commonly used fields.",
@@ -4350,6 +4423,19 @@ export const openApiV3: Record<string, unknown> = {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/core.v1.Container"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "name"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "name"
+          },
+          "ephemeralContainers": {
+            "description": "Containers added to a running pod for debugging (`kubectl debug`), only through the pod's ephemeralcontainers subresource.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.EphemeralContainer"
             },
             "x-kubernetes-list-type": "map",
             "x-kubernetes-list-map-keys": [
@@ -4750,7 +4836,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the secret in the pod's namespace.",
             "type": "string"
           },
-          "items": part9,
+          "items": part12,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -4914,7 +5000,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "TypedLocalObjectReference contains enough information to let you locate the typed referenced object inside the same namespace.",
         "type": "object",
         "properties": {
-          "apiGroup": part6,
+          "apiGroup": part8,
           "kind": {
             "description": "Kind is the type of resource being referenced",
             "type": "string"
@@ -4932,7 +5018,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.TypedObjectReference": {
         "type": "object",
         "properties": {
-          "apiGroup": part6,
+          "apiGroup": part8,
           "kind": {
             "description": "Kind is the type of resource being referenced",
             "type": "string"

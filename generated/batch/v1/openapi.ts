@@ -38,6 +38,23 @@ const part4 = {
   }
 };
 const part5 = {
+  "description": "Periodic probe of container readiness; the pod is removed from service endpoints when it fails.",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.Probe"
+    }
+  ]
+};
+const part6 = {
+  "description": "When the image is pulled; defaults to Always for the `:latest` tag and IfNotPresent otherwise.",
+  "type": "string",
+  "enum": [
+    "Always",
+    "Never",
+    "IfNotPresent"
+  ]
+};
+const part7 = {
   "name": "namespace",
   "in": "path",
   "description": "object name and auth scope, such as for teams and projects",
@@ -47,7 +64,15 @@ const part5 = {
     "uniqueItems": true
   }
 };
-const part6 = {
+const part8 = {
+  "description": "Entrypoint array, not run in a shell; the image's ENTRYPOINT is used when absent.",
+  "type": "array",
+  "items": {
+    "type": "string"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part9 = {
   "name": "continue",
   "in": "query",
   "description": "The continue option should be set when retrieving more results from the server.",
@@ -56,7 +81,7 @@ const part6 = {
     "uniqueItems": true
   }
 };
-const part7 = {
+const part10 = {
   "name": "dryRun",
   "in": "query",
   "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
@@ -65,7 +90,7 @@ const part7 = {
     "uniqueItems": true
   }
 };
-const part8 = {
+const part11 = {
   "description": "Keys to project and their paths; all keys when absent.",
   "type": "array",
   "items": {
@@ -73,7 +98,7 @@ const part8 = {
   },
   "x-kubernetes-list-type": "atomic"
 };
-const part9 = {
+const part12 = {
   "name": "resourceVersionMatch",
   "in": "query",
   "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
@@ -82,7 +107,7 @@ const part9 = {
     "uniqueItems": true
   }
 };
-const part10 = {
+const part13 = {
   "name": "fieldManager",
   "in": "query",
   "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
@@ -91,7 +116,7 @@ const part10 = {
     "uniqueItems": true
   }
 };
-const part11 = {
+const part14 = {
   "name": "resourceVersion",
   "in": "query",
   "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
@@ -100,7 +125,7 @@ const part11 = {
     "uniqueItems": true
   }
 };
-const part12 = {
+const part15 = {
   "name": "propagationPolicy",
   "in": "query",
   "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
@@ -109,7 +134,15 @@ const part12 = {
     "uniqueItems": true
   }
 };
-const part13 = {
+const part16 = {
+  "description": "Sources of environment variables; a later source wins on duplicate keys, and env wins over all.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.EnvFromSource"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part17 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/batch.v1.Job"
@@ -126,7 +159,7 @@ const part13 = {
     }
   }
 };
-const part14 = {
+const part18 = {
   "name": "fieldValidation",
   "in": "query",
   "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
@@ -135,7 +168,7 @@ const part14 = {
     "uniqueItems": true
   }
 };
-const part15 = {
+const part19 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/batch.v1.CronJob"
@@ -152,32 +185,58 @@ const part15 = {
     }
   }
 };
-const part16 = {
-  "description": "OK",
-  "content": part13
-};
-const part17 = {
-  "description": "Created",
-  "content": part13
-};
-const part18 = {
-  "description": "Accepted",
-  "content": part13
-};
-const part19 = {
-  "description": "OK",
-  "content": part15
-};
 const part20 = {
-  "description": "Created",
-  "content": part15
+  "description": "OK",
+  "content": part17
 };
 const part21 = {
-  "description": "Accepted",
-  "content": part15
+  "description": "Environment variables of the container.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.EnvVar"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "name"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "name"
 };
-const part22 = [
-  part5,
+const part22 = {
+  "description": "Created",
+  "content": part17
+};
+const part23 = {
+  "description": "Accepted",
+  "content": part17
+};
+const part24 = {
+  "description": "OK",
+  "content": part19
+};
+const part25 = {
+  "description": "Created",
+  "content": part19
+};
+const part26 = {
+  "description": "Accepted",
+  "content": part19
+};
+const part27 = {
+  "description": "Pod volumes mounted into the container's filesystem.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.VolumeMount"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "mountPath"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "mountPath"
+};
+const part28 = [
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -188,19 +247,33 @@ const part22 = [
     }
   }
 ];
-const part23 = {
-  "200": part16,
+const part29 = {
+  "200": part20,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part24 = {
-  "200": part19,
+const part30 = {
+  "200": part24,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part25 = {
+const part31 = {
+  "description": "Ports exposed by the container, unique by port number and protocol.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.ContainerPort"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "containerPort",
+    "protocol"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "containerPort"
+};
+const part32 = {
   "200": {
     "description": "OK",
     "content": {
@@ -225,7 +298,7 @@ const part25 = {
     "description": "Unauthorized"
   }
 };
-const part26 = {
+const part33 = {
   "content": {
     "application/apply-patch+yaml": {
       "schema": {
@@ -250,7 +323,7 @@ const part26 = {
   },
   "required": true
 };
-const part27 = [
+const part34 = [
   {
     "name": "name",
     "in": "path",
@@ -261,7 +334,7 @@ const part27 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -272,7 +345,7 @@ const part27 = [
     }
   }
 ];
-const part28 = [
+const part35 = [
   {
     "name": "name",
     "in": "path",
@@ -283,7 +356,7 @@ const part28 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -294,7 +367,7 @@ const part28 = [
     }
   }
 ];
-const part29 = {
+const part36 = {
   "requiredDuringSchedulingIgnoredDuringExecution": {
     "description": "Terms that must all be satisfied at scheduling time.",
     "type": "array",
@@ -312,27 +385,27 @@ const part29 = {
     "x-kubernetes-list-type": "atomic"
   }
 };
-const part30 = {
-  "200": part16,
-  "201": part17,
+const part37 = {
+  "200": part20,
+  "201": part22,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part31 = [
-  part7,
+const part38 = [
   part10,
-  part14
+  part13,
+  part18
 ];
-const part32 = {
-  "200": part19,
-  "201": part20,
+const part39 = {
+  "200": part24,
+  "201": part25,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part33 = [
-  part7,
+const part40 = [
+  part10,
   part2,
   {
     "name": "orphanDependents",
@@ -343,12 +416,12 @@ const part33 = [
       "uniqueItems": true
     }
   },
-  part12
+  part15
 ];
-const part34 = [
-  part7,
+const part41 = [
   part10,
-  part14,
+  part13,
+  part18,
   {
     "name": "force",
     "in": "query",
@@ -359,7 +432,7 @@ const part34 = [
     }
   }
 ];
-const part35 = [
+const part42 = [
   {
     "name": "allowWatchBookmarks",
     "in": "query",
@@ -369,7 +442,7 @@ const part35 = [
       "uniqueItems": true
     }
   },
-  part6,
+  part9,
   part3,
   part4,
   {
@@ -381,8 +454,8 @@ const part35 = [
       "uniqueItems": true
     }
   },
-  part11,
-  part9,
+  part14,
+  part12,
   part1,
   {
     "name": "timeoutSeconds",
@@ -403,9 +476,9 @@ const part35 = [
     }
   }
 ];
-const part36 = [
-  part6,
-  part7,
+const part43 = [
+  part9,
+  part10,
   part3,
   part2,
   part4,
@@ -427,9 +500,9 @@ const part36 = [
       "uniqueItems": true
     }
   },
+  part15,
+  part14,
   part12,
-  part11,
-  part9,
   part1,
   {
     "name": "timeoutSeconds",
@@ -450,14 +523,14 @@ export const openApiV3: Record<string, unknown> = {
   },
   "paths": {
     "/apis/batch/v1/namespaces/{namespace}/cronjobs/{name}": {
-      "parameters": part28,
+      "parameters": part35,
       "get": {
         "tags": [
           "batchV1"
         ],
         "description": "get the specified CronJob",
         "operationId": "getBatchV1CronJob",
-        "responses": part24,
+        "responses": part30,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -471,7 +544,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified CronJob",
         "operationId": "updateBatchV1CronJob",
-        "parameters": part31,
+        "parameters": part38,
         "requestBody": {
           "content": {
             "*/*": {
@@ -482,7 +555,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part32,
+        "responses": part39,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -496,9 +569,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified CronJob",
         "operationId": "patchBatchV1CronJob",
-        "parameters": part34,
-        "requestBody": part26,
-        "responses": part32,
+        "parameters": part41,
+        "requestBody": part33,
+        "responses": part39,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -512,7 +585,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified CronJob",
         "operationId": "deleteBatchV1CronJob",
-        "parameters": part33,
+        "parameters": part40,
         "requestBody": {
           "content": {
             "*/*": {
@@ -523,8 +596,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part19,
-          "202": part21,
+          "200": part24,
+          "202": part26,
           "401": {
             "description": "Unauthorized"
           }
@@ -538,14 +611,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/batch/v1/namespaces/{namespace}/cronjobs": {
-      "parameters": part22,
+      "parameters": part28,
       "get": {
         "tags": [
           "batchV1"
         ],
         "description": "list the specified CronJob",
         "operationId": "listBatchV1CronJob",
-        "parameters": part35,
+        "parameters": part42,
         "responses": {
           "200": {
             "description": "OK",
@@ -584,7 +657,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified CronJob",
         "operationId": "createBatchV1CronJob",
-        "parameters": part31,
+        "parameters": part38,
         "requestBody": {
           "content": {
             "*/*": {
@@ -596,9 +669,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part19,
-          "201": part20,
-          "202": part21,
+          "200": part24,
+          "201": part25,
+          "202": part26,
           "401": {
             "description": "Unauthorized"
           }
@@ -616,7 +689,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified CronJob",
         "operationId": "deletecollectionBatchV1CronJob",
-        "parameters": part36,
+        "parameters": part43,
         "requestBody": {
           "content": {
             "*/*": {
@@ -626,7 +699,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part25,
+        "responses": part32,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -636,14 +709,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/batch/v1/namespaces/{namespace}/cronjobs/{name}/status": {
-      "parameters": part28,
+      "parameters": part35,
       "get": {
         "tags": [
           "batchV1"
         ],
         "description": "get status of the specified CronJob",
         "operationId": "getstatusBatchV1CronJob",
-        "responses": part24,
+        "responses": part30,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -657,7 +730,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified CronJob",
         "operationId": "replacestatusBatchV1CronJob",
-        "parameters": part31,
+        "parameters": part38,
         "requestBody": {
           "content": {
             "*/*": {
@@ -668,7 +741,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part32,
+        "responses": part39,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -682,9 +755,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified CronJob",
         "operationId": "patchstatusBatchV1CronJob",
-        "parameters": part34,
-        "requestBody": part26,
-        "responses": part32,
+        "parameters": part41,
+        "requestBody": part33,
+        "responses": part39,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -694,14 +767,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/batch/v1/namespaces/{namespace}/jobs/{name}": {
-      "parameters": part27,
+      "parameters": part34,
       "get": {
         "tags": [
           "batchV1"
         ],
         "description": "get the specified Job",
         "operationId": "getBatchV1Job",
-        "responses": part23,
+        "responses": part29,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -715,7 +788,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Job",
         "operationId": "updateBatchV1Job",
-        "parameters": part31,
+        "parameters": part38,
         "requestBody": {
           "content": {
             "*/*": {
@@ -726,7 +799,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part30,
+        "responses": part37,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -740,9 +813,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Job",
         "operationId": "patchBatchV1Job",
-        "parameters": part34,
-        "requestBody": part26,
-        "responses": part30,
+        "parameters": part41,
+        "requestBody": part33,
+        "responses": part37,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -756,7 +829,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Job",
         "operationId": "deleteBatchV1Job",
-        "parameters": part33,
+        "parameters": part40,
         "requestBody": {
           "content": {
             "*/*": {
@@ -767,8 +840,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part16,
-          "202": part18,
+          "200": part20,
+          "202": part23,
           "401": {
             "description": "Unauthorized"
           }
@@ -782,14 +855,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/batch/v1/namespaces/{namespace}/jobs": {
-      "parameters": part22,
+      "parameters": part28,
       "get": {
         "tags": [
           "batchV1"
         ],
         "description": "list the specified Job",
         "operationId": "listBatchV1Job",
-        "parameters": part35,
+        "parameters": part42,
         "responses": {
           "200": {
             "description": "OK",
@@ -828,7 +901,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Job",
         "operationId": "createBatchV1Job",
-        "parameters": part31,
+        "parameters": part38,
         "requestBody": {
           "content": {
             "*/*": {
@@ -840,9 +913,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part16,
-          "201": part17,
-          "202": part18,
+          "200": part20,
+          "201": part22,
+          "202": part23,
           "401": {
             "description": "Unauthorized"
           }
@@ -860,7 +933,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Job",
         "operationId": "deletecollectionBatchV1Job",
-        "parameters": part36,
+        "parameters": part43,
         "requestBody": {
           "content": {
             "*/*": {
@@ -870,7 +943,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part25,
+        "responses": part32,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -880,14 +953,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/batch/v1/namespaces/{namespace}/jobs/{name}/status": {
-      "parameters": part27,
+      "parameters": part34,
       "get": {
         "tags": [
           "batchV1"
         ],
         "description": "get status of the specified Job",
         "operationId": "getstatusBatchV1Job",
-        "responses": part23,
+        "responses": part29,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -901,7 +974,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Job",
         "operationId": "replacestatusBatchV1Job",
-        "parameters": part31,
+        "parameters": part38,
         "requestBody": {
           "content": {
             "*/*": {
@@ -912,7 +985,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part30,
+        "responses": part37,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -926,9 +999,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Job",
         "operationId": "patchstatusBatchV1Job",
-        "parameters": part34,
-        "requestBody": part26,
-        "responses": part30,
+        "parameters": part41,
+        "requestBody": part33,
+        "responses": part37,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -1735,7 +1808,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the referent.",
             "type": "string"
           },
-          "items": part8,
+          "items": part11,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -1764,14 +1837,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Container image name; may be left to higher-level config management in templates.",
             "type": "string"
           },
-          "command": {
-            "description": "Entrypoint array, not run in a shell; the image's ENTRYPOINT is used when absent.",
-            "type": "array",
-            "items": {
-              "type": "string"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
+          "command": part8,
           "args": {
             "description": "Arguments to the entrypoint; the image's CMD is used when absent.",
             "type": "array",
@@ -1784,41 +1850,9 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Working directory of the container.",
             "type": "string"
           },
-          "ports": {
-            "description": "Ports exposed by the container, unique by port number and protocol.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.ContainerPort"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "containerPort",
-              "protocol"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "containerPort"
-          },
-          "envFrom": {
-            "description": "Sources of environment variables; a later source wins on duplicate keys, and env wins over all.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.EnvFromSource"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
-          "env": {
-            "description": "Environment variables of the container.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.EnvVar"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "name"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "name"
-          },
+          "ports": part31,
+          "envFrom": part16,
+          "env": part21,
           "resources": {
             "description": "Compute resources required by the container.",
             "allOf": [
@@ -1827,19 +1861,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "volumeMounts": {
-            "description": "Pod volumes mounted into the container's filesystem.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.VolumeMount"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "mountPath"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "mountPath"
-          },
+          "volumeMounts": part27,
           "livenessProbe": {
             "description": "Periodic probe of container liveness; the container is restarted when it fails.",
             "allOf": [
@@ -1848,14 +1870,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "readinessProbe": {
-            "description": "Periodic probe of container readiness; the pod is removed from service endpoints when it fails.",
-            "allOf": [
-              {
-                "$ref": "#/components/schemas/core.v1.Probe"
-              }
-            ]
-          },
+          "readinessProbe": part5,
           "startupProbe": {
             "description": "Probe that must succeed before the other probes start.",
             "allOf": [
@@ -1864,15 +1879,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "imagePullPolicy": {
-            "description": "When the image is pulled; defaults to Always for the `:latest` tag and IfNotPresent otherwise.",
-            "type": "string",
-            "enum": [
-              "Always",
-              "Never",
-              "IfNotPresent"
-            ]
-          }
+          "imagePullPolicy": part6
         },
         "required": [
           "name"
@@ -2049,6 +2056,72 @@ export const openApiV3: Record<string, unknown> = {
             "rule": "(has(self.fieldRef) ? 1 : 0) + (has(self.resourceFieldRef) ? 1 : 0) + (has(self.configMapKeyRef) ? 1 : 0) + (has(self.secretKeyRef) ? 1 : 0) == 1",
             "message": "exactly one of fieldRef, resourceFieldRef, configMapKeyRef and secretKeyRef must be set"
           }
+        ]
+      },
+      "core.v1.EphemeralContainer": {
+        "description": "A container added to an existing pod for user-initiated activities such as debugging: the fields of a container, and the container whose namespaces it targets. Upstream Protobuf nests the common container fields as field 1.",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the container, a DNS label unique within the pod.",
+            "type": "string",
+            "maxLength": 63,
+            "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
+          },
+          "image": {
+            "description": "Container image name; may be left to higher-level config management in templates.",
+            "type": "string"
+          },
+          "command": part8,
+          "args": {
+            "description": "Arguments to the entrypoint; the image's CMD is used when absent.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "workingDir": {
+            "description": "Working directory of the container.",
+            "type": "string"
+          },
+          "ports": part31,
+          "envFrom": part16,
+          "env": part21,
+          "resources": {
+            "description": "Compute resources required by the container.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ResourceRequirements"
+              }
+            ]
+          },
+          "volumeMounts": part27,
+          "livenessProbe": {
+            "description": "Periodic probe of container liveness; the container is restarted when it fails.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Probe"
+              }
+            ]
+          },
+          "readinessProbe": part5,
+          "startupProbe": {
+            "description": "Probe that must succeed before the other probes start.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Probe"
+              }
+            ]
+          },
+          "imagePullPolicy": part6,
+          "targetContainerName": {
+            "description": "The name of the container in the pod whose process namespace this container shares.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
         ]
       },
       "core.v1.ExecAction": {
@@ -2389,7 +2462,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAffinity": {
         "description": "Inter-pod affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part29
+        "properties": part36
       },
       "core.v1.PodAffinityTerm": {
         "description": "A set of pods, by label selector and namespaces, co-located per a topology key. Shape follows the real system (not shown in the spec).",
@@ -2432,7 +2505,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAntiAffinity": {
         "description": "Inter-pod anti-affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part29
+        "properties": part36
       },
       "core.v1.PodSpec": {
         "description": "Description of a pod: its containers, volumes and scheduling constraints. Shape follows the real system (not shown in the spec), reduced to the commonly used fields.",
@@ -2456,6 +2529,19 @@ export const openApiV3: Record<string, unknown> = {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/core.v1.Container"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "name"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "name"
+          },
+          "ephemeralContainers": {
+            "description": "Containers added to a running pod for debugging (`kubectl debug`), only through the pod's ephemeralcontainers subresource.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.EphemeralContainer"
             },
             "x-kubernetes-list-type": "map",
             "x-kubernetes-list-map-keys": [
@@ -2856,7 +2942,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the secret in the pod's namespace.",
             "type": "string"
           },
-          "items": part8,
+          "items": part11,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",

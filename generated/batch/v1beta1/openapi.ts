@@ -38,6 +38,23 @@ const part4 = {
   }
 };
 const part5 = {
+  "description": "Periodic probe of container readiness; the pod is removed from service endpoints when it fails.",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.Probe"
+    }
+  ]
+};
+const part6 = {
+  "description": "When the image is pulled; defaults to Always for the `:latest` tag and IfNotPresent otherwise.",
+  "type": "string",
+  "enum": [
+    "Always",
+    "Never",
+    "IfNotPresent"
+  ]
+};
+const part7 = {
   "name": "namespace",
   "in": "path",
   "description": "object name and auth scope, such as for teams and projects",
@@ -47,7 +64,15 @@ const part5 = {
     "uniqueItems": true
   }
 };
-const part6 = {
+const part8 = {
+  "description": "Entrypoint array, not run in a shell; the image's ENTRYPOINT is used when absent.",
+  "type": "array",
+  "items": {
+    "type": "string"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part9 = {
   "name": "continue",
   "in": "query",
   "description": "The continue option should be set when retrieving more results from the server.",
@@ -56,7 +81,7 @@ const part6 = {
     "uniqueItems": true
   }
 };
-const part7 = {
+const part10 = {
   "name": "dryRun",
   "in": "query",
   "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
@@ -65,7 +90,7 @@ const part7 = {
     "uniqueItems": true
   }
 };
-const part8 = {
+const part11 = {
   "description": "Keys to project and their paths; all keys when absent.",
   "type": "array",
   "items": {
@@ -73,7 +98,7 @@ const part8 = {
   },
   "x-kubernetes-list-type": "atomic"
 };
-const part9 = {
+const part12 = {
   "name": "resourceVersionMatch",
   "in": "query",
   "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
@@ -82,7 +107,7 @@ const part9 = {
     "uniqueItems": true
   }
 };
-const part10 = {
+const part13 = {
   "name": "fieldManager",
   "in": "query",
   "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
@@ -91,7 +116,7 @@ const part10 = {
     "uniqueItems": true
   }
 };
-const part11 = {
+const part14 = {
   "name": "resourceVersion",
   "in": "query",
   "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
@@ -100,7 +125,7 @@ const part11 = {
     "uniqueItems": true
   }
 };
-const part12 = {
+const part15 = {
   "name": "propagationPolicy",
   "in": "query",
   "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
@@ -109,7 +134,15 @@ const part12 = {
     "uniqueItems": true
   }
 };
-const part13 = {
+const part16 = {
+  "description": "Sources of environment variables; a later source wins on duplicate keys, and env wins over all.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.EnvFromSource"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part17 = {
   "name": "fieldValidation",
   "in": "query",
   "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
@@ -118,7 +151,7 @@ const part13 = {
     "uniqueItems": true
   }
 };
-const part14 = {
+const part18 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/batch.v1beta1.CronJob"
@@ -135,25 +168,65 @@ const part14 = {
     }
   }
 };
-const part15 = {
+const part19 = {
+  "description": "Environment variables of the container.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.EnvVar"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "name"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "name"
+};
+const part20 = {
   "description": "OK",
-  "content": part14
+  "content": part18
 };
-const part16 = {
+const part21 = {
+  "description": "Pod volumes mounted into the container's filesystem.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.VolumeMount"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "mountPath"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "mountPath"
+};
+const part22 = {
   "description": "Created",
-  "content": part14
+  "content": part18
 };
-const part17 = {
+const part23 = {
   "description": "Accepted",
-  "content": part14
+  "content": part18
 };
-const part18 = {
-  "200": part15,
+const part24 = {
+  "description": "Ports exposed by the container, unique by port number and protocol.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.ContainerPort"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "containerPort",
+    "protocol"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "containerPort"
+};
+const part25 = {
+  "200": part20,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part19 = {
+const part26 = {
   "content": {
     "application/apply-patch+yaml": {
       "schema": {
@@ -178,7 +251,7 @@ const part19 = {
   },
   "required": true
 };
-const part20 = [
+const part27 = [
   {
     "name": "name",
     "in": "path",
@@ -189,7 +262,7 @@ const part20 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -200,7 +273,7 @@ const part20 = [
     }
   }
 ];
-const part21 = {
+const part28 = {
   "requiredDuringSchedulingIgnoredDuringExecution": {
     "description": "Terms that must all be satisfied at scheduling time.",
     "type": "array",
@@ -218,22 +291,22 @@ const part21 = {
     "x-kubernetes-list-type": "atomic"
   }
 };
-const part22 = [
-  part7,
+const part29 = [
   part10,
-  part13
+  part13,
+  part17
 ];
-const part23 = {
-  "200": part15,
-  "201": part16,
+const part30 = {
+  "200": part20,
+  "201": part22,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part24 = [
-  part7,
+const part31 = [
   part10,
   part13,
+  part17,
   {
     "name": "force",
     "in": "query",
@@ -253,14 +326,14 @@ export const openApiV3: Record<string, unknown> = {
   },
   "paths": {
     "/apis/batch/v1beta1/namespaces/{namespace}/cronjobs/{name}": {
-      "parameters": part20,
+      "parameters": part27,
       "get": {
         "tags": [
           "batchV1beta1"
         ],
         "description": "get the specified CronJob",
         "operationId": "getBatchV1beta1CronJob",
-        "responses": part18,
+        "responses": part25,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -274,7 +347,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified CronJob",
         "operationId": "updateBatchV1beta1CronJob",
-        "parameters": part22,
+        "parameters": part29,
         "requestBody": {
           "content": {
             "*/*": {
@@ -285,7 +358,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part23,
+        "responses": part30,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -299,9 +372,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified CronJob",
         "operationId": "patchBatchV1beta1CronJob",
-        "parameters": part24,
-        "requestBody": part19,
-        "responses": part23,
+        "parameters": part31,
+        "requestBody": part26,
+        "responses": part30,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -316,7 +389,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "delete the specified CronJob",
         "operationId": "deleteBatchV1beta1CronJob",
         "parameters": [
-          part7,
+          part10,
           part2,
           {
             "name": "orphanDependents",
@@ -327,7 +400,7 @@ export const openApiV3: Record<string, unknown> = {
               "uniqueItems": true
             }
           },
-          part12
+          part15
         ],
         "requestBody": {
           "content": {
@@ -339,8 +412,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part15,
-          "202": part17,
+          "200": part20,
+          "202": part23,
           "401": {
             "description": "Unauthorized"
           }
@@ -355,7 +428,7 @@ export const openApiV3: Record<string, unknown> = {
     },
     "/apis/batch/v1beta1/namespaces/{namespace}/cronjobs": {
       "parameters": [
-        part5,
+        part7,
         {
           "name": "pretty",
           "in": "query",
@@ -382,7 +455,7 @@ export const openApiV3: Record<string, unknown> = {
               "uniqueItems": true
             }
           },
-          part6,
+          part9,
           part3,
           part4,
           {
@@ -394,8 +467,8 @@ export const openApiV3: Record<string, unknown> = {
               "uniqueItems": true
             }
           },
-          part11,
-          part9,
+          part14,
+          part12,
           part1,
           {
             "name": "timeoutSeconds",
@@ -454,7 +527,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified CronJob",
         "operationId": "createBatchV1beta1CronJob",
-        "parameters": part22,
+        "parameters": part29,
         "requestBody": {
           "content": {
             "*/*": {
@@ -466,9 +539,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part15,
-          "201": part16,
-          "202": part17,
+          "200": part20,
+          "201": part22,
+          "202": part23,
           "401": {
             "description": "Unauthorized"
           }
@@ -487,8 +560,8 @@ export const openApiV3: Record<string, unknown> = {
         "description": "deletecollection the specified CronJob",
         "operationId": "deletecollectionBatchV1beta1CronJob",
         "parameters": [
-          part6,
-          part7,
+          part9,
+          part10,
           part3,
           part2,
           part4,
@@ -510,9 +583,9 @@ export const openApiV3: Record<string, unknown> = {
               "uniqueItems": true
             }
           },
+          part15,
+          part14,
           part12,
-          part11,
-          part9,
           part1,
           {
             "name": "timeoutSeconds",
@@ -567,14 +640,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/batch/v1beta1/namespaces/{namespace}/cronjobs/{name}/status": {
-      "parameters": part20,
+      "parameters": part27,
       "get": {
         "tags": [
           "batchV1beta1"
         ],
         "description": "get status of the specified CronJob",
         "operationId": "getstatusBatchV1beta1CronJob",
-        "responses": part18,
+        "responses": part25,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -588,7 +661,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified CronJob",
         "operationId": "replacestatusBatchV1beta1CronJob",
-        "parameters": part22,
+        "parameters": part29,
         "requestBody": {
           "content": {
             "*/*": {
@@ -599,7 +672,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part23,
+        "responses": part30,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -613,9 +686,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified CronJob",
         "operationId": "patchstatusBatchV1beta1CronJob",
-        "parameters": part24,
-        "requestBody": part19,
-        "responses": part23,
+        "parameters": part31,
+        "requestBody": part26,
+        "responses": part30,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -1199,7 +1272,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the referent.",
             "type": "string"
           },
-          "items": part8,
+          "items": part11,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -1228,14 +1301,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Container image name; may be left to higher-level config management in templates.",
             "type": "string"
           },
-          "command": {
-            "description": "Entrypoint array, not run in a shell; the image's ENTRYPOINT is used when absent.",
-            "type": "array",
-            "items": {
-              "type": "string"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
+          "command": part8,
           "args": {
             "description": "Arguments to the entrypoint; the image's CMD is used when absent.",
             "type": "array",
@@ -1248,41 +1314,9 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Working directory of the container.",
             "type": "string"
           },
-          "ports": {
-            "description": "Ports exposed by the container, unique by port number and protocol.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.ContainerPort"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "containerPort",
-              "protocol"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "containerPort"
-          },
-          "envFrom": {
-            "description": "Sources of environment variables; a later source wins on duplicate keys, and env wins over all.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.EnvFromSource"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
-          "env": {
-            "description": "Environment variables of the container.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.EnvVar"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "name"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "name"
-          },
+          "ports": part24,
+          "envFrom": part16,
+          "env": part19,
           "resources": {
             "description": "Compute resources required by the container.",
             "allOf": [
@@ -1291,19 +1325,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "volumeMounts": {
-            "description": "Pod volumes mounted into the container's filesystem.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.VolumeMount"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "mountPath"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "mountPath"
-          },
+          "volumeMounts": part21,
           "livenessProbe": {
             "description": "Periodic probe of container liveness; the container is restarted when it fails.",
             "allOf": [
@@ -1312,14 +1334,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "readinessProbe": {
-            "description": "Periodic probe of container readiness; the pod is removed from service endpoints when it fails.",
-            "allOf": [
-              {
-                "$ref": "#/components/schemas/core.v1.Probe"
-              }
-            ]
-          },
+          "readinessProbe": part5,
           "startupProbe": {
             "description": "Probe that must succeed before the other probes start.",
             "allOf": [
@@ -1328,15 +1343,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "imagePullPolicy": {
-            "description": "When the image is pulled; defaults to Always for the `:latest` tag and IfNotPresent otherwise.",
-            "type": "string",
-            "enum": [
-              "Always",
-              "Never",
-              "IfNotPresent"
-            ]
-          }
+          "imagePullPolicy": part6
         },
         "required": [
           "name"
@@ -1513,6 +1520,72 @@ export const openApiV3: Record<string, unknown> = {
             "rule": "(has(self.fieldRef) ? 1 : 0) + (has(self.resourceFieldRef) ? 1 : 0) + (has(self.configMapKeyRef) ? 1 : 0) + (has(self.secretKeyRef) ? 1 : 0) == 1",
             "message": "exactly one of fieldRef, resourceFieldRef, configMapKeyRef and secretKeyRef must be set"
           }
+        ]
+      },
+      "core.v1.EphemeralContainer": {
+        "description": "A container added to an existing pod for user-initiated activities such as debugging: the fields of a container, and the container whose namespaces it targets. Upstream Protobuf nests the common container fields as field 1.",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the container, a DNS label unique within the pod.",
+            "type": "string",
+            "maxLength": 63,
+            "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
+          },
+          "image": {
+            "description": "Container image name; may be left to higher-level config management in templates.",
+            "type": "string"
+          },
+          "command": part8,
+          "args": {
+            "description": "Arguments to the entrypoint; the image's CMD is used when absent.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "workingDir": {
+            "description": "Working directory of the container.",
+            "type": "string"
+          },
+          "ports": part24,
+          "envFrom": part16,
+          "env": part19,
+          "resources": {
+            "description": "Compute resources required by the container.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ResourceRequirements"
+              }
+            ]
+          },
+          "volumeMounts": part21,
+          "livenessProbe": {
+            "description": "Periodic probe of container liveness; the container is restarted when it fails.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Probe"
+              }
+            ]
+          },
+          "readinessProbe": part5,
+          "startupProbe": {
+            "description": "Probe that must succeed before the other probes start.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Probe"
+              }
+            ]
+          },
+          "imagePullPolicy": part6,
+          "targetContainerName": {
+            "description": "The name of the container in the pod whose process namespace this container shares.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
         ]
       },
       "core.v1.ExecAction": {
@@ -1853,7 +1926,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAffinity": {
         "description": "Inter-pod affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part21
+        "properties": part28
       },
       "core.v1.PodAffinityTerm": {
         "description": "A set of pods, by label selector and namespaces, co-located per a topology key. Shape follows the real system (not shown in the spec).",
@@ -1896,7 +1969,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAntiAffinity": {
         "description": "Inter-pod anti-affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part21
+        "properties": part28
       },
       "core.v1.PodSpec": {
         "description": "Description of a pod: its containers, volumes and scheduling constraints. Shape follows the real system (not shown in the spec), reduced to the commonly used fields.",
@@ -1920,6 +1993,19 @@ export const openApiV3: Record<string, unknown> = {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/core.v1.Container"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "name"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "name"
+          },
+          "ephemeralContainers": {
+            "description": "Containers added to a running pod for debugging (`kubectl debug`), only through the pod's ephemeralcontainers subresource.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.EphemeralContainer"
             },
             "x-kubernetes-list-type": "map",
             "x-kubernetes-list-map-keys": [
@@ -2320,7 +2406,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the secret in the pod's namespace.",
             "type": "string"
           },
-          "items": part8,
+          "items": part11,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",

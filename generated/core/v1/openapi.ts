@@ -38,6 +38,23 @@ const part4 = {
   }
 };
 const part5 = {
+  "description": "Periodic probe of container readiness; the pod is removed from service endpoints when it fails.",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.Probe"
+    }
+  ]
+};
+const part6 = {
+  "description": "When the image is pulled; defaults to Always for the `:latest` tag and IfNotPresent otherwise.",
+  "type": "string",
+  "enum": [
+    "Always",
+    "Never",
+    "IfNotPresent"
+  ]
+};
+const part7 = {
   "name": "namespace",
   "in": "path",
   "description": "object name and auth scope, such as for teams and projects",
@@ -47,11 +64,11 @@ const part5 = {
     "uniqueItems": true
   }
 };
-const part6 = {
+const part8 = {
   "description": "APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group.",
   "type": "string"
 };
-const part7 = {
+const part9 = {
   "description": "hostPath represents a directory on the host. Provisioned by a developer or tester.",
   "allOf": [
     {
@@ -59,7 +76,15 @@ const part7 = {
     }
   ]
 };
-const part8 = {
+const part10 = {
+  "description": "Entrypoint array, not run in a shell; the image's ENTRYPOINT is used when absent.",
+  "type": "array",
+  "items": {
+    "type": "string"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part11 = {
   "description": "csi represents storage that is handled by an external CSI driver (Beta feature).",
   "allOf": [
     {
@@ -67,7 +92,7 @@ const part8 = {
     }
   ]
 };
-const part9 = {
+const part12 = {
   "name": "continue",
   "in": "query",
   "description": "The continue option should be set when retrieving more results from the server.",
@@ -76,7 +101,7 @@ const part9 = {
     "uniqueItems": true
   }
 };
-const part10 = {
+const part13 = {
   "name": "dryRun",
   "in": "query",
   "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
@@ -85,7 +110,7 @@ const part10 = {
     "uniqueItems": true
   }
 };
-const part11 = {
+const part14 = {
   "description": "Keys to project and their paths; all keys when absent.",
   "type": "array",
   "items": {
@@ -93,7 +118,7 @@ const part11 = {
   },
   "x-kubernetes-list-type": "atomic"
 };
-const part12 = {
+const part15 = {
   "name": "resourceVersionMatch",
   "in": "query",
   "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
@@ -102,7 +127,7 @@ const part12 = {
     "uniqueItems": true
   }
 };
-const part13 = {
+const part16 = {
   "name": "fieldManager",
   "in": "query",
   "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
@@ -111,7 +136,7 @@ const part13 = {
     "uniqueItems": true
   }
 };
-const part14 = {
+const part17 = {
   "name": "resourceVersion",
   "in": "query",
   "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
@@ -120,7 +145,7 @@ const part14 = {
     "uniqueItems": true
   }
 };
-const part15 = {
+const part18 = {
   "name": "propagationPolicy",
   "in": "query",
   "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
@@ -129,58 +154,66 @@ const part15 = {
     "uniqueItems": true
   }
 };
-const part16 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Pod"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Pod"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Pod"
-    }
-  }
-};
-const part17 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Node"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Node"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Node"
-    }
-  }
-};
-const part18 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Event"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Event"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Event"
-    }
-  }
-};
 const part19 = {
+  "description": "Sources of environment variables; a later source wins on duplicate keys, and env wins over all.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.EnvFromSource"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part20 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Pod"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Pod"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Pod"
+    }
+  }
+};
+const part21 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Node"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Node"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Node"
+    }
+  }
+};
+const part22 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Event"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Event"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Event"
+    }
+  }
+};
+const part23 = {
   "name": "fieldValidation",
   "in": "query",
   "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
@@ -189,94 +222,111 @@ const part19 = {
     "uniqueItems": true
   }
 };
-const part20 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Secret"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Secret"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Secret"
-    }
-  }
-};
-const part21 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Service"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Service"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Service"
-    }
-  }
-};
-const part22 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.ConfigMap"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.ConfigMap"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.ConfigMap"
-    }
-  }
-};
-const part23 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Endpoints"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Endpoints"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.Endpoints"
-    }
-  }
-};
 const part24 = {
   "application/json": {
     "schema": {
-      "$ref": "#/components/schemas/core.v1.Namespace"
+      "$ref": "#/components/schemas/core.v1.Secret"
     }
   },
   "application/yaml": {
     "schema": {
-      "$ref": "#/components/schemas/core.v1.Namespace"
+      "$ref": "#/components/schemas/core.v1.Secret"
     }
   },
   "application/vnd.svc.protobuf": {
     "schema": {
-      "$ref": "#/components/schemas/core.v1.Namespace"
+      "$ref": "#/components/schemas/core.v1.Secret"
     }
   }
 };
 const part25 = {
   "application/json": {
     "schema": {
+      "$ref": "#/components/schemas/core.v1.Binding"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Binding"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Binding"
+    }
+  }
+};
+const part26 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Service"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Service"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Service"
+    }
+  }
+};
+const part27 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ConfigMap"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ConfigMap"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ConfigMap"
+    }
+  }
+};
+const part28 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Endpoints"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Endpoints"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Endpoints"
+    }
+  }
+};
+const part29 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Namespace"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Namespace"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Namespace"
+    }
+  }
+};
+const part30 = {
+  "application/json": {
+    "schema": {
       "$ref": "#/components/schemas/core.v1.LimitRange"
     }
   },
@@ -291,7 +341,7 @@ const part25 = {
     }
   }
 };
-const part26 = [
+const part31 = [
   {
     "name": "name",
     "in": "path",
@@ -312,7 +362,7 @@ const part26 = [
     }
   }
 ];
-const part27 = {
+const part32 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.ResourceQuota"
@@ -329,11 +379,11 @@ const part27 = {
     }
   }
 };
-const part28 = {
+const part33 = {
   "description": "OK",
-  "content": part16
+  "content": part20
 };
-const part29 = [
+const part34 = [
   {
     "name": "name",
     "in": "path",
@@ -354,61 +404,74 @@ const part29 = [
     }
   }
 ];
-const part30 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.ServiceAccount"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.ServiceAccount"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.ServiceAccount"
-    }
-  }
-};
-const part31 = {
-  "description": "OK",
-  "content": part17
-};
-const part32 = {
-  "description": "Created",
-  "content": part16
-};
-const part33 = {
-  "description": "Accepted",
-  "content": part16
-};
-const part34 = {
-  "description": "OK",
-  "content": part18
-};
 const part35 = {
   "application/json": {
     "schema": {
-      "$ref": "#/components/schemas/core.v1.PersistentVolume"
+      "$ref": "#/components/schemas/core.v1.ServiceAccount"
     }
   },
   "application/yaml": {
     "schema": {
-      "$ref": "#/components/schemas/core.v1.PersistentVolume"
+      "$ref": "#/components/schemas/core.v1.ServiceAccount"
     }
   },
   "application/vnd.svc.protobuf": {
     "schema": {
-      "$ref": "#/components/schemas/core.v1.PersistentVolume"
+      "$ref": "#/components/schemas/core.v1.ServiceAccount"
     }
   }
 };
 const part36 = {
-  "description": "Created",
-  "content": part17
+  "description": "OK",
+  "content": part21
 };
-const part37 = [
+const part37 = {
+  "description": "Created",
+  "content": part20
+};
+const part38 = {
+  "description": "Accepted",
+  "content": part20
+};
+const part39 = {
+  "description": "Environment variables of the container.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.EnvVar"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "name"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "name"
+};
+const part40 = {
+  "description": "OK",
+  "content": part22
+};
+const part41 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolume"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolume"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolume"
+    }
+  }
+};
+const part42 = {
+  "description": "Created",
+  "content": part21
+};
+const part43 = [
   {
     "name": "name",
     "in": "path",
@@ -429,139 +492,115 @@ const part37 = [
     }
   }
 ];
-const part38 = {
-  "description": "Accepted",
-  "content": part17
-};
-const part39 = {
-  "description": "OK",
-  "content": part20
-};
-const part40 = {
-  "description": "Created",
-  "content": part18
-};
-const part41 = {
-  "description": "Accepted",
-  "content": part18
-};
-const part42 = {
-  "description": "OK",
-  "content": part21
-};
-const part43 = {
-  "description": "Created",
-  "content": part20
-};
 const part44 = {
   "description": "Accepted",
-  "content": part20
+  "content": part21
 };
 const part45 = {
-  "description": "Created",
-  "content": part21
+  "description": "OK",
+  "content": part24
 };
 const part46 = {
-  "description": "Accepted",
-  "content": part21
+  "description": "Created",
+  "content": part22
 };
 const part47 = {
-  "description": "OK",
+  "description": "Accepted",
   "content": part22
 };
 const part48 = {
   "description": "OK",
-  "content": part23
+  "content": part26
 };
 const part49 = {
-  "description": "OK",
+  "description": "Created",
   "content": part24
 };
 const part50 = {
-  "description": "OK",
-  "content": part25
+  "description": "Accepted",
+  "content": part24
 };
 const part51 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
-    }
-  }
+  "description": "Created",
+  "content": part26
 };
 const part52 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.ReplicationController"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.ReplicationController"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.ReplicationController"
-    }
-  }
+  "description": "Accepted",
+  "content": part26
 };
 const part53 = {
-  "description": "Created",
-  "content": part22
-};
-const part54 = {
-  "description": "Created",
-  "content": part23
-};
-const part55 = {
-  "description": "Created",
-  "content": part24
-};
-const part56 = {
-  "description": "Accepted",
-  "content": part22
-};
-const part57 = {
-  "description": "Accepted",
-  "content": part23
-};
-const part58 = {
-  "description": "Accepted",
-  "content": part24
-};
-const part59 = {
-  "description": "Created",
-  "content": part25
-};
-const part60 = {
-  "description": "Accepted",
-  "content": part25
-};
-const part61 = {
   "description": "OK",
   "content": part27
 };
-const part62 = {
+const part54 = {
+  "description": "OK",
+  "content": part28
+};
+const part55 = {
+  "description": "OK",
+  "content": part29
+};
+const part56 = {
   "description": "OK",
   "content": part30
 };
-const part63 = {
+const part57 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
+    }
+  }
+};
+const part58 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ReplicationController"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ReplicationController"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ReplicationController"
+    }
+  }
+};
+const part59 = {
   "description": "Created",
   "content": part27
 };
-const part64 = {
+const part60 = {
+  "description": "Created",
+  "content": part28
+};
+const part61 = {
+  "description": "Created",
+  "content": part29
+};
+const part62 = {
   "description": "Accepted",
   "content": part27
+};
+const part63 = {
+  "description": "Accepted",
+  "content": part28
+};
+const part64 = {
+  "description": "Accepted",
+  "content": part29
 };
 const part65 = {
   "description": "Created",
@@ -573,10 +612,47 @@ const part66 = {
 };
 const part67 = {
   "description": "OK",
+  "content": part32
+};
+const part68 = {
+  "description": "OK",
   "content": part35
 };
-const part68 = [
-  part5,
+const part69 = {
+  "description": "Pod volumes mounted into the container's filesystem.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.VolumeMount"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "mountPath"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "mountPath"
+};
+const part70 = {
+  "description": "Created",
+  "content": part32
+};
+const part71 = {
+  "description": "Accepted",
+  "content": part32
+};
+const part72 = {
+  "description": "Created",
+  "content": part35
+};
+const part73 = {
+  "description": "Accepted",
+  "content": part35
+};
+const part74 = {
+  "description": "OK",
+  "content": part41
+};
+const part75 = [
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -587,69 +663,83 @@ const part68 = [
     }
   }
 ];
-const part69 = {
-  "description": "Created",
-  "content": part35
-};
-const part70 = {
-  "200": part28,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part71 = {
-  "description": "Accepted",
-  "content": part35
-};
-const part72 = {
-  "200": part31,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part73 = {
-  "description": "OK",
-  "content": part51
-};
-const part74 = {
-  "description": "OK",
-  "content": part52
-};
-const part75 = {
-  "200": part42,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
 const part76 = {
   "description": "Created",
-  "content": part51
+  "content": part41
 };
 const part77 = {
-  "description": "Created",
-  "content": part52
+  "200": part33,
+  "401": {
+    "description": "Unauthorized"
+  }
 };
 const part78 = {
   "description": "Accepted",
-  "content": part51
+  "content": part41
 };
 const part79 = {
-  "description": "Accepted",
-  "content": part52
+  "200": part36,
+  "401": {
+    "description": "Unauthorized"
+  }
 };
 const part80 = {
-  "200": part49,
-  "401": {
-    "description": "Unauthorized"
-  }
+  "description": "OK",
+  "content": part57
 };
 const part81 = {
-  "200": part61,
+  "description": "OK",
+  "content": part58
+};
+const part82 = {
+  "200": part48,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part82 = {
+const part83 = {
+  "description": "Created",
+  "content": part57
+};
+const part84 = {
+  "description": "Created",
+  "content": part58
+};
+const part85 = {
+  "description": "Accepted",
+  "content": part57
+};
+const part86 = {
+  "description": "Accepted",
+  "content": part58
+};
+const part87 = {
+  "200": part55,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part88 = {
+  "description": "Ports exposed by the container, unique by port number and protocol.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.ContainerPort"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "containerPort",
+    "protocol"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "containerPort"
+};
+const part89 = {
+  "200": part67,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part90 = {
   "200": {
     "description": "OK",
     "content": {
@@ -674,25 +764,25 @@ const part82 = {
     "description": "Unauthorized"
   }
 };
-const part83 = {
-  "200": part67,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part84 = {
-  "200": part73,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part85 = {
+const part91 = {
   "200": part74,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part86 = {
+const part92 = {
+  "200": part80,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part93 = {
+  "200": part81,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part94 = {
   "content": {
     "application/apply-patch+yaml": {
       "schema": {
@@ -717,7 +807,7 @@ const part86 = {
   },
   "required": true
 };
-const part87 = [
+const part95 = [
   {
     "name": "name",
     "in": "path",
@@ -728,7 +818,7 @@ const part87 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -739,7 +829,7 @@ const part87 = [
     }
   }
 ];
-const part88 = [
+const part96 = [
   {
     "name": "name",
     "in": "path",
@@ -750,7 +840,7 @@ const part88 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -761,7 +851,7 @@ const part88 = [
     }
   }
 ];
-const part89 = [
+const part97 = [
   {
     "name": "name",
     "in": "path",
@@ -772,7 +862,7 @@ const part89 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -783,7 +873,7 @@ const part89 = [
     }
   }
 ];
-const part90 = [
+const part98 = [
   {
     "name": "name",
     "in": "path",
@@ -794,7 +884,7 @@ const part90 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -805,7 +895,7 @@ const part90 = [
     }
   }
 ];
-const part91 = [
+const part99 = [
   {
     "name": "name",
     "in": "path",
@@ -816,7 +906,7 @@ const part91 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -827,7 +917,7 @@ const part91 = [
     }
   }
 ];
-const part92 = [
+const part100 = [
   {
     "name": "name",
     "in": "path",
@@ -838,7 +928,7 @@ const part92 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part7,
   {
     "name": "pretty",
     "in": "query",
@@ -849,7 +939,7 @@ const part92 = [
     }
   }
 ];
-const part93 = {
+const part101 = {
   "requiredDuringSchedulingIgnoredDuringExecution": {
     "description": "Terms that must all be satisfied at scheduling time.",
     "type": "array",
@@ -867,97 +957,97 @@ const part93 = {
     "x-kubernetes-list-type": "atomic"
   }
 };
-const part94 = {
-  "200": part28,
-  "201": part32,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part95 = {
-  "200": part31,
-  "201": part36,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part96 = {
-  "200": part34,
-  "201": part40,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part97 = {
-  "200": part39,
-  "201": part43,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part98 = [
-  part10,
-  part13,
-  part19
-];
-const part99 = {
-  "200": part42,
-  "201": part45,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part100 = {
-  "200": part47,
-  "201": part53,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part101 = {
-  "200": part48,
-  "201": part54,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
 const part102 = {
-  "200": part49,
-  "201": part55,
+  "200": part33,
+  "201": part37,
   "401": {
     "description": "Unauthorized"
   }
 };
 const part103 = {
-  "200": part50,
-  "201": part59,
+  "200": part36,
+  "201": part42,
   "401": {
     "description": "Unauthorized"
   }
 };
 const part104 = {
-  "200": part61,
-  "201": part63,
+  "200": part40,
+  "201": part46,
   "401": {
     "description": "Unauthorized"
   }
 };
 const part105 = {
-  "200": part62,
+  "200": part45,
+  "201": part49,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part106 = [
+  part13,
+  part16,
+  part23
+];
+const part107 = {
+  "200": part48,
+  "201": part51,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part108 = {
+  "200": part53,
+  "201": part59,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part109 = {
+  "200": part54,
+  "201": part60,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part110 = {
+  "200": part55,
+  "201": part61,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part111 = {
+  "200": part56,
   "201": part65,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part106 = {
+const part112 = {
   "200": part67,
-  "201": part69,
+  "201": part70,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part107 = [
-  part10,
+const part113 = {
+  "200": part68,
+  "201": part72,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part114 = {
+  "200": part74,
+  "201": part76,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part115 = [
+  part13,
   part2,
   {
     "name": "orphanDependents",
@@ -968,26 +1058,26 @@ const part107 = [
       "uniqueItems": true
     }
   },
-  part15
+  part18
 ];
-const part108 = {
-  "200": part73,
-  "201": part76,
+const part116 = {
+  "200": part80,
+  "201": part83,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part109 = {
-  "200": part74,
-  "201": part77,
+const part117 = {
+  "200": part81,
+  "201": part84,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part110 = [
-  part10,
+const part118 = [
   part13,
-  part19,
+  part16,
+  part23,
   {
     "name": "force",
     "in": "query",
@@ -998,23 +1088,23 @@ const part110 = [
     }
   }
 ];
-const part111 = {
-  "200": part28,
-  "201": part32,
-  "202": part33,
+const part119 = {
+  "200": part33,
+  "201": part37,
+  "202": part38,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part112 = {
-  "200": part62,
-  "201": part65,
-  "202": part66,
+const part120 = {
+  "200": part68,
+  "201": part72,
+  "202": part73,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part113 = [
+const part121 = [
   {
     "name": "allowWatchBookmarks",
     "in": "query",
@@ -1024,7 +1114,7 @@ const part113 = [
       "uniqueItems": true
     }
   },
-  part9,
+  part12,
   part3,
   part4,
   {
@@ -1036,8 +1126,8 @@ const part113 = [
       "uniqueItems": true
     }
   },
-  part14,
-  part12,
+  part17,
+  part15,
   part1,
   {
     "name": "timeoutSeconds",
@@ -1058,9 +1148,9 @@ const part113 = [
     }
   }
 ];
-const part114 = [
-  part9,
-  part10,
+const part122 = [
+  part12,
+  part13,
   part3,
   part2,
   part4,
@@ -1082,9 +1172,9 @@ const part114 = [
       "uniqueItems": true
     }
   },
+  part18,
+  part17,
   part15,
-  part14,
-  part12,
   part1,
   {
     "name": "timeoutSeconds",
@@ -1104,6 +1194,50 @@ export const openApiV3: Record<string, unknown> = {
     "version": "v1"
   },
   "paths": {
+    "/api/v1/namespaces/{namespace}/bindings": {
+      "parameters": part75,
+      "post": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "post the specified Binding",
+        "operationId": "createCoreV1Binding",
+        "parameters": part106,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Binding"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": part25
+          },
+          "201": {
+            "description": "Created",
+            "content": part25
+          },
+          "202": {
+            "description": "Accepted",
+            "content": part25
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Binding"
+        }
+      }
+    },
     "/api/v1/namespaces/{namespace}/configmaps/{name}": {
       "parameters": [
         {
@@ -1116,7 +1250,7 @@ export const openApiV3: Record<string, unknown> = {
             "uniqueItems": true
           }
         },
-        part5,
+        part7,
         {
           "name": "pretty",
           "in": "query",
@@ -1134,7 +1268,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified ConfigMap",
         "operationId": "getCoreV1ConfigMap",
         "responses": {
-          "200": part47,
+          "200": part53,
           "401": {
             "description": "Unauthorized"
           }
@@ -1152,7 +1286,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ConfigMap",
         "operationId": "updateCoreV1ConfigMap",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1163,7 +1297,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part100,
+        "responses": part108,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1177,9 +1311,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ConfigMap",
         "operationId": "patchCoreV1ConfigMap",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part100,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part108,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1193,7 +1327,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ConfigMap",
         "operationId": "deleteCoreV1ConfigMap",
-        "parameters": part107,
+        "parameters": part115,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1204,8 +1338,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part47,
-          "202": part56,
+          "200": part53,
+          "202": part62,
           "401": {
             "description": "Unauthorized"
           }
@@ -1219,14 +1353,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/configmaps": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified ConfigMap",
         "operationId": "listCoreV1ConfigMap",
-        "parameters": part113,
+        "parameters": part121,
         "responses": {
           "200": {
             "description": "OK",
@@ -1265,7 +1399,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ConfigMap",
         "operationId": "createCoreV1ConfigMap",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1277,9 +1411,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part47,
-          "201": part53,
-          "202": part56,
+          "200": part53,
+          "201": part59,
+          "202": part62,
           "401": {
             "description": "Unauthorized"
           }
@@ -1297,7 +1431,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ConfigMap",
         "operationId": "deletecollectionCoreV1ConfigMap",
-        "parameters": part114,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1307,7 +1441,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part90,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1328,7 +1462,7 @@ export const openApiV3: Record<string, unknown> = {
             "uniqueItems": true
           }
         },
-        part5,
+        part7,
         {
           "name": "pretty",
           "in": "query",
@@ -1346,7 +1480,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified Endpoints",
         "operationId": "getCoreV1Endpoints",
         "responses": {
-          "200": part48,
+          "200": part54,
           "401": {
             "description": "Unauthorized"
           }
@@ -1364,7 +1498,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Endpoints",
         "operationId": "updateCoreV1Endpoints",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1375,7 +1509,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part101,
+        "responses": part109,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1389,9 +1523,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Endpoints",
         "operationId": "patchCoreV1Endpoints",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part101,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part109,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1405,7 +1539,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Endpoints",
         "operationId": "deleteCoreV1Endpoints",
-        "parameters": part107,
+        "parameters": part115,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1416,8 +1550,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part48,
-          "202": part57,
+          "200": part54,
+          "202": part63,
           "401": {
             "description": "Unauthorized"
           }
@@ -1431,14 +1565,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/endpoints": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Endpoints",
         "operationId": "listCoreV1Endpoints",
-        "parameters": part113,
+        "parameters": part121,
         "responses": {
           "200": {
             "description": "OK",
@@ -1477,7 +1611,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Endpoints",
         "operationId": "createCoreV1Endpoints",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1489,9 +1623,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part48,
-          "201": part54,
-          "202": part57,
+          "200": part54,
+          "201": part60,
+          "202": part63,
           "401": {
             "description": "Unauthorized"
           }
@@ -1509,7 +1643,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Endpoints",
         "operationId": "deletecollectionCoreV1Endpoints",
-        "parameters": part114,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1519,7 +1653,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part90,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1540,7 +1674,7 @@ export const openApiV3: Record<string, unknown> = {
             "uniqueItems": true
           }
         },
-        part5,
+        part7,
         {
           "name": "pretty",
           "in": "query",
@@ -1558,7 +1692,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified Event",
         "operationId": "getCoreV1Event",
         "responses": {
-          "200": part34,
+          "200": part40,
           "401": {
             "description": "Unauthorized"
           }
@@ -1576,7 +1710,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Event",
         "operationId": "updateCoreV1Event",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1587,7 +1721,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part96,
+        "responses": part104,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1601,9 +1735,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Event",
         "operationId": "patchCoreV1Event",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part96,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part104,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1617,7 +1751,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Event",
         "operationId": "deleteCoreV1Event",
-        "parameters": part107,
+        "parameters": part115,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1628,8 +1762,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part34,
-          "202": part41,
+          "200": part40,
+          "202": part47,
           "401": {
             "description": "Unauthorized"
           }
@@ -1643,14 +1777,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/events": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Event",
         "operationId": "listCoreV1Event",
-        "parameters": part113,
+        "parameters": part121,
         "responses": {
           "200": {
             "description": "OK",
@@ -1689,7 +1823,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Event",
         "operationId": "createCoreV1Event",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1701,9 +1835,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part34,
-          "201": part40,
-          "202": part41,
+          "200": part40,
+          "201": part46,
+          "202": part47,
           "401": {
             "description": "Unauthorized"
           }
@@ -1721,7 +1855,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Event",
         "operationId": "deletecollectionCoreV1Event",
-        "parameters": part114,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1731,7 +1865,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part90,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1752,7 +1886,7 @@ export const openApiV3: Record<string, unknown> = {
             "uniqueItems": true
           }
         },
-        part5,
+        part7,
         {
           "name": "pretty",
           "in": "query",
@@ -1770,7 +1904,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified LimitRange",
         "operationId": "getCoreV1LimitRange",
         "responses": {
-          "200": part50,
+          "200": part56,
           "401": {
             "description": "Unauthorized"
           }
@@ -1788,7 +1922,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified LimitRange",
         "operationId": "updateCoreV1LimitRange",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1799,7 +1933,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part103,
+        "responses": part111,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1813,9 +1947,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified LimitRange",
         "operationId": "patchCoreV1LimitRange",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part103,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part111,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1829,7 +1963,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified LimitRange",
         "operationId": "deleteCoreV1LimitRange",
-        "parameters": part107,
+        "parameters": part115,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1840,8 +1974,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part50,
-          "202": part60,
+          "200": part56,
+          "202": part66,
           "401": {
             "description": "Unauthorized"
           }
@@ -1855,14 +1989,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/limitranges": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified LimitRange",
         "operationId": "listCoreV1LimitRange",
-        "parameters": part113,
+        "parameters": part121,
         "responses": {
           "200": {
             "description": "OK",
@@ -1901,7 +2035,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified LimitRange",
         "operationId": "createCoreV1LimitRange",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1913,9 +2047,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part50,
-          "201": part59,
-          "202": part60,
+          "200": part56,
+          "201": part65,
+          "202": part66,
           "401": {
             "description": "Unauthorized"
           }
@@ -1933,7 +2067,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified LimitRange",
         "operationId": "deletecollectionCoreV1LimitRange",
-        "parameters": part114,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1943,7 +2077,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part90,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1953,14 +2087,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{name}": {
-      "parameters": part29,
+      "parameters": part34,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Namespace",
         "operationId": "getCoreV1Namespace",
-        "responses": part80,
+        "responses": part87,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1974,7 +2108,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Namespace",
         "operationId": "updateCoreV1Namespace",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1985,7 +2119,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part102,
+        "responses": part110,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1999,9 +2133,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Namespace",
         "operationId": "patchCoreV1Namespace",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part102,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part110,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2015,7 +2149,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Namespace",
         "operationId": "deleteCoreV1Namespace",
-        "parameters": part107,
+        "parameters": part115,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2026,8 +2160,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part49,
-          "202": part58,
+          "200": part55,
+          "202": part64,
           "401": {
             "description": "Unauthorized"
           }
@@ -2058,7 +2192,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified Namespace",
         "operationId": "listCoreV1Namespace",
-        "parameters": part113,
+        "parameters": part121,
         "responses": {
           "200": {
             "description": "OK",
@@ -2097,7 +2231,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Namespace",
         "operationId": "createCoreV1Namespace",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2109,9 +2243,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part49,
-          "201": part55,
-          "202": part58,
+          "200": part55,
+          "201": part61,
+          "202": part64,
           "401": {
             "description": "Unauthorized"
           }
@@ -2125,14 +2259,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{name}/status": {
-      "parameters": part29,
+      "parameters": part34,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Namespace",
         "operationId": "getstatusCoreV1Namespace",
-        "responses": part80,
+        "responses": part87,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2146,7 +2280,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Namespace",
         "operationId": "replacestatusCoreV1Namespace",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2157,7 +2291,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part102,
+        "responses": part110,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2171,9 +2305,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Namespace",
         "operationId": "patchstatusCoreV1Namespace",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part102,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part110,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2183,14 +2317,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{name}/finalize": {
-      "parameters": part29,
+      "parameters": part34,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get finalize of the specified Namespace",
         "operationId": "getfinalizeCoreV1Namespace",
-        "responses": part80,
+        "responses": part87,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2204,7 +2338,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put finalize of the specified Namespace",
         "operationId": "replacefinalizeCoreV1Namespace",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2215,7 +2349,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part102,
+        "responses": part110,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2229,9 +2363,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch finalize of the specified Namespace",
         "operationId": "patchfinalizeCoreV1Namespace",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part102,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part110,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2241,14 +2375,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/nodes/{name}": {
-      "parameters": part26,
+      "parameters": part31,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Node",
         "operationId": "getCoreV1Node",
-        "responses": part72,
+        "responses": part79,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2262,7 +2396,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Node",
         "operationId": "updateCoreV1Node",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2273,7 +2407,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part95,
+        "responses": part103,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2287,9 +2421,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Node",
         "operationId": "patchCoreV1Node",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part95,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part103,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2303,7 +2437,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Node",
         "operationId": "deleteCoreV1Node",
-        "parameters": part107,
+        "parameters": part115,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2314,8 +2448,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part31,
-          "202": part38,
+          "200": part36,
+          "202": part44,
           "401": {
             "description": "Unauthorized"
           }
@@ -2346,7 +2480,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified Node",
         "operationId": "listCoreV1Node",
-        "parameters": part113,
+        "parameters": part121,
         "responses": {
           "200": {
             "description": "OK",
@@ -2385,7 +2519,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Node",
         "operationId": "createCoreV1Node",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2397,9 +2531,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part31,
-          "201": part36,
-          "202": part38,
+          "200": part36,
+          "201": part42,
+          "202": part44,
           "401": {
             "description": "Unauthorized"
           }
@@ -2417,7 +2551,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Node",
         "operationId": "deletecollectionCoreV1Node",
-        "parameters": part114,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2427,7 +2561,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part90,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2437,14 +2571,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/nodes/{name}/status": {
-      "parameters": part26,
+      "parameters": part31,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Node",
         "operationId": "getstatusCoreV1Node",
-        "responses": part72,
+        "responses": part79,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2458,7 +2592,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Node",
         "operationId": "replacestatusCoreV1Node",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2469,7 +2603,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part95,
+        "responses": part103,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2483,9 +2617,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Node",
         "operationId": "patchstatusCoreV1Node",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part95,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part103,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2495,14 +2629,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/persistentvolumes/{name}": {
-      "parameters": part37,
+      "parameters": part43,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified PersistentVolume",
         "operationId": "getCoreV1PersistentVolume",
-        "responses": part83,
+        "responses": part91,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2516,7 +2650,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified PersistentVolume",
         "operationId": "updateCoreV1PersistentVolume",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2527,7 +2661,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part106,
+        "responses": part114,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2541,9 +2675,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified PersistentVolume",
         "operationId": "patchCoreV1PersistentVolume",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part106,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part114,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2557,7 +2691,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified PersistentVolume",
         "operationId": "deleteCoreV1PersistentVolume",
-        "parameters": part107,
+        "parameters": part115,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2568,8 +2702,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part67,
-          "202": part71,
+          "200": part74,
+          "202": part78,
           "401": {
             "description": "Unauthorized"
           }
@@ -2600,7 +2734,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified PersistentVolume",
         "operationId": "listCoreV1PersistentVolume",
-        "parameters": part113,
+        "parameters": part121,
         "responses": {
           "200": {
             "description": "OK",
@@ -2639,7 +2773,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified PersistentVolume",
         "operationId": "createCoreV1PersistentVolume",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2651,9 +2785,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part67,
-          "201": part69,
-          "202": part71,
+          "200": part74,
+          "201": part76,
+          "202": part78,
           "401": {
             "description": "Unauthorized"
           }
@@ -2671,7 +2805,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified PersistentVolume",
         "operationId": "deletecollectionCoreV1PersistentVolume",
-        "parameters": part114,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2681,7 +2815,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part90,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2691,14 +2825,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/persistentvolumes/{name}/status": {
-      "parameters": part37,
+      "parameters": part43,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified PersistentVolume",
         "operationId": "getstatusCoreV1PersistentVolume",
-        "responses": part83,
+        "responses": part91,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2712,7 +2846,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified PersistentVolume",
         "operationId": "replacestatusCoreV1PersistentVolume",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2723,7 +2857,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part106,
+        "responses": part114,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2737,9 +2871,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified PersistentVolume",
         "operationId": "patchstatusCoreV1PersistentVolume",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part106,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part114,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2749,14 +2883,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}": {
-      "parameters": part91,
+      "parameters": part99,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified PersistentVolumeClaim",
         "operationId": "getCoreV1PersistentVolumeClaim",
-        "responses": part84,
+        "responses": part92,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2770,7 +2904,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified PersistentVolumeClaim",
         "operationId": "updateCoreV1PersistentVolumeClaim",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2781,7 +2915,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part108,
+        "responses": part116,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2795,9 +2929,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified PersistentVolumeClaim",
         "operationId": "patchCoreV1PersistentVolumeClaim",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part108,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part116,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2811,7 +2945,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified PersistentVolumeClaim",
         "operationId": "deleteCoreV1PersistentVolumeClaim",
-        "parameters": part107,
+        "parameters": part115,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2822,8 +2956,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part73,
-          "202": part78,
+          "200": part80,
+          "202": part85,
           "401": {
             "description": "Unauthorized"
           }
@@ -2837,14 +2971,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/persistentvolumeclaims": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified PersistentVolumeClaim",
         "operationId": "listCoreV1PersistentVolumeClaim",
-        "parameters": part113,
+        "parameters": part121,
         "responses": {
           "200": {
             "description": "OK",
@@ -2883,7 +3017,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified PersistentVolumeClaim",
         "operationId": "createCoreV1PersistentVolumeClaim",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2895,9 +3029,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part73,
-          "201": part76,
-          "202": part78,
+          "200": part80,
+          "201": part83,
+          "202": part85,
           "401": {
             "description": "Unauthorized"
           }
@@ -2915,7 +3049,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified PersistentVolumeClaim",
         "operationId": "deletecollectionCoreV1PersistentVolumeClaim",
-        "parameters": part114,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2925,7 +3059,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part90,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2935,14 +3069,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}/status": {
-      "parameters": part91,
+      "parameters": part99,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified PersistentVolumeClaim",
         "operationId": "getstatusCoreV1PersistentVolumeClaim",
-        "responses": part84,
+        "responses": part92,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2956,7 +3090,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified PersistentVolumeClaim",
         "operationId": "replacestatusCoreV1PersistentVolumeClaim",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2967,7 +3101,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part108,
+        "responses": part116,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2981,9 +3115,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified PersistentVolumeClaim",
         "operationId": "patchstatusCoreV1PersistentVolumeClaim",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part108,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part116,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2993,14 +3127,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}": {
-      "parameters": part87,
+      "parameters": part95,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Pod",
         "operationId": "getCoreV1Pod",
-        "responses": part70,
+        "responses": part77,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3014,7 +3148,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Pod",
         "operationId": "updateCoreV1Pod",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3025,7 +3159,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part94,
+        "responses": part102,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3039,9 +3173,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Pod",
         "operationId": "patchCoreV1Pod",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part94,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part102,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3055,7 +3189,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Pod",
         "operationId": "deleteCoreV1Pod",
-        "parameters": part107,
+        "parameters": part115,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3066,8 +3200,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part28,
-          "202": part33,
+          "200": part33,
+          "202": part38,
           "401": {
             "description": "Unauthorized"
           }
@@ -3081,14 +3215,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Pod",
         "operationId": "listCoreV1Pod",
-        "parameters": part113,
+        "parameters": part121,
         "responses": {
           "200": {
             "description": "OK",
@@ -3127,7 +3261,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Pod",
         "operationId": "createCoreV1Pod",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3138,7 +3272,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part111,
+        "responses": part119,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3152,7 +3286,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Pod",
         "operationId": "deletecollectionCoreV1Pod",
-        "parameters": part114,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3162,7 +3296,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part90,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3172,14 +3306,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}/status": {
-      "parameters": part87,
+      "parameters": part95,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Pod",
         "operationId": "getstatusCoreV1Pod",
-        "responses": part70,
+        "responses": part77,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3193,7 +3327,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Pod",
         "operationId": "replacestatusCoreV1Pod",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3204,7 +3338,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part94,
+        "responses": part102,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3218,9 +3352,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Pod",
         "operationId": "patchstatusCoreV1Pod",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part94,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part102,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3230,14 +3364,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}/eviction": {
-      "parameters": part87,
+      "parameters": part95,
       "post": {
         "tags": [
           "coreV1"
         ],
         "description": "post eviction of the specified Pod",
         "operationId": "createEvictionCoreV1Pod",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3248,7 +3382,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part111,
+        "responses": part119,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3257,15 +3391,363 @@ export const openApiV3: Record<string, unknown> = {
         }
       }
     },
+    "/api/v1/namespaces/{namespace}/pods/{name}/binding": {
+      "parameters": part95,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get binding of the specified Pod",
+        "operationId": "getbindingCoreV1Pod",
+        "responses": part77,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put binding of the specified Pod",
+        "operationId": "replacebindingCoreV1Pod",
+        "parameters": part106,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Pod"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part102,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch binding of the specified Pod",
+        "operationId": "patchbindingCoreV1Pod",
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part102,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/pods/{name}/ephemeralcontainers": {
+      "parameters": part95,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get ephemeralcontainers of the specified Pod",
+        "operationId": "getephemeralcontainersCoreV1Pod",
+        "responses": part77,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put ephemeralcontainers of the specified Pod",
+        "operationId": "replaceephemeralcontainersCoreV1Pod",
+        "parameters": part106,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Pod"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part102,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch ephemeralcontainers of the specified Pod",
+        "operationId": "patchephemeralcontainersCoreV1Pod",
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part102,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/pods/{name}/log": {
+      "parameters": part95,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get log of the specified Pod",
+        "operationId": "getlogCoreV1Pod",
+        "responses": part77,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put log of the specified Pod",
+        "operationId": "replacelogCoreV1Pod",
+        "parameters": part106,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Pod"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part102,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch log of the specified Pod",
+        "operationId": "patchlogCoreV1Pod",
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part102,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/pods/{name}/exec": {
+      "parameters": part95,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get exec of the specified Pod",
+        "operationId": "getexecCoreV1Pod",
+        "responses": part77,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put exec of the specified Pod",
+        "operationId": "replaceexecCoreV1Pod",
+        "parameters": part106,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Pod"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part102,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch exec of the specified Pod",
+        "operationId": "patchexecCoreV1Pod",
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part102,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/pods/{name}/attach": {
+      "parameters": part95,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get attach of the specified Pod",
+        "operationId": "getattachCoreV1Pod",
+        "responses": part77,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put attach of the specified Pod",
+        "operationId": "replaceattachCoreV1Pod",
+        "parameters": part106,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Pod"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part102,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch attach of the specified Pod",
+        "operationId": "patchattachCoreV1Pod",
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part102,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/pods/{name}/portforward": {
+      "parameters": part95,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get portforward of the specified Pod",
+        "operationId": "getportforwardCoreV1Pod",
+        "responses": part77,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put portforward of the specified Pod",
+        "operationId": "replaceportforwardCoreV1Pod",
+        "parameters": part106,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Pod"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part102,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch portforward of the specified Pod",
+        "operationId": "patchportforwardCoreV1Pod",
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part102,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      }
+    },
     "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}": {
-      "parameters": part92,
+      "parameters": part100,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified ReplicationController",
         "operationId": "getCoreV1ReplicationController",
-        "responses": part85,
+        "responses": part93,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3279,7 +3761,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ReplicationController",
         "operationId": "updateCoreV1ReplicationController",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3290,7 +3772,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part109,
+        "responses": part117,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3304,9 +3786,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ReplicationController",
         "operationId": "patchCoreV1ReplicationController",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part109,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part117,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3320,7 +3802,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ReplicationController",
         "operationId": "deleteCoreV1ReplicationController",
-        "parameters": part107,
+        "parameters": part115,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3331,8 +3813,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part74,
-          "202": part79,
+          "200": part81,
+          "202": part86,
           "401": {
             "description": "Unauthorized"
           }
@@ -3346,14 +3828,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/replicationcontrollers": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified ReplicationController",
         "operationId": "listCoreV1ReplicationController",
-        "parameters": part113,
+        "parameters": part121,
         "responses": {
           "200": {
             "description": "OK",
@@ -3392,7 +3874,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ReplicationController",
         "operationId": "createCoreV1ReplicationController",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3404,9 +3886,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part74,
-          "201": part77,
-          "202": part79,
+          "200": part81,
+          "201": part84,
+          "202": part86,
           "401": {
             "description": "Unauthorized"
           }
@@ -3424,7 +3906,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ReplicationController",
         "operationId": "deletecollectionCoreV1ReplicationController",
-        "parameters": part114,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3434,7 +3916,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part90,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3444,14 +3926,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/status": {
-      "parameters": part92,
+      "parameters": part100,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified ReplicationController",
         "operationId": "getstatusCoreV1ReplicationController",
-        "responses": part85,
+        "responses": part93,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3465,7 +3947,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified ReplicationController",
         "operationId": "replacestatusCoreV1ReplicationController",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3476,7 +3958,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part109,
+        "responses": part117,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3490,9 +3972,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified ReplicationController",
         "operationId": "patchstatusCoreV1ReplicationController",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part109,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part117,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3502,14 +3984,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/scale": {
-      "parameters": part92,
+      "parameters": part100,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get scale of the specified ReplicationController",
         "operationId": "getscaleCoreV1ReplicationController",
-        "responses": part85,
+        "responses": part93,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3523,7 +4005,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put scale of the specified ReplicationController",
         "operationId": "replacescaleCoreV1ReplicationController",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3534,7 +4016,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part109,
+        "responses": part117,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3548,9 +4030,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch scale of the specified ReplicationController",
         "operationId": "patchscaleCoreV1ReplicationController",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part109,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part117,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3560,14 +4042,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/resourcequotas/{name}": {
-      "parameters": part89,
+      "parameters": part97,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified ResourceQuota",
         "operationId": "getCoreV1ResourceQuota",
-        "responses": part81,
+        "responses": part89,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3581,7 +4063,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ResourceQuota",
         "operationId": "updateCoreV1ResourceQuota",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3592,7 +4074,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part104,
+        "responses": part112,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3606,9 +4088,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ResourceQuota",
         "operationId": "patchCoreV1ResourceQuota",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part104,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part112,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3622,7 +4104,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ResourceQuota",
         "operationId": "deleteCoreV1ResourceQuota",
-        "parameters": part107,
+        "parameters": part115,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3633,8 +4115,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part61,
-          "202": part64,
+          "200": part67,
+          "202": part71,
           "401": {
             "description": "Unauthorized"
           }
@@ -3648,14 +4130,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/resourcequotas": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified ResourceQuota",
         "operationId": "listCoreV1ResourceQuota",
-        "parameters": part113,
+        "parameters": part121,
         "responses": {
           "200": {
             "description": "OK",
@@ -3694,7 +4176,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ResourceQuota",
         "operationId": "createCoreV1ResourceQuota",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3706,9 +4188,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part61,
-          "201": part63,
-          "202": part64,
+          "200": part67,
+          "201": part70,
+          "202": part71,
           "401": {
             "description": "Unauthorized"
           }
@@ -3726,7 +4208,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ResourceQuota",
         "operationId": "deletecollectionCoreV1ResourceQuota",
-        "parameters": part114,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3736,7 +4218,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part90,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3746,14 +4228,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/resourcequotas/{name}/status": {
-      "parameters": part89,
+      "parameters": part97,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified ResourceQuota",
         "operationId": "getstatusCoreV1ResourceQuota",
-        "responses": part81,
+        "responses": part89,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3767,7 +4249,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified ResourceQuota",
         "operationId": "replacestatusCoreV1ResourceQuota",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3778,7 +4260,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part104,
+        "responses": part112,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3792,9 +4274,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified ResourceQuota",
         "operationId": "patchstatusCoreV1ResourceQuota",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part104,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part112,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3815,7 +4297,7 @@ export const openApiV3: Record<string, unknown> = {
             "uniqueItems": true
           }
         },
-        part5,
+        part7,
         {
           "name": "pretty",
           "in": "query",
@@ -3833,7 +4315,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified Secret",
         "operationId": "getCoreV1Secret",
         "responses": {
-          "200": part39,
+          "200": part45,
           "401": {
             "description": "Unauthorized"
           }
@@ -3851,7 +4333,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Secret",
         "operationId": "updateCoreV1Secret",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3862,7 +4344,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part97,
+        "responses": part105,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3876,9 +4358,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Secret",
         "operationId": "patchCoreV1Secret",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part97,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part105,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3892,7 +4374,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Secret",
         "operationId": "deleteCoreV1Secret",
-        "parameters": part107,
+        "parameters": part115,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3903,8 +4385,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part39,
-          "202": part44,
+          "200": part45,
+          "202": part50,
           "401": {
             "description": "Unauthorized"
           }
@@ -3918,14 +4400,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/secrets": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Secret",
         "operationId": "listCoreV1Secret",
-        "parameters": part113,
+        "parameters": part121,
         "responses": {
           "200": {
             "description": "OK",
@@ -3964,7 +4446,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Secret",
         "operationId": "createCoreV1Secret",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3976,9 +4458,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part39,
-          "201": part43,
-          "202": part44,
+          "200": part45,
+          "201": part49,
+          "202": part50,
           "401": {
             "description": "Unauthorized"
           }
@@ -3996,7 +4478,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Secret",
         "operationId": "deletecollectionCoreV1Secret",
-        "parameters": part114,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4006,7 +4488,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part90,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4016,14 +4498,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/services/{name}": {
-      "parameters": part88,
+      "parameters": part96,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Service",
         "operationId": "getCoreV1Service",
-        "responses": part75,
+        "responses": part82,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4037,7 +4519,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Service",
         "operationId": "updateCoreV1Service",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4048,7 +4530,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part99,
+        "responses": part107,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4062,9 +4544,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Service",
         "operationId": "patchCoreV1Service",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part99,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part107,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4078,7 +4560,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Service",
         "operationId": "deleteCoreV1Service",
-        "parameters": part107,
+        "parameters": part115,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4089,8 +4571,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part42,
-          "202": part46,
+          "200": part48,
+          "202": part52,
           "401": {
             "description": "Unauthorized"
           }
@@ -4104,14 +4586,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/services": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Service",
         "operationId": "listCoreV1Service",
-        "parameters": part113,
+        "parameters": part121,
         "responses": {
           "200": {
             "description": "OK",
@@ -4150,7 +4632,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Service",
         "operationId": "createCoreV1Service",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4162,9 +4644,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part42,
-          "201": part45,
-          "202": part46,
+          "200": part48,
+          "201": part51,
+          "202": part52,
           "401": {
             "description": "Unauthorized"
           }
@@ -4182,7 +4664,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Service",
         "operationId": "deletecollectionCoreV1Service",
-        "parameters": part114,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4192,7 +4674,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part90,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4202,14 +4684,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/services/{name}/status": {
-      "parameters": part88,
+      "parameters": part96,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Service",
         "operationId": "getstatusCoreV1Service",
-        "responses": part75,
+        "responses": part82,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4223,7 +4705,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Service",
         "operationId": "replacestatusCoreV1Service",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4234,7 +4716,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part99,
+        "responses": part107,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4248,9 +4730,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Service",
         "operationId": "patchstatusCoreV1Service",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part99,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part107,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4260,7 +4742,7 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/serviceaccounts/{name}": {
-      "parameters": part90,
+      "parameters": part98,
       "get": {
         "tags": [
           "coreV1"
@@ -4268,7 +4750,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified ServiceAccount",
         "operationId": "getCoreV1ServiceAccount",
         "responses": {
-          "200": part62,
+          "200": part68,
           "401": {
             "description": "Unauthorized"
           }
@@ -4286,7 +4768,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ServiceAccount",
         "operationId": "updateCoreV1ServiceAccount",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4297,7 +4779,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part105,
+        "responses": part113,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4311,9 +4793,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ServiceAccount",
         "operationId": "patchCoreV1ServiceAccount",
-        "parameters": part110,
-        "requestBody": part86,
-        "responses": part105,
+        "parameters": part118,
+        "requestBody": part94,
+        "responses": part113,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4327,7 +4809,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ServiceAccount",
         "operationId": "deleteCoreV1ServiceAccount",
-        "parameters": part107,
+        "parameters": part115,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4338,8 +4820,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part62,
-          "202": part66,
+          "200": part68,
+          "202": part73,
           "401": {
             "description": "Unauthorized"
           }
@@ -4353,14 +4835,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/serviceaccounts": {
-      "parameters": part68,
+      "parameters": part75,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified ServiceAccount",
         "operationId": "listCoreV1ServiceAccount",
-        "parameters": part113,
+        "parameters": part121,
         "responses": {
           "200": {
             "description": "OK",
@@ -4399,7 +4881,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ServiceAccount",
         "operationId": "createCoreV1ServiceAccount",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4410,7 +4892,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part112,
+        "responses": part120,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4424,7 +4906,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ServiceAccount",
         "operationId": "deletecollectionCoreV1ServiceAccount",
-        "parameters": part114,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4434,7 +4916,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part82,
+        "responses": part90,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4444,14 +4926,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token": {
-      "parameters": part90,
+      "parameters": part98,
       "post": {
         "tags": [
           "coreV1"
         ],
         "description": "post token of the specified ServiceAccount",
         "operationId": "createTokenCoreV1ServiceAccount",
-        "parameters": part98,
+        "parameters": part106,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4462,7 +4944,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part112,
+        "responses": part120,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4503,6 +4985,52 @@ export const openApiV3: Record<string, unknown> = {
             ]
           }
         }
+      },
+      "core.v1.Binding": {
+        "description": "Binding ties a pod to a node, as a scheduler does: created through `pods/<name>/binding` or the namespace's `bindings`, never stored; the pod gets `spec.nodeName`. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "Binding"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Names the pod; its annotations are added to the pod's.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "target": {
+            "description": "The node to bind to (kind Node or empty, and a name).",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ObjectReference"
+              }
+            ]
+          }
+        },
+        "required": [
+          "target"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "Binding"
+          }
+        ]
       },
       "core.v1.CSIPersistentVolumeSource": {
         "description": "Represents storage that is managed by an external CSI volume driver (Beta feature)",
@@ -4732,7 +5260,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the referent.",
             "type": "string"
           },
-          "items": part11,
+          "items": part14,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -4761,14 +5289,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Container image name; may be left to higher-level config management in templates.",
             "type": "string"
           },
-          "command": {
-            "description": "Entrypoint array, not run in a shell; the image's ENTRYPOINT is used when absent.",
-            "type": "array",
-            "items": {
-              "type": "string"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
+          "command": part10,
           "args": {
             "description": "Arguments to the entrypoint; the image's CMD is used when absent.",
             "type": "array",
@@ -4781,41 +5302,9 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Working directory of the container.",
             "type": "string"
           },
-          "ports": {
-            "description": "Ports exposed by the container, unique by port number and protocol.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.ContainerPort"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "containerPort",
-              "protocol"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "containerPort"
-          },
-          "envFrom": {
-            "description": "Sources of environment variables; a later source wins on duplicate keys, and env wins over all.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.EnvFromSource"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
-          "env": {
-            "description": "Environment variables of the container.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.EnvVar"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "name"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "name"
-          },
+          "ports": part88,
+          "envFrom": part19,
+          "env": part39,
           "resources": {
             "description": "Compute resources required by the container.",
             "allOf": [
@@ -4824,19 +5313,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "volumeMounts": {
-            "description": "Pod volumes mounted into the container's filesystem.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.VolumeMount"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "mountPath"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "mountPath"
-          },
+          "volumeMounts": part69,
           "livenessProbe": {
             "description": "Periodic probe of container liveness; the container is restarted when it fails.",
             "allOf": [
@@ -4845,14 +5322,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "readinessProbe": {
-            "description": "Periodic probe of container readiness; the pod is removed from service endpoints when it fails.",
-            "allOf": [
-              {
-                "$ref": "#/components/schemas/core.v1.Probe"
-              }
-            ]
-          },
+          "readinessProbe": part5,
           "startupProbe": {
             "description": "Probe that must succeed before the other probes start.",
             "allOf": [
@@ -4861,15 +5331,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "imagePullPolicy": {
-            "description": "When the image is pulled; defaults to Always for the `:latest` tag and IfNotPresent otherwise.",
-            "type": "string",
-            "enum": [
-              "Always",
-              "Never",
-              "IfNotPresent"
-            ]
-          }
+          "imagePullPolicy": part6
         },
         "required": [
           "name"
@@ -5418,6 +5880,72 @@ export const openApiV3: Record<string, unknown> = {
             "rule": "(has(self.fieldRef) ? 1 : 0) + (has(self.resourceFieldRef) ? 1 : 0) + (has(self.configMapKeyRef) ? 1 : 0) + (has(self.secretKeyRef) ? 1 : 0) == 1",
             "message": "exactly one of fieldRef, resourceFieldRef, configMapKeyRef and secretKeyRef must be set"
           }
+        ]
+      },
+      "core.v1.EphemeralContainer": {
+        "description": "A container added to an existing pod for user-initiated activities such as debugging: the fields of a container, and the container whose namespaces it targets. Upstream Protobuf nests the common container fields as field 1.",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the container, a DNS label unique within the pod.",
+            "type": "string",
+            "maxLength": 63,
+            "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
+          },
+          "image": {
+            "description": "Container image name; may be left to higher-level config management in templates.",
+            "type": "string"
+          },
+          "command": part10,
+          "args": {
+            "description": "Arguments to the entrypoint; the image's CMD is used when absent.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "workingDir": {
+            "description": "Working directory of the container.",
+            "type": "string"
+          },
+          "ports": part88,
+          "envFrom": part19,
+          "env": part39,
+          "resources": {
+            "description": "Compute resources required by the container.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ResourceRequirements"
+              }
+            ]
+          },
+          "volumeMounts": part69,
+          "livenessProbe": {
+            "description": "Periodic probe of container liveness; the container is restarted when it fails.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Probe"
+              }
+            ]
+          },
+          "readinessProbe": part5,
+          "startupProbe": {
+            "description": "Probe that must succeed before the other probes start.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Probe"
+              }
+            ]
+          },
+          "imagePullPolicy": part6,
+          "targetContainerName": {
+            "description": "The name of the container in the pod whose process namespace this container shares.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
         ]
       },
       "core.v1.Event": {
@@ -7159,7 +7687,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "The source of a persistent volume; exactly one member is set. Limited to the common sources (hostPath, nfs, local, csi); upstream numbers are kept.",
         "type": "object",
         "properties": {
-          "hostPath": part7,
+          "hostPath": part9,
           "nfs": {
             "description": "nfs represents an NFS mount on the host. Provisioned by an admin.",
             "allOf": [
@@ -7176,14 +7704,14 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "csi": part8
+          "csi": part11
         }
       },
       "core.v1.PersistentVolumeSpec": {
         "description": "PersistentVolumeSpec is the specification of a persistent volume.",
         "type": "object",
         "properties": {
-          "hostPath": part7,
+          "hostPath": part9,
           "nfs": {
             "description": "nfs represents an NFS mount on the host. Provisioned by an admin.",
             "allOf": [
@@ -7200,7 +7728,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "csi": part8,
+          "csi": part11,
           "capacity": {
             "description": "capacity is the description of the persistent volume's resources and capacity.",
             "type": "object",
@@ -7381,7 +7909,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAffinity": {
         "description": "Inter-pod affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part93
+        "properties": part101
       },
       "core.v1.PodAffinityTerm": {
         "description": "A set of pods, by label selector and namespaces, co-located per a topology key. Shape follows the real system (not shown in the spec).",
@@ -7424,7 +7952,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAntiAffinity": {
         "description": "Inter-pod anti-affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part93
+        "properties": part101
       },
       "core.v1.PodCondition": {
         "description": "One condition of a pod. Shape follows the real system (not shown in the spec).",
@@ -7541,6 +8069,19 @@ export const openApiV3: Record<string, unknown> = {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/core.v1.Container"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "name"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "name"
+          },
+          "ephemeralContainers": {
+            "description": "Containers added to a running pod for debugging (`kubectl debug`), only through the pod's ephemeralcontainers subresource.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.EphemeralContainer"
             },
             "x-kubernetes-list-type": "map",
             "x-kubernetes-list-map-keys": [
@@ -8637,7 +9178,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the secret in the pod's namespace.",
             "type": "string"
           },
-          "items": part11,
+          "items": part14,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -9282,7 +9823,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "TypedLocalObjectReference contains enough information to let you locate the typed referenced object inside the same namespace.",
         "type": "object",
         "properties": {
-          "apiGroup": part6,
+          "apiGroup": part8,
           "kind": {
             "description": "Kind is the type of resource being referenced",
             "type": "string"
@@ -9300,7 +9841,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.TypedObjectReference": {
         "type": "object",
         "properties": {
-          "apiGroup": part6,
+          "apiGroup": part8,
           "kind": {
             "description": "Kind is the type of resource being referenced",
             "type": "string"

@@ -3,6 +3,8 @@ import { reviewAccess, reviewOwnAccess, reviewOwnRules } from './access-review.j
 import { customResourceDefinitions } from '../custom-resources/index.js';
 import { approveCertificateRequest, certificateRequestor } from './approval.js';
 import { evict } from './eviction.js';
+import { bindPod, bindPodSubresource } from './pod-binding.js';
+import { podLog, podPortForward, podStream } from './pod-connect.js';
 import { finalizeNamespace, namespaceLifecycle } from './namespaces.js';
 import { rbacEscalation } from './rbac-escalation.js';
 import { clusterRoleAggregation } from './role-aggregation.js';
@@ -37,9 +39,14 @@ export const builtinHandlers: HandlerCatalog = {
     'self-rules-review': reviewOwnRules,
     'token-review': reviewToken,
     'self-subject-review': reviewSelf,
+    'pod-binding': bindPod,
   },
   subresources: {
     eviction: evict,
+    'pod-binding': bindPodSubresource,
+    'pod-log': podLog,
+    'pod-stream': podStream,
+    'pod-port-forward': podPortForward,
     finalize: finalizeNamespace,
     scale,
     'csr-approval': approveCertificateRequest,
