@@ -24,7 +24,7 @@ export const CONFORMANCE_USAGE = `usage: svckit conformance [options]
   --skip <glob>             leave matching ids out (repeatable)
                             (a --focus or --skip pattern that matches no scenario id is an error)
   --tags <t,!t>             keep scenarios with a tag, or leave them out with !tag
-                            (tags: slow, serial, needs-history-expiry, destructive, security)
+                            (tags: slow, serial, needs-history-expiry, destructive, security, clients)
   --known-failing <file>    id globs expected to fail; one that passes fails the run (stale list)
   --report json:<file>      also write a JSON report; junit:<file> for JUnit XML (repeatable)
   --parallel <n>            scenarios run at once (serial-tagged ones run alone); default 4

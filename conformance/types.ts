@@ -4,7 +4,7 @@
  */
 
 /** Tags select how a scenario is scheduled or whether a run includes it. */
-export const TAGS = ['slow', 'serial', 'needs-history-expiry', 'destructive', 'security'] as const;
+export const TAGS = ['slow', 'serial', 'needs-history-expiry', 'destructive', 'security', 'clients'] as const;
 export type Tag = (typeof TAGS)[number];
 
 /**

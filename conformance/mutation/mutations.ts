@@ -19,6 +19,7 @@ import {
   withoutHeader,
 } from './edits.js';
 import type { Mutation, ProxiedResponse, ResponseContext } from './types.js';
+import { CLIENTS_MUTATIONS } from './clients.js';
 import { SECURITY_MUTATIONS } from './security.js';
 import { WRITE_PATH_MUTATIONS } from './write-paths.js';
 
@@ -698,4 +699,5 @@ export const MUTATIONS: readonly Mutation[] = [
   ...WRITE_PATH_MUTATIONS,
   ...authorization,
   ...SECURITY_MUTATIONS,
+  ...CLIENTS_MUTATIONS,
 ];
