@@ -4,6 +4,7 @@
 // Source: schemas/apps/v1.yaml
 // Source: schemas/authentication.svc.io/v1.yaml
 // Source: schemas/authorization.svc.io/v1.yaml
+// Source: schemas/autoscaling/v1.yaml
 // Source: schemas/autoscaling/v2.yaml
 // Source: schemas/autoscaling/v2beta2.yaml
 // Source: schemas/batch/v1.yaml
@@ -32,6 +33,7 @@ import { type ApiextensionsV1Client, apiextensionsV1Client } from './apiextensio
 import { type AppsV1Client, appsV1Client } from './apps/v1/client.js';
 import { type AuthenticationV1Client, authenticationV1Client } from './authentication.svc.io/v1/client.js';
 import { type AuthorizationV1Client, authorizationV1Client } from './authorization.svc.io/v1/client.js';
+import { type AutoscalingV1Client, autoscalingV1Client } from './autoscaling/v1/client.js';
 import { type AutoscalingV2Client, autoscalingV2Client } from './autoscaling/v2/client.js';
 import { type AutoscalingV2beta2Client, autoscalingV2beta2Client } from './autoscaling/v2beta2/client.js';
 import { type BatchV1Client, batchV1Client } from './batch/v1/client.js';
@@ -78,6 +80,7 @@ export interface Client {
   };
   /** autoscaling (`/apis/autoscaling`). */
   readonly autoscaling: {
+    readonly v1: AutoscalingV1Client;
     readonly v2: AutoscalingV2Client;
     /** @deprecated since 1.23; not served from 1.26; use autoscaling/v2. */
     readonly v2beta2: AutoscalingV2beta2Client;
@@ -159,7 +162,7 @@ export function createClient(config: ClientConfig | Transport): Client {
     apps: { v1: appsV1Client(transport) },
     authentication: { v1: authenticationV1Client(transport) },
     authorization: { v1: authorizationV1Client(transport) },
-    autoscaling: { v2: autoscalingV2Client(transport), v2beta2: autoscalingV2beta2Client(transport) },
+    autoscaling: { v1: autoscalingV1Client(transport), v2: autoscalingV2Client(transport), v2beta2: autoscalingV2beta2Client(transport) },
     batch: { v1: batchV1Client(transport), v1beta1: batchV1beta1Client(transport) },
     certificates: { v1: certificatesV1Client(transport) },
     coordination: { v1: coordinationV1Client(transport) },

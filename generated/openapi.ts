@@ -4,6 +4,7 @@
 // Source: schemas/apps/v1.yaml
 // Source: schemas/authentication.svc.io/v1.yaml
 // Source: schemas/authorization.svc.io/v1.yaml
+// Source: schemas/autoscaling/v1.yaml
 // Source: schemas/autoscaling/v2.yaml
 // Source: schemas/autoscaling/v2beta2.yaml
 // Source: schemas/batch/v1.yaml
@@ -33,6 +34,7 @@ export const openApiDocuments: Record<string, () => Promise<Record<string, unkno
   'apis/apps/v1': async () => (await import('./apps/v1/openapi.js')).openApiV3,
   'apis/authentication.svc.io/v1': async () => (await import('./authentication.svc.io/v1/openapi.js')).openApiV3,
   'apis/authorization.svc.io/v1': async () => (await import('./authorization.svc.io/v1/openapi.js')).openApiV3,
+  'apis/autoscaling/v1': async () => (await import('./autoscaling/v1/openapi.js')).openApiV3,
   'apis/autoscaling/v2': async () => (await import('./autoscaling/v2/openapi.js')).openApiV3,
   'apis/autoscaling/v2beta2': async () => (await import('./autoscaling/v2beta2/openapi.js')).openApiV3,
   'apis/batch/v1': async () => (await import('./batch/v1/openapi.js')).openApiV3,

@@ -22,6 +22,7 @@ import type { Mutation, ProxiedResponse, ResponseContext } from './types.js';
 import { CLIENT_MUTATIONS } from './clients.js';
 import { RESPONSE_SHAPE_MUTATIONS } from './response-shapes.js';
 import { SERVER_FILLED_MUTATIONS } from './server-filled.js';
+import { API_MUTATIONS } from './served-apis.js';
 import { SECURITY_MUTATIONS } from './security.js';
 import { WRITE_PATH_MUTATIONS } from './write-paths.js';
 
@@ -704,4 +705,5 @@ export const MUTATIONS: readonly Mutation[] = [
   ...CLIENT_MUTATIONS,
   ...RESPONSE_SHAPE_MUTATIONS,
   ...SERVER_FILLED_MUTATIONS,
+  ...API_MUTATIONS,
 ];

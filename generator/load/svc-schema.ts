@@ -230,8 +230,13 @@ function readConversion(value: unknown, ctx: NodeContext, path: string): Resourc
     const p = joinPath(path, i);
     const rec = asSchema(item, ctx, p);
     checkKeys(rec, [CONVERSION_KEYS], ctx, p);
+    const converter = optString(rec, 'converter', ctx, p);
+    if (converter) {
+      if (Object.keys(rec).length > 1) throw new LoadError(ctx.file, p, 'a converter rule names the converter only');
+      return { converter };
+    }
     const from = optString(rec, 'path', ctx, p);
-    if (!from) throw new LoadError(ctx.file, p, 'a conversion rule needs path');
+    if (!from) throw new LoadError(ctx.file, p, 'a conversion rule needs path (or is a converter)');
     const annotation = optString(rec, 'preserveZeroAnnotation', ctx, p);
     if (annotation) return { path: from, preserveZeroAnnotation: annotation };
     if (rec.readOnly === true) return { path: from, readOnly: true };
@@ -246,7 +251,7 @@ function readConversion(value: unknown, ctx: NodeContext, path: string): Resourc
   });
 }
 
-const CONVERSION_KEYS = new Set(['path', 'storagePath', 'keys', 'mirror', 'preserveZeroAnnotation', 'readOnly']);
+const CONVERSION_KEYS = new Set(['path', 'storagePath', 'keys', 'mirror', 'preserveZeroAnnotation', 'readOnly', 'converter']);
 
 function stringList(rec: Record<string, unknown>, key: string, ctx: NodeContext, path: string): string[] | undefined {
   const v = rec[key];

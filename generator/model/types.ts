@@ -175,7 +175,8 @@ export type FieldRename =
       mirror?: boolean;
     }
   | { path: string; preserveZeroAnnotation: string }
-  | { path: string; readOnly: true };
+  | { path: string; readOnly: true }
+  | { converter: string };
 
 export type Scope = 'Cluster' | 'Namespaced';
 

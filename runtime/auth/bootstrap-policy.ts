@@ -61,6 +61,7 @@ export function bootstrapPolicy(groupSuffix = SPEC_GROUP_SUFFIX): readonly Manif
       { nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/openapi', '/openapi/*', ...PUBLIC_PATHS], verbs: ['get'] },
     ]),
     clusterRole(rbac, 'system:basic-user', [
+      { apiGroups: [groupWithSuffix('authentication.svc.io', groupSuffix)], resources: ['selfsubjectreviews'], verbs: ['create'] },
       {
         apiGroups: [groupWithSuffix(AUTHORIZATION_GROUP, groupSuffix)],
         resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],

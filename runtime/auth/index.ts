@@ -47,6 +47,7 @@ export {
   serviceAccountUsername,
   UNAUTHENTICATED_GROUP,
   type UserInfo,
+  userInfoObject,
   withAuthenticatedGroup,
 } from './user.js';
 export { CLIENT_AUTH_OID, ClientCertificateAuthenticator } from './x509.js';

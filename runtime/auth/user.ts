@@ -37,3 +37,16 @@ export function withAuthenticatedGroup(user: UserInfo): UserInfo {
 export function serviceAccountUsername(namespace: string, name: string): string {
   return `${SERVICE_ACCOUNT_PREFIX}${namespace}:${name}`;
 }
+
+/**
+ * A user as authentication/v1 UserInfo on the wire (token and self-subject reviews, admission
+ * reviews): uid, groups and extra omitted when empty, as Go's omitempty drops them.
+ */
+export function userInfoObject(user: UserInfo): Record<string, unknown> {
+  return {
+    username: user.username,
+    ...(user.uid ? { uid: user.uid } : {}),
+    ...(user.groups.length > 0 ? { groups: [...user.groups] } : {}),
+    ...(user.extra && Object.keys(user.extra).length > 0 ? { extra: user.extra } : {}),
+  };
+}

@@ -75,11 +75,15 @@ export interface ResourceDescriptor {
  *   when written back and is dropped on the way in.
  * - `{path, readOnly: true}`: writes through this version cannot set the field: dropped on create,
  *   the stored value kept on update.
+ * - `{converter}`: a conversion written as code, too irregular for the rules above (a field of one
+ *   version kept in annotations of the other, as autoscaling/v1 HorizontalPodAutoscaler's), named
+ *   in the server's catalogue of converters.
  */
 export type ConversionRule =
   | { path: string; storagePath: string; keys?: readonly string[]; mirror?: boolean }
   | { path: string; preserveZeroAnnotation: string }
-  | { path: string; readOnly: true };
+  | { path: string; readOnly: true }
+  | { converter: string };
 
 /** The name rules upstream applies to `metadata.name` (`path-segment`: anything usable as one path segment). */
 export type NameValidation = 'dns1123-subdomain' | 'dns1123-label' | 'path-segment';

@@ -216,6 +216,8 @@ export type SubresourceMethod = 'GET' | 'POST' | 'PUT' | 'PATCH';
 export interface SubresourceHandler {
   /** The methods the subresource takes (405 for any other). */
   methods: readonly SubresourceMethod[];
+  /** The handler reads no body (a connection such as a pod's exec): a POST is not decoded. */
+  bodyless?: boolean;
   /** `body` is the decoded object of a POST or PUT; GET has none and PATCH reads its own patch. */
   handle(ctx: RequestContext, t: Target, body: Body | undefined): Promise<Reply>;
 }

@@ -1,5 +1,6 @@
 import { type FieldError, type JsonApiObject, fieldForbidden } from '../api/index.js';
 import type { ConversionRule, KindRegistration } from '../schema/index.js';
+import { CONVERTERS } from './converters/index.js';
 
 /**
  * Converts objects whose version differs to `to`, all in one call: a CustomResourceDefinition's
@@ -21,7 +22,14 @@ export class ResourceConverter {
     versions: readonly KindRegistration[],
     private readonly external?: ExternalConversion,
   ) {
-    for (const k of versions) this.#rules.set(k.apiVersion, k.resource?.conversion ?? []);
+    for (const k of versions) {
+      const rules = k.resource?.conversion ?? [];
+      for (const rule of rules) {
+        if ('converter' in rule && !CONVERTERS[rule.converter])
+          throw new Error(`${k.apiVersion} ${k.kind} names the converter "${rule.converter}", which the server does not have`);
+      }
+      this.#rules.set(k.apiVersion, rules);
+    }
   }
 
   /** Converts one object to `to` (see {@link convertAll}). */
@@ -92,6 +100,7 @@ export function roundTripAnnotationErrors(converter: ResourceConverter, apiVersi
 }
 
 function towardsHub(obj: JsonApiObject, rule: ConversionRule): void {
+  if ('converter' in rule) return CONVERTERS[rule.converter]!.toHub(obj);
   if ('readOnly' in rule) return;
   if ('preserveZeroAnnotation' in rule) {
     const a = annotations(obj);
@@ -116,6 +125,7 @@ function towardsHub(obj: JsonApiObject, rule: ConversionRule): void {
 }
 
 function awayFromHub(obj: JsonApiObject, rule: ConversionRule): void {
+  if ('converter' in rule) return CONVERTERS[rule.converter]!.fromHub(obj);
   if ('readOnly' in rule) return;
   if ('preserveZeroAnnotation' in rule) {
     if ([...holders(obj, rule.path)].some((h) => h.holder[h.leaf] === 0)) {

@@ -6,6 +6,11 @@ const SUBRESOURCE_VERBS: Record<string, { kind?: string; group?: string; version
   scale: { kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] },
   eviction: { kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
   finalize: { verbs: ['update'] },
+  binding: { kind: 'Binding', verbs: ['create'] },
+  ephemeralcontainers: { verbs: ['get', 'patch', 'update'] },
+  exec: { kind: 'PodExecOptions', verbs: ['create', 'get'] },
+  attach: { kind: 'PodAttachOptions', verbs: ['create', 'get'] },
+  portforward: { kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
 };
 
 /** `/api`: the core group's versions. */

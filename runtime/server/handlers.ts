@@ -114,7 +114,7 @@ export async function dispatchResource(ctx: RequestContext, t: Target, res: Serv
     if (declared) {
       const takes = declared.methods as readonly string[];
       if (!takes.includes(method)) throw methodNotAllowed(method, `${t.subresource} takes ${takes.join(', ')}`);
-      const body = method === 'POST' || method === 'PUT' ? await objectBody(ctx, t) : undefined;
+      const body = (method === 'POST' || method === 'PUT') && !declared.bodyless ? await objectBody(ctx, t) : undefined;
       return declared.handle(ctx, t, body);
     }
   }

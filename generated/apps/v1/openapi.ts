@@ -20,6 +20,14 @@ const part2 = {
   }
 };
 const part3 = {
+  "description": "Actions that the management system should take in response to container lifecycle events.",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.Lifecycle"
+    }
+  ]
+};
+const part4 = {
   "name": "fieldSelector",
   "in": "query",
   "description": "A selector to restrict the list of returned objects by their fields.",
@@ -28,7 +36,7 @@ const part3 = {
     "uniqueItems": true
   }
 };
-const part4 = {
+const part5 = {
   "name": "labelSelector",
   "in": "query",
   "description": "A selector to restrict the list of returned objects by their labels.",
@@ -37,7 +45,24 @@ const part4 = {
     "uniqueItems": true
   }
 };
-const part5 = {
+const part6 = {
+  "description": "Periodic probe of container readiness; the pod is removed from service endpoints when it fails.",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.Probe"
+    }
+  ]
+};
+const part7 = {
+  "description": "When the image is pulled; defaults to Always for the `:latest` tag and IfNotPresent otherwise.",
+  "type": "string",
+  "enum": [
+    "Always",
+    "Never",
+    "IfNotPresent"
+  ]
+};
+const part8 = {
   "name": "namespace",
   "in": "path",
   "description": "object name and auth scope, such as for teams and projects",
@@ -47,11 +72,11 @@ const part5 = {
     "uniqueItems": true
   }
 };
-const part6 = {
+const part9 = {
   "description": "APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group.",
   "type": "string"
 };
-const part7 = {
+const part10 = {
   "description": "A set of pod label keys to select which pods will be taken into consideration.",
   "type": "array",
   "items": {
@@ -59,7 +84,20 @@ const part7 = {
   },
   "x-kubernetes-list-type": "atomic"
 };
-const part8 = {
+const part11 = {
+  "description": "Path at which the file the container's termination message is written to is mounted into its filesystem.",
+  "type": "string",
+  "default": "/dev/termination-log"
+};
+const part12 = {
+  "description": "Entrypoint array, not run in a shell; the image's ENTRYPOINT is used when absent.",
+  "type": "array",
+  "items": {
+    "type": "string"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part13 = {
   "name": "continue",
   "in": "query",
   "description": "The continue option should be set when retrieving more results from the server.",
@@ -68,7 +106,7 @@ const part8 = {
     "uniqueItems": true
   }
 };
-const part9 = {
+const part14 = {
   "name": "dryRun",
   "in": "query",
   "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
@@ -77,7 +115,7 @@ const part9 = {
     "uniqueItems": true
   }
 };
-const part10 = {
+const part15 = {
   "description": "Keys to project and their paths; all keys when absent.",
   "type": "array",
   "items": {
@@ -85,7 +123,15 @@ const part10 = {
   },
   "x-kubernetes-list-type": "atomic"
 };
-const part11 = {
+const part16 = {
+  "description": "Resources resize policy for the container.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.ContainerResizePolicy"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part17 = {
   "name": "resourceVersionMatch",
   "in": "query",
   "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
@@ -94,7 +140,16 @@ const part11 = {
     "uniqueItems": true
   }
 };
-const part12 = {
+const part18 = {
+  "description": "Compute resources required by the container (a struct upstream, so always written).",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.ResourceRequirements"
+    }
+  ],
+  "default": {}
+};
+const part19 = {
   "name": "fieldManager",
   "in": "query",
   "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
@@ -103,7 +158,7 @@ const part12 = {
     "uniqueItems": true
   }
 };
-const part13 = {
+const part20 = {
   "name": "resourceVersion",
   "in": "query",
   "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
@@ -112,7 +167,7 @@ const part13 = {
     "uniqueItems": true
   }
 };
-const part14 = {
+const part21 = {
   "name": "propagationPolicy",
   "in": "query",
   "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
@@ -121,12 +176,20 @@ const part14 = {
     "uniqueItems": true
   }
 };
-const part15 = {
+const part22 = {
+  "description": "Sources of environment variables; a later source wins on duplicate keys, and env wins over all.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.EnvFromSource"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part23 = {
   "rule": "(has(self.selector.matchLabels) && size(self.selector.matchLabels) > 0) || (has(self.selector.matchExpressions) && size(self.selector.matchExpressions) > 0)",
   "message": "empty selector is invalid",
   "fieldPath": ".selector"
 };
-const part16 = {
+const part24 = {
   "name": "fieldValidation",
   "in": "query",
   "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
@@ -135,7 +198,7 @@ const part16 = {
     "uniqueItems": true
   }
 };
-const part17 = {
+const part25 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/apps.v1.DaemonSet"
@@ -152,7 +215,7 @@ const part17 = {
     }
   }
 };
-const part18 = {
+const part26 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/apps.v1.Deployment"
@@ -169,7 +232,7 @@ const part18 = {
     }
   }
 };
-const part19 = {
+const part27 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/apps.v1.ReplicaSet"
@@ -186,7 +249,7 @@ const part19 = {
     }
   }
 };
-const part20 = {
+const part28 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/apps.v1.StatefulSet"
@@ -203,7 +266,20 @@ const part20 = {
     }
   }
 };
-const part21 = {
+const part29 = {
+  "description": "Environment variables of the container.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.EnvVar"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "name"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "name"
+};
+const part30 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/apps.v1.ControllerRevision"
@@ -220,62 +296,88 @@ const part21 = {
     }
   }
 };
-const part22 = {
+const part31 = {
   "description": "Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)",
   "type": "integer",
   "format": "int32",
   "minimum": 0
 };
-const part23 = {
-  "description": "OK",
-  "content": part17
-};
-const part24 = {
-  "description": "OK",
-  "content": part18
-};
-const part25 = {
-  "description": "OK",
-  "content": part19
-};
-const part26 = {
-  "description": "Created",
-  "content": part17
-};
-const part27 = {
-  "description": "Accepted",
-  "content": part17
-};
-const part28 = {
-  "description": "OK",
-  "content": part20
-};
-const part29 = {
-  "description": "Created",
-  "content": part18
-};
-const part30 = {
-  "description": "Created",
-  "content": part19
-};
-const part31 = {
-  "description": "Accepted",
-  "content": part18
-};
 const part32 = {
-  "description": "Accepted",
-  "content": part19
+  "description": "OK",
+  "content": part25
 };
 const part33 = {
-  "description": "Created",
-  "content": part20
+  "description": "OK",
+  "content": part26
 };
 const part34 = {
-  "description": "Accepted",
-  "content": part20
+  "description": "OK",
+  "content": part27
 };
-const part35 = [
-  part5,
+const part35 = {
+  "description": "Created",
+  "content": part25
+};
+const part36 = {
+  "description": "Accepted",
+  "content": part25
+};
+const part37 = {
+  "description": "OK",
+  "content": part28
+};
+const part38 = {
+  "description": "Created",
+  "content": part26
+};
+const part39 = {
+  "description": "Created",
+  "content": part27
+};
+const part40 = {
+  "description": "Accepted",
+  "content": part26
+};
+const part41 = {
+  "description": "Accepted",
+  "content": part27
+};
+const part42 = {
+  "description": "Created",
+  "content": part28
+};
+const part43 = {
+  "description": "Accepted",
+  "content": part28
+};
+const part44 = {
+  "description": "Pod volumes mounted into the container's filesystem.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.VolumeMount"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "mountPath"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "mountPath"
+};
+const part45 = {
+  "description": "The list of block devices to be used by the container.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.VolumeDevice"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "devicePath"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "devicePath"
+};
+const part46 = [
+  part8,
   {
     "name": "pretty",
     "in": "query",
@@ -286,43 +388,57 @@ const part35 = [
     }
   }
 ];
-const part36 = {
+const part47 = {
   "description": "OK",
-  "content": part21
+  "content": part30
 };
-const part37 = {
+const part48 = {
   "description": "Created",
-  "content": part21
+  "content": part30
 };
-const part38 = {
+const part49 = {
   "description": "Accepted",
-  "content": part21
+  "content": part30
 };
-const part39 = {
-  "200": part23,
+const part50 = {
+  "200": part32,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part40 = {
-  "200": part24,
+const part51 = {
+  "200": part33,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part41 = {
-  "200": part25,
+const part52 = {
+  "200": part34,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part42 = {
-  "200": part28,
+const part53 = {
+  "200": part37,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part43 = {
+const part54 = {
+  "description": "Ports exposed by the container, unique by port number and protocol.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.ContainerPort"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "containerPort",
+    "protocol"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "containerPort"
+};
+const part55 = {
   "200": {
     "description": "OK",
     "content": {
@@ -347,12 +463,12 @@ const part43 = {
     "description": "Unauthorized"
   }
 };
-const part44 = {
+const part56 = {
   "rule": "!has(self.selector.matchLabels) || self.selector.matchLabels.all(k, has(self.template.metadata) && has(self.template.metadata.labels) && k in self.template.metadata.labels && self.template.metadata.labels[k] == self.selector.matchLabels[k])",
   "message": "`selector` does not match template `labels`",
   "fieldPath": ".template.metadata.labels"
 };
-const part45 = {
+const part57 = {
   "content": {
     "application/apply-patch+yaml": {
       "schema": {
@@ -377,7 +493,7 @@ const part45 = {
   },
   "required": true
 };
-const part46 = [
+const part58 = [
   {
     "name": "name",
     "in": "path",
@@ -388,7 +504,7 @@ const part46 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part8,
   {
     "name": "pretty",
     "in": "query",
@@ -399,7 +515,7 @@ const part46 = [
     }
   }
 ];
-const part47 = [
+const part59 = [
   {
     "name": "name",
     "in": "path",
@@ -410,7 +526,7 @@ const part47 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part8,
   {
     "name": "pretty",
     "in": "query",
@@ -421,7 +537,7 @@ const part47 = [
     }
   }
 ];
-const part48 = [
+const part60 = [
   {
     "name": "name",
     "in": "path",
@@ -432,7 +548,7 @@ const part48 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part8,
   {
     "name": "pretty",
     "in": "query",
@@ -443,7 +559,7 @@ const part48 = [
     }
   }
 ];
-const part49 = [
+const part61 = [
   {
     "name": "name",
     "in": "path",
@@ -454,7 +570,7 @@ const part49 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part8,
   {
     "name": "pretty",
     "in": "query",
@@ -465,7 +581,7 @@ const part49 = [
     }
   }
 ];
-const part50 = {
+const part62 = {
   "requiredDuringSchedulingIgnoredDuringExecution": {
     "description": "Terms that must all be satisfied at scheduling time.",
     "type": "array",
@@ -483,57 +599,57 @@ const part50 = {
     "x-kubernetes-list-type": "atomic"
   }
 };
-const part51 = [
-  part9,
-  part12,
-  part16
+const part63 = [
+  part14,
+  part19,
+  part24
 ];
-const part52 = {
-  "200": part23,
-  "201": part26,
+const part64 = {
+  "200": part32,
+  "201": part35,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part53 = {
-  "200": part24,
-  "201": part29,
+const part65 = {
+  "200": part33,
+  "201": part38,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part54 = {
-  "200": part25,
-  "201": part30,
+const part66 = {
+  "200": part34,
+  "201": part39,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part55 = {
-  "200": part28,
-  "201": part33,
+const part67 = {
+  "200": part37,
+  "201": part42,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part56 = [
+const part68 = [
   {
     "rule": "self.selector == oldSelf.selector",
     "message": "field is immutable",
     "fieldPath": ".selector"
   },
-  part15,
-  part44
+  part23,
+  part56
 ];
-const part57 = {
-  "200": part36,
-  "201": part37,
+const part69 = {
+  "200": part47,
+  "201": part48,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part58 = [
-  part9,
+const part70 = [
+  part14,
   part2,
   {
     "name": "orphanDependents",
@@ -544,12 +660,12 @@ const part58 = [
       "uniqueItems": true
     }
   },
-  part14
+  part21
 ];
-const part59 = [
-  part9,
-  part12,
-  part16,
+const part71 = [
+  part14,
+  part19,
+  part24,
   {
     "name": "force",
     "in": "query",
@@ -560,7 +676,7 @@ const part59 = [
     }
   }
 ];
-const part60 = [
+const part72 = [
   {
     "name": "allowWatchBookmarks",
     "in": "query",
@@ -570,9 +686,9 @@ const part60 = [
       "uniqueItems": true
     }
   },
-  part8,
-  part3,
+  part13,
   part4,
+  part5,
   {
     "name": "limit",
     "in": "query",
@@ -582,8 +698,8 @@ const part60 = [
       "uniqueItems": true
     }
   },
-  part13,
-  part11,
+  part20,
+  part17,
   part1,
   {
     "name": "timeoutSeconds",
@@ -604,12 +720,12 @@ const part60 = [
     }
   }
 ];
-const part61 = [
-  part8,
-  part9,
-  part3,
-  part2,
+const part73 = [
+  part13,
+  part14,
   part4,
+  part2,
+  part5,
   {
     "name": "limit",
     "in": "query",
@@ -628,9 +744,9 @@ const part61 = [
       "uniqueItems": true
     }
   },
-  part14,
-  part13,
-  part11,
+  part21,
+  part20,
+  part17,
   part1,
   {
     "name": "timeoutSeconds",
@@ -662,7 +778,7 @@ export const openApiV3: Record<string, unknown> = {
             "uniqueItems": true
           }
         },
-        part5,
+        part8,
         {
           "name": "pretty",
           "in": "query",
@@ -680,7 +796,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified ControllerRevision",
         "operationId": "getAppsV1ControllerRevision",
         "responses": {
-          "200": part36,
+          "200": part47,
           "401": {
             "description": "Unauthorized"
           }
@@ -698,7 +814,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ControllerRevision",
         "operationId": "updateAppsV1ControllerRevision",
-        "parameters": part51,
+        "parameters": part63,
         "requestBody": {
           "content": {
             "*/*": {
@@ -709,7 +825,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part57,
+        "responses": part69,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -723,9 +839,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ControllerRevision",
         "operationId": "patchAppsV1ControllerRevision",
-        "parameters": part59,
-        "requestBody": part45,
-        "responses": part57,
+        "parameters": part71,
+        "requestBody": part57,
+        "responses": part69,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -739,7 +855,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ControllerRevision",
         "operationId": "deleteAppsV1ControllerRevision",
-        "parameters": part58,
+        "parameters": part70,
         "requestBody": {
           "content": {
             "*/*": {
@@ -750,8 +866,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part36,
-          "202": part38,
+          "200": part47,
+          "202": part49,
           "401": {
             "description": "Unauthorized"
           }
@@ -765,14 +881,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/controllerrevisions": {
-      "parameters": part35,
+      "parameters": part46,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "list the specified ControllerRevision",
         "operationId": "listAppsV1ControllerRevision",
-        "parameters": part60,
+        "parameters": part72,
         "responses": {
           "200": {
             "description": "OK",
@@ -811,7 +927,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ControllerRevision",
         "operationId": "createAppsV1ControllerRevision",
-        "parameters": part51,
+        "parameters": part63,
         "requestBody": {
           "content": {
             "*/*": {
@@ -823,9 +939,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part36,
-          "201": part37,
-          "202": part38,
+          "200": part47,
+          "201": part48,
+          "202": part49,
           "401": {
             "description": "Unauthorized"
           }
@@ -843,7 +959,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ControllerRevision",
         "operationId": "deletecollectionAppsV1ControllerRevision",
-        "parameters": part61,
+        "parameters": part73,
         "requestBody": {
           "content": {
             "*/*": {
@@ -853,7 +969,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part43,
+        "responses": part55,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -863,14 +979,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/daemonsets/{name}": {
-      "parameters": part46,
+      "parameters": part58,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get the specified DaemonSet",
         "operationId": "getAppsV1DaemonSet",
-        "responses": part39,
+        "responses": part50,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -884,7 +1000,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified DaemonSet",
         "operationId": "updateAppsV1DaemonSet",
-        "parameters": part51,
+        "parameters": part63,
         "requestBody": {
           "content": {
             "*/*": {
@@ -895,7 +1011,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part52,
+        "responses": part64,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -909,9 +1025,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified DaemonSet",
         "operationId": "patchAppsV1DaemonSet",
-        "parameters": part59,
-        "requestBody": part45,
-        "responses": part52,
+        "parameters": part71,
+        "requestBody": part57,
+        "responses": part64,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -925,7 +1041,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified DaemonSet",
         "operationId": "deleteAppsV1DaemonSet",
-        "parameters": part58,
+        "parameters": part70,
         "requestBody": {
           "content": {
             "*/*": {
@@ -936,8 +1052,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part23,
-          "202": part27,
+          "200": part32,
+          "202": part36,
           "401": {
             "description": "Unauthorized"
           }
@@ -951,14 +1067,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/daemonsets": {
-      "parameters": part35,
+      "parameters": part46,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "list the specified DaemonSet",
         "operationId": "listAppsV1DaemonSet",
-        "parameters": part60,
+        "parameters": part72,
         "responses": {
           "200": {
             "description": "OK",
@@ -997,7 +1113,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified DaemonSet",
         "operationId": "createAppsV1DaemonSet",
-        "parameters": part51,
+        "parameters": part63,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1009,9 +1125,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part23,
-          "201": part26,
-          "202": part27,
+          "200": part32,
+          "201": part35,
+          "202": part36,
           "401": {
             "description": "Unauthorized"
           }
@@ -1029,7 +1145,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified DaemonSet",
         "operationId": "deletecollectionAppsV1DaemonSet",
-        "parameters": part61,
+        "parameters": part73,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1039,7 +1155,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part43,
+        "responses": part55,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1049,14 +1165,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/daemonsets/{name}/status": {
-      "parameters": part46,
+      "parameters": part58,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get status of the specified DaemonSet",
         "operationId": "getstatusAppsV1DaemonSet",
-        "responses": part39,
+        "responses": part50,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1070,7 +1186,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified DaemonSet",
         "operationId": "replacestatusAppsV1DaemonSet",
-        "parameters": part51,
+        "parameters": part63,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1081,7 +1197,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part52,
+        "responses": part64,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1095,9 +1211,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified DaemonSet",
         "operationId": "patchstatusAppsV1DaemonSet",
-        "parameters": part59,
-        "requestBody": part45,
-        "responses": part52,
+        "parameters": part71,
+        "requestBody": part57,
+        "responses": part64,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1107,14 +1223,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/deployments/{name}": {
-      "parameters": part47,
+      "parameters": part59,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get the specified Deployment",
         "operationId": "getAppsV1Deployment",
-        "responses": part40,
+        "responses": part51,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1128,7 +1244,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Deployment",
         "operationId": "updateAppsV1Deployment",
-        "parameters": part51,
+        "parameters": part63,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1139,7 +1255,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part53,
+        "responses": part65,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1153,9 +1269,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Deployment",
         "operationId": "patchAppsV1Deployment",
-        "parameters": part59,
-        "requestBody": part45,
-        "responses": part53,
+        "parameters": part71,
+        "requestBody": part57,
+        "responses": part65,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1169,7 +1285,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Deployment",
         "operationId": "deleteAppsV1Deployment",
-        "parameters": part58,
+        "parameters": part70,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1180,8 +1296,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part24,
-          "202": part31,
+          "200": part33,
+          "202": part40,
           "401": {
             "description": "Unauthorized"
           }
@@ -1195,14 +1311,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/deployments": {
-      "parameters": part35,
+      "parameters": part46,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "list the specified Deployment",
         "operationId": "listAppsV1Deployment",
-        "parameters": part60,
+        "parameters": part72,
         "responses": {
           "200": {
             "description": "OK",
@@ -1241,7 +1357,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Deployment",
         "operationId": "createAppsV1Deployment",
-        "parameters": part51,
+        "parameters": part63,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1253,9 +1369,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part24,
-          "201": part29,
-          "202": part31,
+          "200": part33,
+          "201": part38,
+          "202": part40,
           "401": {
             "description": "Unauthorized"
           }
@@ -1273,7 +1389,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Deployment",
         "operationId": "deletecollectionAppsV1Deployment",
-        "parameters": part61,
+        "parameters": part73,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1283,7 +1399,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part43,
+        "responses": part55,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1293,14 +1409,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/deployments/{name}/status": {
-      "parameters": part47,
+      "parameters": part59,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get status of the specified Deployment",
         "operationId": "getstatusAppsV1Deployment",
-        "responses": part40,
+        "responses": part51,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1314,7 +1430,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Deployment",
         "operationId": "replacestatusAppsV1Deployment",
-        "parameters": part51,
+        "parameters": part63,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1325,7 +1441,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part53,
+        "responses": part65,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1339,9 +1455,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Deployment",
         "operationId": "patchstatusAppsV1Deployment",
-        "parameters": part59,
-        "requestBody": part45,
-        "responses": part53,
+        "parameters": part71,
+        "requestBody": part57,
+        "responses": part65,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1351,14 +1467,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale": {
-      "parameters": part47,
+      "parameters": part59,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get scale of the specified Deployment",
         "operationId": "getscaleAppsV1Deployment",
-        "responses": part40,
+        "responses": part51,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1372,7 +1488,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put scale of the specified Deployment",
         "operationId": "replacescaleAppsV1Deployment",
-        "parameters": part51,
+        "parameters": part63,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1383,7 +1499,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part53,
+        "responses": part65,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1397,9 +1513,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch scale of the specified Deployment",
         "operationId": "patchscaleAppsV1Deployment",
-        "parameters": part59,
-        "requestBody": part45,
-        "responses": part53,
+        "parameters": part71,
+        "requestBody": part57,
+        "responses": part65,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1409,14 +1525,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/replicasets/{name}": {
-      "parameters": part48,
+      "parameters": part60,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get the specified ReplicaSet",
         "operationId": "getAppsV1ReplicaSet",
-        "responses": part41,
+        "responses": part52,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1430,7 +1546,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ReplicaSet",
         "operationId": "updateAppsV1ReplicaSet",
-        "parameters": part51,
+        "parameters": part63,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1441,7 +1557,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part54,
+        "responses": part66,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1455,9 +1571,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ReplicaSet",
         "operationId": "patchAppsV1ReplicaSet",
-        "parameters": part59,
-        "requestBody": part45,
-        "responses": part54,
+        "parameters": part71,
+        "requestBody": part57,
+        "responses": part66,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1471,7 +1587,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ReplicaSet",
         "operationId": "deleteAppsV1ReplicaSet",
-        "parameters": part58,
+        "parameters": part70,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1482,8 +1598,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part25,
-          "202": part32,
+          "200": part34,
+          "202": part41,
           "401": {
             "description": "Unauthorized"
           }
@@ -1497,14 +1613,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/replicasets": {
-      "parameters": part35,
+      "parameters": part46,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "list the specified ReplicaSet",
         "operationId": "listAppsV1ReplicaSet",
-        "parameters": part60,
+        "parameters": part72,
         "responses": {
           "200": {
             "description": "OK",
@@ -1543,7 +1659,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ReplicaSet",
         "operationId": "createAppsV1ReplicaSet",
-        "parameters": part51,
+        "parameters": part63,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1555,9 +1671,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part25,
-          "201": part30,
-          "202": part32,
+          "200": part34,
+          "201": part39,
+          "202": part41,
           "401": {
             "description": "Unauthorized"
           }
@@ -1575,7 +1691,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ReplicaSet",
         "operationId": "deletecollectionAppsV1ReplicaSet",
-        "parameters": part61,
+        "parameters": part73,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1585,7 +1701,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part43,
+        "responses": part55,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1595,14 +1711,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/replicasets/{name}/status": {
-      "parameters": part48,
+      "parameters": part60,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get status of the specified ReplicaSet",
         "operationId": "getstatusAppsV1ReplicaSet",
-        "responses": part41,
+        "responses": part52,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1616,7 +1732,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified ReplicaSet",
         "operationId": "replacestatusAppsV1ReplicaSet",
-        "parameters": part51,
+        "parameters": part63,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1627,7 +1743,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part54,
+        "responses": part66,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1641,9 +1757,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified ReplicaSet",
         "operationId": "patchstatusAppsV1ReplicaSet",
-        "parameters": part59,
-        "requestBody": part45,
-        "responses": part54,
+        "parameters": part71,
+        "requestBody": part57,
+        "responses": part66,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1653,14 +1769,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/replicasets/{name}/scale": {
-      "parameters": part48,
+      "parameters": part60,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get scale of the specified ReplicaSet",
         "operationId": "getscaleAppsV1ReplicaSet",
-        "responses": part41,
+        "responses": part52,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1674,7 +1790,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put scale of the specified ReplicaSet",
         "operationId": "replacescaleAppsV1ReplicaSet",
-        "parameters": part51,
+        "parameters": part63,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1685,7 +1801,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part54,
+        "responses": part66,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1699,9 +1815,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch scale of the specified ReplicaSet",
         "operationId": "patchscaleAppsV1ReplicaSet",
-        "parameters": part59,
-        "requestBody": part45,
-        "responses": part54,
+        "parameters": part71,
+        "requestBody": part57,
+        "responses": part66,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1711,14 +1827,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/statefulsets/{name}": {
-      "parameters": part49,
+      "parameters": part61,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get the specified StatefulSet",
         "operationId": "getAppsV1StatefulSet",
-        "responses": part42,
+        "responses": part53,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1732,7 +1848,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified StatefulSet",
         "operationId": "updateAppsV1StatefulSet",
-        "parameters": part51,
+        "parameters": part63,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1743,7 +1859,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part55,
+        "responses": part67,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1757,9 +1873,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified StatefulSet",
         "operationId": "patchAppsV1StatefulSet",
-        "parameters": part59,
-        "requestBody": part45,
-        "responses": part55,
+        "parameters": part71,
+        "requestBody": part57,
+        "responses": part67,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1773,7 +1889,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified StatefulSet",
         "operationId": "deleteAppsV1StatefulSet",
-        "parameters": part58,
+        "parameters": part70,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1784,8 +1900,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part28,
-          "202": part34,
+          "200": part37,
+          "202": part43,
           "401": {
             "description": "Unauthorized"
           }
@@ -1799,14 +1915,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/statefulsets": {
-      "parameters": part35,
+      "parameters": part46,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "list the specified StatefulSet",
         "operationId": "listAppsV1StatefulSet",
-        "parameters": part60,
+        "parameters": part72,
         "responses": {
           "200": {
             "description": "OK",
@@ -1845,7 +1961,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified StatefulSet",
         "operationId": "createAppsV1StatefulSet",
-        "parameters": part51,
+        "parameters": part63,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1857,9 +1973,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part28,
-          "201": part33,
-          "202": part34,
+          "200": part37,
+          "201": part42,
+          "202": part43,
           "401": {
             "description": "Unauthorized"
           }
@@ -1877,7 +1993,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified StatefulSet",
         "operationId": "deletecollectionAppsV1StatefulSet",
-        "parameters": part61,
+        "parameters": part73,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1887,7 +2003,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part43,
+        "responses": part55,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1897,14 +2013,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/statefulsets/{name}/status": {
-      "parameters": part49,
+      "parameters": part61,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get status of the specified StatefulSet",
         "operationId": "getstatusAppsV1StatefulSet",
-        "responses": part42,
+        "responses": part53,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1918,7 +2034,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified StatefulSet",
         "operationId": "replacestatusAppsV1StatefulSet",
-        "parameters": part51,
+        "parameters": part63,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1929,7 +2045,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part55,
+        "responses": part67,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1943,9 +2059,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified StatefulSet",
         "operationId": "patchstatusAppsV1StatefulSet",
-        "parameters": part59,
-        "requestBody": part45,
-        "responses": part55,
+        "parameters": part71,
+        "requestBody": part57,
+        "responses": part67,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1955,14 +2071,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/apps/v1/namespaces/{namespace}/statefulsets/{name}/scale": {
-      "parameters": part49,
+      "parameters": part61,
       "get": {
         "tags": [
           "appsV1"
         ],
         "description": "get scale of the specified StatefulSet",
         "operationId": "getscaleAppsV1StatefulSet",
-        "responses": part42,
+        "responses": part53,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -1976,7 +2092,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put scale of the specified StatefulSet",
         "operationId": "replacescaleAppsV1StatefulSet",
-        "parameters": part51,
+        "parameters": part63,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1987,7 +2103,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part55,
+        "responses": part67,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -2001,9 +2117,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch scale of the specified StatefulSet",
         "operationId": "patchscaleAppsV1StatefulSet",
-        "parameters": part59,
-        "requestBody": part45,
-        "responses": part55,
+        "parameters": part71,
+        "requestBody": part57,
+        "responses": part67,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "apps",
@@ -2283,7 +2399,7 @@ export const openApiV3: Record<string, unknown> = {
           "selector",
           "template"
         ],
-        "x-kubernetes-validations": part56
+        "x-kubernetes-validations": part68
       },
       "apps.v1.DaemonSetStatus": {
         "description": "DaemonSetStatus represents the current status of a daemon set.",
@@ -2547,7 +2663,7 @@ export const openApiV3: Record<string, unknown> = {
             },
             "x-kubernetes-patch-strategy": "retainKeys"
           },
-          "minReadySeconds": part22,
+          "minReadySeconds": part31,
           "revisionHistoryLimit": {
             "description": "The number of old ReplicaSets to retain to allow rollback. This is a pointer to distinguish between explicit zero and not specified.",
             "type": "integer",
@@ -2577,8 +2693,8 @@ export const openApiV3: Record<string, unknown> = {
             "message": "field is immutable",
             "fieldPath": ".selector"
           },
-          part15,
-          part44,
+          part23,
+          part56,
           {
             "rule": "!has(self.progressDeadlineSeconds) || !has(self.minReadySeconds) || self.progressDeadlineSeconds > self.minReadySeconds",
             "message": "must be greater than minReadySeconds",
@@ -2808,7 +2924,7 @@ export const openApiV3: Record<string, unknown> = {
             "default": 1,
             "minimum": 0
           },
-          "minReadySeconds": part22,
+          "minReadySeconds": part31,
           "selector": {
             "description": "Selector is a label query over pods that should match the replica count. Label keys and values that must match in order to be controlled by this replica set.",
             "allOf": [
@@ -2829,7 +2945,7 @@ export const openApiV3: Record<string, unknown> = {
         "required": [
           "selector"
         ],
-        "x-kubernetes-validations": part56
+        "x-kubernetes-validations": part68
       },
       "apps.v1.ReplicaSetStatus": {
         "description": "ReplicaSetStatus represents the current status of a ReplicaSet.",
@@ -3227,7 +3343,7 @@ export const openApiV3: Record<string, unknown> = {
           "selector",
           "template"
         ],
-        "x-kubernetes-validations": part56
+        "x-kubernetes-validations": part68
       },
       "apps.v1.StatefulSetStatus": {
         "description": "StatefulSetStatus represents the current state of a StatefulSet.",
@@ -3556,7 +3672,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the referent.",
             "type": "string"
           },
-          "items": part10,
+          "items": part15,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -3585,14 +3701,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Container image name; may be left to higher-level config management in templates.",
             "type": "string"
           },
-          "command": {
-            "description": "Entrypoint array, not run in a shell; the image's ENTRYPOINT is used when absent.",
-            "type": "array",
-            "items": {
-              "type": "string"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
+          "command": part12,
           "args": {
             "description": "Arguments to the entrypoint; the image's CMD is used when absent.",
             "type": "array",
@@ -3605,63 +3714,11 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Working directory of the container.",
             "type": "string"
           },
-          "ports": {
-            "description": "Ports exposed by the container, unique by port number and protocol.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.ContainerPort"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "containerPort",
-              "protocol"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "containerPort"
-          },
-          "envFrom": {
-            "description": "Sources of environment variables; a later source wins on duplicate keys, and env wins over all.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.EnvFromSource"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
-          "env": {
-            "description": "Environment variables of the container.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.EnvVar"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "name"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "name"
-          },
-          "resources": {
-            "description": "Compute resources required by the container (a struct upstream, so always written).",
-            "allOf": [
-              {
-                "$ref": "#/components/schemas/core.v1.ResourceRequirements"
-              }
-            ],
-            "default": {}
-          },
-          "volumeMounts": {
-            "description": "Pod volumes mounted into the container's filesystem.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.VolumeMount"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "mountPath"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "mountPath"
-          },
+          "ports": part54,
+          "envFrom": part22,
+          "env": part29,
+          "resources": part18,
+          "volumeMounts": part44,
           "livenessProbe": {
             "description": "Periodic probe of container liveness; the container is restarted when it fails.",
             "allOf": [
@@ -3670,14 +3727,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "readinessProbe": {
-            "description": "Periodic probe of container readiness; the pod is removed from service endpoints when it fails.",
-            "allOf": [
-              {
-                "$ref": "#/components/schemas/core.v1.Probe"
-              }
-            ]
-          },
+          "readinessProbe": part6,
           "startupProbe": {
             "description": "Probe that must succeed before the other probes start.",
             "allOf": [
@@ -3686,53 +3736,15 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "imagePullPolicy": {
-            "description": "When the image is pulled; defaults to Always for the `:latest` tag and IfNotPresent otherwise.",
-            "type": "string",
-            "enum": [
-              "Always",
-              "Never",
-              "IfNotPresent"
-            ]
-          },
-          "resizePolicy": {
-            "description": "Resources resize policy for the container.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.ContainerResizePolicy"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
+          "imagePullPolicy": part7,
+          "resizePolicy": part16,
           "restartPolicy": {
             "description": "Defines the restart behavior of individual containers in a pod.",
             "type": "string"
           },
-          "volumeDevices": {
-            "description": "The list of block devices to be used by the container.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.VolumeDevice"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "devicePath"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "devicePath"
-          },
-          "lifecycle": {
-            "description": "Actions that the management system should take in response to container lifecycle events.",
-            "allOf": [
-              {
-                "$ref": "#/components/schemas/core.v1.Lifecycle"
-              }
-            ]
-          },
-          "terminationMessagePath": {
-            "description": "Path at which the file the container's termination message is written to is mounted into its filesystem.",
-            "type": "string",
-            "default": "/dev/termination-log"
-          },
+          "volumeDevices": part45,
+          "lifecycle": part3,
+          "terminationMessagePath": part11,
           "terminationMessagePolicy": {
             "description": "How the termination message is populated.",
             "type": "string",
@@ -4023,6 +4035,102 @@ export const openApiV3: Record<string, unknown> = {
             "rule": "(has(self.fieldRef) ? 1 : 0) + (has(self.resourceFieldRef) ? 1 : 0) + (has(self.configMapKeyRef) ? 1 : 0) + (has(self.secretKeyRef) ? 1 : 0) == 1",
             "message": "exactly one of fieldRef, resourceFieldRef, configMapKeyRef and secretKeyRef must be set"
           }
+        ]
+      },
+      "core.v1.EphemeralContainer": {
+        "description": "A container added to an existing pod for user-initiated activities such as debugging: the fields of a container, and the container whose namespaces it targets. Upstream Protobuf nests the common container fields as field 1.",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the container, a DNS label unique within the pod.",
+            "type": "string",
+            "maxLength": 63,
+            "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
+          },
+          "image": {
+            "description": "Container image name; may be left to higher-level config management in templates.",
+            "type": "string"
+          },
+          "command": part12,
+          "args": {
+            "description": "Arguments to the entrypoint; the image's CMD is used when absent.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "workingDir": {
+            "description": "Working directory of the container.",
+            "type": "string"
+          },
+          "ports": part54,
+          "envFrom": part22,
+          "env": part29,
+          "resources": part18,
+          "volumeMounts": part44,
+          "livenessProbe": {
+            "description": "Periodic probe of container liveness; the container is restarted when it fails.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Probe"
+              }
+            ]
+          },
+          "readinessProbe": part6,
+          "startupProbe": {
+            "description": "Probe that must succeed before the other probes start.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Probe"
+              }
+            ]
+          },
+          "imagePullPolicy": part7,
+          "resizePolicy": part16,
+          "restartPolicy": {
+            "description": "Defines the restart behavior of individual containers in a pod.",
+            "type": "string"
+          },
+          "volumeDevices": part45,
+          "lifecycle": part3,
+          "terminationMessagePath": part11,
+          "terminationMessagePolicy": {
+            "description": "How the termination message is populated.",
+            "type": "string",
+            "default": "File",
+            "enum": [
+              "File",
+              "FallbackToLogsOnError"
+            ]
+          },
+          "securityContext": {
+            "description": "Defines the security options the container should be run with.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecurityContext"
+              }
+            ]
+          },
+          "stdin": {
+            "description": "Whether this container should allocate a buffer for stdin in the container runtime.",
+            "type": "boolean"
+          },
+          "stdinOnce": {
+            "description": "Whether the container runtime should close the stdin channel after it has been opened by a single attach.",
+            "type": "boolean"
+          },
+          "tty": {
+            "description": "Whether this container should allocate a TTY for itself, also requires 'stdin' to be true.",
+            "type": "boolean"
+          },
+          "targetContainerName": {
+            "description": "The name of the container in the pod whose process namespace this container shares.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
         ]
       },
       "core.v1.EphemeralVolumeSource": {
@@ -4874,7 +4982,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAffinity": {
         "description": "Inter-pod affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part50
+        "properties": part62
       },
       "core.v1.PodAffinityTerm": {
         "description": "A set of pods, by label selector and namespaces, co-located per a topology key. Shape follows the real system (not shown in the spec).",
@@ -4909,8 +5017,8 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "matchLabelKeys": part7,
-          "mismatchLabelKeys": part7
+          "matchLabelKeys": part10,
+          "mismatchLabelKeys": part10
         },
         "required": [
           "topologyKey"
@@ -4919,7 +5027,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAntiAffinity": {
         "description": "Inter-pod anti-affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part50
+        "properties": part62
       },
       "core.v1.PodDNSConfig": {
         "description": "Defines the DNS parameters of a pod in addition to those generated from DNSPolicy. Shape follows the real system (not shown in the spec).",
@@ -5104,6 +5212,19 @@ export const openApiV3: Record<string, unknown> = {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/core.v1.Container"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "name"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "name"
+          },
+          "ephemeralContainers": {
+            "description": "Containers added to a running pod for debugging (`kubectl debug`), only through the pod's ephemeralcontainers subresource.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.EphemeralContainer"
             },
             "x-kubernetes-list-type": "map",
             "x-kubernetes-list-map-keys": [
@@ -5768,7 +5889,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the secret in the pod's namespace.",
             "type": "string"
           },
-          "items": part10,
+          "items": part15,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -6062,7 +6183,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "TypedLocalObjectReference contains enough information to let you locate the typed referenced object inside the same namespace.",
         "type": "object",
         "properties": {
-          "apiGroup": part6,
+          "apiGroup": part9,
           "kind": {
             "description": "Kind is the type of resource being referenced",
             "type": "string"
@@ -6080,7 +6201,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.TypedObjectReference": {
         "type": "object",
         "properties": {
-          "apiGroup": part6,
+          "apiGroup": part9,
           "kind": {
             "description": "Kind is the type of resource being referenced",
             "type": "string"

@@ -2,7 +2,7 @@
 // Source: schemas/authentication.svc.io/v1.yaml
 
 import { type ClusterResource, type ObjectList, type Transport, clusterResource } from '../../../runtime/client/index.js';
-import type { TokenReview } from './types.js';
+import type { SelfSubjectReview, TokenReview } from './types.js';
 
 /**
  * The resources of authentication.svc.io v1, one typed accessor each.
@@ -10,6 +10,9 @@ import type { TokenReview } from './types.js';
  * Schema: schemas/authentication.svc.io/v1.yaml
  */
 export interface AuthenticationV1Client {
+  /** {@link SelfSubjectReview}: `selfSubjectReviews` (only create). */
+  readonly selfSubjectReviews: ClusterResource<SelfSubjectReview, ObjectList<SelfSubjectReview>, never, 'create'>;
+
   /** {@link TokenReview}: `tokenReviews` (only create). */
   readonly tokenReviews: ClusterResource<TokenReview, ObjectList<TokenReview>, never, 'create'>;
 }
@@ -21,6 +24,7 @@ export interface AuthenticationV1Client {
  */
 export function authenticationV1Client(transport: Transport): AuthenticationV1Client {
   return {
+    selfSubjectReviews: clusterResource<SelfSubjectReview, ObjectList<SelfSubjectReview>>(transport, { group: 'authentication.svc.io', version: 'v1', resource: 'selfsubjectreviews', kind: 'SelfSubjectReview', listKind: 'SelfSubjectReviewList', namespaced: false, subresources: [] }),
     tokenReviews: clusterResource<TokenReview, ObjectList<TokenReview>>(transport, { group: 'authentication.svc.io', version: 'v1', resource: 'tokenreviews', kind: 'TokenReview', listKind: 'TokenReviewList', namespaced: false, subresources: [] }),
   };
 }

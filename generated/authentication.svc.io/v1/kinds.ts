@@ -4,11 +4,35 @@
 import type { KindRegistration } from '../../../runtime/schema/index.js';
 import { noDefaults } from '../../../runtime/validate/index.js';
 import { defaultTokenRequest } from './defaults.js';
-import { TokenRequestSchema, TokenReviewSchema } from './schema.js';
-import { validateTokenRequest, validateTokenReview } from './validate.js';
+import { SelfSubjectReviewSchema, TokenRequestSchema, TokenReviewSchema } from './schema.js';
+import { validateSelfSubjectReview, validateTokenRequest, validateTokenReview } from './validate.js';
 
 /** Every kind of authentication.svc.io v1, for the runtime. */
 export const authenticationV1Kinds: readonly KindRegistration[] = [
+  {
+    group: 'authentication.svc.io',
+    version: 'v1',
+    kind: 'SelfSubjectReview',
+    apiVersion: 'authentication.svc.io/v1',
+    schema: SelfSubjectReviewSchema,
+    validate: validateSelfSubjectReview,
+    setDefaults: noDefaults,
+    resource: {
+      plural: 'selfsubjectreviews',
+      singular: 'selfsubjectreview',
+      scope: 'Cluster',
+      verbs: ['create'],
+      subresources: [],
+      shortNames: [],
+      categories: [],
+      printerColumns: [],
+      served: true,
+      storage: false,
+      custom: false,
+      conversion: [],
+      virtual: 'self-subject-review',
+    },
+  },
   {
     group: 'authentication.svc.io',
     version: 'v1',

@@ -18,6 +18,52 @@ const part1 = {
     }
   }
 };
+const part2 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/authentication.svc.io.v1.SelfSubjectReview"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/authentication.svc.io.v1.SelfSubjectReview"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/authentication.svc.io.v1.SelfSubjectReview"
+    }
+  }
+};
+const part3 = [
+  {
+    "name": "dryRun",
+    "in": "query",
+    "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
+    "schema": {
+      "type": "string",
+      "uniqueItems": true
+    }
+  },
+  {
+    "name": "fieldManager",
+    "in": "query",
+    "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
+    "schema": {
+      "type": "string",
+      "uniqueItems": true
+    }
+  },
+  {
+    "name": "fieldValidation",
+    "in": "query",
+    "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
+    "schema": {
+      "type": "string",
+      "uniqueItems": true
+    }
+  }
+];
 /** The OpenAPI v3 document of apis/authentication.svc.io/v1. */
 export const openApiV3: Record<string, unknown> = {
   "openapi": "3.0.0",
@@ -26,6 +72,60 @@ export const openApiV3: Record<string, unknown> = {
     "version": "v1"
   },
   "paths": {
+    "/apis/authentication.svc.io/v1/selfsubjectreviews": {
+      "parameters": [
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "post": {
+        "tags": [
+          "authenticationV1"
+        ],
+        "description": "post the specified SelfSubjectReview",
+        "operationId": "createAuthenticationV1SelfSubjectReview",
+        "parameters": part3,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/authentication.svc.io.v1.SelfSubjectReview"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": part2
+          },
+          "201": {
+            "description": "Created",
+            "content": part2
+          },
+          "202": {
+            "description": "Accepted",
+            "content": part2
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": {
+          "group": "authentication.svc.io",
+          "version": "v1",
+          "kind": "SelfSubjectReview"
+        }
+      }
+    },
     "/apis/authentication.svc.io/v1/tokenreviews": {
       "parameters": [
         {
@@ -44,35 +144,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified TokenReview",
         "operationId": "createAuthenticationV1TokenReview",
-        "parameters": [
-          {
-            "name": "dryRun",
-            "in": "query",
-            "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
-            "schema": {
-              "type": "string",
-              "uniqueItems": true
-            }
-          },
-          {
-            "name": "fieldManager",
-            "in": "query",
-            "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
-            "schema": {
-              "type": "string",
-              "uniqueItems": true
-            }
-          },
-          {
-            "name": "fieldValidation",
-            "in": "query",
-            "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
-            "schema": {
-              "type": "string",
-              "uniqueItems": true
-            }
-          }
-        ],
+        "parameters": part3,
         "requestBody": {
           "content": {
             "*/*": {
@@ -130,6 +202,63 @@ export const openApiV3: Record<string, unknown> = {
           "uid": {
             "description": "UID of the referent.",
             "type": "string"
+          }
+        }
+      },
+      "authentication.svc.io.v1.SelfSubjectReview": {
+        "description": "SelfSubjectReview answers the user information the server holds for the caller, as the authenticators (and impersonation) left it (`kubectl auth whoami`). A virtual type: created, never stored; the body sent is not read. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "authentication.svc.io/v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "SelfSubjectReview"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Standard object metadata; only creationTimestamp is set in an answer.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "status": {
+            "description": "Filled in by the server with the user attributes.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/authentication.svc.io.v1.SelfSubjectReviewStatus"
+              }
+            ]
+          }
+        },
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "authentication.svc.io",
+            "version": "v1",
+            "kind": "SelfSubjectReview"
+          }
+        ]
+      },
+      "authentication.svc.io.v1.SelfSubjectReviewStatus": {
+        "description": "The user attributes the server holds for the caller.",
+        "type": "object",
+        "properties": {
+          "userInfo": {
+            "description": "The caller's user information.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/authentication.svc.io.v1.UserInfo"
+              }
+            ]
           }
         }
       },

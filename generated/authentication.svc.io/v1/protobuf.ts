@@ -2,13 +2,14 @@
 // Source: schemas/authentication.svc.io/v1.yaml
 
 import type { ProtobufPackage } from '../../../runtime/codec/index.js';
-import { TokenRequestSchema, TokenReviewSchema } from './schema.js';
+import { SelfSubjectReviewSchema, TokenRequestSchema, TokenReviewSchema } from './schema.js';
 
 /** Protobuf messages of authentication.svc.io v1: package `svc.io.api.authentication.v1` in `authentication.svc.io/v1/generated.proto`. */
 export const authenticationV1Protobuf: ProtobufPackage = {
   package: 'svc.io.api.authentication.v1',
   file: 'authentication.svc.io/v1/generated.proto',
   kinds: [
+    { apiVersion: 'authentication.svc.io/v1', kind: 'SelfSubjectReview', schema: SelfSubjectReviewSchema },
     { apiVersion: 'authentication.svc.io/v1', kind: 'TokenRequest', schema: TokenRequestSchema },
     { apiVersion: 'authentication.svc.io/v1', kind: 'TokenReview', schema: TokenReviewSchema },
   ],

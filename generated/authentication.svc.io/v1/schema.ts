@@ -16,6 +16,27 @@ export const BoundObjectReferenceSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link SelfSubjectReview} (schemas/authentication.svc.io/v1.yaml .definitions.SelfSubjectReview). */
+export const SelfSubjectReviewSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'authentication.svc.io.v1.SelfSubjectReview',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['authentication.svc.io/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['SelfSubjectReview'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    { name: 'status', schema: { type: 'ref', ref: () => SelfSubjectReviewStatusSchema }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link SelfSubjectReviewStatus} (schemas/authentication.svc.io/v1.yaml .definitions.SelfSubjectReviewStatus). */
+export const SelfSubjectReviewStatusSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'authentication.svc.io.v1.SelfSubjectReviewStatus',
+  fields: [
+    { name: 'userInfo', schema: { type: 'ref', ref: () => UserInfoSchema }, proto: 1 },
+  ],
+};
+
 /** Schema descriptor of {@link TokenRequest} (schemas/authentication.svc.io/v1.yaml .definitions.TokenRequest). */
 export const TokenRequestSchema: ObjectSchema = {
   type: 'object',

@@ -26,6 +26,35 @@ export interface BoundObjectReference {
 }
 
 /**
+ * SelfSubjectReview answers the user information the server holds for the caller, as the authenticators (and impersonation) left it (`kubectl auth whoami`). A virtual type: created, never stored; the body sent is not read. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/authentication.svc.io/v1.yaml .definitions.SelfSubjectReview
+ */
+export interface SelfSubjectReview {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'authentication.svc.io/v1';
+
+  /** The kind of object this is. */
+  kind?: 'SelfSubjectReview';
+
+  /** Standard object metadata; only creationTimestamp is set in an answer. */
+  metadata?: ObjectMeta;
+
+  /** Filled in by the server with the user attributes. */
+  status?: SelfSubjectReviewStatus;
+}
+
+/**
+ * The user attributes the server holds for the caller.
+ *
+ * Schema: schemas/authentication.svc.io/v1.yaml .definitions.SelfSubjectReviewStatus
+ */
+export interface SelfSubjectReviewStatus {
+  /** The caller's user information. */
+  userInfo?: UserInfo;
+}
+
+/**
  * TokenRequest requests a token for a given service account. It is a virtual type served only as the `token` subresource of service accounts (POST `/api/v1/namespaces/<namespace>/serviceaccounts/<name>/token`), so it has no resource of its own; its metadata names the service account. Shape follows the real system (not shown in the spec).
  *
  * Schema: schemas/authentication.svc.io/v1.yaml .definitions.TokenRequest
@@ -173,6 +202,14 @@ export interface UserInfo {
 
   /** Any additional information provided by the authenticator, as a map of string lists. */
   extra?: Record<string, string[]>;
+}
+
+/** Group, version and kind of {@link SelfSubjectReview}. */
+export const SelfSubjectReviewGVK = { group: 'authentication.svc.io', version: 'v1', kind: 'SelfSubjectReview' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link SelfSubjectReview} document (by apiVersion and kind; the content is not validated). */
+export function isSelfSubjectReview(value: unknown): value is SelfSubjectReview {
+  return isKind(value, 'authentication.svc.io/v1', 'SelfSubjectReview');
 }
 
 /** Group, version and kind of {@link TokenRequest}. */

@@ -36,6 +36,64 @@ export function validateBoundObjectReference(v: unknown, p: PathLike, e: Collect
   }
 }
 
+/** Checks a {@link SelfSubjectReview} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateSelfSubjectReview(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'status':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'authentication.svc.io/v1') e.notSupported(`${p}.apiVersion`, x0, ['authentication.svc.io/v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'SelfSubjectReview') e.notSupported(`${p}.kind`, x1, ['SelfSubjectReview']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateObjectMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.status;
+  if (!(x3 === undefined || x3 === null)) {
+    validateSelfSubjectReviewStatus(x3, new FieldPath(p, 'status'), e);
+  }
+}
+
+/** Checks a {@link SelfSubjectReviewStatus} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateSelfSubjectReviewStatus(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'userInfo':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.userInfo;
+  if (!(x0 === undefined || x0 === null)) {
+    validateUserInfo(x0, new FieldPath(p, 'userInfo'), e);
+  }
+}
+
 /** Checks a {@link TokenRequest} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateTokenRequest(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {

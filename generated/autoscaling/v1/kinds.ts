@@ -3,11 +3,52 @@
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
 import { noDefaults } from '../../../runtime/validate/index.js';
-import { ScaleSchema } from './schema.js';
-import { validateScale } from './validate.js';
+import { defaultHorizontalPodAutoscaler, defaultHorizontalPodAutoscalerList } from './defaults.js';
+import { HorizontalPodAutoscalerListSchema, HorizontalPodAutoscalerSchema, ScaleSchema } from './schema.js';
+import { validateHorizontalPodAutoscaler, validateHorizontalPodAutoscalerList, validateScale } from './validate.js';
 
 /** Every kind of autoscaling v1, for the runtime. */
 export const autoscalingV1Kinds: readonly KindRegistration[] = [
+  {
+    group: 'autoscaling',
+    version: 'v1',
+    kind: 'HorizontalPodAutoscaler',
+    apiVersion: 'autoscaling/v1',
+    listKind: 'HorizontalPodAutoscalerList',
+    schema: HorizontalPodAutoscalerSchema,
+    validate: validateHorizontalPodAutoscaler,
+    setDefaults: defaultHorizontalPodAutoscaler,
+    resource: {
+      plural: 'horizontalpodautoscalers',
+      singular: 'horizontalpodautoscaler',
+      scope: 'Namespaced',
+      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
+      subresources: ['status'],
+      shortNames: ['hpa'],
+      categories: [],
+      printerColumns: [
+        { name: 'Reference', type: 'string', jsonPath: '.spec.scaleTargetRef.name' },
+        { name: 'Targets', type: 'string', jsonPath: '.status.currentCPUUtilizationPercentage' },
+        { name: 'MinPods', type: 'integer', jsonPath: '.spec.minReplicas' },
+        { name: 'MaxPods', type: 'integer', jsonPath: '.spec.maxReplicas' },
+        { name: 'Replicas', type: 'integer', jsonPath: '.status.currentReplicas' },
+        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      ],
+      served: true,
+      storage: false,
+      custom: false,
+      conversion: [{ converter: 'horizontal-pod-autoscaler-v1' }],
+    },
+  },
+  {
+    group: 'autoscaling',
+    version: 'v1',
+    kind: 'HorizontalPodAutoscalerList',
+    apiVersion: 'autoscaling/v1',
+    schema: HorizontalPodAutoscalerListSchema,
+    validate: validateHorizontalPodAutoscalerList,
+    setDefaults: defaultHorizontalPodAutoscalerList,
+  },
   {
     group: 'autoscaling',
     version: 'v1',

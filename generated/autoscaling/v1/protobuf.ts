@@ -2,13 +2,15 @@
 // Source: schemas/autoscaling/v1.yaml
 
 import type { ProtobufPackage } from '../../../runtime/codec/index.js';
-import { ScaleSchema } from './schema.js';
+import { HorizontalPodAutoscalerListSchema, HorizontalPodAutoscalerSchema, ScaleSchema } from './schema.js';
 
 /** Protobuf messages of autoscaling v1: package `svc.io.api.autoscaling.v1` in `autoscaling/v1/generated.proto`. */
 export const autoscalingV1Protobuf: ProtobufPackage = {
   package: 'svc.io.api.autoscaling.v1',
   file: 'autoscaling/v1/generated.proto',
   kinds: [
+    { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', schema: HorizontalPodAutoscalerSchema },
+    { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscalerList', schema: HorizontalPodAutoscalerListSchema },
     { apiVersion: 'autoscaling/v1', kind: 'Scale', schema: ScaleSchema },
   ],
   embedded: [],

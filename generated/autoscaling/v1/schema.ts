@@ -2,7 +2,92 @@
 // Source: schemas/autoscaling/v1.yaml
 
 import type { ObjectSchema } from '../../../runtime/schema/index.js';
-import { ObjectMetaSchema } from '../../meta.svc.io/v1/schema.js';
+import { ListMetaSchema, ObjectMetaSchema } from '../../meta.svc.io/v1/schema.js';
+
+/** Schema descriptor of {@link CrossVersionObjectReference} (schemas/autoscaling/v1.yaml .definitions.CrossVersionObjectReference). */
+export const CrossVersionObjectReferenceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'autoscaling.v1.CrossVersionObjectReference',
+  fields: [
+    { name: 'kind', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'name', schema: { type: 'string' }, required: true, proto: 2 },
+    { name: 'apiVersion', schema: { type: 'string' }, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link HorizontalPodAutoscaler} (schemas/autoscaling/v1.yaml .definitions.HorizontalPodAutoscaler). */
+export const HorizontalPodAutoscalerSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'autoscaling.v1.HorizontalPodAutoscaler',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['autoscaling/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['HorizontalPodAutoscaler'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    { name: 'spec', schema: { type: 'ref', ref: () => HorizontalPodAutoscalerSpecSchema }, proto: 2 },
+    {
+      name: 'status',
+      schema: { type: 'ref', ref: () => HorizontalPodAutoscalerStatusSchema },
+      proto: 3,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link HorizontalPodAutoscalerList} (schemas/autoscaling/v1.yaml .definitions.HorizontalPodAutoscaler). */
+export const HorizontalPodAutoscalerListSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'autoscaling.v1.HorizontalPodAutoscalerList',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['autoscaling/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['HorizontalPodAutoscalerList'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ListMetaSchema }, proto: 1 },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => HorizontalPodAutoscalerSchema } },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link HorizontalPodAutoscalerSpec} (schemas/autoscaling/v1.yaml .definitions.HorizontalPodAutoscalerSpec). */
+export const HorizontalPodAutoscalerSpecSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'autoscaling.v1.HorizontalPodAutoscalerSpec',
+  fields: [
+    {
+      name: 'scaleTargetRef',
+      schema: { type: 'ref', ref: () => CrossVersionObjectReferenceSchema },
+      required: true,
+      proto: 1,
+    },
+    {
+      name: 'minReplicas',
+      schema: { type: 'integer', format: 'int32', default: 1, minimum: 1 },
+      proto: 2,
+    },
+    {
+      name: 'maxReplicas',
+      schema: { type: 'integer', format: 'int32', minimum: 1 },
+      required: true,
+      proto: 3,
+    },
+    { name: 'targetCPUUtilizationPercentage', schema: { type: 'integer', format: 'int32' }, proto: 4 },
+  ],
+  rules: [{ rule: '!has(self.minReplicas) || self.maxReplicas >= self.minReplicas', message: 'maxReplicas must be greater than or equal to minReplicas' }],
+};
+
+/** Schema descriptor of {@link HorizontalPodAutoscalerStatus} (schemas/autoscaling/v1.yaml .definitions.HorizontalPodAutoscalerStatus). */
+export const HorizontalPodAutoscalerStatusSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'autoscaling.v1.HorizontalPodAutoscalerStatus',
+  fields: [
+    { name: 'observedGeneration', schema: { type: 'integer', format: 'int64' }, proto: 1 },
+    { name: 'lastScaleTime', schema: { type: 'date-time' }, proto: 2 },
+    { name: 'currentReplicas', schema: { type: 'integer', format: 'int32' }, required: true, proto: 3 },
+    { name: 'desiredReplicas', schema: { type: 'integer', format: 'int32' }, required: true, proto: 4 },
+    { name: 'currentCPUUtilizationPercentage', schema: { type: 'integer', format: 'int32' }, proto: 5 },
+  ],
+};
 
 /** Schema descriptor of {@link Scale} (schemas/autoscaling/v1.yaml .definitions.Scale). */
 export const ScaleSchema: ObjectSchema = {

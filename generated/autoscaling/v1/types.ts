@@ -2,9 +2,141 @@
 // Source: schemas/autoscaling/v1.yaml
 
 import { type GroupVersionKind, isKind } from '../../../runtime/api/index.js';
-import type { ObjectMeta } from '../../meta.svc.io/v1/types.js';
+import type { ListMeta, ObjectMeta } from '../../meta.svc.io/v1/types.js';
 
 /** Autoscaling types of version 1: Scale, the body of the `scale` subresource of the replicated workloads (deployments, replicasets, statefulsets, replicationcontrollers), so that it travels as Protobuf as well as JSON. */
+
+/**
+ * CrossVersionObjectReference contains enough information to identify the referred resource.
+ *
+ * Schema: schemas/autoscaling/v1.yaml .definitions.CrossVersionObjectReference
+ */
+export interface CrossVersionObjectReference {
+  /** The kind of the referent, for example Deployment. */
+  kind: string;
+
+  /** The name of the referent. */
+  name: string;
+
+  /** The API version of the referent. */
+  apiVersion?: string;
+}
+
+/**
+ * HorizontalPodAutoscaler, version 1: scales on average CPU utilization only. The same objects as autoscaling/v2 (the storage version): v2's other metrics, current metrics, conditions and behavior travel in `autoscaling.alpha.kubernetes.io/` annotations, as upstream converts them. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/autoscaling/v1.yaml .definitions.HorizontalPodAutoscaler
+ */
+export interface HorizontalPodAutoscaler {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'autoscaling/v1';
+
+  /** The kind of object this is. */
+  kind?: 'HorizontalPodAutoscaler';
+
+  /** Standard object metadata. */
+  metadata?: ObjectMeta;
+
+  /** The behaviour of the autoscaler. */
+  spec?: HorizontalPodAutoscalerSpec;
+
+  /** The current information about the autoscaler. */
+  status?: HorizontalPodAutoscalerStatus;
+}
+
+/**
+ * HorizontalPodAutoscalerList is a list of HorizontalPodAutoscaler objects.
+ *
+ * Schema: schemas/autoscaling/v1.yaml .definitions.HorizontalPodAutoscaler
+ */
+export interface HorizontalPodAutoscalerList {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'autoscaling/v1';
+
+  /** The kind of object this is. */
+  kind?: 'HorizontalPodAutoscalerList';
+
+  /** Standard list metadata. */
+  metadata?: ListMeta;
+
+  /** The HorizontalPodAutoscaler objects of the list. */
+  items: HorizontalPodAutoscaler[];
+}
+
+/**
+ * The specification of a horizontal pod autoscaler.
+ *
+ * Schema: schemas/autoscaling/v1.yaml .definitions.HorizontalPodAutoscalerSpec
+ */
+export interface HorizontalPodAutoscalerSpec {
+  /** The scaled resource; its pods' metrics are collected and its replica count changed. */
+  scaleTargetRef: CrossVersionObjectReference;
+
+  /**
+   * The lower limit of the replicas the autoscaler can scale down to. Defaults to 1.
+   *
+   * At least 1; int32.
+   *
+   * @defaultValue `1`
+   */
+  minReplicas?: number;
+
+  /**
+   * The upper limit of the replicas the autoscaler can scale up to; not below minReplicas.
+   *
+   * At least 1; int32.
+   */
+  maxReplicas: number;
+
+  /**
+   * The target average CPU utilization over all the pods, as a percentage of the requested CPU; when not given, a default policy is used.
+   *
+   * Int32.
+   */
+  targetCPUUtilizationPercentage?: number;
+}
+
+/**
+ * The current status of a horizontal pod autoscaler.
+ *
+ * Schema: schemas/autoscaling/v1.yaml .definitions.HorizontalPodAutoscalerStatus
+ */
+export interface HorizontalPodAutoscalerStatus {
+  /**
+   * The most recent generation observed by this autoscaler.
+   *
+   * Int64.
+   */
+  observedGeneration?: number;
+
+  /**
+   * When the autoscaler last scaled the number of pods.
+   *
+   * A timestamp (RFC 3339).
+   */
+  lastScaleTime?: string;
+
+  /**
+   * The current number of replicas of the pods managed by this autoscaler.
+   *
+   * Int32.
+   */
+  currentReplicas: number;
+
+  /**
+   * The desired number of replicas of the pods managed by this autoscaler.
+   *
+   * Int32.
+   */
+  desiredReplicas: number;
+
+  /**
+   * The current average CPU utilization over all the pods, as a percentage of the requested CPU.
+   *
+   * Int32.
+   */
+  currentCPUUtilizationPercentage?: number;
+}
 
 /**
  * Scale represents a scaling request for a resource. It is a virtual type served only as the `scale` subresource of the resources that have one, so it has no resource of its own; its metadata names the scaled object. Shape follows the real system (not shown in the spec).
@@ -57,6 +189,22 @@ export interface ScaleStatus {
 
   /** The label selector of the pods, in the query-parameter form. */
   selector?: string;
+}
+
+/** Group, version and kind of {@link HorizontalPodAutoscaler}. */
+export const HorizontalPodAutoscalerGVK = { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link HorizontalPodAutoscaler} document (by apiVersion and kind; the content is not validated). */
+export function isHorizontalPodAutoscaler(value: unknown): value is HorizontalPodAutoscaler {
+  return isKind(value, 'autoscaling/v1', 'HorizontalPodAutoscaler');
+}
+
+/** Group, version and kind of {@link HorizontalPodAutoscalerList}. */
+export const HorizontalPodAutoscalerListGVK = { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscalerList' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link HorizontalPodAutoscalerList} document (by apiVersion and kind; the content is not validated). */
+export function isHorizontalPodAutoscalerList(value: unknown): value is HorizontalPodAutoscalerList {
+  return isKind(value, 'autoscaling/v1', 'HorizontalPodAutoscalerList');
 }
 
 /** Group, version and kind of {@link Scale}. */

@@ -20,6 +20,14 @@ const part2 = {
   }
 };
 const part3 = {
+  "description": "Actions that the management system should take in response to container lifecycle events.",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.Lifecycle"
+    }
+  ]
+};
+const part4 = {
   "name": "fieldSelector",
   "in": "query",
   "description": "A selector to restrict the list of returned objects by their fields.",
@@ -28,7 +36,7 @@ const part3 = {
     "uniqueItems": true
   }
 };
-const part4 = {
+const part5 = {
   "name": "labelSelector",
   "in": "query",
   "description": "A selector to restrict the list of returned objects by their labels.",
@@ -37,7 +45,24 @@ const part4 = {
     "uniqueItems": true
   }
 };
-const part5 = {
+const part6 = {
+  "description": "Periodic probe of container readiness; the pod is removed from service endpoints when it fails.",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.Probe"
+    }
+  ]
+};
+const part7 = {
+  "description": "When the image is pulled; defaults to Always for the `:latest` tag and IfNotPresent otherwise.",
+  "type": "string",
+  "enum": [
+    "Always",
+    "Never",
+    "IfNotPresent"
+  ]
+};
+const part8 = {
   "name": "namespace",
   "in": "path",
   "description": "object name and auth scope, such as for teams and projects",
@@ -47,11 +72,11 @@ const part5 = {
     "uniqueItems": true
   }
 };
-const part6 = {
+const part9 = {
   "description": "APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group.",
   "type": "string"
 };
-const part7 = {
+const part10 = {
   "description": "A set of pod label keys to select which pods will be taken into consideration.",
   "type": "array",
   "items": {
@@ -59,7 +84,20 @@ const part7 = {
   },
   "x-kubernetes-list-type": "atomic"
 };
-const part8 = {
+const part11 = {
+  "description": "Path at which the file the container's termination message is written to is mounted into its filesystem.",
+  "type": "string",
+  "default": "/dev/termination-log"
+};
+const part12 = {
+  "description": "Entrypoint array, not run in a shell; the image's ENTRYPOINT is used when absent.",
+  "type": "array",
+  "items": {
+    "type": "string"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part13 = {
   "name": "continue",
   "in": "query",
   "description": "The continue option should be set when retrieving more results from the server.",
@@ -68,7 +106,7 @@ const part8 = {
     "uniqueItems": true
   }
 };
-const part9 = {
+const part14 = {
   "name": "dryRun",
   "in": "query",
   "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
@@ -77,7 +115,7 @@ const part9 = {
     "uniqueItems": true
   }
 };
-const part10 = {
+const part15 = {
   "description": "Keys to project and their paths; all keys when absent.",
   "type": "array",
   "items": {
@@ -85,7 +123,15 @@ const part10 = {
   },
   "x-kubernetes-list-type": "atomic"
 };
-const part11 = {
+const part16 = {
+  "description": "Resources resize policy for the container.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.ContainerResizePolicy"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part17 = {
   "name": "resourceVersionMatch",
   "in": "query",
   "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
@@ -94,7 +140,16 @@ const part11 = {
     "uniqueItems": true
   }
 };
-const part12 = {
+const part18 = {
+  "description": "Compute resources required by the container (a struct upstream, so always written).",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.ResourceRequirements"
+    }
+  ],
+  "default": {}
+};
+const part19 = {
   "name": "fieldManager",
   "in": "query",
   "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
@@ -103,7 +158,7 @@ const part12 = {
     "uniqueItems": true
   }
 };
-const part13 = {
+const part20 = {
   "name": "resourceVersion",
   "in": "query",
   "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
@@ -112,7 +167,7 @@ const part13 = {
     "uniqueItems": true
   }
 };
-const part14 = {
+const part21 = {
   "name": "propagationPolicy",
   "in": "query",
   "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
@@ -121,7 +176,15 @@ const part14 = {
     "uniqueItems": true
   }
 };
-const part15 = {
+const part22 = {
+  "description": "Sources of environment variables; a later source wins on duplicate keys, and env wins over all.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.EnvFromSource"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part23 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/batch.v1.Job"
@@ -138,7 +201,7 @@ const part15 = {
     }
   }
 };
-const part16 = {
+const part24 = {
   "name": "fieldValidation",
   "in": "query",
   "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
@@ -147,7 +210,7 @@ const part16 = {
     "uniqueItems": true
   }
 };
-const part17 = {
+const part25 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/batch.v1.CronJob"
@@ -164,32 +227,71 @@ const part17 = {
     }
   }
 };
-const part18 = {
+const part26 = {
   "description": "OK",
-  "content": part15
+  "content": part23
 };
-const part19 = {
+const part27 = {
+  "description": "Environment variables of the container.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.EnvVar"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "name"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "name"
+};
+const part28 = {
   "description": "Created",
-  "content": part15
+  "content": part23
 };
-const part20 = {
+const part29 = {
   "description": "Accepted",
-  "content": part15
+  "content": part23
 };
-const part21 = {
+const part30 = {
   "description": "OK",
-  "content": part17
+  "content": part25
 };
-const part22 = {
+const part31 = {
   "description": "Created",
-  "content": part17
+  "content": part25
 };
-const part23 = {
+const part32 = {
   "description": "Accepted",
-  "content": part17
+  "content": part25
 };
-const part24 = [
-  part5,
+const part33 = {
+  "description": "Pod volumes mounted into the container's filesystem.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.VolumeMount"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "mountPath"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "mountPath"
+};
+const part34 = {
+  "description": "The list of block devices to be used by the container.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.VolumeDevice"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "devicePath"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "devicePath"
+};
+const part35 = [
+  part8,
   {
     "name": "pretty",
     "in": "query",
@@ -200,19 +302,33 @@ const part24 = [
     }
   }
 ];
-const part25 = {
-  "200": part18,
+const part36 = {
+  "200": part26,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part26 = {
-  "200": part21,
+const part37 = {
+  "200": part30,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part27 = {
+const part38 = {
+  "description": "Ports exposed by the container, unique by port number and protocol.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.ContainerPort"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "containerPort",
+    "protocol"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "containerPort"
+};
+const part39 = {
   "200": {
     "description": "OK",
     "content": {
@@ -237,7 +353,7 @@ const part27 = {
     "description": "Unauthorized"
   }
 };
-const part28 = {
+const part40 = {
   "content": {
     "application/apply-patch+yaml": {
       "schema": {
@@ -262,7 +378,7 @@ const part28 = {
   },
   "required": true
 };
-const part29 = [
+const part41 = [
   {
     "name": "name",
     "in": "path",
@@ -273,7 +389,7 @@ const part29 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part8,
   {
     "name": "pretty",
     "in": "query",
@@ -284,7 +400,7 @@ const part29 = [
     }
   }
 ];
-const part30 = [
+const part42 = [
   {
     "name": "name",
     "in": "path",
@@ -295,7 +411,7 @@ const part30 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part8,
   {
     "name": "pretty",
     "in": "query",
@@ -306,7 +422,7 @@ const part30 = [
     }
   }
 ];
-const part31 = {
+const part43 = {
   "requiredDuringSchedulingIgnoredDuringExecution": {
     "description": "Terms that must all be satisfied at scheduling time.",
     "type": "array",
@@ -324,27 +440,27 @@ const part31 = {
     "x-kubernetes-list-type": "atomic"
   }
 };
-const part32 = {
-  "200": part18,
-  "201": part19,
+const part44 = {
+  "200": part26,
+  "201": part28,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part33 = [
-  part9,
-  part12,
-  part16
+const part45 = [
+  part14,
+  part19,
+  part24
 ];
-const part34 = {
-  "200": part21,
-  "201": part22,
+const part46 = {
+  "200": part30,
+  "201": part31,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part35 = [
-  part9,
+const part47 = [
+  part14,
   part2,
   {
     "name": "orphanDependents",
@@ -355,12 +471,12 @@ const part35 = [
       "uniqueItems": true
     }
   },
-  part14
+  part21
 ];
-const part36 = [
-  part9,
-  part12,
-  part16,
+const part48 = [
+  part14,
+  part19,
+  part24,
   {
     "name": "force",
     "in": "query",
@@ -371,7 +487,7 @@ const part36 = [
     }
   }
 ];
-const part37 = [
+const part49 = [
   {
     "name": "allowWatchBookmarks",
     "in": "query",
@@ -381,9 +497,9 @@ const part37 = [
       "uniqueItems": true
     }
   },
-  part8,
-  part3,
+  part13,
   part4,
+  part5,
   {
     "name": "limit",
     "in": "query",
@@ -393,8 +509,8 @@ const part37 = [
       "uniqueItems": true
     }
   },
-  part13,
-  part11,
+  part20,
+  part17,
   part1,
   {
     "name": "timeoutSeconds",
@@ -415,12 +531,12 @@ const part37 = [
     }
   }
 ];
-const part38 = [
-  part8,
-  part9,
-  part3,
-  part2,
+const part50 = [
+  part13,
+  part14,
   part4,
+  part2,
+  part5,
   {
     "name": "limit",
     "in": "query",
@@ -439,9 +555,9 @@ const part38 = [
       "uniqueItems": true
     }
   },
-  part14,
-  part13,
-  part11,
+  part21,
+  part20,
+  part17,
   part1,
   {
     "name": "timeoutSeconds",
@@ -462,14 +578,14 @@ export const openApiV3: Record<string, unknown> = {
   },
   "paths": {
     "/apis/batch/v1/namespaces/{namespace}/cronjobs/{name}": {
-      "parameters": part30,
+      "parameters": part42,
       "get": {
         "tags": [
           "batchV1"
         ],
         "description": "get the specified CronJob",
         "operationId": "getBatchV1CronJob",
-        "responses": part26,
+        "responses": part37,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -483,7 +599,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified CronJob",
         "operationId": "updateBatchV1CronJob",
-        "parameters": part33,
+        "parameters": part45,
         "requestBody": {
           "content": {
             "*/*": {
@@ -494,7 +610,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part34,
+        "responses": part46,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -508,9 +624,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified CronJob",
         "operationId": "patchBatchV1CronJob",
-        "parameters": part36,
-        "requestBody": part28,
-        "responses": part34,
+        "parameters": part48,
+        "requestBody": part40,
+        "responses": part46,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -524,7 +640,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified CronJob",
         "operationId": "deleteBatchV1CronJob",
-        "parameters": part35,
+        "parameters": part47,
         "requestBody": {
           "content": {
             "*/*": {
@@ -535,8 +651,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part21,
-          "202": part23,
+          "200": part30,
+          "202": part32,
           "401": {
             "description": "Unauthorized"
           }
@@ -550,14 +666,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/batch/v1/namespaces/{namespace}/cronjobs": {
-      "parameters": part24,
+      "parameters": part35,
       "get": {
         "tags": [
           "batchV1"
         ],
         "description": "list the specified CronJob",
         "operationId": "listBatchV1CronJob",
-        "parameters": part37,
+        "parameters": part49,
         "responses": {
           "200": {
             "description": "OK",
@@ -596,7 +712,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified CronJob",
         "operationId": "createBatchV1CronJob",
-        "parameters": part33,
+        "parameters": part45,
         "requestBody": {
           "content": {
             "*/*": {
@@ -608,9 +724,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part21,
-          "201": part22,
-          "202": part23,
+          "200": part30,
+          "201": part31,
+          "202": part32,
           "401": {
             "description": "Unauthorized"
           }
@@ -628,7 +744,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified CronJob",
         "operationId": "deletecollectionBatchV1CronJob",
-        "parameters": part38,
+        "parameters": part50,
         "requestBody": {
           "content": {
             "*/*": {
@@ -638,7 +754,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part27,
+        "responses": part39,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -648,14 +764,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/batch/v1/namespaces/{namespace}/cronjobs/{name}/status": {
-      "parameters": part30,
+      "parameters": part42,
       "get": {
         "tags": [
           "batchV1"
         ],
         "description": "get status of the specified CronJob",
         "operationId": "getstatusBatchV1CronJob",
-        "responses": part26,
+        "responses": part37,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -669,7 +785,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified CronJob",
         "operationId": "replacestatusBatchV1CronJob",
-        "parameters": part33,
+        "parameters": part45,
         "requestBody": {
           "content": {
             "*/*": {
@@ -680,7 +796,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part34,
+        "responses": part46,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -694,9 +810,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified CronJob",
         "operationId": "patchstatusBatchV1CronJob",
-        "parameters": part36,
-        "requestBody": part28,
-        "responses": part34,
+        "parameters": part48,
+        "requestBody": part40,
+        "responses": part46,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -706,14 +822,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/batch/v1/namespaces/{namespace}/jobs/{name}": {
-      "parameters": part29,
+      "parameters": part41,
       "get": {
         "tags": [
           "batchV1"
         ],
         "description": "get the specified Job",
         "operationId": "getBatchV1Job",
-        "responses": part25,
+        "responses": part36,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -727,7 +843,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Job",
         "operationId": "updateBatchV1Job",
-        "parameters": part33,
+        "parameters": part45,
         "requestBody": {
           "content": {
             "*/*": {
@@ -738,7 +854,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part32,
+        "responses": part44,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -752,9 +868,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Job",
         "operationId": "patchBatchV1Job",
-        "parameters": part36,
-        "requestBody": part28,
-        "responses": part32,
+        "parameters": part48,
+        "requestBody": part40,
+        "responses": part44,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -768,7 +884,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Job",
         "operationId": "deleteBatchV1Job",
-        "parameters": part35,
+        "parameters": part47,
         "requestBody": {
           "content": {
             "*/*": {
@@ -779,8 +895,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part18,
-          "202": part20,
+          "200": part26,
+          "202": part29,
           "401": {
             "description": "Unauthorized"
           }
@@ -794,14 +910,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/batch/v1/namespaces/{namespace}/jobs": {
-      "parameters": part24,
+      "parameters": part35,
       "get": {
         "tags": [
           "batchV1"
         ],
         "description": "list the specified Job",
         "operationId": "listBatchV1Job",
-        "parameters": part37,
+        "parameters": part49,
         "responses": {
           "200": {
             "description": "OK",
@@ -840,7 +956,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Job",
         "operationId": "createBatchV1Job",
-        "parameters": part33,
+        "parameters": part45,
         "requestBody": {
           "content": {
             "*/*": {
@@ -852,9 +968,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part18,
-          "201": part19,
-          "202": part20,
+          "200": part26,
+          "201": part28,
+          "202": part29,
           "401": {
             "description": "Unauthorized"
           }
@@ -872,7 +988,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Job",
         "operationId": "deletecollectionBatchV1Job",
-        "parameters": part38,
+        "parameters": part50,
         "requestBody": {
           "content": {
             "*/*": {
@@ -882,7 +998,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part27,
+        "responses": part39,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -892,14 +1008,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/batch/v1/namespaces/{namespace}/jobs/{name}/status": {
-      "parameters": part29,
+      "parameters": part41,
       "get": {
         "tags": [
           "batchV1"
         ],
         "description": "get status of the specified Job",
         "operationId": "getstatusBatchV1Job",
-        "responses": part25,
+        "responses": part36,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -913,7 +1029,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Job",
         "operationId": "replacestatusBatchV1Job",
-        "parameters": part33,
+        "parameters": part45,
         "requestBody": {
           "content": {
             "*/*": {
@@ -924,7 +1040,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part32,
+        "responses": part44,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -938,9 +1054,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Job",
         "operationId": "patchstatusBatchV1Job",
-        "parameters": part36,
-        "requestBody": part28,
-        "responses": part32,
+        "parameters": part48,
+        "requestBody": part40,
+        "responses": part44,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -1913,7 +2029,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the referent.",
             "type": "string"
           },
-          "items": part10,
+          "items": part15,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -1942,14 +2058,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Container image name; may be left to higher-level config management in templates.",
             "type": "string"
           },
-          "command": {
-            "description": "Entrypoint array, not run in a shell; the image's ENTRYPOINT is used when absent.",
-            "type": "array",
-            "items": {
-              "type": "string"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
+          "command": part12,
           "args": {
             "description": "Arguments to the entrypoint; the image's CMD is used when absent.",
             "type": "array",
@@ -1962,63 +2071,11 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Working directory of the container.",
             "type": "string"
           },
-          "ports": {
-            "description": "Ports exposed by the container, unique by port number and protocol.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.ContainerPort"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "containerPort",
-              "protocol"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "containerPort"
-          },
-          "envFrom": {
-            "description": "Sources of environment variables; a later source wins on duplicate keys, and env wins over all.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.EnvFromSource"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
-          "env": {
-            "description": "Environment variables of the container.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.EnvVar"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "name"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "name"
-          },
-          "resources": {
-            "description": "Compute resources required by the container (a struct upstream, so always written).",
-            "allOf": [
-              {
-                "$ref": "#/components/schemas/core.v1.ResourceRequirements"
-              }
-            ],
-            "default": {}
-          },
-          "volumeMounts": {
-            "description": "Pod volumes mounted into the container's filesystem.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.VolumeMount"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "mountPath"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "mountPath"
-          },
+          "ports": part38,
+          "envFrom": part22,
+          "env": part27,
+          "resources": part18,
+          "volumeMounts": part33,
           "livenessProbe": {
             "description": "Periodic probe of container liveness; the container is restarted when it fails.",
             "allOf": [
@@ -2027,14 +2084,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "readinessProbe": {
-            "description": "Periodic probe of container readiness; the pod is removed from service endpoints when it fails.",
-            "allOf": [
-              {
-                "$ref": "#/components/schemas/core.v1.Probe"
-              }
-            ]
-          },
+          "readinessProbe": part6,
           "startupProbe": {
             "description": "Probe that must succeed before the other probes start.",
             "allOf": [
@@ -2043,53 +2093,15 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "imagePullPolicy": {
-            "description": "When the image is pulled; defaults to Always for the `:latest` tag and IfNotPresent otherwise.",
-            "type": "string",
-            "enum": [
-              "Always",
-              "Never",
-              "IfNotPresent"
-            ]
-          },
-          "resizePolicy": {
-            "description": "Resources resize policy for the container.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.ContainerResizePolicy"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
+          "imagePullPolicy": part7,
+          "resizePolicy": part16,
           "restartPolicy": {
             "description": "Defines the restart behavior of individual containers in a pod.",
             "type": "string"
           },
-          "volumeDevices": {
-            "description": "The list of block devices to be used by the container.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.VolumeDevice"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "devicePath"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "devicePath"
-          },
-          "lifecycle": {
-            "description": "Actions that the management system should take in response to container lifecycle events.",
-            "allOf": [
-              {
-                "$ref": "#/components/schemas/core.v1.Lifecycle"
-              }
-            ]
-          },
-          "terminationMessagePath": {
-            "description": "Path at which the file the container's termination message is written to is mounted into its filesystem.",
-            "type": "string",
-            "default": "/dev/termination-log"
-          },
+          "volumeDevices": part34,
+          "lifecycle": part3,
+          "terminationMessagePath": part11,
           "terminationMessagePolicy": {
             "description": "How the termination message is populated.",
             "type": "string",
@@ -2380,6 +2392,102 @@ export const openApiV3: Record<string, unknown> = {
             "rule": "(has(self.fieldRef) ? 1 : 0) + (has(self.resourceFieldRef) ? 1 : 0) + (has(self.configMapKeyRef) ? 1 : 0) + (has(self.secretKeyRef) ? 1 : 0) == 1",
             "message": "exactly one of fieldRef, resourceFieldRef, configMapKeyRef and secretKeyRef must be set"
           }
+        ]
+      },
+      "core.v1.EphemeralContainer": {
+        "description": "A container added to an existing pod for user-initiated activities such as debugging: the fields of a container, and the container whose namespaces it targets. Upstream Protobuf nests the common container fields as field 1.",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the container, a DNS label unique within the pod.",
+            "type": "string",
+            "maxLength": 63,
+            "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
+          },
+          "image": {
+            "description": "Container image name; may be left to higher-level config management in templates.",
+            "type": "string"
+          },
+          "command": part12,
+          "args": {
+            "description": "Arguments to the entrypoint; the image's CMD is used when absent.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "workingDir": {
+            "description": "Working directory of the container.",
+            "type": "string"
+          },
+          "ports": part38,
+          "envFrom": part22,
+          "env": part27,
+          "resources": part18,
+          "volumeMounts": part33,
+          "livenessProbe": {
+            "description": "Periodic probe of container liveness; the container is restarted when it fails.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Probe"
+              }
+            ]
+          },
+          "readinessProbe": part6,
+          "startupProbe": {
+            "description": "Probe that must succeed before the other probes start.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Probe"
+              }
+            ]
+          },
+          "imagePullPolicy": part7,
+          "resizePolicy": part16,
+          "restartPolicy": {
+            "description": "Defines the restart behavior of individual containers in a pod.",
+            "type": "string"
+          },
+          "volumeDevices": part34,
+          "lifecycle": part3,
+          "terminationMessagePath": part11,
+          "terminationMessagePolicy": {
+            "description": "How the termination message is populated.",
+            "type": "string",
+            "default": "File",
+            "enum": [
+              "File",
+              "FallbackToLogsOnError"
+            ]
+          },
+          "securityContext": {
+            "description": "Defines the security options the container should be run with.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecurityContext"
+              }
+            ]
+          },
+          "stdin": {
+            "description": "Whether this container should allocate a buffer for stdin in the container runtime.",
+            "type": "boolean"
+          },
+          "stdinOnce": {
+            "description": "Whether the container runtime should close the stdin channel after it has been opened by a single attach.",
+            "type": "boolean"
+          },
+          "tty": {
+            "description": "Whether this container should allocate a TTY for itself, also requires 'stdin' to be true.",
+            "type": "boolean"
+          },
+          "targetContainerName": {
+            "description": "The name of the container in the pod whose process namespace this container shares.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
         ]
       },
       "core.v1.EphemeralVolumeSource": {
@@ -3067,7 +3175,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAffinity": {
         "description": "Inter-pod affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part31
+        "properties": part43
       },
       "core.v1.PodAffinityTerm": {
         "description": "A set of pods, by label selector and namespaces, co-located per a topology key. Shape follows the real system (not shown in the spec).",
@@ -3102,8 +3210,8 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "matchLabelKeys": part7,
-          "mismatchLabelKeys": part7
+          "matchLabelKeys": part10,
+          "mismatchLabelKeys": part10
         },
         "required": [
           "topologyKey"
@@ -3112,7 +3220,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAntiAffinity": {
         "description": "Inter-pod anti-affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part31
+        "properties": part43
       },
       "core.v1.PodDNSConfig": {
         "description": "Defines the DNS parameters of a pod in addition to those generated from DNSPolicy. Shape follows the real system (not shown in the spec).",
@@ -3297,6 +3405,19 @@ export const openApiV3: Record<string, unknown> = {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/core.v1.Container"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "name"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "name"
+          },
+          "ephemeralContainers": {
+            "description": "Containers added to a running pod for debugging (`kubectl debug`), only through the pod's ephemeralcontainers subresource.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.EphemeralContainer"
             },
             "x-kubernetes-list-type": "map",
             "x-kubernetes-list-map-keys": [
@@ -3961,7 +4082,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the secret in the pod's namespace.",
             "type": "string"
           },
-          "items": part10,
+          "items": part15,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -4255,7 +4376,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "TypedLocalObjectReference contains enough information to let you locate the typed referenced object inside the same namespace.",
         "type": "object",
         "properties": {
-          "apiGroup": part6,
+          "apiGroup": part9,
           "kind": {
             "description": "Kind is the type of resource being referenced",
             "type": "string"
@@ -4273,7 +4394,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.TypedObjectReference": {
         "type": "object",
         "properties": {
-          "apiGroup": part6,
+          "apiGroup": part9,
           "kind": {
             "description": "Kind is the type of resource being referenced",
             "type": "string"

@@ -20,6 +20,14 @@ const part2 = {
   }
 };
 const part3 = {
+  "description": "Actions that the management system should take in response to container lifecycle events.",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.Lifecycle"
+    }
+  ]
+};
+const part4 = {
   "name": "fieldSelector",
   "in": "query",
   "description": "A selector to restrict the list of returned objects by their fields.",
@@ -28,7 +36,7 @@ const part3 = {
     "uniqueItems": true
   }
 };
-const part4 = {
+const part5 = {
   "name": "labelSelector",
   "in": "query",
   "description": "A selector to restrict the list of returned objects by their labels.",
@@ -37,7 +45,24 @@ const part4 = {
     "uniqueItems": true
   }
 };
-const part5 = {
+const part6 = {
+  "description": "Periodic probe of container readiness; the pod is removed from service endpoints when it fails.",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.Probe"
+    }
+  ]
+};
+const part7 = {
+  "description": "When the image is pulled; defaults to Always for the `:latest` tag and IfNotPresent otherwise.",
+  "type": "string",
+  "enum": [
+    "Always",
+    "Never",
+    "IfNotPresent"
+  ]
+};
+const part8 = {
   "name": "namespace",
   "in": "path",
   "description": "object name and auth scope, such as for teams and projects",
@@ -47,11 +72,11 @@ const part5 = {
     "uniqueItems": true
   }
 };
-const part6 = {
+const part9 = {
   "description": "APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group.",
   "type": "string"
 };
-const part7 = {
+const part10 = {
   "description": "A set of pod label keys to select which pods will be taken into consideration.",
   "type": "array",
   "items": {
@@ -59,7 +84,20 @@ const part7 = {
   },
   "x-kubernetes-list-type": "atomic"
 };
-const part8 = {
+const part11 = {
+  "description": "Path at which the file the container's termination message is written to is mounted into its filesystem.",
+  "type": "string",
+  "default": "/dev/termination-log"
+};
+const part12 = {
+  "description": "Entrypoint array, not run in a shell; the image's ENTRYPOINT is used when absent.",
+  "type": "array",
+  "items": {
+    "type": "string"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part13 = {
   "name": "continue",
   "in": "query",
   "description": "The continue option should be set when retrieving more results from the server.",
@@ -68,7 +106,7 @@ const part8 = {
     "uniqueItems": true
   }
 };
-const part9 = {
+const part14 = {
   "name": "dryRun",
   "in": "query",
   "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
@@ -77,7 +115,7 @@ const part9 = {
     "uniqueItems": true
   }
 };
-const part10 = {
+const part15 = {
   "description": "Keys to project and their paths; all keys when absent.",
   "type": "array",
   "items": {
@@ -85,7 +123,15 @@ const part10 = {
   },
   "x-kubernetes-list-type": "atomic"
 };
-const part11 = {
+const part16 = {
+  "description": "Resources resize policy for the container.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.ContainerResizePolicy"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part17 = {
   "name": "resourceVersionMatch",
   "in": "query",
   "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
@@ -94,7 +140,16 @@ const part11 = {
     "uniqueItems": true
   }
 };
-const part12 = {
+const part18 = {
+  "description": "Compute resources required by the container (a struct upstream, so always written).",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.ResourceRequirements"
+    }
+  ],
+  "default": {}
+};
+const part19 = {
   "name": "fieldManager",
   "in": "query",
   "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
@@ -103,7 +158,7 @@ const part12 = {
     "uniqueItems": true
   }
 };
-const part13 = {
+const part20 = {
   "name": "resourceVersion",
   "in": "query",
   "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
@@ -112,7 +167,7 @@ const part13 = {
     "uniqueItems": true
   }
 };
-const part14 = {
+const part21 = {
   "name": "propagationPolicy",
   "in": "query",
   "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
@@ -121,7 +176,15 @@ const part14 = {
     "uniqueItems": true
   }
 };
-const part15 = {
+const part22 = {
+  "description": "Sources of environment variables; a later source wins on duplicate keys, and env wins over all.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.EnvFromSource"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part23 = {
   "name": "fieldValidation",
   "in": "query",
   "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
@@ -130,7 +193,7 @@ const part15 = {
     "uniqueItems": true
   }
 };
-const part16 = {
+const part24 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/batch.v1beta1.CronJob"
@@ -147,25 +210,78 @@ const part16 = {
     }
   }
 };
-const part17 = {
+const part25 = {
+  "description": "Environment variables of the container.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.EnvVar"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "name"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "name"
+};
+const part26 = {
   "description": "OK",
-  "content": part16
+  "content": part24
 };
-const part18 = {
+const part27 = {
+  "description": "Pod volumes mounted into the container's filesystem.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.VolumeMount"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "mountPath"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "mountPath"
+};
+const part28 = {
   "description": "Created",
-  "content": part16
+  "content": part24
 };
-const part19 = {
+const part29 = {
   "description": "Accepted",
-  "content": part16
+  "content": part24
 };
-const part20 = {
-  "200": part17,
+const part30 = {
+  "description": "The list of block devices to be used by the container.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.VolumeDevice"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "devicePath"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "devicePath"
+};
+const part31 = {
+  "description": "Ports exposed by the container, unique by port number and protocol.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.ContainerPort"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "containerPort",
+    "protocol"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "containerPort"
+};
+const part32 = {
+  "200": part26,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part21 = {
+const part33 = {
   "content": {
     "application/apply-patch+yaml": {
       "schema": {
@@ -190,7 +306,7 @@ const part21 = {
   },
   "required": true
 };
-const part22 = [
+const part34 = [
   {
     "name": "name",
     "in": "path",
@@ -201,7 +317,7 @@ const part22 = [
       "uniqueItems": true
     }
   },
-  part5,
+  part8,
   {
     "name": "pretty",
     "in": "query",
@@ -212,7 +328,7 @@ const part22 = [
     }
   }
 ];
-const part23 = {
+const part35 = {
   "requiredDuringSchedulingIgnoredDuringExecution": {
     "description": "Terms that must all be satisfied at scheduling time.",
     "type": "array",
@@ -230,22 +346,22 @@ const part23 = {
     "x-kubernetes-list-type": "atomic"
   }
 };
-const part24 = [
-  part9,
-  part12,
-  part15
+const part36 = [
+  part14,
+  part19,
+  part23
 ];
-const part25 = {
-  "200": part17,
-  "201": part18,
+const part37 = {
+  "200": part26,
+  "201": part28,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part26 = [
-  part9,
-  part12,
-  part15,
+const part38 = [
+  part14,
+  part19,
+  part23,
   {
     "name": "force",
     "in": "query",
@@ -265,14 +381,14 @@ export const openApiV3: Record<string, unknown> = {
   },
   "paths": {
     "/apis/batch/v1beta1/namespaces/{namespace}/cronjobs/{name}": {
-      "parameters": part22,
+      "parameters": part34,
       "get": {
         "tags": [
           "batchV1beta1"
         ],
         "description": "get the specified CronJob",
         "operationId": "getBatchV1beta1CronJob",
-        "responses": part20,
+        "responses": part32,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -286,7 +402,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified CronJob",
         "operationId": "updateBatchV1beta1CronJob",
-        "parameters": part24,
+        "parameters": part36,
         "requestBody": {
           "content": {
             "*/*": {
@@ -297,7 +413,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part25,
+        "responses": part37,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -311,9 +427,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified CronJob",
         "operationId": "patchBatchV1beta1CronJob",
-        "parameters": part26,
-        "requestBody": part21,
-        "responses": part25,
+        "parameters": part38,
+        "requestBody": part33,
+        "responses": part37,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -328,7 +444,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "delete the specified CronJob",
         "operationId": "deleteBatchV1beta1CronJob",
         "parameters": [
-          part9,
+          part14,
           part2,
           {
             "name": "orphanDependents",
@@ -339,7 +455,7 @@ export const openApiV3: Record<string, unknown> = {
               "uniqueItems": true
             }
           },
-          part14
+          part21
         ],
         "requestBody": {
           "content": {
@@ -351,8 +467,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part17,
-          "202": part19,
+          "200": part26,
+          "202": part29,
           "401": {
             "description": "Unauthorized"
           }
@@ -367,7 +483,7 @@ export const openApiV3: Record<string, unknown> = {
     },
     "/apis/batch/v1beta1/namespaces/{namespace}/cronjobs": {
       "parameters": [
-        part5,
+        part8,
         {
           "name": "pretty",
           "in": "query",
@@ -394,9 +510,9 @@ export const openApiV3: Record<string, unknown> = {
               "uniqueItems": true
             }
           },
-          part8,
-          part3,
+          part13,
           part4,
+          part5,
           {
             "name": "limit",
             "in": "query",
@@ -406,8 +522,8 @@ export const openApiV3: Record<string, unknown> = {
               "uniqueItems": true
             }
           },
-          part13,
-          part11,
+          part20,
+          part17,
           part1,
           {
             "name": "timeoutSeconds",
@@ -466,7 +582,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified CronJob",
         "operationId": "createBatchV1beta1CronJob",
-        "parameters": part24,
+        "parameters": part36,
         "requestBody": {
           "content": {
             "*/*": {
@@ -478,9 +594,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part17,
-          "201": part18,
-          "202": part19,
+          "200": part26,
+          "201": part28,
+          "202": part29,
           "401": {
             "description": "Unauthorized"
           }
@@ -499,11 +615,11 @@ export const openApiV3: Record<string, unknown> = {
         "description": "deletecollection the specified CronJob",
         "operationId": "deletecollectionBatchV1beta1CronJob",
         "parameters": [
-          part8,
-          part9,
-          part3,
-          part2,
+          part13,
+          part14,
           part4,
+          part2,
+          part5,
           {
             "name": "limit",
             "in": "query",
@@ -522,9 +638,9 @@ export const openApiV3: Record<string, unknown> = {
               "uniqueItems": true
             }
           },
-          part14,
-          part13,
-          part11,
+          part21,
+          part20,
+          part17,
           part1,
           {
             "name": "timeoutSeconds",
@@ -579,14 +695,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/apis/batch/v1beta1/namespaces/{namespace}/cronjobs/{name}/status": {
-      "parameters": part22,
+      "parameters": part34,
       "get": {
         "tags": [
           "batchV1beta1"
         ],
         "description": "get status of the specified CronJob",
         "operationId": "getstatusBatchV1beta1CronJob",
-        "responses": part20,
+        "responses": part32,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -600,7 +716,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified CronJob",
         "operationId": "replacestatusBatchV1beta1CronJob",
-        "parameters": part24,
+        "parameters": part36,
         "requestBody": {
           "content": {
             "*/*": {
@@ -611,7 +727,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part25,
+        "responses": part37,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -625,9 +741,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified CronJob",
         "operationId": "patchstatusBatchV1beta1CronJob",
-        "parameters": part26,
-        "requestBody": part21,
-        "responses": part25,
+        "parameters": part38,
+        "requestBody": part33,
+        "responses": part37,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "batch",
@@ -1377,7 +1493,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the referent.",
             "type": "string"
           },
-          "items": part10,
+          "items": part15,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -1406,14 +1522,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Container image name; may be left to higher-level config management in templates.",
             "type": "string"
           },
-          "command": {
-            "description": "Entrypoint array, not run in a shell; the image's ENTRYPOINT is used when absent.",
-            "type": "array",
-            "items": {
-              "type": "string"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
+          "command": part12,
           "args": {
             "description": "Arguments to the entrypoint; the image's CMD is used when absent.",
             "type": "array",
@@ -1426,63 +1535,11 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Working directory of the container.",
             "type": "string"
           },
-          "ports": {
-            "description": "Ports exposed by the container, unique by port number and protocol.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.ContainerPort"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "containerPort",
-              "protocol"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "containerPort"
-          },
-          "envFrom": {
-            "description": "Sources of environment variables; a later source wins on duplicate keys, and env wins over all.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.EnvFromSource"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
-          "env": {
-            "description": "Environment variables of the container.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.EnvVar"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "name"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "name"
-          },
-          "resources": {
-            "description": "Compute resources required by the container (a struct upstream, so always written).",
-            "allOf": [
-              {
-                "$ref": "#/components/schemas/core.v1.ResourceRequirements"
-              }
-            ],
-            "default": {}
-          },
-          "volumeMounts": {
-            "description": "Pod volumes mounted into the container's filesystem.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.VolumeMount"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "mountPath"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "mountPath"
-          },
+          "ports": part31,
+          "envFrom": part22,
+          "env": part25,
+          "resources": part18,
+          "volumeMounts": part27,
           "livenessProbe": {
             "description": "Periodic probe of container liveness; the container is restarted when it fails.",
             "allOf": [
@@ -1491,14 +1548,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "readinessProbe": {
-            "description": "Periodic probe of container readiness; the pod is removed from service endpoints when it fails.",
-            "allOf": [
-              {
-                "$ref": "#/components/schemas/core.v1.Probe"
-              }
-            ]
-          },
+          "readinessProbe": part6,
           "startupProbe": {
             "description": "Probe that must succeed before the other probes start.",
             "allOf": [
@@ -1507,53 +1557,15 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "imagePullPolicy": {
-            "description": "When the image is pulled; defaults to Always for the `:latest` tag and IfNotPresent otherwise.",
-            "type": "string",
-            "enum": [
-              "Always",
-              "Never",
-              "IfNotPresent"
-            ]
-          },
-          "resizePolicy": {
-            "description": "Resources resize policy for the container.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.ContainerResizePolicy"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
+          "imagePullPolicy": part7,
+          "resizePolicy": part16,
           "restartPolicy": {
             "description": "Defines the restart behavior of individual containers in a pod.",
             "type": "string"
           },
-          "volumeDevices": {
-            "description": "The list of block devices to be used by the container.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.VolumeDevice"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "devicePath"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "devicePath"
-          },
-          "lifecycle": {
-            "description": "Actions that the management system should take in response to container lifecycle events.",
-            "allOf": [
-              {
-                "$ref": "#/components/schemas/core.v1.Lifecycle"
-              }
-            ]
-          },
-          "terminationMessagePath": {
-            "description": "Path at which the file the container's termination message is written to is mounted into its filesystem.",
-            "type": "string",
-            "default": "/dev/termination-log"
-          },
+          "volumeDevices": part30,
+          "lifecycle": part3,
+          "terminationMessagePath": part11,
           "terminationMessagePolicy": {
             "description": "How the termination message is populated.",
             "type": "string",
@@ -1844,6 +1856,102 @@ export const openApiV3: Record<string, unknown> = {
             "rule": "(has(self.fieldRef) ? 1 : 0) + (has(self.resourceFieldRef) ? 1 : 0) + (has(self.configMapKeyRef) ? 1 : 0) + (has(self.secretKeyRef) ? 1 : 0) == 1",
             "message": "exactly one of fieldRef, resourceFieldRef, configMapKeyRef and secretKeyRef must be set"
           }
+        ]
+      },
+      "core.v1.EphemeralContainer": {
+        "description": "A container added to an existing pod for user-initiated activities such as debugging: the fields of a container, and the container whose namespaces it targets. Upstream Protobuf nests the common container fields as field 1.",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the container, a DNS label unique within the pod.",
+            "type": "string",
+            "maxLength": 63,
+            "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
+          },
+          "image": {
+            "description": "Container image name; may be left to higher-level config management in templates.",
+            "type": "string"
+          },
+          "command": part12,
+          "args": {
+            "description": "Arguments to the entrypoint; the image's CMD is used when absent.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "workingDir": {
+            "description": "Working directory of the container.",
+            "type": "string"
+          },
+          "ports": part31,
+          "envFrom": part22,
+          "env": part25,
+          "resources": part18,
+          "volumeMounts": part27,
+          "livenessProbe": {
+            "description": "Periodic probe of container liveness; the container is restarted when it fails.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Probe"
+              }
+            ]
+          },
+          "readinessProbe": part6,
+          "startupProbe": {
+            "description": "Probe that must succeed before the other probes start.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Probe"
+              }
+            ]
+          },
+          "imagePullPolicy": part7,
+          "resizePolicy": part16,
+          "restartPolicy": {
+            "description": "Defines the restart behavior of individual containers in a pod.",
+            "type": "string"
+          },
+          "volumeDevices": part30,
+          "lifecycle": part3,
+          "terminationMessagePath": part11,
+          "terminationMessagePolicy": {
+            "description": "How the termination message is populated.",
+            "type": "string",
+            "default": "File",
+            "enum": [
+              "File",
+              "FallbackToLogsOnError"
+            ]
+          },
+          "securityContext": {
+            "description": "Defines the security options the container should be run with.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecurityContext"
+              }
+            ]
+          },
+          "stdin": {
+            "description": "Whether this container should allocate a buffer for stdin in the container runtime.",
+            "type": "boolean"
+          },
+          "stdinOnce": {
+            "description": "Whether the container runtime should close the stdin channel after it has been opened by a single attach.",
+            "type": "boolean"
+          },
+          "tty": {
+            "description": "Whether this container should allocate a TTY for itself, also requires 'stdin' to be true.",
+            "type": "boolean"
+          },
+          "targetContainerName": {
+            "description": "The name of the container in the pod whose process namespace this container shares.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
         ]
       },
       "core.v1.EphemeralVolumeSource": {
@@ -2531,7 +2639,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAffinity": {
         "description": "Inter-pod affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part23
+        "properties": part35
       },
       "core.v1.PodAffinityTerm": {
         "description": "A set of pods, by label selector and namespaces, co-located per a topology key. Shape follows the real system (not shown in the spec).",
@@ -2566,8 +2674,8 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "matchLabelKeys": part7,
-          "mismatchLabelKeys": part7
+          "matchLabelKeys": part10,
+          "mismatchLabelKeys": part10
         },
         "required": [
           "topologyKey"
@@ -2576,7 +2684,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAntiAffinity": {
         "description": "Inter-pod anti-affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part23
+        "properties": part35
       },
       "core.v1.PodDNSConfig": {
         "description": "Defines the DNS parameters of a pod in addition to those generated from DNSPolicy. Shape follows the real system (not shown in the spec).",
@@ -2761,6 +2869,19 @@ export const openApiV3: Record<string, unknown> = {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/core.v1.Container"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "name"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "name"
+          },
+          "ephemeralContainers": {
+            "description": "Containers added to a running pod for debugging (`kubectl debug`), only through the pod's ephemeralcontainers subresource.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.EphemeralContainer"
             },
             "x-kubernetes-list-type": "map",
             "x-kubernetes-list-map-keys": [
@@ -3425,7 +3546,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the secret in the pod's namespace.",
             "type": "string"
           },
-          "items": part10,
+          "items": part15,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -3719,7 +3840,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "TypedLocalObjectReference contains enough information to let you locate the typed referenced object inside the same namespace.",
         "type": "object",
         "properties": {
-          "apiGroup": part6,
+          "apiGroup": part9,
           "kind": {
             "description": "Kind is the type of resource being referenced",
             "type": "string"
@@ -3737,7 +3858,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.TypedObjectReference": {
         "type": "object",
         "properties": {
-          "apiGroup": part6,
+          "apiGroup": part9,
           "kind": {
             "description": "Kind is the type of resource being referenced",
             "type": "string"

@@ -97,6 +97,24 @@ export function defaultEnvVarSource(v: unknown): void {
   defaultObjectFieldSelector(v.fieldRef);
 }
 
+/** Applies the schema defaults of {@link EphemeralContainer} in place. */
+export function defaultEphemeralContainer(v: unknown): void {
+  if (!isObject(v)) return;
+  if (Array.isArray(v.ports)) for (const x0 of v.ports as unknown[]) {
+    defaultContainerPort(x0);
+  }
+  if (Array.isArray(v.env)) for (const x1 of v.env as unknown[]) {
+    defaultEnvVar(x1);
+  }
+  if (v.resources === undefined) v.resources = {};
+  defaultProbe(v.livenessProbe);
+  defaultProbe(v.readinessProbe);
+  defaultProbe(v.startupProbe);
+  defaultLifecycle(v.lifecycle);
+  if (v.terminationMessagePath === undefined || v.terminationMessagePath === '') v.terminationMessagePath = '/dev/termination-log';
+  if (v.terminationMessagePolicy === undefined || v.terminationMessagePolicy === '') v.terminationMessagePolicy = 'File';
+}
+
 /** Applies the schema defaults of {@link EphemeralVolumeSource} in place. */
 export function defaultEphemeralVolumeSource(v: unknown): void {
   if (!isObject(v)) return;
@@ -235,8 +253,11 @@ export function defaultPodSpec(v: unknown): void {
   if (Array.isArray(v.initContainers)) for (const x1 of v.initContainers as unknown[]) {
     defaultContainer(x1);
   }
-  if (Array.isArray(v.containers)) for (const x2 of v.containers as unknown[]) {
-    defaultContainer(x2);
+  if (Array.isArray(v.ephemeralContainers)) for (const x2 of v.ephemeralContainers as unknown[]) {
+    defaultEphemeralContainer(x2);
+  }
+  if (Array.isArray(v.containers)) for (const x3 of v.containers as unknown[]) {
+    defaultContainer(x3);
   }
   if (v.restartPolicy === undefined || v.restartPolicy === '') v.restartPolicy = 'Always';
   if (v.terminationGracePeriodSeconds === undefined) v.terminationGracePeriodSeconds = 30;

@@ -4,11 +4,35 @@
 import type { KindRegistration } from '../../../runtime/schema/index.js';
 import { noDefaults } from '../../../runtime/validate/index.js';
 import { defaultEndpoints, defaultEndpointsList, defaultLimitRange, defaultLimitRangeList, defaultNamespace, defaultNamespaceList, defaultPersistentVolume, defaultPersistentVolumeClaim, defaultPersistentVolumeClaimList, defaultPersistentVolumeList, defaultPod, defaultPodList, defaultReplicationController, defaultReplicationControllerList, defaultSecret, defaultSecretList, defaultService, defaultServiceList } from './defaults.js';
-import { ConfigMapListSchema, ConfigMapSchema, EndpointsListSchema, EndpointsSchema, EventListSchema, EventSchema, LimitRangeListSchema, LimitRangeSchema, NamespaceListSchema, NamespaceSchema, NodeListSchema, NodeSchema, PersistentVolumeClaimListSchema, PersistentVolumeClaimSchema, PersistentVolumeListSchema, PersistentVolumeSchema, PodListSchema, PodSchema, ReplicationControllerListSchema, ReplicationControllerSchema, ResourceQuotaListSchema, ResourceQuotaSchema, SecretListSchema, SecretSchema, ServiceAccountListSchema, ServiceAccountSchema, ServiceListSchema, ServiceSchema } from './schema.js';
-import { validateConfigMap, validateConfigMapList, validateEndpoints, validateEndpointsList, validateEvent, validateEventList, validateLimitRange, validateLimitRangeList, validateNamespace, validateNamespaceList, validateNode, validateNodeList, validatePersistentVolume, validatePersistentVolumeClaim, validatePersistentVolumeClaimList, validatePersistentVolumeList, validatePod, validatePodList, validateReplicationController, validateReplicationControllerList, validateResourceQuota, validateResourceQuotaList, validateSecret, validateSecretList, validateService, validateServiceAccount, validateServiceAccountList, validateServiceList } from './validate.js';
+import { BindingSchema, ConfigMapListSchema, ConfigMapSchema, EndpointsListSchema, EndpointsSchema, EventListSchema, EventSchema, LimitRangeListSchema, LimitRangeSchema, NamespaceListSchema, NamespaceSchema, NodeListSchema, NodeSchema, PersistentVolumeClaimListSchema, PersistentVolumeClaimSchema, PersistentVolumeListSchema, PersistentVolumeSchema, PodListSchema, PodSchema, ReplicationControllerListSchema, ReplicationControllerSchema, ResourceQuotaListSchema, ResourceQuotaSchema, SecretListSchema, SecretSchema, ServiceAccountListSchema, ServiceAccountSchema, ServiceListSchema, ServiceSchema } from './schema.js';
+import { validateBinding, validateConfigMap, validateConfigMapList, validateEndpoints, validateEndpointsList, validateEvent, validateEventList, validateLimitRange, validateLimitRangeList, validateNamespace, validateNamespaceList, validateNode, validateNodeList, validatePersistentVolume, validatePersistentVolumeClaim, validatePersistentVolumeClaimList, validatePersistentVolumeList, validatePod, validatePodList, validateReplicationController, validateReplicationControllerList, validateResourceQuota, validateResourceQuotaList, validateSecret, validateSecretList, validateService, validateServiceAccount, validateServiceAccountList, validateServiceList } from './validate.js';
 
 /** Every kind of the core group v1, for the runtime. */
 export const coreV1Kinds: readonly KindRegistration[] = [
+  {
+    group: '',
+    version: 'v1',
+    kind: 'Binding',
+    apiVersion: 'v1',
+    schema: BindingSchema,
+    validate: validateBinding,
+    setDefaults: noDefaults,
+    resource: {
+      plural: 'bindings',
+      singular: 'binding',
+      scope: 'Namespaced',
+      verbs: ['create'],
+      subresources: [],
+      shortNames: [],
+      categories: [],
+      printerColumns: [],
+      served: true,
+      storage: false,
+      custom: false,
+      conversion: [],
+      virtual: 'pod-binding',
+    },
+  },
   {
     group: '',
     version: 'v1',
@@ -345,7 +369,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       singular: 'pod',
       scope: 'Namespaced',
       verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
-      subresources: ['status', 'eviction'],
+      subresources: ['status', 'eviction', 'binding', 'ephemeralcontainers', 'log', 'exec', 'attach', 'portforward'],
       shortNames: ['po'],
       categories: ['all'],
       printerColumns: [
@@ -360,7 +384,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       selectableFields: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'status.phase', 'status.podIP'],
-      subresourceHandlers: { eviction: 'eviction' },
+      subresourceHandlers: { eviction: 'eviction', binding: 'pod-binding', log: 'pod-log', exec: 'pod-stream', attach: 'pod-stream', portforward: 'pod-port-forward' },
       hooks: ['pod-admission'],
       deleteReturnsObject: true,
       printer: 'pod',

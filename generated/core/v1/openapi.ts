@@ -36,6 +36,14 @@ const part4 = {
   }
 };
 const part5 = {
+  "description": "Actions that the management system should take in response to container lifecycle events.",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.Lifecycle"
+    }
+  ]
+};
+const part6 = {
   "name": "fieldSelector",
   "in": "query",
   "description": "A selector to restrict the list of returned objects by their fields.",
@@ -44,7 +52,7 @@ const part5 = {
     "uniqueItems": true
   }
 };
-const part6 = {
+const part7 = {
   "name": "labelSelector",
   "in": "query",
   "description": "A selector to restrict the list of returned objects by their labels.",
@@ -53,7 +61,24 @@ const part6 = {
     "uniqueItems": true
   }
 };
-const part7 = {
+const part8 = {
+  "description": "Periodic probe of container readiness; the pod is removed from service endpoints when it fails.",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.Probe"
+    }
+  ]
+};
+const part9 = {
+  "description": "When the image is pulled; defaults to Always for the `:latest` tag and IfNotPresent otherwise.",
+  "type": "string",
+  "enum": [
+    "Always",
+    "Never",
+    "IfNotPresent"
+  ]
+};
+const part10 = {
   "name": "namespace",
   "in": "path",
   "description": "object name and auth scope, such as for teams and projects",
@@ -63,11 +88,11 @@ const part7 = {
     "uniqueItems": true
   }
 };
-const part8 = {
+const part11 = {
   "description": "APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group.",
   "type": "string"
 };
-const part9 = {
+const part12 = {
   "description": "A set of pod label keys to select which pods will be taken into consideration.",
   "type": "array",
   "items": {
@@ -75,7 +100,12 @@ const part9 = {
   },
   "x-kubernetes-list-type": "atomic"
 };
-const part10 = {
+const part13 = {
+  "description": "Path at which the file the container's termination message is written to is mounted into its filesystem.",
+  "type": "string",
+  "default": "/dev/termination-log"
+};
+const part14 = {
   "description": "hostPath represents a directory on the host. Provisioned by a developer or tester.",
   "allOf": [
     {
@@ -83,7 +113,15 @@ const part10 = {
     }
   ]
 };
-const part11 = {
+const part15 = {
+  "description": "Entrypoint array, not run in a shell; the image's ENTRYPOINT is used when absent.",
+  "type": "array",
+  "items": {
+    "type": "string"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part16 = {
   "description": "csi represents storage that is handled by an external CSI driver (Beta feature).",
   "allOf": [
     {
@@ -91,7 +129,7 @@ const part11 = {
     }
   ]
 };
-const part12 = {
+const part17 = {
   "name": "continue",
   "in": "query",
   "description": "The continue option should be set when retrieving more results from the server.",
@@ -100,7 +138,7 @@ const part12 = {
     "uniqueItems": true
   }
 };
-const part13 = {
+const part18 = {
   "name": "dryRun",
   "in": "query",
   "description": "When present, indicates that modifications should not be persisted. Valid value: All.",
@@ -109,7 +147,7 @@ const part13 = {
     "uniqueItems": true
   }
 };
-const part14 = {
+const part19 = {
   "description": "Keys to project and their paths; all keys when absent.",
   "type": "array",
   "items": {
@@ -117,7 +155,15 @@ const part14 = {
   },
   "x-kubernetes-list-type": "atomic"
 };
-const part15 = {
+const part20 = {
+  "description": "Resources resize policy for the container.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.ContainerResizePolicy"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part21 = {
   "name": "resourceVersionMatch",
   "in": "query",
   "description": "resourceVersionMatch determines how resourceVersion is applied to list calls.",
@@ -126,7 +172,16 @@ const part15 = {
     "uniqueItems": true
   }
 };
-const part16 = {
+const part22 = {
+  "description": "Compute resources required by the container (a struct upstream, so always written).",
+  "allOf": [
+    {
+      "$ref": "#/components/schemas/core.v1.ResourceRequirements"
+    }
+  ],
+  "default": {}
+};
+const part23 = {
   "name": "fieldManager",
   "in": "query",
   "description": "fieldManager is a name associated with the actor or entity that is making these changes.",
@@ -135,7 +190,7 @@ const part16 = {
     "uniqueItems": true
   }
 };
-const part17 = {
+const part24 = {
   "name": "resourceVersion",
   "in": "query",
   "description": "resourceVersion sets a constraint on what resource versions a request may be served from.",
@@ -144,7 +199,7 @@ const part17 = {
     "uniqueItems": true
   }
 };
-const part18 = {
+const part25 = {
   "description": "Represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod.",
   "allOf": [
     {
@@ -152,7 +207,7 @@ const part18 = {
     }
   ]
 };
-const part19 = {
+const part26 = {
   "description": "Represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod.",
   "allOf": [
     {
@@ -160,7 +215,7 @@ const part19 = {
     }
   ]
 };
-const part20 = {
+const part27 = {
   "name": "propagationPolicy",
   "in": "query",
   "description": "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
@@ -169,7 +224,7 @@ const part20 = {
     "uniqueItems": true
   }
 };
-const part21 = {
+const part28 = {
   "description": "Csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers (Beta feature).",
   "allOf": [
     {
@@ -177,7 +232,7 @@ const part21 = {
     }
   ]
 };
-const part22 = {
+const part29 = {
   "description": "Represents an NFS mount on the host that shares a pod's lifetime More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs.",
   "allOf": [
     {
@@ -185,7 +240,15 @@ const part22 = {
     }
   ]
 };
-const part23 = {
+const part30 = {
+  "description": "Sources of environment variables; a later source wins on duplicate keys, and env wins over all.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.EnvFromSource"
+  },
+  "x-kubernetes-list-type": "atomic"
+};
+const part31 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.Pod"
@@ -202,7 +265,7 @@ const part23 = {
     }
   }
 };
-const part24 = {
+const part32 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.Node"
@@ -219,7 +282,7 @@ const part24 = {
     }
   }
 };
-const part25 = {
+const part33 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.Event"
@@ -236,7 +299,7 @@ const part25 = {
     }
   }
 };
-const part26 = {
+const part34 = {
   "name": "fieldValidation",
   "in": "query",
   "description": "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn or Strict.",
@@ -245,7 +308,7 @@ const part26 = {
     "uniqueItems": true
   }
 };
-const part27 = {
+const part35 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.Secret"
@@ -262,7 +325,24 @@ const part27 = {
     }
   }
 };
-const part28 = {
+const part36 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Binding"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Binding"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.Binding"
+    }
+  }
+};
+const part37 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.Service"
@@ -279,7 +359,7 @@ const part28 = {
     }
   }
 };
-const part29 = {
+const part38 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.ConfigMap"
@@ -296,7 +376,7 @@ const part29 = {
     }
   }
 };
-const part30 = {
+const part39 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.Endpoints"
@@ -313,7 +393,7 @@ const part30 = {
     }
   }
 };
-const part31 = {
+const part40 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.Namespace"
@@ -330,7 +410,7 @@ const part31 = {
     }
   }
 };
-const part32 = {
+const part41 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.LimitRange"
@@ -347,7 +427,7 @@ const part32 = {
     }
   }
 };
-const part33 = [
+const part42 = [
   {
     "name": "name",
     "in": "path",
@@ -368,7 +448,7 @@ const part33 = [
     }
   }
 ];
-const part34 = {
+const part43 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.ResourceQuota"
@@ -385,11 +465,11 @@ const part34 = {
     }
   }
 };
-const part35 = {
+const part44 = {
   "description": "OK",
-  "content": part23
+  "content": part31
 };
-const part36 = [
+const part45 = [
   {
     "name": "name",
     "in": "path",
@@ -410,7 +490,7 @@ const part36 = [
     }
   }
 ];
-const part37 = {
+const part46 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.ServiceAccount"
@@ -427,23 +507,36 @@ const part37 = {
     }
   }
 };
-const part38 = {
+const part47 = {
   "description": "OK",
-  "content": part24
+  "content": part32
 };
-const part39 = {
+const part48 = {
   "description": "Created",
-  "content": part23
+  "content": part31
 };
-const part40 = {
+const part49 = {
   "description": "Accepted",
-  "content": part23
+  "content": part31
 };
-const part41 = {
+const part50 = {
+  "description": "Environment variables of the container.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.EnvVar"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "name"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "name"
+};
+const part51 = {
   "description": "OK",
-  "content": part25
+  "content": part33
 };
-const part42 = {
+const part52 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.PersistentVolume"
@@ -460,11 +553,11 @@ const part42 = {
     }
   }
 };
-const part43 = {
+const part53 = {
   "description": "Created",
-  "content": part24
+  "content": part32
 };
-const part44 = [
+const part54 = [
   {
     "name": "name",
     "in": "path",
@@ -485,154 +578,180 @@ const part44 = [
     }
   }
 ];
-const part45 = {
-  "description": "Accepted",
-  "content": part24
-};
-const part46 = {
-  "description": "OK",
-  "content": part27
-};
-const part47 = {
-  "description": "Created",
-  "content": part25
-};
-const part48 = {
-  "description": "Accepted",
-  "content": part25
-};
-const part49 = {
-  "description": "OK",
-  "content": part28
-};
-const part50 = {
-  "description": "Created",
-  "content": part27
-};
-const part51 = {
-  "description": "Accepted",
-  "content": part27
-};
-const part52 = {
-  "description": "Created",
-  "content": part28
-};
-const part53 = {
-  "description": "Accepted",
-  "content": part28
-};
-const part54 = {
-  "description": "OK",
-  "content": part29
-};
 const part55 = {
-  "description": "OK",
-  "content": part30
+  "description": "Accepted",
+  "content": part32
 };
 const part56 = {
   "description": "OK",
-  "content": part31
+  "content": part35
 };
 const part57 = {
-  "description": "OK",
-  "content": part32
+  "description": "Created",
+  "content": part33
 };
 const part58 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
-    }
-  }
+  "description": "Accepted",
+  "content": part33
 };
 const part59 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.ReplicationController"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.ReplicationController"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.ReplicationController"
-    }
-  }
+  "description": "OK",
+  "content": part37
 };
 const part60 = {
   "description": "Created",
-  "content": part29
+  "content": part35
 };
 const part61 = {
-  "description": "Created",
-  "content": part30
+  "description": "Accepted",
+  "content": part35
 };
 const part62 = {
   "description": "Created",
-  "content": part31
+  "content": part37
 };
 const part63 = {
   "description": "Accepted",
-  "content": part29
+  "content": part37
 };
 const part64 = {
-  "description": "Accepted",
-  "content": part30
+  "description": "OK",
+  "content": part38
 };
 const part65 = {
-  "description": "Accepted",
-  "content": part31
+  "description": "OK",
+  "content": part39
 };
 const part66 = {
-  "description": "Created",
-  "content": part32
+  "description": "OK",
+  "content": part40
 };
 const part67 = {
-  "description": "Accepted",
-  "content": part32
+  "description": "OK",
+  "content": part41
 };
 const part68 = {
-  "description": "OK",
-  "content": part34
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
+    }
+  }
 };
 const part69 = {
-  "description": "OK",
-  "content": part37
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ReplicationController"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ReplicationController"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.ReplicationController"
+    }
+  }
 };
 const part70 = {
   "description": "Created",
-  "content": part34
+  "content": part38
 };
 const part71 = {
-  "description": "Accepted",
-  "content": part34
+  "description": "Created",
+  "content": part39
 };
 const part72 = {
   "description": "Created",
-  "content": part37
+  "content": part40
 };
 const part73 = {
   "description": "Accepted",
-  "content": part37
+  "content": part38
 };
 const part74 = {
-  "description": "OK",
-  "content": part42
+  "description": "Accepted",
+  "content": part39
 };
-const part75 = [
-  part7,
+const part75 = {
+  "description": "Accepted",
+  "content": part40
+};
+const part76 = {
+  "description": "Created",
+  "content": part41
+};
+const part77 = {
+  "description": "Accepted",
+  "content": part41
+};
+const part78 = {
+  "description": "OK",
+  "content": part43
+};
+const part79 = {
+  "description": "OK",
+  "content": part46
+};
+const part80 = {
+  "description": "Pod volumes mounted into the container's filesystem.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.VolumeMount"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "mountPath"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "mountPath"
+};
+const part81 = {
+  "description": "Created",
+  "content": part43
+};
+const part82 = {
+  "description": "Accepted",
+  "content": part43
+};
+const part83 = {
+  "description": "Created",
+  "content": part46
+};
+const part84 = {
+  "description": "Accepted",
+  "content": part46
+};
+const part85 = {
+  "description": "OK",
+  "content": part52
+};
+const part86 = {
+  "description": "The list of block devices to be used by the container.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.VolumeDevice"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "devicePath"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "devicePath"
+};
+const part87 = [
+  part10,
   {
     "name": "pretty",
     "in": "query",
@@ -643,69 +762,83 @@ const part75 = [
     }
   }
 ];
-const part76 = {
-  "description": "Created",
-  "content": part42
-};
-const part77 = {
-  "200": part35,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part78 = {
-  "description": "Accepted",
-  "content": part42
-};
-const part79 = {
-  "200": part38,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part80 = {
-  "description": "OK",
-  "content": part58
-};
-const part81 = {
-  "description": "OK",
-  "content": part59
-};
-const part82 = {
-  "200": part49,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part83 = {
-  "description": "Created",
-  "content": part58
-};
-const part84 = {
-  "description": "Created",
-  "content": part59
-};
-const part85 = {
-  "description": "Accepted",
-  "content": part58
-};
-const part86 = {
-  "description": "Accepted",
-  "content": part59
-};
-const part87 = {
-  "200": part56,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
 const part88 = {
-  "200": part68,
-  "401": {
-    "description": "Unauthorized"
-  }
+  "description": "Created",
+  "content": part52
 };
 const part89 = {
+  "200": part44,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part90 = {
+  "description": "Accepted",
+  "content": part52
+};
+const part91 = {
+  "200": part47,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part92 = {
+  "description": "OK",
+  "content": part68
+};
+const part93 = {
+  "description": "OK",
+  "content": part69
+};
+const part94 = {
+  "200": part59,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part95 = {
+  "description": "Created",
+  "content": part68
+};
+const part96 = {
+  "description": "Created",
+  "content": part69
+};
+const part97 = {
+  "description": "Accepted",
+  "content": part68
+};
+const part98 = {
+  "description": "Accepted",
+  "content": part69
+};
+const part99 = {
+  "200": part66,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part100 = {
+  "description": "Ports exposed by the container, unique by port number and protocol.",
+  "type": "array",
+  "items": {
+    "$ref": "#/components/schemas/core.v1.ContainerPort"
+  },
+  "x-kubernetes-list-type": "map",
+  "x-kubernetes-list-map-keys": [
+    "containerPort",
+    "protocol"
+  ],
+  "x-kubernetes-patch-strategy": "merge",
+  "x-kubernetes-patch-merge-key": "containerPort"
+};
+const part101 = {
+  "200": part78,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part102 = {
   "200": {
     "description": "OK",
     "content": {
@@ -730,25 +863,25 @@ const part89 = {
     "description": "Unauthorized"
   }
 };
-const part90 = {
-  "200": part74,
+const part103 = {
+  "200": part85,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part91 = {
-  "200": part80,
+const part104 = {
+  "200": part92,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part92 = {
-  "200": part81,
+const part105 = {
+  "200": part93,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part93 = {
+const part106 = {
   "content": {
     "application/apply-patch+yaml": {
       "schema": {
@@ -773,7 +906,7 @@ const part93 = {
   },
   "required": true
 };
-const part94 = [
+const part107 = [
   {
     "name": "name",
     "in": "path",
@@ -784,7 +917,7 @@ const part94 = [
       "uniqueItems": true
     }
   },
-  part7,
+  part10,
   {
     "name": "pretty",
     "in": "query",
@@ -795,7 +928,7 @@ const part94 = [
     }
   }
 ];
-const part95 = [
+const part108 = [
   {
     "name": "name",
     "in": "path",
@@ -806,7 +939,7 @@ const part95 = [
       "uniqueItems": true
     }
   },
-  part7,
+  part10,
   {
     "name": "pretty",
     "in": "query",
@@ -817,7 +950,7 @@ const part95 = [
     }
   }
 ];
-const part96 = [
+const part109 = [
   {
     "name": "name",
     "in": "path",
@@ -828,7 +961,7 @@ const part96 = [
       "uniqueItems": true
     }
   },
-  part7,
+  part10,
   {
     "name": "pretty",
     "in": "query",
@@ -839,7 +972,7 @@ const part96 = [
     }
   }
 ];
-const part97 = [
+const part110 = [
   {
     "name": "name",
     "in": "path",
@@ -850,7 +983,7 @@ const part97 = [
       "uniqueItems": true
     }
   },
-  part7,
+  part10,
   {
     "name": "pretty",
     "in": "query",
@@ -861,7 +994,7 @@ const part97 = [
     }
   }
 ];
-const part98 = [
+const part111 = [
   {
     "name": "name",
     "in": "path",
@@ -872,7 +1005,7 @@ const part98 = [
       "uniqueItems": true
     }
   },
-  part7,
+  part10,
   {
     "name": "pretty",
     "in": "query",
@@ -883,7 +1016,7 @@ const part98 = [
     }
   }
 ];
-const part99 = [
+const part112 = [
   {
     "name": "name",
     "in": "path",
@@ -894,7 +1027,7 @@ const part99 = [
       "uniqueItems": true
     }
   },
-  part7,
+  part10,
   {
     "name": "pretty",
     "in": "query",
@@ -905,7 +1038,7 @@ const part99 = [
     }
   }
 ];
-const part100 = {
+const part113 = {
   "requiredDuringSchedulingIgnoredDuringExecution": {
     "description": "Terms that must all be satisfied at scheduling time.",
     "type": "array",
@@ -923,97 +1056,97 @@ const part100 = {
     "x-kubernetes-list-type": "atomic"
   }
 };
-const part101 = {
-  "200": part35,
-  "201": part39,
+const part114 = {
+  "200": part44,
+  "201": part48,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part102 = {
-  "200": part38,
-  "201": part43,
+const part115 = {
+  "200": part47,
+  "201": part53,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part103 = {
-  "200": part41,
-  "201": part47,
+const part116 = {
+  "200": part51,
+  "201": part57,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part104 = {
-  "200": part46,
-  "201": part50,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part105 = [
-  part13,
-  part16,
-  part26
-];
-const part106 = {
-  "200": part49,
-  "201": part52,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part107 = {
-  "200": part54,
+const part117 = {
+  "200": part56,
   "201": part60,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part108 = {
-  "200": part55,
-  "201": part61,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part109 = {
-  "200": part56,
+const part118 = [
+  part18,
+  part23,
+  part34
+];
+const part119 = {
+  "200": part59,
   "201": part62,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part110 = {
-  "200": part57,
-  "201": part66,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part111 = {
-  "200": part68,
+const part120 = {
+  "200": part64,
   "201": part70,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part112 = {
-  "200": part69,
+const part121 = {
+  "200": part65,
+  "201": part71,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part122 = {
+  "200": part66,
   "201": part72,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part113 = {
-  "200": part74,
+const part123 = {
+  "200": part67,
   "201": part76,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part114 = [
-  part13,
+const part124 = {
+  "200": part78,
+  "201": part81,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part125 = {
+  "200": part79,
+  "201": part83,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part126 = {
+  "200": part85,
+  "201": part88,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part127 = [
+  part18,
   part4,
   {
     "name": "orphanDependents",
@@ -1024,26 +1157,26 @@ const part114 = [
       "uniqueItems": true
     }
   },
-  part20
+  part27
 ];
-const part115 = {
-  "200": part80,
-  "201": part83,
+const part128 = {
+  "200": part92,
+  "201": part95,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part116 = {
-  "200": part81,
-  "201": part84,
+const part129 = {
+  "200": part93,
+  "201": part96,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part117 = [
-  part13,
-  part16,
-  part26,
+const part130 = [
+  part18,
+  part23,
+  part34,
   {
     "name": "force",
     "in": "query",
@@ -1054,23 +1187,23 @@ const part117 = [
     }
   }
 ];
-const part118 = {
-  "200": part35,
-  "201": part39,
-  "202": part40,
+const part131 = {
+  "200": part44,
+  "201": part48,
+  "202": part49,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part119 = {
-  "200": part69,
-  "201": part72,
-  "202": part73,
+const part132 = {
+  "200": part79,
+  "201": part83,
+  "202": part84,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part120 = [
+const part133 = [
   {
     "name": "allowWatchBookmarks",
     "in": "query",
@@ -1080,9 +1213,9 @@ const part120 = [
       "uniqueItems": true
     }
   },
-  part12,
-  part5,
+  part17,
   part6,
+  part7,
   {
     "name": "limit",
     "in": "query",
@@ -1092,8 +1225,8 @@ const part120 = [
       "uniqueItems": true
     }
   },
-  part17,
-  part15,
+  part24,
+  part21,
   part3,
   {
     "name": "timeoutSeconds",
@@ -1114,12 +1247,12 @@ const part120 = [
     }
   }
 ];
-const part121 = [
-  part12,
-  part13,
-  part5,
-  part4,
+const part134 = [
+  part17,
+  part18,
   part6,
+  part4,
+  part7,
   {
     "name": "limit",
     "in": "query",
@@ -1138,9 +1271,9 @@ const part121 = [
       "uniqueItems": true
     }
   },
-  part20,
-  part17,
-  part15,
+  part27,
+  part24,
+  part21,
   part3,
   {
     "name": "timeoutSeconds",
@@ -1160,6 +1293,50 @@ export const openApiV3: Record<string, unknown> = {
     "version": "v1"
   },
   "paths": {
+    "/api/v1/namespaces/{namespace}/bindings": {
+      "parameters": part87,
+      "post": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "post the specified Binding",
+        "operationId": "createCoreV1Binding",
+        "parameters": part118,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Binding"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": part36
+          },
+          "201": {
+            "description": "Created",
+            "content": part36
+          },
+          "202": {
+            "description": "Accepted",
+            "content": part36
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Binding"
+        }
+      }
+    },
     "/api/v1/namespaces/{namespace}/configmaps/{name}": {
       "parameters": [
         {
@@ -1172,7 +1349,7 @@ export const openApiV3: Record<string, unknown> = {
             "uniqueItems": true
           }
         },
-        part7,
+        part10,
         {
           "name": "pretty",
           "in": "query",
@@ -1190,7 +1367,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified ConfigMap",
         "operationId": "getCoreV1ConfigMap",
         "responses": {
-          "200": part54,
+          "200": part64,
           "401": {
             "description": "Unauthorized"
           }
@@ -1208,7 +1385,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ConfigMap",
         "operationId": "updateCoreV1ConfigMap",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1219,7 +1396,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part107,
+        "responses": part120,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1233,9 +1410,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ConfigMap",
         "operationId": "patchCoreV1ConfigMap",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part107,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part120,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1249,7 +1426,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ConfigMap",
         "operationId": "deleteCoreV1ConfigMap",
-        "parameters": part114,
+        "parameters": part127,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1260,8 +1437,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part54,
-          "202": part63,
+          "200": part64,
+          "202": part73,
           "401": {
             "description": "Unauthorized"
           }
@@ -1275,14 +1452,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/configmaps": {
-      "parameters": part75,
+      "parameters": part87,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified ConfigMap",
         "operationId": "listCoreV1ConfigMap",
-        "parameters": part120,
+        "parameters": part133,
         "responses": {
           "200": {
             "description": "OK",
@@ -1321,7 +1498,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ConfigMap",
         "operationId": "createCoreV1ConfigMap",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1333,9 +1510,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part54,
-          "201": part60,
-          "202": part63,
+          "200": part64,
+          "201": part70,
+          "202": part73,
           "401": {
             "description": "Unauthorized"
           }
@@ -1353,7 +1530,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ConfigMap",
         "operationId": "deletecollectionCoreV1ConfigMap",
-        "parameters": part121,
+        "parameters": part134,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1363,7 +1540,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part89,
+        "responses": part102,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1384,7 +1561,7 @@ export const openApiV3: Record<string, unknown> = {
             "uniqueItems": true
           }
         },
-        part7,
+        part10,
         {
           "name": "pretty",
           "in": "query",
@@ -1402,7 +1579,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified Endpoints",
         "operationId": "getCoreV1Endpoints",
         "responses": {
-          "200": part55,
+          "200": part65,
           "401": {
             "description": "Unauthorized"
           }
@@ -1420,7 +1597,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Endpoints",
         "operationId": "updateCoreV1Endpoints",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1431,7 +1608,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part108,
+        "responses": part121,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1445,9 +1622,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Endpoints",
         "operationId": "patchCoreV1Endpoints",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part108,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part121,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1461,7 +1638,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Endpoints",
         "operationId": "deleteCoreV1Endpoints",
-        "parameters": part114,
+        "parameters": part127,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1472,8 +1649,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part55,
-          "202": part64,
+          "200": part65,
+          "202": part74,
           "401": {
             "description": "Unauthorized"
           }
@@ -1487,14 +1664,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/endpoints": {
-      "parameters": part75,
+      "parameters": part87,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Endpoints",
         "operationId": "listCoreV1Endpoints",
-        "parameters": part120,
+        "parameters": part133,
         "responses": {
           "200": {
             "description": "OK",
@@ -1533,7 +1710,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Endpoints",
         "operationId": "createCoreV1Endpoints",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1545,9 +1722,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part55,
-          "201": part61,
-          "202": part64,
+          "200": part65,
+          "201": part71,
+          "202": part74,
           "401": {
             "description": "Unauthorized"
           }
@@ -1565,7 +1742,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Endpoints",
         "operationId": "deletecollectionCoreV1Endpoints",
-        "parameters": part121,
+        "parameters": part134,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1575,7 +1752,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part89,
+        "responses": part102,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1596,7 +1773,7 @@ export const openApiV3: Record<string, unknown> = {
             "uniqueItems": true
           }
         },
-        part7,
+        part10,
         {
           "name": "pretty",
           "in": "query",
@@ -1614,7 +1791,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified Event",
         "operationId": "getCoreV1Event",
         "responses": {
-          "200": part41,
+          "200": part51,
           "401": {
             "description": "Unauthorized"
           }
@@ -1632,7 +1809,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Event",
         "operationId": "updateCoreV1Event",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1643,7 +1820,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part103,
+        "responses": part116,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1657,9 +1834,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Event",
         "operationId": "patchCoreV1Event",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part103,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part116,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1673,7 +1850,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Event",
         "operationId": "deleteCoreV1Event",
-        "parameters": part114,
+        "parameters": part127,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1684,8 +1861,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part41,
-          "202": part48,
+          "200": part51,
+          "202": part58,
           "401": {
             "description": "Unauthorized"
           }
@@ -1699,14 +1876,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/events": {
-      "parameters": part75,
+      "parameters": part87,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Event",
         "operationId": "listCoreV1Event",
-        "parameters": part120,
+        "parameters": part133,
         "responses": {
           "200": {
             "description": "OK",
@@ -1745,7 +1922,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Event",
         "operationId": "createCoreV1Event",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1757,9 +1934,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part41,
-          "201": part47,
-          "202": part48,
+          "200": part51,
+          "201": part57,
+          "202": part58,
           "401": {
             "description": "Unauthorized"
           }
@@ -1777,7 +1954,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Event",
         "operationId": "deletecollectionCoreV1Event",
-        "parameters": part121,
+        "parameters": part134,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1787,7 +1964,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part89,
+        "responses": part102,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1808,7 +1985,7 @@ export const openApiV3: Record<string, unknown> = {
             "uniqueItems": true
           }
         },
-        part7,
+        part10,
         {
           "name": "pretty",
           "in": "query",
@@ -1826,7 +2003,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified LimitRange",
         "operationId": "getCoreV1LimitRange",
         "responses": {
-          "200": part57,
+          "200": part67,
           "401": {
             "description": "Unauthorized"
           }
@@ -1844,7 +2021,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified LimitRange",
         "operationId": "updateCoreV1LimitRange",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1855,7 +2032,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part110,
+        "responses": part123,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1869,9 +2046,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified LimitRange",
         "operationId": "patchCoreV1LimitRange",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part110,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part123,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1885,7 +2062,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified LimitRange",
         "operationId": "deleteCoreV1LimitRange",
-        "parameters": part114,
+        "parameters": part127,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1896,8 +2073,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part57,
-          "202": part67,
+          "200": part67,
+          "202": part77,
           "401": {
             "description": "Unauthorized"
           }
@@ -1911,14 +2088,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/limitranges": {
-      "parameters": part75,
+      "parameters": part87,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified LimitRange",
         "operationId": "listCoreV1LimitRange",
-        "parameters": part120,
+        "parameters": part133,
         "responses": {
           "200": {
             "description": "OK",
@@ -1957,7 +2134,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified LimitRange",
         "operationId": "createCoreV1LimitRange",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1969,9 +2146,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part57,
-          "201": part66,
-          "202": part67,
+          "200": part67,
+          "201": part76,
+          "202": part77,
           "401": {
             "description": "Unauthorized"
           }
@@ -1989,7 +2166,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified LimitRange",
         "operationId": "deletecollectionCoreV1LimitRange",
-        "parameters": part121,
+        "parameters": part134,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1999,7 +2176,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part89,
+        "responses": part102,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2009,14 +2186,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{name}": {
-      "parameters": part36,
+      "parameters": part45,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Namespace",
         "operationId": "getCoreV1Namespace",
-        "responses": part87,
+        "responses": part99,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2030,7 +2207,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Namespace",
         "operationId": "updateCoreV1Namespace",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2041,7 +2218,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part109,
+        "responses": part122,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2055,9 +2232,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Namespace",
         "operationId": "patchCoreV1Namespace",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part109,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part122,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2071,7 +2248,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Namespace",
         "operationId": "deleteCoreV1Namespace",
-        "parameters": part114,
+        "parameters": part127,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2082,8 +2259,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part56,
-          "202": part65,
+          "200": part66,
+          "202": part75,
           "401": {
             "description": "Unauthorized"
           }
@@ -2114,7 +2291,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified Namespace",
         "operationId": "listCoreV1Namespace",
-        "parameters": part120,
+        "parameters": part133,
         "responses": {
           "200": {
             "description": "OK",
@@ -2153,7 +2330,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Namespace",
         "operationId": "createCoreV1Namespace",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2165,9 +2342,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part56,
-          "201": part62,
-          "202": part65,
+          "200": part66,
+          "201": part72,
+          "202": part75,
           "401": {
             "description": "Unauthorized"
           }
@@ -2181,14 +2358,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{name}/status": {
-      "parameters": part36,
+      "parameters": part45,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Namespace",
         "operationId": "getstatusCoreV1Namespace",
-        "responses": part87,
+        "responses": part99,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2202,7 +2379,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Namespace",
         "operationId": "replacestatusCoreV1Namespace",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2213,7 +2390,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part109,
+        "responses": part122,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2227,9 +2404,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Namespace",
         "operationId": "patchstatusCoreV1Namespace",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part109,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part122,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2239,14 +2416,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{name}/finalize": {
-      "parameters": part36,
+      "parameters": part45,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get finalize of the specified Namespace",
         "operationId": "getfinalizeCoreV1Namespace",
-        "responses": part87,
+        "responses": part99,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2260,7 +2437,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put finalize of the specified Namespace",
         "operationId": "replacefinalizeCoreV1Namespace",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2271,7 +2448,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part109,
+        "responses": part122,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2285,9 +2462,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch finalize of the specified Namespace",
         "operationId": "patchfinalizeCoreV1Namespace",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part109,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part122,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2297,14 +2474,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/nodes/{name}": {
-      "parameters": part33,
+      "parameters": part42,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Node",
         "operationId": "getCoreV1Node",
-        "responses": part79,
+        "responses": part91,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2318,7 +2495,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Node",
         "operationId": "updateCoreV1Node",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2329,7 +2506,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part102,
+        "responses": part115,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2343,9 +2520,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Node",
         "operationId": "patchCoreV1Node",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part102,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part115,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2359,7 +2536,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Node",
         "operationId": "deleteCoreV1Node",
-        "parameters": part114,
+        "parameters": part127,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2370,8 +2547,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part38,
-          "202": part45,
+          "200": part47,
+          "202": part55,
           "401": {
             "description": "Unauthorized"
           }
@@ -2402,7 +2579,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified Node",
         "operationId": "listCoreV1Node",
-        "parameters": part120,
+        "parameters": part133,
         "responses": {
           "200": {
             "description": "OK",
@@ -2441,7 +2618,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Node",
         "operationId": "createCoreV1Node",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2453,9 +2630,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part38,
-          "201": part43,
-          "202": part45,
+          "200": part47,
+          "201": part53,
+          "202": part55,
           "401": {
             "description": "Unauthorized"
           }
@@ -2473,7 +2650,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Node",
         "operationId": "deletecollectionCoreV1Node",
-        "parameters": part121,
+        "parameters": part134,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2483,7 +2660,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part89,
+        "responses": part102,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2493,14 +2670,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/nodes/{name}/status": {
-      "parameters": part33,
+      "parameters": part42,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Node",
         "operationId": "getstatusCoreV1Node",
-        "responses": part79,
+        "responses": part91,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2514,7 +2691,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Node",
         "operationId": "replacestatusCoreV1Node",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2525,7 +2702,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part102,
+        "responses": part115,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2539,9 +2716,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Node",
         "operationId": "patchstatusCoreV1Node",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part102,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part115,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2551,14 +2728,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/persistentvolumes/{name}": {
-      "parameters": part44,
+      "parameters": part54,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified PersistentVolume",
         "operationId": "getCoreV1PersistentVolume",
-        "responses": part90,
+        "responses": part103,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2572,7 +2749,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified PersistentVolume",
         "operationId": "updateCoreV1PersistentVolume",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2583,7 +2760,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part113,
+        "responses": part126,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2597,9 +2774,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified PersistentVolume",
         "operationId": "patchCoreV1PersistentVolume",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part113,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part126,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2613,7 +2790,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified PersistentVolume",
         "operationId": "deleteCoreV1PersistentVolume",
-        "parameters": part114,
+        "parameters": part127,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2624,8 +2801,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part74,
-          "202": part78,
+          "200": part85,
+          "202": part90,
           "401": {
             "description": "Unauthorized"
           }
@@ -2656,7 +2833,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified PersistentVolume",
         "operationId": "listCoreV1PersistentVolume",
-        "parameters": part120,
+        "parameters": part133,
         "responses": {
           "200": {
             "description": "OK",
@@ -2695,7 +2872,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified PersistentVolume",
         "operationId": "createCoreV1PersistentVolume",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2707,9 +2884,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part74,
-          "201": part76,
-          "202": part78,
+          "200": part85,
+          "201": part88,
+          "202": part90,
           "401": {
             "description": "Unauthorized"
           }
@@ -2727,7 +2904,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified PersistentVolume",
         "operationId": "deletecollectionCoreV1PersistentVolume",
-        "parameters": part121,
+        "parameters": part134,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2737,7 +2914,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part89,
+        "responses": part102,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2747,14 +2924,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/persistentvolumes/{name}/status": {
-      "parameters": part44,
+      "parameters": part54,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified PersistentVolume",
         "operationId": "getstatusCoreV1PersistentVolume",
-        "responses": part90,
+        "responses": part103,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2768,7 +2945,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified PersistentVolume",
         "operationId": "replacestatusCoreV1PersistentVolume",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2779,7 +2956,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part113,
+        "responses": part126,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2793,9 +2970,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified PersistentVolume",
         "operationId": "patchstatusCoreV1PersistentVolume",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part113,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part126,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2805,14 +2982,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}": {
-      "parameters": part98,
+      "parameters": part111,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified PersistentVolumeClaim",
         "operationId": "getCoreV1PersistentVolumeClaim",
-        "responses": part91,
+        "responses": part104,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2826,7 +3003,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified PersistentVolumeClaim",
         "operationId": "updateCoreV1PersistentVolumeClaim",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2837,7 +3014,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part115,
+        "responses": part128,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2851,9 +3028,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified PersistentVolumeClaim",
         "operationId": "patchCoreV1PersistentVolumeClaim",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part115,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part128,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2867,7 +3044,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified PersistentVolumeClaim",
         "operationId": "deleteCoreV1PersistentVolumeClaim",
-        "parameters": part114,
+        "parameters": part127,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2878,8 +3055,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part80,
-          "202": part85,
+          "200": part92,
+          "202": part97,
           "401": {
             "description": "Unauthorized"
           }
@@ -2893,14 +3070,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/persistentvolumeclaims": {
-      "parameters": part75,
+      "parameters": part87,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified PersistentVolumeClaim",
         "operationId": "listCoreV1PersistentVolumeClaim",
-        "parameters": part120,
+        "parameters": part133,
         "responses": {
           "200": {
             "description": "OK",
@@ -2939,7 +3116,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified PersistentVolumeClaim",
         "operationId": "createCoreV1PersistentVolumeClaim",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2951,9 +3128,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part80,
-          "201": part83,
-          "202": part85,
+          "200": part92,
+          "201": part95,
+          "202": part97,
           "401": {
             "description": "Unauthorized"
           }
@@ -2971,7 +3148,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified PersistentVolumeClaim",
         "operationId": "deletecollectionCoreV1PersistentVolumeClaim",
-        "parameters": part121,
+        "parameters": part134,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2981,7 +3158,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part89,
+        "responses": part102,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2991,14 +3168,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}/status": {
-      "parameters": part98,
+      "parameters": part111,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified PersistentVolumeClaim",
         "operationId": "getstatusCoreV1PersistentVolumeClaim",
-        "responses": part91,
+        "responses": part104,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3012,7 +3189,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified PersistentVolumeClaim",
         "operationId": "replacestatusCoreV1PersistentVolumeClaim",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3023,7 +3200,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part115,
+        "responses": part128,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3037,9 +3214,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified PersistentVolumeClaim",
         "operationId": "patchstatusCoreV1PersistentVolumeClaim",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part115,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part128,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3049,14 +3226,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}": {
-      "parameters": part94,
+      "parameters": part107,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Pod",
         "operationId": "getCoreV1Pod",
-        "responses": part77,
+        "responses": part89,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3070,7 +3247,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Pod",
         "operationId": "updateCoreV1Pod",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3081,7 +3258,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part101,
+        "responses": part114,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3095,9 +3272,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Pod",
         "operationId": "patchCoreV1Pod",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part101,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part114,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3111,7 +3288,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Pod",
         "operationId": "deleteCoreV1Pod",
-        "parameters": part114,
+        "parameters": part127,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3122,8 +3299,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part35,
-          "202": part40,
+          "200": part44,
+          "202": part49,
           "401": {
             "description": "Unauthorized"
           }
@@ -3137,14 +3314,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods": {
-      "parameters": part75,
+      "parameters": part87,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Pod",
         "operationId": "listCoreV1Pod",
-        "parameters": part120,
+        "parameters": part133,
         "responses": {
           "200": {
             "description": "OK",
@@ -3183,7 +3360,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Pod",
         "operationId": "createCoreV1Pod",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3194,7 +3371,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part118,
+        "responses": part131,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3208,7 +3385,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Pod",
         "operationId": "deletecollectionCoreV1Pod",
-        "parameters": part121,
+        "parameters": part134,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3218,7 +3395,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part89,
+        "responses": part102,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3228,14 +3405,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}/status": {
-      "parameters": part94,
+      "parameters": part107,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Pod",
         "operationId": "getstatusCoreV1Pod",
-        "responses": part77,
+        "responses": part89,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3249,7 +3426,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Pod",
         "operationId": "replacestatusCoreV1Pod",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3260,7 +3437,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part101,
+        "responses": part114,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3274,9 +3451,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Pod",
         "operationId": "patchstatusCoreV1Pod",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part101,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part114,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3286,14 +3463,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}/eviction": {
-      "parameters": part94,
+      "parameters": part107,
       "post": {
         "tags": [
           "coreV1"
         ],
         "description": "post eviction of the specified Pod",
         "operationId": "createEvictionCoreV1Pod",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3304,7 +3481,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part118,
+        "responses": part131,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3313,15 +3490,363 @@ export const openApiV3: Record<string, unknown> = {
         }
       }
     },
+    "/api/v1/namespaces/{namespace}/pods/{name}/binding": {
+      "parameters": part107,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get binding of the specified Pod",
+        "operationId": "getbindingCoreV1Pod",
+        "responses": part89,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put binding of the specified Pod",
+        "operationId": "replacebindingCoreV1Pod",
+        "parameters": part118,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Pod"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part114,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch binding of the specified Pod",
+        "operationId": "patchbindingCoreV1Pod",
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part114,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/pods/{name}/ephemeralcontainers": {
+      "parameters": part107,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get ephemeralcontainers of the specified Pod",
+        "operationId": "getephemeralcontainersCoreV1Pod",
+        "responses": part89,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put ephemeralcontainers of the specified Pod",
+        "operationId": "replaceephemeralcontainersCoreV1Pod",
+        "parameters": part118,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Pod"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part114,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch ephemeralcontainers of the specified Pod",
+        "operationId": "patchephemeralcontainersCoreV1Pod",
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part114,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/pods/{name}/log": {
+      "parameters": part107,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get log of the specified Pod",
+        "operationId": "getlogCoreV1Pod",
+        "responses": part89,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put log of the specified Pod",
+        "operationId": "replacelogCoreV1Pod",
+        "parameters": part118,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Pod"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part114,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch log of the specified Pod",
+        "operationId": "patchlogCoreV1Pod",
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part114,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/pods/{name}/exec": {
+      "parameters": part107,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get exec of the specified Pod",
+        "operationId": "getexecCoreV1Pod",
+        "responses": part89,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put exec of the specified Pod",
+        "operationId": "replaceexecCoreV1Pod",
+        "parameters": part118,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Pod"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part114,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch exec of the specified Pod",
+        "operationId": "patchexecCoreV1Pod",
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part114,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/pods/{name}/attach": {
+      "parameters": part107,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get attach of the specified Pod",
+        "operationId": "getattachCoreV1Pod",
+        "responses": part89,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put attach of the specified Pod",
+        "operationId": "replaceattachCoreV1Pod",
+        "parameters": part118,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Pod"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part114,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch attach of the specified Pod",
+        "operationId": "patchattachCoreV1Pod",
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part114,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/pods/{name}/portforward": {
+      "parameters": part107,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get portforward of the specified Pod",
+        "operationId": "getportforwardCoreV1Pod",
+        "responses": part89,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put portforward of the specified Pod",
+        "operationId": "replaceportforwardCoreV1Pod",
+        "parameters": part118,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.Pod"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part114,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch portforward of the specified Pod",
+        "operationId": "patchportforwardCoreV1Pod",
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part114,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "Pod"
+        }
+      }
+    },
     "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}": {
-      "parameters": part99,
+      "parameters": part112,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified ReplicationController",
         "operationId": "getCoreV1ReplicationController",
-        "responses": part92,
+        "responses": part105,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3335,7 +3860,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ReplicationController",
         "operationId": "updateCoreV1ReplicationController",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3346,7 +3871,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part116,
+        "responses": part129,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3360,9 +3885,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ReplicationController",
         "operationId": "patchCoreV1ReplicationController",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part116,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part129,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3376,7 +3901,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ReplicationController",
         "operationId": "deleteCoreV1ReplicationController",
-        "parameters": part114,
+        "parameters": part127,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3387,8 +3912,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part81,
-          "202": part86,
+          "200": part93,
+          "202": part98,
           "401": {
             "description": "Unauthorized"
           }
@@ -3402,14 +3927,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/replicationcontrollers": {
-      "parameters": part75,
+      "parameters": part87,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified ReplicationController",
         "operationId": "listCoreV1ReplicationController",
-        "parameters": part120,
+        "parameters": part133,
         "responses": {
           "200": {
             "description": "OK",
@@ -3448,7 +3973,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ReplicationController",
         "operationId": "createCoreV1ReplicationController",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3460,9 +3985,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part81,
-          "201": part84,
-          "202": part86,
+          "200": part93,
+          "201": part96,
+          "202": part98,
           "401": {
             "description": "Unauthorized"
           }
@@ -3480,7 +4005,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ReplicationController",
         "operationId": "deletecollectionCoreV1ReplicationController",
-        "parameters": part121,
+        "parameters": part134,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3490,7 +4015,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part89,
+        "responses": part102,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3500,14 +4025,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/status": {
-      "parameters": part99,
+      "parameters": part112,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified ReplicationController",
         "operationId": "getstatusCoreV1ReplicationController",
-        "responses": part92,
+        "responses": part105,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3521,7 +4046,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified ReplicationController",
         "operationId": "replacestatusCoreV1ReplicationController",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3532,7 +4057,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part116,
+        "responses": part129,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3546,9 +4071,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified ReplicationController",
         "operationId": "patchstatusCoreV1ReplicationController",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part116,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part129,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3558,14 +4083,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/scale": {
-      "parameters": part99,
+      "parameters": part112,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get scale of the specified ReplicationController",
         "operationId": "getscaleCoreV1ReplicationController",
-        "responses": part92,
+        "responses": part105,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3579,7 +4104,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put scale of the specified ReplicationController",
         "operationId": "replacescaleCoreV1ReplicationController",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3590,7 +4115,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part116,
+        "responses": part129,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3604,9 +4129,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch scale of the specified ReplicationController",
         "operationId": "patchscaleCoreV1ReplicationController",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part116,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part129,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3616,14 +4141,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/resourcequotas/{name}": {
-      "parameters": part96,
+      "parameters": part109,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified ResourceQuota",
         "operationId": "getCoreV1ResourceQuota",
-        "responses": part88,
+        "responses": part101,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3637,7 +4162,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ResourceQuota",
         "operationId": "updateCoreV1ResourceQuota",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3648,7 +4173,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part111,
+        "responses": part124,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3662,9 +4187,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ResourceQuota",
         "operationId": "patchCoreV1ResourceQuota",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part111,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part124,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3678,7 +4203,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ResourceQuota",
         "operationId": "deleteCoreV1ResourceQuota",
-        "parameters": part114,
+        "parameters": part127,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3689,8 +4214,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part68,
-          "202": part71,
+          "200": part78,
+          "202": part82,
           "401": {
             "description": "Unauthorized"
           }
@@ -3704,14 +4229,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/resourcequotas": {
-      "parameters": part75,
+      "parameters": part87,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified ResourceQuota",
         "operationId": "listCoreV1ResourceQuota",
-        "parameters": part120,
+        "parameters": part133,
         "responses": {
           "200": {
             "description": "OK",
@@ -3750,7 +4275,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ResourceQuota",
         "operationId": "createCoreV1ResourceQuota",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3762,9 +4287,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part68,
-          "201": part70,
-          "202": part71,
+          "200": part78,
+          "201": part81,
+          "202": part82,
           "401": {
             "description": "Unauthorized"
           }
@@ -3782,7 +4307,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ResourceQuota",
         "operationId": "deletecollectionCoreV1ResourceQuota",
-        "parameters": part121,
+        "parameters": part134,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3792,7 +4317,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part89,
+        "responses": part102,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3802,14 +4327,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/resourcequotas/{name}/status": {
-      "parameters": part96,
+      "parameters": part109,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified ResourceQuota",
         "operationId": "getstatusCoreV1ResourceQuota",
-        "responses": part88,
+        "responses": part101,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3823,7 +4348,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified ResourceQuota",
         "operationId": "replacestatusCoreV1ResourceQuota",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3834,7 +4359,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part111,
+        "responses": part124,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3848,9 +4373,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified ResourceQuota",
         "operationId": "patchstatusCoreV1ResourceQuota",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part111,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part124,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3871,7 +4396,7 @@ export const openApiV3: Record<string, unknown> = {
             "uniqueItems": true
           }
         },
-        part7,
+        part10,
         {
           "name": "pretty",
           "in": "query",
@@ -3889,7 +4414,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified Secret",
         "operationId": "getCoreV1Secret",
         "responses": {
-          "200": part46,
+          "200": part56,
           "401": {
             "description": "Unauthorized"
           }
@@ -3907,7 +4432,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Secret",
         "operationId": "updateCoreV1Secret",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3918,7 +4443,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part104,
+        "responses": part117,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3932,9 +4457,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Secret",
         "operationId": "patchCoreV1Secret",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part104,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part117,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3948,7 +4473,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Secret",
         "operationId": "deleteCoreV1Secret",
-        "parameters": part114,
+        "parameters": part127,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3959,8 +4484,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part46,
-          "202": part51,
+          "200": part56,
+          "202": part61,
           "401": {
             "description": "Unauthorized"
           }
@@ -3974,14 +4499,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/secrets": {
-      "parameters": part75,
+      "parameters": part87,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Secret",
         "operationId": "listCoreV1Secret",
-        "parameters": part120,
+        "parameters": part133,
         "responses": {
           "200": {
             "description": "OK",
@@ -4020,7 +4545,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Secret",
         "operationId": "createCoreV1Secret",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4032,9 +4557,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part46,
-          "201": part50,
-          "202": part51,
+          "200": part56,
+          "201": part60,
+          "202": part61,
           "401": {
             "description": "Unauthorized"
           }
@@ -4052,7 +4577,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Secret",
         "operationId": "deletecollectionCoreV1Secret",
-        "parameters": part121,
+        "parameters": part134,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4062,7 +4587,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part89,
+        "responses": part102,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4072,14 +4597,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/services/{name}": {
-      "parameters": part95,
+      "parameters": part108,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Service",
         "operationId": "getCoreV1Service",
-        "responses": part82,
+        "responses": part94,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4093,7 +4618,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Service",
         "operationId": "updateCoreV1Service",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4104,7 +4629,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part106,
+        "responses": part119,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4118,9 +4643,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Service",
         "operationId": "patchCoreV1Service",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part106,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part119,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4134,7 +4659,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Service",
         "operationId": "deleteCoreV1Service",
-        "parameters": part114,
+        "parameters": part127,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4145,8 +4670,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part49,
-          "202": part53,
+          "200": part59,
+          "202": part63,
           "401": {
             "description": "Unauthorized"
           }
@@ -4160,14 +4685,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/services": {
-      "parameters": part75,
+      "parameters": part87,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Service",
         "operationId": "listCoreV1Service",
-        "parameters": part120,
+        "parameters": part133,
         "responses": {
           "200": {
             "description": "OK",
@@ -4206,7 +4731,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Service",
         "operationId": "createCoreV1Service",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4218,9 +4743,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part49,
-          "201": part52,
-          "202": part53,
+          "200": part59,
+          "201": part62,
+          "202": part63,
           "401": {
             "description": "Unauthorized"
           }
@@ -4238,7 +4763,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Service",
         "operationId": "deletecollectionCoreV1Service",
-        "parameters": part121,
+        "parameters": part134,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4248,7 +4773,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part89,
+        "responses": part102,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4258,14 +4783,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/services/{name}/status": {
-      "parameters": part95,
+      "parameters": part108,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Service",
         "operationId": "getstatusCoreV1Service",
-        "responses": part82,
+        "responses": part94,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4279,7 +4804,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Service",
         "operationId": "replacestatusCoreV1Service",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4290,7 +4815,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part106,
+        "responses": part119,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4304,9 +4829,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Service",
         "operationId": "patchstatusCoreV1Service",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part106,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part119,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4316,7 +4841,7 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/serviceaccounts/{name}": {
-      "parameters": part97,
+      "parameters": part110,
       "get": {
         "tags": [
           "coreV1"
@@ -4324,7 +4849,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified ServiceAccount",
         "operationId": "getCoreV1ServiceAccount",
         "responses": {
-          "200": part69,
+          "200": part79,
           "401": {
             "description": "Unauthorized"
           }
@@ -4342,7 +4867,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ServiceAccount",
         "operationId": "updateCoreV1ServiceAccount",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4353,7 +4878,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part112,
+        "responses": part125,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4367,9 +4892,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ServiceAccount",
         "operationId": "patchCoreV1ServiceAccount",
-        "parameters": part117,
-        "requestBody": part93,
-        "responses": part112,
+        "parameters": part130,
+        "requestBody": part106,
+        "responses": part125,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4383,7 +4908,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ServiceAccount",
         "operationId": "deleteCoreV1ServiceAccount",
-        "parameters": part114,
+        "parameters": part127,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4394,8 +4919,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part69,
-          "202": part73,
+          "200": part79,
+          "202": part84,
           "401": {
             "description": "Unauthorized"
           }
@@ -4409,14 +4934,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/serviceaccounts": {
-      "parameters": part75,
+      "parameters": part87,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified ServiceAccount",
         "operationId": "listCoreV1ServiceAccount",
-        "parameters": part120,
+        "parameters": part133,
         "responses": {
           "200": {
             "description": "OK",
@@ -4455,7 +4980,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ServiceAccount",
         "operationId": "createCoreV1ServiceAccount",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4466,7 +4991,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part119,
+        "responses": part132,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4480,7 +5005,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ServiceAccount",
         "operationId": "deletecollectionCoreV1ServiceAccount",
-        "parameters": part121,
+        "parameters": part134,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4490,7 +5015,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part89,
+        "responses": part102,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4500,14 +5025,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token": {
-      "parameters": part97,
+      "parameters": part110,
       "post": {
         "tags": [
           "coreV1"
         ],
         "description": "post token of the specified ServiceAccount",
         "operationId": "createTokenCoreV1ServiceAccount",
-        "parameters": part105,
+        "parameters": part118,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4518,7 +5043,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part119,
+        "responses": part132,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4593,6 +5118,52 @@ export const openApiV3: Record<string, unknown> = {
         "required": [
           "name",
           "devicePath"
+        ]
+      },
+      "core.v1.Binding": {
+        "description": "Binding ties a pod to a node, as a scheduler does: created through `pods/<name>/binding` or the namespace's `bindings`, never stored; the pod gets `spec.nodeName`. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "Binding"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Names the pod; its annotations are added to the pod's.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "target": {
+            "description": "The node to bind to (kind Node or empty, and a name).",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ObjectReference"
+              }
+            ]
+          }
+        },
+        "required": [
+          "target"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "Binding"
+          }
         ]
       },
       "core.v1.CSIPersistentVolumeSource": {
@@ -5016,7 +5587,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the referent.",
             "type": "string"
           },
-          "items": part14,
+          "items": part19,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -5045,14 +5616,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Container image name; may be left to higher-level config management in templates.",
             "type": "string"
           },
-          "command": {
-            "description": "Entrypoint array, not run in a shell; the image's ENTRYPOINT is used when absent.",
-            "type": "array",
-            "items": {
-              "type": "string"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
+          "command": part15,
           "args": {
             "description": "Arguments to the entrypoint; the image's CMD is used when absent.",
             "type": "array",
@@ -5065,63 +5629,11 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Working directory of the container.",
             "type": "string"
           },
-          "ports": {
-            "description": "Ports exposed by the container, unique by port number and protocol.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.ContainerPort"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "containerPort",
-              "protocol"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "containerPort"
-          },
-          "envFrom": {
-            "description": "Sources of environment variables; a later source wins on duplicate keys, and env wins over all.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.EnvFromSource"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
-          "env": {
-            "description": "Environment variables of the container.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.EnvVar"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "name"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "name"
-          },
-          "resources": {
-            "description": "Compute resources required by the container (a struct upstream, so always written).",
-            "allOf": [
-              {
-                "$ref": "#/components/schemas/core.v1.ResourceRequirements"
-              }
-            ],
-            "default": {}
-          },
-          "volumeMounts": {
-            "description": "Pod volumes mounted into the container's filesystem.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.VolumeMount"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "mountPath"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "mountPath"
-          },
+          "ports": part100,
+          "envFrom": part30,
+          "env": part50,
+          "resources": part22,
+          "volumeMounts": part80,
           "livenessProbe": {
             "description": "Periodic probe of container liveness; the container is restarted when it fails.",
             "allOf": [
@@ -5130,14 +5642,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "readinessProbe": {
-            "description": "Periodic probe of container readiness; the pod is removed from service endpoints when it fails.",
-            "allOf": [
-              {
-                "$ref": "#/components/schemas/core.v1.Probe"
-              }
-            ]
-          },
+          "readinessProbe": part8,
           "startupProbe": {
             "description": "Probe that must succeed before the other probes start.",
             "allOf": [
@@ -5146,53 +5651,15 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "imagePullPolicy": {
-            "description": "When the image is pulled; defaults to Always for the `:latest` tag and IfNotPresent otherwise.",
-            "type": "string",
-            "enum": [
-              "Always",
-              "Never",
-              "IfNotPresent"
-            ]
-          },
-          "resizePolicy": {
-            "description": "Resources resize policy for the container.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.ContainerResizePolicy"
-            },
-            "x-kubernetes-list-type": "atomic"
-          },
+          "imagePullPolicy": part9,
+          "resizePolicy": part20,
           "restartPolicy": {
             "description": "Defines the restart behavior of individual containers in a pod.",
             "type": "string"
           },
-          "volumeDevices": {
-            "description": "The list of block devices to be used by the container.",
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/core.v1.VolumeDevice"
-            },
-            "x-kubernetes-list-type": "map",
-            "x-kubernetes-list-map-keys": [
-              "devicePath"
-            ],
-            "x-kubernetes-patch-strategy": "merge",
-            "x-kubernetes-patch-merge-key": "devicePath"
-          },
-          "lifecycle": {
-            "description": "Actions that the management system should take in response to container lifecycle events.",
-            "allOf": [
-              {
-                "$ref": "#/components/schemas/core.v1.Lifecycle"
-              }
-            ]
-          },
-          "terminationMessagePath": {
-            "description": "Path at which the file the container's termination message is written to is mounted into its filesystem.",
-            "type": "string",
-            "default": "/dev/termination-log"
-          },
+          "volumeDevices": part86,
+          "lifecycle": part5,
+          "terminationMessagePath": part13,
           "terminationMessagePolicy": {
             "description": "How the termination message is populated.",
             "type": "string",
@@ -5892,6 +6359,102 @@ export const openApiV3: Record<string, unknown> = {
             "rule": "(has(self.fieldRef) ? 1 : 0) + (has(self.resourceFieldRef) ? 1 : 0) + (has(self.configMapKeyRef) ? 1 : 0) + (has(self.secretKeyRef) ? 1 : 0) == 1",
             "message": "exactly one of fieldRef, resourceFieldRef, configMapKeyRef and secretKeyRef must be set"
           }
+        ]
+      },
+      "core.v1.EphemeralContainer": {
+        "description": "A container added to an existing pod for user-initiated activities such as debugging: the fields of a container, and the container whose namespaces it targets. Upstream Protobuf nests the common container fields as field 1.",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the container, a DNS label unique within the pod.",
+            "type": "string",
+            "maxLength": 63,
+            "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
+          },
+          "image": {
+            "description": "Container image name; may be left to higher-level config management in templates.",
+            "type": "string"
+          },
+          "command": part15,
+          "args": {
+            "description": "Arguments to the entrypoint; the image's CMD is used when absent.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "workingDir": {
+            "description": "Working directory of the container.",
+            "type": "string"
+          },
+          "ports": part100,
+          "envFrom": part30,
+          "env": part50,
+          "resources": part22,
+          "volumeMounts": part80,
+          "livenessProbe": {
+            "description": "Periodic probe of container liveness; the container is restarted when it fails.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Probe"
+              }
+            ]
+          },
+          "readinessProbe": part8,
+          "startupProbe": {
+            "description": "Probe that must succeed before the other probes start.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.Probe"
+              }
+            ]
+          },
+          "imagePullPolicy": part9,
+          "resizePolicy": part20,
+          "restartPolicy": {
+            "description": "Defines the restart behavior of individual containers in a pod.",
+            "type": "string"
+          },
+          "volumeDevices": part86,
+          "lifecycle": part5,
+          "terminationMessagePath": part13,
+          "terminationMessagePolicy": {
+            "description": "How the termination message is populated.",
+            "type": "string",
+            "default": "File",
+            "enum": [
+              "File",
+              "FallbackToLogsOnError"
+            ]
+          },
+          "securityContext": {
+            "description": "Defines the security options the container should be run with.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecurityContext"
+              }
+            ]
+          },
+          "stdin": {
+            "description": "Whether this container should allocate a buffer for stdin in the container runtime.",
+            "type": "boolean"
+          },
+          "stdinOnce": {
+            "description": "Whether the container runtime should close the stdin channel after it has been opened by a single attach.",
+            "type": "boolean"
+          },
+          "tty": {
+            "description": "Whether this container should allocate a TTY for itself, also requires 'stdin' to be true.",
+            "type": "boolean"
+          },
+          "targetContainerName": {
+            "description": "The name of the container in the pod whose process namespace this container shares.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "name"
         ]
       },
       "core.v1.EphemeralVolumeSource": {
@@ -8021,7 +8584,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "The source of a persistent volume; exactly one member is set. Limited to the common sources (hostPath, nfs, local, csi); upstream numbers are kept.",
         "type": "object",
         "properties": {
-          "hostPath": part10,
+          "hostPath": part14,
           "nfs": {
             "description": "nfs represents an NFS mount on the host. Provisioned by an admin.",
             "allOf": [
@@ -8038,14 +8601,14 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "csi": part11
+          "csi": part16
         }
       },
       "core.v1.PersistentVolumeSpec": {
         "description": "PersistentVolumeSpec is the specification of a persistent volume.",
         "type": "object",
         "properties": {
-          "hostPath": part10,
+          "hostPath": part14,
           "nfs": {
             "description": "nfs represents an NFS mount on the host. Provisioned by an admin.",
             "allOf": [
@@ -8062,7 +8625,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "csi": part11,
+          "csi": part16,
           "capacity": {
             "description": "capacity is the description of the persistent volume's resources and capacity.",
             "type": "object",
@@ -8243,7 +8806,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAffinity": {
         "description": "Inter-pod affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part100
+        "properties": part113
       },
       "core.v1.PodAffinityTerm": {
         "description": "A set of pods, by label selector and namespaces, co-located per a topology key. Shape follows the real system (not shown in the spec).",
@@ -8278,8 +8841,8 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "matchLabelKeys": part9,
-          "mismatchLabelKeys": part9
+          "matchLabelKeys": part12,
+          "mismatchLabelKeys": part12
         },
         "required": [
           "topologyKey"
@@ -8288,7 +8851,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAntiAffinity": {
         "description": "Inter-pod anti-affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part100
+        "properties": part113
       },
       "core.v1.PodCondition": {
         "description": "One condition of a pod. Shape follows the real system (not shown in the spec).",
@@ -8566,6 +9129,19 @@ export const openApiV3: Record<string, unknown> = {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/core.v1.Container"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "name"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "name"
+          },
+          "ephemeralContainers": {
+            "description": "Containers added to a running pod for debugging (`kubectl debug`), only through the pod's ephemeralcontainers subresource.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.EphemeralContainer"
             },
             "x-kubernetes-list-type": "map",
             "x-kubernetes-list-map-keys": [
@@ -9963,7 +10539,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Name of the secret in the pod's namespace.",
             "type": "string"
           },
-          "items": part14,
+          "items": part19,
           "defaultMode": {
             "description": "Mode bits of the created files (0644 is 420).",
             "type": "integer",
@@ -10781,7 +11357,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "TypedLocalObjectReference contains enough information to let you locate the typed referenced object inside the same namespace.",
         "type": "object",
         "properties": {
-          "apiGroup": part8,
+          "apiGroup": part11,
           "kind": {
             "description": "Kind is the type of resource being referenced",
             "type": "string"
@@ -10799,7 +11375,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.TypedObjectReference": {
         "type": "object",
         "properties": {
-          "apiGroup": part8,
+          "apiGroup": part11,
           "kind": {
             "description": "Kind is the type of resource being referenced",
             "type": "string"
@@ -10870,7 +11446,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "iscsi": part19,
+          "iscsi": part26,
           "rbd": part1,
           "cephfs": {
             "description": "Represents a Ceph FS mount on the host that shares a pod's lifetime.",
@@ -10881,7 +11457,7 @@ export const openApiV3: Record<string, unknown> = {
             ]
           },
           "downwardAPI": part2,
-          "fc": part18,
+          "fc": part25,
           "projected": {
             "description": "Items for all in one resources secrets, configmaps, and downward API.",
             "allOf": [
@@ -10890,7 +11466,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "csi": part21,
+          "csi": part28,
           "ephemeral": {
             "description": "Represents a volume that is handled by a cluster storage driver.",
             "allOf": [
@@ -10899,7 +11475,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "nfs": part22,
+          "nfs": part29,
           "name": {
             "description": "Name of the volume, a DNS label unique within the pod.",
             "type": "string",
@@ -11161,7 +11737,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "iscsi": part19,
+          "iscsi": part26,
           "rbd": part1,
           "cephfs": {
             "description": "Represents a Ceph FS mount on the host that shares a pod's lifetime.",
@@ -11172,7 +11748,7 @@ export const openApiV3: Record<string, unknown> = {
             ]
           },
           "downwardAPI": part2,
-          "fc": part18,
+          "fc": part25,
           "projected": {
             "description": "Items for all in one resources secrets, configmaps, and downward API.",
             "allOf": [
@@ -11181,7 +11757,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "csi": part21,
+          "csi": part28,
           "ephemeral": {
             "description": "Represents a volume that is handled by a cluster storage driver.",
             "allOf": [
@@ -11190,7 +11766,7 @@ export const openApiV3: Record<string, unknown> = {
               }
             ]
           },
-          "nfs": part22
+          "nfs": part29
         }
       },
       "core.v1.WeightedPodAffinityTerm": {

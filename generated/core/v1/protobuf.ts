@@ -2,13 +2,14 @@
 // Source: schemas/core/v1.yaml
 
 import type { ProtobufPackage } from '../../../runtime/codec/index.js';
-import { ConfigMapEnvSourceSchema, ConfigMapKeySelectorSchema, ConfigMapListSchema, ConfigMapProjectionSchema, ConfigMapSchema, ConfigMapVolumeSourceSchema, EndpointsListSchema, EndpointsSchema, EventListSchema, EventSchema, LimitRangeListSchema, LimitRangeSchema, LocalObjectReferenceSchema, NamespaceListSchema, NamespaceSchema, NodeListSchema, NodeSchema, PersistentVolumeClaimListSchema, PersistentVolumeClaimSchema, PersistentVolumeListSchema, PersistentVolumeSchema, PersistentVolumeSourceSchema, PersistentVolumeSpecSchema, PodListSchema, PodSchema, ProbeHandlerSchema, ProbeSchema, ReplicationControllerListSchema, ReplicationControllerSchema, ResourceQuotaListSchema, ResourceQuotaSchema, SecretEnvSourceSchema, SecretKeySelectorSchema, SecretListSchema, SecretProjectionSchema, SecretSchema, ServiceAccountListSchema, ServiceAccountSchema, ServiceListSchema, ServiceSchema, VolumeSchema, VolumeSourceSchema } from './schema.js';
+import { BindingSchema, ConfigMapEnvSourceSchema, ConfigMapKeySelectorSchema, ConfigMapListSchema, ConfigMapProjectionSchema, ConfigMapSchema, ConfigMapVolumeSourceSchema, ContainerSchema, EndpointsListSchema, EndpointsSchema, EphemeralContainerSchema, EventListSchema, EventSchema, LimitRangeListSchema, LimitRangeSchema, LocalObjectReferenceSchema, NamespaceListSchema, NamespaceSchema, NodeListSchema, NodeSchema, PersistentVolumeClaimListSchema, PersistentVolumeClaimSchema, PersistentVolumeListSchema, PersistentVolumeSchema, PersistentVolumeSourceSchema, PersistentVolumeSpecSchema, PodListSchema, PodSchema, ProbeHandlerSchema, ProbeSchema, ReplicationControllerListSchema, ReplicationControllerSchema, ResourceQuotaListSchema, ResourceQuotaSchema, SecretEnvSourceSchema, SecretKeySelectorSchema, SecretListSchema, SecretProjectionSchema, SecretSchema, ServiceAccountListSchema, ServiceAccountSchema, ServiceListSchema, ServiceSchema, VolumeSchema, VolumeSourceSchema } from './schema.js';
 
 /** Protobuf messages of the core group v1: package `svc.io.api.core.v1` in `core/v1/generated.proto`. */
 export const coreV1Protobuf: ProtobufPackage = {
   package: 'svc.io.api.core.v1',
   file: 'core/v1/generated.proto',
   kinds: [
+    { apiVersion: 'v1', kind: 'Binding', schema: BindingSchema },
     { apiVersion: 'v1', kind: 'ConfigMap', schema: ConfigMapSchema },
     { apiVersion: 'v1', kind: 'ConfigMapList', schema: ConfigMapListSchema },
     { apiVersion: 'v1', kind: 'Endpoints', schema: EndpointsSchema },
@@ -43,6 +44,7 @@ export const coreV1Protobuf: ProtobufPackage = {
     { owner: ConfigMapKeySelectorSchema, number: 1, type: LocalObjectReferenceSchema },
     { owner: ConfigMapProjectionSchema, number: 1, type: LocalObjectReferenceSchema },
     { owner: ConfigMapVolumeSourceSchema, number: 1, type: LocalObjectReferenceSchema },
+    { owner: EphemeralContainerSchema, number: 1, type: ContainerSchema },
     { owner: PersistentVolumeSpecSchema, number: 2, type: PersistentVolumeSourceSchema },
     { owner: ProbeSchema, number: 1, type: ProbeHandlerSchema },
     { owner: SecretEnvSourceSchema, number: 1, type: LocalObjectReferenceSchema },

@@ -35,6 +35,23 @@ export const AttachedVolumeSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link Binding} (schemas/core/v1.yaml .definitions.Binding). */
+export const BindingSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.Binding',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['Binding'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    {
+      name: 'target',
+      schema: { type: 'ref', ref: () => ObjectReferenceSchema },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
 /** Schema descriptor of {@link CSIPersistentVolumeSource} (schemas/core/v1.yaml .definitions.CSIPersistentVolumeSource). */
 export const CSIPersistentVolumeSourceSchema: ObjectSchema = {
   type: 'object',
@@ -701,6 +718,127 @@ export const EnvVarSourceSchema: ObjectSchema = {
     { name: 'secretKeyRef', schema: { type: 'ref', ref: () => SecretKeySelectorSchema }, proto: 4 },
   ],
   rules: [{ rule: '(has(self.fieldRef) ? 1 : 0) + (has(self.resourceFieldRef) ? 1 : 0) + (has(self.configMapKeyRef) ? 1 : 0) + (has(self.secretKeyRef) ? 1 : 0) == 1', message: 'exactly one of fieldRef, resourceFieldRef, configMapKeyRef and secretKeyRef must be set' }],
+};
+
+/** Schema descriptor of {@link EphemeralContainer} (schemas/core/v1.yaml .definitions.EphemeralContainer). */
+export const EphemeralContainerSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.EphemeralContainer',
+  fields: [
+    {
+      name: 'name',
+      schema: { type: 'string', maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' },
+      required: true,
+      embeddedProto: 1,
+    },
+    { name: 'image', schema: { type: 'string' }, embeddedProto: 1, zeroIsUnset: true },
+    {
+      name: 'command',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      embeddedProto: 1,
+    },
+    {
+      name: 'args',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      embeddedProto: 1,
+    },
+    { name: 'workingDir', schema: { type: 'string' }, embeddedProto: 1, zeroIsUnset: true },
+    {
+      name: 'ports',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => ContainerPortSchema },
+        listType: 'map',
+        listMapKeys: ['containerPort', 'protocol'],
+      },
+      embeddedProto: 1,
+      patchStrategy: 'merge',
+      patchMergeKey: 'containerPort',
+    },
+    {
+      name: 'envFrom',
+      schema: { type: 'list', items: { type: 'ref', ref: () => EnvFromSourceSchema }, listType: 'atomic' },
+      embeddedProto: 1,
+    },
+    {
+      name: 'env',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => EnvVarSchema },
+        listType: 'map',
+        listMapKeys: ['name'],
+      },
+      embeddedProto: 1,
+      patchStrategy: 'merge',
+      patchMergeKey: 'name',
+    },
+    {
+      name: 'resources',
+      schema: { type: 'ref', ref: () => ResourceRequirementsSchema, default: {} },
+      embeddedProto: 1,
+    },
+    {
+      name: 'volumeMounts',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => VolumeMountSchema },
+        listType: 'map',
+        listMapKeys: ['mountPath'],
+      },
+      embeddedProto: 1,
+      patchStrategy: 'merge',
+      patchMergeKey: 'mountPath',
+    },
+    { name: 'livenessProbe', schema: { type: 'ref', ref: () => ProbeSchema }, embeddedProto: 1 },
+    { name: 'readinessProbe', schema: { type: 'ref', ref: () => ProbeSchema }, embeddedProto: 1 },
+    { name: 'startupProbe', schema: { type: 'ref', ref: () => ProbeSchema }, embeddedProto: 1 },
+    {
+      name: 'imagePullPolicy',
+      schema: { type: 'string', enum: ['Always', 'Never', 'IfNotPresent'] },
+      embeddedProto: 1,
+      zeroIsUnset: true,
+    },
+    {
+      name: 'resizePolicy',
+      schema: { type: 'list', items: { type: 'ref', ref: () => ContainerResizePolicySchema }, listType: 'atomic' },
+      embeddedProto: 1,
+    },
+    { name: 'restartPolicy', schema: { type: 'string' }, embeddedProto: 1 },
+    {
+      name: 'volumeDevices',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => VolumeDeviceSchema },
+        listType: 'map',
+        listMapKeys: ['devicePath'],
+      },
+      embeddedProto: 1,
+      patchStrategy: 'merge',
+      patchMergeKey: 'devicePath',
+    },
+    { name: 'lifecycle', schema: { type: 'ref', ref: () => LifecycleSchema }, embeddedProto: 1 },
+    {
+      name: 'terminationMessagePath',
+      schema: { type: 'string', default: '/dev/termination-log' },
+      embeddedProto: 1,
+      defaultZeroIsUnset: true,
+    },
+    {
+      name: 'terminationMessagePolicy',
+      schema: { type: 'string', default: 'File', enum: ['File', 'FallbackToLogsOnError'] },
+      embeddedProto: 1,
+      defaultZeroIsUnset: true,
+    },
+    {
+      name: 'securityContext',
+      schema: { type: 'ref', ref: () => SecurityContextSchema },
+      embeddedProto: 1,
+    },
+    { name: 'stdin', schema: { type: 'boolean' }, embeddedProto: 1, zeroIsUnset: true },
+    { name: 'stdinOnce', schema: { type: 'boolean' }, embeddedProto: 1, zeroIsUnset: true },
+    { name: 'tty', schema: { type: 'boolean' }, embeddedProto: 1, zeroIsUnset: true },
+    { name: 'targetContainerName', schema: { type: 'string' }, proto: 2 },
+  ],
 };
 
 /** Schema descriptor of {@link EphemeralVolumeSource} (schemas/core/v1.yaml .definitions.EphemeralVolumeSource). */
@@ -2089,6 +2227,18 @@ export const PodSpecSchema: ObjectSchema = {
         listMapKeys: ['name'],
       },
       proto: 20,
+      patchStrategy: 'merge',
+      patchMergeKey: 'name',
+    },
+    {
+      name: 'ephemeralContainers',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => EphemeralContainerSchema },
+        listType: 'map',
+        listMapKeys: ['name'],
+      },
+      proto: 34,
       patchStrategy: 'merge',
       patchMergeKey: 'name',
     },

@@ -49,6 +49,25 @@ export interface AttachedVolume {
 }
 
 /**
+ * Binding ties a pod to a node, as a scheduler does: created through `pods/<name>/binding` or the namespace's `bindings`, never stored; the pod gets `spec.nodeName`. Shape follows the real system (not shown in the spec).
+ *
+ * Schema: schemas/core/v1.yaml .definitions.Binding
+ */
+export interface Binding {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'Binding';
+
+  /** Names the pod; its annotations are added to the pod's. */
+  metadata?: ObjectMeta;
+
+  /** The node to bind to (kind Node or empty, and a name). */
+  target: ObjectReference;
+}
+
+/**
  * Represents storage that is managed by an external CSI volume driver (Beta feature)
  *
  * Schema: schemas/core/v1.yaml .definitions.CSIPersistentVolumeSource
@@ -932,6 +951,136 @@ export interface EnvVarSource {
 
   /** A key of a secret in the pod's namespace. */
   secretKeyRef?: SecretKeySelector;
+}
+
+/**
+ * A container added to an existing pod for user-initiated activities such as debugging: the fields of a container, and the container whose namespaces it targets. Upstream Protobuf nests the common container fields as field 1.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.EphemeralContainer
+ */
+export interface EphemeralContainer {
+  /**
+   * Name of the container, a DNS label unique within the pod.
+   *
+   * Length at most 63; matches `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`.
+   */
+  name: string;
+
+  /** Container image name; may be left to higher-level config management in templates. */
+  image?: string;
+
+  /**
+   * Entrypoint array, not run in a shell; the image's ENTRYPOINT is used when absent.
+   *
+   * List type atomic.
+   */
+  command?: string[];
+
+  /**
+   * Arguments to the entrypoint; the image's CMD is used when absent.
+   *
+   * List type atomic.
+   */
+  args?: string[];
+
+  /** Working directory of the container. */
+  workingDir?: string;
+
+  /**
+   * Ports exposed by the container, unique by port number and protocol.
+   *
+   * List type map keyed by containerPort, protocol.
+   */
+  ports?: ContainerPort[];
+
+  /**
+   * Sources of environment variables; a later source wins on duplicate keys, and env wins over all.
+   *
+   * List type atomic.
+   */
+  envFrom?: EnvFromSource[];
+
+  /**
+   * Environment variables of the container.
+   *
+   * List type map keyed by name.
+   */
+  env?: EnvVar[];
+
+  /**
+   * Compute resources required by the container (a struct upstream, so always written).
+   *
+   * @defaultValue `{}`
+   */
+  resources?: ResourceRequirements;
+
+  /**
+   * Pod volumes mounted into the container's filesystem.
+   *
+   * List type map keyed by mountPath.
+   */
+  volumeMounts?: VolumeMount[];
+
+  /** Periodic probe of container liveness; the container is restarted when it fails. */
+  livenessProbe?: Probe;
+
+  /** Periodic probe of container readiness; the pod is removed from service endpoints when it fails. */
+  readinessProbe?: Probe;
+
+  /** Probe that must succeed before the other probes start. */
+  startupProbe?: Probe;
+
+  /** When the image is pulled; defaults to Always for the `:latest` tag and IfNotPresent otherwise. */
+  imagePullPolicy?: 'Always' | 'Never' | 'IfNotPresent';
+
+  /**
+   * Resources resize policy for the container.
+   *
+   * List type atomic.
+   */
+  resizePolicy?: ContainerResizePolicy[];
+
+  /** Defines the restart behavior of individual containers in a pod. */
+  restartPolicy?: string;
+
+  /**
+   * The list of block devices to be used by the container.
+   *
+   * List type map keyed by devicePath.
+   */
+  volumeDevices?: VolumeDevice[];
+
+  /** Actions that the management system should take in response to container lifecycle events. */
+  lifecycle?: Lifecycle;
+
+  /**
+   * Path at which the file the container's termination message is written to is mounted into its filesystem.
+   *
+   * @defaultValue `"/dev/termination-log"` (also when set to zero)
+   */
+  terminationMessagePath?: string;
+
+  /**
+   * How the termination message is populated.
+   *
+   * @defaultValue `"File"` (also when set to zero)
+   */
+  terminationMessagePolicy?: 'File' | 'FallbackToLogsOnError';
+
+  /** Defines the security options the container should be run with. */
+  securityContext?: SecurityContext;
+
+  /** Whether this container should allocate a buffer for stdin in the container runtime. */
+  stdin?: boolean;
+
+  /** Whether the container runtime should close the stdin channel after it has been opened by a single attach. */
+  stdinOnce?: boolean;
+
+  /** Whether this container should allocate a TTY for itself, also requires 'stdin' to be true. */
+  tty?: boolean;
+
+  /** The name of the container in the pod whose process namespace this container shares. */
+  targetContainerName?: string;
 }
 
 /**
@@ -2683,6 +2832,13 @@ export interface PodSpec {
   initContainers?: Container[];
 
   /**
+   * Containers added to a running pod for debugging (`kubectl debug`), only through the pod's ephemeralcontainers subresource.
+   *
+   * List type map keyed by name.
+   */
+  ephemeralContainers?: EphemeralContainer[];
+
+  /**
    * Containers of the pod; there must be at least one.
    *
    * At least 1 items; list type map keyed by name.
@@ -4397,6 +4553,14 @@ export interface WindowsSecurityContextOptions {
 
   /** Determines if a container should be run as a 'Host Process' container. */
   hostProcess?: boolean;
+}
+
+/** Group, version and kind of {@link Binding}. */
+export const BindingGVK = { group: '', version: 'v1', kind: 'Binding' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link Binding} document (by apiVersion and kind; the content is not validated). */
+export function isBinding(value: unknown): value is Binding {
+  return isKind(value, 'v1', 'Binding');
 }
 
 /** Group, version and kind of {@link ConfigMap}. */

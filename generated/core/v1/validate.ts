@@ -99,6 +99,45 @@ export function validateAttachedVolume(v: unknown, p: PathLike, e: Collector): v
   }
 }
 
+/** Checks a {@link Binding} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateBinding(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'target':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'Binding') e.notSupported(`${p}.kind`, x1, ['Binding']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateObjectMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.target;
+  if (x3 === undefined || x3 === null) e.required(`${p}.target`);
+  else {
+    validateObjectReference(x3, new FieldPath(p, 'target'), e);
+  }
+}
+
 /** Checks a {@link CSIPersistentVolumeSource} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateCSIPersistentVolumeSource(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
@@ -1562,6 +1601,185 @@ export function validateEnvVarSource(v: unknown, p: PathLike, e: Collector): voi
   const x3 = v.secretKeyRef;
   if (!(x3 === undefined || x3 === null)) {
     validateSecretKeySelector(x3, new FieldPath(p, 'secretKeyRef'), e);
+  }
+}
+
+/** Checks a {@link EphemeralContainer} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateEphemeralContainer(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'name': case 'image': case 'command': case 'args': case 'workingDir': case 'ports': case 'envFrom': case 'env': case 'resources': case 'volumeMounts': case 'livenessProbe': case 'readinessProbe': case 'startupProbe': case 'imagePullPolicy': case 'resizePolicy': case 'restartPolicy': case 'volumeDevices': case 'lifecycle': case 'terminationMessagePath': case 'terminationMessagePolicy': case 'securityContext': case 'stdin': case 'stdinOnce': case 'tty': case 'targetContainerName':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.name;
+  if (x0 === undefined || x0 === null) e.required(`${p}.name`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.name`, x0, 'string');
+    else {
+      if (charLength(x0) > 63) e.tooLong(`${p}.name`, x0, 63);
+      if (!pattern.test(x0)) e.invalid(`${p}.name`, x0, 'must match ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$');
+    }
+  }
+  const x1 = v.image;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.image`, x1, 'string');
+  }
+  const x2 = v.command;
+  if (!(x2 === undefined || x2 === null)) {
+    if (!Array.isArray(x2)) e.type(`${p}.command`, x2, 'array');
+    else {
+      for (let i3 = 0; i3 < x2.length; i3++) {
+        const x4: unknown = x2[i3];
+        if (typeof x4 !== 'string') e.type(`${p}.command[${i3}]`, x4, 'string');
+      }
+    }
+  }
+  const x5 = v.args;
+  if (!(x5 === undefined || x5 === null)) {
+    if (!Array.isArray(x5)) e.type(`${p}.args`, x5, 'array');
+    else {
+      for (let i6 = 0; i6 < x5.length; i6++) {
+        const x7: unknown = x5[i6];
+        if (typeof x7 !== 'string') e.type(`${p}.args[${i6}]`, x7, 'string');
+      }
+    }
+  }
+  const x8 = v.workingDir;
+  if (!(x8 === undefined || x8 === null)) {
+    if (typeof x8 !== 'string') e.type(`${p}.workingDir`, x8, 'string');
+  }
+  const x9 = v.ports;
+  if (!(x9 === undefined || x9 === null)) {
+    if (!Array.isArray(x9)) e.type(`${p}.ports`, x9, 'array');
+    else {
+      for (let i10 = 0; i10 < x9.length; i10++) {
+        const x11: unknown = x9[i10];
+        validateContainerPort(x11, new FieldPath(p, 'ports', i10), e);
+      }
+      if (x9.length > 1) checkMapKeysUnique(new FieldPath(p, 'ports'), x9, containerPortProtocolKeys, e);
+    }
+  }
+  const x12 = v.envFrom;
+  if (!(x12 === undefined || x12 === null)) {
+    if (!Array.isArray(x12)) e.type(`${p}.envFrom`, x12, 'array');
+    else {
+      for (let i13 = 0; i13 < x12.length; i13++) {
+        const x14: unknown = x12[i13];
+        validateEnvFromSource(x14, new FieldPath(p, 'envFrom', i13), e);
+      }
+    }
+  }
+  const x15 = v.env;
+  if (!(x15 === undefined || x15 === null)) {
+    if (!Array.isArray(x15)) e.type(`${p}.env`, x15, 'array');
+    else {
+      for (let i16 = 0; i16 < x15.length; i16++) {
+        const x17: unknown = x15[i16];
+        validateEnvVar(x17, new FieldPath(p, 'env', i16), e);
+      }
+      if (x15.length > 1) checkMapKeysUnique(new FieldPath(p, 'env'), x15, nameKeys, e);
+    }
+  }
+  const x18 = v.resources;
+  if (!(x18 === undefined || x18 === null)) {
+    validateResourceRequirements(x18, new FieldPath(p, 'resources'), e);
+  }
+  const x19 = v.volumeMounts;
+  if (!(x19 === undefined || x19 === null)) {
+    if (!Array.isArray(x19)) e.type(`${p}.volumeMounts`, x19, 'array');
+    else {
+      for (let i20 = 0; i20 < x19.length; i20++) {
+        const x21: unknown = x19[i20];
+        validateVolumeMount(x21, new FieldPath(p, 'volumeMounts', i20), e);
+      }
+      if (x19.length > 1) checkMapKeysUnique(new FieldPath(p, 'volumeMounts'), x19, mountPathKeys, e);
+    }
+  }
+  const x22 = v.livenessProbe;
+  if (!(x22 === undefined || x22 === null)) {
+    validateProbe(x22, new FieldPath(p, 'livenessProbe'), e);
+  }
+  const x23 = v.readinessProbe;
+  if (!(x23 === undefined || x23 === null)) {
+    validateProbe(x23, new FieldPath(p, 'readinessProbe'), e);
+  }
+  const x24 = v.startupProbe;
+  if (!(x24 === undefined || x24 === null)) {
+    validateProbe(x24, new FieldPath(p, 'startupProbe'), e);
+  }
+  const x25 = v.imagePullPolicy;
+  if (!(x25 === undefined || x25 === null)) {
+    if (typeof x25 !== 'string') e.type(`${p}.imagePullPolicy`, x25, 'string');
+    else {
+      if (x25 !== 'Always' && x25 !== 'Never' && x25 !== 'IfNotPresent') e.notSupported(`${p}.imagePullPolicy`, x25, ['Always', 'Never', 'IfNotPresent']);
+    }
+  }
+  const x26 = v.resizePolicy;
+  if (!(x26 === undefined || x26 === null)) {
+    if (!Array.isArray(x26)) e.type(`${p}.resizePolicy`, x26, 'array');
+    else {
+      for (let i27 = 0; i27 < x26.length; i27++) {
+        const x28: unknown = x26[i27];
+        validateContainerResizePolicy(x28, new FieldPath(p, 'resizePolicy', i27), e);
+      }
+    }
+  }
+  const x29 = v.restartPolicy;
+  if (!(x29 === undefined || x29 === null)) {
+    if (typeof x29 !== 'string') e.type(`${p}.restartPolicy`, x29, 'string');
+  }
+  const x30 = v.volumeDevices;
+  if (!(x30 === undefined || x30 === null)) {
+    if (!Array.isArray(x30)) e.type(`${p}.volumeDevices`, x30, 'array');
+    else {
+      for (let i31 = 0; i31 < x30.length; i31++) {
+        const x32: unknown = x30[i31];
+        validateVolumeDevice(x32, new FieldPath(p, 'volumeDevices', i31), e);
+      }
+      if (x30.length > 1) checkMapKeysUnique(new FieldPath(p, 'volumeDevices'), x30, devicePathKeys, e);
+    }
+  }
+  const x33 = v.lifecycle;
+  if (!(x33 === undefined || x33 === null)) {
+    validateLifecycle(x33, new FieldPath(p, 'lifecycle'), e);
+  }
+  const x34 = v.terminationMessagePath;
+  if (!(x34 === undefined || x34 === null)) {
+    if (typeof x34 !== 'string') e.type(`${p}.terminationMessagePath`, x34, 'string');
+  }
+  const x35 = v.terminationMessagePolicy;
+  if (!(x35 === undefined || x35 === null)) {
+    if (typeof x35 !== 'string') e.type(`${p}.terminationMessagePolicy`, x35, 'string');
+    else {
+      if (x35 !== 'File' && x35 !== 'FallbackToLogsOnError') e.notSupported(`${p}.terminationMessagePolicy`, x35, ['File', 'FallbackToLogsOnError']);
+    }
+  }
+  const x36 = v.securityContext;
+  if (!(x36 === undefined || x36 === null)) {
+    validateSecurityContext(x36, new FieldPath(p, 'securityContext'), e);
+  }
+  const x37 = v.stdin;
+  if (!(x37 === undefined || x37 === null)) {
+    if (typeof x37 !== 'boolean') e.type(`${p}.stdin`, x37, 'boolean');
+  }
+  const x38 = v.stdinOnce;
+  if (!(x38 === undefined || x38 === null)) {
+    if (typeof x38 !== 'boolean') e.type(`${p}.stdinOnce`, x38, 'boolean');
+  }
+  const x39 = v.tty;
+  if (!(x39 === undefined || x39 === null)) {
+    if (typeof x39 !== 'boolean') e.type(`${p}.tty`, x39, 'boolean');
+  }
+  const x40 = v.targetContainerName;
+  if (!(x40 === undefined || x40 === null)) {
+    if (typeof x40 !== 'string') e.type(`${p}.targetContainerName`, x40, 'string');
   }
 }
 
@@ -4600,7 +4818,7 @@ export function validatePodSpec(v: unknown, p: PathLike, e: Collector): void {
   }
   for (const k in v) {
     switch (k) {
-      case 'volumes': case 'initContainers': case 'containers': case 'restartPolicy': case 'terminationGracePeriodSeconds': case 'activeDeadlineSeconds': case 'dnsPolicy': case 'nodeSelector': case 'serviceAccountName': case 'automountServiceAccountToken': case 'nodeName': case 'hostNetwork': case 'imagePullSecrets': case 'hostname': case 'subdomain': case 'affinity': case 'schedulerName': case 'tolerations': case 'priorityClassName': case 'priority': case 'topologySpreadConstraints': case 'serviceAccount': case 'hostPID': case 'hostIPC': case 'shareProcessNamespace': case 'securityContext': case 'hostAliases': case 'dnsConfig': case 'readinessGates': case 'runtimeClassName': case 'enableServiceLinks': case 'preemptionPolicy': case 'overhead': case 'setHostnameAsFQDN': case 'os': case 'hostUsers': case 'schedulingGates':
+      case 'volumes': case 'initContainers': case 'ephemeralContainers': case 'containers': case 'restartPolicy': case 'terminationGracePeriodSeconds': case 'activeDeadlineSeconds': case 'dnsPolicy': case 'nodeSelector': case 'serviceAccountName': case 'automountServiceAccountToken': case 'nodeName': case 'hostNetwork': case 'imagePullSecrets': case 'hostname': case 'subdomain': case 'affinity': case 'schedulerName': case 'tolerations': case 'priorityClassName': case 'priority': case 'topologySpreadConstraints': case 'serviceAccount': case 'hostPID': case 'hostIPC': case 'shareProcessNamespace': case 'securityContext': case 'hostAliases': case 'dnsConfig': case 'readinessGates': case 'runtimeClassName': case 'enableServiceLinks': case 'preemptionPolicy': case 'overhead': case 'setHostnameAsFQDN': case 'os': case 'hostUsers': case 'schedulingGates':
         break;
       default:
         e.unknown(`${p}.${k}`);
@@ -4628,220 +4846,231 @@ export function validatePodSpec(v: unknown, p: PathLike, e: Collector): void {
       if (x3.length > 1) checkMapKeysUnique(new FieldPath(p, 'initContainers'), x3, nameKeys, e);
     }
   }
-  const x6 = v.containers;
-  if (x6 === undefined || x6 === null) e.required(`${p}.containers`);
-  else {
-    if (!Array.isArray(x6)) e.type(`${p}.containers`, x6, 'array');
+  const x6 = v.ephemeralContainers;
+  if (!(x6 === undefined || x6 === null)) {
+    if (!Array.isArray(x6)) e.type(`${p}.ephemeralContainers`, x6, 'array');
     else {
-      if (x6.length < 1) e.invalid(`${p}.containers`, x6.length, 'must have at least 1 items');
       for (let i7 = 0; i7 < x6.length; i7++) {
         const x8: unknown = x6[i7];
-        validateContainer(x8, new FieldPath(p, 'containers', i7), e);
+        validateEphemeralContainer(x8, new FieldPath(p, 'ephemeralContainers', i7), e);
       }
-      if (x6.length > 1) checkMapKeysUnique(new FieldPath(p, 'containers'), x6, nameKeys, e);
+      if (x6.length > 1) checkMapKeysUnique(new FieldPath(p, 'ephemeralContainers'), x6, nameKeys, e);
     }
   }
-  const x9 = v.restartPolicy;
-  if (!(x9 === undefined || x9 === null)) {
-    if (typeof x9 !== 'string') e.type(`${p}.restartPolicy`, x9, 'string');
+  const x9 = v.containers;
+  if (x9 === undefined || x9 === null) e.required(`${p}.containers`);
+  else {
+    if (!Array.isArray(x9)) e.type(`${p}.containers`, x9, 'array');
     else {
-      if (x9 !== 'Always' && x9 !== 'OnFailure' && x9 !== 'Never') e.notSupported(`${p}.restartPolicy`, x9, ['Always', 'OnFailure', 'Never']);
+      if (x9.length < 1) e.invalid(`${p}.containers`, x9.length, 'must have at least 1 items');
+      for (let i10 = 0; i10 < x9.length; i10++) {
+        const x11: unknown = x9[i10];
+        validateContainer(x11, new FieldPath(p, 'containers', i10), e);
+      }
+      if (x9.length > 1) checkMapKeysUnique(new FieldPath(p, 'containers'), x9, nameKeys, e);
     }
   }
-  const x10 = v.terminationGracePeriodSeconds;
-  if (!(x10 === undefined || x10 === null)) {
-    if (typeof x10 !== 'number' || !Number.isInteger(x10)) e.type(`${p}.terminationGracePeriodSeconds`, x10, 'integer');
-    else if (!Number.isSafeInteger(x10)) e.invalid(`${p}.terminationGracePeriodSeconds`, x10, 'out of range for int64');
-    if (typeof x10 === 'number') {
-      if (x10 < 0) e.invalid(`${p}.terminationGracePeriodSeconds`, x10, 'must be greater than or equal to 0');
-    }
-  }
-  const x11 = v.activeDeadlineSeconds;
-  if (!(x11 === undefined || x11 === null)) {
-    if (typeof x11 !== 'number' || !Number.isInteger(x11)) e.type(`${p}.activeDeadlineSeconds`, x11, 'integer');
-    else if (!Number.isSafeInteger(x11)) e.invalid(`${p}.activeDeadlineSeconds`, x11, 'out of range for int64');
-    if (typeof x11 === 'number') {
-      if (x11 < 1) e.invalid(`${p}.activeDeadlineSeconds`, x11, 'must be greater than or equal to 1');
-    }
-  }
-  const x12 = v.dnsPolicy;
+  const x12 = v.restartPolicy;
   if (!(x12 === undefined || x12 === null)) {
-    if (typeof x12 !== 'string') e.type(`${p}.dnsPolicy`, x12, 'string');
+    if (typeof x12 !== 'string') e.type(`${p}.restartPolicy`, x12, 'string');
     else {
-      if (x12 !== 'ClusterFirstWithHostNet' && x12 !== 'ClusterFirst' && x12 !== 'Default' && x12 !== 'None') e.notSupported(`${p}.dnsPolicy`, x12, ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']);
+      if (x12 !== 'Always' && x12 !== 'OnFailure' && x12 !== 'Never') e.notSupported(`${p}.restartPolicy`, x12, ['Always', 'OnFailure', 'Never']);
     }
   }
-  const x13 = v.nodeSelector;
+  const x13 = v.terminationGracePeriodSeconds;
   if (!(x13 === undefined || x13 === null)) {
-    if (!isObject(x13)) e.type(`${p}.nodeSelector`, x13, 'object');
-    else {
-      for (const k14 in x13) {
-        const x15: unknown = x13[k14];
-        if (typeof x15 !== 'string') e.type(`${p}.nodeSelector[${k14}]`, x15, 'string');
-      }
+    if (typeof x13 !== 'number' || !Number.isInteger(x13)) e.type(`${p}.terminationGracePeriodSeconds`, x13, 'integer');
+    else if (!Number.isSafeInteger(x13)) e.invalid(`${p}.terminationGracePeriodSeconds`, x13, 'out of range for int64');
+    if (typeof x13 === 'number') {
+      if (x13 < 0) e.invalid(`${p}.terminationGracePeriodSeconds`, x13, 'must be greater than or equal to 0');
     }
   }
-  const x16 = v.serviceAccountName;
+  const x14 = v.activeDeadlineSeconds;
+  if (!(x14 === undefined || x14 === null)) {
+    if (typeof x14 !== 'number' || !Number.isInteger(x14)) e.type(`${p}.activeDeadlineSeconds`, x14, 'integer');
+    else if (!Number.isSafeInteger(x14)) e.invalid(`${p}.activeDeadlineSeconds`, x14, 'out of range for int64');
+    if (typeof x14 === 'number') {
+      if (x14 < 1) e.invalid(`${p}.activeDeadlineSeconds`, x14, 'must be greater than or equal to 1');
+    }
+  }
+  const x15 = v.dnsPolicy;
+  if (!(x15 === undefined || x15 === null)) {
+    if (typeof x15 !== 'string') e.type(`${p}.dnsPolicy`, x15, 'string');
+    else {
+      if (x15 !== 'ClusterFirstWithHostNet' && x15 !== 'ClusterFirst' && x15 !== 'Default' && x15 !== 'None') e.notSupported(`${p}.dnsPolicy`, x15, ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']);
+    }
+  }
+  const x16 = v.nodeSelector;
   if (!(x16 === undefined || x16 === null)) {
-    if (typeof x16 !== 'string') e.type(`${p}.serviceAccountName`, x16, 'string');
+    if (!isObject(x16)) e.type(`${p}.nodeSelector`, x16, 'object');
+    else {
+      for (const k17 in x16) {
+        const x18: unknown = x16[k17];
+        if (typeof x18 !== 'string') e.type(`${p}.nodeSelector[${k17}]`, x18, 'string');
+      }
+    }
   }
-  const x17 = v.automountServiceAccountToken;
-  if (!(x17 === undefined || x17 === null)) {
-    if (typeof x17 !== 'boolean') e.type(`${p}.automountServiceAccountToken`, x17, 'boolean');
-  }
-  const x18 = v.nodeName;
-  if (!(x18 === undefined || x18 === null)) {
-    if (typeof x18 !== 'string') e.type(`${p}.nodeName`, x18, 'string');
-  }
-  const x19 = v.hostNetwork;
+  const x19 = v.serviceAccountName;
   if (!(x19 === undefined || x19 === null)) {
-    if (typeof x19 !== 'boolean') e.type(`${p}.hostNetwork`, x19, 'boolean');
+    if (typeof x19 !== 'string') e.type(`${p}.serviceAccountName`, x19, 'string');
   }
-  const x20 = v.imagePullSecrets;
+  const x20 = v.automountServiceAccountToken;
   if (!(x20 === undefined || x20 === null)) {
-    if (!Array.isArray(x20)) e.type(`${p}.imagePullSecrets`, x20, 'array');
-    else {
-      for (let i21 = 0; i21 < x20.length; i21++) {
-        const x22: unknown = x20[i21];
-        validateLocalObjectReference(x22, new FieldPath(p, 'imagePullSecrets', i21), e);
-      }
-      if (x20.length > 1) checkMapKeysUnique(new FieldPath(p, 'imagePullSecrets'), x20, nameKeys, e);
-    }
+    if (typeof x20 !== 'boolean') e.type(`${p}.automountServiceAccountToken`, x20, 'boolean');
   }
-  const x23 = v.hostname;
+  const x21 = v.nodeName;
+  if (!(x21 === undefined || x21 === null)) {
+    if (typeof x21 !== 'string') e.type(`${p}.nodeName`, x21, 'string');
+  }
+  const x22 = v.hostNetwork;
+  if (!(x22 === undefined || x22 === null)) {
+    if (typeof x22 !== 'boolean') e.type(`${p}.hostNetwork`, x22, 'boolean');
+  }
+  const x23 = v.imagePullSecrets;
   if (!(x23 === undefined || x23 === null)) {
-    if (typeof x23 !== 'string') e.type(`${p}.hostname`, x23, 'string');
+    if (!Array.isArray(x23)) e.type(`${p}.imagePullSecrets`, x23, 'array');
+    else {
+      for (let i24 = 0; i24 < x23.length; i24++) {
+        const x25: unknown = x23[i24];
+        validateLocalObjectReference(x25, new FieldPath(p, 'imagePullSecrets', i24), e);
+      }
+      if (x23.length > 1) checkMapKeysUnique(new FieldPath(p, 'imagePullSecrets'), x23, nameKeys, e);
+    }
   }
-  const x24 = v.subdomain;
-  if (!(x24 === undefined || x24 === null)) {
-    if (typeof x24 !== 'string') e.type(`${p}.subdomain`, x24, 'string');
-  }
-  const x25 = v.affinity;
-  if (!(x25 === undefined || x25 === null)) {
-    validateAffinity(x25, new FieldPath(p, 'affinity'), e);
-  }
-  const x26 = v.schedulerName;
+  const x26 = v.hostname;
   if (!(x26 === undefined || x26 === null)) {
-    if (typeof x26 !== 'string') e.type(`${p}.schedulerName`, x26, 'string');
+    if (typeof x26 !== 'string') e.type(`${p}.hostname`, x26, 'string');
   }
-  const x27 = v.tolerations;
+  const x27 = v.subdomain;
   if (!(x27 === undefined || x27 === null)) {
-    if (!Array.isArray(x27)) e.type(`${p}.tolerations`, x27, 'array');
-    else {
-      for (let i28 = 0; i28 < x27.length; i28++) {
-        const x29: unknown = x27[i28];
-        validateToleration(x29, new FieldPath(p, 'tolerations', i28), e);
-      }
-    }
+    if (typeof x27 !== 'string') e.type(`${p}.subdomain`, x27, 'string');
   }
-  const x30 = v.priorityClassName;
+  const x28 = v.affinity;
+  if (!(x28 === undefined || x28 === null)) {
+    validateAffinity(x28, new FieldPath(p, 'affinity'), e);
+  }
+  const x29 = v.schedulerName;
+  if (!(x29 === undefined || x29 === null)) {
+    if (typeof x29 !== 'string') e.type(`${p}.schedulerName`, x29, 'string');
+  }
+  const x30 = v.tolerations;
   if (!(x30 === undefined || x30 === null)) {
-    if (typeof x30 !== 'string') e.type(`${p}.priorityClassName`, x30, 'string');
-  }
-  const x31 = v.priority;
-  if (!(x31 === undefined || x31 === null)) {
-    if (typeof x31 !== 'number' || !Number.isInteger(x31)) e.type(`${p}.priority`, x31, 'integer');
-    else if (x31 < -2147483648 || x31 > 2147483647) e.invalid(`${p}.priority`, x31, 'out of range for int32');
-  }
-  const x32 = v.topologySpreadConstraints;
-  if (!(x32 === undefined || x32 === null)) {
-    if (!Array.isArray(x32)) e.type(`${p}.topologySpreadConstraints`, x32, 'array');
+    if (!Array.isArray(x30)) e.type(`${p}.tolerations`, x30, 'array');
     else {
-      for (let i33 = 0; i33 < x32.length; i33++) {
-        const x34: unknown = x32[i33];
-        validateTopologySpreadConstraint(x34, new FieldPath(p, 'topologySpreadConstraints', i33), e);
+      for (let i31 = 0; i31 < x30.length; i31++) {
+        const x32: unknown = x30[i31];
+        validateToleration(x32, new FieldPath(p, 'tolerations', i31), e);
       }
-      if (x32.length > 1) checkMapKeysUnique(new FieldPath(p, 'topologySpreadConstraints'), x32, topologyKeyWhenUnsatisfiableKeys, e);
     }
   }
-  const x35 = v.serviceAccount;
+  const x33 = v.priorityClassName;
+  if (!(x33 === undefined || x33 === null)) {
+    if (typeof x33 !== 'string') e.type(`${p}.priorityClassName`, x33, 'string');
+  }
+  const x34 = v.priority;
+  if (!(x34 === undefined || x34 === null)) {
+    if (typeof x34 !== 'number' || !Number.isInteger(x34)) e.type(`${p}.priority`, x34, 'integer');
+    else if (x34 < -2147483648 || x34 > 2147483647) e.invalid(`${p}.priority`, x34, 'out of range for int32');
+  }
+  const x35 = v.topologySpreadConstraints;
   if (!(x35 === undefined || x35 === null)) {
-    if (typeof x35 !== 'string') e.type(`${p}.serviceAccount`, x35, 'string');
+    if (!Array.isArray(x35)) e.type(`${p}.topologySpreadConstraints`, x35, 'array');
+    else {
+      for (let i36 = 0; i36 < x35.length; i36++) {
+        const x37: unknown = x35[i36];
+        validateTopologySpreadConstraint(x37, new FieldPath(p, 'topologySpreadConstraints', i36), e);
+      }
+      if (x35.length > 1) checkMapKeysUnique(new FieldPath(p, 'topologySpreadConstraints'), x35, topologyKeyWhenUnsatisfiableKeys, e);
+    }
   }
-  const x36 = v.hostPID;
-  if (!(x36 === undefined || x36 === null)) {
-    if (typeof x36 !== 'boolean') e.type(`${p}.hostPID`, x36, 'boolean');
-  }
-  const x37 = v.hostIPC;
-  if (!(x37 === undefined || x37 === null)) {
-    if (typeof x37 !== 'boolean') e.type(`${p}.hostIPC`, x37, 'boolean');
-  }
-  const x38 = v.shareProcessNamespace;
+  const x38 = v.serviceAccount;
   if (!(x38 === undefined || x38 === null)) {
-    if (typeof x38 !== 'boolean') e.type(`${p}.shareProcessNamespace`, x38, 'boolean');
+    if (typeof x38 !== 'string') e.type(`${p}.serviceAccount`, x38, 'string');
   }
-  const x39 = v.securityContext;
+  const x39 = v.hostPID;
   if (!(x39 === undefined || x39 === null)) {
-    validatePodSecurityContext(x39, new FieldPath(p, 'securityContext'), e);
+    if (typeof x39 !== 'boolean') e.type(`${p}.hostPID`, x39, 'boolean');
   }
-  const x40 = v.hostAliases;
+  const x40 = v.hostIPC;
   if (!(x40 === undefined || x40 === null)) {
-    if (!Array.isArray(x40)) e.type(`${p}.hostAliases`, x40, 'array');
-    else {
-      for (let i41 = 0; i41 < x40.length; i41++) {
-        const x42: unknown = x40[i41];
-        validateHostAlias(x42, new FieldPath(p, 'hostAliases', i41), e);
-      }
-      if (x40.length > 1) checkMapKeysUnique(new FieldPath(p, 'hostAliases'), x40, ipKeys, e);
-    }
+    if (typeof x40 !== 'boolean') e.type(`${p}.hostIPC`, x40, 'boolean');
   }
-  const x43 = v.dnsConfig;
+  const x41 = v.shareProcessNamespace;
+  if (!(x41 === undefined || x41 === null)) {
+    if (typeof x41 !== 'boolean') e.type(`${p}.shareProcessNamespace`, x41, 'boolean');
+  }
+  const x42 = v.securityContext;
+  if (!(x42 === undefined || x42 === null)) {
+    validatePodSecurityContext(x42, new FieldPath(p, 'securityContext'), e);
+  }
+  const x43 = v.hostAliases;
   if (!(x43 === undefined || x43 === null)) {
-    validatePodDNSConfig(x43, new FieldPath(p, 'dnsConfig'), e);
-  }
-  const x44 = v.readinessGates;
-  if (!(x44 === undefined || x44 === null)) {
-    if (!Array.isArray(x44)) e.type(`${p}.readinessGates`, x44, 'array');
+    if (!Array.isArray(x43)) e.type(`${p}.hostAliases`, x43, 'array');
     else {
-      for (let i45 = 0; i45 < x44.length; i45++) {
-        const x46: unknown = x44[i45];
-        validatePodReadinessGate(x46, new FieldPath(p, 'readinessGates', i45), e);
+      for (let i44 = 0; i44 < x43.length; i44++) {
+        const x45: unknown = x43[i44];
+        validateHostAlias(x45, new FieldPath(p, 'hostAliases', i44), e);
       }
+      if (x43.length > 1) checkMapKeysUnique(new FieldPath(p, 'hostAliases'), x43, ipKeys, e);
     }
   }
-  const x47 = v.runtimeClassName;
+  const x46 = v.dnsConfig;
+  if (!(x46 === undefined || x46 === null)) {
+    validatePodDNSConfig(x46, new FieldPath(p, 'dnsConfig'), e);
+  }
+  const x47 = v.readinessGates;
   if (!(x47 === undefined || x47 === null)) {
-    if (typeof x47 !== 'string') e.type(`${p}.runtimeClassName`, x47, 'string');
-  }
-  const x48 = v.enableServiceLinks;
-  if (!(x48 === undefined || x48 === null)) {
-    if (typeof x48 !== 'boolean') e.type(`${p}.enableServiceLinks`, x48, 'boolean');
-  }
-  const x49 = v.preemptionPolicy;
-  if (!(x49 === undefined || x49 === null)) {
-    if (typeof x49 !== 'string') e.type(`${p}.preemptionPolicy`, x49, 'string');
-  }
-  const x50 = v.overhead;
-  if (!(x50 === undefined || x50 === null)) {
-    if (!isObject(x50)) e.type(`${p}.overhead`, x50, 'object');
+    if (!Array.isArray(x47)) e.type(`${p}.readinessGates`, x47, 'array');
     else {
-      for (const k51 in x50) {
-        const x52: unknown = x50[k51];
-        if (!isQuantity(x52)) e.invalid(`${p}.overhead[${k51}]`, x52, 'must be a quantity such as 1Gi, 500m or 1e3');
+      for (let i48 = 0; i48 < x47.length; i48++) {
+        const x49: unknown = x47[i48];
+        validatePodReadinessGate(x49, new FieldPath(p, 'readinessGates', i48), e);
       }
     }
   }
-  const x53 = v.setHostnameAsFQDN;
+  const x50 = v.runtimeClassName;
+  if (!(x50 === undefined || x50 === null)) {
+    if (typeof x50 !== 'string') e.type(`${p}.runtimeClassName`, x50, 'string');
+  }
+  const x51 = v.enableServiceLinks;
+  if (!(x51 === undefined || x51 === null)) {
+    if (typeof x51 !== 'boolean') e.type(`${p}.enableServiceLinks`, x51, 'boolean');
+  }
+  const x52 = v.preemptionPolicy;
+  if (!(x52 === undefined || x52 === null)) {
+    if (typeof x52 !== 'string') e.type(`${p}.preemptionPolicy`, x52, 'string');
+  }
+  const x53 = v.overhead;
   if (!(x53 === undefined || x53 === null)) {
-    if (typeof x53 !== 'boolean') e.type(`${p}.setHostnameAsFQDN`, x53, 'boolean');
-  }
-  const x54 = v.os;
-  if (!(x54 === undefined || x54 === null)) {
-    validatePodOS(x54, new FieldPath(p, 'os'), e);
-  }
-  const x55 = v.hostUsers;
-  if (!(x55 === undefined || x55 === null)) {
-    if (typeof x55 !== 'boolean') e.type(`${p}.hostUsers`, x55, 'boolean');
-  }
-  const x56 = v.schedulingGates;
-  if (!(x56 === undefined || x56 === null)) {
-    if (!Array.isArray(x56)) e.type(`${p}.schedulingGates`, x56, 'array');
+    if (!isObject(x53)) e.type(`${p}.overhead`, x53, 'object');
     else {
-      for (let i57 = 0; i57 < x56.length; i57++) {
-        const x58: unknown = x56[i57];
-        validatePodSchedulingGate(x58, new FieldPath(p, 'schedulingGates', i57), e);
+      for (const k54 in x53) {
+        const x55: unknown = x53[k54];
+        if (!isQuantity(x55)) e.invalid(`${p}.overhead[${k54}]`, x55, 'must be a quantity such as 1Gi, 500m or 1e3');
       }
-      if (x56.length > 1) checkMapKeysUnique(new FieldPath(p, 'schedulingGates'), x56, nameKeys, e);
+    }
+  }
+  const x56 = v.setHostnameAsFQDN;
+  if (!(x56 === undefined || x56 === null)) {
+    if (typeof x56 !== 'boolean') e.type(`${p}.setHostnameAsFQDN`, x56, 'boolean');
+  }
+  const x57 = v.os;
+  if (!(x57 === undefined || x57 === null)) {
+    validatePodOS(x57, new FieldPath(p, 'os'), e);
+  }
+  const x58 = v.hostUsers;
+  if (!(x58 === undefined || x58 === null)) {
+    if (typeof x58 !== 'boolean') e.type(`${p}.hostUsers`, x58, 'boolean');
+  }
+  const x59 = v.schedulingGates;
+  if (!(x59 === undefined || x59 === null)) {
+    if (!Array.isArray(x59)) e.type(`${p}.schedulingGates`, x59, 'array');
+    else {
+      for (let i60 = 0; i60 < x59.length; i60++) {
+        const x61: unknown = x59[i60];
+        validatePodSchedulingGate(x61, new FieldPath(p, 'schedulingGates', i60), e);
+      }
+      if (x59.length > 1) checkMapKeysUnique(new FieldPath(p, 'schedulingGates'), x59, nameKeys, e);
     }
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type JsonApiObject, StatusError, badRequest, internalError } from '../../api/index.js';
-import { httpsJson, keepAliveAgent } from '../../auth/index.js';
+import { httpsJson, keepAliveAgent, userInfoObject } from '../../auth/index.js';
 import { isJsonObject, jsonEqual, type JsonValue } from '../../json/index.js';
 import { applyJsonPatch } from '../../patch/index.js';
 import { base64Error } from '../../validate/index.js';
@@ -199,12 +199,7 @@ export function reviewRequest(request: AdmissionRequest, host: AdmissionHost, as
     ...(request.name ? { name: request.name } : {}),
     ...(request.namespace ? { namespace: request.namespace } : {}),
     operation: request.operation,
-    userInfo: {
-      username: request.user.username,
-      ...(request.user.uid ? { uid: request.user.uid } : {}),
-      groups: request.user.groups,
-      ...(request.user.extra && Object.keys(request.user.extra).length > 0 ? { extra: request.user.extra } : {}),
-    },
+    userInfo: userInfoObject(request.user),
     object: request.object ?? null,
     oldObject: request.old ?? null,
     dryRun: request.dryRun,

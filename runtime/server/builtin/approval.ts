@@ -1,4 +1,5 @@
 import { type JsonApiObject, notFound, objectModified } from '../../api/index.js';
+import { userInfoObject } from '../../auth/index.js';
 import type { KindHook, SubresourceHandler } from '../context.js';
 import { ANONYMOUS } from '../stages/index.js';
 import { writeOptions } from '../query.js';
@@ -47,13 +48,7 @@ export function certificateRequestor(): KindHook {
     prepareCreate(object, ctx) {
       const user = ctx.user ?? ANONYMOUS;
       const { username: _u, uid: _i, groups: _g, extra: _e, ...spec } = (object.spec ?? {}) as Record<string, unknown>;
-      object.spec = {
-        ...spec,
-        username: user.username,
-        ...(user.uid ? { uid: user.uid } : {}),
-        ...(user.groups.length > 0 ? { groups: [...user.groups] } : {}),
-        ...(Object.keys(user.extra).length > 0 ? { extra: user.extra } : {}),
-      };
+      object.spec = { ...spec, ...userInfoObject(user) };
     },
   };
 }

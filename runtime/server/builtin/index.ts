@@ -7,11 +7,14 @@ import { evict } from './eviction.js';
 import { jobSelector } from './jobs.js';
 import { podAdmission } from './pods.js';
 import { serviceClusterIPs } from './services.js';
+import { bindPod, bindPodSubresource } from './pod-binding.js';
+import { podLog, podPortForward, podStream } from './pod-connect.js';
 import { finalizeNamespace, namespaceLifecycle } from './namespaces.js';
 import { rbacEscalation } from './rbac-escalation.js';
 import { clusterRoleAggregation } from './role-aggregation.js';
 import { scale } from './scale.js';
 import { reviewToken } from './token-review.js';
+import { reviewSelf } from './self-subject-review.js';
 import { tokenRequest } from './service-account-token.js';
 
 export { tokenRequest, type TokenRequestOptions } from './service-account-token.js';
@@ -43,9 +46,15 @@ export const builtinHandlers: HandlerCatalog = {
     'self-access-review': reviewOwnAccess,
     'self-rules-review': reviewOwnRules,
     'token-review': reviewToken,
+    'self-subject-review': reviewSelf,
+    'pod-binding': bindPod,
   },
   subresources: {
     eviction: evict,
+    'pod-binding': bindPodSubresource,
+    'pod-log': podLog,
+    'pod-stream': podStream,
+    'pod-port-forward': podPortForward,
     finalize: finalizeNamespace,
     scale,
     'csr-approval': approveCertificateRequest,

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { badRequest, goQuoteList } from '../../api/index.js';
-import { AUTHENTICATED_GROUP } from '../../auth/index.js';
+import { AUTHENTICATED_GROUP, userInfoObject } from '../../auth/index.js';
 import { admit } from '../admission.js';
 import type { VirtualCreateHandler } from '../context.js';
 import { writeOptions } from '../query.js';
@@ -42,10 +42,9 @@ export const reviewToken: VirtualCreateHandler = async (ctx, t, body) => {
     };
     return { status: 201, body: object };
   }
-  const { username, uid, groups, extra } = result.user;
   object.status = {
     authenticated: true,
-    user: { username, ...(uid ? { uid } : {}), groups: [...groups], ...(extra && Object.keys(extra).length > 0 ? { extra } : {}) },
+    user: userInfoObject(result.user),
     ...(audiences.length > 0 ? { audiences } : {}),
   };
   return { status: 201, body: object };
