@@ -154,7 +154,8 @@ function session(files: { deployment: string; deploymentChanged: string; configM
     {
       name: 'debug (ephemeral container, no attach)',
       args: ['debug', 'pending', '--image=busybox'],
-      stderr: /Defaulting debug container name to debugger-/,
+      // kubectl prints this line on stdout.
+      stdout: [/Defaulting debug container name to debugger-/],
     },
     {
       name: 'explain deployment.spec',
