@@ -154,13 +154,7 @@ export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<J
   if (ctx.admission.length > 0) checkIdentity(r, object, request);
   const collector = new Collector();
   r.registration.validate(object, '', collector);
-  const fatal = collector.errors.find((e) => e.type === 'FieldValueTypeInvalid' || e.type === 'FieldValueRequired');
-  if (fatal) {
-    const message = fieldErrorMessage(fatal);
-    throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${message}`, [
-      { type: fatal.type, message, field: fatal.field },
-    ]);
-  }
+  throwUndecodable(r, collector, ['FieldValueTypeInvalid', 'FieldValueRequired']);
   reportUnknownFields(ctx.warnings, input, collector.unknownFields);
   prune(object, r.registration.schema);
   const errors = [
@@ -273,6 +267,27 @@ export function checkTypeMeta(r: ServedResource, object: JsonApiObject): void {
   }
   if (object.kind !== r.kind)
     throw badRequest(`the kind in the data (${String(object.kind)}) does not match the expected kind (${r.kind})`);
+}
+
+/**
+ * What Go's decoder refuses before anything else runs (a field of the wrong type, bytes that are
+ * not base64): a 400, as the body could not be decoded into the kind. The write handlers ask it
+ * before the kind's hooks (upstream's strategies and mutating plugins see only decoded objects),
+ * so no hook meets a value of the wrong shape.
+ */
+export function checkDecodable(r: ServedResource, object: JsonApiObject): void {
+  const collector = new Collector();
+  r.registration.validate(object, '', collector);
+  throwUndecodable(r, collector, ['FieldValueTypeInvalid']);
+}
+
+function throwUndecodable(r: ServedResource, collector: Collector, fatalTypes: readonly string[]): void {
+  const fatal = collector.errors.find((e) => fatalTypes.includes(e.type));
+  if (!fatal) return;
+  const message = fieldErrorMessage(fatal);
+  throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${message}`, [
+    { type: fatal.type, message, field: fatal.field },
+  ]);
 }
 
 /** Unknown fields and duplicate keys by `fieldValidation`: refused (Strict), warned about (Warn) or ignored. */

@@ -18,7 +18,7 @@ import { managerForWrite, update } from '../apply/index.js';
 import type { JsonObject } from '../patch/index.js';
 import { isStoreKeyExistsError } from '../store/index.js';
 import { isStaleValue } from '../encryption/index.js';
-import { admit, checkTypeMeta, invalidObject } from './admission.js';
+import { admit, checkDecodable, checkTypeMeta, invalidObject } from './admission.js';
 import type { RequestContext, Target } from './context.js';
 import type { Body, Reply } from './http.js';
 import { decodeObject, encodeObject, objectKey } from './objects.js';
@@ -108,7 +108,9 @@ export async function createObject(
   if (r.subresources.has('status')) delete object.status;
   // The kind's hooks see the object as decoded, its type meta defaulted from the endpoint.
   checkTypeMeta(r, object);
-  for (const hook of ctx.hooks.of(r)) {
+  const hooks = ctx.hooks.of(r);
+  if (hooks.length > 0) checkDecodable(r, object);
+  for (const hook of hooks) {
     hook.prepareCreate?.(object, ctx);
     await hook.prepareWrite?.(object, undefined, ctx);
   }
@@ -212,7 +214,9 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
     else meta[key] = oldMeta[key];
   }
   checkTypeMeta(r, next);
-  for (const hook of ctx.hooks.of(r)) await hook.prepareWrite?.(next, old, ctx);
+  const hooks = ctx.hooks.of(r);
+  if (hooks.length > 0) checkDecodable(r, next);
+  for (const hook of hooks) await hook.prepareWrite?.(next, old, ctx);
   await letOthersRun(ctx.req.raw);
   await admit(ctx, {
     resource: r,

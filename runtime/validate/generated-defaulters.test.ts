@@ -238,9 +238,20 @@ describe('generated defaulters: Pod, nested lists and objects', () => {
               successThreshold: 1,
               failureThreshold: 3,
             },
+            resources: {},
+            terminationMessagePath: '/dev/termination-log',
+            terminationMessagePolicy: 'File',
           },
         ],
-        initContainers: [{ name: 'init', ports: [{ containerPort: 9000, protocol: 'TCP' }] }],
+        initContainers: [
+          {
+            name: 'init',
+            ports: [{ containerPort: 9000, protocol: 'TCP' }],
+            resources: {},
+            terminationMessagePath: '/dev/termination-log',
+            terminationMessagePolicy: 'File',
+          },
+        ],
         volumes: [
           { name: 'a', configMap: { name: 'cm', defaultMode: 420 } },
           { name: 'b', secret: { secretName: 's', defaultMode: 256 } },
@@ -249,6 +260,7 @@ describe('generated defaulters: Pod, nested lists and objects', () => {
         terminationGracePeriodSeconds: 30,
         dnsPolicy: 'ClusterFirst',
         schedulerName: 'default-scheduler',
+        securityContext: {},
       },
     });
   });
@@ -271,7 +283,8 @@ describe('generated defaulters: Pod, nested lists and objects', () => {
       successfulJobsHistoryLimit: 3,
       failedJobsHistoryLimit: 1,
     });
-    expect(doc.spec.jobTemplate.spec).toMatchObject({ parallelism: 1, backoffLimit: 6, completionMode: 'NonIndexed', suspend: false });
+    // parallelism and backoffLimit are SetDefaults_Job's, conditional on other fields: code defaults, not the schema's.
+    expect(doc.spec.jobTemplate.spec).toMatchObject({ completionMode: 'NonIndexed', suspend: false });
     expect(doc.spec.jobTemplate.spec.template.spec).toMatchObject({ restartPolicy: 'Always', dnsPolicy: 'ClusterFirst' });
     expect(doc.spec.jobTemplate.spec.template.spec.containers[0]!.ports[0]).toEqual({ containerPort: 1, protocol: 'TCP' });
   });
@@ -286,6 +299,7 @@ describe('generated defaulters: Pod, nested lists and objects', () => {
         terminationGracePeriodSeconds: 30,
         dnsPolicy: 'ClusterFirst',
         schedulerName: 'default-scheduler',
+        securityContext: {},
       },
     });
     expect(() => kind('v1', 'Pod').setDefaults('Pod')).not.toThrow();
