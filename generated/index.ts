@@ -2,6 +2,7 @@
 // Source: schemas/admission.svc.io/v1.yaml
 // Source: schemas/admissionregistration.svc.io/v1.yaml
 // Source: schemas/apiextensions.svc.io/v1.yaml
+// Source: schemas/apiregistration.svc.io/v1.yaml
 // Source: schemas/apiserver.config.svc.io/v1.yaml
 // Source: schemas/apiserver.svc.io/v1alpha1.yaml
 // Source: schemas/apps/v1.yaml
@@ -47,6 +48,7 @@
 export * as admissionV1 from './admission.svc.io/v1/index.js';
 export * as admissionregistrationV1 from './admissionregistration.svc.io/v1/index.js';
 export * as apiextensionsV1 from './apiextensions.svc.io/v1/index.js';
+export * as apiregistrationV1 from './apiregistration.svc.io/v1/index.js';
 export * as apiserverConfigV1 from './apiserver.config.svc.io/v1/index.js';
 export * as apiserverV1alpha1 from './apiserver.svc.io/v1alpha1/index.js';
 export * as appsV1 from './apps/v1/index.js';

@@ -2,6 +2,7 @@
 // Source: schemas/admission.svc.io/v1.yaml
 // Source: schemas/admissionregistration.svc.io/v1.yaml
 // Source: schemas/apiextensions.svc.io/v1.yaml
+// Source: schemas/apiregistration.svc.io/v1.yaml
 // Source: schemas/apiserver.config.svc.io/v1.yaml
 // Source: schemas/apiserver.svc.io/v1alpha1.yaml
 // Source: schemas/apps/v1.yaml
@@ -48,6 +49,7 @@ import type { KindRegistration } from '../runtime/schema/index.js';
 import { admissionV1Kinds } from './admission.svc.io/v1/kinds.js';
 import { admissionregistrationV1Kinds } from './admissionregistration.svc.io/v1/kinds.js';
 import { apiextensionsV1Kinds } from './apiextensions.svc.io/v1/kinds.js';
+import { apiregistrationV1Kinds } from './apiregistration.svc.io/v1/kinds.js';
 import { apiserverConfigV1Kinds } from './apiserver.config.svc.io/v1/kinds.js';
 import { apiserverV1alpha1Kinds } from './apiserver.svc.io/v1alpha1/kinds.js';
 import { appsV1Kinds } from './apps/v1/kinds.js';
@@ -95,6 +97,7 @@ export const allKinds: readonly KindRegistration[] = [
   ...admissionV1Kinds,
   ...admissionregistrationV1Kinds,
   ...apiextensionsV1Kinds,
+  ...apiregistrationV1Kinds,
   ...apiserverConfigV1Kinds,
   ...apiserverV1alpha1Kinds,
   ...appsV1Kinds,

@@ -2,6 +2,7 @@
 // Source: schemas/admission.svc.io/v1.yaml
 // Source: schemas/admissionregistration.svc.io/v1.yaml
 // Source: schemas/apiextensions.svc.io/v1.yaml
+// Source: schemas/apiregistration.svc.io/v1.yaml
 // Source: schemas/apiserver.config.svc.io/v1.yaml
 // Source: schemas/apiserver.svc.io/v1alpha1.yaml
 // Source: schemas/apps/v1.yaml
@@ -47,6 +48,7 @@ import type { ProtobufPackage } from '../runtime/codec/index.js';
 import { admissionV1Protobuf } from './admission.svc.io/v1/protobuf.js';
 import { admissionregistrationV1Protobuf } from './admissionregistration.svc.io/v1/protobuf.js';
 import { apiextensionsV1Protobuf } from './apiextensions.svc.io/v1/protobuf.js';
+import { apiregistrationV1Protobuf } from './apiregistration.svc.io/v1/protobuf.js';
 import { apiserverConfigV1Protobuf } from './apiserver.config.svc.io/v1/protobuf.js';
 import { apiserverV1alpha1Protobuf } from './apiserver.svc.io/v1alpha1/protobuf.js';
 import { appsV1Protobuf } from './apps/v1/protobuf.js';
@@ -93,6 +95,7 @@ export const allProtobufPackages: readonly ProtobufPackage[] = [
   admissionV1Protobuf,
   admissionregistrationV1Protobuf,
   apiextensionsV1Protobuf,
+  apiregistrationV1Protobuf,
   apiserverConfigV1Protobuf,
   apiserverV1alpha1Protobuf,
   appsV1Protobuf,
