@@ -21,6 +21,7 @@
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta2.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta3.yaml
 // Source: schemas/networking.svc.io/v1.yaml
+// Source: schemas/node.svc.io/v1.yaml
 // Source: schemas/policy/v1.yaml
 // Source: schemas/rbac.authorization.svc.io/v1.yaml
 // Source: schemas/scheduling.svc.io/v1.yaml
@@ -51,6 +52,7 @@ import { type FlowcontrolApiserverV1beta1Client, flowcontrolApiserverV1beta1Clie
 import { type FlowcontrolApiserverV1beta2Client, flowcontrolApiserverV1beta2Client } from './flowcontrol.apiserver.svc.io/v1beta2/client.js';
 import { type FlowcontrolApiserverV1beta3Client, flowcontrolApiserverV1beta3Client } from './flowcontrol.apiserver.svc.io/v1beta3/client.js';
 import { type NetworkingV1Client, networkingV1Client } from './networking.svc.io/v1/client.js';
+import { type NodeV1Client, nodeV1Client } from './node.svc.io/v1/client.js';
 import { type PolicyV1Client, policyV1Client } from './policy/v1/client.js';
 import { type RbacAuthorizationV1Client, rbacAuthorizationV1Client } from './rbac.authorization.svc.io/v1/client.js';
 import { type SchedulingV1Client, schedulingV1Client } from './scheduling.svc.io/v1/client.js';
@@ -133,6 +135,10 @@ export interface Client {
   readonly networking: {
     readonly v1: NetworkingV1Client;
   };
+  /** node.svc.io (`/apis/node.svc.io`). */
+  readonly node: {
+    readonly v1: NodeV1Client;
+  };
   /** policy (`/apis/policy`). */
   readonly policy: {
     readonly v1: PolicyV1Client;
@@ -178,6 +184,7 @@ export function createClient(config: ClientConfig | Transport): Client {
     events: { v1: eventsV1Client(transport) },
     flowcontrol: { v1: flowcontrolApiserverV1Client(transport), v1beta1: flowcontrolApiserverV1beta1Client(transport), v1beta2: flowcontrolApiserverV1beta2Client(transport), v1beta3: flowcontrolApiserverV1beta3Client(transport) },
     networking: { v1: networkingV1Client(transport) },
+    node: { v1: nodeV1Client(transport) },
     policy: { v1: policyV1Client(transport) },
     rbac: { v1: rbacAuthorizationV1Client(transport) },
     scheduling: { v1: schedulingV1Client(transport) },

@@ -34,6 +34,7 @@
 // Source: schemas/imagepolicy.svc.io/v1alpha1.yaml
 // Source: schemas/meta.svc.io/v1.yaml
 // Source: schemas/networking.svc.io/v1.yaml
+// Source: schemas/node.svc.io/v1.yaml
 // Source: schemas/policy/v1.yaml
 // Source: schemas/rbac.authorization.svc.io/v1.yaml
 // Source: schemas/scheduling.svc.io/v1.yaml
@@ -80,6 +81,7 @@ export * as flowcontrolApiserverV1beta3 from './flowcontrol.apiserver.svc.io/v1b
 export * as imagepolicyV1alpha1 from './imagepolicy.svc.io/v1alpha1/index.js';
 export * as metaV1 from './meta.svc.io/v1/index.js';
 export * as networkingV1 from './networking.svc.io/v1/index.js';
+export * as nodeV1 from './node.svc.io/v1/index.js';
 export * as policyV1 from './policy/v1/index.js';
 export * as rbacAuthorizationV1 from './rbac.authorization.svc.io/v1/index.js';
 export * as schedulingV1 from './scheduling.svc.io/v1/index.js';

@@ -34,6 +34,7 @@
 // Source: schemas/imagepolicy.svc.io/v1alpha1.yaml
 // Source: schemas/meta.svc.io/v1.yaml
 // Source: schemas/networking.svc.io/v1.yaml
+// Source: schemas/node.svc.io/v1.yaml
 // Source: schemas/policy/v1.yaml
 // Source: schemas/rbac.authorization.svc.io/v1.yaml
 // Source: schemas/scheduling.svc.io/v1.yaml
@@ -81,6 +82,7 @@ import { flowcontrolApiserverV1beta3Kinds } from './flowcontrol.apiserver.svc.io
 import { imagepolicyV1alpha1Kinds } from './imagepolicy.svc.io/v1alpha1/kinds.js';
 import { metaV1Kinds } from './meta.svc.io/v1/kinds.js';
 import { networkingV1Kinds } from './networking.svc.io/v1/kinds.js';
+import { nodeV1Kinds } from './node.svc.io/v1/kinds.js';
 import { policyV1Kinds } from './policy/v1/kinds.js';
 import { rbacAuthorizationV1Kinds } from './rbac.authorization.svc.io/v1/kinds.js';
 import { schedulingV1Kinds } from './scheduling.svc.io/v1/kinds.js';
@@ -129,6 +131,7 @@ export const allKinds: readonly KindRegistration[] = [
   ...imagepolicyV1alpha1Kinds,
   ...metaV1Kinds,
   ...networkingV1Kinds,
+  ...nodeV1Kinds,
   ...policyV1Kinds,
   ...rbacAuthorizationV1Kinds,
   ...schedulingV1Kinds,

@@ -21,6 +21,7 @@
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta2.yaml
 // Source: schemas/flowcontrol.apiserver.svc.io/v1beta3.yaml
 // Source: schemas/networking.svc.io/v1.yaml
+// Source: schemas/node.svc.io/v1.yaml
 // Source: schemas/policy/v1.yaml
 // Source: schemas/rbac.authorization.svc.io/v1.yaml
 // Source: schemas/scheduling.svc.io/v1.yaml
@@ -52,6 +53,7 @@ export const openApiDocuments: Record<string, () => Promise<Record<string, unkno
   'apis/flowcontrol.apiserver.svc.io/v1beta2': async () => (await import('./flowcontrol.apiserver.svc.io/v1beta2/openapi.js')).openApiV3,
   'apis/flowcontrol.apiserver.svc.io/v1beta3': async () => (await import('./flowcontrol.apiserver.svc.io/v1beta3/openapi.js')).openApiV3,
   'apis/networking.svc.io/v1': async () => (await import('./networking.svc.io/v1/openapi.js')).openApiV3,
+  'apis/node.svc.io/v1': async () => (await import('./node.svc.io/v1/openapi.js')).openApiV3,
   'apis/policy/v1': async () => (await import('./policy/v1/openapi.js')).openApiV3,
   'apis/rbac.authorization.svc.io/v1': async () => (await import('./rbac.authorization.svc.io/v1/openapi.js')).openApiV3,
   'apis/scheduling.svc.io/v1': async () => (await import('./scheduling.svc.io/v1/openapi.js')).openApiV3,

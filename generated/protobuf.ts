@@ -34,6 +34,7 @@
 // Source: schemas/imagepolicy.svc.io/v1alpha1.yaml
 // Source: schemas/meta.svc.io/v1.yaml
 // Source: schemas/networking.svc.io/v1.yaml
+// Source: schemas/node.svc.io/v1.yaml
 // Source: schemas/policy/v1.yaml
 // Source: schemas/rbac.authorization.svc.io/v1.yaml
 // Source: schemas/scheduling.svc.io/v1.yaml
@@ -80,6 +81,7 @@ import { flowcontrolApiserverV1beta3Protobuf } from './flowcontrol.apiserver.svc
 import { imagepolicyV1alpha1Protobuf } from './imagepolicy.svc.io/v1alpha1/protobuf.js';
 import { metaV1Protobuf } from './meta.svc.io/v1/protobuf.js';
 import { networkingV1Protobuf } from './networking.svc.io/v1/protobuf.js';
+import { nodeV1Protobuf } from './node.svc.io/v1/protobuf.js';
 import { policyV1Protobuf } from './policy/v1/protobuf.js';
 import { rbacAuthorizationV1Protobuf } from './rbac.authorization.svc.io/v1/protobuf.js';
 import { schedulingV1Protobuf } from './scheduling.svc.io/v1/protobuf.js';
@@ -127,6 +129,7 @@ export const allProtobufPackages: readonly ProtobufPackage[] = [
   imagepolicyV1alpha1Protobuf,
   metaV1Protobuf,
   networkingV1Protobuf,
+  nodeV1Protobuf,
   policyV1Protobuf,
   rbacAuthorizationV1Protobuf,
   schedulingV1Protobuf,

@@ -2,7 +2,7 @@
 // Source: schemas/core/v1.yaml
 
 import { type ClusterResource, type NamespacedResource, type ObjectList, type Transport, type Verb, clusterResource, namespacedResource } from '../../../runtime/client/index.js';
-import type { Binding, ConfigMap, ConfigMapList, Endpoints, EndpointsList, Event, EventList, LimitRange, LimitRangeList, Namespace, NamespaceList, Node, NodeList, PersistentVolume, PersistentVolumeClaim, PersistentVolumeClaimList, PersistentVolumeList, Pod, PodList, ReplicationController, ReplicationControllerList, ResourceQuota, ResourceQuotaList, Secret, SecretList, Service, ServiceAccount, ServiceAccountList, ServiceList } from './types.js';
+import type { Binding, ConfigMap, ConfigMapList, Endpoints, EndpointsList, Event, EventList, LimitRange, LimitRangeList, Namespace, NamespaceList, Node, NodeList, PersistentVolume, PersistentVolumeClaim, PersistentVolumeClaimList, PersistentVolumeList, Pod, PodList, PodTemplate, PodTemplateList, ReplicationController, ReplicationControllerList, ResourceQuota, ResourceQuotaList, Secret, SecretList, Service, ServiceAccount, ServiceAccountList, ServiceList } from './types.js';
 
 /**
  * The resources of the core group v1, one typed accessor each.
@@ -40,6 +40,9 @@ export interface CoreV1Client {
   /** {@link Pod}: `pods(namespace)`, `pods.all()` (subresources status, eviction). */
   readonly pods: NamespacedResource<Pod, PodList, 'status' | 'eviction'>;
 
+  /** {@link PodTemplate}: `podTemplates(namespace)`, `podTemplates.all()`. */
+  readonly podTemplates: NamespacedResource<PodTemplate, PodTemplateList>;
+
   /** {@link ReplicationController}: `replicationControllers(namespace)`, `replicationControllers.all()` (subresources status). */
   readonly replicationControllers: NamespacedResource<ReplicationController, ReplicationControllerList, 'status'>;
 
@@ -73,6 +76,7 @@ export function coreV1Client(transport: Transport): CoreV1Client {
     persistentVolumes: clusterResource<PersistentVolume, PersistentVolumeList>(transport, { group: '', version: 'v1', resource: 'persistentvolumes', kind: 'PersistentVolume', listKind: 'PersistentVolumeList', namespaced: false, subresources: ['status'] }),
     persistentVolumeClaims: namespacedResource<PersistentVolumeClaim, PersistentVolumeClaimList>(transport, { group: '', version: 'v1', resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', listKind: 'PersistentVolumeClaimList', namespaced: true, subresources: ['status'] }),
     pods: namespacedResource<Pod, PodList>(transport, { group: '', version: 'v1', resource: 'pods', kind: 'Pod', listKind: 'PodList', namespaced: true, subresources: ['status', 'eviction'] }),
+    podTemplates: namespacedResource<PodTemplate, PodTemplateList>(transport, { group: '', version: 'v1', resource: 'podtemplates', kind: 'PodTemplate', listKind: 'PodTemplateList', namespaced: true, subresources: [] }),
     replicationControllers: namespacedResource<ReplicationController, ReplicationControllerList>(transport, { group: '', version: 'v1', resource: 'replicationcontrollers', kind: 'ReplicationController', listKind: 'ReplicationControllerList', namespaced: true, subresources: ['status'] }),
     resourceQuotas: namespacedResource<ResourceQuota, ResourceQuotaList>(transport, { group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', listKind: 'ResourceQuotaList', namespaced: true, subresources: ['status'] }),
     secrets: namespacedResource<Secret, SecretList>(transport, { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', listKind: 'SecretList', namespaced: true, subresources: [] }),

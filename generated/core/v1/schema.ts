@@ -2457,6 +2457,35 @@ export const PodStatusSchema: ObjectSchema = {
   rules: [{ rule: '!has(self.podIPs) || size(self.podIPs) == 0 || !has(self.podIP) || self.podIPs[0].ip == self.podIP', message: 'the first entry of podIPs must match podIP' }],
 };
 
+/** Schema descriptor of {@link PodTemplate} (schemas/core/v1.yaml .definitions.PodTemplate). */
+export const PodTemplateSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PodTemplate',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['PodTemplate'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    { name: 'template', schema: { type: 'ref', ref: () => PodTemplateSpecSchema }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link PodTemplateList} (schemas/core/v1.yaml .definitions.PodTemplate). */
+export const PodTemplateListSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PodTemplateList',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['PodTemplateList'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ListMetaSchema }, proto: 1 },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => PodTemplateSchema } },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
 /** Schema descriptor of {@link PodTemplateSpec} (schemas/core/v1.yaml .definitions.PodTemplateSpec). */
 export const PodTemplateSpecSchema: ObjectSchema = {
   type: 'object',

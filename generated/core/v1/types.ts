@@ -3080,6 +3080,44 @@ export interface PodStatus {
 }
 
 /**
+ * PodTemplate describes a template for creating copies of a predefined pod. (Issue 23.)
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PodTemplate
+ */
+export interface PodTemplate {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'PodTemplate';
+
+  /** Standard object's metadata. */
+  metadata?: ObjectMeta;
+
+  /** Template defines the pods that will be created from this pod template. */
+  template?: PodTemplateSpec;
+}
+
+/**
+ * PodTemplateList is a list of PodTemplate objects.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PodTemplate
+ */
+export interface PodTemplateList {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'PodTemplateList';
+
+  /** Standard list metadata. */
+  metadata?: ListMeta;
+
+  /** The PodTemplate objects of the list. */
+  items: PodTemplate[];
+}
+
+/**
  * The data a pod should have when created from a template (by workload controllers).
  *
  * Schema: schemas/core/v1.yaml .definitions.PodTemplateSpec
@@ -4705,6 +4743,22 @@ export const PodListGVK = { group: '', version: 'v1', kind: 'PodList' } as const
 /** True when `value` is a {@link PodList} document (by apiVersion and kind; the content is not validated). */
 export function isPodList(value: unknown): value is PodList {
   return isKind(value, 'v1', 'PodList');
+}
+
+/** Group, version and kind of {@link PodTemplate}. */
+export const PodTemplateGVK = { group: '', version: 'v1', kind: 'PodTemplate' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link PodTemplate} document (by apiVersion and kind; the content is not validated). */
+export function isPodTemplate(value: unknown): value is PodTemplate {
+  return isKind(value, 'v1', 'PodTemplate');
+}
+
+/** Group, version and kind of {@link PodTemplateList}. */
+export const PodTemplateListGVK = { group: '', version: 'v1', kind: 'PodTemplateList' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link PodTemplateList} document (by apiVersion and kind; the content is not validated). */
+export function isPodTemplateList(value: unknown): value is PodTemplateList {
+  return isKind(value, 'v1', 'PodTemplateList');
 }
 
 /** Group, version and kind of {@link ReplicationController}. */

@@ -5189,6 +5189,89 @@ export function validatePodStatus(v: unknown, p: PathLike, e: Collector): void {
   }
 }
 
+/** Checks a {@link PodTemplate} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePodTemplate(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'template':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'PodTemplate') e.notSupported(`${p}.kind`, x1, ['PodTemplate']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateObjectMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.template;
+  if (!(x3 === undefined || x3 === null)) {
+    validatePodTemplateSpec(x3, new FieldPath(p, 'template'), e);
+  }
+}
+
+/** Checks a {@link PodTemplateList} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePodTemplateList(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'PodTemplateList') e.notSupported(`${p}.kind`, x1, ['PodTemplateList']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateListMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.items;
+  if (x3 === undefined || x3 === null) e.required(`${p}.items`);
+  else {
+    if (!Array.isArray(x3)) e.type(`${p}.items`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        validatePodTemplate(x5, new FieldPath(p, 'items', i4), e);
+      }
+    }
+  }
+}
+
 /** Checks a {@link PodTemplateSpec} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validatePodTemplateSpec(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
