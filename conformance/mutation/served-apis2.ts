@@ -3,7 +3,8 @@
  * with no aggregation registry of its own, and one whose eviction deletes without consulting the
  * pod's disruption budget (svckit before issue 23).
  */
-import { sentObject, withJson } from './edits.js';
+import { isObject } from '../json.js';
+import { jsonOf, sentObject, withJson } from './edits.js';
 import type { Mutation } from './types.js';
 
 export const SERVED_APIS2_MUTATIONS: readonly Mutation[] = [
@@ -51,6 +52,30 @@ export const SERVED_APIS2_MUTATIONS: readonly Mutation[] = [
       req.path = req.path.replace(/\/eviction$/, '');
       req.body = Buffer.alloc(0);
       return true;
+    },
+  },
+  {
+    id: 'podtemplate-delete-answers-status',
+    description: 'answers the delete of a PodTemplate with a Success Status instead of the deleted object',
+    rule: 'upstream-parity.md#Clients: node and storage kinds',
+    caughtBy: ['core/clients/podtemplate-delete-returns-object'],
+    match: { method: 'DELETE', path: /\/podtemplates\/[^/]+$/ },
+    response: (r) =>
+      r.status === 200
+        ? withJson(r, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { kind: 'podtemplates' } })
+        : undefined,
+  },
+  {
+    id: 'runtimeclass-handler-mutable',
+    description: 'lets an update change a RuntimeClass’s handler: the 422 becomes the object as patched',
+    rule: 'upstream-parity.md#Clients: node and storage kinds',
+    caughtBy: ['core/clients/runtimeclass-handler-immutable'],
+    match: { method: 'PATCH', path: /\/runtimeclasses\/[^/]+$/ },
+    response: async (r, { request, upstream }) => {
+      const sent = sentObject(request);
+      if (r.status !== 422 || typeof sent?.handler !== 'string') return undefined;
+      const current = jsonOf(await upstream({ ...request, method: 'GET', body: Buffer.alloc(0) }));
+      return isObject(current) ? withJson(r, { ...current, handler: sent.handler }, 200) : undefined;
     },
   },
 ];
