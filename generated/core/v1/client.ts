@@ -2,7 +2,7 @@
 // Source: schemas/core/v1.yaml
 
 import { type ClusterResource, type NamespacedResource, type ObjectList, type Transport, type Verb, clusterResource, namespacedResource } from '../../../runtime/client/index.js';
-import type { Binding, ConfigMap, ConfigMapList, Endpoints, EndpointsList, Event, EventList, LimitRange, LimitRangeList, Namespace, NamespaceList, Node, NodeList, PersistentVolume, PersistentVolumeClaim, PersistentVolumeClaimList, PersistentVolumeList, Pod, PodList, PodTemplate, PodTemplateList, ReplicationController, ReplicationControllerList, ResourceQuota, ResourceQuotaList, Secret, SecretList, Service, ServiceAccount, ServiceAccountList, ServiceList } from './types.js';
+import type { Binding, ComponentStatus, ComponentStatusList, ConfigMap, ConfigMapList, Endpoints, EndpointsList, Event, EventList, LimitRange, LimitRangeList, Namespace, NamespaceList, Node, NodeList, PersistentVolume, PersistentVolumeClaim, PersistentVolumeClaimList, PersistentVolumeList, Pod, PodList, PodTemplate, PodTemplateList, ReplicationController, ReplicationControllerList, ResourceQuota, ResourceQuotaList, Secret, SecretList, Service, ServiceAccount, ServiceAccountList, ServiceList } from './types.js';
 
 /**
  * The resources of the core group v1, one typed accessor each.
@@ -12,6 +12,9 @@ import type { Binding, ConfigMap, ConfigMapList, Endpoints, EndpointsList, Event
 export interface CoreV1Client {
   /** {@link Binding}: `bindings(namespace)`, `bindings.all()` (only create). */
   readonly bindings: NamespacedResource<Binding, ObjectList<Binding>, never, 'create'>;
+
+  /** {@link ComponentStatus}: `componentStatuses` (only get, list). */
+  readonly componentStatuses: ClusterResource<ComponentStatus, ComponentStatusList, never, 'get' | 'list'>;
 
   /** {@link ConfigMap}: `configMaps(namespace)`, `configMaps.all()`. */
   readonly configMaps: NamespacedResource<ConfigMap, ConfigMapList>;
@@ -67,6 +70,7 @@ export interface CoreV1Client {
 export function coreV1Client(transport: Transport): CoreV1Client {
   return {
     bindings: namespacedResource<Binding, ObjectList<Binding>>(transport, { group: '', version: 'v1', resource: 'bindings', kind: 'Binding', listKind: 'BindingList', namespaced: true, subresources: [] }),
+    componentStatuses: clusterResource<ComponentStatus, ComponentStatusList>(transport, { group: '', version: 'v1', resource: 'componentstatuses', kind: 'ComponentStatus', listKind: 'ComponentStatusList', namespaced: false, subresources: [] }),
     configMaps: namespacedResource<ConfigMap, ConfigMapList>(transport, { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', listKind: 'ConfigMapList', namespaced: true, subresources: [] }),
     endpoints: namespacedResource<Endpoints, EndpointsList>(transport, { group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', listKind: 'EndpointsList', namespaced: true, subresources: [] }),
     events: namespacedResource<Event, EventList>(transport, { group: '', version: 'v1', resource: 'events', kind: 'Event', listKind: 'EventList', namespaced: true, subresources: [] }),

@@ -1373,6 +1373,119 @@ export const openApiV3: Record<string, unknown> = {
         }
       }
     },
+    "/api/v1/componentstatuses/{name}": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the ComponentStatus",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get the specified ComponentStatus",
+        "operationId": "getCoreV1ComponentStatus",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ComponentStatus"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ComponentStatus"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ComponentStatus"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ComponentStatus"
+        }
+      }
+    },
+    "/api/v1/componentstatuses": {
+      "parameters": [
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "list the specified ComponentStatus",
+        "operationId": "listCoreV1ComponentStatus",
+        "parameters": part138,
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ComponentStatusList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ComponentStatusList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ComponentStatusList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "list",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ComponentStatus"
+        }
+      }
+    },
     "/api/v1/namespaces/{namespace}/configmaps/{name}": {
       "parameters": [
         {
@@ -5625,6 +5738,119 @@ export const openApiV3: Record<string, unknown> = {
         },
         "required": [
           "path"
+        ]
+      },
+      "core.v1.ComponentCondition": {
+        "description": "Information about the condition of a component.",
+        "type": "object",
+        "properties": {
+          "type": {
+            "description": "Type of condition for a component. Valid value: \"Healthy\"",
+            "type": "string"
+          },
+          "status": {
+            "description": "Status of the condition for a component. Valid values for \"Healthy\": \"True\", \"False\", or \"Unknown\".",
+            "type": "string"
+          },
+          "message": {
+            "description": "Message about the condition for a component. For example, information about a health check.",
+            "type": "string"
+          },
+          "error": {
+            "description": "Condition error code for a component. For example, a health check error code.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "type",
+          "status"
+        ]
+      },
+      "core.v1.ComponentStatus": {
+        "description": "ComponentStatus (and ComponentStatusList) holds the cluster validation info. Deprecated: This API is deprecated in v1.19+. (Issue 23: read-only; the server writes the entries at start, see docs/decisions.md.)",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "ComponentStatus"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Standard object's metadata.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "conditions": {
+            "description": "List of component conditions observed",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.ComponentCondition"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "type"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "type"
+          }
+        },
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "ComponentStatus"
+          }
+        ]
+      },
+      "core.v1.ComponentStatusList": {
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "ComponentStatusList"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "$ref": "#/components/schemas/meta.svc.io.v1.ListMeta"
+          },
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.ComponentStatus"
+            },
+            "description": "The ComponentStatus objects of the list."
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "ComponentStatusList"
+          }
         ]
       },
       "core.v1.ConfigMap": {
