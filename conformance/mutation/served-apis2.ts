@@ -4,7 +4,7 @@
  * pod's disruption budget (svckit before issue 23).
  */
 import { isObject } from '../json.js';
-import { jsonOf, sentObject, withJson } from './edits.js';
+import { editJson, jsonOf, sentObject, withJson } from './edits.js';
 import type { Mutation } from './types.js';
 
 export const SERVED_APIS2_MUTATIONS: readonly Mutation[] = [
@@ -77,5 +77,18 @@ export const SERVED_APIS2_MUTATIONS: readonly Mutation[] = [
       const current = jsonOf(await upstream({ ...request, method: 'GET', body: Buffer.alloc(0) }));
       return isObject(current) ? withJson(r, { ...current, handler: sent.handler }, 200) : undefined;
     },
+  },
+  {
+    id: 'component-statuses-all-healthy',
+    description: 'reports every component Healthy, as if a controller-manager and a scheduler answered',
+    rule: 'upstream-parity.md#Clients: component statuses',
+    caughtBy: ['core/clients/component-statuses'],
+    match: { method: 'GET', path: /\/componentstatuses\/[^/]+$/ },
+    response: (r) =>
+      editJson(r, (body) => {
+        if (!Array.isArray(body.conditions)) return false;
+        body.conditions = [{ type: 'Healthy', status: 'True', message: 'ok' }];
+        return true;
+      }),
   },
 ];
