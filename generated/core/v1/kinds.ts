@@ -51,7 +51,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       shortNames: ['cs'],
       categories: [],
       printerColumns: [
-        { name: 'Healthy', type: 'string', jsonPath: '.conditions[?(@.type=="Healthy")].status' },
+        { name: 'Status', type: 'string', jsonPath: '.conditions[?(@.type=="Healthy")].status' },
         { name: 'Message', type: 'string', jsonPath: '.conditions[?(@.type=="Healthy")].message' },
         { name: 'Error', type: 'string', jsonPath: '.conditions[?(@.type=="Healthy")].error' },
       ],
