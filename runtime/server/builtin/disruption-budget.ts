@@ -38,8 +38,8 @@ interface BudgetCondition {
 /** Upstream's MaxDisruptedPodSize: evictions the budget's controller has not yet seen. */
 const MAX_DISRUPTED_PODS = 2000;
 
-/** Conflicting writes of the budget's status are tried again, as upstream's EvictionsRetry (20 steps). */
-const ATTEMPTS = 20;
+/** Tries of a write that conflicts with another (upstream's EvictionsRetry has 20 steps; it also waits 500 ms between them). */
+export const EVICTION_ATTEMPTS = 20;
 
 /** What the eviction does after the budgets were consulted: delete the pod, conditionally on the version read when `resourceVersion` is set. */
 export interface EvictionClearance {
@@ -102,7 +102,7 @@ export async function clearEviction(ctx: RequestContext, podTarget: Target, pod:
       });
       return {};
     } catch (e) {
-      if (!(isStatusError(e) && e.code === 409) || attempt === ATTEMPTS) throw e;
+      if (!(isStatusError(e) && e.code === 409) || attempt === EVICTION_ATTEMPTS) throw e;
     }
   }
 }
