@@ -2,6 +2,7 @@
 // Source: schemas/admission.svc.io/v1.yaml
 // Source: schemas/admissionregistration.svc.io/v1.yaml
 // Source: schemas/apiextensions.svc.io/v1.yaml
+// Source: schemas/apiregistration.svc.io/v1.yaml
 // Source: schemas/apiserver.config.svc.io/v1.yaml
 // Source: schemas/apiserver.svc.io/v1alpha1.yaml
 // Source: schemas/apps/v1.yaml
@@ -33,6 +34,7 @@
 // Source: schemas/imagepolicy.svc.io/v1alpha1.yaml
 // Source: schemas/meta.svc.io/v1.yaml
 // Source: schemas/networking.svc.io/v1.yaml
+// Source: schemas/node.svc.io/v1.yaml
 // Source: schemas/policy/v1.yaml
 // Source: schemas/rbac.authorization.svc.io/v1.yaml
 // Source: schemas/scheduling.svc.io/v1.yaml
@@ -47,6 +49,7 @@
 export * as admissionV1 from './admission.svc.io/v1/index.js';
 export * as admissionregistrationV1 from './admissionregistration.svc.io/v1/index.js';
 export * as apiextensionsV1 from './apiextensions.svc.io/v1/index.js';
+export * as apiregistrationV1 from './apiregistration.svc.io/v1/index.js';
 export * as apiserverConfigV1 from './apiserver.config.svc.io/v1/index.js';
 export * as apiserverV1alpha1 from './apiserver.svc.io/v1alpha1/index.js';
 export * as appsV1 from './apps/v1/index.js';
@@ -78,6 +81,7 @@ export * as flowcontrolApiserverV1beta3 from './flowcontrol.apiserver.svc.io/v1b
 export * as imagepolicyV1alpha1 from './imagepolicy.svc.io/v1alpha1/index.js';
 export * as metaV1 from './meta.svc.io/v1/index.js';
 export * as networkingV1 from './networking.svc.io/v1/index.js';
+export * as nodeV1 from './node.svc.io/v1/index.js';
 export * as policyV1 from './policy/v1/index.js';
 export * as rbacAuthorizationV1 from './rbac.authorization.svc.io/v1/index.js';
 export * as schedulingV1 from './scheduling.svc.io/v1/index.js';

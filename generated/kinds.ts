@@ -2,6 +2,7 @@
 // Source: schemas/admission.svc.io/v1.yaml
 // Source: schemas/admissionregistration.svc.io/v1.yaml
 // Source: schemas/apiextensions.svc.io/v1.yaml
+// Source: schemas/apiregistration.svc.io/v1.yaml
 // Source: schemas/apiserver.config.svc.io/v1.yaml
 // Source: schemas/apiserver.svc.io/v1alpha1.yaml
 // Source: schemas/apps/v1.yaml
@@ -33,6 +34,7 @@
 // Source: schemas/imagepolicy.svc.io/v1alpha1.yaml
 // Source: schemas/meta.svc.io/v1.yaml
 // Source: schemas/networking.svc.io/v1.yaml
+// Source: schemas/node.svc.io/v1.yaml
 // Source: schemas/policy/v1.yaml
 // Source: schemas/rbac.authorization.svc.io/v1.yaml
 // Source: schemas/scheduling.svc.io/v1.yaml
@@ -48,6 +50,7 @@ import type { KindRegistration } from '../runtime/schema/index.js';
 import { admissionV1Kinds } from './admission.svc.io/v1/kinds.js';
 import { admissionregistrationV1Kinds } from './admissionregistration.svc.io/v1/kinds.js';
 import { apiextensionsV1Kinds } from './apiextensions.svc.io/v1/kinds.js';
+import { apiregistrationV1Kinds } from './apiregistration.svc.io/v1/kinds.js';
 import { apiserverConfigV1Kinds } from './apiserver.config.svc.io/v1/kinds.js';
 import { apiserverV1alpha1Kinds } from './apiserver.svc.io/v1alpha1/kinds.js';
 import { appsV1Kinds } from './apps/v1/kinds.js';
@@ -79,6 +82,7 @@ import { flowcontrolApiserverV1beta3Kinds } from './flowcontrol.apiserver.svc.io
 import { imagepolicyV1alpha1Kinds } from './imagepolicy.svc.io/v1alpha1/kinds.js';
 import { metaV1Kinds } from './meta.svc.io/v1/kinds.js';
 import { networkingV1Kinds } from './networking.svc.io/v1/kinds.js';
+import { nodeV1Kinds } from './node.svc.io/v1/kinds.js';
 import { policyV1Kinds } from './policy/v1/kinds.js';
 import { rbacAuthorizationV1Kinds } from './rbac.authorization.svc.io/v1/kinds.js';
 import { schedulingV1Kinds } from './scheduling.svc.io/v1/kinds.js';
@@ -95,6 +99,7 @@ export const allKinds: readonly KindRegistration[] = [
   ...admissionV1Kinds,
   ...admissionregistrationV1Kinds,
   ...apiextensionsV1Kinds,
+  ...apiregistrationV1Kinds,
   ...apiserverConfigV1Kinds,
   ...apiserverV1alpha1Kinds,
   ...appsV1Kinds,
@@ -126,6 +131,7 @@ export const allKinds: readonly KindRegistration[] = [
   ...imagepolicyV1alpha1Kinds,
   ...metaV1Kinds,
   ...networkingV1Kinds,
+  ...nodeV1Kinds,
   ...policyV1Kinds,
   ...rbacAuthorizationV1Kinds,
   ...schedulingV1Kinds,

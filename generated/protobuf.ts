@@ -2,6 +2,7 @@
 // Source: schemas/admission.svc.io/v1.yaml
 // Source: schemas/admissionregistration.svc.io/v1.yaml
 // Source: schemas/apiextensions.svc.io/v1.yaml
+// Source: schemas/apiregistration.svc.io/v1.yaml
 // Source: schemas/apiserver.config.svc.io/v1.yaml
 // Source: schemas/apiserver.svc.io/v1alpha1.yaml
 // Source: schemas/apps/v1.yaml
@@ -33,6 +34,7 @@
 // Source: schemas/imagepolicy.svc.io/v1alpha1.yaml
 // Source: schemas/meta.svc.io/v1.yaml
 // Source: schemas/networking.svc.io/v1.yaml
+// Source: schemas/node.svc.io/v1.yaml
 // Source: schemas/policy/v1.yaml
 // Source: schemas/rbac.authorization.svc.io/v1.yaml
 // Source: schemas/scheduling.svc.io/v1.yaml
@@ -47,6 +49,7 @@ import type { ProtobufPackage } from '../runtime/codec/index.js';
 import { admissionV1Protobuf } from './admission.svc.io/v1/protobuf.js';
 import { admissionregistrationV1Protobuf } from './admissionregistration.svc.io/v1/protobuf.js';
 import { apiextensionsV1Protobuf } from './apiextensions.svc.io/v1/protobuf.js';
+import { apiregistrationV1Protobuf } from './apiregistration.svc.io/v1/protobuf.js';
 import { apiserverConfigV1Protobuf } from './apiserver.config.svc.io/v1/protobuf.js';
 import { apiserverV1alpha1Protobuf } from './apiserver.svc.io/v1alpha1/protobuf.js';
 import { appsV1Protobuf } from './apps/v1/protobuf.js';
@@ -78,6 +81,7 @@ import { flowcontrolApiserverV1beta3Protobuf } from './flowcontrol.apiserver.svc
 import { imagepolicyV1alpha1Protobuf } from './imagepolicy.svc.io/v1alpha1/protobuf.js';
 import { metaV1Protobuf } from './meta.svc.io/v1/protobuf.js';
 import { networkingV1Protobuf } from './networking.svc.io/v1/protobuf.js';
+import { nodeV1Protobuf } from './node.svc.io/v1/protobuf.js';
 import { policyV1Protobuf } from './policy/v1/protobuf.js';
 import { rbacAuthorizationV1Protobuf } from './rbac.authorization.svc.io/v1/protobuf.js';
 import { schedulingV1Protobuf } from './scheduling.svc.io/v1/protobuf.js';
@@ -93,6 +97,7 @@ export const allProtobufPackages: readonly ProtobufPackage[] = [
   admissionV1Protobuf,
   admissionregistrationV1Protobuf,
   apiextensionsV1Protobuf,
+  apiregistrationV1Protobuf,
   apiserverConfigV1Protobuf,
   apiserverV1alpha1Protobuf,
   appsV1Protobuf,
@@ -124,6 +129,7 @@ export const allProtobufPackages: readonly ProtobufPackage[] = [
   imagepolicyV1alpha1Protobuf,
   metaV1Protobuf,
   networkingV1Protobuf,
+  nodeV1Protobuf,
   policyV1Protobuf,
   rbacAuthorizationV1Protobuf,
   schedulingV1Protobuf,

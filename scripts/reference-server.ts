@@ -24,6 +24,7 @@ import {
 import { type Store, createStore } from '../runtime/store/index.js';
 import { type AccessControlOptions, type LoopbackClient, accessControl, bootstrapRbac } from './access-control.js';
 import { SYSTEM_NAMESPACES, reconcileKubernetesService } from './system-services.js';
+import { registerLocalApiServices } from './local-api-services.js';
 import { keptKeyPlace } from './kept-signing-key.js';
 import { type ServiceAccountOptions, serviceAccountAuthenticator, serviceAccountIssuer, withTokenRequests } from './service-accounts.js';
 
@@ -164,6 +165,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   if (!options.project) {
     for (const name of [DEFAULT_NAMESPACE, ...SYSTEM_NAMESPACES]) await ensureNamespace(loopback, name);
     await reconcileKubernetesService(loopback, { url, serviceCidr: options.serviceClusterIPRange, groupSuffix: options.groupSuffix });
+    await registerLocalApiServices(loopback, options.groupSuffix);
   }
   if (options.crds) {
     try {

@@ -62,3 +62,28 @@ describe('the reference server at start', () => {
     expect(((await res.json()) as any).spec.clusterIP).toMatch(/^10\.0\.0\.(\d+)$/);
   });
 });
+
+describe('the local APIServices at start', () => {
+  it('registers one per served group/version, local and available, with upstream priorities', async () => {
+    server = await startReferenceServer({ store: 'memory', port: 0, groupSuffix: 'k8s.io' });
+    const list = await get('/apis/apiregistration.k8s.io/v1/apiservices');
+    const byName = new Map(list.items.map((s: any) => [s.metadata.name, s]));
+    expect(byName.get('v1.')).toMatchObject({
+      metadata: { labels: { 'kube-aggregator.kubernetes.io/automanaged': 'onstart' } },
+      spec: { version: 'v1', groupPriorityMinimum: 18000, versionPriority: 1 },
+      status: { conditions: [{ type: 'Available', status: 'True', reason: 'Local', message: 'Local APIServices are always available' }] },
+    });
+    expect((byName.get('v1.') as any).spec.service).toBeNull(); // upstream's `service` has no omitempty
+    expect(byName.get('v1.apps')).toMatchObject({
+      spec: { group: 'apps', version: 'v1', groupPriorityMinimum: 17800, versionPriority: 15 },
+    });
+    expect(byName.get('v1.rbac.authorization.k8s.io')).toMatchObject({ spec: { groupPriorityMinimum: 17000, versionPriority: 15 } });
+    expect(byName.get('v2.autoscaling')).toMatchObject({ spec: { groupPriorityMinimum: 17500, versionPriority: 30 } });
+  });
+
+  it('names the groups as the server serves them', async () => {
+    server = await startReferenceServer({ store: 'memory', port: 0 });
+    const svc = await get('/apis/apiregistration.svc.io/v1/apiservices/v1.coordination.svc.io');
+    expect(svc.spec).toMatchObject({ group: 'coordination.svc.io', groupPriorityMinimum: 16500 });
+  });
+});

@@ -50,7 +50,7 @@ export async function reconcileKubernetesService(
   });
 }
 
-interface Manifest {
+export interface Manifest {
   kind: string;
   metadata: { name: string; [key: string]: unknown };
   [key: string]: unknown;
@@ -64,7 +64,8 @@ async function ensure(client: LoopbackClient, collection: string, object: Manife
     throw new Error(`the reference server could not create ${object.kind} ${object.metadata.name}: ${status} ${text}`);
 }
 
-async function upsert(client: LoopbackClient, collection: string, object: Manifest): Promise<void> {
+/** Creates the object, or merge-patches the stored one to it (its lists replace the stored ones). */
+export async function upsert(client: LoopbackClient, collection: string, object: Manifest): Promise<void> {
   const { status, text } = await client('POST', collection, object);
   if (status === 201) return;
   if (status !== 409) throw new Error(`the reference server could not create ${object.kind} ${object.metadata.name}: ${status} ${text}`);

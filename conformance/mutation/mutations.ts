@@ -23,6 +23,7 @@ import { CLIENT_MUTATIONS } from './clients.js';
 import { RESPONSE_SHAPE_MUTATIONS } from './response-shapes.js';
 import { SERVER_FILLED_MUTATIONS } from './server-filled.js';
 import { API_MUTATIONS } from './served-apis.js';
+import { SERVED_APIS2_MUTATIONS } from './served-apis2.js';
 import { SECURITY_MUTATIONS } from './security.js';
 import { WRITE_PATH_MUTATIONS } from './write-paths.js';
 
@@ -706,4 +707,5 @@ export const MUTATIONS: readonly Mutation[] = [
   ...RESPONSE_SHAPE_MUTATIONS,
   ...SERVER_FILLED_MUTATIONS,
   ...API_MUTATIONS,
+  ...SERVED_APIS2_MUTATIONS,
 ];

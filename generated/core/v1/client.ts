@@ -2,7 +2,7 @@
 // Source: schemas/core/v1.yaml
 
 import { type ClusterResource, type NamespacedResource, type ObjectList, type Transport, type Verb, clusterResource, namespacedResource } from '../../../runtime/client/index.js';
-import type { Binding, ConfigMap, ConfigMapList, Endpoints, EndpointsList, Event, EventList, LimitRange, LimitRangeList, Namespace, NamespaceList, Node, NodeList, PersistentVolume, PersistentVolumeClaim, PersistentVolumeClaimList, PersistentVolumeList, Pod, PodList, ReplicationController, ReplicationControllerList, ResourceQuota, ResourceQuotaList, Secret, SecretList, Service, ServiceAccount, ServiceAccountList, ServiceList } from './types.js';
+import type { Binding, ComponentStatus, ComponentStatusList, ConfigMap, ConfigMapList, Endpoints, EndpointsList, Event, EventList, LimitRange, LimitRangeList, Namespace, NamespaceList, Node, NodeList, PersistentVolume, PersistentVolumeClaim, PersistentVolumeClaimList, PersistentVolumeList, Pod, PodList, PodTemplate, PodTemplateList, ReplicationController, ReplicationControllerList, ResourceQuota, ResourceQuotaList, Secret, SecretList, Service, ServiceAccount, ServiceAccountList, ServiceList } from './types.js';
 
 /**
  * The resources of the core group v1, one typed accessor each.
@@ -12,6 +12,9 @@ import type { Binding, ConfigMap, ConfigMapList, Endpoints, EndpointsList, Event
 export interface CoreV1Client {
   /** {@link Binding}: `bindings(namespace)`, `bindings.all()` (only create). */
   readonly bindings: NamespacedResource<Binding, ObjectList<Binding>, never, 'create'>;
+
+  /** {@link ComponentStatus}: `componentStatuses` (only get, list). */
+  readonly componentStatuses: ClusterResource<ComponentStatus, ComponentStatusList, never, 'get' | 'list'>;
 
   /** {@link ConfigMap}: `configMaps(namespace)`, `configMaps.all()`. */
   readonly configMaps: NamespacedResource<ConfigMap, ConfigMapList>;
@@ -40,6 +43,9 @@ export interface CoreV1Client {
   /** {@link Pod}: `pods(namespace)`, `pods.all()` (subresources status, eviction). */
   readonly pods: NamespacedResource<Pod, PodList, 'status' | 'eviction'>;
 
+  /** {@link PodTemplate}: `podTemplates(namespace)`, `podTemplates.all()`. */
+  readonly podTemplates: NamespacedResource<PodTemplate, PodTemplateList>;
+
   /** {@link ReplicationController}: `replicationControllers(namespace)`, `replicationControllers.all()` (subresources status). */
   readonly replicationControllers: NamespacedResource<ReplicationController, ReplicationControllerList, 'status'>;
 
@@ -64,6 +70,7 @@ export interface CoreV1Client {
 export function coreV1Client(transport: Transport): CoreV1Client {
   return {
     bindings: namespacedResource<Binding, ObjectList<Binding>>(transport, { group: '', version: 'v1', resource: 'bindings', kind: 'Binding', listKind: 'BindingList', namespaced: true, subresources: [] }),
+    componentStatuses: clusterResource<ComponentStatus, ComponentStatusList>(transport, { group: '', version: 'v1', resource: 'componentstatuses', kind: 'ComponentStatus', listKind: 'ComponentStatusList', namespaced: false, subresources: [] }),
     configMaps: namespacedResource<ConfigMap, ConfigMapList>(transport, { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', listKind: 'ConfigMapList', namespaced: true, subresources: [] }),
     endpoints: namespacedResource<Endpoints, EndpointsList>(transport, { group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', listKind: 'EndpointsList', namespaced: true, subresources: [] }),
     events: namespacedResource<Event, EventList>(transport, { group: '', version: 'v1', resource: 'events', kind: 'Event', listKind: 'EventList', namespaced: true, subresources: [] }),
@@ -73,6 +80,7 @@ export function coreV1Client(transport: Transport): CoreV1Client {
     persistentVolumes: clusterResource<PersistentVolume, PersistentVolumeList>(transport, { group: '', version: 'v1', resource: 'persistentvolumes', kind: 'PersistentVolume', listKind: 'PersistentVolumeList', namespaced: false, subresources: ['status'] }),
     persistentVolumeClaims: namespacedResource<PersistentVolumeClaim, PersistentVolumeClaimList>(transport, { group: '', version: 'v1', resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', listKind: 'PersistentVolumeClaimList', namespaced: true, subresources: ['status'] }),
     pods: namespacedResource<Pod, PodList>(transport, { group: '', version: 'v1', resource: 'pods', kind: 'Pod', listKind: 'PodList', namespaced: true, subresources: ['status', 'eviction'] }),
+    podTemplates: namespacedResource<PodTemplate, PodTemplateList>(transport, { group: '', version: 'v1', resource: 'podtemplates', kind: 'PodTemplate', listKind: 'PodTemplateList', namespaced: true, subresources: [] }),
     replicationControllers: namespacedResource<ReplicationController, ReplicationControllerList>(transport, { group: '', version: 'v1', resource: 'replicationcontrollers', kind: 'ReplicationController', listKind: 'ReplicationControllerList', namespaced: true, subresources: ['status'] }),
     resourceQuotas: namespacedResource<ResourceQuota, ResourceQuotaList>(transport, { group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', listKind: 'ResourceQuotaList', namespaced: true, subresources: ['status'] }),
     secrets: namespacedResource<Secret, SecretList>(transport, { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', listKind: 'SecretList', namespaced: true, subresources: [] }),

@@ -266,6 +266,20 @@ export function defaultPodSpec(v: unknown): void {
   if (v.securityContext === undefined) v.securityContext = {};
 }
 
+/** Applies the schema defaults of {@link PodTemplate} in place. */
+export function defaultPodTemplate(v: unknown): void {
+  if (!isObject(v)) return;
+  defaultPodTemplateSpec(v.template);
+}
+
+/** Applies the schema defaults of {@link PodTemplateList} in place. */
+export function defaultPodTemplateList(v: unknown): void {
+  if (!isObject(v)) return;
+  if (Array.isArray(v.items)) for (const x0 of v.items as unknown[]) {
+    defaultPodTemplate(x0);
+  }
+}
+
 /** Applies the schema defaults of {@link PodTemplateSpec} in place. */
 export function defaultPodTemplateSpec(v: unknown): void {
   if (!isObject(v)) return;

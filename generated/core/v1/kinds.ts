@@ -3,9 +3,9 @@
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
 import { noDefaults } from '../../../runtime/validate/index.js';
-import { defaultEndpoints, defaultEndpointsList, defaultLimitRange, defaultLimitRangeList, defaultNamespace, defaultNamespaceList, defaultPersistentVolume, defaultPersistentVolumeClaim, defaultPersistentVolumeClaimList, defaultPersistentVolumeList, defaultPod, defaultPodList, defaultReplicationController, defaultReplicationControllerList, defaultSecret, defaultSecretList, defaultService, defaultServiceList } from './defaults.js';
-import { BindingSchema, ConfigMapListSchema, ConfigMapSchema, EndpointsListSchema, EndpointsSchema, EventListSchema, EventSchema, LimitRangeListSchema, LimitRangeSchema, NamespaceListSchema, NamespaceSchema, NodeListSchema, NodeSchema, PersistentVolumeClaimListSchema, PersistentVolumeClaimSchema, PersistentVolumeListSchema, PersistentVolumeSchema, PodListSchema, PodSchema, ReplicationControllerListSchema, ReplicationControllerSchema, ResourceQuotaListSchema, ResourceQuotaSchema, SecretListSchema, SecretSchema, ServiceAccountListSchema, ServiceAccountSchema, ServiceListSchema, ServiceSchema } from './schema.js';
-import { validateBinding, validateConfigMap, validateConfigMapList, validateEndpoints, validateEndpointsList, validateEvent, validateEventList, validateLimitRange, validateLimitRangeList, validateNamespace, validateNamespaceList, validateNode, validateNodeList, validatePersistentVolume, validatePersistentVolumeClaim, validatePersistentVolumeClaimList, validatePersistentVolumeList, validatePod, validatePodList, validateReplicationController, validateReplicationControllerList, validateResourceQuota, validateResourceQuotaList, validateSecret, validateSecretList, validateService, validateServiceAccount, validateServiceAccountList, validateServiceList } from './validate.js';
+import { defaultEndpoints, defaultEndpointsList, defaultLimitRange, defaultLimitRangeList, defaultNamespace, defaultNamespaceList, defaultPersistentVolume, defaultPersistentVolumeClaim, defaultPersistentVolumeClaimList, defaultPersistentVolumeList, defaultPod, defaultPodList, defaultPodTemplate, defaultPodTemplateList, defaultReplicationController, defaultReplicationControllerList, defaultSecret, defaultSecretList, defaultService, defaultServiceList } from './defaults.js';
+import { BindingSchema, ComponentStatusListSchema, ComponentStatusSchema, ConfigMapListSchema, ConfigMapSchema, EndpointsListSchema, EndpointsSchema, EventListSchema, EventSchema, LimitRangeListSchema, LimitRangeSchema, NamespaceListSchema, NamespaceSchema, NodeListSchema, NodeSchema, PersistentVolumeClaimListSchema, PersistentVolumeClaimSchema, PersistentVolumeListSchema, PersistentVolumeSchema, PodListSchema, PodSchema, PodTemplateListSchema, PodTemplateSchema, ReplicationControllerListSchema, ReplicationControllerSchema, ResourceQuotaListSchema, ResourceQuotaSchema, SecretListSchema, SecretSchema, ServiceAccountListSchema, ServiceAccountSchema, ServiceListSchema, ServiceSchema } from './schema.js';
+import { validateBinding, validateComponentStatus, validateComponentStatusList, validateConfigMap, validateConfigMapList, validateEndpoints, validateEndpointsList, validateEvent, validateEventList, validateLimitRange, validateLimitRangeList, validateNamespace, validateNamespaceList, validateNode, validateNodeList, validatePersistentVolume, validatePersistentVolumeClaim, validatePersistentVolumeClaimList, validatePersistentVolumeList, validatePod, validatePodList, validatePodTemplate, validatePodTemplateList, validateReplicationController, validateReplicationControllerList, validateResourceQuota, validateResourceQuotaList, validateSecret, validateSecretList, validateService, validateServiceAccount, validateServiceAccountList, validateServiceList } from './validate.js';
 
 /** Every kind of the core group v1, for the runtime. */
 export const coreV1Kinds: readonly KindRegistration[] = [
@@ -32,6 +32,44 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       conversion: [],
       virtual: 'pod-binding',
     },
+  },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'ComponentStatus',
+    apiVersion: 'v1',
+    listKind: 'ComponentStatusList',
+    schema: ComponentStatusSchema,
+    validate: validateComponentStatus,
+    setDefaults: noDefaults,
+    resource: {
+      plural: 'componentstatuses',
+      singular: 'componentstatus',
+      scope: 'Cluster',
+      verbs: ['get', 'list'],
+      subresources: [],
+      shortNames: ['cs'],
+      categories: [],
+      printerColumns: [
+        { name: 'Status', type: 'string', jsonPath: '.conditions[?(@.type=="Healthy")].status' },
+        { name: 'Message', type: 'string', jsonPath: '.conditions[?(@.type=="Healthy")].message' },
+        { name: 'Error', type: 'string', jsonPath: '.conditions[?(@.type=="Healthy")].error' },
+      ],
+      served: true,
+      storage: true,
+      custom: false,
+      conversion: [],
+      hooks: ['component-statuses'],
+    },
+  },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'ComponentStatusList',
+    apiVersion: 'v1',
+    schema: ComponentStatusListSchema,
+    validate: validateComponentStatusList,
+    setDefaults: noDefaults,
   },
   {
     group: '',
@@ -398,6 +436,45 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     schema: PodListSchema,
     validate: validatePodList,
     setDefaults: defaultPodList,
+  },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'PodTemplate',
+    apiVersion: 'v1',
+    listKind: 'PodTemplateList',
+    schema: PodTemplateSchema,
+    validate: validatePodTemplate,
+    setDefaults: defaultPodTemplate,
+    resource: {
+      plural: 'podtemplates',
+      singular: 'podtemplate',
+      scope: 'Namespaced',
+      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
+      subresources: [],
+      shortNames: [],
+      categories: [],
+      printerColumns: [
+        { name: 'Containers', type: 'string', jsonPath: '.template.spec.containers[*].name' },
+        { name: 'Images', type: 'string', jsonPath: '.template.spec.containers[*].image' },
+        { name: 'Pod Labels', type: 'string', jsonPath: '.template.metadata.labels' },
+      ],
+      served: true,
+      storage: true,
+      custom: false,
+      conversion: [],
+      generation: true,
+      deleteReturnsObject: true,
+    },
+  },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'PodTemplateList',
+    apiVersion: 'v1',
+    schema: PodTemplateListSchema,
+    validate: validatePodTemplateList,
+    setDefaults: defaultPodTemplateList,
   },
   {
     group: '',

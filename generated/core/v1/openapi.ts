@@ -427,7 +427,24 @@ const part41 = {
     }
   }
 };
-const part42 = [
+const part42 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PodTemplate"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PodTemplate"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PodTemplate"
+    }
+  }
+};
+const part43 = [
   {
     "name": "name",
     "in": "path",
@@ -448,7 +465,7 @@ const part42 = [
     }
   }
 ];
-const part43 = {
+const part44 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.ResourceQuota"
@@ -465,11 +482,11 @@ const part43 = {
     }
   }
 };
-const part44 = {
+const part45 = {
   "description": "OK",
   "content": part31
 };
-const part45 = [
+const part46 = [
   {
     "name": "name",
     "in": "path",
@@ -490,7 +507,7 @@ const part45 = [
     }
   }
 ];
-const part46 = {
+const part47 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.ServiceAccount"
@@ -507,19 +524,19 @@ const part46 = {
     }
   }
 };
-const part47 = {
+const part48 = {
   "description": "OK",
   "content": part32
 };
-const part48 = {
+const part49 = {
   "description": "Created",
   "content": part31
 };
-const part49 = {
+const part50 = {
   "description": "Accepted",
   "content": part31
 };
-const part50 = {
+const part51 = {
   "description": "Environment variables of the container.",
   "type": "array",
   "items": {
@@ -532,11 +549,11 @@ const part50 = {
   "x-kubernetes-patch-strategy": "merge",
   "x-kubernetes-patch-merge-key": "name"
 };
-const part51 = {
+const part52 = {
   "description": "OK",
   "content": part33
 };
-const part52 = {
+const part53 = {
   "application/json": {
     "schema": {
       "$ref": "#/components/schemas/core.v1.PersistentVolume"
@@ -553,11 +570,11 @@ const part52 = {
     }
   }
 };
-const part53 = {
+const part54 = {
   "description": "Created",
   "content": part32
 };
-const part54 = [
+const part55 = [
   {
     "name": "name",
     "in": "path",
@@ -578,78 +595,78 @@ const part54 = [
     }
   }
 ];
-const part55 = {
+const part56 = {
   "description": "Accepted",
   "content": part32
 };
-const part56 = {
+const part57 = {
   "description": "OK",
   "content": part35
 };
-const part57 = {
-  "description": "Created",
-  "content": part33
-};
 const part58 = {
-  "description": "Accepted",
+  "description": "Created",
   "content": part33
 };
 const part59 = {
+  "description": "Accepted",
+  "content": part33
+};
+const part60 = {
   "description": "OK",
   "content": part37
 };
-const part60 = {
-  "description": "Created",
-  "content": part35
-};
 const part61 = {
-  "description": "Accepted",
+  "description": "Created",
   "content": part35
 };
 const part62 = {
+  "description": "Accepted",
+  "content": part35
+};
+const part63 = {
   "description": "Created",
   "content": part37
 };
-const part63 = {
+const part64 = {
   "description": "Accepted",
   "content": part37
 };
-const part64 = {
+const part65 = {
   "description": "OK",
   "content": part38
 };
-const part65 = {
+const part66 = {
   "description": "OK",
   "content": part39
 };
-const part66 = {
+const part67 = {
   "description": "OK",
   "content": part40
 };
-const part67 = {
+const part68 = {
   "description": "OK",
   "content": part41
-};
-const part68 = {
-  "application/json": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
-    }
-  },
-  "application/yaml": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
-    }
-  }
 };
 const part69 = {
   "application/json": {
     "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/core.v1.PersistentVolumeClaim"
+    }
+  }
+};
+const part70 = {
+  "application/json": {
+    "schema": {
       "$ref": "#/components/schemas/core.v1.ReplicationController"
     }
   },
@@ -664,47 +681,59 @@ const part69 = {
     }
   }
 };
-const part70 = {
-  "description": "Created",
-  "content": part38
-};
 const part71 = {
   "description": "Created",
-  "content": part39
+  "content": part38
 };
 const part72 = {
   "description": "Created",
-  "content": part40
+  "content": part39
 };
 const part73 = {
-  "description": "Accepted",
-  "content": part38
+  "description": "Created",
+  "content": part40
 };
 const part74 = {
   "description": "Accepted",
-  "content": part39
+  "content": part38
 };
 const part75 = {
   "description": "Accepted",
-  "content": part40
+  "content": part39
 };
 const part76 = {
+  "description": "Accepted",
+  "content": part40
+};
+const part77 = {
+  "description": "OK",
+  "content": part42
+};
+const part78 = {
   "description": "Created",
   "content": part41
 };
-const part77 = {
+const part79 = {
   "description": "Accepted",
   "content": part41
 };
-const part78 = {
-  "description": "OK",
-  "content": part43
-};
-const part79 = {
-  "description": "OK",
-  "content": part46
-};
 const part80 = {
+  "description": "Created",
+  "content": part42
+};
+const part81 = {
+  "description": "Accepted",
+  "content": part42
+};
+const part82 = {
+  "description": "OK",
+  "content": part44
+};
+const part83 = {
+  "description": "OK",
+  "content": part47
+};
+const part84 = {
   "description": "Pod volumes mounted into the container's filesystem.",
   "type": "array",
   "items": {
@@ -717,27 +746,27 @@ const part80 = {
   "x-kubernetes-patch-strategy": "merge",
   "x-kubernetes-patch-merge-key": "mountPath"
 };
-const part81 = {
-  "description": "Created",
-  "content": part43
-};
-const part82 = {
-  "description": "Accepted",
-  "content": part43
-};
-const part83 = {
-  "description": "Created",
-  "content": part46
-};
-const part84 = {
-  "description": "Accepted",
-  "content": part46
-};
 const part85 = {
-  "description": "OK",
-  "content": part52
+  "description": "Created",
+  "content": part44
 };
 const part86 = {
+  "description": "Accepted",
+  "content": part44
+};
+const part87 = {
+  "description": "Created",
+  "content": part47
+};
+const part88 = {
+  "description": "Accepted",
+  "content": part47
+};
+const part89 = {
+  "description": "OK",
+  "content": part53
+};
+const part90 = {
   "description": "The list of block devices to be used by the container.",
   "type": "array",
   "items": {
@@ -750,7 +779,7 @@ const part86 = {
   "x-kubernetes-patch-strategy": "merge",
   "x-kubernetes-patch-merge-key": "devicePath"
 };
-const part87 = [
+const part91 = [
   part10,
   {
     "name": "pretty",
@@ -762,63 +791,63 @@ const part87 = [
     }
   }
 ];
-const part88 = {
-  "description": "Created",
-  "content": part52
-};
-const part89 = {
-  "200": part44,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part90 = {
-  "description": "Accepted",
-  "content": part52
-};
-const part91 = {
-  "200": part47,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
 const part92 = {
-  "description": "OK",
-  "content": part68
+  "description": "Created",
+  "content": part53
 };
 const part93 = {
-  "description": "OK",
-  "content": part69
-};
-const part94 = {
-  "200": part59,
+  "200": part45,
   "401": {
     "description": "Unauthorized"
   }
 };
+const part94 = {
+  "description": "Accepted",
+  "content": part53
+};
 const part95 = {
-  "description": "Created",
-  "content": part68
+  "200": part48,
+  "401": {
+    "description": "Unauthorized"
+  }
 };
 const part96 = {
-  "description": "Created",
+  "description": "OK",
   "content": part69
 };
 const part97 = {
-  "description": "Accepted",
-  "content": part68
+  "description": "OK",
+  "content": part70
 };
 const part98 = {
-  "description": "Accepted",
-  "content": part69
-};
-const part99 = {
-  "200": part66,
+  "200": part60,
   "401": {
     "description": "Unauthorized"
   }
 };
+const part99 = {
+  "description": "Created",
+  "content": part69
+};
 const part100 = {
+  "description": "Created",
+  "content": part70
+};
+const part101 = {
+  "description": "Accepted",
+  "content": part69
+};
+const part102 = {
+  "description": "Accepted",
+  "content": part70
+};
+const part103 = {
+  "200": part67,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part104 = {
   "description": "Ports exposed by the container, unique by port number and protocol.",
   "type": "array",
   "items": {
@@ -832,13 +861,13 @@ const part100 = {
   "x-kubernetes-patch-strategy": "merge",
   "x-kubernetes-patch-merge-key": "containerPort"
 };
-const part101 = {
-  "200": part78,
+const part105 = {
+  "200": part82,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part102 = {
+const part106 = {
   "200": {
     "description": "OK",
     "content": {
@@ -863,25 +892,25 @@ const part102 = {
     "description": "Unauthorized"
   }
 };
-const part103 = {
-  "200": part85,
+const part107 = {
+  "200": part89,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part104 = {
-  "200": part92,
+const part108 = {
+  "200": part96,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part105 = {
-  "200": part93,
+const part109 = {
+  "200": part97,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part106 = {
+const part110 = {
   "content": {
     "application/apply-patch+yaml": {
       "schema": {
@@ -906,7 +935,7 @@ const part106 = {
   },
   "required": true
 };
-const part107 = [
+const part111 = [
   {
     "name": "name",
     "in": "path",
@@ -928,7 +957,7 @@ const part107 = [
     }
   }
 ];
-const part108 = [
+const part112 = [
   {
     "name": "name",
     "in": "path",
@@ -950,7 +979,7 @@ const part108 = [
     }
   }
 ];
-const part109 = [
+const part113 = [
   {
     "name": "name",
     "in": "path",
@@ -972,7 +1001,7 @@ const part109 = [
     }
   }
 ];
-const part110 = [
+const part114 = [
   {
     "name": "name",
     "in": "path",
@@ -994,7 +1023,7 @@ const part110 = [
     }
   }
 ];
-const part111 = [
+const part115 = [
   {
     "name": "name",
     "in": "path",
@@ -1016,7 +1045,7 @@ const part111 = [
     }
   }
 ];
-const part112 = [
+const part116 = [
   {
     "name": "name",
     "in": "path",
@@ -1038,7 +1067,7 @@ const part112 = [
     }
   }
 ];
-const part113 = {
+const part117 = {
   "requiredDuringSchedulingIgnoredDuringExecution": {
     "description": "Terms that must all be satisfied at scheduling time.",
     "type": "array",
@@ -1056,96 +1085,103 @@ const part113 = {
     "x-kubernetes-list-type": "atomic"
   }
 };
-const part114 = {
-  "200": part44,
-  "201": part48,
+const part118 = {
+  "200": part45,
+  "201": part49,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part115 = {
-  "200": part47,
-  "201": part53,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part116 = {
-  "200": part51,
-  "201": part57,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part117 = {
-  "200": part56,
-  "201": part60,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part118 = [
-  part18,
-  part23,
-  part34
-];
 const part119 = {
-  "200": part59,
-  "201": part62,
+  "200": part48,
+  "201": part54,
   "401": {
     "description": "Unauthorized"
   }
 };
 const part120 = {
-  "200": part64,
-  "201": part70,
+  "200": part52,
+  "201": part58,
   "401": {
     "description": "Unauthorized"
   }
 };
 const part121 = {
+  "200": part57,
+  "201": part61,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part122 = [
+  part18,
+  part23,
+  part34
+];
+const part123 = {
+  "200": part60,
+  "201": part63,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part124 = {
   "200": part65,
   "201": part71,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part122 = {
+const part125 = {
   "200": part66,
   "201": part72,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part123 = {
-  "200": part67,
-  "201": part76,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part124 = {
-  "200": part78,
-  "201": part81,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
-const part125 = {
-  "200": part79,
-  "201": part83,
-  "401": {
-    "description": "Unauthorized"
-  }
-};
 const part126 = {
-  "200": part85,
-  "201": part88,
+  "200": part67,
+  "201": part73,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part127 = [
+const part127 = {
+  "200": part68,
+  "201": part78,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part128 = {
+  "200": part77,
+  "201": part80,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part129 = {
+  "200": part82,
+  "201": part85,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part130 = {
+  "200": part83,
+  "201": part87,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part131 = {
+  "200": part89,
+  "201": part92,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part132 = [
   part18,
   part4,
   {
@@ -1159,21 +1195,21 @@ const part127 = [
   },
   part27
 ];
-const part128 = {
-  "200": part92,
-  "201": part95,
+const part133 = {
+  "200": part96,
+  "201": part99,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part129 = {
-  "200": part93,
-  "201": part96,
+const part134 = {
+  "200": part97,
+  "201": part100,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part130 = [
+const part135 = [
   part18,
   part23,
   part34,
@@ -1187,23 +1223,23 @@ const part130 = [
     }
   }
 ];
-const part131 = {
-  "200": part44,
-  "201": part48,
-  "202": part49,
+const part136 = {
+  "200": part45,
+  "201": part49,
+  "202": part50,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part132 = {
-  "200": part79,
-  "201": part83,
-  "202": part84,
+const part137 = {
+  "200": part83,
+  "201": part87,
+  "202": part88,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part133 = [
+const part138 = [
   {
     "name": "allowWatchBookmarks",
     "in": "query",
@@ -1247,7 +1283,7 @@ const part133 = [
     }
   }
 ];
-const part134 = [
+const part139 = [
   part17,
   part18,
   part6,
@@ -1294,14 +1330,14 @@ export const openApiV3: Record<string, unknown> = {
   },
   "paths": {
     "/api/v1/namespaces/{namespace}/bindings": {
-      "parameters": part87,
+      "parameters": part91,
       "post": {
         "tags": [
           "coreV1"
         ],
         "description": "post the specified Binding",
         "operationId": "createCoreV1Binding",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1337,6 +1373,119 @@ export const openApiV3: Record<string, unknown> = {
         }
       }
     },
+    "/api/v1/componentstatuses/{name}": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the ComponentStatus",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get the specified ComponentStatus",
+        "operationId": "getCoreV1ComponentStatus",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ComponentStatus"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ComponentStatus"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ComponentStatus"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ComponentStatus"
+        }
+      }
+    },
+    "/api/v1/componentstatuses": {
+      "parameters": [
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "list the specified ComponentStatus",
+        "operationId": "listCoreV1ComponentStatus",
+        "parameters": part138,
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ComponentStatusList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ComponentStatusList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.ComponentStatusList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "list",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "ComponentStatus"
+        }
+      }
+    },
     "/api/v1/namespaces/{namespace}/configmaps/{name}": {
       "parameters": [
         {
@@ -1367,7 +1516,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified ConfigMap",
         "operationId": "getCoreV1ConfigMap",
         "responses": {
-          "200": part64,
+          "200": part65,
           "401": {
             "description": "Unauthorized"
           }
@@ -1385,7 +1534,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ConfigMap",
         "operationId": "updateCoreV1ConfigMap",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1396,7 +1545,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part120,
+        "responses": part124,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1410,9 +1559,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ConfigMap",
         "operationId": "patchCoreV1ConfigMap",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part120,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part124,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1426,7 +1575,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ConfigMap",
         "operationId": "deleteCoreV1ConfigMap",
-        "parameters": part127,
+        "parameters": part132,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1437,8 +1586,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part64,
-          "202": part73,
+          "200": part65,
+          "202": part74,
           "401": {
             "description": "Unauthorized"
           }
@@ -1452,14 +1601,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/configmaps": {
-      "parameters": part87,
+      "parameters": part91,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified ConfigMap",
         "operationId": "listCoreV1ConfigMap",
-        "parameters": part133,
+        "parameters": part138,
         "responses": {
           "200": {
             "description": "OK",
@@ -1498,7 +1647,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ConfigMap",
         "operationId": "createCoreV1ConfigMap",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1510,9 +1659,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part64,
-          "201": part70,
-          "202": part73,
+          "200": part65,
+          "201": part71,
+          "202": part74,
           "401": {
             "description": "Unauthorized"
           }
@@ -1530,7 +1679,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ConfigMap",
         "operationId": "deletecollectionCoreV1ConfigMap",
-        "parameters": part134,
+        "parameters": part139,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1540,7 +1689,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part102,
+        "responses": part106,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1579,7 +1728,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified Endpoints",
         "operationId": "getCoreV1Endpoints",
         "responses": {
-          "200": part65,
+          "200": part66,
           "401": {
             "description": "Unauthorized"
           }
@@ -1597,7 +1746,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Endpoints",
         "operationId": "updateCoreV1Endpoints",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1608,7 +1757,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part121,
+        "responses": part125,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1622,9 +1771,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Endpoints",
         "operationId": "patchCoreV1Endpoints",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part121,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part125,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1638,7 +1787,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Endpoints",
         "operationId": "deleteCoreV1Endpoints",
-        "parameters": part127,
+        "parameters": part132,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1649,8 +1798,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part65,
-          "202": part74,
+          "200": part66,
+          "202": part75,
           "401": {
             "description": "Unauthorized"
           }
@@ -1664,14 +1813,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/endpoints": {
-      "parameters": part87,
+      "parameters": part91,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Endpoints",
         "operationId": "listCoreV1Endpoints",
-        "parameters": part133,
+        "parameters": part138,
         "responses": {
           "200": {
             "description": "OK",
@@ -1710,7 +1859,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Endpoints",
         "operationId": "createCoreV1Endpoints",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1722,9 +1871,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part65,
-          "201": part71,
-          "202": part74,
+          "200": part66,
+          "201": part72,
+          "202": part75,
           "401": {
             "description": "Unauthorized"
           }
@@ -1742,7 +1891,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Endpoints",
         "operationId": "deletecollectionCoreV1Endpoints",
-        "parameters": part134,
+        "parameters": part139,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1752,7 +1901,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part102,
+        "responses": part106,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1791,7 +1940,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified Event",
         "operationId": "getCoreV1Event",
         "responses": {
-          "200": part51,
+          "200": part52,
           "401": {
             "description": "Unauthorized"
           }
@@ -1809,7 +1958,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Event",
         "operationId": "updateCoreV1Event",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1820,7 +1969,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part116,
+        "responses": part120,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1834,9 +1983,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Event",
         "operationId": "patchCoreV1Event",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part116,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part120,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -1850,7 +1999,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Event",
         "operationId": "deleteCoreV1Event",
-        "parameters": part127,
+        "parameters": part132,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1861,8 +2010,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part51,
-          "202": part58,
+          "200": part52,
+          "202": part59,
           "401": {
             "description": "Unauthorized"
           }
@@ -1876,14 +2025,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/events": {
-      "parameters": part87,
+      "parameters": part91,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Event",
         "operationId": "listCoreV1Event",
-        "parameters": part133,
+        "parameters": part138,
         "responses": {
           "200": {
             "description": "OK",
@@ -1922,7 +2071,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Event",
         "operationId": "createCoreV1Event",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1934,9 +2083,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part51,
-          "201": part57,
-          "202": part58,
+          "200": part52,
+          "201": part58,
+          "202": part59,
           "401": {
             "description": "Unauthorized"
           }
@@ -1954,7 +2103,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Event",
         "operationId": "deletecollectionCoreV1Event",
-        "parameters": part134,
+        "parameters": part139,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1964,7 +2113,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part102,
+        "responses": part106,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2003,7 +2152,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified LimitRange",
         "operationId": "getCoreV1LimitRange",
         "responses": {
-          "200": part67,
+          "200": part68,
           "401": {
             "description": "Unauthorized"
           }
@@ -2021,7 +2170,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified LimitRange",
         "operationId": "updateCoreV1LimitRange",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2032,7 +2181,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part123,
+        "responses": part127,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2046,9 +2195,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified LimitRange",
         "operationId": "patchCoreV1LimitRange",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part123,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part127,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2062,7 +2211,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified LimitRange",
         "operationId": "deleteCoreV1LimitRange",
-        "parameters": part127,
+        "parameters": part132,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2073,8 +2222,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part67,
-          "202": part77,
+          "200": part68,
+          "202": part79,
           "401": {
             "description": "Unauthorized"
           }
@@ -2088,14 +2237,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/limitranges": {
-      "parameters": part87,
+      "parameters": part91,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified LimitRange",
         "operationId": "listCoreV1LimitRange",
-        "parameters": part133,
+        "parameters": part138,
         "responses": {
           "200": {
             "description": "OK",
@@ -2134,7 +2283,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified LimitRange",
         "operationId": "createCoreV1LimitRange",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2146,9 +2295,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part67,
-          "201": part76,
-          "202": part77,
+          "200": part68,
+          "201": part78,
+          "202": part79,
           "401": {
             "description": "Unauthorized"
           }
@@ -2166,7 +2315,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified LimitRange",
         "operationId": "deletecollectionCoreV1LimitRange",
-        "parameters": part134,
+        "parameters": part139,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2176,7 +2325,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part102,
+        "responses": part106,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2186,14 +2335,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{name}": {
-      "parameters": part45,
+      "parameters": part46,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Namespace",
         "operationId": "getCoreV1Namespace",
-        "responses": part99,
+        "responses": part103,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2207,7 +2356,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Namespace",
         "operationId": "updateCoreV1Namespace",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2218,7 +2367,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part122,
+        "responses": part126,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2232,9 +2381,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Namespace",
         "operationId": "patchCoreV1Namespace",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part122,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part126,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2248,7 +2397,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Namespace",
         "operationId": "deleteCoreV1Namespace",
-        "parameters": part127,
+        "parameters": part132,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2259,8 +2408,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part66,
-          "202": part75,
+          "200": part67,
+          "202": part76,
           "401": {
             "description": "Unauthorized"
           }
@@ -2291,7 +2440,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified Namespace",
         "operationId": "listCoreV1Namespace",
-        "parameters": part133,
+        "parameters": part138,
         "responses": {
           "200": {
             "description": "OK",
@@ -2330,7 +2479,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Namespace",
         "operationId": "createCoreV1Namespace",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2342,9 +2491,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part66,
-          "201": part72,
-          "202": part75,
+          "200": part67,
+          "201": part73,
+          "202": part76,
           "401": {
             "description": "Unauthorized"
           }
@@ -2358,14 +2507,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{name}/status": {
-      "parameters": part45,
+      "parameters": part46,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Namespace",
         "operationId": "getstatusCoreV1Namespace",
-        "responses": part99,
+        "responses": part103,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2379,7 +2528,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Namespace",
         "operationId": "replacestatusCoreV1Namespace",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2390,7 +2539,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part122,
+        "responses": part126,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2404,9 +2553,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Namespace",
         "operationId": "patchstatusCoreV1Namespace",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part122,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part126,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2416,14 +2565,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{name}/finalize": {
-      "parameters": part45,
+      "parameters": part46,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get finalize of the specified Namespace",
         "operationId": "getfinalizeCoreV1Namespace",
-        "responses": part99,
+        "responses": part103,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2437,7 +2586,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put finalize of the specified Namespace",
         "operationId": "replacefinalizeCoreV1Namespace",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2448,7 +2597,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part122,
+        "responses": part126,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2462,9 +2611,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch finalize of the specified Namespace",
         "operationId": "patchfinalizeCoreV1Namespace",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part122,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part126,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2474,14 +2623,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/nodes/{name}": {
-      "parameters": part42,
+      "parameters": part43,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Node",
         "operationId": "getCoreV1Node",
-        "responses": part91,
+        "responses": part95,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2495,7 +2644,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Node",
         "operationId": "updateCoreV1Node",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2506,7 +2655,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part115,
+        "responses": part119,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2520,9 +2669,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Node",
         "operationId": "patchCoreV1Node",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part115,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part119,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2536,7 +2685,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Node",
         "operationId": "deleteCoreV1Node",
-        "parameters": part127,
+        "parameters": part132,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2547,8 +2696,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part47,
-          "202": part55,
+          "200": part48,
+          "202": part56,
           "401": {
             "description": "Unauthorized"
           }
@@ -2579,7 +2728,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified Node",
         "operationId": "listCoreV1Node",
-        "parameters": part133,
+        "parameters": part138,
         "responses": {
           "200": {
             "description": "OK",
@@ -2618,7 +2767,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Node",
         "operationId": "createCoreV1Node",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2630,9 +2779,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part47,
-          "201": part53,
-          "202": part55,
+          "200": part48,
+          "201": part54,
+          "202": part56,
           "401": {
             "description": "Unauthorized"
           }
@@ -2650,7 +2799,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Node",
         "operationId": "deletecollectionCoreV1Node",
-        "parameters": part134,
+        "parameters": part139,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2660,7 +2809,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part102,
+        "responses": part106,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2670,14 +2819,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/nodes/{name}/status": {
-      "parameters": part42,
+      "parameters": part43,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Node",
         "operationId": "getstatusCoreV1Node",
-        "responses": part91,
+        "responses": part95,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2691,7 +2840,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Node",
         "operationId": "replacestatusCoreV1Node",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2702,7 +2851,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part115,
+        "responses": part119,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2716,9 +2865,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Node",
         "operationId": "patchstatusCoreV1Node",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part115,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part119,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2728,14 +2877,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/persistentvolumes/{name}": {
-      "parameters": part54,
+      "parameters": part55,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified PersistentVolume",
         "operationId": "getCoreV1PersistentVolume",
-        "responses": part103,
+        "responses": part107,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2749,7 +2898,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified PersistentVolume",
         "operationId": "updateCoreV1PersistentVolume",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2760,7 +2909,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part126,
+        "responses": part131,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2774,9 +2923,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified PersistentVolume",
         "operationId": "patchCoreV1PersistentVolume",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part126,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part131,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2790,7 +2939,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified PersistentVolume",
         "operationId": "deleteCoreV1PersistentVolume",
-        "parameters": part127,
+        "parameters": part132,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2801,8 +2950,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part85,
-          "202": part90,
+          "200": part89,
+          "202": part94,
           "401": {
             "description": "Unauthorized"
           }
@@ -2833,7 +2982,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified PersistentVolume",
         "operationId": "listCoreV1PersistentVolume",
-        "parameters": part133,
+        "parameters": part138,
         "responses": {
           "200": {
             "description": "OK",
@@ -2872,7 +3021,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified PersistentVolume",
         "operationId": "createCoreV1PersistentVolume",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2884,9 +3033,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part85,
-          "201": part88,
-          "202": part90,
+          "200": part89,
+          "201": part92,
+          "202": part94,
           "401": {
             "description": "Unauthorized"
           }
@@ -2904,7 +3053,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified PersistentVolume",
         "operationId": "deletecollectionCoreV1PersistentVolume",
-        "parameters": part134,
+        "parameters": part139,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2914,7 +3063,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part102,
+        "responses": part106,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2924,14 +3073,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/persistentvolumes/{name}/status": {
-      "parameters": part54,
+      "parameters": part55,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified PersistentVolume",
         "operationId": "getstatusCoreV1PersistentVolume",
-        "responses": part103,
+        "responses": part107,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2945,7 +3094,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified PersistentVolume",
         "operationId": "replacestatusCoreV1PersistentVolume",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -2956,7 +3105,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part126,
+        "responses": part131,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2970,9 +3119,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified PersistentVolume",
         "operationId": "patchstatusCoreV1PersistentVolume",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part126,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part131,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -2982,14 +3131,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}": {
-      "parameters": part111,
+      "parameters": part115,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified PersistentVolumeClaim",
         "operationId": "getCoreV1PersistentVolumeClaim",
-        "responses": part104,
+        "responses": part108,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3003,7 +3152,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified PersistentVolumeClaim",
         "operationId": "updateCoreV1PersistentVolumeClaim",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3014,7 +3163,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part128,
+        "responses": part133,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3028,9 +3177,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified PersistentVolumeClaim",
         "operationId": "patchCoreV1PersistentVolumeClaim",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part128,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part133,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3044,7 +3193,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified PersistentVolumeClaim",
         "operationId": "deleteCoreV1PersistentVolumeClaim",
-        "parameters": part127,
+        "parameters": part132,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3055,8 +3204,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part92,
-          "202": part97,
+          "200": part96,
+          "202": part101,
           "401": {
             "description": "Unauthorized"
           }
@@ -3070,14 +3219,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/persistentvolumeclaims": {
-      "parameters": part87,
+      "parameters": part91,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified PersistentVolumeClaim",
         "operationId": "listCoreV1PersistentVolumeClaim",
-        "parameters": part133,
+        "parameters": part138,
         "responses": {
           "200": {
             "description": "OK",
@@ -3116,7 +3265,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified PersistentVolumeClaim",
         "operationId": "createCoreV1PersistentVolumeClaim",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3128,9 +3277,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part92,
-          "201": part95,
-          "202": part97,
+          "200": part96,
+          "201": part99,
+          "202": part101,
           "401": {
             "description": "Unauthorized"
           }
@@ -3148,7 +3297,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified PersistentVolumeClaim",
         "operationId": "deletecollectionCoreV1PersistentVolumeClaim",
-        "parameters": part134,
+        "parameters": part139,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3158,7 +3307,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part102,
+        "responses": part106,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3168,14 +3317,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}/status": {
-      "parameters": part111,
+      "parameters": part115,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified PersistentVolumeClaim",
         "operationId": "getstatusCoreV1PersistentVolumeClaim",
-        "responses": part104,
+        "responses": part108,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3189,7 +3338,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified PersistentVolumeClaim",
         "operationId": "replacestatusCoreV1PersistentVolumeClaim",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3200,7 +3349,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part128,
+        "responses": part133,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3214,9 +3363,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified PersistentVolumeClaim",
         "operationId": "patchstatusCoreV1PersistentVolumeClaim",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part128,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part133,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3226,14 +3375,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}": {
-      "parameters": part107,
+      "parameters": part111,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Pod",
         "operationId": "getCoreV1Pod",
-        "responses": part89,
+        "responses": part93,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3247,7 +3396,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Pod",
         "operationId": "updateCoreV1Pod",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3258,7 +3407,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part114,
+        "responses": part118,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3272,9 +3421,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Pod",
         "operationId": "patchCoreV1Pod",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part114,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part118,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3288,7 +3437,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Pod",
         "operationId": "deleteCoreV1Pod",
-        "parameters": part127,
+        "parameters": part132,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3299,8 +3448,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part44,
-          "202": part49,
+          "200": part45,
+          "202": part50,
           "401": {
             "description": "Unauthorized"
           }
@@ -3314,14 +3463,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods": {
-      "parameters": part87,
+      "parameters": part91,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Pod",
         "operationId": "listCoreV1Pod",
-        "parameters": part133,
+        "parameters": part138,
         "responses": {
           "200": {
             "description": "OK",
@@ -3360,7 +3509,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Pod",
         "operationId": "createCoreV1Pod",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3371,7 +3520,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part131,
+        "responses": part136,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3385,7 +3534,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Pod",
         "operationId": "deletecollectionCoreV1Pod",
-        "parameters": part134,
+        "parameters": part139,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3395,7 +3544,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part102,
+        "responses": part106,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3405,14 +3554,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}/status": {
-      "parameters": part107,
+      "parameters": part111,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Pod",
         "operationId": "getstatusCoreV1Pod",
-        "responses": part89,
+        "responses": part93,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3426,7 +3575,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Pod",
         "operationId": "replacestatusCoreV1Pod",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3437,7 +3586,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part114,
+        "responses": part118,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3451,9 +3600,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Pod",
         "operationId": "patchstatusCoreV1Pod",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part114,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part118,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3463,14 +3612,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}/eviction": {
-      "parameters": part107,
+      "parameters": part111,
       "post": {
         "tags": [
           "coreV1"
         ],
         "description": "post eviction of the specified Pod",
         "operationId": "createEvictionCoreV1Pod",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3481,7 +3630,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part131,
+        "responses": part136,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3491,14 +3640,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}/binding": {
-      "parameters": part107,
+      "parameters": part111,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get binding of the specified Pod",
         "operationId": "getbindingCoreV1Pod",
-        "responses": part89,
+        "responses": part93,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3512,7 +3661,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put binding of the specified Pod",
         "operationId": "replacebindingCoreV1Pod",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3523,7 +3672,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part114,
+        "responses": part118,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3537,9 +3686,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch binding of the specified Pod",
         "operationId": "patchbindingCoreV1Pod",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part114,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part118,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3549,14 +3698,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}/ephemeralcontainers": {
-      "parameters": part107,
+      "parameters": part111,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get ephemeralcontainers of the specified Pod",
         "operationId": "getephemeralcontainersCoreV1Pod",
-        "responses": part89,
+        "responses": part93,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3570,7 +3719,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put ephemeralcontainers of the specified Pod",
         "operationId": "replaceephemeralcontainersCoreV1Pod",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3581,7 +3730,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part114,
+        "responses": part118,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3595,9 +3744,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch ephemeralcontainers of the specified Pod",
         "operationId": "patchephemeralcontainersCoreV1Pod",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part114,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part118,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3607,14 +3756,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}/log": {
-      "parameters": part107,
+      "parameters": part111,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get log of the specified Pod",
         "operationId": "getlogCoreV1Pod",
-        "responses": part89,
+        "responses": part93,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3628,7 +3777,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put log of the specified Pod",
         "operationId": "replacelogCoreV1Pod",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3639,7 +3788,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part114,
+        "responses": part118,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3653,9 +3802,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch log of the specified Pod",
         "operationId": "patchlogCoreV1Pod",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part114,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part118,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3665,14 +3814,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}/exec": {
-      "parameters": part107,
+      "parameters": part111,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get exec of the specified Pod",
         "operationId": "getexecCoreV1Pod",
-        "responses": part89,
+        "responses": part93,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3686,7 +3835,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put exec of the specified Pod",
         "operationId": "replaceexecCoreV1Pod",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3697,7 +3846,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part114,
+        "responses": part118,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3711,9 +3860,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch exec of the specified Pod",
         "operationId": "patchexecCoreV1Pod",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part114,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part118,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3723,14 +3872,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}/attach": {
-      "parameters": part107,
+      "parameters": part111,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get attach of the specified Pod",
         "operationId": "getattachCoreV1Pod",
-        "responses": part89,
+        "responses": part93,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3744,7 +3893,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put attach of the specified Pod",
         "operationId": "replaceattachCoreV1Pod",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3755,7 +3904,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part114,
+        "responses": part118,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3769,9 +3918,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch attach of the specified Pod",
         "operationId": "patchattachCoreV1Pod",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part114,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part118,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3781,14 +3930,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/pods/{name}/portforward": {
-      "parameters": part107,
+      "parameters": part111,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get portforward of the specified Pod",
         "operationId": "getportforwardCoreV1Pod",
-        "responses": part89,
+        "responses": part93,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3802,7 +3951,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put portforward of the specified Pod",
         "operationId": "replaceportforwardCoreV1Pod",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3813,7 +3962,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part114,
+        "responses": part118,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3827,9 +3976,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch portforward of the specified Pod",
         "operationId": "patchportforwardCoreV1Pod",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part114,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part118,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3838,15 +3987,227 @@ export const openApiV3: Record<string, unknown> = {
         }
       }
     },
+    "/api/v1/namespaces/{namespace}/podtemplates/{name}": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the PodTemplate",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        part10,
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "get the specified PodTemplate",
+        "operationId": "getCoreV1PodTemplate",
+        "responses": {
+          "200": part77,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PodTemplate"
+        }
+      },
+      "put": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "put the specified PodTemplate",
+        "operationId": "updateCoreV1PodTemplate",
+        "parameters": part122,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.PodTemplate"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part128,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PodTemplate"
+        }
+      },
+      "patch": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "patch the specified PodTemplate",
+        "operationId": "patchCoreV1PodTemplate",
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part128,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PodTemplate"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "delete the specified PodTemplate",
+        "operationId": "deleteCoreV1PodTemplate",
+        "parameters": part132,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": part77,
+          "202": part81,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "delete",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PodTemplate"
+        }
+      }
+    },
+    "/api/v1/namespaces/{namespace}/podtemplates": {
+      "parameters": part91,
+      "get": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "list the specified PodTemplate",
+        "operationId": "listCoreV1PodTemplate",
+        "parameters": part138,
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.PodTemplateList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.PodTemplateList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/core.v1.PodTemplateList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "list",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PodTemplate"
+        }
+      },
+      "post": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "post the specified PodTemplate",
+        "operationId": "createCoreV1PodTemplate",
+        "parameters": part122,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/core.v1.PodTemplate"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": part77,
+          "201": part80,
+          "202": part81,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PodTemplate"
+        }
+      },
+      "delete": {
+        "tags": [
+          "coreV1"
+        ],
+        "description": "deletecollection the specified PodTemplate",
+        "operationId": "deletecollectionCoreV1PodTemplate",
+        "parameters": part139,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": part106,
+        "x-kubernetes-action": "deletecollection",
+        "x-kubernetes-group-version-kind": {
+          "group": "",
+          "version": "v1",
+          "kind": "PodTemplate"
+        }
+      }
+    },
     "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}": {
-      "parameters": part112,
+      "parameters": part116,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified ReplicationController",
         "operationId": "getCoreV1ReplicationController",
-        "responses": part105,
+        "responses": part109,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3860,7 +4221,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ReplicationController",
         "operationId": "updateCoreV1ReplicationController",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3871,7 +4232,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part129,
+        "responses": part134,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3885,9 +4246,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ReplicationController",
         "operationId": "patchCoreV1ReplicationController",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part129,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part134,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -3901,7 +4262,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ReplicationController",
         "operationId": "deleteCoreV1ReplicationController",
-        "parameters": part127,
+        "parameters": part132,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3912,8 +4273,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part93,
-          "202": part98,
+          "200": part97,
+          "202": part102,
           "401": {
             "description": "Unauthorized"
           }
@@ -3927,14 +4288,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/replicationcontrollers": {
-      "parameters": part87,
+      "parameters": part91,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified ReplicationController",
         "operationId": "listCoreV1ReplicationController",
-        "parameters": part133,
+        "parameters": part138,
         "responses": {
           "200": {
             "description": "OK",
@@ -3973,7 +4334,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ReplicationController",
         "operationId": "createCoreV1ReplicationController",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -3985,9 +4346,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part93,
-          "201": part96,
-          "202": part98,
+          "200": part97,
+          "201": part100,
+          "202": part102,
           "401": {
             "description": "Unauthorized"
           }
@@ -4005,7 +4366,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ReplicationController",
         "operationId": "deletecollectionCoreV1ReplicationController",
-        "parameters": part134,
+        "parameters": part139,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4015,7 +4376,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part102,
+        "responses": part106,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4025,14 +4386,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/status": {
-      "parameters": part112,
+      "parameters": part116,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified ReplicationController",
         "operationId": "getstatusCoreV1ReplicationController",
-        "responses": part105,
+        "responses": part109,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4046,7 +4407,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified ReplicationController",
         "operationId": "replacestatusCoreV1ReplicationController",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4057,7 +4418,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part129,
+        "responses": part134,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4071,9 +4432,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified ReplicationController",
         "operationId": "patchstatusCoreV1ReplicationController",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part129,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part134,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4083,14 +4444,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/scale": {
-      "parameters": part112,
+      "parameters": part116,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get scale of the specified ReplicationController",
         "operationId": "getscaleCoreV1ReplicationController",
-        "responses": part105,
+        "responses": part109,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4104,7 +4465,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put scale of the specified ReplicationController",
         "operationId": "replacescaleCoreV1ReplicationController",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4115,7 +4476,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part129,
+        "responses": part134,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4129,9 +4490,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch scale of the specified ReplicationController",
         "operationId": "patchscaleCoreV1ReplicationController",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part129,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part134,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4141,14 +4502,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/resourcequotas/{name}": {
-      "parameters": part109,
+      "parameters": part113,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified ResourceQuota",
         "operationId": "getCoreV1ResourceQuota",
-        "responses": part101,
+        "responses": part105,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4162,7 +4523,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ResourceQuota",
         "operationId": "updateCoreV1ResourceQuota",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4173,7 +4534,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part124,
+        "responses": part129,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4187,9 +4548,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ResourceQuota",
         "operationId": "patchCoreV1ResourceQuota",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part124,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part129,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4203,7 +4564,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ResourceQuota",
         "operationId": "deleteCoreV1ResourceQuota",
-        "parameters": part127,
+        "parameters": part132,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4214,8 +4575,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part78,
-          "202": part82,
+          "200": part82,
+          "202": part86,
           "401": {
             "description": "Unauthorized"
           }
@@ -4229,14 +4590,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/resourcequotas": {
-      "parameters": part87,
+      "parameters": part91,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified ResourceQuota",
         "operationId": "listCoreV1ResourceQuota",
-        "parameters": part133,
+        "parameters": part138,
         "responses": {
           "200": {
             "description": "OK",
@@ -4275,7 +4636,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ResourceQuota",
         "operationId": "createCoreV1ResourceQuota",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4287,9 +4648,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part78,
-          "201": part81,
-          "202": part82,
+          "200": part82,
+          "201": part85,
+          "202": part86,
           "401": {
             "description": "Unauthorized"
           }
@@ -4307,7 +4668,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ResourceQuota",
         "operationId": "deletecollectionCoreV1ResourceQuota",
-        "parameters": part134,
+        "parameters": part139,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4317,7 +4678,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part102,
+        "responses": part106,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4327,14 +4688,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/resourcequotas/{name}/status": {
-      "parameters": part109,
+      "parameters": part113,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified ResourceQuota",
         "operationId": "getstatusCoreV1ResourceQuota",
-        "responses": part101,
+        "responses": part105,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4348,7 +4709,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified ResourceQuota",
         "operationId": "replacestatusCoreV1ResourceQuota",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4359,7 +4720,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part124,
+        "responses": part129,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4373,9 +4734,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified ResourceQuota",
         "operationId": "patchstatusCoreV1ResourceQuota",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part124,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part129,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4414,7 +4775,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified Secret",
         "operationId": "getCoreV1Secret",
         "responses": {
-          "200": part56,
+          "200": part57,
           "401": {
             "description": "Unauthorized"
           }
@@ -4432,7 +4793,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Secret",
         "operationId": "updateCoreV1Secret",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4443,7 +4804,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part117,
+        "responses": part121,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4457,9 +4818,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Secret",
         "operationId": "patchCoreV1Secret",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part117,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part121,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4473,7 +4834,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Secret",
         "operationId": "deleteCoreV1Secret",
-        "parameters": part127,
+        "parameters": part132,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4484,8 +4845,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part56,
-          "202": part61,
+          "200": part57,
+          "202": part62,
           "401": {
             "description": "Unauthorized"
           }
@@ -4499,14 +4860,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/secrets": {
-      "parameters": part87,
+      "parameters": part91,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Secret",
         "operationId": "listCoreV1Secret",
-        "parameters": part133,
+        "parameters": part138,
         "responses": {
           "200": {
             "description": "OK",
@@ -4545,7 +4906,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Secret",
         "operationId": "createCoreV1Secret",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4557,9 +4918,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part56,
-          "201": part60,
-          "202": part61,
+          "200": part57,
+          "201": part61,
+          "202": part62,
           "401": {
             "description": "Unauthorized"
           }
@@ -4577,7 +4938,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Secret",
         "operationId": "deletecollectionCoreV1Secret",
-        "parameters": part134,
+        "parameters": part139,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4587,7 +4948,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part102,
+        "responses": part106,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4597,14 +4958,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/services/{name}": {
-      "parameters": part108,
+      "parameters": part112,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get the specified Service",
         "operationId": "getCoreV1Service",
-        "responses": part94,
+        "responses": part98,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4618,7 +4979,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified Service",
         "operationId": "updateCoreV1Service",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4629,7 +4990,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part119,
+        "responses": part123,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4643,9 +5004,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified Service",
         "operationId": "patchCoreV1Service",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part119,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part123,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4659,7 +5020,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified Service",
         "operationId": "deleteCoreV1Service",
-        "parameters": part127,
+        "parameters": part132,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4670,8 +5031,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part59,
-          "202": part63,
+          "200": part60,
+          "202": part64,
           "401": {
             "description": "Unauthorized"
           }
@@ -4685,14 +5046,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/services": {
-      "parameters": part87,
+      "parameters": part91,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified Service",
         "operationId": "listCoreV1Service",
-        "parameters": part133,
+        "parameters": part138,
         "responses": {
           "200": {
             "description": "OK",
@@ -4731,7 +5092,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified Service",
         "operationId": "createCoreV1Service",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4743,9 +5104,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part59,
-          "201": part62,
-          "202": part63,
+          "200": part60,
+          "201": part63,
+          "202": part64,
           "401": {
             "description": "Unauthorized"
           }
@@ -4763,7 +5124,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified Service",
         "operationId": "deletecollectionCoreV1Service",
-        "parameters": part134,
+        "parameters": part139,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4773,7 +5134,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part102,
+        "responses": part106,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4783,14 +5144,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/services/{name}/status": {
-      "parameters": part108,
+      "parameters": part112,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "get status of the specified Service",
         "operationId": "getstatusCoreV1Service",
-        "responses": part94,
+        "responses": part98,
         "x-kubernetes-action": "get",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4804,7 +5165,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put status of the specified Service",
         "operationId": "replacestatusCoreV1Service",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4815,7 +5176,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part119,
+        "responses": part123,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4829,9 +5190,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch status of the specified Service",
         "operationId": "patchstatusCoreV1Service",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part119,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part123,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4841,7 +5202,7 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/serviceaccounts/{name}": {
-      "parameters": part110,
+      "parameters": part114,
       "get": {
         "tags": [
           "coreV1"
@@ -4849,7 +5210,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified ServiceAccount",
         "operationId": "getCoreV1ServiceAccount",
         "responses": {
-          "200": part79,
+          "200": part83,
           "401": {
             "description": "Unauthorized"
           }
@@ -4867,7 +5228,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified ServiceAccount",
         "operationId": "updateCoreV1ServiceAccount",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4878,7 +5239,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part125,
+        "responses": part130,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4892,9 +5253,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified ServiceAccount",
         "operationId": "patchCoreV1ServiceAccount",
-        "parameters": part130,
-        "requestBody": part106,
-        "responses": part125,
+        "parameters": part135,
+        "requestBody": part110,
+        "responses": part130,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -4908,7 +5269,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified ServiceAccount",
         "operationId": "deleteCoreV1ServiceAccount",
-        "parameters": part127,
+        "parameters": part132,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4919,8 +5280,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part79,
-          "202": part84,
+          "200": part83,
+          "202": part88,
           "401": {
             "description": "Unauthorized"
           }
@@ -4934,14 +5295,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/serviceaccounts": {
-      "parameters": part87,
+      "parameters": part91,
       "get": {
         "tags": [
           "coreV1"
         ],
         "description": "list the specified ServiceAccount",
         "operationId": "listCoreV1ServiceAccount",
-        "parameters": part133,
+        "parameters": part138,
         "responses": {
           "200": {
             "description": "OK",
@@ -4980,7 +5341,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified ServiceAccount",
         "operationId": "createCoreV1ServiceAccount",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -4991,7 +5352,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part132,
+        "responses": part137,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -5005,7 +5366,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified ServiceAccount",
         "operationId": "deletecollectionCoreV1ServiceAccount",
-        "parameters": part134,
+        "parameters": part139,
         "requestBody": {
           "content": {
             "*/*": {
@@ -5015,7 +5376,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part102,
+        "responses": part106,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -5025,14 +5386,14 @@ export const openApiV3: Record<string, unknown> = {
       }
     },
     "/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token": {
-      "parameters": part110,
+      "parameters": part114,
       "post": {
         "tags": [
           "coreV1"
         ],
         "description": "post token of the specified ServiceAccount",
         "operationId": "createTokenCoreV1ServiceAccount",
-        "parameters": part118,
+        "parameters": part122,
         "requestBody": {
           "content": {
             "*/*": {
@@ -5043,7 +5404,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part132,
+        "responses": part137,
         "x-kubernetes-action": "post",
         "x-kubernetes-group-version-kind": {
           "group": "",
@@ -5379,6 +5740,119 @@ export const openApiV3: Record<string, unknown> = {
           "path"
         ]
       },
+      "core.v1.ComponentCondition": {
+        "description": "Information about the condition of a component.",
+        "type": "object",
+        "properties": {
+          "type": {
+            "description": "Type of condition for a component. Valid value: \"Healthy\"",
+            "type": "string"
+          },
+          "status": {
+            "description": "Status of the condition for a component. Valid values for \"Healthy\": \"True\", \"False\", or \"Unknown\".",
+            "type": "string"
+          },
+          "message": {
+            "description": "Message about the condition for a component. For example, information about a health check.",
+            "type": "string"
+          },
+          "error": {
+            "description": "Condition error code for a component. For example, a health check error code.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "type",
+          "status"
+        ]
+      },
+      "core.v1.ComponentStatus": {
+        "description": "ComponentStatus (and ComponentStatusList) holds the cluster validation info. Deprecated: This API is deprecated in v1.19+. (Issue 23: read-only; the server writes the entries at start, see docs/decisions.md.)",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "ComponentStatus"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Standard object's metadata.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "conditions": {
+            "description": "List of component conditions observed",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.ComponentCondition"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "type"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "type"
+          }
+        },
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "ComponentStatus"
+          }
+        ]
+      },
+      "core.v1.ComponentStatusList": {
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "ComponentStatusList"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "$ref": "#/components/schemas/meta.svc.io.v1.ListMeta"
+          },
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.ComponentStatus"
+            },
+            "description": "The ComponentStatus objects of the list."
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "ComponentStatusList"
+          }
+        ]
+      },
       "core.v1.ConfigMap": {
         "description": "ConfigMap holds configuration data for pods to consume. Its keys consist of alphanumerics, `-`, `_` and `.`, and data and binaryData keys do not overlap. Shape follows the real system (not shown in the spec); kubectl's Data column (a count) cannot be expressed as a JSON path, so the default Table is served.",
         "type": "object",
@@ -5629,11 +6103,11 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Working directory of the container.",
             "type": "string"
           },
-          "ports": part100,
+          "ports": part104,
           "envFrom": part30,
-          "env": part50,
+          "env": part51,
           "resources": part22,
-          "volumeMounts": part80,
+          "volumeMounts": part84,
           "livenessProbe": {
             "description": "Periodic probe of container liveness; the container is restarted when it fails.",
             "allOf": [
@@ -5657,7 +6131,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Defines the restart behavior of individual containers in a pod.",
             "type": "string"
           },
-          "volumeDevices": part86,
+          "volumeDevices": part90,
           "lifecycle": part5,
           "terminationMessagePath": part13,
           "terminationMessagePolicy": {
@@ -6388,11 +6862,11 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Working directory of the container.",
             "type": "string"
           },
-          "ports": part100,
+          "ports": part104,
           "envFrom": part30,
-          "env": part50,
+          "env": part51,
           "resources": part22,
-          "volumeMounts": part80,
+          "volumeMounts": part84,
           "livenessProbe": {
             "description": "Periodic probe of container liveness; the container is restarted when it fails.",
             "allOf": [
@@ -6416,7 +6890,7 @@ export const openApiV3: Record<string, unknown> = {
             "description": "Defines the restart behavior of individual containers in a pod.",
             "type": "string"
           },
-          "volumeDevices": part86,
+          "volumeDevices": part90,
           "lifecycle": part5,
           "terminationMessagePath": part13,
           "terminationMessagePolicy": {
@@ -8806,7 +9280,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAffinity": {
         "description": "Inter-pod affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part113
+        "properties": part117
       },
       "core.v1.PodAffinityTerm": {
         "description": "A set of pods, by label selector and namespaces, co-located per a topology key. Shape follows the real system (not shown in the spec).",
@@ -8851,7 +9325,7 @@ export const openApiV3: Record<string, unknown> = {
       "core.v1.PodAntiAffinity": {
         "description": "Inter-pod anti-affinity rules. Shape follows the real system (not shown in the spec).",
         "type": "object",
-        "properties": part113
+        "properties": part117
       },
       "core.v1.PodCondition": {
         "description": "One condition of a pod. Shape follows the real system (not shown in the spec).",
@@ -9520,6 +9994,88 @@ export const openApiV3: Record<string, unknown> = {
           {
             "rule": "!has(self.podIPs) || size(self.podIPs) == 0 || !has(self.podIP) || self.podIPs[0].ip == self.podIP",
             "message": "the first entry of podIPs must match podIP"
+          }
+        ]
+      },
+      "core.v1.PodTemplate": {
+        "description": "PodTemplate describes a template for creating copies of a predefined pod. (Issue 23.)",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "PodTemplate"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Standard object's metadata.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "template": {
+            "description": "Template defines the pods that will be created from this pod template.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PodTemplateSpec"
+              }
+            ]
+          }
+        },
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "PodTemplate"
+          }
+        ]
+      },
+      "core.v1.PodTemplateList": {
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "PodTemplateList"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "$ref": "#/components/schemas/meta.svc.io.v1.ListMeta"
+          },
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.PodTemplate"
+            },
+            "description": "The PodTemplate objects of the list."
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "",
+            "version": "v1",
+            "kind": "PodTemplateList"
           }
         ]
       },

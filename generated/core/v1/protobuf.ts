@@ -2,7 +2,7 @@
 // Source: schemas/core/v1.yaml
 
 import type { ProtobufPackage } from '../../../runtime/codec/index.js';
-import { BindingSchema, ConfigMapEnvSourceSchema, ConfigMapKeySelectorSchema, ConfigMapListSchema, ConfigMapProjectionSchema, ConfigMapSchema, ConfigMapVolumeSourceSchema, ContainerSchema, EndpointsListSchema, EndpointsSchema, EphemeralContainerSchema, EventListSchema, EventSchema, LimitRangeListSchema, LimitRangeSchema, LocalObjectReferenceSchema, NamespaceListSchema, NamespaceSchema, NodeListSchema, NodeSchema, PersistentVolumeClaimListSchema, PersistentVolumeClaimSchema, PersistentVolumeListSchema, PersistentVolumeSchema, PersistentVolumeSourceSchema, PersistentVolumeSpecSchema, PodListSchema, PodSchema, ProbeHandlerSchema, ProbeSchema, ReplicationControllerListSchema, ReplicationControllerSchema, ResourceQuotaListSchema, ResourceQuotaSchema, SecretEnvSourceSchema, SecretKeySelectorSchema, SecretListSchema, SecretProjectionSchema, SecretSchema, ServiceAccountListSchema, ServiceAccountSchema, ServiceListSchema, ServiceSchema, VolumeSchema, VolumeSourceSchema } from './schema.js';
+import { BindingSchema, ComponentStatusListSchema, ComponentStatusSchema, ConfigMapEnvSourceSchema, ConfigMapKeySelectorSchema, ConfigMapListSchema, ConfigMapProjectionSchema, ConfigMapSchema, ConfigMapVolumeSourceSchema, ContainerSchema, EndpointsListSchema, EndpointsSchema, EphemeralContainerSchema, EventListSchema, EventSchema, LimitRangeListSchema, LimitRangeSchema, LocalObjectReferenceSchema, NamespaceListSchema, NamespaceSchema, NodeListSchema, NodeSchema, PersistentVolumeClaimListSchema, PersistentVolumeClaimSchema, PersistentVolumeListSchema, PersistentVolumeSchema, PersistentVolumeSourceSchema, PersistentVolumeSpecSchema, PodListSchema, PodSchema, PodTemplateListSchema, PodTemplateSchema, ProbeHandlerSchema, ProbeSchema, ReplicationControllerListSchema, ReplicationControllerSchema, ResourceQuotaListSchema, ResourceQuotaSchema, SecretEnvSourceSchema, SecretKeySelectorSchema, SecretListSchema, SecretProjectionSchema, SecretSchema, ServiceAccountListSchema, ServiceAccountSchema, ServiceListSchema, ServiceSchema, VolumeSchema, VolumeSourceSchema } from './schema.js';
 
 /** Protobuf messages of the core group v1: package `svc.io.api.core.v1` in `core/v1/generated.proto`. */
 export const coreV1Protobuf: ProtobufPackage = {
@@ -10,6 +10,8 @@ export const coreV1Protobuf: ProtobufPackage = {
   file: 'core/v1/generated.proto',
   kinds: [
     { apiVersion: 'v1', kind: 'Binding', schema: BindingSchema },
+    { apiVersion: 'v1', kind: 'ComponentStatus', schema: ComponentStatusSchema },
+    { apiVersion: 'v1', kind: 'ComponentStatusList', schema: ComponentStatusListSchema },
     { apiVersion: 'v1', kind: 'ConfigMap', schema: ConfigMapSchema },
     { apiVersion: 'v1', kind: 'ConfigMapList', schema: ConfigMapListSchema },
     { apiVersion: 'v1', kind: 'Endpoints', schema: EndpointsSchema },
@@ -28,6 +30,8 @@ export const coreV1Protobuf: ProtobufPackage = {
     { apiVersion: 'v1', kind: 'PersistentVolumeList', schema: PersistentVolumeListSchema },
     { apiVersion: 'v1', kind: 'Pod', schema: PodSchema },
     { apiVersion: 'v1', kind: 'PodList', schema: PodListSchema },
+    { apiVersion: 'v1', kind: 'PodTemplate', schema: PodTemplateSchema },
+    { apiVersion: 'v1', kind: 'PodTemplateList', schema: PodTemplateListSchema },
     { apiVersion: 'v1', kind: 'ReplicationController', schema: ReplicationControllerSchema },
     { apiVersion: 'v1', kind: 'ReplicationControllerList', schema: ReplicationControllerListSchema },
     { apiVersion: 'v1', kind: 'ResourceQuota', schema: ResourceQuotaSchema },

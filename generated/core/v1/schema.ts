@@ -153,6 +153,58 @@ export const ClusterTrustBundleProjectionSchema: ObjectSchema = {
   ],
 };
 
+/** Schema descriptor of {@link ComponentCondition} (schemas/core/v1.yaml .definitions.ComponentCondition). */
+export const ComponentConditionSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ComponentCondition',
+  fields: [
+    { name: 'type', schema: { type: 'string' }, required: true, proto: 1 },
+    { name: 'status', schema: { type: 'string' }, required: true, proto: 2 },
+    { name: 'message', schema: { type: 'string' }, proto: 3, zeroIsUnset: true },
+    { name: 'error', schema: { type: 'string' }, proto: 4, zeroIsUnset: true },
+  ],
+};
+
+/** Schema descriptor of {@link ComponentStatus} (schemas/core/v1.yaml .definitions.ComponentStatus). */
+export const ComponentStatusSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ComponentStatus',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['ComponentStatus'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    {
+      name: 'conditions',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => ComponentConditionSchema },
+        listType: 'map',
+        listMapKeys: ['type'],
+      },
+      proto: 2,
+      patchStrategy: 'merge',
+      patchMergeKey: 'type',
+    },
+  ],
+};
+
+/** Schema descriptor of {@link ComponentStatusList} (schemas/core/v1.yaml .definitions.ComponentStatus). */
+export const ComponentStatusListSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.ComponentStatusList',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['ComponentStatusList'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ListMetaSchema }, proto: 1 },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => ComponentStatusSchema } },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
 /** Schema descriptor of {@link ConfigMap} (schemas/core/v1.yaml .definitions.ConfigMap). */
 export const ConfigMapSchema: ObjectSchema = {
   type: 'object',
@@ -2455,6 +2507,35 @@ export const PodStatusSchema: ObjectSchema = {
     { name: 'resize', schema: { type: 'string' }, proto: 14, zeroIsUnset: true },
   ],
   rules: [{ rule: '!has(self.podIPs) || size(self.podIPs) == 0 || !has(self.podIP) || self.podIPs[0].ip == self.podIP', message: 'the first entry of podIPs must match podIP' }],
+};
+
+/** Schema descriptor of {@link PodTemplate} (schemas/core/v1.yaml .definitions.PodTemplate). */
+export const PodTemplateSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PodTemplate',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['PodTemplate'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    { name: 'template', schema: { type: 'ref', ref: () => PodTemplateSpecSchema }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link PodTemplateList} (schemas/core/v1.yaml .definitions.PodTemplate). */
+export const PodTemplateListSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'core.v1.PodTemplateList',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['PodTemplateList'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ListMetaSchema }, proto: 1 },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => PodTemplateSchema } },
+      required: true,
+      proto: 2,
+    },
+  ],
 };
 
 /** Schema descriptor of {@link PodTemplateSpec} (schemas/core/v1.yaml .definitions.PodTemplateSpec). */

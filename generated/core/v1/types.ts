@@ -213,6 +213,67 @@ export interface ClusterTrustBundleProjection {
 }
 
 /**
+ * Information about the condition of a component.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ComponentCondition
+ */
+export interface ComponentCondition {
+  /** Type of condition for a component. Valid value: "Healthy" */
+  type: string;
+
+  /** Status of the condition for a component. Valid values for "Healthy": "True", "False", or "Unknown". */
+  status: string;
+
+  /** Message about the condition for a component. For example, information about a health check. */
+  message?: string;
+
+  /** Condition error code for a component. For example, a health check error code. */
+  error?: string;
+}
+
+/**
+ * ComponentStatus (and ComponentStatusList) holds the cluster validation info. Deprecated: This API is deprecated in v1.19+. (Issue 23: read-only; the server writes the entries at start, see docs/decisions.md.)
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ComponentStatus
+ */
+export interface ComponentStatus {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'ComponentStatus';
+
+  /** Standard object's metadata. */
+  metadata?: ObjectMeta;
+
+  /**
+   * List of component conditions observed
+   *
+   * List type map keyed by type.
+   */
+  conditions?: ComponentCondition[];
+}
+
+/**
+ * ComponentStatusList is a list of ComponentStatus objects.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.ComponentStatus
+ */
+export interface ComponentStatusList {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'ComponentStatusList';
+
+  /** Standard list metadata. */
+  metadata?: ListMeta;
+
+  /** The ComponentStatus objects of the list. */
+  items: ComponentStatus[];
+}
+
+/**
  * ConfigMap holds configuration data for pods to consume. Its keys consist of alphanumerics, `-`, `_` and `.`, and data and binaryData keys do not overlap. Shape follows the real system (not shown in the spec); kubectl's Data column (a count) cannot be expressed as a JSON path, so the default Table is served.
  *
  * Schema: schemas/core/v1.yaml .definitions.ConfigMap
@@ -3080,6 +3141,44 @@ export interface PodStatus {
 }
 
 /**
+ * PodTemplate describes a template for creating copies of a predefined pod. (Issue 23.)
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PodTemplate
+ */
+export interface PodTemplate {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'PodTemplate';
+
+  /** Standard object's metadata. */
+  metadata?: ObjectMeta;
+
+  /** Template defines the pods that will be created from this pod template. */
+  template?: PodTemplateSpec;
+}
+
+/**
+ * PodTemplateList is a list of PodTemplate objects.
+ *
+ * Schema: schemas/core/v1.yaml .definitions.PodTemplate
+ */
+export interface PodTemplateList {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'v1';
+
+  /** The kind of object this is. */
+  kind?: 'PodTemplateList';
+
+  /** Standard list metadata. */
+  metadata?: ListMeta;
+
+  /** The PodTemplate objects of the list. */
+  items: PodTemplate[];
+}
+
+/**
  * The data a pod should have when created from a template (by workload controllers).
  *
  * Schema: schemas/core/v1.yaml .definitions.PodTemplateSpec
@@ -4563,6 +4662,22 @@ export function isBinding(value: unknown): value is Binding {
   return isKind(value, 'v1', 'Binding');
 }
 
+/** Group, version and kind of {@link ComponentStatus}. */
+export const ComponentStatusGVK = { group: '', version: 'v1', kind: 'ComponentStatus' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link ComponentStatus} document (by apiVersion and kind; the content is not validated). */
+export function isComponentStatus(value: unknown): value is ComponentStatus {
+  return isKind(value, 'v1', 'ComponentStatus');
+}
+
+/** Group, version and kind of {@link ComponentStatusList}. */
+export const ComponentStatusListGVK = { group: '', version: 'v1', kind: 'ComponentStatusList' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link ComponentStatusList} document (by apiVersion and kind; the content is not validated). */
+export function isComponentStatusList(value: unknown): value is ComponentStatusList {
+  return isKind(value, 'v1', 'ComponentStatusList');
+}
+
 /** Group, version and kind of {@link ConfigMap}. */
 export const ConfigMapGVK = { group: '', version: 'v1', kind: 'ConfigMap' } as const satisfies GroupVersionKind;
 
@@ -4705,6 +4820,22 @@ export const PodListGVK = { group: '', version: 'v1', kind: 'PodList' } as const
 /** True when `value` is a {@link PodList} document (by apiVersion and kind; the content is not validated). */
 export function isPodList(value: unknown): value is PodList {
   return isKind(value, 'v1', 'PodList');
+}
+
+/** Group, version and kind of {@link PodTemplate}. */
+export const PodTemplateGVK = { group: '', version: 'v1', kind: 'PodTemplate' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link PodTemplate} document (by apiVersion and kind; the content is not validated). */
+export function isPodTemplate(value: unknown): value is PodTemplate {
+  return isKind(value, 'v1', 'PodTemplate');
+}
+
+/** Group, version and kind of {@link PodTemplateList}. */
+export const PodTemplateListGVK = { group: '', version: 'v1', kind: 'PodTemplateList' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link PodTemplateList} document (by apiVersion and kind; the content is not validated). */
+export function isPodTemplateList(value: unknown): value is PodTemplateList {
+  return isKind(value, 'v1', 'PodTemplateList');
 }
 
 /** Group, version and kind of {@link ReplicationController}. */

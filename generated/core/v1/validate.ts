@@ -4,13 +4,13 @@
 import { type Collector, FieldPath, type PathLike, base64Error, charLength, checkMapKeysUnique, checkSetUnique, isBase64, isDateTime, isObject, isQuantity } from '../../../runtime/validate/index.js';
 import { validateCondition, validateLabelSelector, validateListMeta, validateObjectMeta } from '../../meta.svc.io/v1/validate.js';
 
+const typeKeys = ['type'];
 const pattern = new RegExp('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', 'u');
 const containerPortProtocolKeys = ['containerPort', 'protocol'];
 const nameKeys = ['name'];
 const mountPathKeys = ['mountPath'];
 const devicePathKeys = ['devicePath'];
 const allowed = new Set<unknown>(['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice']);
-const typeKeys = ['type'];
 const allowed2 = new Set<unknown>(['Hostname', 'InternalIP', 'ExternalIP', 'InternalDNS', 'ExternalDNS']);
 const allowed3 = new Set<unknown>(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt']);
 const allowed4 = new Set<unknown>(['Pending', 'Available', 'Bound', 'Released', 'Failed']);
@@ -382,6 +382,130 @@ export function validateClusterTrustBundleProjection(v: unknown, p: PathLike, e:
   if (x4 === undefined || x4 === null) e.required(`${p}.path`);
   else {
     if (typeof x4 !== 'string') e.type(`${p}.path`, x4, 'string');
+  }
+}
+
+/** Checks a {@link ComponentCondition} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateComponentCondition(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'type': case 'status': case 'message': case 'error':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.type;
+  if (x0 === undefined || x0 === null) e.required(`${p}.type`);
+  else {
+    if (typeof x0 !== 'string') e.type(`${p}.type`, x0, 'string');
+  }
+  const x1 = v.status;
+  if (x1 === undefined || x1 === null) e.required(`${p}.status`);
+  else {
+    if (typeof x1 !== 'string') e.type(`${p}.status`, x1, 'string');
+  }
+  const x2 = v.message;
+  if (!(x2 === undefined || x2 === null)) {
+    if (typeof x2 !== 'string') e.type(`${p}.message`, x2, 'string');
+  }
+  const x3 = v.error;
+  if (!(x3 === undefined || x3 === null)) {
+    if (typeof x3 !== 'string') e.type(`${p}.error`, x3, 'string');
+  }
+}
+
+/** Checks a {@link ComponentStatus} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateComponentStatus(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'conditions':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'ComponentStatus') e.notSupported(`${p}.kind`, x1, ['ComponentStatus']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateObjectMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.conditions;
+  if (!(x3 === undefined || x3 === null)) {
+    if (!Array.isArray(x3)) e.type(`${p}.conditions`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        validateComponentCondition(x5, new FieldPath(p, 'conditions', i4), e);
+      }
+      if (x3.length > 1) checkMapKeysUnique(new FieldPath(p, 'conditions'), x3, typeKeys, e);
+    }
+  }
+}
+
+/** Checks a {@link ComponentStatusList} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validateComponentStatusList(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'ComponentStatusList') e.notSupported(`${p}.kind`, x1, ['ComponentStatusList']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateListMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.items;
+  if (x3 === undefined || x3 === null) e.required(`${p}.items`);
+  else {
+    if (!Array.isArray(x3)) e.type(`${p}.items`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        validateComponentStatus(x5, new FieldPath(p, 'items', i4), e);
+      }
+    }
   }
 }
 
@@ -5186,6 +5310,89 @@ export function validatePodStatus(v: unknown, p: PathLike, e: Collector): void {
   const x23 = v.resize;
   if (!(x23 === undefined || x23 === null)) {
     if (typeof x23 !== 'string') e.type(`${p}.resize`, x23, 'string');
+  }
+}
+
+/** Checks a {@link PodTemplate} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePodTemplate(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'template':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'PodTemplate') e.notSupported(`${p}.kind`, x1, ['PodTemplate']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateObjectMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.template;
+  if (!(x3 === undefined || x3 === null)) {
+    validatePodTemplateSpec(x3, new FieldPath(p, 'template'), e);
+  }
+}
+
+/** Checks a {@link PodTemplateList} value: structure, bounds and formats (CEL rules run in the runtime). */
+export function validatePodTemplateList(v: unknown, p: PathLike, e: Collector): void {
+  if (!isObject(v)) {
+    e.type(p, v, 'object');
+    return;
+  }
+  for (const k in v) {
+    switch (k) {
+      case 'apiVersion': case 'kind': case 'metadata': case 'items':
+        break;
+      default:
+        e.unknown(`${p}.${k}`);
+    }
+  }
+  const x0 = v.apiVersion;
+  if (!(x0 === undefined || x0 === null)) {
+    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    else {
+      if (x0 !== 'v1') e.notSupported(`${p}.apiVersion`, x0, ['v1']);
+    }
+  }
+  const x1 = v.kind;
+  if (!(x1 === undefined || x1 === null)) {
+    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    else {
+      if (x1 !== 'PodTemplateList') e.notSupported(`${p}.kind`, x1, ['PodTemplateList']);
+    }
+  }
+  const x2 = v.metadata;
+  if (!(x2 === undefined || x2 === null)) {
+    validateListMeta(x2, new FieldPath(p, 'metadata'), e);
+  }
+  const x3 = v.items;
+  if (x3 === undefined || x3 === null) e.required(`${p}.items`);
+  else {
+    if (!Array.isArray(x3)) e.type(`${p}.items`, x3, 'array');
+    else {
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5: unknown = x3[i4];
+        validatePodTemplate(x5, new FieldPath(p, 'items', i4), e);
+      }
+    }
   }
 }
 

@@ -2,7 +2,7 @@
 // Source: schemas/storage.svc.io/v1.yaml
 
 import { type ClusterResource, type NamespacedResource, type Transport, clusterResource, namespacedResource } from '../../../runtime/client/index.js';
-import type { CSIDriver, CSIDriverList, CSIStorageCapacity, CSIStorageCapacityList, StorageClass, StorageClassList } from './types.js';
+import type { CSIDriver, CSIDriverList, CSINode, CSINodeList, CSIStorageCapacity, CSIStorageCapacityList, StorageClass, StorageClassList, VolumeAttachment, VolumeAttachmentList } from './types.js';
 
 /**
  * The resources of storage.svc.io v1, one typed accessor each.
@@ -13,11 +13,17 @@ export interface StorageV1Client {
   /** {@link CSIDriver}: `csiDrivers`. */
   readonly csiDrivers: ClusterResource<CSIDriver, CSIDriverList>;
 
+  /** {@link CSINode}: `csiNodes`. */
+  readonly csiNodes: ClusterResource<CSINode, CSINodeList>;
+
   /** {@link CSIStorageCapacity}: `csiStorageCapacities(namespace)`, `csiStorageCapacities.all()`. */
   readonly csiStorageCapacities: NamespacedResource<CSIStorageCapacity, CSIStorageCapacityList>;
 
   /** {@link StorageClass}: `storageClasses`. */
   readonly storageClasses: ClusterResource<StorageClass, StorageClassList>;
+
+  /** {@link VolumeAttachment}: `volumeAttachments` (subresources status). */
+  readonly volumeAttachments: ClusterResource<VolumeAttachment, VolumeAttachmentList, 'status'>;
 }
 
 /**
@@ -28,7 +34,9 @@ export interface StorageV1Client {
 export function storageV1Client(transport: Transport): StorageV1Client {
   return {
     csiDrivers: clusterResource<CSIDriver, CSIDriverList>(transport, { group: 'storage.svc.io', version: 'v1', resource: 'csidrivers', kind: 'CSIDriver', listKind: 'CSIDriverList', namespaced: false, subresources: [] }),
+    csiNodes: clusterResource<CSINode, CSINodeList>(transport, { group: 'storage.svc.io', version: 'v1', resource: 'csinodes', kind: 'CSINode', listKind: 'CSINodeList', namespaced: false, subresources: [] }),
     csiStorageCapacities: namespacedResource<CSIStorageCapacity, CSIStorageCapacityList>(transport, { group: 'storage.svc.io', version: 'v1', resource: 'csistoragecapacities', kind: 'CSIStorageCapacity', listKind: 'CSIStorageCapacityList', namespaced: true, subresources: [] }),
     storageClasses: clusterResource<StorageClass, StorageClassList>(transport, { group: 'storage.svc.io', version: 'v1', resource: 'storageclasses', kind: 'StorageClass', listKind: 'StorageClassList', namespaced: false, subresources: [] }),
+    volumeAttachments: clusterResource<VolumeAttachment, VolumeAttachmentList>(transport, { group: 'storage.svc.io', version: 'v1', resource: 'volumeattachments', kind: 'VolumeAttachment', listKind: 'VolumeAttachmentList', namespaced: false, subresources: ['status'] }),
   };
 }

@@ -2,6 +2,7 @@
 // Source: schemas/storage.svc.io/v1.yaml
 
 import { isObject } from '../../../runtime/validate/index.js';
+import { defaultPersistentVolumeSpec } from '../../core/v1/defaults.js';
 
 /** Applies the schema defaults of {@link CSIDriver} in place. */
 export function defaultCSIDriver(v: unknown): void {
@@ -42,4 +43,30 @@ export function defaultStorageClassList(v: unknown): void {
   if (Array.isArray(v.items)) for (const x0 of v.items as unknown[]) {
     defaultStorageClass(x0);
   }
+}
+
+/** Applies the schema defaults of {@link VolumeAttachment} in place. */
+export function defaultVolumeAttachment(v: unknown): void {
+  if (!isObject(v)) return;
+  defaultVolumeAttachmentSpec(v.spec);
+}
+
+/** Applies the schema defaults of {@link VolumeAttachmentList} in place. */
+export function defaultVolumeAttachmentList(v: unknown): void {
+  if (!isObject(v)) return;
+  if (Array.isArray(v.items)) for (const x0 of v.items as unknown[]) {
+    defaultVolumeAttachment(x0);
+  }
+}
+
+/** Applies the schema defaults of {@link VolumeAttachmentSource} in place. */
+export function defaultVolumeAttachmentSource(v: unknown): void {
+  if (!isObject(v)) return;
+  defaultPersistentVolumeSpec(v.inlineVolumeSpec);
+}
+
+/** Applies the schema defaults of {@link VolumeAttachmentSpec} in place. */
+export function defaultVolumeAttachmentSpec(v: unknown): void {
+  if (!isObject(v)) return;
+  defaultVolumeAttachmentSource(v.source);
 }

@@ -3,9 +3,9 @@
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
 import { noDefaults } from '../../../runtime/validate/index.js';
-import { defaultCSIDriver, defaultCSIDriverList, defaultStorageClass, defaultStorageClassList } from './defaults.js';
-import { CSIDriverListSchema, CSIDriverSchema, CSIStorageCapacityListSchema, CSIStorageCapacitySchema, StorageClassListSchema, StorageClassSchema } from './schema.js';
-import { validateCSIDriver, validateCSIDriverList, validateCSIStorageCapacity, validateCSIStorageCapacityList, validateStorageClass, validateStorageClassList } from './validate.js';
+import { defaultCSIDriver, defaultCSIDriverList, defaultStorageClass, defaultStorageClassList, defaultVolumeAttachment, defaultVolumeAttachmentList } from './defaults.js';
+import { CSIDriverListSchema, CSIDriverSchema, CSINodeListSchema, CSINodeSchema, CSIStorageCapacityListSchema, CSIStorageCapacitySchema, StorageClassListSchema, StorageClassSchema, VolumeAttachmentListSchema, VolumeAttachmentSchema } from './schema.js';
+import { validateCSIDriver, validateCSIDriverList, validateCSINode, validateCSINodeList, validateCSIStorageCapacity, validateCSIStorageCapacityList, validateStorageClass, validateStorageClassList, validateVolumeAttachment, validateVolumeAttachmentList } from './validate.js';
 
 /** Every kind of storage.svc.io v1, for the runtime. */
 export const storageV1Kinds: readonly KindRegistration[] = [
@@ -50,6 +50,44 @@ export const storageV1Kinds: readonly KindRegistration[] = [
     schema: CSIDriverListSchema,
     validate: validateCSIDriverList,
     setDefaults: defaultCSIDriverList,
+    lifecycle: { introduced: '1.24' },
+  },
+  {
+    group: 'storage.svc.io',
+    version: 'v1',
+    kind: 'CSINode',
+    apiVersion: 'storage.svc.io/v1',
+    listKind: 'CSINodeList',
+    schema: CSINodeSchema,
+    validate: validateCSINode,
+    setDefaults: noDefaults,
+    resource: {
+      plural: 'csinodes',
+      singular: 'csinode',
+      scope: 'Cluster',
+      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
+      subresources: [],
+      shortNames: [],
+      categories: [],
+      printerColumns: [
+        { name: 'Drivers', type: 'string', jsonPath: '.spec.drivers[*].name' },
+        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      ],
+      served: true,
+      storage: true,
+      custom: false,
+      conversion: [],
+    },
+    lifecycle: { introduced: '1.24' },
+  },
+  {
+    group: 'storage.svc.io',
+    version: 'v1',
+    kind: 'CSINodeList',
+    apiVersion: 'storage.svc.io/v1',
+    schema: CSINodeListSchema,
+    validate: validateCSINodeList,
+    setDefaults: noDefaults,
     lifecycle: { introduced: '1.24' },
   },
   {
@@ -127,6 +165,47 @@ export const storageV1Kinds: readonly KindRegistration[] = [
     schema: StorageClassListSchema,
     validate: validateStorageClassList,
     setDefaults: defaultStorageClassList,
+    lifecycle: { introduced: '1.24' },
+  },
+  {
+    group: 'storage.svc.io',
+    version: 'v1',
+    kind: 'VolumeAttachment',
+    apiVersion: 'storage.svc.io/v1',
+    listKind: 'VolumeAttachmentList',
+    schema: VolumeAttachmentSchema,
+    validate: validateVolumeAttachment,
+    setDefaults: defaultVolumeAttachment,
+    resource: {
+      plural: 'volumeattachments',
+      singular: 'volumeattachment',
+      scope: 'Cluster',
+      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
+      subresources: ['status'],
+      shortNames: [],
+      categories: [],
+      printerColumns: [
+        { name: 'Attacher', type: 'string', jsonPath: '.spec.attacher' },
+        { name: 'PV', type: 'string', jsonPath: '.spec.source.persistentVolumeName' },
+        { name: 'Node', type: 'string', jsonPath: '.spec.nodeName' },
+        { name: 'Attached', type: 'boolean', jsonPath: '.status.attached' },
+        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      ],
+      served: true,
+      storage: true,
+      custom: false,
+      conversion: [],
+    },
+    lifecycle: { introduced: '1.24' },
+  },
+  {
+    group: 'storage.svc.io',
+    version: 'v1',
+    kind: 'VolumeAttachmentList',
+    apiVersion: 'storage.svc.io/v1',
+    schema: VolumeAttachmentListSchema,
+    validate: validateVolumeAttachmentList,
+    setDefaults: defaultVolumeAttachmentList,
     lifecycle: { introduced: '1.24' },
   },
 ];

@@ -110,43 +110,102 @@ const part12 = {
     "uniqueItems": true
   }
 };
-const part13 = {
-  "application/json": {
+const part13 = [
+  {
+    "name": "name",
+    "in": "path",
+    "description": "name of the VolumeAttachment",
+    "required": true,
     "schema": {
-      "$ref": "#/components/schemas/storage.svc.io.v1.CSIDriver"
+      "type": "string",
+      "uniqueItems": true
     }
   },
-  "application/yaml": {
+  {
+    "name": "pretty",
+    "in": "query",
+    "description": "If 'true', then the output is pretty printed.",
     "schema": {
-      "$ref": "#/components/schemas/storage.svc.io.v1.CSIDriver"
-    }
-  },
-  "application/vnd.svc.protobuf": {
-    "schema": {
-      "$ref": "#/components/schemas/storage.svc.io.v1.CSIDriver"
+      "type": "string",
+      "uniqueItems": true
     }
   }
-};
+];
 const part14 = {
   "application/json": {
     "schema": {
-      "$ref": "#/components/schemas/storage.svc.io.v1.StorageClass"
+      "$ref": "#/components/schemas/storage.svc.io.v1.CSINode"
     }
   },
   "application/yaml": {
     "schema": {
-      "$ref": "#/components/schemas/storage.svc.io.v1.StorageClass"
+      "$ref": "#/components/schemas/storage.svc.io.v1.CSINode"
     }
   },
   "application/vnd.svc.protobuf": {
     "schema": {
-      "$ref": "#/components/schemas/storage.svc.io.v1.StorageClass"
+      "$ref": "#/components/schemas/storage.svc.io.v1.CSINode"
     }
   }
 };
 const part15 = {
   "application/json": {
     "schema": {
+      "$ref": "#/components/schemas/storage.svc.io.v1.CSIDriver"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/storage.svc.io.v1.CSIDriver"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/storage.svc.io.v1.CSIDriver"
+    }
+  }
+};
+const part16 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/storage.svc.io.v1.StorageClass"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/storage.svc.io.v1.StorageClass"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/storage.svc.io.v1.StorageClass"
+    }
+  }
+};
+const part17 = {
+  "application/json": {
+    "schema": {
+      "$ref": "#/components/schemas/storage.svc.io.v1.VolumeAttachment"
+    }
+  },
+  "application/yaml": {
+    "schema": {
+      "$ref": "#/components/schemas/storage.svc.io.v1.VolumeAttachment"
+    }
+  },
+  "application/vnd.svc.protobuf": {
+    "schema": {
+      "$ref": "#/components/schemas/storage.svc.io.v1.VolumeAttachment"
+    }
+  }
+};
+const part18 = {
+  "description": "OK",
+  "content": part14
+};
+const part19 = {
+  "application/json": {
+    "schema": {
       "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
     }
   },
@@ -160,22 +219,6 @@ const part15 = {
       "$ref": "#/components/schemas/storage.svc.io.v1.CSIStorageCapacity"
     }
   }
-};
-const part16 = {
-  "description": "OK",
-  "content": part13
-};
-const part17 = {
-  "description": "Created",
-  "content": part13
-};
-const part18 = {
-  "description": "Accepted",
-  "content": part13
-};
-const part19 = {
-  "description": "OK",
-  "content": part14
 };
 const part20 = {
   "description": "Created",
@@ -186,6 +229,38 @@ const part21 = {
   "content": part14
 };
 const part22 = {
+  "description": "OK",
+  "content": part15
+};
+const part23 = {
+  "description": "Created",
+  "content": part15
+};
+const part24 = {
+  "description": "Accepted",
+  "content": part15
+};
+const part25 = {
+  "description": "OK",
+  "content": part16
+};
+const part26 = {
+  "description": "Created",
+  "content": part16
+};
+const part27 = {
+  "description": "Accepted",
+  "content": part16
+};
+const part28 = {
+  "description": "OK",
+  "content": part17
+};
+const part29 = {
+  "description": "Created",
+  "content": part17
+};
+const part30 = {
   "200": {
     "description": "OK",
     "content": {
@@ -210,19 +285,29 @@ const part22 = {
     "description": "Unauthorized"
   }
 };
-const part23 = {
-  "description": "OK",
-  "content": part15
-};
-const part24 = {
-  "description": "Created",
-  "content": part15
-};
-const part25 = {
+const part31 = {
   "description": "Accepted",
-  "content": part15
+  "content": part17
 };
-const part26 = {
+const part32 = {
+  "description": "OK",
+  "content": part19
+};
+const part33 = {
+  "description": "Created",
+  "content": part19
+};
+const part34 = {
+  "description": "Accepted",
+  "content": part19
+};
+const part35 = {
+  "200": part28,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part36 = {
   "content": {
     "application/apply-patch+yaml": {
       "schema": {
@@ -247,19 +332,26 @@ const part26 = {
   },
   "required": true
 };
-const part27 = [
+const part37 = [
   part7,
   part9,
   part12
 ];
-const part28 = {
-  "200": part16,
-  "201": part17,
+const part38 = {
+  "200": part18,
+  "201": part20,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part29 = [
+const part39 = {
+  "200": part22,
+  "201": part23,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part40 = [
   part7,
   part2,
   {
@@ -273,21 +365,28 @@ const part29 = [
   },
   part11
 ];
-const part30 = {
-  "200": part19,
-  "201": part20,
+const part41 = {
+  "200": part25,
+  "201": part26,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part31 = {
-  "200": part23,
-  "201": part24,
+const part42 = {
+  "200": part28,
+  "201": part29,
   "401": {
     "description": "Unauthorized"
   }
 };
-const part32 = [
+const part43 = {
+  "200": part32,
+  "201": part33,
+  "401": {
+    "description": "Unauthorized"
+  }
+};
+const part44 = [
   part7,
   part9,
   part12,
@@ -301,7 +400,7 @@ const part32 = [
     }
   }
 ];
-const part33 = [
+const part45 = [
   {
     "name": "allowWatchBookmarks",
     "in": "query",
@@ -345,7 +444,7 @@ const part33 = [
     }
   }
 ];
-const part34 = [
+const part46 = [
   part6,
   part7,
   part3,
@@ -420,7 +519,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified CSIDriver",
         "operationId": "getStorageV1CSIDriver",
         "responses": {
-          "200": part16,
+          "200": part22,
           "401": {
             "description": "Unauthorized"
           }
@@ -438,7 +537,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified CSIDriver",
         "operationId": "updateStorageV1CSIDriver",
-        "parameters": part27,
+        "parameters": part37,
         "requestBody": {
           "content": {
             "*/*": {
@@ -449,7 +548,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part28,
+        "responses": part39,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "storage.svc.io",
@@ -463,9 +562,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified CSIDriver",
         "operationId": "patchStorageV1CSIDriver",
-        "parameters": part32,
-        "requestBody": part26,
-        "responses": part28,
+        "parameters": part44,
+        "requestBody": part36,
+        "responses": part39,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "storage.svc.io",
@@ -479,7 +578,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified CSIDriver",
         "operationId": "deleteStorageV1CSIDriver",
-        "parameters": part29,
+        "parameters": part40,
         "requestBody": {
           "content": {
             "*/*": {
@@ -490,8 +589,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part16,
-          "202": part18,
+          "200": part22,
+          "202": part24,
           "401": {
             "description": "Unauthorized"
           }
@@ -522,7 +621,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified CSIDriver",
         "operationId": "listStorageV1CSIDriver",
-        "parameters": part33,
+        "parameters": part45,
         "responses": {
           "200": {
             "description": "OK",
@@ -561,7 +660,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified CSIDriver",
         "operationId": "createStorageV1CSIDriver",
-        "parameters": part27,
+        "parameters": part37,
         "requestBody": {
           "content": {
             "*/*": {
@@ -573,9 +672,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part16,
-          "201": part17,
-          "202": part18,
+          "200": part22,
+          "201": part23,
+          "202": part24,
           "401": {
             "description": "Unauthorized"
           }
@@ -593,7 +692,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified CSIDriver",
         "operationId": "deletecollectionStorageV1CSIDriver",
-        "parameters": part34,
+        "parameters": part46,
         "requestBody": {
           "content": {
             "*/*": {
@@ -603,12 +702,233 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part22,
+        "responses": part30,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "storage.svc.io",
           "version": "v1",
           "kind": "CSIDriver"
+        }
+      }
+    },
+    "/apis/storage.svc.io/v1/csinodes/{name}": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "description": "name of the CSINode",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        },
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "get the specified CSINode",
+        "operationId": "getStorageV1CSINode",
+        "responses": {
+          "200": part18,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "CSINode"
+        }
+      },
+      "put": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "put the specified CSINode",
+        "operationId": "updateStorageV1CSINode",
+        "parameters": part37,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/storage.svc.io.v1.CSINode"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part38,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "CSINode"
+        }
+      },
+      "patch": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "patch the specified CSINode",
+        "operationId": "patchStorageV1CSINode",
+        "parameters": part44,
+        "requestBody": part36,
+        "responses": part38,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "CSINode"
+        }
+      },
+      "delete": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "delete the specified CSINode",
+        "operationId": "deleteStorageV1CSINode",
+        "parameters": part40,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": part18,
+          "202": part21,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "delete",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "CSINode"
+        }
+      }
+    },
+    "/apis/storage.svc.io/v1/csinodes": {
+      "parameters": [
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "list the specified CSINode",
+        "operationId": "listStorageV1CSINode",
+        "parameters": part45,
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/storage.svc.io.v1.CSINodeList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/storage.svc.io.v1.CSINodeList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/storage.svc.io.v1.CSINodeList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "list",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "CSINode"
+        }
+      },
+      "post": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "post the specified CSINode",
+        "operationId": "createStorageV1CSINode",
+        "parameters": part37,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/storage.svc.io.v1.CSINode"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": part18,
+          "201": part20,
+          "202": part21,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "CSINode"
+        }
+      },
+      "delete": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "deletecollection the specified CSINode",
+        "operationId": "deletecollectionStorageV1CSINode",
+        "parameters": part46,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": part30,
+        "x-kubernetes-action": "deletecollection",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "CSINode"
         }
       }
     },
@@ -642,7 +962,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified CSIStorageCapacity",
         "operationId": "getStorageV1CSIStorageCapacity",
         "responses": {
-          "200": part23,
+          "200": part32,
           "401": {
             "description": "Unauthorized"
           }
@@ -660,7 +980,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified CSIStorageCapacity",
         "operationId": "updateStorageV1CSIStorageCapacity",
-        "parameters": part27,
+        "parameters": part37,
         "requestBody": {
           "content": {
             "*/*": {
@@ -671,7 +991,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part31,
+        "responses": part43,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "storage.svc.io",
@@ -685,9 +1005,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified CSIStorageCapacity",
         "operationId": "patchStorageV1CSIStorageCapacity",
-        "parameters": part32,
-        "requestBody": part26,
-        "responses": part31,
+        "parameters": part44,
+        "requestBody": part36,
+        "responses": part43,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "storage.svc.io",
@@ -701,7 +1021,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified CSIStorageCapacity",
         "operationId": "deleteStorageV1CSIStorageCapacity",
-        "parameters": part29,
+        "parameters": part40,
         "requestBody": {
           "content": {
             "*/*": {
@@ -712,8 +1032,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part23,
-          "202": part25,
+          "200": part32,
+          "202": part34,
           "401": {
             "description": "Unauthorized"
           }
@@ -745,7 +1065,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified CSIStorageCapacity",
         "operationId": "listStorageV1CSIStorageCapacity",
-        "parameters": part33,
+        "parameters": part45,
         "responses": {
           "200": {
             "description": "OK",
@@ -784,7 +1104,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified CSIStorageCapacity",
         "operationId": "createStorageV1CSIStorageCapacity",
-        "parameters": part27,
+        "parameters": part37,
         "requestBody": {
           "content": {
             "*/*": {
@@ -796,9 +1116,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part23,
-          "201": part24,
-          "202": part25,
+          "200": part32,
+          "201": part33,
+          "202": part34,
           "401": {
             "description": "Unauthorized"
           }
@@ -816,7 +1136,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified CSIStorageCapacity",
         "operationId": "deletecollectionStorageV1CSIStorageCapacity",
-        "parameters": part34,
+        "parameters": part46,
         "requestBody": {
           "content": {
             "*/*": {
@@ -826,7 +1146,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part22,
+        "responses": part30,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "storage.svc.io",
@@ -864,7 +1184,7 @@ export const openApiV3: Record<string, unknown> = {
         "description": "get the specified StorageClass",
         "operationId": "getStorageV1StorageClass",
         "responses": {
-          "200": part19,
+          "200": part25,
           "401": {
             "description": "Unauthorized"
           }
@@ -882,7 +1202,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "put the specified StorageClass",
         "operationId": "updateStorageV1StorageClass",
-        "parameters": part27,
+        "parameters": part37,
         "requestBody": {
           "content": {
             "*/*": {
@@ -893,7 +1213,7 @@ export const openApiV3: Record<string, unknown> = {
           },
           "required": true
         },
-        "responses": part30,
+        "responses": part41,
         "x-kubernetes-action": "put",
         "x-kubernetes-group-version-kind": {
           "group": "storage.svc.io",
@@ -907,9 +1227,9 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "patch the specified StorageClass",
         "operationId": "patchStorageV1StorageClass",
-        "parameters": part32,
-        "requestBody": part26,
-        "responses": part30,
+        "parameters": part44,
+        "requestBody": part36,
+        "responses": part41,
         "x-kubernetes-action": "patch",
         "x-kubernetes-group-version-kind": {
           "group": "storage.svc.io",
@@ -923,7 +1243,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "delete the specified StorageClass",
         "operationId": "deleteStorageV1StorageClass",
-        "parameters": part29,
+        "parameters": part40,
         "requestBody": {
           "content": {
             "*/*": {
@@ -934,8 +1254,8 @@ export const openApiV3: Record<string, unknown> = {
           }
         },
         "responses": {
-          "200": part19,
-          "202": part21,
+          "200": part25,
+          "202": part27,
           "401": {
             "description": "Unauthorized"
           }
@@ -966,7 +1286,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "list the specified StorageClass",
         "operationId": "listStorageV1StorageClass",
-        "parameters": part33,
+        "parameters": part45,
         "responses": {
           "200": {
             "description": "OK",
@@ -1005,7 +1325,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "post the specified StorageClass",
         "operationId": "createStorageV1StorageClass",
-        "parameters": part27,
+        "parameters": part37,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1017,9 +1337,9 @@ export const openApiV3: Record<string, unknown> = {
           "required": true
         },
         "responses": {
-          "200": part19,
-          "201": part20,
-          "202": part21,
+          "200": part25,
+          "201": part26,
+          "202": part27,
           "401": {
             "description": "Unauthorized"
           }
@@ -1037,7 +1357,7 @@ export const openApiV3: Record<string, unknown> = {
         ],
         "description": "deletecollection the specified StorageClass",
         "operationId": "deletecollectionStorageV1StorageClass",
-        "parameters": part34,
+        "parameters": part46,
         "requestBody": {
           "content": {
             "*/*": {
@@ -1047,7 +1367,7 @@ export const openApiV3: Record<string, unknown> = {
             }
           }
         },
-        "responses": part22,
+        "responses": part30,
         "x-kubernetes-action": "deletecollection",
         "x-kubernetes-group-version-kind": {
           "group": "storage.svc.io",
@@ -1055,10 +1375,664 @@ export const openApiV3: Record<string, unknown> = {
           "kind": "StorageClass"
         }
       }
+    },
+    "/apis/storage.svc.io/v1/volumeattachments/{name}": {
+      "parameters": part13,
+      "get": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "get the specified VolumeAttachment",
+        "operationId": "getStorageV1VolumeAttachment",
+        "responses": part35,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "VolumeAttachment"
+        }
+      },
+      "put": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "put the specified VolumeAttachment",
+        "operationId": "updateStorageV1VolumeAttachment",
+        "parameters": part37,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/storage.svc.io.v1.VolumeAttachment"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part42,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "VolumeAttachment"
+        }
+      },
+      "patch": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "patch the specified VolumeAttachment",
+        "operationId": "patchStorageV1VolumeAttachment",
+        "parameters": part44,
+        "requestBody": part36,
+        "responses": part42,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "VolumeAttachment"
+        }
+      },
+      "delete": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "delete the specified VolumeAttachment",
+        "operationId": "deleteStorageV1VolumeAttachment",
+        "parameters": part40,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": part28,
+          "202": part31,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "delete",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "VolumeAttachment"
+        }
+      }
+    },
+    "/apis/storage.svc.io/v1/volumeattachments": {
+      "parameters": [
+        {
+          "name": "pretty",
+          "in": "query",
+          "description": "If 'true', then the output is pretty printed.",
+          "schema": {
+            "type": "string",
+            "uniqueItems": true
+          }
+        }
+      ],
+      "get": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "list the specified VolumeAttachment",
+        "operationId": "listStorageV1VolumeAttachment",
+        "parameters": part45,
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/storage.svc.io.v1.VolumeAttachmentList"
+                }
+              },
+              "application/yaml": {
+                "schema": {
+                  "$ref": "#/components/schemas/storage.svc.io.v1.VolumeAttachmentList"
+                }
+              },
+              "application/vnd.svc.protobuf": {
+                "schema": {
+                  "$ref": "#/components/schemas/storage.svc.io.v1.VolumeAttachmentList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "list",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "VolumeAttachment"
+        }
+      },
+      "post": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "post the specified VolumeAttachment",
+        "operationId": "createStorageV1VolumeAttachment",
+        "parameters": part37,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/storage.svc.io.v1.VolumeAttachment"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": part28,
+          "201": part29,
+          "202": part31,
+          "401": {
+            "description": "Unauthorized"
+          }
+        },
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "VolumeAttachment"
+        }
+      },
+      "delete": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "deletecollection the specified VolumeAttachment",
+        "operationId": "deletecollectionStorageV1VolumeAttachment",
+        "parameters": part46,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/meta.svc.io.v1.DeleteOptions"
+              }
+            }
+          }
+        },
+        "responses": part30,
+        "x-kubernetes-action": "deletecollection",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "VolumeAttachment"
+        }
+      }
+    },
+    "/apis/storage.svc.io/v1/volumeattachments/{name}/status": {
+      "parameters": part13,
+      "get": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "get status of the specified VolumeAttachment",
+        "operationId": "getstatusStorageV1VolumeAttachment",
+        "responses": part35,
+        "x-kubernetes-action": "get",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "VolumeAttachment"
+        }
+      },
+      "put": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "put status of the specified VolumeAttachment",
+        "operationId": "replacestatusStorageV1VolumeAttachment",
+        "parameters": part37,
+        "requestBody": {
+          "content": {
+            "*/*": {
+              "schema": {
+                "$ref": "#/components/schemas/storage.svc.io.v1.VolumeAttachment"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": part42,
+        "x-kubernetes-action": "put",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "VolumeAttachment"
+        }
+      },
+      "patch": {
+        "tags": [
+          "storageV1"
+        ],
+        "description": "patch status of the specified VolumeAttachment",
+        "operationId": "patchstatusStorageV1VolumeAttachment",
+        "parameters": part44,
+        "requestBody": part36,
+        "responses": part42,
+        "x-kubernetes-action": "patch",
+        "x-kubernetes-group-version-kind": {
+          "group": "storage.svc.io",
+          "version": "v1",
+          "kind": "VolumeAttachment"
+        }
+      }
     }
   },
   "components": {
     "schemas": {
+      "core.v1.CSIPersistentVolumeSource": {
+        "description": "Represents storage that is managed by an external CSI volume driver (Beta feature)",
+        "type": "object",
+        "properties": {
+          "driver": {
+            "description": "driver is the name of the driver to use for this volume. Required.",
+            "type": "string"
+          },
+          "volumeHandle": {
+            "description": "volumeHandle is the unique volume name returned by the CSI volume plugin’s CreateVolume to refer to the volume on all subsequent calls. Required.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "readOnly value to pass to ControllerPublishVolumeRequest. Defaults to false (read/write).",
+            "type": "boolean"
+          },
+          "fsType": {
+            "description": "fsType to mount. Must be a filesystem type supported by the host operating system.",
+            "type": "string"
+          },
+          "volumeAttributes": {
+            "description": "volumeAttributes of the volume to publish.",
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "controllerPublishSecretRef": {
+            "description": "controllerPublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI ControllerPublishVolume and ControllerUnpublishVolume calls. This field is optional, and may be empty if no secret is required.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecretReference"
+              }
+            ]
+          },
+          "nodeStageSecretRef": {
+            "description": "nodeStageSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodeStageVolume and NodeStageVolume and NodeUnstageVolume calls. This field is optional, and may be empty if no secret is required.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecretReference"
+              }
+            ]
+          },
+          "nodePublishSecretRef": {
+            "description": "nodePublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls. This field is optional, and may be empty if no secret is required.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecretReference"
+              }
+            ]
+          },
+          "controllerExpandSecretRef": {
+            "description": "controllerExpandSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI ControllerExpandVolume call. This field is optional, and may be empty if no secret is required.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecretReference"
+              }
+            ]
+          },
+          "nodeExpandSecretRef": {
+            "description": "nodeExpandSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodeExpandVolume call. This field is optional, may be omitted if no secret is required.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.SecretReference"
+              }
+            ]
+          }
+        },
+        "required": [
+          "driver",
+          "volumeHandle"
+        ]
+      },
+      "core.v1.HostPathVolumeSource": {
+        "description": "A host path mapped into a pod. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "path": {
+            "description": "Path of the directory or file on the host.",
+            "type": "string"
+          },
+          "type": {
+            "description": "Required type of the host path; empty means no check.",
+            "type": "string",
+            "enum": [
+              "",
+              "DirectoryOrCreate",
+              "Directory",
+              "FileOrCreate",
+              "File",
+              "Socket",
+              "CharDevice",
+              "BlockDevice"
+            ]
+          }
+        },
+        "required": [
+          "path"
+        ]
+      },
+      "core.v1.LocalVolumeSource": {
+        "description": "Local represents directly-attached storage with node affinity (Beta feature)",
+        "type": "object",
+        "properties": {
+          "path": {
+            "description": "path of the full path to the volume on the node. It can be either a directory or block device (disk, partition, ...).",
+            "type": "string"
+          },
+          "fsType": {
+            "description": "fsType is the filesystem type to mount. It applies only when the Path is a block device.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "path"
+        ]
+      },
+      "core.v1.NFSVolumeSource": {
+        "description": "Represents an NFS mount that lasts the lifetime of a pod. NFS volumes do not support ownership management or SELinux relabeling.",
+        "type": "object",
+        "properties": {
+          "server": {
+            "description": "server is the hostname or IP address of the NFS server.",
+            "type": "string"
+          },
+          "path": {
+            "description": "path that is exported by the NFS server.",
+            "type": "string"
+          },
+          "readOnly": {
+            "description": "readOnly here will force the NFS export to be mounted with read-only permissions. Defaults to false.",
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "server",
+          "path"
+        ]
+      },
+      "core.v1.NodeSelector": {
+        "description": "The OR of node selector terms. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "nodeSelectorTerms": {
+            "description": "Node selector terms, ORed.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.NodeSelectorTerm"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        },
+        "required": [
+          "nodeSelectorTerms"
+        ],
+        "x-kubernetes-map-type": "atomic"
+      },
+      "core.v1.NodeSelectorRequirement": {
+        "description": "A requirement relating a node label or field key to values. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "key": {
+            "description": "The label or field key the requirement applies to.",
+            "type": "string"
+          },
+          "operator": {
+            "description": "The key's relationship to the values.",
+            "type": "string",
+            "enum": [
+              "In",
+              "NotIn",
+              "Exists",
+              "DoesNotExist",
+              "Gt",
+              "Lt"
+            ]
+          },
+          "values": {
+            "description": "Values of the requirement.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        },
+        "required": [
+          "key",
+          "operator"
+        ],
+        "x-kubernetes-validations": [
+          {
+            "rule": "(self.operator in ['In', 'NotIn']) ? (has(self.values) && size(self.values) > 0) : ((self.operator in ['Gt', 'Lt']) ? (has(self.values) && size(self.values) == 1 && self.values[0].matches('^-?[0-9]+$')) : (!has(self.values) || size(self.values) == 0))",
+            "message": "values must be non-empty for In and NotIn, a single integer for Gt and Lt, and empty for Exists and DoesNotExist"
+          }
+        ]
+      },
+      "core.v1.NodeSelectorTerm": {
+        "description": "The AND of node selector requirements; a null or empty term matches no objects. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "matchExpressions": {
+            "description": "Requirements on the node's labels.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.NodeSelectorRequirement"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "matchFields": {
+            "description": "Requirements on the node's fields.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/core.v1.NodeSelectorRequirement"
+            },
+            "x-kubernetes-list-type": "atomic"
+          }
+        },
+        "x-kubernetes-map-type": "atomic"
+      },
+      "core.v1.ObjectReference": {
+        "description": "Enough information to inspect or modify a referred object. Shape follows the real system (not shown in the spec).",
+        "type": "object",
+        "properties": {
+          "kind": {
+            "description": "Kind of the referent.",
+            "type": "string"
+          },
+          "namespace": {
+            "description": "Namespace of the referent.",
+            "type": "string"
+          },
+          "name": {
+            "description": "Name of the referent.",
+            "type": "string"
+          },
+          "uid": {
+            "description": "UID of the referent.",
+            "type": "string"
+          },
+          "apiVersion": {
+            "description": "API version of the referent.",
+            "type": "string"
+          },
+          "resourceVersion": {
+            "description": "Specific resourceVersion the reference is made to, if any.",
+            "type": "string"
+          },
+          "fieldPath": {
+            "description": "A piece of the object, for example `spec.containers{name}`.",
+            "type": "string"
+          }
+        },
+        "x-kubernetes-map-type": "atomic"
+      },
+      "core.v1.PersistentVolumeSpec": {
+        "description": "PersistentVolumeSpec is the specification of a persistent volume.",
+        "type": "object",
+        "properties": {
+          "hostPath": {
+            "description": "hostPath represents a directory on the host. Provisioned by a developer or tester.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.HostPathVolumeSource"
+              }
+            ]
+          },
+          "nfs": {
+            "description": "nfs represents an NFS mount on the host. Provisioned by an admin.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.NFSVolumeSource"
+              }
+            ]
+          },
+          "local": {
+            "description": "local represents directly-attached storage with node affinity",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.LocalVolumeSource"
+              }
+            ]
+          },
+          "csi": {
+            "description": "csi represents storage that is handled by an external CSI driver (Beta feature).",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.CSIPersistentVolumeSource"
+              }
+            ]
+          },
+          "capacity": {
+            "description": "capacity is the description of the persistent volume's resources and capacity.",
+            "type": "object",
+            "additionalProperties": {
+              "x-kubernetes-int-or-string": true,
+              "format": "quantity",
+              "anyOf": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "accessModes": {
+            "description": "accessModes contains all ways the volume can be mounted.",
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "ReadWriteOnce",
+                "ReadOnlyMany",
+                "ReadWriteMany",
+                "ReadWriteOncePod"
+              ]
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "claimRef": {
+            "description": "claimRef is part of a bi-directional binding between PersistentVolume and PersistentVolumeClaim. Expected to be non-nil when bound. claim.VolumeName is the authoritative bind between PV and PVC.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.ObjectReference"
+              }
+            ]
+          },
+          "persistentVolumeReclaimPolicy": {
+            "description": "persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim. Valid options are Retain (default for manually created PersistentVolumes), Delete (default for dynamically provisioned PersistentVolumes), and Recycle (deprecated).",
+            "type": "string",
+            "default": "Retain",
+            "enum": [
+              "Retain",
+              "Delete",
+              "Recycle"
+            ]
+          },
+          "storageClassName": {
+            "description": "storageClassName is the name of StorageClass to which this persistent volume belongs. Empty value means that this volume does not belong to any StorageClass.",
+            "type": "string"
+          },
+          "mountOptions": {
+            "description": "mountOptions is the list of mount options, e.g. [\"ro\", \"soft\"]. Not validated - mount will simply fail if one is invalid.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "volumeMode": {
+            "description": "volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state. Value of Filesystem is implied when not included in spec.",
+            "type": "string",
+            "default": "Filesystem",
+            "enum": [
+              "Block",
+              "Filesystem"
+            ]
+          },
+          "nodeAffinity": {
+            "description": "nodeAffinity defines constraints that limit what nodes this volume can be accessed from. This field influences the scheduling of pods that use this volume.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.VolumeNodeAffinity"
+              }
+            ]
+          },
+          "volumeAttributesClassName": {
+            "description": "Name of VolumeAttributesClass to which this persistent volume belongs. Empty value is not allowed.",
+            "type": "string"
+          }
+        },
+        "x-kubernetes-validations": [
+          {
+            "rule": "has(self.accessModes) && size(self.accessModes) > 0",
+            "message": "must specify at least 1 access mode",
+            "fieldPath": ".accessModes"
+          },
+          {
+            "rule": "has(self.capacity) && 'storage' in self.capacity",
+            "message": "must specify the storage capacity",
+            "fieldPath": ".capacity"
+          }
+        ]
+      },
+      "core.v1.SecretReference": {
+        "description": "SecretReference represents a Secret Reference. It has enough information to retrieve secret in any namespace",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "name is unique within a namespace to reference a secret resource.",
+            "type": "string"
+          },
+          "namespace": {
+            "description": "namespace defines the space within which the secret name must be unique.",
+            "type": "string"
+          }
+        }
+      },
       "core.v1.TopologySelectorLabelRequirement": {
         "description": "A topology selector requirement is a selector that matches given label. This is an alpha feature and may change in the future.",
         "type": "object",
@@ -1092,6 +2066,20 @@ export const openApiV3: Record<string, unknown> = {
               "$ref": "#/components/schemas/core.v1.TopologySelectorLabelRequirement"
             },
             "x-kubernetes-list-type": "atomic"
+          }
+        }
+      },
+      "core.v1.VolumeNodeAffinity": {
+        "description": "VolumeNodeAffinity defines constraints that limit what nodes this volume can be accessed from.",
+        "type": "object",
+        "properties": {
+          "required": {
+            "description": "required specifies hard node constraints that must be met.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.NodeSelector"
+              }
+            ]
           }
         }
       },
@@ -1713,6 +2701,150 @@ export const openApiV3: Record<string, unknown> = {
           }
         }
       },
+      "storage.svc.io.v1.CSINode": {
+        "description": "CSINode holds information about all CSI drivers installed on a node. CSI drivers do not need to create the CSINode object directly. As long as they use the node-driver-registrar sidecar container, the kubelet will automatically populate the CSINode object for the CSI driver as part of kubelet plugin registration. CSINode has the same name as a node. (Issue 23.)",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "storage.svc.io/v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "CSINode"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Standard object's metadata. metadata.name must be the Kubernetes node name.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "spec": {
+            "description": "spec is the specification of CSINode",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/storage.svc.io.v1.CSINodeSpec"
+              }
+            ]
+          }
+        },
+        "required": [
+          "spec"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "storage.svc.io",
+            "version": "v1",
+            "kind": "CSINode"
+          }
+        ]
+      },
+      "storage.svc.io.v1.CSINodeDriver": {
+        "description": "CSINodeDriver holds information about the specification of one CSI driver installed on a node",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "name represents the name of the CSI driver that this object refers to. This MUST be the same name returned by the CSI GetPluginName() call for that driver.",
+            "type": "string",
+            "maxLength": 63
+          },
+          "nodeID": {
+            "description": "nodeID of the node from the driver point of view.",
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 192
+          },
+          "topologyKeys": {
+            "description": "topologyKeys is the list of keys supported by the driver. When a driver is initialized on a cluster, it provides a set of topology keys that it understands (e.g. \"company.com/zone\", \"company.com/region\").",
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "x-kubernetes-list-type": "atomic"
+          },
+          "allocatable": {
+            "description": "allocatable represents the volume resources of a node that are available for scheduling.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/storage.svc.io.v1.VolumeNodeResources"
+              }
+            ]
+          }
+        },
+        "required": [
+          "name",
+          "nodeID"
+        ]
+      },
+      "storage.svc.io.v1.CSINodeList": {
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "storage.svc.io/v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "CSINodeList"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "$ref": "#/components/schemas/meta.svc.io.v1.ListMeta"
+          },
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/storage.svc.io.v1.CSINode"
+            },
+            "description": "The CSINode objects of the list."
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "storage.svc.io",
+            "version": "v1",
+            "kind": "CSINodeList"
+          }
+        ]
+      },
+      "storage.svc.io.v1.CSINodeSpec": {
+        "description": "CSINodeSpec holds information about the specification of all CSI drivers installed on a node",
+        "type": "object",
+        "properties": {
+          "drivers": {
+            "description": "drivers is a list of information of all CSI Drivers existing on a node. If all drivers in the list are uninstalled, this can become empty.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/storage.svc.io.v1.CSINodeDriver"
+            },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": [
+              "name"
+            ],
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-patch-merge-key": "name"
+          }
+        },
+        "required": [
+          "drivers"
+        ]
+      },
       "storage.svc.io.v1.CSIStorageCapacity": {
         "description": "CSIStorageCapacity stores the result of one CSI GetCapacity call: for a given StorageClass, the capacity available in a particular topology segment, used by the scheduler when placing new PersistentVolumes.",
         "type": "object",
@@ -1974,6 +3106,223 @@ export const openApiV3: Record<string, unknown> = {
         "required": [
           "audience"
         ]
+      },
+      "storage.svc.io.v1.VolumeAttachment": {
+        "description": "VolumeAttachment captures the intent to attach or detach the specified volume to/from the specified node. VolumeAttachment objects are non-namespaced. (Issue 23.)",
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "storage.svc.io/v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "VolumeAttachment"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "description": "Standard object metadata.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/meta.svc.io.v1.ObjectMeta"
+              }
+            ]
+          },
+          "spec": {
+            "description": "spec represents specification of the desired attach/detach volume behavior. Populated by the Kubernetes system.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/storage.svc.io.v1.VolumeAttachmentSpec"
+              }
+            ],
+            "x-kubernetes-validations": [
+              {
+                "rule": "self == oldSelf",
+                "message": "field is immutable"
+              }
+            ]
+          },
+          "status": {
+            "description": "status represents status of the VolumeAttachment request. Populated by the entity completing the attach or detach operation, i.e. the external-attacher.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/storage.svc.io.v1.VolumeAttachmentStatus"
+              }
+            ]
+          }
+        },
+        "required": [
+          "spec"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "storage.svc.io",
+            "version": "v1",
+            "kind": "VolumeAttachment"
+          }
+        ]
+      },
+      "storage.svc.io.v1.VolumeAttachmentList": {
+        "type": "object",
+        "properties": {
+          "apiVersion": {
+            "type": "string",
+            "enum": [
+              "storage.svc.io/v1"
+            ],
+            "description": "The versioned schema of this representation of an object."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "VolumeAttachmentList"
+            ],
+            "description": "The kind of object this is."
+          },
+          "metadata": {
+            "$ref": "#/components/schemas/meta.svc.io.v1.ListMeta"
+          },
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/storage.svc.io.v1.VolumeAttachment"
+            },
+            "description": "The VolumeAttachment objects of the list."
+          }
+        },
+        "required": [
+          "items"
+        ],
+        "x-kubernetes-group-version-kind": [
+          {
+            "group": "storage.svc.io",
+            "version": "v1",
+            "kind": "VolumeAttachmentList"
+          }
+        ]
+      },
+      "storage.svc.io.v1.VolumeAttachmentSource": {
+        "description": "VolumeAttachmentSource represents a volume that should be attached. Right now only PersistenVolumes can be attached via external attacher, in future we may allow also inline volumes in pods. Exactly one member can be set.",
+        "type": "object",
+        "properties": {
+          "persistentVolumeName": {
+            "description": "persistentVolumeName represents the name of the persistent volume to attach.",
+            "type": "string",
+            "minLength": 1
+          },
+          "inlineVolumeSpec": {
+            "description": "inlineVolumeSpec contains all the information necessary to attach a persistent volume defined by a pod's inline VolumeSource. This field is populated only for the CSIMigration feature.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/core.v1.PersistentVolumeSpec"
+              }
+            ]
+          }
+        },
+        "x-kubernetes-validations": [
+          {
+            "rule": "has(self.persistentVolumeName) != has(self.inlineVolumeSpec)",
+            "message": "must specify exactly one of persistentVolumeName and inlineVolumeSpec"
+          }
+        ]
+      },
+      "storage.svc.io.v1.VolumeAttachmentSpec": {
+        "description": "VolumeAttachmentSpec is the specification of a VolumeAttachment request.",
+        "type": "object",
+        "properties": {
+          "attacher": {
+            "description": "attacher indicates the name of the volume driver that MUST handle this request. This is the name returned by GetPluginName().",
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 63
+          },
+          "source": {
+            "description": "source represents the volume that should be attached.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/storage.svc.io.v1.VolumeAttachmentSource"
+              }
+            ]
+          },
+          "nodeName": {
+            "description": "nodeName represents the node that the volume should be attached to.",
+            "type": "string",
+            "minLength": 1
+          }
+        },
+        "required": [
+          "attacher",
+          "source",
+          "nodeName"
+        ]
+      },
+      "storage.svc.io.v1.VolumeAttachmentStatus": {
+        "description": "VolumeAttachmentStatus is the status of a VolumeAttachment request.",
+        "type": "object",
+        "properties": {
+          "attached": {
+            "description": "attached indicates the volume is successfully attached. This field must only be set by the entity completing the attach operation, i.e. the external-attacher.",
+            "type": "boolean"
+          },
+          "attachmentMetadata": {
+            "description": "attachmentMetadata is populated with any information returned by the attach operation, upon successful attach, that must be passed into subsequent WaitForAttach or Mount calls.",
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "attachError": {
+            "description": "attachError represents the last error encountered during attach operation, if any. This field must only be set by the entity completing the attach operation, i.e. the external-attacher.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/storage.svc.io.v1.VolumeError"
+              }
+            ]
+          },
+          "detachError": {
+            "description": "detachError represents the last error encountered during detach operation, if any. This field must only be set by the entity completing the detach operation, i.e. the external-attacher.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/storage.svc.io.v1.VolumeError"
+              }
+            ]
+          }
+        },
+        "required": [
+          "attached"
+        ]
+      },
+      "storage.svc.io.v1.VolumeError": {
+        "description": "VolumeError captures an error encountered during a volume operation.",
+        "type": "object",
+        "properties": {
+          "time": {
+            "description": "time represents the time the error was encountered.",
+            "type": "string",
+            "format": "date-time"
+          },
+          "message": {
+            "description": "message represents the error encountered during Attach or Detach operation. This string may be logged, so it should not contain sensitive information.",
+            "type": "string"
+          }
+        }
+      },
+      "storage.svc.io.v1.VolumeNodeResources": {
+        "description": "VolumeNodeResources is a set of resource limits for scheduling of volumes.",
+        "type": "object",
+        "properties": {
+          "count": {
+            "description": "count indicates the maximum number of unique volumes managed by the CSI driver that can be used on a node.",
+            "type": "integer",
+            "format": "int32",
+            "minimum": 0
+          }
+        }
       }
     }
   }

@@ -2,7 +2,7 @@
 // Source: schemas/storage.svc.io/v1.yaml
 
 import type { ProtobufPackage } from '../../../runtime/codec/index.js';
-import { CSIDriverListSchema, CSIDriverSchema, CSIStorageCapacityListSchema, CSIStorageCapacitySchema, StorageClassListSchema, StorageClassSchema } from './schema.js';
+import { CSIDriverListSchema, CSIDriverSchema, CSINodeListSchema, CSINodeSchema, CSIStorageCapacityListSchema, CSIStorageCapacitySchema, StorageClassListSchema, StorageClassSchema, VolumeAttachmentListSchema, VolumeAttachmentSchema } from './schema.js';
 
 /** Protobuf messages of storage.svc.io v1: package `svc.io.api.storage.v1` in `storage.svc.io/v1/generated.proto`. */
 export const storageV1Protobuf: ProtobufPackage = {
@@ -11,10 +11,14 @@ export const storageV1Protobuf: ProtobufPackage = {
   kinds: [
     { apiVersion: 'storage.svc.io/v1', kind: 'CSIDriver', schema: CSIDriverSchema },
     { apiVersion: 'storage.svc.io/v1', kind: 'CSIDriverList', schema: CSIDriverListSchema },
+    { apiVersion: 'storage.svc.io/v1', kind: 'CSINode', schema: CSINodeSchema },
+    { apiVersion: 'storage.svc.io/v1', kind: 'CSINodeList', schema: CSINodeListSchema },
     { apiVersion: 'storage.svc.io/v1', kind: 'CSIStorageCapacity', schema: CSIStorageCapacitySchema },
     { apiVersion: 'storage.svc.io/v1', kind: 'CSIStorageCapacityList', schema: CSIStorageCapacityListSchema },
     { apiVersion: 'storage.svc.io/v1', kind: 'StorageClass', schema: StorageClassSchema },
     { apiVersion: 'storage.svc.io/v1', kind: 'StorageClassList', schema: StorageClassListSchema },
+    { apiVersion: 'storage.svc.io/v1', kind: 'VolumeAttachment', schema: VolumeAttachmentSchema },
+    { apiVersion: 'storage.svc.io/v1', kind: 'VolumeAttachmentList', schema: VolumeAttachmentListSchema },
   ],
   embedded: [],
 };

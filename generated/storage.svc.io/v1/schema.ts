@@ -2,7 +2,7 @@
 // Source: schemas/storage.svc.io/v1.yaml
 
 import type { ObjectSchema } from '../../../runtime/schema/index.js';
-import { TopologySelectorTermSchema } from '../../core/v1/schema.js';
+import { PersistentVolumeSpecSchema, TopologySelectorTermSchema } from '../../core/v1/schema.js';
 import { LabelSelectorSchema, ListMetaSchema, ObjectMetaSchema } from '../../meta.svc.io/v1/schema.js';
 
 /** Schema descriptor of {@link CSIDriver} (schemas/storage.svc.io/v1.yaml .definitions.CSIDriver). */
@@ -68,6 +68,77 @@ export const CSIDriverSpecSchema: ObjectSchema = {
     },
     { name: 'requiresRepublish', schema: { type: 'boolean', default: false }, proto: 7 },
     { name: 'seLinuxMount', schema: { type: 'boolean', default: false }, proto: 8 },
+  ],
+};
+
+/** Schema descriptor of {@link CSINode} (schemas/storage.svc.io/v1.yaml .definitions.CSINode). */
+export const CSINodeSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'storage.svc.io.v1.CSINode',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['storage.svc.io/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['CSINode'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    { name: 'spec', schema: { type: 'ref', ref: () => CSINodeSpecSchema }, required: true, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link CSINodeDriver} (schemas/storage.svc.io/v1.yaml .definitions.CSINodeDriver). */
+export const CSINodeDriverSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'storage.svc.io.v1.CSINodeDriver',
+  fields: [
+    { name: 'name', schema: { type: 'string', maxLength: 63 }, required: true, proto: 1 },
+    {
+      name: 'nodeID',
+      schema: { type: 'string', minLength: 1, maxLength: 192 },
+      required: true,
+      proto: 2,
+    },
+    {
+      name: 'topologyKeys',
+      schema: { type: 'list', items: { type: 'string' }, listType: 'atomic' },
+      proto: 3,
+    },
+    { name: 'allocatable', schema: { type: 'ref', ref: () => VolumeNodeResourcesSchema }, proto: 4 },
+  ],
+};
+
+/** Schema descriptor of {@link CSINodeList} (schemas/storage.svc.io/v1.yaml .definitions.CSINode). */
+export const CSINodeListSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'storage.svc.io.v1.CSINodeList',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['storage.svc.io/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['CSINodeList'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ListMetaSchema }, proto: 1 },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => CSINodeSchema } },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link CSINodeSpec} (schemas/storage.svc.io/v1.yaml .definitions.CSINodeSpec). */
+export const CSINodeSpecSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'storage.svc.io.v1.CSINodeSpec',
+  fields: [
+    {
+      name: 'drivers',
+      schema: {
+        type: 'list',
+        items: { type: 'ref', ref: () => CSINodeDriverSchema },
+        listType: 'map',
+        listMapKeys: ['name'],
+      },
+      required: true,
+      proto: 1,
+      patchStrategy: 'merge',
+      patchMergeKey: 'name',
+    },
   ],
 };
 
@@ -175,5 +246,111 @@ export const TokenRequestSchema: ObjectSchema = {
   fields: [
     { name: 'audience', schema: { type: 'string' }, required: true, proto: 1 },
     { name: 'expirationSeconds', schema: { type: 'integer', format: 'int64' }, proto: 2 },
+  ],
+};
+
+/** Schema descriptor of {@link VolumeAttachment} (schemas/storage.svc.io/v1.yaml .definitions.VolumeAttachment). */
+export const VolumeAttachmentSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'storage.svc.io.v1.VolumeAttachment',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['storage.svc.io/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['VolumeAttachment'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
+    {
+      name: 'spec',
+      schema: {
+        type: 'ref',
+        ref: () => VolumeAttachmentSpecSchema,
+        rules: [{ rule: 'self == oldSelf', message: 'field is immutable' }],
+      },
+      required: true,
+      proto: 2,
+    },
+    { name: 'status', schema: { type: 'ref', ref: () => VolumeAttachmentStatusSchema }, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link VolumeAttachmentList} (schemas/storage.svc.io/v1.yaml .definitions.VolumeAttachment). */
+export const VolumeAttachmentListSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'storage.svc.io.v1.VolumeAttachmentList',
+  fields: [
+    { name: 'apiVersion', schema: { type: 'string', enum: ['storage.svc.io/v1'] } },
+    { name: 'kind', schema: { type: 'string', enum: ['VolumeAttachmentList'] } },
+    { name: 'metadata', schema: { type: 'ref', ref: () => ListMetaSchema }, proto: 1 },
+    {
+      name: 'items',
+      schema: { type: 'list', items: { type: 'ref', ref: () => VolumeAttachmentSchema } },
+      required: true,
+      proto: 2,
+    },
+  ],
+};
+
+/** Schema descriptor of {@link VolumeAttachmentSource} (schemas/storage.svc.io/v1.yaml .definitions.VolumeAttachmentSource). */
+export const VolumeAttachmentSourceSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'storage.svc.io.v1.VolumeAttachmentSource',
+  fields: [
+    { name: 'persistentVolumeName', schema: { type: 'string', minLength: 1 }, proto: 1 },
+    {
+      name: 'inlineVolumeSpec',
+      schema: { type: 'ref', ref: () => PersistentVolumeSpecSchema },
+      proto: 2,
+    },
+  ],
+  rules: [{ rule: 'has(self.persistentVolumeName) != has(self.inlineVolumeSpec)', message: 'must specify exactly one of persistentVolumeName and inlineVolumeSpec' }],
+};
+
+/** Schema descriptor of {@link VolumeAttachmentSpec} (schemas/storage.svc.io/v1.yaml .definitions.VolumeAttachmentSpec). */
+export const VolumeAttachmentSpecSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'storage.svc.io.v1.VolumeAttachmentSpec',
+  fields: [
+    {
+      name: 'attacher',
+      schema: { type: 'string', minLength: 1, maxLength: 63 },
+      required: true,
+      proto: 1,
+    },
+    {
+      name: 'source',
+      schema: { type: 'ref', ref: () => VolumeAttachmentSourceSchema },
+      required: true,
+      proto: 2,
+    },
+    { name: 'nodeName', schema: { type: 'string', minLength: 1 }, required: true, proto: 3 },
+  ],
+};
+
+/** Schema descriptor of {@link VolumeAttachmentStatus} (schemas/storage.svc.io/v1.yaml .definitions.VolumeAttachmentStatus). */
+export const VolumeAttachmentStatusSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'storage.svc.io.v1.VolumeAttachmentStatus',
+  fields: [
+    { name: 'attached', schema: { type: 'boolean' }, required: true, proto: 1 },
+    { name: 'attachmentMetadata', schema: { type: 'map', values: { type: 'string' } }, proto: 2 },
+    { name: 'attachError', schema: { type: 'ref', ref: () => VolumeErrorSchema }, proto: 3 },
+    { name: 'detachError', schema: { type: 'ref', ref: () => VolumeErrorSchema }, proto: 4 },
+  ],
+};
+
+/** Schema descriptor of {@link VolumeError} (schemas/storage.svc.io/v1.yaml .definitions.VolumeError). */
+export const VolumeErrorSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'storage.svc.io.v1.VolumeError',
+  fields: [
+    { name: 'time', schema: { type: 'date-time' }, proto: 1 },
+    { name: 'message', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },
+  ],
+};
+
+/** Schema descriptor of {@link VolumeNodeResources} (schemas/storage.svc.io/v1.yaml .definitions.VolumeNodeResources). */
+export const VolumeNodeResourcesSchema: ObjectSchema = {
+  type: 'object',
+  typeName: 'storage.svc.io.v1.VolumeNodeResources',
+  fields: [
+    { name: 'count', schema: { type: 'integer', format: 'int32', minimum: 0 }, proto: 1 },
   ],
 };

@@ -2,7 +2,7 @@
 // Source: schemas/storage.svc.io/v1.yaml
 
 import { type GroupVersionKind, isKind } from '../../../runtime/api/index.js';
-import type { TopologySelectorTerm } from '../../core/v1/types.js';
+import type { PersistentVolumeSpec, TopologySelectorTerm } from '../../core/v1/types.js';
 import type { LabelSelector, ListMeta, ObjectMeta } from '../../meta.svc.io/v1/types.js';
 
 /**
@@ -112,6 +112,89 @@ export interface CSIDriverSpec {
    * @defaultValue `false`
    */
   seLinuxMount?: boolean;
+}
+
+/**
+ * CSINode holds information about all CSI drivers installed on a node. CSI drivers do not need to create the CSINode object directly. As long as they use the node-driver-registrar sidecar container, the kubelet will automatically populate the CSINode object for the CSI driver as part of kubelet plugin registration. CSINode has the same name as a node. (Issue 23.)
+ *
+ * Schema: schemas/storage.svc.io/v1.yaml .definitions.CSINode
+ */
+export interface CSINode {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'storage.svc.io/v1';
+
+  /** The kind of object this is. */
+  kind?: 'CSINode';
+
+  /** Standard object's metadata. metadata.name must be the Kubernetes node name. */
+  metadata?: ObjectMeta;
+
+  /** spec is the specification of CSINode */
+  spec: CSINodeSpec;
+}
+
+/**
+ * CSINodeDriver holds information about the specification of one CSI driver installed on a node
+ *
+ * Schema: schemas/storage.svc.io/v1.yaml .definitions.CSINodeDriver
+ */
+export interface CSINodeDriver {
+  /**
+   * name represents the name of the CSI driver that this object refers to. This MUST be the same name returned by the CSI GetPluginName() call for that driver.
+   *
+   * Length at most 63.
+   */
+  name: string;
+
+  /**
+   * nodeID of the node from the driver point of view.
+   *
+   * Length at least 1; length at most 192.
+   */
+  nodeID: string;
+
+  /**
+   * topologyKeys is the list of keys supported by the driver. When a driver is initialized on a cluster, it provides a set of topology keys that it understands (e.g. "company.com/zone", "company.com/region").
+   *
+   * List type atomic.
+   */
+  topologyKeys?: string[];
+
+  /** allocatable represents the volume resources of a node that are available for scheduling. */
+  allocatable?: VolumeNodeResources;
+}
+
+/**
+ * CSINodeList is a list of CSINode objects.
+ *
+ * Schema: schemas/storage.svc.io/v1.yaml .definitions.CSINode
+ */
+export interface CSINodeList {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'storage.svc.io/v1';
+
+  /** The kind of object this is. */
+  kind?: 'CSINodeList';
+
+  /** Standard list metadata. */
+  metadata?: ListMeta;
+
+  /** The CSINode objects of the list. */
+  items: CSINode[];
+}
+
+/**
+ * CSINodeSpec holds information about the specification of all CSI drivers installed on a node
+ *
+ * Schema: schemas/storage.svc.io/v1.yaml .definitions.CSINodeSpec
+ */
+export interface CSINodeSpec {
+  /**
+   * drivers is a list of information of all CSI Drivers existing on a node. If all drivers in the list are uninstalled, this can become empty.
+   *
+   * List type map keyed by name.
+   */
+  drivers: CSINodeDriver[];
 }
 
 /**
@@ -262,6 +345,138 @@ export interface TokenRequest {
   expirationSeconds?: number;
 }
 
+/**
+ * VolumeAttachment captures the intent to attach or detach the specified volume to/from the specified node. VolumeAttachment objects are non-namespaced. (Issue 23.)
+ *
+ * Schema: schemas/storage.svc.io/v1.yaml .definitions.VolumeAttachment
+ */
+export interface VolumeAttachment {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'storage.svc.io/v1';
+
+  /** The kind of object this is. */
+  kind?: 'VolumeAttachment';
+
+  /** Standard object metadata. */
+  metadata?: ObjectMeta;
+
+  /** spec represents specification of the desired attach/detach volume behavior. Populated by the Kubernetes system. */
+  spec: VolumeAttachmentSpec;
+
+  /** status represents status of the VolumeAttachment request. Populated by the entity completing the attach or detach operation, i.e. the external-attacher. */
+  status?: VolumeAttachmentStatus;
+}
+
+/**
+ * VolumeAttachmentList is a list of VolumeAttachment objects.
+ *
+ * Schema: schemas/storage.svc.io/v1.yaml .definitions.VolumeAttachment
+ */
+export interface VolumeAttachmentList {
+  /** The versioned schema of this representation of an object. */
+  apiVersion?: 'storage.svc.io/v1';
+
+  /** The kind of object this is. */
+  kind?: 'VolumeAttachmentList';
+
+  /** Standard list metadata. */
+  metadata?: ListMeta;
+
+  /** The VolumeAttachment objects of the list. */
+  items: VolumeAttachment[];
+}
+
+/**
+ * VolumeAttachmentSource represents a volume that should be attached. Right now only PersistenVolumes can be attached via external attacher, in future we may allow also inline volumes in pods. Exactly one member can be set.
+ *
+ * Schema: schemas/storage.svc.io/v1.yaml .definitions.VolumeAttachmentSource
+ */
+export interface VolumeAttachmentSource {
+  /**
+   * persistentVolumeName represents the name of the persistent volume to attach.
+   *
+   * Length at least 1.
+   */
+  persistentVolumeName?: string;
+
+  /** inlineVolumeSpec contains all the information necessary to attach a persistent volume defined by a pod's inline VolumeSource. This field is populated only for the CSIMigration feature. */
+  inlineVolumeSpec?: PersistentVolumeSpec;
+}
+
+/**
+ * VolumeAttachmentSpec is the specification of a VolumeAttachment request.
+ *
+ * Schema: schemas/storage.svc.io/v1.yaml .definitions.VolumeAttachmentSpec
+ */
+export interface VolumeAttachmentSpec {
+  /**
+   * attacher indicates the name of the volume driver that MUST handle this request. This is the name returned by GetPluginName().
+   *
+   * Length at least 1; length at most 63.
+   */
+  attacher: string;
+
+  /** source represents the volume that should be attached. */
+  source: VolumeAttachmentSource;
+
+  /**
+   * nodeName represents the node that the volume should be attached to.
+   *
+   * Length at least 1.
+   */
+  nodeName: string;
+}
+
+/**
+ * VolumeAttachmentStatus is the status of a VolumeAttachment request.
+ *
+ * Schema: schemas/storage.svc.io/v1.yaml .definitions.VolumeAttachmentStatus
+ */
+export interface VolumeAttachmentStatus {
+  /** attached indicates the volume is successfully attached. This field must only be set by the entity completing the attach operation, i.e. the external-attacher. */
+  attached: boolean;
+
+  /** attachmentMetadata is populated with any information returned by the attach operation, upon successful attach, that must be passed into subsequent WaitForAttach or Mount calls. */
+  attachmentMetadata?: Record<string, string>;
+
+  /** attachError represents the last error encountered during attach operation, if any. This field must only be set by the entity completing the attach operation, i.e. the external-attacher. */
+  attachError?: VolumeError;
+
+  /** detachError represents the last error encountered during detach operation, if any. This field must only be set by the entity completing the detach operation, i.e. the external-attacher. */
+  detachError?: VolumeError;
+}
+
+/**
+ * VolumeError captures an error encountered during a volume operation.
+ *
+ * Schema: schemas/storage.svc.io/v1.yaml .definitions.VolumeError
+ */
+export interface VolumeError {
+  /**
+   * time represents the time the error was encountered.
+   *
+   * A timestamp (RFC 3339).
+   */
+  time?: string;
+
+  /** message represents the error encountered during Attach or Detach operation. This string may be logged, so it should not contain sensitive information. */
+  message?: string;
+}
+
+/**
+ * VolumeNodeResources is a set of resource limits for scheduling of volumes.
+ *
+ * Schema: schemas/storage.svc.io/v1.yaml .definitions.VolumeNodeResources
+ */
+export interface VolumeNodeResources {
+  /**
+   * count indicates the maximum number of unique volumes managed by the CSI driver that can be used on a node.
+   *
+   * At least 0; int32.
+   */
+  count?: number;
+}
+
 /** Group, version and kind of {@link CSIDriver}. */
 export const CSIDriverGVK = { group: 'storage.svc.io', version: 'v1', kind: 'CSIDriver' } as const satisfies GroupVersionKind;
 
@@ -276,6 +491,22 @@ export const CSIDriverListGVK = { group: 'storage.svc.io', version: 'v1', kind: 
 /** True when `value` is a {@link CSIDriverList} document (by apiVersion and kind; the content is not validated). */
 export function isCSIDriverList(value: unknown): value is CSIDriverList {
   return isKind(value, 'storage.svc.io/v1', 'CSIDriverList');
+}
+
+/** Group, version and kind of {@link CSINode}. */
+export const CSINodeGVK = { group: 'storage.svc.io', version: 'v1', kind: 'CSINode' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link CSINode} document (by apiVersion and kind; the content is not validated). */
+export function isCSINode(value: unknown): value is CSINode {
+  return isKind(value, 'storage.svc.io/v1', 'CSINode');
+}
+
+/** Group, version and kind of {@link CSINodeList}. */
+export const CSINodeListGVK = { group: 'storage.svc.io', version: 'v1', kind: 'CSINodeList' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link CSINodeList} document (by apiVersion and kind; the content is not validated). */
+export function isCSINodeList(value: unknown): value is CSINodeList {
+  return isKind(value, 'storage.svc.io/v1', 'CSINodeList');
 }
 
 /** Group, version and kind of {@link CSIStorageCapacity}. */
@@ -308,4 +539,20 @@ export const StorageClassListGVK = { group: 'storage.svc.io', version: 'v1', kin
 /** True when `value` is a {@link StorageClassList} document (by apiVersion and kind; the content is not validated). */
 export function isStorageClassList(value: unknown): value is StorageClassList {
   return isKind(value, 'storage.svc.io/v1', 'StorageClassList');
+}
+
+/** Group, version and kind of {@link VolumeAttachment}. */
+export const VolumeAttachmentGVK = { group: 'storage.svc.io', version: 'v1', kind: 'VolumeAttachment' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link VolumeAttachment} document (by apiVersion and kind; the content is not validated). */
+export function isVolumeAttachment(value: unknown): value is VolumeAttachment {
+  return isKind(value, 'storage.svc.io/v1', 'VolumeAttachment');
+}
+
+/** Group, version and kind of {@link VolumeAttachmentList}. */
+export const VolumeAttachmentListGVK = { group: 'storage.svc.io', version: 'v1', kind: 'VolumeAttachmentList' } as const satisfies GroupVersionKind;
+
+/** True when `value` is a {@link VolumeAttachmentList} document (by apiVersion and kind; the content is not validated). */
+export function isVolumeAttachmentList(value: unknown): value is VolumeAttachmentList {
+  return isKind(value, 'storage.svc.io/v1', 'VolumeAttachmentList');
 }

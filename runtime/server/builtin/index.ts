@@ -3,6 +3,7 @@ import { reviewAccess, reviewOwnAccess, reviewOwnRules } from './access-review.j
 import { customResourceDefinitions } from '../custom-resources/index.js';
 import { approveCertificateRequest, certificateRequestor } from './approval.js';
 import { builtinDefaulters } from './defaults.js';
+import { componentStatuses } from './component-statuses.js';
 import { evict } from './eviction.js';
 import { jobSelector } from './jobs.js';
 import { podAdmission } from './pods.js';
@@ -37,6 +38,7 @@ export const builtinHandlers: HandlerCatalog = {
     'csr-requestor': certificateRequestor,
     'rbac-escalation': rbacEscalation,
     'clusterrole-aggregation': clusterRoleAggregation,
+    'component-statuses': componentStatuses,
     'pod-admission': podAdmission,
     'service-cluster-ip': serviceClusterIPs(),
     'job-selector': jobSelector,
