@@ -26,6 +26,8 @@ export interface Negotiated {
   contentType: string;
   /** The apiVersion a Table is written with, when the client asked for another group's Table. */
   tableApiVersion?: string;
+  /** The apiVersion of an aggregated discovery document (`APIGroupDiscoveryList`), when `/api` or `/apis` was asked for one. */
+  discoveryApiVersion?: string;
 }
 
 /**
@@ -46,6 +48,19 @@ const BY_OFFER: Record<string, Negotiated> = {
   [MEDIA_TABLE_JSON_K8S]: { representation: 'table', contentType: MEDIA_TABLE_JSON_K8S, tableApiVersion: 'meta.k8s.io/v1' },
 };
 
+/**
+ * Aggregated discovery (`/api`, `/apis`) as client-go 1.30 asks for it first: `APIGroupDiscoveryList`
+ * of `apidiscovery.k8s.io` v2 or v2beta1 (the same JSON), answered in the name asked for. The
+ * spec's `apidiscovery.svc.io` is accepted too, as the Table's `meta.svc.io` beside `meta.k8s.io`.
+ */
+const DISCOVERY_OFFERS = ['svc.io', 'k8s.io'].flatMap((suffix) =>
+  ['v2', 'v2beta1'].map((version) => {
+    const contentType = `application/json;g=apidiscovery.${suffix};v=${version};as=APIGroupDiscoveryList`;
+    BY_OFFER[contentType] = { representation: 'json', contentType, discoveryApiVersion: `apidiscovery.${suffix}/${version}` };
+    return contentType;
+  }),
+);
+
 export const JSON_RESPONSE: Negotiated = BY_OFFER[MEDIA_JSON]!;
 
 export interface Offer {
@@ -54,6 +69,8 @@ export interface Offer {
   /** Table is offered on reads of resources (get, list, watch). */
   table: boolean;
   watch: boolean;
+  /** Aggregated discovery is offered on `/api` and `/apis` alone. */
+  aggregatedDiscovery?: boolean;
 }
 
 /**
@@ -68,6 +85,7 @@ export function negotiateResponse(accept: string | undefined, offer: Offer): Neg
   const aliases = [
     ...(offer.table ? [MEDIA_TABLE_JSON_K8S] : []),
     ...(offer.protobuf ? [offer.watch ? MEDIA_PROTOBUF_K8S_WATCH : MEDIA_PROTOBUF_K8S] : []),
+    ...(offer.aggregatedDiscovery ? DISCOVERY_OFFERS : []),
   ];
   const chosen = negotiate(accept, [...offers, ...aliases]);
   if (chosen === undefined) {

@@ -16,7 +16,7 @@ import type { AdmissionPluginSource, RuleChecker } from './admission.js';
 import { builtinHandlers } from './builtin/index.js';
 import { compose } from './chain.js';
 import type { CustomResourceHost, HandlerCatalog, RequestContext, ServerContext, ServerSettings } from './context.js';
-import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
+import { aggregatedDiscovery, apiGroup, apiGroupDiscoveryList, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import { dispatchResource } from './handlers.js';
 import { GarbageCollector } from './garbage-collector.js';
 import { bindHooks } from './hooks.js';
@@ -237,7 +237,7 @@ export class ApiServer {
       const retry = error.details?.retryAfterSeconds;
       if (retry !== undefined) headers['retry-after'] = String(retry);
       // An error whose Status cannot be written in the negotiated type (a 406 itself) goes out as JSON.
-      if (error.code === 406) ctx.response = { ...ctx.response, negotiated: JSON_RESPONSE };
+      if (error.code === 406 || ctx.response.negotiated.discoveryApiVersion) ctx.response = { ...ctx.response, negotiated: JSON_RESPONSE };
       this.#send(res, ctx, { status: error.code, body: error.toStatus(), headers });
     }
   }
@@ -317,10 +317,13 @@ export class ApiServer {
     if (r.kind === 'not-found') throw pathNotFound(r.message);
     if (ctx.req.method !== 'GET' && ctx.req.method !== 'HEAD')
       throw methodNotAllowed(ctx.req.method, 'discovery documents are read with GET');
+    const aggregated = ctx.response.negotiated.discoveryApiVersion;
     switch (r.kind) {
       case 'api-versions':
+        if (aggregated) return aggregatedDiscovery(ctx, apiGroupDiscoveryList(ctx.registry, 'api', aggregated));
         return { status: 200, body: apiVersions(ctx.req.headers.host ?? 'localhost') };
       case 'api-groups':
+        if (aggregated) return aggregatedDiscovery(ctx, apiGroupDiscoveryList(ctx.registry, 'apis', aggregated));
         return { status: 200, body: apiGroupList(ctx.registry) };
       case 'api-group': {
         const body = apiGroup(ctx.registry, r.group);

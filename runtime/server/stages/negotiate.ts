@@ -16,7 +16,12 @@ export const negotiate: Stage = {
     const r = route(ctx.req, ctx.registry);
     ctx.route = r;
     if (r.kind !== 'resource') {
-      ctx.response.negotiated = negotiateResponse(ctx.req.headers.accept, { protobuf: false, table: false, watch: false });
+      ctx.response.negotiated = negotiateResponse(ctx.req.headers.accept, {
+        protobuf: false,
+        table: false,
+        watch: false,
+        aggregatedDiscovery: r.kind === 'api-versions' || r.kind === 'api-groups',
+      });
       return next();
     }
     if (r.resource.deprecationWarning) ctx.warnings.add(r.resource.deprecationWarning);
