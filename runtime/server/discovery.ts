@@ -155,6 +155,11 @@ function subresourceEntry(r: ServedResource, sub: string): APIResource {
   return entry;
 }
 
+/** Whether `path` (`api/v1`, `apis/<group>/<version>`, as OpenAPI documents are keyed) names a served group/version. */
+export function servesGroupVersionPath(registry: ResourceRegistry, path: string): boolean {
+  return registry.resources().some((r) => (r.group === '' ? `api/${r.version}` : `apis/${r.group}/${r.version}`) === path);
+}
+
 function groupNames(registry: ResourceRegistry): string[] {
   return [
     ...new Set(

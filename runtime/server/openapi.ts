@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 
 type Loader = () => Promise<Record<string, unknown>>;
 
+/** Whether the server serves the group/version of a document's path (`api/v1`, `apis/<group>/<version>`). */
+export type ServedPath = (path: string) => boolean;
+
 /**
  * `/openapi/v3`: the index of documents with content-hashed URLs, and each document at
  * `/openapi/v3/<api/v1 | apis/<group>/<version>>`, as the real system publishes them.
@@ -11,7 +14,14 @@ export class OpenApiPublisher {
 
   private readonly loaders: Record<string, Loader>;
 
-  constructor(loaders: Record<string, Loader>) {
+  /**
+   * `served` hides the documents of group/versions discovery does not list (not in the release,
+   * turned off by `--runtime-config`): the generated documents cover every version of the spec.
+   */
+  constructor(
+    loaders: Record<string, Loader>,
+    private readonly served: ServedPath = () => true,
+  ) {
     this.loaders = { ...loaders };
   }
 
@@ -40,7 +50,7 @@ export class OpenApiPublisher {
 
   private async index(): Promise<Record<string, unknown>> {
     const paths: Record<string, unknown> = {};
-    for (const key of Object.keys(this.loaders).sort()) {
+    for (const key of Object.keys(this.loaders).sort().filter(this.served)) {
       const entry = await this.load(key);
       paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${entry!.hash}` };
     }
@@ -51,7 +61,7 @@ export class OpenApiPublisher {
     const cached = this.cache.get(key);
     if (cached) return cached;
     const loader = this.loaders[key];
-    if (!loader) return undefined;
+    if (!loader || !this.served(key)) return undefined;
     const doc = await loader();
     const entry = { doc, hash: createHash('sha512').update(JSON.stringify(doc)).digest('hex').slice(0, 128).toUpperCase() };
     this.cache.set(key, entry);

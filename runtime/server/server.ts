@@ -16,7 +16,15 @@ import type { AdmissionPluginSource, RuleChecker } from './admission.js';
 import { builtinHandlers } from './builtin/index.js';
 import { compose } from './chain.js';
 import type { CustomResourceHost, HandlerCatalog, RequestContext, ServerContext, ServerSettings } from './context.js';
-import { aggregatedDiscovery, apiGroup, apiGroupDiscoveryList, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
+import {
+  aggregatedDiscovery,
+  apiGroup,
+  apiGroupDiscoveryList,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  servesGroupVersionPath,
+} from './discovery.js';
 import { dispatchResource } from './handlers.js';
 import { GarbageCollector } from './garbage-collector.js';
 import { bindHooks } from './hooks.js';
@@ -139,7 +147,7 @@ export class ApiServer {
     // Everything inside the server reads through encryption at rest, admission plugins included.
     const store = options.encryption ? encryptStore(options.store, options.encryption, () => registry.resources()) : options.store;
     const metrics = options.metrics === false ? undefined : (options.metrics ?? new ApiServerMetrics({ release: this.#release }));
-    this.#openApi = new OpenApiPublisher(options.openApiDocuments ?? {});
+    this.#openApi = new OpenApiPublisher(options.openApiDocuments ?? {}, (path) => servesGroupVersionPath(registry, path));
     const base = {
       store,
       codecs: options.protobufPackages ? new ProtobufCodecs(options.protobufPackages) : undefined,
