@@ -31,3 +31,66 @@ describe('/openapi/v3 publishes what discovery serves', () => {
     expect((await h.get('/openapi/v3/apis/apps/v1')).status).toBe(200);
   });
 });
+
+describe('/openapi/v2', () => {
+  it('is one Swagger 2.0 document of the served group/versions, named as upstream names them', async () => {
+    h = await startServer({ createNamespace: false, server: { openApiDocuments } });
+    const doc = (await h.read('/openapi/v2')) as {
+      swagger: string;
+      info: { title: string; version: string };
+      definitions: Record<
+        string,
+        {
+          properties?: Record<string, { $ref?: string; description?: string; type?: string; format?: string }>;
+          'x-kubernetes-group-version-kind'?: unknown;
+        }
+      >;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            'x-kubernetes-action'?: string;
+            'x-kubernetes-group-version-kind'?: unknown;
+            parameters?: { in: string; schema?: { $ref?: string }; type?: string; name: string }[];
+          }
+        >
+      >;
+    };
+    expect(doc.swagger).toBe('2.0');
+    expect(doc.info).toEqual({ title: 'Kubernetes', version: 'v1.30.0-svckit' });
+    const deployment = doc.definitions['io.k8s.api.apps.v1.Deployment']!;
+    expect(deployment['x-kubernetes-group-version-kind']).toEqual([{ group: 'apps', version: 'v1', kind: 'Deployment' }]);
+    expect(deployment.properties!.metadata).toMatchObject({
+      $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
+      description: expect.any(String),
+    });
+    expect(deployment.properties!.spec!.$ref).toBe('#/definitions/io.k8s.api.apps.v1.DeploymentSpec');
+    expect(doc.definitions['io.k8s.api.apps.v1.RollingUpdateDeployment']!.properties!.maxSurge).toMatchObject({
+      type: 'string',
+      format: 'int-or-string',
+    });
+    // Every reference resolves, and no v3 construct is left.
+    const text = JSON.stringify(doc);
+    for (const [, name] of text.matchAll(/"#\/definitions\/([^"]+)"/g)) expect(doc.definitions, name).toHaveProperty([name!]);
+    expect(text).not.toMatch(/#\/components\/|"requestBody"|"anyOf"|"nullable"/);
+    // Only what discovery serves: no batch/v1beta1.
+    expect(Object.keys(doc.paths).some((p) => p.startsWith('/apis/batch/v1beta1/'))).toBe(false);
+    const put = doc.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}']!.put!;
+    expect(put['x-kubernetes-action']).toBe('put');
+    expect(put['x-kubernetes-group-version-kind']).toEqual({ group: 'apps', version: 'v1', kind: 'Deployment' });
+    expect(put.parameters).toContainEqual({
+      name: 'body',
+      in: 'body',
+      required: true,
+      schema: { $ref: '#/definitions/io.k8s.api.apps.v1.Deployment' },
+    });
+    expect(put.parameters).toContainEqual(expect.objectContaining({ name: 'dryRun', in: 'query', type: 'string' }));
+  });
+
+  it("refuses client-go's Protobuf type with 406 (only JSON is served)", async () => {
+    h = await startServer({ createNamespace: false, server: { openApiDocuments } });
+    const res = await h.get('/openapi/v2').set('Accept', 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf');
+    expect(res.status).toBe(406);
+  });
+});

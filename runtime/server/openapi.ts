@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { swaggerDocument } from './openapi-v2.js';
 
 type Loader = () => Promise<Record<string, unknown>>;
 
@@ -18,9 +19,14 @@ export class OpenApiPublisher {
    * `served` hides the documents of group/versions discovery does not list (not in the release,
    * turned off by `--runtime-config`): the generated documents cover every version of the spec.
    */
+  /** The Swagger 2.0 document and the served documents' hashes it was written from. */
+  private swagger: { from: string; doc: Record<string, unknown> } | undefined;
+
   constructor(
     loaders: Record<string, Loader>,
     private readonly served: ServedPath = () => true,
+    /** The server's version, as `info.version` of `/openapi/v2` (`v1.30.0`). */
+    private readonly version = 'unversioned',
   ) {
     this.loaders = { ...loaders };
   }
@@ -44,6 +50,7 @@ export class OpenApiPublisher {
   /** The body for `/openapi/<path>` (path below /openapi), or undefined for an unknown path. */
   async get(path: string): Promise<Record<string, unknown> | undefined> {
     if (path === 'v3') return this.index();
+    if (path === 'v2') return this.swaggerDocument();
     if (!path.startsWith('v3/')) return undefined;
     return (await this.load(path.slice(3)))?.doc;
   }
@@ -55,6 +62,22 @@ export class OpenApiPublisher {
       paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${entry!.hash}` };
     }
     return { paths };
+  }
+
+  /** `/openapi/v2`, written again only when the served documents changed (a definition created or deleted). */
+  private async swaggerDocument(): Promise<Record<string, unknown>> {
+    const keys = Object.keys(this.loaders).sort().filter(this.served);
+    const entries = await Promise.all(keys.map((key) => this.load(key)));
+    const from = entries.map((e) => e!.hash).join(',');
+    if (this.swagger?.from !== from)
+      this.swagger = {
+        from,
+        doc: swaggerDocument(
+          entries.map((e) => e!.doc),
+          this.version,
+        ),
+      };
+    return this.swagger.doc;
   }
 
   private async load(key: string): Promise<{ doc: Record<string, unknown>; hash: string } | undefined> {

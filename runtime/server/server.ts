@@ -147,7 +147,11 @@ export class ApiServer {
     // Everything inside the server reads through encryption at rest, admission plugins included.
     const store = options.encryption ? encryptStore(options.store, options.encryption, () => registry.resources()) : options.store;
     const metrics = options.metrics === false ? undefined : (options.metrics ?? new ApiServerMetrics({ release: this.#release }));
-    this.#openApi = new OpenApiPublisher(options.openApiDocuments ?? {}, (path) => servesGroupVersionPath(registry, path));
+    this.#openApi = new OpenApiPublisher(
+      options.openApiDocuments ?? {},
+      (path) => servesGroupVersionPath(registry, path),
+      versionInfo(this.#release).gitVersion,
+    );
     const base = {
       store,
       codecs: options.protobufPackages ? new ProtobufCodecs(options.protobufPackages) : undefined,
