@@ -14,6 +14,7 @@ import {
   negotiate,
   toTable,
 } from '../codec/index.js';
+import { MEDIA_OPENAPI_V2_PROTOBUF, MEDIA_OPENAPI_V2_PROTOBUF_AT } from './openapi-v2-protobuf.js';
 import { builtinPrinters } from './printers/index.js';
 import type { ServedResource } from './resources.js';
 
@@ -61,6 +62,9 @@ const DISCOVERY_OFFERS = ['svc.io', 'k8s.io'].flatMap((suffix) =>
   }),
 );
 
+/** `/openapi/v2` in gnostic's Protobuf message, as client-go's OpenAPISchema asks for it. */
+BY_OFFER[MEDIA_OPENAPI_V2_PROTOBUF] = { representation: 'protobuf', contentType: MEDIA_OPENAPI_V2_PROTOBUF };
+
 export const JSON_RESPONSE: Negotiated = BY_OFFER[MEDIA_JSON]!;
 
 export interface Offer {
@@ -71,6 +75,8 @@ export interface Offer {
   watch: boolean;
   /** Aggregated discovery is offered on `/api` and `/apis` alone. */
   aggregatedDiscovery?: boolean;
+  /** The Protobuf OpenAPI v2 document is offered on `/openapi/v2` alone. */
+  openApiV2Protobuf?: boolean;
 }
 
 /**
@@ -86,7 +92,12 @@ export function negotiateResponse(accept: string | undefined, offer: Offer): Neg
     ...(offer.table ? [MEDIA_TABLE_JSON_K8S] : []),
     ...(offer.protobuf ? [offer.watch ? MEDIA_PROTOBUF_K8S_WATCH : MEDIA_PROTOBUF_K8S] : []),
     ...(offer.aggregatedDiscovery ? DISCOVERY_OFFERS : []),
+    ...(offer.openApiV2Protobuf ? [MEDIA_OPENAPI_V2_PROTOBUF] : []),
   ];
+  // client-go's name of the OpenAPI v2 Protobuf type has `@`, no token character, so the media type
+  // parser skips it; upstream's handler (goautoneg) reads it by text. client-go sends it alone.
+  if (offer.openApiV2Protobuf && accept?.split(',')[0]?.split(';')[0]?.trim() === MEDIA_OPENAPI_V2_PROTOBUF_AT)
+    return BY_OFFER[MEDIA_OPENAPI_V2_PROTOBUF]!;
   const chosen = negotiate(accept, [...offers, ...aliases]);
   if (chosen === undefined) {
     const supported = offers.map((o) => BY_OFFER[o]!.contentType);

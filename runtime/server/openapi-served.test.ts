@@ -88,9 +88,25 @@ describe('/openapi/v2', () => {
     expect(put.parameters).toContainEqual(expect.objectContaining({ name: 'dryRun', in: 'query', type: 'string' }));
   });
 
-  it("refuses client-go's Protobuf type with 406 (only JSON is served)", async () => {
+  it("answers client-go's Protobuf type (gnostic's Document) with upstream's content type", async () => {
     h = await startServer({ createNamespace: false, server: { openApiDocuments } });
-    const res = await h.get('/openapi/v2').set('Accept', 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf');
-    expect(res.status).toBe(406);
+    const res = await h
+      .get('/openapi/v2')
+      .set('Accept', 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf')
+      .buffer(true)
+      .parse((r, done) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    const bytes = res.body as Buffer;
+    // Field 1 (swagger, length-delimited): "2.0".
+    expect([...bytes.subarray(0, 5)]).toEqual([0x0a, 3, ...Buffer.from('2.0')]);
+    const text = bytes.toString('latin1');
+    expect(text).toContain('io.k8s.api.apps.v1.Deployment');
+    expect(text).toContain('x-kubernetes-group-version-kind');
+    expect(text).toContain('[{"group":"apps","version":"v1","kind":"Deployment"}]');
   });
 });

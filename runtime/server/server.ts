@@ -31,6 +31,7 @@ import { bindHooks } from './hooks.js';
 import { type Reply, type Request, Warnings, readRequest, sendBody } from './http.js';
 import { JSON_RESPONSE, includeObjectOf, renderBody } from './media.js';
 import { OpenApiPublisher } from './openapi.js';
+import { MEDIA_OPENAPI_V2_PROTOBUF, encodeSwaggerProtobuf } from './openapi-v2-protobuf.js';
 import { pretty } from './query.js';
 import { DEFAULT_RELEASE, ResourceRegistry } from './resources.js';
 import { withGroupSuffix } from './group-suffix.js';
@@ -277,7 +278,7 @@ export class ApiServer {
 
   /** Renders a reply in the negotiated representation, gzip-compressed when asked and large. */
   #send(res: ServerResponse, ctx: RequestContext, reply: Reply): void {
-    if (reply.contentType !== undefined && typeof reply.body === 'string') {
+    if (reply.contentType !== undefined && (typeof reply.body === 'string' || reply.body instanceof Uint8Array)) {
       sendBody(res, reply.status, reply.body, reply.contentType, reply.headers ?? {}, ctx.warnings);
       return;
     }
@@ -356,6 +357,8 @@ export class ApiServer {
       case 'openapi': {
         const body = await this.#openApi.get(r.path);
         if (!body) throw pathNotFound(`no OpenAPI document at /openapi/${r.path}`);
+        if (ctx.response.negotiated.contentType === MEDIA_OPENAPI_V2_PROTOBUF)
+          return { status: 200, body: encodeSwaggerProtobuf(body), contentType: MEDIA_OPENAPI_V2_PROTOBUF };
         return { status: 200, body };
       }
     }

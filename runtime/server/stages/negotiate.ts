@@ -21,6 +21,7 @@ export const negotiate: Stage = {
         table: false,
         watch: false,
         aggregatedDiscovery: r.kind === 'api-versions' || r.kind === 'api-groups',
+        openApiV2Protobuf: r.kind === 'openapi' && r.path === 'v2',
       });
       return next();
     }
