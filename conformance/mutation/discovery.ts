@@ -4,7 +4,7 @@
  * aggregated discovery, or with the spec's every version in OpenAPI, would.
  */
 import { isObject } from '../json.js';
-import { editJson, withJson } from './edits.js';
+import { editJson, textOf, withJson } from './edits.js';
 import type { Mutation } from './types.js';
 
 export const DISCOVERY_MUTATIONS: readonly Mutation[] = [
@@ -63,6 +63,19 @@ export const DISCOVERY_MUTATIONS: readonly Mutation[] = [
         body.paths['apis/batch/v1beta1'] = { serverRelativeURL: '/openapi/v3/apis/batch/v1beta1?hash=0' };
         return true;
       });
+    },
+  },
+  {
+    id: 'openapi-v2-v3-names',
+    description:
+      "writes /openapi/v2 with the v3 documents' component names (`apps.v1.Deployment`) instead of the Go package names kube-openapi gives definitions",
+    rule: 'upstream-parity.md#Clients: openapi v2',
+    caughtBy: ['core/clients/openapi-v2-swagger'],
+    match: { method: 'GET', path: /^\/openapi\/v2$/ },
+    response: (r) => {
+      const text = textOf(r);
+      if (!r.headers['content-type']?.[0]?.startsWith('application/json') || !text.includes('io.k8s.api.')) return undefined;
+      return withJson(r, JSON.parse(text.replaceAll('io.k8s.api.', '').replaceAll('io.k8s.apimachinery.pkg.apis.meta.', 'meta.')));
     },
   },
 ];
