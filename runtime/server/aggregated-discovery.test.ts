@@ -86,6 +86,38 @@ describe('aggregated discovery (apidiscovery.k8s.io/v2)', () => {
     expect(v1.resources.some((r) => r.resource.includes('/'))).toBe(false);
   });
 
+  it('describes every resource and subresource of the plain documents, with the same kind, scope and verbs', async () => {
+    const { body } = await aggregated('/apis');
+    for (const group of body.items) {
+      for (const { version, resources } of group.versions) {
+        const plain = (await h.read(`/apis/${group.metadata.name}/${version}`)).resources as {
+          name: string;
+          kind: string;
+          namespaced: boolean;
+          verbs: string[];
+        }[];
+        const flattened = resources.flatMap((r) => [
+          { name: r.resource, kind: r.responseKind.kind, namespaced: r.scope === 'Namespaced', verbs: r.verbs },
+          ...(r.subresources ?? []).map((s) => ({
+            name: `${r.resource}/${s.subresource}`,
+            kind: s.responseKind.kind,
+            namespaced: r.scope === 'Namespaced',
+            verbs: s.verbs,
+          })),
+        ]);
+        const key = (e: { name: string }) => e.name;
+        expect(
+          flattened.sort((a, b) => key(a).localeCompare(key(b))),
+          `${group.metadata.name}/${version}`,
+        ).toEqual(
+          plain
+            .map((e) => ({ name: e.name, kind: e.kind, namespaced: e.namespaced, verbs: e.verbs }))
+            .sort((a, b) => key(a).localeCompare(key(b))),
+        );
+      }
+    }
+  });
+
   it('answers 304 to If-None-Match naming the current ETag', async () => {
     const { res } = await aggregated('/apis');
     const again = await h.get('/apis').set('Accept', KUBECTL_ACCEPT).set('If-None-Match', res.headers.etag!);
