@@ -20,6 +20,7 @@ import {
 } from './edits.js';
 import type { Mutation, ProxiedResponse, ResponseContext } from './types.js';
 import { CLIENT_MUTATIONS } from './clients.js';
+import { DISCOVERY_MUTATIONS } from './discovery.js';
 import { RESPONSE_SHAPE_MUTATIONS } from './response-shapes.js';
 import { SERVER_FILLED_MUTATIONS } from './server-filled.js';
 import { API_MUTATIONS } from './served-apis.js';
@@ -704,6 +705,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...authorization,
   ...SECURITY_MUTATIONS,
   ...CLIENT_MUTATIONS,
+  ...DISCOVERY_MUTATIONS,
   ...RESPONSE_SHAPE_MUTATIONS,
   ...SERVER_FILLED_MUTATIONS,
   ...API_MUTATIONS,

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import type { RequestContext } from './context.js';
+import type { Reply } from './http.js';
 import type { ResourceRegistry, ServedResource } from './resources.js';
 
 /** Verbs of subresources, as the real system lists them in discovery. */
@@ -33,17 +36,100 @@ export function apiGroup(registry: ResourceRegistry, group: string): Record<stri
 
 /** `/api/v1` or `/apis/<group>/<version>`: the resources of a group/version and their subresources. */
 export function apiResourceList(registry: ResourceRegistry, group: string, version: string): unknown {
-  const resources = registry.resources().filter((r) => r.group === group && r.version === version);
   return {
     kind: 'APIResourceList',
     apiVersion: 'v1',
     groupVersion: group === '' ? version : `${group}/${version}`,
-    resources: resources.flatMap((r) => [resourceEntry(r), ...[...r.subresources].sort().map((s) => subresourceEntry(r, s))]),
+    resources: resourceEntries(registry, group, version),
   };
 }
 
-function resourceEntry(r: ServedResource): Record<string, unknown> {
-  const entry: Record<string, unknown> = {
+/** The `APIResource` entries of a group/version: each resource followed by its subresources (`<resource>/<sub>`). */
+function resourceEntries(registry: ResourceRegistry, group: string, version: string): APIResource[] {
+  const resources = registry.resources().filter((r) => r.group === group && r.version === version);
+  return resources.flatMap((r) => [resourceEntry(r), ...[...r.subresources].sort().map((s) => subresourceEntry(r, s))]);
+}
+
+/**
+ * Aggregated discovery (`APIGroupDiscoveryList`): every group of `/api` (the core group, unnamed)
+ * or of `/apis` with its versions, preferred first, each with its resources. Built from the same
+ * entries as the plain documents, as upstream converts them (`ConvertGroupVersionIntoToDiscovery`).
+ */
+export function apiGroupDiscoveryList(registry: ResourceRegistry, root: 'api' | 'apis', apiVersion: string): unknown {
+  const groups = root === 'api' ? [''] : groupNames(registry);
+  return {
+    kind: 'APIGroupDiscoveryList',
+    apiVersion,
+    metadata: {},
+    items: groups.map((group) => ({
+      // Go's zero ObjectMeta: creationTimestamp is written as null (1.30), an empty name left out.
+      metadata: group === '' ? { creationTimestamp: null } : { name: group, creationTimestamp: null },
+      versions: versionsOf(registry, group).map((version) => ({
+        version,
+        resources: resourceDiscoveries(resourceEntries(registry, group, version)),
+        freshness: 'Current',
+      })),
+    })),
+  };
+}
+
+/**
+ * An aggregated discovery document as upstream serves it (`aggregated/etag.go`): a quoted ETag of
+ * its content, `Vary: Accept` (the same path answers the plain documents), `Cache-Control: public`,
+ * and 304 with no body when the client's `If-None-Match` names the current ETag.
+ */
+export function aggregatedDiscovery(ctx: Pick<RequestContext, 'req'>, document: unknown): Reply {
+  const etag = `"${createHash('sha512').update(JSON.stringify(document)).digest('hex').toUpperCase()}"`;
+  const headers = { etag, vary: 'Accept', 'cache-control': 'public' };
+  if (ctx.req.headers['if-none-match'] === etag) return { status: 304, body: '', headers };
+  return { status: 200, body: document, headers };
+}
+
+/** `APIResource` entries as `APIResourceDiscovery`: subresources nested under their resource. */
+function resourceDiscoveries(entries: APIResource[]): Record<string, unknown>[] {
+  const parents = new Map<string, Record<string, unknown> & { subresources?: unknown[] }>();
+  for (const e of entries) {
+    if (e.name.includes('/')) continue;
+    const discovered: Record<string, unknown> = {
+      resource: e.name,
+      responseKind: responseKind(e),
+      scope: e.namespaced ? 'Namespaced' : 'Cluster',
+      singularResource: e.singularName,
+      verbs: e.verbs,
+    };
+    if (e.shortNames) discovered.shortNames = e.shortNames;
+    if (e.categories) discovered.categories = e.categories;
+    parents.set(e.name, discovered);
+  }
+  for (const e of entries) {
+    const [parent, subresource] = e.name.split('/', 2);
+    if (subresource === undefined) continue;
+    const owner = parents.get(parent!)!;
+    (owner.subresources ??= []).push({ subresource, responseKind: responseKind(e), verbs: e.verbs });
+  }
+  return [...parents.values()];
+}
+
+/** Go's GroupVersionKind: every field written, the group and version empty when they are the resource's own. */
+function responseKind(e: APIResource): { group: string; version: string; kind: string } {
+  return { group: e.group ?? '', version: e.version ?? '', kind: e.kind };
+}
+
+/** An entry of an `APIResourceList` (metav1.APIResource). */
+interface APIResource {
+  name: string;
+  singularName: string;
+  namespaced: boolean;
+  kind: string;
+  verbs: string[];
+  group?: string;
+  version?: string;
+  shortNames?: readonly string[];
+  categories?: readonly string[];
+}
+
+function resourceEntry(r: ServedResource): APIResource {
+  const entry: APIResource = {
     name: r.resource,
     singularName: r.descriptor.singular,
     namespaced: r.namespaced,
@@ -55,9 +141,9 @@ function resourceEntry(r: ServedResource): Record<string, unknown> {
   return entry;
 }
 
-function subresourceEntry(r: ServedResource, sub: string): Record<string, unknown> {
+function subresourceEntry(r: ServedResource, sub: string): APIResource {
   const known = SUBRESOURCE_VERBS[sub] ?? { verbs: ['get'] };
-  const entry: Record<string, unknown> = {
+  const entry: APIResource = {
     name: `${r.resource}/${sub}`,
     singularName: '',
     namespaced: r.namespaced,
@@ -67,6 +153,11 @@ function subresourceEntry(r: ServedResource, sub: string): Record<string, unknow
   if (known.group) entry.group = known.group;
   if (known.version) entry.version = known.version;
   return entry;
+}
+
+/** Whether `path` (`api/v1`, `apis/<group>/<version>`, as OpenAPI documents are keyed) names a served group/version. */
+export function servesGroupVersionPath(registry: ResourceRegistry, path: string): boolean {
+  return registry.resources().some((r) => (r.group === '' ? `api/${r.version}` : `apis/${r.group}/${r.version}`) === path);
 }
 
 function groupNames(registry: ResourceRegistry): string[] {

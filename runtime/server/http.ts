@@ -41,7 +41,7 @@ export interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
-  /** A text body (health checks) is sent as it is with this type; JSON otherwise. */
+  /** A text (health checks) or binary body is sent as it is with this type; JSON otherwise. */
   contentType?: string;
 }
 

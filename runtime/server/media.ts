@@ -14,6 +14,7 @@ import {
   negotiate,
   toTable,
 } from '../codec/index.js';
+import { MEDIA_OPENAPI_V2_PROTOBUF, MEDIA_OPENAPI_V2_PROTOBUF_AT } from './openapi-v2-protobuf.js';
 import { builtinPrinters } from './printers/index.js';
 import type { ServedResource } from './resources.js';
 
@@ -26,6 +27,8 @@ export interface Negotiated {
   contentType: string;
   /** The apiVersion a Table is written with, when the client asked for another group's Table. */
   tableApiVersion?: string;
+  /** The apiVersion of an aggregated discovery document (`APIGroupDiscoveryList`), when `/api` or `/apis` was asked for one. */
+  discoveryApiVersion?: string;
 }
 
 /**
@@ -46,6 +49,22 @@ const BY_OFFER: Record<string, Negotiated> = {
   [MEDIA_TABLE_JSON_K8S]: { representation: 'table', contentType: MEDIA_TABLE_JSON_K8S, tableApiVersion: 'meta.k8s.io/v1' },
 };
 
+/**
+ * Aggregated discovery (`/api`, `/apis`) as client-go 1.30 asks for it first: `APIGroupDiscoveryList`
+ * of `apidiscovery.k8s.io` v2 or v2beta1 (the same JSON), answered in the name asked for. The
+ * spec's `apidiscovery.svc.io` is accepted too, as the Table's `meta.svc.io` beside `meta.k8s.io`.
+ */
+const DISCOVERY_OFFERS = ['svc.io', 'k8s.io'].flatMap((suffix) =>
+  ['v2', 'v2beta1'].map((version) => {
+    const contentType = `application/json;g=apidiscovery.${suffix};v=${version};as=APIGroupDiscoveryList`;
+    BY_OFFER[contentType] = { representation: 'json', contentType, discoveryApiVersion: `apidiscovery.${suffix}/${version}` };
+    return contentType;
+  }),
+);
+
+/** `/openapi/v2` in gnostic's Protobuf message, as client-go's OpenAPISchema asks for it. */
+BY_OFFER[MEDIA_OPENAPI_V2_PROTOBUF] = { representation: 'protobuf', contentType: MEDIA_OPENAPI_V2_PROTOBUF };
+
 export const JSON_RESPONSE: Negotiated = BY_OFFER[MEDIA_JSON]!;
 
 export interface Offer {
@@ -54,6 +73,10 @@ export interface Offer {
   /** Table is offered on reads of resources (get, list, watch). */
   table: boolean;
   watch: boolean;
+  /** Aggregated discovery is offered on `/api` and `/apis` alone. */
+  aggregatedDiscovery?: boolean;
+  /** The Protobuf OpenAPI v2 document is offered on `/openapi/v2` alone. */
+  openApiV2Protobuf?: boolean;
 }
 
 /**
@@ -68,7 +91,13 @@ export function negotiateResponse(accept: string | undefined, offer: Offer): Neg
   const aliases = [
     ...(offer.table ? [MEDIA_TABLE_JSON_K8S] : []),
     ...(offer.protobuf ? [offer.watch ? MEDIA_PROTOBUF_K8S_WATCH : MEDIA_PROTOBUF_K8S] : []),
+    ...(offer.aggregatedDiscovery ? DISCOVERY_OFFERS : []),
+    ...(offer.openApiV2Protobuf ? [MEDIA_OPENAPI_V2_PROTOBUF] : []),
   ];
+  // client-go's name of the OpenAPI v2 Protobuf type has `@`, no token character, so the media type
+  // parser skips it; upstream's handler (goautoneg) reads it by text. client-go sends it alone.
+  if (offer.openApiV2Protobuf && accept?.split(',')[0]?.split(';')[0]?.trim() === MEDIA_OPENAPI_V2_PROTOBUF_AT)
+    return BY_OFFER[MEDIA_OPENAPI_V2_PROTOBUF]!;
   const chosen = negotiate(accept, [...offers, ...aliases]);
   if (chosen === undefined) {
     const supported = offers.map((o) => BY_OFFER[o]!.contentType);

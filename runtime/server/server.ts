@@ -16,13 +16,22 @@ import type { AdmissionPluginSource, RuleChecker } from './admission.js';
 import { builtinHandlers } from './builtin/index.js';
 import { compose } from './chain.js';
 import type { CustomResourceHost, HandlerCatalog, RequestContext, ServerContext, ServerSettings } from './context.js';
-import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
+import {
+  aggregatedDiscovery,
+  apiGroup,
+  apiGroupDiscoveryList,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  servesGroupVersionPath,
+} from './discovery.js';
 import { dispatchResource } from './handlers.js';
 import { GarbageCollector } from './garbage-collector.js';
 import { bindHooks } from './hooks.js';
 import { type Reply, type Request, Warnings, readRequest, sendBody } from './http.js';
 import { JSON_RESPONSE, includeObjectOf, renderBody } from './media.js';
 import { OpenApiPublisher } from './openapi.js';
+import { MEDIA_OPENAPI_V2_PROTOBUF, encodeSwaggerProtobuf } from './openapi-v2-protobuf.js';
 import { pretty } from './query.js';
 import { DEFAULT_RELEASE, ResourceRegistry } from './resources.js';
 import { withGroupSuffix } from './group-suffix.js';
@@ -139,7 +148,11 @@ export class ApiServer {
     // Everything inside the server reads through encryption at rest, admission plugins included.
     const store = options.encryption ? encryptStore(options.store, options.encryption, () => registry.resources()) : options.store;
     const metrics = options.metrics === false ? undefined : (options.metrics ?? new ApiServerMetrics({ release: this.#release }));
-    this.#openApi = new OpenApiPublisher(options.openApiDocuments ?? {});
+    this.#openApi = new OpenApiPublisher(
+      options.openApiDocuments ?? {},
+      (path) => servesGroupVersionPath(registry, path),
+      versionInfo(this.#release).gitVersion,
+    );
     const base = {
       store,
       codecs: options.protobufPackages ? new ProtobufCodecs(options.protobufPackages) : undefined,
@@ -237,7 +250,7 @@ export class ApiServer {
       const retry = error.details?.retryAfterSeconds;
       if (retry !== undefined) headers['retry-after'] = String(retry);
       // An error whose Status cannot be written in the negotiated type (a 406 itself) goes out as JSON.
-      if (error.code === 406) ctx.response = { ...ctx.response, negotiated: JSON_RESPONSE };
+      if (error.code === 406 || ctx.response.negotiated.discoveryApiVersion) ctx.response = { ...ctx.response, negotiated: JSON_RESPONSE };
       this.#send(res, ctx, { status: error.code, body: error.toStatus(), headers });
     }
   }
@@ -265,7 +278,7 @@ export class ApiServer {
 
   /** Renders a reply in the negotiated representation, gzip-compressed when asked and large. */
   #send(res: ServerResponse, ctx: RequestContext, reply: Reply): void {
-    if (reply.contentType !== undefined && typeof reply.body === 'string') {
+    if (reply.contentType !== undefined && (typeof reply.body === 'string' || reply.body instanceof Uint8Array)) {
       sendBody(res, reply.status, reply.body, reply.contentType, reply.headers ?? {}, ctx.warnings);
       return;
     }
@@ -317,10 +330,13 @@ export class ApiServer {
     if (r.kind === 'not-found') throw pathNotFound(r.message);
     if (ctx.req.method !== 'GET' && ctx.req.method !== 'HEAD')
       throw methodNotAllowed(ctx.req.method, 'discovery documents are read with GET');
+    const aggregated = ctx.response.negotiated.discoveryApiVersion;
     switch (r.kind) {
       case 'api-versions':
+        if (aggregated) return aggregatedDiscovery(ctx, apiGroupDiscoveryList(ctx.registry, 'api', aggregated));
         return { status: 200, body: apiVersions(ctx.req.headers.host ?? 'localhost') };
       case 'api-groups':
+        if (aggregated) return aggregatedDiscovery(ctx, apiGroupDiscoveryList(ctx.registry, 'apis', aggregated));
         return { status: 200, body: apiGroupList(ctx.registry) };
       case 'api-group': {
         const body = apiGroup(ctx.registry, r.group);
@@ -341,6 +357,8 @@ export class ApiServer {
       case 'openapi': {
         const body = await this.#openApi.get(r.path);
         if (!body) throw pathNotFound(`no OpenAPI document at /openapi/${r.path}`);
+        if (ctx.response.negotiated.contentType === MEDIA_OPENAPI_V2_PROTOBUF)
+          return { status: 200, body: encodeSwaggerProtobuf(body), contentType: MEDIA_OPENAPI_V2_PROTOBUF };
         return { status: 200, body };
       }
     }

@@ -16,7 +16,13 @@ export const negotiate: Stage = {
     const r = route(ctx.req, ctx.registry);
     ctx.route = r;
     if (r.kind !== 'resource') {
-      ctx.response.negotiated = negotiateResponse(ctx.req.headers.accept, { protobuf: false, table: false, watch: false });
+      ctx.response.negotiated = negotiateResponse(ctx.req.headers.accept, {
+        protobuf: false,
+        table: false,
+        watch: false,
+        aggregatedDiscovery: r.kind === 'api-versions' || r.kind === 'api-groups',
+        openApiV2Protobuf: r.kind === 'openapi' && r.path === 'v2',
+      });
       return next();
     }
     if (r.resource.deprecationWarning) ctx.warnings.add(r.resource.deprecationWarning);

@@ -59,7 +59,7 @@ data:
 `;
 
 /** The session, in order: later commands act on what earlier ones created. */
-function session(files: { deployment: string; deploymentChanged: string; configMap: string }): KubectlCase[] {
+function session(files: { deployment: string; deploymentChanged: string; configMap: string; freshCache: string }): KubectlCase[] {
   return [
     {
       name: 'create deployment',
@@ -163,6 +163,17 @@ function session(files: { deployment: string; deploymentChanged: string; configM
       stdout: [/^KIND:\s+Deployment$/m, /^FIELD:\s+spec <DeploymentSpec>$/m],
     },
     {
+      name: 'explain --output plaintext-openapiv2 (the Protobuf /openapi/v2)',
+      args: ['explain', '--output', 'plaintext-openapiv2', 'deployment.spec'],
+      stdout: [/^KIND:\s+Deployment$/m, /^RESOURCE:\s+spec <Object>$/m, /^\s+replicas\s+<integer>$/m],
+    },
+    {
+      // With an empty cache, -v=6 shows the discovery read: /api and /apis only (aggregated), no group/version documents.
+      name: 'get by short name reads aggregated discovery',
+      args: ['get', 'deploy', '--cache-dir', files.freshCache, '-v=6'],
+      stderr: /^(?![\s\S]*\/apis\/apps\/v1\?timeout)[\s\S]*GET \S+\/apis\?timeout=\d+s 200 OK/,
+    },
+    {
       name: 'api-resources',
       args: ['api-resources'],
       stdout: [/^NAME\s+SHORTNAMES\s+APIVERSION\s+NAMESPACED\s+KIND$/m, /^deployments\s+deploy\s+apps\/v1\s+true\s+Deployment$/m],
@@ -224,6 +235,7 @@ async function runVersion(version: string, binary: string, server: SecureServer,
     deployment: join(dir, 'deployment.yaml'),
     deploymentChanged: join(dir, 'deployment-changed.yaml'),
     configMap: join(dir, 'configmap.yaml'),
+    freshCache: join(dir, 'fresh-cache'),
   };
   writeFileSync(files.deployment, DEPLOYMENT);
   writeFileSync(files.deploymentChanged, DEPLOYMENT.replace('nginx:1.25', 'nginx:1.26'));
