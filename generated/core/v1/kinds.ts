@@ -212,7 +212,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       selectableFields: ['status.phase'],
       nameValidation: 'dns1123-label',
       subresourceHandlers: { finalize: 'finalize' },
-      hooks: ['namespace-lifecycle'],
+      hooks: ['namespace-lifecycle', 'namespace-defaults'],
       printer: 'namespace',
     },
   },
