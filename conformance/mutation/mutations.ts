@@ -20,6 +20,7 @@ import {
 } from './edits.js';
 import type { Mutation, ProxiedResponse, ResponseContext } from './types.js';
 import { CLIENT_MUTATIONS } from './clients.js';
+import { CONTROLLER_MUTATIONS } from './controllers.js';
 import { RESPONSE_SHAPE_MUTATIONS } from './response-shapes.js';
 import { SERVER_FILLED_MUTATIONS } from './server-filled.js';
 import { API_MUTATIONS } from './served-apis.js';
@@ -705,5 +706,6 @@ export const MUTATIONS: readonly Mutation[] = [
   ...CLIENT_MUTATIONS,
   ...RESPONSE_SHAPE_MUTATIONS,
   ...SERVER_FILLED_MUTATIONS,
+  ...CONTROLLER_MUTATIONS,
   ...API_MUTATIONS,
 ];

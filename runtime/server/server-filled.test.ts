@@ -82,6 +82,11 @@ describe('a created Pod', () => {
   });
 
   it('keeps the deprecated serviceAccount in step with serviceAccountName, and mounts nothing when automount is off', async () => {
+    await h.create(`/api/v1/namespaces/${h.ns}/serviceaccounts`, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'builder' },
+    });
     const p = await h.create(pods(), pod('sa', { serviceAccount: 'builder', automountServiceAccountToken: false }));
     expect(p.spec).toMatchObject({ serviceAccountName: 'builder', serviceAccount: 'builder' });
     expect(p.spec.volumes).toBeUndefined();

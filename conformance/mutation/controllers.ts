@@ -1,0 +1,48 @@
+/**
+ * Faults of the clients profile's controllers scenarios (conformance/scenarios/clients/controllers.yaml):
+ * each makes a correct server answer as one without kube-controller-manager's serviceaccounts
+ * controller, or without the ServiceAccount admission plugin's check.
+ */
+import { sentObject, withJson } from './edits.js';
+import type { Mutation } from './types.js';
+
+const RULE = 'upstream-parity.md#Clients';
+
+export const CONTROLLER_MUTATIONS: readonly Mutation[] = [
+  {
+    id: 'no-default-service-account',
+    description: 'has no ServiceAccount default in a namespace: reading it answers 404',
+    rule: `${RULE}: default service account`,
+    caughtBy: ['core/clients/namespace-default-service-account'],
+    match: { method: 'GET', path: /\/namespaces\/[^/]+\/serviceaccounts\/default$/ },
+    response: (r) =>
+      r.status !== 200
+        ? undefined
+        : withJson(
+            r,
+            {
+              kind: 'Status',
+              apiVersion: 'v1',
+              metadata: {},
+              status: 'Failure',
+              message: 'serviceaccounts "default" not found',
+              reason: 'NotFound',
+              details: { name: 'default', kind: 'serviceaccounts' },
+              code: 404,
+            },
+            404,
+          ),
+  },
+  {
+    id: 'pod-missing-service-account-accepted',
+    description: 'creates a pod whose service account does not exist',
+    rule: `${RULE}: default service account`,
+    caughtBy: ['core/clients/pod-service-account-must-exist'],
+    match: { method: 'POST', path: /\/pods$/ },
+    response: (r, ctx) => {
+      if (r.status !== 403 || !r.body.toString('utf8').includes('error looking up service account')) return undefined;
+      const pod = sentObject(ctx.request);
+      return pod ? withJson(r, pod, 201) : undefined;
+    },
+  },
+];
