@@ -3,12 +3,27 @@
  * each makes a correct server answer as one without kube-controller-manager's serviceaccounts
  * controller, or without the ServiceAccount admission plugin's check.
  */
-import { sentObject, withJson } from './edits.js';
+import { editJson, sentObject, withJson } from './edits.js';
 import type { Mutation } from './types.js';
 
 const RULE = 'upstream-parity.md#Clients';
 
 export const CONTROLLER_MUTATIONS: readonly Mutation[] = [
+  {
+    id: 'empty-status-omitted',
+    description: 'leaves out an empty status, as a server encoding status as an omitempty pointer would',
+    rule: `${RULE}: empty status`,
+    caughtBy: ['core/clients/empty-status-written'],
+    match: { path: /\/deployments(\/[^/]+)?$/ },
+    response: (r) =>
+      r.status >= 300
+        ? undefined
+        : editJson(r, (d) => {
+            if (typeof d.status !== 'object' || d.status === null || Object.keys(d.status).length > 0) return false;
+            delete d.status;
+            return true;
+          }),
+  },
   {
     id: 'no-default-service-account',
     description: 'has no ServiceAccount default in a namespace: reading it answers 404',

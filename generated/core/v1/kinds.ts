@@ -3,7 +3,7 @@
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
 import { noDefaults } from '../../../runtime/validate/index.js';
-import { defaultEndpoints, defaultEndpointsList, defaultLimitRange, defaultLimitRangeList, defaultNamespace, defaultNamespaceList, defaultPersistentVolume, defaultPersistentVolumeClaim, defaultPersistentVolumeClaimList, defaultPersistentVolumeList, defaultPod, defaultPodList, defaultReplicationController, defaultReplicationControllerList, defaultSecret, defaultSecretList, defaultService, defaultServiceList } from './defaults.js';
+import { defaultEndpoints, defaultEndpointsList, defaultLimitRange, defaultLimitRangeList, defaultNamespace, defaultNamespaceList, defaultNode, defaultNodeList, defaultPersistentVolume, defaultPersistentVolumeClaim, defaultPersistentVolumeClaimList, defaultPersistentVolumeList, defaultPod, defaultPodList, defaultReplicationController, defaultReplicationControllerList, defaultResourceQuota, defaultResourceQuotaList, defaultSecret, defaultSecretList, defaultService, defaultServiceList } from './defaults.js';
 import { BindingSchema, ConfigMapListSchema, ConfigMapSchema, EndpointsListSchema, EndpointsSchema, EventListSchema, EventSchema, LimitRangeListSchema, LimitRangeSchema, NamespaceListSchema, NamespaceSchema, NodeListSchema, NodeSchema, PersistentVolumeClaimListSchema, PersistentVolumeClaimSchema, PersistentVolumeListSchema, PersistentVolumeSchema, PodListSchema, PodSchema, ReplicationControllerListSchema, ReplicationControllerSchema, ResourceQuotaListSchema, ResourceQuotaSchema, SecretListSchema, SecretSchema, ServiceAccountListSchema, ServiceAccountSchema, ServiceListSchema, ServiceSchema } from './schema.js';
 import { validateBinding, validateConfigMap, validateConfigMapList, validateEndpoints, validateEndpointsList, validateEvent, validateEventList, validateLimitRange, validateLimitRangeList, validateNamespace, validateNamespaceList, validateNode, validateNodeList, validatePersistentVolume, validatePersistentVolumeClaim, validatePersistentVolumeClaimList, validatePersistentVolumeList, validatePod, validatePodList, validateReplicationController, validateReplicationControllerList, validateResourceQuota, validateResourceQuotaList, validateSecret, validateSecretList, validateService, validateServiceAccount, validateServiceAccountList, validateServiceList } from './validate.js';
 
@@ -233,7 +233,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     listKind: 'NodeList',
     schema: NodeSchema,
     validate: validateNode,
-    setDefaults: noDefaults,
+    setDefaults: defaultNode,
     resource: {
       plural: 'nodes',
       singular: 'node',
@@ -265,7 +265,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     schema: NodeListSchema,
     validate: validateNodeList,
-    setDefaults: noDefaults,
+    setDefaults: defaultNodeList,
   },
   {
     group: '',
@@ -450,7 +450,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     listKind: 'ResourceQuotaList',
     schema: ResourceQuotaSchema,
     validate: validateResourceQuota,
-    setDefaults: noDefaults,
+    setDefaults: defaultResourceQuota,
     resource: {
       plural: 'resourcequotas',
       singular: 'resourcequota',
@@ -476,7 +476,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     schema: ResourceQuotaListSchema,
     validate: validateResourceQuotaList,
-    setDefaults: noDefaults,
+    setDefaults: defaultResourceQuotaList,
   },
   {
     group: '',

@@ -7363,7 +7363,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/core.v1.NamespaceStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [
@@ -7531,7 +7532,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/core.v1.NodeStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [
@@ -8179,7 +8181,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/core.v1.PersistentVolumeStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [
@@ -8231,7 +8234,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/core.v1.PersistentVolumeClaimStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [
@@ -8792,7 +8796,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/core.v1.PodStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [
@@ -9824,7 +9829,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/core.v1.ReplicationControllerStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [
@@ -9952,7 +9958,8 @@ export const openApiV3: Record<string, unknown> = {
           "replicas": {
             "description": "Replicas is the most recently observed number of replicas.",
             "type": "integer",
-            "format": "int32"
+            "format": "int32",
+            "default": 0
           },
           "fullyLabeledReplicas": {
             "description": "The number of pods that have labels matching the labels of the pod template of the replication controller.",
@@ -10073,7 +10080,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/core.v1.ResourceQuotaStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [
@@ -10671,7 +10679,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/core.v1.ServiceStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [

@@ -1271,7 +1271,7 @@ export const NamespaceSchema: ObjectSchema = {
     { name: 'kind', schema: { type: 'string', enum: ['Namespace'] } },
     { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
     { name: 'spec', schema: { type: 'ref', ref: () => NamespaceSpecSchema }, proto: 2 },
-    { name: 'status', schema: { type: 'ref', ref: () => NamespaceStatusSchema }, proto: 3 },
+    { name: 'status', schema: { type: 'ref', ref: () => NamespaceStatusSchema, default: {} }, proto: 3 },
   ],
 };
 
@@ -1358,7 +1358,7 @@ export const NodeSchema: ObjectSchema = {
     { name: 'kind', schema: { type: 'string', enum: ['Node'] } },
     { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
     { name: 'spec', schema: { type: 'ref', ref: () => NodeSpecSchema }, proto: 2 },
-    { name: 'status', schema: { type: 'ref', ref: () => NodeStatusSchema }, proto: 3 },
+    { name: 'status', schema: { type: 'ref', ref: () => NodeStatusSchema, default: {} }, proto: 3 },
   ],
 };
 
@@ -1711,7 +1711,11 @@ export const PersistentVolumeSchema: ObjectSchema = {
       proto: 2,
       defaultZeroIsUnset: true,
     },
-    { name: 'status', schema: { type: 'ref', ref: () => PersistentVolumeStatusSchema }, proto: 3 },
+    {
+      name: 'status',
+      schema: { type: 'ref', ref: () => PersistentVolumeStatusSchema, default: {} },
+      proto: 3,
+    },
   ],
 };
 
@@ -1729,7 +1733,11 @@ export const PersistentVolumeClaimSchema: ObjectSchema = {
       proto: 2,
       defaultZeroIsUnset: true,
     },
-    { name: 'status', schema: { type: 'ref', ref: () => PersistentVolumeClaimStatusSchema }, proto: 3 },
+    {
+      name: 'status',
+      schema: { type: 'ref', ref: () => PersistentVolumeClaimStatusSchema, default: {} },
+      proto: 3,
+    },
   ],
 };
 
@@ -1991,7 +1999,7 @@ export const PodSchema: ObjectSchema = {
       proto: 2,
       defaultZeroIsUnset: true,
     },
-    { name: 'status', schema: { type: 'ref', ref: () => PodStatusSchema }, proto: 3 },
+    { name: 'status', schema: { type: 'ref', ref: () => PodStatusSchema, default: {} }, proto: 3 },
   ],
 };
 
@@ -2606,7 +2614,11 @@ export const ReplicationControllerSchema: ObjectSchema = {
       proto: 2,
       defaultZeroIsUnset: true,
     },
-    { name: 'status', schema: { type: 'ref', ref: () => ReplicationControllerStatusSchema }, proto: 3 },
+    {
+      name: 'status',
+      schema: { type: 'ref', ref: () => ReplicationControllerStatusSchema, default: {} },
+      proto: 3,
+    },
   ],
 };
 
@@ -2671,7 +2683,7 @@ export const ReplicationControllerStatusSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.ReplicationControllerStatus',
   fields: [
-    { name: 'replicas', schema: { type: 'integer', format: 'int32' }, proto: 1 },
+    { name: 'replicas', schema: { type: 'integer', format: 'int32', default: 0 }, proto: 1 },
     {
       name: 'fullyLabeledReplicas',
       schema: { type: 'integer', format: 'int32' },
@@ -2736,7 +2748,11 @@ export const ResourceQuotaSchema: ObjectSchema = {
     { name: 'kind', schema: { type: 'string', enum: ['ResourceQuota'] } },
     { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
     { name: 'spec', schema: { type: 'ref', ref: () => ResourceQuotaSpecSchema }, proto: 2 },
-    { name: 'status', schema: { type: 'ref', ref: () => ResourceQuotaStatusSchema }, proto: 3 },
+    {
+      name: 'status',
+      schema: { type: 'ref', ref: () => ResourceQuotaStatusSchema, default: {} },
+      proto: 3,
+    },
   ],
 };
 
@@ -3031,7 +3047,7 @@ export const ServiceSchema: ObjectSchema = {
       proto: 2,
       defaultZeroIsUnset: true,
     },
-    { name: 'status', schema: { type: 'ref', ref: () => ServiceStatusSchema }, proto: 3 },
+    { name: 'status', schema: { type: 'ref', ref: () => ServiceStatusSchema, default: {} }, proto: 3 },
   ],
 };
 

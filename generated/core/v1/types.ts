@@ -1676,7 +1676,11 @@ export interface Namespace {
   /** Desired behavior of the namespace. */
   spec?: NamespaceSpec;
 
-  /** Current status of the namespace, written through the status subresource. */
+  /**
+   * Current status of the namespace, written through the status subresource.
+   *
+   * @defaultValue `{}`
+   */
   status?: NamespaceStatus;
 }
 
@@ -1778,7 +1782,11 @@ export interface Node {
   /** Desired behavior of the node. */
   spec?: NodeSpec;
 
-  /** Most recently observed status of the node, written by the node agent through the status subresource. */
+  /**
+   * Most recently observed status of the node, written by the node agent through the status subresource.
+   *
+   * @defaultValue `{}`
+   */
   status?: NodeStatus;
 }
 
@@ -2200,7 +2208,11 @@ export interface PersistentVolume {
    */
   spec?: PersistentVolumeSpec;
 
-  /** status represents the current information/status for the persistent volume. Populated by the system. */
+  /**
+   * status represents the current information/status for the persistent volume. Populated by the system.
+   *
+   * @defaultValue `{}`
+   */
   status?: PersistentVolumeStatus;
 }
 
@@ -2226,7 +2238,11 @@ export interface PersistentVolumeClaim {
    */
   spec?: PersistentVolumeClaimSpec;
 
-  /** status represents the current information/status of a persistent volume claim. Read-only. */
+  /**
+   * status represents the current information/status of a persistent volume claim. Read-only.
+   *
+   * @defaultValue `{}`
+   */
   status?: PersistentVolumeClaimStatus;
 }
 
@@ -2531,7 +2547,11 @@ export interface Pod {
    */
   spec?: PodSpec;
 
-  /** Most recently observed status of the pod, written through the status subresource. */
+  /**
+   * Most recently observed status of the pod, written through the status subresource.
+   *
+   * @defaultValue `{}`
+   */
   status?: PodStatus;
 }
 
@@ -3295,7 +3315,11 @@ export interface ReplicationController {
    */
   spec?: ReplicationControllerSpec;
 
-  /** Status is the most recently observed status of the replication controller. This data may be out of date by some window of time. */
+  /**
+   * Status is the most recently observed status of the replication controller. This data may be out of date by some window of time.
+   *
+   * @defaultValue `{}`
+   */
   status?: ReplicationControllerStatus;
 }
 
@@ -3383,6 +3407,8 @@ export interface ReplicationControllerStatus {
    * Replicas is the most recently observed number of replicas.
    *
    * Int32.
+   *
+   * @defaultValue `0`
    */
   replicas?: number;
 
@@ -3470,7 +3496,11 @@ export interface ResourceQuota {
   /** Spec defines the desired quota. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status */
   spec?: ResourceQuotaSpec;
 
-  /** Status defines the actual enforced quota and its current usage. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status */
+  /**
+   * Status defines the actual enforced quota and its current usage. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   *
+   * @defaultValue `{}`
+   */
   status?: ResourceQuotaStatus;
 }
 
@@ -3835,7 +3865,11 @@ export interface Service {
    */
   spec?: ServiceSpec;
 
-  /** Most recently observed status of the service, written through the status subresource. */
+  /**
+   * Most recently observed status of the service, written through the status subresource.
+   *
+   * @defaultValue `{}`
+   */
   status?: ServiceStatus;
 }
 

@@ -1,4 +1,5 @@
 import { type JsonApiObject, forbidden, parseQuantity } from '../../api/index.js';
+import { isObject } from '../../json/index.js';
 import type { KindHook, RequestContext } from '../context.js';
 import { decodeObjects } from '../objects.js';
 import { readCurrent } from '../read.js';
@@ -13,8 +14,9 @@ import { DEFAULT_SERVICE_ACCOUNT } from './namespace-defaults.js';
 export function podAdmission(): KindHook {
   return {
     async prepareWrite(object, old, ctx) {
-      if (old) return;
-      const spec = (object.spec ??= {}) as PodSpec;
+      // A spec that is not an object is left for validation to refuse (400), not written into.
+      if (old || !isObject((object.spec ??= {}))) return;
+      const spec = object.spec as PodSpec;
       object.status = { phase: 'Pending', qosClass: qosClass(spec) };
       await mountServiceAccount(ctx, object, spec);
       addDefaultTolerations(spec);
