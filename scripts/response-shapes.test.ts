@@ -457,6 +457,47 @@ describe('Tables, as upstream printers.go', () => {
     expect(await table(`${ns}/secrets/s`)).toEqual({ columns: ['Name', 'Type', 'Data', 'Age'], rows: [['s', 'Opaque', 1, '0s']] });
   });
 
+  it('RoleBinding, ClusterRoleBinding, Lease and StorageClass columns', async () => {
+    const rbac = '/apis/rbac.authorization.k8s.io/v1';
+    const subjects = [
+      { kind: 'User', name: 'ann' },
+      { kind: 'User', name: 'bob' },
+      { kind: 'Group', name: 'devs', apiGroup: 'rbac.authorization.k8s.io' },
+      { kind: 'ServiceAccount', name: 'builder', namespace: 'printing' },
+    ];
+    const roleRef = { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' };
+    expect((await call('POST', `${rbac}/namespaces/printing/rolebindings`, { metadata: { name: 'rb' }, roleRef, subjects })).status).toBe(
+      201,
+    );
+    const wide = ['Users (wide)', 'Groups (wide)', 'ServiceAccounts (wide)'];
+    expect(await table(`${rbac}/namespaces/printing/rolebindings/rb`)).toEqual({
+      columns: ['Name', 'Role', 'Age', ...wide],
+      rows: [['rb', 'ClusterRole/view', '0s', 'ann, bob', 'devs', 'printing/builder']],
+    });
+    await call('POST', `${rbac}/clusterrolebindings`, { metadata: { name: 'crb-printing' }, roleRef, subjects: [] });
+    expect(await table(`${rbac}/clusterrolebindings/crb-printing`)).toEqual({
+      columns: ['Name', 'Role', 'Age', ...wide],
+      rows: [['crb-printing', 'ClusterRole/view', '0s', '', '', '']],
+    });
+    await call('POST', '/apis/coordination.k8s.io/v1/namespaces/printing/leases', {
+      metadata: { name: 'l' },
+      spec: { holderIdentity: 'me' },
+    });
+    expect(await table('/apis/coordination.k8s.io/v1/namespaces/printing/leases/l')).toEqual({
+      columns: ['Name', 'Holder', 'Age'],
+      rows: [['l', 'me', '0s']],
+    });
+    await call('POST', '/apis/storage.k8s.io/v1/storageclasses', {
+      metadata: { name: 'fast-printing', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+      provisioner: 'example.com/disk',
+      allowVolumeExpansion: true,
+    });
+    expect(await table('/apis/storage.k8s.io/v1/storageclasses/fast-printing')).toEqual({
+      columns: ['Name', 'Provisioner', 'ReclaimPolicy', 'VolumeBindingMode', 'AllowVolumeExpansion', 'Age'],
+      rows: [['fast-printing (default)', 'example.com/disk', 'Delete', 'Immediate', true, '0s']],
+    });
+  });
+
   it.skipIf(!KUBECTL)('kubectl get -o wide prints them', async () => {
     const kubeconfig = join(mkdtempSync(join(tmpdir(), 'svckit-shapes-kubectl-')), 'config');
     const { writeFileSync } = await import('node:fs');

@@ -116,6 +116,7 @@ export const storageV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       deleteReturnsObject: true,
+      printer: 'storageclass',
     },
     lifecycle: { introduced: '1.24' },
   },

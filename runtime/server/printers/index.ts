@@ -6,6 +6,8 @@ import type { TablePrinter } from '../../codec/index.js';
 import { eventPrinter, nodePrinter } from './cluster.js';
 import { configMapPrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './config.js';
 import { podPrinter } from './pods.js';
+import { clusterRoleBindingPrinter, roleBindingPrinter } from './rbac.js';
+import { leasePrinter, storageClassPrinter } from './settings.js';
 import { endpointsPrinter, servicePrinter } from './services.js';
 import { cronJobPrinter, daemonSetPrinter, deploymentPrinter, jobPrinter, replicaSetPrinter, statefulSetPrinter } from './workloads.js';
 
@@ -25,4 +27,8 @@ export const builtinPrinters: Readonly<Record<string, TablePrinter>> = {
   daemonset: daemonSetPrinter,
   job: jobPrinter,
   cronjob: cronJobPrinter,
+  rolebinding: roleBindingPrinter,
+  clusterrolebinding: clusterRoleBindingPrinter,
+  lease: leasePrinter,
+  storageclass: storageClassPrinter,
 };
