@@ -3,12 +3,31 @@
  * each makes a correct server answer as one without kube-controller-manager's serviceaccounts
  * controller, or without the ServiceAccount admission plugin's check.
  */
+import { isObject } from '../json.js';
 import { editJson, sentObject, withJson } from './edits.js';
 import type { Mutation } from './types.js';
 
 const RULE = 'upstream-parity.md#Clients';
 
 export const CONTROLLER_MUTATIONS: readonly Mutation[] = [
+  {
+    id: 'role-binding-jsonpath-table',
+    description: 'answers a RoleBinding’s Table with JSONPath columns: the role by name only, no subjects',
+    rule: `${RULE}: printed columns`,
+    caughtBy: ['core/clients/printed-role-binding'],
+    match: { method: ['GET'], path: /\/rolebindings\/[^/]+$/, headers: { accept: /as=Table/i } },
+    response: (r) =>
+      editJson(r, (table) => {
+        if (table.kind !== 'Table' || !Array.isArray(table.rows) || !Array.isArray(table.columnDefinitions)) return false;
+        table.columnDefinitions = table.columnDefinitions.slice(0, 3);
+        for (const row of table.rows) {
+          if (!isObject(row) || !Array.isArray(row.cells)) continue;
+          row.cells = row.cells.slice(0, 3);
+          row.cells[1] = String(row.cells[1]).replace(/^[^/]*\//, '');
+        }
+        return true;
+      }),
+  },
   {
     id: 'empty-status-omitted',
     description: 'leaves out an empty status, as a server encoding status as an omitempty pointer would',
