@@ -498,6 +498,25 @@ describe('Tables, as upstream printers.go', () => {
     });
   });
 
+  it('ReplicationController and PodDisruptionBudget columns', async () => {
+    const template = { metadata: { labels: { app: 'rc' } }, spec: { containers: [{ name: 'a', image: 'nginx' }] } };
+    const rc = await call('POST', `${ns}/replicationcontrollers`, {
+      metadata: { name: 'rc' },
+      spec: { replicas: 2, selector: { app: 'rc' }, template },
+    });
+    expect(rc.status, rc.text).toBe(201);
+    expect(await table(`${ns}/replicationcontrollers/rc`)).toEqual({
+      columns: ['Name', 'Desired', 'Current', 'Ready', 'Age', 'Containers (wide)', 'Images (wide)', 'Selector (wide)'],
+      rows: [['rc', 2, 0, 0, '0s', 'a', 'nginx', 'app=rc']],
+    });
+    const pdbs = '/apis/policy/v1/namespaces/printing/poddisruptionbudgets';
+    await call('POST', pdbs, { metadata: { name: 'pdb' }, spec: { minAvailable: '50%', selector: { matchLabels: { app: 'rc' } } } });
+    expect(await table(`${pdbs}/pdb`)).toEqual({
+      columns: ['Name', 'Min Available', 'Max Unavailable', 'Allowed Disruptions', 'Age'],
+      rows: [['pdb', '50%', 'N/A', 0, '0s']],
+    });
+  });
+
   it.skipIf(!KUBECTL)('kubectl get -o wide prints them', async () => {
     const kubeconfig = join(mkdtempSync(join(tmpdir(), 'svckit-shapes-kubectl-')), 'config');
     const { writeFileSync } = await import('node:fs');

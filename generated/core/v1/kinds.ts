@@ -431,6 +431,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       conversion: [],
       generation: true,
       subresourceHandlers: { scale: 'scale' },
+      printer: 'replicationcontroller',
     },
   },
   {

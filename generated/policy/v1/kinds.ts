@@ -46,6 +46,7 @@ export const policyV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       generation: true,
+      printer: 'poddisruptionbudget',
     },
   },
   {

@@ -9,7 +9,16 @@ import { podPrinter } from './pods.js';
 import { clusterRoleBindingPrinter, roleBindingPrinter } from './rbac.js';
 import { leasePrinter, storageClassPrinter } from './settings.js';
 import { endpointsPrinter, servicePrinter } from './services.js';
-import { cronJobPrinter, daemonSetPrinter, deploymentPrinter, jobPrinter, replicaSetPrinter, statefulSetPrinter } from './workloads.js';
+import {
+  cronJobPrinter,
+  daemonSetPrinter,
+  deploymentPrinter,
+  jobPrinter,
+  podDisruptionBudgetPrinter,
+  replicaSetPrinter,
+  replicationControllerPrinter,
+  statefulSetPrinter,
+} from './workloads.js';
 
 export const builtinPrinters: Readonly<Record<string, TablePrinter>> = {
   pod: podPrinter,
@@ -30,5 +39,7 @@ export const builtinPrinters: Readonly<Record<string, TablePrinter>> = {
   rolebinding: roleBindingPrinter,
   clusterrolebinding: clusterRoleBindingPrinter,
   lease: leasePrinter,
+  replicationcontroller: replicationControllerPrinter,
+  poddisruptionbudget: podDisruptionBudgetPrinter,
   storageclass: storageClassPrinter,
 };
