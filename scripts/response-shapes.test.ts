@@ -44,7 +44,7 @@ describe('404 Statuses', () => {
 
   it.each([
     ['an unknown resource', '/api/v1/namespaces/default/podz'],
-    ['an unknown subresource', '/api/v1/namespaces/default/pods/x/ephemeralcontainers'],
+    ['an unknown subresource', '/api/v1/namespaces/default/pods/x/scale'],
     ['an unknown subresource of a group', '/apis/apps/v1/namespaces/default/deployments/x/rollback'],
     ['an unknown group version', '/apis/nope.example.io/v1'],
   ])('carry empty details for %s, as upstream answers an unmatched route', async (_what, path) => {
