@@ -70,30 +70,13 @@ export const replicaSetPrinter: TablePrinter = {
   ],
 };
 
-/** printReplicationController: a ReplicaSet's columns, with a map selector (labels.FormatLabels). */
+/** printReplicationController: a ReplicaSet's columns and cells, with a map selector (labels.FormatLabels). */
 export const replicationControllerPrinter: TablePrinter = {
   columns: [
-    NAME,
-    column(
-      'Desired',
-      'Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1.',
-      INTEGER,
-    ),
-    column('Current', 'Replicas is the most recently observed number of replicas.', INTEGER),
-    column('Ready', 'The number of ready replicas for this replication controller.', INTEGER),
-    AGE,
-    ...TEMPLATE_COLUMNS,
+    ...replicaSetPrinter.columns.slice(0, -1),
     column('Selector', 'Selector is a label query over pods that should match the Replicas count.', WIDE),
   ],
-  cells: (rc, now) => [
-    name(rc),
-    int(at(rc, 'spec').replicas),
-    int(at(rc, 'status').replicas),
-    int(at(rc, 'status').readyReplicas),
-    age(rc, now),
-    ...template(rc),
-    formatLabels(at(rc, 'spec').selector),
-  ],
+  cells: (rc, now) => [...replicaSetPrinter.cells(rc, now).slice(0, -1), formatLabels(at(rc, 'spec').selector)],
 };
 
 /** printPodDisruptionBudget: the bounds as given (`N/A` when unset) and the disruptions allowed now. */
