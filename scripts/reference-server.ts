@@ -13,10 +13,13 @@ import {
   ApiServer,
   DEFAULT_RELEASE,
   type HandlerCatalog,
+  type NamespaceDefaultsOptions,
+  type ServingTls,
   type RuleChecker,
   type Stage,
   celRuleChecker,
   mutatingWebhookAdmission,
+  namespaceDefaults,
   serviceClusterIPs,
   validatingAdmissionPolicy,
   validatingWebhookAdmission,
@@ -83,6 +86,13 @@ export interface ReferenceServerOptions {
   groupSuffix?: string;
   /** `--service-cluster-ip-range`: the IPv4 range services' cluster IPs come from; default 10.96.0.0/12, as kube-apiserver's. */
   serviceClusterIPRange?: string;
+  /**
+   * The controllers of kube-controller-manager that fill namespaces (the `default` ServiceAccount,
+   * the `kube-root-ca.crt` ConfigMap); default on, as in a cluster. false: neither runs.
+   */
+  namespaceControllers?: boolean;
+  /** The CA `kube-root-ca.crt` publishes; default the client CA of HTTPS, else its serving certificate; none over HTTP. */
+  rootCa?: string;
   /** Service-account tokens (`--service-account-issuer`, `--service-account-signing-key-file`, ...); default a generated key (kept-signing-key.ts). */
   serviceAccounts?: ServiceAccountOptions;
 }
@@ -147,7 +157,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     featureGates: typeof options.featureGates === 'string' ? parseFeatureGates(options.featureGates).gates : options.featureGates,
     runtimeConfig: options.runtimeConfig,
     release: options.release,
-    handlers: withServiceRange(withTokenRequests(options.handlers, issuer), options.serviceClusterIPRange),
+    handlers: withNamespaceDefaults(
+      withServiceRange(withTokenRequests(options.handlers, issuer), options.serviceClusterIPRange),
+      options.namespaceControllers === false ? { enabled: false } : { rootCa: options.rootCa ?? rootCaOf(access?.tls) },
+    ),
     encryption: options.encryption,
     chain: { ...access?.chain, audit: options.audit, testing: options.testStages, serviceAccountIssuer: issuer },
     now: options.now,
@@ -189,6 +202,16 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 function withServiceRange(given: HandlerCatalog, range: string | undefined): HandlerCatalog {
   if (range === undefined) return given;
   return { ...given, hooks: { 'service-cluster-ip': serviceClusterIPs(range), ...given.hooks } };
+}
+
+/** The catalogue with the namespace controllers as configured, unless the catalogue given has its own. */
+function withNamespaceDefaults(given: HandlerCatalog, options: NamespaceDefaultsOptions): HandlerCatalog {
+  return { ...given, hooks: { 'namespace-defaults': namespaceDefaults(options), ...given.hooks } };
+}
+
+/** The CA clients verify the server with, as kube-controller-manager's --root-ca-file: the cluster CA, else the serving certificate itself. */
+function rootCaOf(tls: ServingTls | undefined): string | undefined {
+  return tls ? (tls.clientCa ?? tls.cert) : undefined;
 }
 
 /** The namespace clients use when they name none; the server creates it at start, as a cluster does. */

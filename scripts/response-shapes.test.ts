@@ -457,6 +457,66 @@ describe('Tables, as upstream printers.go', () => {
     expect(await table(`${ns}/secrets/s`)).toEqual({ columns: ['Name', 'Type', 'Data', 'Age'], rows: [['s', 'Opaque', 1, '0s']] });
   });
 
+  it('RoleBinding, ClusterRoleBinding, Lease and StorageClass columns', async () => {
+    const rbac = '/apis/rbac.authorization.k8s.io/v1';
+    const subjects = [
+      { kind: 'User', name: 'ann' },
+      { kind: 'User', name: 'bob' },
+      { kind: 'Group', name: 'devs', apiGroup: 'rbac.authorization.k8s.io' },
+      { kind: 'ServiceAccount', name: 'builder', namespace: 'printing' },
+    ];
+    const roleRef = { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' };
+    expect((await call('POST', `${rbac}/namespaces/printing/rolebindings`, { metadata: { name: 'rb' }, roleRef, subjects })).status).toBe(
+      201,
+    );
+    const wide = ['Users (wide)', 'Groups (wide)', 'ServiceAccounts (wide)'];
+    expect(await table(`${rbac}/namespaces/printing/rolebindings/rb`)).toEqual({
+      columns: ['Name', 'Role', 'Age', ...wide],
+      rows: [['rb', 'ClusterRole/view', '0s', 'ann, bob', 'devs', 'printing/builder']],
+    });
+    await call('POST', `${rbac}/clusterrolebindings`, { metadata: { name: 'crb-printing' }, roleRef, subjects: [] });
+    expect(await table(`${rbac}/clusterrolebindings/crb-printing`)).toEqual({
+      columns: ['Name', 'Role', 'Age', ...wide],
+      rows: [['crb-printing', 'ClusterRole/view', '0s', '', '', '']],
+    });
+    await call('POST', '/apis/coordination.k8s.io/v1/namespaces/printing/leases', {
+      metadata: { name: 'l' },
+      spec: { holderIdentity: 'me' },
+    });
+    expect(await table('/apis/coordination.k8s.io/v1/namespaces/printing/leases/l')).toEqual({
+      columns: ['Name', 'Holder', 'Age'],
+      rows: [['l', 'me', '0s']],
+    });
+    await call('POST', '/apis/storage.k8s.io/v1/storageclasses', {
+      metadata: { name: 'fast-printing', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+      provisioner: 'example.com/disk',
+      allowVolumeExpansion: true,
+    });
+    expect(await table('/apis/storage.k8s.io/v1/storageclasses/fast-printing')).toEqual({
+      columns: ['Name', 'Provisioner', 'ReclaimPolicy', 'VolumeBindingMode', 'AllowVolumeExpansion', 'Age'],
+      rows: [['fast-printing (default)', 'example.com/disk', 'Delete', 'Immediate', true, '0s']],
+    });
+  });
+
+  it('ReplicationController and PodDisruptionBudget columns', async () => {
+    const template = { metadata: { labels: { app: 'rc' } }, spec: { containers: [{ name: 'a', image: 'nginx' }] } };
+    const rc = await call('POST', `${ns}/replicationcontrollers`, {
+      metadata: { name: 'rc' },
+      spec: { replicas: 2, selector: { app: 'rc' }, template },
+    });
+    expect(rc.status, rc.text).toBe(201);
+    expect(await table(`${ns}/replicationcontrollers/rc`)).toEqual({
+      columns: ['Name', 'Desired', 'Current', 'Ready', 'Age', 'Containers (wide)', 'Images (wide)', 'Selector (wide)'],
+      rows: [['rc', 2, 0, 0, '0s', 'a', 'nginx', 'app=rc']],
+    });
+    const pdbs = '/apis/policy/v1/namespaces/printing/poddisruptionbudgets';
+    await call('POST', pdbs, { metadata: { name: 'pdb' }, spec: { minAvailable: '50%', selector: { matchLabels: { app: 'rc' } } } });
+    expect(await table(`${pdbs}/pdb`)).toEqual({
+      columns: ['Name', 'Min Available', 'Max Unavailable', 'Allowed Disruptions', 'Age'],
+      rows: [['pdb', '50%', 'N/A', 0, '0s']],
+    });
+  });
+
   it.skipIf(!KUBECTL)('kubectl get -o wide prints them', async () => {
     const kubeconfig = join(mkdtempSync(join(tmpdir(), 'svckit-shapes-kubectl-')), 'config');
     const { writeFileSync } = await import('node:fs');

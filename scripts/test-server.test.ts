@@ -119,7 +119,8 @@ describe('startTestServer({ tls: true }): identities through every client', () =
     const kc = new k8s.KubeConfig();
     kc.loadFromFile(erin.configFile);
     const list = await kc.makeApiClient(k8s.CoreV1Api).listNamespacedConfigMap({ namespace: 'default' });
-    expect(list.items.map((c) => c.metadata?.name)).toEqual(['shared']);
+    // kube-root-ca.crt: the root CA publisher's, in every namespace over HTTPS.
+    expect(list.items.map((c) => c.metadata?.name)).toEqual(['kube-root-ca.crt', 'shared']);
 
     const client = createClient(erin.clientConfig);
     const denied = await client.core.v1

@@ -93,7 +93,10 @@ export interface TestServer extends Connection {
   snapshot(): Promise<Snapshot>;
   /** Back to a snapshot's objects in place: watchers see the changes; faults and the record are kept. */
   restore(snapshot: Snapshot): Promise<void>;
-  /** Back to the state just after start (the `default` namespace, RBAC's bootstrap roles); clears faults and the record. */
+  /**
+   * Back to the state just after start (the system namespaces with their `default` ServiceAccount
+   * and, over TLS, `kube-root-ca.crt`; RBAC's bootstrap roles); clears faults and the record.
+   */
   reset(): Promise<void>;
   /** Drops the history up to now: lists and watches at any resource version seen so far answer 410 Expired. */
   compactHistory(): Promise<void>;
@@ -105,7 +108,7 @@ export interface TestServer extends Connection {
   requests(pattern?: Parameters<RequestRecord['requests']>[0]): RecordedRequest[];
   /** Every warning sent, with its request. */
   warnings(): { warning: string; request: RecordedRequest }[];
-  /** Waits until the server's background work (garbage collection, namespace deletion) has caught up with every write so far. */
+  /** Waits until the server's background work (garbage collection, namespace deletion, namespaces' defaults) has caught up with every write so far. */
   settle(): Promise<void>;
   /** Stops the server, closes its watches and removes the config files. */
   close(): Promise<void>;
@@ -134,6 +137,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     host: '127.0.0.1',
     port: 0,
     testStages: [record.stage, faults.stage],
+    ...(serving ? { rootCa: serving.ca } : {}),
     ...(identities || serving
       ? { access: { ...identities?.accessControl(), ...(serving ? { tls: { cert: serving.cert, key: serving.key } } : {}) } }
       : {}),
@@ -172,8 +176,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
   const user = identities ? ADMIN : undefined;
   const restore = async (snapshot: Snapshot) => {
+    // The server's controllers wait meanwhile: they would put back what the restore is removing.
+    const resumes = await Promise.all(server.context.hooks.all().map((h) => h.pause?.()));
     const write = () => restoreSnapshot(objects, snapshot);
-    await (server.garbageCollector ? server.garbageCollector.pauseWhile(write) : write());
+    try {
+      await (server.garbageCollector ? server.garbageCollector.pauseWhile(write) : write());
+    } finally {
+      for (const resume of resumes) resume?.();
+    }
     await settle();
   };
   const settle = async () => {

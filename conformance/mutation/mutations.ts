@@ -21,6 +21,7 @@ import {
 import type { Mutation, ProxiedResponse, ResponseContext } from './types.js';
 import { CLIENT_MUTATIONS } from './clients.js';
 import { DISCOVERY_MUTATIONS } from './discovery.js';
+import { CONTROLLER_MUTATIONS } from './controllers.js';
 import { RESPONSE_SHAPE_MUTATIONS } from './response-shapes.js';
 import { SERVER_FILLED_MUTATIONS } from './server-filled.js';
 import { API_MUTATIONS } from './served-apis.js';
@@ -708,6 +709,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...DISCOVERY_MUTATIONS,
   ...RESPONSE_SHAPE_MUTATIONS,
   ...SERVER_FILLED_MUTATIONS,
+  ...CONTROLLER_MUTATIONS,
   ...API_MUTATIONS,
   ...SERVED_APIS2_MUTATIONS,
 ];

@@ -226,13 +226,8 @@ export async function admitControllerDelete(
   input: { resource: ServedResource; namespace: string | undefined; old: JsonApiObject; propagationPolicy: string },
 ): Promise<void> {
   if (ctx.admission.length === 0) return;
-  const user: UserInfo = {
-    username: serviceAccountUsername('kube-system', controller),
-    groups: [SERVICE_ACCOUNTS_GROUP, serviceAccountsGroup('kube-system'), AUTHENTICATED_GROUP],
-    extra: {},
-  };
   await admitDelete(
-    { rules: ctx.rules, admission: ctx.admission, warnings: new Warnings(), user },
+    { rules: ctx.rules, admission: ctx.admission, warnings: new Warnings(), user: controllerUser(controller) },
     {
       resource: input.resource,
       namespace: input.namespace,
@@ -241,6 +236,31 @@ export async function admitControllerDelete(
       options: { propagationPolicy: input.propagationPolicy },
     },
   );
+}
+
+/**
+ * A create or update one of the server's own controllers makes (the service-account and root-CA
+ * controllers), through defaulting, validation and the admission plugins as the controller's
+ * service account in kube-system, as upstream's controllers' API calls are. Returns the admitted object.
+ */
+export function admitControllerWrite(
+  ctx: Pick<AdmissionContext, 'rules' | 'admission'>,
+  controller: string,
+  input: { resource: ServedResource; object: JsonApiObject; old?: JsonApiObject },
+): Promise<JsonApiObject> {
+  return admit(
+    { rules: ctx.rules, admission: ctx.admission, warnings: new Warnings(), user: controllerUser(controller) },
+    { ...input, fieldValidation: 'Ignore', duplicates: [] },
+  );
+}
+
+/** The identity of a controller of kube-controller-manager: its service account in kube-system. */
+function controllerUser(controller: string): UserInfo {
+  return {
+    username: serviceAccountUsername('kube-system', controller),
+    groups: [SERVICE_ACCOUNTS_GROUP, serviceAccountsGroup('kube-system'), AUTHENTICATED_GROUP],
+    extra: {},
+  };
 }
 
 /**

@@ -194,6 +194,8 @@ export interface KindHook {
   namespaceChanged?(namespace: string): void;
   /** Server-wide: background work left over from a previous run (the server is starting). */
   resume?(): Promise<void>;
+  /** Server-wide: stops starting background work until the returned function is called (a test server's restore). */
+  pause?(): Promise<() => void>;
   /** Server-wide: waits until background work has nothing in flight (tests observe it). */
   idle?(): Promise<void>;
   close?(): void;

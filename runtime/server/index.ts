@@ -15,6 +15,8 @@ export {
   DEFAULT_SERVICE_CIDR,
   kubernetesServiceIP,
   parseServiceCidr,
+  namespaceDefaults,
+  type NamespaceDefaultsOptions,
   serviceClusterIPs,
   tokenRequest,
   type TokenRequestOptions,

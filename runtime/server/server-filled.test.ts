@@ -82,6 +82,11 @@ describe('a created Pod', () => {
   });
 
   it('keeps the deprecated serviceAccount in step with serviceAccountName, and mounts nothing when automount is off', async () => {
+    await h.create(`/api/v1/namespaces/${h.ns}/serviceaccounts`, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'builder' },
+    });
     const p = await h.create(pods(), pod('sa', { serviceAccount: 'builder', automountServiceAccountToken: false }));
     expect(p.spec).toMatchObject({ serviceAccountName: 'builder', serviceAccount: 'builder' });
     expect(p.spec.volumes).toBeUndefined();
@@ -209,5 +214,44 @@ describe('deprecated core/v1 fields of 1.30', () => {
       spec: { externalID: 'i-123' },
     });
     expect(node.spec.externalID).toBe('i-123');
+  });
+});
+
+describe('a status that is a non-pointer struct upstream', () => {
+  const labels = { app: 'web' };
+  const template = { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+  const job = { template: { ...template, spec: { ...template.spec, restartPolicy: 'Never' } } };
+  // Go writes a struct even empty, and the zero of a field that is not omitempty.
+  it.each([
+    ['/apis/apps/v1', 'deployments', { kind: 'Deployment', spec: { selector: { matchLabels: labels }, template } }, {}],
+    ['/apis/apps/v1', 'replicasets', { kind: 'ReplicaSet', spec: { selector: { matchLabels: labels }, template } }, { replicas: 0 }],
+    [
+      '/apis/apps/v1',
+      'statefulsets',
+      { kind: 'StatefulSet', spec: { selector: { matchLabels: labels }, template } },
+      { replicas: 0, availableReplicas: 0 },
+    ],
+    [
+      '/apis/apps/v1',
+      'daemonsets',
+      { kind: 'DaemonSet', spec: { selector: { matchLabels: labels }, template } },
+      { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 },
+    ],
+    ['/apis/batch/v1', 'jobs', { kind: 'Job', spec: job }, {}],
+    ['/apis/batch/v1', 'cronjobs', { kind: 'CronJob', spec: { schedule: '* * * * *', jobTemplate: { spec: job } } }, {}],
+    ['/api/v1', 'replicationcontrollers', { kind: 'ReplicationController', spec: { selector: labels, template } }, { replicas: 0 }],
+    [
+      '/apis/policy/v1',
+      'poddisruptionbudgets',
+      { kind: 'PodDisruptionBudget', spec: { minAvailable: 1 } },
+      { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 },
+    ],
+    ['/api/v1', 'resourcequotas', { kind: 'ResourceQuota', spec: {} }, {}],
+  ])('is written when empty, as Go encodes it (%s %s)', async (prefix, plural, body, status) => {
+    const path = `${prefix}/namespaces/${h.ns}/${plural}`;
+    const apiVersion = prefix === '/api/v1' ? 'v1' : prefix.slice('/apis/'.length);
+    const created = await h.create(path, { apiVersion, metadata: { name: 'x' }, ...body });
+    expect(created.status).toEqual(status);
+    expect((await h.read(`${path}/x`)).status).toEqual(status);
   });
 });

@@ -136,8 +136,11 @@ export class Harness {
     return this.create(crontabs(ns), cronTabBody(name, extra));
   }
 
+  /** Creates a namespace and waits for the server's controllers to fill it (its `default` ServiceAccount). */
   async createNamespace(name: string): Promise<Json> {
-    return this.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    const ns = await this.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    await this.server.context.hooks.idle();
+    return ns;
   }
 
   /** GETs and expects 200; returns the body. */

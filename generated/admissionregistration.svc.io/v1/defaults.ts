@@ -60,6 +60,7 @@ export function defaultServiceReference(v: unknown): void {
 export function defaultValidatingAdmissionPolicy(v: unknown): void {
   if (!isObject(v)) return;
   defaultValidatingAdmissionPolicySpec(v.spec);
+  if (v.status === undefined) v.status = {};
 }
 
 /** Applies the schema defaults of {@link ValidatingAdmissionPolicyBinding} in place. */

@@ -1804,7 +1804,8 @@ export const openApiV3: Record<string, unknown> = {
           "status": {
             "description": "The status of the policy (type checking results); not filled by the reference server.",
             "type": "object",
-            "x-kubernetes-preserve-unknown-fields": true
+            "x-kubernetes-preserve-unknown-fields": true,
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [

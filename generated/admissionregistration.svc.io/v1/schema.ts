@@ -234,7 +234,11 @@ export const ValidatingAdmissionPolicySchema: ObjectSchema = {
     { name: 'kind', schema: { type: 'string', enum: ['ValidatingAdmissionPolicy'] } },
     { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
     { name: 'spec', schema: { type: 'ref', ref: () => ValidatingAdmissionPolicySpecSchema }, proto: 2 },
-    { name: 'status', schema: { type: 'object', fields: [], preserveUnknown: true }, proto: 3 },
+    {
+      name: 'status',
+      schema: { type: 'object', fields: [], preserveUnknown: true, default: {} },
+      proto: 3,
+    },
   ],
 };
 

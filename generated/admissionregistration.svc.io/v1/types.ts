@@ -265,7 +265,11 @@ export interface ValidatingAdmissionPolicy {
   /** What the policy checks and for which requests. */
   spec?: ValidatingAdmissionPolicySpec;
 
-  /** The status of the policy (type checking results); not filled by the reference server. */
+  /**
+   * The status of the policy (type checking results); not filled by the reference server.
+   *
+   * @defaultValue `{}`
+   */
   status?: Record<string, unknown>;
 }
 

@@ -14,6 +14,7 @@ export function defaultCustomResourceConversion(v: unknown): void {
 export function defaultCustomResourceDefinition(v: unknown): void {
   if (!isObject(v)) return;
   defaultCustomResourceDefinitionSpec(v.spec);
+  if (v.status === undefined) v.status = {};
 }
 
 /** Applies the schema defaults of {@link CustomResourceDefinitionList} in place. */

@@ -717,7 +717,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/apiextensions.svc.io.v1.CustomResourceDefinitionStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "required": [

@@ -36,7 +36,7 @@ export const CustomResourceDefinitionSchema: ObjectSchema = {
     },
     {
       name: 'status',
-      schema: { type: 'ref', ref: () => CustomResourceDefinitionStatusSchema },
+      schema: { type: 'ref', ref: () => CustomResourceDefinitionStatusSchema, default: {} },
       proto: 3,
     },
   ],

@@ -38,7 +38,11 @@ export interface CustomResourceDefinition {
   /** The resource the definition describes. */
   spec: CustomResourceDefinitionSpec;
 
-  /** Whether the names are accepted and the resource is served (set by the server). */
+  /**
+   * Whether the names are accepted and the resource is served (set by the server).
+   *
+   * @defaultValue `{}`
+   */
   status?: CustomResourceDefinitionStatus;
 }
 

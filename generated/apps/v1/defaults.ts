@@ -9,6 +9,8 @@ export function defaultDaemonSet(v: unknown): void {
   if (!isObject(v)) return;
   if (v.spec === undefined || v.spec === null) v.spec = {};
   defaultDaemonSetSpec(v.spec);
+  if (v.status === undefined) v.status = {};
+  defaultDaemonSetStatus(v.status);
 }
 
 /** Applies the schema defaults of {@link DaemonSetList} in place. */
@@ -28,6 +30,15 @@ export function defaultDaemonSetSpec(v: unknown): void {
   if (v.revisionHistoryLimit === undefined) v.revisionHistoryLimit = 10;
 }
 
+/** Applies the schema defaults of {@link DaemonSetStatus} in place. */
+export function defaultDaemonSetStatus(v: unknown): void {
+  if (!isObject(v)) return;
+  if (v.currentNumberScheduled === undefined) v.currentNumberScheduled = 0;
+  if (v.numberMisscheduled === undefined) v.numberMisscheduled = 0;
+  if (v.desiredNumberScheduled === undefined) v.desiredNumberScheduled = 0;
+  if (v.numberReady === undefined) v.numberReady = 0;
+}
+
 /** Applies the schema defaults of {@link DaemonSetUpdateStrategy} in place. */
 export function defaultDaemonSetUpdateStrategy(v: unknown): void {
   if (!isObject(v)) return;
@@ -40,6 +51,7 @@ export function defaultDeployment(v: unknown): void {
   if (!isObject(v)) return;
   if (v.spec === undefined || v.spec === null) v.spec = {};
   defaultDeploymentSpec(v.spec);
+  if (v.status === undefined) v.status = {};
 }
 
 /** Applies the schema defaults of {@link DeploymentList} in place. */
@@ -73,6 +85,8 @@ export function defaultReplicaSet(v: unknown): void {
   if (!isObject(v)) return;
   if (v.spec === undefined || v.spec === null) v.spec = {};
   defaultReplicaSetSpec(v.spec);
+  if (v.status === undefined) v.status = {};
+  defaultReplicaSetStatus(v.status);
 }
 
 /** Applies the schema defaults of {@link ReplicaSetList} in place. */
@@ -88,6 +102,12 @@ export function defaultReplicaSetSpec(v: unknown): void {
   if (!isObject(v)) return;
   if (v.replicas === undefined) v.replicas = 1;
   defaultPodTemplateSpec(v.template);
+}
+
+/** Applies the schema defaults of {@link ReplicaSetStatus} in place. */
+export function defaultReplicaSetStatus(v: unknown): void {
+  if (!isObject(v)) return;
+  if (v.replicas === undefined) v.replicas = 0;
 }
 
 /** Applies the schema defaults of {@link RollingUpdateDaemonSet} in place. */
@@ -115,6 +135,8 @@ export function defaultStatefulSet(v: unknown): void {
   if (!isObject(v)) return;
   if (v.spec === undefined || v.spec === null) v.spec = {};
   defaultStatefulSetSpec(v.spec);
+  if (v.status === undefined) v.status = {};
+  defaultStatefulSetStatus(v.status);
 }
 
 /** Applies the schema defaults of {@link StatefulSetList} in place. */
@@ -146,6 +168,13 @@ export function defaultStatefulSetSpec(v: unknown): void {
   if (v.revisionHistoryLimit === undefined) v.revisionHistoryLimit = 10;
   if (v.persistentVolumeClaimRetentionPolicy === undefined) v.persistentVolumeClaimRetentionPolicy = { whenDeleted: 'Retain', whenScaled: 'Retain' };
   defaultStatefulSetPersistentVolumeClaimRetentionPolicy(v.persistentVolumeClaimRetentionPolicy);
+}
+
+/** Applies the schema defaults of {@link StatefulSetStatus} in place. */
+export function defaultStatefulSetStatus(v: unknown): void {
+  if (!isObject(v)) return;
+  if (v.replicas === undefined) v.replicas = 0;
+  if (v.availableReplicas === undefined) v.availableReplicas = 0;
 }
 
 /** Applies the schema defaults of {@link StatefulSetUpdateStrategy} in place. */

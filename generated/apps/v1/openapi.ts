@@ -2260,7 +2260,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/apps.v1.DaemonSetStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [
@@ -2408,22 +2409,26 @@ export const openApiV3: Record<string, unknown> = {
           "currentNumberScheduled": {
             "description": "The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.",
             "type": "integer",
-            "format": "int32"
+            "format": "int32",
+            "default": 0
           },
           "numberMisscheduled": {
             "description": "The number of nodes that are running the daemon pod, but are not supposed to run the daemon pod.",
             "type": "integer",
-            "format": "int32"
+            "format": "int32",
+            "default": 0
           },
           "desiredNumberScheduled": {
             "description": "The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod).",
             "type": "integer",
-            "format": "int32"
+            "format": "int32",
+            "default": 0
           },
           "numberReady": {
             "description": "numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.",
             "type": "integer",
-            "format": "int32"
+            "format": "int32",
+            "default": 0
           },
           "observedGeneration": {
             "description": "The most recent generation observed by the daemon set controller.",
@@ -2529,7 +2534,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/apps.v1.DeploymentStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [
@@ -2827,7 +2833,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/apps.v1.ReplicaSetStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [
@@ -2954,7 +2961,8 @@ export const openApiV3: Record<string, unknown> = {
           "replicas": {
             "description": "Replicas is the most recently observed number of replicas.",
             "type": "integer",
-            "format": "int32"
+            "format": "int32",
+            "default": 0
           },
           "fullyLabeledReplicas": {
             "description": "The number of pods that have labels matching the labels of the pod template of the replicaset.",
@@ -3121,7 +3129,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/apps.v1.StatefulSetStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [
@@ -3357,7 +3366,8 @@ export const openApiV3: Record<string, unknown> = {
           "replicas": {
             "description": "replicas is the number of Pods created by the StatefulSet controller.",
             "type": "integer",
-            "format": "int32"
+            "format": "int32",
+            "default": 0
           },
           "readyReplicas": {
             "description": "readyReplicas is the number of pods created for this StatefulSet with a Ready Condition.",
@@ -3403,7 +3413,8 @@ export const openApiV3: Record<string, unknown> = {
           "availableReplicas": {
             "description": "Total number of available pods (ready for at least minReadySeconds) targeted by this statefulset.",
             "type": "integer",
-            "format": "int32"
+            "format": "int32",
+            "default": 0
           }
         }
       },
@@ -4708,7 +4719,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/core.v1.PersistentVolumeClaimStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [

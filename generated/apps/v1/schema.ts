@@ -54,7 +54,7 @@ export const DaemonSetSchema: ObjectSchema = {
       proto: 2,
       defaultZeroIsUnset: true,
     },
-    { name: 'status', schema: { type: 'ref', ref: () => DaemonSetStatusSchema }, proto: 3 },
+    { name: 'status', schema: { type: 'ref', ref: () => DaemonSetStatusSchema, default: {} }, proto: 3 },
   ],
 };
 
@@ -139,10 +139,18 @@ export const DaemonSetStatusSchema: ObjectSchema = {
   type: 'object',
   typeName: 'apps.v1.DaemonSetStatus',
   fields: [
-    { name: 'currentNumberScheduled', schema: { type: 'integer', format: 'int32' }, proto: 1 },
-    { name: 'numberMisscheduled', schema: { type: 'integer', format: 'int32' }, proto: 2 },
-    { name: 'desiredNumberScheduled', schema: { type: 'integer', format: 'int32' }, proto: 3 },
-    { name: 'numberReady', schema: { type: 'integer', format: 'int32' }, proto: 4 },
+    {
+      name: 'currentNumberScheduled',
+      schema: { type: 'integer', format: 'int32', default: 0 },
+      proto: 1,
+    },
+    { name: 'numberMisscheduled', schema: { type: 'integer', format: 'int32', default: 0 }, proto: 2 },
+    {
+      name: 'desiredNumberScheduled',
+      schema: { type: 'integer', format: 'int32', default: 0 },
+      proto: 3,
+    },
+    { name: 'numberReady', schema: { type: 'integer', format: 'int32', default: 0 }, proto: 4 },
     {
       name: 'observedGeneration',
       schema: { type: 'integer', format: 'int64' },
@@ -216,7 +224,11 @@ export const DeploymentSchema: ObjectSchema = {
       proto: 2,
       defaultZeroIsUnset: true,
     },
-    { name: 'status', schema: { type: 'ref', ref: () => DeploymentStatusSchema }, proto: 3 },
+    {
+      name: 'status',
+      schema: { type: 'ref', ref: () => DeploymentStatusSchema, default: {} },
+      proto: 3,
+    },
   ],
 };
 
@@ -386,7 +398,11 @@ export const ReplicaSetSchema: ObjectSchema = {
       proto: 2,
       defaultZeroIsUnset: true,
     },
-    { name: 'status', schema: { type: 'ref', ref: () => ReplicaSetStatusSchema }, proto: 3 },
+    {
+      name: 'status',
+      schema: { type: 'ref', ref: () => ReplicaSetStatusSchema, default: {} },
+      proto: 3,
+    },
   ],
 };
 
@@ -453,7 +469,7 @@ export const ReplicaSetStatusSchema: ObjectSchema = {
   type: 'object',
   typeName: 'apps.v1.ReplicaSetStatus',
   fields: [
-    { name: 'replicas', schema: { type: 'integer', format: 'int32' }, proto: 1 },
+    { name: 'replicas', schema: { type: 'integer', format: 'int32', default: 0 }, proto: 1 },
     {
       name: 'fullyLabeledReplicas',
       schema: { type: 'integer', format: 'int32' },
@@ -536,7 +552,11 @@ export const StatefulSetSchema: ObjectSchema = {
       proto: 2,
       defaultZeroIsUnset: true,
     },
-    { name: 'status', schema: { type: 'ref', ref: () => StatefulSetStatusSchema }, proto: 3 },
+    {
+      name: 'status',
+      schema: { type: 'ref', ref: () => StatefulSetStatusSchema, default: {} },
+      proto: 3,
+    },
   ],
 };
 
@@ -683,7 +703,7 @@ export const StatefulSetStatusSchema: ObjectSchema = {
       proto: 1,
       zeroIsUnset: true,
     },
-    { name: 'replicas', schema: { type: 'integer', format: 'int32' }, proto: 2 },
+    { name: 'replicas', schema: { type: 'integer', format: 'int32', default: 0 }, proto: 2 },
     { name: 'readyReplicas', schema: { type: 'integer', format: 'int32' }, proto: 3, zeroIsUnset: true },
     {
       name: 'currentReplicas',
@@ -712,7 +732,7 @@ export const StatefulSetStatusSchema: ObjectSchema = {
       patchStrategy: 'merge',
       patchMergeKey: 'type',
     },
-    { name: 'availableReplicas', schema: { type: 'integer', format: 'int32' }, proto: 11 },
+    { name: 'availableReplicas', schema: { type: 'integer', format: 'int32', default: 0 }, proto: 11 },
   ],
 };
 

@@ -78,7 +78,11 @@ export interface DaemonSet {
    */
   spec?: DaemonSetSpec;
 
-  /** The current status of this daemon set. This data may be out of date by some window of time. */
+  /**
+   * The current status of this daemon set. This data may be out of date by some window of time.
+   *
+   * @defaultValue `{}`
+   */
   status?: DaemonSetStatus;
 }
 
@@ -173,6 +177,8 @@ export interface DaemonSetStatus {
    * The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.
    *
    * Int32.
+   *
+   * @defaultValue `0`
    */
   currentNumberScheduled?: number;
 
@@ -180,6 +186,8 @@ export interface DaemonSetStatus {
    * The number of nodes that are running the daemon pod, but are not supposed to run the daemon pod.
    *
    * Int32.
+   *
+   * @defaultValue `0`
    */
   numberMisscheduled?: number;
 
@@ -187,6 +195,8 @@ export interface DaemonSetStatus {
    * The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod).
    *
    * Int32.
+   *
+   * @defaultValue `0`
    */
   desiredNumberScheduled?: number;
 
@@ -194,6 +204,8 @@ export interface DaemonSetStatus {
    * numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.
    *
    * Int32.
+   *
+   * @defaultValue `0`
    */
   numberReady?: number;
 
@@ -279,7 +291,11 @@ export interface Deployment {
    */
   spec?: DeploymentSpec;
 
-  /** Most recently observed status of the Deployment. */
+  /**
+   * Most recently observed status of the Deployment.
+   *
+   * @defaultValue `{}`
+   */
   status?: DeploymentStatus;
 }
 
@@ -494,7 +510,11 @@ export interface ReplicaSet {
    */
   spec?: ReplicaSetSpec;
 
-  /** Status is the most recently observed status of the ReplicaSet. This data may be out of date by some window of time. */
+  /**
+   * Status is the most recently observed status of the ReplicaSet. This data may be out of date by some window of time.
+   *
+   * @defaultValue `{}`
+   */
   status?: ReplicaSetStatus;
 }
 
@@ -582,6 +602,8 @@ export interface ReplicaSetStatus {
    * Replicas is the most recently observed number of replicas.
    *
    * Int32.
+   *
+   * @defaultValue `0`
    */
   replicas?: number;
 
@@ -704,7 +726,11 @@ export interface StatefulSet {
    */
   spec?: StatefulSetSpec;
 
-  /** Status is the current status of Pods in this StatefulSet. This data may be out of date by some window of time. */
+  /**
+   * Status is the current status of Pods in this StatefulSet. This data may be out of date by some window of time.
+   *
+   * @defaultValue `{}`
+   */
   status?: StatefulSetStatus;
 }
 
@@ -877,6 +903,8 @@ export interface StatefulSetStatus {
    * replicas is the number of Pods created by the StatefulSet controller.
    *
    * Int32.
+   *
+   * @defaultValue `0`
    */
   replicas?: number;
 
@@ -925,6 +953,8 @@ export interface StatefulSetStatus {
    * Total number of available pods (ready for at least minReadySeconds) targeted by this statefulset.
    *
    * Int32.
+   *
+   * @defaultValue `0`
    */
   availableReplicas?: number;
 }

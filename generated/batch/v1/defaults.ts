@@ -8,6 +8,7 @@ import { defaultPodTemplateSpec } from '../../core/v1/defaults.js';
 export function defaultCronJob(v: unknown): void {
   if (!isObject(v)) return;
   defaultCronJobSpec(v.spec);
+  if (v.status === undefined) v.status = {};
 }
 
 /** Applies the schema defaults of {@link CronJobList} in place. */
@@ -32,6 +33,7 @@ export function defaultCronJobSpec(v: unknown): void {
 export function defaultJob(v: unknown): void {
   if (!isObject(v)) return;
   defaultJobSpec(v.spec);
+  if (v.status === undefined) v.status = {};
 }
 
 /** Applies the schema defaults of {@link JobList} in place. */

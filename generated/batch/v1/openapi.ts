@@ -1108,7 +1108,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/batch.v1.CronJobStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "required": [
@@ -1293,7 +1294,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/batch.v1.JobStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "required": [

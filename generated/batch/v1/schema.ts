@@ -14,7 +14,7 @@ export const CronJobSchema: ObjectSchema = {
     { name: 'kind', schema: { type: 'string', enum: ['CronJob'] } },
     { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
     { name: 'spec', schema: { type: 'ref', ref: () => CronJobSpecSchema }, required: true, proto: 2 },
-    { name: 'status', schema: { type: 'ref', ref: () => CronJobStatusSchema }, proto: 3 },
+    { name: 'status', schema: { type: 'ref', ref: () => CronJobStatusSchema, default: {} }, proto: 3 },
   ],
 };
 
@@ -98,7 +98,7 @@ export const JobSchema: ObjectSchema = {
     { name: 'kind', schema: { type: 'string', enum: ['Job'] } },
     { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
     { name: 'spec', schema: { type: 'ref', ref: () => JobSpecSchema }, required: true, proto: 2 },
-    { name: 'status', schema: { type: 'ref', ref: () => JobStatusSchema }, proto: 3 },
+    { name: 'status', schema: { type: 'ref', ref: () => JobStatusSchema, default: {} }, proto: 3 },
   ],
 };
 

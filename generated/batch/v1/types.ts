@@ -29,7 +29,11 @@ export interface CronJob {
   /** The specification of the desired behavior of the cron job, including the schedule. */
   spec: CronJobSpec;
 
-  /** The current status of the cron job. */
+  /**
+   * The current status of the cron job.
+   *
+   * @defaultValue `{}`
+   */
   status?: CronJobStatus;
 }
 
@@ -157,7 +161,11 @@ export interface Job {
   /** The specification of the desired behavior of the job. */
   spec: JobSpec;
 
-  /** The current status of the job. */
+  /**
+   * The current status of the job.
+   *
+   * @defaultValue `{}`
+   */
   status?: JobStatus;
 }
 

@@ -8,6 +8,7 @@ import { defaultJobSpec } from '../v1/defaults.js';
 export function defaultCronJob(v: unknown): void {
   if (!isObject(v)) return;
   defaultCronJobSpec(v.spec);
+  if (v.status === undefined) v.status = {};
 }
 
 /** Applies the schema defaults of {@link CronJobList} in place. */

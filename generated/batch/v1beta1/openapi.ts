@@ -1084,7 +1084,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/batch.v1beta1.CronJobStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "required": [

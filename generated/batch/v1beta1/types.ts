@@ -30,7 +30,11 @@ export interface CronJob {
   /** The specification of the desired behavior of the cron job, including the schedule. */
   spec: CronJobSpec;
 
-  /** The current status of the cron job. */
+  /**
+   * The current status of the cron job.
+   *
+   * @defaultValue `{}`
+   */
   status?: CronJobStatus;
 }
 

@@ -2,7 +2,7 @@
 // Source: schemas/certificates.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
+import { defaultCertificateSigningRequest, defaultCertificateSigningRequestList } from './defaults.js';
 import { CertificateSigningRequestListSchema, CertificateSigningRequestSchema } from './schema.js';
 import { validateCertificateSigningRequest, validateCertificateSigningRequestList } from './validate.js';
 
@@ -16,7 +16,7 @@ export const certificatesV1Kinds: readonly KindRegistration[] = [
     listKind: 'CertificateSigningRequestList',
     schema: CertificateSigningRequestSchema,
     validate: validateCertificateSigningRequest,
-    setDefaults: noDefaults,
+    setDefaults: defaultCertificateSigningRequest,
     resource: {
       plural: 'certificatesigningrequests',
       singular: 'certificatesigningrequest',
@@ -48,7 +48,7 @@ export const certificatesV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'certificates.svc.io/v1',
     schema: CertificateSigningRequestListSchema,
     validate: validateCertificateSigningRequestList,
-    setDefaults: noDefaults,
+    setDefaults: defaultCertificateSigningRequestList,
     lifecycle: { introduced: '1.19' },
   },
 ];

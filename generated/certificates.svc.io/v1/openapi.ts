@@ -682,7 +682,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/certificates.svc.io.v1.CertificateSigningRequestStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "required": [

@@ -20,7 +20,7 @@ export const CertificateSigningRequestSchema: ObjectSchema = {
     },
     {
       name: 'status',
-      schema: { type: 'ref', ref: () => CertificateSigningRequestStatusSchema },
+      schema: { type: 'ref', ref: () => CertificateSigningRequestStatusSchema, default: {} },
       proto: 3,
     },
   ],

@@ -27,7 +27,11 @@ export interface CertificateSigningRequest {
   /** spec contains the certificate request, and is immutable after creation. Only the request, signerName, expirationSeconds, and usages fields can be set on creation. */
   spec: CertificateSigningRequestSpec;
 
-  /** status contains information about whether the request is approved or denied, and the certificate issued by the signer, or the failure condition indicating signer failure. */
+  /**
+   * status contains information about whether the request is approved or denied, and the certificate issued by the signer, or the failure condition indicating signer failure.
+   *
+   * @defaultValue `{}`
+   */
   status?: CertificateSigningRequestStatus;
 }
 

@@ -34,6 +34,7 @@ export const coordinationV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       createOnUpdate: true,
+      printer: 'lease',
     },
     lifecycle: { introduced: '1.14' },
   },

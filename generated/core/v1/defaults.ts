@@ -157,6 +157,7 @@ export function defaultLimitRangeList(v: unknown): void {
 /** Applies the schema defaults of {@link Namespace} in place. */
 export function defaultNamespace(v: unknown): void {
   if (!isObject(v)) return;
+  if (v.status === undefined) v.status = {};
   defaultNamespaceStatus(v.status);
 }
 
@@ -174,6 +175,20 @@ export function defaultNamespaceStatus(v: unknown): void {
   if (v.phase === undefined || v.phase === '') v.phase = 'Active';
 }
 
+/** Applies the schema defaults of {@link Node} in place. */
+export function defaultNode(v: unknown): void {
+  if (!isObject(v)) return;
+  if (v.status === undefined) v.status = {};
+}
+
+/** Applies the schema defaults of {@link NodeList} in place. */
+export function defaultNodeList(v: unknown): void {
+  if (!isObject(v)) return;
+  if (Array.isArray(v.items)) for (const x0 of v.items as unknown[]) {
+    defaultNode(x0);
+  }
+}
+
 /** Applies the schema defaults of {@link ObjectFieldSelector} in place. */
 export function defaultObjectFieldSelector(v: unknown): void {
   if (!isObject(v)) return;
@@ -185,6 +200,7 @@ export function defaultPersistentVolume(v: unknown): void {
   if (!isObject(v)) return;
   if (v.spec === undefined || v.spec === null) v.spec = {};
   defaultPersistentVolumeSpec(v.spec);
+  if (v.status === undefined) v.status = {};
 }
 
 /** Applies the schema defaults of {@link PersistentVolumeClaim} in place. */
@@ -192,6 +208,7 @@ export function defaultPersistentVolumeClaim(v: unknown): void {
   if (!isObject(v)) return;
   if (v.spec === undefined || v.spec === null) v.spec = {};
   defaultPersistentVolumeClaimSpec(v.spec);
+  if (v.status === undefined) v.status = {};
 }
 
 /** Applies the schema defaults of {@link PersistentVolumeClaimList} in place. */
@@ -234,6 +251,7 @@ export function defaultPod(v: unknown): void {
   if (!isObject(v)) return;
   if (v.spec === undefined || v.spec === null) v.spec = {};
   defaultPodSpec(v.spec);
+  if (v.status === undefined) v.status = {};
 }
 
 /** Applies the schema defaults of {@link PodList} in place. */
@@ -315,6 +333,8 @@ export function defaultReplicationController(v: unknown): void {
   if (!isObject(v)) return;
   if (v.spec === undefined || v.spec === null) v.spec = {};
   defaultReplicationControllerSpec(v.spec);
+  if (v.status === undefined) v.status = {};
+  defaultReplicationControllerStatus(v.status);
 }
 
 /** Applies the schema defaults of {@link ReplicationControllerList} in place. */
@@ -330,6 +350,26 @@ export function defaultReplicationControllerSpec(v: unknown): void {
   if (!isObject(v)) return;
   if (v.replicas === undefined) v.replicas = 1;
   defaultPodTemplateSpec(v.template);
+}
+
+/** Applies the schema defaults of {@link ReplicationControllerStatus} in place. */
+export function defaultReplicationControllerStatus(v: unknown): void {
+  if (!isObject(v)) return;
+  if (v.replicas === undefined) v.replicas = 0;
+}
+
+/** Applies the schema defaults of {@link ResourceQuota} in place. */
+export function defaultResourceQuota(v: unknown): void {
+  if (!isObject(v)) return;
+  if (v.status === undefined) v.status = {};
+}
+
+/** Applies the schema defaults of {@link ResourceQuotaList} in place. */
+export function defaultResourceQuotaList(v: unknown): void {
+  if (!isObject(v)) return;
+  if (Array.isArray(v.items)) for (const x0 of v.items as unknown[]) {
+    defaultResourceQuota(x0);
+  }
 }
 
 /** Applies the schema defaults of {@link Secret} in place. */
@@ -357,6 +397,7 @@ export function defaultService(v: unknown): void {
   if (!isObject(v)) return;
   if (v.spec === undefined || v.spec === null) v.spec = {};
   defaultServiceSpec(v.spec);
+  if (v.status === undefined) v.status = {};
 }
 
 /** Applies the schema defaults of {@link ServiceList} in place. */

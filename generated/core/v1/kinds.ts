@@ -3,7 +3,7 @@
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
 import { noDefaults } from '../../../runtime/validate/index.js';
-import { defaultEndpoints, defaultEndpointsList, defaultLimitRange, defaultLimitRangeList, defaultNamespace, defaultNamespaceList, defaultPersistentVolume, defaultPersistentVolumeClaim, defaultPersistentVolumeClaimList, defaultPersistentVolumeList, defaultPod, defaultPodList, defaultPodTemplate, defaultPodTemplateList, defaultReplicationController, defaultReplicationControllerList, defaultSecret, defaultSecretList, defaultService, defaultServiceList } from './defaults.js';
+import { defaultEndpoints, defaultEndpointsList, defaultLimitRange, defaultLimitRangeList, defaultNamespace, defaultNamespaceList, defaultNode, defaultNodeList, defaultPersistentVolume, defaultPersistentVolumeClaim, defaultPersistentVolumeClaimList, defaultPersistentVolumeList, defaultPod, defaultPodList, defaultPodTemplate, defaultPodTemplateList, defaultReplicationController, defaultReplicationControllerList, defaultResourceQuota, defaultResourceQuotaList, defaultSecret, defaultSecretList, defaultService, defaultServiceList } from './defaults.js';
 import { BindingSchema, ComponentStatusListSchema, ComponentStatusSchema, ConfigMapListSchema, ConfigMapSchema, EndpointsListSchema, EndpointsSchema, EventListSchema, EventSchema, LimitRangeListSchema, LimitRangeSchema, NamespaceListSchema, NamespaceSchema, NodeListSchema, NodeSchema, PersistentVolumeClaimListSchema, PersistentVolumeClaimSchema, PersistentVolumeListSchema, PersistentVolumeSchema, PodListSchema, PodSchema, PodTemplateListSchema, PodTemplateSchema, ReplicationControllerListSchema, ReplicationControllerSchema, ResourceQuotaListSchema, ResourceQuotaSchema, SecretListSchema, SecretSchema, ServiceAccountListSchema, ServiceAccountSchema, ServiceListSchema, ServiceSchema } from './schema.js';
 import { validateBinding, validateComponentStatus, validateComponentStatusList, validateConfigMap, validateConfigMapList, validateEndpoints, validateEndpointsList, validateEvent, validateEventList, validateLimitRange, validateLimitRangeList, validateNamespace, validateNamespaceList, validateNode, validateNodeList, validatePersistentVolume, validatePersistentVolumeClaim, validatePersistentVolumeClaimList, validatePersistentVolumeList, validatePod, validatePodList, validatePodTemplate, validatePodTemplateList, validateReplicationController, validateReplicationControllerList, validateResourceQuota, validateResourceQuotaList, validateSecret, validateSecretList, validateService, validateServiceAccount, validateServiceAccountList, validateServiceList } from './validate.js';
 
@@ -250,7 +250,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       selectableFields: ['status.phase'],
       nameValidation: 'dns1123-label',
       subresourceHandlers: { finalize: 'finalize' },
-      hooks: ['namespace-lifecycle'],
+      hooks: ['namespace-lifecycle', 'namespace-defaults'],
       printer: 'namespace',
     },
   },
@@ -271,7 +271,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     listKind: 'NodeList',
     schema: NodeSchema,
     validate: validateNode,
-    setDefaults: noDefaults,
+    setDefaults: defaultNode,
     resource: {
       plural: 'nodes',
       singular: 'node',
@@ -303,7 +303,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     schema: NodeListSchema,
     validate: validateNodeList,
-    setDefaults: noDefaults,
+    setDefaults: defaultNodeList,
   },
   {
     group: '',
@@ -508,6 +508,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       conversion: [],
       generation: true,
       subresourceHandlers: { scale: 'scale' },
+      printer: 'replicationcontroller',
     },
   },
   {
@@ -527,7 +528,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     listKind: 'ResourceQuotaList',
     schema: ResourceQuotaSchema,
     validate: validateResourceQuota,
-    setDefaults: noDefaults,
+    setDefaults: defaultResourceQuota,
     resource: {
       plural: 'resourcequotas',
       singular: 'resourcequota',
@@ -553,7 +554,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     schema: ResourceQuotaListSchema,
     validate: validateResourceQuotaList,
-    setDefaults: noDefaults,
+    setDefaults: defaultResourceQuotaList,
   },
   {
     group: '',

@@ -7837,7 +7837,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/core.v1.NamespaceStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [
@@ -8005,7 +8006,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/core.v1.NodeStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [
@@ -8653,7 +8655,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/core.v1.PersistentVolumeStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [
@@ -8705,7 +8708,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/core.v1.PersistentVolumeClaimStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [
@@ -9266,7 +9270,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/core.v1.PodStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [
@@ -10380,7 +10385,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/core.v1.ReplicationControllerStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [
@@ -10508,7 +10514,8 @@ export const openApiV3: Record<string, unknown> = {
           "replicas": {
             "description": "Replicas is the most recently observed number of replicas.",
             "type": "integer",
-            "format": "int32"
+            "format": "int32",
+            "default": 0
           },
           "fullyLabeledReplicas": {
             "description": "The number of pods that have labels matching the labels of the pod template of the replication controller.",
@@ -10629,7 +10636,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/core.v1.ResourceQuotaStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [
@@ -11227,7 +11235,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/core.v1.ServiceStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [

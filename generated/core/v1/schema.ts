@@ -1323,7 +1323,7 @@ export const NamespaceSchema: ObjectSchema = {
     { name: 'kind', schema: { type: 'string', enum: ['Namespace'] } },
     { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
     { name: 'spec', schema: { type: 'ref', ref: () => NamespaceSpecSchema }, proto: 2 },
-    { name: 'status', schema: { type: 'ref', ref: () => NamespaceStatusSchema }, proto: 3 },
+    { name: 'status', schema: { type: 'ref', ref: () => NamespaceStatusSchema, default: {} }, proto: 3 },
   ],
 };
 
@@ -1410,7 +1410,7 @@ export const NodeSchema: ObjectSchema = {
     { name: 'kind', schema: { type: 'string', enum: ['Node'] } },
     { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
     { name: 'spec', schema: { type: 'ref', ref: () => NodeSpecSchema }, proto: 2 },
-    { name: 'status', schema: { type: 'ref', ref: () => NodeStatusSchema }, proto: 3 },
+    { name: 'status', schema: { type: 'ref', ref: () => NodeStatusSchema, default: {} }, proto: 3 },
   ],
 };
 
@@ -1763,7 +1763,11 @@ export const PersistentVolumeSchema: ObjectSchema = {
       proto: 2,
       defaultZeroIsUnset: true,
     },
-    { name: 'status', schema: { type: 'ref', ref: () => PersistentVolumeStatusSchema }, proto: 3 },
+    {
+      name: 'status',
+      schema: { type: 'ref', ref: () => PersistentVolumeStatusSchema, default: {} },
+      proto: 3,
+    },
   ],
 };
 
@@ -1781,7 +1785,11 @@ export const PersistentVolumeClaimSchema: ObjectSchema = {
       proto: 2,
       defaultZeroIsUnset: true,
     },
-    { name: 'status', schema: { type: 'ref', ref: () => PersistentVolumeClaimStatusSchema }, proto: 3 },
+    {
+      name: 'status',
+      schema: { type: 'ref', ref: () => PersistentVolumeClaimStatusSchema, default: {} },
+      proto: 3,
+    },
   ],
 };
 
@@ -2043,7 +2051,7 @@ export const PodSchema: ObjectSchema = {
       proto: 2,
       defaultZeroIsUnset: true,
     },
-    { name: 'status', schema: { type: 'ref', ref: () => PodStatusSchema }, proto: 3 },
+    { name: 'status', schema: { type: 'ref', ref: () => PodStatusSchema, default: {} }, proto: 3 },
   ],
 };
 
@@ -2687,7 +2695,11 @@ export const ReplicationControllerSchema: ObjectSchema = {
       proto: 2,
       defaultZeroIsUnset: true,
     },
-    { name: 'status', schema: { type: 'ref', ref: () => ReplicationControllerStatusSchema }, proto: 3 },
+    {
+      name: 'status',
+      schema: { type: 'ref', ref: () => ReplicationControllerStatusSchema, default: {} },
+      proto: 3,
+    },
   ],
 };
 
@@ -2752,7 +2764,7 @@ export const ReplicationControllerStatusSchema: ObjectSchema = {
   type: 'object',
   typeName: 'core.v1.ReplicationControllerStatus',
   fields: [
-    { name: 'replicas', schema: { type: 'integer', format: 'int32' }, proto: 1 },
+    { name: 'replicas', schema: { type: 'integer', format: 'int32', default: 0 }, proto: 1 },
     {
       name: 'fullyLabeledReplicas',
       schema: { type: 'integer', format: 'int32' },
@@ -2817,7 +2829,11 @@ export const ResourceQuotaSchema: ObjectSchema = {
     { name: 'kind', schema: { type: 'string', enum: ['ResourceQuota'] } },
     { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
     { name: 'spec', schema: { type: 'ref', ref: () => ResourceQuotaSpecSchema }, proto: 2 },
-    { name: 'status', schema: { type: 'ref', ref: () => ResourceQuotaStatusSchema }, proto: 3 },
+    {
+      name: 'status',
+      schema: { type: 'ref', ref: () => ResourceQuotaStatusSchema, default: {} },
+      proto: 3,
+    },
   ],
 };
 
@@ -3112,7 +3128,7 @@ export const ServiceSchema: ObjectSchema = {
       proto: 2,
       defaultZeroIsUnset: true,
     },
-    { name: 'status', schema: { type: 'ref', ref: () => ServiceStatusSchema }, proto: 3 },
+    { name: 'status', schema: { type: 'ref', ref: () => ServiceStatusSchema, default: {} }, proto: 3 },
   ],
 };
 

@@ -1737,7 +1737,11 @@ export interface Namespace {
   /** Desired behavior of the namespace. */
   spec?: NamespaceSpec;
 
-  /** Current status of the namespace, written through the status subresource. */
+  /**
+   * Current status of the namespace, written through the status subresource.
+   *
+   * @defaultValue `{}`
+   */
   status?: NamespaceStatus;
 }
 
@@ -1839,7 +1843,11 @@ export interface Node {
   /** Desired behavior of the node. */
   spec?: NodeSpec;
 
-  /** Most recently observed status of the node, written by the node agent through the status subresource. */
+  /**
+   * Most recently observed status of the node, written by the node agent through the status subresource.
+   *
+   * @defaultValue `{}`
+   */
   status?: NodeStatus;
 }
 
@@ -2261,7 +2269,11 @@ export interface PersistentVolume {
    */
   spec?: PersistentVolumeSpec;
 
-  /** status represents the current information/status for the persistent volume. Populated by the system. */
+  /**
+   * status represents the current information/status for the persistent volume. Populated by the system.
+   *
+   * @defaultValue `{}`
+   */
   status?: PersistentVolumeStatus;
 }
 
@@ -2287,7 +2299,11 @@ export interface PersistentVolumeClaim {
    */
   spec?: PersistentVolumeClaimSpec;
 
-  /** status represents the current information/status of a persistent volume claim. Read-only. */
+  /**
+   * status represents the current information/status of a persistent volume claim. Read-only.
+   *
+   * @defaultValue `{}`
+   */
   status?: PersistentVolumeClaimStatus;
 }
 
@@ -2592,7 +2608,11 @@ export interface Pod {
    */
   spec?: PodSpec;
 
-  /** Most recently observed status of the pod, written through the status subresource. */
+  /**
+   * Most recently observed status of the pod, written through the status subresource.
+   *
+   * @defaultValue `{}`
+   */
   status?: PodStatus;
 }
 
@@ -3394,7 +3414,11 @@ export interface ReplicationController {
    */
   spec?: ReplicationControllerSpec;
 
-  /** Status is the most recently observed status of the replication controller. This data may be out of date by some window of time. */
+  /**
+   * Status is the most recently observed status of the replication controller. This data may be out of date by some window of time.
+   *
+   * @defaultValue `{}`
+   */
   status?: ReplicationControllerStatus;
 }
 
@@ -3482,6 +3506,8 @@ export interface ReplicationControllerStatus {
    * Replicas is the most recently observed number of replicas.
    *
    * Int32.
+   *
+   * @defaultValue `0`
    */
   replicas?: number;
 
@@ -3569,7 +3595,11 @@ export interface ResourceQuota {
   /** Spec defines the desired quota. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status */
   spec?: ResourceQuotaSpec;
 
-  /** Status defines the actual enforced quota and its current usage. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status */
+  /**
+   * Status defines the actual enforced quota and its current usage. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   *
+   * @defaultValue `{}`
+   */
   status?: ResourceQuotaStatus;
 }
 
@@ -3934,7 +3964,11 @@ export interface Service {
    */
   spec?: ServiceSpec;
 
-  /** Most recently observed status of the service, written through the status subresource. */
+  /**
+   * Most recently observed status of the service, written through the status subresource.
+   *
+   * @defaultValue `{}`
+   */
   status?: ServiceStatus;
 }
 

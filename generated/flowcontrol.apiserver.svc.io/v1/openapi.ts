@@ -1004,7 +1004,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.FlowSchemaStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "required": [
@@ -1331,7 +1332,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1.PriorityLevelConfigurationStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "required": [

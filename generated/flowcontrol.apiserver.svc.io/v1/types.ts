@@ -63,7 +63,11 @@ export interface FlowSchema {
   /** The specification of the desired behavior of the FlowSchema. */
   spec: FlowSchemaSpec;
 
-  /** The current status of the FlowSchema. */
+  /**
+   * The current status of the FlowSchema.
+   *
+   * @defaultValue `{}`
+   */
   status?: FlowSchemaStatus;
 }
 
@@ -280,7 +284,11 @@ export interface PriorityLevelConfiguration {
   /** The specification of the desired behavior of the priority level. */
   spec: PriorityLevelConfigurationSpec;
 
-  /** The current status of the priority level. */
+  /**
+   * The current status of the priority level.
+   *
+   * @defaultValue `{}`
+   */
   status?: PriorityLevelConfigurationStatus;
 }
 

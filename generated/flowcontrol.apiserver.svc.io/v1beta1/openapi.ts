@@ -1004,7 +1004,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1beta1.FlowSchemaStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "required": [
@@ -1329,7 +1330,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/flowcontrol.apiserver.svc.io.v1beta1.PriorityLevelConfigurationStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "required": [

@@ -14,6 +14,7 @@ export function defaultExemptPriorityLevelConfiguration(v: unknown): void {
 export function defaultFlowSchema(v: unknown): void {
   if (!isObject(v)) return;
   defaultFlowSchemaSpec(v.spec);
+  if (v.status === undefined) v.status = {};
 }
 
 /** Applies the schema defaults of {@link FlowSchemaList} in place. */
@@ -48,6 +49,7 @@ export function defaultLimitedPriorityLevelConfiguration(v: unknown): void {
 export function defaultPriorityLevelConfiguration(v: unknown): void {
   if (!isObject(v)) return;
   defaultPriorityLevelConfigurationSpec(v.spec);
+  if (v.status === undefined) v.status = {};
 }
 
 /** Applies the schema defaults of {@link PriorityLevelConfigurationList} in place. */

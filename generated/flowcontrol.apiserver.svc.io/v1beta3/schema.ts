@@ -45,7 +45,11 @@ export const FlowSchemaSchema: ObjectSchema = {
     { name: 'kind', schema: { type: 'string', enum: ['FlowSchema'] } },
     { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
     { name: 'spec', schema: { type: 'ref', ref: () => FlowSchemaSpecSchema }, required: true, proto: 2 },
-    { name: 'status', schema: { type: 'ref', ref: () => FlowSchemaStatusSchema }, proto: 3 },
+    {
+      name: 'status',
+      schema: { type: 'ref', ref: () => FlowSchemaStatusSchema, default: {} },
+      proto: 3,
+    },
   ],
 };
 
@@ -256,7 +260,7 @@ export const PriorityLevelConfigurationSchema: ObjectSchema = {
     },
     {
       name: 'status',
-      schema: { type: 'ref', ref: () => PriorityLevelConfigurationStatusSchema },
+      schema: { type: 'ref', ref: () => PriorityLevelConfigurationStatusSchema, default: {} },
       proto: 3,
     },
   ],

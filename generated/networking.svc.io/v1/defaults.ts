@@ -3,6 +3,20 @@
 
 import { isObject } from '../../../runtime/validate/index.js';
 
+/** Applies the schema defaults of {@link Ingress} in place. */
+export function defaultIngress(v: unknown): void {
+  if (!isObject(v)) return;
+  if (v.status === undefined) v.status = {};
+}
+
+/** Applies the schema defaults of {@link IngressList} in place. */
+export function defaultIngressList(v: unknown): void {
+  if (!isObject(v)) return;
+  if (Array.isArray(v.items)) for (const x0 of v.items as unknown[]) {
+    defaultIngress(x0);
+  }
+}
+
 /** Applies the schema defaults of {@link NetworkPolicy} in place. */
 export function defaultNetworkPolicy(v: unknown): void {
   if (!isObject(v)) return;

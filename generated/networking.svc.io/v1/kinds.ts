@@ -3,7 +3,7 @@
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
 import { noDefaults } from '../../../runtime/validate/index.js';
-import { defaultNetworkPolicy, defaultNetworkPolicyList } from './defaults.js';
+import { defaultIngress, defaultIngressList, defaultNetworkPolicy, defaultNetworkPolicyList } from './defaults.js';
 import { IngressClassListSchema, IngressClassSchema, IngressListSchema, IngressSchema, NetworkPolicyListSchema, NetworkPolicySchema } from './schema.js';
 import { validateIngress, validateIngressClass, validateIngressClassList, validateIngressList, validateNetworkPolicy, validateNetworkPolicyList } from './validate.js';
 
@@ -17,7 +17,7 @@ export const networkingV1Kinds: readonly KindRegistration[] = [
     listKind: 'IngressList',
     schema: IngressSchema,
     validate: validateIngress,
-    setDefaults: noDefaults,
+    setDefaults: defaultIngress,
     resource: {
       plural: 'ingresses',
       singular: 'ingress',
@@ -86,7 +86,7 @@ export const networkingV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'networking.svc.io/v1',
     schema: IngressListSchema,
     validate: validateIngressList,
-    setDefaults: noDefaults,
+    setDefaults: defaultIngressList,
     lifecycle: { introduced: '1.19' },
   },
   {

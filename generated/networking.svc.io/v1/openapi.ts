@@ -1711,7 +1711,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/networking.svc.io.v1.IngressStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [

@@ -63,7 +63,7 @@ export const IngressSchema: ObjectSchema = {
     { name: 'kind', schema: { type: 'string', enum: ['Ingress'] } },
     { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
     { name: 'spec', schema: { type: 'ref', ref: () => IngressSpecSchema }, proto: 2 },
-    { name: 'status', schema: { type: 'ref', ref: () => IngressStatusSchema }, proto: 3 },
+    { name: 'status', schema: { type: 'ref', ref: () => IngressStatusSchema, default: {} }, proto: 3 },
   ],
 };
 

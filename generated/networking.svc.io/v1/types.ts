@@ -76,7 +76,11 @@ export interface Ingress {
   /** spec is the desired state of the Ingress. */
   spec?: IngressSpec;
 
-  /** status is the current state of the Ingress. */
+  /**
+   * status is the current state of the Ingress.
+   *
+   * @defaultValue `{}`
+   */
   status?: IngressStatus;
 }
 

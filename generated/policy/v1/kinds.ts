@@ -3,6 +3,7 @@
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
 import { noDefaults } from '../../../runtime/validate/index.js';
+import { defaultPodDisruptionBudget, defaultPodDisruptionBudgetList } from './defaults.js';
 import { EvictionSchema, PodDisruptionBudgetListSchema, PodDisruptionBudgetSchema } from './schema.js';
 import { validateEviction, validatePodDisruptionBudget, validatePodDisruptionBudgetList } from './validate.js';
 
@@ -25,7 +26,7 @@ export const policyV1Kinds: readonly KindRegistration[] = [
     listKind: 'PodDisruptionBudgetList',
     schema: PodDisruptionBudgetSchema,
     validate: validatePodDisruptionBudget,
-    setDefaults: noDefaults,
+    setDefaults: defaultPodDisruptionBudget,
     resource: {
       plural: 'poddisruptionbudgets',
       singular: 'poddisruptionbudget',
@@ -45,6 +46,7 @@ export const policyV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       generation: true,
+      printer: 'poddisruptionbudget',
     },
   },
   {
@@ -54,6 +56,6 @@ export const policyV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'policy/v1',
     schema: PodDisruptionBudgetListSchema,
     validate: validatePodDisruptionBudgetList,
-    setDefaults: noDefaults,
+    setDefaults: defaultPodDisruptionBudgetList,
   },
 ];

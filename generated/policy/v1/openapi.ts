@@ -1204,7 +1204,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/policy.v1.PodDisruptionBudgetStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         },
         "x-kubernetes-group-version-kind": [
@@ -1327,22 +1328,26 @@ export const openApiV3: Record<string, unknown> = {
           "disruptionsAllowed": {
             "description": "Number of pod disruptions that are currently allowed.",
             "type": "integer",
-            "format": "int32"
+            "format": "int32",
+            "default": 0
           },
           "currentHealthy": {
             "description": "current number of healthy pods",
             "type": "integer",
-            "format": "int32"
+            "format": "int32",
+            "default": 0
           },
           "desiredHealthy": {
             "description": "minimum desired number of healthy pods",
             "type": "integer",
-            "format": "int32"
+            "format": "int32",
+            "default": 0
           },
           "expectedPods": {
             "description": "total number of pods counted by this disruption budget",
             "type": "integer",
-            "format": "int32"
+            "format": "int32",
+            "default": 0
           },
           "conditions": {
             "description": "Conditions contain conditions for PDB. The disruption controller sets the DisruptionAllowed condition.",

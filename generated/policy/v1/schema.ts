@@ -25,7 +25,11 @@ export const PodDisruptionBudgetSchema: ObjectSchema = {
     { name: 'kind', schema: { type: 'string', enum: ['PodDisruptionBudget'] } },
     { name: 'metadata', schema: { type: 'ref', ref: () => ObjectMetaSchema }, proto: 1 },
     { name: 'spec', schema: { type: 'ref', ref: () => PodDisruptionBudgetSpecSchema }, proto: 2 },
-    { name: 'status', schema: { type: 'ref', ref: () => PodDisruptionBudgetStatusSchema }, proto: 3 },
+    {
+      name: 'status',
+      schema: { type: 'ref', ref: () => PodDisruptionBudgetStatusSchema, default: {} },
+      proto: 3,
+    },
   ],
 };
 
@@ -80,10 +84,10 @@ export const PodDisruptionBudgetStatusSchema: ObjectSchema = {
       zeroIsUnset: true,
     },
     { name: 'disruptedPods', schema: { type: 'map', values: { type: 'date-time' } }, proto: 2 },
-    { name: 'disruptionsAllowed', schema: { type: 'integer', format: 'int32' }, proto: 3 },
-    { name: 'currentHealthy', schema: { type: 'integer', format: 'int32' }, proto: 4 },
-    { name: 'desiredHealthy', schema: { type: 'integer', format: 'int32' }, proto: 5 },
-    { name: 'expectedPods', schema: { type: 'integer', format: 'int32' }, proto: 6 },
+    { name: 'disruptionsAllowed', schema: { type: 'integer', format: 'int32', default: 0 }, proto: 3 },
+    { name: 'currentHealthy', schema: { type: 'integer', format: 'int32', default: 0 }, proto: 4 },
+    { name: 'desiredHealthy', schema: { type: 'integer', format: 'int32', default: 0 }, proto: 5 },
+    { name: 'expectedPods', schema: { type: 'integer', format: 'int32', default: 0 }, proto: 6 },
     {
       name: 'conditions',
       schema: {

@@ -43,7 +43,11 @@ export interface PodDisruptionBudget {
   /** Specification of the desired behavior of the PodDisruptionBudget. */
   spec?: PodDisruptionBudgetSpec;
 
-  /** Most recently observed status of the PodDisruptionBudget. */
+  /**
+   * Most recently observed status of the PodDisruptionBudget.
+   *
+   * @defaultValue `{}`
+   */
   status?: PodDisruptionBudgetStatus;
 }
 
@@ -105,6 +109,8 @@ export interface PodDisruptionBudgetStatus {
    * Number of pod disruptions that are currently allowed.
    *
    * Int32.
+   *
+   * @defaultValue `0`
    */
   disruptionsAllowed?: number;
 
@@ -112,6 +118,8 @@ export interface PodDisruptionBudgetStatus {
    * current number of healthy pods
    *
    * Int32.
+   *
+   * @defaultValue `0`
    */
   currentHealthy?: number;
 
@@ -119,6 +127,8 @@ export interface PodDisruptionBudgetStatus {
    * minimum desired number of healthy pods
    *
    * Int32.
+   *
+   * @defaultValue `0`
    */
   desiredHealthy?: number;
 
@@ -126,6 +136,8 @@ export interface PodDisruptionBudgetStatus {
    * total number of pods counted by this disruption budget
    *
    * Int32.
+   *
+   * @defaultValue `0`
    */
   expectedPods?: number;
 

@@ -65,6 +65,7 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
       nameValidation: 'path-segment',
       hooks: ['rbac-escalation'],
       createOnUpdate: true,
+      printer: 'clusterrolebinding',
     },
   },
   {
@@ -142,6 +143,7 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
       nameValidation: 'path-segment',
       hooks: ['rbac-escalation'],
       createOnUpdate: true,
+      printer: 'rolebinding',
     },
   },
   {

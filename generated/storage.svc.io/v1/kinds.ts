@@ -154,6 +154,7 @@ export const storageV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       deleteReturnsObject: true,
+      printer: 'storageclass',
     },
     lifecycle: { introduced: '1.24' },
   },

@@ -11,6 +11,7 @@ import { serviceClusterIPs } from './services.js';
 import { bindPod, bindPodSubresource } from './pod-binding.js';
 import { podLog, podPortForward, podStream } from './pod-connect.js';
 import { finalizeNamespace, namespaceLifecycle } from './namespaces.js';
+import { namespaceDefaults } from './namespace-defaults.js';
 import { rbacEscalation } from './rbac-escalation.js';
 import { clusterRoleAggregation } from './role-aggregation.js';
 import { scale } from './scale.js';
@@ -19,6 +20,7 @@ import { reviewSelf } from './self-subject-review.js';
 import { tokenRequest } from './service-account-token.js';
 
 export { tokenRequest, type TokenRequestOptions } from './service-account-token.js';
+export { type NamespaceDefaultsOptions, namespaceDefaults } from './namespace-defaults.js';
 export { DEFAULT_SERVICE_CIDR, kubernetesServiceIP, parseServiceCidr, serviceClusterIPs } from './services.js';
 import { stringData } from './secrets.js';
 import { admissionPolicyExpressions, webhookMatchConditions } from './webhook-configurations.js';
@@ -31,6 +33,8 @@ import { admissionPolicyExpressions, webhookMatchConditions } from './webhook-co
 export const builtinHandlers: HandlerCatalog = {
   hooks: {
     'namespace-lifecycle': namespaceLifecycle,
+    // Without a CA to publish: the reference server gives its own (namespaceDefaults({ rootCa })).
+    'namespace-defaults': namespaceDefaults(),
     'secret-string-data': stringData,
     'webhook-match-conditions': webhookMatchConditions,
     'admission-policy-expressions': admissionPolicyExpressions,

@@ -1,7 +1,9 @@
 import { type JsonApiObject, forbidden, parseQuantity } from '../../api/index.js';
+import { isObject } from '../../json/index.js';
 import type { KindHook, RequestContext } from '../context.js';
 import { decodeObjects } from '../objects.js';
 import { readCurrent } from '../read.js';
+import { DEFAULT_SERVICE_ACCOUNT } from './namespace-defaults.js';
 
 /**
  * What a 1.30 kube-apiserver fills in a new Pod beyond its defaults, declared by the pod kind as
@@ -12,8 +14,9 @@ import { readCurrent } from '../read.js';
 export function podAdmission(): KindHook {
   return {
     async prepareWrite(object, old, ctx) {
-      if (old) return;
-      const spec = (object.spec ??= {}) as PodSpec;
+      // A spec that is not an object is left for validation to refuse (400), not written into.
+      if (old || !isObject((object.spec ??= {}))) return;
+      const spec = object.spec as PodSpec;
       object.status = { phase: 'Pending', qosClass: qosClass(spec) };
       await mountServiceAccount(ctx, object, spec);
       addDefaultTolerations(spec);
@@ -99,11 +102,10 @@ function randomSuffix(length: number): string {
  * container that mounts nothing at the service-account path.
  */
 async function mountServiceAccount(ctx: RequestContext, pod: JsonApiObject, spec: PodSpec): Promise<void> {
-  if (!spec.serviceAccountName) spec.serviceAccountName = spec.serviceAccount || 'default';
+  if (!spec.serviceAccountName) spec.serviceAccountName = spec.serviceAccount || DEFAULT_SERVICE_ACCOUNT;
   spec.serviceAccount = spec.serviceAccountName;
+  const account = await serviceAccountOf(ctx, pod, spec.serviceAccountName);
   if (spec.automountServiceAccountToken === false) return;
-  const accounts = ctx.registry.get('', 'v1', 'serviceaccounts');
-  const account = accounts ? await readCurrent(ctx, accounts, pod.metadata?.namespace, spec.serviceAccountName) : undefined;
   if ((account?.object as { automountServiceAccountToken?: boolean } | undefined)?.automountServiceAccountToken === false) return;
   const containers = [...(spec.initContainers ?? []), ...(spec.containers ?? [])];
   const unmounted = containers.filter((c) => !(c.volumeMounts ?? []).some((m) => m.mountPath === SERVICE_ACCOUNT_MOUNT));
@@ -124,6 +126,30 @@ async function mountServiceAccount(ctx: RequestContext, pod: JsonApiObject, spec
     },
   ];
   for (const c of unmounted) c.volumeMounts = [...(c.volumeMounts ?? []), { name, readOnly: true, mountPath: SERVICE_ACCOUNT_MOUNT }];
+}
+
+/**
+ * The pod's service account, which must exist (403 otherwise, upstream's wording). `default` is
+ * looked up again for up to about 1.5 s, as upstream's plugin does: the serviceaccounts controller
+ * creates it just after its namespace.
+ */
+async function serviceAccountOf(ctx: RequestContext, pod: JsonApiObject, name: string) {
+  const accounts = ctx.registry.get('', 'v1', 'serviceaccounts');
+  if (!accounts) return undefined;
+  const namespace = pod.metadata?.namespace ?? '';
+  const attempts = name === DEFAULT_SERVICE_ACCOUNT ? 10 : 1;
+  const retryMs = 100 + Math.floor(Math.random() * 100);
+  for (let i = 0; i < attempts; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, retryMs));
+    const account = await readCurrent(ctx, accounts, namespace, name);
+    if (account) return account;
+  }
+  const pods = ctx.registry.get('', 'v1', 'pods') ?? accounts;
+  throw forbidden(
+    pods,
+    pod.metadata?.name ?? '',
+    `error looking up service account ${namespace}/${name}: serviceaccount "${name}" not found`,
+  );
 }
 
 /** DefaultTolerationSeconds: a pod tolerates a not-ready or unreachable node for 300 s unless it says otherwise. */

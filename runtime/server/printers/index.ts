@@ -6,8 +6,19 @@ import type { TablePrinter } from '../../codec/index.js';
 import { eventPrinter, nodePrinter } from './cluster.js';
 import { configMapPrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './config.js';
 import { podPrinter } from './pods.js';
+import { clusterRoleBindingPrinter, roleBindingPrinter } from './rbac.js';
+import { leasePrinter, storageClassPrinter } from './settings.js';
 import { endpointsPrinter, servicePrinter } from './services.js';
-import { cronJobPrinter, daemonSetPrinter, deploymentPrinter, jobPrinter, replicaSetPrinter, statefulSetPrinter } from './workloads.js';
+import {
+  cronJobPrinter,
+  daemonSetPrinter,
+  deploymentPrinter,
+  jobPrinter,
+  podDisruptionBudgetPrinter,
+  replicaSetPrinter,
+  replicationControllerPrinter,
+  statefulSetPrinter,
+} from './workloads.js';
 
 export const builtinPrinters: Readonly<Record<string, TablePrinter>> = {
   pod: podPrinter,
@@ -25,4 +36,10 @@ export const builtinPrinters: Readonly<Record<string, TablePrinter>> = {
   daemonset: daemonSetPrinter,
   job: jobPrinter,
   cronjob: cronJobPrinter,
+  rolebinding: roleBindingPrinter,
+  clusterrolebinding: clusterRoleBindingPrinter,
+  lease: leasePrinter,
+  replicationcontroller: replicationControllerPrinter,
+  poddisruptionbudget: podDisruptionBudgetPrinter,
+  storageclass: storageClassPrinter,
 };

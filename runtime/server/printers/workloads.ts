@@ -1,4 +1,7 @@
-/** Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs and CronJobs as upstream's printers (1.30). */
+/**
+ * Deployments, ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets, Jobs, CronJobs and
+ * PodDisruptionBudgets as upstream's printers (1.30).
+ */
 import { type TablePrinter, humanDuration } from '../../codec/index.js';
 import {
   AGE,
@@ -65,6 +68,37 @@ export const replicaSetPrinter: TablePrinter = {
     ...template(rs),
     formatSelector(at(rs, 'spec').selector),
   ],
+};
+
+/** printReplicationController: a ReplicaSet's columns and cells, with a map selector (labels.FormatLabels). */
+export const replicationControllerPrinter: TablePrinter = {
+  columns: [
+    ...replicaSetPrinter.columns.slice(0, -1),
+    column('Selector', 'Selector is a label query over pods that should match the Replicas count.', WIDE),
+  ],
+  cells: (rc, now) => [...replicaSetPrinter.cells(rc, now).slice(0, -1), formatLabels(at(rc, 'spec').selector)],
+};
+
+/** printPodDisruptionBudget: the bounds as given (`N/A` when unset) and the disruptions allowed now. */
+export const podDisruptionBudgetPrinter: TablePrinter = {
+  columns: [
+    NAME,
+    column(
+      'Min Available',
+      'The minimum number of pods that must be available simultaneously.  This can be either an integer or percentage.',
+    ),
+    column(
+      'Max Unavailable',
+      'The maximum number of pods that may be unavailable simultaneously.  This can be either an integer or percentage.',
+    ),
+    column('Allowed Disruptions', 'Number of pod disruptions that are currently allowed.', INTEGER),
+    AGE,
+  ],
+  cells(pdb, now) {
+    const spec = at(pdb, 'spec');
+    const bound = (v: unknown) => (v === undefined || v === null ? 'N/A' : String(v));
+    return [name(pdb), bound(spec.minAvailable), bound(spec.maxUnavailable), int(at(pdb, 'status').disruptionsAllowed), age(pdb, now)];
+  },
 };
 
 export const statefulSetPrinter: TablePrinter = {
