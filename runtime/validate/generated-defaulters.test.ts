@@ -262,6 +262,7 @@ describe('generated defaulters: Pod, nested lists and objects', () => {
         schedulerName: 'default-scheduler',
         securityContext: {},
       },
+      status: {},
     });
   });
 
@@ -301,6 +302,7 @@ describe('generated defaulters: Pod, nested lists and objects', () => {
         schedulerName: 'default-scheduler',
         securityContext: {},
       },
+      status: {},
     });
     expect(() => kind('v1', 'Pod').setDefaults('Pod')).not.toThrow();
   });
