@@ -7,6 +7,7 @@ import { isObject } from '../../../runtime/validate/index.js';
 export function defaultIngress(v: unknown): void {
   if (!isObject(v)) return;
   if (v.status === undefined) v.status = {};
+  defaultIngressStatus(v.status);
 }
 
 /** Applies the schema defaults of {@link IngressList} in place. */
@@ -15,6 +16,12 @@ export function defaultIngressList(v: unknown): void {
   if (Array.isArray(v.items)) for (const x0 of v.items as unknown[]) {
     defaultIngress(x0);
   }
+}
+
+/** Applies the schema defaults of {@link IngressStatus} in place. */
+export function defaultIngressStatus(v: unknown): void {
+  if (!isObject(v)) return;
+  if (v.loadBalancer === undefined) v.loadBalancer = {};
 }
 
 /** Applies the schema defaults of {@link NetworkPolicy} in place. */

@@ -2075,7 +2075,8 @@ export const openApiV3: Record<string, unknown> = {
               {
                 "$ref": "#/components/schemas/networking.svc.io.v1.IngressLoadBalancerStatus"
               }
-            ]
+            ],
+            "default": {}
           }
         }
       },

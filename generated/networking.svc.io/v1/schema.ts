@@ -259,7 +259,7 @@ export const IngressStatusSchema: ObjectSchema = {
   fields: [
     {
       name: 'loadBalancer',
-      schema: { type: 'ref', ref: () => IngressLoadBalancerStatusSchema },
+      schema: { type: 'ref', ref: () => IngressLoadBalancerStatusSchema, default: {} },
       proto: 1,
     },
   ],

@@ -310,7 +310,11 @@ export interface IngressSpec {
  * Schema: schemas/networking.svc.io/v1.yaml .definitions.IngressStatus
  */
 export interface IngressStatus {
-  /** loadBalancer contains the current status of the load-balancer. */
+  /**
+   * loadBalancer contains the current status of the load-balancer.
+   *
+   * @defaultValue `{}`
+   */
   loadBalancer?: IngressLoadBalancerStatus;
 }
 
