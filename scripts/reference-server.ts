@@ -93,6 +93,8 @@ export interface ReferenceServerOptions {
   namespaceControllers?: boolean;
   /** The CA `kube-root-ca.crt` publishes; default the client CA of HTTPS, else its serving certificate; none over HTTP. */
   rootCa?: string;
+  /** kube-controller-manager's root-ca-cert-publisher (`--controllers -root-ca-cert-publisher`); default on. */
+  rootCaPublisher?: boolean;
   /** Service-account tokens (`--service-account-issuer`, `--service-account-signing-key-file`, ...); default a generated key (kept-signing-key.ts). */
   serviceAccounts?: ServiceAccountOptions;
 }
@@ -159,7 +161,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     release: options.release,
     handlers: withNamespaceDefaults(
       withServiceRange(withTokenRequests(options.handlers, issuer), options.serviceClusterIPRange),
-      options.namespaceControllers === false ? { enabled: false } : { rootCa: options.rootCa ?? rootCaOf(access?.tls) },
+      options.namespaceControllers === false
+        ? { enabled: false }
+        : { rootCa: options.rootCaPublisher === false ? undefined : (options.rootCa ?? rootCaOf(access?.tls)) },
     ),
     encryption: options.encryption,
     chain: { ...access?.chain, audit: options.audit, testing: options.testStages, serviceAccountIssuer: issuer },

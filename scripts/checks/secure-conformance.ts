@@ -12,9 +12,15 @@ import { startSecureServe } from './secure-serve.js';
 const WINDOW = ['--history-window', '8s', '--continue-ttl', '5s'];
 /** The alpha WatchList gate on, as the in-process run: the initial-events scenarios run too. */
 const WATCH_LIST = ['--feature-gates', 'WatchList=true'];
+/**
+ * The kit's list scenarios count a namespace's ConfigMaps exactly (and remainingItemCount, which a
+ * selector would hide), so the root CA publisher's `kube-root-ca.crt` is left out here, as the
+ * plain-HTTP runs publish none; the kit's own gap, written in docs/decisions.md.
+ */
+const CONTROLLERS = ['--controllers', '*,-root-ca-cert-publisher'];
 
 async function main(extra: string[]): Promise<number> {
-  const server = await startSecureServe(['--store', 'memory', ...WATCH_LIST, ...WINDOW]);
+  const server = await startSecureServe(['--store', 'memory', ...WATCH_LIST, ...WINDOW, ...CONTROLLERS]);
   try {
     process.stderr.write(`listening on ${server.url}, client config ${server.configFile}\n`);
     return await runConformanceCli(['--config', server.configFile, ...WINDOW, ...extra], {

@@ -1,3 +1,4 @@
+import { SERVE_CONTROLLERS_OPTIONS, SERVE_CONTROLLERS_USAGE, serveControllers } from './serve-controllers.js';
 import { parseArgs } from 'node:util';
 import { parseDuration } from '../../runtime/api/index.js';
 import { allKinds } from '../../generated/kinds.js';
@@ -17,7 +18,7 @@ import { UsageError } from './usage-error.js';
 
 export const SERVE_USAGE = `svckit serve [--host 127.0.0.1] [--port 8080] [--store sqlite:<path>|memory|etcd://host:port[,...][?prefix=/p]]
              [--history-window 5m] [--continue-ttl 5m] [--schemas <dir>] ${SERVE_CRD_USAGE} ${GROUP_SUFFIX_USAGE}
-             [--service-cluster-ip-range 10.96.0.0/12]
+             [--service-cluster-ip-range 10.96.0.0/12] ${SERVE_CONTROLLERS_USAGE}
              ${SERVE_VERSION_USAGE}
              ${ENCRYPTION_SERVE_USAGE} ${REPLICA_USAGE}
              ${SERVE_AUDIT_USAGE}
@@ -46,6 +47,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       ...SERVE_CRD_OPTIONS,
       ...GROUP_SUFFIX_OPTIONS,
       ...SERVICE_ACCOUNT_OPTIONS,
+      ...SERVE_CONTROLLERS_OPTIONS,
     },
     strict: true,
   });
@@ -57,6 +59,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const access = serveAccess(values, values.host, values.store);
   const project = values.schemas ? await projectKinds(values.schemas, 'serve') : undefined;
   const groupSuffix = groupSuffixFromFlags(values);
+  const controllers = serveControllers(values.controllers);
   const serviceClusterIPRange = values['service-cluster-ip-range'];
   if (serviceClusterIPRange !== undefined) {
     try {
@@ -86,6 +89,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     ...serviceAccountsFromFlags(values),
     groupSuffix,
     ...(serviceClusterIPRange !== undefined ? { serviceClusterIPRange } : {}),
+    ...controllers,
   });
   process.stdout.write(`listening on ${url}\n`);
   const announced = access.announce(url);
