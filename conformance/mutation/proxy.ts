@@ -174,6 +174,12 @@ function sendWhole(res: ServerResponse, r: ProxiedResponse, hadLength: boolean):
   const headers = { ...r.headers };
   delete headers['content-length'];
   if (hadLength) headers['content-length'] = [String(r.body.length)];
+  // Header bytes above 0x7F (UTF-8 Warning text) go out byte for byte: node's header path would
+  // encode them again when it sends the head with the body.
+  if (Object.values(headers).some((values) => values.some((v) => /[\x80-\xff]/.test(v)))) {
+    sendRaw(res, { ...r, headers });
+    return;
+  }
   try {
     writeHead(res, r.status, headers);
   } catch (e) {
@@ -263,6 +269,17 @@ async function handle(ctx: ProxyContext, req: IncomingMessage, res: ServerRespon
   const stream = isWatchRequest(request) && status === 200;
   if (m?.events && stream) {
     streamEvents(ctx, res, upstream, m.events());
+    return;
+  }
+  // Node's flushHeaders sends a head with bytes above 0x7F (UTF-8 Warning text) encoded again: such
+  // an answer goes out whole, byte for byte.
+  const highBytes = Object.values(upstream.headersDistinct).some((values) => values?.some((v) => /[\x80-\xff]/.test(v)));
+  if (highBytes && !stream && !m?.response) {
+    sendWhole(
+      res,
+      { status, headers: headerMap(upstream.headersDistinct), body: await readAll(upstream) },
+      upstream.headers['content-length'] !== undefined,
+    );
     return;
   }
   if (m?.response && !stream) {
