@@ -22,8 +22,22 @@ if (corpus === undefined || !existsSync(corpus)) {
   process.exit(2);
 }
 
+/**
+ * Projects known to fail today, each with the open issue that fixes it (issue 24: RE2 patterns,
+ * inline combinators, colliding generated names). Their failure is reported, not judged; one that
+ * passes fails the check, so the list cannot go stale.
+ */
+const KNOWN_FAILING: Readonly<Record<string, string>> = {
+  'cluster-api': 'issue 24 item 4: a type named ClusterClassSchema collides with a descriptor constant',
+  crossplane: 'issue 24 item 4: a type named CompositeResourceDefinitionSchema collides with a descriptor constant',
+  istio: 'issue 24 item 2: inline allOf/oneOf under a structural schema',
+  'prometheus-operator': 'issue 24 item 1: RE2 flag groups such as (?i) inside a pattern',
+};
+
 let passed = 0;
 let failed = 0;
+let known = 0;
+const stale: string[] = [];
 for (const name of readdirSync(corpus, { withFileTypes: true })
   .filter((e) => e.isDirectory())
   .map((e) => e.name)
@@ -48,12 +62,16 @@ for (const name of readdirSync(corpus, { withFileTypes: true })
       `corpus: ${name}: ${result.kinds} kinds, ${result.files.length} files, type-checked, validate loads them (${ms.toFixed(0)} ms${warnings.length ? `, ${warnings.length} documents skipped` : ''})\n`,
     );
     passed++;
+    if (KNOWN_FAILING[name]) stale.push(name);
   } catch (e) {
-    process.stdout.write(`corpus: ${name}: FAILED: ${(e as Error).message}\n`);
-    failed++;
+    const why = KNOWN_FAILING[name];
+    process.stdout.write(`corpus: ${name}: ${why ? `known failing (${why})` : 'FAILED'}: ${(e as Error).message}\n`);
+    if (why) known++;
+    else failed++;
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
 }
-process.stdout.write(`corpus: ${passed} passed, ${failed} failed\n`);
-process.exitCode = failed > 0 ? 1 : 0;
+for (const name of stale) process.stdout.write(`corpus: ${name} passes but is listed as known failing: take it off KNOWN_FAILING\n`);
+process.stdout.write(`corpus: ${passed} passed, ${failed + stale.length} failed, ${known} known failing\n`);
+process.exitCode = failed > 0 || stale.length > 0 ? 1 : 0;
