@@ -30,36 +30,38 @@ function names(containers: Container[] | undefined): string[] {
   return (containers ?? []).map((c) => c.name ?? '');
 }
 
-function hasContainer(spec: PodSpec, name: string): boolean {
-  return [...names(spec.initContainers), ...names(spec.containers), ...names(spec.ephemeralContainers)].includes(name);
+/** Every container a request may name: init, regular and ephemeral ones. */
+function allContainers(spec: PodSpec): string[] {
+  return [...names(spec.initContainers), ...names(spec.containers), ...names(spec.ephemeralContainers)];
+}
+
+/**
+ * The container a log, exec or attach request names, as upstream checks it: a named one must exist;
+ * none named is fine for a pod of one container, else an error listing the `choices`.
+ */
+function checkContainer(pod: string, spec: PodSpec, container: string | null, choices: () => string): void {
+  if (container) {
+    if (!allContainers(spec).includes(container)) throw badRequest(`container ${container} is not valid for pod ${pod}`);
+    return;
+  }
+  const count = spec.containers?.length ?? 0;
+  if (count === 1) return;
+  if (count === 0) throw badRequest(`a container name must be specified for pod ${pod}`);
+  throw badRequest(`a container name must be specified for pod ${pod}, choose one of: ${choices()}`);
 }
 
 /** Upstream's validateContainer of a log request: every container kind may be named; the choices listed as Go prints a slice. */
 function checkLogContainer(pod: string, spec: PodSpec, container: string | null): void {
-  if (container) {
-    if (!hasContainer(spec, container)) throw badRequest(`container ${container} is not valid for pod ${pod}`);
-    return;
-  }
-  const count = spec.containers?.length ?? 0;
-  if (count === 1) return;
-  if (count === 0) throw badRequest(`a container name must be specified for pod ${pod}`);
-  const all = [...names(spec.initContainers), ...names(spec.containers), ...names(spec.ephemeralContainers)];
-  throw badRequest(`a container name must be specified for pod ${pod}, choose one of: [${all.join(' ')}]`);
+  checkContainer(pod, spec, container, () => `[${allContainers(spec).join(' ')}]`);
 }
 
-/** Upstream's streamLocation check of an exec or attach request. */
+/** Upstream's streamLocation check of an exec or attach request: the choices name regular and init containers apart. */
 function checkStreamContainer(pod: string, spec: PodSpec, container: string | null): void {
-  if (container) {
-    if (!hasContainer(spec, container)) throw badRequest(`container ${container} is not valid for pod ${pod}`);
-    return;
-  }
-  const count = spec.containers?.length ?? 0;
-  if (count === 1) return;
-  if (count === 0) throw badRequest(`a container name must be specified for pod ${pod}`);
-  const init = names(spec.initContainers);
-  let message = `a container name must be specified for pod ${pod}, choose one of: [${names(spec.containers).join(' ')}]`;
-  if (init.length > 0) message += ` or one of the init containers: [${init.join(' ')}]`;
-  throw badRequest(message);
+  checkContainer(pod, spec, container, () => {
+    const init = names(spec.initContainers);
+    const regular = `[${names(spec.containers).join(' ')}]`;
+    return init.length > 0 ? `${regular} or one of the init containers: [${init.join(' ')}]` : regular;
+  });
 }
 
 /** The kubelet of a bound pod's node: the node must exist (upstream's GetConnectionInfo); none answers here. */
