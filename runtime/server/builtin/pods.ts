@@ -1,5 +1,4 @@
 import { type JsonApiObject, forbidden, parseQuantity } from '../../api/index.js';
-import { isObject } from '../../json/index.js';
 import type { KindHook, RequestContext } from '../context.js';
 import { decodeObjects } from '../objects.js';
 import { readCurrent } from '../read.js';
@@ -14,9 +13,9 @@ import { DEFAULT_SERVICE_ACCOUNT } from './namespace-defaults.js';
 export function podAdmission(): KindHook {
   return {
     async prepareWrite(object, old, ctx) {
-      // A spec that is not an object is left for validation to refuse (400), not written into.
-      if (old || !isObject((object.spec ??= {}))) return;
-      const spec = object.spec as PodSpec;
+      // The write handlers let a hook see only decodable objects (checkDecodable): spec is an object or absent.
+      if (old) return;
+      const spec = (object.spec ??= {}) as PodSpec;
       object.status = { phase: 'Pending', qosClass: qosClass(spec) };
       await mountServiceAccount(ctx, object, spec);
       addDefaultTolerations(spec);

@@ -1,5 +1,4 @@
 import { type JsonApiObject, fieldInvalid, internalError } from '../../api/index.js';
-import { isObject } from '../../json/index.js';
 import { invalidObject } from '../admission.js';
 import type { HookHost, KindHook } from '../context.js';
 import { decodeObjects } from '../objects.js';
@@ -74,9 +73,8 @@ export function serviceClusterIPs(cidr = DEFAULT_SERVICE_CIDR): (host: HookHost)
     };
     return {
       async prepareWrite(object, old) {
-        // A spec that is not an object is left for validation to refuse (400), not written into.
-        if (!isObject((object.spec ??= {}))) return;
-        const spec = object.spec as ServiceSpec;
+        // The write handlers let a hook see only decodable objects (checkDecodable): spec is an object or absent.
+        const spec = (object.spec ??= {}) as ServiceSpec;
         if (old) return keepAllocated(spec, (old.spec ?? {}) as ServiceSpec);
         // A struct upstream: every service reports it, empty while no load balancer exists.
         object.status = { loadBalancer: {} };
