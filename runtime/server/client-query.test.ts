@@ -130,3 +130,48 @@ describe('the deprecated /watch/ paths are served as watches (kubeclient watches
     expect((await h.read(crontab(h.ns, 'a'))).metadata.name).toBe('a');
   });
 });
+
+describe("write options: upstream's Validate<Verb>Options, one 422 on the verb's options kind", () => {
+  const cm = (name: string) => `/api/v1/namespaces/${h.ns}/configmaps/${name}`;
+
+  it('create: dryRun, fieldValidation and fieldManager problems are causes of one CreateOptions 422; nothing is created', async () => {
+    const long = 'm'.repeat(129);
+    const res = await h.post(`/api/v1/namespaces/${h.ns}/configmaps?dryRun=Bogus&fieldValidation=Loud&fieldManager=${long}`, {
+      metadata: { name: 'a' },
+    });
+    const status = expectStatus(res, 422, 'Invalid');
+    expect(status.message).toBe(
+      'CreateOptions.meta.svc.io "" is invalid: [fieldManager: Too long: may not be more than 128 bytes, ' +
+        'dryRun: Unsupported value: []string{"Bogus"}: supported values: "All", ' +
+        'fieldValidation: Unsupported value: "Loud": supported values: "", "Ignore", "Strict", "Warn"]',
+    );
+    expect(status.details).toMatchObject({ group: 'meta.svc.io', kind: 'CreateOptions' });
+    expect(status.details.causes.map((c: { field: string }) => c.field)).toEqual(['fieldManager', 'dryRun', 'fieldValidation']);
+    expect((await h.get(cm('a'))).status).toBe(404);
+  });
+
+  it('update and patch report on UpdateOptions and PatchOptions; a fieldManager with a control character is named by its byte offset', async () => {
+    await h.create(`/api/v1/namespaces/${h.ns}/configmaps`, { metadata: { name: 'a' } });
+    const put = expectStatus(await h.put(`${cm('a')}?fieldManager=%C3%A9x%07`, { metadata: { name: 'a' } }), 422, 'Invalid');
+    expect(put.message).toBe(
+      'UpdateOptions.meta.svc.io "" is invalid: fieldManager: Invalid value: "éx\\a": invalid character U+0007 (at position 3)',
+    );
+    const patch = expectStatus(await h.patch(`${cm('a')}?dryRun=all`, { data: { x: '1' } }), 422, 'Invalid');
+    expect(patch.message).toBe(
+      'PatchOptions.meta.svc.io "" is invalid: dryRun: Unsupported value: []string{"all"}: supported values: "All"',
+    );
+    expect((await h.read(cm('a'))).data).toBeUndefined();
+  });
+
+  it('delete: a body is the only source of options (its query is not read); without one the query is', async () => {
+    await h.create(`/api/v1/namespaces/${h.ns}/configmaps`, { metadata: { name: 'a' } });
+    const bad = expectStatus(await h.delete(`${cm('a')}?dryRun=All`, { kind: 'DeleteOptions', dryRun: ['Nope'] }), 422, 'Invalid');
+    expect(bad.message).toBe(
+      'DeleteOptions.meta.svc.io "" is invalid: dryRun: Unsupported value: []string{"Nope"}: supported values: "All"',
+    );
+    expect(expectStatus(await h.delete(`${cm('a')}?dryRun=Nope`), 422, 'Invalid').details.kind).toBe('DeleteOptions');
+    // The query asks for a dry run, the body does not: upstream deletes.
+    expect((await h.delete(`${cm('a')}?dryRun=All`, { kind: 'DeleteOptions', apiVersion: 'v1' })).status).toBe(200);
+    expect((await h.get(cm('a'))).status).toBe(404);
+  });
+});

@@ -1,10 +1,10 @@
 import {
+  type FieldError,
   type JsonApiObject,
   StatusError,
   badRequest,
   conflict,
   deletedStatus,
-  fieldErrorMessage,
   fieldInvalid,
   fieldNotSupported,
   invalid,
@@ -21,7 +21,7 @@ import type { DeleteTarget, RequestContext, ServerContext, Target } from './cont
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from './gc-finalizers.js';
 import type { Reply } from './http.js';
 import { collectionPrefix, decodeObject, encodeObject, objectKey } from './objects.js';
-import type { ReadOptions, WriteOptions } from './query.js';
+import type { ReadOptions } from './query.js';
 import { readCurrent, selectorMatcher } from './read.js';
 import type { ServedResource } from './resources.js';
 import { fromStoreError } from './versions.js';
@@ -41,32 +41,51 @@ const POLICIES = new Set(['Orphan', 'Background', 'Foreground']);
 /** The kind upstream's ValidateDeleteOptions reports its 422 on. */
 const DELETE_OPTIONS = { group: 'meta.svc.io', kind: 'DeleteOptions' };
 
-/** Reads DeleteOptions from an optional JSON body, with query parameters as the fallback. */
-export function deleteOptions(body: unknown, q: URLSearchParams, write: WriteOptions): DeleteOptions {
+/**
+ * DeleteOptions as upstream's DeleteResource reads them: from the body when one is sent (the query
+ * is then not read at all), from the query otherwise; checked as ValidateDeleteOptions (one 422
+ * on DeleteOptions with every cause, in upstream's order).
+ */
+export function deleteOptions(body: unknown, q: URLSearchParams): DeleteOptions {
+  if (body === undefined) return deleteOptionsOf(queryDeleteOptions(q));
   const b = isObject(body) ? body : {};
   if (b.kind !== undefined && b.kind !== 'DeleteOptions')
     throw badRequest(`expected a DeleteOptions body, found kind ${JSON.stringify(b.kind)}`);
-  const out: DeleteOptions = { dryRun: write.dryRun || (Array.isArray(b.dryRun) && b.dryRun.includes('All')) };
-  if (Array.isArray(b.dryRun) && b.dryRun.some((v) => v !== 'All'))
-    throw badRequest(fieldErrorMessage({ ...fieldNotSupported('dryRun', undefined, ['All']), omitValue: true }));
-  const policy = b.propagationPolicy ?? q.get('propagationPolicy') ?? undefined;
-  if (policy !== undefined && policy !== null) {
-    if (typeof policy !== 'string' || !POLICIES.has(policy)) {
-      // Upstream's ValidateDeleteOptions: a 422 on the DeleteOptions kind.
-      throw invalid(DELETE_OPTIONS, '', [fieldNotSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan', 'nil'])]);
-    }
-    out.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
+  return deleteOptionsOf(b);
+}
+
+/** The DeleteOptions fields a query carries, in the body's shape. */
+function queryDeleteOptions(q: URLSearchParams): Record<string, unknown> {
+  return {
+    dryRun: q.getAll('dryRun'),
+    propagationPolicy: q.get('propagationPolicy') ?? undefined,
+    orphanDependents: queryBool(q, 'orphanDependents'),
+    gracePeriodSeconds: queryInt64(q, 'gracePeriodSeconds'),
+    preconditions: undefined,
+  };
+}
+
+function deleteOptionsOf(b: Record<string, unknown>): DeleteOptions {
+  const errors: FieldError[] = [];
+  const policy = b.propagationPolicy;
+  const orphan = b.orphanDependents;
+  if (orphan !== undefined && orphan !== null && policy !== undefined && policy !== null) {
+    errors.push(fieldInvalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set'));
   }
-  const orphan = b.orphanDependents ?? queryBool(q, 'orphanDependents');
-  if (orphan !== undefined && orphan !== null && out.propagationPolicy !== undefined) {
-    throw invalid(DELETE_OPTIONS, '', [
-      fieldInvalid('propagationPolicy', out.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'),
-    ]);
+  const policyKnown = typeof policy === 'string' && POLICIES.has(policy);
+  if (policy !== undefined && policy !== null && !policyKnown) {
+    errors.push(fieldNotSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan', 'nil']));
   }
+  // A bare `dryRun` (no value) is not a dry run, as on the other writes.
+  const dryRun = Array.isArray(b.dryRun) ? b.dryRun.filter((v) => v !== '') : [];
+  if (dryRun.some((v) => v !== 'All')) errors.push(fieldNotSupported('dryRun', dryRun, ['All']));
+  if (errors.length > 0) throw invalid(DELETE_OPTIONS, '', errors);
+  const out: DeleteOptions = { dryRun: dryRun.length > 0 };
+  if (policyKnown) out.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
   // orphanDependents (deprecated) is the Orphan policy when true and Background when false, as upstream.
   if (orphan === true) out.propagationPolicy = 'Orphan';
   else if (orphan === false) out.propagationPolicy = 'Background';
-  const grace = b.gracePeriodSeconds ?? queryInt64(q, 'gracePeriodSeconds');
+  const grace = b.gracePeriodSeconds;
   if (grace !== undefined && grace !== null) {
     if (typeof grace !== 'number' || !Number.isInteger(grace)) throw badRequest('gracePeriodSeconds: must be an integer');
     // A negative grace period means "as soon as possible" (1 second) upstream.

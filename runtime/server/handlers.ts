@@ -48,14 +48,14 @@ const COLLECTION: Readonly<Record<string, Entry>> = {
       // A virtual kind (an access review) is answered by its declared handler and never stored.
       const virtual = ctx.hooks.virtual(t.resource);
       if (virtual) return virtual(ctx, t, body);
-      return createObject(ctx, t, body, writeOptions(ctx.req.query));
+      return createObject(ctx, t, body, writeOptions(ctx.req.query, ctx.req.method));
     },
   },
   DELETE: {
     verb: verb('deletecollection'),
     async handle(ctx, t) {
       const { query } = ctx.req;
-      return deleteCollection(ctx, t, listOptions(ctx, t), deleteOptions(await optionalJson(ctx), query, writeOptions(query)));
+      return deleteCollection(ctx, t, listOptions(ctx, t), deleteOptions(await optionalJson(ctx), query));
     },
   },
 };
@@ -71,13 +71,16 @@ const OBJECT: Readonly<Record<string, Entry>> = {
       return undefined;
     },
   },
-  PUT: { verb: verb('update'), handle: async (ctx, t) => updateObject(ctx, t, await objectBody(ctx, t), writeOptions(ctx.req.query)) },
+  PUT: {
+    verb: verb('update'),
+    handle: async (ctx, t) => updateObject(ctx, t, await objectBody(ctx, t), writeOptions(ctx.req.query, ctx.req.method)),
+  },
   PATCH: {
     verb: verb('patch'),
     async handle(ctx, t) {
       const text = (await readBody(ctx.req.raw, ctx.settings.maxBodyBytes)).toString('utf8');
       ctx.audit?.requestObject(patchForAudit(text));
-      return patchObject(ctx, t, text, ctx.req.headers['content-type'], writeOptions(ctx.req.query));
+      return patchObject(ctx, t, text, ctx.req.headers['content-type'], writeOptions(ctx.req.query, ctx.req.method));
     },
   },
   DELETE: {
@@ -87,7 +90,7 @@ const OBJECT: Readonly<Record<string, Entry>> = {
       return 'delete';
     },
     async handle(ctx, t) {
-      return deleteObject(ctx, t, deleteOptions(await optionalJson(ctx), ctx.req.query, writeOptions(ctx.req.query)));
+      return deleteObject(ctx, t, deleteOptions(await optionalJson(ctx), ctx.req.query));
     },
   },
 };

@@ -1,9 +1,10 @@
 import {
   type FieldError,
-  type StatusError,
   badRequest,
   fieldForbidden,
+  fieldInvalid,
   fieldNotSupported,
+  fieldTooLong,
   invalid,
   queryBool,
   queryInt64,
@@ -121,22 +122,56 @@ function watchOptionErrors(opts: ReadOptions, watchList: boolean): FieldError[] 
   return errors;
 }
 
-export function writeOptions(q: URLSearchParams): WriteOptions {
+/** The options struct whose 422 a write reports, by method (upstream's Validate<Verb>Options). */
+const WRITE_OPTIONS_KIND: Readonly<Record<string, string>> = {
+  POST: 'CreateOptions',
+  PUT: 'UpdateOptions',
+  PATCH: 'PatchOptions',
+  DELETE: 'DeleteOptions',
+};
+
+/**
+ * The options of a write, checked as upstream's ValidateCreateOptions and its siblings: every
+ * problem is a cause of one 422 on the verb's options kind (`CreateOptions.meta.k8s.io "" is
+ * invalid: dryRun: Unsupported value: []string{"x"}: ...`).
+ */
+export function writeOptions(q: URLSearchParams, method: string): WriteOptions {
+  // Upstream's order: the field manager, the dry run, the field validation.
+  const fieldManager = nonEmpty(q.get('fieldManager'));
+  const errors = fieldManager === undefined ? [] : fieldManagerErrors(fieldManager);
   const dryRunValues = q.getAll('dryRun').filter((v) => v !== '');
-  for (const v of dryRunValues) if (v !== 'All') throw badParam('dryRun', v, 'supported values: "All"');
+  if (dryRunValues.some((v) => v !== 'All')) errors.push(fieldNotSupported('dryRun', dryRunValues, ['All']));
   const fieldValidation = q.get('fieldValidation') || 'Warn';
   if (fieldValidation !== 'Ignore' && fieldValidation !== 'Warn' && fieldValidation !== 'Strict') {
-    throw badParam('fieldValidation', fieldValidation, 'supported values: "Ignore", "Warn", "Strict"');
+    errors.push(fieldNotSupported('fieldValidation', fieldValidation, ['', 'Ignore', 'Strict', 'Warn']));
   }
-  const fieldManager = nonEmpty(q.get('fieldManager'));
-  if (fieldManager !== undefined && fieldManager.length > 128)
-    throw badParam('fieldManager', fieldManager, 'must be at most 128 characters');
+  if (errors.length > 0) throw invalid({ group: 'meta.svc.io', kind: WRITE_OPTIONS_KIND[method] ?? 'CreateOptions' }, '', errors);
   return {
     dryRun: dryRunValues.length > 0,
-    fieldValidation,
+    fieldValidation: fieldValidation as FieldValidation,
     fieldManager,
     force: queryBool(q, 'force') ?? false,
   };
+}
+
+const FIELD_MANAGER_MAX_BYTES = 128;
+/** Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** Upstream's ValidateFieldManager: at most 128 bytes, every character printable (at its byte offset). */
+function fieldManagerErrors(fieldManager: string): FieldError[] {
+  const errors: FieldError[] = [];
+  if (Buffer.byteLength(fieldManager) > FIELD_MANAGER_MAX_BYTES)
+    errors.push(fieldTooLong('fieldManager', fieldManager, FIELD_MANAGER_MAX_BYTES));
+  let offset = 0;
+  for (const ch of fieldManager) {
+    if (!PRINTABLE.test(ch)) {
+      const codePoint = `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+      errors.push(fieldInvalid('fieldManager', fieldManager, `invalid character ${codePoint} (at position ${offset})`));
+    }
+    offset += Buffer.byteLength(ch);
+  }
+  return errors;
 }
 
 /**
@@ -151,8 +186,4 @@ export function pretty(q: URLSearchParams, userAgent: string | undefined): boole
 
 function nonEmpty(v: string | null): string | undefined {
   return v === null || v === '' ? undefined : v;
-}
-
-function badParam(name: string, value: string, accepted: string): StatusError {
-  return badRequest(`invalid value ${JSON.stringify(value)} for query parameter ${name}: ${accepted}`);
 }

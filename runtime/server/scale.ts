@@ -55,7 +55,7 @@ export async function scaleRequest(ctx: RequestContext, t: Target, paths: ScaleP
     next,
     modRevision: current.kv.modRevision,
     duplicates: [],
-    opts: writeOptions(ctx.req.query),
+    opts: writeOptions(ctx.req.query, ctx.req.method),
   });
   return { ...reply, body: scaleOf(reply.body as JsonApiObject, paths) };
 }

@@ -12,7 +12,7 @@ async function admitted(ctx: RequestContext, t: Target, body: Body) {
   const object = await admit(ctx, {
     resource: t.resource,
     object: { ...sent, apiVersion: servedApiVersion(sent.apiVersion, ctx.registry.servedGroup(AUTHORIZATION_GROUP)) } as Body['object'],
-    fieldValidation: writeOptions(ctx.req.query).fieldValidation,
+    fieldValidation: writeOptions(ctx.req.query, ctx.req.method).fieldValidation,
     duplicates: body.duplicates,
   });
   object.metadata = { ...object.metadata, creationTimestamp: undefined };

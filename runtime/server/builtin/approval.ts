@@ -33,7 +33,7 @@ export const approveCertificateRequest: SubresourceHandler = {
       next,
       modRevision: current.kv.modRevision,
       duplicates: body!.duplicates,
-      opts: writeOptions(ctx.req.query),
+      opts: writeOptions(ctx.req.query, ctx.req.method),
     });
   },
 };

@@ -27,7 +27,9 @@ export const evict: SubresourceHandler = {
     const name = eviction.metadata?.name;
     if (name !== undefined && name !== t.name)
       throw badRequest(`name in URL does not match name in Eviction object (${t.name} != ${name})`);
-    const opts = deleteOptions(eviction.deleteOptions, new URLSearchParams(), writeOptions(ctx.req.query));
+    // The eviction's own options (its query) say whether it is a dry run; its DeleteOptions the rest.
+    const opts = { ...deleteOptions(eviction.deleteOptions ?? {}, new URLSearchParams()) };
+    opts.dryRun ||= writeOptions(ctx.req.query, ctx.req.method).dryRun;
     // Admitted as upstream: a CREATE of the eviction subresource with the Eviction as the object;
     // the delete it causes is not admitted again.
     await admitSubresourceCreate(ctx, {

@@ -62,7 +62,7 @@ export function namespaceLifecycle(host: HookHost): KindHook {
 /** `namespaces/<name>/finalize`: a PUT that writes the namespace (its spec.finalizers) as an update of the object. */
 export const finalizeNamespace: SubresourceHandler = {
   methods: ['PUT'],
-  handle: (ctx, t, body) => updateObject(ctx, { ...t, subresource: undefined }, body!, writeOptions(ctx.req.query)),
+  handle: (ctx, t, body) => updateObject(ctx, { ...t, subresource: undefined }, body!, writeOptions(ctx.req.query, ctx.req.method)),
 };
 
 /** Every namespace carries its name as the label `kubernetes.io/metadata.name`, whatever a write says (SetDefaults_Namespace). */

@@ -50,7 +50,7 @@ async function bind(ctx: RequestContext, t: Target, name: string, body: Body): P
     ...(node === '' ? [fieldRequired('target.name')] : []),
   ];
   if (errors.length > 0) throw invalid({ group: '', kind: 'Binding' }, name, errors);
-  const opts = writeOptions(ctx.req.query);
+  const opts = writeOptions(ctx.req.query, ctx.req.method);
   await admitSubresourceCreate(ctx, {
     resource: t.resource,
     kind: { group: '', version: 'v1', kind: 'Binding' },

@@ -81,7 +81,7 @@ function selectorString(selector: unknown): string {
 
 /** Builds the requested Scale from the current one, checks it and writes its replicas into the object. */
 async function writeScale(ctx: RequestContext, t: Target, requested: (current: JsonApiObject) => JsonApiObject): Promise<Reply> {
-  const opts = writeOptions(ctx.req.query);
+  const opts = writeOptions(ctx.req.query, ctx.req.method);
   const current = await readCurrent(ctx, t.resource, t.namespace, t.name!);
   if (!current) throw notFound(t.resource, t.name!);
   const wanted = requested(scaleOf(current.object));

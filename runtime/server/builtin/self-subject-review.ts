@@ -14,7 +14,7 @@ export const reviewSelf: VirtualCreateHandler = async (ctx, t, body) => {
   await admit(ctx, {
     resource: t.resource,
     object: body.object,
-    fieldValidation: writeOptions(ctx.req.query).fieldValidation,
+    fieldValidation: writeOptions(ctx.req.query, ctx.req.method).fieldValidation,
     duplicates: body.duplicates,
   });
   return {

@@ -119,7 +119,7 @@ export function tokenRequest(options: TokenRequestOptions = {}): SubresourceHand
         namespace,
         name,
         object: req,
-        dryRun: writeOptions(ctx.req.query).dryRun,
+        dryRun: writeOptions(ctx.req.query, ctx.req.method).dryRun,
       });
 
       const bound = spec.boundObjectRef ? await boundObject(ctx, namespace, name, spec.boundObjectRef) : {};

@@ -19,7 +19,7 @@ export const reviewToken: VirtualCreateHandler = async (ctx, t, body) => {
   const object = await admit(ctx, {
     resource: t.resource,
     object: body.object,
-    fieldValidation: writeOptions(ctx.req.query).fieldValidation,
+    fieldValidation: writeOptions(ctx.req.query, ctx.req.method).fieldValidation,
     duplicates: body.duplicates,
   });
   object.metadata = { ...object.metadata, creationTimestamp: undefined };
