@@ -115,7 +115,8 @@ function writeKind(file: GeneratedFile, ctx: EmitContext, gv: GroupVersion, t: N
           '},',
         );
       }
-      if (gv.lifecycle) file.line(`lifecycle: ${tsValue(gv.lifecycle)},`);
+      const lifecycle = kind.lifecycle ? { ...gv.lifecycle, ...kind.lifecycle } : gv.lifecycle;
+      if (lifecycle) file.line(`lifecycle: ${tsValue(lifecycle)},`);
     },
     '},',
   );

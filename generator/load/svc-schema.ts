@@ -70,7 +70,7 @@ export function loadSvcSchema(doc: unknown, file: string, link: LinkContext): Gr
   const gv: GroupVersion = { group, version, source: file, types: [] };
   const description = optString(doc, 'description', ctx, '');
   if (description !== undefined) gv.description = description;
-  if (doc.lifecycle !== undefined) gv.lifecycle = readLifecycle(doc.lifecycle, ctx);
+  if (doc.lifecycle !== undefined) gv.lifecycle = readLifecycle(doc.lifecycle, ctx, '.lifecycle');
 
   const definitions = doc.definitions;
   if (!isRecord(definitions)) throw new LoadError(file, '.definitions', `expected a map of named types, found ${describe(definitions)}`);
@@ -85,7 +85,13 @@ export function loadSvcSchema(doc: unknown, file: string, link: LinkContext): Gr
 function loadNamedType(name: string, value: unknown, gv: GroupVersion, ctx: NodeContext, path: string): NamedType {
   const schema = asSchema(value, ctx, path);
   // The kind-level markers are read here; every other key is checked by the node converter.
-  const { 'x-svc-kind': kindName, 'x-svc-api-version': apiVersion, 'x-svc-resource': resource, ...rest } = schema;
+  const {
+    'x-svc-kind': kindName,
+    'x-svc-api-version': apiVersion,
+    'x-svc-resource': resource,
+    'x-svc-lifecycle': lifecycle,
+    ...rest
+  } = schema;
   const node = toTypeNode(rest, ctx, path);
   const id = { group: gv.group, version: gv.version, name };
   const named: NamedType = { id, node, source: { file: ctx.file, path } };
@@ -101,22 +107,23 @@ function loadNamedType(name: string, value: unknown, gv: GroupVersion, ctx: Node
       listKind: `${name}List`,
     };
     if (resource !== undefined) kind.resource = readResource(resource, name, ctx, joinPath(path, 'x-svc-resource'));
+    if (lifecycle !== undefined) kind.lifecycle = readLifecycle(lifecycle, ctx, joinPath(path, 'x-svc-lifecycle'));
     named.kind = kind;
-  } else if (resource !== undefined || apiVersion !== undefined) {
-    throw new LoadError(ctx.file, path, 'x-svc-resource and x-svc-api-version need x-svc-kind');
+  } else if (resource !== undefined || apiVersion !== undefined || lifecycle !== undefined) {
+    throw new LoadError(ctx.file, path, 'x-svc-resource, x-svc-api-version and x-svc-lifecycle need x-svc-kind');
   }
   return named;
 }
 
-function readLifecycle(value: unknown, ctx: NodeContext): Lifecycle {
-  const rec = asSchema(value, ctx, '.lifecycle');
-  checkKeys(rec, [LIFECYCLE_KEYS], ctx, '.lifecycle');
+function readLifecycle(value: unknown, ctx: NodeContext, path: string): Lifecycle {
+  const rec = asSchema(value, ctx, path);
+  checkKeys(rec, [LIFECYCLE_KEYS], ctx, path);
   const out: Lifecycle = {};
   for (const key of LIFECYCLE_KEYS) {
     const v = rec[key];
     if (v === undefined) continue;
     if (typeof v !== 'string')
-      throw new LoadError(ctx.file, joinPath('.lifecycle', key), `expected a quoted release such as "1.29", found ${describe(v)}`);
+      throw new LoadError(ctx.file, joinPath(path, key), `expected a quoted release such as "1.29", found ${describe(v)}`);
     out[key as keyof Lifecycle] = v;
   }
   return out;

@@ -232,6 +232,8 @@ export interface KindInfo {
   apiVersion: string;
   listKind: string;
   resource?: ResourceInfo;
+  /** The kind's own lifecycle where it differs from its group/version's (a deprecated kind of a GA version). */
+  lifecycle?: Lifecycle;
 }
 
 export interface NamedType {

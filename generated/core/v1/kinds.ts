@@ -61,6 +61,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       conversion: [],
       hooks: ['component-statuses'],
     },
+    lifecycle: { deprecated: '1.19' },
   },
   {
     group: '',

@@ -38,6 +38,14 @@ describe('ComponentStatus', () => {
     expect((await h.get(`${STATUSES}/etcd-0`)).body).toMatchObject({ apiVersion: 'v1', kind: 'ComponentStatus' });
   });
 
+  it('warns of its deprecation on every request, as upstream (v1 ComponentStatus is deprecated in v1.19+)', async () => {
+    for (const path of [STATUSES, `${STATUSES}/etcd-0`]) {
+      expect((await h.get(path)).headers.warning).toBe('299 - "v1 ComponentStatus is deprecated in v1.19+"');
+    }
+    // Only the deprecated kind of core/v1 warns.
+    expect((await h.get('/api/v1/namespaces')).headers.warning).toBeUndefined();
+  });
+
   it('is read-only', async () => {
     const created = await h.post(STATUSES, { apiVersion: 'v1', kind: 'ComponentStatus', metadata: { name: 'mine' } });
     expect(created.status).toBe(405);
