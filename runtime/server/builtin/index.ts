@@ -23,6 +23,7 @@ export { tokenRequest, type TokenRequestOptions } from './service-account-token.
 export { type NamespaceDefaultsOptions, namespaceDefaults } from './namespace-defaults.js';
 export { DEFAULT_SERVICE_CIDR, kubernetesServiceIP, parseServiceCidr, serviceClusterIPs } from './services.js';
 import { stringData } from './secrets.js';
+import { dataSizeLimit } from './data-size.js';
 import { admissionPolicyExpressions, webhookMatchConditions } from './webhook-configurations.js';
 
 /**
@@ -36,6 +37,7 @@ export const builtinHandlers: HandlerCatalog = {
     // Without a CA to publish: the reference server gives its own (namespaceDefaults({ rootCa })).
     'namespace-defaults': namespaceDefaults(),
     'secret-string-data': stringData,
+    'data-size-limit': dataSizeLimit,
     'webhook-match-conditions': webhookMatchConditions,
     'admission-policy-expressions': admissionPolicyExpressions,
     'custom-resource-definitions': customResourceDefinitions,
