@@ -517,6 +517,110 @@ describe('Tables, as upstream printers.go', () => {
     });
   });
 
+  it('PersistentVolume and PersistentVolumeClaim: modes in upstream order, the claim, classes and capacity once bound', async () => {
+    await call('POST', '/api/v1/persistentvolumes', {
+      metadata: { name: 'pv-printing', annotations: { 'volume.beta.kubernetes.io/storage-class': 'beta' } },
+      spec: {
+        capacity: { storage: '1024Mi' },
+        accessModes: ['ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOnce'],
+        hostPath: { path: '/tmp' },
+        storageClassName: 'ignored-for-the-annotation',
+        claimRef: { namespace: 'printing', name: 'claim' },
+      },
+    });
+    expect(await table('/api/v1/persistentvolumes/pv-printing')).toEqual({
+      columns: [
+        'Name',
+        'Capacity',
+        'Access Modes',
+        'Reclaim Policy',
+        'Status',
+        'Claim',
+        'StorageClass',
+        'VolumeAttributesClass',
+        'Reason',
+        'Age',
+        'VolumeMode (wide)',
+      ],
+      rows: [['pv-printing', '1Gi', 'RWO,RWX', 'Retain', 'Pending', 'printing/claim', 'beta', '<unset>', '', '0s', 'Filesystem']],
+    });
+    await call('POST', `${ns}/persistentvolumeclaims`, {
+      metadata: { name: 'claim' },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'fast' },
+    });
+    expect(await table(`${ns}/persistentvolumeclaims/claim`)).toEqual({
+      columns: [
+        'Name',
+        'Status',
+        'Volume',
+        'Capacity',
+        'Access Modes',
+        'StorageClass',
+        'VolumeAttributesClass',
+        'Age',
+        'VolumeMode (wide)',
+      ],
+      rows: [['claim', 'Pending', '', '', '', 'fast', '<unset>', '0s', 'Filesystem']],
+    });
+  });
+
+  it('Ingress, HorizontalPodAutoscaler (both versions), PriorityClass, ResourceQuota and events.k8s.io Event columns', async () => {
+    const ingresses = '/apis/networking.k8s.io/v1/namespaces/printing/ingresses';
+    const backend = { service: { name: 'web', port: { number: 80 } } };
+    const rule = (host: string) => ({ host, http: { paths: [{ path: '/', pathType: 'Prefix', backend }] } });
+    await call('POST', ingresses, {
+      metadata: { name: 'ing' },
+      spec: { rules: ['a.example', 'b.example', 'c.example', 'd.example'].map(rule), tls: [{ hosts: ['a.example'] }] },
+    });
+    expect(await table(`${ingresses}/ing`)).toEqual({
+      columns: ['Name', 'Class', 'Hosts', 'Address', 'Ports', 'Age'],
+      rows: [['ing', '<none>', 'a.example,b.example,c.example + 1 more...', '', '80, 443', '0s']],
+    });
+    const scaleTargetRef = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' };
+    await call('POST', '/apis/autoscaling/v1/namespaces/printing/horizontalpodautoscalers', {
+      metadata: { name: 'hpa' },
+      spec: { scaleTargetRef, maxReplicas: 5, targetCPUUtilizationPercentage: 80 },
+    });
+    const hpaColumns = ['Name', 'Reference', 'Targets', 'MinPods', 'MaxPods', 'Replicas', 'Age'];
+    for (const version of ['v1', 'v2']) {
+      expect(await table(`/apis/autoscaling/${version}/namespaces/printing/horizontalpodautoscalers/hpa`)).toEqual({
+        columns: hpaColumns,
+        rows: [['hpa', 'Deployment/web', 'cpu: <unknown>/80%', '1', 5, 0, '0s']],
+      });
+    }
+    await call('POST', '/apis/scheduling.k8s.io/v1/priorityclasses', { metadata: { name: 'pc-printing' }, value: 1000 });
+    expect(await table('/apis/scheduling.k8s.io/v1/priorityclasses/pc-printing')).toEqual({
+      columns: ['Name', 'Value', 'Global-Default', 'Age', 'PreemptionPolicy'],
+      rows: [['pc-printing', 1000, false, '0s', 'PreemptLowerPriority']],
+    });
+    await call('POST', `${ns}/resourcequotas`, { metadata: { name: 'q' }, spec: { hard: { pods: '10' } } });
+    await call('PUT', `${ns}/resourcequotas/q/status`, {
+      metadata: { name: 'q' },
+      spec: { hard: { pods: '10' } },
+      status: { hard: { pods: '10', 'limits.cpu': '2', 'requests.memory': '1Gi' }, used: { pods: '3' } },
+    });
+    expect(await table(`${ns}/resourcequotas/q`)).toEqual({
+      columns: ['Name', 'Request', 'Limit', 'Age'],
+      rows: [['q', 'pods: 3/10, requests.memory: 0/1Gi', 'limits.cpu: 0/2', '0s']],
+    });
+    const events = '/apis/events.k8s.io/v1/namespaces/printing/events';
+    const created = await call('POST', events, {
+      metadata: { name: 'ev' },
+      eventTime: new Date(nowMs).toISOString().replace(/\.\d+Z$/, '.000000Z'),
+      reportingController: 'ctl',
+      reportingInstance: 'ctl-1',
+      action: 'Scale',
+      reason: 'Scaled',
+      type: 'Normal',
+      note: ' scaled up ',
+      regarding: { kind: 'Deployment', name: 'web', namespace: 'printing' },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect((await table(`${events}/ev`)).rows).toEqual([
+      ['0s', 'Normal', 'Scaled', 'deployment/web', '', 'ctl, ctl-1', 'scaled up', '0s', 1, 'ev'],
+    ]);
+  });
+
   it.skipIf(!KUBECTL)('kubectl get -o wide prints them', async () => {
     const kubeconfig = join(mkdtempSync(join(tmpdir(), 'svckit-shapes-kubectl-')), 'config');
     const { writeFileSync } = await import('node:fs');

@@ -4862,6 +4862,7 @@ export const openApiV3: Record<string, unknown> = {
           "phase": {
             "description": "phase represents the current phase of PersistentVolumeClaim.",
             "type": "string",
+            "default": "Pending",
             "enum": [
               "Pending",
               "Bound",

@@ -38,6 +38,7 @@ export const autoscalingV1Kinds: readonly KindRegistration[] = [
       storage: false,
       custom: false,
       conversion: [{ converter: 'horizontal-pod-autoscaler-v1' }],
+      printer: 'horizontalpodautoscaler',
     },
   },
   {

@@ -37,6 +37,7 @@ export const autoscalingV2Kinds: readonly KindRegistration[] = [
       storage: true,
       custom: false,
       conversion: [],
+      printer: 'horizontalpodautoscaler',
     },
     lifecycle: { introduced: '1.23' },
   },

@@ -201,6 +201,7 @@ export function defaultPersistentVolume(v: unknown): void {
   if (v.spec === undefined || v.spec === null) v.spec = {};
   defaultPersistentVolumeSpec(v.spec);
   if (v.status === undefined) v.status = {};
+  defaultPersistentVolumeStatus(v.status);
 }
 
 /** Applies the schema defaults of {@link PersistentVolumeClaim} in place. */
@@ -209,6 +210,7 @@ export function defaultPersistentVolumeClaim(v: unknown): void {
   if (v.spec === undefined || v.spec === null) v.spec = {};
   defaultPersistentVolumeClaimSpec(v.spec);
   if (v.status === undefined) v.status = {};
+  defaultPersistentVolumeClaimStatus(v.status);
 }
 
 /** Applies the schema defaults of {@link PersistentVolumeClaimList} in place. */
@@ -223,6 +225,12 @@ export function defaultPersistentVolumeClaimList(v: unknown): void {
 export function defaultPersistentVolumeClaimSpec(v: unknown): void {
   if (!isObject(v)) return;
   if (v.volumeMode === undefined) v.volumeMode = 'Filesystem';
+}
+
+/** Applies the schema defaults of {@link PersistentVolumeClaimStatus} in place. */
+export function defaultPersistentVolumeClaimStatus(v: unknown): void {
+  if (!isObject(v)) return;
+  if (v.phase === undefined || v.phase === '') v.phase = 'Pending';
 }
 
 /** Applies the schema defaults of {@link PersistentVolumeClaimTemplate} in place. */
@@ -244,6 +252,12 @@ export function defaultPersistentVolumeSpec(v: unknown): void {
   if (!isObject(v)) return;
   if (v.persistentVolumeReclaimPolicy === undefined) v.persistentVolumeReclaimPolicy = 'Retain';
   if (v.volumeMode === undefined) v.volumeMode = 'Filesystem';
+}
+
+/** Applies the schema defaults of {@link PersistentVolumeStatus} in place. */
+export function defaultPersistentVolumeStatus(v: unknown): void {
+  if (!isObject(v)) return;
+  if (v.phase === undefined || v.phase === '') v.phase = 'Pending';
 }
 
 /** Applies the schema defaults of {@link Pod} in place. */

@@ -341,6 +341,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       deleteReturnsObject: true,
+      printer: 'persistentvolume',
     },
   },
   {
@@ -375,6 +376,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       deleteReturnsObject: true,
+      printer: 'persistentvolumeclaim',
     },
   },
   {
@@ -547,6 +549,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       deleteReturnsObject: true,
+      printer: 'resourcequota',
     },
   },
   {

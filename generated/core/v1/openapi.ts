@@ -8890,6 +8890,7 @@ export const openApiV3: Record<string, unknown> = {
           "phase": {
             "description": "phase represents the current phase of PersistentVolumeClaim.",
             "type": "string",
+            "default": "Pending",
             "enum": [
               "Pending",
               "Bound",
@@ -9206,6 +9207,7 @@ export const openApiV3: Record<string, unknown> = {
           "phase": {
             "description": "phase indicates if a volume is available, bound to a claim, or released by a claim.",
             "type": "string",
+            "default": "Pending",
             "enum": [
               "Pending",
               "Available",

@@ -1874,8 +1874,9 @@ export const PersistentVolumeClaimStatusSchema: ObjectSchema = {
   fields: [
     {
       name: 'phase',
-      schema: { type: 'string', enum: ['Pending', 'Bound', 'Lost'] },
+      schema: { type: 'string', default: 'Pending', enum: ['Pending', 'Bound', 'Lost'] },
       proto: 1,
+      defaultZeroIsUnset: true,
       zeroIsUnset: true,
     },
     {
@@ -2027,8 +2028,13 @@ export const PersistentVolumeStatusSchema: ObjectSchema = {
   fields: [
     {
       name: 'phase',
-      schema: { type: 'string', enum: ['Pending', 'Available', 'Bound', 'Released', 'Failed'] },
+      schema: {
+        type: 'string',
+        default: 'Pending',
+        enum: ['Pending', 'Available', 'Bound', 'Released', 'Failed'],
+      },
       proto: 1,
+      defaultZeroIsUnset: true,
       zeroIsUnset: true,
     },
     { name: 'message', schema: { type: 'string' }, proto: 2, zeroIsUnset: true },

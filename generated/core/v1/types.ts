@@ -2404,7 +2404,11 @@ export interface PersistentVolumeClaimSpec {
  * Schema: schemas/core/v1.yaml .definitions.PersistentVolumeClaimStatus
  */
 export interface PersistentVolumeClaimStatus {
-  /** phase represents the current phase of PersistentVolumeClaim. */
+  /**
+   * phase represents the current phase of PersistentVolumeClaim.
+   *
+   * @defaultValue `"Pending"` (also when set to zero)
+   */
   phase?: 'Pending' | 'Bound' | 'Lost';
 
   /**
@@ -2569,7 +2573,11 @@ export interface PersistentVolumeSpec {
  * Schema: schemas/core/v1.yaml .definitions.PersistentVolumeStatus
  */
 export interface PersistentVolumeStatus {
-  /** phase indicates if a volume is available, bound to a claim, or released by a claim. */
+  /**
+   * phase indicates if a volume is available, bound to a claim, or released by a claim.
+   *
+   * @defaultValue `"Pending"` (also when set to zero)
+   */
   phase?: 'Pending' | 'Available' | 'Bound' | 'Released' | 'Failed';
 
   /** message is a human-readable message indicating details about why the volume is in this state. */

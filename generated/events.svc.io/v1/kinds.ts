@@ -38,6 +38,7 @@ export const eventsV1Kinds: readonly KindRegistration[] = [
       conversion: [{ path: 'note', storagePath: 'message' }, { path: 'regarding', storagePath: 'involvedObject' }, { path: 'reportingController', storagePath: 'reportingComponent' }, { path: 'deprecatedSource', storagePath: 'source' }, { path: 'deprecatedFirstTimestamp', storagePath: 'firstTimestamp' }, { path: 'deprecatedLastTimestamp', storagePath: 'lastTimestamp' }, { path: 'deprecatedCount', storagePath: 'count' }],
       nameValidation: 'path-segment',
       createOnUpdate: true,
+      printer: 'event',
     },
     lifecycle: { introduced: '1.19' },
   },

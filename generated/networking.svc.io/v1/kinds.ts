@@ -37,6 +37,7 @@ export const networkingV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       generation: true,
+      printer: 'ingress',
     },
     lifecycle: { introduced: '1.19' },
   },

@@ -35,6 +35,7 @@ export const schedulingV1Kinds: readonly KindRegistration[] = [
       storage: true,
       custom: false,
       conversion: [],
+      printer: 'priorityclass',
     },
     lifecycle: { introduced: '1.14' },
   },

@@ -1,5 +1,6 @@
 /** The cell formats of upstream's printers.go: ages, `<none>`, label sets, containers of a template. */
 import { AGE_COLUMN_DEFINITION, NAME_COLUMN_DEFINITION, type TableColumnDefinition, humanDuration } from '../../codec/index.js';
+import { canonicalQuantity, isQuantity } from '../../api/index.js';
 import { isObject } from '../../json/index.js';
 
 export type Obj = Record<string, unknown>;
@@ -28,6 +29,11 @@ export function since(timestamp: unknown, now: Date): string {
   const ms = typeof timestamp === 'string' ? Date.parse(timestamp) : Number.NaN;
   if (Number.isNaN(ms)) return '<unknown>';
   return humanDuration(now.getTime() - ms);
+}
+
+/** A resource.Quantity as its String() prints it (the canonical form); '0' when unset, as Go's zero Quantity. */
+export function quantity(value: unknown): string {
+  return (typeof value === 'string' || typeof value === 'number') && isQuantity(value) ? canonicalQuantity(value) : '0';
 }
 
 /** `<none>` for empty text, as the printers write missing values. */

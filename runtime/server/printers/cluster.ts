@@ -1,4 +1,4 @@
-/** Nodes and Events as upstream's printNode and printEvent (1.30). */
+/** Nodes and Events (core and events.k8s.io) as upstream's printNode and printEvent (1.30). */
 import type { TablePrinter } from '../../codec/index.js';
 import { isObject } from '../../json/index.js';
 import { AGE, NAME, type Obj, WIDE, at, column, int, list, orNone, since, text } from './cells.js';
@@ -74,7 +74,8 @@ export const eventPrinter: TablePrinter = {
     column('Count', 'The number of times this event has occurred.', { ...WIDE, type: 'integer' }),
     { ...NAME, priority: 1 },
   ],
-  cells(event, now) {
+  cells(served, now) {
+    const event = asCoreEvent(served);
     const first = event.firstTimestamp ? since(event.firstTimestamp, now) : since(event.eventTime, now);
     let last = event.lastTimestamp ? since(event.lastTimestamp, now) : first;
     let count = int(event.count);
@@ -100,6 +101,24 @@ export const eventPrinter: TablePrinter = {
     ];
   },
 };
+
+/**
+ * An events.k8s.io/v1 Event in core's field names, as upstream converts it before printing (one
+ * storage and one printer serve both groups); a core Event as it is.
+ */
+function asCoreEvent(event: Obj): Obj {
+  if (event.regarding === undefined && event.note === undefined && event.reportingController === undefined) return event;
+  return {
+    ...event,
+    involvedObject: event.regarding,
+    message: event.note,
+    firstTimestamp: event.deprecatedFirstTimestamp,
+    lastTimestamp: event.deprecatedLastTimestamp,
+    count: event.deprecatedCount,
+    source: event.deprecatedSource,
+    reportingComponent: event.reportingController,
+  };
+}
 
 function eventSource(source: Obj, event: Obj): string {
   const component = text(source.component) || text(event.reportingComponent);

@@ -7,8 +7,10 @@ import { eventPrinter, nodePrinter } from './cluster.js';
 import { configMapPrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './config.js';
 import { podPrinter } from './pods.js';
 import { clusterRoleBindingPrinter, roleBindingPrinter } from './rbac.js';
-import { leasePrinter, storageClassPrinter } from './settings.js';
-import { endpointsPrinter, servicePrinter } from './services.js';
+import { leasePrinter, priorityClassPrinter, resourceQuotaPrinter, storageClassPrinter } from './settings.js';
+import { endpointsPrinter, ingressPrinter, servicePrinter } from './services.js';
+import { horizontalPodAutoscalerPrinter } from './autoscaling.js';
+import { persistentVolumeClaimPrinter, persistentVolumePrinter } from './volumes.js';
 import {
   cronJobPrinter,
   daemonSetPrinter,
@@ -42,4 +44,10 @@ export const builtinPrinters: Readonly<Record<string, TablePrinter>> = {
   replicationcontroller: replicationControllerPrinter,
   poddisruptionbudget: podDisruptionBudgetPrinter,
   storageclass: storageClassPrinter,
+  ingress: ingressPrinter,
+  horizontalpodautoscaler: horizontalPodAutoscalerPrinter,
+  persistentvolume: persistentVolumePrinter,
+  persistentvolumeclaim: persistentVolumeClaimPrinter,
+  priorityclass: priorityClassPrinter,
+  resourcequota: resourceQuotaPrinter,
 };

@@ -1,4 +1,4 @@
-/** Services and Endpoints as upstream's printService and printEndpoints (1.30). */
+/** Services, Endpoints and Ingresses as upstream's printService, printEndpoints and printIngress. */
 import type { TablePrinter } from '../../codec/index.js';
 import { AGE, NAME, type Obj, WIDE, at, column, formatLabels, int, list, orNone, since, text } from './cells.js';
 
@@ -75,4 +75,42 @@ function formatEndpoints(subsets: Obj[]): string {
   }
   if (count === 0) return '<none>';
   return count > 3 ? `${shown.join(',')} + ${count - 3} more...` : shown.join(',');
+}
+
+export const ingressPrinter: TablePrinter = {
+  columns: [
+    NAME,
+    column('Class', 'The name of the IngressClass resource that should be used for additional configuration'),
+    column('Hosts', 'Hosts that incoming requests are matched against before the ingress rule'),
+    column('Address', 'Address is a list containing ingress points for the load-balancer'),
+    column('Ports', 'Ports of TLS configurations that open'),
+    AGE,
+  ],
+  cells(ingress, now) {
+    const spec = at(ingress, 'spec');
+    // The server prints wide (the address is never clipped): a set of IPs, else hostnames, sorted.
+    const addresses = new Set(list(at(ingress, 'status.loadBalancer').ingress).map((i) => text(i.ip) || text(i.hostname)));
+    addresses.delete('');
+    return [
+      text(at(ingress, 'metadata').name),
+      typeof spec.ingressClassName === 'string' ? spec.ingressClassName : '<none>',
+      ingressHosts(list(spec.rules)),
+      [...addresses].sort().join(','),
+      list(spec.tls).length > 0 ? '80, 443' : '80',
+      since(at(ingress, 'metadata').creationTimestamp, now),
+    ];
+  },
+};
+
+/** upstream's formatHosts: the first three hosts, `+ N more...` counting every rule, `*` for none. */
+function ingressHosts(rules: Obj[]): string {
+  const max = 3;
+  const hosts: string[] = [];
+  let more = false;
+  for (const rule of rules) {
+    if (hosts.length === max) more = true;
+    if (!more && text(rule.host) !== '') hosts.push(text(rule.host));
+  }
+  if (hosts.length === 0) return '*';
+  return more ? `${hosts.join(',')} + ${rules.length - max} more...` : hosts.join(',');
 }

@@ -1,6 +1,6 @@
-/** Leases and StorageClasses as upstream's printLease and printStorageClass (1.30). */
+/** Leases, StorageClasses, PriorityClasses and ResourceQuotas as upstream's printers. */
 import type { TablePrinter } from '../../codec/index.js';
-import { AGE, NAME, at, column, since, text } from './cells.js';
+import { AGE, INTEGER, NAME, at, column, int, quantity, since, text } from './cells.js';
 
 export const leasePrinter: TablePrinter = {
   columns: [NAME, column('Holder', 'holderIdentity contains the identity of the holder of a current lease.'), AGE],
@@ -41,5 +41,47 @@ export const storageClassPrinter: TablePrinter = {
       sc.allowVolumeExpansion === true,
       since(meta.creationTimestamp, now),
     ];
+  },
+};
+
+export const priorityClassPrinter: TablePrinter = {
+  columns: [
+    NAME,
+    column('Value', 'value represents the integer value of this priority class.', INTEGER),
+    column(
+      'Global-Default',
+      'globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class.',
+      { type: 'boolean' },
+    ),
+    AGE,
+    column('PreemptionPolicy', 'preemptionPolicy is the Policy for preempting pods with lower priority.'),
+  ],
+  cells: (pc, now) => [
+    text(at(pc, 'metadata').name),
+    int(pc.value),
+    pc.globalDefault === true,
+    since(at(pc, 'metadata').creationTimestamp, now),
+    text(pc.preemptionPolicy),
+  ],
+};
+
+export const resourceQuotaPrinter: TablePrinter = {
+  columns: [
+    NAME,
+    column('Request', 'Request represents a minimum amount of cpu/memory that a container may consume.'),
+    column('Limit', 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.'),
+    AGE,
+  ],
+  cells(quota, now) {
+    const hard = at(quota, 'status.hard');
+    const used = at(quota, 'status.used');
+    const requests: string[] = [];
+    const limits: string[] = [];
+    // Every resource of status.hard as `name: used/hard`, sorted; `limits.*` in the Limit column.
+    for (const name of Object.keys(hard).sort()) {
+      const cell = `${name}: ${quantity(used[name])}/${quantity(hard[name])}`;
+      (name.split('.').length > 1 && name.startsWith('limits.') ? limits : requests).push(cell);
+    }
+    return [text(at(quota, 'metadata').name), requests.join(', '), limits.join(', '), since(at(quota, 'metadata').creationTimestamp, now)];
   },
 };
