@@ -158,6 +158,47 @@ describe('a created Service', () => {
     expect(put.body.spec.clusterIPs).toEqual(a.spec.clusterIPs);
   });
 
+  it('as NodePort or LoadBalancer gets a free node port of 30000-32767 per port; one it asks for is kept unless taken or outside', async () => {
+    const twoPorts = (name: string, type: string, extra: Json = {}) =>
+      serviceBody(name, {
+        spec: {
+          type,
+          ports: [
+            { name: 'http', port: 80, ...extra },
+            { name: 'https', port: 443 },
+          ],
+        },
+      });
+    const np = await h.create(services(h.ns), twoPorts('np', 'NodePort', { nodePort: 31000 }));
+    expect(np.spec.ports[0].nodePort).toBe(31000);
+    expect(np.spec.ports[1].nodePort).toBeGreaterThanOrEqual(30000);
+    expect(np.spec.ports[1].nodePort).toBeLessThanOrEqual(32767);
+    const lb = await h.create(services(h.ns), twoPorts('lb', 'LoadBalancer'));
+    expect(lb.spec.ports.map((p: Json) => typeof p.nodePort)).toEqual(['number', 'number']);
+    const none = await h.create(
+      services(h.ns),
+      serviceBody('lb-none', { spec: { type: 'LoadBalancer', allocateLoadBalancerNodePorts: false } }),
+    );
+    expect(none.spec.ports[0].nodePort).toBeUndefined();
+    const taken = await h.post(services(h.ns), twoPorts('taken', 'NodePort', { nodePort: 31000 }));
+    expect(taken.status).toBe(422);
+    expect(taken.body.details.causes).toEqual([
+      { reason: 'FieldValueInvalid', field: 'spec.ports[0].nodePort', message: 'Invalid value: 31000: provided port is already allocated' },
+    ]);
+    const outside = await h.post(services(h.ns), twoPorts('outside', 'NodePort', { nodePort: 8080 }));
+    expect(outside.body.details.causes[0].message).toBe(
+      'Invalid value: 8080: provided port is not in the valid range. The range of valid ports is 30000-32767',
+    );
+    // An update that leaves the node ports out keeps them, port by port.
+    const { ports } = np.spec;
+    const put = await h.put(service(h.ns, 'np'), { ...np, spec: { ...np.spec, ports: ports.map(({ nodePort: _, ...p }: Json) => p) } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body.spec.ports.map((p: Json) => p.nodePort)).toEqual(ports.map((p: Json) => p.nodePort));
+    // A deleted service frees its node ports.
+    expect((await h.delete(service(h.ns, 'np'))).status).toBe(200);
+    expect((await h.create(services(h.ns), twoPorts('again', 'NodePort', { nodePort: 31000 }))).spec.ports[0].nodePort).toBe(31000);
+  });
+
   it('keeps the deprecated loadBalancerIP', async () => {
     const s = await h.create(services(h.ns), serviceBody('lb', { spec: { type: 'LoadBalancer', loadBalancerIP: '1.2.3.4' } }));
     expect(s.spec).toMatchObject({ loadBalancerIP: '1.2.3.4', externalTrafficPolicy: 'Cluster', allocateLoadBalancerNodePorts: true });

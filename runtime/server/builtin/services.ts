@@ -41,12 +41,29 @@ export function kubernetesServiceIP(range: Ipv4Range): string {
   return ipv4Text(range.base + 1);
 }
 
+interface ServicePort {
+  port?: number;
+  protocol?: string;
+  nodePort?: number;
+}
+
 interface ServiceSpec {
   type?: string;
   clusterIP?: string;
   clusterIPs?: string[];
   ipFamilies?: string[];
   ipFamilyPolicy?: string;
+  ports?: ServicePort[];
+  allocateLoadBalancerNodePorts?: boolean;
+}
+
+/** kube-apiserver's default `--service-node-port-range`, 30000-32767. */
+const NODE_PORTS = { first: 30000, last: 32767 };
+
+/** The addresses and node ports stored services hold. */
+interface Allocated {
+  ips: Set<number>;
+  nodePorts: Set<number>;
 }
 
 /**
@@ -54,20 +71,24 @@ interface ServiceSpec {
  * a new service gets a free address of the range (or keeps the free one it asks for), `None` stays
  * headless, an ExternalName service gets none; the families are `[IPv4]`, single stack. An address
  * is in use while a stored service holds it, so a deleted service's address is free again. An
- * update that leaves the allocated fields out keeps them. Declared by the service kind as the hook
- * `service-cluster-ip`.
+ * update that leaves the allocated fields out keeps them. NodePort and LoadBalancer services get a
+ * node port per port from `--service-node-port-range`'s default (or keep a free one they ask for).
+ * Declared by the service kind as the hook `service-cluster-ip`.
  */
 export function serviceClusterIPs(cidr = DEFAULT_SERVICE_CIDR): (host: HookHost) => KindHook {
   const range = parseServiceCidr(cidr);
   return ({ context, declaring }) => {
-    const inUse = async (): Promise<Set<number>> => {
+    const inUse = async (except?: string): Promise<Allocated> => {
       const { items } = await context.store.list(declaring.storagePrefix);
-      const used = new Set<number>();
+      const used: Allocated = { ips: new Set(), nodePorts: new Set() };
       for (const svc of await decodeObjects(items, declaring)) {
-        for (const ip of (svc.spec as ServiceSpec | undefined)?.clusterIPs ?? []) {
+        if (svc.metadata?.uid === except) continue;
+        const spec = (svc.spec ?? {}) as ServiceSpec;
+        for (const ip of spec.clusterIPs ?? []) {
           const n = ipv4Number(ip);
-          if (n !== undefined) used.add(n);
+          if (n !== undefined) used.ips.add(n);
         }
+        for (const p of spec.ports ?? []) if (typeof p.nodePort === 'number') used.nodePorts.add(p.nodePort);
       }
       return used;
     };
@@ -75,20 +96,25 @@ export function serviceClusterIPs(cidr = DEFAULT_SERVICE_CIDR): (host: HookHost)
       async prepareWrite(object, old) {
         // The write handlers let a hook see only decodable objects (checkDecodable): spec is an object or absent.
         const spec = (object.spec ??= {}) as ServiceSpec;
-        if (old) return keepAllocated(spec, (old.spec ?? {}) as ServiceSpec);
+        if (old) {
+          keepAllocated(spec, (old.spec ?? {}) as ServiceSpec);
+          if (needsNodePorts(spec)) allocateNodePorts(declaring, object, (await inUse(old.metadata?.uid)).nodePorts);
+          return;
+        }
         // A struct upstream: every service reports it, empty while no load balancer exists.
         object.status = { loadBalancer: {} };
         if (spec.type === 'ExternalName') return;
         // Families a client names are validated as sent (IPv6 is not refused as unconfigured, as upstream would).
         if (!spec.ipFamilies?.length) spec.ipFamilies = ['IPv4'];
         spec.ipFamilyPolicy ??= 'SingleStack';
+        const used = await inUse();
+        if (needsNodePorts(spec)) allocateNodePorts(declaring, object, used.nodePorts);
         if (spec.clusterIP === 'None') {
           spec.clusterIPs = ['None'];
           return;
         }
-        const used = await inUse();
         const asked = spec.clusterIP || spec.clusterIPs?.[0];
-        const ip = asked ? checkRequested(declaring, object, range, used, asked) : pickFree(range, used);
+        const ip = asked ? checkRequested(declaring, object, range, used.ips, asked) : pickFree(range, used.ips);
         spec.clusterIP = ip;
         spec.clusterIPs = [ip];
       },
@@ -96,7 +122,54 @@ export function serviceClusterIPs(cidr = DEFAULT_SERVICE_CIDR): (host: HookHost)
   };
 }
 
+/** NodePort services, and LoadBalancer ones unless they ask for no node ports. */
+function needsNodePorts(spec: ServiceSpec): boolean {
+  return spec.type === 'NodePort' || (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts !== false);
+}
+
+/**
+ * A node port for each port that names none; a port that names one keeps it if it is in the range
+ * and no other service holds it, as upstream's port allocator (its messages, on spec.ports[i].nodePort).
+ */
+function allocateNodePorts(r: ServedResource, object: JsonApiObject, used: Set<number>): void {
+  const ports = ((object.spec as ServiceSpec).ports ?? []).filter((p): p is ServicePort => typeof p === 'object' && p !== null);
+  const errors = [];
+  for (const [i, p] of ports.entries()) {
+    if (typeof p.nodePort !== 'number' || p.nodePort === 0) continue;
+    const field = `spec.ports[${i}].nodePort`;
+    if (p.nodePort < NODE_PORTS.first || p.nodePort > NODE_PORTS.last) {
+      const detail = `provided port is not in the valid range. The range of valid ports is ${NODE_PORTS.first}-${NODE_PORTS.last}`;
+      errors.push(fieldInvalid(field, p.nodePort, detail));
+    } else if (used.has(p.nodePort)) errors.push(fieldInvalid(field, p.nodePort, 'provided port is already allocated'));
+    else used.add(p.nodePort);
+  }
+  if (errors.length > 0) throw invalidObject(r, object, errors);
+  for (const p of ports) if (!p.nodePort) p.nodePort = pickFreePort(used);
+}
+
+function pickFreePort(used: Set<number>): number {
+  const size = NODE_PORTS.last - NODE_PORTS.first + 1;
+  const start = Math.floor(Math.random() * size);
+  for (let i = 0; i < size; i++) {
+    const port = NODE_PORTS.first + ((start + i) % size);
+    if (!used.has(port)) {
+      used.add(port);
+      return port;
+    }
+  }
+  throw internalError(new Error(`failed to allocate a nodePort: range is full (${NODE_PORTS.first}-${NODE_PORTS.last})`));
+}
+
+/** An update keeps what was allocated where it leaves it out (upstream's patchAllocatedValues). */
 function keepAllocated(spec: ServiceSpec, old: ServiceSpec): void {
+  if (needsNodePorts(spec) && needsNodePorts(old)) {
+    // A port keeps its node port when the same port and protocol had one.
+    for (const p of spec.ports ?? []) {
+      if (typeof p !== 'object' || p === null || p.nodePort) continue;
+      const before = (old.ports ?? []).find((o) => o.port === p.port && (o.protocol ?? 'TCP') === (p.protocol ?? 'TCP'));
+      if (before?.nodePort) p.nodePort = before.nodePort;
+    }
+  }
   if (spec.type === 'ExternalName' || old.clusterIP === undefined) return;
   if (!spec.clusterIP) spec.clusterIP = old.clusterIP;
   if (!spec.clusterIPs?.length && spec.clusterIP === old.clusterIP) spec.clusterIPs = old.clusterIPs;
