@@ -18,8 +18,13 @@ describe('rulesRunAfter', () => {
     expect(rulesRunAfter(custom, [{ type: 'FieldValueNotSupported' }])).toBe(false);
   });
 
-  it("runs a built-in kind's rules on an object without schema errors only", () => {
+  it("runs a built-in kind's rules after errors that leave the value readable, so every finding comes at once", () => {
     expect(rulesRunAfter(builtIn, [])).toBe(true);
-    expect(rulesRunAfter(builtIn, [{ type: 'FieldValueTooMany' }])).toBe(false);
+    expect(rulesRunAfter(builtIn, [{ type: 'FieldValueTooMany' }, { type: 'FieldValueInvalid' }])).toBe(true);
+  });
+
+  it("stops a built-in kind's rules after a missing required field too, which its compiled validation reads unguarded", () => {
+    expect(rulesRunAfter(builtIn, [{ type: 'FieldValueRequired' }])).toBe(false);
+    expect(rulesRunAfter(builtIn, [{ type: 'FieldValueTypeInvalid' }])).toBe(false);
   });
 });

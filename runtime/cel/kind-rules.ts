@@ -29,13 +29,18 @@ export function ruleSetForKind(kind: KindRegistration): RuleSet {
 
 /** Schema errors after which a custom resource's rules cannot read the value (upstream's hasBlockingErr). */
 const BLOCKING = new Set(['FieldValueTypeInvalid', 'FieldValueNotSupported']);
+/**
+ * A built-in kind's rules stand for its compiled validation, which reads fields the schema
+ * requires without guards: a missing one blocks them too.
+ */
+const BLOCKING_BUILT_IN = new Set([...BLOCKING, 'FieldValueRequired']);
 
 /**
- * Whether a kind's rules run after these schema errors. A custom resource's rules run unless an
- * error makes the typed value unreadable (a wrong type, a value outside its enum), as upstream, so
- * a too-long list does not hide a failing rule; a built-in kind's rules stand for compiled
- * validation and run on an object without schema errors only.
+ * Whether a kind's rules run after these schema errors: unless an error makes the typed value
+ * unreadable (a wrong type, a value outside its enum, for a built-in kind a missing required field),
+ * as upstream, so a too-long list does not hide a failing rule and every finding is reported at once.
  */
 export function rulesRunAfter(kind: KindRegistration, errors: readonly { readonly type: string }[]): boolean {
-  return kind.resource?.custom ? !errors.some((e) => BLOCKING.has(e.type)) : errors.length === 0;
+  const blocking = kind.resource?.custom ? BLOCKING : BLOCKING_BUILT_IN;
+  return !errors.some((e) => blocking.has(e.type));
 }

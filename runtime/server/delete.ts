@@ -42,16 +42,20 @@ const POLICIES = new Set(['Orphan', 'Background', 'Foreground']);
 const DELETE_OPTIONS = { group: 'meta.svc.io', kind: 'DeleteOptions' };
 
 /**
- * DeleteOptions as upstream's DeleteResource reads them: from the body when one is sent (the query
- * is then not read at all), from the query otherwise; checked as ValidateDeleteOptions (one 422
- * on DeleteOptions with every cause, in upstream's order).
+ * DeleteOptions as upstream's DeleteResource reads them: from the body when one is sent (the
+ * query's options are then not read), from the query otherwise; checked as ValidateDeleteOptions
+ * (one 422 on DeleteOptions with every cause, in upstream's order). One exception, the spec's:
+ * `?dryRun=All` makes any DELETE a dry run, with a body or without.
  */
 export function deleteOptions(body: unknown, q: URLSearchParams): DeleteOptions {
-  if (body === undefined) return deleteOptionsOf(queryDeleteOptions(q));
+  const query = queryDeleteOptions(q);
+  if (body === undefined) return deleteOptionsOf(query);
   const b = isObject(body) ? body : {};
   if (b.kind !== undefined && b.kind !== 'DeleteOptions')
     throw badRequest(`expected a DeleteOptions body, found kind ${JSON.stringify(b.kind)}`);
-  return deleteOptionsOf(b);
+  const opts = deleteOptionsOf(b);
+  if (!opts.dryRun && (query.dryRun as string[]).includes('All')) opts.dryRun = true;
+  return opts;
 }
 
 /** The DeleteOptions fields a query carries, in the body's shape. */

@@ -17,7 +17,7 @@ const WATCH_LIST = ['--feature-gates', 'WatchList=true'];
  * selector would hide), so the root CA publisher's `kube-root-ca.crt` is left out here, as the
  * plain-HTTP runs publish none; the kit's own gap, written in docs/decisions.md.
  */
-const CONTROLLERS = ['--controllers', '*,-root-ca-cert-publisher'];
+const CONTROLLERS = ['--controllers', process.env.CONTROLLERS ?? '*,-root-ca-cert-publisher'];
 
 async function main(extra: string[]): Promise<number> {
   const server = await startSecureServe(['--store', 'memory', ...WATCH_LIST, ...WINDOW, ...CONTROLLERS]);

@@ -61,6 +61,37 @@ describe('svckit validate', () => {
     });
   });
 
+  it('knows the built-in kinds beside the CRDs (under --group-suffix k8s.io too), and reports every finding of a document at once', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-validate-builtin-'));
+    const deployment = (apiVersion: string) =>
+      [
+        `apiVersion: ${apiVersion}`,
+        'kind: Deployment',
+        'metadata: {name: web}',
+        'spec:',
+        '  replicas: -1',
+        '  selector: {matchLabels: {app: web}}',
+        '  template:',
+        '    metadata: {labels: {app: other}}',
+        '    spec: {containers: [{name: c, image: nginx}]}',
+        '',
+      ].join('\n');
+    writeFileSync(join(dir, 'deploy.yaml'), deployment('apps/v1'));
+    writeFileSync(
+      join(dir, 'binding.yaml'),
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {name: b}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}\n',
+    );
+    const r = svckit(['validate', '--schemas', CRDS, '--group-suffix', 'k8s.io', 'deploy.yaml', 'binding.yaml', '--output', 'json'], dir);
+    const report = JSON.parse(r.stdout) as { summary: unknown; documents: { file: string; findings: { message: string }[] }[] };
+    expect(report.summary, r.stderr).toEqual({ documents: 2, valid: 1, invalid: 1, skipped: 0 });
+    // The range check and the cross-field rule (the selector must match the template's labels) together.
+    const messages = report.documents.find((d) => d.file.endsWith('deploy.yaml'))!.findings.map((f) => f.message);
+    expect(messages).toHaveLength(2);
+    expect(messages.join('\n')).toContain('spec.replicas');
+    expect(messages.join('\n')).toContain('selector');
+    expect(r.code).toBe(1);
+  });
+
   it('reports a CRD rule that does not compile as a finding, keeping every other result (no crash)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svckit-validate-'));
     const crd = readFileSync(join(CRDS, 'pki.example.io_issuers.yaml'), 'utf8').replace(

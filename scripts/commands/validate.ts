@@ -7,10 +7,10 @@ import { DocumentValidator, type DocumentResult, jsonReport, junitReport, textRe
 import { ruleSetForKind } from '../../runtime/cel/index.js';
 import type { KindRegistration } from '../../runtime/schema/index.js';
 import { projectKinds } from './project-kinds.js';
+import { GROUP_SUFFIX_OPTIONS, GROUP_SUFFIX_USAGE, groupSuffixFromFlags, kindsAsServed } from './serve-groups.js';
 import { UsageError } from './usage-error.js';
 
-export const VALIDATE_USAGE =
-  'svckit validate <files|dirs|->... [--strict] [--strict-kinds] [--print-defaults] [--output text|json|junit] [--schemas <dir>]';
+export const VALIDATE_USAGE = `svckit validate <files|dirs|->... [--strict] [--strict-kinds] [--print-defaults] [--output text|json|junit] [--schemas <dir>] ${GROUP_SUFFIX_USAGE}`;
 
 /**
  * `svckit validate`: exit 0 when every document is valid, 1 when any is invalid, 2 for usage errors.
@@ -27,6 +27,7 @@ export async function validateCommand(args: string[]): Promise<number> {
       'print-defaults': { type: 'boolean', default: false },
       output: { type: 'string', default: 'text' },
       schemas: { type: 'string', multiple: true },
+      ...GROUP_SUFFIX_OPTIONS,
     },
     allowPositionals: true,
     strict: true,
@@ -34,21 +35,23 @@ export async function validateCommand(args: string[]): Promise<number> {
   if (positionals.length === 0) throw new UsageError('validate needs files, directories or - (standard input)');
   const report = { text: textReport, json: jsonReport, junit: junitReport }[values.output as 'text'];
   if (!report) throw new UsageError(`--output must be text, json or junit, not ${values.output}`);
-  const kinds: readonly KindRegistration[] = values.schemas
-    ? (await projectKinds(values.schemas, 'validate')).kinds
-    : (await import('../../generated/kinds.js')).allKinds;
+  const builtIn = kindsAsServed((await import('../../generated/kinds.js')).allKinds, groupSuffixFromFlags(values));
+  const project = values.schemas ? (await projectKinds(values.schemas, 'validate')).kinds : [];
   if (values.schemas) {
     // A project's rule that does not compile: said once here; each document it reaches has a finding.
     // So is a CRD default the server would refuse (the server's check, at the default's place in the version's schema).
     const { defaultErrors } = await import('../../runtime/server/index.js');
-    for (const k of kinds) {
+    for (const k of project) {
       for (const e of ruleSetForKind(k).check())
         process.stderr.write(`svckit validate: warning: ${k.apiVersion} ${k.kind}: ${e.message}\n`);
       for (const e of k.resource?.custom ? defaultErrors(k, 'openAPIV3Schema') : [])
         process.stderr.write(`svckit validate: warning: ${k.apiVersion} ${k.kind}: ${fieldErrorMessage(e)}\n`);
     }
   }
-  const validator = new DocumentValidator(kinds);
+  // Built-in kinds are always known; a project's kind of the same apiVersion and kind takes its place.
+  const named = (k: KindRegistration) => `${k.apiVersion} ${k.kind}`;
+  const own = new Set(project.map(named));
+  const validator = new DocumentValidator([...builtIn.filter((k) => !own.has(named(k))), ...project]);
   const results: DocumentResult[] = [];
   for (const input of inputs(positionals)) {
     results.push(
