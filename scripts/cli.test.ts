@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SqliteStore } from '../runtime/store/sqlite-store.js';
 import { cliArgs } from './commands/cli.testing.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
@@ -28,6 +31,20 @@ describe('svckit CLI', () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('usage: svckit <command>');
       expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('says in one line that another process holds the store file, exit 1, no stack trace', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'svckit-locked-')), 'data.db');
+    const holder = new SqliteStore(path);
+    try {
+      const r = svckit('serve', '--port', '0', '--store', `sqlite:${path}`);
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim().split('\n')).toEqual([
+        `svckit serve: ${path} is already open in another store (SQLite: database is locked); one process owns a store file`,
+      ]);
+    } finally {
+      await holder.close();
     }
   });
 });

@@ -1,4 +1,4 @@
-import { UsageError } from './commands/usage-error.js';
+import { CommandFailure, UsageError } from './commands/usage-error.js';
 
 interface Command {
   run(args: string[]): Promise<number>;
@@ -105,7 +105,11 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     // Matched by name, so that no module is loaded just to recognise its error.
     // A file that is not only this user's (the store, a generated key, the code cache): the message says what to do.
-    if (error instanceof Error && (error.name === 'LoadError' || error.name === 'NotPrivateError')) {
+    if (error instanceof CommandFailure) {
+      process.stderr.write(`svckit ${name}: ${error.message}\n`);
+      return error.exitCode;
+    }
+    if (error instanceof Error && (error.name === 'LoadError' || error.name === 'NotPrivateError' || error.name === 'StoreInUseError')) {
       process.stderr.write(`svckit ${name}: ${error.message}\n`);
       return 1;
     }

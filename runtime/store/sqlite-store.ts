@@ -133,7 +133,7 @@ class SqliteLog implements RevisionLog {
     } catch (error) {
       db.close();
       if (error instanceof Database.SqliteError && error.code === 'SQLITE_BUSY') {
-        throw new Error(`${path} is already open in another store (SQLite: database is locked); one process owns a store file`, {
+        throw new StoreInUseError(`${path} is already open in another store (SQLite: database is locked); one process owns a store file`, {
           cause: error,
         });
       }
@@ -297,4 +297,9 @@ function entryOfRow(row: Row): LogEntry {
     deleted: row.deleted === 1,
     createdAt: row.created_at,
   };
+}
+
+/** The store file is another process's (or another store's of this one): one process owns a store file. */
+export class StoreInUseError extends Error {
+  override readonly name = 'StoreInUseError';
 }

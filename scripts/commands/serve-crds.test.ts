@@ -98,6 +98,20 @@ describe('svckit serve --crds', () => {
     );
   });
 
+  it('from the command line, a refused definition is one line naming its file and the reason, exit 2', () => {
+    const bad = mkdtempSync(join(tmpdir(), 'svckit-crds-'));
+    writeFileSync(join(bad, 'bad.yaml'), crd('nodot', 'Pear', 'pears'));
+    const r = spawnSync(process.execPath, cliArgs('serve', '--store', 'memory', '--port', '0', '--crds', bad), {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `svckit serve: --crds ${join(bad, 'bad.yaml')}: CustomResourceDefinition.apiextensions.svc.io "pears.nodot" is invalid: spec.group: Invalid value: "nodot": should be a domain with at least one dot`,
+    ]);
+  });
+
   it('a missing folder is a usage error: exit 2, no stack trace', () => {
     const r = spawnSync(process.execPath, cliArgs('serve', '--store', 'memory', '--crds', join(dir, 'missing')), {
       cwd: ROOT,

@@ -4,7 +4,7 @@ import { loadAll } from 'js-yaml';
 import { SPEC_GROUP_SUFFIX, apiVersionWithSuffix } from '../../runtime/api/index.js';
 import type { LoopbackClient } from '../access-control.js';
 import { untilDefinitionServed } from '../crd-readiness.js';
-import { UsageError } from './usage-error.js';
+import { CommandFailure, UsageError } from './usage-error.js';
 
 /** The `svckit serve` flag that installs CustomResourceDefinitions at start, as a parseArgs option fragment. */
 export const SERVE_CRD_OPTIONS = {
@@ -72,7 +72,7 @@ function isDefinition(doc: unknown): doc is DefinitionFile['object'] {
  * Applies each definition through the API (server-side apply, so a definition kept from a previous
  * run is updated to the file's), then waits until every one is Established and its resource
  * answers: the server is ready when `svckit serve` says it listens. A refused definition stops the
- * start with the server's message. `groupSuffix` is the server's (`--group-suffix`).
+ * start with one line, its file and the server's message (exit 2). `groupSuffix` is the server's (`--group-suffix`).
  */
 export async function installDefinitions(
   client: LoopbackClient,
@@ -87,17 +87,17 @@ export async function installDefinitions(
     const name = encodeURIComponent(object.metadata?.name ?? '');
     const reply = await client('PATCH', `${collection}/${name}?fieldManager=svckit-crds&force=true`, body, 'application/apply-patch+yaml');
     if (reply.status === 404) {
-      throw new Error(`--crds ${file}: this server does not serve CustomResourceDefinitions (its kinds come from --schemas)`);
+      throw new CommandFailure(`--crds ${file}: this server does not serve CustomResourceDefinitions (its kinds come from --schemas)`, 2);
     }
     if (reply.status !== 200 && reply.status !== 201)
-      throw new Error(`--crds ${file}: ${messageOf(reply.text) ?? `status ${reply.status}`}`);
+      throw new CommandFailure(`--crds ${file}: ${messageOf(reply.text) ?? `status ${reply.status}`}`, 2);
   }
   for (const { file, object } of crds) {
     const name = encodeURIComponent(object.metadata?.name ?? '');
     try {
       await untilDefinitionServed((path) => client('GET', path), `${collection}/${name}`);
     } catch (e) {
-      throw new Error(`--crds ${file}: ${(e as Error).message}`);
+      throw new CommandFailure(`--crds ${file}: ${(e as Error).message}`, 2);
     }
   }
 }
