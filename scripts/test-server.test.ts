@@ -306,6 +306,30 @@ describe('startTestServer: install of CustomResourceDefinitions', () => {
     }
   });
 
+  it("skips a folder's kustomization.yaml, and reset() keeps the definitions install() created (and drops their objects)", async () => {
+    const s = await startTestServer();
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-install-kustomize-'));
+    try {
+      writeFileSync(
+        join(dir, 'kustomization.yaml'),
+        'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [a.yaml, b.yaml]\n',
+      );
+      writeFileSync(join(dir, 'a.yaml'), JSON.stringify(definition('gizmos', 'Gizmo')));
+      writeFileSync(join(dir, 'b.yaml'), JSON.stringify(definition('doodads', 'Doodad')));
+      const created = await s.install(dir);
+      expect(created.map((o) => o.metadata?.name)).toEqual(['gizmos.example.io', 'doodads.example.io']);
+      await s.install([{ apiVersion: 'example.io/v1', kind: 'Gizmo', metadata: { name: 'g', namespace: 'default' } }]);
+      await s.reset();
+      // The definitions stay served; the objects made after them are gone.
+      const gizmos = await call(s, 'GET', '/apis/example.io/v1/namespaces/default/gizmos');
+      expect([gizmos.status, gizmos.body.items]).toEqual([200, []]);
+      expect((await call(s, 'GET', '/apis/example.io/v1/namespaces/default/doodads')).status).toBe(200);
+    } finally {
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('rejects, with the reason, a definition the server will never establish', async () => {
     const s = await startTestServer();
     try {

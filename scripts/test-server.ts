@@ -95,7 +95,9 @@ export interface TestServer extends Connection {
   restore(snapshot: Snapshot): Promise<void>;
   /**
    * Back to the state just after start (the system namespaces with their `default` ServiceAccount
-   * and, over TLS, `kube-root-ca.crt`; RBAC's bootstrap roles); clears faults and the record.
+   * and, over TLS, `kube-root-ca.crt`; RBAC's bootstrap roles) plus the CustomResourceDefinitions
+   * {@link install} created, as they were then (a suite installs its CRDs once and resets between
+   * tests); clears faults and the record. `restore(snapshot)` returns to exactly a snapshot.
    */
   reset(): Promise<void>;
   /** Drops the history up to now: lists and watches at any resource version seen so far answer 410 Expired. */
@@ -149,7 +151,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   // The baseline is the server at rest: collected, and its controllers' writes (aggregated roles) done.
   await server.garbageCollector?.idle();
   await server.context.hooks.idle();
-  const baseline = await takeSnapshot(objects);
+  const baseline = new Map(await takeSnapshot(objects));
   record.clear(); // the server's own start-up requests are not the test's
   const dir = mkdtempSync(join(tmpdir(), 'svckit-test-server-'));
 
@@ -208,14 +210,23 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         throw new TypeError('the test server was started without users; pass startTestServer({ users: { name: [groups] } })');
       return identities.token(name);
     },
-    install: (source) =>
-      installObjects(
+    install: async (source) => {
+      const created = await installObjects(
         server,
         running.url,
         user === undefined ? undefined : identities!.token(user),
         typeof source === 'string' ? readManifests(source) : source,
         connector?.fetch,
-      ),
+      );
+      // The definitions join what reset() returns to, as they are now (Established).
+      const definitions = created
+        .filter((o) => o.kind === 'CustomResourceDefinition')
+        .map((o) => `/customresourcedefinitions/${o.metadata?.name}`);
+      if (definitions.length > 0) {
+        for (const [key, value] of await takeSnapshot(objects)) if (definitions.some((d) => key.endsWith(d))) baseline.set(key, value);
+      }
+      return created;
+    },
     issueToken: (name, { ttlMs }) => {
       if (!identities)
         throw new TypeError('the test server was started without users; pass startTestServer({ users: { name: [groups] } })');

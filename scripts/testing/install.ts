@@ -3,7 +3,9 @@
  * folder of them (every document; a `List` counts as its items). Each is created through the
  * server's API as its administrator, so it is validated, defaulted and admitted as a client's
  * would be. Namespaces go first and CustomResourceDefinitions second, so what the others need
- * exists when they are created; a definition is waited for until its resource is served.
+ * exists when they are created; the definitions are created together, then waited for until their
+ * resources are served. A folder's kustomize files (`kustomization.yaml`) are build configuration,
+ * not objects: skipped, as envtest skips what is not a definition in a CRD folder.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
@@ -14,6 +16,8 @@ import type { ApiServer } from '../../runtime/server/index.js';
 import { DEFINITION_TIMEOUT_MS, untilDefinitionServed } from '../crd-readiness.js';
 
 const MANIFEST = new Set(['.yaml', '.yml', '.json']);
+/** The group of kustomize's own kinds (Kustomization, Component), which no server serves. */
+const KUSTOMIZE_GROUP = 'kustomize.config.k8s.io/';
 
 /** The documents of a manifest file, or of every manifest file of a folder in name order. */
 export function readManifests(path: string): JsonApiObject[] {
@@ -31,6 +35,7 @@ export function readManifests(path: string): JsonApiObject[] {
       if (value === null || value === undefined) continue;
       if (typeof value !== 'object' || typeof value.kind !== 'string' || typeof value.apiVersion !== 'string')
         throw new TypeError(`${file}: a document without apiVersion and kind`);
+      if (value.apiVersion.startsWith(KUSTOMIZE_GROUP)) continue;
       objects.push(...(value.kind === 'List' ? ((value.items as JsonApiObject[] | undefined) ?? []) : [value]));
     }
   }
@@ -67,7 +72,13 @@ export async function installObjects(
   };
   const { registry } = server.context;
   const created: JsonApiObject[] = [];
+  // Definitions are created in one pass and waited for together, before the objects that need them.
+  let pending: Promise<void>[] = [];
   for (const given of installOrder(objects)) {
+    if (given.kind !== 'CustomResourceDefinition' && pending.length > 0) {
+      await Promise.all(pending);
+      pending = [];
+    }
     const definition = given.kind === 'CustomResourceDefinition' && DEFINITION_API_VERSION.test(given.apiVersion ?? '');
     const object = definition ? { ...given, apiVersion: registry.servedApiVersion('apiextensions.svc.io/v1') } : given;
     const r = registry.resources().find((s) => s.apiVersion === object.apiVersion && s.kind === object.kind);
@@ -79,8 +90,10 @@ export async function installObjects(
     if (res.status !== 201 && res.status !== 200) {
       throw statusErrorFromObject(body) ?? new Error(`creating ${object.kind} ${object.metadata?.name}: HTTP ${res.status}`);
     }
-    if (definition) await untilDefinitionServed(get, `${collection}/${encodeURIComponent(body.metadata?.name ?? '')}`, definitionTimeoutMs);
+    if (definition)
+      pending.push(untilDefinitionServed(get, `${collection}/${encodeURIComponent(body.metadata?.name ?? '')}`, definitionTimeoutMs));
     created.push(body);
   }
+  await Promise.all(pending);
   return created;
 }
