@@ -2,8 +2,12 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 
-/** Strict-mode diagnostics of every .ts file below `dir`, one formatted line each (empty: it type-checks). */
-export function typecheckDir(dir: string): string[] {
+/**
+ * Strict-mode diagnostics of every .ts file below `dir`, one formatted line each (empty: it
+ * type-checks). `skipLibCheck: false` checks the declaration files it reaches too, as a consumer's
+ * strictest tsconfig would.
+ */
+export function typecheckDir(dir: string, options: { skipLibCheck?: boolean } = {}): string[] {
   const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f));
   const program = ts.createProgram(files, {
     strict: true,
@@ -14,7 +18,7 @@ export function typecheckDir(dir: string): string[] {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     verbatimModuleSyntax: true,
-    skipLibCheck: true,
+    skipLibCheck: options.skipLibCheck ?? true,
     noEmit: true,
     types: ['node'],
   });

@@ -21,7 +21,7 @@ export interface DefinitionFile {
 
 /**
  * `--crds`: every CustomResourceDefinition in the files given and the `.yaml`, `.yml` and `.json`
- * files of the folders given (other manifests are skipped, as kubectl apply of a folder of CRDs
+ * files below the folders given (other manifests are skipped, as kubectl apply of a folder of CRDs
  * would not skip them but a test folder often holds them). A missing path or a file that is not
  * YAML is a usage error, before the server starts.
  */
@@ -51,7 +51,8 @@ function filesOf(path: string): string[] {
     throw new UsageError(`--crds ${path}: no such file or folder`);
   }
   if (!stat.isDirectory()) return [path];
-  return readdirSync(path)
+  // Subfolders too, as codegen and validate read a folder.
+  return (readdirSync(path, { recursive: true }) as string[])
     .filter((f) => /\.(ya?ml|json)$/.test(f))
     .sort()
     .map((f) => join(path, f));

@@ -19,10 +19,14 @@ const MANIFEST = new Set(['.yaml', '.yml', '.json']);
 /** The group of kustomize's own kinds (Kustomization, Component), which no server serves. */
 const KUSTOMIZE_GROUP = 'kustomize.config.k8s.io/';
 
-/** The documents of a manifest file, or of every manifest file of a folder in name order. */
+/**
+ * The documents of a manifest file, or of every manifest file below a folder (its subfolders too,
+ * as codegen and validate read one) in path order. A document that is not a mapping (a git
+ * symlink checked out as a text file) is no manifest: skipped.
+ */
 export function readManifests(path: string): JsonApiObject[] {
   const files = statSync(path).isDirectory()
-    ? readdirSync(path)
+    ? (readdirSync(path, { recursive: true }) as string[])
         .filter((f) => MANIFEST.has(extname(f)))
         .sort()
         .map((f) => join(path, f))
@@ -32,8 +36,8 @@ export function readManifests(path: string): JsonApiObject[] {
     for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
       if (doc.errors.length > 0) throw new TypeError(`${file}: ${doc.errors[0]!.message}`);
       const value = doc.toJS() as JsonApiObject | null;
-      if (value === null || value === undefined) continue;
-      if (typeof value !== 'object' || typeof value.kind !== 'string' || typeof value.apiVersion !== 'string')
+      if (value === null || value === undefined || typeof value !== 'object') continue;
+      if (typeof value.kind !== 'string' || typeof value.apiVersion !== 'string')
         throw new TypeError(`${file}: a document without apiVersion and kind`);
       if (value.apiVersion.startsWith(KUSTOMIZE_GROUP)) continue;
       objects.push(...(value.kind === 'List' ? ((value.items as JsonApiObject[] | undefined) ?? []) : [value]));
