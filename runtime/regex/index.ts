@@ -1,0 +1,1 @@
+export { type Regex, RegexSyntaxError, compileRegex, regexError } from './regex.js';
