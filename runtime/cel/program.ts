@@ -238,8 +238,10 @@ function rejectInvalidPattern(text: string, node: AstNode, isNode: IsAstNode): v
   if (pattern?.op !== 'value' || typeof pattern.args !== 'string') return;
   const problem = regexError(pattern.args);
   if (problem === undefined) return;
-  const summary = name === MATCHES ? 'invalid matches argument' : problem;
-  throw new CelCompileError(text, summary, positionOf(text, pattern.start));
+  const at = positionOf(text, pattern.start);
+  throw name === MATCHES
+    ? new CelCompileError(text, 'invalid matches argument', at)
+    : new CelCompileError(text, problem, at, undefined, 'program');
 }
 
 function evaluationError(text: string, e: unknown): Error {

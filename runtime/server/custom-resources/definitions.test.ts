@@ -503,6 +503,13 @@ describe('CustomResourceDefinition validation', () => {
     expect(await refused(rule)).toEqual([
       `${at}.x-kubernetes-validations[0].rule: Invalid value: "self.name.matches('(a)\\\\\\\\1')": compilation failed: invalid matches argument`,
     ]);
+    const find = widgetsCrd('re2-find.example.io', {
+      properties: { name: { type: 'string' } },
+      'x-kubernetes-validations': [{ rule: "self.name.find('(a') != ''" }],
+    });
+    expect(await refused(find)).toEqual([
+      `${at}.x-kubernetes-validations[0].rule: Invalid value: "self.name.find('(a') != ''": program instantiation failed: error parsing regexp: missing closing ): \`(a\``,
+    ]);
   });
 
   it('CEL rules: one that does not compile, and one whose estimated cost is over budget', async () => {
