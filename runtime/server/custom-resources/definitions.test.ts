@@ -156,6 +156,28 @@ describe('a CustomResourceDefinition created over HTTP', () => {
     expect(bad.body.message).toContain('spec.label: Invalid value: "string"');
   });
 
+  it('answers a hostile pattern at once: RE2 matches in linear time, where a backtracking engine would hold the request', async () => {
+    const group = 'redos.example.io';
+    await createEstablished(
+      widgetsCrd(group, {
+        properties: {
+          word: { type: 'string', pattern: '^(a+)+$' },
+          text: { type: 'string', maxLength: 10000, 'x-kubernetes-validations': [{ rule: "self.matches('^(a|aa)+$')" }] },
+        },
+      }),
+    );
+    const hostile = `${'a'.repeat(5000)}b`;
+    const res = await call('POST', `/apis/${group}/v1/namespaces/default/widgets`, {
+      apiVersion: `${group}/v1`,
+      kind: 'Widget',
+      metadata: { name: 'w' },
+      spec: { word: hostile, text: hostile },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.message).toContain('spec.word: Invalid value: "aaaa');
+    expect(res.body.message).toContain('spec.text: Invalid value: "string"');
+  });
+
   it('keeps its group, scope and stored versions on update', async () => {
     const group = 'immutable.example.io';
     const crd = await createEstablished(widgetsCrd(group));
