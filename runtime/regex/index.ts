@@ -1,1 +1,1 @@
-export { type Regex, RegexSyntaxError, compileRegex, regexError } from './regex.js';
+export { type Regex, RegexSyntaxError, compileRegex, lazyRegex, regexError } from './regex.js';

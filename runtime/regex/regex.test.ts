@@ -4,7 +4,7 @@
  * Go's find semantics.
  */
 import { describe, expect, it } from 'vitest';
-import { RegexSyntaxError, compileRegex, regexError } from './index.js';
+import { RegexSyntaxError, compileRegex, lazyRegex, regexError } from './index.js';
 import { INVALID, VALID } from './re2-syntax-cases.testing.js';
 
 /** A test name for a pattern: the long ones of the size limits cut short. */
@@ -44,5 +44,17 @@ describe('find and findAll (Go FindString, FindAllString)', () => {
   it('matches a catastrophic-backtracking pattern in linear time: the answer, not a stall', () => {
     expect(compileRegex('^(a+)+$').test(`${'a'.repeat(5000)}b`)).toBe(false);
     expect(compileRegex('^(a|aa)+$').test('a'.repeat(5000))).toBe(true);
+  });
+});
+
+describe('lazyRegex (what generated validators declare)', () => {
+  it('compiles on first use and answers as compileRegex does', () => {
+    const month = lazyRegex('^((?i)jan|feb)$');
+    expect([month.test('JAN'), month.test('mar'), month.find('Feb'), month.findAll('jan', -1)]).toEqual([true, false, 'Feb', ['jan']]);
+  });
+
+  it('defers a refusal to the first use', () => {
+    const bad = lazyRegex('a(?=b)');
+    expect(() => bad.test('ab')).toThrow('error parsing regexp: invalid or unsupported Perl syntax: `(?=`');
   });
 });

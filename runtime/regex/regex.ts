@@ -45,6 +45,23 @@ export function compileRegex(pattern: string): Regex {
   return regex;
 }
 
+/**
+ * A Regex compiled on its first use. Generated validators declare every pattern of their module at
+ * load, most of which a process never tests; the generator has refused the invalid ones already.
+ */
+export function lazyRegex(pattern: string): Regex {
+  let compiled: Regex | undefined;
+  const regex = (): Regex => {
+    compiled ??= compileRegex(pattern);
+    return compiled;
+  };
+  return {
+    test: (text) => regex().test(text),
+    find: (text) => regex().find(text),
+    findAll: (text, limit) => regex().findAll(text, limit),
+  };
+}
+
 /** Errors whose text Go's parser reports as the whole pattern (re2js leaves it out). */
 const WHOLE_PATTERN = new Set(['expression too large', 'expression nests too deeply']);
 

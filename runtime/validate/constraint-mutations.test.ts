@@ -10,7 +10,8 @@ import {
   deref,
 } from '../schema/index.js';
 import type { FieldError } from '../api/index.js';
-import { Collector, compileRegex } from './index.js';
+import { compileRegex } from '../regex/index.js';
+import { Collector } from './index.js';
 
 /**
  * Property-style check of every generated validator against its own schema descriptor: for every

@@ -1,3 +1,3 @@
 export { Collector, FieldPath, type PathLike, charLength, checkMapKeysUnique, checkSetUnique, isObject, noDefaults } from './collector.js';
 export { base64Error, isBase64, isDate, isDateTime, isDuration, isQuantity, isZeroDuration } from './formats.js';
-export { compileRegex } from '../regex/index.js';
+export { lazyRegex } from '../regex/index.js';
