@@ -256,7 +256,7 @@ class ValidatorWriter {
       if (c.maxLength !== undefined) lines.push(`if (${len} > ${c.maxLength}) e.tooLong(${path}, ${x}, ${c.maxLength});`);
     }
     if (c?.pattern !== undefined) {
-      const re = this.constant('pattern', `new RegExp(${tsString(c.pattern)}, 'u')`, c.pattern);
+      const re = this.constant('pattern', `${this.runtime('lazyRegex')}(${tsString(c.pattern)})`, c.pattern);
       lines.push(`if (!${re}.test(${x})) e.invalid(${path}, ${x}, ${tsString(`must match ${c.pattern}`)});`);
     }
     const enumLine = this.enumLine(c, x, path);

@@ -135,7 +135,11 @@ describe('svckit schema files', () => {
 
   it('rejects a bad pattern and a bad proto number', () => {
     expect(loadError({ 'x.yaml': `${HEADER}  T:\n    type: string\n    pattern: '[a-'\n` }).message).toContain(
-      'not a valid regular expression',
+      'not a valid regular expression: error parsing regexp: missing closing ]: `[a-`',
+    );
+    // RE2, not JavaScript: lookahead is refused, flags mid-pattern are not.
+    expect(loadError({ 'x.yaml': `${HEADER}  T:\n    type: string\n    pattern: 'a(?=b)'\n` }).message).toContain(
+      'not a valid regular expression: error parsing regexp: invalid or unsupported Perl syntax: `(?=`',
     );
     expect(
       loadError({ 'x.yaml': `${HEADER}  T:\n    type: object\n    properties:\n      a: {type: string, x-svc-proto: 0}\n` }).message,

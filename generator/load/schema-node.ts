@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import type { Constraints, Field, ListNode, MapNode, ObjectNode, ScalarType, TypeId, TypeNode, ValidationRule } from '../model/index.js';
 import { LoadError, joinPath } from './load-error.js';
 
@@ -352,8 +353,9 @@ function readConstraints(schema: Schema, ctx: NodeContext, path: string): Constr
   }
   if (schema.pattern !== undefined) {
     const pattern = optString(schema, 'pattern', ctx, path) as string;
+    // RE2, as Kubernetes reads `pattern` (the runtime's regex module uses the same library).
     try {
-      new RegExp(pattern, 'u');
+      RE2JS.compile(pattern);
     } catch (e) {
       throw new LoadError(ctx.file, joinPath(path, 'pattern'), `not a valid regular expression: ${(e as Error).message}`);
     }

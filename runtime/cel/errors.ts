@@ -36,6 +36,8 @@ export class CelCompileError extends Error {
     readonly position?: RulePosition,
     /** For a rule rejected for its estimated cost: the estimate and the limit it exceeds. */
     readonly cost?: { estimated: number; limit: number },
+    /** Where cel-go would fail it: type-checking (`compilation failed`) or planning the program (`program instantiation failed`). */
+    readonly stage: 'compile' | 'program' = 'compile',
   ) {
     const where = position ? ` at line ${position.line}, column ${position.column}` : '';
     super(`compiling rule ${JSON.stringify(rule)}: ${summary}${where}`);

@@ -9,7 +9,7 @@ import { COST, type CostMeter, spend, traversalCost, withMeter } from './cost.js
 import { CelCompileError, CelCostExceededError, CelEvaluationError, positionOf } from './errors.js';
 import { checkArithmeticResult } from './lib/conversions.js';
 import { decodeBytesLiteral } from './lib/literals.js';
-import { patternError } from './lib/regex.js';
+import { regexError } from '../regex/index.js';
 import { INTERNAL_PREFIX, internalName } from './lib/register.js';
 import { rewriteSyntax } from './rewrite-syntax.js';
 import { celEquals, concatLists, semanticsOf } from './values.js';
@@ -221,17 +221,27 @@ function rejectConstantKeys(text: string, node: AstNode, isNode: IsAstNode): voi
   });
 }
 
-const REGEX_FUNCTIONS = new Set([`${INTERNAL_PREFIX}matches`, 'find', 'findAll']);
+const MATCHES = `${INTERNAL_PREFIX}matches`;
+const REGEX_FUNCTIONS = new Set([MATCHES, 'find', 'findAll']);
 
-/** A literal pattern that RE2 would reject fails the compilation, not the first evaluation. */
+/**
+ * A literal pattern that RE2 refuses fails the compilation, not the first evaluation. cel-go's
+ * literal validator says only "invalid matches argument"; find and findAll fail when the program is
+ * planned, with Go's regexp error.
+ */
 function rejectInvalidPattern(text: string, node: AstNode, isNode: IsAstNode): void {
   const args = node.args as unknown[];
-  if (!REGEX_FUNCTIONS.has(String(args[0]))) return;
+  const name = String(args[0]);
+  if (!REGEX_FUNCTIONS.has(name)) return;
   const operands = operandsOf(node, isNode);
   const pattern = operands[1];
   if (pattern?.op !== 'value' || typeof pattern.args !== 'string') return;
-  const problem = patternError(pattern.args);
-  if (problem) throw new CelCompileError(text, problem, positionOf(text, pattern.start));
+  const problem = regexError(pattern.args);
+  if (problem === undefined) return;
+  const at = positionOf(text, pattern.start);
+  throw name === MATCHES
+    ? new CelCompileError(text, 'invalid matches argument', at)
+    : new CelCompileError(text, problem, at, undefined, 'program');
 }
 
 function evaluationError(text: string, e: unknown): Error {

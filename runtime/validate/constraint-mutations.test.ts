@@ -10,6 +10,7 @@ import {
   deref,
 } from '../schema/index.js';
 import type { FieldError } from '../api/index.js';
+import { compileRegex } from '../regex/index.js';
 import { Collector } from './index.js';
 
 /**
@@ -107,7 +108,7 @@ function satisfies(s: string, c: NodeCommon): boolean {
   const len = [...s].length;
   if (c.minLength !== undefined && len < c.minLength) return false;
   if (c.maxLength !== undefined && len > c.maxLength) return false;
-  if (c.pattern !== undefined && !new RegExp(c.pattern, 'u').test(s)) return false;
+  if (c.pattern !== undefined && !compileRegex(c.pattern).test(s)) return false;
   return c.enum === undefined || c.enum.includes(s);
 }
 
@@ -235,7 +236,7 @@ function casesOf(site: Site): { cases: Case[]; skipped: { site: Site; keyword: s
   }
   if (c.maxLength !== undefined) add('maxLength', 'a'.repeat(c.maxLength + 1), 'FieldValueTooLong', 'may not be more than ');
   if (c.pattern !== undefined) {
-    const re = new RegExp(c.pattern, 'u');
+    const re = compileRegex(c.pattern);
     const breaker = PATTERN_BREAKERS.find((s) => !re.test(s));
     if (breaker === undefined) skip('pattern', `${c.pattern} accepts every candidate`);
     else add('pattern', breaker, 'FieldValueInvalid', 'must match ');

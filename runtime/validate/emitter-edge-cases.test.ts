@@ -11,7 +11,7 @@ import { Collector, FieldPath } from './index.js';
 /**
  * Shapes the built-in schemas do not have, generated from a small schema into a temporary
  * directory and driven the same way: exclusive bounds, maps of objects (checked per key and
- * defaulted per entry), lists of lists, entry counts of maps, and nullable map values.
+ * defaulted per entry), lists of lists, entry counts of maps, nullable map values, and RE2 patterns.
  */
 const SCHEMA = `
 group: edge.test.svc.io
@@ -35,6 +35,8 @@ definitions:
       "odd-name": {type: string, enum: [a]}
       constructor: {type: string}
       toString: {type: integer}
+      month: {type: string, pattern: '^((?i)jan|feb)$'}
+      line: {type: string, pattern: '^[a-z]+$'}
   Slot:
     type: object
     required: [name]
@@ -123,6 +125,14 @@ describe('emitter edge cases', () => {
   it('nullable map values accept null and check the rest', () => {
     expect(check({ notes: { a: null, b: 2 } }).errors).toEqual([
       { type: 'FieldValueTypeInvalid', field: 'notes[b]', badValue: 2, detail: 'must be of type string, not integer' },
+    ]);
+  });
+
+  it('patterns are RE2: flags mid-pattern, and $ is the end of the text, not before a final newline', () => {
+    expect(check({ month: 'JAN', line: 'abc' }).errors).toEqual([]);
+    expect(check({ month: 'mar', line: 'abc\n' }).errors).toEqual([
+      invalid('month', 'mar', 'must match ^((?i)jan|feb)$'),
+      invalid('line', 'abc\n', 'must match ^[a-z]+$'),
     ]);
   });
 

@@ -1,2 +1,3 @@
 export { Collector, FieldPath, type PathLike, charLength, checkMapKeysUnique, checkSetUnique, isObject, noDefaults } from './collector.js';
 export { base64Error, isBase64, isDate, isDateTime, isDuration, isQuantity, isZeroDuration } from './formats.js';
+export { lazyRegex } from '../regex/index.js';

@@ -11,6 +11,7 @@ import { benchEtcd } from './etcd.js';
 import { benchLargeWrites } from './large-writes.js';
 import { benchMedia } from './media.js';
 import { benchProtobuf } from './protobuf.js';
+import { benchRegex } from './regex.js';
 import { benchServer } from './server.js';
 import { benchTestServer } from './test-server.js';
 import { benchValidate } from './validate.js';
@@ -30,6 +31,7 @@ const benches: Record<string, () => Promise<void>> = {
   'large-writes': benchLargeWrites,
   media: benchMedia,
   protobuf: benchProtobuf,
+  regex: benchRegex,
   server: benchServer,
   'test-server': benchTestServer,
   validate: benchValidate,

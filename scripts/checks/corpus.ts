@@ -43,7 +43,6 @@ const KNOWN_FAILING: Readonly<Record<string, string>> = {
   'cluster-api': 'issue 24 item 4: a type named ClusterClassSchema collides with a descriptor constant',
   crossplane: 'issue 24 item 4: a type named CompositeResourceDefinitionSchema collides with a descriptor constant',
   istio: 'issue 24 item 2: inline allOf/oneOf under a structural schema',
-  'prometheus-operator': 'issue 24 item 1: RE2 flag groups such as (?i) inside a pattern',
 };
 
 /**

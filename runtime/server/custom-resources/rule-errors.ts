@@ -27,7 +27,10 @@ export function ruleErrors(root: SchemaNode, path: string): FieldError[] {
         if (!(e instanceof CelCompileError)) throw e;
         if (e.cost)
           errors.push({ type: 'FieldValueForbidden', field: rulePath, badValue: '', detail: overBudget('estimated rule cost', e.cost) });
-        else errors.push(fieldInvalid(rulePath, rule.rule, `compilation failed: ${e.summary}`));
+        else {
+          const failed = e.stage === 'program' ? 'program instantiation failed' : 'compilation failed';
+          errors.push(fieldInvalid(rulePath, rule.rule, `${failed}: ${e.summary}`));
+        }
       }
     }
     const n = deref(node);

@@ -1,4 +1,5 @@
 import { type FieldError, fieldInvalid, fieldNotSupported, fieldRequired } from '../../api/index.js';
+import { regexError } from '../../regex/index.js';
 
 type Schema = Record<string, unknown>;
 
@@ -55,11 +56,8 @@ function visit(s: Schema, path: string, what: string, errors: FieldError[], plac
   }
   if (typeof s.type === 'string' && s.type !== '' && !TYPES.includes(s.type)) errors.push(fieldNotSupported(`${path}.type`, s.type, TYPES));
   if (typeof s.pattern === 'string') {
-    try {
-      new RegExp(s.pattern, 'u');
-    } catch (e) {
-      errors.push(fieldInvalid(`${path}.pattern`, s.pattern, `must be a valid regular expression, but isn't: ${(e as Error).message}`));
-    }
+    const problem = regexError(s.pattern);
+    if (problem) errors.push(fieldInvalid(`${path}.pattern`, s.pattern, `must be a valid regular expression, but isn't: ${problem}`));
   }
   if (s.$ref !== undefined)
     errors.push({ type: 'FieldValueForbidden', field: `${path}.$ref`, badValue: '', detail: '$ref is not supported' });

@@ -1,0 +1,1 @@
+export { type Regex, RegexSyntaxError, compileRegex, lazyRegex, regexError } from './regex.js';
