@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SqliteStore } from '../runtime/store/sqlite-store.js';
+import { createStore } from '../runtime/store/index.js';
 import { cliArgs } from './commands/cli.testing.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
@@ -36,7 +36,7 @@ describe('svckit CLI', () => {
 
   it('says in one line that another process holds the store file, exit 1, no stack trace', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'svckit-locked-')), 'data.db');
-    const holder = new SqliteStore(path);
+    const holder = await createStore(`sqlite:${path}`);
     try {
       const r = svckit('serve', '--port', '0', '--store', `sqlite:${path}`);
       expect(r.code).toBe(1);
