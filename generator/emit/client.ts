@@ -1,7 +1,7 @@
 import type { GroupVersion, NamedType } from '../model/index.js';
 import { groupDir, ownGroupVersions } from '../model/index.js';
 import { type GeneratedFile, camelCase, tsKey, tsString, tsValue } from '../print/index.js';
-import { type EmitContext, gvAliasPrefix, gvNamespace } from './emit-context.js';
+import type { EmitContext } from './emit-context.js';
 
 /** Subresources the runtime's typed clients have verbs for. */
 const KNOWN_SUBRESOURCES = ['status', 'eviction', 'finalize', 'token'];
@@ -15,16 +15,6 @@ const ALL_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'
  */
 export function emitClients(ctx: EmitContext): GeneratedFile[] {
   return ownGroupVersions(ctx.model).map((gv) => emitGroupVersionClient(ctx, gv));
-}
-
-/** `CoreV1Client`: the interface of a group/version's client. */
-export function clientInterfaceName(gv: Pick<GroupVersion, 'group' | 'version'>): string {
-  return `${gvAliasPrefix(gv)}Client`;
-}
-
-/** `coreV1Client`: the function that builds it over a transport. */
-export function clientFactoryName(gv: Pick<GroupVersion, 'group' | 'version'>): string {
-  return `${gvNamespace(gv)}Client`;
 }
 
 /** The kinds of a group/version that are served as resources. */
@@ -41,8 +31,7 @@ function emitGroupVersionClient(ctx: EmitContext, gv: GroupVersion): GeneratedFi
     file.line('export {};');
     return file;
   }
-  const iface = clientInterfaceName(gv);
-  const factory = clientFactoryName(gv);
+  const { clientInterface: iface, clientFactory: factory } = ctx.names(gv);
   file.declare(iface, factory);
   const accessors = resources.map((t) => accessor(ctx, gv, file, t));
 
@@ -170,7 +159,7 @@ export function emitRootClient(ctx: EmitContext): GeneratedFile {
               file.doc(
                 `@deprecated ${[l.deprecated && `since ${l.deprecated}`, l.removed && `not served from ${l.removed}`, l.replacement && `use ${l.replacement}`].filter(Boolean).join('; ')}.`,
               );
-            file.line(`readonly ${tsKey(gv.version)}: ${file.importType(clientInterfaceName(gv), ctx.gvModule(gv, 'client'))};`);
+            file.line(`readonly ${tsKey(gv.version)}: ${file.importType(ctx.names(gv).clientInterface, ctx.gvModule(gv, 'client'))};`);
           }
         },
         '};',
@@ -188,7 +177,7 @@ export function emitRootClient(ctx: EmitContext): GeneratedFile {
       () => {
         for (const [group, versions] of byGroup) {
           const members = versions.map(
-            (gv) => `${tsKey(gv.version)}: ${file.importValue(clientFactoryName(gv), ctx.gvModule(gv, 'client'))}(transport)`,
+            (gv) => `${tsKey(gv.version)}: ${file.importValue(ctx.names(gv).clientFactory, ctx.gvModule(gv, 'client'))}(transport)`,
           );
           file.line(`${tsKey(groups.get(group)!)}: { ${members.join(', ')} },`);
         }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { groupDir, ownGroupVersions } from '../model/index.js';
 import type { GeneratedFile } from '../print/index.js';
-import { type EmitContext, gvNamespace } from './emit-context.js';
+import type { EmitContext } from './emit-context.js';
 
 /**
  * The public faces of the generated tree: `<group>/<version>/index.ts` re-exports that
@@ -16,7 +16,7 @@ export function emitIndexes(ctx: EmitContext, artifacts: readonly string[]): Gen
     return file;
   });
   const root = ctx.newFile('index.ts', [...new Set(gvs.map((gv) => gv.source))].sort());
-  for (const gv of gvs) root.exportAll(ctx.gvModule(gv, 'index'), gvNamespace(gv));
+  for (const gv of gvs) root.exportAll(ctx.gvModule(gv, 'index'), ctx.namespace(gv));
   root.exportAll(join(ctx.outDir, 'kinds'));
   return [...files, root];
 }

@@ -1,9 +1,8 @@
 import type { GroupVersion, NamedType, TypeNode } from '../model/index.js';
 import { groupDir } from '../model/index.js';
 import { type GeneratedFile, tsString } from '../print/index.js';
-import { type EmitContext, gvAliasPrefix, gvNamespace } from './emit-context.js';
+import { type EmitContext, gvAliasPrefix } from './emit-context.js';
 import { hasProtobuf, protoFilePath, protoPackage, protobufKinds } from './proto.js';
-import { schemaConstName } from './schema.js';
 
 /**
  * The Protobuf codec artifact: `<group>/<version>/protobuf.ts` declaring the group/version's
@@ -16,7 +15,7 @@ export function emitProtobufPackages(ctx: EmitContext): GeneratedFile[] {
   const files = gvs.map((gv) => emitGroupVersionPackage(ctx, gv));
   const root = ctx.newFile('protobuf.ts', [...new Set(gvs.map((gv) => gv.source))].sort());
   const type = root.importType('ProtobufPackage', ctx.runtimeModule('codec'));
-  const names = gvs.map((gv) => root.importValue(protobufConstName(gv), ctx.gvModule(gv, 'protobuf')));
+  const names = gvs.map((gv) => root.importValue(protobufConstName(ctx, gv), ctx.gvModule(gv, 'protobuf')));
   root.declare('allProtobufPackages');
   root.doc('The Protobuf package of every group/version generated here that has Protobuf messages.');
   root.block(`export const allProtobufPackages: readonly ${type}[] = [`, () => names.forEach((n) => root.line(`${n},`)), '];');
@@ -24,8 +23,8 @@ export function emitProtobufPackages(ctx: EmitContext): GeneratedFile[] {
 }
 
 /** `coreV1Protobuf`: the Protobuf package constant of a group/version. */
-export function protobufConstName(gv: Pick<GroupVersion, 'group' | 'version'>): string {
-  return `${gvNamespace(gv)}Protobuf`;
+export function protobufConstName(ctx: EmitContext, gv: Pick<GroupVersion, 'group' | 'version'>): string {
+  return `${ctx.namespace(gv)}Protobuf`;
 }
 
 function emitGroupVersionPackage(ctx: EmitContext, gv: GroupVersion): GeneratedFile {
@@ -35,15 +34,15 @@ function emitGroupVersionPackage(ctx: EmitContext, gv: GroupVersion): GeneratedF
     const module = ctx.gvModule(id, 'schema');
     const same = id.group === gv.group && id.version === gv.version;
     return same
-      ? file.importValue(schemaConstName(id.name), module)
-      : file.importValue(schemaConstName(id.name), module, gvAliasPrefix(id));
+      ? file.importValue(ctx.names(id).schema(id.name), module)
+      : file.importValue(ctx.names(id).schema(id.name), module, gvAliasPrefix(id));
   };
-  file.declare(protobufConstName(gv));
+  file.declare(protobufConstName(ctx, gv));
   file.doc(
     `Protobuf messages of ${gv.group === '' ? 'the core group' : gv.group} ${gv.version}: package \`${protoPackage(gv)}\` in \`${protoFilePath(gv)}\`.`,
   );
   file.block(
-    `export const ${protobufConstName(gv)}: ${type} = {`,
+    `export const ${protobufConstName(ctx, gv)}: ${type} = {`,
     () => {
       file.line(`package: ${tsString(protoPackage(gv))},`);
       file.line(`file: ${tsString(protoFilePath(gv))},`);

@@ -6,7 +6,7 @@
  *   (c) a handlebars template
  *   (d) json-schema-to-typescript on the model converted to JSON Schema (and, for CRDs, on the raw
  *       openAPIV3Schema as written)
- * (b) and (c) share one model walk below that reuses types.ts's naming (`collectDeclarations`) and
+ * (b) and (c) share one model walk below that reuses types.ts's naming (`ModuleNames`) and
  * reproduces its types and JSDoc; (b)-(d) write the interfaces and type aliases only, not (a)'s
  * group/version doc comment, GVK constants and type guards.
  * Each candidate: warm-up run, median of 5 timed runs, output lines and bytes, strict tsc errors
@@ -22,14 +22,7 @@ import Handlebars from 'handlebars';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { IndentationText, Project, QuoteKind, StructureKind, type StatementStructures } from 'ts-morph';
 import { parse } from 'yaml';
-import {
-  type EmitContext,
-  GENERATOR_NAME,
-  collectDeclarations,
-  createEmitContext,
-  emitTypes,
-  gvAliasPrefix,
-} from '../../generator/emit/index.js';
+import { type EmitContext, GENERATOR_NAME, createEmitContext, emitTypes, gvAliasPrefix } from '../../generator/emit/index.js';
 import { corpusFolders } from './corpus.js';
 import { loadSchemas } from '../../generator/load/index.js';
 import {
@@ -93,7 +86,7 @@ function docLines(...paragraphs: (string | undefined)[]): string[] {
 
 function describe(ctx: EmitContext, gv: GroupVersion): FileModel {
   const path = typesPath(ctx.outDir, gv);
-  const declarations = collectDeclarations(gv);
+  const declarations = ctx.names(gv).declarations;
   const names = new Map(declarations.map((d) => [d.node, d.name]));
   const { refName, imports } = importer(ctx, gv, path, new Set(declarations.map((d) => d.name)));
   const typeOf = (node: TypeNode, useNames: boolean): string => {
@@ -129,10 +122,11 @@ function describe(ctx: EmitContext, gv: GroupVersion): FileModel {
     }
   };
   const decls = declarations
-    .filter((d) => !d.alias)
+    .filter((d) => !d.repeat)
     .map((d): DeclModel => {
       const doc = docLines(d.description, `Schema: ${d.origin}`);
       const node = d.node;
+      if (d.declaredAs !== d.name) return { name: d.name, doc, openEnded: false, type: d.declaredAs };
       if (node.kind !== 'object' || node.fields.length === 0) return { name: d.name, doc, openEnded: false, type: typeOf(node, false) };
       const props = node.fields.map((f, i): PropModel => {
         const tags = [
@@ -340,7 +334,7 @@ function refOnly(s: JSONSchema): JSONSchema {
 }
 
 function toJsonSchema(ctx: EmitContext, gv: GroupVersion): { schema: JSONSchema; imports: string[] } {
-  const declarations = collectDeclarations(gv);
+  const declarations = ctx.names(gv).declarations;
   const names = new Map(declarations.map((d) => [d.node, d.name]));
   const { refName, imports } = importer(ctx, gv, typesPath(ctx.outDir, gv), new Set(names.values()));
   const convert = (node: TypeNode, useNames: boolean): JSONSchema => {
@@ -395,8 +389,8 @@ function toJsonSchema(ctx: EmitContext, gv: GroupVersion): { schema: JSONSchema;
   };
   const definitions: Record<string, JSONSchema> = {};
   for (const d of declarations) {
-    if (d.alias) continue;
-    const s = convert(d.node, false);
+    if (d.repeat) continue;
+    const s: JSONSchema = d.declaredAs === d.name ? convert(d.node, false) : { $ref: `#/definitions/${d.declaredAs}` };
     if (d.description) s.description = d.description;
     definitions[d.name] = s;
   }
