@@ -1,5 +1,5 @@
 import type { GroupVersion, NamedType } from '../model/index.js';
-import { groupDir, ownGroupVersions } from '../model/index.js';
+import { allSources, groupDir, ownGroupVersions } from '../model/index.js';
 import { type GeneratedFile, camelCase, tsKey, tsString, tsValue } from '../print/index.js';
 import type { EmitContext } from './emit-context.js';
 
@@ -23,7 +23,7 @@ function servedResources(gv: GroupVersion): NamedType[] {
 }
 
 function emitGroupVersionClient(ctx: EmitContext, gv: GroupVersion): GeneratedFile {
-  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/client.ts`, [gv.source]);
+  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/client.ts`, gv.sources);
   const resources = servedResources(gv);
   const label = gv.group === '' ? 'the core group' : gv.group;
   if (resources.length === 0) {
@@ -35,7 +35,7 @@ function emitGroupVersionClient(ctx: EmitContext, gv: GroupVersion): GeneratedFi
   file.declare(iface, factory);
   const accessors = resources.map((t) => accessor(ctx, gv, file, t));
 
-  file.doc(`The resources of ${label} ${gv.version}, one typed accessor each.`, `Schema: ${gv.source}`);
+  file.doc(`The resources of ${label} ${gv.version}, one typed accessor each.`, `Schema: ${gv.sources.join(', ')}`);
   file.block(`export interface ${iface} {`, () => {
     accessors.forEach((a, i) => {
       if (i > 0) file.line();
@@ -47,7 +47,7 @@ function emitGroupVersionClient(ctx: EmitContext, gv: GroupVersion): GeneratedFi
   const transport = file.importType('Transport', ctx.runtimeModule('client'));
   file.doc(
     `Builds the client of ${label} ${gv.version} over a transport; \`createClient\` in the root client.ts does it for every group/version.`,
-    `Schema: ${gv.source}`,
+    `Schema: ${gv.sources.join(', ')}`,
   );
   file.block(`export function ${factory}(transport: ${transport}): ${iface} {`, () => {
     file.block(
@@ -137,7 +137,7 @@ function propertyName(kind: string, plural: string): string {
  */
 export function emitRootClient(ctx: EmitContext): GeneratedFile {
   const gvs = ownGroupVersions(ctx.model).filter((gv) => servedResources(gv).length > 0);
-  const file = ctx.newFile('client.ts', [...new Set(gvs.map((gv) => gv.source))].sort());
+  const file = ctx.newFile('client.ts', allSources(gvs));
   const runtime = ctx.runtimeModule('client');
   file.declare('Client', 'createClient');
   const groups = groupProperties(gvs.map((gv) => gv.group));

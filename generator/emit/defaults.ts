@@ -55,7 +55,7 @@ class DefaulterWriter {
     private readonly gv: GroupVersion,
     private readonly needs: DefaultsIndex,
   ) {
-    this.file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/defaults.ts`, [gv.source]);
+    this.file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/defaults.ts`, gv.sources);
   }
 
   write(): GeneratedFile {

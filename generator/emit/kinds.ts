@@ -1,5 +1,5 @@
 import type { GroupVersion, NamedType } from '../model/index.js';
-import { groupDir, ownGroupVersions } from '../model/index.js';
+import { allSources, groupDir, ownGroupVersions } from '../model/index.js';
 import { type GeneratedFile, tsString, tsValue } from '../print/index.js';
 import { DefaultsIndex } from './defaults.js';
 import type { EmitContext } from './emit-context.js';
@@ -15,7 +15,7 @@ export function emitKinds(ctx: EmitContext): GeneratedFile[] {
 }
 
 function emitGroupVersionKinds(ctx: EmitContext, gv: GroupVersion, needs: DefaultsIndex): GeneratedFile {
-  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/kinds.ts`, [gv.source]);
+  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/kinds.ts`, gv.sources);
   const registration = file.importType('KindRegistration', ctx.runtimeModule('schema'));
   const kinds = gv.types.filter((t) => t.kind);
   const name = ctx.names(gv).kinds;
@@ -34,7 +34,7 @@ function emitGroupVersionKinds(ctx: EmitContext, gv: GroupVersion, needs: Defaul
 /** The root `kinds.ts`: every group/version's registrations in one list. */
 export function emitAllKinds(ctx: EmitContext): GeneratedFile {
   const gvs = ownGroupVersions(ctx.model);
-  const file = ctx.newFile('kinds.ts', [...new Set(gvs.map((gv) => gv.source))].sort());
+  const file = ctx.newFile('kinds.ts', allSources(gvs));
   const registration = file.importType('KindRegistration', ctx.runtimeModule('schema'));
   const names = gvs.map((gv) => file.importValue(ctx.names(gv).kinds, ctx.gvModule(gv, 'kinds')));
   file.declare('allKinds');

@@ -1,5 +1,5 @@
 import type { GroupVersion, NamedType, TypeNode } from '../model/index.js';
-import { groupDir } from '../model/index.js';
+import { allSources, groupDir } from '../model/index.js';
 import { type GeneratedFile, tsString } from '../print/index.js';
 import { type EmitContext, gvAliasPrefix } from './emit-context.js';
 import { hasProtobuf, protoFilePath, protoPackage, protobufKinds } from './proto.js';
@@ -13,7 +13,7 @@ import { hasProtobuf, protoFilePath, protoPackage, protobufKinds } from './proto
 export function emitProtobufPackages(ctx: EmitContext): GeneratedFile[] {
   const gvs = ctx.model.groupVersions.filter(hasProtobuf);
   const files = gvs.map((gv) => emitGroupVersionPackage(ctx, gv));
-  const root = ctx.newFile('protobuf.ts', [...new Set(gvs.map((gv) => gv.source))].sort());
+  const root = ctx.newFile('protobuf.ts', allSources(gvs));
   const type = root.importType('ProtobufPackage', ctx.runtimeModule('codec'));
   const names = gvs.map((gv) => root.importValue(protobufConstName(ctx, gv), ctx.gvModule(gv, 'protobuf')));
   root.declare('allProtobufPackages');
@@ -28,7 +28,7 @@ export function protobufConstName(ctx: EmitContext, gv: Pick<GroupVersion, 'grou
 }
 
 function emitGroupVersionPackage(ctx: EmitContext, gv: GroupVersion): GeneratedFile {
-  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/protobuf.ts`, [gv.source]);
+  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/protobuf.ts`, gv.sources);
   const type = file.importType('ProtobufPackage', ctx.runtimeModule('codec'));
   const schema = (id: { group: string; version: string; name: string }): string => {
     const module = ctx.gvModule(id, 'schema');
@@ -102,7 +102,7 @@ function checkNoAnonymousEmbeds(node: TypeNode, path: string, gv: GroupVersion):
   if (node.kind === 'object') {
     if (node.fields.some((f) => f.embeddedVia)) {
       throw new Error(
-        `${gv.source}: ${path} is an anonymous object that embeds a type with a Protobuf number; give it a name in the schema`,
+        `${gv.sources.join(', ')}: ${path} is an anonymous object that embeds a type with a Protobuf number; give it a name in the schema`,
       );
     }
     for (const f of node.fields) checkNoAnonymousEmbeds(f.type, `${path}.${f.name}`, gv);

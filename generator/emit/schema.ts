@@ -14,7 +14,7 @@ export function emitSchemas(ctx: EmitContext): GeneratedFile[] {
 }
 
 function emitGroupVersionSchema(ctx: EmitContext, gv: GroupVersion): GeneratedFile {
-  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/schema.ts`, [gv.source]);
+  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/schema.ts`, gv.sources);
   file.declare(...gv.types.map((t) => ctx.names(gv).schema(t.id.name)));
   const writer = new DescriptorWriter(ctx, gv, file);
   for (const t of gv.types) {

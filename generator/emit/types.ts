@@ -15,7 +15,7 @@ export function emitTypes(ctx: EmitContext): GeneratedFile[] {
 }
 
 function emitGroupVersionTypes(ctx: EmitContext, gv: GroupVersion): GeneratedFile {
-  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/types.ts`, [gv.source]);
+  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/types.ts`, gv.sources);
   const table = ctx.names(gv);
   const declarations = table.declarations;
   const names = nodeNames(declarations, (d) => d.name);

@@ -26,7 +26,7 @@ class ValidatorWriter {
     private readonly ctx: EmitContext,
     private readonly gv: GroupVersion,
   ) {
-    this.file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/validate.ts`, [gv.source]);
+    this.file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/validate.ts`, gv.sources);
   }
 
   write(): GeneratedFile {
