@@ -33,6 +33,7 @@ interface Place {
   origin: string;
   depth: number;
   order: number;
+  key: string;
 }
 
 /**
@@ -50,7 +51,7 @@ interface Place {
  */
 export function collectDeclarations(gv: GroupVersion, keyOf: (node: TypeNode) => string, reserved: Iterable<string> = []): Declaration[] {
   const taken = new Set([...reserved, ...gv.types.map((t) => t.id.name)]);
-  const places = collectPlaces(gv);
+  const places = collectPlaces(gv, keyOf);
   const byPriority = [...places].sort(
     (a, b) =>
       a.depth - b.depth ||
@@ -63,7 +64,7 @@ export function collectDeclarations(gv: GroupVersion, keyOf: (node: TypeNode) =>
   const declaredAs = new Map<string, string>();
   const named = new Map<Place, Declaration>();
   for (const p of byPriority) {
-    const key = keyOf(p.node);
+    const { key } = p;
     let own = inType.get(p.root);
     if (!own) inType.set(p.root, (own = new Map()));
     const first = own.get(key);
@@ -109,16 +110,26 @@ function freeTail(taken: ReadonlySet<string>, root: string, segments: string[]):
   return `${base}${i}`;
 }
 
-/** Every anonymous object with fields below the named types, in tree order. */
-function collectPlaces(gv: GroupVersion): Place[] {
+/**
+ * Every anonymous object with fields below the named types, in tree order; below a shape its type
+ * already had at the same depth or shallower, only the place itself (what is below repeats what is
+ * below the first, at depths no smaller, so it names nothing).
+ */
+function collectPlaces(gv: GroupVersion, keyOf: (node: TypeNode) => string): Place[] {
   const places: Place[] = [];
-  const visit = (node: TypeNode, at: Omit<Place, 'node' | 'order'>): void => {
+  let seen = new Map<string, number>();
+  const visit = (node: TypeNode, at: Omit<Place, 'node' | 'order' | 'key'>): void => {
     switch (node.kind) {
-      case 'object':
+      case 'object': {
         if (!isInterface(node)) return;
-        places.push({ ...at, node, order: places.length });
+        const key = keyOf(node);
+        places.push({ ...at, node, order: places.length, key });
+        const depth = seen.get(key);
+        if (depth !== undefined && depth <= at.depth) return;
+        seen.set(key, at.depth);
         visitFields(node, at);
         return;
+      }
       case 'list':
         return visit(node.items, { ...at, segments: singularTail(at.segments), origin: `${at.origin}.items` });
       case 'map': {
@@ -133,7 +144,7 @@ function collectPlaces(gv: GroupVersion): Place[] {
         return;
     }
   };
-  const visitFields = (node: ObjectNode, at: Omit<Place, 'node' | 'order'>): void => {
+  const visitFields = (node: ObjectNode, at: Omit<Place, 'node' | 'order' | 'key'>): void => {
     for (const f of node.fields)
       visit(f.type, {
         ...at,
@@ -143,6 +154,7 @@ function collectPlaces(gv: GroupVersion): Place[] {
       });
   };
   gv.types.forEach((root, rootIndex) => {
+    seen = new Map();
     const at = { root, rootIndex, segments: [], origin: `${root.source.file} ${root.source.path}`, depth: 0 };
     if (root.node.kind === 'object') visitFields(root.node, at);
     else visit(root.node, { ...at, segments: ['Item'], depth: 1 });
