@@ -135,10 +135,9 @@ export class GeneratedFile extends LineWriter {
       const key = this.symbolKey(s);
       if (locals.has(key)) continue;
       const owner = bound.get(s.name);
-      const local = owner === undefined || owner === s.module ? s.name : `${s.aliasPrefix}${s.name}`;
-      const taken = bound.get(local);
-      if (taken !== undefined && taken !== s.module)
-        throw new Error(`${this.path}: cannot bind ${local} for ${s.name} from ${s.module}: the name is taken`);
+      let local = owner === undefined || owner === s.module ? s.name : `${s.aliasPrefix}${s.name}`;
+      // The alias itself may be a name of this file (a type `CoreV1Pod` beside core/v1's Pod): number it.
+      for (let i = 2; bound.has(local) && bound.get(local) !== s.module; i++) local = `${s.aliasPrefix}${s.name}${i}`;
       bound.set(local, s.module);
       locals.set(key, local);
     }
