@@ -81,12 +81,13 @@ export function collectDeclarations(gv: GroupVersion, keyOf: (node: TypeNode) =>
     named.set(p, d);
   }
   const out: Declaration[] = [];
+  let next = 0; // places are in type order
   for (const t of gv.types) {
     const d: Declaration = { name: t.id.name, node: t.node, origin: `${t.source.file} ${t.source.path}`, named: t, declaredAs: t.id.name };
     const description = t.description ?? t.node.description;
     if (description !== undefined) d.description = description;
     out.push(d);
-    for (const p of places) if (p.root === t) out.push(named.get(p)!);
+    for (; next < places.length && places[next]!.root === t; next++) out.push(named.get(places[next]!)!);
   }
   return out;
 }
@@ -100,14 +101,19 @@ export function nodeNames(declarations: readonly Declaration[], nameOf: (d: Decl
 
 /** `root + tail`: the shortest tail of the path that is free, else the whole path numbered from 2. */
 function freeTail(taken: ReadonlySet<string>, root: string, segments: string[]): string {
-  for (let n = 1; n <= segments.length; n++) {
-    const name = root + segments.slice(-n).join('');
-    if (!taken.has(name)) return name;
-  }
-  const base = root + segments.join('');
+  return freeName(
+    taken,
+    segments.map((_, i) => root + segments.slice(-(i + 1)).join('')),
+  );
+}
+
+/** The first candidate not taken, else the last one numbered from 2. */
+export function freeName(taken: ReadonlySet<string>, candidates: string[]): string {
+  for (const c of candidates) if (!taken.has(c)) return c;
+  const last = candidates[candidates.length - 1]!;
   let i = 2;
-  while (taken.has(`${base}${i}`)) i++;
-  return `${base}${i}`;
+  while (taken.has(`${last}${i}`)) i++;
+  return `${last}${i}`;
 }
 
 /**

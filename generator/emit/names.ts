@@ -1,5 +1,5 @@
 import type { GroupVersion, Model } from '../model/index.js';
-import { type Declaration, collectDeclarations, shapeKey } from './declarations.js';
+import { type Declaration, collectDeclarations, freeName, shapeKey } from './declarations.js';
 import { camelCase, pascalCase } from '../print/index.js';
 
 /**
@@ -75,15 +75,6 @@ export class ModuleNames {
     if (name === undefined) throw new Error(`no exported name for ${role}`);
     return name;
   }
-}
-
-/** The first candidate not taken, else the last one numbered from 2. */
-export function freeName(taken: ReadonlySet<string>, candidates: string[]): string {
-  for (const c of candidates) if (!taken.has(c)) return c;
-  const last = candidates[candidates.length - 1]!;
-  let i = 2;
-  while (taken.has(`${last}${i}`)) i++;
-  return `${last}${i}`;
 }
 
 /**
