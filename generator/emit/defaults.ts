@@ -1,7 +1,7 @@
 import type { Field, GroupVersion, ObjectNode, TypeId, TypeNode } from '../model/index.js';
 import { groupDir, type ModelIndex, ownGroupVersions, typeKey } from '../model/index.js';
 import { type GeneratedFile, tsValue } from '../print/index.js';
-import { type Declaration, collectDeclarations, exactKey, isInterface, nodeNames } from './declarations.js';
+import { type Declaration, isInterface, nodeNames } from './declarations.js';
 import { declaresFunction } from './validate.js';
 import { type EmitContext, gvAliasPrefix } from './emit-context.js';
 import { fieldAccess, fieldTarget } from './field-access.js';
@@ -59,8 +59,10 @@ class DefaulterWriter {
   }
 
   write(): GeneratedFile {
-    const table = this.ctx.names(this.gv);
-    const declarations = collectDeclarations(this.gv, exactKey, table.names()).filter((d) => this.needs.hasDefaults(d.node));
+    const declarations = this.ctx
+      .names(this.gv)
+      .functionDeclarations()
+      .filter((d) => this.needs.hasDefaults(d.node));
     this.names = nodeNames(declarations, (d) => d.declaredAs);
     this.file.declare(...declarations.filter(declaresFunction).map((d) => this.defaulterName(d)));
     for (const d of declarations) {

@@ -1,5 +1,5 @@
 import type { GroupVersion, Model } from '../model/index.js';
-import { type Declaration, collectDeclarations, freeName, shapeKey } from './declarations.js';
+import { type Declaration, collectDeclarations, exactKey, freeName, shapeKey } from './declarations.js';
 import { camelCase, pascalCase } from '../print/index.js';
 
 /**
@@ -16,11 +16,15 @@ export class ModuleNames {
   private readonly derived = new Map<string, string>();
   /** The type declarations of types.ts, named after the claims above. */
   readonly declarations: Declaration[];
+  private functions?: Declaration[];
   readonly kinds: string;
   readonly clientInterface: string;
   readonly clientFactory: string;
 
-  constructor(gv: GroupVersion, namespace: string) {
+  constructor(
+    private readonly gv: GroupVersion,
+    namespace: string,
+  ) {
     for (const t of gv.types) this.taken.add(t.id.name);
     for (const t of gv.types) {
       const n = t.id.name;
@@ -35,6 +39,15 @@ export class ModuleNames {
     this.clientInterface = this.claim('client interface', `${pascalCase(namespace)}Client`);
     this.clientFactory = this.claim('client factory', `${namespace}Client`);
     this.declarations = collectDeclarations(gv, shapeKey, this.taken);
+  }
+
+  /**
+   * The declarations validators and defaulters are written for: objects of the same shape but other
+   * constraints are apart (the names of hoisted ones are private to validate.ts and defaults.ts).
+   */
+  functionDeclarations(): Declaration[] {
+    this.functions ??= collectDeclarations(this.gv, exactKey, this.taken);
+    return this.functions;
   }
 
   /** `PodSchema`: the descriptor constant of a named type. */

@@ -1,7 +1,7 @@
 import type { Constraints, Field, GroupVersion, ObjectNode, TypeId, TypeNode } from '../model/index.js';
 import { groupDir, ownGroupVersions } from '../model/index.js';
 import { type GeneratedFile, camelCase, tsString, tsValue } from '../print/index.js';
-import { type Declaration, collectDeclarations, exactKey, isInterface, nodeNames } from './declarations.js';
+import { type Declaration, isInterface, nodeNames } from './declarations.js';
 import { type EmitContext, gvAliasPrefix } from './emit-context.js';
 import { fieldAccess } from './field-access.js';
 
@@ -30,8 +30,7 @@ class ValidatorWriter {
   }
 
   write(): GeneratedFile {
-    const table = this.ctx.names(this.gv);
-    const declarations = collectDeclarations(this.gv, exactKey, table.names());
+    const declarations = this.ctx.names(this.gv).functionDeclarations();
     this.names = nodeNames(declarations, (d) => d.declaredAs);
     this.file.declare(...declarations.filter(declaresFunction).map((d) => this.validatorName(d)));
     for (const d of declarations) {
