@@ -1,7 +1,7 @@
 import type { GroupVersion, NamedType } from '../model/index.js';
-import { groupDir, ownGroupVersions } from '../model/index.js';
+import { allSources, groupDir, ownGroupVersions } from '../model/index.js';
 import { type GeneratedFile, camelCase, tsKey, tsString, tsValue } from '../print/index.js';
-import { type EmitContext, gvAliasPrefix, gvNamespace } from './emit-context.js';
+import type { EmitContext } from './emit-context.js';
 
 /** Subresources the runtime's typed clients have verbs for. */
 const KNOWN_SUBRESOURCES = ['status', 'eviction', 'finalize', 'token'];
@@ -17,23 +17,13 @@ export function emitClients(ctx: EmitContext): GeneratedFile[] {
   return ownGroupVersions(ctx.model).map((gv) => emitGroupVersionClient(ctx, gv));
 }
 
-/** `CoreV1Client`: the interface of a group/version's client. */
-export function clientInterfaceName(gv: Pick<GroupVersion, 'group' | 'version'>): string {
-  return `${gvAliasPrefix(gv)}Client`;
-}
-
-/** `coreV1Client`: the function that builds it over a transport. */
-export function clientFactoryName(gv: Pick<GroupVersion, 'group' | 'version'>): string {
-  return `${gvNamespace(gv)}Client`;
-}
-
 /** The kinds of a group/version that are served as resources. */
 function servedResources(gv: GroupVersion): NamedType[] {
   return gv.types.filter((t) => t.kind?.resource?.served);
 }
 
 function emitGroupVersionClient(ctx: EmitContext, gv: GroupVersion): GeneratedFile {
-  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/client.ts`, [gv.source]);
+  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/client.ts`, gv.sources);
   const resources = servedResources(gv);
   const label = gv.group === '' ? 'the core group' : gv.group;
   if (resources.length === 0) {
@@ -41,12 +31,11 @@ function emitGroupVersionClient(ctx: EmitContext, gv: GroupVersion): GeneratedFi
     file.line('export {};');
     return file;
   }
-  const iface = clientInterfaceName(gv);
-  const factory = clientFactoryName(gv);
+  const { clientInterface: iface, clientFactory: factory } = ctx.names(gv);
   file.declare(iface, factory);
   const accessors = resources.map((t) => accessor(ctx, gv, file, t));
 
-  file.doc(`The resources of ${label} ${gv.version}, one typed accessor each.`, `Schema: ${gv.source}`);
+  file.doc(`The resources of ${label} ${gv.version}, one typed accessor each.`, `Schema: ${gv.sources.join(', ')}`);
   file.block(`export interface ${iface} {`, () => {
     accessors.forEach((a, i) => {
       if (i > 0) file.line();
@@ -58,7 +47,7 @@ function emitGroupVersionClient(ctx: EmitContext, gv: GroupVersion): GeneratedFi
   const transport = file.importType('Transport', ctx.runtimeModule('client'));
   file.doc(
     `Builds the client of ${label} ${gv.version} over a transport; \`createClient\` in the root client.ts does it for every group/version.`,
-    `Schema: ${gv.source}`,
+    `Schema: ${gv.sources.join(', ')}`,
   );
   file.block(`export function ${factory}(transport: ${transport}): ${iface} {`, () => {
     file.block(
@@ -148,7 +137,7 @@ function propertyName(kind: string, plural: string): string {
  */
 export function emitRootClient(ctx: EmitContext): GeneratedFile {
   const gvs = ownGroupVersions(ctx.model).filter((gv) => servedResources(gv).length > 0);
-  const file = ctx.newFile('client.ts', [...new Set(gvs.map((gv) => gv.source))].sort());
+  const file = ctx.newFile('client.ts', allSources(gvs));
   const runtime = ctx.runtimeModule('client');
   file.declare('Client', 'createClient');
   const groups = groupProperties(gvs.map((gv) => gv.group));
@@ -170,7 +159,7 @@ export function emitRootClient(ctx: EmitContext): GeneratedFile {
               file.doc(
                 `@deprecated ${[l.deprecated && `since ${l.deprecated}`, l.removed && `not served from ${l.removed}`, l.replacement && `use ${l.replacement}`].filter(Boolean).join('; ')}.`,
               );
-            file.line(`readonly ${tsKey(gv.version)}: ${file.importType(clientInterfaceName(gv), ctx.gvModule(gv, 'client'))};`);
+            file.line(`readonly ${tsKey(gv.version)}: ${file.importType(ctx.names(gv).clientInterface, ctx.gvModule(gv, 'client'))};`);
           }
         },
         '};',
@@ -188,7 +177,7 @@ export function emitRootClient(ctx: EmitContext): GeneratedFile {
       () => {
         for (const [group, versions] of byGroup) {
           const members = versions.map(
-            (gv) => `${tsKey(gv.version)}: ${file.importValue(clientFactoryName(gv), ctx.gvModule(gv, 'client'))}(transport)`,
+            (gv) => `${tsKey(gv.version)}: ${file.importValue(ctx.names(gv).clientFactory, ctx.gvModule(gv, 'client'))}(transport)`,
           );
           file.line(`${tsKey(groups.get(group)!)}: { ${members.join(', ')} },`);
         }

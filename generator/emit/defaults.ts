@@ -1,7 +1,8 @@
 import type { Field, GroupVersion, ObjectNode, TypeId, TypeNode } from '../model/index.js';
 import { groupDir, type ModelIndex, ownGroupVersions, typeKey } from '../model/index.js';
 import { type GeneratedFile, tsValue } from '../print/index.js';
-import { type Declaration, collectDeclarations, exactKey, isInterface } from './declarations.js';
+import { type Declaration, isInterface, nodeNames } from './declarations.js';
+import { declaresFunction } from './validate.js';
 import { type EmitContext, gvAliasPrefix } from './emit-context.js';
 import { fieldAccess, fieldTarget } from './field-access.js';
 
@@ -13,11 +14,6 @@ import { fieldAccess, fieldTarget } from './field-access.js';
 export function emitDefaulters(ctx: EmitContext): GeneratedFile[] {
   const needs = new DefaultsIndex(ctx.index);
   return ownGroupVersions(ctx.model).map((gv) => new DefaulterWriter(ctx, gv, needs).write());
-}
-
-/** `defaultPod`: the defaulter function of a named type. */
-export function defaulterName(name: string): string {
-  return `default${name}`;
 }
 
 /** Which nodes have a default at or below them (following references, safe on cycles). */
@@ -51,7 +47,7 @@ export class DefaultsIndex {
 
 class DefaulterWriter {
   private readonly file: GeneratedFile;
-  private readonly names = new Map<TypeNode, string>();
+  private names = new Map<TypeNode, string>();
   private vars = 0;
 
   constructor(
@@ -59,15 +55,18 @@ class DefaulterWriter {
     private readonly gv: GroupVersion,
     private readonly needs: DefaultsIndex,
   ) {
-    this.file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/defaults.ts`, [gv.source]);
+    this.file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/defaults.ts`, gv.sources);
   }
 
   write(): GeneratedFile {
-    const declarations = collectDeclarations(this.gv, exactKey).filter((d) => this.needs.hasDefaults(d.node));
-    for (const d of declarations) this.names.set(d.node, d.name);
-    this.file.declare(...declarations.filter((d) => !d.alias).map((d) => defaulterName(d.name)));
+    const declarations = this.ctx
+      .names(this.gv)
+      .functionDeclarations()
+      .filter((d) => this.needs.hasDefaults(d.node));
+    this.names = nodeNames(declarations, (d) => d.declaredAs);
+    this.file.declare(...declarations.filter(declaresFunction).map((d) => this.defaulterName(d)));
     for (const d of declarations) {
-      if (d.alias) continue;
+      if (!declaresFunction(d)) continue;
       this.declaration(d);
       this.file.line();
     }
@@ -83,7 +82,7 @@ class DefaulterWriter {
         ? `Applies the schema defaults of {@link ${d.name}} in place.`
         : `Applies the defaults of the ${d.name} part of a value in place.`,
     );
-    f.block(`${exported}function ${defaulterName(d.name)}(v: unknown): void {`, () => {
+    f.block(`${exported}function ${this.defaulterName(d)}(v: unknown): void {`, () => {
       this.vars = 0;
       if (d.node.kind === 'object' && isInterface(d.node)) this.objectBody(d.node);
       else this.descend(d.node, 'v', true);
@@ -123,7 +122,7 @@ class DefaulterWriter {
         return;
       case 'object': {
         const hoisted = this.names.get(node);
-        if (hoisted && !top) f.line(`${defaulterName(hoisted)}(${x});`);
+        if (hoisted && !top) f.line(`${hoistedDefaulter(hoisted)}(${x});`);
         return;
       }
       case 'list': {
@@ -142,8 +141,13 @@ class DefaulterWriter {
     }
   }
 
+  /** A named type's exported defaulter, or a hoisted object's module-private one. */
+  private defaulterName(d: Declaration): string {
+    return d.named ? this.ctx.names(this.gv).defaulter(d.name) : hoistedDefaulter(d.name);
+  }
+
   private refDefaulter(target: TypeId): string {
-    const name = defaulterName(target.name);
+    const name = this.ctx.names(target).defaulter(target.name);
     if (target.group === this.gv.group && target.version === this.gv.version) return name;
     return this.file.importValue(name, this.ctx.gvModule(target, 'defaults'), gvAliasPrefix(target));
   }
@@ -159,4 +163,9 @@ function zeroOf(value: unknown): unknown {
   if (typeof value === 'string') return '';
   if (typeof value === 'boolean') return false;
   return null;
+}
+
+/** `defaultChallengeSolver`: the module-private defaulter of a hoisted object. */
+function hoistedDefaulter(name: string): string {
+  return `default${name}`;
 }

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GroupVersion, Model } from '../model/index.js';
-import { ModelIndex, groupDir } from '../model/index.js';
-import { GeneratedFile, type ModuleRef, camelCase, pascalCase } from '../print/index.js';
+import { ModelIndex, apiVersionOf, groupDir } from '../model/index.js';
+import { GeneratedFile, type ModuleRef, pascalCase } from '../print/index.js';
+import { ModuleNames, gvNamespace, rootNamespaces } from './names.js';
 
 /** The code root of this svckit (its sources, or `dist/` once compiled): where `runtime/` and the built-in `generated/` live. */
 export const SVCKIT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -33,6 +34,10 @@ export interface EmitContext {
   gvModule(gv: Pick<GroupVersion, 'group' | 'version'>, artifact: string): ModuleRef;
   /** A new file at `relPath` below the output directory, with the standard header. */
   newFile(relPath: string, sources: string[]): GeneratedFile;
+  /** The names a group/version's module exports, from one table (see ModuleNames). */
+  names(gv: Pick<GroupVersion, 'group' | 'version'>): ModuleNames;
+  /** `coreV1`: the namespace the root index exports a group/version under, unique there. */
+  namespace(gv: Pick<GroupVersion, 'group' | 'version'>): string;
 }
 
 /** The runtime areas generated code imports; each is a public entry point of the package. */
@@ -45,6 +50,12 @@ export function createEmitContext(
   runtime: RuntimeImports = { package: RUNTIME_PACKAGE },
 ): EmitContext {
   const index = new ModelIndex(model);
+  const namespaces = rootNamespaces(model);
+  const namespace = (gv: Pick<GroupVersion, 'group' | 'version'>): string => {
+    const own = index.groupVersion(gv.group, gv.version);
+    return (own && namespaces.get(own)) ?? gvNamespace(gv);
+  };
+  const tables = new Map<string, ModuleNames>();
   return {
     model,
     index,
@@ -57,13 +68,16 @@ export function createEmitContext(
       return 'package' in runtime ? [`${runtime.package}/generated`, ...path].join('/') : join(runtime.root, 'generated', ...path);
     },
     newFile: (relPath, sources) => new GeneratedFile(join(outDir, relPath), { generator: GENERATOR_NAME, version, sources }),
+    namespace,
+    names: (gv) => {
+      const own = index.groupVersion(gv.group, gv.version);
+      if (!own) throw new Error(`model has no group/version ${gv.group}/${gv.version}`);
+      const key = apiVersionOf(own.group, own.version);
+      let table = tables.get(key);
+      if (!table) tables.set(key, (table = new ModuleNames(own, namespace(own))));
+      return table;
+    },
   };
-}
-
-/** `coreV1`, `flowcontrolApiserverV1beta3`: the namespace a group/version is exported under. */
-export function gvNamespace(gv: Pick<GroupVersion, 'group' | 'version'>): string {
-  const group = gv.group === '' ? 'core' : gv.group.replace(/\.svc\.io$/, '');
-  return camelCase(`${group} ${gv.version}`);
 }
 
 /** `CoreV1`: the prefix used to alias a type imported from another group/version. */

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { groupDir, ownGroupVersions } from '../model/index.js';
+import { allSources, groupDir, ownGroupVersions } from '../model/index.js';
 import type { GeneratedFile } from '../print/index.js';
-import { type EmitContext, gvNamespace } from './emit-context.js';
+import type { EmitContext } from './emit-context.js';
 
 /**
  * The public faces of the generated tree: `<group>/<version>/index.ts` re-exports that
@@ -11,12 +11,12 @@ import { type EmitContext, gvNamespace } from './emit-context.js';
 export function emitIndexes(ctx: EmitContext, artifacts: readonly string[]): GeneratedFile[] {
   const gvs = ownGroupVersions(ctx.model);
   const files = gvs.map((gv) => {
-    const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/index.ts`, [gv.source]);
+    const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/index.ts`, gv.sources);
     for (const artifact of artifacts) file.exportAll(ctx.gvModule(gv, artifact));
     return file;
   });
-  const root = ctx.newFile('index.ts', [...new Set(gvs.map((gv) => gv.source))].sort());
-  for (const gv of gvs) root.exportAll(ctx.gvModule(gv, 'index'), gvNamespace(gv));
+  const root = ctx.newFile('index.ts', allSources(gvs));
+  for (const gv of gvs) root.exportAll(ctx.gvModule(gv, 'index'), ctx.namespace(gv));
   root.exportAll(join(ctx.outDir, 'kinds'));
   return [...files, root];
 }

@@ -1,10 +1,8 @@
 import type { GroupVersion, NamedType } from '../model/index.js';
-import { groupDir, ownGroupVersions } from '../model/index.js';
+import { allSources, groupDir, ownGroupVersions } from '../model/index.js';
 import { type GeneratedFile, tsString, tsValue } from '../print/index.js';
-import { DefaultsIndex, defaulterName } from './defaults.js';
-import { type EmitContext, gvNamespace } from './emit-context.js';
-import { schemaConstName } from './schema.js';
-import { validatorName } from './validate.js';
+import { DefaultsIndex } from './defaults.js';
+import type { EmitContext } from './emit-context.js';
 
 /**
  * The kinds artifact: `<group>/<version>/kinds.ts`, the declarative registration of every kind of
@@ -16,19 +14,15 @@ export function emitKinds(ctx: EmitContext): GeneratedFile[] {
   return ownGroupVersions(ctx.model).map((gv) => emitGroupVersionKinds(ctx, gv, needs));
 }
 
-/** `coreV1Kinds`: the registration list of a group/version. */
-export function kindsConstName(gv: Pick<GroupVersion, 'group' | 'version'>): string {
-  return `${gvNamespace(gv)}Kinds`;
-}
-
 function emitGroupVersionKinds(ctx: EmitContext, gv: GroupVersion, needs: DefaultsIndex): GeneratedFile {
-  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/kinds.ts`, [gv.source]);
+  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/kinds.ts`, gv.sources);
   const registration = file.importType('KindRegistration', ctx.runtimeModule('schema'));
   const kinds = gv.types.filter((t) => t.kind);
-  file.declare(kindsConstName(gv));
+  const name = ctx.names(gv).kinds;
+  file.declare(name);
   file.doc(`Every kind of ${gv.group === '' ? 'the core group' : gv.group} ${gv.version}, for the runtime.`);
   file.block(
-    `export const ${kindsConstName(gv)}: readonly ${registration}[] = [`,
+    `export const ${name}: readonly ${registration}[] = [`,
     () => {
       for (const t of kinds) writeKind(file, ctx, gv, t, needs);
     },
@@ -40,9 +34,9 @@ function emitGroupVersionKinds(ctx: EmitContext, gv: GroupVersion, needs: Defaul
 /** The root `kinds.ts`: every group/version's registrations in one list. */
 export function emitAllKinds(ctx: EmitContext): GeneratedFile {
   const gvs = ownGroupVersions(ctx.model);
-  const file = ctx.newFile('kinds.ts', [...new Set(gvs.map((gv) => gv.source))].sort());
+  const file = ctx.newFile('kinds.ts', allSources(gvs));
   const registration = file.importType('KindRegistration', ctx.runtimeModule('schema'));
-  const names = gvs.map((gv) => file.importValue(kindsConstName(gv), ctx.gvModule(gv, 'kinds')));
+  const names = gvs.map((gv) => file.importValue(ctx.names(gv).kinds, ctx.gvModule(gv, 'kinds')));
   file.declare('allKinds');
   file.doc('Every kind of every group/version generated here.');
   file.block(`export const allKinds: readonly ${registration}[] = [`, () => names.forEach((n) => file.line(`...${n},`)), '];');
@@ -51,10 +45,11 @@ export function emitAllKinds(ctx: EmitContext): GeneratedFile {
 
 function writeKind(file: GeneratedFile, ctx: EmitContext, gv: GroupVersion, t: NamedType, needs: DefaultsIndex): void {
   const kind = t.kind!;
-  const schema = file.importValue(schemaConstName(t.id.name), ctx.gvModule(gv, 'schema'));
-  const validate = file.importValue(validatorName(t.id.name), ctx.gvModule(gv, 'validate'));
+  const names = ctx.names(gv);
+  const schema = file.importValue(names.schema(t.id.name), ctx.gvModule(gv, 'schema'));
+  const validate = file.importValue(names.validator(t.id.name), ctx.gvModule(gv, 'validate'));
   const setDefaults = needs.hasDefaults(t.node)
-    ? file.importValue(defaulterName(t.id.name), ctx.gvModule(gv, 'defaults'))
+    ? file.importValue(names.defaulter(t.id.name), ctx.gvModule(gv, 'defaults'))
     : file.importValue('noDefaults', ctx.runtimeModule('validate'));
   file.block(
     '{',

@@ -1,5 +1,5 @@
 import type { GroupVersion } from '../model/index.js';
-import { groupDir, ownGroupVersions } from '../model/index.js';
+import { allSources, groupDir, ownGroupVersions } from '../model/index.js';
 import { type GeneratedFile, tsString } from '../print/index.js';
 import type { EmitContext } from './emit-context.js';
 import { openApiDocument } from './openapi-document.js';
@@ -13,7 +13,7 @@ import { printSharedJson } from './shared-json.js';
 export function emitOpenApi(ctx: EmitContext): GeneratedFile[] {
   const gvs = ownGroupVersions(ctx.model).filter((gv) => gv.types.some((t) => t.kind?.resource));
   const files = gvs.map((gv) => {
-    const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/openapi.ts`, [gv.source]);
+    const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/openapi.ts`, gv.sources);
     const doc = openApiDocument(ctx.model, `svckit ${openApiPath(gv)}`, [gv]);
     // Parameters and response blocks repeat per operation: each repeated part is written once.
     const printed = printSharedJson(doc as unknown as Parameters<typeof printSharedJson>[0], 'part');
@@ -22,7 +22,7 @@ export function emitOpenApi(ctx: EmitContext): GeneratedFile[] {
     printConst(file, 'export const openApiV3: Record<string, unknown>', printed.lines);
     return file;
   });
-  const root = ctx.newFile('openapi.ts', [...new Set(gvs.map((gv) => gv.source))].sort());
+  const root = ctx.newFile('openapi.ts', allSources(gvs));
   root.doc('OpenAPI v3 documents by path below `/openapi/v3/`, loaded on first use.');
   root.block(
     'export const openApiDocuments: Record<string, () => Promise<Record<string, unknown>>> = {',

@@ -51,7 +51,7 @@ export function travelsAsRaw(node: ObjectNode): boolean {
 }
 
 function emitGroupVersionProto(ctx: EmitContext, gv: GroupVersion): DataFile {
-  const file = new DataFile(join(ctx.outDir, protoFilePath(gv)), { generator: GENERATOR_NAME, version: ctx.version, sources: [gv.source] });
+  const file = new DataFile(join(ctx.outDir, protoFilePath(gv)), { generator: GENERATOR_NAME, version: ctx.version, sources: gv.sources });
   const writer = new ProtoWriter(ctx, gv, file);
   for (const t of gv.types) {
     if (t.node.kind === 'object' && !travelsAsRaw(t.node)) {
@@ -116,7 +116,7 @@ class ProtoWriter {
         if (f.protoTag === undefined) {
           if (f.name === 'apiVersion' || f.name === 'kind') continue;
           throw new Error(
-            `${this.gv.source}: field ${name}.${f.name} has no Protobuf number (x-svc-proto); every field of a group/version with Protobuf messages needs one`,
+            `${this.gv.sources.join(', ')}: field ${name}.${f.name} has no Protobuf number (x-svc-proto); every field of a group/version with Protobuf messages needs one`,
           );
         }
         lines.push({ doc: f.description, text: this.field(f, scope, nested), number: f.protoTag });

@@ -1,9 +1,8 @@
 import type { GroupVersion, NamedType, TypeNode } from '../model/index.js';
-import { groupDir } from '../model/index.js';
+import { allSources, groupDir } from '../model/index.js';
 import { type GeneratedFile, tsString } from '../print/index.js';
-import { type EmitContext, gvAliasPrefix, gvNamespace } from './emit-context.js';
+import { type EmitContext, gvAliasPrefix } from './emit-context.js';
 import { hasProtobuf, protoFilePath, protoPackage, protobufKinds } from './proto.js';
-import { schemaConstName } from './schema.js';
 
 /**
  * The Protobuf codec artifact: `<group>/<version>/protobuf.ts` declaring the group/version's
@@ -14,9 +13,9 @@ import { schemaConstName } from './schema.js';
 export function emitProtobufPackages(ctx: EmitContext): GeneratedFile[] {
   const gvs = ctx.model.groupVersions.filter(hasProtobuf);
   const files = gvs.map((gv) => emitGroupVersionPackage(ctx, gv));
-  const root = ctx.newFile('protobuf.ts', [...new Set(gvs.map((gv) => gv.source))].sort());
+  const root = ctx.newFile('protobuf.ts', allSources(gvs));
   const type = root.importType('ProtobufPackage', ctx.runtimeModule('codec'));
-  const names = gvs.map((gv) => root.importValue(protobufConstName(gv), ctx.gvModule(gv, 'protobuf')));
+  const names = gvs.map((gv) => root.importValue(protobufConstName(ctx, gv), ctx.gvModule(gv, 'protobuf')));
   root.declare('allProtobufPackages');
   root.doc('The Protobuf package of every group/version generated here that has Protobuf messages.');
   root.block(`export const allProtobufPackages: readonly ${type}[] = [`, () => names.forEach((n) => root.line(`${n},`)), '];');
@@ -24,26 +23,26 @@ export function emitProtobufPackages(ctx: EmitContext): GeneratedFile[] {
 }
 
 /** `coreV1Protobuf`: the Protobuf package constant of a group/version. */
-export function protobufConstName(gv: Pick<GroupVersion, 'group' | 'version'>): string {
-  return `${gvNamespace(gv)}Protobuf`;
+export function protobufConstName(ctx: EmitContext, gv: Pick<GroupVersion, 'group' | 'version'>): string {
+  return `${ctx.namespace(gv)}Protobuf`;
 }
 
 function emitGroupVersionPackage(ctx: EmitContext, gv: GroupVersion): GeneratedFile {
-  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/protobuf.ts`, [gv.source]);
+  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/protobuf.ts`, gv.sources);
   const type = file.importType('ProtobufPackage', ctx.runtimeModule('codec'));
   const schema = (id: { group: string; version: string; name: string }): string => {
     const module = ctx.gvModule(id, 'schema');
     const same = id.group === gv.group && id.version === gv.version;
     return same
-      ? file.importValue(schemaConstName(id.name), module)
-      : file.importValue(schemaConstName(id.name), module, gvAliasPrefix(id));
+      ? file.importValue(ctx.names(id).schema(id.name), module)
+      : file.importValue(ctx.names(id).schema(id.name), module, gvAliasPrefix(id));
   };
-  file.declare(protobufConstName(gv));
+  file.declare(protobufConstName(ctx, gv));
   file.doc(
     `Protobuf messages of ${gv.group === '' ? 'the core group' : gv.group} ${gv.version}: package \`${protoPackage(gv)}\` in \`${protoFilePath(gv)}\`.`,
   );
   file.block(
-    `export const ${protobufConstName(gv)}: ${type} = {`,
+    `export const ${protobufConstName(ctx, gv)}: ${type} = {`,
     () => {
       file.line(`package: ${tsString(protoPackage(gv))},`);
       file.line(`file: ${tsString(protoFilePath(gv))},`);
@@ -103,7 +102,7 @@ function checkNoAnonymousEmbeds(node: TypeNode, path: string, gv: GroupVersion):
   if (node.kind === 'object') {
     if (node.fields.some((f) => f.embeddedVia)) {
       throw new Error(
-        `${gv.source}: ${path} is an anonymous object that embeds a type with a Protobuf number; give it a name in the schema`,
+        `${gv.sources.join(', ')}: ${path} is an anonymous object that embeds a type with a Protobuf number; give it a name in the schema`,
       );
     }
     for (const f of node.fields) checkNoAnonymousEmbeds(f.type, `${path}.${f.name}`, gv);

@@ -13,14 +13,9 @@ export function emitSchemas(ctx: EmitContext): GeneratedFile[] {
   return ownGroupVersions(ctx.model).map((gv) => emitGroupVersionSchema(ctx, gv));
 }
 
-/** `PodSchema`: the descriptor constant of a named type. */
-export function schemaConstName(name: string): string {
-  return `${name}Schema`;
-}
-
 function emitGroupVersionSchema(ctx: EmitContext, gv: GroupVersion): GeneratedFile {
-  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/schema.ts`, [gv.source]);
-  file.declare(...gv.types.map((t) => schemaConstName(t.id.name)));
+  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/schema.ts`, gv.sources);
+  file.declare(...gv.types.map((t) => ctx.names(gv).schema(t.id.name)));
   const writer = new DescriptorWriter(ctx, gv, file);
   for (const t of gv.types) {
     writer.namedType(t);
@@ -41,7 +36,7 @@ class DescriptorWriter {
     const typeName = t.node.kind === 'object' ? 'ObjectSchema' : 'SchemaNode';
     const type = this.file.importType(typeName, schemaModule);
     this.file.doc(`Schema descriptor of {@link ${t.id.name}} (${t.source.file} ${t.source.path}).`);
-    this.file.line(`export const ${schemaConstName(t.id.name)}: ${type} = ${this.node(t.node, 0, schemaName(t.id))};`);
+    this.file.line(`export const ${this.ctx.names(this.gv).schema(t.id.name)}: ${type} = ${this.node(t.node, 0, schemaName(t.id))};`);
   }
 
   /** A descriptor literal; nested literals are indented by `depth`. */
@@ -108,7 +103,7 @@ class DescriptorWriter {
   }
 
   private refConst(target: { group: string; version: string; name: string }): string {
-    const name = schemaConstName(target.name);
+    const name = this.ctx.names(target).schema(target.name);
     if (target.group === this.gv.group && target.version === this.gv.version) return name;
     return this.file.importValue(name, this.ctx.gvModule(target, 'schema'), gvAliasPrefix(target));
   }

@@ -1,8 +1,9 @@
 import type { Constraints, Field, GroupVersion, TypeNode } from '../model/index.js';
 import { groupDir, ownGroupVersions, typeKey } from '../model/index.js';
-import { type Declaration, collectDeclarations as collect, isInterface, shapeKey } from './declarations.js';
+import { type Declaration, isInterface, nodeNames } from './declarations.js';
 import { type GeneratedFile, tsKey, tsLiteral, tsString } from '../print/index.js';
 import { type EmitContext, gvAliasPrefix } from './emit-context.js';
+import type { ModuleNames } from './names.js';
 
 /**
  * The types artifact: `<group>/<version>/types.ts` with one interface per object type (anonymous
@@ -13,22 +14,18 @@ export function emitTypes(ctx: EmitContext): GeneratedFile[] {
   return ownGroupVersions(ctx.model).map((gv) => emitGroupVersionTypes(ctx, gv));
 }
 
-/** The type declarations of a group/version: objects of the same TypeScript shape share one. */
-export function collectDeclarations(gv: GroupVersion): Declaration[] {
-  return collect(gv, shapeKey);
-}
-
 function emitGroupVersionTypes(ctx: EmitContext, gv: GroupVersion): GeneratedFile {
-  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/types.ts`, [gv.source]);
-  const declarations = collectDeclarations(gv);
-  const names = new Map(declarations.map((d) => [d.node, d.name]));
-  file.declare(...declarations.filter((d) => !d.alias).map((d) => d.name));
-  for (const t of gv.types) if (t.kind) file.declare(`${t.id.name}GVK`, `is${t.id.name}`);
-  const printer = new TypePrinter(ctx, gv, file, names);
+  const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/types.ts`, gv.sources);
+  const table = ctx.names(gv);
+  const declarations = table.declarations;
+  const names = nodeNames(declarations, (d) => d.name);
+  file.declare(...declarations.filter((d) => !d.repeat).map((d) => d.name));
+  for (const t of gv.types) if (t.kind) file.declare(table.gvk(t.id.name), table.guard(t.id.name));
+  const printer = new TypePrinter(ctx, gv, file, names, table);
 
   if (gv.description) file.doc(gv.description, lifecycleNote(gv)).line();
   for (const d of declarations) {
-    if (d.alias) continue;
+    if (d.repeat) continue;
     printer.declaration(d);
     file.line();
   }
@@ -39,11 +36,11 @@ function emitGroupVersionTypes(ctx: EmitContext, gv: GroupVersion): GeneratedFil
     const isKind = file.importValue('isKind', ctx.runtimeModule('api'));
     file.doc(`Group, version and kind of {@link ${t.id.name}}.`);
     file.line(
-      `export const ${t.id.name}GVK = { group: ${tsString(group)}, version: ${tsString(version)}, kind: ${tsString(t.kind.kind)} } as const satisfies ${gvk};`,
+      `export const ${table.gvk(t.id.name)} = { group: ${tsString(group)}, version: ${tsString(version)}, kind: ${tsString(t.kind.kind)} } as const satisfies ${gvk};`,
     );
     file.line();
     file.doc(`True when \`value\` is a {@link ${t.id.name}} document (by apiVersion and kind; the content is not validated).`);
-    file.block(`export function is${t.id.name}(value: unknown): value is ${t.id.name} {`, () => {
+    file.block(`export function ${table.guard(t.id.name)}(value: unknown): value is ${t.id.name} {`, () => {
       file.line(`return ${isKind}(value, ${tsString(t.kind!.apiVersion)}, ${tsString(t.kind!.kind)});`);
     });
     file.line();
@@ -69,10 +66,16 @@ class TypePrinter {
     private readonly gv: GroupVersion,
     private readonly file: GeneratedFile,
     private readonly names: Map<TypeNode, string>,
+    private readonly table: ModuleNames,
   ) {}
 
   declaration(d: Declaration): void {
     const { file } = this;
+    if (d.declaredAs !== d.name) {
+      file.doc(d.description, `Schema: ${d.origin}`, `The same shape as {@link ${d.declaredAs}}.`);
+      file.line(`export type ${d.name} = ${d.declaredAs};`);
+      return;
+    }
     file.doc(d.description, `Schema: ${d.origin}`);
     if (d.node.kind === 'object' && isInterface(d.node)) {
       const node = d.node;
@@ -128,16 +131,22 @@ class TypePrinter {
       case 'raw':
         return 'unknown';
       case 'object':
-        return node.preserveUnknown || node.embeddedResource ? 'Record<string, unknown>' : 'Record<string, never>';
+        return this.record(node.preserveUnknown || node.embeddedResource ? 'unknown' : 'never');
       case 'map':
-        return `Record<string, ${this.type(node.values, true)}>`;
+        return this.record(this.type(node.values, true));
       case 'list': {
         const item = this.type(node.items, true);
-        return /[|&\s]/.test(item) ? `Array<${item}>` : `${item}[]`;
+        if (!/[|&\s]/.test(item)) return `${item}[]`;
+        return this.table.names().has('Array') ? `(${item})[]` : `Array<${item}>`;
       }
       case 'ref':
         return this.refName(node.target);
     }
+  }
+
+  /** `Record<string, T>`, spelled out where a type of this module is named `Record`. */
+  private record(values: string): string {
+    return this.table.names().has('Record') ? `{ [key: string]: ${values} }` : `Record<string, ${values}>`;
   }
 
   private refName(target: { group: string; version: string; name: string }): string {

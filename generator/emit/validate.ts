@@ -1,7 +1,7 @@
 import type { Constraints, Field, GroupVersion, ObjectNode, TypeId, TypeNode } from '../model/index.js';
 import { groupDir, ownGroupVersions } from '../model/index.js';
 import { type GeneratedFile, camelCase, tsString, tsValue } from '../print/index.js';
-import { type Declaration, collectDeclarations, exactKey, isInterface } from './declarations.js';
+import { type Declaration, isInterface, nodeNames } from './declarations.js';
 import { type EmitContext, gvAliasPrefix } from './emit-context.js';
 import { fieldAccess } from './field-access.js';
 
@@ -15,14 +15,9 @@ export function emitValidators(ctx: EmitContext): GeneratedFile[] {
   return ownGroupVersions(ctx.model).map((gv) => new ValidatorWriter(ctx, gv).write());
 }
 
-/** `validatePod`: the validator function of a named type. */
-export function validatorName(name: string): string {
-  return `validate${name}`;
-}
-
 class ValidatorWriter {
   private readonly file: GeneratedFile;
-  private readonly names = new Map<TypeNode, string>();
+  private names = new Map<TypeNode, string>();
   private readonly constantNames = new Set<string>();
   private readonly constantByValue = new Map<string, string>();
   private vars = 0;
@@ -31,15 +26,15 @@ class ValidatorWriter {
     private readonly ctx: EmitContext,
     private readonly gv: GroupVersion,
   ) {
-    this.file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/validate.ts`, [gv.source]);
+    this.file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/validate.ts`, gv.sources);
   }
 
   write(): GeneratedFile {
-    const declarations = collectDeclarations(this.gv, exactKey);
-    for (const d of declarations) this.names.set(d.node, d.name);
-    this.file.declare(...declarations.filter((d) => !d.alias).map((d) => validatorName(d.name)));
+    const declarations = this.ctx.names(this.gv).functionDeclarations();
+    this.names = nodeNames(declarations, (d) => d.declaredAs);
+    this.file.declare(...declarations.filter(declaresFunction).map((d) => this.validatorName(d)));
     for (const d of declarations) {
-      if (d.alias) continue;
+      if (!declaresFunction(d)) continue;
       this.declaration(this.file, d);
       this.file.line();
     }
@@ -59,7 +54,7 @@ class ValidatorWriter {
         ? `Checks a {@link ${d.name}} value: structure, bounds and formats (CEL rules run in the runtime).`
         : `Checks the ${d.name} part of a value.`,
     );
-    out.block(`${exported}function ${validatorName(d.name)}(v: unknown, p: ${pathLike}, e: ${collector}): void {`, () => {
+    out.block(`${exported}function ${this.validatorName(d)}(v: unknown, p: ${pathLike}, e: ${collector}): void {`, () => {
       this.vars = 0;
       if (d.node.kind === 'object' && isInterface(d.node)) this.objectBody(out, d.node);
       else this.check(out, d.node, 'v', new PathCode('p'), true);
@@ -138,7 +133,7 @@ class ValidatorWriter {
       case 'object': {
         const hoisted = this.names.get(node);
         if (hoisted && !top) {
-          out.line(`${validatorName(hoisted)}(${x}, ${this.fieldPath(path)}, e);`);
+          out.line(`${hoistedValidator(hoisted)}(${x}, ${this.fieldPath(path)}, e);`);
           return;
         }
         const isObject = this.runtime('isObject');
@@ -335,8 +330,13 @@ class ValidatorWriter {
     return path.object(this.runtime('FieldPath'));
   }
 
+  /** A named type's exported validator, or a hoisted object's module-private one. */
+  private validatorName(d: Declaration): string {
+    return d.named ? this.ctx.names(this.gv).validator(d.name) : hoistedValidator(d.name);
+  }
+
   private refValidator(target: TypeId): string {
-    const name = validatorName(target.name);
+    const name = this.ctx.names(target).validator(target.name);
     if (target.group === this.gv.group && target.version === this.gv.version) return name;
     return this.file.importValue(name, this.ctx.gvModule(target, 'validate'), gvAliasPrefix(target));
   }
@@ -410,6 +410,16 @@ class PathCode {
 }
 
 /** `containerPortProtocolKeys`: the constant holding a list-map's key field names. */
+/** A declaration that holds its own function: not a repeat, not the alias of another type's. */
+export function declaresFunction(d: Declaration): boolean {
+  return !d.repeat && d.declaredAs === d.name;
+}
+
+/** `validateChallengeSolver`: the module-private validator of a hoisted object. */
+function hoistedValidator(name: string): string {
+  return `validate${name}`;
+}
+
 function listKeysName(keys: readonly string[]): string {
   const name = camelCase(`${keys.join(' ')} keys`);
   return /^[A-Za-z_$]/.test(name) ? name : `keys${name}`;

@@ -91,7 +91,7 @@ export function loadCrd(doc: unknown, file: string, link: LinkContext): GroupVer
       source: { file, path: schemaPath },
     };
     if (node.description !== undefined) named.description = node.description;
-    const gv: GroupVersion = { group, version, source: file, types: [named] };
+    const gv: GroupVersion = { group, version, sources: [file], types: [named] };
     // Upstream's default: `<group>/<version> <Kind> is deprecated`; a deprecationWarning replaces it.
     if (v.deprecated === true) {
       gv.lifecycle = { warning: optString(v, 'deprecationWarning', ctx, path) ?? `${group}/${version} ${kind} is deprecated` };

@@ -61,9 +61,10 @@ function mergeGroupVersions(loaded: GroupVersion[]): GroupVersion[] {
     const key = apiVersionOf(gv.group, gv.version);
     const seen = byKey.get(key);
     if (!seen) {
-      byKey.set(key, { ...gv, types: [...gv.types] });
+      byKey.set(key, { ...gv, sources: [...gv.sources], types: [...gv.types] });
       continue;
     }
+    seen.sources = [...new Set([...seen.sources, ...gv.sources])].sort();
     for (const t of gv.types) {
       const clash = seen.types.find((s) => s.id.name === t.id.name);
       if (clash) {

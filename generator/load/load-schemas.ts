@@ -1,5 +1,5 @@
 import { type Stats, readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CORE_SCHEMA, YAMLException, loadAll } from 'js-yaml';
 import type { GroupVersion, Model } from '../model/index.js';
@@ -16,7 +16,7 @@ export const BUILTIN_SCHEMAS = fileURLToPath(new URL('../../schemas/', import.me
 export interface LoadOptions {
   /** Files or directories; directories are walked for .yaml, .yml and .json files. */
   inputs: string[];
-  /** Paths in errors and headers are shown relative to this directory. */
+  /** Paths in errors are shown relative to this directory; the model records them relative to the schemas root. */
   cwd?: string;
   /**
    * What to do with a document that is not a schema (a folder of CRDs often holds other
@@ -54,7 +54,33 @@ export function loadSchemas(options: LoadOptions): Model {
     );
   addBuiltinMeta(loaded, ctx, cwd);
   if (options.groupSuffix !== undefined && options.groupSuffix !== 'svc.io') renameGroups(loaded, ctx, options.groupSuffix);
-  return link(loaded, ctx);
+  const model = link(loaded, ctx);
+  const root = schemasRoot(options.inputs.map((input) => resolve(cwd, input)));
+  for (const gv of model.groupVersions) relocateSources(gv, cwd, gv.external ? BUILTIN_SCHEMAS : root);
+  return model;
+}
+
+/** The deepest directory holding every input (a file input counts as its folder): the schemas root. */
+function schemasRoot(inputs: string[]): string {
+  const dirs = inputs.map((input) => (statSync(input).isFile() ? dirname(input) : input));
+  return dirs.reduce((a, b) => {
+    const left = a.split(sep);
+    const right = b.split(sep);
+    let i = 0;
+    while (i < left.length && i < right.length && left[i] === right[i]) i++;
+    return left.slice(0, i).join(sep) || sep;
+  });
+}
+
+/**
+ * Errors while loading name files as the user finds them (relative to the working directory); the
+ * model records them relative to the schemas root, so what is generated from it (headers, doc
+ * lines) is the same wherever the checkout lives.
+ */
+function relocateSources(gv: GroupVersion, cwd: string, root: string): void {
+  const rel = (shown: string): string => relative(root, resolve(cwd, shown)).split(sep).join('/');
+  gv.sources = [...new Set(gv.sources.map(rel))].sort();
+  for (const t of gv.types) t.source = { ...t.source, file: rel(t.source.file) };
 }
 
 /** Paths inside the working directory are shown relative to it; others in full. */

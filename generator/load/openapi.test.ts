@@ -60,7 +60,7 @@ describe('OpenAPI v3 document in the shape of the kube-apiserver /openapi/v3/api
 
   it('maps the core package to the core group and the meta package to meta.svc.io', () => {
     expect(apiVersions(index.model)).toEqual(['v1', 'meta.svc.io/v1']);
-    for (const gv of index.model.groupVersions) expect(gv.source).toBe('core-v1.openapi.json');
+    for (const gv of index.model.groupVersions) expect(gv.sources).toEqual(['core-v1.openapi.json']);
     expect(typeNames(index, '', 'v1')).toEqual([
       'Container',
       'ContainerPort',

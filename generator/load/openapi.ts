@@ -265,7 +265,7 @@ function groupVersionFor(id: TypeId, byKey: Map<string, GroupVersion>, file: str
   const key = apiVersionOf(id.group, id.version);
   let gv = byKey.get(key);
   if (!gv) {
-    gv = { group: id.group, version: id.version, source: file, types: [] };
+    gv = { group: id.group, version: id.version, sources: [file], types: [] };
     byKey.set(key, gv);
   }
   return gv;

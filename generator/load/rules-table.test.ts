@@ -20,7 +20,7 @@ describe('schemas/RULES.md', () => {
     const table = squash(readFileSync(`${ROOT}schemas/RULES.md`, 'utf8'));
     const model = loadSchemas({ inputs: ['schemas'], cwd: ROOT });
     const rules: { at: string; rule: string }[] = [];
-    for (const gv of model.groupVersions) for (const t of gv.types) rulesOf(t.node, `${gv.source} ${t.id.name}`, rules);
+    for (const gv of model.groupVersions) for (const t of gv.types) rulesOf(t.node, `${gv.sources.join(', ')} ${t.id.name}`, rules);
     expect(rules.length).toBeGreaterThan(100);
     const missing = rules.filter((r) => !table.includes(squash(r.rule)));
     expect(missing).toEqual([]);

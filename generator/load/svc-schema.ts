@@ -67,7 +67,7 @@ export function loadSvcSchema(doc: unknown, file: string, link: LinkContext): Gr
   if (typeof version !== 'string' || !/^v\d+((alpha|beta)\d+)?$/.test(version)) {
     throw new LoadError(file, '.version', `expected a version such as v1, v1beta3 or v1alpha1, found ${describe(version)}`);
   }
-  const gv: GroupVersion = { group, version, source: file, types: [] };
+  const gv: GroupVersion = { group, version, sources: [file], types: [] };
   const description = optString(doc, 'description', ctx, '');
   if (description !== undefined) gv.description = description;
   if (doc.lifecycle !== undefined) gv.lifecycle = readLifecycle(doc.lifecycle, ctx, '.lifecycle');

@@ -1,2 +1,2 @@
 export type * from './types.js';
-export { apiVersionOf, typeKey, ModelIndex, groupDir, ownGroupVersions, sortModel } from './model-index.js';
+export { allSources, apiVersionOf, typeKey, ModelIndex, groupDir, ownGroupVersions, sortModel } from './model-index.js';

@@ -21,6 +21,11 @@ export function ownGroupVersions(model: Model): GroupVersion[] {
   return model.groupVersions.filter((gv) => !gv.external);
 }
 
+/** Every source file of these group/versions, once each, sorted: the header of a file that covers them all. */
+export function allSources(gvs: readonly GroupVersion[]): string[] {
+  return [...new Set(gvs.flatMap((gv) => gv.sources))].sort();
+}
+
 export function sortModel(model: Model): Model {
   const groupVersions = [...model.groupVersions]
     .map((gv) => ({ ...gv, types: [...gv.types].sort((a, b) => compare(a.id.name, b.id.name)) }))

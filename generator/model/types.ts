@@ -258,8 +258,11 @@ export interface GroupVersion {
   version: string;
   description?: string;
   lifecycle?: Lifecycle;
-  /** Where it was loaded from (a path relative to the schemas root when known). */
-  source: string;
+  /**
+   * The files it was loaded from (a CRD per kind can split one group/version over several), sorted;
+   * once loaded, paths relative to the schemas root (see loadSchemas).
+   */
+  sources: string[];
   /**
    * Loaded only because the project's schemas refer to it (the built-in meta types): emitters
    * import it from svckit's own generated code instead of writing it again.

@@ -33,6 +33,15 @@ describe('GeneratedFile', () => {
     );
   });
 
+  it('aliases an import named as a global the generated code uses, and numbers an alias the file declares too', () => {
+    const f = new GeneratedFile('/out/b.example.io/v1/types.ts', header);
+    f.declare('Widget', 'AV1Widget');
+    f.line(`a: ${f.importType('Record', '/out/a.example.io/v1/types', 'AV1')};`);
+    f.line(`b: ${f.importType('Widget', '/out/a.example.io/v1/types', 'AV1')};`);
+    expect(f.render()).toContain("import type { Record as AV1Record, Widget as AV1Widget2 } from '../../a.example.io/v1/types.js';");
+    expect(f.render()).toContain('a: AV1Record;\nb: AV1Widget2;');
+  });
+
   it('aliases an import whose name the file already declares', () => {
     const f = new GeneratedFile('/out/audit.svc.io/v1/types.ts', header);
     f.declare('ObjectReference');

@@ -21,6 +21,12 @@ interface ImportSymbol {
  * Marks a symbol reference in the printed text until render() knows its local name. It carries the
  * name, so an emitter that measures a line (to wrap it) measures about what will be printed.
  */
+/**
+ * Globals generated code names unqualified (`Record<string, T>`, `Array.isArray`, `Object.values`):
+ * an import of the same name (a kind called `Record`) is aliased rather than shadow them.
+ */
+const GLOBALS = ['Array', 'Error', 'JSON', 'Map', 'Number', 'Object', 'Promise', 'Record', 'Set', 'String'];
+
 const TOKEN = /\u0001(\d+)\u0002[^\u0003]*\u0003/g;
 
 /**
@@ -120,7 +126,7 @@ export class GeneratedFile extends LineWriter {
    * depend on the order the emitter asked in).
    */
   private localNames(printed: Set<number>): Map<string, string> {
-    const bound = new Map<string, string>([...this.declared].map((n) => [n, '']));
+    const bound = new Map<string, string>([...GLOBALS, ...this.declared].map((n) => [n, '']));
     const locals = new Map<string, string>();
     const used = [...printed]
       .map((i) => this.symbols[i]!)
@@ -129,10 +135,9 @@ export class GeneratedFile extends LineWriter {
       const key = this.symbolKey(s);
       if (locals.has(key)) continue;
       const owner = bound.get(s.name);
-      const local = owner === undefined || owner === s.module ? s.name : `${s.aliasPrefix}${s.name}`;
-      const taken = bound.get(local);
-      if (taken !== undefined && taken !== s.module)
-        throw new Error(`${this.path}: cannot bind ${local} for ${s.name} from ${s.module}: the name is taken`);
+      let local = owner === undefined || owner === s.module ? s.name : `${s.aliasPrefix}${s.name}`;
+      // The alias itself may be a name of this file (a type `CoreV1Pod` beside core/v1's Pod): number it.
+      for (let i = 2; bound.has(local) && bound.get(local) !== s.module; i++) local = `${s.aliasPrefix}${s.name}${i}`;
       bound.set(local, s.module);
       locals.set(key, local);
     }
