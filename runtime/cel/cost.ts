@@ -10,14 +10,18 @@ export interface CostLimits {
   perExpression: number;
   /** Runtime cost all rules of one object may spend together (RuntimeCELCostBudget). */
   perObject: number;
-  /** Largest worst-case estimate a rule may have to be accepted at compile time (StaticEstimatedCostLimit). */
+  /**
+   * Largest worst-case estimate an expression may have to compile. None by default: upstream
+   * limits estimates only where a CRD is written, times how often a rule can run
+   * (server/custom-resources/rule-errors.ts); it never refuses to evaluate a rule for its estimate.
+   */
   estimated: number;
 }
 
 export const DEFAULT_COST_LIMITS: Readonly<CostLimits> = Object.freeze({
   perExpression: 1_000_000,
   perObject: 10_000_000,
-  estimated: 10_000_000,
+  estimated: Number.POSITIVE_INFINITY,
 });
 
 /** Cost of one node or call, and the factors for work proportional to size (cel-go's numbers). */
