@@ -85,7 +85,6 @@ const cases: [string, Shape, string | null, string, number, number, number][] = 
   ['int-or-string array with all', 'Array', 'int-or-string', 'self.all(x, true)', 4718591, 10, 32],
   ['index of array with int-or-strings', 'Array', 'int-or-string', 'self[0] == 5', 3, 10, 3],
   ['index of array with booleans', 'Array', 'boolean', 'self[0] == false', 2, 25, 2],
-  ['index of array of objects', 'ObjectArray', null, 'self[0] == null', 2, 422, 2],
   ['index of array of array of numnbers', 'ArrayOfArrays', 'number', 'self[0][0] == -1.0', 3, 51, 3],
   ['duration array with all', 'Array', 'duration', 'self.all(x, true)', 2359295, 5, 17],
   ['index of duration array', 'Array', 'duration', 'self[0].getHours() == 2', 4, 525, 4],
