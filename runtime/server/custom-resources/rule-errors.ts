@@ -1,6 +1,6 @@
 import { type FieldError, fieldInvalid } from '../../api/index.js';
-import { CelCompileError, compileRule, declSizes, maxCardinality } from '../../cel/index.js';
-import { deref, type SchemaNode } from '../../schema/index.js';
+import { CelCompileError, type CompiledRule, compileRule, declSizes, maxCardinality } from '../../cel/index.js';
+import { deref, type Rule, type SchemaNode } from '../../schema/index.js';
 
 /** Upstream's StaticEstimatedCostLimit: the largest estimated cost of one rule, times how often it can run. */
 const RULE_COST_LIMIT = 10_000_000;
@@ -42,17 +42,18 @@ function childCardinality(node: SchemaNode): number | undefined {
 export function ruleErrors(root: SchemaNode, path: string): FieldError[] {
   const errors: FieldError[] = [];
   const costs: RuleCost[] = [];
-  const seen = new Set<SchemaNode>();
+  // The nodes above the one visited: a schema shared by several places is costed at each, as
+  // upstream walks the definition's tree; only a recursive one stops.
+  const ancestors = new Set<SchemaNode>();
   const forbidden = (field: string, detail: string) => errors.push({ type: 'FieldValueForbidden', field, badValue: '', detail });
   // cardinality: how many values of the node one object can hold; undefined when unbounded.
   const visit = (node: SchemaNode, at: string, cardinality: number | undefined): void => {
-    if (seen.has(node)) return;
-    seen.add(node);
+    if (ancestors.has(node) || !hasRules(node)) return;
     const rules = [...(node.rules ?? []), ...(node.type === 'ref' ? (deref(node).rules ?? []) : [])];
     for (const [i, rule] of rules.entries()) {
       const rulePath = `${at}.x-kubernetes-validations[${i}]`;
       try {
-        const compiled = compileRule(rule, { self: node, oldSelf: /\boldSelf\b/.test(rule.rule), costLimits: NO_COST_LIMIT });
+        const compiled = compileOnce(rule, node);
         const runs = cardinality ?? maxCardinality(declSizes(node)?.minSerializedSize ?? 1);
         const cost = times(compiled.estimatedCost, runs);
         if (cost > RULE_COST_LIMIT) forbidden(`${rulePath}.rule`, overBudget('estimated rule cost', cost, RULE_COST_LIMIT));
@@ -69,6 +70,11 @@ export function ruleErrors(root: SchemaNode, path: string): FieldError[] {
         errors.push(fieldInvalid(`${rulePath}.rule`, rule.rule, `compilation failed: ${e.summary}`));
       }
     }
+    ancestors.add(node);
+    visitChildren(node, at, cardinality);
+    ancestors.delete(node);
+  };
+  const visitChildren = (node: SchemaNode, at: string, cardinality: number | undefined): void => {
     const n = deref(node);
     const perValue = childCardinality(node);
     const inner = cardinality === undefined || perValue === undefined ? undefined : times(cardinality, perValue);
@@ -76,6 +82,37 @@ export function ruleErrors(root: SchemaNode, path: string): FieldError[] {
       for (const f of n.fields) if (!(at === path && f.name === 'metadata')) visit(f.schema, `${at}.properties[${f.name}]`, inner);
     } else if (n.type === 'map') visit(n.values, `${at}.additionalProperties`, inner);
     else if (n.type === 'list') visit(n.items, `${at}.items`, inner);
+  };
+  // Compiled once per rule and node, however many places share the node.
+  const compiled = new Map<Rule, Map<SchemaNode, CompiledRule | CelCompileError>>();
+  const compileOnce = (rule: Rule, self: SchemaNode): CompiledRule => {
+    let bySelf = compiled.get(rule);
+    if (!bySelf) compiled.set(rule, (bySelf = new Map()));
+    let result = bySelf.get(self);
+    if (!result) {
+      try {
+        result = compileRule(rule, { self, oldSelf: /\boldSelf\b/.test(rule.rule), costLimits: NO_COST_LIMIT });
+      } catch (e) {
+        if (!(e instanceof CelCompileError)) throw e;
+        result = e;
+      }
+      bySelf.set(self, result);
+    }
+    if (result instanceof CelCompileError) throw result;
+    return result;
+  };
+  const withRules = new Map<SchemaNode, boolean>();
+  /** Whether the node or anything below it has rules; a recursive reference counts as none. */
+  const hasRules = (node: SchemaNode): boolean => {
+    const known = withRules.get(node);
+    if (known !== undefined) return known;
+    withRules.set(node, false);
+    const n = deref(node);
+    const children =
+      n.type === 'object' ? n.fields.map((f) => f.schema) : n.type === 'map' ? [n.values] : n.type === 'list' ? [n.items] : [];
+    const found = Boolean(node.rules?.length || n.rules?.length) || children.some(hasRules);
+    withRules.set(node, found);
+    return found;
   };
   visit(root, path, 1);
   const total = costs.reduce((sum, c) => Math.min(MAX_UINT64, sum + c.cost), 0);
