@@ -6,11 +6,8 @@
  * maximum; OVER means over the per-rule limit (10,000,000), and 0, as there, that the case does
  * not check the figure.
  *
- * Left out (their schema generators are not ported yet): "map of strings with value length",
- * "set bytes maxLength to zero", the two "nested types with root rule" cases, "array of number
- * maps with all", "index of array of number maps", the six genMapWithCustomItemRule cases and
- * "enums with maxLength equals to the longest possible value". "index of array of objects"
- * (`self[0] == null`) is left out because our type checker refuses comparing an object with null.
+ * Left out: "index of array of objects" (`self[0] == null`), which our type checker refuses
+ * (comparing an object with null).
  */
 import { describe, expect, it } from 'vitest';
 import type { SchemaNode } from '../schema/index.js';
@@ -19,13 +16,39 @@ import { compileRule } from './compile.js';
 const OVER = -1;
 const LIMIT = 10_000_000;
 
-type Shape = 'Array' | 'ArrayOfArrays' | 'ObjectArray' | 'Map' | 'String';
+type Shape =
+  | 'Array'
+  | 'ArrayOfArrays'
+  | 'ObjectArray'
+  | 'Map'
+  | 'String'
+  | 'NestedSpec'
+  | 'Bytes'
+  | 'AllMaxNestedSpec'
+  | 'OneMaxNestedSpec'
+  | 'MapArray'
+  | 'MapOfObjects'
+  | 'MapOfMaps'
+  | 'MapOfArrays'
+  | 'Enum';
 
 /** parseRuleType: the string formats are strings with a format, int-or-string is untyped. */
 function itemOf(type: string | null): SchemaNode {
   if (type === 'duration' || type === 'date' || type === 'date-time') return { type: 'string', format: type };
   if (type === 'int-or-string') return { type: 'int-or-string' };
   return { type: type as 'string' | 'number' | 'boolean' | 'integer' };
+}
+
+/** genObjectForMap: an object with a required and an optional string. */
+function requiredAndOptional(maxProperties?: number): SchemaNode {
+  return {
+    type: 'object',
+    maxProperties,
+    fields: [
+      { name: 'required', schema: { type: 'string' }, required: true },
+      { name: 'optional', schema: { type: 'string' } },
+    ],
+  };
 }
 
 function schemaOf(shape: Shape, item: string | null, rule: string, max?: number): SchemaNode {
@@ -36,18 +59,30 @@ function schemaOf(shape: Shape, item: string | null, rule: string, max?: number)
     case 'ArrayOfArrays':
       return { type: 'list', items: { type: 'list', items: itemOf(item) }, maxItems: max, rules };
     case 'ObjectArray':
+      return { type: 'list', items: requiredAndOptional(), maxItems: max, rules };
+    case 'NestedSpec':
+      return { type: 'map', values: { type: 'string', maxLength: max }, maxProperties: max, rules };
+    case 'Bytes':
+      return { type: 'string', format: 'byte', maxLength: max, rules };
+    case 'AllMaxNestedSpec':
       return {
         type: 'list',
-        items: {
-          type: 'object',
-          fields: [
-            { name: 'required', schema: { type: 'string' }, required: true },
-            { name: 'optional', schema: { type: 'string' } },
-          ],
-        },
+        items: { type: 'map', values: requiredAndOptional(max), maxProperties: max },
         maxItems: max,
         rules,
       };
+    case 'OneMaxNestedSpec':
+      return { type: 'list', items: { type: 'map', values: requiredAndOptional(), maxProperties: max }, rules };
+    case 'MapArray':
+      return { type: 'list', items: { type: 'map', values: itemOf(item) }, maxItems: max, rules };
+    case 'MapOfObjects':
+      return { type: 'map', values: requiredAndOptional(), maxProperties: max, rules };
+    case 'MapOfMaps':
+      return { type: 'map', values: { type: 'map', values: { type: 'number' } }, maxProperties: max, rules };
+    case 'MapOfArrays':
+      return { type: 'map', values: { type: 'list', items: { type: 'number' } }, maxProperties: max, rules };
+    case 'Enum':
+      return { type: 'string', enum: ['A', 'B', 'C', 'LongValue'], maxLength: max, rules };
     case 'Map':
       return { type: 'map', values: itemOf(item), maxProperties: max, rules };
     case 'String':
@@ -104,6 +139,37 @@ const cases: [string, Shape, string | null, string, number, number, number][] = 
   ['check cost of size call', 'Map', 'integer', 'oldSelf.size() == self.size()', 5, 10, 5],
   ['check cost of timestamp comparison', 'Map', 'date-time', 'self["a"] == self["b"]', 8, 7, 8],
   ['check cost of duration comparison', 'Map', 'duration', 'self["c"] == self["d"]', 8, 42, 8],
+  // genNestedSpecWithRule, genBytesWithRule, genAllMaxNestedSpecWithRootRule, genOneMaxNestedSpecWithRootRule,
+  // getMapArrayWithRule, genMapWithCustomItemRule, genEnumWithRuleAndValues
+  ['map of strings with value length', 'NestedSpec', null, 'self.all(x, x.contains(self[x]))', 2752507, 10, 72],
+  ['set bytes maxLength to zero', 'Bytes', null, 'self == b"x"', 2, 0, 1],
+  [
+    'nested types with root rule with all supporting maxLength',
+    'AllMaxNestedSpec',
+    null,
+    'self.all(x, x["y"].required == "z")',
+    7340027,
+    10,
+    72,
+  ],
+  [
+    'nested types with root rule with one supporting maxLength',
+    'OneMaxNestedSpec',
+    null,
+    'self.all(x, x["y"].required == "z")',
+    7340027,
+    10,
+    7340027,
+  ],
+  ['array of number maps with all', 'MapArray', 'number', 'self.all(x, x.y == 25.2)', 6291452, 12, 74],
+  ['index of array of number maps', 'MapArray', 'number', 'self[0].x > 2.0', 4, 3000, 4],
+  ['map of objects with all', 'MapOfObjects', null, 'self.all(x, true)', 428963, 20, 62],
+  ['map of objects with has', 'MapOfObjects', null, 'has(self.x)', 0, 9001, 0],
+  ['map of number maps with all', 'MapOfMaps', null, 'self.all(x, true)', 1179647, 10, 32],
+  ['map of number maps with has', 'MapOfMaps', null, 'has(self.x)', 0, 101, 0],
+  ['map of number arrays with all', 'MapOfArrays', null, 'self.all(x, true)', 1179647, 25, 77],
+  ['map of number arrays with has', 'MapOfArrays', null, 'has(self.x)', 0, 40000, 0],
+  ['enums with maxLength equals to the longest possible value', 'Enum', null, "self.contains('A')", 2, 1000, 401],
 ];
 
 function estimated(schema: SchemaNode, rule: string): number {
