@@ -61,16 +61,16 @@ function byFactor(x: bigint, factor: number): bigint {
   return ceil >= TWO_TO_64 ? MAX_UINT64 : BigInt(ceil);
 }
 
-export const add = (a: Range, b: Range): Range => range(addSat(a.min, b.min), addSat(a.max, b.max));
-export const multiply = (a: Range, b: Range): Range => range(mulSat(a.min, b.min), mulSat(a.max, b.max));
-export const multiplyByFactor = (a: Range, factor: number): Range => range(byFactor(a.min, factor), byFactor(a.max, factor));
+const add = (a: Range, b: Range): Range => range(addSat(a.min, b.min), addSat(a.max, b.max));
+const multiply = (a: Range, b: Range): Range => range(mulSat(a.min, b.min), mulSat(a.max, b.max));
+const multiplyByFactor = (a: Range, factor: number): Range => range(byFactor(a.min, factor), byFactor(a.max, factor));
 /** The smaller of two uint64 values (Math.min takes no bigint). */
 function smaller(x: bigint, y: bigint): bigint {
   if (y < x) return y;
   return x;
 }
 const larger = (x: bigint, y: bigint): bigint => (smaller(x, y) === x ? y : x);
-export const union = (a: Range, b: Range): Range => range(smaller(a.min, b.min), larger(a.max, b.max));
+const union = (a: Range, b: Range): Range => range(smaller(a.min, b.min), larger(a.max, b.max));
 const sum = (ranges: readonly Range[]): Range => ranges.reduce(add, ZERO);
 
 interface CallEstimate {
@@ -93,7 +93,7 @@ const isNamespace = (n: AstNode | undefined): boolean => n?.op === 'id' && /Name
 
 const COMPARISONS = new Set(['<', '<=', '>', '>=']);
 const COMPREHENSION_MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
-/** Authorization builders and accessors (library/cost.go): nominal cost. */
+/** Authorization builders and accessors, and quantity arithmetic and accessors (library/cost.go): nominal cost. */
 const NOMINAL = new Set([
   'serviceAccount',
   'path',
