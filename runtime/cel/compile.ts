@@ -9,9 +9,10 @@ import { CostBudget } from './budget.js';
 import { type CostLimits, type CostMeter, DEFAULT_COST_LIMITS } from './cost.js';
 import { CelCompileError } from './errors.js';
 import { newEnvironment } from './environment.js';
-import { estimateCost, type SizeShape, SCALAR_SHAPE, shapeOfSchema, UNBOUNDED } from './estimate.js';
+import { estimateCost, type SizeEstimator } from './estimate.js';
 import { AUTHORIZER_TYPE, type AuthorizerBinding, AuthorizerValue } from './lib/authz.js';
 import { type CompiledExpression, compileExpression as compileInEnv } from './program.js';
+import { type DeclSizes, declSizes, sizesByPath } from './schema-sizes.js';
 import { SchemaTypes } from './schema-types.js';
 import { CelValueConverter, dynFromJson } from './schema-values.js';
 import { Optional } from './values.js';
@@ -64,6 +65,8 @@ export interface CompiledRule {
   /** Reads oldSelf: runs only on update when an old value exists, unless optionalOldSelf is set. */
   readonly isTransition: boolean;
   readonly estimatedCost: number;
+  /** The messageExpression's estimated cost, when the rule has one. */
+  readonly messageEstimatedCost?: number;
   /** True when the rule holds (or does not apply: a transition rule without an old value). */
   evaluate(inputs: RuleInputs, options?: EvaluateOptions): boolean;
   /** The message for a failure: messageExpression's value, else `message`, else `failed rule: <rule>`. */
@@ -73,28 +76,26 @@ export interface CompiledRule {
 interface Declarations {
   readonly env: Environment;
   readonly kinds: ReadonlyMap<string, VariableType>;
-  readonly shapes: ReadonlyMap<string, SizeShape>;
+  readonly sizes: SizeEstimator;
 }
-
-const SCALAR_TYPES = new Set(['bool', 'int', 'uint', 'double', 'null_type', 'google.protobuf.Timestamp', 'google.protobuf.Duration']);
 
 function declare(variables: Readonly<Record<string, VariableType>>, optionalOldSelf = false): Declarations {
   const env = newEnvironment();
   const types = new SchemaTypes(env);
   const kinds = new Map<string, VariableType>();
-  const shapes = new Map<string, SizeShape>();
+  const sizes = new Map<string, DeclSizes>();
   for (const [name, type] of Object.entries(variables)) {
     kinds.set(name, type);
     if (typeof type === 'string') {
       env.registerVariable(name, type);
-      shapes.set(name, SCALAR_TYPES.has(type) ? SCALAR_SHAPE : UNBOUNDED);
       continue;
     }
     const celType = types.typeOf(type, name);
     env.registerVariable(name, name === 'oldSelf' && optionalOldSelf ? `optional<${celType}>` : celType);
-    shapes.set(name, shapeOfSchema(type));
+    const typeSizes = declSizes(type);
+    if (typeSizes) sizes.set(name, typeSizes);
   }
-  return { env, kinds, shapes };
+  return { env, kinds, sizes: sizesByPath(sizes) };
 }
 
 /** Environments per (self schema, oldSelf form), so rules on one node share their declarations. */
@@ -117,7 +118,7 @@ function limitsOf(partial: Partial<CostLimits> | undefined): CostLimits {
 }
 
 function checkEstimate(text: string, program: CompiledExpression, d: Declarations, limits: CostLimits): number {
-  const cost = estimateCost(program.root, program.isNode, d.shapes);
+  const cost = Number(estimateCost(program.root, program.isNode, d.sizes).max);
   if (cost > limits.estimated) {
     const factor = (cost / limits.estimated).toFixed(1);
     throw new CelCompileError(
@@ -195,7 +196,8 @@ export function compileRule(rule: Rule | string, options: CompileRuleOptions): C
     d = declare(variables, optionalOldSelf);
   }
   const { program, estimatedCost } = compileChecked(r.rule, d, 'bool', limits);
-  const messageProgram = r.messageExpression ? compileChecked(r.messageExpression, d, 'string', limits).program : undefined;
+  const message = r.messageExpression ? compileChecked(r.messageExpression, d, 'string', limits) : undefined;
+  const messageProgram = message?.program;
   const isTransition = program.identifiers.has('oldSelf');
   const fallbackMessage = r.message ?? `failed rule: ${r.rule}`;
 
@@ -206,6 +208,7 @@ export function compileRule(rule: Rule | string, options: CompileRuleOptions): C
     rule: r,
     isTransition,
     estimatedCost,
+    messageEstimatedCost: message?.estimatedCost,
     evaluate(inputs, evalOptions) {
       if (isTransition && !optionalOldSelf && inputs.oldSelf === undefined) return true;
       return run(program, activation(inputs, evalOptions), evalOptions, limits) === true;

@@ -28,7 +28,7 @@ export {
   type RulePosition,
 } from './errors.js';
 export { escapePropertyName, RESERVED_WORDS, unescapePropertyName } from './escaping.js';
-export { MAX_REQUEST_BYTES, shapeOfSchema } from './estimate.js';
+export { type DeclSizes, declSizes, MAX_REQUEST_BYTES, maxCardinality } from './schema-sizes.js';
 export {
   AUTHORIZER_TYPE,
   type AuthorizationAttributes,

@@ -4,7 +4,7 @@
  * The result evaluates its checked AST directly; nothing is parsed again.
  */
 import { type Environment, EvaluationError, ParseError, TypeError as CheckError } from '@marcbachmann/cel-js';
-import { allNodes, astNodeTest, type AstNode, type IsAstNode, operandsOf } from './ast.js';
+import { allNodes, astNodeTest, type AstNode, type ComprehensionArgs, type IsAstNode, operandsOf } from './ast.js';
 import { COST, type CostMeter, spend, traversalCost, withMeter } from './cost.js';
 import { CelCompileError, CelCostExceededError, CelEvaluationError, positionOf } from './errors.js';
 import { checkArithmeticResult } from './lib/conversions.js';
@@ -43,30 +43,116 @@ function compileError(text: string, e: LibraryError, rewritten = false): CelComp
 
 const ARITHMETIC = new Set(['+', '-', '*', '/', '%', '-_']);
 
-const SIZED_RECEIVER_FUNCTIONS = new Set(['contains', 'startsWith', 'endsWith']);
 const COMPARISONS = new Set(['==', '!=', '<', '<=', '>', '>=']);
 
+/**
+ * Functions whose library charges their whole cost itself (Kubernetes' library CallCost and
+ * cel-go's sized overloads); every other call costs 1.
+ */
+const SELF_COSTED_FUNCTIONS = new Set([
+  'check',
+  'isSorted',
+  'sum',
+  'max',
+  'min',
+  'indexOf',
+  'lastIndexOf',
+  'url',
+  'lowerAscii',
+  'upperAscii',
+  'substring',
+  'trim',
+  'replace',
+  'split',
+  'join',
+  'find',
+  'findAll',
+  'quantity',
+  'isQuantity',
+  'matches',
+  'quote',
+  'startsWith',
+  'endsWith',
+  'contains',
+]);
+
+/** Namespaces of functions (`strings.quote`): cel-go calls them as global functions, without an identifier. */
+const NAMESPACES = new Set(['strings', 'optional', 'math', 'sets', 'base64']);
+/** Conversions between strings and bytes traverse their argument; other conversions cost 1. */
+const CONVERSIONS = new Set(['bytes', 'string']);
+
+/** cel-go's actualSize: the size of strings, bytes, lists and maps, 1 for anything else. */
 function sizeOf(v: unknown): number {
   if (typeof v === 'string') return v.length;
   if (Array.isArray(v) || v instanceof Uint8Array) return v.length;
   if (v instanceof Map) return v.size;
-  return 0;
+  return 1;
 }
 
-/** Cost a node adds on top of its operands: fixed by its kind, plus work proportional to data size. */
+const isText = (v: unknown): boolean => typeof v === 'string' || v instanceof Uint8Array;
+
+const functionName = (node: AstNode): string => {
+  const name = Array.isArray(node.args) ? String(node.args[0]) : '';
+  return name.startsWith(INTERNAL_PREFIX) ? name.slice(INTERNAL_PREFIX.length) : name;
+};
+
+/**
+ * Cost a node adds on top of its operands when it is evaluated, as cel-go's runtime charges it:
+ * constants nothing, identifiers and selections 1, literals their base cost, `&&`, `||` and `?:`
+ * nothing, calls 1 unless their library charges. Macros are charged as cel-go's expansions
+ * (parser/macro.go) run: `exists_one`'s result `accu == 1` 2, `cel.bind` an empty list 10, the
+ * accumulator `accu` 1, `accu + 1` 2 and `accu + [x]` 12; `all` and `exists` per element their
+ * loop condition and `accu &&`/`accu ||` (see quantifierSteps).
+ */
 function baseCost(node: AstNode): number {
   switch (node.op) {
     case 'value':
     case 'comprehension':
-    case 'accuValue':
+    case '&&':
+    case '||':
+    case '?:':
       return 0;
+    case 'accuValue':
+      return COST.operation;
+    case 'accuInc':
+      return 2 * COST.operation;
+    case 'accuPush':
+      return 2 * COST.operation + COST.listLiteral;
     case 'list':
       return COST.listLiteral;
     case 'map':
       return COST.mapLiteral;
+    case '-_':
+      // `-1` is a constant to cel-go's parser.
+      return (node.args as AstNode | undefined)?.op === 'value' ? 0 : COST.operation;
+    case 'call':
+    case 'rcall': {
+      const name = functionName(node);
+      if (node.meta.macro && name === 'bind') return COST.listLiteral;
+      if (node.op === 'call' && CONVERSIONS.has(name)) return 0;
+      if (node.meta.alternate && name === 'exists_one') return 2 * COST.operation;
+      return SELF_COSTED_FUNCTIONS.has(name) ? 0 : COST.operation;
+    }
     default:
-      return COST.operation;
+      return COMPARISONS.has(node.op) || node.op === 'in' || node.op === '+' ? 0 : COST.operation;
   }
+}
+
+/**
+ * What `all` and `exists` charge per element beyond the predicate: the loop condition
+ * (`@not_strictly_false(accu)`: 2, with `!accu`: 3) and the accumulator of `accu && p` (1).
+ */
+function quantifierSteps(nodes: AstNode[]): Map<AstNode, number> {
+  const steps = new Map<AstNode, number>();
+  for (const node of nodes) {
+    const alternate = node.meta.alternate;
+    if (node.op !== 'rcall' || alternate?.op !== 'comprehension') continue;
+    const name = functionName(node);
+    const step = (alternate.args as ComprehensionArgs).step;
+    if (name === 'all') steps.set(step, 3 * COST.operation);
+    if (name === 'exists') steps.set(step, 4 * COST.operation);
+  }
+  return steps;
 }
 
 type Slot = { value: unknown };
@@ -121,26 +207,34 @@ function literalSemantics(node: AstNode, isNode: IsAstNode, slotFor: (n: AstNode
   return undefined;
 }
 
-/** For operations whose work grows with their operands, reads the operands' last values from slots. */
+/** For operations whose work grows with their operands, their whole cost from the operands' last values. */
 function sizedCost(node: AstNode, isNode: IsAstNode, slotFor: (n: AstNode) => Slot): SizedCost | undefined {
   const operands = operandsOf(node, isNode);
   if (COMPARISONS.has(node.op) && operands.length === 2) {
     const [l, r] = operands.map(slotFor) as [Slot, Slot];
+    const equality = node.op === '==' || node.op === '!=';
     return () => {
       const a = l.value;
-      return typeof a === 'string' || a instanceof Uint8Array
-        ? traversalCost(Math.min(sizeOf(a), sizeOf(r.value)))
-        : Math.min(sizeOf(a), sizeOf(r.value));
+      const b = r.value;
+      if (!equality && !(isText(a) && isText(b))) return COST.operation;
+      return traversalCost(Math.min(sizeOf(a), sizeOf(b)));
     };
   }
   if (node.op === 'in' && operands.length === 2) {
     const r = slotFor(operands[1] as AstNode);
-    return () => (Array.isArray(r.value) ? r.value.length : 0);
+    return () => (Array.isArray(r.value) ? r.value.length : COST.operation);
   }
-  if (node.op === '+') return (result) => traversalCost(sizeOf(result));
-  if (node.op === 'rcall' && Array.isArray(node.args) && SIZED_RECEIVER_FUNCTIONS.has(String(node.args[0]))) {
-    const receiver = slotFor(operands[0] as AstNode);
-    return () => traversalCost(sizeOf(receiver.value));
+  if (node.op === '+') return (result) => (isText(result) ? traversalCost(sizeOf(result)) : COST.operation);
+  if (node.op === 'call' && CONVERSIONS.has(functionName(node)) && operands.length === 1) {
+    const from = slotFor(operands[0] as AstNode);
+    const textual = functionName(node) === 'bytes' ? (v: unknown) => typeof v === 'string' : (v: unknown) => v instanceof Uint8Array;
+    return () => (textual(from.value) ? traversalCost(sizeOf(from.value)) : COST.operation);
+  }
+  if (node.op === 'rcall' && operands.length === 2) {
+    const name = functionName(node);
+    const [receiver, argument] = operands.map(slotFor) as [Slot, Slot];
+    if (name === 'startsWith' || name === 'endsWith') return () => traversalCost(sizeOf(receiver.value));
+    if (name === 'contains') return () => traversalCost(sizeOf(receiver.value)) * traversalCost(sizeOf(argument.value));
   }
   return undefined;
 }
@@ -196,8 +290,13 @@ function instrument(text: string, nodes: AstNode[], isNode: IsAstNode): Set<stri
     sized.set(node, sizedCost(node, isNode, slotFor));
     overrides.set(node, listSemantics(node, isNode, slotFor) ?? literalSemantics(node, isNode, slotFor));
   }
+  const fixedCosts = quantifierSteps(nodes);
   for (const node of nodes) {
-    const cost = baseCost(node);
+    const receiver = node.op === 'rcall' && Array.isArray(node.args) ? node.args[1] : undefined;
+    if (isNode(receiver) && receiver.op === 'id' && NAMESPACES.has(String(receiver.args))) fixedCosts.set(receiver, 0);
+  }
+  for (const node of nodes) {
+    const cost = fixedCosts.get(node) ?? baseCost(node);
     const s = sized.get(node);
     const slot = slots.get(node);
     const override = overrides.get(node);

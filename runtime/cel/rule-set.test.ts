@@ -167,11 +167,11 @@ describe('RuleSet', () => {
   });
 
   it("stops when the object's cost budget runs out", () => {
-    const tight = new RuleSet(config, { costLimits: { perObject: 20 } });
+    const tight = new RuleSet(config, { costLimits: { perObject: 15 } });
     const errors = tight.validate(valid);
     expect(errors).toHaveLength(1);
     expect(isCelCostExceededError(errors[0]?.error)).toBe(true);
-    expect(errors[0]?.detail).toMatch(/cost budget of the object \(20\)/);
+    expect(errors[0]?.detail).toMatch(/cost budget of the object \(15\)/);
   });
 
   it('check() compiles every rule and returns those that do not compile', () => {

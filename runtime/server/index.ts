@@ -22,7 +22,7 @@ export {
   type TokenRequestOptions,
 } from './builtin/index.js';
 export { celRuleChecker, checkRules } from './cel-rules.js';
-export { defaultErrors, storedDefinitionResources } from './custom-resources/index.js';
+export { defaultErrors, ruleErrors, storedDefinitionResources } from './custom-resources/index.js';
 export type { Stage } from './chain.js';
 export type {
   Authorizer,

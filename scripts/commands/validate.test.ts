@@ -146,6 +146,26 @@ describe('svckit validate', () => {
     expect(r.code).toBe(0);
   });
 
+  it("warns of a CRD rule whose estimated cost the server would refuse, in the server's words", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-validate-'));
+    const crd = readFileSync(join(CRDS, 'pki.example.io_issuers.yaml'), 'utf8').replace(
+      'secretName: {type: string}',
+      "secretName: {type: string, x-kubernetes-validations: [{rule: 'self.matches(self)'}]}",
+    );
+    expect(crd).toContain('self.matches(self)');
+    mkdirSync(join(dir, 'crds'));
+    writeFileSync(join(dir, 'crds', 'issuers.yaml'), crd);
+    writeFileSync(
+      join(dir, 'docs.yaml'),
+      'apiVersion: pki.example.io/v1\nkind: Issuer\nmetadata: {name: a, namespace: default}\nspec: {ca: {secretName: x}}\n',
+    );
+    const r = svckit(['validate', '--schemas', join(dir, 'crds'), 'docs.yaml'], dir);
+    expect(r.stderr).toContain(
+      'svckit validate: warning: pki.example.io/v1 Issuer: openAPIV3Schema.properties[spec].properties[ca].properties[secretName].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x',
+    );
+    expect(r.code).toBe(0);
+  });
+
   it('reads standard input and exits 0 when all documents are valid', () => {
     const r = svckit(
       ['validate', '-'],

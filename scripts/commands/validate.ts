@@ -39,13 +39,19 @@ export async function validateCommand(args: string[]): Promise<number> {
   const project = values.schemas ? (await projectKinds(values.schemas, 'validate')).kinds : [];
   if (values.schemas) {
     // A project's rule that does not compile: said once here; each document it reaches has a finding.
-    // So is a CRD default the server would refuse (the server's check, at the default's place in the version's schema).
-    const { defaultErrors } = await import('../../runtime/server/index.js');
+    // So are a CRD default and a rule's estimated cost the server would refuse (the server's checks,
+    // at their place in the version's schema).
+    const { defaultErrors, ruleErrors } = await import('../../runtime/server/index.js');
     for (const k of project) {
       for (const e of ruleSetForKind(k).check())
         process.stderr.write(`svckit validate: warning: ${k.apiVersion} ${k.kind}: ${e.message}\n`);
-      for (const e of k.resource?.custom ? defaultErrors(k, 'openAPIV3Schema') : [])
-        process.stderr.write(`svckit validate: warning: ${k.apiVersion} ${k.kind}: ${fieldErrorMessage(e)}\n`);
+      const refused = k.resource?.custom
+        ? [
+            ...ruleErrors(k.schema, 'openAPIV3Schema').filter((e) => e.type === 'FieldValueForbidden'),
+            ...defaultErrors(k, 'openAPIV3Schema'),
+          ]
+        : [];
+      for (const e of refused) process.stderr.write(`svckit validate: warning: ${k.apiVersion} ${k.kind}: ${fieldErrorMessage(e)}\n`);
     }
   }
   // Built-in kinds are always known; a project's kind of the same apiVersion and kind takes its place.

@@ -3,7 +3,7 @@
  * Every function walks the list once and costs one unit per element visited.
  */
 import type { Environment } from '@marcbachmann/cel-js';
-import { spend } from '../cost.js';
+import { spend, valueTraversalCost } from '../cost.js';
 import { celEquals, Duration, durationFromNanos, durationToNanos, UnsignedInt } from '../values.js';
 import { celCompare } from './compare.js';
 import { defineFunction, fail } from './register.js';
@@ -18,7 +18,7 @@ function compareOrFail(a: unknown, b: unknown, fn: string): number {
 }
 
 function extreme(list: readonly unknown[], fn: 'min' | 'max'): unknown {
-  spend(list.length);
+  spend(valueTraversalCost(list));
   if (list.length === 0) fail(`${fn} called on empty list`);
   let best = list[0];
   for (const v of list.slice(1)) {
@@ -29,7 +29,7 @@ function extreme(list: readonly unknown[], fn: 'min' | 'max'): unknown {
 }
 
 function isSorted(list: readonly unknown[]): boolean {
-  spend(list.length);
+  spend(valueTraversalCost(list));
   for (let i = 1; i < list.length; i++) if (compareOrFail(list[i - 1], list[i], 'isSorted') > 0) return false;
   return true;
 }
@@ -46,7 +46,7 @@ function sumInts(list: readonly unknown[]): bigint {
 
 /** Sum of ints, uints, doubles or durations; the zero of the element type for an empty list. */
 function sum(list: readonly unknown[], empty: unknown): unknown {
-  spend(list.length);
+  spend(valueTraversalCost(list));
   const first = list[0];
   if (first === undefined) return empty;
   if (typeof first === 'bigint') return sumInts(list);
@@ -79,13 +79,13 @@ function sum(list: readonly unknown[], empty: unknown): unknown {
 }
 
 function indexOf(list: readonly unknown[], value: unknown): bigint {
-  spend(list.length);
+  spend(valueTraversalCost(list));
   const i = list.findIndex((v) => celEquals(v, value));
   return BigInt(i);
 }
 
 function lastIndexOf(list: readonly unknown[], value: unknown): bigint {
-  spend(list.length);
+  spend(valueTraversalCost(list));
   for (let i = list.length - 1; i >= 0; i--) if (celEquals(list[i], value)) return BigInt(i);
   return -1n;
 }

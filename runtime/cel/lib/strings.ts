@@ -3,13 +3,12 @@
  * lowerAscii/upperAscii change ASCII letters only; trim removes Unicode white space as Go does.
  */
 import type { Environment } from '@marcbachmann/cel-js';
-import { spend, traversalCost } from '../cost.js';
+import { COST, spend, traversalCost, valueTraversalCost } from '../cost.js';
 import { defineFunction, fail, toIndex } from './register.js';
 
 const codePoints = (s: string): string[] => Array.from(s);
 
 function charAt(s: string, at: bigint): string {
-  spend(traversalCost(s.length));
   const runes = codePoints(s);
   const i = toIndex(at);
   if (i < 0 || i > runes.length) fail(`index out of range: ${at}`);
@@ -22,7 +21,7 @@ function matchesAt(runes: string[], sub: string[], i: number): boolean {
 }
 
 function indexOfFrom(s: string, sub: string, offset: bigint): bigint {
-  spend(traversalCost(s.length + sub.length));
+  spend(valueTraversalCost(s));
   if (sub === '') return offset;
   const runes = codePoints(s);
   const subRunes = codePoints(sub);
@@ -33,7 +32,7 @@ function indexOfFrom(s: string, sub: string, offset: bigint): bigint {
 }
 
 function lastIndexOfFrom(s: string, sub: string, offset: bigint): bigint {
-  spend(traversalCost(s.length + sub.length));
+  spend(valueTraversalCost(s));
   if (sub === '') return offset;
   const runes = codePoints(s);
   const subRunes = codePoints(sub);
@@ -58,7 +57,7 @@ const mapAscii = (s: string, from: RegExp, to: (c: string) => string): string =>
 
 /** Go's strings.Replace, n < 0 meaning all; an empty `old` matches before every code point and at the end. */
 function replace(s: string, old: string, replacement: string, limit: bigint): string {
-  spend(traversalCost(s.length + replacement.length));
+  spend(traversalCost(s.length, 2 * COST.stringTraversal));
   if (old === replacement || limit === 0n) return s;
   const n = limit < 0n ? Infinity : Number(limit);
   if (old === '') {
@@ -87,7 +86,7 @@ function replace(s: string, old: string, replacement: string, limit: bigint): st
 
 /** Go's strings.SplitN: n == 0 gives no parts, n < 0 all parts; an empty separator splits code points. */
 function split(s: string, sep: string, limit: bigint): string[] {
-  spend(traversalCost(s.length + sep.length));
+  spend(traversalCost(s.length, 2 * COST.stringTraversal));
   if (limit === 0n) return [];
   const n = limit < 0n ? Infinity : Number(limit);
   const parts = sep === '' ? codePoints(s) : s.split(sep);
@@ -119,13 +118,11 @@ function trim(s: string): string {
 }
 
 function join(list: readonly unknown[], sep: string): string {
-  let size = 0;
-  for (const item of list) {
-    if (typeof item !== 'string') fail('join: list must contain only strings');
-    size += item.length;
-  }
-  spend(traversalCost(size + sep.length * list.length));
-  return list.join(sep);
+  for (const item of list) if (typeof item !== 'string') fail('join: list must contain only strings');
+  // The library charges the result: its length x 0.2.
+  const joined = list.join(sep);
+  spend(traversalCost(joined.length, 2 * COST.stringTraversal));
+  return joined;
 }
 
 /** cel-go's strings.quote: a double-quoted CEL string literal. */
@@ -190,7 +187,6 @@ export function registerStrings(env: Environment): void {
   defineFunction(env, 'list<string>.svc__join(): string', (l: readonly unknown[]) => join(l, ''));
   defineFunction(env, 'list<string>.svc__join(string): string', join);
   defineFunction(env, 'string.reverse(): string', (s: string) => {
-    spend(traversalCost(s.length));
     return codePoints(s).reverse().join('');
   });
   env.registerType('StringsNamespace', { ctor: StringsNamespace, fields: {} });

@@ -18,7 +18,6 @@ function parse(text: string): Url {
 }
 
 function isUrl(text: string): boolean {
-  spend(traversalCost(text.length));
   try {
     parseRequestUri(text);
     return true;

@@ -146,7 +146,10 @@ describe('a default that does not fit its schema refuses the definition', () => 
           nested: {
             type: 'object',
             properties: {
-              n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0', messageExpression: "'n is ' + string(self)" }] },
+              n: {
+                type: 'integer',
+                'x-kubernetes-validations': [{ rule: 'self > 0', messageExpression: "self < 0 ? 'n is negative' : 'n is zero'" }],
+              },
             },
             default: { n: -1 },
           },
@@ -156,7 +159,7 @@ describe('a default that does not fit its schema refuses the definition', () => 
       `${SPEC}.properties[value].default | Invalid value: "string": failed rule: self.startsWith('kube')`,
       `${SPEC}.properties[range].default | Invalid value: "object": low must be below high`,
       `${SPEC}.properties[ratcheted].default | Invalid value: "string": set only on update`,
-      `${SPEC}.properties[nested].default.n | Invalid value: "integer": n is -1`,
+      `${SPEC}.properties[nested].default.n | Invalid value: "integer": n is negative`,
     ]);
   });
 });

@@ -12,6 +12,7 @@ import { ruleErrors } from './rule-errors.js';
 
 export { cleanupFinalizer } from './registrar.js';
 export { defaultErrors } from './default-errors.js';
+export { ruleErrors } from './rule-errors.js';
 export { storedDefinitionResources } from './stored-resources.js';
 
 export function customResourceDefinitions({ context, declaring }: HookHost): KindHook {
