@@ -340,28 +340,47 @@ describe('deeply nested YAML', () => {
 });
 
 describe('size limits', () => {
-  const configMaps = () => `/api/v1/namespaces/${h.ns}/configmaps`;
-  const cm = (name: string, bytes: number): Json => ({
+  // PodTemplates: a kind whose validation sets no size limit of its own (ConfigMaps and Secrets
+  // stop at 1 MiB of data, a 422 before the store's limit).
+  const templates = () => `/api/v1/namespaces/${h.ns}/podtemplates`;
+  const template = (name: string, bytes: number): Json => ({
     apiVersion: 'v1',
-    kind: 'ConfigMap',
+    kind: 'PodTemplate',
     metadata: { name },
-    data: { big: 'x'.repeat(bytes) },
+    template: { spec: { containers: [{ name: 'c', image: 'nginx', args: ['x'.repeat(bytes)] }] } },
   });
+  const more = 'y'.repeat(200 * 1024);
 
   it('an object larger than etcd accepts (1.5 MiB) is 413 on create, update, patch and apply; a body over 3 MiB is 413 before it is read', async () => {
     const tooBig = (res: Json) =>
       expect(expectStatus(res, 413, 'RequestEntityTooLarge').message).toBe('Request entity too large: etcdserver: request is too large');
-    tooBig(await h.post(configMaps(), cm('a', 1600 * 1024)));
-    tooBig(await apply(`${configMaps()}/a`, cm('a', 1600 * 1024)));
-    expectStatus(await h.get(`${configMaps()}/a`), 404, 'NotFound');
-    const created = await h.create(configMaps(), cm('a', 1400 * 1024));
-    tooBig(await h.put(`${configMaps()}/a`, cm('a', 1600 * 1024)));
-    tooBig(await h.patch(`${configMaps()}/a`, { data: { more: 'y'.repeat(200 * 1024) } }));
-    tooBig(await h.patch(`${configMaps()}/a`, { data: { more: 'y'.repeat(200 * 1024) } }, 'strategic'));
-    tooBig(await h.patch(`${configMaps()}/a`, [{ op: 'add', path: '/data/more', value: 'y'.repeat(200 * 1024) }], 'json'));
-    tooBig(await apply(`${configMaps()}/a`, { ...cm('a', 0), data: { more: 'y'.repeat(200 * 1024) } }, 'fieldManager=bob'));
-    expect((await h.read(`${configMaps()}/a`)).metadata.resourceVersion).toBe(created.metadata.resourceVersion);
-    const body = expectStatus(await h.post(configMaps(), cm('b', 3 * 1024 * 1024)), 413, 'RequestEntityTooLarge');
+    tooBig(await h.post(templates(), template('a', 1600 * 1024)));
+    tooBig(await apply(`${templates()}/a`, template('a', 1600 * 1024)));
+    expectStatus(await h.get(`${templates()}/a`), 404, 'NotFound');
+    const created = await h.create(templates(), template('a', 1400 * 1024));
+    tooBig(await h.put(`${templates()}/a`, template('a', 1600 * 1024)));
+    tooBig(
+      await h.patch(`${templates()}/a`, {
+        metadata: { annotations: { a: 'b' } },
+        template: {
+          metadata: { labels: { l: 'v' } },
+          spec: { containers: [{ name: 'c', image: 'nginx', args: ['x'.repeat(1400 * 1024), more] }] },
+        },
+      }),
+    );
+    tooBig(
+      await h.patch(`${templates()}/a`, { template: { spec: { containers: [{ name: 'd', image: 'nginx', args: [more] }] } } }, 'strategic'),
+    );
+    tooBig(await h.patch(`${templates()}/a`, [{ op: 'add', path: '/template/spec/containers/0/args/-', value: more }], 'json'));
+    tooBig(
+      await apply(
+        `${templates()}/a`,
+        { ...template('a', 0), template: { spec: { containers: [{ name: 'e', image: 'nginx', args: [more] }] } } },
+        'fieldManager=bob',
+      ),
+    );
+    expect((await h.read(`${templates()}/a`)).metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+    const body = expectStatus(await h.post(templates(), template('b', 3 * 1024 * 1024)), 413, 'RequestEntityTooLarge');
     expect(body.message).toBe('Request entity too large: limit is 3145728');
   });
 });
