@@ -387,7 +387,8 @@ class ValidatorWriter {
       out.block(`for (const ${k} in ${x}) {`, () => {
         const y = this.var();
         out.line(`const ${y}: unknown = ${x}[${k}];`);
-        this.check(out, node.values, y, path.item(k), false);
+        // kube-openapi names a map's value `labels.key`; svckit's own kinds, as Go's field paths, `labels[key]`.
+        this.check(out, node.values, y, this.openAPI ? path.member(k) : path.item(k), false);
       });
     });
   }
@@ -421,7 +422,8 @@ class ValidatorWriter {
   }
 }
 
-type PathStep = { field: string } | { key: string };
+/** A field by name, a list index or map key in brackets, or a map key as a member (`.key`, kube-openapi's spelling). */
+type PathStep = { field: string } | { key: string } | { member: string };
 
 /** A format's test of a string `x` and the statement that reports its failure. */
 interface FormatCheck {
@@ -448,9 +450,15 @@ class PathCode {
     return new PathCode(this.base, [...this.steps, { key: variable }]);
   }
 
+  member(variable: string): PathCode {
+    return new PathCode(this.base, [...this.steps, { member: variable }]);
+  }
+
   toString(): string {
     if (this.steps.length === 0) return this.base;
-    const tail = this.steps.map((s) => ('field' in s ? `.${s.field.replace(/[`$\\]/g, '\\$&')}` : `[\${${s.key}}]`)).join('');
+    const tail = this.steps
+      .map((s) => ('field' in s ? `.${s.field.replace(/[`$\\]/g, '\\$&')}` : 'key' in s ? `[\${${s.key}}]` : `.\${${s.member}}`))
+      .join('');
     return `\`\${${this.base}}${tail}\``;
   }
 
@@ -462,6 +470,10 @@ class PathCode {
       if ('field' in s) {
         if (field !== undefined) expr = `new ${fieldPath}(${expr}, ${tsString(field)})`;
         field = s.field;
+      } else if ('member' in s) {
+        if (field !== undefined) expr = `new ${fieldPath}(${expr}, ${tsString(field)})`;
+        expr = `new ${fieldPath}(${expr}, ${s.member})`;
+        field = undefined;
       } else {
         expr = `new ${fieldPath}(${expr}, ${tsString(field ?? '')}, ${s.key})`;
         field = undefined;

@@ -76,9 +76,11 @@ function pickCommon(ref: SchemaNode | undefined): NodeCommon {
   );
 }
 
-function pathOf(steps: Step[]): string {
+/** A map entry is `[key]` in svckit's own kinds' paths and `.key` in a custom resource's (kube-openapi's). */
+function pathOf(steps: Step[], custom = false): string {
   let p = '';
-  for (const s of steps) p += 'field' in s ? (p === '' ? s.field : `.${s.field}`) : 'item' in s ? '[0]' : `[${ENTRY_KEY}]`;
+  for (const s of steps)
+    p += 'field' in s ? (p === '' ? s.field : `.${s.field}`) : 'item' in s ? '[0]' : custom ? `.${ENTRY_KEY}` : `[${ENTRY_KEY}]`;
   return p;
 }
 
@@ -334,7 +336,8 @@ interface Outcome {
 }
 
 function run(k: Case): Outcome {
-  const path = pathOf(k.site.steps);
+  const inMeta = k.site.steps.some((s) => 'field' in s && s.field === 'metadata');
+  const path = pathOf(k.site.steps, customVersions.has(k.site.kind.apiVersion) && !inMeta);
   const label = `${k.site.kind.apiVersion} ${k.site.kind.kind} ${path} ${k.keyword}`;
   const c = new Collector();
   k.site.kind.validate(documentAt(k.site, k.value), '', c);

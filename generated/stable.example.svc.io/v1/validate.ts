@@ -106,7 +106,7 @@ function validateCronTabSpec(v: unknown, p: PathLike, e: Collector): void {
     else {
       for (const k7 in x6) {
         const x8: unknown = x6[k7];
-        if (typeof x8 !== 'string') e.openAPI('type', `${p}.labels[${k7}]`, x8, 'string');
+        if (typeof x8 !== 'string') e.openAPI('type', `${p}.labels.${k7}`, x8, 'string');
       }
     }
   }

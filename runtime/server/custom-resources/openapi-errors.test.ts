@@ -29,6 +29,7 @@ const spec = {
     mode: { type: 'string', enum: ['a', 'b'] },
     tags: { type: 'array', minItems: 1, maxItems: 2, items: { type: 'string' } },
     labels: { type: 'object', minProperties: 1, maxProperties: 1, additionalProperties: { type: 'string' } },
+    limits: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } },
     // istio's "at most one of" spelling: oneOf [not anyOf [required a, required b], required a, required b].
     tls: {
       type: 'object',
@@ -103,6 +104,10 @@ describe('a custom resource refused by its OpenAPI schema', () => {
     ]);
     expect(await causes('props', { labels: {} })).toEqual([
       'FieldValueInvalid spec.labels: Invalid value: 0: spec.labels in body should have at least 1 properties',
+    ]);
+    // A map's value is named as a member (`limits.cpu`), as kube-openapi's object validator names it.
+    expect(await causes('mapvalue', { limits: { cpu: -1 } })).toEqual([
+      'FieldValueInvalid spec.limits.cpu: Invalid value: -1: spec.limits.cpu in body should be greater than or equal to 0',
     ]);
     expect(await causes('manyprops', { labels: { a: 'x', b: 'y' } })).toEqual([
       'FieldValueTooMany spec.labels: Too many: 2: must have at most 1 items',
