@@ -85,9 +85,10 @@ class ValidatorWriter {
     const isObject = this.runtime('isObject');
     out.block(`if (!${isObject}(v)) {`, () => out.line(`${this.typeError('p', 'v', 'object')};`).line('return;'));
     if (!node.preserveUnknown && !node.embeddedResource) this.unknownFields(out, node);
+    // kube-openapi checks the junctors before the object's own properties: its errors come first.
+    this.valueValidation(out, node, 'v', 'p');
     this.objectConstraints(out, node);
     for (const f of node.fields) this.field(out, f);
-    this.valueValidation(out, node, 'v', 'p');
   }
 
   /**

@@ -38,7 +38,7 @@ const spec = {
     },
     port: {
       type: 'object',
-      properties: { number: { type: 'integer' }, name: { type: 'string' } },
+      properties: { number: { type: 'integer' }, name: { type: 'string', maxLength: 8 } },
       anyOf: [{ required: ['number'] }, { required: ['name'] }],
       allOf: [{ properties: { number: { maximum: 100 } } }],
       not: { required: ['name'], properties: { name: { enum: ['reserved'] } } },
@@ -154,6 +154,12 @@ describe('a custom resource refused by its OpenAPI schema', () => {
     expect(await causes('port-big', { port: { number: 101 } })).toEqual([
       'FieldValueInvalid spec.port.number: Invalid value: 101: spec.port.number in body should be less than or equal to 100',
       'FieldValueInvalid <nil>: Invalid value: "": "spec.port" must validate all the schemas (allOf). None validated',
+    ]);
+    // The junctors are checked before the object's properties, as kube-openapi's validators run.
+    expect(await causes('port-order', { port: { number: 101, name: 'much-too-long' } })).toEqual([
+      'FieldValueInvalid spec.port.number: Invalid value: 101: spec.port.number in body should be less than or equal to 100',
+      'FieldValueInvalid <nil>: Invalid value: "": "spec.port" must validate all the schemas (allOf). None validated',
+      'FieldValueTooLong spec.port.name: Too long: may not be longer than 8',
     ]);
     expect(await causes('port-reserved', { port: { name: 'reserved' } })).toEqual([
       'FieldValueInvalid <nil>: Invalid value: "": "spec.port" must not validate the schema (not)',
