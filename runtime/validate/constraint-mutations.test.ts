@@ -312,7 +312,7 @@ const OPENAPI_PHRASES: Readonly<Record<string, string>> = {
   minimum: ' in body should be greater than',
   maximum: ' in body should be less than',
   minLength: ' in body should be at least ',
-  maxLength: 'may not be longer than ',
+  maxLength: 'may not be more than ',
   pattern: ' in body should match ',
   minItems: ' in body should have at least ',
   maxItems: 'must have at most ',

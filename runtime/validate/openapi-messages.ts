@@ -1,11 +1,21 @@
-import { type FieldError, fieldInvalid, fieldNotSupported, fieldRequired, fieldTypeInvalid, jsonTypeOf } from '../api/index.js';
+import {
+  type FieldError,
+  fieldInvalid,
+  fieldNotSupported,
+  fieldRequired,
+  fieldTooLong,
+  fieldTooMany,
+  fieldTypeInvalid,
+  jsonTypeOf,
+} from '../api/index.js';
 
 /**
  * The field errors a custom resource's OpenAPI schema check gives, worded as a 1.30 server words
  * them: kube-openapi's messages (`spec.replicas in body should be greater than or equal to 1`),
  * turned into field errors by apiextensions' kubeOpenAPIResultToFieldErrors (Required,
  * NotSupported, TooLong, TooMany and TypeInvalid by their own types; every other an Invalid value
- * whose detail is kube-openapi's message). `path` is the field path as text, which is also
+ * whose detail is kube-openapi's message; TooLong and TooMany worded as every one of svckit's, by
+ * current apimachinery). `path` is the field path as text, which is also
  * kube-openapi's name of the value; the value is always "in body".
  */
 export const openAPIErrors = {
@@ -35,9 +45,9 @@ export const openAPIErrors = {
   minLength(path: string, value: string, min: number): FieldError {
     return fieldInvalid(path, value, `${path} in body should be at least ${min} chars long`);
   },
-  /** field.TooLongMaxLength of 1.30: the value is not shown. */
+  /** field.TooLong, in current apimachinery's wording as every TooLong here (docs/decisions.md). */
   maxLength(path: string, value: string, max: number): FieldError {
-    return { type: 'FieldValueTooLong', field: path, badValue: value, detail: `may not be longer than ${max}` };
+    return fieldTooLong(path, value, max);
   },
   pattern(path: string, value: string, pattern: string): FieldError {
     return fieldInvalid(path, value, `${path} in body should match '${pattern}'`);
@@ -53,15 +63,14 @@ export const openAPIErrors = {
   minItems(path: string, count: number, min: number): FieldError {
     return fieldInvalid(path, count, `${path} in body should have at least ${min} items`);
   },
-  /** field.TooMany of 1.30 (plural even for one). */
   maxItems(path: string, count: number, max: number): FieldError {
-    return { type: 'FieldValueTooMany', field: path, badValue: count, detail: `must have at most ${max} items` };
+    return fieldTooMany(path, count, max);
   },
   minProperties(path: string, count: number, min: number): FieldError {
     return fieldInvalid(path, count, `${path} in body should have at least ${min} properties`);
   },
   maxProperties(path: string, count: number, max: number): FieldError {
-    return { type: 'FieldValueTooMany', field: path, badValue: count, detail: `must have at most ${max} items` };
+    return fieldTooMany(path, count, max);
   },
   /**
    * A failed allOf/anyOf/oneOf/not: kube-openapi's composite error has no field, so upstream

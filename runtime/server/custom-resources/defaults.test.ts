@@ -82,8 +82,8 @@ describe('a default that does not fit its schema refuses the definition', () => 
       `${SPEC}.properties[code].default | Invalid value: "abc":  in body should match '^[A-Z]+$'`,
       `${SPEC}.properties[since].default | Invalid value: "yesterday":  in body must be of type date-time: "yesterday"`,
       `${SPEC}.properties[size].default | Invalid value: 11:  in body should be less than or equal to 10`,
-      `${SPEC}.properties[name].default | Too long: may not be longer than 3`,
-      `${SPEC}.properties[tags].default | Too many: 2: must have at most 1 items`,
+      `${SPEC}.properties[name].default | Too long: may not be more than 3 bytes`,
+      `${SPEC}.properties[tags].default | Too many: 2: must have at most 1 item`,
     ]);
   });
 

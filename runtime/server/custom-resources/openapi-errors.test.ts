@@ -81,7 +81,7 @@ describe('a custom resource refused by its OpenAPI schema', () => {
       'FieldValueInvalid spec.hostname: Invalid value: "": spec.hostname in body should be at least 1 chars long',
     ]);
     expect(await causes('toolong', { hostname: 'abcdefghijk' })).toEqual([
-      'FieldValueTooLong spec.hostname: Too long: may not be longer than 10',
+      'FieldValueTooLong spec.hostname: Too long: may not be more than 10 bytes',
     ]);
     expect(await causes('pattern', { hostname: 'Web' })).toEqual([
       `FieldValueInvalid spec.hostname: Invalid value: "Web": spec.hostname in body should match '^[a-z]+$'`,
@@ -110,7 +110,7 @@ describe('a custom resource refused by its OpenAPI schema', () => {
       'FieldValueInvalid spec.limits.cpu: Invalid value: -1: spec.limits.cpu in body should be greater than or equal to 0',
     ]);
     expect(await causes('manyprops', { labels: { a: 'x', b: 'y' } })).toEqual([
-      'FieldValueTooMany spec.labels: Too many: 2: must have at most 1 items',
+      'FieldValueTooMany spec.labels: Too many: 2: must have at most 1 item',
     ]);
   });
 
@@ -159,7 +159,7 @@ describe('a custom resource refused by its OpenAPI schema', () => {
     expect(await causes('port-order', { port: { number: 101, name: 'much-too-long' } })).toEqual([
       'FieldValueInvalid spec.port.number: Invalid value: 101: spec.port.number in body should be less than or equal to 100',
       'FieldValueInvalid <nil>: Invalid value: "": "spec.port" must validate all the schemas (allOf). None validated',
-      'FieldValueTooLong spec.port.name: Too long: may not be longer than 8',
+      'FieldValueTooLong spec.port.name: Too long: may not be more than 8 bytes',
     ]);
     expect(await causes('port-reserved', { port: { name: 'reserved' } })).toEqual([
       'FieldValueInvalid <nil>: Invalid value: "": "spec.port" must not validate the schema (not)',
