@@ -30,6 +30,8 @@ const spec = {
     tags: { type: 'array', minItems: 1, maxItems: 2, items: { type: 'string' } },
     labels: { type: 'object', minProperties: 1, maxProperties: 1, additionalProperties: { type: 'string' } },
     limits: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } },
+    code: { type: 'string', anyOf: [{ pattern: '^a' }, { pattern: '^b' }] },
+    hosts: { type: 'array', items: { type: 'string' }, allOf: [{ items: { maxLength: 3 } }] },
     // istio's "at most one of" spelling: oneOf [not anyOf [required a, required b], required a, required b].
     tls: {
       type: 'object',
@@ -160,6 +162,16 @@ describe('a custom resource refused by its OpenAPI schema', () => {
       'FieldValueInvalid spec.port.number: Invalid value: 101: spec.port.number in body should be less than or equal to 100',
       'FieldValueInvalid <nil>: Invalid value: "": "spec.port" must validate all the schemas (allOf). None validated',
       'FieldValueTooLong spec.port.name: Too long: may not be more than 8 bytes',
+    ]);
+    // On a string and on a list's items, not only on objects.
+    expect(await causes('code', { code: 'c' })).toEqual([
+      'FieldValueInvalid <nil>: Invalid value: "": "spec.code" must validate at least one schema (anyOf)',
+      `FieldValueInvalid spec.code: Invalid value: "c": spec.code in body should match '^a'`,
+    ]);
+    expect((await call('POST', gadgets, gadget('code-b', { code: 'b1' }))).status).toBe(201);
+    expect(await causes('hosts', { hosts: ['abc', 'abcd'] })).toEqual([
+      'FieldValueTooLong spec.hosts[1]: Too long: may not be more than 3 bytes',
+      'FieldValueInvalid <nil>: Invalid value: "": "spec.hosts" must validate all the schemas (allOf). None validated',
     ]);
     expect(await causes('port-reserved', { port: { name: 'reserved' } })).toEqual([
       'FieldValueInvalid <nil>: Invalid value: "": "spec.port" must not validate the schema (not)',
