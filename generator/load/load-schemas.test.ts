@@ -258,6 +258,15 @@ describe('CustomResourceDefinitions', () => {
       const port = node.fields.find((f) => f.name === 'port')!.type;
       expect(port.kind).toBe('int-or-string');
       expect(port.valueValidation).toBeUndefined();
+      // Upstream skips that spelling without the marker too (isIntOrStringAnyOfPattern), first in an allOf as well.
+      const plain = spec(
+        load({
+          'crd.yaml': crd(
+            '{type: object, properties: {a: {type: string, anyOf: [{type: integer}, {type: string}]}, b: {type: string, allOf: [{anyOf: [{type: integer}, {type: string}]}, {maxLength: 3}]}}}',
+          ),
+        }),
+      );
+      expect(plain.fields.map((f) => f.type.valueValidation)).toEqual([undefined, { allOf: [{ constraints: { maxLength: 3 } }] }]);
     });
 
     it("refuses what makes a branch non-structural, at its path, with upstream's message", () => {

@@ -51,9 +51,9 @@ export function readValueValidation(
   constraints: ConstraintsReader,
 ): ValueValidation | undefined {
   if (isEmbedList(schema.allOf)) return undefined;
-  const intOrString = schema['x-svc-int-or-string'] === true;
+  // Upstream skips the spelling wherever it appears (isIntOrStringAnyOfPattern), marker or not.
   const reader = new BranchReader(ctx, constraints);
-  const v = reader.junctors(schema, path, { skipAnyOf: intOrString && isIntOrStringAnyOf(schema.anyOf), skipFirstAllOfAnyOf: intOrString });
+  const v = reader.junctors(schema, path, { skipAnyOf: isIntOrStringAnyOf(schema.anyOf), skipFirstAllOfAnyOf: true });
   if (v) checkComplete(v, node, ctx, path, path);
   return v;
 }
