@@ -52,6 +52,13 @@ describe('a CustomResourceDefinition with value validations', () => {
     };
     const group = 'istio.example.io';
     await createEstablished(call, crd(group, { type: 'object', properties: { spec } }));
+    // Published in the group's OpenAPI v3 document as written, as upstream's (value validations kept).
+    const doc = (await call('GET', `/openapi/v3/apis/${group}/v1`)).body;
+    const published = Object.values(doc.components.schemas as Record<string, { properties?: { spec?: unknown } }>).find(
+      (s) => s.properties?.spec !== undefined,
+    )?.properties?.spec as Record<string, unknown>;
+    expect(published.oneOf).toEqual(spec.oneOf);
+    expect(published.allOf).toEqual([{ oneOf: [{ required: ['port'] }, { properties: { port: { maxLength: 3 } } }] }]);
     const things = `/apis/${group}/v1/namespaces/default/things`;
     const thing = (name: string, body: Record<string, unknown>) => ({
       apiVersion: `${group}/v1`,
