@@ -1,5 +1,6 @@
 import type { FieldError } from '../api/index.js';
 import { Collector, FieldPath, type PathLike, charLength, isObject } from './collector.js';
+import { isDate, isDateTime, isDuration } from './formats.js';
 
 /**
  * A CRD's inline `allOf`/`anyOf`/`oneOf`/`not` as generated validators hand it over (the model's
@@ -107,6 +108,8 @@ function checkBranch(v: unknown, p: PathLike, b: Branch, e: Collector): void {
   checkValueValidation(v, p, b, e);
   const c = b.constraints;
   if (c) openAPIChecks(v, p, c, e);
+  const format = b.format === undefined ? undefined : FORMATS[b.format];
+  if (format && typeof v === 'string' && !format(v)) e.openAPI('format', p, v, b.format!);
   if (isObject(v)) {
     if (b.required) for (const k of b.required) if (v[k] === undefined) e.required(new FieldPath(p, k));
     if (b.properties) {
@@ -145,6 +148,9 @@ function openAPIChecks(v: unknown, p: PathLike, c: BranchConstraints, e: Collect
     if (c.minProperties !== undefined && n < c.minProperties) e.openAPI('minProperties', p, n, c.minProperties);
   }
 }
+
+/** The formats a branch checks: those the structure's own checks know. */
+const FORMATS: Readonly<Record<string, (s: string) => boolean>> = { date: isDate, 'date-time': isDateTime, duration: isDuration };
 
 const patterns = new Map<string, RegExp>();
 

@@ -31,6 +31,7 @@ const spec = {
     labels: { type: 'object', minProperties: 1, maxProperties: 1, additionalProperties: { type: 'string' } },
     limits: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } },
     code: { type: 'string', anyOf: [{ pattern: '^a' }, { pattern: '^b' }] },
+    since: { type: 'string', oneOf: [{ format: 'date' }, { format: 'date-time' }] },
     hosts: { type: 'array', items: { type: 'string' }, allOf: [{ items: { maxLength: 3 } }] },
     // istio's "at most one of" spelling: oneOf [not anyOf [required a, required b], required a, required b].
     tls: {
@@ -169,6 +170,11 @@ describe('a custom resource refused by its OpenAPI schema', () => {
       `FieldValueInvalid spec.code: Invalid value: "c": spec.code in body should match '^a'`,
     ]);
     expect((await call('POST', gadgets, gadget('code-b', { code: 'b1' }))).status).toBe(201);
+    expect((await call('POST', gadgets, gadget('since-date', { since: '2024-02-28' }))).status).toBe(201);
+    expect(await causes('since', { since: 'yesterday' })).toEqual([
+      'FieldValueInvalid <nil>: Invalid value: "": "spec.since" must validate one and only one schema (oneOf). Found none valid',
+      'FieldValueInvalid spec.since: Invalid value: "yesterday": spec.since in body must be of type date: "yesterday"',
+    ]);
     expect(await causes('hosts', { hosts: ['abc', 'abcd'] })).toEqual([
       'FieldValueTooLong spec.hosts[1]: Too long: may not be more than 3 bytes',
       'FieldValueInvalid <nil>: Invalid value: "": "spec.hosts" must validate all the schemas (allOf). None validated',
