@@ -255,7 +255,8 @@ class ValidatorWriter {
       case 'integer': {
         out.line(`if (typeof ${x} !== 'number' || !Number.isInteger(${x})) ${this.typeError(path, x, 'integer')};`);
         // The ranges of fitsIntegerFormat, written out: no call and no format name compared per value.
-        if (format === 'int32')
+        // kube-openapi checks no integer format: a custom resource's int32 field takes any integer.
+        if (format === 'int32' && !this.openAPI)
           out.line(`else if (${x} < -2147483648 || ${x} > 2147483647) e.invalid(${path}, ${x}, 'out of range for int32');`);
         if (format === 'int64') out.line(`else if (!Number.isSafeInteger(${x})) e.invalid(${path}, ${x}, 'out of range for int64');`);
         return this.numberBounds(out, c, x, path);
