@@ -93,6 +93,18 @@ describe('svckit schema files', () => {
     expect(l).toMatchObject({ listType: 'map', listMapKeys: ['name'] });
   });
 
+  it('reads value validations, strict about the keys of a branch', () => {
+    const model = load({
+      'x.yaml': `${HEADER}  Pair:\n    type: object\n    properties:\n      a: {type: string}\n      b: {type: string}\n    oneOf: [{required: [a]}, {required: [b]}]\n`,
+    });
+    const pair = new ModelIndex(model).resolve({ group: 'example.svc.io', version: 'v1', name: 'Pair' });
+    expect(pair.node.valueValidation).toEqual({ oneOf: [{ required: ['a'] }, { required: ['b'] }] });
+    const e = loadError({
+      'x.yaml': `${HEADER}  Pair:\n    type: object\n    properties:\n      a: {type: string}\n    anyOf: [{minLenght: 1}]\n`,
+    });
+    expect([e.path, e.problem]).toEqual(['.definitions.Pair.anyOf[0].minLenght', 'unknown key "minLenght" in a value validation']);
+  });
+
   it('rejects an unknown key with the file and JSON path', () => {
     const e = loadError({ 'x.yaml': `${HEADER}  T:\n    type: object\n    properties:\n      a: {type: string, x-svc-list-typ: set}\n` });
     expect(e.file).toBe('x.yaml');

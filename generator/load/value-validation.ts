@@ -28,6 +28,28 @@ const FORBIDDEN: readonly { key: string; set: (v: unknown) => boolean; detail: s
   { key: 'x-svc-validations', set: (v) => Array.isArray(v) && v.length > 0, detail: 'must be empty to be structural' },
 ];
 
+/** What a branch may hold (svckit's own schema files are strict about the rest). */
+const BRANCH_KEYS = new Set([
+  ...JUNCTORS,
+  'not',
+  'required',
+  'properties',
+  'items',
+  'format',
+  'enum',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+]);
+
 /** True for `allOf: [{$ref}, ...]`: named types embedded in an object, not value validations. */
 export function isEmbedList(allOf: unknown): boolean {
   return (
@@ -100,6 +122,10 @@ class BranchReader {
     }
     for (const f of FORBIDDEN) {
       if (f.set(schema[f.key])) throw new LoadError(ctx.file, joinPath(path, f.key), `Forbidden: ${f.detail}`);
+    }
+    if (ctx.strict) {
+      const unknown = Object.keys(schema).find((k) => !BRANCH_KEYS.has(k) && !FORBIDDEN.some((f) => f.key === k));
+      if (unknown !== undefined) throw new LoadError(ctx.file, joinPath(path, unknown), `unknown key "${unknown}" in a value validation`);
     }
     const out: NestedValueValidation = { ...this.junctors(schema, path, skips) };
     const constraints = this.constraints(schema, ctx, path);
