@@ -1,5 +1,15 @@
 import { gvAliasPrefix } from './emit-context.js';
-import type { Field, GroupVersion, Model, NamedType, ObjectNode, ResourceInfo, TypeNode } from '../model/index.js';
+import type {
+  Field,
+  GroupVersion,
+  Model,
+  NamedType,
+  NestedValueValidation,
+  ObjectNode,
+  ResourceInfo,
+  TypeNode,
+  ValueValidation,
+} from '../model/index.js';
 
 /** An OpenAPI v3.0 document as plain JSON. */
 export interface OpenApiDocument {
@@ -63,9 +73,9 @@ function nodeSchema(node: TypeNode, onRef: (name: string) => void): Record<strin
       const name = schemaName(node.target);
       onRef(name);
       // A $ref cannot carry siblings in OpenAPI 3.0; the real system wraps it in allOf.
-      return Object.keys(s).length || node.default !== undefined
-        ? { ...s, allOf: [{ $ref: `#/components/schemas/${name}` }], ...extras(node) }
-        : { $ref: `#/components/schemas/${name}` };
+      if (!Object.keys(s).length && node.default === undefined && !node.valueValidation) return { $ref: `#/components/schemas/${name}` };
+      const { allOf, ...rest } = extras(node);
+      return { ...s, allOf: [{ $ref: `#/components/schemas/${name}` }, ...((allOf as unknown[]) ?? [])], ...rest };
     }
     case 'object':
       Object.assign(s, objectSchema(node, onRef));
@@ -104,7 +114,10 @@ function nodeSchema(node: TypeNode, onRef: (name: string) => void): Record<strin
       Object.assign(s, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
       break;
   }
-  return { ...s, ...extras(node) };
+  const { anyOf, ...rest } = extras(node);
+  // int-or-string's own anyOf stays; a value validation's joins it under allOf (as upstream's Unfold).
+  if (anyOf !== undefined && s.anyOf !== undefined) return { ...s, ...rest, allOf: [...((rest.allOf as unknown[]) ?? []), { anyOf }] };
+  return { ...s, ...rest, ...(anyOf === undefined ? {} : { anyOf }) };
 }
 
 function extras(node: TypeNode): Record<string, unknown> {
@@ -113,7 +126,28 @@ function extras(node: TypeNode): Record<string, unknown> {
   if (node.default !== undefined) s.default = node.default;
   if (node.constraints) Object.assign(s, node.constraints);
   if (node.validations) s['x-kubernetes-validations'] = node.validations.map(({ spec: _spec, ...v }) => v);
+  if (node.valueValidation) Object.assign(s, junctorSchemas(node.valueValidation));
   return s;
+}
+
+/** A CRD's value validations, published as it wrote them (upstream's v3 documents keep them). */
+function junctorSchemas(v: ValueValidation): Record<string, unknown> {
+  const s: Record<string, unknown> = {};
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const branches = v[key];
+    if (branches) s[key] = branches.map(branchSchema);
+  }
+  if (v.not) s.not = branchSchema(v.not);
+  return s;
+}
+
+function branchSchema(b: NestedValueValidation): Record<string, unknown> {
+  const s: Record<string, unknown> = { ...b.constraints };
+  if (b.format !== undefined) s.format = b.format;
+  if (b.required) s.required = b.required;
+  if (b.properties) s.properties = Object.fromEntries(Object.entries(b.properties).map(([k, p]) => [k, branchSchema(p)]));
+  if (b.items) s.items = branchSchema(b.items);
+  return Object.assign(s, junctorSchemas(b));
 }
 
 function objectSchema(node: ObjectNode, onRef: (name: string) => void): Record<string, unknown> {

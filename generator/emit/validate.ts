@@ -21,12 +21,27 @@ class ValidatorWriter {
   private readonly constantNames = new Set<string>();
   private readonly constantByValue = new Map<string, string>();
   private vars = 0;
+  /**
+   * Custom resources are checked by upstream's OpenAPI validator, whose messages tools match
+   * (`spec.size in body should be less than or equal to 5`); built-in kinds by Go code of their own.
+   */
+  private readonly openAPI: boolean;
 
   constructor(
     private readonly ctx: EmitContext,
     private readonly gv: GroupVersion,
   ) {
     this.file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/validate.ts`, gv.sources);
+    this.openAPI = gv.types.some((t) => t.kind?.resource?.custom === true);
+  }
+
+  /** The statement reporting a failed check: kube-openapi's error for custom resources, svckit's own otherwise. */
+  private report(own: string, openAPI: string): string {
+    return this.openAPI ? `e.openAPI(${openAPI})` : own;
+  }
+
+  private typeError(path: PathCode | string, x: string, type: string): string {
+    return this.report(`e.type(${path}, ${x}, '${type}')`, `'type', ${path}, ${x}, '${type}'`);
   }
 
   write(): GeneratedFile {
@@ -63,10 +78,27 @@ class ValidatorWriter {
 
   private objectBody(out: GeneratedFile, node: ObjectNode): void {
     const isObject = this.runtime('isObject');
-    out.block(`if (!${isObject}(v)) {`, () => out.line("e.type(p, v, 'object');").line('return;'));
+    out.block(`if (!${isObject}(v)) {`, () => out.line(`${this.typeError('p', 'v', 'object')};`).line('return;'));
     if (!node.preserveUnknown && !node.embeddedResource) this.unknownFields(out, node);
+    // kube-openapi checks the junctors before the object's own properties: its errors come first.
+    this.valueValidation(out, node, 'v', 'p');
     this.objectConstraints(out, node);
     for (const f of node.fields) this.field(out, f);
+  }
+
+  /**
+   * A CRD's inline allOf/anyOf/oneOf/not, handed to the runtime as data: branches are mostly
+   * `required` lists and bounds, which read better as the schema wrote them than as code.
+   */
+  private valueValidation(out: GeneratedFile, node: TypeNode, x: string, path: string): void {
+    if (!node.valueValidation) return;
+    const data = tsValue(node.valueValidation);
+    const branches = this.constant(
+      'valueValidation',
+      `${data} satisfies ${this.file.importType('ValueValidation', this.ctx.runtimeModule('validate'))}`,
+      data,
+    );
+    out.line(`${this.runtime('checkValueValidation')}(${x}, ${path}, ${branches}, e);`);
   }
 
   /**
@@ -94,8 +126,13 @@ class ValidatorWriter {
     const n = this.var();
     out.line(`const ${n} = Object.keys(v as object).length;`);
     if (c.minProperties !== undefined)
-      out.line(`if (${n} < ${c.minProperties}) e.invalid(p, ${n}, 'must have at least ${c.minProperties} properties');`);
-    if (c.maxProperties !== undefined) out.line(`if (${n} > ${c.maxProperties}) e.tooMany(p, ${n}, ${c.maxProperties});`);
+      out.line(
+        `if (${n} < ${c.minProperties}) ${this.report(`e.invalid(p, ${n}, 'must have at least ${c.minProperties} properties')`, `'minProperties', p, ${n}, ${c.minProperties}`)};`,
+      );
+    if (c.maxProperties !== undefined)
+      out.line(
+        `if (${n} > ${c.maxProperties}) ${this.report(`e.tooMany(p, ${n}, ${c.maxProperties})`, `'maxProperties', p, ${n}, ${c.maxProperties}`)};`,
+      );
   }
 
   private field(out: GeneratedFile, f: Field): void {
@@ -125,6 +162,12 @@ class ValidatorWriter {
       out.block(`if (${x} !== null) {`, () => this.check(out, { ...node, nullable: false }, x, path, top));
       return;
     }
+    this.structure(out, node, x, path, top);
+    // An object's own validator function checks its value validations.
+    if (!(node.kind === 'object' && this.names.has(node) && !top)) this.valueValidation(out, node, x, this.fieldPath(path));
+  }
+
+  private structure(out: GeneratedFile, node: TypeNode, x: string, path: PathCode, top: boolean): void {
     switch (node.kind) {
       case 'ref':
         out.line(`${this.refValidator(node.target)}(${x}, ${this.fieldPath(path)}, e);`);
@@ -137,7 +180,7 @@ class ValidatorWriter {
           return;
         }
         const isObject = this.runtime('isObject');
-        out.line(`if (!${isObject}(${x})) e.type(${path}, ${x}, 'object');`);
+        out.line(`if (!${isObject}(${x})) ${this.typeError(path, x, 'object')};`);
         return;
       }
       case 'list':
@@ -147,7 +190,9 @@ class ValidatorWriter {
       case 'raw':
         return;
       case 'int-or-string':
-        out.line(`if (typeof ${x} !== 'string' && !Number.isInteger(${x})) e.type(${path}, ${x}, 'integer or string');`);
+        out.line(
+          `if (typeof ${x} !== 'string' && !Number.isInteger(${x})) ${this.report(`e.type(${path}, ${x}, 'integer or string')`, `'type', ${path}, ${x}, 'integer,string'`)};`,
+        );
         return this.enumCheck(out, node.constraints, x, path);
       case 'quantity':
         out.line(`if (!${this.runtime('isQuantity')}(${x})) e.invalid(${path}, ${x}, 'must be a quantity such as 1Gi, 500m or 1e3');`);
@@ -168,14 +213,14 @@ class ValidatorWriter {
               node.constraints,
               x,
               path,
-              this.format(`${this.runtime('isDate')}(${x})`, x, path, 'must be a date (YYYY-MM-DD)'),
+              this.format(`${this.runtime('isDate')}(${x})`, x, path, 'must be a date (YYYY-MM-DD)', 'date'),
             )
           : this.string(
               out,
               node.constraints,
               x,
               path,
-              this.format(`${this.runtime('isDateTime')}(${x})`, x, path, 'must be an RFC 3339 timestamp'),
+              this.format(`${this.runtime('isDateTime')}(${x})`, x, path, 'must be an RFC 3339 timestamp', 'date-time'),
             );
       case 'duration':
         return this.string(
@@ -183,7 +228,7 @@ class ValidatorWriter {
           node.constraints,
           x,
           path,
-          this.format(`${this.runtime('isDuration')}(${x})`, x, path, 'must be a duration such as 30s, 1m30s or 500ms'),
+          this.format(`${this.runtime('isDuration')}(${x})`, x, path, 'must be a duration such as 30s, 1m30s or 500ms', 'duration'),
         );
     }
   }
@@ -200,18 +245,19 @@ class ValidatorWriter {
       case 'string':
         return this.string(out, c, x, path);
       case 'boolean':
-        out.line(`if (typeof ${x} !== 'boolean') e.type(${path}, ${x}, 'boolean');`);
+        out.line(`if (typeof ${x} !== 'boolean') ${this.typeError(path, x, 'boolean')};`);
         return this.enumCheck(out, c, x, path);
       case 'integer': {
-        out.line(`if (typeof ${x} !== 'number' || !Number.isInteger(${x})) e.type(${path}, ${x}, 'integer');`);
+        out.line(`if (typeof ${x} !== 'number' || !Number.isInteger(${x})) ${this.typeError(path, x, 'integer')};`);
         // The ranges of fitsIntegerFormat, written out: no call and no format name compared per value.
-        if (format === 'int32')
+        // kube-openapi checks no integer format: a custom resource's int32 field takes any integer.
+        if (format === 'int32' && !this.openAPI)
           out.line(`else if (${x} < -2147483648 || ${x} > 2147483647) e.invalid(${path}, ${x}, 'out of range for int32');`);
         if (format === 'int64') out.line(`else if (!Number.isSafeInteger(${x})) e.invalid(${path}, ${x}, 'out of range for int64');`);
         return this.numberBounds(out, c, x, path);
       }
       default:
-        out.line(`if (typeof ${x} !== 'number') e.type(${path}, ${x}, 'number');`);
+        out.line(`if (typeof ${x} !== 'number') ${this.typeError(path, x, 'number')};`);
         return this.numberBounds(out, c, x, path);
     }
   }
@@ -220,14 +266,16 @@ class ValidatorWriter {
     const lines: string[] = [];
     if (c?.minimum !== undefined) {
       const op = c.exclusiveMinimum ? '<=' : '<';
+      const own = `e.invalid(${path}, ${x}, ${tsString(`must be ${c.exclusiveMinimum ? 'greater than' : 'greater than or equal to'} ${c.minimum}`)})`;
       lines.push(
-        `if (${x} ${op} ${c.minimum}) e.invalid(${path}, ${x}, ${tsString(`must be ${c.exclusiveMinimum ? 'greater than' : 'greater than or equal to'} ${c.minimum}`)});`,
+        `if (${x} ${op} ${c.minimum}) ${this.report(own, `'minimum', ${path}, ${x}, ${c.minimum}, ${c.exclusiveMinimum === true}`)};`,
       );
     }
     if (c?.maximum !== undefined) {
       const op = c.exclusiveMaximum ? '>=' : '>';
+      const own = `e.invalid(${path}, ${x}, ${tsString(`must be ${c.exclusiveMaximum ? 'less than' : 'less than or equal to'} ${c.maximum}`)})`;
       lines.push(
-        `if (${x} ${op} ${c.maximum}) e.invalid(${path}, ${x}, ${tsString(`must be ${c.exclusiveMaximum ? 'less than' : 'less than or equal to'} ${c.maximum}`)});`,
+        `if (${x} ${op} ${c.maximum}) ${this.report(own, `'maximum', ${path}, ${x}, ${c.maximum}, ${c.exclusiveMaximum === true}`)};`,
       );
     }
     const enumLine = this.enumLine(c, x, path);
@@ -237,30 +285,36 @@ class ValidatorWriter {
   }
 
   /** A format check whose failure is an Invalid value with `message`. */
-  private format(test: string, x: string, path: PathCode, message: string): FormatCheck {
-    return { test, report: `e.invalid(${path}, ${x}, ${tsString(message)})` };
+  private format(test: string, x: string, path: PathCode, message: string, format: string): FormatCheck {
+    return { test, report: this.report(`e.invalid(${path}, ${x}, ${tsString(message)})`, `'format', ${path}, ${x}, '${format}'`) };
   }
 
   private string(out: GeneratedFile, c: Constraints | undefined, x: string, path: PathCode, format?: FormatCheck): void {
     const lines: string[] = [];
     if (format) lines.push(`if (!${format.test}) ${format.report};`);
+    // kube-openapi's string checks stop at the first failure: for custom resources, one chain.
+    const firstCheck = lines.length;
     if (c?.minLength !== undefined || c?.maxLength !== undefined) {
       const len = `${this.runtime('charLength')}(${x})`;
-      if (c.minLength !== undefined)
-        lines.push(`if (${len} < ${c.minLength}) e.invalid(${path}, ${x}, 'must be at least ${c.minLength} characters long');`);
-      if (c.maxLength !== undefined) lines.push(`if (${len} > ${c.maxLength}) e.tooLong(${path}, ${x}, ${c.maxLength});`);
+      if (c.minLength !== undefined) {
+        const own = `e.invalid(${path}, ${x}, 'must be at least ${c.minLength} characters long')`;
+        lines.push(`if (${len} < ${c.minLength}) ${this.report(own, `'minLength', ${path}, ${x}, ${c.minLength}`)};`);
+      }
+      if (c.maxLength !== undefined)
+        lines.push(
+          `if (${len} > ${c.maxLength}) ${this.report(`e.tooLong(${path}, ${x}, ${c.maxLength})`, `'maxLength', ${path}, ${x}, ${c.maxLength}`)};`,
+        );
     }
     if (c?.pattern !== undefined) {
       const re = this.constant('pattern', `${this.runtime('lazyRegex')}(${tsString(c.pattern)})`, c.pattern);
-      lines.push(`if (!${re}.test(${x})) e.invalid(${path}, ${x}, ${tsString(`must match ${c.pattern}`)});`);
+      const own = `e.invalid(${path}, ${x}, ${tsString(`must match ${c.pattern}`)})`;
+      lines.push(`if (!${re}.test(${x})) ${this.report(own, `'pattern', ${path}, ${x}, ${tsString(c.pattern)}`)};`);
     }
+    if (this.openAPI) for (let i = firstCheck + 1; i < lines.length; i++) lines[i] = `else ${lines[i]}`;
     const enumLine = this.enumLine(c, x, path);
     if (enumLine) lines.push(enumLine);
-    if (lines.length === 0) {
-      out.line(`if (typeof ${x} !== 'string') e.type(${path}, ${x}, 'string');`);
-      return;
-    }
-    out.line(`if (typeof ${x} !== 'string') e.type(${path}, ${x}, 'string');`);
+    out.line(`if (typeof ${x} !== 'string') ${this.typeError(path, x, 'string')};`);
+    if (lines.length === 0) return;
     out.block('else {', () => lines.forEach((l) => out.line(l)));
   }
 
@@ -276,16 +330,21 @@ class ValidatorWriter {
       values.length <= 4
         ? values.map((v) => `${x} !== ${tsValue(v)}`).join(' && ')
         : `!${this.constant('allowed', `new Set<unknown>(${tsValue(values)})`, JSON.stringify(values))}.has(${x})`;
-    return `if (${test}) e.notSupported(${path}, ${x}, ${tsValue(values)});`;
+    return `if (${test}) ${this.report(`e.notSupported(${path}, ${x}, ${tsValue(values)})`, `'enum', ${path}, ${x}, ${tsValue(values)}`)};`;
   }
 
   private list(out: GeneratedFile, node: Extract<TypeNode, { kind: 'list' }>, x: string, path: PathCode): void {
-    out.line(`if (!Array.isArray(${x})) e.type(${path}, ${x}, 'array');`);
+    out.line(`if (!Array.isArray(${x})) ${this.typeError(path, x, 'array')};`);
     out.block('else {', () => {
       const c = node.constraints;
-      if (c?.minItems !== undefined)
-        out.line(`if (${x}.length < ${c.minItems}) e.invalid(${path}, ${x}.length, 'must have at least ${c.minItems} items');`);
-      if (c?.maxItems !== undefined) out.line(`if (${x}.length > ${c.maxItems}) e.tooMany(${path}, ${x}.length, ${c.maxItems});`);
+      if (c?.minItems !== undefined) {
+        const own = `e.invalid(${path}, ${x}.length, 'must have at least ${c.minItems} items')`;
+        out.line(`if (${x}.length < ${c.minItems}) ${this.report(own, `'minItems', ${path}, ${x}.length, ${c.minItems}`)};`);
+      }
+      if (c?.maxItems !== undefined)
+        out.line(
+          `if (${x}.length > ${c.maxItems}) ${this.report(`e.tooMany(${path}, ${x}.length, ${c.maxItems})`, `'maxItems', ${path}, ${x}.length, ${c.maxItems}`)};`,
+        );
       if (this.checks(node.items)) {
         const i = this.var('i');
         out.block(`for (let ${i} = 0; ${i} < ${x}.length; ${i}++) {`, () => {
@@ -305,22 +364,28 @@ class ValidatorWriter {
 
   private map(out: GeneratedFile, node: Extract<TypeNode, { kind: 'map' }>, x: string, path: PathCode): void {
     const isObject = this.runtime('isObject');
-    out.line(`if (!${isObject}(${x})) e.type(${path}, ${x}, 'object');`);
+    out.line(`if (!${isObject}(${x})) ${this.typeError(path, x, 'object')};`);
     out.block('else {', () => {
       const c = node.constraints;
       if (c?.minProperties !== undefined || c?.maxProperties !== undefined) {
         const n = this.var();
         out.line(`const ${n} = Object.keys(${x}).length;`);
-        if (c.minProperties !== undefined)
-          out.line(`if (${n} < ${c.minProperties}) e.invalid(${path}, ${n}, 'must have at least ${c.minProperties} entries');`);
-        if (c.maxProperties !== undefined) out.line(`if (${n} > ${c.maxProperties}) e.tooMany(${path}, ${n}, ${c.maxProperties});`);
+        if (c.minProperties !== undefined) {
+          const own = `e.invalid(${path}, ${n}, 'must have at least ${c.minProperties} entries')`;
+          out.line(`if (${n} < ${c.minProperties}) ${this.report(own, `'minProperties', ${path}, ${n}, ${c.minProperties}`)};`);
+        }
+        if (c.maxProperties !== undefined)
+          out.line(
+            `if (${n} > ${c.maxProperties}) ${this.report(`e.tooMany(${path}, ${n}, ${c.maxProperties})`, `'maxProperties', ${path}, ${n}, ${c.maxProperties}`)};`,
+          );
       }
       if (!this.checks(node.values)) return;
       const k = this.var('k');
       out.block(`for (const ${k} in ${x}) {`, () => {
         const y = this.var();
         out.line(`const ${y}: unknown = ${x}[${k}];`);
-        this.check(out, node.values, y, path.item(k), false);
+        // kube-openapi names a map's value `labels.key`; svckit's own kinds, as Go's field paths, `labels[key]`.
+        this.check(out, node.values, y, this.openAPI ? path.member(k) : path.item(k), false);
       });
     });
   }
@@ -359,7 +424,8 @@ class ValidatorWriter {
   }
 }
 
-type PathStep = { field: string } | { key: string };
+/** A field by name, a list index or map key in brackets, or a map key as a member (`.key`, kube-openapi's spelling). */
+type PathStep = { field: string } | { key: string } | { member: string };
 
 /** A format's test of a string `x` and the statement that reports its failure. */
 interface FormatCheck {
@@ -386,9 +452,15 @@ class PathCode {
     return new PathCode(this.base, [...this.steps, { key: variable }]);
   }
 
+  member(variable: string): PathCode {
+    return new PathCode(this.base, [...this.steps, { member: variable }]);
+  }
+
   toString(): string {
     if (this.steps.length === 0) return this.base;
-    const tail = this.steps.map((s) => ('field' in s ? `.${s.field.replace(/[`$\\]/g, '\\$&')}` : `[\${${s.key}}]`)).join('');
+    const tail = this.steps
+      .map((s) => ('field' in s ? `.${s.field.replace(/[`$\\]/g, '\\$&')}` : 'key' in s ? `[\${${s.key}}]` : `.\${${s.member}}`))
+      .join('');
     return `\`\${${this.base}}${tail}\``;
   }
 
@@ -400,6 +472,10 @@ class PathCode {
       if ('field' in s) {
         if (field !== undefined) expr = `new ${fieldPath}(${expr}, ${tsString(field)})`;
         field = s.field;
+      } else if ('member' in s) {
+        if (field !== undefined) expr = `new ${fieldPath}(${expr}, ${tsString(field)})`;
+        expr = `new ${fieldPath}(${expr}, ${s.member})`;
+        field = undefined;
       } else {
         expr = `new ${fieldPath}(${expr}, ${tsString(field ?? '')}, ${s.key})`;
         field = undefined;

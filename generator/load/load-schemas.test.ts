@@ -93,6 +93,18 @@ describe('svckit schema files', () => {
     expect(l).toMatchObject({ listType: 'map', listMapKeys: ['name'] });
   });
 
+  it('reads value validations, strict about the keys of a branch', () => {
+    const model = load({
+      'x.yaml': `${HEADER}  Pair:\n    type: object\n    properties:\n      a: {type: string}\n      b: {type: string}\n    oneOf: [{required: [a]}, {required: [b]}]\n`,
+    });
+    const pair = new ModelIndex(model).resolve({ group: 'example.svc.io', version: 'v1', name: 'Pair' });
+    expect(pair.node.valueValidation).toEqual({ oneOf: [{ required: ['a'] }, { required: ['b'] }] });
+    const e = loadError({
+      'x.yaml': `${HEADER}  Pair:\n    type: object\n    properties:\n      a: {type: string}\n    anyOf: [{minLenght: 1}]\n`,
+    });
+    expect([e.path, e.problem]).toEqual(['.definitions.Pair.anyOf[0].minLenght', 'unknown key "minLenght" in a value validation']);
+  });
+
   it('rejects an unknown key with the file and JSON path', () => {
     const e = loadError({ 'x.yaml': `${HEADER}  T:\n    type: object\n    properties:\n      a: {type: string, x-svc-list-typ: set}\n` });
     expect(e.file).toBe('x.yaml');
@@ -233,6 +245,67 @@ describe('CustomResourceDefinitions', () => {
         'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: a.svc.io\n  scope: Cluster\n  names: {kind: A, plural: as}\n  versions:\n  - name: v1\n    served: true\n',
     });
     expect(e.path).toBe('.spec.versions[0].schema.openAPIV3Schema');
+  });
+
+  describe('inline allOf/anyOf/oneOf/not are value validations, under the structural-schema rules', () => {
+    const crd = (spec: string) =>
+      `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: a.svc.io\n  scope: Cluster\n  names: {kind: A, plural: as}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec: ${spec}\n`;
+    const ROOT = '.spec.versions[0].schema.openAPIV3Schema.properties.spec';
+    const spec = (model: ReturnType<typeof load>) =>
+      (new ModelIndex(model).resolve({ group: 'a.svc.io', version: 'v1', name: 'A' }).node as ObjectNode).fields.find(
+        (f) => f.name === 'spec',
+      )!.type as ObjectNode;
+
+    it("reads istio's spellings onto the structural node, which keeps its fields and type", () => {
+      const node = spec(
+        load({
+          'crd.yaml': crd(
+            '{type: object, properties: {file: {type: string}, secret: {type: string}, port: {x-kubernetes-int-or-string: true, anyOf: [{type: integer}, {type: string}]}}, oneOf: [{not: {anyOf: [{required: [file]}, {required: [secret]}]}}, {required: [file]}, {required: [secret]}], allOf: [{properties: {file: {minLength: 1}}}]}',
+          ),
+        }),
+      );
+      expect(node.kind).toBe('object');
+      expect(node.fields.map((f) => f.name)).toEqual(['file', 'secret', 'port']);
+      expect(node.valueValidation).toEqual({
+        allOf: [{ properties: { file: { constraints: { minLength: 1 } } } }],
+        oneOf: [{ not: { anyOf: [{ required: ['file'] }, { required: ['secret'] }] } }, { required: ['file'] }, { required: ['secret'] }],
+      });
+      // int-or-string's anyOf is its structure, not a validation.
+      const port = node.fields.find((f) => f.name === 'port')!.type;
+      expect(port.kind).toBe('int-or-string');
+      expect(port.valueValidation).toBeUndefined();
+      // Upstream skips that spelling without the marker too (isIntOrStringAnyOfPattern), first in an allOf as well.
+      const plain = spec(
+        load({
+          'crd.yaml': crd(
+            '{type: object, properties: {a: {type: string, anyOf: [{type: integer}, {type: string}]}, b: {type: string, allOf: [{anyOf: [{type: integer}, {type: string}]}, {maxLength: 3}]}}}',
+          ),
+        }),
+      );
+      expect(plain.fields.map((f) => f.type.valueValidation)).toEqual([undefined, { allOf: [{ constraints: { maxLength: 3 } }] }]);
+    });
+
+    it("refuses what makes a branch non-structural, at its path, with upstream's message", () => {
+      const typed = loadError({
+        'crd.yaml': crd('{type: object, properties: {a: {type: string}}, anyOf: [{properties: {a: {type: string}}}]}'),
+      });
+      expect(typed.path).toBe(`${ROOT}.anyOf[0].properties.a.type`);
+      expect(typed.problem).toBe('Forbidden: must be empty to be structural');
+      const nullable = loadError({ 'crd.yaml': crd('{type: object, not: {nullable: true}}') });
+      expect([nullable.path, nullable.problem]).toEqual([`${ROOT}.not.nullable`, 'Forbidden: must be false to be structural']);
+      const listType = loadError({ 'crd.yaml': crd('{type: object, allOf: [{x-kubernetes-list-type: set}]}') });
+      expect([listType.path, listType.problem]).toEqual([
+        `${ROOT}.allOf[0]["x-svc-list-type"]`,
+        'Forbidden: must be undefined to be structural',
+      ]);
+      const missing = loadError({
+        'crd.yaml': crd('{type: object, properties: {a: {type: string}}, oneOf: [{properties: {b: {minLength: 1}}}]}'),
+      });
+      expect([missing.path, missing.problem]).toEqual([
+        `${ROOT}.properties.b`,
+        `Required value: because it is defined in ${ROOT}.oneOf[0].properties.b`,
+      ]);
+    });
   });
 
   describe('list markers follow the structural-schema rules', () => {

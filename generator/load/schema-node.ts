@@ -1,30 +1,10 @@
 import { RE2JS } from 're2js';
-import type { Constraints, Field, ListNode, MapNode, ObjectNode, ScalarType, TypeId, TypeNode, ValidationRule } from '../model/index.js';
+import type { Constraints, Field, ListNode, MapNode, ObjectNode, ScalarType, TypeNode, ValidationRule } from '../model/index.js';
 import { LoadError, joinPath } from './load-error.js';
+import { type NodeContext, type Schema, asSchema, describe, optString } from './schema-object.js';
+import { isEmbedList, readValueValidation } from './value-validation.js';
 
-/**
- * Turns one OpenAPI-style schema object into a model node. The same converter serves svckit's own
- * schema files (strict: unknown keys are errors), OpenAPI documents and CRDs (lenient: vendor keys
- * are ignored), so all inputs share one meaning of every keyword and marker.
- */
-export interface NodeContext {
-  file: string;
-  strict: boolean;
-  /** Resolves a `$ref` string to the id of a named type. */
-  resolveRef(ref: string, path: string): TypeId;
-  /** Objects that embed other named types (`allOf`); merged once every file is loaded. */
-  embeds: PendingEmbed[];
-}
-
-export interface PendingEmbed {
-  node: ObjectNode;
-  /** Embedded types, each with the Protobuf field number that nests it when it has one. */
-  targets: { id: TypeId; protoTag?: number }[];
-  file: string;
-  path: string;
-}
-
-type Schema = Record<string, unknown>;
+export { type NodeContext, type PendingEmbed, asSchema, describe, normalizeMarkers, optString } from './schema-object.js';
 
 const NODE_KEYS = new Set([
   'type',
@@ -50,6 +30,9 @@ const NODE_KEYS = new Set([
   'nullable',
   '$ref',
   'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
   'x-svc-int-or-string',
   'x-svc-raw-extension',
   'x-svc-embedded-resource',
@@ -72,27 +55,6 @@ const FIELD_KEYS = new Set([
 ]);
 const EMBED_KEYS = new Set(['$ref', 'x-svc-proto']);
 const VALIDATION_KEYS = new Set(['rule', 'message', 'messageExpression', 'reason', 'fieldPath', 'optionalOldSelf', 'spec']);
-
-/** `x-kubernetes-foo` is read as `x-svc-foo`; the real system's spelling is accepted everywhere. */
-export function normalizeMarkers(schema: Schema): Schema {
-  let out: Schema | undefined;
-  for (const key of Object.keys(schema)) {
-    if (key.startsWith('x-kubernetes-')) {
-      out ??= { ...schema };
-      const alias = `x-svc-${key.slice('x-kubernetes-'.length)}`;
-      if (!(alias in out)) out[alias] = schema[key];
-      delete out[key];
-    }
-  }
-  return out ?? schema;
-}
-
-export function asSchema(value: unknown, ctx: NodeContext, path: string): Schema {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new LoadError(ctx.file, path, `expected a schema object, found ${describe(value)}`);
-  }
-  return normalizeMarkers(value as Schema);
-}
 
 export function checkKeys(schema: Schema, allowed: ReadonlySet<string>[], ctx: NodeContext, path: string): void {
   if (!ctx.strict) return;
@@ -157,6 +119,8 @@ export function toTypeNode(value: unknown, ctx: NodeContext, path: string, field
   if ('default' in schema) node.default = schema.default;
   const constraints = readConstraints(schema, ctx, path);
   if (constraints) node.constraints = constraints;
+  const valueValidation = readValueValidation(schema, node, ctx, path, readConstraints);
+  if (valueValidation) node.valueValidation = valueValidation;
   const validations = readValidations(schema, ctx, path);
   if (validations) node.validations = validations;
   const spec = optString(schema, 'x-svc-spec', ctx, path);
@@ -172,6 +136,8 @@ function classify(schema: Schema, ctx: NodeContext, path: string): TypeNode {
   }
   // OpenAPI v3 documents of the real system wrap a lone $ref in allOf to attach a description.
   const allOf = schema.allOf;
+  // Inline allOf branches are value validations (read apart); only a list of $refs embeds types.
+  const embeds = isEmbedList(allOf);
   if (Array.isArray(allOf) && allOf.length === 1 && schema.properties === undefined && schema.type === undefined) {
     const only = asSchema(allOf[0], ctx, joinPath(path, 'allOf[0]'));
     if (typeof only.$ref === 'string' && Object.keys(only).length === 1) {
@@ -184,7 +150,7 @@ function classify(schema: Schema, ctx: NodeContext, path: string): TypeNode {
   const type = schema.type;
   const format = optString(schema, 'format', ctx, path);
   if (type === undefined) {
-    if (schema.properties !== undefined || allOf !== undefined || schema['x-svc-embedded-resource'] === true) {
+    if (schema.properties !== undefined || embeds || schema['x-svc-embedded-resource'] === true) {
       return toObject(schema, ctx, path);
     }
     if (schema.additionalProperties !== undefined) return toMap(schema, ctx, path);
@@ -199,7 +165,7 @@ function classify(schema: Schema, ctx: NodeContext, path: string): TypeNode {
     case 'object':
       if (
         schema.properties === undefined &&
-        allOf === undefined &&
+        !embeds &&
         schema.additionalProperties !== undefined &&
         schema.additionalProperties !== false
       ) {
@@ -240,15 +206,13 @@ function toObject(schema: Schema, ctx: NodeContext, path: string): ObjectNode {
     }
   }
   for (const name of required) {
-    if (!node.fields.some((f) => f.name === name) && schema.allOf === undefined && ctx.strict) {
+    if (!node.fields.some((f) => f.name === name) && !isEmbedList(schema.allOf) && ctx.strict) {
       throw new LoadError(ctx.file, joinPath(path, 'required'), `"${name}" is required but is not a property`);
     }
   }
   const allOf = schema.allOf;
-  if (allOf !== undefined) {
-    if (!Array.isArray(allOf))
-      throw new LoadError(ctx.file, joinPath(path, 'allOf'), `expected a list of {$ref}, found ${describe(allOf)}`);
-    const targets = allOf.map((item, i) => {
+  if (isEmbedList(allOf)) {
+    const targets = (allOf as unknown[]).map((item, i) => {
       const itemPath = joinPath(joinPath(path, 'allOf'), i);
       const s = asSchema(item, ctx, itemPath);
       if (typeof s.$ref !== 'string') throw new LoadError(ctx.file, itemPath, 'expected {$ref: ...}: only named types can be embedded');
@@ -336,7 +300,7 @@ const NUMBER_CONSTRAINTS = [
   'maxProperties',
 ] as const;
 
-function readConstraints(schema: Schema, ctx: NodeContext, path: string): Constraints | undefined {
+export function readConstraints(schema: Schema, ctx: NodeContext, path: string): Constraints | undefined {
   const c: Constraints = {};
   for (const key of NUMBER_CONSTRAINTS) {
     const v = schema[key];
@@ -395,13 +359,6 @@ function readValidations(schema: Schema, ctx: NodeContext, path: string): Valida
   });
 }
 
-export function optString(schema: Schema, key: string, ctx: NodeContext, path: string): string | undefined {
-  const v = schema[key];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw new LoadError(ctx.file, joinPath(path, key), `expected a string, found ${describe(v)}`);
-  return v;
-}
-
 function optEnum<T extends string>(schema: Schema, key: string, values: readonly T[], ctx: NodeContext, path: string): T | undefined {
   const v = schema[key];
   if (v === undefined) return undefined;
@@ -409,12 +366,4 @@ function optEnum<T extends string>(schema: Schema, key: string, values: readonly
     throw new LoadError(ctx.file, joinPath(path, key), `expected one of ${values.join(', ')}, found ${describe(v)}`);
   }
   return v as T;
-}
-
-export function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${JSON.stringify(value)}`;
 }

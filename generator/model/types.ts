@@ -37,11 +37,33 @@ export interface Constraints {
   maxProperties?: number;
 }
 
+/**
+ * A CRD's inline `allOf`/`anyOf`/`oneOf`/`not` (upstream's ValueValidation): checks of the value
+ * the node already has the structure of, never types of their own.
+ */
+export interface ValueValidation {
+  allOf?: NestedValueValidation[];
+  anyOf?: NestedValueValidation[];
+  oneOf?: NestedValueValidation[];
+  not?: NestedValueValidation;
+}
+
+/** One branch of a {@link ValueValidation}: constraints on the value and on its parts, by the same names. */
+export interface NestedValueValidation extends ValueValidation {
+  constraints?: Constraints;
+  /** Format checked on strings (upstream checks the formats it knows). */
+  format?: string;
+  required?: string[];
+  properties?: Record<string, NestedValueValidation>;
+  items?: NestedValueValidation;
+}
+
 interface NodeBase {
   description?: string;
   nullable?: boolean;
   default?: unknown;
   constraints?: Constraints;
+  valueValidation?: ValueValidation;
   validations?: ValidationRule[];
   spec?: string;
 }

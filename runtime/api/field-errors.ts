@@ -33,6 +33,8 @@ export interface FieldError {
   readonly rule?: string;
   /** Set when a CEL rule could not be evaluated (a runtime error, the cost budget) rather than being false. */
   readonly error?: Error;
+  /** Found in a branch of allOf/anyOf/oneOf/not: a check of the value, never a decoding error. */
+  readonly inBranch?: boolean;
 }
 
 const TYPE_LABELS: Record<FieldErrorType, string> = {

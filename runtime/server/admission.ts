@@ -302,7 +302,7 @@ export function checkDecodable(r: ServedResource, object: JsonApiObject): void {
 }
 
 function throwUndecodable(r: ServedResource, collector: Collector, fatalTypes: readonly string[]): void {
-  const fatal = collector.errors.find((e) => fatalTypes.includes(e.type));
+  const fatal = collector.errors.find((e) => fatalTypes.includes(e.type) && !e.inBranch);
   if (!fatal) return;
   const message = fieldErrorMessage(fatal);
   throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${message}`, [

@@ -9,6 +9,11 @@ import {
   fieldTypeInvalid,
   jsonTypeOf,
 } from '../api/index.js';
+import { openAPIErrors } from './openapi-messages.js';
+
+type OpenAPIErrors = typeof openAPIErrors;
+/** The arguments of an {@link openAPIErrors} builder after the path. */
+type OpenAPIArgs<K extends keyof OpenAPIErrors> = OpenAPIErrors[K] extends (path: string, ...rest: infer R) => FieldError ? R : never;
 
 /**
  * The path of a nested value as its parent's path and one step (`.field`, `[index]` or both),
@@ -102,6 +107,12 @@ export class Collector {
 
   duplicate(field: PathLike, value: unknown): void {
     this.errors.push(fieldDuplicate(clean(field), value));
+  }
+
+  /** A custom resource's OpenAPI value error, worded as upstream's (see {@link openAPIErrors}). */
+  openAPI<K extends keyof OpenAPIErrors>(kind: K, field: PathLike, ...args: OpenAPIArgs<K>): void {
+    const build = openAPIErrors[kind] as (path: string, ...rest: unknown[]) => FieldError;
+    this.errors.push(build(clean(field), ...args));
   }
 
   unknown(field: PathLike): void {

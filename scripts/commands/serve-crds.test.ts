@@ -94,7 +94,7 @@ describe('svckit serve --crds', () => {
     const bad = mkdtempSync(join(tmpdir(), 'svckit-crds-'));
     writeFileSync(join(bad, 'bad.yaml'), crd('c.example.io', 'Cherry', 'cherries').replace('maximum: 10}', 'maximum: 10, default: 11}'));
     await expect(startReferenceServer({ store: 'memory', port: 0, ...crdsFromFlags({ crds: [bad] }) })).rejects.toThrow(
-      `--crds ${join(bad, 'bad.yaml')}: CustomResourceDefinition.apiextensions.svc.io "cherries.c.example.io" is invalid: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[size].default: Invalid value: 11: must be less than or equal to 10`,
+      `--crds ${join(bad, 'bad.yaml')}: CustomResourceDefinition.apiextensions.svc.io "cherries.c.example.io" is invalid: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[size].default: Invalid value: 11:  in body should be less than or equal to 10`,
     );
   });
 

@@ -56,7 +56,7 @@ describe('svckit validate', () => {
     };
     expect(report.summary).toEqual({ documents: 2, valid: 1, invalid: 1, skipped: 0 });
     expect(report.documents[1]!.findings[0]).toMatchObject({
-      message: 'spec.secretName: Invalid value: 42: must be of type string, not integer',
+      message: 'spec.secretName: Invalid value: "integer": spec.secretName in body must be of type string: "integer"',
       position: { line: 10 },
     });
   });
@@ -142,7 +142,7 @@ describe('svckit validate', () => {
     );
     const r = svckit(['validate', '--schemas', join(dir, 'crds'), 'docs.yaml'], dir);
     expect(r.stderr).toMatch(
-      /svckit validate: warning: pki\.example\.io\/v1 Issuer: openAPIV3Schema\.properties\[spec\]\.properties\[ca\]\.properties\[secretName\]\.default: Invalid value: 42: must be of type string, not integer\n/,
+      /svckit validate: warning: pki\.example\.io\/v1 Issuer: openAPIV3Schema\.properties\[spec\]\.properties\[ca\]\.properties\[secretName\]\.default: Invalid value: "integer": {2}in body must be of type string: "integer"\n/,
     );
     expect(r.code).toBe(0);
   });

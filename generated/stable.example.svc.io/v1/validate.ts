@@ -9,7 +9,7 @@ const pattern = lazyRegex('^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$');
 /** Checks a {@link CronTab} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateCronTab(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
-    e.type(p, v, 'object');
+    e.openAPI('type', p, v, 'object');
     return;
   }
   for (const k in v) {
@@ -22,16 +22,16 @@ export function validateCronTab(v: unknown, p: PathLike, e: Collector): void {
   }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
-    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    if (typeof x0 !== 'string') e.openAPI('type', `${p}.apiVersion`, x0, 'string');
     else {
-      if (x0 !== 'stable.example.svc.io/v1') e.notSupported(`${p}.apiVersion`, x0, ['stable.example.svc.io/v1']);
+      if (x0 !== 'stable.example.svc.io/v1') e.openAPI('enum', `${p}.apiVersion`, x0, ['stable.example.svc.io/v1']);
     }
   }
   const x1 = v.kind;
   if (!(x1 === undefined || x1 === null)) {
-    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    if (typeof x1 !== 'string') e.openAPI('type', `${p}.kind`, x1, 'string');
     else {
-      if (x1 !== 'CronTab') e.notSupported(`${p}.kind`, x1, ['CronTab']);
+      if (x1 !== 'CronTab') e.openAPI('enum', `${p}.kind`, x1, ['CronTab']);
     }
   }
   const x2 = v.metadata;
@@ -51,7 +51,7 @@ export function validateCronTab(v: unknown, p: PathLike, e: Collector): void {
 /** Checks the CronTabSpec part of a value. */
 function validateCronTabSpec(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
-    e.type(p, v, 'object');
+    e.openAPI('type', p, v, 'object');
     return;
   }
   for (const k in v) {
@@ -65,61 +65,61 @@ function validateCronTabSpec(v: unknown, p: PathLike, e: Collector): void {
   const x0 = v.cronSpec;
   if (x0 === undefined || x0 === null) e.required(`${p}.cronSpec`);
   else {
-    if (typeof x0 !== 'string') e.type(`${p}.cronSpec`, x0, 'string');
+    if (typeof x0 !== 'string') e.openAPI('type', `${p}.cronSpec`, x0, 'string');
     else {
-      if (!pattern.test(x0)) e.invalid(`${p}.cronSpec`, x0, 'must match ^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$');
+      if (!pattern.test(x0)) e.openAPI('pattern', `${p}.cronSpec`, x0, '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$');
     }
   }
   const x1 = v.image;
   if (x1 === undefined || x1 === null) e.required(`${p}.image`);
   else {
-    if (typeof x1 !== 'string') e.type(`${p}.image`, x1, 'string');
+    if (typeof x1 !== 'string') e.openAPI('type', `${p}.image`, x1, 'string');
     else {
-      if (charLength(x1) > 256) e.tooLong(`${p}.image`, x1, 256);
+      if (charLength(x1) > 256) e.openAPI('maxLength', `${p}.image`, x1, 256);
     }
   }
   const x2 = v.replicas;
   if (!(x2 === undefined || x2 === null)) {
-    if (typeof x2 !== 'number' || !Number.isInteger(x2)) e.type(`${p}.replicas`, x2, 'integer');
+    if (typeof x2 !== 'number' || !Number.isInteger(x2)) e.openAPI('type', `${p}.replicas`, x2, 'integer');
     if (typeof x2 === 'number') {
-      if (x2 < 0) e.invalid(`${p}.replicas`, x2, 'must be greater than or equal to 0');
+      if (x2 < 0) e.openAPI('minimum', `${p}.replicas`, x2, 0, false);
     }
   }
   const x3 = v.minReplicas;
   if (!(x3 === undefined || x3 === null)) {
-    if (typeof x3 !== 'number' || !Number.isInteger(x3)) e.type(`${p}.minReplicas`, x3, 'integer');
+    if (typeof x3 !== 'number' || !Number.isInteger(x3)) e.openAPI('type', `${p}.minReplicas`, x3, 'integer');
   }
   const x4 = v.maxReplicas;
   if (!(x4 === undefined || x4 === null)) {
-    if (typeof x4 !== 'number' || !Number.isInteger(x4)) e.type(`${p}.maxReplicas`, x4, 'integer');
+    if (typeof x4 !== 'number' || !Number.isInteger(x4)) e.openAPI('type', `${p}.maxReplicas`, x4, 'integer');
   }
   const x5 = v.mode;
   if (!(x5 === undefined || x5 === null)) {
-    if (typeof x5 !== 'string') e.type(`${p}.mode`, x5, 'string');
+    if (typeof x5 !== 'string') e.openAPI('type', `${p}.mode`, x5, 'string');
     else {
-      if (x5 !== 'Normal' && x5 !== 'Suspended') e.notSupported(`${p}.mode`, x5, ['Normal', 'Suspended']);
+      if (x5 !== 'Normal' && x5 !== 'Suspended') e.openAPI('enum', `${p}.mode`, x5, ['Normal', 'Suspended']);
     }
   }
   const x6 = v.labels;
   if (!(x6 === undefined || x6 === null)) {
-    if (!isObject(x6)) e.type(`${p}.labels`, x6, 'object');
+    if (!isObject(x6)) e.openAPI('type', `${p}.labels`, x6, 'object');
     else {
       for (const k7 in x6) {
         const x8: unknown = x6[k7];
-        if (typeof x8 !== 'string') e.type(`${p}.labels[${k7}]`, x8, 'string');
+        if (typeof x8 !== 'string') e.openAPI('type', `${p}.labels.${k7}`, x8, 'string');
       }
     }
   }
   const x9 = v.extra;
   if (!(x9 === undefined || x9 === null)) {
-    if (!isObject(x9)) e.type(`${p}.extra`, x9, 'object');
+    if (!isObject(x9)) e.openAPI('type', `${p}.extra`, x9, 'object');
   }
 }
 
 /** Checks the CronTabStatus part of a value. */
 function validateCronTabStatus(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
-    e.type(p, v, 'object');
+    e.openAPI('type', p, v, 'object');
     return;
   }
   for (const k in v) {
@@ -132,13 +132,13 @@ function validateCronTabStatus(v: unknown, p: PathLike, e: Collector): void {
   }
   const x0 = v.replicas;
   if (!(x0 === undefined || x0 === null)) {
-    if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.type(`${p}.replicas`, x0, 'integer');
+    if (typeof x0 !== 'number' || !Number.isInteger(x0)) e.openAPI('type', `${p}.replicas`, x0, 'integer');
   }
   const x1 = v.lastScheduleTime;
   if (!(x1 === undefined || x1 === null)) {
-    if (typeof x1 !== 'string') e.type(`${p}.lastScheduleTime`, x1, 'string');
+    if (typeof x1 !== 'string') e.openAPI('type', `${p}.lastScheduleTime`, x1, 'string');
     else {
-      if (!isDateTime(x1)) e.invalid(`${p}.lastScheduleTime`, x1, 'must be an RFC 3339 timestamp');
+      if (!isDateTime(x1)) e.openAPI('format', `${p}.lastScheduleTime`, x1, 'date-time');
     }
   }
 }
@@ -146,7 +146,7 @@ function validateCronTabStatus(v: unknown, p: PathLike, e: Collector): void {
 /** Checks a {@link CronTabList} value: structure, bounds and formats (CEL rules run in the runtime). */
 export function validateCronTabList(v: unknown, p: PathLike, e: Collector): void {
   if (!isObject(v)) {
-    e.type(p, v, 'object');
+    e.openAPI('type', p, v, 'object');
     return;
   }
   for (const k in v) {
@@ -159,16 +159,16 @@ export function validateCronTabList(v: unknown, p: PathLike, e: Collector): void
   }
   const x0 = v.apiVersion;
   if (!(x0 === undefined || x0 === null)) {
-    if (typeof x0 !== 'string') e.type(`${p}.apiVersion`, x0, 'string');
+    if (typeof x0 !== 'string') e.openAPI('type', `${p}.apiVersion`, x0, 'string');
     else {
-      if (x0 !== 'stable.example.svc.io/v1') e.notSupported(`${p}.apiVersion`, x0, ['stable.example.svc.io/v1']);
+      if (x0 !== 'stable.example.svc.io/v1') e.openAPI('enum', `${p}.apiVersion`, x0, ['stable.example.svc.io/v1']);
     }
   }
   const x1 = v.kind;
   if (!(x1 === undefined || x1 === null)) {
-    if (typeof x1 !== 'string') e.type(`${p}.kind`, x1, 'string');
+    if (typeof x1 !== 'string') e.openAPI('type', `${p}.kind`, x1, 'string');
     else {
-      if (x1 !== 'CronTabList') e.notSupported(`${p}.kind`, x1, ['CronTabList']);
+      if (x1 !== 'CronTabList') e.openAPI('enum', `${p}.kind`, x1, ['CronTabList']);
     }
   }
   const x2 = v.metadata;
@@ -178,7 +178,7 @@ export function validateCronTabList(v: unknown, p: PathLike, e: Collector): void
   const x3 = v.items;
   if (x3 === undefined || x3 === null) e.required(`${p}.items`);
   else {
-    if (!Array.isArray(x3)) e.type(`${p}.items`, x3, 'array');
+    if (!Array.isArray(x3)) e.openAPI('type', `${p}.items`, x3, 'array');
     else {
       for (let i4 = 0; i4 < x3.length; i4++) {
         const x5: unknown = x3[i4];

@@ -1,8 +1,8 @@
-import { type FieldError, aggregateFieldErrors, fieldInvalid, fieldTypeInvalid } from '../../api/index.js';
+import { type FieldError, aggregateFieldErrors, fieldInvalid } from '../../api/index.js';
 import { RuleSet } from '../../cel/index.js';
 import { type JsonValue, cloneJson, jsonEqual } from '../../json/index.js';
 import { type KindRegistration, type SchemaNode, deref, prune } from '../../schema/index.js';
-import { Collector } from '../../validate/index.js';
+import { Collector, openAPIErrors } from '../../validate/index.js';
 import { embeddedResourceErrors } from './embedded-resource-errors.js';
 
 /** A step from the resource root to a schema node: a field name, or the (first) item of a list. */
@@ -89,9 +89,7 @@ function errorsOfDefault(kind: KindRegistration, { node, value, at, steps, embed
   const n = deref(node);
   if (value === null) {
     // The generated validator reads null as absent; a default of null is only a value where null is one.
-    return node.nullable || n.nullable || n.type === 'raw'
-      ? []
-      : [fieldTypeInvalid(at, null, `must be of type ${typeName(node)}, not null`)];
+    return node.nullable || n.nullable || n.type === 'raw' ? [] : [{ ...openAPIErrors.type('', null, typeName(node)), field: at }];
   }
   const errors: FieldError[] = [];
   const inMeta = embedding?.inMeta === true;
@@ -129,9 +127,20 @@ function schemaErrorsAt(kind: KindRegistration, value: JsonValue, steps: Step[],
   const sink = new Collector();
   kind.validate(place(steps, cloneJson(value)), '', sink);
   const position = steps.map((s, i) => (s === 0 ? '[0]' : i === 0 ? s : `.${s}`)).join('');
-  return sink.errors
-    .filter((e) => e.field === position || e.field.startsWith(`${position}.`) || e.field.startsWith(`${position}[`))
-    .map((e) => ({ ...e, field: below(at, e.field.slice(position.length)) }));
+  const within = (field: string) => field === position || field.startsWith(`${position}.`) || field.startsWith(`${position}[`);
+  return sink.errors.flatMap((e) => {
+    // kube-openapi names the value in its message from the root it validates: here, the default.
+    const composite = e.field === '<nil>' ? /^"((?:[^"\\]|\\.)*)" /.exec(e.detail) : null;
+    const field = composite ? (JSON.parse(`"${composite[1]}"`) as string) : e.field;
+    if (!within(field)) return [];
+    const name = field.slice(position.length).replace(/^\./, '');
+    const detail = composite
+      ? `${JSON.stringify(name)}${e.detail.slice(composite[0].length - 1)}`
+      : e.detail.startsWith(`${field} in body `)
+        ? `${name}${e.detail.slice(field.length)}`
+        : e.detail;
+    return [{ ...e, field: composite ? e.field : below(at, field.slice(position.length)), detail }];
+  });
 }
 
 /** `value` at the end of `steps` from an empty root (`[x]` for a list item). */
@@ -145,7 +154,7 @@ function below(at: string, inside: string): string {
   return inside.startsWith('.') || inside.startsWith('[') ? `${at}${inside}` : `${at}.${inside}`;
 }
 
-/** The JSON type a node's values have, as the generated validators name it. */
+/** The JSON type a node's values have, as kube-openapi names it. */
 function typeName(node: SchemaNode): string {
   const n = deref(node);
   switch (n.type) {
@@ -159,7 +168,7 @@ function typeName(node: SchemaNode): string {
     case 'boolean':
       return n.type;
     case 'int-or-string':
-      return 'integer or string';
+      return 'integer,string';
     default:
       return 'string';
   }

@@ -98,7 +98,7 @@ describe('a CustomResourceDefinition created over HTTP', () => {
     const tooBig = await call('POST', widgets, { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w2' }, spec: { size: 11 } });
     expect(tooBig.status).toBe(422);
     expect(tooBig.body.message).toBe(
-      'Widget.shop.example.io "w2" is invalid: spec.size: Invalid value: 11: must be less than or equal to 10',
+      'Widget.shop.example.io "w2" is invalid: spec.size: Invalid value: 11: spec.size in body should be less than or equal to 10',
     );
     const patched = await call('PATCH', `${widgets}/w1`, { spec: { size: 3 } }, 'application/merge-patch+json');
     expect(patched.body.spec.size).toBe(3);
@@ -127,7 +127,7 @@ describe('a CustomResourceDefinition created over HTTP', () => {
       (r) => r.status === 422,
       'the new maximum applies',
     );
-    expect(refused.body.message).toContain('spec.size: Invalid value: 8: must be less than or equal to 5');
+    expect(refused.body.message).toContain('spec.size: Invalid value: 8: spec.size in body should be less than or equal to 5');
   });
 
   it('reads pattern and CEL regexes as RE2: flags anywhere (prometheus-operator, issue 24)', async () => {
@@ -221,7 +221,9 @@ describe('a CustomResourceDefinition created over HTTP', () => {
     const badPort = await call('PATCH', `${widgets}/m`, { spec: { port: true } }, 'application/merge-patch+json');
     // A wrong JSON type is a decode error here for every kind (400), as for built-in kinds upstream.
     expect(badPort.status, JSON.stringify(badPort.body)).toBe(400);
-    expect(badPort.body.message).toContain('spec.port: Invalid value: true: must be of type integer or string, not boolean');
+    expect(badPort.body.message).toContain(
+      'spec.port: Invalid value: "boolean": spec.port in body must be of type integer,string: "boolean"',
+    );
     const moved = await call('PATCH', `${widgets}/m`, { spec: { owner: 'bob', port: 8080 } }, 'application/merge-patch+json');
     expect(moved.status).toBe(422);
     expect(moved.body.message).toContain('spec.owner: Invalid value: "string": owner stays ann');

@@ -3,7 +3,7 @@
  * kinds compiled and their CEL rules' estimated cost checked), and served by the Registrar once
  * stored. Declared by the CustomResourceDefinition kind as the `custom-resource-definitions` hook.
  */
-import { type FieldError, type JsonApiObject, fieldInvalid, invalid } from '../../api/index.js';
+import { type FieldError, type JsonApiObject, fieldInvalid, fieldRequired, invalid } from '../../api/index.js';
 import type { CustomResourceHost, HookHost, KindHook } from '../context.js';
 import { UNPRUNED, defaultErrors, hasUnprunedDefaults } from './default-errors.js';
 import { definitionErrors, updateErrors } from './definition-errors.js';
@@ -80,8 +80,14 @@ function loaderError(message: string): FieldError {
   const m = /^[^:]*: (\.spec\.[^:]*): (.*)$/s.exec(message);
   // Never the cache file's path: it says nothing to the client and tells where the server keeps files.
   if (!m) return fieldInvalid('spec', '', message.replace(/^[^\s:]*[/\\][^\s:]*: (?:\(document\): )?/, ''));
+  const problem = m[2]!.replace(/(defined in )(\.spec\.\S*)/, (_, lead: string, at: string) => lead + definitionPath(at));
+  return typedError(definitionPath(m[1]!), problem);
+}
+
+/** A loader's JSON path in a definition (`.spec.versions[0]...properties.spec`) as upstream's field path (`properties[spec]`). */
+function definitionPath(loaderPath: string): string {
   // The loader spells extensions by its own names (`a["x-svc-validations"]`); a definition by upstream's.
-  const parts = m[1]!
+  const parts = loaderPath
     .slice(1)
     .replace(/\["x-svc-([^"]+)"\]/g, '.x-kubernetes-$1')
     .split('.');
@@ -91,5 +97,17 @@ function loaderError(message: string): FieldError {
     if (schemaAt >= 0 && parts[i] === 'properties' && i + 1 < parts.length) path.push(`properties[${parts[++i]}]`);
     else path.push(parts[i]!);
   }
-  return fieldInvalid(path.join('.'), '', m[2]!);
+  return path.join('.');
+}
+
+/**
+ * A loader problem that names upstream's error type (`Forbidden: must be empty to be structural`,
+ * `Required value: because it is defined in ...`) is that type of error; any other is an invalid value.
+ */
+function typedError(field: string, problem: string): FieldError {
+  const forbidden = /^Forbidden: (.*)$/s.exec(problem);
+  if (forbidden) return { type: 'FieldValueForbidden', field, badValue: '', detail: forbidden[1]! };
+  const required = /^Required value: (.*)$/s.exec(problem);
+  if (required) return fieldRequired(field, required[1]!);
+  return fieldInvalid(field, '', problem);
 }
