@@ -4,6 +4,7 @@
  * Generated `schema.ts` files hold one constant per named type; references between named types are
  * thunks so that declaration order and recursion do not matter.
  */
+import type { ValueConstraints } from '../validate/index.js';
 
 export interface Rule {
   /** CEL expression; `self` is the value of the node the rule sits on. */
@@ -16,22 +17,10 @@ export interface Rule {
 }
 
 /** Constraints and annotations every node may carry. */
-export interface NodeCommon {
+export interface NodeCommon extends ValueConstraints {
   description?: string;
   nullable?: boolean;
   default?: unknown;
-  enum?: readonly unknown[];
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: boolean;
-  exclusiveMaximum?: boolean;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  minItems?: number;
-  maxItems?: number;
-  minProperties?: number;
-  maxProperties?: number;
   rules?: readonly Rule[];
 }
 

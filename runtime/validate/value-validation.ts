@@ -17,14 +17,15 @@ export interface ValueValidation {
 
 /** One branch: constraints of the value, required keys, and branches of its properties and items. */
 export interface Branch extends ValueValidation {
-  constraints?: BranchConstraints;
+  constraints?: ValueConstraints;
   format?: string;
   required?: readonly string[];
   properties?: Readonly<Record<string, Branch>>;
   items?: Branch;
 }
 
-export interface BranchConstraints {
+/** The value constraints OpenAPI gives a schema node (and a branch of a junctor). */
+export interface ValueConstraints {
   enum?: readonly unknown[];
   minimum?: number;
   maximum?: number;
@@ -125,7 +126,7 @@ function checkBranch(v: unknown, p: PathLike, b: Branch, e: Collector): void {
  * A branch's constraints, in kube-openapi's order (string, number, list, enum, object checks),
  * each on values of its type only.
  */
-function openAPIChecks(v: unknown, p: PathLike, c: BranchConstraints, e: Collector): void {
+function openAPIChecks(v: unknown, p: PathLike, c: ValueConstraints, e: Collector): void {
   if (typeof v === 'string') {
     const n = c.maxLength !== undefined || c.minLength !== undefined ? charLength(v) : 0;
     if (c.maxLength !== undefined && n > c.maxLength) e.openAPI('maxLength', p, v, c.maxLength);
