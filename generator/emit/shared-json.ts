@@ -18,49 +18,83 @@ export interface SharedJson {
 }
 
 export function printSharedJson(value: Json, prefix: string): SharedJson {
-  const keys = new Map<object, string>();
-  const counts = new Map<string, number>();
-  const firstNode = new Map<string, Json>();
-  const keyOf = (v: Json): string => (typeof v === 'object' && v !== null ? keys.get(v)! : JSON.stringify(v));
-  // Post-order: a node's key is its compact JSON, built from its children's.
+  // Hash-consing: equal subtrees get one id, from their children's ids (linear in the value's size;
+  // keying each subtree by its whole JSON text was quadratic in its depth).
+  const ids = new Map<object, number>();
+  const byShape = new Map<string, number>();
+  const counts: number[] = [];
+  const lengths: number[] = [];
+  const firstNode: Json[] = [];
+  const idOf = (v: Json): number | undefined => (typeof v === 'object' && v !== null ? ids.get(v) : undefined);
+  const part = (v: Json): string => {
+    const id = idOf(v);
+    return id === undefined ? JSON.stringify(v) : `#${id}`;
+  };
+  const lengthOf = (v: Json): number => {
+    const id = idOf(v);
+    return id === undefined ? JSON.stringify(v).length : lengths[id]!;
+  };
+  // Post-order: a node's shape is its children's ids; its length that of its compact JSON.
   const index = (v: Json): void => {
     if (typeof v !== 'object' || v === null) return;
     const children = Array.isArray(v) ? v : Object.values(v);
     for (const c of children) index(c);
-    const key = Array.isArray(v)
-      ? `[${v.map(keyOf).join(',')}]`
-      : `{${Object.entries(v)
-          .map(([k, c]) => `${JSON.stringify(k)}:${keyOf(c)}`)
-          .join(',')}}`;
-    keys.set(v, key);
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-    if (!firstNode.has(key)) firstNode.set(key, v);
+    let shape: string;
+    let length: number;
+    if (Array.isArray(v)) {
+      shape = `[${v.map(part).join(',')}]`;
+      length = 2 + Math.max(0, v.length - 1) + v.reduce((n: number, c) => n + lengthOf(c), 0);
+    } else {
+      const entries = Object.entries(v);
+      shape = `{${entries.map(([k, c]) => `${JSON.stringify(k)}:${part(c)}`).join(',')}}`;
+      length = 2 + Math.max(0, entries.length - 1) + entries.reduce((n, [k, c]) => n + JSON.stringify(k).length + 1 + lengthOf(c), 0);
+    }
+    let id = byShape.get(shape);
+    if (id === undefined) {
+      id = counts.length;
+      byShape.set(shape, id);
+      counts.push(0);
+      lengths.push(length);
+      firstNode.push(v);
+    }
+    ids.set(v, id);
+    counts[id]!++;
   };
   index(value);
 
-  // Largest first: once a subtree is shared, the copies inside its other occurrences are not printed.
-  const effective = new Map(counts);
-  const chosen = new Set<string>();
-  const candidates = [...counts]
-    .filter(([k, n]) => n > 1 && k.length >= MIN_SHARED_LENGTH)
-    .sort(([a], [b]) => b.length - a.length || (a < b ? -1 : 1));
-  for (const [key] of candidates) {
-    const copies = effective.get(key)!;
+  // Largest first (ties by their JSON text): once a subtree is shared, the copies inside its other
+  // occurrences are not printed.
+  const text = new Map<number, string>();
+  const textOf = (id: number): string => {
+    let t = text.get(id);
+    if (t === undefined) text.set(id, (t = JSON.stringify(firstNode[id])));
+    return t;
+  };
+  const byLengthThenText = (a: number, b: number, longestFirst: boolean): number =>
+    (longestFirst ? lengths[b]! - lengths[a]! : lengths[a]! - lengths[b]!) || (textOf(a) < textOf(b) ? -1 : 1);
+  const effective = [...counts];
+  const chosen: number[] = [];
+  const candidates = counts
+    .map((_, id) => id)
+    .filter((id) => counts[id]! > 1 && lengths[id]! >= MIN_SHARED_LENGTH)
+    .sort((a, b) => byLengthThenText(a, b, true));
+  for (const id of candidates) {
+    const copies = effective[id]!;
     if (copies < 2) continue;
-    chosen.add(key);
+    chosen.push(id);
     const inside = (v: Json, top: boolean): void => {
       if (typeof v !== 'object' || v === null) return;
-      if (!top) effective.set(keyOf(v), effective.get(keyOf(v))! - (copies - 1));
+      if (!top) effective[idOf(v)!]! -= copies - 1;
       for (const c of Array.isArray(v) ? v : Object.values(v)) inside(c, false);
     };
-    inside(firstNode.get(key)!, true);
+    inside(firstNode[id]!, true);
   }
 
   // Smallest first, so that a constant is declared before any constant that refers to it.
-  const names = new Map([...chosen].sort((a, b) => a.length - b.length || (a < b ? -1 : 1)).map((k, i) => [k, `${prefix}${i + 1}`]));
+  const names = new Map(chosen.sort((a, b) => byLengthThenText(a, b, false)).map((id, i) => [id, `${prefix}${i + 1}`]));
   const print = (v: Json, indent: string, top: boolean): string => {
     if (typeof v !== 'object' || v === null) return JSON.stringify(v);
-    const name = top ? undefined : names.get(keyOf(v));
+    const name = top ? undefined : names.get(idOf(v)!);
     if (name) return name;
     const inner = `${indent}  `;
     if (Array.isArray(v)) return v.length === 0 ? '[]' : `[\n${v.map((c) => inner + print(c, inner, false)).join(',\n')}\n${indent}]`;
@@ -69,7 +103,7 @@ export function printSharedJson(value: Json, prefix: string): SharedJson {
     return `{\n${entries.map(([k, c]) => `${inner}${JSON.stringify(k)}: ${print(c, inner, false)}`).join(',\n')}\n${indent}}`;
   };
   return {
-    constants: [...names].map(([key, name]) => ({ name, lines: print(firstNode.get(key)!, '', true).split('\n') })),
+    constants: [...names].map(([id, name]) => ({ name, lines: print(firstNode[id]!, '', true).split('\n') })),
     lines: print(value, '', true).split('\n'),
   };
 }

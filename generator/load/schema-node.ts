@@ -6,6 +6,9 @@ import { isEmbedList, readValueValidation } from './value-validation.js';
 
 export { type NodeContext, type PendingEmbed, asSchema, describe, normalizeMarkers, optString } from './schema-object.js';
 
+/** Patterns RE2 has already accepted. */
+const VALID_PATTERNS = new Set<string>();
+
 const NODE_KEYS = new Set([
   'type',
   'format',
@@ -317,11 +320,15 @@ export function readConstraints(schema: Schema, ctx: NodeContext, path: string):
   }
   if (schema.pattern !== undefined) {
     const pattern = optString(schema, 'pattern', ctx, path) as string;
-    // RE2, as Kubernetes reads `pattern` (the runtime's regex module uses the same library).
-    try {
-      RE2JS.compile(pattern);
-    } catch (e) {
-      throw new LoadError(ctx.file, joinPath(path, 'pattern'), `not a valid regular expression: ${(e as Error).message}`);
+    // RE2, as Kubernetes reads `pattern` (the runtime's regex module uses the same library); each
+    // distinct pattern is compiled once (a CRD's versions repeat theirs).
+    if (!VALID_PATTERNS.has(pattern)) {
+      try {
+        RE2JS.compile(pattern);
+      } catch (e) {
+        throw new LoadError(ctx.file, joinPath(path, 'pattern'), `not a valid regular expression: ${(e as Error).message}`);
+      }
+      VALID_PATTERNS.add(pattern);
     }
     c.pattern = pattern;
   }
