@@ -39,7 +39,7 @@ export const scenarios: CodeScenarioDefinition[] = [
     ],
     description:
       'Walking 13 objects with limit=4 while another writer adds and deletes objects: every original object appears exactly once, no page exceeds the limit, each remainingItemCount equals the items that followed, the resourceVersion never changes.',
-    resource: ['configmaps', 'crontabs'],
+    resource: ['secrets', 'crontabs'],
     async run(ctx) {
       const n = ctx.sub('${n}');
       const originals = Array.from({ length: 13 }, (_, i) => `${n}-${String(i).padStart(2, '0')}`);
