@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { type JsonApiObject, timestamp } from '../../api/index.js';
 import type { HookHost, KindHook } from '../context.js';
 import { decodeObject, encodeObject, objectKey } from '../objects.js';
+import { isStoreConflictError, isStoreKeyExistsError } from '../../store/index.js';
 
 interface Component {
   name: string;
@@ -45,9 +46,14 @@ export function componentStatuses({ context, declaring }: HookHost): KindHook {
           conditions: [{ type: 'Healthy', status: c.healthy ? 'True' : 'False', message: c.message }],
         };
         const value = await encodeObject(object, declaring);
-        if (!stored) await context.store.create(key, value);
-        else if (JSON.stringify(old?.conditions) !== JSON.stringify(object.conditions))
-          await context.store.update(key, value, { expectedModRevision: stored.modRevision });
+        try {
+          if (!stored) await context.store.create(key, value);
+          else if (JSON.stringify(old?.conditions) !== JSON.stringify(object.conditions))
+            await context.store.update(key, value, { expectedModRevision: stored.modRevision });
+        } catch (e) {
+          // Another replica starting on the same store wrote it first: the same entry, keep theirs.
+          if (!isStoreKeyExistsError(e) && !isStoreConflictError(e)) throw e;
+        }
       }
     },
   };
