@@ -4,7 +4,7 @@
  * reading the informers' caches. A failed reconcile is retried with the queue's backoff; a
  * `requeueAfter` result comes back after that delay; success forgets the key's failures.
  */
-import { type ApiObject, type Informer, objectKey } from '../client/index.js';
+import { type ApiObject, type EventHandler, objectKey } from '../client/index.js';
 import type { Clock } from './clock.js';
 import { RateLimitingQueue } from './rate-limiting-queue.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -15,17 +15,26 @@ export interface ReconcileResult {
   requeueAfterMs?: number;
 }
 
+/** What the controller needs of an informer (`Informer` of any kind is one). */
+export interface InformerSource {
+  addEventHandler(handler: EventHandler<ApiObject>): () => void;
+  start(): unknown;
+  stop(): Promise<void>;
+  waitForSync(signal?: AbortSignal): Promise<void>;
+}
+
 export interface ControllerOptions {
   /** For errors and logs. */
   name?: string;
   /** The informers whose events enqueue keys; the controller starts them, waits for their sync and stops them when it stops. */
-  informers: readonly Informer<ApiObject>[];
+  informers: readonly InformerSource[];
   /**
    * The key an object's event enqueues (an owner's, for objects the controller owns); default its
    * `namespace/name`. Return undefined to ignore the event.
    */
   keyOf?: (object: ApiObject) => string | undefined;
   /** Brings the world in line with the key's object; throws to be retried with backoff. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: an async reconcile that returns nothing is Promise<void>.
   reconcile: (key: string) => Promise<ReconcileResult | undefined | void>;
   /** Keys reconciled at once (never the same key twice at once); default 1. */
   workers?: number;
@@ -71,7 +80,10 @@ export class Controller {
     );
     try {
       for (const informer of informers) informer.start();
-      const synced = await Promise.race([Promise.all(informers.map((i) => i.waitForSync(signal))).then(() => true), stopped.then(() => false)]);
+      const synced = await Promise.race([
+        Promise.all(informers.map((i) => i.waitForSync(signal))).then(() => true),
+        stopped.then(() => false),
+      ]);
       if (synced) {
         const workers = Array.from({ length: this.#options.workers ?? 1 }, () => this.#work());
         await stopped;

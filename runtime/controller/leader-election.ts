@@ -167,7 +167,11 @@ export class LeaderElector {
     // The leader's fast path: write over the Lease it last saw, without reading it first.
     if (this.isLeader() && this.#leaseValid(now)) {
       const spec = this.#lease!.spec!;
-      const written = await this.#write('update', { ...this.#lease, spec: { ...desired, acquireTime: spec.acquireTime, leaseTransitions: spec.leaseTransitions } }, signal);
+      const written = await this.#write(
+        'update',
+        { ...this.#lease, spec: { ...desired, acquireTime: spec.acquireTime, leaseTransitions: spec.leaseTransitions } },
+        signal,
+      );
       if (written) return true;
     }
     let current: Lease;
