@@ -76,6 +76,11 @@ export class LeaderElector {
     this.#clock = options.clock ?? systemClock;
   }
 
+  /** This candidate's identity. */
+  identity(): string {
+    return this.#o.identity;
+  }
+
   /** The holder last observed ('' when released, undefined before the first read). */
   leader(): string | undefined {
     return this.#lease?.spec?.holderIdentity;
@@ -178,7 +183,7 @@ export class LeaderElector {
     try {
       current = await this.#o.leases.get(this.#o.name, { signal });
     } catch (e) {
-      if (!(isStatusError(e) && e.code === 404)) return this.#failed(e);
+      if (!(isStatusError(e) && e.code === 404)) return this.#failed(e, signal);
       const { group, version, kind } = this.#o.leases.info;
       const lease: Lease = { apiVersion: `${group}/${version}`, kind, metadata: { name: this.#o.name }, spec: desired };
       return this.#write('create', lease, signal);
@@ -228,13 +233,13 @@ export class LeaderElector {
       this.#observe(await this.#o.leases[verb](lease, { signal }));
       return true;
     } catch (e) {
-      return this.#failed(e);
+      return this.#failed(e, signal);
     }
   }
 
-  #failed(error: unknown): false {
-    // A 409 is another candidate's write winning, not a failure to report.
-    if (!(isStatusError(error) && error.code === 409)) this.#o.onError?.(error);
+  #failed(error: unknown, signal: AbortSignal): false {
+    // A 409 is another candidate's write winning, and an abort is the caller stopping: neither is a failure to report.
+    if (!signal.aborted && !(isStatusError(error) && error.code === 409)) this.#o.onError?.(error);
     return false;
   }
 
