@@ -44,6 +44,12 @@ export interface ControllerOptions {
   onError?: (error: unknown, key: string) => void;
 }
 
+/** A key's namespace (undefined for a cluster-scoped object) and name: client-go's SplitMetaNamespaceKey. */
+export function splitKey(key: string): { namespace: string | undefined; name: string } {
+  const slash = key.indexOf('/');
+  return slash < 0 ? { namespace: undefined, name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+}
+
 export class Controller {
   readonly queue: RateLimitingQueue<string>;
   readonly #options: ControllerOptions;

@@ -5,7 +5,7 @@
  * leader election over a Lease. Browser-safe: it needs only `svckit/client`.
  */
 export { type Clock, ManualClock, sleep, systemClock } from './clock.js';
-export { Controller, type ControllerOptions, type InformerSource, type ReconcileResult } from './controller.js';
+export { Controller, type ControllerOptions, type InformerSource, type ReconcileResult, splitKey } from './controller.js';
 export { type Lease, type LeaseClient, type LeaseSpec, LeaderElector, type LeaderElectionOptions } from './leader-election.js';
 export { type QueueItem, WorkQueue, type WorkQueueOptions } from './queue.js';
 export { RateLimitingQueue, type RateLimitingQueueOptions } from './rate-limiting-queue.js';

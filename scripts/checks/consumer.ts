@@ -98,11 +98,16 @@ await watching;
 console.log(JSON.stringify({ color: created.spec?.color, got: got.metadata?.name, listed: list.items.map((w) => w.metadata?.name), managers: list.items[1]?.metadata?.managedFields?.map((m) => m.manager), seen }));
 `;
 
-const BROWSER = `import { createClient } from './generated/client.js';
+const BROWSER = `import { Controller } from 'svckit/controller';
+import { createClient } from './generated/client.js';
 
 export const client = createClient({ server: location.origin });
 export async function widgetNames(): Promise<string[]> {
   return (await client.shop.v1.widgets('default').list()).items.map((w) => w.metadata?.name ?? '');
+}
+/** svckit/controller's work queue and controller loop run in a browser too. */
+export function widgetController(onKey: (key: string) => void): Controller {
+  return new Controller({ informers: [client.shop.v1.widgets('default').informer()], reconcile: async (key) => onKey(key) });
 }
 `;
 
@@ -197,7 +202,7 @@ try {
   check(result.seen.join() === 'ADDED w1,ADDED w2', `watch saw ${JSON.stringify(result.seen)}`);
   step(`create, get, list, watch and apply work: ${JSON.stringify(result)}`);
 
-  step('esbuild --platform=browser of the generated client');
+  step('esbuild --platform=browser of the generated client and svckit/controller');
   run(
     join(project, 'node_modules/.bin/esbuild'),
     ['src/browser.ts', '--bundle', '--platform=browser', '--format=esm', '--outfile=browser/bundle.js', '--log-level=warning'],
