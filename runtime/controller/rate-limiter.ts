@@ -3,6 +3,7 @@
  * default_rate_limiters.go): per item, an exponential backoff; overall, a token bucket; and the
  * larger of several.
  */
+import { Backoff } from '../client/index.js';
 import { type Clock, systemClock } from './clock.js';
 
 export interface RateLimiter<T> {
@@ -14,9 +15,9 @@ export interface RateLimiter<T> {
   numRequeues(item: T): number;
 }
 
-/** `baseMs * 2^failures`, at most `maxMs`, per item. */
+/** `baseMs * 2^failures`, at most `maxMs`, per item: the client's `Backoff` without jitter, one per item. */
 export class ItemExponentialRateLimiter<T> implements RateLimiter<T> {
-  readonly #failures = new Map<T, number>();
+  readonly #failures = new Map<T, Backoff>();
 
   constructor(
     readonly baseMs: number,
@@ -24,9 +25,9 @@ export class ItemExponentialRateLimiter<T> implements RateLimiter<T> {
   ) {}
 
   when(item: T): number {
-    const failures = this.#failures.get(item) ?? 0;
-    this.#failures.set(item, failures + 1);
-    return Math.min(this.maxMs, this.baseMs * 2 ** failures);
+    let backoff = this.#failures.get(item);
+    if (!backoff) this.#failures.set(item, (backoff = new Backoff({ initialMs: this.baseMs, maxMs: this.maxMs, factor: 2, jitter: 0 })));
+    return backoff.next();
   }
 
   forget(item: T): void {
@@ -34,7 +35,7 @@ export class ItemExponentialRateLimiter<T> implements RateLimiter<T> {
   }
 
   numRequeues(item: T): number {
-    return this.#failures.get(item) ?? 0;
+    return this.#failures.get(item)?.attempts ?? 0;
   }
 }
 
