@@ -10,6 +10,7 @@ import { type TestServer, startTestServer } from '../../scripts/test-server.js';
 import { eventually } from '../client/client.testing.js';
 import { isStatusError } from '../client/index.js';
 import { type Clock, systemClock } from './clock.js';
+import { Controller } from './controller.js';
 import { LeaderElector } from './leader-election.js';
 
 let server: TestServer;
@@ -41,7 +42,13 @@ interface Candidate {
 }
 const candidates: Candidate[] = [];
 
-function candidate(identity: 'a' | 'b', options: { releaseOnCancel?: boolean } = {}): Candidate {
+interface CandidateOptions {
+  releaseOnCancel?: boolean;
+  /** The work while leading. */
+  lead?: (signal: AbortSignal) => Promise<void>;
+}
+
+function candidate(identity: 'a' | 'b', options: CandidateOptions = {}): Candidate {
   const stop = new AbortController();
   stoppers.push(stop);
   const c = { started: 0, stopped: 0, leaders: [], leading: undefined, stop } as unknown as Candidate;
@@ -51,10 +58,11 @@ function candidate(identity: 'a' | 'b', options: { releaseOnCancel?: boolean } =
     identity,
     retryPeriodMs: 20,
     clock,
-    ...options,
+    releaseOnCancel: options.releaseOnCancel,
     onStartedLeading: (signal) => {
       c.started++;
       c.leading = signal;
+      return options.lead?.(signal);
     },
     onStoppedLeading: () => c.stopped++,
     onNewLeader: (leader) => c.leaders.push(leader),
@@ -65,9 +73,10 @@ function candidate(identity: 'a' | 'b', options: { releaseOnCancel?: boolean } =
 }
 
 /** Two candidates; resolves once one leads and the other has seen it do so. */
-async function twoCandidates(options: { releaseOnCancel?: boolean } = {}) {
-  const a = candidate('a', options);
-  const b = candidate('b', options);
+async function twoCandidates(options: CandidateOptions | ((identity: 'a' | 'b') => CandidateOptions) = {}) {
+  const optionsOf = typeof options === 'function' ? options : () => options;
+  const a = candidate('a', optionsOf('a'));
+  const b = candidate('b', optionsOf('b'));
   await eventually(() => a.started + b.started === 1, 5000, 'a leader');
   const [leader, follower] = a.started === 1 ? [a, b] : [b, a];
   await eventually(() => follower.elector.leader() === leader.elector.identity(), 5000, 'the follower sees the leader');
@@ -167,5 +176,26 @@ describe('LeaderElector', () => {
     expect(follower.started).toBe(0);
     server.clock.advance(16_000);
     await eventually(() => follower.started === 1, 5000, 'the follower acquires the expired lease');
+  });
+
+  it("runs a controller only while leading; after a release the other candidate's controller takes over", async () => {
+    const reconciled: string[] = [];
+    const controllerOf = (identity: 'a' | 'b') => (signal: AbortSignal) => {
+      const informer = createClient(server.as(identity).clientConfig).core.v1.configMaps('default').informer();
+      return new Controller({ informers: [informer], reconcile: async (key) => void reconciled.push(`${identity} ${key}`) }).run(signal);
+    };
+    const configMaps = createClient(server.clientConfig).core.v1.configMaps('default');
+    await configMaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'first' } });
+    const { leader, follower } = await twoCandidates((identity) => ({ releaseOnCancel: true, lead: controllerOf(identity) }));
+    const [id, other] = [leader.elector.identity(), follower.elector.identity()];
+    await eventually(() => reconciled.includes(`${id} default/first`), 5000, 'the leader reconciles');
+
+    leader.stop.abort();
+    await leader.done; // its controller drained and stopped before the Lease was released
+    await eventually(() => follower.started === 1, 5000, 'the follower leads');
+    await configMaps.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'second' } });
+    await eventually(() => reconciled.includes(`${other} default/second`), 5000, 'the new leader reconciles');
+    expect(reconciled).toContain(`${other} default/first`); // its informer listed what was there
+    expect(reconciled.filter((r) => r.startsWith(id))).toEqual([`${id} default/first`]);
   });
 });
