@@ -96,11 +96,15 @@ async function intrude(): Promise<void> {
   }
 }
 
-/** Whether `user` read the Lease after `other`'s first request that failed. */
+/**
+ * Whether `user` has taken in a read of the Lease made after `other`'s first failed request: it
+ * sent a second read after it (a candidate's requests are one after the other, so the first
+ * read's answer was handled by then).
+ */
 function readAfterFailureOf(user: string, other: string): boolean {
   const all = server.requests({ resource: 'leases' });
   const failed = all.findIndex((r) => r.user === other && r.status === 500);
-  return failed >= 0 && all.slice(failed).some((r) => r.user === user && r.verb === 'get' && r.status === 200);
+  return failed >= 0 && all.slice(failed).filter((r) => r.user === user && r.verb === 'get').length >= 2;
 }
 
 const renewalsBy = (user: string) => server.requests({ verb: 'update', resource: 'leases', user }).filter((r) => r.status === 200).length;
