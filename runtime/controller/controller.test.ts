@@ -11,7 +11,7 @@ import { type TestServer, startTestServer } from '../../scripts/test-server.js';
 import { eventually } from '../client/client.testing.js';
 import { type Informer, isStatusError } from '../client/index.js';
 import { ManualClock } from './clock.js';
-import { Controller, type ControllerOptions } from './controller.js';
+import { Controller, type ControllerOptions, splitKey } from './controller.js';
 
 let server: TestServer;
 let stop: AbortController;
@@ -194,5 +194,29 @@ describe('Controller', () => {
     release();
     await running;
     expect(seen.map((s) => s.key).sort()).toEqual(['default/a', 'default/b', 'default/c']);
+  });
+
+  it("enqueues the key keyOf gives (an owner's for an owned object) and ignores an event it maps to undefined", async () => {
+    const ownerKey = (object: { metadata?: { name?: string; namespace?: string } }) => {
+      const name = object.metadata?.name ?? '';
+      if (name.startsWith('ignored')) return undefined;
+      return `${object.metadata?.namespace}/${name.replace(/-mirror$/, '')}`;
+    };
+    const { seen } = start({ keyOf: ownerKey });
+    await configMaps().create(configMap('ignored'));
+    await configMaps().create(configMap('web-mirror'));
+    await eventually(() => seen.some((s) => s.key === 'default/web'), 5000, 'the owner reconciled');
+    expect(seen.map((s) => s.key)).not.toContain('default/ignored');
+    expect(seen.map((s) => s.key)).not.toContain('default/web-mirror');
+  });
+
+  it('splits keys as client-go does', () => {
+    expect(splitKey('default/web')).toEqual({ namespace: 'default', name: 'web' });
+    expect(splitKey('cluster-wide')).toEqual({ namespace: undefined, name: 'cluster-wide' });
+  });
+
+  it('runs once: a second run is an error, not a silent no-op', async () => {
+    const { controller } = start();
+    await expect(controller.run(new AbortController().signal)).rejects.toThrow(/has run already/);
   });
 });

@@ -54,6 +54,7 @@ export class Controller {
   readonly queue: RateLimitingQueue<string>;
   readonly #options: ControllerOptions;
   readonly #keyOf: (object: ApiObject) => string | undefined;
+  #ran = false;
 
   constructor(options: ControllerOptions) {
     if (options.informers.length === 0) throw new TypeError('a controller needs at least one informer');
@@ -73,6 +74,8 @@ export class Controller {
    * waiting for a retry delay are dropped), stops the informers and resolves.
    */
   async run(signal: AbortSignal): Promise<void> {
+    if (this.#ran) throw new Error(`controller ${this.#options.name ?? ''} has run already: its queue is shut down; make a new one`);
+    this.#ran = true;
     const { informers } = this.#options;
     const enqueue = (object: ApiObject) => {
       const key = this.#keyOf(object);
