@@ -202,4 +202,15 @@ describe('LeaderElector', () => {
     expect(reconciled).toContain(`${other} default/first`); // its informer listed what was there
     expect(reconciled.filter((r) => r.startsWith(id))).toEqual([`${id} default/first`]);
   });
+
+  it('refuses timings client-go refuses, and a lease duration that is not whole seconds', () => {
+    const base = { leases: leases(), name: 'l', identity: 'x', onStartedLeading: () => undefined };
+    expect(() => new LeaderElector({ ...base, leaseDurationMs: 10_000, renewDeadlineMs: 10_000 })).toThrow(
+      /leaseDurationMs must be greater/,
+    );
+    expect(() => new LeaderElector({ ...base, renewDeadlineMs: 2_400, retryPeriodMs: 2_000 })).toThrow(/retryPeriodMs\*1.2/);
+    expect(() => new LeaderElector({ ...base, leaseDurationMs: 15_500 })).toThrow(/whole seconds/);
+    expect(() => new LeaderElector({ ...base, identity: '' })).toThrow(/identity/);
+    expect(new LeaderElector(base).leader()).toBeUndefined();
+  });
 });
