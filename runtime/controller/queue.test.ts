@@ -42,6 +42,17 @@ describe('WorkQueue', () => {
     expect(q.len()).toBe(0);
   });
 
+  it('keeps first-added order across a long queue that is taken from while it grows', async () => {
+    const q = new WorkQueue<number>();
+    const out: number[] = [];
+    for (let i = 0; i < 3000; i++) q.add(i);
+    for (let i = 0; i < 2500; i++) out.push((await q.get())!);
+    for (let i = 3000; i < 4000; i++) q.add(i);
+    expect(q.len()).toBe(1500);
+    while (q.len() > 0) out.push((await q.get())!);
+    expect(out).toEqual(Array.from({ length: 4000 }, (_, i) => i));
+  });
+
   it('get waits for an add', async () => {
     const q = new WorkQueue<string>();
     const waiting = q.get();

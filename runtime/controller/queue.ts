@@ -15,8 +15,9 @@ export interface WorkQueueOptions {
 
 export class WorkQueue<T extends QueueItem> {
   protected readonly clock: Clock;
-  /** The order in which items are handed out; each is dirty and not being processed. */
-  readonly #queue: T[] = [];
+  /** The order in which items are handed out (from `#head` on); each is dirty and not being processed. */
+  #queue: T[] = [];
+  #head = 0;
   /** Items that need processing (queued, or added again while processed). */
   readonly #dirty = new Set<T>();
   readonly #processing = new Set<T>();
@@ -80,7 +81,7 @@ export class WorkQueue<T extends QueueItem> {
 
   /** How many items are queued (not those being processed or waiting for a delay). */
   len(): number {
-    return this.#queue.length;
+    return this.#queue.length - this.#head;
   }
 
   /** Whether `item` is being processed now. */
@@ -113,17 +114,27 @@ export class WorkQueue<T extends QueueItem> {
   }
 
   #handOut(): void {
-    while (this.#getters.length > 0 && this.#queue.length > 0) {
-      const item = this.#queue.shift()!;
+    while (this.#getters.length > 0 && this.len() > 0) {
+      const item = this.#take();
       this.#processing.add(item);
       this.#dirty.delete(item);
       this.#getters.shift()!(item);
     }
-    if (this.#shuttingDown && this.#queue.length === 0) for (const resolve of this.#getters.splice(0)) resolve(undefined);
+    if (this.#shuttingDown && this.len() === 0) for (const resolve of this.#getters.splice(0)) resolve(undefined);
+  }
+
+  /** The first queued item; `Array.shift` would copy the rest each time, quadratic in a long queue. */
+  #take(): T {
+    const item = this.#queue[this.#head++]!;
+    if (this.#head >= 1024 && this.#head * 2 >= this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
+    }
+    return item;
   }
 
   #checkDrained(): void {
-    if (!this.#shuttingDown || this.#queue.length > 0 || this.#processing.size > 0) return;
+    if (!this.#shuttingDown || this.len() > 0 || this.#processing.size > 0) return;
     for (const resolve of this.#drained.splice(0)) resolve();
   }
 }
