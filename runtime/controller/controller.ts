@@ -71,10 +71,12 @@ export class Controller {
   /**
    * Starts the informers, waits for their first sync, then reconciles with the workers until
    * `signal` aborts. It then stops taking new keys, lets the workers finish those queued (those
-   * waiting for a retry delay are dropped), stops the informers and resolves.
+   * waiting for a retry delay are dropped), stops the informers and resolves; a reconcile that
+   * never settles keeps it from resolving (pass a deadline to your requests).
    */
   async run(signal: AbortSignal): Promise<void> {
-    if (this.#ran) throw new Error(`controller ${this.#options.name ?? ''} has run already: its queue is shut down; make a new one`);
+    const name = this.#options.name ? ` ${this.#options.name}` : '';
+    if (this.#ran) throw new Error(`controller${name} has run already: its queue is shut down; make a new one`);
     this.#ran = true;
     const { informers } = this.#options;
     const enqueue = (object: ApiObject) => {
