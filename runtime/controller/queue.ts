@@ -24,7 +24,7 @@ export class WorkQueue<T extends QueueItem> {
   /** Items waiting for `addAfter`'s delay: when they are due, and the timer's cancel. */
   readonly #waiting = new Map<T, { readyAt: number; cancel: () => void }>();
   readonly #getters: ((item: T | undefined) => void)[] = [];
-  #drained: (() => void)[] = [];
+  readonly #drained: (() => void)[] = [];
   #shuttingDown = false;
 
   constructor(options: WorkQueueOptions = {}) {
