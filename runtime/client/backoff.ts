@@ -34,6 +34,11 @@ export class Backoff {
     this.attempt = 0;
   }
 
+  /** How many delays `next` has given since the last reset. */
+  get attempts(): number {
+    return this.attempt;
+  }
+
   /** Waits for the next delay; rejects with the signal's reason when aborted. */
   wait(signal?: AbortSignal): Promise<void> {
     return sleep(this.next(), signal);

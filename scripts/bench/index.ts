@@ -6,6 +6,7 @@ import { benchAudit } from './audit.js';
 import { benchCel } from './cel.js';
 import { benchCli } from './cli.js';
 import { benchCodegen } from './codegen.js';
+import { benchController } from './controller.js';
 import { benchDocuments } from './documents.js';
 import { benchEtcd } from './etcd.js';
 import { benchLargeWrites } from './large-writes.js';
@@ -26,6 +27,7 @@ const benches: Record<string, () => Promise<void>> = {
   cel: benchCel,
   cli: benchCli,
   codegen: benchCodegen,
+  controller: benchController,
   documents: benchDocuments,
   etcd: benchEtcd,
   'large-writes': benchLargeWrites,

@@ -4,8 +4,10 @@
  * itself, `tsc` in strict NodeNext mode with skipLibCheck off, then plain `node` runs a program
  * that uses the generated client against `svckit serve` started from the installed package
  * (create, get, list, watch, apply; configured by `loadClientConfig()` from `$KUBECONFIG`, as the
- * README's three steps write it), and esbuild bundles the client for browsers with no `node:`
- * import. Asserts that the install built no native module, and prints how long it took.
+ * README's three steps write it), then runs the README's controller example as written (it marks
+ * a widget ready, and on SIGTERM releases its Lease and exits 0), and esbuild bundles the client
+ * and `svckit/controller` for browsers with no `node:` import. Asserts that the install built no
+ * native module, and prints how long it took.
  *
  *   npx tsx scripts/checks/consumer.ts [--keep]
  */
@@ -18,7 +20,7 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const keep = process.argv.includes('--keep');
 const work = mkdtempSync(join(tmpdir(), 'svckit-consumer-'));
 const project = join(work, 'project');
-let server: ChildProcess | undefined;
+const servers: ChildProcess[] = [];
 
 function step(title: string): void {
   process.stdout.write(`consumer: ${title}\n`);
@@ -98,13 +100,34 @@ await watching;
 console.log(JSON.stringify({ color: created.spec?.color, got: got.metadata?.name, listed: list.items.map((w) => w.metadata?.name), managers: list.items[1]?.metadata?.managedFields?.map((m) => m.manager), seen }));
 `;
 
-const BROWSER = `import { createClient } from './generated/client.js';
+const BROWSER = `import { Controller } from 'svckit/controller';
+import { createClient } from './generated/client.js';
 
 export const client = createClient({ server: location.origin });
 export async function widgetNames(): Promise<string[]> {
   return (await client.shop.v1.widgets('default').list()).items.map((w) => w.metadata?.name ?? '');
 }
+/** svckit/controller's work queue and controller loop run in a browser too. */
+export function widgetController(onKey: (key: string) => void): Controller {
+  return new Controller({ informers: [client.shop.v1.widgets('default').informer()], reconcile: async (key) => onKey(key) });
+}
 `;
+
+/** The README's controller example, as written there (the first TypeScript block under its heading). */
+function readmeControllerExample(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('### Writing controllers: `svckit/controller`'));
+  const block = /```ts\n([\s\S]*?)```/.exec(section);
+  check(block, 'README.md has no TypeScript block under "Writing controllers"');
+  return block[1]!;
+}
+
+/** The served object at `path` as JSON. */
+async function getJson(url: string, path: string): Promise<{ status?: { ready?: boolean }; spec?: { holderIdentity?: string } }> {
+  const response = await fetch(new URL(path, url));
+  check(response.ok, `GET ${path}: ${response.status}`);
+  return (await response.json()) as never;
+}
 
 const TSCONFIG = {
   compilerOptions: {
@@ -121,12 +144,13 @@ const TSCONFIG = {
   include: ['src'],
 };
 
-async function startServer(): Promise<string> {
-  const child = spawn(join(project, 'node_modules/.bin/svckit'), ['serve', '--port', '0', '--store', 'memory', '--schemas', 'crds'], {
+/** `svckit serve --port 0 --store memory` from the installed package with `args`; resolves to its URL. */
+async function startServer(...args: string[]): Promise<string> {
+  const child = spawn(join(project, 'node_modules/.bin/svckit'), ['serve', '--port', '0', '--store', 'memory', ...args], {
     cwd: project,
     env: { ...process.env, XDG_CACHE_HOME: join(work, 'cache') },
   });
-  server = child;
+  servers.push(child);
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise((resolve, reject) => {
@@ -154,6 +178,7 @@ try {
   writeFileSync(join(project, 'crds/widgets.yaml'), WIDGET_CRD);
   writeFileSync(join(project, 'src/main.ts'), MAIN);
   writeFileSync(join(project, 'src/browser.ts'), BROWSER);
+  writeFileSync(join(project, 'src/controller.ts'), readmeControllerExample());
   writeFileSync(join(project, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
   run('npm', ['install', '--no-audit', '--no-fund', 'typescript@~6.0.3', '@types/node@^20', 'esbuild@^0.28'], project);
 
@@ -178,7 +203,7 @@ try {
   run('npm', ['run', '-s', 'build'], project);
 
   step('svckit serve from the installed package, then node dist/main.js against it');
-  const url = await startServer();
+  const url = await startServer('--schemas', 'crds');
   const kubeconfig = join(work, 'kubeconfig');
   writeFileSync(
     kubeconfig,
@@ -197,7 +222,39 @@ try {
   check(result.seen.join() === 'ADDED w1,ADDED w2', `watch saw ${JSON.stringify(result.seen)}`);
   step(`create, get, list, watch and apply work: ${JSON.stringify(result)}`);
 
-  step('esbuild --platform=browser of the generated client');
+  // Leader election needs the built-in Leases beside the project's kinds: serve both (--crds).
+  step("svckit serve --crds crds, then node dist/controller.js (the README's controller example) against it, then SIGTERM");
+  const withBuiltIns = await startServer('--crds', 'crds');
+  const builtInsConfig = join(work, 'kubeconfig-builtins');
+  writeFileSync(builtInsConfig, readFileSync(kubeconfig, 'utf8').replace(url, withBuiltIns));
+  const widget = '/apis/shop.example.io/v1/namespaces/default/widgets';
+  const created = await fetch(new URL(widget, withBuiltIns), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apiVersion: 'shop.example.io/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 3 } }),
+  });
+  check(created.status === 201, `creating w1: ${created.status}`);
+  const controller = spawn('node', ['dist/controller.js'], {
+    cwd: project,
+    env: { ...process.env, SVCCONFIG: '', KUBECONFIG: builtInsConfig },
+  });
+  let controllerErr = '';
+  controller.stderr.on('data', (d: Buffer) => (controllerErr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => controller.on('exit', resolve));
+  let ready = false;
+  for (let i = 0; i < 200 && !ready; i++) {
+    ready = (await getJson(withBuiltIns, `${widget}/w1`)).status?.ready === true;
+    if (!ready) await new Promise((r) => setTimeout(r, 50));
+  }
+  check(ready, `the controller did not mark w1 ready: ${controllerErr}`);
+  controller.kill('SIGTERM');
+  const code = await exited;
+  check(code === 0, `the controller exited with ${code} after SIGTERM: ${controllerErr}`);
+  const lease = await getJson(withBuiltIns, '/apis/coordination.svc.io/v1/namespaces/default/leases/widget-controller');
+  check(lease.spec?.holderIdentity === '', `the controller did not release its Lease: ${JSON.stringify(lease.spec)}`);
+  step('the controller marked w1 ready, and on SIGTERM released its Lease and exited 0');
+
+  step('esbuild --platform=browser of the generated client and svckit/controller');
   run(
     join(project, 'node_modules/.bin/esbuild'),
     ['src/browser.ts', '--bundle', '--platform=browser', '--format=esm', '--outfile=browser/bundle.js', '--log-level=warning'],
@@ -213,7 +270,7 @@ try {
   process.stdout.write('consumer: 0 passed, 1 failed\n');
   process.exitCode = 1;
 } finally {
-  server?.kill('SIGTERM');
+  for (const child of servers) child.kill('SIGTERM');
   if (keep) process.stdout.write(`consumer: kept ${work}\n`);
   else rmSync(work, { recursive: true, force: true });
 }
