@@ -1,6 +1,6 @@
 import { SPEC_GROUP_SUFFIX, groupWithSuffix } from '../runtime/api/index.js';
 import type { LoopbackClient } from './access-control.js';
-import { upsert } from './system-services.js';
+import { CONFLICT_ATTEMPTS, upsert } from './system-services.js';
 
 /**
  * The group and version priorities of upstream's local APIServices, keyed `<version>.<group>` with
@@ -98,11 +98,24 @@ export async function registerLocalApiServices(client: LoopbackClient, groupSuff
   }
 }
 
-/** Sets the Available=True (Local) condition unless the APIService has it already (its transition time is kept). */
+/**
+ * Sets the Available=True (Local) condition unless the APIService has it already (its transition
+ * time is kept). Replicas starting together race for the same objects: a conflict is read again
+ * (the other may have marked it), as upstream's controllers requeue.
+ */
 async function markAvailable(client: LoopbackClient, path: string): Promise<void> {
-  const stored = JSON.parse((await client('GET', path)).text) as { status?: { conditions?: { type: string; reason?: string }[] } };
-  if (stored.status?.conditions?.some((c) => c.type === 'Available' && c.reason === 'Local')) return;
-  const condition = { ...LOCAL_AVAILABLE, lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
-  const { status, text } = await client('PATCH', `${path}/status`, { status: { conditions: [condition] } }, 'application/merge-patch+json');
-  if (status !== 200) throw new Error(`the reference server could not mark APIService ${path} available: ${status} ${text}`);
+  for (let attempt = 1; ; attempt++) {
+    const stored = JSON.parse((await client('GET', path)).text) as { status?: { conditions?: { type: string; reason?: string }[] } };
+    if (stored.status?.conditions?.some((c) => c.type === 'Available' && c.reason === 'Local')) return;
+    const condition = { ...LOCAL_AVAILABLE, lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
+    const { status, text } = await client(
+      'PATCH',
+      `${path}/status`,
+      { status: { conditions: [condition] } },
+      'application/merge-patch+json',
+    );
+    if (status === 200) return;
+    if (status !== 409 || attempt >= CONFLICT_ATTEMPTS)
+      throw new Error(`the reference server could not mark APIService ${path} available: ${status} ${text}`);
+  }
 }

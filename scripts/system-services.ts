@@ -69,8 +69,15 @@ export async function upsert(client: LoopbackClient, collection: string, object:
   const { status, text } = await client('POST', collection, object);
   if (status === 201) return;
   if (status !== 409) throw new Error(`the reference server could not create ${object.kind} ${object.metadata.name}: ${status} ${text}`);
-  // A merge patch of the whole object: its lists replace the stored ones.
-  const put = await client('PATCH', `${collection}/${object.metadata.name}`, object, 'application/merge-patch+json');
-  if (put.status !== 200)
-    throw new Error(`the reference server could not update ${object.kind} ${object.metadata.name}: ${put.status} ${put.text}`);
+  // A merge patch of the whole object: its lists replace the stored ones. Replicas starting
+  // together patch the same objects: the server retries a few conflicts, we retry the rest.
+  for (let attempt = 1; ; attempt++) {
+    const put = await client('PATCH', `${collection}/${object.metadata.name}`, object, 'application/merge-patch+json');
+    if (put.status === 200) return;
+    if (put.status !== 409 || attempt >= CONFLICT_ATTEMPTS)
+      throw new Error(`the reference server could not update ${object.kind} ${object.metadata.name}: ${put.status} ${put.text}`);
+  }
 }
+
+/** How many times a start-up write is tried against other replicas' writes of the same object. */
+export const CONFLICT_ATTEMPTS = 10;
