@@ -56,12 +56,17 @@ export interface Manifest {
   [key: string]: unknown;
 }
 
-/** Creates the object unless it exists (asked first: a second create of the Service would find its own address taken). */
+/**
+ * Creates the object unless it exists (asked first: a second create of the Service would find its
+ * own address taken). A replica starting beside this one may create it between the question and
+ * the create: then the create is refused (409, or 422 for the address) and the object is there.
+ */
 async function ensure(client: LoopbackClient, collection: string, object: Manifest): Promise<void> {
-  if ((await client('GET', `${collection}/${object.metadata.name}`)).status === 200) return;
+  const path = `${collection}/${object.metadata.name}`;
+  if ((await client('GET', path)).status === 200) return;
   const { status, text } = await client('POST', collection, object);
-  if (status !== 201 && status !== 409)
-    throw new Error(`the reference server could not create ${object.kind} ${object.metadata.name}: ${status} ${text}`);
+  if (status === 201 || (await client('GET', path)).status === 200) return;
+  throw new Error(`the reference server could not create ${object.kind} ${object.metadata.name}: ${status} ${text}`);
 }
 
 /** Creates the object, or merge-patches the stored one to it (its lists replace the stored ones). */
