@@ -26,10 +26,24 @@ describe('svckit CLI', () => {
     expect(r.stderr).not.toContain('Unknown option');
   });
 
-  it('answers an unknown command and a bad flag with a usage error, exit 2, no stack trace', () => {
-    for (const r of [svckit('frobnicate'), svckit('codegen', '--frob'), svckit('serve', '--store', 'postgres://x')]) {
+  it('answers an unknown command with every usage and the command it likely meant, exit 2, no stack trace', () => {
+    const r = svckit('serv');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('svckit: unknown command "serv" (did you mean "serve"?)');
+    expect(r.stderr).toContain('usage: svckit <command>');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("answers a command's bad flag with that command's usage alone, exit 2, no stack trace", () => {
+    for (const [r, command] of [
+      [svckit('codegen', '--frob'), 'codegen'],
+      [svckit('serve', '--store', 'postgres://x'), 'serve'],
+    ] as const) {
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain('usage: svckit <command>');
+      expect(r.stderr).toMatch(new RegExp(`^svckit ${command}: `));
+      expect(r.stderr).toContain(`usage: svckit ${command} `);
+      expect(r.stderr).toContain(`(svckit ${command} --help for more)`);
+      expect(r.stderr).not.toContain('usage: svckit <command>');
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
   });

@@ -92,7 +92,10 @@ export async function main(argv: string[]): Promise<number> {
     return name ? 0 : 2;
   }
   const command = commands[name];
-  if (!command) return usageError(`unknown command "${name}"`);
+  if (!command) {
+    const meant = closest(name, Object.keys(commands));
+    return usageError(`unknown command "${name}"${meant ? ` (did you mean "${meant}"?)` : ''}`);
+  }
   if (rest.includes('--help') || rest.includes('-h')) {
     const { help } = await command.usage();
     if (help) {
@@ -113,16 +116,41 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`svckit ${name}: ${error.message}\n`);
       return 1;
     }
-    if (error instanceof Error && error.name === 'StoreConfigError') return usageError(error.message);
-    if (error instanceof UsageError) return usageError(error.message);
-    if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) return usageError(error.message);
+    if (error instanceof Error && error.name === 'StoreConfigError') return usageError(error.message, name);
+    if (error instanceof UsageError) return usageError(error.message, name);
+    if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
+      return usageError(error.message, name);
     throw error;
   }
 }
 
-async function usageError(message: string): Promise<number> {
-  process.stderr.write(`svckit: ${message}\n\n${await usage()}`);
+/** The message, then the usage of the command it concerns (every command's when there is none). */
+async function usageError(message: string, name?: string): Promise<number> {
+  const command = name === undefined ? undefined : commands[name];
+  const text = command
+    ? `svckit ${name}: ${message}\n\nusage: ${(await command.usage()).line}\n(svckit ${name} --help for more)\n`
+    : `svckit: ${message}\n\n${await usage()}`;
+  process.stderr.write(text);
   return 2;
+}
+
+/** The name a typo most likely meant: within two edits, or undefined. */
+function closest(typed: string, names: readonly string[]): string | undefined {
+  const distance = (a: string, b: string): number => {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row = next;
+    }
+    return row[b.length]!;
+  };
+  let best: { name: string; d: number } | undefined;
+  for (const n of names) {
+    const d = distance(typed, n);
+    if (d <= 2 && (!best || d < best.d)) best = { name: n, d };
+  }
+  return best?.name;
 }
 
 process.exitCode = await main(process.argv.slice(2));
