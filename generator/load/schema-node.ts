@@ -1,7 +1,7 @@
 import { RE2JS } from 're2js';
 import type { Constraints, Field, ListNode, MapNode, ObjectNode, ScalarType, TypeNode, ValidationRule } from '../model/index.js';
 import { LoadError, joinPath } from './load-error.js';
-import { type NodeContext, type Schema, asSchema, describe, optString } from './schema-object.js';
+import { type NodeContext, type Schema, VALUE_CONSTRAINT_KEYS, asSchema, describe, optString } from './schema-object.js';
 import { isEmbedList, readValueValidation } from './value-validation.js';
 
 export { type NodeContext, type PendingEmbed, asSchema, describe, normalizeMarkers, optString } from './schema-object.js';
@@ -17,19 +17,8 @@ const NODE_KEYS = new Set([
   'required',
   'additionalProperties',
   'items',
-  'enum',
   'default',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'minItems',
-  'maxItems',
-  'minProperties',
-  'maxProperties',
+  ...VALUE_CONSTRAINT_KEYS,
   'nullable',
   '$ref',
   'allOf',

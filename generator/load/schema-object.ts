@@ -26,6 +26,22 @@ export interface PendingEmbed {
 
 export type Schema = Record<string, unknown>;
 
+/** OpenAPI's value constraints: what a schema node and a value-validation branch both may hold. */
+export const VALUE_CONSTRAINT_KEYS = [
+  'enum',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+] as const;
+
 /** `x-kubernetes-foo` is read as `x-svc-foo`; the real system's spelling is accepted everywhere. */
 export function normalizeMarkers(schema: Schema): Schema {
   let out: Schema | undefined;

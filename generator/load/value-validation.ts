@@ -1,6 +1,6 @@
 import type { Constraints, NestedValueValidation, TypeNode, ValueValidation } from '../model/index.js';
 import { LoadError, joinPath } from './load-error.js';
-import { type NodeContext, type Schema, asSchema, describe, optString } from './schema-object.js';
+import { type NodeContext, type Schema, VALUE_CONSTRAINT_KEYS, asSchema, describe, optString } from './schema-object.js';
 
 /** The node reader's constraints reader, handed in: one reading of `minLength` and friends for nodes and branches. */
 type ConstraintsReader = (schema: Schema, ctx: NodeContext, path: string) => Constraints | undefined;
@@ -29,26 +29,7 @@ const FORBIDDEN: readonly { key: string; set: (v: unknown) => boolean; detail: s
 ];
 
 /** What a branch may hold (svckit's own schema files are strict about the rest). */
-const BRANCH_KEYS = new Set([
-  ...JUNCTORS,
-  'not',
-  'required',
-  'properties',
-  'items',
-  'format',
-  'enum',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'minItems',
-  'maxItems',
-  'minProperties',
-  'maxProperties',
-]);
+const BRANCH_KEYS = new Set([...JUNCTORS, 'not', 'required', 'properties', 'items', 'format', ...VALUE_CONSTRAINT_KEYS]);
 
 /** True for `allOf: [{$ref}, ...]`: named types embedded in an object, not value validations. */
 export function isEmbedList(allOf: unknown): boolean {

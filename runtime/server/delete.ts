@@ -65,7 +65,6 @@ function queryDeleteOptions(q: URLSearchParams): Record<string, unknown> {
     propagationPolicy: q.get('propagationPolicy') ?? undefined,
     orphanDependents: queryBool(q, 'orphanDependents'),
     gracePeriodSeconds: queryInt64(q, 'gracePeriodSeconds'),
-    preconditions: undefined,
   };
 }
 
