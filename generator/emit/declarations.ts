@@ -1,6 +1,7 @@
 import type { GroupVersion, NamedType, ObjectNode, TypeNode } from '../model/index.js';
 import { typeKey } from '../model/index.js';
 import { typeWord } from './initialisms.js';
+import { StructuralIds } from './structural-ids.js';
 
 /**
  * The declarations of a group/version as emitters name them: every named type, and every anonymous
@@ -183,17 +184,36 @@ function singularTail(segments: string[]): string[] {
   return [...segments.slice(0, -1), singular];
 }
 
-/** A key equal for two nodes exactly when they print as the same TypeScript type. */
-export function shapeKey(node: TypeNode): string {
+/**
+ * Keys equal for two nodes exactly when they print as the same TypeScript type. Each node's key is
+ * its own part plus its children's keys, interned to a number, so keying every node is linear.
+ */
+export function shapeKeys(): (node: TypeNode) => string {
+  const keys = new Map<TypeNode, string>();
+  const interned = new Map<string, string>();
+  const key = (node: TypeNode): string => {
+    let k = keys.get(node);
+    if (k === undefined) {
+      const shape = ownShape(node, key);
+      k = interned.get(shape);
+      if (k === undefined) interned.set(shape, (k = `#${interned.size}`));
+      keys.set(node, k);
+    }
+    return k;
+  };
+  return key;
+}
+
+function ownShape(node: TypeNode, key: (node: TypeNode) => string): string {
   const enumKey = node.constraints?.enum ? `=${JSON.stringify(node.constraints.enum)}` : '';
   const nullKey = node.nullable ? '?' : '';
   switch (node.kind) {
     case 'object':
-      return `{${node.fields.map((f) => `${f.name}${f.required ? '!' : ''}:${shapeKey(f.type)}`).join(',')}${node.preserveUnknown ? ',*' : ''}${node.embeddedResource ? ',^' : ''}}${nullKey}`;
+      return `{${node.fields.map((f) => `${f.name}${f.required ? '!' : ''}:${key(f.type)}`).join(',')}${node.preserveUnknown ? ',*' : ''}${node.embeddedResource ? ',^' : ''}}${nullKey}`;
     case 'list':
-      return `[${shapeKey(node.items)}]${nullKey}`;
+      return `[${key(node.items)}]${nullKey}`;
     case 'map':
-      return `<${shapeKey(node.values)}>${nullKey}`;
+      return `<${key(node.values)}>${nullKey}`;
     case 'ref':
       return `&${typeKey(node.target)}${nullKey}`;
     case 'scalar':
@@ -205,9 +225,10 @@ export function shapeKey(node: TypeNode): string {
   }
 }
 
-/** Identity of a node for validators and defaulters: shape plus every constraint and rule. */
-export function exactKey(node: TypeNode): string {
-  return JSON.stringify(node, (key, value: unknown) => (key === 'description' || key === 'spec' ? undefined : value));
+/** Keys equal for two nodes exactly when validators and defaulters treat them alike: shape plus every constraint and rule. */
+export function exactKeys(): (node: TypeNode) => string {
+  const ids = new StructuralIds((key) => key === 'description' || key === 'spec');
+  return (node) => `#${ids.idOf(node)}`;
 }
 
 /** An object gets an interface of its own when it has fields; an empty one is a record type. */

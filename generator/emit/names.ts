@@ -1,5 +1,5 @@
 import type { GroupVersion, Model } from '../model/index.js';
-import { type Declaration, collectDeclarations, exactKey, freeName, shapeKey } from './declarations.js';
+import { type Declaration, collectDeclarations, exactKeys, freeName, shapeKeys } from './declarations.js';
 import { camelCase, pascalCase } from '../print/index.js';
 
 /**
@@ -38,7 +38,7 @@ export class ModuleNames {
     this.kinds = this.claim('kinds', `${namespace}Kinds`);
     this.clientInterface = this.claim('client interface', `${pascalCase(namespace)}Client`);
     this.clientFactory = this.claim('client factory', `${namespace}Client`);
-    this.declarations = collectDeclarations(gv, shapeKey, this.taken);
+    this.declarations = collectDeclarations(gv, shapeKeys(), this.taken);
   }
 
   /**
@@ -46,7 +46,7 @@ export class ModuleNames {
    * constraints are apart (the names of hoisted ones are private to validate.ts and defaults.ts).
    */
   functionDeclarations(): Declaration[] {
-    this.functions ??= collectDeclarations(this.gv, exactKey, this.taken);
+    this.functions ??= collectDeclarations(this.gv, exactKeys(), this.taken);
     return this.functions;
   }
 
