@@ -111,8 +111,12 @@ class DescriptorWriter {
 
 /** `{ a: 1, b: 2 }` on one line when short, else one property per line. */
 function literal(props: [string, string][], depth: number): string {
-  const inline = `{ ${props.map(([k, v]) => `${tsKey(k)}: ${v}`).join(', ')} }`;
-  if (inline.length <= 100 && !inline.includes('\n')) return inline;
+  // Measured before printed: a large nested literal is never copied into a one-line candidate.
+  const length = props.reduce((n, [k, v]) => n + k.length + v.length + 4, 2);
+  if (length <= 100) {
+    const inline = `{ ${props.map(([k, v]) => `${tsKey(k)}: ${v}`).join(', ')} }`;
+    if (inline.length <= 100 && !inline.includes('\n')) return inline;
+  }
   const pad = '  '.repeat(depth + 1);
   return `{\n${props.map(([k, v]) => `${pad}${tsKey(k)}: ${v},`).join('\n')}\n${'  '.repeat(depth)}}`;
 }

@@ -103,7 +103,8 @@ export class GeneratedFile extends LineWriter {
   render(): string {
     const code = [...this.topLines, ...(this.topLines.length > 0 ? [''] : []), ...this.bodyLines()];
     const printed = new Set<number>();
-    for (const l of code) for (const m of l.matchAll(TOKEN)) printed.add(Number(m[1]));
+    const marked = (l: string): boolean => l.includes('\u0001');
+    for (const l of code) if (marked(l)) for (const m of l.matchAll(TOKEN)) printed.add(Number(m[1]));
     const locals = this.localNames(printed);
     const out = headerLines(this.header);
     const imports = this.renderImports(printed, locals);
@@ -112,7 +113,8 @@ export class GeneratedFile extends LineWriter {
       .map(([module, as]) => `export * ${as ? `as ${as} ` : ''}from '${this.specifier(module)}';`)
       .sort();
     if (reexports.length > 0) out.push(...reexports, '');
-    out.push(...code.map((l) => l.replace(TOKEN, (_, i: string) => locals.get(this.symbolKey(this.symbols[Number(i)]!))!)));
+    const local = (_: string, i: string): string => locals.get(this.symbolKey(this.symbols[Number(i)]!))!;
+    for (const l of code) out.push(marked(l) ? l.replace(TOKEN, local) : l);
     return `${out.join('\n')}\n`;
   }
 
