@@ -25,11 +25,16 @@ function emitGroupVersionSchema(ctx: EmitContext, gv: GroupVersion): GeneratedFi
 }
 
 class DescriptorWriter {
+  /** The group/version is defined by CRDs: its named types are checked as custom resources. */
+  private readonly customResources: boolean;
+
   constructor(
     private readonly ctx: EmitContext,
     private readonly gv: GroupVersion,
     private readonly file: GeneratedFile,
-  ) {}
+  ) {
+    this.customResources = gv.types.some((t) => t.kind?.resource?.custom === true);
+  }
 
   namedType(t: NamedType): void {
     const schemaModule = this.ctx.runtimeModule('schema');
@@ -46,6 +51,7 @@ class DescriptorWriter {
       case 'object':
         props.push(['type', tsString('object')]);
         if (typeName) props.push(['typeName', tsString(typeName)]);
+        if (typeName && this.customResources) props.push(['customResource', 'true']);
         props.push(['fields', this.fields(node.fields, depth + 1)]);
         if (node.preserveUnknown) props.push(['preserveUnknown', 'true']);
         if (node.embeddedResource) props.push(['embeddedResource', 'true']);
@@ -77,6 +83,7 @@ class DescriptorWriter {
     if (node.default !== undefined) props.push(['default', json(node.default)]);
     props.push(...constraintProps(node.constraints));
     if (node.validations?.length) props.push(['rules', rules(node.validations)]);
+    if (node.valueValidation) props.push(['valueValidation', json(node.valueValidation)]);
     return literal(props, depth);
   }
 

@@ -157,9 +157,10 @@ class ValidatorWriter {
   }
 
   /** Statements that check the value in `x` (a variable), reporting at path expression `path`. */
-  private check(out: GeneratedFile, node: TypeNode, x: string, path: PathCode, top: boolean): void {
-    if (node.nullable && !top) {
-      out.block(`if (${x} !== null) {`, () => this.check(out, { ...node, nullable: false }, x, path, top));
+  private check(out: GeneratedFile, node: TypeNode, x: string, path: PathCode, top: boolean, nonNull = false): void {
+    // The node itself, not a copy without `nullable`: a nullable object is still checked by its own validator.
+    if (node.nullable && !top && !nonNull) {
+      out.block(`if (${x} !== null) {`, () => this.check(out, node, x, path, top, true));
       return;
     }
     this.structure(out, node, x, path, top);

@@ -4,7 +4,7 @@
  * Generated `schema.ts` files hold one constant per named type; references between named types are
  * thunks so that declaration order and recursion do not matter.
  */
-import type { ValueConstraints } from '../validate/index.js';
+import type { ValueConstraints, ValueValidation } from '../validate/index.js';
 
 export interface Rule {
   /** CEL expression; `self` is the value of the node the rule sits on. */
@@ -22,6 +22,8 @@ export interface NodeCommon extends ValueConstraints {
   nullable?: boolean;
   default?: unknown;
   rules?: readonly Rule[];
+  /** A CRD's inline allOf/anyOf/oneOf/not: value checks beside the structure. */
+  valueValidation?: ValueValidation;
 }
 
 export interface FieldSchema {
@@ -56,6 +58,12 @@ export interface ObjectSchema extends NodeCommon {
   structType?: 'atomic' | 'granular';
   /** The named type this is, for messages and CEL type names (`core.v1.PodSpec`). */
   typeName?: string;
+  /**
+   * A named type of a group/version defined by CustomResourceDefinitions: checked as upstream checks
+   * custom resources, in kube-openapi's words (`spec.size in body should be less than or equal to 5`),
+   * where built-in kinds have Go validation code with messages of its own.
+   */
+  customResource?: boolean;
 }
 
 export interface MapSchema extends NodeCommon {

@@ -42,7 +42,8 @@ export class FieldPath {
     if (this.text === undefined) {
       const parent = typeof this.parent === 'string' ? this.parent : this.parent.toString();
       // Below the root ('') a field starts the path without a dot: nothing to strip when reporting.
-      const field = this.field === '' ? '' : parent === '' ? this.field : `.${this.field}`;
+      // An empty field with no key is a map entry under the empty key (kube-openapi's `labels.`).
+      const field = this.field === '' ? (this.key === undefined ? '.' : '') : parent === '' ? this.field : `.${this.field}`;
       this.text = this.key === undefined ? `${parent}${field}` : `${parent}${field}[${this.key}]`;
     }
     return this.text;

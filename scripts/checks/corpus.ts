@@ -8,7 +8,9 @@
  * 3. `svckit validate --schemas <crds> --group-suffix k8s.io` of the project's examples, each finding
  *    judged (a finding upstream's example earns is listed in EXPECTED_FINDINGS);
  * 4. `install()` of every definition into the test server;
- * 5. `svckit serve --crds <folder>` until it listens.
+ * 5. `svckit serve --crds <folder>` until it listens;
+ * 6. the schema engine (validators compiled from descriptors) and the generated validators give the
+ *    same findings on documents drawn from every kind's schema, valid and mutated.
  *
  * One summary line per project. It is not part of `npm test` (a fresh clone has no corpus); `.ci/run`
  * runs it when a corpus sits beside the checkout.
@@ -19,7 +21,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import fc from 'fast-check';
 import { codegen } from '../../generator/index.js';
+import { documentOf } from '../../runtime/schema/arbitrary.testing.js';
+import { validatorOf } from '../../runtime/schema/index.js';
+import { Collector } from '../../runtime/validate/index.js';
+import { projectKinds } from '../commands/project-kinds.js';
 import { typecheckDir } from '../../generator/typecheck.testing.js';
 import { cliArgs } from '../commands/cli.testing.js';
 import { startTestServer } from '../test-server.js';
@@ -127,6 +134,28 @@ function serveWithCrds(dir: string, cache: string): Promise<string> {
   });
 }
 
+/** Stage 6: the schema engine agrees with the generated validators (the first disagreement fails the stage). */
+async function engineAgrees(dir: string): Promise<string> {
+  const { kinds } = await projectKinds([dir], 'corpus', { quiet: true });
+  const findings = (validate: (v: unknown, p: string, e: Collector) => void, doc: unknown): string => {
+    const e = new Collector();
+    validate(doc, '', e);
+    return JSON.stringify([e.errors, e.unknownFields]);
+  };
+  const runs = 200;
+  for (const kind of kinds) {
+    const engine = validatorOf(kind.schema);
+    fc.assert(
+      fc.property(documentOf(kind.schema), (doc) => {
+        const [ours, generated] = [findings(engine, doc), findings(kind.validate, doc)];
+        if (ours !== generated) throw new Error(`${kind.apiVersion} ${kind.kind}: engine ${ours}\ngenerated ${generated}`);
+      }),
+      { numRuns: runs, seed: 42 },
+    );
+  }
+  return `schema engine agrees with generated validators on ${runs} documents of each of ${kinds.length} kinds`;
+}
+
 let passed = 0;
 let failed = 0;
 let known = 0;
@@ -144,6 +173,7 @@ for (const name of readdirSync(corpus, { withFileTypes: true })
       validateExamples(name, dir, cache),
       await installIntoTestServer(dir),
       await serveWithCrds(dir, cache),
+      await engineAgrees(dir),
     ];
     process.stdout.write(`corpus: ${name}: ${stages.join('; ')}\n`);
     passed++;

@@ -8,6 +8,7 @@ import { ListMetaSchema, ObjectMetaSchema } from '../../meta.svc.io/v1/schema.js
 export const CronTabSchema: ObjectSchema = {
   type: 'object',
   typeName: 'stable.example.svc.io.v1.CronTab',
+  customResource: true,
   fields: [
     { name: 'apiVersion', schema: { type: 'string', enum: ['stable.example.svc.io/v1'] } },
     { name: 'kind', schema: { type: 'string', enum: ['CronTab'] } },
@@ -57,6 +58,7 @@ export const CronTabSchema: ObjectSchema = {
 export const CronTabListSchema: ObjectSchema = {
   type: 'object',
   typeName: 'stable.example.svc.io.v1.CronTabList',
+  customResource: true,
   fields: [
     { name: 'apiVersion', schema: { type: 'string', enum: ['stable.example.svc.io/v1'] } },
     { name: 'kind', schema: { type: 'string', enum: ['CronTabList'] } },
