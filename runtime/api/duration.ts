@@ -120,7 +120,10 @@ function fractionNanoseconds(digits: string, unit: bigint): bigint {
   return BigInt(Math.trunc(Number(f) * (Number(unit) / scale)));
 }
 
-/** True when `input` parses as a Go duration. */
+/**
+ * True when `input` parses as a Go duration (time.ParseDuration, range included). The one duration
+ * predicate: the generated validators' `format: duration` check is this.
+ */
 export function isDuration(input: string): boolean {
   try {
     parseDurationNanoseconds(input);

@@ -45,6 +45,7 @@ export {
   applyConflict,
   asStatusError,
   badRequest,
+  cannotBeHandledAs,
   conflict,
   forbidden,
   generateNameConflict,

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   Quantity,
@@ -131,6 +132,44 @@ const PARSE_CASES: [string, bigint | number, number, QuantityFormat][] = [
   ['Ki', 0, 0, 'BinarySI'],
   ['m', 0, 0, 'DecimalSI'],
 ];
+
+describe('isQuantity', () => {
+  // Upstream's ParseQuantity reads an empty number part as 0 (`e3` is 0 with an exponent suffix);
+  // the regular expression its ErrFormatWrong message quotes is not what it enforces.
+  it('accepts e3 as zero, as upstream does', () => {
+    expect(isQuantity('e3')).toBe(true);
+    expect(parseQuantity('e3').compare(q(0, 0, 'DecimalSI'))).toBe(0);
+    expect(parseQuantity('e3').format).toBe('DecimalExponent');
+    for (const text of ['-e3', '+E-2', 'e0', '.e3']) expect(isQuantity(text), text).toBe(true);
+  });
+
+  it('is true for finite JSON numbers only, and false for anything else that is not a string', () => {
+    for (const n of [0, -1.5, 1e21, 5e-324]) expect(isQuantity(n), String(n)).toBe(true);
+    for (const v of [Number.NaN, Number.POSITIVE_INFINITY, null, undefined, true, {}, ['1']]) expect(isQuantity(v)).toBe(false);
+  });
+
+  const parses = (text: string): boolean => {
+    try {
+      parseQuantity(text);
+      return true;
+    } catch (e) {
+      if (isQuantityParseError(e)) return false;
+      throw e;
+    }
+  };
+
+  it('agrees with parseQuantity on every text made of quantity characters', () => {
+    const texts = fc.string({ unit: fc.constantFrom(...'0123456789.+-eEinumkKMGTP x'), maxLength: 8 });
+    fc.assert(
+      fc.property(texts, (text) => {
+        expect(isQuantity(text)).toBe(parses(text));
+      }),
+      { numRuns: 5000 },
+    );
+    for (const text of ['1e2147483647', '1e-2147483648', '1e2147483648', '1e4294967297', '', '0'])
+      expect(isQuantity(text), text).toBe(parses(text));
+  });
+});
 
 describe('parseQuantity', () => {
   it.each(PARSE_CASES)('%j', (input, mantissa, exponent, format) => {

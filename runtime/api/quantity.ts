@@ -327,16 +327,21 @@ export function parseQuantity(input: string | number): Quantity {
   return new Quantity(mantissa, exponent, format, keepsOriginal(scanned, suffix) ? text : undefined);
 }
 
-/** True when `input` parses as a quantity. */
-export function isQuantity(input: string | number): boolean {
-  try {
-    parseQuantity(input);
-    return true;
-  } catch (error) {
-    if (isQuantityParseError(error)) return false;
-    throw error;
-  }
+/**
+ * True when `input` is a quantity: a string parseQuantity reads (so `e3`, `.` and `Ki` are zero,
+ * as upstream's ParseQuantity has them) or a finite JSON number. The one quantity predicate: the
+ * generated validators' `format: quantity` check is this, so it matches a text's shape (scan's and
+ * interpretSuffix's rules in one expression) without computing the value.
+ */
+export function isQuantity(input: unknown): boolean {
+  if (typeof input === 'number') return Number.isFinite(input);
+  if (typeof input !== 'string' || input === '') return false;
+  const m = QUANTITY_TEXT.exec(input);
+  return m !== null && (m[1] === undefined || Math.abs(Number(m[1])) <= MAX_INT32);
 }
+
+/** What scan and interpretSuffix accept: sign, digits, fraction (each part may be empty), one suffix. */
+const QUANTITY_TEXT = /^[+-]?\d*(?:\.\d*)?(?:[KMGTPE]i|[numkMGTPE]|[eE]([+-]?\d+))?$/;
 
 /** The real system's serialized form of a quantity text (`1.5Gi` -> `1536Mi`). Throws QuantityParseError. */
 export function canonicalQuantity(input: string | number): string {

@@ -15,9 +15,11 @@ import {
   applyConflict,
   asStatusError,
   badRequest,
+  cannotBeHandledAs,
   conflict,
   fieldInvalid,
   fieldRequired,
+  fieldTypeInvalid,
   forbidden,
   generateNameConflict,
   gone,
@@ -230,6 +232,23 @@ describe('constructors', () => {
     expect(internalError('boom').toStatus().details).toEqual({ causes: [{ message: 'boom' }] });
     expect(timeout('x').toStatus().details).toEqual({});
     expect(badRequest('x').toStatus().details).toBeUndefined();
+    expect(
+      cannotBeHandledAs('Deployment', 'v1', fieldTypeInvalid('spec.replicas', 'string', 'must be of type integer')).toStatus(),
+    ).toMatchObject({
+      code: 400,
+      reason: 'BadRequest',
+      message:
+        'Deployment in version "v1" cannot be handled as a Deployment: spec.replicas: Invalid value: "string": must be of type integer',
+      details: {
+        causes: [
+          {
+            reason: 'FieldValueTypeInvalid',
+            message: 'spec.replicas: Invalid value: "string": must be of type integer',
+            field: 'spec.replicas',
+          },
+        ],
+      },
+    });
     expect(serverTimeout(pods, 'get', 1).details).toMatchObject({ kind: 'pods', name: 'get', retryAfterSeconds: 1 });
   });
 });

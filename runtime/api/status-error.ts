@@ -1,4 +1,4 @@
-import { aggregateFieldErrors, type FieldError, GoLiteral, fieldErrorBody } from './field-errors.js';
+import { aggregateFieldErrors, type FieldError, GoLiteral, fieldErrorBody, fieldErrorMessage } from './field-errors.js';
 import { goQuote } from './go-quote.js';
 import { type GroupKind, type GroupResource, groupKindString, groupResourceString } from './gvk.js';
 
@@ -339,6 +339,18 @@ export function invalidPatch(
 /** 400 BadRequest with the given message (and causes, for a body that cannot be decoded). */
 export function badRequest(message: string, causes?: readonly StatusCause[]): StatusError {
   return new StatusError({ code: 400, reason: 'BadRequest', message, ...(causes ? { details: { causes } } : {}) });
+}
+
+/**
+ * 400 for a body the decoder cannot read into its kind (a field of the wrong type, bytes that are
+ * not base64), as upstream's serializer words it: `Pod in version "v1" cannot be handled as a Pod:
+ * spec.replicas: Invalid value: "string": ...`, with the field error as its one cause.
+ */
+export function cannotBeHandledAs(kind: string, version: string, error: FieldError): StatusError {
+  const message = fieldErrorMessage(error);
+  return badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${message}`, [
+    { type: error.type, message, field: error.field },
+  ]);
 }
 
 /** 400 for `fieldValidation=Strict`: `strict decoding error: unknown field "x", duplicate field "y"`. */

@@ -113,7 +113,14 @@ export {
   type WebhookConnection,
 } from './webhook.js';
 export { credentialsFromRequest } from './credentials.js';
-export { type CertificateAuthority, certificateAuthority, type KeyPair, type LeafRequest, PkiError } from './pki.js';
+export {
+  type CertificateAuthority,
+  certificateAuthority,
+  type KeyPair,
+  type LeafRequest,
+  PkiError,
+  selfSignedCertificate,
+} from './pki.js';
 export { type DecisionExplanation, describeRequest, explainDecision, formatExplanation } from './explain.js';
 export { type AccessDecision, AuthPolicy, type AuthPolicyOptions } from './policy.js';
 export { HttpsTransportError, type HttpsJsonOptions, type HttpsJsonResponse, httpsJson, keepAliveAgent } from './https-client.js';

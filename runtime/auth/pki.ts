@@ -3,13 +3,16 @@
  * server; node:crypto can make keys but not certificates): a CA, and leaf certificates it signs
  * for serving (with subject alternative names) or for client authentication (subject CN = user,
  * O = groups). `svckit serve --secure` keeps one in its data directory; tests make throw-away ones.
+ * Also a self-signed serving certificate that is its own CA (a webhook's `caBundle`).
  * Keys are EC P-256 (fast to make, accepted by kubectl, node and Go clients).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { privateFile } from '../files/index.js';
 
+/** A certificate and its private key, both PEM. */
 export interface KeyPair {
   readonly cert: string;
   readonly key: string;
@@ -33,6 +36,14 @@ export interface CertificateAuthority extends KeyPair {
 /** Why a certificate could not be made: openssl missing or failing, with its message. */
 export class PkiError extends Error {
   override readonly name = 'PkiError';
+
+  constructor(
+    message: string,
+    /** What openssl wrote on its standard error, or why it could not be run. */
+    readonly detail = message,
+  ) {
+    super(message);
+  }
 }
 
 function openssl(dir: string, args: readonly string[]): void {
@@ -40,8 +51,9 @@ function openssl(dir: string, args: readonly string[]): void {
     execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (e) {
     const err = e as { code?: string; stderr?: Buffer };
-    if (err.code === 'ENOENT') throw new PkiError('the openssl command is needed to make certificates and is not on the PATH');
-    throw new PkiError(`openssl ${args[0]} failed: ${err.stderr?.toString().trim() || (e as Error).message}`);
+    const detail = err.stderr?.toString().trim() || (e as Error).message;
+    if (err.code === 'ENOENT') throw new PkiError('the openssl command is needed to make certificates and is not on the PATH', detail);
+    throw new PkiError(`openssl ${args[0]} failed: ${detail}`, detail);
   }
 }
 
@@ -127,4 +139,45 @@ export function certificateAuthority(dir: string, options: { name?: string; days
       return { cert: readFileSync(join(dir, `${file}.crt`), 'utf8'), key: readFileSync(join(dir, `${file}.key`), 'utf8') };
     },
   };
+}
+
+/**
+ * A throw-away self-signed serving certificate for `hosts` (names and IP addresses), which is its
+ * own CA: the `caBundle` a webhook configuration names. Made in a temporary directory, removed after.
+ */
+export function selfSignedCertificate(
+  hosts: readonly string[] = ['localhost', '127.0.0.1', '::1'],
+  options: { name?: string; days?: number } = {},
+): KeyPair {
+  const dir = mkdtempSync(join(tmpdir(), 'svckit-self-signed-'));
+  try {
+    openssl(dir, [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyFile(dir, 'key.pem'),
+      '-out',
+      'cert.pem',
+      '-days',
+      String(options.days ?? 2),
+      '-subj',
+      `/CN=${options.name ?? 'svckit'}`,
+      '-addext',
+      `subjectAltName=${altNames(hosts)}`,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+    ]);
+    return { cert: readFileSync(join(dir, 'cert.pem'), 'utf8'), key: readFileSync(join(dir, 'key.pem'), 'utf8') };
+  } catch (e) {
+    if (!(e instanceof PkiError)) throw e;
+    const message = `could not make a self-signed certificate with openssl (is it installed?): ${e.detail}`;
+    throw new PkiError(message, e.detail);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

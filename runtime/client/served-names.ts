@@ -1,4 +1,5 @@
 import { SPEC_GROUP_SUFFIX, groupSuffixProblem, groupWithSuffix } from '../api/index.js';
+import { isObject } from '../json/index.js';
 import type { ResourceInfo } from './types.js';
 
 /**
@@ -40,7 +41,7 @@ export class ServedNames {
 
   /** A watch event (`{ type, object }`) whose object is renamed to the spec's apiVersion. */
   eventToSpec(event: unknown): unknown {
-    if (!this.renames || !isRecord(event) || !isRecord(event.object)) return event;
+    if (!this.renames || !isObject(event) || !isObject(event.object)) return event;
     return { ...event, object: this.toSpec(event.object) };
   }
 }
@@ -59,13 +60,9 @@ function apiVersionOf(info: ResourceInfo): string {
 
 /** The value with `apiVersion` (its own, and its items' for a list) renamed from `from` to `to`. */
 function renamed<V>(value: V, from: string, to: string): V {
-  if (!isRecord(value)) return value;
+  if (!isObject(value)) return value;
   let out: Record<string, unknown> = value;
   if (value.apiVersion === from) out = { ...out, apiVersion: to };
   if (Array.isArray(value.items)) out = { ...out, items: value.items.map((item: unknown) => renamed(item, from, to)) };
   return out as V;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -1,4 +1,5 @@
 export { findDuplicateKeys } from './json-duplicates.js';
+export { UnsafeIntegerError, checkSafeIntegers, isUnsafeIntegerError, readJson } from './json-reader.js';
 export {
   type EnvelopeProblem,
   ProtobufCodecError,
@@ -39,5 +40,13 @@ export {
 } from './table.js';
 export { JsonPath, JsonPathError, isJsonPathError } from './json-path.js';
 export { humanDuration } from './human-duration.js';
-export { YamlBodyError, addDuplicateKeyError, decodeYaml, encodeYaml, isYamlBodyError } from './yaml.js';
+export {
+  YamlBodyError,
+  addDuplicateKeyError,
+  decodeYaml,
+  decodeYamlWithDuplicates,
+  encodeYaml,
+  isDuplicateKeyError,
+  isYamlBodyError,
+} from './yaml.js';
 export { type Timestamp, formatTimestamp, parseTimestamp } from './timestamp.js';

@@ -1,3 +1,5 @@
+import { fieldPath, itemPath } from './json-reader.js';
+
 /**
  * Finds duplicate keys in JSON text, which JSON.parse silently resolves (last one wins). The server
  * needs them for field validation: each duplicate is a warning (Warn) or an error (Strict).
@@ -35,7 +37,7 @@ class Scanner {
     for (;;) {
       this.space();
       const key = this.string();
-      const child = path === '' ? key : `${path}.${key}`;
+      const child = fieldPath(path, key);
       if (seen.has(key)) this.duplicates.push(child);
       else seen.add(key);
       this.space();
@@ -54,7 +56,7 @@ class Scanner {
       return;
     }
     for (let n = 0; ; n++) {
-      this.value(`${path}[${n}]`);
+      this.value(itemPath(path, n));
       this.space();
       if (this.text.charCodeAt(this.i++) === 93 /* ] */) return;
     }

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { decodeYaml, encodeYaml, isYamlBodyError } from './index.js';
+import { decodeYaml, decodeYamlWithDuplicates, encodeYaml, isDuplicateKeyError, isYamlBodyError } from './index.js';
 
 describe('YAML bodies', () => {
   it('writes block style in key order, with long strings on one line, and reads it back', () => {
@@ -81,5 +81,38 @@ describe('YAML bodies with many keys', () => {
 
   it('still finds a key given twice at the end, at its line', () => {
     expect(() => decodeYaml(`${text}key-0: again\n`)).toThrow(`invalid YAML: Map keys must be unique at line ${n + 1}, column 1`);
+  });
+});
+
+describe('YAML bodies with a key given twice', () => {
+  it('are refused by decodeYaml with the error isDuplicateKeyError recognises, and no other error is', () => {
+    let refusal: unknown;
+    try {
+      decodeYaml('a: 1\na: 2');
+    } catch (e) {
+      refusal = e;
+    }
+    expect(isDuplicateKeyError(refusal)).toBe(true);
+    expect(isDuplicateKeyError(new Error('invalid YAML: Flow sequence in block collection must be sufficiently indented'))).toBe(false);
+    expect(isDuplicateKeyError('keys must be unique')).toBe(false);
+  });
+
+  it('read tolerantly keep the last value and name each duplicate by its path', () => {
+    const text = 'metadata:\n  name: a\n  name: b\nspec:\n  items:\n  - k: 1\n    k: 2\nspec: {x: 1}\n';
+    expect(decodeYamlWithDuplicates(text)).toEqual({
+      value: { metadata: { name: 'b' }, spec: { x: 1 } },
+      duplicates: ['metadata.name', 'spec.items[0].k', 'spec'],
+    });
+  });
+
+  it('read tolerantly use the YAML 1.1 settings of decodeYaml, or YAML 1.2 when asked', () => {
+    const text = 'a: yes\na: on\nb: 0777\nc: 2024-01-02\n';
+    expect(decodeYamlWithDuplicates(text)?.value).toEqual({ a: true, b: 511, c: '2024-01-02' });
+    expect(decodeYamlWithDuplicates(text, false)?.value).toEqual({ a: 'on', b: 777, c: '2024-01-02' });
+  });
+
+  it('read tolerantly give nothing for several documents or another error', () => {
+    expect(decodeYamlWithDuplicates('a: 1\na: 2\n---\nb: 1\n')).toBeUndefined();
+    expect(decodeYamlWithDuplicates('a: 1\na: [2\n')).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { MAX_JSON_DEPTH, exceedsTextNesting } from '../json/index.js';
+import { fieldPath, itemPath } from './json-reader.js';
 import {
   type Document,
   type DocumentOptions,
@@ -10,6 +11,7 @@ import {
   isMap,
   isScalar,
   isSeq,
+  type Node,
   parseAllDocuments,
   stringify,
 } from 'yaml';
@@ -46,6 +48,39 @@ export function decodeYaml(text: string): unknown {
     throw new YamlBodyError(error.message.split('\n')[0]!.replace(/:$/, ''), at?.line, at?.col);
   }
   return doc.toJS({ maxAliasCount: 100 }) as unknown;
+}
+
+/** True for decodeYaml's refusal of a key given twice (the only error read again tolerantly). */
+export function isDuplicateKeyError(e: unknown): boolean {
+  return e instanceof Error && /keys must be unique/i.test(e.message);
+}
+
+/**
+ * A YAML document read as the real system's YAML decoder reads one with a key given twice (the
+ * last value wins), with the paths of the duplicate keys; undefined when it is not valid YAML for
+ * another reason or holds several documents. Only for a text the strict reader refused for a
+ * duplicate key, its depth checked. `yaml11` false reads YAML 1.2 (apply configurations).
+ */
+export function decodeYamlWithDuplicates(text: string, yaml11 = true): { value: unknown; duplicates: string[] } | undefined {
+  const docs = parseAllDocuments(text, yaml11 ? { ...SCHEMA, uniqueKeys: false } : { uniqueKeys: false });
+  if (!Array.isArray(docs) || docs.length !== 1) return undefined;
+  const doc = docs[0]!;
+  if (doc.errors.length > 0) return undefined;
+  const duplicates = new Set<string>();
+  const walk = (node: unknown, path: string): void => {
+    if (isMap(node)) {
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        const at = fieldPath(path, key);
+        if (seen.has(key)) duplicates.add(at);
+        seen.add(key);
+        walk(pair.value, at);
+      }
+    } else if (isSeq(node)) node.items.forEach((item, i) => walk(item as Node, itemPath(path, i)));
+  };
+  walk(doc.contents, '');
+  return { value: doc.toJS({ maxAliasCount: 100 }) as unknown, duplicates: [...duplicates] };
 }
 
 /**

@@ -5,8 +5,9 @@
  * - EncryptionConfiguration: a KMS provider's `cachesize` defaults to 1000 for v1 providers only
  *   (`apiVersion` itself defaults to v1); v2 providers take no cache size.
  */
+import { isObject } from '../json/index.js';
+
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 const KMS_V1_CACHE_SIZE = 1000;

@@ -16,6 +16,7 @@ import {
   USER_SCHEMA,
 } from '../auth/index.js';
 import type { VariableType } from '../cel/index.js';
+import { isObject } from '../json/index.js';
 
 /** A configuration expression (or, for the loader's own checks, a field) that the server would reject. */
 export interface ExpressionProblem {
@@ -37,7 +38,6 @@ const BOOL = ['bool'];
 
 type Json = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 

@@ -6,6 +6,7 @@
  * and validated; args of other plugins (out-of-tree ones) are left as they are.
  */
 import { type FieldError, fieldInvalid } from '../api/index.js';
+import { isObject } from '../json/index.js';
 import type { KindRegistration } from '../schema/index.js';
 
 /** An embedded document, defaulted, to validate with its kind at `path`. */
@@ -16,7 +17,6 @@ export interface EmbeddedDocument {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** The kinds whose documents embed others: `apiVersion kind` to the finder. */

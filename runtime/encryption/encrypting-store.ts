@@ -6,7 +6,17 @@
  * resource (the server's own records) pass through untouched.
  */
 import { internalError } from '../api/index.js';
-import type { KeyValue, ListOptions, ListResult, Store, Watch, WatchEvent, WatchOptions, WriteOptions } from '../store/index.js';
+import {
+  type KeyValue,
+  type ListOptions,
+  type ListResult,
+  type Store,
+  StoreClosedError,
+  type Watch,
+  type WatchEvent,
+  type WatchOptions,
+  type WriteOptions,
+} from '../store/index.js';
 import type { EncryptionAtRest } from './config.js';
 import { type ProviderList, type ReadValue, isTransformError } from './transformer.js';
 
@@ -46,6 +56,12 @@ export class EncryptingStore implements Store {
   readonly #resources: () => readonly StoredResource[];
   /** Each backend event is opened once, however many watchers share it. */
   readonly #opened = new WeakMap<WatchEvent, Promise<WatchEvent>>();
+  /**
+   * Writes still sealing their value, not yet handed to the backend: close waits for them, as a
+   * Store commits the writes issued before its close.
+   */
+  readonly #writing = new Set<Promise<unknown>>();
+  #closed = false;
 
   constructor(
     readonly inner: Store,
@@ -121,14 +137,22 @@ export class EncryptingStore implements Store {
     return this.inner.count(prefix);
   }
 
-  async create(key: string, value: string): Promise<KeyValue> {
-    const kv = await this.inner.create(key, await this.write(key, value));
-    return { ...kv, value };
+  create(key: string, value: string): Promise<KeyValue> {
+    return this.#issue(async () => ({ ...(await this.inner.create(key, await this.write(key, value))), value }));
   }
 
-  async update(key: string, value: string, options?: WriteOptions): Promise<KeyValue> {
-    const kv = await this.inner.update(key, await this.write(key, value), options);
-    return { ...kv, value };
+  update(key: string, value: string, options?: WriteOptions): Promise<KeyValue> {
+    return this.#issue(async () => ({ ...(await this.inner.update(key, await this.write(key, value), options)), value }));
+  }
+
+  /** Starts a sealed write, unless the store is closing; close waits for it. */
+  #issue(write: () => Promise<KeyValue>): Promise<KeyValue> {
+    if (this.#closed) return Promise.reject(new StoreClosedError());
+    const pending = write();
+    const done = () => this.#writing.delete(pending);
+    this.#writing.add(pending);
+    pending.then(done, done);
+    return pending;
   }
 
   async delete(key: string, options?: WriteOptions): Promise<KeyValue> {
@@ -160,6 +184,8 @@ export class EncryptingStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.allSettled(this.#writing);
     this.encryption.close();
     await this.inner.close();
   }

@@ -3,7 +3,7 @@ import {
   type JsonApiObject,
   type StatusError,
   badRequest,
-  fieldErrorMessage,
+  cannotBeHandledAs,
   fieldInvalid,
   invalid,
   goQuote,
@@ -304,10 +304,7 @@ export function checkDecodable(r: ServedResource, object: JsonApiObject): void {
 function throwUndecodable(r: ServedResource, collector: Collector, fatalTypes: readonly string[]): void {
   const fatal = collector.errors.find((e) => fatalTypes.includes(e.type) && !e.inBranch);
   if (!fatal) return;
-  const message = fieldErrorMessage(fatal);
-  throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${message}`, [
-    { type: fatal.type, message, field: fatal.field },
-  ]);
+  throw cannotBeHandledAs(r.kind, r.version, fatal);
 }
 
 /** Unknown fields and duplicate keys by `fieldValidation`: refused (Strict), warned about (Warn) or ignored. */

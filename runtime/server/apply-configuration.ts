@@ -1,7 +1,6 @@
 import { LineCounter, parseDocument } from 'yaml';
 import { badRequest } from '../api/index.js';
-import { addDuplicateKeyError, findDuplicateKeys } from '../codec/index.js';
-import { decodeYamlWithDuplicates, isDuplicateKeyError } from './http.js';
+import { addDuplicateKeyError, decodeYamlWithDuplicates, findDuplicateKeys, isDuplicateKeyError } from '../codec/index.js';
 import { checkYamlDepth } from './object-shape.js';
 
 /** A decoded apply configuration and the paths of the keys it gives twice. */

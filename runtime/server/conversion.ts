@@ -1,4 +1,5 @@
 import { type FieldError, type JsonApiObject, fieldForbidden } from '../api/index.js';
+import { isObject } from '../json/index.js';
 import type { ConversionRule, KindRegistration } from '../schema/index.js';
 import { CONVERTERS } from './converters/index.js';
 
@@ -115,7 +116,7 @@ function towardsHub(obj: JsonApiObject, rule: ConversionRule): void {
   const { leaf: field } = split(rule.storagePath);
   for (const { holder } of holders(obj, rule.path)) {
     const map = holder[mapField];
-    if (!isRecord(map)) continue;
+    if (!isObject(map)) continue;
     const key = rule.keys.find((k) => k in map);
     if (key === undefined) continue;
     if (!rule.mirror) holder[field] = map[key];
@@ -140,7 +141,7 @@ function awayFromHub(obj: JsonApiObject, rule: ConversionRule): void {
   for (const { holder } of holders(obj, rule.storagePath)) {
     const value = holder[field];
     if (value === undefined || value === null) continue;
-    const map = isRecord(holder[mapField]) ? (holder[mapField] as Record<string, unknown>) : {};
+    const map = isObject(holder[mapField]) ? (holder[mapField] as Record<string, unknown>) : {};
     const present = rule.keys.find((k) => k in map);
     if (!rule.mirror) {
       map[present ?? rule.keys[0]!] = value;
@@ -196,7 +197,7 @@ function annotationsOf(rules: readonly ConversionRule[]): string[] {
 
 function annotations(obj: JsonApiObject): Record<string, string> | undefined {
   const a = obj.metadata?.annotations;
-  return isRecord(a) ? (a as Record<string, string>) : undefined;
+  return isObject(a) ? (a as Record<string, string>) : undefined;
 }
 
 function split(path: string): { parent: string; leaf: string } {
@@ -215,14 +216,10 @@ function* walk(value: unknown, segments: readonly string[]): Generator<Record<st
     for (const item of value) yield* walk(item, segments);
     return;
   }
-  if (!isRecord(value)) return;
+  if (!isObject(value)) return;
   if (segments.length === 0) {
     yield value;
     return;
   }
   yield* walk(value[segments[0]!], segments.slice(1));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

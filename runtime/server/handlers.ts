@@ -9,7 +9,8 @@ import {
 } from '../api/index.js';
 import type { RequestContext, Target } from './context.js';
 import { deleteCollection, deleteObject, deleteOptions } from './delete.js';
-import { type Body, type Reply, decodeBody, decodeOptionalJson, readBody } from './http.js';
+import { type Body, decodeBody, decodeOptionalJson } from './body.js';
+import { type Reply, readBody } from './http.js';
 import { letOthersRun } from './fairness.js';
 import { checkMetadataShape } from './object-shape.js';
 import { patchObject } from './patch.js';

@@ -1,4 +1,4 @@
-import { type JsonApiObject, badRequest, fieldErrorMessage, fieldTypeInvalid, jsonTypeOf } from '../api/index.js';
+import { type JsonApiObject, badRequest, cannotBeHandledAs, fieldTypeInvalid, jsonTypeOf } from '../api/index.js';
 import { MAX_JSON_DEPTH, exceedsJsonDepth, exceedsTextNesting } from '../json/index.js';
 
 /** What these checks read of a request's target (a leaf module: http.ts uses it too). */
@@ -67,9 +67,6 @@ export function keepIdentity(t: Target, object: JsonApiObject): void {
 }
 
 function cannotDecode(t: Target, field: string, value: unknown, expected: string) {
-  const r = t.resource;
-  const message = fieldErrorMessage(fieldTypeInvalid(field, jsonTypeOf(value), `must be of type ${expected}, not ${jsonTypeOf(value)}`));
-  return badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${message}`, [
-    { type: 'FieldValueTypeInvalid', message, field },
-  ]);
+  const error = fieldTypeInvalid(field, jsonTypeOf(value), `must be of type ${expected}, not ${jsonTypeOf(value)}`);
+  return cannotBeHandledAs(t.resource.kind, t.resource.version, error);
 }

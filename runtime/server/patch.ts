@@ -29,7 +29,7 @@ import { readCurrent } from './read.js';
 import { letOthersRun } from './fairness.js';
 import { checkDepth, checkMetadataShape } from './object-shape.js';
 import { reportUnknownFields } from './admission.js';
-import { checkIntegers, parseJsonBody } from './http.js';
+import { checkIntegers, parseJsonBody } from './body.js';
 import { decodeApplyConfiguration } from './apply-configuration.js';
 import { prune } from '../schema/index.js';
 import { Collector } from '../validate/index.js';
@@ -133,7 +133,7 @@ async function applyObject(ctx: RequestContext, t: Target, text: string, opts: W
     throw badRequest('the apply configuration must be an object with apiVersion, kind and metadata.name');
   }
   checkDepth(config, 'the apply configuration');
-  checkIntegers(config, '');
+  checkIntegers(config);
   const named = config as JsonApiObject;
   checkMetadataShape(t, named);
   // Unknown fields never reach the merge: refused under Strict, otherwise dropped (with a warning

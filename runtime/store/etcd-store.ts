@@ -9,10 +9,11 @@
  *   the raft commit and its WAL fsync, so a resolved write is durable.
  * - Reads pass `revision` to Range; `remaining` is etcd's `count` of the same response (the keys
  *   of the range at that revision, unaffected by the limit) minus the returned items.
- * - Watches are etcd watches from `fromRevision + 1` with prev_kv; a lost stream is reopened from
- *   the last delivered revision, so events stay gapless, and a watch whose revision etcd has
- *   compacted meanwhile ends with StoreExpiredError. A watch cache (watch-cache.ts) keeps one
- *   such etcd watch per shared prefix (a resource) and fans it out to the store's watches.
+ * - Watches are etcd watches (etcd-watch.ts) from `fromRevision + 1` with prev_kv; a lost stream
+ *   is reopened from the last delivered revision, so events stay gapless, and a watch whose
+ *   revision etcd has compacted meanwhile ends with StoreExpiredError. A watch cache
+ *   (watch-cache.ts) keeps one such etcd watch per shared prefix (a resource) and fans it out to
+ *   the store's watches.
  * - The history window is time-based while etcd counts revisions: the store samples (time,
  *   revision) on its writes and on its compaction timer, and compacts to the newest revision
  *   written before the window (kube-apiserver's compactor does the same with its interval). The
@@ -35,18 +36,16 @@ import {
   CompareResult,
   CompareTarget,
   type EtcdConnection,
-  type EtcdEvent,
   type EtcdKeyValue,
-  EventType,
   EtcdClient,
-  type GrpcError,
   GrpcStatus,
   type WatchRequest,
   type WatchResponse,
 } from './etcd-wire.js';
-import { EventQueue } from './event-queue.js';
+import { grpcCode, isCompactedError, isContractError, isFutureRevisionError, unavailable } from './etcd-errors.js';
+import { EtcdWatch } from './etcd-watch.js';
 import { assertValidKey, compareKeys } from './key-order.js';
-import type { KeyValue, ListOptions, ListResult, Store, StoreOptions, Watch, WatchEvent, WatchOptions, WriteOptions } from './types.js';
+import type { KeyValue, ListOptions, ListResult, Store, StoreOptions, Watch, WatchOptions, WriteOptions } from './types.js';
 import { WatchCache } from './watch-cache.js';
 
 export interface EtcdStoreOptions extends StoreOptions, EtcdConnection {
@@ -525,186 +524,6 @@ async function findCompacted(client: EtcdClient, probeKey: Buffer, atLeast: numb
   return hi;
 }
 
-interface EtcdWatchOptions {
-  client: EtcdClient;
-  key: Buffer;
-  rangeEnd: Buffer;
-  fromRevision: number;
-  queueLimit: number;
-  retryMs: number;
-  stripPrefix: number;
-  onClose(): void;
-  onCompacted(revision: number): void;
-}
-
-/**
- * One store watch over one etcd watch stream. Events queue per watch; the stream is reopened
- * from the last delivered revision when it breaks, so the reader sees no gap and no repeat.
- */
-class EtcdWatch implements Watch {
-  readonly #o: EtcdWatchOptions;
-  #stream: ReturnType<EtcdClient['watch']> | undefined;
-  readonly #queue: EventQueue;
-  /** The revision of the last event received (or the watch's starting point). */
-  #last: number;
-  /** Events up to this revision existed when the watch was created: replayed history. */
-  #historyUntil = -1;
-  #failingSince: number | undefined;
-  #retryTimer: NodeJS.Timeout | undefined;
-  #backoffMs = 50;
-
-  constructor(options: EtcdWatchOptions) {
-    this.#o = options;
-    this.#last = options.fromRevision;
-    this.#queue = new EventQueue(options.queueLimit, () => this.#stop());
-    this.#open();
-  }
-
-  get #closed(): boolean {
-    return this.#queue.closed;
-  }
-
-  #open(): void {
-    const stream = this.#o.client.watch();
-    this.#stream = stream;
-    stream.on('data', (response: WatchResponse) => {
-      if (stream === this.#stream) this.#onResponse(response);
-    });
-    stream.on('error', (error: Error) => {
-      if (stream === this.#stream) this.#onBroken(error);
-    });
-    stream.on('end', () => {
-      if (stream === this.#stream) this.#onBroken(new Error('etcd ended the watch stream'));
-    });
-    stream.write({
-      createRequest: {
-        key: this.#o.key,
-        rangeEnd: this.#o.rangeEnd,
-        startRevision: this.#last + 1,
-        prevKv: true,
-        progressNotify: true,
-      },
-    } satisfies WatchRequest);
-  }
-
-  #onResponse(response: WatchResponse): void {
-    if (this.#closed) return;
-    if (response.compactRevision > 0) {
-      this.#o.onCompacted(response.compactRevision);
-      return this.#fail(new StoreExpiredError(this.#last, response.compactRevision));
-    }
-    if (response.created) {
-      this.#failingSince = undefined;
-      this.#backoffMs = 50;
-      const current = response.header.revision;
-      if (this.#historyUntil < 0) {
-        this.#historyUntil = current;
-        if (this.#o.fromRevision > current) {
-          return this.#fail(new StoreFutureRevisionError(this.#o.fromRevision, current));
-        }
-      } else if (current < this.#last) {
-        // etcd came back with less history than it had given us (restored from an older backup).
-        return this.#fail(new StoreExpiredError(this.#last, current));
-      }
-    }
-    if (response.canceled) {
-      return this.#fail(new StoreUnavailableError(`etcd canceled the watch: ${response.cancelReason || 'no reason given'}`));
-    }
-    for (const event of response.events) {
-      if (this.#closed) return;
-      const mapped = this.#event(event);
-      // A reopened stream starts after #last, but guard against a repeat all the same.
-      if (mapped.revision <= this.#last) continue;
-      this.#last = mapped.revision;
-      this.#push(mapped);
-    }
-  }
-
-  #event(e: EtcdEvent): WatchEvent {
-    const key = e.kv.key.toString('utf8');
-    const storeKey = this.#o.stripPrefix === 0 ? key : e.kv.key.subarray(this.#o.stripPrefix).toString('utf8');
-    const prev = e.prevKv ?? undefined;
-    if (e.type === EventType.DELETE) {
-      const value = prev ? prev.value.toString('utf8') : '';
-      const event: WatchEvent = {
-        type: 'delete',
-        key: storeKey,
-        revision: e.kv.modRevision,
-        value,
-        createRevision: prev?.createRevision ?? 0,
-      };
-      if (prev) {
-        event.prevValue = value;
-        event.prevModRevision = prev.modRevision;
-      }
-      return event;
-    }
-    const created = e.kv.createRevision === e.kv.modRevision;
-    const event: WatchEvent = {
-      type: created ? 'create' : 'update',
-      key: storeKey,
-      revision: e.kv.modRevision,
-      value: e.kv.value.toString('utf8'),
-      createRevision: e.kv.createRevision,
-    };
-    if (!created && prev) {
-      event.prevValue = prev.value.toString('utf8');
-      event.prevModRevision = prev.modRevision;
-    }
-    return event;
-  }
-
-  #push(event: WatchEvent): void {
-    // Events up to the revision current at creation are replayed history, not counted against the limit.
-    this.#queue.push(event, event.revision > this.#historyUntil);
-  }
-
-  #onBroken(error: Error): void {
-    if (this.#closed) return;
-    this.#stream = undefined;
-    const now = Date.now();
-    this.#failingSince ??= now;
-    if (now - this.#failingSince >= this.#o.retryMs) {
-      return this.#fail(unavailable(error, 'watching'));
-    }
-    // The channel reconnects by itself; reopen the watch from the last revision delivered.
-    this.#retryTimer = setTimeout(() => {
-      this.#retryTimer = undefined;
-      if (!this.#closed) this.#open();
-    }, this.#backoffMs);
-    this.#backoffMs = Math.min(this.#backoffMs * 2, 1_000);
-  }
-
-  #fail(error: Error): void {
-    this.#queue.fail(error);
-  }
-
-  next(): Promise<IteratorResult<WatchEvent, undefined>> {
-    return this.#queue.next();
-  }
-
-  close(): void {
-    this.#queue.close();
-  }
-
-  [Symbol.asyncIterator](): AsyncIterator<WatchEvent, undefined> {
-    return this.#queue[Symbol.asyncIterator]();
-  }
-
-  /** The stream has ended (closed, overflowed or failed): stop following etcd. */
-  #stop(): void {
-    clearTimeout(this.#retryTimer);
-    const stream = this.#stream;
-    this.#stream = undefined;
-    if (stream) {
-      stream.removeAllListeners('data');
-      stream.on('error', () => undefined);
-      stream.cancel();
-    }
-    this.#o.onClose();
-  }
-}
-
 /** The smallest key greater than every key that starts with `prefix` (byte order); "\0" for all keys. */
 function prefixEnd(prefix: Buffer): Buffer {
   const end = Buffer.from(prefix);
@@ -715,38 +534,6 @@ function prefixEnd(prefix: Buffer): Buffer {
     }
   }
   return Buffer.from([0]);
-}
-
-function grpcCode(error: unknown): number | undefined {
-  return typeof (error as GrpcError)?.code === 'number' ? (error as GrpcError).code : undefined;
-}
-
-function isCompactedError(error: unknown): boolean {
-  return grpcCode(error) === GrpcStatus.OUT_OF_RANGE && /compacted/.test((error as GrpcError).details ?? '');
-}
-
-function isFutureRevisionError(error: unknown): boolean {
-  return grpcCode(error) === GrpcStatus.OUT_OF_RANGE && /future revision/.test((error as GrpcError).details ?? '');
-}
-
-function isContractError(error: unknown): boolean {
-  return (
-    error instanceof StoreKeyExistsError ||
-    error instanceof StoreNotFoundError ||
-    error instanceof StoreConflictError ||
-    error instanceof StoreClosedError ||
-    error instanceof StoreUnavailableError ||
-    error instanceof RangeError
-  );
-}
-
-/** Any transport or server failure, as the contract's StoreUnavailableError (the cause kept). */
-function unavailable(error: unknown, doing: string): Error {
-  if (isContractError(error) || error instanceof StoreExpiredError || error instanceof StoreFutureRevisionError) {
-    return error as Error;
-  }
-  const detail = (error as GrpcError)?.details || (error as Error)?.message || String(error);
-  return new StoreUnavailableError(`etcd did not answer while ${doing}: ${detail}`, { cause: error });
 }
 
 function assertRevision(revision: number): void {

@@ -9,6 +9,7 @@ import {
   fieldTypeInvalid,
   jsonTypeOf,
 } from '../api/index.js';
+import { isObject } from '../json/index.js';
 import { openAPIErrors } from './openapi-messages.js';
 
 type OpenAPIErrors = typeof openAPIErrors;
@@ -124,11 +125,6 @@ export class Collector {
 function clean(path: PathLike): string {
   const field = typeof path === 'string' ? path : path.toString();
   return field.charCodeAt(0) === 46 /* . */ ? field.slice(1) : field;
-}
-
-/** True for a plain JSON object (not null, not an array). */
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Length in characters (code points), as the real system counts string length. */

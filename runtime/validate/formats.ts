@@ -1,9 +1,8 @@
-/** Checks of the string formats the schemas use; each returns true when the text is well-formed. */
+/**
+ * Checks of the string formats the schemas use; each returns true when the text is well-formed.
+ * Durations and quantities are runtime/api's parsers' (isDuration, isQuantity), re-exported by the face.
+ */
 
-// Go's time.ParseDuration: a sequence of decimal numbers with units, optionally signed; "0" alone.
-const DURATION = /^[-+]?(0|((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/;
-// The quantity grammar: sign, number, then a binary suffix, a decimal suffix or an exponent.
-const QUANTITY = /^[+-]?(\d+(\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /**
@@ -67,15 +66,6 @@ function twoDigits(s: string, i: number): number {
 function daysIn(year: number, month: number): number {
   if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-}
-
-export function isDuration(s: string): boolean {
-  return DURATION.test(s);
-}
-
-/** A quantity as text (`1Gi`, `500m`, `1e3`) or as a JSON number. */
-export function isQuantity(v: unknown): boolean {
-  return typeof v === 'number' ? Number.isFinite(v) : typeof v === 'string' && QUANTITY.test(v);
 }
 
 /** Whether Go's base64.StdEncoding decodes `s` (it skips line breaks). */

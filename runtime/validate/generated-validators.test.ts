@@ -407,6 +407,22 @@ describe('generated validators: each keyword constraint', () => {
     ]);
   });
 
+  it('quantity and duration formats read as upstream parses them: e3 is zero, a duration past 2562047h is refused', () => {
+    const scheduler = {
+      apiVersion: 'svcscheduler.config.svc.io/v1',
+      kind: 'SvcSchedulerConfiguration',
+      leaderElection: { leaseDuration: '2562048h', renewDeadline: '2562047h', retryPeriod: '500ms' },
+    };
+    expect(validate('svcscheduler.config.svc.io/v1', 'SvcSchedulerConfiguration', scheduler).errors).toEqual([
+      err('FieldValueInvalid', 'leaderElection.leaseDuration', '2562048h', 'must be a duration such as 30s, 1m30s or 500ms'),
+    ]);
+    const quantities = edited(
+      validPod,
+      (d) => (d.spec.containers[0].resources = { limits: { cpu: 'e3', memory: 'Ki' }, requests: { cpu: '.' } }),
+    );
+    expect(pod(quantities).errors).toEqual([]);
+  });
+
   it('several problems are all reported, in document order', () => {
     const c = pod(
       edited(validPod, (d) => {

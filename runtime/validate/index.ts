@@ -1,5 +1,8 @@
-export { Collector, FieldPath, type PathLike, charLength, checkMapKeysUnique, checkSetUnique, isObject, noDefaults } from './collector.js';
-export { base64Error, isBase64, isDate, isDateTime, isDuration, isQuantity, isZeroDuration } from './formats.js';
+export { Collector, FieldPath, type PathLike, charLength, checkMapKeysUnique, checkSetUnique, noDefaults } from './collector.js';
+// The generated validators and defaulters name it from this face.
+export { isObject } from '../json/index.js';
+export { base64Error, isBase64, isDate, isDateTime, isZeroDuration } from './formats.js';
+export { isDuration, isQuantity } from '../api/index.js';
 export { lazyRegex } from '../regex/index.js';
 export { type Branch, type ValueConstraints, type ValueValidation, checkValueValidation } from './value-validation.js';
 export { openAPIErrors } from './openapi-messages.js';

@@ -1,6 +1,7 @@
-import type { FieldError } from '../api/index.js';
-import { Collector, FieldPath, type PathLike, charLength, isObject } from './collector.js';
-import { isDate, isDateTime, isDuration } from './formats.js';
+import { type FieldError, isDuration } from '../api/index.js';
+import { isObject } from '../json/index.js';
+import { Collector, FieldPath, type PathLike, charLength } from './collector.js';
+import { isDate, isDateTime } from './formats.js';
 import { type Regex, compileRegex } from '../regex/index.js';
 
 /**

@@ -2,11 +2,12 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type JsonHandler, isWebhookRequestError } from './handler.js';
-import { type TlsKeyPair, selfSignedCertificate } from './tls.js';
+import type { KeyPair } from '../auth/index.js';
+import { selfSignedCertificate } from './tls.js';
 
 export interface ServeWebhookOptions {
   /** The certificate to serve; default a fresh self-signed one for localhost. */
-  tls?: TlsKeyPair;
+  tls?: KeyPair;
   /** Default 127.0.0.1. */
   host?: string;
   /** Default 0 (a free port). */
