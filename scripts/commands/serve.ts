@@ -91,9 +91,10 @@ export async function serveCommand(args: string[]): Promise<number> {
     ...(serviceClusterIPRange !== undefined ? { serviceClusterIPRange } : {}),
     ...controllers,
   });
+  // The client config files are written before the first line: whoever waits for it can read them.
+  const connect = access.announce(url);
   process.stdout.write(`listening on ${url}\n`);
-  const announced = access.announce(url);
-  if (announced) process.stdout.write(`${announced}\n`);
+  for (const line of connect) process.stdout.write(`${line}\n`);
   audit.listening();
   await new Promise<void>((done) => {
     const stop = () => void close().then(done);
