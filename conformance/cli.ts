@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ClientConfigError, readClientConfig } from './client-config.js';
 import { DurationError, formatDuration, parseDuration } from './duration.js';
 import { type Credentials, HttpClient } from './http.js';
@@ -72,6 +72,11 @@ const IN_PROCESS_FEATURE_GATES = 'WatchList=true';
 
 class UsageError extends Error {
   override readonly name = 'UsageError';
+}
+
+/** An option the kit does not have: one line, naming the option it likely meant. */
+class UnknownOptionError extends Error {
+  override readonly name = 'UnknownOptionError';
 }
 
 /** A --focus or --skip pattern that matches no scenario. */
@@ -177,36 +182,62 @@ export async function runConformanceCli(argv: string[], io?: Partial<CliIo>): Pr
 type Flags = ReturnType<typeof parseFlags>;
 
 function parseFlags(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    options: {
-      server: { type: 'string' },
-      token: { type: 'string' },
-      'client-cert': { type: 'string' },
-      'client-key': { type: 'string' },
-      ca: { type: 'string' },
-      'insecure-skip-tls-verify': { type: 'boolean' },
-      config: { type: 'string' },
-      context: { type: 'string' },
-      focus: { type: 'string', multiple: true },
-      skip: { type: 'string', multiple: true },
-      tags: { type: 'string', multiple: true },
-      'known-failing': { type: 'string' },
-      report: { type: 'string', multiple: true },
-      parallel: { type: 'string' },
-      'history-window': { type: 'string' },
-      'continue-ttl': { type: 'string' },
-      'group-suffix': { type: 'string' },
-      without: { type: 'string', multiple: true },
-      'webhook-url': { type: 'string' },
-      resources: { type: 'string' },
-      list: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-    allowPositionals: false,
-  }).values;
+  try {
+    return parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }).values;
+  } catch (e) {
+    const option =
+      e instanceof TypeError && 'code' in e && e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'([^']+)'/.exec(e.message)?.[1] : undefined;
+    if (option === undefined) throw e;
+    const meant = closestFlag(option.replace(/^-+/, ''), Object.keys(FLAGS));
+    throw new UnknownOptionError(
+      `unknown option ${option}${meant ? `; did you mean --${meant}?` : ''} (svckit conformance --help lists the options)`,
+    );
+  }
 }
+
+/** The flag a typo most likely meant: the nearest within two edits (and fewer edits than the typo is long). The kit shares no code with the CLI it may judge. */
+function closestFlag(typed: string, names: readonly string[]): string | undefined {
+  const distance = (a: string, b: string): number => {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row = next;
+    }
+    return row[b.length]!;
+  };
+  let best: { name: string; d: number } | undefined;
+  for (const n of names) {
+    const d = distance(typed, n);
+    if (d <= 2 && d < typed.length && (!best || d < best.d)) best = { name: n, d };
+  }
+  return best?.name;
+}
+
+const FLAGS = {
+  server: { type: 'string' },
+  token: { type: 'string' },
+  'client-cert': { type: 'string' },
+  'client-key': { type: 'string' },
+  ca: { type: 'string' },
+  'insecure-skip-tls-verify': { type: 'boolean' },
+  config: { type: 'string' },
+  context: { type: 'string' },
+  focus: { type: 'string', multiple: true },
+  skip: { type: 'string', multiple: true },
+  tags: { type: 'string', multiple: true },
+  'known-failing': { type: 'string' },
+  report: { type: 'string', multiple: true },
+  parallel: { type: 'string' },
+  'history-window': { type: 'string' },
+  'continue-ttl': { type: 'string' },
+  'group-suffix': { type: 'string' },
+  without: { type: 'string', multiple: true },
+  'webhook-url': { type: 'string' },
+  resources: { type: 'string' },
+  list: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
 
 /** Everything the run needs that the flags decide, checked: a bad value is a UsageError. */
 interface CliSettings {
@@ -367,6 +398,7 @@ function exitForError(e: unknown, say: (text: string) => void): number {
     return 2;
   }
   if (
+    e instanceof UnknownOptionError ||
     e instanceof FilterError ||
     e instanceof WebhookSetupError ||
     isScenarioLoadError(e) ||
