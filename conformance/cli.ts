@@ -5,7 +5,14 @@ import { DurationError, formatDuration, parseDuration } from './duration.js';
 import { type Credentials, HttpClient } from './http.js';
 import { type KnownFailing, readKnownFailing } from './known-failing.js';
 import { DEFAULT_SCENARIO_DIR, isScenarioLoadError, loadScenarios } from './load.js';
-import { formatJsonReport, formatJunitReport, formatTerminalReport, ProgressBar } from './report/index.js';
+import {
+  formatJsonReport,
+  formatJunitReport,
+  formatTerminalReport,
+  ProgressBar,
+  REPORT_TRACES,
+  type ReportTraces,
+} from './report/index.js';
 import { readResources } from './resources.js';
 import { type RuleCatalogue, readRules } from './rules.js';
 import { type RunReport, runScenarios, selectScenarios, unmatchedFilters } from './runner.js';
@@ -27,6 +34,8 @@ export const CONFORMANCE_USAGE = `usage: svckit conformance [options]
                             (tags: slow, serial, needs-history-expiry, destructive, security, clients)
   --known-failing <file>    id globs expected to fail; one that passes fails the run (stale list)
   --report json:<file>      also write a JSON report; junit:<file> for JUnit XML (repeatable)
+  --report-traces <which>   the request traces the JSON report keeps: failed (default; failed and
+                            known-failing scenarios) or all
   --parallel <n>            scenarios run at once (serial-tagged ones run alone); default 4
   --history-window <d>      the server's watch history window (for example 5m); enables expiry scenarios
   --continue-ttl <d>        the server's continue-token lifetime (for example 5m)
@@ -126,6 +135,13 @@ function parseFeatures(without: string[] | undefined): Set<Feature> {
   return new Set(FEATURES.filter((f) => !off.includes(f)));
 }
 
+function parseReportTraces(value: string | undefined): ReportTraces {
+  if (value === undefined) return 'failed';
+  if (!(REPORT_TRACES as readonly string[]).includes(value))
+    throw new UsageError(`--report-traces: expected ${REPORT_TRACES.join(' or ')}, found "${value}"`);
+  return value as ReportTraces;
+}
+
 function parseReports(reports: string[] | undefined): ReportTarget[] {
   return (reports ?? []).map((r) => {
     const m = /^(json|junit):(.+)$/.exec(r);
@@ -170,7 +186,7 @@ export async function runConformanceCli(argv: string[], io?: Partial<CliIo>): Pr
       if (flags['webhook-url'] !== undefined) say(`the kit's admission webhook listens at ${webhook.url}`);
     }
     const { report, interrupted } = await runSuite(server, settings, suite, err, webhook);
-    return reportRun(report, interrupted, settings.reports, out, err);
+    return reportRun(report, interrupted, settings, out, err);
   } catch (e) {
     return exitForError(e, say);
   } finally {
@@ -228,6 +244,7 @@ const FLAGS = {
   tags: { type: 'string', multiple: true },
   'known-failing': { type: 'string' },
   report: { type: 'string', multiple: true },
+  'report-traces': { type: 'string' },
   parallel: { type: 'string' },
   'history-window': { type: 'string' },
   'continue-ttl': { type: 'string' },
@@ -244,6 +261,7 @@ interface CliSettings {
   selection: { focus: string[]; skip: string[]; tags: string[] };
   parallel: number;
   reports: ReportTarget[];
+  reportTraces: ReportTraces;
   features: Set<Feature>;
   historyWindowMs: number | undefined;
   continueTtlMs: number | undefined;
@@ -268,6 +286,7 @@ function buildRunSettings(flags: Flags): CliSettings {
     selection: { focus: flags.focus ?? [], skip: flags.skip ?? [], tags: flags.tags ?? [] },
     parallel,
     reports: parseReports(flags.report),
+    reportTraces: parseReportTraces(flags['report-traces']),
     features: parseFeatures(flags.without),
     historyWindowMs: durationOption('history-window', flags['history-window']),
     continueTtlMs: durationOption('continue-ttl', flags['continue-ttl']),
@@ -379,12 +398,12 @@ async function runSuite(
 function reportRun(
   report: RunReport,
   interrupted: boolean,
-  reports: readonly ReportTarget[],
+  settings: Pick<CliSettings, 'reports' | 'reportTraces'>,
   out: CliIo['stdout'],
   err: CliIo['stderr'],
 ): number {
-  for (const r of reports) {
-    writeFileSync(r.file, r.format === 'json' ? formatJsonReport(report) : formatJunitReport(report));
+  for (const r of settings.reports) {
+    writeFileSync(r.file, r.format === 'json' ? formatJsonReport(report, { traces: settings.reportTraces }) : formatJunitReport(report));
   }
   out(formatTerminalReport(report, { color: Boolean((err as NodeJS.WriteStream).isTTY) }));
   if (interrupted) return 130;
