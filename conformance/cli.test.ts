@@ -85,6 +85,26 @@ describe('svckit conformance', () => {
     expect(readFileSync(junit, 'utf8')).toContain('<testcase classname="core/verbs" name="core/verbs/reads-object"');
   });
 
+  it('keeps the traces of passed scenarios in the JSON report only with --report-traces all', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-traces-'));
+    const tracesOf = (file: string) =>
+      (JSON.parse(readFileSync(file, 'utf8')) as { results: { id: string; trace?: unknown[] }[] }).results.map((r) => [
+        r.id,
+        r.trace === undefined ? 'none' : r.trace.length > 0,
+      ]);
+    expect((await cli(['--report', `json:${join(dir, 'failed.json')}`])).code).toBe(1);
+    expect(tracesOf(join(dir, 'failed.json'))).toEqual([
+      ['core/verbs/reads-object', 'none'],
+      ['core/verbs/slow-one', true],
+    ]);
+    expect((await cli(['--report', `json:${join(dir, 'all.json')}`, '--report-traces', 'all'])).code).toBe(1);
+    expect(tracesOf(join(dir, 'all.json'))).toEqual([
+      ['core/verbs/reads-object', true],
+      ['core/verbs/slow-one', true],
+    ]);
+    expect((await cli(['--report-traces', 'passed'])).err).toContain('--report-traces: expected failed or all, found "passed"');
+  });
+
   it('judges the server named by --server without starting one', async () => {
     const other = await startScriptedServer(() => undefined);
     try {

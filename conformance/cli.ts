@@ -1,11 +1,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ClientConfigError, readClientConfig } from './client-config.js';
 import { DurationError, formatDuration, parseDuration } from './duration.js';
 import { type Credentials, HttpClient } from './http.js';
 import { type KnownFailing, readKnownFailing } from './known-failing.js';
 import { DEFAULT_SCENARIO_DIR, isScenarioLoadError, loadScenarios } from './load.js';
-import { formatJsonReport, formatJunitReport, formatTerminalReport, ProgressBar } from './report/index.js';
+import {
+  formatJsonReport,
+  formatJunitReport,
+  formatTerminalReport,
+  ProgressBar,
+  REPORT_TRACES,
+  type ReportTraces,
+} from './report/index.js';
 import { readResources } from './resources.js';
 import { type RuleCatalogue, readRules } from './rules.js';
 import { type RunReport, runScenarios, selectScenarios, unmatchedFilters } from './runner.js';
@@ -27,6 +34,8 @@ export const CONFORMANCE_USAGE = `usage: svckit conformance [options]
                             (tags: slow, serial, needs-history-expiry, destructive, security, clients)
   --known-failing <file>    id globs expected to fail; one that passes fails the run (stale list)
   --report json:<file>      also write a JSON report; junit:<file> for JUnit XML (repeatable)
+  --report-traces <which>   the request traces the JSON report keeps: failed (default; failed and
+                            known-failing scenarios) or all
   --parallel <n>            scenarios run at once (serial-tagged ones run alone); default 4
   --history-window <d>      the server's watch history window (for example 5m); enables expiry scenarios
   --continue-ttl <d>        the server's continue-token lifetime (for example 5m)
@@ -72,6 +81,11 @@ const IN_PROCESS_FEATURE_GATES = 'WatchList=true';
 
 class UsageError extends Error {
   override readonly name = 'UsageError';
+}
+
+/** An option the kit does not have: one line, naming the option it likely meant. */
+class UnknownOptionError extends Error {
+  override readonly name = 'UnknownOptionError';
 }
 
 /** A --focus or --skip pattern that matches no scenario. */
@@ -121,6 +135,13 @@ function parseFeatures(without: string[] | undefined): Set<Feature> {
   return new Set(FEATURES.filter((f) => !off.includes(f)));
 }
 
+function parseReportTraces(value: string | undefined): ReportTraces {
+  if (value === undefined) return 'failed';
+  if (!(REPORT_TRACES as readonly string[]).includes(value))
+    throw new UsageError(`--report-traces: expected ${REPORT_TRACES.join(' or ')}, found "${value}"`);
+  return value as ReportTraces;
+}
+
 function parseReports(reports: string[] | undefined): ReportTarget[] {
   return (reports ?? []).map((r) => {
     const m = /^(json|junit):(.+)$/.exec(r);
@@ -165,7 +186,7 @@ export async function runConformanceCli(argv: string[], io?: Partial<CliIo>): Pr
       if (flags['webhook-url'] !== undefined) say(`the kit's admission webhook listens at ${webhook.url}`);
     }
     const { report, interrupted } = await runSuite(server, settings, suite, err, webhook);
-    return reportRun(report, interrupted, settings.reports, out, err);
+    return reportRun(report, interrupted, settings, out, err);
   } catch (e) {
     return exitForError(e, say);
   } finally {
@@ -177,42 +198,70 @@ export async function runConformanceCli(argv: string[], io?: Partial<CliIo>): Pr
 type Flags = ReturnType<typeof parseFlags>;
 
 function parseFlags(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    options: {
-      server: { type: 'string' },
-      token: { type: 'string' },
-      'client-cert': { type: 'string' },
-      'client-key': { type: 'string' },
-      ca: { type: 'string' },
-      'insecure-skip-tls-verify': { type: 'boolean' },
-      config: { type: 'string' },
-      context: { type: 'string' },
-      focus: { type: 'string', multiple: true },
-      skip: { type: 'string', multiple: true },
-      tags: { type: 'string', multiple: true },
-      'known-failing': { type: 'string' },
-      report: { type: 'string', multiple: true },
-      parallel: { type: 'string' },
-      'history-window': { type: 'string' },
-      'continue-ttl': { type: 'string' },
-      'group-suffix': { type: 'string' },
-      without: { type: 'string', multiple: true },
-      'webhook-url': { type: 'string' },
-      resources: { type: 'string' },
-      list: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-    allowPositionals: false,
-  }).values;
+  try {
+    return parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }).values;
+  } catch (e) {
+    const option =
+      e instanceof TypeError && 'code' in e && e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'([^']+)'/.exec(e.message)?.[1] : undefined;
+    if (option === undefined) throw e;
+    const meant = closestFlag(option.replace(/^-+/, ''), Object.keys(FLAGS));
+    throw new UnknownOptionError(
+      `unknown option ${option}${meant ? `; did you mean --${meant}?` : ''} (svckit conformance --help lists the options)`,
+    );
+  }
 }
+
+/** The flag a typo most likely meant: the nearest within two edits (and fewer edits than the typo is long). The kit shares no code with the CLI it may judge. */
+function closestFlag(typed: string, names: readonly string[]): string | undefined {
+  const distance = (a: string, b: string): number => {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row = next;
+    }
+    return row[b.length]!;
+  };
+  let best: { name: string; d: number } | undefined;
+  for (const n of names) {
+    const d = distance(typed, n);
+    if (d <= 2 && d < typed.length && (!best || d < best.d)) best = { name: n, d };
+  }
+  return best?.name;
+}
+
+const FLAGS = {
+  server: { type: 'string' },
+  token: { type: 'string' },
+  'client-cert': { type: 'string' },
+  'client-key': { type: 'string' },
+  ca: { type: 'string' },
+  'insecure-skip-tls-verify': { type: 'boolean' },
+  config: { type: 'string' },
+  context: { type: 'string' },
+  focus: { type: 'string', multiple: true },
+  skip: { type: 'string', multiple: true },
+  tags: { type: 'string', multiple: true },
+  'known-failing': { type: 'string' },
+  report: { type: 'string', multiple: true },
+  'report-traces': { type: 'string' },
+  parallel: { type: 'string' },
+  'history-window': { type: 'string' },
+  'continue-ttl': { type: 'string' },
+  'group-suffix': { type: 'string' },
+  without: { type: 'string', multiple: true },
+  'webhook-url': { type: 'string' },
+  resources: { type: 'string' },
+  list: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
 
 /** Everything the run needs that the flags decide, checked: a bad value is a UsageError. */
 interface CliSettings {
   selection: { focus: string[]; skip: string[]; tags: string[] };
   parallel: number;
   reports: ReportTarget[];
+  reportTraces: ReportTraces;
   features: Set<Feature>;
   historyWindowMs: number | undefined;
   continueTtlMs: number | undefined;
@@ -237,6 +286,7 @@ function buildRunSettings(flags: Flags): CliSettings {
     selection: { focus: flags.focus ?? [], skip: flags.skip ?? [], tags: flags.tags ?? [] },
     parallel,
     reports: parseReports(flags.report),
+    reportTraces: parseReportTraces(flags['report-traces']),
     features: parseFeatures(flags.without),
     historyWindowMs: durationOption('history-window', flags['history-window']),
     continueTtlMs: durationOption('continue-ttl', flags['continue-ttl']),
@@ -348,12 +398,12 @@ async function runSuite(
 function reportRun(
   report: RunReport,
   interrupted: boolean,
-  reports: readonly ReportTarget[],
+  settings: Pick<CliSettings, 'reports' | 'reportTraces'>,
   out: CliIo['stdout'],
   err: CliIo['stderr'],
 ): number {
-  for (const r of reports) {
-    writeFileSync(r.file, r.format === 'json' ? formatJsonReport(report) : formatJunitReport(report));
+  for (const r of settings.reports) {
+    writeFileSync(r.file, r.format === 'json' ? formatJsonReport(report, { traces: settings.reportTraces }) : formatJunitReport(report));
   }
   out(formatTerminalReport(report, { color: Boolean((err as NodeJS.WriteStream).isTTY) }));
   if (interrupted) return 130;
@@ -367,6 +417,7 @@ function exitForError(e: unknown, say: (text: string) => void): number {
     return 2;
   }
   if (
+    e instanceof UnknownOptionError ||
     e instanceof FilterError ||
     e instanceof WebhookSetupError ||
     isScenarioLoadError(e) ||

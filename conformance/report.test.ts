@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rewriteGroupSuffix } from './group-suffix.js';
 import { isKnownFailing, parseKnownFailing, unusedPatterns } from './known-failing.js';
-import { closingLine, escapeXml, formatJsonReport, formatJunitReport, formatTerminalReport } from './report/index.js';
+import { closingLine, escapeXml, formatJsonReport, formatJunitReport, formatTerminalReport, ProgressBar } from './report/index.js';
 import type { RunReport } from './runner.js';
 import type { ScenarioResult } from './types.js';
 
@@ -107,6 +107,89 @@ describe('reports', () => {
     const parsed = JSON.parse(formatJsonReport(report)) as RunReport;
     expect(parsed.summary).toEqual(report.summary);
     expect(parsed.results[2]?.trace[0]?.status).toBe(200);
+  });
+});
+
+describe('the JSON report', () => {
+  const entry = (url: string) => ({
+    step: '1',
+    method: 'GET',
+    url,
+    requestHeaders: {},
+    status: 200,
+    responseHeaders: {},
+    responseBody: 'x'.repeat(1000),
+    millis: 1,
+  });
+  const traced: RunReport = {
+    ...report,
+    results: [
+      result('core/verbs/get', 'passed', { trace: [entry('/passed')] }),
+      result('core/verbs/list', 'failed', { message: 'status: expected 200, got 500', trace: [entry('/failed')] }),
+      result('core/verbs/watch', 'skipped', { knownFailing: true, message: 'known failing', trace: [entry('/known')] }),
+      result('core/media/protobuf', 'skipped', { message: 'the server does not offer protobuf', trace: [entry('/skipped')] }),
+    ],
+  };
+  type Parsed = { traces: string; results: { id: string; trace?: { url: string }[] }[] };
+  const tracesOf = (p: Parsed) => Object.fromEntries(p.results.map((r) => [r.id, r.trace?.map((t) => t.url)]));
+
+  it('keeps only the traces of failed and known-failing scenarios by default', () => {
+    const parsed = JSON.parse(formatJsonReport(traced)) as Parsed;
+    expect(parsed.traces).toBe('failed');
+    expect(tracesOf(parsed)).toEqual({
+      'core/verbs/get': undefined,
+      'core/verbs/list': ['/failed'],
+      'core/verbs/watch': ['/known'],
+      'core/media/protobuf': undefined,
+    });
+    expect(parsed.results.map((r) => r.id)).toEqual(traced.results.map((r) => r.id));
+  });
+
+  it('keeps every trace with traces: all', () => {
+    const parsed = JSON.parse(formatJsonReport(traced, { traces: 'all' })) as Parsed;
+    expect(parsed.traces).toBe('all');
+    expect(Object.values(tracesOf(parsed))).toEqual([['/passed'], ['/failed'], ['/known'], ['/skipped']]);
+  });
+});
+
+describe('progress', () => {
+  function stream(isTTY: boolean) {
+    const writes: string[] = [];
+    return { writes, stream: { isTTY, columns: 80, write: (t: string) => writes.push(t) > 0 } as unknown as NodeJS.WriteStream };
+  }
+  const outcomes = (i: number): ScenarioResult['outcome'] => (i % 50 === 7 ? 'failed' : i % 50 === 9 ? 'skipped' : 'passed');
+
+  it('prints a plain line every N scenarios when not a TTY', () => {
+    const s = stream(false);
+    const progress = new ProgressBar(s.stream, 30, { every: 100, now: () => 0 });
+    for (let i = 1; i <= 250; i++) progress.update(result(`core/x/s${i}`, outcomes(i)), i, 250);
+    progress.clear();
+    expect(s.writes).toEqual(['100/250: 96 passed, 2 failed, 2 skipped\n', '200/250: 192 passed, 4 failed, 4 skipped\n']);
+  });
+
+  it('prints a line at the first result once the interval has passed, when not a TTY', () => {
+    const s = stream(false);
+    let now = 0;
+    const progress = new ProgressBar(s.stream, 30, { every: 100, intervalMs: 10_000, now: () => now });
+    progress.update(result('core/x/a', 'passed'), 1, 989);
+    now = 9_999;
+    progress.update(result('core/x/b', 'passed'), 2, 989);
+    now = 10_000;
+    progress.update(result('core/x/c', 'failed'), 3, 989);
+    now = 15_000;
+    progress.update(result('core/x/d', 'passed'), 4, 989);
+    expect(s.writes).toEqual(['3/989: 2 passed, 1 failed, 0 skipped\n']);
+  });
+
+  it('redraws one bar in place on a TTY, with no progress lines', () => {
+    const s = stream(true);
+    const progress = new ProgressBar(s.stream, 10, { every: 1, now: () => 0 });
+    progress.update(result('core/x/a', 'failed'), 1, 2);
+    progress.update(result('core/x/b', 'passed'), 2, 2);
+    progress.clear();
+    expect(s.writes.join('')).not.toContain('\n');
+    expect(s.writes[1]).toBe('\r\x1b[2K[##########] 2/2 1 failed core/x/b');
+    expect(s.writes.at(-1)).toBe('\r\x1b[2K');
   });
 });
 

@@ -36,7 +36,7 @@ describe('svckit CLI', () => {
 
   it("answers a command's bad flag with that command's usage alone, exit 2, no stack trace", () => {
     for (const [r, command] of [
-      [svckit('codegen', '--frob'), 'codegen'],
+      [svckit('codegen', '--schemas'), 'codegen'],
       [svckit('serve', '--store', 'postgres://x'), 'serve'],
     ] as const) {
       expect(r.code).toBe(2);
@@ -46,6 +46,23 @@ describe('svckit CLI', () => {
       expect(r.stderr).not.toContain('usage: svckit <command>');
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
+  });
+
+  it.each([
+    [['codegen', '--shema', 'schemas'], 'codegen', '--shema; did you mean --schemas?'],
+    [['serve', '--prot', '0'], 'serve', '--prot; did you mean --port?'],
+    [['serve', '--write-kubeconfg=x'], 'serve', '--write-kubeconfg; did you mean --write-kubeconfig?'],
+    [['validate', '--strcit', 'a.yaml'], 'validate', '--strcit; did you mean --strict?'],
+    [['encryption', 'rewrite', '--stor', 'memory'], 'encryption', '--stor; did you mean --store?'],
+    [['auth', 'explain', '--contxt', 'x'], 'auth', '--contxt; did you mean --context?'],
+    [['kms-plugin', '--sockt', 'x'], 'kms-plugin', '--sockt; did you mean --socket?'],
+    [['conformance', '--focs', 'x'], 'conformance', '--focs; did you mean --focus?'],
+    [['serve', '--frobnicate'], 'serve', '--frobnicate'],
+    [['codegen', '-x'], 'codegen', '-x'],
+  ])('answers %j with one line naming the option it likely meant, exit 2', (args, command, said) => {
+    const r = svckit(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`svckit ${command}: unknown option ${said} (svckit ${command} --help lists the options)\n`);
   });
 
   it('says in one line that another process holds the store file, exit 1, no stack trace', async () => {

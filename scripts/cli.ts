@@ -1,4 +1,4 @@
-import { CommandFailure, UsageError } from './commands/usage-error.js';
+import { CommandFailure, closestName, UnknownOptionError, UsageError } from './commands/usage-error.js';
 
 interface Command {
   run(args: string[]): Promise<number>;
@@ -93,7 +93,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = commands[name];
   if (!command) {
-    const meant = closest(name, Object.keys(commands));
+    const meant = closestName(name, Object.keys(commands));
     return usageError(`unknown command "${name}"${meant ? ` (did you mean "${meant}"?)` : ''}`);
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -116,6 +116,11 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`svckit ${name}: ${error.message}\n`);
       return 1;
     }
+    // One line: the option it likely meant says more than the whole usage would.
+    if (error instanceof UnknownOptionError) {
+      process.stderr.write(`svckit ${name}: ${error.message} (svckit ${name} --help lists the options)\n`);
+      return 2;
+    }
     if (error instanceof Error && error.name === 'StoreConfigError') return usageError(error.message, name);
     if (error instanceof UsageError) return usageError(error.message, name);
     if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
@@ -132,25 +137,6 @@ async function usageError(message: string, name?: string): Promise<number> {
     : `svckit: ${message}\n\n${await usage()}`;
   process.stderr.write(text);
   return 2;
-}
-
-/** The name a typo most likely meant: within two edits, or undefined. */
-function closest(typed: string, names: readonly string[]): string | undefined {
-  const distance = (a: string, b: string): number => {
-    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-      const next = [i];
-      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      row = next;
-    }
-    return row[b.length]!;
-  };
-  let best: { name: string; d: number } | undefined;
-  for (const n of names) {
-    const d = distance(typed, n);
-    if (d <= 2 && (!best || d < best.d)) best = { name: n, d };
-  }
-  return best?.name;
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -4,11 +4,11 @@
  * (CN=svckit-admin, O=system:masters), and a client config file in the real system's kubeconfig
  * format that kubectl, the generated client and the conformance kit read as they are.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
 import { certificateAuthority, type KeyPair, MASTERS_GROUP } from '../runtime/auth/index.js';
+import { type ClientConfigFileContent, writeClientConfigFile } from '../runtime/client-node/index.js';
 import { privateFile, privateFolder } from '../runtime/files/index.js';
 import type { ServingTls } from '../runtime/server/index.js';
 
@@ -49,21 +49,12 @@ export function prepareSecureServing(dir: string, host: string): SecureServing {
   return { tls: { cert: serving.cert, key: serving.key, clientCa: ca.cert }, ca: ca.cert, admin, configFile: join(dir, ADMIN_CONFIG) };
 }
 
-/** The client config text: one cluster (the server and its CA), one user (the admin certificate), one context. */
-export function adminClientConfig(url: string, ca: string, admin: KeyPair): string {
-  const b64 = (s: string) => Buffer.from(s).toString('base64');
-  return stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [{ name: 'svckit', cluster: { server: url, 'certificate-authority-data': b64(ca) } }],
-    users: [{ name: ADMIN_USER, user: { 'client-certificate-data': b64(admin.cert), 'client-key-data': b64(admin.key) } }],
-    contexts: [{ name: 'svckit', context: { cluster: 'svckit', user: ADMIN_USER, namespace: 'default' } }],
-    'current-context': 'svckit',
-  });
+/** The admin's client config: the server and its CA, the admin certificate, one context. */
+export function adminClientConfig(url: string, ca: string, admin: KeyPair): ClientConfigFileContent {
+  return { server: url, ca, user: { name: ADMIN_USER, cert: admin.cert, key: admin.key } };
 }
 
-/** Writes the client config file (owner-only: it holds the admin's private key). */
-export function writeAdminClientConfig(s: SecureServing, url: string): void {
-  privateFile(s.configFile, () => {}); // an existing file keeps its mode when written: narrowed first
-  writeFileSync(s.configFile, adminClientConfig(url, s.ca, s.admin));
+/** Writes the admin's client config file (owner-only: it holds the admin's private key), by default in the certificate folder. */
+export function writeAdminClientConfig(s: SecureServing, url: string, file = s.configFile): void {
+  writeClientConfigFile(file, adminClientConfig(url, s.ca, s.admin));
 }

@@ -1,4 +1,4 @@
-export { formatJsonReport } from './json.js';
+export { formatJsonReport, REPORT_TRACES, type ReportTraces } from './json.js';
 export { escapeXml, formatJunitReport } from './junit.js';
 export { ProgressBar } from './progress.js';
 export { closingLine } from './summary-line.js';

@@ -1,6 +1,6 @@
 /**
  * The Node half of the client (`svckit/client/node`): client config files, token files, exec
- * credential plugins, in-cluster config, and the connector that carries TLS settings, client
+ * credential plugins, in-cluster config, writing a client config file, and the connector that carries TLS settings, client
  * certificates and proxies. The configs its loaders return already carry the connector.
  */
 export {
@@ -20,6 +20,7 @@ export {
   loadClientConfig,
   parseClientConfigFile,
 } from './client-config-file.js';
+export { type ClientConfigFileContent, formatClientConfigFile, writeClientConfigFile } from './client-config-writer.js';
 export { nodeConnector } from './connector.js';
 export {
   EXEC_API_VERSIONS,

@@ -81,7 +81,7 @@ const MAIN = `import { createClient } from './generated/client.js';
 import type { Widget } from './generated/shop.example.io/v1/types.js';
 import { loadClientConfig } from 'svckit/client/node';
 
-const client = createClient(await loadClientConfig()); // as the README writes it; $KUBECONFIG names the server
+const client = createClient(await loadClientConfig()); // as the README writes it; $SVCCONFIG names the file serve wrote
 const widgets = client.shop.v1.widgets('default');
 
 const seen: string[] = [];
@@ -203,13 +203,10 @@ try {
   run('npm', ['run', '-s', 'build'], project);
 
   step('svckit serve from the installed package, then node dist/main.js against it');
-  const url = await startServer('--schemas', 'crds');
-  const kubeconfig = join(work, 'kubeconfig');
-  writeFileSync(
-    kubeconfig,
-    `current-context: serve\nclusters: [{ name: serve, cluster: { server: '${url}' } }]\ncontexts: [{ name: serve, context: { cluster: serve, namespace: default } }]\n`,
-  );
-  const result = JSON.parse(run('node', ['dist/main.js'], project, { SVCCONFIG: '', KUBECONFIG: kubeconfig })) as {
+  // As the README says: serve writes its client config, SVCCONFIG names it.
+  const kubeconfig = join(work, 'svc.config');
+  await startServer('--schemas', 'crds', '--write-kubeconfig', kubeconfig);
+  const result = JSON.parse(run('node', ['dist/main.js'], project, { SVCCONFIG: kubeconfig, KUBECONFIG: '' })) as {
     color: string;
     got: string;
     listed: string[];
@@ -224,9 +221,8 @@ try {
 
   // Leader election needs the built-in Leases beside the project's kinds: serve both (--crds).
   step("svckit serve --crds crds, then node dist/controller.js (the README's controller example) against it, then SIGTERM");
-  const withBuiltIns = await startServer('--crds', 'crds');
-  const builtInsConfig = join(work, 'kubeconfig-builtins');
-  writeFileSync(builtInsConfig, readFileSync(kubeconfig, 'utf8').replace(url, withBuiltIns));
+  const builtInsConfig = join(work, 'svc-builtins.config');
+  const withBuiltIns = await startServer('--crds', 'crds', '--write-kubeconfig', builtInsConfig);
   const widget = '/apis/shop.example.io/v1/namespaces/default/widgets';
   const created = await fetch(new URL(widget, withBuiltIns), {
     method: 'POST',
@@ -236,7 +232,7 @@ try {
   check(created.status === 201, `creating w1: ${created.status}`);
   const controller = spawn('node', ['dist/controller.js'], {
     cwd: project,
-    env: { ...process.env, SVCCONFIG: '', KUBECONFIG: builtInsConfig },
+    env: { ...process.env, SVCCONFIG: builtInsConfig, KUBECONFIG: '' },
   });
   let controllerErr = '';
   controller.stderr.on('data', (d: Buffer) => (controllerErr += d.toString()));

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from './parse-command-line.js';
 import { Transport } from '../../runtime/client/index.js';
 import { loadClientConfig } from '../../runtime/client-node/index.js';
 import { EXPLAIN_PATH } from '../../runtime/server/index.js';
@@ -16,7 +16,7 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
  * allowed it or why every authorizer said no. Exit 0 when allowed, 1 when not.
  */
 export async function authCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine({
     args,
     options: {
       kubeconfig: { type: 'string' },

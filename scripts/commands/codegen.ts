@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from './parse-command-line.js';
 import { RUNTIME_PACKAGE, type RuntimeImports, codegen } from '../../generator/index.js';
 import { GROUP_SUFFIX_OPTIONS, GROUP_SUFFIX_USAGE, groupSuffixFromFlags } from './serve-groups.js';
 import { UsageError } from './usage-error.js';
@@ -27,7 +27,7 @@ OpenAPI v2/v3 documents. Output is deterministic and the same wherever it is gen
 
 /** `svckit codegen`: generate, or with --check compare with what is on disk (exit 1 when stale). */
 export async function codegenCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseCommandLine({
     args,
     options: {
       schemas: { type: 'string', multiple: true },

@@ -4,7 +4,7 @@
  * store's conditional writes, with a progress bar on a TTY (plain lines otherwise) and a count
  * per key name at the end.
  */
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from './parse-command-line.js';
 import { allKinds } from '../../generated/kinds.js';
 import { isStatusError } from '../../runtime/api/index.js';
 import {
@@ -37,7 +37,7 @@ export async function encryptionCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== 'rewrite')
     throw new UsageError(sub ? `unknown encryption command "${sub}"; expected rewrite` : 'svckit encryption needs a command: rewrite');
-  const { values } = parseArgs({
+  const { values } = parseCommandLine({
     args: rest,
     options: {
       'encryption-provider-config': { type: 'string' },

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from './parse-command-line.js';
 import { startKmsPlugin } from '../../runtime/encryption/index.js';
 import { UsageError } from './usage-error.js';
 
@@ -20,7 +20,7 @@ Point an EncryptionConfiguration at it: kms: {apiVersion: v2, name: <name>, endp
 `;
 
 export async function kmsPluginCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { socket: { type: 'string' }, 'key-file': { type: 'string' } }, strict: true });
+  const { values } = parseCommandLine({ args, options: { socket: { type: 'string' }, 'key-file': { type: 'string' } }, strict: true });
   if (!values.socket || !values['key-file']) throw new UsageError('svckit kms-plugin needs --socket <path> and --key-file <file>');
   const keys = readKeys(values['key-file']);
   const plugin = await startKmsPlugin({ socket: resolve(values.socket), keys });

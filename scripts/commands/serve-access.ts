@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { allKinds } from '../../generated/kinds.js';
+import { writeClientConfigFile } from '../../runtime/client-node/index.js';
 import { AuthConfigError, parseTokenFile, TokenFileError } from '../../runtime/auth/index.js';
 import { DocumentValidator } from '../../runtime/documents/index.js';
 import {
@@ -25,7 +26,7 @@ import { UsageError } from './usage-error.js';
 export const SERVE_ACCESS_USAGE = `             [--secure [--cert-dir <dir>]] [--tls-cert-file <pem> --tls-private-key-file <pem>] [--client-ca-file <pem>]
              [--token-auth-file <csv>] [--authentication-config <file>] [--anonymous-auth=false]
              [--authorization-mode RBAC,Webhook,AlwaysAllow,AlwaysDeny | --authorization-config <file>]
-             [--allow-insecure-non-loopback]`;
+             [--allow-insecure-non-loopback] [--write-kubeconfig <file>]`;
 
 /** The option fragment for parseArgs. */
 export const SERVE_ACCESS_OPTIONS = {
@@ -40,6 +41,7 @@ export const SERVE_ACCESS_OPTIONS = {
   'authorization-mode': { type: 'string' },
   'authorization-config': { type: 'string' },
   'allow-insecure-non-loopback': { type: 'boolean', default: false },
+  'write-kubeconfig': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 type Values = { [K in keyof typeof SERVE_ACCESS_OPTIONS]?: (typeof SERVE_ACCESS_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -47,8 +49,11 @@ type Values = { [K in keyof typeof SERVE_ACCESS_OPTIONS]?: (typeof SERVE_ACCESS_
 export interface ServeAccess {
   /** For `startReferenceServer({ access })`; undefined: plain HTTP, no access control (the default). */
   access: AccessControlOptions | undefined;
-  /** After listening: writes the `--secure` client config file and returns a line naming it. */
-  announce(url: string): string | undefined;
+  /**
+   * After listening: writes the client config files (`--secure`'s admin config, `--write-kubeconfig`)
+   * and returns the lines that say how to connect.
+   */
+  announce(url: string): string[];
 }
 
 function readFlagFile(flag: string, path: string): string {
@@ -94,6 +99,11 @@ export function serveAccess(values: Values, host: string, store: string): ServeA
   if (values.secure && (certFile || keyFile))
     throw new UsageError('--secure makes its own certificates; do not combine it with --tls-cert-file');
   if (Boolean(certFile) !== Boolean(keyFile)) throw new UsageError('--tls-cert-file and --tls-private-key-file go together');
+  const kubeconfig = values['write-kubeconfig'];
+  if (kubeconfig !== undefined && certFile)
+    throw new UsageError(
+      '--write-kubeconfig cannot name the CA of your own --tls-cert-file; use --secure (its CA and admin are written), or write the client config yourself',
+    );
   if (values.secure) {
     secure = prepareSecureServing(certDir(values, store), host);
     o.tls = { ...secure.tls };
@@ -169,11 +179,29 @@ export function serveAccess(values: Values, host: string, store: string): ServeA
   return {
     access: configured ? o : undefined,
     announce(url) {
-      if (!secure) return undefined;
-      // A wildcard address is not a name a client can verify: the client config names loopback.
+      // A wildcard address is not a name a client can verify or reach: the client config names loopback.
       const reachable = url.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, '//127.0.0.1');
-      writeAdminClientConfig(secure, reachable);
-      return `client config (admin, system:masters): ${secure.configFile}`;
+      const lines: string[] = [];
+      if (secure) {
+        writeAdminClientConfig(secure, reachable);
+        lines.push(`client config (admin, system:masters): ${secure.configFile}`);
+      }
+      if (kubeconfig !== undefined) {
+        if (secure) writeAdminClientConfig(secure, reachable, kubeconfig);
+        else writeClientConfigFile(kubeconfig, { server: reachable });
+        const who = secure ? 'admin, system:masters' : configured ? 'no credentials: requests are anonymous' : 'no credentials needed';
+        lines.push(
+          `client config (${who}): ${kubeconfig}`,
+          `connect: SVCCONFIG=${kubeconfig} for loadClientConfig(), KUBECONFIG=${kubeconfig} for kubectl`,
+        );
+      } else if (!secure) {
+        lines.push(
+          `connect: createClient({ server: '${reachable}' }), or serve with --write-kubeconfig <file> and set SVCCONFIG=<file> for loadClientConfig(), KUBECONFIG=<file> for kubectl`,
+        );
+      } else {
+        lines.push(`connect: SVCCONFIG=${secure.configFile} for loadClientConfig(), KUBECONFIG=${secure.configFile} for kubectl`);
+      }
+      return lines;
     },
   };
 }

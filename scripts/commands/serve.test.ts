@@ -1,9 +1,11 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
+import { createClient } from '../../generated/client.js';
+import { loadClientConfig } from '../../runtime/client-node/index.js';
 import { cliArgs } from './cli.testing.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -24,6 +26,24 @@ function serve(args: string[]): Promise<{ url: string; process: ChildProcessWith
 }
 
 const json = { 'content-type': 'application/json' };
+
+/** Starts `svckit serve` and resolves with its stdout lines up to the one that says how to connect. */
+function serveUntilConnect(
+  args: string[],
+): Promise<{ lines: string[]; process: ChildProcessWithoutNullStreams; stopped: Promise<number | null> }> {
+  const child = spawn(process.execPath, cliArgs('serve', '--store', 'memory', '--port', '0', ...args), { cwd: ROOT });
+  const stopped = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += String(d)));
+  const lines: string[] = [];
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      lines.push(line);
+      if (line.startsWith('connect: ')) resolve({ lines, process: child, stopped });
+    });
+    child.once('exit', (code) => reject(new Error(`svckit serve exited with ${code}: ${stderr}`)));
+  });
+}
 
 describe('svckit serve', () => {
   it('keeps every acknowledged object across a restart on the same SQLite file and continues the revisions', async () => {
@@ -122,5 +142,39 @@ describe('svckit serve', () => {
         expect(stderr).not.toMatch(/^\s+at /m);
       }),
     );
+  });
+
+  it('writes a client config for itself with --write-kubeconfig (0600) that loadClientConfig reads through SVCCONFIG', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-serve-kubeconfig-'));
+    for (const secure of [[], ['--secure', '--cert-dir', join(dir, 'pki')]]) {
+      const file = join(dir, secure.length > 0 ? 'secure.config' : 'svc.config');
+      const served = await serveUntilConnect(['--write-kubeconfig', file, ...secure]);
+      try {
+        const url = served.lines[0]!.replace(/^listening on /, '');
+        expect(served.lines).toContain(`connect: SVCCONFIG=${file} for loadClientConfig(), KUBECONFIG=${file} for kubectl`);
+        expect(statSync(file).mode & 0o777).toBe(0o600);
+        expect(readFileSync(file, 'utf8')).toContain(`server: ${url}`);
+        const client = createClient(await loadClientConfig({ env: { SVCCONFIG: file } }));
+        await client.core.v1.configMaps('default').create({ metadata: { name: 'through-the-file' }, data: { a: '1' } });
+        const names = (await client.core.v1.configMaps('default').list()).items.map((c) => c.metadata?.name);
+        expect(names).toContain('through-the-file');
+      } finally {
+        served.process.kill('SIGTERM');
+        await served.stopped;
+      }
+    }
+  });
+
+  it('says how to connect when no client config is written', async () => {
+    const served = await serveUntilConnect([]);
+    try {
+      const url = served.lines[0]!.replace(/^listening on /, '');
+      expect(served.lines.at(-1)).toBe(
+        `connect: createClient({ server: '${url}' }), or serve with --write-kubeconfig <file> and set SVCCONFIG=<file> for loadClientConfig(), KUBECONFIG=<file> for kubectl`,
+      );
+    } finally {
+      served.process.kill('SIGTERM');
+      await served.stopped;
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { SERVE_CONTROLLERS_OPTIONS, SERVE_CONTROLLERS_USAGE, serveControllers } from './serve-controllers.js';
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from './parse-command-line.js';
 import { parseDuration } from '../../runtime/api/index.js';
 import { allKinds } from '../../generated/kinds.js';
 import { DEFAULT_RELEASE, checkRules, parseServiceCidr } from '../../runtime/server/index.js';
@@ -28,7 +28,7 @@ ${SERVE_ACCESS_USAGE}
 
 /** `svckit serve`: the reference server until SIGTERM or SIGINT. */
 export async function serveCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseCommandLine({
     args,
     options: {
       host: { type: 'string', default: '127.0.0.1' },
@@ -91,9 +91,10 @@ export async function serveCommand(args: string[]): Promise<number> {
     ...(serviceClusterIPRange !== undefined ? { serviceClusterIPRange } : {}),
     ...controllers,
   });
+  // The client config files are written before the first line: whoever waits for it can read them.
+  const connect = access.announce(url);
   process.stdout.write(`listening on ${url}\n`);
-  const announced = access.announce(url);
-  if (announced) process.stdout.write(`${announced}\n`);
+  for (const line of connect) process.stdout.write(`${line}\n`);
   audit.listening();
   await new Promise<void>((done) => {
     const stop = () => void close().then(done);

@@ -1,6 +1,6 @@
 import { type Stats, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from './parse-command-line.js';
 import { stringify } from 'yaml';
 import { fieldErrorMessage } from '../../runtime/api/index.js';
 import { DocumentValidator, type DocumentResult, jsonReport, junitReport, textReport } from '../../runtime/documents/index.js';
@@ -19,7 +19,7 @@ export const VALIDATE_USAGE = `svckit validate <files|dirs|->... [--strict] [--s
  * standard error.
  */
 export async function validateCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine({
     args,
     options: {
       strict: { type: 'boolean', default: false },
