@@ -9,8 +9,8 @@
  *    judged (a finding upstream's example earns is listed in EXPECTED_FINDINGS);
  * 4. `install()` of every definition into the test server;
  * 5. `svckit serve --crds <folder>` until it listens;
- * 6. the schema engine (validators compiled from descriptors) and the generated validators give the
- *    same findings on documents drawn from every kind's schema, valid and mutated.
+ * 6. the schema engine (validators and defaulters compiled from descriptors) and the generated code
+ *    give the same findings and defaulted documents on documents drawn from every kind's schema.
  *
  * One summary line per project. It is not part of `npm test` (a fresh clone has no corpus); `.ci/run`
  * runs it when a corpus sits beside the checkout.
@@ -24,7 +24,7 @@ import { dirname, join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { codegen } from '../../generator/index.js';
 import { documentOf } from '../../runtime/schema/arbitrary.testing.js';
-import { validatorOf } from '../../runtime/schema/index.js';
+import { defaulterOf, validatorOf } from '../../runtime/schema/index.js';
 import { Collector } from '../../runtime/validate/index.js';
 import { projectKinds } from '../commands/project-kinds.js';
 import { typecheckDir } from '../../generator/typecheck.testing.js';
@@ -142,18 +142,26 @@ async function engineAgrees(dir: string): Promise<string> {
     validate(doc, '', e);
     return JSON.stringify([e.errors, e.unknownFields]);
   };
+  const defaulted = (setDefaults: (v: unknown) => void, doc: unknown): string => {
+    const copy = structuredClone(doc);
+    setDefaults(copy);
+    return JSON.stringify(copy);
+  };
   const runs = 200;
   for (const kind of kinds) {
-    const engine = validatorOf(kind.schema);
+    const [validate, setDefaults] = [validatorOf(kind.schema), defaulterOf(kind.schema)];
     fc.assert(
       fc.property(documentOf(kind.schema), (doc) => {
-        const [ours, generated] = [findings(engine, doc), findings(kind.validate, doc)];
+        const [ours, generated] = [findings(validate, doc), findings(kind.validate, doc)];
         if (ours !== generated) throw new Error(`${kind.apiVersion} ${kind.kind}: engine ${ours}\ngenerated ${generated}`);
+        const [oursDefaulted, generatedDefaulted] = [defaulted(setDefaults, doc), defaulted(kind.setDefaults, doc)];
+        if (oursDefaulted !== generatedDefaulted)
+          throw new Error(`${kind.apiVersion} ${kind.kind} defaulted: engine ${oursDefaulted}\ngenerated ${generatedDefaulted}`);
       }),
       { numRuns: runs, seed: 42 },
     );
   }
-  return `schema engine agrees with generated validators on ${runs} documents of each of ${kinds.length} kinds`;
+  return `schema engine agrees with generated validators and defaulters on ${runs} documents of each of ${kinds.length} kinds`;
 }
 
 let passed = 0;

@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { projectKinds } from '../../scripts/commands/project-kinds.js';
 import { Collector } from '../validate/index.js';
 import { documentOf } from './arbitrary.testing.js';
+import { defaulterOf } from './defaulter.js';
 import { validatorOf } from './validator.js';
+
+function defaulted(setDefaults: (v: unknown) => void, doc: unknown): string {
+  const copy = structuredClone(doc);
+  setDefaults(copy);
+  return JSON.stringify(copy);
+}
 
 const FIXTURE_CRDS = new URL('../../generator/testdata/crds', import.meta.url).pathname;
 
@@ -13,9 +20,9 @@ function findings(validate: (v: unknown, p: string, e: Collector) => void, value
   return { errors: e.errors, unknownFields: e.unknownFields };
 }
 
-// The fixture CRDs (patterns, bounds, enums, list maps, inline allOf/anyOf/oneOf/not, int-or-string):
-// the descriptor-driven validator against the validators generated for them, in kube-openapi's words.
-describe('validatorOf on custom resources: the same findings as generated validators', async () => {
+// The fixture CRDs (patterns, bounds, enums, list maps, inline allOf/anyOf/oneOf/not, int-or-string,
+// defaults): the descriptor-driven validator and defaulter against the code generated for them.
+describe('the schema engine on custom resources: the same results as generated code', async () => {
   const { kinds } = await projectKinds([FIXTURE_CRDS], 'test', { quiet: true });
   for (const kind of kinds) {
     it(`${kind.apiVersion} ${kind.kind}`, () => {
@@ -24,6 +31,7 @@ describe('validatorOf on custom resources: the same findings as generated valida
       fc.assert(
         fc.property(documentOf(kind.schema), (doc) => {
           expect(findings(engine, doc)).toEqual(findings(kind.validate, doc));
+          expect(defaulted(defaulterOf(kind.schema), doc)).toBe(defaulted(kind.setDefaults, doc));
         }),
         { numRuns: 100 },
       );
