@@ -6,7 +6,7 @@ import { loadSchemas } from '../../generator/index.js';
 import type { batchV1, coreV1, svcschedulerConfigV1 } from '../../generated/index.js';
 import { allKinds } from '../../generated/kinds.js';
 import { Collector, checkMapKeysUnique, isDuration, isQuantity } from '../../runtime/validate/index.js';
-import type { KindRegistration } from '../../runtime/schema/index.js';
+import { type KindRegistration, validatorOf } from '../../runtime/schema/index.js';
 import { type BenchCase, runCases } from './harness.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -65,8 +65,23 @@ export async function benchValidate(): Promise<void> {
       cpuTimed(() => {
         for (let i = 0; i < ITERATIONS; i++) if (!validate(w.doc)) _found += validate.errors!.length;
       });
+    // The schema engine: the validator compiled from the kind's descriptor, as custom resources get.
+    const engine = validatorOf(kind.schema);
+    const check = new Collector();
+    engine(w.doc, '', check);
+    if (JSON.stringify([check.errors, check.unknownFields]) !== JSON.stringify([ours.errors, ours.unknownFields]))
+      throw new Error(`${w.name}: the schema engine disagrees with the generated validator: ${JSON.stringify(check)}`);
+    const engineRun = cpuTimed(() => {
+      for (let i = 0; i < ITERATIONS; i++) {
+        const c = new Collector();
+        engine(w.doc, '', c);
+        _found += c.errors.length;
+      }
+    });
     cases.push({ name: w.name, runs: 7, ours: oursRun, peer: { name: 'ajv + list-map keys', run: ajvRun(withKeys) } });
     cases.push({ name: w.name, runs: 7, ours: oursRun, peer: { name: 'ajv (no map keys)', run: ajvRun(plain) } });
+    cases.push({ name: `${w.name} [engine]`, runs: 7, ours: engineRun, peer: { name: 'ajv + list-map keys', run: ajvRun(withKeys) } });
+    cases.push({ name: `${w.name} [engine]`, runs: 7, ours: engineRun, peer: { name: 'generated validator', run: oursRun } });
   }
   process.stdout.write(`\n## Validation: what each side finds\n${lines.join('\n')}\n`);
   const results = await runCases(`Validation (structural) vs ajv on the same schemas, ${ITERATIONS} validations per run, CPU ms`, cases);
