@@ -22,7 +22,7 @@ import { dirname, join, resolve } from 'node:path';
 import { codegen } from '../../generator/index.js';
 import { typecheckDir } from '../../generator/typecheck.testing.js';
 import { cliArgs } from '../commands/cli.testing.js';
-import { startTestServer } from '../test-server.js';
+import { startTestServer } from '../../reference/testing/index.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const [crdArg, examplesArg] = process.argv.slice(2);

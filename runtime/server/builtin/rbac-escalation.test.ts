@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKubectl } from '../../../scripts/kubectl.testing.js';
-import { type TestServer, startTestServer } from '../../../scripts/test-server.js';
+import { type TestServer, startTestServer } from '../../../reference/testing/index.js';
 
 /**
  * RBAC escalation prevention as upstream's: bob may write roles and bindings in `default`, yet may

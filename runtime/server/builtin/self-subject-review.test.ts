@@ -3,7 +3,7 @@
  * server authenticated it (or as impersonated), never stored, with only a creation time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../scripts/test-server.js';
+import { startTestServer, type TestServer } from '../../../reference/testing/index.js';
 
 const REVIEWS = '/apis/authentication.svc.io/v1/selfsubjectreviews';
 let server: TestServer;

@@ -9,7 +9,7 @@
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../scripts/test-server.js';
+import { startTestServer, type TestServer } from '../../../reference/testing/index.js';
 import { Auditor, AuditPolicy, MemoryAuditBackend } from '../../audit/index.js';
 import { startServer } from '../server.testing.js';
 

@@ -4,7 +4,7 @@
  * (`system:auth-delegator`), and nothing is stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../scripts/test-server.js';
+import { startTestServer, type TestServer } from '../../../reference/testing/index.js';
 
 const REVIEWS = '/apis/authentication.svc.io/v1/tokenreviews';
 const RBAC = 'rbac.authorization.svc.io';

@@ -7,13 +7,13 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../generated/client.js';
-import { isStatusError } from '../runtime/api/index.js';
-import { parseClientConfigFile, clientConfigFromFile } from '../runtime/client-node/index.js';
+import { createClient } from '../../generated/client.js';
+import { isStatusError } from '../../runtime/api/index.js';
+import { parseClientConfigFile, clientConfigFromFile } from '../../runtime/client-node/index.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TestClock, type TestServer, startTestServer } from './test-server.js';
+import { TestClock, type TestServer, startTestServer } from './index.js';
 
 const run = promisify(execFile);
 

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type Authenticator, type AuthenticatorResult, MASTERS_GROUP, type UserInfo } from '../../runtime/auth/index.js';
-import type { AccessControlOptions } from '../access-control.js';
+import type { AccessControlOptions } from '../../scripts/access-control.js';
 
 /** The administrator's user name. */
 export const ADMIN = 'admin';

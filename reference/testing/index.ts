@@ -12,25 +12,30 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { JsonApiObject } from '../runtime/api/index.js';
-import { type ClientConfig, ResourceClient, type TokenRequestSpec, Transport, bearerToken } from '../runtime/client/index.js';
-import { nodeConnector } from '../runtime/client-node/index.js';
-import { createStore } from '../runtime/store/index.js';
-import { type ReferenceServerOptions, type RunningServer, compactionIntervalMs, startReferenceServer } from './reference-server.js';
-import { TestClock } from './testing/clock.js';
-import { type Fault, FaultInjector, type FaultRule } from './testing/faults.js';
-import { ADMIN, Identities } from './testing/identities.js';
-import { installObjects, readManifests } from './testing/install.js';
-import { type RecordedRequest, RequestRecord } from './testing/request-record.js';
-import { type Snapshot, restoreSnapshot, takeSnapshot } from './testing/snapshot.js';
-import { testServingCertificate } from './testing/tls.js';
+import type { JsonApiObject } from '../../runtime/api/index.js';
+import { type ClientConfig, ResourceClient, type TokenRequestSpec, Transport, bearerToken } from '../../runtime/client/index.js';
+import { nodeConnector } from '../../runtime/client-node/index.js';
+import { createStore } from '../../runtime/store/index.js';
+import {
+  type ReferenceServerOptions,
+  type RunningServer,
+  compactionIntervalMs,
+  startReferenceServer,
+} from '../../scripts/reference-server.js';
+import { TestClock } from './clock.js';
+import { type Fault, FaultInjector, type FaultRule } from './faults.js';
+import { ADMIN, Identities } from './identities.js';
+import { installObjects, readManifests } from './install.js';
+import { type RecordedRequest, RequestRecord } from './request-record.js';
+import { type Snapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
+import { testServingCertificate } from './tls.js';
 
-export { TestClock } from './testing/clock.js';
-export type { Fault, FaultRule, FaultStatus } from './testing/faults.js';
-export { ADMIN } from './testing/identities.js';
-export type { RequestPattern } from './testing/request-pattern.js';
-export type { RecordedRequest } from './testing/request-record.js';
-export type { Snapshot } from './testing/snapshot.js';
+export { TestClock } from './clock.js';
+export type { Fault, FaultRule, FaultStatus } from './faults.js';
+export { ADMIN } from './identities.js';
+export type { RequestPattern } from './request-pattern.js';
+export type { RecordedRequest } from './request-record.js';
+export type { Snapshot } from './snapshot.js';
 
 /** The test server's history window unless told otherwise: as `svckit serve`'s default, 5 minutes of its clock. */
 const HISTORY_WINDOW_MS = 5 * 60_000;
