@@ -17,7 +17,6 @@ import {
   type Authorizer,
   AuthPolicy,
   RBAC_GROUP,
-  bootstrapPolicy,
   ClientCertificateAuthenticator,
   loadAuthorizers,
   loadJwtAuthenticators,
@@ -28,6 +27,7 @@ import {
   TokenFileAuthenticator,
 } from '../runtime/auth/index.js';
 import { SPEC_GROUP_SUFFIX, groupWithSuffix } from '../runtime/api/index.js';
+import { bootstrapPolicy } from '../reference/access/index.js';
 import { type ChainPolicies, type ServingTls, StoreRbacLister } from '../runtime/server/index.js';
 import type { ApiServer } from '../runtime/server/index.js';
 

@@ -6,16 +6,18 @@
  * documents for service accounts; and the user-facing `admin`, `edit` and `view` roles to bind.
  * Everything else must be granted.
  */
-import { SPEC_GROUP_SUFFIX, groupWithSuffix } from '../api/index.js';
-import { AUTHORIZATION_GROUP } from './sar.js';
-import { RBAC_GROUP } from './rbac.js';
-import { JWKS_PATH, OPENID_CONFIGURATION_PATH } from './service-account/discovery.js';
-import { SERVICE_ACCOUNTS_GROUP } from './service-account/claims.js';
-import { AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP } from './user.js';
+import { SPEC_GROUP_SUFFIX, groupWithSuffix } from '../../runtime/api/index.js';
+import {
+  AUTHENTICATED_GROUP,
+  AUTHORIZATION_GROUP,
+  JWKS_PATH,
+  MASTERS_GROUP,
+  OPENID_CONFIGURATION_PATH,
+  RBAC_GROUP,
+  SERVICE_ACCOUNTS_GROUP,
+  UNAUTHENTICATED_GROUP,
+} from '../../runtime/auth/index.js';
 import { userFacingRoles } from './user-facing-roles.js';
-
-/** The group whose members may do anything (upstream's superuser group). */
-export const MASTERS_GROUP = 'system:masters';
 
 /** Marks the objects the server made, so an administrator can tell them from their own. */
 const BOOTSTRAP_LABELS = { 'svc.io/bootstrapping': 'rbac-defaults' };
