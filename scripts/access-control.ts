@@ -27,8 +27,8 @@ import {
   TokenFileAuthenticator,
 } from '../runtime/auth/index.js';
 import { SPEC_GROUP_SUFFIX, groupWithSuffix } from '../runtime/api/index.js';
-import { bootstrapPolicy } from '../reference/access/index.js';
-import { type ChainPolicies, type ServingTls, StoreRbacLister } from '../runtime/server/index.js';
+import { bootstrapPolicy, StoreRbacLister } from '../reference/access/index.js';
+import type { ChainPolicies, ServingTls } from '../runtime/server/index.js';
 import type { ApiServer } from '../runtime/server/index.js';
 
 /** `--authorization-mode` values this server knows (upstream's, less ABAC and Node). */

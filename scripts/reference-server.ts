@@ -8,19 +8,18 @@ import type { Auditor } from '../runtime/audit/index.js';
 import { ApiServerMetrics } from '../runtime/metrics/index.js';
 import { type FeatureGates, parseFeatureGates } from '../runtime/features/index.js';
 import type { KindRegistration } from '../runtime/schema/index.js';
+import { type NamespaceDefaultsOptions, builtinHandlers, namespaceDefaults, serviceClusterIPs } from '../reference/kinds/index.js';
 import {
   type AdmissionPluginSource,
   ApiServer,
   DEFAULT_RELEASE,
   type HandlerCatalog,
-  type NamespaceDefaultsOptions,
   type ServingTls,
   type RuleChecker,
   type Stage,
   celRuleChecker,
+  mergeCatalogs,
   mutatingWebhookAdmission,
-  namespaceDefaults,
-  serviceClusterIPs,
   validatingAdmissionPolicy,
   validatingWebhookAdmission,
 } from '../runtime/server/index.js';
@@ -159,11 +158,14 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     featureGates: typeof options.featureGates === 'string' ? parseFeatureGates(options.featureGates).gates : options.featureGates,
     runtimeConfig: options.runtimeConfig,
     release: options.release,
-    handlers: withNamespaceDefaults(
-      withServiceRange(withTokenRequests(options.handlers, issuer), options.serviceClusterIPRange),
-      options.namespaceControllers === false
-        ? { enabled: false }
-        : { rootCa: options.rootCaPublisher === false ? undefined : (options.rootCa ?? rootCaOf(access?.tls)) },
+    handlers: mergeCatalogs(
+      builtinHandlers,
+      withNamespaceDefaults(
+        withServiceRange(withTokenRequests(options.handlers, issuer), options.serviceClusterIPRange),
+        options.namespaceControllers === false
+          ? { enabled: false }
+          : { rootCa: options.rootCaPublisher === false ? undefined : (options.rootCa ?? rootCaOf(access?.tls)) },
+      ),
     ),
     encryption: options.encryption,
     chain: { ...access?.chain, audit: options.audit, testing: options.testStages, serviceAccountIssuer: issuer },

@@ -2,7 +2,8 @@ import { SERVE_CONTROLLERS_OPTIONS, SERVE_CONTROLLERS_USAGE, serveControllers } 
 import { parseArgs } from 'node:util';
 import { parseDuration } from '../../runtime/api/index.js';
 import { allKinds } from '../../generated/kinds.js';
-import { DEFAULT_RELEASE, checkRules, parseServiceCidr } from '../../runtime/server/index.js';
+import { parseServiceCidr } from '../../reference/kinds/index.js';
+import { DEFAULT_RELEASE, checkRules } from '../../runtime/server/index.js';
 import { DEFAULT_STORE, startReferenceServer } from '../reference-server.js';
 import { projectKinds } from './project-kinds.js';
 import { ENCRYPTION_SERVE_USAGE, encryptionFromFlags, encryptionServeOptions } from './serve-encryption.js';
