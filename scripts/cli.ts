@@ -112,6 +112,11 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`svckit ${name}: ${error.message}\n`);
       return error.exitCode;
     }
+    // A definition given with --crds that the server refused (reference/custom-resources).
+    if (error instanceof Error && error.name === 'DefinitionInstallError') {
+      process.stderr.write(`svckit ${name}: ${error.message}\n`);
+      return 2;
+    }
     if (error instanceof Error && (error.name === 'LoadError' || error.name === 'NotPrivateError' || error.name === 'StoreInUseError')) {
       process.stderr.write(`svckit ${name}: ${error.message}\n`);
       return 1;

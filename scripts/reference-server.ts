@@ -1,7 +1,6 @@
 import { allKinds } from '../generated/kinds.js';
 import { openApiDocuments as builtinDocuments } from '../generated/openapi.js';
-import { definitionKinds } from './commands/project-kinds.js';
-import { type DefinitionFile, installDefinitions } from './commands/serve-crds.js';
+import { type DefinitionFile, definitionKinds, installDefinitions } from '../reference/custom-resources/index.js';
 import { allProtobufPackages } from '../generated/protobuf.js';
 import type { EncryptionAtRest } from '../runtime/encryption/index.js';
 import type { Auditor } from '../runtime/audit/index.js';

@@ -1,4 +1,5 @@
-import { customResourceDefinitions, type HandlerCatalog } from '../../runtime/server/index.js';
+import type { HandlerCatalog } from '../../runtime/server/index.js';
+import { customResourceDefinitions } from '../custom-resources/index.js';
 import { reviewAccess, reviewOwnAccess, reviewOwnRules } from './access-review.js';
 import { approveCertificateRequest, certificateRequestor } from './approval.js';
 import { builtinDefaulters } from './defaults.js';

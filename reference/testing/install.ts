@@ -13,7 +13,7 @@ import { parseAllDocuments } from 'yaml';
 import { type JsonApiObject, statusErrorFromObject } from '../../runtime/api/index.js';
 import type { FetchLike } from '../../runtime/client/index.js';
 import type { ApiServer } from '../../runtime/server/index.js';
-import { DEFINITION_TIMEOUT_MS, untilDefinitionServed } from '../../scripts/crd-readiness.js';
+import { DEFINITION_TIMEOUT_MS, untilDefinitionServed } from '../custom-resources/index.js';
 
 const MANIFEST = new Set(['.yaml', '.yml', '.json']);
 /** The group of kustomize's own kinds (Kustomization, Component), which no server serves. */

@@ -10,7 +10,6 @@ export type {
   RuleChecker,
 } from './admission.js';
 export { celRuleChecker, checkRules } from './cel-rules.js';
-export { customResourceDefinitions, defaultErrors, ruleErrors, storedDefinitionResources } from './custom-resources/index.js';
 export type { Stage } from './chain.js';
 export type {
   Authorizer,
@@ -20,6 +19,7 @@ export type {
   HookHost,
   KindHook,
   RequestContext,
+  CustomResourceHost,
   ServerContext,
   SubresourceHandler,
   SubresourceMethod,
@@ -33,6 +33,7 @@ export {
   RuntimeConfigError,
   type ServedResource,
   isRuntimeConfigError,
+  storagePrefixOf,
   parseRuntimeConfig,
 } from './resources.js';
 export {
@@ -70,6 +71,7 @@ export { admit, admitControllerDelete, admitControllerWrite, admitSubresourceCre
 export { type DeleteOptions, deleteObject, deleteOptions, markDeleted, removeIfFinalized } from './delete.js';
 export { type Body, type Reply, parseJsonBody, readBody } from './http.js';
 export { collectionPrefix, decodeObject, decodeObjects, encodeObject, objectKey } from './objects.js';
+export type { ExternalConversion } from './conversion.js';
 export { applyPatch } from './patch.js';
 export { writeOptions } from './query.js';
 export { readCurrent } from './read.js';

@@ -6,7 +6,7 @@ import {
   isPrintable,
   isDNS1035Label,
   isDNS1123Subdomain,
-} from '../../api/index.js';
+} from '../../runtime/api/index.js';
 import { schemaErrors } from './schema-errors.js';
 
 /** The parts of a CustomResourceDefinition the server reads (anything may be missing or mistyped). */

@@ -1,8 +1,8 @@
-import { type FieldError, aggregateFieldErrors, fieldInvalid } from '../../api/index.js';
-import { RuleSet } from '../../cel/index.js';
-import { type JsonValue, cloneJson, jsonEqual } from '../../json/index.js';
-import { type KindRegistration, type SchemaNode, deref, prune } from '../../schema/index.js';
-import { Collector, openAPIErrors } from '../../validate/index.js';
+import { type FieldError, aggregateFieldErrors, fieldInvalid } from '../../runtime/api/index.js';
+import { RuleSet } from '../../runtime/cel/index.js';
+import { type JsonValue, cloneJson, jsonEqual } from '../../runtime/json/index.js';
+import { type KindRegistration, type SchemaNode, deref, prune } from '../../runtime/schema/index.js';
+import { Collector, openAPIErrors } from '../../runtime/validate/index.js';
 import { embeddedResourceErrors } from './embedded-resource-errors.js';
 
 /** A step from the resource root to a schema node: a field name, or the (first) item of a list. */

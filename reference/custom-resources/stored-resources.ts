@@ -1,7 +1,6 @@
-import type { StoredResource } from '../../encryption/index.js';
-import type { Store } from '../../store/index.js';
-import { decodeObjects } from '../objects.js';
-import { type ResourceRegistry, storagePrefixOf } from '../resources.js';
+import type { StoredResource } from '../../runtime/encryption/index.js';
+import type { Store } from '../../runtime/store/index.js';
+import { decodeObjects, type ResourceRegistry, storagePrefixOf } from '../../runtime/server/index.js';
 
 /**
  * The resources of the CustomResourceDefinitions kept in `store`: their group, plural and where

@@ -1,9 +1,14 @@
-import { type JsonApiObject, timestamp } from '../../api/index.js';
-import type { KeyValue } from '../../store/index.js';
-import type { CustomResourceHost, ServerContext } from '../context.js';
-import { decodeObject, encodeObject } from '../objects.js';
-import { type ServedResource, storagePrefixOf } from '../resources.js';
-import { StoreFollower } from '../store-follower.js';
+import { type JsonApiObject, timestamp } from '../../runtime/api/index.js';
+import type { KeyValue } from '../../runtime/store/index.js';
+import {
+  type CustomResourceHost,
+  decodeObject,
+  encodeObject,
+  type ServedResource,
+  type ServerContext,
+  storagePrefixOf,
+  StoreFollower,
+} from '../../runtime/server/index.js';
 import { type WebhookConversionSpec, webhookConverter } from './conversion-webhook.js';
 import { type Definition, isRecord } from './definition-errors.js';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { type JsonApiObject, aggregateFieldErrors, internalError, validateAnnotations, validateLabels } from '../../api/index.js';
-import { httpsJson, keepAliveAgent } from '../../auth/index.js';
-import { isJsonObject } from '../../json/index.js';
-import type { ExternalConversion } from '../conversion.js';
+import { type JsonApiObject, aggregateFieldErrors, internalError, validateAnnotations, validateLabels } from '../../runtime/api/index.js';
+import { httpsJson, keepAliveAgent } from '../../runtime/auth/index.js';
+import { isJsonObject } from '../../runtime/json/index.js';
+import type { ExternalConversion } from '../../runtime/server/index.js';
 import { isRecord } from './definition-errors.js';
 
 /** `spec.conversion.webhook` of a definition whose strategy is Webhook (validated when written). */

@@ -8,9 +8,9 @@ import {
   validateAnnotations,
   validateLabels,
   validateObjectName,
-} from '../../api/index.js';
-import { type SchemaNode, deref } from '../../schema/index.js';
-import { isObject } from '../../validate/index.js';
+} from '../../runtime/api/index.js';
+import { type SchemaNode, deref } from '../../runtime/schema/index.js';
+import { isObject } from '../../runtime/validate/index.js';
 
 /**
  * The type and object meta of every embedded resource (`x-kubernetes-embedded-resource`) in

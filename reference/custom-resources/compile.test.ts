@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, sta
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CACHE_MAX_AGE_MS, codeCache, definitionKinds, removeUnused } from './project-kinds.js';
+import { CACHE_MAX_AGE_MS, codeCache, definitionKinds, removeUnused } from './compile.js';
 
 let dir: string;
 const xdg = process.env.XDG_CACHE_HOME;

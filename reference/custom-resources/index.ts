@@ -3,14 +3,17 @@
  * kinds compiled and their CEL rules' estimated cost checked), and served by the Registrar once
  * stored. Declared by the CustomResourceDefinition kind as the `custom-resource-definitions` hook.
  */
-import { type FieldError, type JsonApiObject, fieldInvalid, fieldRequired, invalid } from '../../api/index.js';
-import type { CustomResourceHost, HookHost, KindHook } from '../context.js';
+import { type FieldError, type JsonApiObject, fieldInvalid, fieldRequired, invalid } from '../../runtime/api/index.js';
+import type { CustomResourceHost, HookHost, KindHook } from '../../runtime/server/index.js';
 import { UNPRUNED, defaultErrors, hasUnprunedDefaults } from './default-errors.js';
 import { definitionErrors, updateErrors } from './definition-errors.js';
 import { Registrar, cleanupFinalizer } from './registrar.js';
 import { ruleErrors } from './rule-errors.js';
 
 export { cleanupFinalizer } from './registrar.js';
+export { type ProjectKinds, CACHE_MAX_AGE_MS, codeCache, definitionKinds, projectKinds, removeUnused } from './compile.js';
+export { type DefinitionFile, DefinitionInstallError, installDefinitions } from './install.js';
+export { DEFINITION_TIMEOUT_MS, DefinitionNotServedError, untilDefinitionServed } from './readiness.js';
 export { defaultErrors } from './default-errors.js';
 export { ruleErrors } from './rule-errors.js';
 export { storedDefinitionResources } from './stored-resources.js';

@@ -6,7 +6,7 @@
  * three messageExpression cost cases). As there, each case lists the Forbidden errors by field.
  */
 import { describe, expect, it } from 'vitest';
-import type { SchemaNode } from '../../schema/index.js';
+import type { SchemaNode } from '../../runtime/schema/index.js';
 import { ruleErrors } from './rule-errors.js';
 
 const ROOT = 'spec.validation.openAPIV3Schema';

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RunningServer, startReferenceServer } from '../../../scripts/reference-server.js';
-import { type JsonHandler, type ServedWebhook, admissionWebhook, allow, conversionWebhook, serveWebhook } from '../../webhook/index.js';
-import type { Json } from '../server.testing.js';
+import { type RunningServer, startReferenceServer } from '../../scripts/reference-server.js';
+import {
+  type JsonHandler,
+  type ServedWebhook,
+  admissionWebhook,
+  allow,
+  conversionWebhook,
+  serveWebhook,
+} from '../../runtime/webhook/index.js';
+import type { Json } from '../../runtime/server/server.testing.js';
 import { CRDS, createEstablished, jsonCaller, until, useFreshCompileCache } from './definitions.testing.js';
 
 /**

@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Json } from '../server.testing.js';
+import type { Json } from '../../runtime/server/server.testing.js';
 
 export const CRDS = '/apis/apiextensions.svc.io/v1/customresourcedefinitions';
 

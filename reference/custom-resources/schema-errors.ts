@@ -1,5 +1,5 @@
-import { type FieldError, fieldInvalid, fieldNotSupported, fieldRequired } from '../../api/index.js';
-import { regexError } from '../../regex/index.js';
+import { type FieldError, fieldInvalid, fieldNotSupported, fieldRequired } from '../../runtime/api/index.js';
+import { regexError } from '../../runtime/regex/index.js';
 
 type Schema = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
-import { type FieldError, fieldInvalid } from '../../api/index.js';
-import { CelCompileError, type CompiledRule, compileRule, declSizes, maxCardinality } from '../../cel/index.js';
-import { deref, type Rule, type SchemaNode } from '../../schema/index.js';
+import { type FieldError, fieldInvalid } from '../../runtime/api/index.js';
+import { CelCompileError, type CompiledRule, compileRule, declSizes, maxCardinality } from '../../runtime/cel/index.js';
+import { deref, type Rule, type SchemaNode } from '../../runtime/schema/index.js';
 
 /** Upstream's StaticEstimatedCostLimit: the largest estimated cost of one rule, times how often it can run. */
 const RULE_COST_LIMIT = 10_000_000;
