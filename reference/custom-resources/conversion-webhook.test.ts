@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RunningServer, startReferenceServer } from '../../scripts/reference-server.js';
+import { type RunningServer, startReferenceServer } from '../reference-server.js';
 import {
   type JsonHandler,
   type ServedWebhook,

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startReferenceServer } from '../../scripts/reference-server.js';
+import { type RunningServer, startReferenceServer } from '../reference-server.js';
 import type { Json } from '../../runtime/server/server.testing.js';
 import {
   CRDS,

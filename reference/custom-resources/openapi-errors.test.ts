@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startReferenceServer } from '../../scripts/reference-server.js';
+import { type RunningServer, startReferenceServer } from '../reference-server.js';
 import { createEstablished, jsonCaller, useFreshCompileCache } from './definitions.testing.js';
 
 /**

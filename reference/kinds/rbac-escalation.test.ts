@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKubectl } from '../../scripts/kubectl.testing.js';
+import { runKubectl } from '../kubectl.testing.js';
 import { type TestServer, startTestServer } from '../testing/index.js';
 
 /**

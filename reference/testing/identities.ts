@@ -1,12 +1,12 @@
 /**
  * The test server's identities: an administrator (in `system:masters`) and the users a test names,
  * each with a bearer token, authorized by RBAC over the server's own objects
- * (scripts/access-control.ts). Tokens are checked by an authenticator of the test server's own,
+ * (reference/access-control.ts). Tokens are checked by an authenticator of the test server's own,
  * so a test can also issue a token that expires by the server's clock.
  */
 import { randomBytes } from 'node:crypto';
 import { type Authenticator, type AuthenticatorResult, MASTERS_GROUP, type UserInfo } from '../../runtime/auth/index.js';
-import type { AccessControlOptions } from '../../scripts/access-control.js';
+import type { AccessControlOptions } from '../access-control.js';
 
 /** The administrator's user name. */
 export const ADMIN = 'admin';

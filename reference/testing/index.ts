@@ -16,12 +16,7 @@ import type { JsonApiObject } from '../../runtime/api/index.js';
 import { type ClientConfig, ResourceClient, type TokenRequestSpec, Transport, bearerToken } from '../../runtime/client/index.js';
 import { nodeConnector } from '../../runtime/client-node/index.js';
 import { createStore } from '../../runtime/store/index.js';
-import {
-  type ReferenceServerOptions,
-  type RunningServer,
-  compactionIntervalMs,
-  startReferenceServer,
-} from '../../scripts/reference-server.js';
+import { type ReferenceServerOptions, type RunningServer, compactionIntervalMs, startReferenceServer } from '../reference-server.js';
 import { TestClock } from './clock.js';
 import { type Fault, FaultInjector, type FaultRule } from './faults.js';
 import { ADMIN, Identities } from './identities.js';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allKinds } from '../../generated/kinds.js';
-import { type ReferenceServerOptions, type RunningServer, startReferenceServer } from '../../scripts/reference-server.js';
+import { type ReferenceServerOptions, type RunningServer, startReferenceServer } from '../../reference/index.js';
 import { EncryptionAtRest } from './config.js';
 
 export const newKey = (bytes = 32): string => randomBytes(bytes).toString('base64');

@@ -7,7 +7,7 @@ import { allKinds } from '../../generated/kinds.js';
 import { ApiServer, celRuleChecker } from '../../runtime/server/index.js';
 import { builtinHandlers } from '../../reference/kinds/index.js';
 import { createStore } from '../../runtime/store/index.js';
-import { type RunningServer, startReferenceServer } from '../reference-server.js';
+import { type RunningServer, startReferenceServer } from '../../reference/index.js';
 import { type BenchCase, runCases } from './harness.js';
 import { inParallel } from './requests.js';
 

@@ -12,14 +12,16 @@ import { allKinds } from '../../generated/kinds.js';
 import { AuthConfigError, parseTokenFile, TokenFileError } from '../../runtime/auth/index.js';
 import { DocumentValidator } from '../../runtime/documents/index.js';
 import {
+  accessControl,
   type AccessControlOptions,
+  authenticates,
   AUTHORIZATION_MODES,
   type AuthorizationMode,
-  accessControl,
-  authenticates,
+  prepareSecureServing,
   refusesAnonymous,
-} from '../access-control.js';
-import { prepareSecureServing, type SecureServing, writeAdminClientConfig } from '../secure-serving.js';
+  type SecureServing,
+  writeAdminClientConfig,
+} from '../../reference/index.js';
 import { UsageError } from './usage-error.js';
 
 export const SERVE_ACCESS_USAGE = `             [--secure [--cert-dir <dir>]] [--tls-cert-file <pem> --tls-private-key-file <pem>] [--client-ca-file <pem>]

@@ -4,7 +4,7 @@ import { parseDuration } from '../../runtime/api/index.js';
 import { allKinds } from '../../generated/kinds.js';
 import { parseServiceCidr } from '../../reference/kinds/index.js';
 import { DEFAULT_RELEASE, checkRules } from '../../runtime/server/index.js';
-import { DEFAULT_STORE, startReferenceServer } from '../reference-server.js';
+import { DEFAULT_STORE, startReferenceServer } from '../../reference/index.js';
 import { projectKinds } from '../../reference/custom-resources/index.js';
 import { ENCRYPTION_SERVE_USAGE, encryptionFromFlags, encryptionServeOptions } from './serve-encryption.js';
 import { REPLICA_USAGE, replicaOptions, replicaServerOptions } from './serve-replicas.js';

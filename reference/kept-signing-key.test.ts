@@ -6,7 +6,6 @@
  * form (PEM, DER, the raw scalar in base64, base64url or hex). A clear key an older svckit kept is
  * removed; an existing database others could read is narrowed; a key file others could read is refused.
  */
-import { spawnSync } from 'node:child_process';
 import { createPrivateKey } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +18,6 @@ import { newKey, secretboxProvider, writeSecretsConfig } from '../runtime/encryp
 import { EncryptionAtRest } from '../runtime/encryption/index.js';
 import { createStore } from '../runtime/store/index.js';
 import { type EtcdProcess, startEtcd } from '../runtime/store/etcd.testing.js';
-import { cliArgs } from './commands/cli.testing.js';
 import { KEPT_SIGNING_KEY, signingKeyFileOf } from './kept-signing-key.js';
 import { type ReferenceServerOptions, type RunningServer, startReferenceServer } from './reference-server.js';
 
@@ -186,16 +184,6 @@ describe('on etcd', () => {
     await expect(startReferenceServer({ port: 0, store: `etcd://${etcd.endpoint}?prefix=/bare` })).rejects.toThrow(
       /give every replica the same --service-account-signing-key-file \(as upstream\), or an --encryption-provider-config/,
     );
-  });
-
-  it('svckit serve on etcd without a key file nor encryption is a usage error (exit 2), before connecting', () => {
-    const r = spawnSync(process.execPath, cliArgs('serve', '--port', '0', '--store', 'etcd://127.0.0.1:1'), {
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    expect(r.status).toBe(2);
-    expect(r.stderr).toContain('replicas on one etcd must sign service-account tokens with one key');
-    expect(r.stderr).not.toContain('    at ');
   });
 
   it('keeps a generated key sealed by the provider of secrets, shared by replicas, and no key material in the clear', async () => {

@@ -1,6 +1,6 @@
 import { isIPv4 } from 'node:net';
 import { SPEC_GROUP_SUFFIX, groupWithSuffix } from '../runtime/api/index.js';
-import { DEFAULT_SERVICE_CIDR, kubernetesServiceIP, parseServiceCidr } from '../reference/kinds/index.js';
+import { DEFAULT_SERVICE_CIDR, kubernetesServiceIP, parseServiceCidr } from './kinds/index.js';
 import type { LoopbackClient } from './access-control.js';
 
 /** The namespaces kube-apiserver's system-namespaces controller creates at start, besides `default`. */

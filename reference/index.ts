@@ -1,7 +1,9 @@
 /**
  * `svckit/server`: the reference server and the pieces to build one. `startReferenceServer` serves
  * the built-in kinds; `ApiServer` serves any kinds (a project's own generated `allKinds`) over a
- * store from `createStore` (`memory`, or `sqlite:<path>`, which needs the optional better-sqlite3).
+ * store from `createStore` (`memory`, or `sqlite:<path>`, which needs the optional better-sqlite3),
+ * with the named handlers its kinds declare in its `handlers` option: `builtinHandlers` for the
+ * built-in kinds, `mergeCatalogs(builtinHandlers, own)` to add a project's own.
  * `EncryptionAtRest.load(file, allKinds)` gives either one encryption at rest (their `encryption` option).
  * `Auditor` with an `AuditPolicy` and a backend (`MemoryAuditBackend` for tests) records requests
  * (`audit` option); `ApiServerMetrics` are the metrics `/metrics` exports; `parseFeatureGates`
@@ -26,6 +28,8 @@ export {
   type AdmissionRequest,
   ApiServer,
   type ApiServerOptions,
+  type HandlerCatalog,
+  mergeCatalogs,
   type EventLimit,
   eventRateLimit,
   type ImagePolicyConfig,
@@ -44,4 +48,18 @@ export {
   isEncryptionConfigError,
   startKmsPlugin,
 } from '../runtime/encryption/index.js';
-export { type ReferenceServerOptions, type RunningServer, startReferenceServer } from './reference-server.js';
+export { builtinHandlers } from './kinds/index.js';
+export { DEFAULT_STORE, type ReferenceServerOptions, type RunningServer, startReferenceServer } from './reference-server.js';
+
+// The wiring svckit's own commands (scripts/: flags to these options), benchmarks and checks build on.
+export {
+  AUTHORIZATION_MODES,
+  type AccessControlOptions,
+  type AuthorizationMode,
+  accessControl,
+  authenticates,
+  refusesAnonymous,
+} from './access-control.js';
+export { startConformanceServer } from './conformance-server.js';
+export { type SecureServing, prepareSecureServing, writeAdminClientConfig } from './secure-serving.js';
+export type { ServiceAccountOptions } from './service-accounts.js';

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KUBECTL, runKubectl } from './kubectl.testing.js';
-import { type TestServer, startTestServer } from '../reference/testing/index.js';
+import { type TestServer, startTestServer } from './testing/index.js';
 
 const run = promisify(execFile);
 

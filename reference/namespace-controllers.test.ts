@@ -7,7 +7,7 @@
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SYSTEM_NAMESPACES } from './system-services.js';
-import { type TestServer, type TestServerOptions, startTestServer } from '../reference/testing/index.js';
+import { type TestServer, type TestServerOptions, startTestServer } from './testing/index.js';
 
 let t: TestServer | undefined;
 afterEach(async () => {

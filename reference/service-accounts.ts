@@ -8,7 +8,7 @@
 import type { KeyObject } from 'node:crypto';
 import { allKinds } from '../generated/kinds.js';
 import { type Authenticator, ServiceAccountIssuer, ServiceAccountTokenAuthenticator, type SigningKey } from '../runtime/auth/index.js';
-import { tokenRequest } from '../reference/kinds/index.js';
+import { tokenRequest } from './kinds/index.js';
 import { type ApiServer, type HandlerCatalog, storeObjectGetter } from '../runtime/server/index.js';
 import type { Store } from '../runtime/store/index.js';
 import { type KeptKeyPlace, keptSigningKey, removeClearKey } from './kept-signing-key.js';

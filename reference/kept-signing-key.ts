@@ -20,7 +20,11 @@ import { type SigningKey, generateSigningKey, signingKeyFromPem, signingKeyPem }
 import type { EncryptionAtRest } from '../runtime/encryption/index.js';
 import { checkSecretFile, privateFolder } from '../runtime/files/index.js';
 import type { Store } from '../runtime/store/index.js';
-import { UsageError } from './commands/usage-error.js';
+
+/** No place to keep a generated key (replicas on etcd without encryption): `svckit serve` reports it as a usage error (exit 2). */
+export class SigningKeyPlaceError extends Error {
+  override readonly name = 'SigningKeyPlaceError';
+}
 
 /** Where an older svckit kept the key in the clear, and where a sealed key is kept: outside every resource prefix, so no list, watch or `reset()` sees it. */
 export const KEPT_SIGNING_KEY = '/svckit/service-account-signing-key';
@@ -39,7 +43,7 @@ export function signingKeyFileOf(database: string): string {
 
 /**
  * Where a server on `storeSpec` (its `--store`; undefined for a store opened by the caller) keeps
- * its generated key. UsageError on etcd without an encryption provider for `secrets`.
+ * its generated key. SigningKeyPlaceError on etcd without an encryption provider for `secrets`.
  */
 export function keptKeyPlace(storeSpec: string | undefined, encryption: EncryptionAtRest | undefined): KeptKeyPlace {
   if (storeSpec?.startsWith('sqlite:') && storeSpec !== 'sqlite::memory:') {
@@ -48,7 +52,7 @@ export function keptKeyPlace(storeSpec: string | undefined, encryption: Encrypti
   if (storeSpec?.startsWith('etcd://')) {
     const providers = encryption?.providersFor('', 'secrets');
     if (providers && providers.writeKeyName !== 'identity') return { kind: 'sealed', providers };
-    throw new UsageError(
+    throw new SigningKeyPlaceError(
       'replicas on one etcd must sign service-account tokens with one key: give every replica the same ' +
         '--service-account-signing-key-file (as upstream), or an --encryption-provider-config that encrypts ' +
         'secrets, to keep a generated key sealed in the store',

@@ -1,13 +1,13 @@
 import { allKinds } from '../generated/kinds.js';
 import { openApiDocuments as builtinDocuments } from '../generated/openapi.js';
-import { type DefinitionFile, definitionKinds, installDefinitions } from '../reference/custom-resources/index.js';
+import { type DefinitionFile, definitionKinds, installDefinitions } from './custom-resources/index.js';
 import { allProtobufPackages } from '../generated/protobuf.js';
 import type { EncryptionAtRest } from '../runtime/encryption/index.js';
 import type { Auditor } from '../runtime/audit/index.js';
 import { ApiServerMetrics } from '../runtime/metrics/index.js';
 import { type FeatureGates, parseFeatureGates } from '../runtime/features/index.js';
 import type { KindRegistration } from '../runtime/schema/index.js';
-import { type NamespaceDefaultsOptions, builtinHandlers, namespaceDefaults, serviceClusterIPs } from '../reference/kinds/index.js';
+import { type NamespaceDefaultsOptions, builtinHandlers, namespaceDefaults, serviceClusterIPs } from './kinds/index.js';
 import {
   type AdmissionPluginSource,
   ApiServer,
@@ -113,7 +113,7 @@ export function compactionIntervalMs(historyWindowMs: number): number {
   return Math.max(50, Math.min(60_000, Math.floor(historyWindowMs / 8)));
 }
 
-/** The reference server: every built-in kind (or a project's) over the chosen store. Wiring only; behaviour is in runtime/. */
+/** The reference server: every built-in kind (or a project's) over the chosen store. Wiring only; behaviour is in runtime/ and reference/kinds. */
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<RunningServer> {
   // Before the store opens: a missing key flag on etcd is refused with nothing to close.
   const storeSpec = typeof options.store === 'object' ? options.storeSpec : (options.store ?? DEFAULT_STORE);

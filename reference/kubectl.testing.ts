@@ -1,5 +1,5 @@
 /** Test support: the real kubectl, run as a process against a server the test started. */
-import { type ProgramResult, runProgram } from '../reference/testing/program.testing.js';
+import { type ProgramResult, runProgram } from './testing/program.testing.js';
 
 /** The kubectl binary (`KUBECTL` overrides the one on the PATH). */
 export const KUBECTL = process.env.KUBECTL ?? 'kubectl';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from './reference-server.js';
 import { KUBECTL, runKubectl } from './kubectl.testing.js';
-import { startTestServer } from '../reference/testing/index.js';
+import { startTestServer } from './testing/index.js';
 
 let server: RunningServer;
 /** The server's clock: Table ages are read against it. */

@@ -27,7 +27,7 @@ import {
   TokenFileAuthenticator,
 } from '../runtime/auth/index.js';
 import { SPEC_GROUP_SUFFIX, groupWithSuffix } from '../runtime/api/index.js';
-import { bootstrapPolicy, StoreRbacLister } from '../reference/access/index.js';
+import { bootstrapPolicy, StoreRbacLister } from './access/index.js';
 import type { ChainPolicies, ServingTls } from '../runtime/server/index.js';
 import type { ApiServer } from '../runtime/server/index.js';
 
