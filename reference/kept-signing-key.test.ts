@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { allKinds } from '../generated/kinds.js';
 import { generateSigningKey, signingKeyPem } from '../runtime/auth/index.js';
-import { newKey, secretboxProvider, writeSecretsConfig } from '../runtime/encryption/at-rest.testing.js';
+import { newKey, secretboxProvider, writeSecretsConfig } from './encryption-at-rest.testing.js';
 import { EncryptionAtRest } from '../runtime/encryption/index.js';
 import { createStore } from '../runtime/store/index.js';
 import { type EtcdProcess, startEtcd } from '../runtime/store/etcd.testing.js';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allKinds } from '../../generated/kinds.js';
 import { type RunningServer, startReferenceServer } from '../reference-server.js';
 import { type Store, createStore } from '../../runtime/store/index.js';
-import { aescbc, createCronTab, defineCronTabs, newKey, writeEncryptionConfig } from '../../runtime/encryption/at-rest.testing.js';
+import { aescbc, createCronTab, defineCronTabs, newKey, writeEncryptionConfig } from '../encryption-at-rest.testing.js';
 import { EncryptionAtRest } from '../../runtime/encryption/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svckit-crd-at-rest-'));

@@ -2,9 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { allKinds } from '../../generated/kinds.js';
-import { type ReferenceServerOptions, type RunningServer, startReferenceServer } from '../../reference/index.js';
-import { EncryptionAtRest } from './config.js';
+import { allKinds } from '../generated/kinds.js';
+import { type ReferenceServerOptions, type RunningServer, startReferenceServer } from './reference-server.js';
+import { EncryptionAtRest } from '../runtime/encryption/index.js';
 
 export const newKey = (bytes = 32): string => randomBytes(bytes).toString('base64');
 

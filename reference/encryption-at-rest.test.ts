@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSigningKey } from '../auth/index.js';
-import { createStore } from '../store/index.js';
-import { type EtcdProcess, startEtcd } from '../store/etcd.testing.js';
+import { generateSigningKey } from '../runtime/auth/index.js';
+import { createStore } from '../runtime/store/index.js';
+import { type EtcdProcess, startEtcd } from '../runtime/store/etcd.testing.js';
 import {
   IDENTITY,
   aescbc,
@@ -27,8 +27,8 @@ import {
   secretboxProvider,
   startEncrypted,
   writeSecretsConfig,
-} from './at-rest.testing.js';
-import { type RunningKmsPlugin, startKmsPlugin } from './kms-plugin.js';
+} from './encryption-at-rest.testing.js';
+import { type RunningKmsPlugin, startKmsPlugin } from '../runtime/encryption/index.js';
 import { randomBytes } from 'node:crypto';
 
 const dir = mkdtempSync(join(tmpdir(), 'svckit-at-rest-'));
