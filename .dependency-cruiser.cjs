@@ -1,6 +1,8 @@
 /**
  * The layering rules of DESIGN.md, checked (`npm run check:boundaries`):
- * - runtime/ never imports generated/ or scripts/, except in tests and test support;
+ * - runtime/ never imports generated/, reference/ or scripts/, except in tests and test support;
+ * - reference/ (the reference server: runtime + generated + the built-in kinds' behaviour) never
+ *   imports scripts/, tests included; scripts/ reach reference/ through its faces like any folder;
  * - generator/ imports nothing outside itself, except in tests;
  * - conformance/ imports nothing from runtime/ or generated/ (it must judge any server);
  * - code outside a folder with a face (index.ts) imports that face, never a file behind it;
@@ -13,7 +15,7 @@ const { readdirSync, existsSync } = require('node:fs');
 const { join } = require('node:path');
 
 const TEST = '\\.(test|testing)\\.ts$';
-const AREAS = ['runtime', 'generator', 'generated', 'conformance', 'scripts', 'bin'];
+const AREAS = ['runtime', 'generator', 'generated', 'reference', 'conformance', 'scripts', 'bin'];
 
 /** Folders with a face (an index.ts). generated/'s own top-level files (client, kinds, openapi, index) are all entry points. */
 function faceFolders() {
@@ -56,12 +58,19 @@ function throughTheFace() {
 module.exports = {
   forbidden: [
     {
-      name: 'runtime-not-to-generated-or-scripts',
+      name: 'runtime-not-to-generated-reference-or-scripts',
       comment:
-        'runtime/ is generic: the built-in kinds (generated/) and the wiring (scripts/) sit above it. Tests and *.testing.ts may import them.',
+        'runtime/ is generic: the built-in kinds (generated/), the reference server (reference/) and the CLI (scripts/) sit above it. Tests and *.testing.ts may import them.',
       severity: 'error',
       from: { path: '^runtime/', pathNot: TEST },
-      to: { path: '^(generated|scripts)/' },
+      to: { path: '^(generated|reference|scripts)/' },
+    },
+    {
+      name: 'reference-not-to-scripts',
+      comment: 'The reference server is a library the CLI (scripts/) wires from flags; it never reaches back into the CLI.',
+      severity: 'error',
+      from: { path: '^reference/' },
+      to: { path: '^scripts/' },
     },
     {
       name: 'generator-stands-alone',

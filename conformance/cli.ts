@@ -93,7 +93,7 @@ class FilterError extends Error {
   override readonly name = 'FilterError';
 }
 
-const REFERENCE_SERVER_MODULE = new URL('../scripts/reference-server.js', import.meta.url);
+const REFERENCE_SERVER_MODULE = new URL('../reference/index.js', import.meta.url);
 
 async function importReferenceServer(module: URL = REFERENCE_SERVER_MODULE): Promise<StartReferenceServer | string> {
   // The one allowed reach outside the kit: it only starts a server, which the kit then judges over HTTP.
@@ -110,7 +110,7 @@ async function importReferenceServer(module: URL = REFERENCE_SERVER_MODULE): Pro
     return `could not load the reference server: ${message}`;
   }
   const start = isObject(mod) ? mod.startReferenceServer : undefined;
-  if (typeof start !== 'function') return 'scripts/reference-server.ts does not export startReferenceServer(options)';
+  if (typeof start !== 'function') return 'reference/index.ts does not export startReferenceServer(options)';
   return start as StartReferenceServer;
 }
 

@@ -79,3 +79,13 @@ describe('svckit CLI', () => {
     }
   });
 });
+
+describe('svckit serve, refused before it listens', () => {
+  // The reference server's check (reference/kept-signing-key.test.ts), as the command line reports it.
+  it('on etcd without a key file nor encryption is a usage error (exit 2), before connecting', () => {
+    const r = svckit('serve', '--port', '0', '--store', 'etcd://127.0.0.1:1');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('replicas on one etcd must sign service-account tokens with one key');
+    expect(r.stderr).not.toContain('    at ');
+  });
+});

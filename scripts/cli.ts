@@ -27,7 +27,7 @@ const commands: Record<string, Command> = {
     run: async (args) => {
       const [{ runConformanceCli }, { startConformanceServer }] = await Promise.all([
         import('../conformance/index.js'),
-        import('./conformance-server.js'),
+        import('../reference/index.js'),
       ]);
       return runConformanceCli(args, { startReferenceServer: startConformanceServer });
     },
@@ -112,6 +112,11 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`svckit ${name}: ${error.message}\n`);
       return error.exitCode;
     }
+    // A definition given with --crds that the server refused (reference/custom-resources).
+    if (error instanceof Error && error.name === 'DefinitionInstallError') {
+      process.stderr.write(`svckit ${name}: ${error.message}\n`);
+      return 2;
+    }
     if (error instanceof Error && (error.name === 'LoadError' || error.name === 'NotPrivateError' || error.name === 'StoreInUseError')) {
       process.stderr.write(`svckit ${name}: ${error.message}\n`);
       return 1;
@@ -121,7 +126,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`svckit ${name}: ${error.message} (svckit ${name} --help lists the options)\n`);
       return 2;
     }
-    if (error instanceof Error && error.name === 'StoreConfigError') return usageError(error.message, name);
+    if (error instanceof Error && (error.name === 'StoreConfigError' || error.name === 'SigningKeyPlaceError'))
+      return usageError(error.message, name);
     if (error instanceof UsageError) return usageError(error.message, name);
     if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
       return usageError(error.message, name);

@@ -6,7 +6,7 @@ import { runConformanceCli } from '../conformance/index.js';
 import { allKinds } from '../generated/kinds.js';
 import { openApiDocuments } from '../generated/openapi.js';
 import { crdsFromFlags } from './commands/serve-crds.js';
-import { type RunningServer, startReferenceServer } from './reference-server.js';
+import { type RunningServer, startReferenceServer } from '../reference/index.js';
 
 /**
  * The kit's CronTab scenarios against a server that was NOT built with the CronTab kind: the

@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliArgs } from './commands/cli.testing.js';
-import { type KubectlResult, runKubectl } from './kubectl.testing.js';
+import { type KubectlResult, runKubectl } from '../reference/kubectl.testing.js';
 
 const run = promisify(execFile);
 const ROOT = new URL('../', import.meta.url).pathname;

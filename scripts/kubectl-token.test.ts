@@ -17,7 +17,7 @@ import { decodeJwt } from 'jose';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliArgs } from './commands/cli.testing.js';
-import { type KubectlResult, runKubectl } from './kubectl.testing.js';
+import { type KubectlResult, runKubectl } from '../reference/kubectl.testing.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 

@@ -18,7 +18,7 @@ import { Agent, request } from 'undici';
 import { certificateAuthority, loadJwtAuthenticators, parseTokenFile } from '../runtime/auth/index.js';
 import { serviceAccountsFromFlags } from './commands/serve-service-accounts.js';
 import { UsageError } from './commands/usage-error.js';
-import { type ReferenceServerOptions, type RunningServer, startReferenceServer } from './reference-server.js';
+import { type ReferenceServerOptions, type RunningServer, startReferenceServer } from '../reference/index.js';
 
 let dir: string;
 const ADMIN = 'admin-token';

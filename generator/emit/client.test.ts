@@ -6,6 +6,7 @@ import { allKinds as builtInKinds } from '../../generated/kinds.js';
 import type { ClientConfig } from '../../runtime/client/index.js';
 import type { KindRegistration } from '../../runtime/schema/index.js';
 import { ApiServer } from '../../runtime/server/index.js';
+import { builtinHandlers } from '../../reference/kinds/index.js';
 import { createStore } from '../../runtime/store/index.js';
 import { codegen } from '../codegen.js';
 import { typecheckDir } from '../typecheck.testing.js';
@@ -79,7 +80,7 @@ describe('the generated client against a server that serves the CRDs', () => {
   let url: string;
   beforeAll(async () => {
     const { allKinds } = (await import(join(out, 'kinds.ts'))) as { allKinds: readonly KindRegistration[] };
-    server = new ApiServer({ kinds: [...builtInKinds, ...allKinds], store: await createStore('memory') });
+    server = new ApiServer({ kinds: [...builtInKinds, ...allKinds], store: await createStore('memory'), handlers: builtinHandlers });
     url = await server.listen(0);
   });
   afterAll(() => server.close());

@@ -125,7 +125,7 @@ export { type DecisionExplanation, describeRequest, explainDecision, formatExpla
 export { type AccessDecision, AuthPolicy, type AuthPolicyOptions } from './policy.js';
 export { HttpsTransportError, type HttpsJsonOptions, type HttpsJsonResponse, httpsJson, keepAliveAgent } from './https-client.js';
 export { TtlCache } from './ttl-cache.js';
-export { BOOTSTRAP_POLICY, MASTERS_GROUP, bootstrapPolicy } from './bootstrap-policy.js';
+export { MASTERS_GROUP } from './user.js';
 export { FULL_AUTHORITY, escalationMessage, policyRulesOf, uncoveredRules } from './escalation.js';
 export {
   algorithmOf,

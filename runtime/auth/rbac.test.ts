@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { requestAttributes } from './attributes.js';
 import { AuthorizerChain, forbiddenMessage } from './authorize.js';
-import { bootstrapPolicy } from './bootstrap-policy.js';
+import { bootstrapPolicy } from '../../reference/access/index.js';
 import { RbacAuthorizer, StaticRbacLister, type BindingObject, type RoleObject } from './rbac.js';
 import { type PolicyRule, ruleAllows, subjectMatches } from './rbac-rules.js';
 import type { UserInfo } from './user.js';

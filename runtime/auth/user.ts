@@ -15,6 +15,10 @@ export interface UserInfo {
 export const ANONYMOUS_USER = 'system:anonymous';
 export const UNAUTHENTICATED_GROUP = 'system:unauthenticated';
 export const AUTHENTICATED_GROUP = 'system:authenticated';
+
+/** The group whose members may do anything (upstream's superuser group). */
+export const MASTERS_GROUP = 'system:masters';
+
 const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
 
 /** The user of a request that carries no credential, when anonymous requests are enabled. */

@@ -13,7 +13,7 @@ export interface CostLimits {
   /**
    * Largest worst-case estimate an expression may have to compile. None by default: upstream
    * limits estimates only where a CRD is written, times how often a rule can run
-   * (server/custom-resources/rule-errors.ts); it never refuses to evaluate a rule for its estimate.
+   * (reference/custom-resources/rule-errors.ts); it never refuses to evaluate a rule for its estimate.
    */
   estimated: number;
 }

@@ -3,7 +3,7 @@ import { type IncomingMessage, type ServerResponse, createServer, request } from
 import { type ServerOptions, createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type ReferenceServerOptions, type RunningServer, startReferenceServer } from '../../scripts/reference-server.js';
+import { type ReferenceServerOptions, type RunningServer, startReferenceServer } from '../../reference/index.js';
 
 export type { RunningServer };
 

@@ -1,5 +1,5 @@
 /**
- * The controller loop against the reference server (scripts/test-server.ts): objects created,
+ * The controller loop against the reference server (reference/testing): objects created,
  * updated and deleted are reconciled; a 500 on the reconcile's write is retried until it
  * succeeds; a dropped watch and a compacted history (410, relist) lose no change; one key is
  * never reconciled by two workers at once.
@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/client.js';
 import type { ConfigMap } from '../../generated/core/v1/index.js';
-import { type TestServer, startTestServer } from '../../scripts/test-server.js';
+import { type TestServer, startTestServer } from '../../reference/testing/index.js';
 import { eventually } from '../client/client.testing.js';
 import { type Informer, isStatusError } from '../client/index.js';
 import { ManualClock } from './clock.js';

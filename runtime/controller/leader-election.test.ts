@@ -1,12 +1,12 @@
 /**
- * Leader election between candidates on one reference server (scripts/test-server.ts), each with
+ * Leader election between candidates on one reference server (reference/testing), each with
  * its own identity so faults can cut one off. Time is the server's clock: the retry period runs on
  * real timers (20 ms) while the lease duration and renew deadline (15 s, 10 s) are measured on the
  * clock the test jumps.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/client.js';
-import { type TestServer, startTestServer } from '../../scripts/test-server.js';
+import { type TestServer, startTestServer } from '../../reference/testing/index.js';
 import { eventually } from '../client/client.testing.js';
 import { isStatusError } from '../client/index.js';
 import { type Clock, systemClock } from './clock.js';

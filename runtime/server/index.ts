@@ -1,5 +1,4 @@
-export { ApiServer, type ApiServerOptions, type ServingTls } from './server.js';
-export { StoreRbacLister } from './rbac-lister.js';
+export { ApiServer, type ApiServerOptions, type ServingTls, mergeCatalogs } from './server.js';
 export { storeObjectGetter } from './object-getter.js';
 export { type GroupNamed, withGroupSuffix } from './group-suffix.js';
 export type {
@@ -10,19 +9,7 @@ export type {
   AdmissionRequest,
   RuleChecker,
 } from './admission.js';
-export {
-  builtinHandlers,
-  DEFAULT_SERVICE_CIDR,
-  kubernetesServiceIP,
-  parseServiceCidr,
-  namespaceDefaults,
-  type NamespaceDefaultsOptions,
-  serviceClusterIPs,
-  tokenRequest,
-  type TokenRequestOptions,
-} from './builtin/index.js';
 export { celRuleChecker, checkRules } from './cel-rules.js';
-export { defaultErrors, ruleErrors, storedDefinitionResources } from './custom-resources/index.js';
 export type { Stage } from './chain.js';
 export type {
   Authorizer,
@@ -32,18 +19,21 @@ export type {
   HookHost,
   KindHook,
   RequestContext,
+  CustomResourceHost,
+  ServerContext,
   SubresourceHandler,
   SubresourceMethod,
   Target,
+  TypeDefaulter,
   VirtualCreateHandler,
 } from './context.js';
-export type { Body, Reply } from './http.js';
 export {
   DEFAULT_RELEASE,
   ResourceRegistry,
   RuntimeConfigError,
   type ServedResource,
   isRuntimeConfigError,
+  storagePrefixOf,
   parseRuntimeConfig,
 } from './resources.js';
 export {
@@ -54,6 +44,7 @@ export {
   IMPERSONATION_GROUP,
   type RequestAuthenticator,
   type RateLimiter,
+  servedApiVersion,
 } from './stages/index.js';
 export { INITIAL_EVENTS_END } from './watch.js';
 export {
@@ -67,4 +58,24 @@ export {
   mutatingWebhookAdmission,
   validatingAdmissionPolicy,
   validatingWebhookAdmission,
+  compileCondition,
+  compilePolicyExpression,
 } from './admission-plugins/index.js';
+
+/**
+ * The handler kit: what the built-in kinds' handlers (reference/kinds) and a project's own
+ * `HandlerCatalog` entries build on: reading, writing and deleting through the store as the verb
+ * handlers do, admission of the writes a handler makes, and the objects' encoding.
+ */
+export { admit, admitControllerDelete, admitControllerWrite, admitSubresourceCreate, invalidObject } from './admission.js';
+export { type DeleteOptions, deleteObject, deleteOptions, markDeleted, removeIfFinalized } from './delete.js';
+export { type Body, type Reply, parseJsonBody, readBody } from './http.js';
+export { collectionPrefix, decodeObject, decodeObjects, encodeObject, objectKey } from './objects.js';
+export type { ExternalConversion } from './conversion.js';
+export { applyPatch } from './patch.js';
+export { writeOptions } from './query.js';
+export { readCurrent } from './read.js';
+export { StoreFollower } from './store-follower.js';
+export { nextForWrite } from './subresource.js';
+export { fromStoreError, parseRevision } from './versions.js';
+export { updateObject, writeUpdate } from './write.js';

@@ -10,7 +10,8 @@ import { allKinds } from '../../generated/kinds.js';
 import { parseFeatureGates } from '../features/index.js';
 import { type Store, createStore } from '../store/index.js';
 import { celRuleChecker } from './cel-rules.js';
-import { ApiServer, type ApiServerOptions } from './server.js';
+import { ApiServer, type ApiServerOptions, mergeCatalogs } from './server.js';
+import { builtinHandlers } from '../../reference/kinds/index.js';
 
 /** A JSON value as the tests read it. */
 export type Json = any;
@@ -194,6 +195,8 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     featureGates: parseFeatureGates('WatchList=true').gates,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...options.server,
+    // The built-in kinds' behaviour, as the reference server serves them; a test's own names over them.
+    handlers: mergeCatalogs(builtinHandlers, options.server?.handlers ?? {}),
   });
   const url = await server.listen(0);
   const ns = options.namespace ?? 'test';

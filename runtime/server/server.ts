@@ -13,7 +13,6 @@ import type { KindRegistration } from '../schema/index.js';
 import { type Store, createContinueTokenSecret, isStoreUnavailableError } from '../store/index.js';
 import { assertStorageLayout } from './storage-layout.js';
 import type { AdmissionPluginSource, RuleChecker } from './admission.js';
-import { builtinHandlers } from './builtin/index.js';
 import { compose } from './chain.js';
 import type { CustomResourceHost, HandlerCatalog, RequestContext, ServerContext, ServerSettings } from './context.js';
 import {
@@ -75,8 +74,9 @@ export interface ApiServerOptions {
   /** OpenAPI v3 documents by path below `/openapi/v3/` (generated `openApiDocuments`). */
   openApiDocuments?: Record<string, () => Promise<Record<string, unknown>>>;
   /**
-   * Named handlers the kinds' registrations refer to (hooks, virtual kinds, subresources), over
-   * the built-in catalogue (`builtinHandlers`); a project adds its own here.
+   * Named handlers the kinds' registrations refer to (hooks, virtual kinds, subresources, defaulters):
+   * the only source of them. The reference server passes the built-in kinds' catalogue; a project
+   * passes its own (over the built-ins' with {@link mergeCatalogs} when it serves built-in kinds too).
    */
   handlers?: HandlerCatalog;
   /** Admission plugins (or factories of them, given the server's store and registry), in order; none by default. */
@@ -171,7 +171,7 @@ export class ApiServer {
       customResources: options.compileCustomResource ? { compile: options.compileCustomResource, openApi: this.#openApi } : undefined,
     };
     base.metrics?.countStorageWith(() => countStoredObjects(registry, options.store));
-    const catalog = mergeCatalogs(builtinHandlers, options.handlers ?? {});
+    const catalog = options.handlers ?? {};
     this.context = { ...base, hooks: bindHooks(base, catalog) };
     this.garbageCollector = options.garbageCollector === false ? undefined : new GarbageCollector(this.context);
     this.#log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
@@ -425,8 +425,8 @@ async function countStoredObjects(registry: ResourceRegistry, store: Store): Pro
   return counts;
 }
 
-/** The built-in catalogue with a project's names added (a project's name wins). */
-function mergeCatalogs(a: HandlerCatalog, b: HandlerCatalog): HandlerCatalog {
+/** One catalogue with another's names added (the second's name wins): the built-ins' with a project's. */
+export function mergeCatalogs(a: HandlerCatalog, b: HandlerCatalog): HandlerCatalog {
   return {
     hooks: { ...a.hooks, ...b.hooks },
     virtual: { ...a.virtual, ...b.virtual },

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { allKinds } from '../../generated/kinds.js';
 import { MemoryStore, isStoreConfigError } from '../store/index.js';
+import { builtinHandlers } from '../../reference/kinds/index.js';
 import { ApiServer } from './server.js';
 
 describe('the storage key layout', () => {
   it('keeps objects under /registry/<resource>/<namespace>/<name>', async () => {
     const store = new MemoryStore();
-    const server = new ApiServer({ kinds: allKinds, store, log: () => undefined });
+    const server = new ApiServer({ kinds: allKinds, store, handlers: builtinHandlers, log: () => undefined });
     const url = await server.listen();
     try {
       for (const [path, body] of [
@@ -33,7 +34,7 @@ describe('the storage key layout', () => {
     const store = new MemoryStore();
     await store.create('/core/namespaces/default', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }));
     const before = await store.currentRevision();
-    const server = new ApiServer({ kinds: allKinds, store, log: () => undefined });
+    const server = new ApiServer({ kinds: allKinds, store, handlers: builtinHandlers, log: () => undefined });
     const error = await server.listen().then(
       () => undefined,
       (e: unknown) => e,

@@ -1,6 +1,6 @@
 import { Agent } from 'undici';
 import { admissionWebhook, allow, deny, selfSignedCertificate, serveWebhook } from '../../runtime/webhook/index.js';
-import { startReferenceServer } from '../reference-server.js';
+import { startReferenceServer } from '../../reference/index.js';
 import { type BenchCase, runCases } from './harness.js';
 import { inParallel, post } from './requests.js';
 

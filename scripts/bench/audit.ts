@@ -5,8 +5,9 @@ import { Agent, request } from 'undici';
 import { AuditPolicy, Auditor, LogFileAuditBackend, type Level } from '../../runtime/audit/index.js';
 import { allKinds } from '../../generated/kinds.js';
 import { ApiServer, celRuleChecker } from '../../runtime/server/index.js';
+import { builtinHandlers } from '../../reference/kinds/index.js';
 import { createStore } from '../../runtime/store/index.js';
-import { type RunningServer, startReferenceServer } from '../reference-server.js';
+import { type RunningServer, startReferenceServer } from '../../reference/index.js';
 import { type BenchCase, runCases } from './harness.js';
 import { inParallel } from './requests.js';
 
@@ -47,7 +48,13 @@ export async function benchAudit(): Promise<void> {
     await runCases('Audit log to a file: every request recorded, vs no audit (ratio below 1 is the cost)', cases);
 
     // The metrics every request observes (on by default) against the same server without them.
-    const bare = new ApiServer({ kinds: allKinds, store: await createStore('memory'), rules: celRuleChecker(), metrics: false });
+    const bare = new ApiServer({
+      kinds: allKinds,
+      store: await createStore('memory'),
+      handlers: builtinHandlers,
+      rules: celRuleChecker(),
+      metrics: false,
+    });
     const bareUrl = await bare.listen(0);
     try {
       await post(agent, `${bareUrl}/api/v1/namespaces`, { metadata: { name: 'bench' } });

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { certificateAuthority, MASTERS_GROUP, type TokenTable } from '../../runtime/auth/index.js';
-import { startReferenceServer } from '../reference-server.js';
-import { prepareSecureServing } from '../secure-serving.js';
+import { prepareSecureServing, startReferenceServer } from '../../reference/index.js';
 import { type BenchCase, runCases } from './harness.js';
 import { inParallel } from './requests.js';
 

@@ -3,7 +3,7 @@ import { createClient } from '../../generated/client.js';
 import { allProtobufPackages } from '../../generated/protobuf.js';
 import { protobufCodec } from '../../runtime/client/index.js';
 import type { ConfigMap } from '../../generated/core/v1/index.js';
-import { startReferenceServer } from '../reference-server.js';
+import { startReferenceServer } from '../../reference/index.js';
 import { type BenchCase, runCases } from './harness.js';
 
 const NAMESPACE = 'bench';

@@ -1,6 +1,6 @@
 import { createClient } from '../../generated/client.js';
 import { Controller, LeaderElector, WorkQueue } from '../../runtime/controller/index.js';
-import { startTestServer } from '../test-server.js';
+import { startTestServer } from '../../reference/testing/index.js';
 
 const ITEMS = 100_000;
 const OBJECTS = 200;

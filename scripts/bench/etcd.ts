@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { generateSigningKey } from '../../runtime/auth/index.js';
 import { RawEtcdClient, startEtcd } from '../../runtime/store/etcd.testing.js';
-import { type RunningServer, startReferenceServer } from '../reference-server.js';
+import { type RunningServer, startReferenceServer } from '../../reference/index.js';
 import { type BenchCase, runCases } from './harness.js';
 import { get, inParallel, post } from './requests.js';
 

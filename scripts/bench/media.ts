@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { MEDIA_PROTOBUF } from '../../runtime/codec/index.js';
-import { startReferenceServer } from '../reference-server.js';
+import { startReferenceServer } from '../../reference/index.js';
 import { runCases } from './harness.js';
 import { podList } from './protobuf.js';
 

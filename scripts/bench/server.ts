@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { startReferenceServer, type RunningServer } from '../reference-server.js';
+import { type RunningServer, startReferenceServer } from '../../reference/index.js';
 import { type BenchCase, runCases } from './harness.js';
 import { get, inParallel, post } from './requests.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { cliArgs } from '../commands/cli.testing.js';
-import { type TestServer, startTestServer } from '../test-server.js';
+import { type TestServer, startTestServer } from '../../reference/testing/index.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const STARTS = 20;

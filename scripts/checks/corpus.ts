@@ -26,10 +26,10 @@ import { codegen } from '../../generator/index.js';
 import { documentOf } from '../../runtime/schema/arbitrary.testing.js';
 import { defaulterOf, validatorOf } from '../../runtime/schema/index.js';
 import { Collector } from '../../runtime/validate/index.js';
-import { projectKinds } from '../commands/project-kinds.js';
+import { projectKinds } from '../../reference/custom-resources/index.js';
 import { typecheckDir } from '../../generator/typecheck.testing.js';
 import { cliArgs } from '../commands/cli.testing.js';
-import { startTestServer } from '../test-server.js';
+import { startTestServer } from '../../reference/testing/index.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const [crdArg, examplesArg] = process.argv.slice(2);

@@ -34,7 +34,7 @@ import {
   sampleOthers,
   startMutationProxy,
 } from '../../conformance/mutation/index.js';
-import { startConformanceServer } from '../conformance-server.js';
+import { startConformanceServer } from '../../reference/index.js';
 
 /** The in-process defaults of `svckit conformance`: expiry scenarios wait seconds. */
 const HISTORY_WINDOW_MS = 8000;

@@ -24,7 +24,7 @@ import {
   startEncrypted,
   writeEncryptionConfig,
   writeSecretsConfig,
-} from '../../runtime/encryption/at-rest.testing.js';
+} from '../../reference/encryption-at-rest.testing.js';
 import { EncryptionAtRest, encryptStore, rewriteStored } from '../../runtime/encryption/index.js';
 import { ResourceRegistry } from '../../runtime/server/index.js';
 import { type EtcdProcess, startEtcd } from '../../runtime/store/etcd.testing.js';

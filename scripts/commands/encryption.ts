@@ -14,10 +14,10 @@ import {
   encryptStore,
   rewriteStored,
 } from '../../runtime/encryption/index.js';
-import { ResourceRegistry, storedDefinitionResources } from '../../runtime/server/index.js';
+import { ResourceRegistry } from '../../runtime/server/index.js';
 import { type Store, createStore, isStoreConfigError } from '../../runtime/store/index.js';
-import { DEFAULT_STORE } from '../reference-server.js';
-import { projectKinds } from './project-kinds.js';
+import { DEFAULT_STORE } from '../../reference/index.js';
+import { projectKinds, storedDefinitionResources } from '../../reference/custom-resources/index.js';
 import { loadEncryptionConfig } from './serve-encryption.js';
 import { UsageError } from './usage-error.js';
 

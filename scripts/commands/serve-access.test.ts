@@ -14,7 +14,7 @@ import { startTestIssuer, type TestIssuer } from '../../runtime/auth/testing/oid
 import { createTestCa, type TestCa } from '../../runtime/auth/testing/pki.testing.js';
 import { parsePrometheusText, samples } from '../../runtime/metrics/prometheus-text.testing.js';
 import { allow, deny, startTestWebhook, type TestWebhook } from '../../runtime/auth/testing/webhook-server.testing.js';
-import { type RunningServer, startReferenceServer } from '../reference-server.js';
+import { type RunningServer, startReferenceServer } from '../../reference/index.js';
 import { serveAccess } from './serve-access.js';
 import { UsageError } from './usage-error.js';
 

@@ -13,14 +13,16 @@ import { writeClientConfigFile } from '../../runtime/client-node/index.js';
 import { AuthConfigError, parseTokenFile, TokenFileError } from '../../runtime/auth/index.js';
 import { DocumentValidator } from '../../runtime/documents/index.js';
 import {
+  accessControl,
   type AccessControlOptions,
+  authenticates,
   AUTHORIZATION_MODES,
   type AuthorizationMode,
-  accessControl,
-  authenticates,
+  prepareSecureServing,
   refusesAnonymous,
-} from '../access-control.js';
-import { prepareSecureServing, type SecureServing, writeAdminClientConfig } from '../secure-serving.js';
+  type SecureServing,
+  writeAdminClientConfig,
+} from '../../reference/index.js';
 import { UsageError } from './usage-error.js';
 
 export const SERVE_ACCESS_USAGE = `             [--secure [--cert-dir <dir>]] [--tls-cert-file <pem> --tls-private-key-file <pem>] [--client-ca-file <pem>]

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { imagePolicyBackend, selfSignedCertificate, serveWebhook } from '../../runtime/webhook/index.js';
-import { startReferenceServer, type RunningServer } from '../reference-server.js';
+import { type RunningServer, startReferenceServer } from '../../reference/index.js';
 import { admissionFromFlags } from './serve-admission.js';
 import { UsageError } from './usage-error.js';
 

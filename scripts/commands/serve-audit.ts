@@ -16,7 +16,7 @@ import {
 } from '../../runtime/audit/index.js';
 import { DocumentValidator, textReport } from '../../runtime/documents/index.js';
 import { MetricsOptionError, MetricRegistry } from '../../runtime/metrics/index.js';
-import type { ReferenceServerOptions } from '../reference-server.js';
+import type { ReferenceServerOptions } from '../../reference/index.js';
 import { UsageError } from './usage-error.js';
 
 export const SERVE_AUDIT_USAGE = `[--audit-policy-file <policy.yaml>] [--audit-log-path <file>|-] [--audit-log-maxsize <MB>]

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer } from '../reference-server.js';
+import { startReferenceServer } from '../../reference/index.js';
 import { cliArgs } from './cli.testing.js';
 import { crdsFromFlags } from './serve-crds.js';
 

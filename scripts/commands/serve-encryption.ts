@@ -1,7 +1,7 @@
 /** `svckit serve --encryption-provider-config <file>`: the flag, and the file loaded for the server. */
 import { allKinds } from '../../generated/kinds.js';
 import { EncryptionAtRest, isEncryptionConfigError } from '../../runtime/encryption/index.js';
-import type { ReferenceServerOptions } from '../reference-server.js';
+import type { ReferenceServerOptions } from '../../reference/index.js';
 import { UsageError } from './usage-error.js';
 
 export const ENCRYPTION_SERVE_USAGE = '[--encryption-provider-config <file>]';

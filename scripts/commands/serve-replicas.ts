@@ -5,7 +5,7 @@
  * store (or rotates them) would.
  */
 import { readFileSync } from 'node:fs';
-import type { ReferenceServerOptions } from '../reference-server.js';
+import type { ReferenceServerOptions } from '../../reference/index.js';
 import { UsageError } from './usage-error.js';
 
 export const REPLICA_USAGE = '[--continue-token-key-file <file>]';

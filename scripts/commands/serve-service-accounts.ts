@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { ParseArgsConfig } from 'node:util';
 import { parseDuration } from '../../runtime/api/index.js';
 import { publicKeysFromPem, ServiceAccountKeyError, signingKeyFromPem } from '../../runtime/auth/index.js';
-import type { ServiceAccountOptions } from '../service-accounts.js';
+import type { ServiceAccountOptions } from '../../reference/index.js';
 import { UsageError } from './usage-error.js';
 
 export const SERVICE_ACCOUNT_USAGE = `[--service-account-issuer <url> ...] [--service-account-signing-key-file <pem>]

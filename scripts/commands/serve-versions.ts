@@ -1,7 +1,7 @@
 import { isFeatureGateError, parseFeatureGates } from '../../runtime/features/index.js';
 import type { KindRegistration } from '../../runtime/schema/index.js';
 import { isRuntimeConfigError, parseRuntimeConfig } from '../../runtime/server/index.js';
-import type { ReferenceServerOptions } from '../reference-server.js';
+import type { ReferenceServerOptions } from '../../reference/index.js';
 import { UsageError } from './usage-error.js';
 
 /** The `svckit serve` flags of versions and features, as a parseArgs option fragment. */

@@ -2,9 +2,10 @@ import { SERVE_CONTROLLERS_OPTIONS, SERVE_CONTROLLERS_USAGE, serveControllers } 
 import { parseCommandLine } from './parse-command-line.js';
 import { parseDuration } from '../../runtime/api/index.js';
 import { allKinds } from '../../generated/kinds.js';
-import { DEFAULT_RELEASE, checkRules, parseServiceCidr } from '../../runtime/server/index.js';
-import { DEFAULT_STORE, startReferenceServer } from '../reference-server.js';
-import { projectKinds } from './project-kinds.js';
+import { parseServiceCidr } from '../../reference/kinds/index.js';
+import { DEFAULT_RELEASE, checkRules } from '../../runtime/server/index.js';
+import { DEFAULT_STORE, startReferenceServer } from '../../reference/index.js';
+import { projectKinds } from '../../reference/custom-resources/index.js';
 import { ENCRYPTION_SERVE_USAGE, encryptionFromFlags, encryptionServeOptions } from './serve-encryption.js';
 import { REPLICA_USAGE, replicaOptions, replicaServerOptions } from './serve-replicas.js';
 import { SERVE_AUDIT_OPTIONS, SERVE_AUDIT_USAGE, serveAuditOptions } from './serve-audit.js';

@@ -6,7 +6,7 @@ import { fieldErrorMessage } from '../../runtime/api/index.js';
 import { DocumentValidator, type DocumentResult, jsonReport, junitReport, textReport } from '../../runtime/documents/index.js';
 import { ruleSetForKind } from '../../runtime/cel/index.js';
 import type { KindRegistration } from '../../runtime/schema/index.js';
-import { projectKinds } from './project-kinds.js';
+import { defaultErrors, projectKinds, ruleErrors } from '../../reference/custom-resources/index.js';
 import { GROUP_SUFFIX_OPTIONS, GROUP_SUFFIX_USAGE, groupSuffixFromFlags, kindsAsServed } from './serve-groups.js';
 import { UsageError } from './usage-error.js';
 
@@ -41,7 +41,6 @@ export async function validateCommand(args: string[]): Promise<number> {
     // A project's rule that does not compile: said once here; each document it reaches has a finding.
     // So are a CRD default and a rule's estimated cost the server would refuse (the server's checks,
     // at their place in the version's schema).
-    const { defaultErrors, ruleErrors } = await import('../../runtime/server/index.js');
     for (const k of project) {
       for (const e of ruleSetForKind(k).check())
         process.stderr.write(`svckit validate: warning: ${k.apiVersion} ${k.kind}: ${e.message}\n`);

@@ -5,7 +5,7 @@
  * passes when its program exits 0.
  */
 import { readdirSync } from 'node:fs';
-import { runProgram } from '../../testing/program.js';
+import { runProgram } from '../../../reference/testing/program.testing.js';
 import type { SecureServer } from '../secure-serve.js';
 import { type CaseOutcome, type ClientSuite, excerpt } from './outcome.js';
 

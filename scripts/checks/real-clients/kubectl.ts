@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type KubectlResult, runKubectl } from '../../kubectl.testing.js';
+import { type KubectlResult, runKubectl } from '../../../reference/kubectl.testing.js';
 import type { SecureServer } from '../secure-serve.js';
 import { type CaseOutcome, type ClientSuite, excerpt } from './outcome.js';
 

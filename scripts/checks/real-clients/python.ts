@@ -9,7 +9,7 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runProgram } from '../../testing/program.js';
+import { runProgram } from '../../../reference/testing/program.testing.js';
 import type { SecureServer } from '../secure-serve.js';
 import { junitOutcomes } from './junit.js';
 import { type CaseOutcome, type ClientSuite, excerpt } from './outcome.js';

@@ -1,5 +1,5 @@
 /** Debian's ruby-kubeclient: testdata/ruby/everyday.rb, each case a line "ok <case>" or "FAIL <case>: <why>". */
-import { runProgram } from '../../testing/program.js';
+import { runProgram } from '../../../reference/testing/program.testing.js';
 import type { SecureServer } from '../secure-serve.js';
 import { type CaseOutcome, type ClientSuite, excerpt } from './outcome.js';
 

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createClient } from '../../../generated/client.js';
 import { isStatusError } from '../../../runtime/api/index.js';
-import { type TestServer, startTestServer } from '../../test-server.js';
+import { type TestServer, startTestServer } from '../../../reference/testing/index.js';
 import { type ConfigMirror, FIELD_MANAGER, startConfigMirror } from './controller.js';
 
 let server: TestServer;

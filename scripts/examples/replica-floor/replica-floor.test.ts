@@ -7,7 +7,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../../generated/client.js';
 import type { Deployment } from '../../../generated/apps/v1/index.js';
-import { type TestServer, startTestServer } from '../../test-server.js';
+import { type TestServer, startTestServer } from '../../../reference/testing/index.js';
 import { startReplicaFloor as withClientNode } from './client-node.js';
 import { startReplicaFloor as withSvckit } from './svckit.js';
 
