@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaulterOf, validatorOf } from '../../runtime/schema/index.js';
+import { closureValidator, defaulterOf, validatorOf } from '../../runtime/schema/index.js';
 import { projectKinds } from './compile.js';
 import { Collector } from '../../runtime/validate/index.js';
 import { documentOf } from '../../runtime/schema/arbitrary.testing.js';
@@ -26,10 +26,12 @@ describe('the schema engine on custom resources: the same results as generated c
   for (const kind of kinds) {
     it(`${kind.apiVersion} ${kind.kind}`, () => {
       expect(kind.schema.customResource).toBe(true);
-      const engine = validatorOf(kind.schema);
+      const [engine, closures] = [validatorOf(kind.schema), closureValidator(kind.schema)];
       fc.assert(
         fc.property(documentOf(kind.schema), (doc) => {
-          expect(findings(engine, doc)).toEqual(findings(kind.validate, doc));
+          const generated = findings(kind.validate, doc);
+          expect(findings(engine, doc)).toEqual(generated);
+          expect(findings(closures, doc)).toEqual(generated);
           expect(defaulted(defaulterOf(kind.schema), doc)).toBe(defaulted(kind.setDefaults, doc));
         }),
         { numRuns: 100 },

@@ -15,5 +15,5 @@ export { omitEmpty } from './omit-empty.js';
 export { applyTypeDefaults, type NamedTypeDefaulter } from './type-defaults.js';
 export { prune } from './prune.js';
 export { type Defaulter, defaulterOf } from './defaulter.js';
-export { type Validator, validatorOf } from './validator.js';
+export { type Validator, closureValidator, validatorOf } from './validator.js';
 export type { ConversionRule, KindRegistration, NameValidation, PrinterColumn, ResourceDescriptor, VersionLifecycle } from './kind.js';

@@ -4,7 +4,7 @@ import { allKinds } from '../../generated/kinds.js';
 import { Collector } from '../validate/index.js';
 import { documentOf } from './arbitrary.testing.js';
 import type { ObjectSchema } from './types.js';
-import { validatorOf } from './validator.js';
+import { closureValidator, validatorOf } from './validator.js';
 
 /** What a validator reported for a value: errors and unknown fields, in order. */
 function findings(validate: (v: unknown, p: string, e: Collector) => void, value: unknown): unknown {
@@ -13,15 +13,17 @@ function findings(validate: (v: unknown, p: string, e: Collector) => void, value
   return { errors: e.errors, unknownFields: e.unknownFields };
 }
 
-describe('validatorOf: the same findings as the generated validators', () => {
+describe('validatorOf and its closures: the same findings as the generated validators', () => {
   // Every built-in kind: the descriptor-driven validator against the generated one, on documents
   // drawn from the kind's schema (mostly valid, with mutations at every depth).
   for (const kind of allKinds) {
     it(`${kind.apiVersion} ${kind.kind}`, () => {
-      const engine = validatorOf(kind.schema);
+      const [compiled, closures] = [validatorOf(kind.schema), closureValidator(kind.schema)];
       fc.assert(
         fc.property(documentOf(kind.schema), (doc) => {
-          expect(findings(engine, doc)).toEqual(findings(kind.validate, doc));
+          const generated = findings(kind.validate, doc);
+          expect(findings(compiled, doc)).toEqual(generated);
+          expect(findings(closures, doc)).toEqual(generated);
         }),
         { numRuns: 25 },
       );

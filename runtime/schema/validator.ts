@@ -2,7 +2,6 @@ import {
   type Collector,
   FieldPath,
   type PathLike,
-  type ValueConstraints,
   base64Error,
   charLength,
   checkMapKeysUnique,
@@ -16,53 +15,53 @@ import {
   isQuantity,
   lazyRegex,
 } from '../validate/index.js';
+import { checks } from './checks.js';
 import type { ListSchema, MapSchema, ObjectSchema, ScalarSchema, SchemaNode } from './types.js';
+import { compileToSource } from './validator-source.js';
 
 /** Checks a value's structure, bounds and formats (CEL rules are run apart), reporting into `sink`. */
 export type Validator = (value: unknown, path: PathLike, sink: Collector) => void;
 
 /**
- * The validator of a schema descriptor, compiled on first use into closures specialised per node
- * (no code is generated or evaluated) and cached per descriptor: the same engine serves built-in
- * kinds, a project's generated kinds and custom resources defined at run time. A named type marked
- * `customResource` is checked in kube-openapi's words, as upstream checks custom resources; each
- * reference is checked as its target says (a custom resource's metadata as the built-in type it is).
+ * The validator of a schema descriptor, compiled on first use and cached per descriptor: the same
+ * engine serves built-in kinds, a project's generated kinds and custom resources defined at run
+ * time. It is compiled to straight-line JavaScript (validator-source.ts, no schema text in the
+ * source), or to closures per node where the platform forbids compiling code (a browser's Content
+ * Security Policy); both find the same. A named type marked `customResource` is checked in
+ * kube-openapi's words, as upstream checks custom resources; each reference is checked as its
+ * target says (a custom resource's metadata as the built-in type it is).
  */
 export function validatorOf(schema: SchemaNode): Validator {
   let v = cache.get(schema);
   // References are followed on first call, so compiling never recurses through them.
-  if (!v) cache.set(schema, (v = new Compiler(schema.type === 'object' && schema.customResource === true).root(schema)));
+  if (!v) cache.set(schema, (v = compile(schema)));
   return v;
 }
 
 const cache = new WeakMap<SchemaNode, Validator>();
+/** Cleared at the first refusal to compile source (EvalError): closures from then on. */
+let sourceAllowed = true;
+
+function compile(schema: SchemaNode): Validator {
+  const customResource = schema.type === 'object' && schema.customResource === true;
+  if (sourceAllowed) {
+    try {
+      return compileToSource(schema, customResource, validatorOf);
+    } catch (error) {
+      if (!(error instanceof EvalError)) throw error;
+      sourceAllowed = false;
+    }
+  }
+  return closureValidator(schema);
+}
+
+/** The validator as closures per node, uncached (validatorOf's fallback; tests compare both). */
+export function closureValidator(schema: SchemaNode): Validator {
+  return new Compiler(schema.type === 'object' && schema.customResource === true).root(schema);
+}
 
 /** A check of a value at a path that the caller builds (a FieldPath, or text on the error path only). */
 type Check = (x: unknown, p: PathLike, e: Collector) => void;
-
-const CONSTRAINT_KEYS = [
-  'enum',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'minItems',
-  'maxItems',
-  'minProperties',
-  'maxProperties',
-] as const satisfies readonly (keyof ValueConstraints)[];
-
-function hasConstraints(node: SchemaNode): boolean {
-  return CONSTRAINT_KEYS.some((k) => node[k] !== undefined);
-}
-
-/** False for a node that accepts anything: no check is made for it at all. */
-function checks(node: SchemaNode): boolean {
-  return !(node.type === 'raw' && !hasConstraints(node) && !node.nullable);
-}
 
 class Compiler {
   constructor(private readonly openAPI: boolean) {}
