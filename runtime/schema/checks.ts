@@ -1,4 +1,4 @@
-import type { ValueConstraints } from '../validate/index.js';
+import type { Collector, PathLike, ValueConstraints } from '../validate/index.js';
 import type { SchemaNode } from './types.js';
 
 const CONSTRAINT_KEYS = [
@@ -20,3 +20,6 @@ const CONSTRAINT_KEYS = [
 export function checks(node: SchemaNode): boolean {
   return !(node.type === 'raw' && !node.nullable && !CONSTRAINT_KEYS.some((k) => node[k] !== undefined));
 }
+
+/** Checks a value's structure, bounds and formats (CEL rules are run apart), reporting into `sink`. */
+export type Validator = (value: unknown, path: PathLike, sink: Collector) => void;

@@ -13,9 +13,8 @@ import {
   isQuantity,
   lazyRegex,
 } from '../validate/index.js';
-import { checks } from './checks.js';
+import { type Validator, checks } from './checks.js';
 import type { ListSchema, MapSchema, ObjectSchema, SchemaNode } from './types.js';
-import type { Validator } from './validator.js';
 
 /** The runtime helpers the compiled source calls, handed in as one object. */
 const HELPERS = {

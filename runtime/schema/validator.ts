@@ -15,12 +15,11 @@ import {
   isQuantity,
   lazyRegex,
 } from '../validate/index.js';
-import { checks } from './checks.js';
+import { type Validator, checks } from './checks.js';
 import type { ListSchema, MapSchema, ObjectSchema, ScalarSchema, SchemaNode } from './types.js';
 import { compileToSource } from './validator-source.js';
 
-/** Checks a value's structure, bounds and formats (CEL rules are run apart), reporting into `sink`. */
-export type Validator = (value: unknown, path: PathLike, sink: Collector) => void;
+export type { Validator } from './checks.js';
 
 /**
  * The validator of a schema descriptor, compiled on first use and cached per descriptor: the same
