@@ -119,12 +119,10 @@ describe('codegen', () => {
     ).toEqual([
       'svckit/generated/meta.svc.io/v1/schema',
       'svckit/generated/meta.svc.io/v1/types',
-      'svckit/generated/meta.svc.io/v1/validate',
       'svckit/runtime/api',
       'svckit/runtime/client',
       'svckit/runtime/codec',
       'svckit/runtime/schema',
-      'svckit/runtime/validate',
     ]);
     // No relative import leaves the output folder.
     for (const [file, text] of Object.entries(left)) {

@@ -5,7 +5,6 @@ import {
   type RuntimeImports,
   createEmitContext,
   emitClients,
-  emitDefaulters,
   emitAllKinds,
   emitIndexes,
   emitKinds,
@@ -15,7 +14,6 @@ import {
   emitRootClient,
   emitSchemas,
   emitTypes,
-  emitValidators,
 } from './emit/index.js';
 import { loadSchemas } from './load/index.js';
 import { type Model, ownGroupVersions } from './model/index.js';
@@ -62,7 +60,7 @@ export interface CodegenResult {
  * exist only for group/versions with Protobuf messages, so they are reached through the root
  * `protobuf.ts`, as `openapi.ts` is through the root `openapi.ts`.
  */
-const ARTIFACTS = ['types', 'schema', 'validate', 'defaults', 'kinds', 'client'] as const;
+const ARTIFACTS = ['types', 'schema', 'kinds', 'client'] as const;
 
 /** Files codegen may write, replace or remove: these extensions, carrying the generated header. */
 const GENERATED_EXTENSIONS = ['.ts', '.proto'];
@@ -89,8 +87,6 @@ export function codegen(options: CodegenOptions): CodegenResult {
   const generated: OutputFile[] = [
     ...emitTypes(ctx),
     ...emitSchemas(ctx),
-    ...emitValidators(ctx),
-    ...emitDefaulters(ctx),
     ...emitKinds(ctx),
     emitAllKinds(ctx),
     ...emitClients(ctx),

@@ -1,12 +1,11 @@
 import type { GroupVersion, NamedType, ObjectNode, TypeNode } from '../model/index.js';
 import { typeKey } from '../model/index.js';
 import { typeWord } from './initialisms.js';
-import { StructuralIds } from './structural-ids.js';
 
 /**
  * The declarations of a group/version as emitters name them: every named type, and every anonymous
  * object with fields hoisted out of it under a name derived from its place in its type. Shared by
- * the types, validators and defaulters emitters so that one object has one name in all of them.
+ * the emitters so that one object has one name in all of them.
  */
 export interface Declaration {
   /** The name of the object at this place. */
@@ -223,12 +222,6 @@ function ownShape(node: TypeNode, key: (node: TypeNode) => string): string {
     default:
       return `${node.kind}${enumKey}${nullKey}`;
   }
-}
-
-/** Keys equal for two nodes exactly when validators and defaulters treat them alike: shape plus every constraint and rule. */
-export function exactKeys(): (node: TypeNode) => string {
-  const ids = new StructuralIds((key) => key === 'description' || key === 'spec');
-  return (node) => `#${ids.idOf(node)}`;
 }
 
 /** An object gets an interface of its own when it has fields; an empty one is a record type. */

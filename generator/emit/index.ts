@@ -14,8 +14,6 @@ export { ModuleNames, gvNamespace } from './names.js';
 export { emitIndexes } from './indexes.js';
 export { openApiDocument, schemaName, type OpenApiDocument } from './openapi-document.js';
 export { emitSchemas } from './schema.js';
-export { emitValidators } from './validate.js';
-export { DefaultsIndex, emitDefaulters } from './defaults.js';
 export { emitAllKinds, emitKinds } from './kinds.js';
 export { emitOpenApi, openApiPath } from './openapi.js';
 export { WIRE_FILE, WIRE_PACKAGE, emitProto, hasProtobuf, protoFilePath, protoPackage, protobufKinds } from './proto.js';

@@ -1,20 +1,18 @@
 import type { GroupVersion, NamedType } from '../model/index.js';
 import { allSources, groupDir, ownGroupVersions } from '../model/index.js';
 import { type GeneratedFile, tsString, tsValue } from '../print/index.js';
-import { DefaultsIndex } from './defaults.js';
 import type { EmitContext } from './emit-context.js';
 
 /**
  * The kinds artifact: `<group>/<version>/kinds.ts`, the declarative registration of every kind of
- * the group/version (identity, schema, validator, defaulter, how it is served) that the runtime's
+ * the group/version (identity, schema, how it is served) that the runtime's
  * generic handlers, `svckit validate` and the client read. No behaviour lives here.
  */
 export function emitKinds(ctx: EmitContext): GeneratedFile[] {
-  const needs = new DefaultsIndex(ctx.index);
-  return ownGroupVersions(ctx.model).map((gv) => emitGroupVersionKinds(ctx, gv, needs));
+  return ownGroupVersions(ctx.model).map((gv) => emitGroupVersionKinds(ctx, gv));
 }
 
-function emitGroupVersionKinds(ctx: EmitContext, gv: GroupVersion, needs: DefaultsIndex): GeneratedFile {
+function emitGroupVersionKinds(ctx: EmitContext, gv: GroupVersion): GeneratedFile {
   const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/kinds.ts`, gv.sources);
   const registration = file.importType('KindRegistration', ctx.runtimeModule('schema'));
   const kinds = gv.types.filter((t) => t.kind);
@@ -24,7 +22,7 @@ function emitGroupVersionKinds(ctx: EmitContext, gv: GroupVersion, needs: Defaul
   file.block(
     `export const ${name}: readonly ${registration}[] = [`,
     () => {
-      for (const t of kinds) writeKind(file, ctx, gv, t, needs);
+      for (const t of kinds) writeKind(file, ctx, gv, t);
     },
     '];',
   );
@@ -43,14 +41,10 @@ export function emitAllKinds(ctx: EmitContext): GeneratedFile {
   return file;
 }
 
-function writeKind(file: GeneratedFile, ctx: EmitContext, gv: GroupVersion, t: NamedType, needs: DefaultsIndex): void {
+function writeKind(file: GeneratedFile, ctx: EmitContext, gv: GroupVersion, t: NamedType): void {
   const kind = t.kind!;
   const names = ctx.names(gv);
   const schema = file.importValue(names.schema(t.id.name), ctx.gvModule(gv, 'schema'));
-  const validate = file.importValue(names.validator(t.id.name), ctx.gvModule(gv, 'validate'));
-  const setDefaults = needs.hasDefaults(t.node)
-    ? file.importValue(names.defaulter(t.id.name), ctx.gvModule(gv, 'defaults'))
-    : file.importValue('noDefaults', ctx.runtimeModule('validate'));
   file.block(
     '{',
     () => {
@@ -60,8 +54,6 @@ function writeKind(file: GeneratedFile, ctx: EmitContext, gv: GroupVersion, t: N
       file.line(`apiVersion: ${tsString(kind.apiVersion)},`);
       if (kind.resource?.verbs.includes('list')) file.line(`listKind: ${tsString(kind.listKind)},`);
       file.line(`schema: ${schema},`);
-      file.line(`validate: ${validate},`);
-      file.line(`setDefaults: ${setDefaults},`);
       if (kind.resource) {
         const {
           plural,

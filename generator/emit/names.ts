@@ -1,10 +1,10 @@
 import type { GroupVersion, Model } from '../model/index.js';
-import { type Declaration, collectDeclarations, exactKeys, freeName, shapeKeys } from './declarations.js';
+import { type Declaration, collectDeclarations, freeName, shapeKeys } from './declarations.js';
 import { camelCase, pascalCase } from '../print/index.js';
 
 /**
  * Every name a group/version module exports, claimed in one table: its `index.ts` re-exports the
- * types, schema, validate, defaults, kinds and client artifacts together, so a name taken twice
+ * types, schema, kinds and client artifacts together, so a name taken twice
  * (a type `ClusterClassSchema` for a field `schema` beside the descriptor constant of the kind
  * `ClusterClass`) would be an ambiguous re-export. Claims go in a fixed order, so who yields is
  * decided by construction: the schema's own type names first (they are the API), then the names
@@ -16,7 +16,6 @@ export class ModuleNames {
   private readonly derived = new Map<string, string>();
   /** The type declarations of types.ts, named after the claims above. */
   readonly declarations: Declaration[];
-  private functions?: Declaration[];
   readonly kinds: string;
   readonly clientInterface: string;
   readonly clientFactory: string;
@@ -29,8 +28,6 @@ export class ModuleNames {
     for (const t of gv.types) {
       const n = t.id.name;
       this.claim(`schema ${n}`, `${n}Schema`, `${n}SchemaDescriptor`);
-      this.claim(`validator ${n}`, `validate${n}`);
-      this.claim(`defaulter ${n}`, `default${n}`);
       if (!t.kind) continue;
       this.claim(`gvk ${n}`, `${n}GVK`, `${n}GroupVersionKind`);
       this.claim(`guard ${n}`, `is${n}`, `is${n}Kind`);
@@ -41,26 +38,9 @@ export class ModuleNames {
     this.declarations = collectDeclarations(gv, shapeKeys(), this.taken);
   }
 
-  /**
-   * The declarations validators and defaulters are written for: objects of the same shape but other
-   * constraints are apart (the names of hoisted ones are private to validate.ts and defaults.ts).
-   */
-  functionDeclarations(): Declaration[] {
-    this.functions ??= collectDeclarations(this.gv, exactKeys(), this.taken);
-    return this.functions;
-  }
-
   /** `PodSchema`: the descriptor constant of a named type. */
   schema(typeName: string): string {
     return this.get(`schema ${typeName}`);
-  }
-  /** `validatePod`: the validator function of a named type. */
-  validator(typeName: string): string {
-    return this.get(`validator ${typeName}`);
-  }
-  /** `defaultPod`: the defaulter function of a named type. */
-  defaulter(typeName: string): string {
-    return this.get(`defaulter ${typeName}`);
   }
   /** `PodGVK`: the group/version/kind constant of a kind. */
   gvk(kind: string): string {

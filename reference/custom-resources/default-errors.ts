@@ -1,7 +1,7 @@
 import { type FieldError, aggregateFieldErrors, fieldInvalid } from '../../runtime/api/index.js';
 import { RuleSet } from '../../runtime/cel/index.js';
 import { type JsonValue, cloneJson, jsonEqual } from '../../runtime/json/index.js';
-import { type KindRegistration, type SchemaNode, deref, prune } from '../../runtime/schema/index.js';
+import { type KindRegistration, type SchemaNode, deref, prune, validatorOf } from '../../runtime/schema/index.js';
 import { Collector, openAPIErrors } from '../../runtime/validate/index.js';
 import { embeddedResourceErrors } from './embedded-resource-errors.js';
 
@@ -125,7 +125,7 @@ function surroundingMetaErrors(value: JsonValue, embedding: Embedding, at: strin
  */
 function schemaErrorsAt(kind: KindRegistration, value: JsonValue, steps: Step[], at: string): FieldError[] {
   const sink = new Collector();
-  kind.validate(place(steps, cloneJson(value)), '', sink);
+  validatorOf(kind.schema)(place(steps, cloneJson(value)), '', sink);
   const position = steps.map((s, i) => (s === 0 ? '[0]' : i === 0 ? s : `.${s}`)).join('');
   const within = (field: string) => field === position || field.startsWith(`${position}.`) || field.startsWith(`${position}[`);
   return sink.errors.flatMap((e) => {

@@ -20,8 +20,8 @@ function findings(validate: (v: unknown, p: string, e: Collector) => void, value
 }
 
 // The fixture CRDs (patterns, bounds, enums, list maps, inline allOf/anyOf/oneOf/not, int-or-string,
-// defaults): the descriptor-driven validator and defaulter against the code generated for them.
-describe('the schema engine on custom resources: the same results as generated code', async () => {
+// defaults), in kube-openapi's words: the validator compiled to source against its closures.
+describe('the schema engine on custom resources: compiled source and closures find the same', async () => {
   const { kinds } = await projectKinds([FIXTURE_CRDS], 'test', { quiet: true });
   for (const kind of kinds) {
     it(`${kind.apiVersion} ${kind.kind}`, () => {
@@ -29,10 +29,10 @@ describe('the schema engine on custom resources: the same results as generated c
       const [engine, closures] = [validatorOf(kind.schema), closureValidator(kind.schema)];
       fc.assert(
         fc.property(documentOf(kind.schema), (doc) => {
-          const generated = findings(kind.validate, doc);
-          expect(findings(engine, doc)).toEqual(generated);
-          expect(findings(closures, doc)).toEqual(generated);
-          expect(defaulted(defaulterOf(kind.schema), doc)).toBe(defaulted(kind.setDefaults, doc));
+          expect(findings(engine, doc)).toEqual(findings(closures, doc));
+          // Defaulting is idempotent: a second pass changes nothing.
+          const once = defaulted(defaulterOf(kind.schema), doc);
+          expect(defaulted(defaulterOf(kind.schema), JSON.parse(once))).toBe(once);
         }),
         { numRuns: 100 },
       );

@@ -30,6 +30,7 @@ import {
   type SubresourceHandler,
   writeOptions,
 } from '../../runtime/server/index.js';
+import { defaulterOf, validatorOf } from '../../runtime/schema/index.js';
 
 /** The group of TokenRequest under the spec's names (served under `--group-suffix`'s). */
 const AUTHENTICATION_GROUP = 'authentication.svc.io';
@@ -86,11 +87,11 @@ export function tokenRequest(options: TokenRequestOptions = {}): SubresourceHand
       // The status is the server's to fill (clients such as kubectl send an empty one).
       delete req.status;
       if (options.kind) {
-        options.kind.setDefaults(req);
+        defaulterOf(options.kind.schema)(req);
         const collector = new Collector();
         // apiVersion is checked above, under the served group name (the generated check knows the spec's).
         const { apiVersion: _checked, ...unversioned } = req;
-        options.kind.validate(unversioned, '', collector);
+        validatorOf(options.kind.schema)(unversioned, '', collector);
         // A value of the wrong type cannot be decoded at all (upstream's 400), as for any object body.
         const undecodable = collector.errors.find((e) => e.type === 'FieldValueTypeInvalid');
         if (undecodable) {

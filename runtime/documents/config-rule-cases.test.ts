@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { allKinds } from '../../generated/kinds.js';
-import { deref, type KindRegistration, type SchemaNode } from '../schema/index.js';
+import { defaulterOf, deref, type KindRegistration, type SchemaNode } from '../schema/index.js';
 import { type DocumentResult, DocumentValidator } from './validate-documents.js';
 
 /**
@@ -136,7 +136,7 @@ describe('config rule cases (server-config, components)', () => {
       const value = parse(c.valid) as Record<string, unknown>;
       const kind = kindsByKey.get(`${String(value.apiVersion)} ${String(value.kind)}`);
       expect(kind, 'the valid document is of a known kind').toBeDefined();
-      kind!.setDefaults(value);
+      defaulterOf(kind!.schema)(value);
       for (const [path, want] of Object.entries(c.defaults!)) {
         expect(at(value, path), `after defaulting, ${path}`).toEqual(want);
       }

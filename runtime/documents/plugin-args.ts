@@ -8,6 +8,7 @@
 import { type FieldError, fieldInvalid } from '../api/index.js';
 import { isObject } from '../json/index.js';
 import type { KindRegistration } from '../schema/index.js';
+import { defaulterOf } from '../schema/index.js';
 
 /** An embedded document, defaulted, to validate with its kind at `path`. */
 export interface EmbeddedDocument {
@@ -66,7 +67,7 @@ function pluginArgs(doc: Json, apiVersion: string, lookup: Lookup, errors: Field
       }
       const { apiVersion: _v, kind: _k, ...rest } = args;
       const typed: Json = { apiVersion, kind: expected, ...rest };
-      registration.setDefaults(typed);
+      defaulterOf(registration.schema)(typed);
       entry.args = typed;
       out.push({ path, value: typed, registration });
     });

@@ -5,9 +5,8 @@ import { fieldErrorMessage } from '../api/index.js';
 import { parse } from 'yaml';
 import { allKinds } from '../../generated/kinds.js';
 import { WatchEventSchema } from '../../generated/meta.svc.io/v1/index.js';
-import { validateWatchEvent } from '../../generated/meta.svc.io/v1/index.js';
 import { RuleSet } from '../cel/index.js';
-import { type KindRegistration, type SchemaNode, deref } from '../schema/index.js';
+import { type KindRegistration, type SchemaNode, defaulterOf, deref, validatorOf } from '../schema/index.js';
 import { Collector } from '../validate/index.js';
 import { DocumentValidator } from './index.js';
 
@@ -54,12 +53,11 @@ const watchEventKind: KindRegistration = {
   version: 'v1',
   kind: 'WatchEvent',
   apiVersion: 'meta.svc.io/v1',
-  schema: WatchEventSchema,
-  validate(value, path, sink) {
-    const { apiVersion: _apiVersion, kind: _kind, ...event } = value as Obj;
-    validateWatchEvent(event, path, sink);
+  // The frame's own fields, plus the apiVersion and kind a document of it carries.
+  schema: {
+    ...WatchEventSchema,
+    fields: [{ name: 'apiVersion', schema: { type: 'string' } }, { name: 'kind', schema: { type: 'string' } }, ...WatchEventSchema.fields],
   },
-  setDefaults() {},
 };
 
 const kinds: readonly KindRegistration[] = allKinds.some((k) => k.apiVersion === watchEventKind.apiVersion && k.kind === 'WatchEvent')
@@ -160,10 +158,10 @@ function updateErrors(text: string, oldText: string): { field: string; message: 
   const value = parse(text) as Obj;
   const old = parse(oldText) as Obj;
   const kind = kindOf(value);
-  kind.setDefaults(value);
-  kind.setDefaults(old);
+  defaulterOf(kind.schema)(value);
+  defaulterOf(kind.schema)(old);
   const collector = new Collector();
-  kind.validate(value, '', collector);
+  validatorOf(kind.schema)(value, '', collector);
   if (!collector.ok) return collector.errors.map((e) => ({ field: e.field, message: fieldErrorMessage(e) }));
   // The limits DocumentValidator uses: built-in kinds run unbounded, custom resources are estimated.
   const rules = new RuleSet(kind.schema, kind.resource?.custom ? {} : { costLimits: { estimated: Number.POSITIVE_INFINITY } });
@@ -192,7 +190,7 @@ function check(file: string, c: RuleCase): void {
 
   if (c.defaults !== undefined) {
     const value = parse(c.valid) as Obj;
-    kindOf(value).setDefaults(value);
+    defaulterOf(kindOf(value).schema)(value);
     for (const [path, want] of Object.entries(c.defaults)) expect(readPath(value, path), `default at ${path}`).toEqual(want);
   }
 }

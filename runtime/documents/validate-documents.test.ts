@@ -149,8 +149,6 @@ describe('schemas whose rules do not compile', () => {
         },
       ],
     },
-    validate: () => {},
-    setDefaults: () => {},
     resource: { custom: true } as KindRegistration['resource'],
   });
   const doc = 'apiVersion: example.com/v1\nkind: Widget\nspec:\n  size: -1\n  items: [a, b]\n';

@@ -6,6 +6,7 @@ import { Collector } from '../validate/index.js';
 import { setConditionalDefaults } from './conditional-defaults.js';
 import { expressionProblems } from './config-expressions.js';
 import { embeddedDocuments } from './plugin-args.js';
+import { defaulterOf, validatorOf } from '../schema/index.js';
 
 /** A position in a file: 1-based line and column. */
 export interface Position {
@@ -148,13 +149,13 @@ export class DocumentValidator {
         position: dup.position,
       });
     }
-    registration.setDefaults(value);
+    defaulterOf(registration.schema)(value);
     setConditionalDefaults(apiVersion, kind, value);
     const embeddingErrors: FieldError[] = [];
     const embedded = embeddedDocuments(apiVersion, kind, value, (v, k) => this.kinds.get(`${v} ${k}`), embeddingErrors);
     const collector = new Collector();
-    registration.validate(value, '', collector);
-    for (const e of embedded) e.registration.validate(e.value, e.path, collector);
+    validatorOf(registration.schema)(value, '', collector);
+    for (const e of embedded) validatorOf(e.registration.schema)(e.value, e.path, collector);
     if (options.keepDocuments) result.document = value;
     for (const field of collector.unknownFields) {
       result.findings.push({

@@ -1,4 +1,3 @@
-import type { Collector } from '../validate/index.js';
 import type { ObjectSchema } from './types.js';
 
 /** A printer column of a kind's Table representation. */
@@ -100,7 +99,7 @@ export interface VersionLifecycle {
 
 /**
  * Everything the runtime needs about one kind, declared by generated code (`kinds.ts`): identity,
- * schema descriptor, generated validator and defaulter, and how it is served.
+ * schema descriptor and how it is served.
  */
 export interface KindRegistration {
   group: string;
@@ -108,11 +107,8 @@ export interface KindRegistration {
   kind: string;
   apiVersion: string;
   listKind?: string;
+  /** The schema: the runtime validates (validatorOf), defaults (defaulterOf), prunes and runs CEL rules from it. */
   schema: ObjectSchema;
-  /** Structural checks; CEL rules are run by the runtime from `schema`. */
-  validate(value: unknown, path: string, sink: Collector): void;
-  /** Applies schema defaults in place. */
-  setDefaults(value: unknown): void;
   resource?: ResourceDescriptor;
   lifecycle?: VersionLifecycle;
 }

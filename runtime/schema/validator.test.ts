@@ -13,17 +13,17 @@ function findings(validate: (v: unknown, p: string, e: Collector) => void, value
   return { errors: e.errors, unknownFields: e.unknownFields };
 }
 
-describe('validatorOf and its closures: the same findings as the generated validators', () => {
-  // Every built-in kind: the descriptor-driven validator against the generated one, on documents
-  // drawn from the kind's schema (mostly valid, with mutations at every depth).
+// Both compilers of the engine find the same on every built-in kind, on documents drawn from the
+// kind's schema (mostly valid, with mutations at every depth). Until the generated validators were
+// removed, both were also held to the same findings as those (commits cc323f7, d2c691c; the corpus
+// check compared all three on 334 kinds of eight projects).
+describe('validatorOf: compiled source and closures find the same', () => {
   for (const kind of allKinds) {
     it(`${kind.apiVersion} ${kind.kind}`, () => {
       const [compiled, closures] = [validatorOf(kind.schema), closureValidator(kind.schema)];
       fc.assert(
         fc.property(documentOf(kind.schema), (doc) => {
-          const generated = findings(kind.validate, doc);
-          expect(findings(compiled, doc)).toEqual(generated);
-          expect(findings(closures, doc)).toEqual(generated);
+          expect(findings(compiled, doc)).toEqual(findings(closures, doc));
         }),
         { numRuns: 25 },
       );

@@ -23,7 +23,7 @@ import {
   serviceAccountUsername,
   serviceAccountsGroup,
 } from '../auth/index.js';
-import { type NameValidation, type NamedTypeDefaulter, applyTypeDefaults, omitEmpty, prune } from '../schema/index.js';
+import { type NameValidation, type NamedTypeDefaulter, applyTypeDefaults, omitEmpty, prune, validatorOf } from '../schema/index.js';
 import type { ApiServerMetrics } from '../metrics/index.js';
 import type { Store } from '../store/index.js';
 import { Collector } from '../validate/index.js';
@@ -153,7 +153,7 @@ export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<J
   const object = input.object;
   if (ctx.admission.length > 0) checkIdentity(r, object, request);
   const collector = new Collector();
-  r.registration.validate(object, '', collector);
+  validatorOf(r.registration.schema)(object, '', collector);
   throwUndecodable(r, collector, ['FieldValueTypeInvalid', 'FieldValueRequired']);
   reportUnknownFields(ctx.warnings, input, collector.unknownFields);
   prune(object, r.registration.schema);
@@ -297,7 +297,7 @@ export function checkTypeMeta(r: ServedResource, object: JsonApiObject): void {
  */
 export function checkDecodable(r: ServedResource, object: JsonApiObject): void {
   const collector = new Collector();
-  r.registration.validate(object, '', collector);
+  validatorOf(r.registration.schema)(object, '', collector);
   throwUndecodable(r, collector, ['FieldValueTypeInvalid']);
 }
 

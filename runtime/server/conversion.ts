@@ -2,6 +2,7 @@ import { type FieldError, type JsonApiObject, fieldForbidden } from '../api/inde
 import { isObject } from '../json/index.js';
 import type { ConversionRule, KindRegistration } from '../schema/index.js';
 import { CONVERTERS } from './converters/index.js';
+import { defaulterOf } from '../schema/index.js';
 
 /**
  * Converts objects whose version differs to `to`, all in one call: a CustomResourceDefinition's
@@ -82,7 +83,7 @@ export class ResourceConverter {
     }
     // Absent is zero too: the field is a plain integer in that version (Go's int32), as its defaults read it.
     const marked = zeros.flatMap((path) => [...holders(obj, path)].filter((h) => h.holder[h.leaf] === 0 || h.holder[h.leaf] === undefined));
-    registration.setDefaults(obj);
+    defaulterOf(registration.schema)(obj);
     for (const { holder, leaf } of marked) holder[leaf] = 0;
   }
 }

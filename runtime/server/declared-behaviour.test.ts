@@ -49,8 +49,6 @@ function kind(name: string, plural: string, extra: Partial<ResourceDescriptor>):
     apiVersion: `${GROUP}/v1`,
     listKind: `${name}List`,
     schema,
-    validate: () => undefined,
-    setDefaults: () => undefined,
     resource: resource(plural, extra),
   };
 }

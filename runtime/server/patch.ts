@@ -31,7 +31,7 @@ import { checkDepth, checkMetadataShape } from './object-shape.js';
 import { reportUnknownFields } from './admission.js';
 import { checkIntegers, parseJsonBody } from './body.js';
 import { decodeApplyConfiguration } from './apply-configuration.js';
-import { prune } from '../schema/index.js';
+import { prune, validatorOf } from '../schema/index.js';
 import { Collector } from '../validate/index.js';
 import { nextForWrite } from './subresource.js';
 import { createObject, ownershipOptions, writeUpdate } from './write.js';
@@ -139,7 +139,7 @@ async function applyObject(ctx: RequestContext, t: Target, text: string, opts: W
   // Unknown fields never reach the merge: refused under Strict, otherwise dropped (with a warning
   // under Warn), so the applier owns no field the object does not have.
   const collector = new Collector();
-  r.registration.validate(config, '', collector);
+  validatorOf(r.registration.schema)(config, '', collector);
   reportUnknownFields(ctx.warnings, { fieldValidation: opts.fieldValidation, duplicates: decoded.duplicates }, collector.unknownFields);
   prune(config, r.registration.schema);
   if (named.metadata?.name !== undefined && named.metadata.name !== t.name) {

@@ -8,6 +8,7 @@ import {
   type ObjectSchema,
   type SchemaNode,
   deref,
+  validatorOf,
 } from '../schema/index.js';
 import type { FieldError } from '../api/index.js';
 import { compileRegex } from '../regex/index.js';
@@ -341,7 +342,7 @@ function run(k: Case): Outcome {
   const path = pathOf(k.site.steps, customVersions.has(k.site.kind.apiVersion) && !inMeta);
   const label = `${k.site.kind.apiVersion} ${k.site.kind.kind} ${path} ${k.keyword}`;
   const c = new Collector();
-  k.site.kind.validate(documentAt(k.site, k.value), '', c);
+  validatorOf(k.site.kind.schema)(documentAt(k.site, k.value), '', c);
   const elsewhere = c.errors.filter((e) => e.field !== path);
   const hit = c.errors.some((e) => e.field === path && e.type === k.type && detailMatches(k, path, e.detail));
   if (!hit) return { label, problem: `no ${k.type} at ${path}; got ${JSON.stringify(c.errors)}` };
@@ -360,7 +361,7 @@ describe('constraint mutations over every kind', () => {
     const problems: string[] = [];
     for (const k of allKinds) {
       const c = new Collector();
-      k.validate(validValue(k.schema, 0), '', c);
+      validatorOf(k.schema)(validValue(k.schema, 0), '', c);
       if (!c.ok || c.unknownFields.length > 0) problems.push(`${k.apiVersion} ${k.kind}: ${JSON.stringify(c.errors)}`);
     }
     expect(problems).toEqual([]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allKinds } from '../../generated/kinds.js';
-import { type KindRegistration, type SchemaNode, deref } from '../schema/index.js';
+import { type KindRegistration, type SchemaNode, defaulterOf, deref } from '../schema/index.js';
 
 /**
  * The generated defaulters of the built-in kinds, driven through `allKinds[].setDefaults`: the
@@ -16,7 +16,7 @@ function kind(apiVersion: string, name: string): KindRegistration {
 
 /** `doc` after its kind's defaulter ran on it (in place). */
 function defaulted<T>(apiVersion: string, name: string, doc: T): T {
-  kind(apiVersion, name).setDefaults(doc);
+  defaulterOf(kind(apiVersion, name).schema)(doc);
   return doc;
 }
 
@@ -304,7 +304,7 @@ describe('generated defaulters: Pod, nested lists and objects', () => {
       },
       status: {},
     });
-    expect(() => kind('v1', 'Pod').setDefaults('Pod')).not.toThrow();
+    expect(() => defaulterOf(kind('v1', 'Pod').schema)('Pod')).not.toThrow();
   });
 });
 
@@ -435,7 +435,7 @@ describe('generated defaulters: every default in the schema descriptors', () => 
     const failures: string[] = [];
     for (const s of all) {
       const { doc, parent, last } = skeleton(s.steps);
-      s.kind.setDefaults(doc);
+      defaulterOf(s.kind.schema)(doc);
       const got = parent[last];
       if (JSON.stringify(got) !== JSON.stringify(withNestedDefaults(got, s.value)))
         failures.push(`${label(s)}: got ${JSON.stringify(got)}, want ${JSON.stringify(s.value)}`);
@@ -453,7 +453,7 @@ describe('generated defaulters: every default in the schema descriptors', () => 
       if (zero === undefined || zero === s.value) continue;
       const { doc, parent, last } = skeleton(s.steps);
       parent[last] = zero;
-      s.kind.setDefaults(doc);
+      defaulterOf(s.kind.schema)(doc);
       checked++;
       const want = s.zeroIsUnset ? s.value : zero;
       if (parent[last] !== want)

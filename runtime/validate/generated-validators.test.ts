@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { batchV1, coreV1, flowcontrolApiserverV1, svcschedulerConfigV1 } from '../../generated/index.js';
 import { allKinds } from '../../generated/kinds.js';
-import type { KindRegistration } from '../schema/index.js';
+import { type KindRegistration, defaulterOf, validatorOf } from '../schema/index.js';
 import type { FieldError } from '../api/index.js';
 import { Collector } from './index.js';
 
@@ -19,7 +19,7 @@ function kind(apiVersion: string, name: string): KindRegistration {
 
 function validate(apiVersion: string, name: string, doc: unknown): Collector {
   const c = new Collector();
-  kind(apiVersion, name).validate(doc, '', c);
+  validatorOf(kind(apiVersion, name).schema)(doc, '', c);
   return c;
 }
 
@@ -166,7 +166,7 @@ describe('generated validators: valid documents pass', () => {
 
   it('a valid Pod stays valid after its defaults are applied', () => {
     const doc = structuredClone(validPod);
-    kind('v1', 'Pod').setDefaults(doc);
+    defaulterOf(kind('v1', 'Pod').schema)(doc);
     expect(pod(doc).errors).toEqual([]);
   });
 });
@@ -231,7 +231,7 @@ describe('generated validators: wrong JSON types name the type found', () => {
 
   it('a non-empty root path prefixes every reported path', () => {
     const c = new Collector();
-    kind('v1', 'Pod').validate(
+    validatorOf(kind('v1', 'Pod').schema)(
       edited(validPod, (d) => (d.spec.containers[0].ports[0].containerPort = 'x')),
       'items[3]',
       c,

@@ -42,7 +42,7 @@ export async function benchValidate(): Promise<void> {
     const withKeys = peers.compile(kind, true);
     const plain = peers.compile(kind, false);
     const ours = new Collector();
-    kind.validate(w.doc, '', ours);
+    validatorOf(kind.schema)(w.doc, '', ours);
     withKeys(w.doc);
     plain(w.doc);
     const count = (v: ValidateFunction) => v.errors?.length ?? 0;
@@ -57,7 +57,7 @@ export async function benchValidate(): Promise<void> {
     const oursRun = cpuTimed(() => {
       for (let i = 0; i < ITERATIONS; i++) {
         const c = new Collector();
-        kind.validate(w.doc, '', c);
+        validatorOf(kind.schema)(w.doc, '', c);
         _found += c.errors.length;
       }
     });

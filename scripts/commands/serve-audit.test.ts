@@ -95,6 +95,8 @@ describe('svckit serve audit and metrics flags', () => {
       const first = (await lines.next()).value as string;
       const url = /^listening on (\S+)$/.exec(first)?.[1];
       expect(url, first).toBeDefined();
+      // Then how to connect, then the events.
+      expect((await lines.next()).value as string).toMatch(/^connect: /);
       await fetch(`${url}/healthz`);
       const res = await fetch(`${url}/api/v1/namespaces/default/configmaps`, {
         method: 'POST',

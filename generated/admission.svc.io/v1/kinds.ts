@@ -2,9 +2,7 @@
 // Source: admission.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { defaultAdmissionReview } from './defaults.js';
 import { AdmissionReviewSchema } from './schema.js';
-import { validateAdmissionReview } from './validate.js';
 
 /** Every kind of admission.svc.io v1, for the runtime. */
 export const admissionV1Kinds: readonly KindRegistration[] = [
@@ -14,7 +12,5 @@ export const admissionV1Kinds: readonly KindRegistration[] = [
     kind: 'AdmissionReview',
     apiVersion: 'admission.svc.io/v1',
     schema: AdmissionReviewSchema,
-    validate: validateAdmissionReview,
-    setDefaults: defaultAdmissionReview,
   },
 ];

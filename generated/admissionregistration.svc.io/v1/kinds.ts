@@ -2,9 +2,7 @@
 // Source: admissionregistration.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { defaultMutatingWebhookConfiguration, defaultMutatingWebhookConfigurationList, defaultValidatingAdmissionPolicy, defaultValidatingAdmissionPolicyBinding, defaultValidatingAdmissionPolicyBindingList, defaultValidatingAdmissionPolicyList, defaultValidatingWebhookConfiguration, defaultValidatingWebhookConfigurationList } from './defaults.js';
 import { MutatingWebhookConfigurationListSchema, MutatingWebhookConfigurationSchema, ValidatingAdmissionPolicyBindingListSchema, ValidatingAdmissionPolicyBindingSchema, ValidatingAdmissionPolicyListSchema, ValidatingAdmissionPolicySchema, ValidatingWebhookConfigurationListSchema, ValidatingWebhookConfigurationSchema } from './schema.js';
-import { validateMutatingWebhookConfiguration, validateMutatingWebhookConfigurationList, validateValidatingAdmissionPolicy, validateValidatingAdmissionPolicyBinding, validateValidatingAdmissionPolicyBindingList, validateValidatingAdmissionPolicyList, validateValidatingWebhookConfiguration, validateValidatingWebhookConfigurationList } from './validate.js';
 
 /** Every kind of admissionregistration.svc.io v1, for the runtime. */
 export const admissionregistrationV1Kinds: readonly KindRegistration[] = [
@@ -15,8 +13,6 @@ export const admissionregistrationV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'admissionregistration.svc.io/v1',
     listKind: 'MutatingWebhookConfigurationList',
     schema: MutatingWebhookConfigurationSchema,
-    validate: validateMutatingWebhookConfiguration,
-    setDefaults: defaultMutatingWebhookConfiguration,
     resource: {
       plural: 'mutatingwebhookconfigurations',
       singular: 'mutatingwebhookconfiguration',
@@ -41,8 +37,6 @@ export const admissionregistrationV1Kinds: readonly KindRegistration[] = [
     kind: 'MutatingWebhookConfigurationList',
     apiVersion: 'admissionregistration.svc.io/v1',
     schema: MutatingWebhookConfigurationListSchema,
-    validate: validateMutatingWebhookConfigurationList,
-    setDefaults: defaultMutatingWebhookConfigurationList,
   },
   {
     group: 'admissionregistration.svc.io',
@@ -51,8 +45,6 @@ export const admissionregistrationV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'admissionregistration.svc.io/v1',
     listKind: 'ValidatingAdmissionPolicyList',
     schema: ValidatingAdmissionPolicySchema,
-    validate: validateValidatingAdmissionPolicy,
-    setDefaults: defaultValidatingAdmissionPolicy,
     resource: {
       plural: 'validatingadmissionpolicies',
       singular: 'validatingadmissionpolicy',
@@ -76,8 +68,6 @@ export const admissionregistrationV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'admissionregistration.svc.io/v1',
     listKind: 'ValidatingAdmissionPolicyBindingList',
     schema: ValidatingAdmissionPolicyBindingSchema,
-    validate: validateValidatingAdmissionPolicyBinding,
-    setDefaults: defaultValidatingAdmissionPolicyBinding,
     resource: {
       plural: 'validatingadmissionpolicybindings',
       singular: 'validatingadmissionpolicybinding',
@@ -99,8 +89,6 @@ export const admissionregistrationV1Kinds: readonly KindRegistration[] = [
     kind: 'ValidatingAdmissionPolicyBindingList',
     apiVersion: 'admissionregistration.svc.io/v1',
     schema: ValidatingAdmissionPolicyBindingListSchema,
-    validate: validateValidatingAdmissionPolicyBindingList,
-    setDefaults: defaultValidatingAdmissionPolicyBindingList,
   },
   {
     group: 'admissionregistration.svc.io',
@@ -108,8 +96,6 @@ export const admissionregistrationV1Kinds: readonly KindRegistration[] = [
     kind: 'ValidatingAdmissionPolicyList',
     apiVersion: 'admissionregistration.svc.io/v1',
     schema: ValidatingAdmissionPolicyListSchema,
-    validate: validateValidatingAdmissionPolicyList,
-    setDefaults: defaultValidatingAdmissionPolicyList,
   },
   {
     group: 'admissionregistration.svc.io',
@@ -118,8 +104,6 @@ export const admissionregistrationV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'admissionregistration.svc.io/v1',
     listKind: 'ValidatingWebhookConfigurationList',
     schema: ValidatingWebhookConfigurationSchema,
-    validate: validateValidatingWebhookConfiguration,
-    setDefaults: defaultValidatingWebhookConfiguration,
     resource: {
       plural: 'validatingwebhookconfigurations',
       singular: 'validatingwebhookconfiguration',
@@ -144,7 +128,5 @@ export const admissionregistrationV1Kinds: readonly KindRegistration[] = [
     kind: 'ValidatingWebhookConfigurationList',
     apiVersion: 'admissionregistration.svc.io/v1',
     schema: ValidatingWebhookConfigurationListSchema,
-    validate: validateValidatingWebhookConfigurationList,
-    setDefaults: defaultValidatingWebhookConfigurationList,
   },
 ];

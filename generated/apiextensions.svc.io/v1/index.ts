@@ -2,9 +2,7 @@
 // Source: apiextensions.svc.io/v1.yaml
 
 export * from './client.js';
-export * from './defaults.js';
 export * from './kinds.js';
 export * from './schema.js';
 export * from './types.js';
-export * from './validate.js';
 

@@ -2,9 +2,7 @@
 // Source: apiextensions.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { defaultCustomResourceDefinition, defaultCustomResourceDefinitionList } from './defaults.js';
 import { CustomResourceDefinitionListSchema, CustomResourceDefinitionSchema } from './schema.js';
-import { validateCustomResourceDefinition, validateCustomResourceDefinitionList } from './validate.js';
 
 /** Every kind of apiextensions.svc.io v1, for the runtime. */
 export const apiextensionsV1Kinds: readonly KindRegistration[] = [
@@ -15,8 +13,6 @@ export const apiextensionsV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'apiextensions.svc.io/v1',
     listKind: 'CustomResourceDefinitionList',
     schema: CustomResourceDefinitionSchema,
-    validate: validateCustomResourceDefinition,
-    setDefaults: defaultCustomResourceDefinition,
     resource: {
       plural: 'customresourcedefinitions',
       singular: 'customresourcedefinition',
@@ -41,7 +37,5 @@ export const apiextensionsV1Kinds: readonly KindRegistration[] = [
     kind: 'CustomResourceDefinitionList',
     apiVersion: 'apiextensions.svc.io/v1',
     schema: CustomResourceDefinitionListSchema,
-    validate: validateCustomResourceDefinitionList,
-    setDefaults: defaultCustomResourceDefinitionList,
   },
 ];

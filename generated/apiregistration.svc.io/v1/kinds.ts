@@ -2,9 +2,7 @@
 // Source: apiregistration.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { defaultAPIService, defaultAPIServiceList } from './defaults.js';
 import { APIServiceListSchema, APIServiceSchema } from './schema.js';
-import { validateAPIService, validateAPIServiceList } from './validate.js';
 
 /** Every kind of apiregistration.svc.io v1, for the runtime. */
 export const apiregistrationV1Kinds: readonly KindRegistration[] = [
@@ -15,8 +13,6 @@ export const apiregistrationV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'apiregistration.svc.io/v1',
     listKind: 'APIServiceList',
     schema: APIServiceSchema,
-    validate: validateAPIService,
-    setDefaults: defaultAPIService,
     resource: {
       plural: 'apiservices',
       singular: 'apiservice',
@@ -44,8 +40,6 @@ export const apiregistrationV1Kinds: readonly KindRegistration[] = [
     kind: 'APIServiceList',
     apiVersion: 'apiregistration.svc.io/v1',
     schema: APIServiceListSchema,
-    validate: validateAPIServiceList,
-    setDefaults: defaultAPIServiceList,
     lifecycle: { introduced: '1.10' },
   },
 ];

@@ -2,10 +2,7 @@
 // Source: apiserver.config.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
-import { defaultEncryptionConfiguration } from './defaults.js';
 import { AdmissionConfigurationSchema, EncryptionConfigurationSchema } from './schema.js';
-import { validateAdmissionConfiguration, validateEncryptionConfiguration } from './validate.js';
 
 /** Every kind of apiserver.config.svc.io v1, for the runtime. */
 export const apiserverConfigV1Kinds: readonly KindRegistration[] = [
@@ -15,8 +12,6 @@ export const apiserverConfigV1Kinds: readonly KindRegistration[] = [
     kind: 'AdmissionConfiguration',
     apiVersion: 'apiserver.config.svc.io/v1',
     schema: AdmissionConfigurationSchema,
-    validate: validateAdmissionConfiguration,
-    setDefaults: noDefaults,
   },
   {
     group: 'apiserver.config.svc.io',
@@ -24,7 +19,5 @@ export const apiserverConfigV1Kinds: readonly KindRegistration[] = [
     kind: 'EncryptionConfiguration',
     apiVersion: 'apiserver.config.svc.io/v1',
     schema: EncryptionConfigurationSchema,
-    validate: validateEncryptionConfiguration,
-    setDefaults: defaultEncryptionConfiguration,
   },
 ];

@@ -2,10 +2,7 @@
 // Source: apiserver.svc.io/v1alpha1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
-import { defaultTracingConfiguration } from './defaults.js';
 import { AdmissionConfigurationSchema, AuthenticationConfigurationSchema, AuthorizationConfigurationSchema, EgressSelectorConfigurationSchema, TracingConfigurationSchema } from './schema.js';
-import { validateAdmissionConfiguration, validateAuthenticationConfiguration, validateAuthorizationConfiguration, validateEgressSelectorConfiguration, validateTracingConfiguration } from './validate.js';
 
 /** Every kind of apiserver.svc.io v1alpha1, for the runtime. */
 export const apiserverV1alpha1Kinds: readonly KindRegistration[] = [
@@ -15,8 +12,6 @@ export const apiserverV1alpha1Kinds: readonly KindRegistration[] = [
     kind: 'AdmissionConfiguration',
     apiVersion: 'apiserver.svc.io/v1alpha1',
     schema: AdmissionConfigurationSchema,
-    validate: validateAdmissionConfiguration,
-    setDefaults: noDefaults,
   },
   {
     group: 'apiserver.svc.io',
@@ -24,8 +19,6 @@ export const apiserverV1alpha1Kinds: readonly KindRegistration[] = [
     kind: 'AuthenticationConfiguration',
     apiVersion: 'apiserver.svc.io/v1alpha1',
     schema: AuthenticationConfigurationSchema,
-    validate: validateAuthenticationConfiguration,
-    setDefaults: noDefaults,
   },
   {
     group: 'apiserver.svc.io',
@@ -33,8 +26,6 @@ export const apiserverV1alpha1Kinds: readonly KindRegistration[] = [
     kind: 'AuthorizationConfiguration',
     apiVersion: 'apiserver.svc.io/v1alpha1',
     schema: AuthorizationConfigurationSchema,
-    validate: validateAuthorizationConfiguration,
-    setDefaults: noDefaults,
   },
   {
     group: 'apiserver.svc.io',
@@ -42,8 +33,6 @@ export const apiserverV1alpha1Kinds: readonly KindRegistration[] = [
     kind: 'EgressSelectorConfiguration',
     apiVersion: 'apiserver.svc.io/v1alpha1',
     schema: EgressSelectorConfigurationSchema,
-    validate: validateEgressSelectorConfiguration,
-    setDefaults: noDefaults,
   },
   {
     group: 'apiserver.svc.io',
@@ -51,7 +40,5 @@ export const apiserverV1alpha1Kinds: readonly KindRegistration[] = [
     kind: 'TracingConfiguration',
     apiVersion: 'apiserver.svc.io/v1alpha1',
     schema: TracingConfigurationSchema,
-    validate: validateTracingConfiguration,
-    setDefaults: defaultTracingConfiguration,
   },
 ];

@@ -2,10 +2,7 @@
 // Source: apps/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
-import { defaultDaemonSet, defaultDaemonSetList, defaultDeployment, defaultDeploymentList, defaultReplicaSet, defaultReplicaSetList, defaultStatefulSet, defaultStatefulSetList } from './defaults.js';
 import { ControllerRevisionListSchema, ControllerRevisionSchema, DaemonSetListSchema, DaemonSetSchema, DeploymentListSchema, DeploymentSchema, ReplicaSetListSchema, ReplicaSetSchema, StatefulSetListSchema, StatefulSetSchema } from './schema.js';
-import { validateControllerRevision, validateControllerRevisionList, validateDaemonSet, validateDaemonSetList, validateDeployment, validateDeploymentList, validateReplicaSet, validateReplicaSetList, validateStatefulSet, validateStatefulSetList } from './validate.js';
 
 /** Every kind of apps v1, for the runtime. */
 export const appsV1Kinds: readonly KindRegistration[] = [
@@ -16,8 +13,6 @@ export const appsV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'apps/v1',
     listKind: 'ControllerRevisionList',
     schema: ControllerRevisionSchema,
-    validate: validateControllerRevision,
-    setDefaults: noDefaults,
     resource: {
       plural: 'controllerrevisions',
       singular: 'controllerrevision',
@@ -44,8 +39,6 @@ export const appsV1Kinds: readonly KindRegistration[] = [
     kind: 'ControllerRevisionList',
     apiVersion: 'apps/v1',
     schema: ControllerRevisionListSchema,
-    validate: validateControllerRevisionList,
-    setDefaults: noDefaults,
     lifecycle: { introduced: '1.9' },
   },
   {
@@ -55,8 +48,6 @@ export const appsV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'apps/v1',
     listKind: 'DaemonSetList',
     schema: DaemonSetSchema,
-    validate: validateDaemonSet,
-    setDefaults: defaultDaemonSet,
     resource: {
       plural: 'daemonsets',
       singular: 'daemonset',
@@ -92,8 +83,6 @@ export const appsV1Kinds: readonly KindRegistration[] = [
     kind: 'DaemonSetList',
     apiVersion: 'apps/v1',
     schema: DaemonSetListSchema,
-    validate: validateDaemonSetList,
-    setDefaults: defaultDaemonSetList,
     lifecycle: { introduced: '1.9' },
   },
   {
@@ -103,8 +92,6 @@ export const appsV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'apps/v1',
     listKind: 'DeploymentList',
     schema: DeploymentSchema,
-    validate: validateDeployment,
-    setDefaults: defaultDeployment,
     resource: {
       plural: 'deployments',
       singular: 'deployment',
@@ -138,8 +125,6 @@ export const appsV1Kinds: readonly KindRegistration[] = [
     kind: 'DeploymentList',
     apiVersion: 'apps/v1',
     schema: DeploymentListSchema,
-    validate: validateDeploymentList,
-    setDefaults: defaultDeploymentList,
     lifecycle: { introduced: '1.9' },
   },
   {
@@ -149,8 +134,6 @@ export const appsV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'apps/v1',
     listKind: 'ReplicaSetList',
     schema: ReplicaSetSchema,
-    validate: validateReplicaSet,
-    setDefaults: defaultReplicaSet,
     resource: {
       plural: 'replicasets',
       singular: 'replicaset',
@@ -184,8 +167,6 @@ export const appsV1Kinds: readonly KindRegistration[] = [
     kind: 'ReplicaSetList',
     apiVersion: 'apps/v1',
     schema: ReplicaSetListSchema,
-    validate: validateReplicaSetList,
-    setDefaults: defaultReplicaSetList,
     lifecycle: { introduced: '1.9' },
   },
   {
@@ -195,8 +176,6 @@ export const appsV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'apps/v1',
     listKind: 'StatefulSetList',
     schema: StatefulSetSchema,
-    validate: validateStatefulSet,
-    setDefaults: defaultStatefulSet,
     resource: {
       plural: 'statefulsets',
       singular: 'statefulset',
@@ -227,8 +206,6 @@ export const appsV1Kinds: readonly KindRegistration[] = [
     kind: 'StatefulSetList',
     apiVersion: 'apps/v1',
     schema: StatefulSetListSchema,
-    validate: validateStatefulSetList,
-    setDefaults: defaultStatefulSetList,
     lifecycle: { introduced: '1.9' },
   },
 ];

@@ -2,9 +2,7 @@
 // Source: audit.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
 import { EventListSchema, EventSchema, PolicyListSchema, PolicySchema } from './schema.js';
-import { validateEvent, validateEventList, validatePolicy, validatePolicyList } from './validate.js';
 
 /** Every kind of audit.svc.io v1, for the runtime. */
 export const auditV1Kinds: readonly KindRegistration[] = [
@@ -14,8 +12,6 @@ export const auditV1Kinds: readonly KindRegistration[] = [
     kind: 'Event',
     apiVersion: 'audit.svc.io/v1',
     schema: EventSchema,
-    validate: validateEvent,
-    setDefaults: noDefaults,
   },
   {
     group: 'audit.svc.io',
@@ -23,8 +19,6 @@ export const auditV1Kinds: readonly KindRegistration[] = [
     kind: 'EventList',
     apiVersion: 'audit.svc.io/v1',
     schema: EventListSchema,
-    validate: validateEventList,
-    setDefaults: noDefaults,
   },
   {
     group: 'audit.svc.io',
@@ -32,8 +26,6 @@ export const auditV1Kinds: readonly KindRegistration[] = [
     kind: 'Policy',
     apiVersion: 'audit.svc.io/v1',
     schema: PolicySchema,
-    validate: validatePolicy,
-    setDefaults: noDefaults,
   },
   {
     group: 'audit.svc.io',
@@ -41,7 +33,5 @@ export const auditV1Kinds: readonly KindRegistration[] = [
     kind: 'PolicyList',
     apiVersion: 'audit.svc.io/v1',
     schema: PolicyListSchema,
-    validate: validatePolicyList,
-    setDefaults: noDefaults,
   },
 ];

@@ -2,10 +2,7 @@
 // Source: authentication.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
-import { defaultTokenRequest } from './defaults.js';
 import { SelfSubjectReviewSchema, TokenRequestSchema, TokenReviewSchema } from './schema.js';
-import { validateSelfSubjectReview, validateTokenRequest, validateTokenReview } from './validate.js';
 
 /** Every kind of authentication.svc.io v1, for the runtime. */
 export const authenticationV1Kinds: readonly KindRegistration[] = [
@@ -15,8 +12,6 @@ export const authenticationV1Kinds: readonly KindRegistration[] = [
     kind: 'SelfSubjectReview',
     apiVersion: 'authentication.svc.io/v1',
     schema: SelfSubjectReviewSchema,
-    validate: validateSelfSubjectReview,
-    setDefaults: noDefaults,
     resource: {
       plural: 'selfsubjectreviews',
       singular: 'selfsubjectreview',
@@ -39,8 +34,6 @@ export const authenticationV1Kinds: readonly KindRegistration[] = [
     kind: 'TokenRequest',
     apiVersion: 'authentication.svc.io/v1',
     schema: TokenRequestSchema,
-    validate: validateTokenRequest,
-    setDefaults: defaultTokenRequest,
   },
   {
     group: 'authentication.svc.io',
@@ -48,8 +41,6 @@ export const authenticationV1Kinds: readonly KindRegistration[] = [
     kind: 'TokenReview',
     apiVersion: 'authentication.svc.io/v1',
     schema: TokenReviewSchema,
-    validate: validateTokenReview,
-    setDefaults: noDefaults,
     resource: {
       plural: 'tokenreviews',
       singular: 'tokenreview',

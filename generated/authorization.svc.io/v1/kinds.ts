@@ -2,9 +2,7 @@
 // Source: authorization.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
 import { LocalSubjectAccessReviewSchema, SelfSubjectAccessReviewSchema, SelfSubjectRulesReviewSchema, SubjectAccessReviewSchema } from './schema.js';
-import { validateLocalSubjectAccessReview, validateSelfSubjectAccessReview, validateSelfSubjectRulesReview, validateSubjectAccessReview } from './validate.js';
 
 /** Every kind of authorization.svc.io v1, for the runtime. */
 export const authorizationV1Kinds: readonly KindRegistration[] = [
@@ -14,8 +12,6 @@ export const authorizationV1Kinds: readonly KindRegistration[] = [
     kind: 'LocalSubjectAccessReview',
     apiVersion: 'authorization.svc.io/v1',
     schema: LocalSubjectAccessReviewSchema,
-    validate: validateLocalSubjectAccessReview,
-    setDefaults: noDefaults,
     resource: {
       plural: 'localsubjectaccessreviews',
       singular: 'localsubjectaccessreview',
@@ -38,8 +34,6 @@ export const authorizationV1Kinds: readonly KindRegistration[] = [
     kind: 'SelfSubjectAccessReview',
     apiVersion: 'authorization.svc.io/v1',
     schema: SelfSubjectAccessReviewSchema,
-    validate: validateSelfSubjectAccessReview,
-    setDefaults: noDefaults,
     resource: {
       plural: 'selfsubjectaccessreviews',
       singular: 'selfsubjectaccessreview',
@@ -62,8 +56,6 @@ export const authorizationV1Kinds: readonly KindRegistration[] = [
     kind: 'SelfSubjectRulesReview',
     apiVersion: 'authorization.svc.io/v1',
     schema: SelfSubjectRulesReviewSchema,
-    validate: validateSelfSubjectRulesReview,
-    setDefaults: noDefaults,
     resource: {
       plural: 'selfsubjectrulesreviews',
       singular: 'selfsubjectrulesreview',
@@ -86,8 +78,6 @@ export const authorizationV1Kinds: readonly KindRegistration[] = [
     kind: 'SubjectAccessReview',
     apiVersion: 'authorization.svc.io/v1',
     schema: SubjectAccessReviewSchema,
-    validate: validateSubjectAccessReview,
-    setDefaults: noDefaults,
     resource: {
       plural: 'subjectaccessreviews',
       singular: 'subjectaccessreview',

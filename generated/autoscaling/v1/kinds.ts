@@ -2,10 +2,7 @@
 // Source: autoscaling/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
-import { defaultHorizontalPodAutoscaler, defaultHorizontalPodAutoscalerList } from './defaults.js';
 import { HorizontalPodAutoscalerListSchema, HorizontalPodAutoscalerSchema, ScaleSchema } from './schema.js';
-import { validateHorizontalPodAutoscaler, validateHorizontalPodAutoscalerList, validateScale } from './validate.js';
 
 /** Every kind of autoscaling v1, for the runtime. */
 export const autoscalingV1Kinds: readonly KindRegistration[] = [
@@ -16,8 +13,6 @@ export const autoscalingV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'autoscaling/v1',
     listKind: 'HorizontalPodAutoscalerList',
     schema: HorizontalPodAutoscalerSchema,
-    validate: validateHorizontalPodAutoscaler,
-    setDefaults: defaultHorizontalPodAutoscaler,
     resource: {
       plural: 'horizontalpodautoscalers',
       singular: 'horizontalpodautoscaler',
@@ -47,8 +42,6 @@ export const autoscalingV1Kinds: readonly KindRegistration[] = [
     kind: 'HorizontalPodAutoscalerList',
     apiVersion: 'autoscaling/v1',
     schema: HorizontalPodAutoscalerListSchema,
-    validate: validateHorizontalPodAutoscalerList,
-    setDefaults: defaultHorizontalPodAutoscalerList,
   },
   {
     group: 'autoscaling',
@@ -56,7 +49,5 @@ export const autoscalingV1Kinds: readonly KindRegistration[] = [
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
     schema: ScaleSchema,
-    validate: validateScale,
-    setDefaults: noDefaults,
   },
 ];

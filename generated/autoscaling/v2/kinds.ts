@@ -2,9 +2,7 @@
 // Source: autoscaling/v2.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { defaultHorizontalPodAutoscaler, defaultHorizontalPodAutoscalerList } from './defaults.js';
 import { HorizontalPodAutoscalerListSchema, HorizontalPodAutoscalerSchema } from './schema.js';
-import { validateHorizontalPodAutoscaler, validateHorizontalPodAutoscalerList } from './validate.js';
 
 /** Every kind of autoscaling v2, for the runtime. */
 export const autoscalingV2Kinds: readonly KindRegistration[] = [
@@ -15,8 +13,6 @@ export const autoscalingV2Kinds: readonly KindRegistration[] = [
     apiVersion: 'autoscaling/v2',
     listKind: 'HorizontalPodAutoscalerList',
     schema: HorizontalPodAutoscalerSchema,
-    validate: validateHorizontalPodAutoscaler,
-    setDefaults: defaultHorizontalPodAutoscaler,
     resource: {
       plural: 'horizontalpodautoscalers',
       singular: 'horizontalpodautoscaler',
@@ -47,8 +43,6 @@ export const autoscalingV2Kinds: readonly KindRegistration[] = [
     kind: 'HorizontalPodAutoscalerList',
     apiVersion: 'autoscaling/v2',
     schema: HorizontalPodAutoscalerListSchema,
-    validate: validateHorizontalPodAutoscalerList,
-    setDefaults: defaultHorizontalPodAutoscalerList,
     lifecycle: { introduced: '1.23' },
   },
 ];

@@ -2,9 +2,7 @@
 // Source: batch/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { defaultCronJob, defaultCronJobList, defaultJob, defaultJobList } from './defaults.js';
 import { CronJobListSchema, CronJobSchema, JobListSchema, JobSchema } from './schema.js';
-import { validateCronJob, validateCronJobList, validateJob, validateJobList } from './validate.js';
 
 /** Every kind of batch v1, for the runtime. */
 export const batchV1Kinds: readonly KindRegistration[] = [
@@ -15,8 +13,6 @@ export const batchV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'batch/v1',
     listKind: 'CronJobList',
     schema: CronJobSchema,
-    validate: validateCronJob,
-    setDefaults: defaultCronJob,
     resource: {
       plural: 'cronjobs',
       singular: 'cronjob',
@@ -51,8 +47,6 @@ export const batchV1Kinds: readonly KindRegistration[] = [
     kind: 'CronJobList',
     apiVersion: 'batch/v1',
     schema: CronJobListSchema,
-    validate: validateCronJobList,
-    setDefaults: defaultCronJobList,
     lifecycle: { introduced: '1.21' },
   },
   {
@@ -62,8 +56,6 @@ export const batchV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'batch/v1',
     listKind: 'JobList',
     schema: JobSchema,
-    validate: validateJob,
-    setDefaults: defaultJob,
     resource: {
       plural: 'jobs',
       singular: 'job',
@@ -96,8 +88,6 @@ export const batchV1Kinds: readonly KindRegistration[] = [
     kind: 'JobList',
     apiVersion: 'batch/v1',
     schema: JobListSchema,
-    validate: validateJobList,
-    setDefaults: defaultJobList,
     lifecycle: { introduced: '1.21' },
   },
 ];

@@ -2,9 +2,7 @@
 // Source: batch/v1beta1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { defaultCronJob, defaultCronJobList } from './defaults.js';
 import { CronJobListSchema, CronJobSchema } from './schema.js';
-import { validateCronJob, validateCronJobList } from './validate.js';
 
 /** Every kind of batch v1beta1, for the runtime. */
 export const batchV1beta1Kinds: readonly KindRegistration[] = [
@@ -15,8 +13,6 @@ export const batchV1beta1Kinds: readonly KindRegistration[] = [
     apiVersion: 'batch/v1beta1',
     listKind: 'CronJobList',
     schema: CronJobSchema,
-    validate: validateCronJob,
-    setDefaults: defaultCronJob,
     resource: {
       plural: 'cronjobs',
       singular: 'cronjob',
@@ -50,8 +46,6 @@ export const batchV1beta1Kinds: readonly KindRegistration[] = [
     kind: 'CronJobList',
     apiVersion: 'batch/v1beta1',
     schema: CronJobListSchema,
-    validate: validateCronJobList,
-    setDefaults: defaultCronJobList,
     lifecycle: { introduced: '1.8', deprecated: '1.21', removed: '1.25', replacement: 'batch/v1' },
   },
 ];

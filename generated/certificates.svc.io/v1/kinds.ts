@@ -2,9 +2,7 @@
 // Source: certificates.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { defaultCertificateSigningRequest, defaultCertificateSigningRequestList } from './defaults.js';
 import { CertificateSigningRequestListSchema, CertificateSigningRequestSchema } from './schema.js';
-import { validateCertificateSigningRequest, validateCertificateSigningRequestList } from './validate.js';
 
 /** Every kind of certificates.svc.io v1, for the runtime. */
 export const certificatesV1Kinds: readonly KindRegistration[] = [
@@ -15,8 +13,6 @@ export const certificatesV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'certificates.svc.io/v1',
     listKind: 'CertificateSigningRequestList',
     schema: CertificateSigningRequestSchema,
-    validate: validateCertificateSigningRequest,
-    setDefaults: defaultCertificateSigningRequest,
     resource: {
       plural: 'certificatesigningrequests',
       singular: 'certificatesigningrequest',
@@ -47,8 +43,6 @@ export const certificatesV1Kinds: readonly KindRegistration[] = [
     kind: 'CertificateSigningRequestList',
     apiVersion: 'certificates.svc.io/v1',
     schema: CertificateSigningRequestListSchema,
-    validate: validateCertificateSigningRequestList,
-    setDefaults: defaultCertificateSigningRequestList,
     lifecycle: { introduced: '1.19' },
   },
 ];

@@ -2,9 +2,7 @@
 // Source: client.authentication.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
 import { ExecCredentialSchema } from './schema.js';
-import { validateExecCredential } from './validate.js';
 
 /** Every kind of client.authentication.svc.io v1, for the runtime. */
 export const clientAuthenticationV1Kinds: readonly KindRegistration[] = [
@@ -14,7 +12,5 @@ export const clientAuthenticationV1Kinds: readonly KindRegistration[] = [
     kind: 'ExecCredential',
     apiVersion: 'client.authentication.svc.io/v1',
     schema: ExecCredentialSchema,
-    validate: validateExecCredential,
-    setDefaults: noDefaults,
   },
 ];

@@ -2,9 +2,7 @@
 // Source: cloudcontrollermanager.config.svc.io/v1alpha1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { defaultCloudControllerManagerConfiguration } from './defaults.js';
 import { CloudControllerManagerConfigurationSchema } from './schema.js';
-import { validateCloudControllerManagerConfiguration } from './validate.js';
 
 /** Every kind of cloudcontrollermanager.config.svc.io v1alpha1, for the runtime. */
 export const cloudcontrollermanagerConfigV1alpha1Kinds: readonly KindRegistration[] = [
@@ -14,7 +12,5 @@ export const cloudcontrollermanagerConfigV1alpha1Kinds: readonly KindRegistratio
     kind: 'CloudControllerManagerConfiguration',
     apiVersion: 'cloudcontrollermanager.config.svc.io/v1alpha1',
     schema: CloudControllerManagerConfigurationSchema,
-    validate: validateCloudControllerManagerConfiguration,
-    setDefaults: defaultCloudControllerManagerConfiguration,
   },
 ];

@@ -2,9 +2,7 @@
 // Source: controllermanager.config.svc.io/v1alpha1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
 import { LeaderMigrationConfigurationSchema } from './schema.js';
-import { validateLeaderMigrationConfiguration } from './validate.js';
 
 /** Every kind of controllermanager.config.svc.io v1alpha1, for the runtime. */
 export const controllermanagerConfigV1alpha1Kinds: readonly KindRegistration[] = [
@@ -14,7 +12,5 @@ export const controllermanagerConfigV1alpha1Kinds: readonly KindRegistration[] =
     kind: 'LeaderMigrationConfiguration',
     apiVersion: 'controllermanager.config.svc.io/v1alpha1',
     schema: LeaderMigrationConfigurationSchema,
-    validate: validateLeaderMigrationConfiguration,
-    setDefaults: noDefaults,
   },
 ];

@@ -2,9 +2,7 @@
 // Source: coordination.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
 import { LeaseListSchema, LeaseSchema } from './schema.js';
-import { validateLease, validateLeaseList } from './validate.js';
 
 /** Every kind of coordination.svc.io v1, for the runtime. */
 export const coordinationV1Kinds: readonly KindRegistration[] = [
@@ -15,8 +13,6 @@ export const coordinationV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'coordination.svc.io/v1',
     listKind: 'LeaseList',
     schema: LeaseSchema,
-    validate: validateLease,
-    setDefaults: noDefaults,
     resource: {
       plural: 'leases',
       singular: 'lease',
@@ -44,8 +40,6 @@ export const coordinationV1Kinds: readonly KindRegistration[] = [
     kind: 'LeaseList',
     apiVersion: 'coordination.svc.io/v1',
     schema: LeaseListSchema,
-    validate: validateLeaseList,
-    setDefaults: noDefaults,
     lifecycle: { introduced: '1.14' },
   },
 ];

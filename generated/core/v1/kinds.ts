@@ -2,10 +2,7 @@
 // Source: core/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
-import { defaultEndpoints, defaultEndpointsList, defaultLimitRange, defaultLimitRangeList, defaultNamespace, defaultNamespaceList, defaultNode, defaultNodeList, defaultPersistentVolume, defaultPersistentVolumeClaim, defaultPersistentVolumeClaimList, defaultPersistentVolumeList, defaultPod, defaultPodList, defaultPodTemplate, defaultPodTemplateList, defaultReplicationController, defaultReplicationControllerList, defaultResourceQuota, defaultResourceQuotaList, defaultSecret, defaultSecretList, defaultService, defaultServiceList } from './defaults.js';
 import { BindingSchema, ComponentStatusListSchema, ComponentStatusSchema, ConfigMapListSchema, ConfigMapSchema, EndpointsListSchema, EndpointsSchema, EventListSchema, EventSchema, LimitRangeListSchema, LimitRangeSchema, NamespaceListSchema, NamespaceSchema, NodeListSchema, NodeSchema, PersistentVolumeClaimListSchema, PersistentVolumeClaimSchema, PersistentVolumeListSchema, PersistentVolumeSchema, PodListSchema, PodSchema, PodTemplateListSchema, PodTemplateSchema, ReplicationControllerListSchema, ReplicationControllerSchema, ResourceQuotaListSchema, ResourceQuotaSchema, SecretListSchema, SecretSchema, ServiceAccountListSchema, ServiceAccountSchema, ServiceListSchema, ServiceSchema } from './schema.js';
-import { validateBinding, validateComponentStatus, validateComponentStatusList, validateConfigMap, validateConfigMapList, validateEndpoints, validateEndpointsList, validateEvent, validateEventList, validateLimitRange, validateLimitRangeList, validateNamespace, validateNamespaceList, validateNode, validateNodeList, validatePersistentVolume, validatePersistentVolumeClaim, validatePersistentVolumeClaimList, validatePersistentVolumeList, validatePod, validatePodList, validatePodTemplate, validatePodTemplateList, validateReplicationController, validateReplicationControllerList, validateResourceQuota, validateResourceQuotaList, validateSecret, validateSecretList, validateService, validateServiceAccount, validateServiceAccountList, validateServiceList } from './validate.js';
 
 /** Every kind of the core group v1, for the runtime. */
 export const coreV1Kinds: readonly KindRegistration[] = [
@@ -15,8 +12,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     kind: 'Binding',
     apiVersion: 'v1',
     schema: BindingSchema,
-    validate: validateBinding,
-    setDefaults: noDefaults,
     resource: {
       plural: 'bindings',
       singular: 'binding',
@@ -40,8 +35,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     listKind: 'ComponentStatusList',
     schema: ComponentStatusSchema,
-    validate: validateComponentStatus,
-    setDefaults: noDefaults,
     resource: {
       plural: 'componentstatuses',
       singular: 'componentstatus',
@@ -69,8 +62,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     kind: 'ComponentStatusList',
     apiVersion: 'v1',
     schema: ComponentStatusListSchema,
-    validate: validateComponentStatusList,
-    setDefaults: noDefaults,
   },
   {
     group: '',
@@ -79,8 +70,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     listKind: 'ConfigMapList',
     schema: ConfigMapSchema,
-    validate: validateConfigMap,
-    setDefaults: noDefaults,
     resource: {
       plural: 'configmaps',
       singular: 'configmap',
@@ -104,8 +93,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     kind: 'ConfigMapList',
     apiVersion: 'v1',
     schema: ConfigMapListSchema,
-    validate: validateConfigMapList,
-    setDefaults: noDefaults,
   },
   {
     group: '',
@@ -114,8 +101,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     listKind: 'EndpointsList',
     schema: EndpointsSchema,
-    validate: validateEndpoints,
-    setDefaults: defaultEndpoints,
     resource: {
       plural: 'endpoints',
       singular: 'endpoints',
@@ -142,8 +127,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     kind: 'EndpointsList',
     apiVersion: 'v1',
     schema: EndpointsListSchema,
-    validate: validateEndpointsList,
-    setDefaults: defaultEndpointsList,
   },
   {
     group: '',
@@ -152,8 +135,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     listKind: 'EventList',
     schema: EventSchema,
-    validate: validateEvent,
-    setDefaults: noDefaults,
     resource: {
       plural: 'events',
       singular: 'event',
@@ -185,8 +166,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     kind: 'EventList',
     apiVersion: 'v1',
     schema: EventListSchema,
-    validate: validateEventList,
-    setDefaults: noDefaults,
   },
   {
     group: '',
@@ -195,8 +174,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     listKind: 'LimitRangeList',
     schema: LimitRangeSchema,
-    validate: validateLimitRange,
-    setDefaults: defaultLimitRange,
     resource: {
       plural: 'limitranges',
       singular: 'limitrange',
@@ -221,8 +198,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     kind: 'LimitRangeList',
     apiVersion: 'v1',
     schema: LimitRangeListSchema,
-    validate: validateLimitRangeList,
-    setDefaults: defaultLimitRangeList,
   },
   {
     group: '',
@@ -231,8 +206,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     listKind: 'NamespaceList',
     schema: NamespaceSchema,
-    validate: validateNamespace,
-    setDefaults: defaultNamespace,
     resource: {
       plural: 'namespaces',
       singular: 'namespace',
@@ -262,8 +235,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     kind: 'NamespaceList',
     apiVersion: 'v1',
     schema: NamespaceListSchema,
-    validate: validateNamespaceList,
-    setDefaults: defaultNamespaceList,
   },
   {
     group: '',
@@ -272,8 +243,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     listKind: 'NodeList',
     schema: NodeSchema,
-    validate: validateNode,
-    setDefaults: defaultNode,
     resource: {
       plural: 'nodes',
       singular: 'node',
@@ -304,8 +273,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     kind: 'NodeList',
     apiVersion: 'v1',
     schema: NodeListSchema,
-    validate: validateNodeList,
-    setDefaults: defaultNodeList,
   },
   {
     group: '',
@@ -314,8 +281,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     listKind: 'PersistentVolumeList',
     schema: PersistentVolumeSchema,
-    validate: validatePersistentVolume,
-    setDefaults: defaultPersistentVolume,
     resource: {
       plural: 'persistentvolumes',
       singular: 'persistentvolume',
@@ -351,8 +316,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     listKind: 'PersistentVolumeClaimList',
     schema: PersistentVolumeClaimSchema,
-    validate: validatePersistentVolumeClaim,
-    setDefaults: defaultPersistentVolumeClaim,
     resource: {
       plural: 'persistentvolumeclaims',
       singular: 'persistentvolumeclaim',
@@ -385,8 +348,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     kind: 'PersistentVolumeClaimList',
     apiVersion: 'v1',
     schema: PersistentVolumeClaimListSchema,
-    validate: validatePersistentVolumeClaimList,
-    setDefaults: defaultPersistentVolumeClaimList,
   },
   {
     group: '',
@@ -394,8 +355,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     kind: 'PersistentVolumeList',
     apiVersion: 'v1',
     schema: PersistentVolumeListSchema,
-    validate: validatePersistentVolumeList,
-    setDefaults: defaultPersistentVolumeList,
   },
   {
     group: '',
@@ -404,8 +363,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     listKind: 'PodList',
     schema: PodSchema,
-    validate: validatePod,
-    setDefaults: defaultPod,
     resource: {
       plural: 'pods',
       singular: 'pod',
@@ -438,8 +395,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     kind: 'PodList',
     apiVersion: 'v1',
     schema: PodListSchema,
-    validate: validatePodList,
-    setDefaults: defaultPodList,
   },
   {
     group: '',
@@ -448,8 +403,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     listKind: 'PodTemplateList',
     schema: PodTemplateSchema,
-    validate: validatePodTemplate,
-    setDefaults: defaultPodTemplate,
     resource: {
       plural: 'podtemplates',
       singular: 'podtemplate',
@@ -477,8 +430,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     kind: 'PodTemplateList',
     apiVersion: 'v1',
     schema: PodTemplateListSchema,
-    validate: validatePodTemplateList,
-    setDefaults: defaultPodTemplateList,
   },
   {
     group: '',
@@ -487,8 +438,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     listKind: 'ReplicationControllerList',
     schema: ReplicationControllerSchema,
-    validate: validateReplicationController,
-    setDefaults: defaultReplicationController,
     resource: {
       plural: 'replicationcontrollers',
       singular: 'replicationcontroller',
@@ -521,8 +470,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     kind: 'ReplicationControllerList',
     apiVersion: 'v1',
     schema: ReplicationControllerListSchema,
-    validate: validateReplicationControllerList,
-    setDefaults: defaultReplicationControllerList,
   },
   {
     group: '',
@@ -531,8 +478,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     listKind: 'ResourceQuotaList',
     schema: ResourceQuotaSchema,
-    validate: validateResourceQuota,
-    setDefaults: defaultResourceQuota,
     resource: {
       plural: 'resourcequotas',
       singular: 'resourcequota',
@@ -558,8 +503,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     kind: 'ResourceQuotaList',
     apiVersion: 'v1',
     schema: ResourceQuotaListSchema,
-    validate: validateResourceQuotaList,
-    setDefaults: defaultResourceQuotaList,
   },
   {
     group: '',
@@ -568,8 +511,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     listKind: 'SecretList',
     schema: SecretSchema,
-    validate: validateSecret,
-    setDefaults: defaultSecret,
     resource: {
       plural: 'secrets',
       singular: 'secret',
@@ -597,8 +538,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     kind: 'SecretList',
     apiVersion: 'v1',
     schema: SecretListSchema,
-    validate: validateSecretList,
-    setDefaults: defaultSecretList,
   },
   {
     group: '',
@@ -607,8 +546,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     listKind: 'ServiceList',
     schema: ServiceSchema,
-    validate: validateService,
-    setDefaults: defaultService,
     resource: {
       plural: 'services',
       singular: 'service',
@@ -642,8 +579,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'v1',
     listKind: 'ServiceAccountList',
     schema: ServiceAccountSchema,
-    validate: validateServiceAccount,
-    setDefaults: noDefaults,
     resource: {
       plural: 'serviceaccounts',
       singular: 'serviceaccount',
@@ -671,8 +606,6 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     kind: 'ServiceAccountList',
     apiVersion: 'v1',
     schema: ServiceAccountListSchema,
-    validate: validateServiceAccountList,
-    setDefaults: noDefaults,
   },
   {
     group: '',
@@ -680,7 +613,5 @@ export const coreV1Kinds: readonly KindRegistration[] = [
     kind: 'ServiceList',
     apiVersion: 'v1',
     schema: ServiceListSchema,
-    validate: validateServiceList,
-    setDefaults: defaultServiceList,
   },
 ];

@@ -2,9 +2,7 @@
 // Source: discovery.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { defaultEndpointSlice, defaultEndpointSliceList } from './defaults.js';
 import { EndpointSliceListSchema, EndpointSliceSchema } from './schema.js';
-import { validateEndpointSlice, validateEndpointSliceList } from './validate.js';
 
 /** Every kind of discovery.svc.io v1, for the runtime. */
 export const discoveryV1Kinds: readonly KindRegistration[] = [
@@ -15,8 +13,6 @@ export const discoveryV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'discovery.svc.io/v1',
     listKind: 'EndpointSliceList',
     schema: EndpointSliceSchema,
-    validate: validateEndpointSlice,
-    setDefaults: defaultEndpointSlice,
     resource: {
       plural: 'endpointslices',
       singular: 'endpointslice',
@@ -45,8 +41,6 @@ export const discoveryV1Kinds: readonly KindRegistration[] = [
     kind: 'EndpointSliceList',
     apiVersion: 'discovery.svc.io/v1',
     schema: EndpointSliceListSchema,
-    validate: validateEndpointSliceList,
-    setDefaults: defaultEndpointSliceList,
     lifecycle: { introduced: '1.21' },
   },
 ];

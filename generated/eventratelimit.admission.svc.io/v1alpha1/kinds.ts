@@ -2,9 +2,7 @@
 // Source: eventratelimit.admission.svc.io/v1alpha1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { defaultConfiguration } from './defaults.js';
 import { ConfigurationSchema } from './schema.js';
-import { validateConfiguration } from './validate.js';
 
 /** Every kind of eventratelimit.admission.svc.io v1alpha1, for the runtime. */
 export const eventratelimitAdmissionV1alpha1Kinds: readonly KindRegistration[] = [
@@ -14,7 +12,5 @@ export const eventratelimitAdmissionV1alpha1Kinds: readonly KindRegistration[] =
     kind: 'Configuration',
     apiVersion: 'eventratelimit.admission.svc.io/v1alpha1',
     schema: ConfigurationSchema,
-    validate: validateConfiguration,
-    setDefaults: defaultConfiguration,
   },
 ];

@@ -2,9 +2,7 @@
 // Source: events.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
 import { EventListSchema, EventSchema } from './schema.js';
-import { validateEvent, validateEventList } from './validate.js';
 
 /** Every kind of events.svc.io v1, for the runtime. */
 export const eventsV1Kinds: readonly KindRegistration[] = [
@@ -15,8 +13,6 @@ export const eventsV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'events.svc.io/v1',
     listKind: 'EventList',
     schema: EventSchema,
-    validate: validateEvent,
-    setDefaults: noDefaults,
     resource: {
       plural: 'events',
       singular: 'event',
@@ -48,8 +44,6 @@ export const eventsV1Kinds: readonly KindRegistration[] = [
     kind: 'EventList',
     apiVersion: 'events.svc.io/v1',
     schema: EventListSchema,
-    validate: validateEventList,
-    setDefaults: noDefaults,
     lifecycle: { introduced: '1.19' },
   },
 ];

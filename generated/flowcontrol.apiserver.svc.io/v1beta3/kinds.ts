@@ -2,9 +2,7 @@
 // Source: flowcontrol.apiserver.svc.io/v1beta3.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { defaultFlowSchema, defaultFlowSchemaList, defaultPriorityLevelConfiguration, defaultPriorityLevelConfigurationList } from './defaults.js';
 import { FlowSchemaListSchema, FlowSchemaSchema, PriorityLevelConfigurationListSchema, PriorityLevelConfigurationSchema } from './schema.js';
-import { validateFlowSchema, validateFlowSchemaList, validatePriorityLevelConfiguration, validatePriorityLevelConfigurationList } from './validate.js';
 
 /** Every kind of flowcontrol.apiserver.svc.io v1beta3, for the runtime. */
 export const flowcontrolApiserverV1beta3Kinds: readonly KindRegistration[] = [
@@ -15,8 +13,6 @@ export const flowcontrolApiserverV1beta3Kinds: readonly KindRegistration[] = [
     apiVersion: 'flowcontrol.apiserver.svc.io/v1beta3',
     listKind: 'FlowSchemaList',
     schema: FlowSchemaSchema,
-    validate: validateFlowSchema,
-    setDefaults: defaultFlowSchema,
     resource: {
       plural: 'flowschemas',
       singular: 'flowschema',
@@ -46,8 +42,6 @@ export const flowcontrolApiserverV1beta3Kinds: readonly KindRegistration[] = [
     kind: 'FlowSchemaList',
     apiVersion: 'flowcontrol.apiserver.svc.io/v1beta3',
     schema: FlowSchemaListSchema,
-    validate: validateFlowSchemaList,
-    setDefaults: defaultFlowSchemaList,
     lifecycle: { introduced: '1.26', deprecated: '1.29', removed: '1.32', replacement: 'flowcontrol.apiserver.svc.io/v1' },
   },
   {
@@ -57,8 +51,6 @@ export const flowcontrolApiserverV1beta3Kinds: readonly KindRegistration[] = [
     apiVersion: 'flowcontrol.apiserver.svc.io/v1beta3',
     listKind: 'PriorityLevelConfigurationList',
     schema: PriorityLevelConfigurationSchema,
-    validate: validatePriorityLevelConfiguration,
-    setDefaults: defaultPriorityLevelConfiguration,
     resource: {
       plural: 'prioritylevelconfigurations',
       singular: 'prioritylevelconfiguration',
@@ -89,8 +81,6 @@ export const flowcontrolApiserverV1beta3Kinds: readonly KindRegistration[] = [
     kind: 'PriorityLevelConfigurationList',
     apiVersion: 'flowcontrol.apiserver.svc.io/v1beta3',
     schema: PriorityLevelConfigurationListSchema,
-    validate: validatePriorityLevelConfigurationList,
-    setDefaults: defaultPriorityLevelConfigurationList,
     lifecycle: { introduced: '1.26', deprecated: '1.29', removed: '1.32', replacement: 'flowcontrol.apiserver.svc.io/v1' },
   },
 ];

@@ -2,9 +2,7 @@
 // Source: imagepolicy.svc.io/v1alpha1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
 import { ImageReviewSchema } from './schema.js';
-import { validateImageReview } from './validate.js';
 
 /** Every kind of imagepolicy.svc.io v1alpha1, for the runtime. */
 export const imagepolicyV1alpha1Kinds: readonly KindRegistration[] = [
@@ -14,7 +12,5 @@ export const imagepolicyV1alpha1Kinds: readonly KindRegistration[] = [
     kind: 'ImageReview',
     apiVersion: 'imagepolicy.svc.io/v1alpha1',
     schema: ImageReviewSchema,
-    validate: validateImageReview,
-    setDefaults: noDefaults,
   },
 ];

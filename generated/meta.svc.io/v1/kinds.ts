@@ -2,10 +2,7 @@
 // Source: meta.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
-import { defaultCreateOptions, defaultPatchOptions, defaultUpdateOptions } from './defaults.js';
 import { APIGroupListSchema, APIResourceListSchema, APIVersionsSchema, CreateOptionsSchema, DeleteOptionsSchema, GetOptionsSchema, ListOptionsSchema, PartialObjectMetadataListSchema, PartialObjectMetadataSchema, PatchOptionsSchema, StatusSchema, TableSchema, UpdateOptionsSchema } from './schema.js';
-import { validateAPIGroupList, validateAPIResourceList, validateAPIVersions, validateCreateOptions, validateDeleteOptions, validateGetOptions, validateListOptions, validatePartialObjectMetadata, validatePartialObjectMetadataList, validatePatchOptions, validateStatus, validateTable, validateUpdateOptions } from './validate.js';
 
 /** Every kind of meta.svc.io v1, for the runtime. */
 export const metaV1Kinds: readonly KindRegistration[] = [
@@ -15,8 +12,6 @@ export const metaV1Kinds: readonly KindRegistration[] = [
     kind: 'APIGroupList',
     apiVersion: 'v1',
     schema: APIGroupListSchema,
-    validate: validateAPIGroupList,
-    setDefaults: noDefaults,
   },
   {
     group: 'meta.svc.io',
@@ -24,8 +19,6 @@ export const metaV1Kinds: readonly KindRegistration[] = [
     kind: 'APIResourceList',
     apiVersion: 'v1',
     schema: APIResourceListSchema,
-    validate: validateAPIResourceList,
-    setDefaults: noDefaults,
   },
   {
     group: 'meta.svc.io',
@@ -33,8 +26,6 @@ export const metaV1Kinds: readonly KindRegistration[] = [
     kind: 'APIVersions',
     apiVersion: 'v1',
     schema: APIVersionsSchema,
-    validate: validateAPIVersions,
-    setDefaults: noDefaults,
   },
   {
     group: 'meta.svc.io',
@@ -42,8 +33,6 @@ export const metaV1Kinds: readonly KindRegistration[] = [
     kind: 'CreateOptions',
     apiVersion: 'meta.svc.io/v1',
     schema: CreateOptionsSchema,
-    validate: validateCreateOptions,
-    setDefaults: defaultCreateOptions,
   },
   {
     group: 'meta.svc.io',
@@ -51,8 +40,6 @@ export const metaV1Kinds: readonly KindRegistration[] = [
     kind: 'DeleteOptions',
     apiVersion: 'meta.svc.io/v1',
     schema: DeleteOptionsSchema,
-    validate: validateDeleteOptions,
-    setDefaults: noDefaults,
   },
   {
     group: 'meta.svc.io',
@@ -60,8 +47,6 @@ export const metaV1Kinds: readonly KindRegistration[] = [
     kind: 'GetOptions',
     apiVersion: 'meta.svc.io/v1',
     schema: GetOptionsSchema,
-    validate: validateGetOptions,
-    setDefaults: noDefaults,
   },
   {
     group: 'meta.svc.io',
@@ -69,8 +54,6 @@ export const metaV1Kinds: readonly KindRegistration[] = [
     kind: 'ListOptions',
     apiVersion: 'meta.svc.io/v1',
     schema: ListOptionsSchema,
-    validate: validateListOptions,
-    setDefaults: noDefaults,
   },
   {
     group: 'meta.svc.io',
@@ -78,8 +61,6 @@ export const metaV1Kinds: readonly KindRegistration[] = [
     kind: 'PartialObjectMetadata',
     apiVersion: 'meta.svc.io/v1',
     schema: PartialObjectMetadataSchema,
-    validate: validatePartialObjectMetadata,
-    setDefaults: noDefaults,
   },
   {
     group: 'meta.svc.io',
@@ -87,8 +68,6 @@ export const metaV1Kinds: readonly KindRegistration[] = [
     kind: 'PartialObjectMetadataList',
     apiVersion: 'meta.svc.io/v1',
     schema: PartialObjectMetadataListSchema,
-    validate: validatePartialObjectMetadataList,
-    setDefaults: noDefaults,
   },
   {
     group: 'meta.svc.io',
@@ -96,8 +75,6 @@ export const metaV1Kinds: readonly KindRegistration[] = [
     kind: 'PatchOptions',
     apiVersion: 'meta.svc.io/v1',
     schema: PatchOptionsSchema,
-    validate: validatePatchOptions,
-    setDefaults: defaultPatchOptions,
   },
   {
     group: 'meta.svc.io',
@@ -105,8 +82,6 @@ export const metaV1Kinds: readonly KindRegistration[] = [
     kind: 'Status',
     apiVersion: 'v1',
     schema: StatusSchema,
-    validate: validateStatus,
-    setDefaults: noDefaults,
   },
   {
     group: 'meta.svc.io',
@@ -114,8 +89,6 @@ export const metaV1Kinds: readonly KindRegistration[] = [
     kind: 'Table',
     apiVersion: 'meta.svc.io/v1',
     schema: TableSchema,
-    validate: validateTable,
-    setDefaults: noDefaults,
   },
   {
     group: 'meta.svc.io',
@@ -123,7 +96,5 @@ export const metaV1Kinds: readonly KindRegistration[] = [
     kind: 'UpdateOptions',
     apiVersion: 'meta.svc.io/v1',
     schema: UpdateOptionsSchema,
-    validate: validateUpdateOptions,
-    setDefaults: defaultUpdateOptions,
   },
 ];

@@ -2,10 +2,7 @@
 // Source: networking.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
-import { defaultIngress, defaultIngressList, defaultNetworkPolicy, defaultNetworkPolicyList } from './defaults.js';
 import { IngressClassListSchema, IngressClassSchema, IngressListSchema, IngressSchema, NetworkPolicyListSchema, NetworkPolicySchema } from './schema.js';
-import { validateIngress, validateIngressClass, validateIngressClassList, validateIngressList, validateNetworkPolicy, validateNetworkPolicyList } from './validate.js';
 
 /** Every kind of networking.svc.io v1, for the runtime. */
 export const networkingV1Kinds: readonly KindRegistration[] = [
@@ -16,8 +13,6 @@ export const networkingV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'networking.svc.io/v1',
     listKind: 'IngressList',
     schema: IngressSchema,
-    validate: validateIngress,
-    setDefaults: defaultIngress,
     resource: {
       plural: 'ingresses',
       singular: 'ingress',
@@ -48,8 +43,6 @@ export const networkingV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'networking.svc.io/v1',
     listKind: 'IngressClassList',
     schema: IngressClassSchema,
-    validate: validateIngressClass,
-    setDefaults: noDefaults,
     resource: {
       plural: 'ingressclasses',
       singular: 'ingressclass',
@@ -76,8 +69,6 @@ export const networkingV1Kinds: readonly KindRegistration[] = [
     kind: 'IngressClassList',
     apiVersion: 'networking.svc.io/v1',
     schema: IngressClassListSchema,
-    validate: validateIngressClassList,
-    setDefaults: noDefaults,
     lifecycle: { introduced: '1.19' },
   },
   {
@@ -86,8 +77,6 @@ export const networkingV1Kinds: readonly KindRegistration[] = [
     kind: 'IngressList',
     apiVersion: 'networking.svc.io/v1',
     schema: IngressListSchema,
-    validate: validateIngressList,
-    setDefaults: defaultIngressList,
     lifecycle: { introduced: '1.19' },
   },
   {
@@ -97,8 +86,6 @@ export const networkingV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'networking.svc.io/v1',
     listKind: 'NetworkPolicyList',
     schema: NetworkPolicySchema,
-    validate: validateNetworkPolicy,
-    setDefaults: defaultNetworkPolicy,
     resource: {
       plural: 'networkpolicies',
       singular: 'networkpolicy',
@@ -125,8 +112,6 @@ export const networkingV1Kinds: readonly KindRegistration[] = [
     kind: 'NetworkPolicyList',
     apiVersion: 'networking.svc.io/v1',
     schema: NetworkPolicyListSchema,
-    validate: validateNetworkPolicyList,
-    setDefaults: defaultNetworkPolicyList,
     lifecycle: { introduced: '1.19' },
   },
 ];

@@ -2,9 +2,7 @@
 // Source: node.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
 import { RuntimeClassListSchema, RuntimeClassSchema } from './schema.js';
-import { validateRuntimeClass, validateRuntimeClassList } from './validate.js';
 
 /** Every kind of node.svc.io v1, for the runtime. */
 export const nodeV1Kinds: readonly KindRegistration[] = [
@@ -15,8 +13,6 @@ export const nodeV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'node.svc.io/v1',
     listKind: 'RuntimeClassList',
     schema: RuntimeClassSchema,
-    validate: validateRuntimeClass,
-    setDefaults: noDefaults,
     resource: {
       plural: 'runtimeclasses',
       singular: 'runtimeclass',
@@ -42,8 +38,6 @@ export const nodeV1Kinds: readonly KindRegistration[] = [
     kind: 'RuntimeClassList',
     apiVersion: 'node.svc.io/v1',
     schema: RuntimeClassListSchema,
-    validate: validateRuntimeClassList,
-    setDefaults: noDefaults,
     lifecycle: { introduced: '1.20' },
   },
 ];

@@ -2,10 +2,7 @@
 // Source: policy/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
-import { defaultPodDisruptionBudget, defaultPodDisruptionBudgetList } from './defaults.js';
 import { EvictionSchema, PodDisruptionBudgetListSchema, PodDisruptionBudgetSchema } from './schema.js';
-import { validateEviction, validatePodDisruptionBudget, validatePodDisruptionBudgetList } from './validate.js';
 
 /** Every kind of policy v1, for the runtime. */
 export const policyV1Kinds: readonly KindRegistration[] = [
@@ -15,8 +12,6 @@ export const policyV1Kinds: readonly KindRegistration[] = [
     kind: 'Eviction',
     apiVersion: 'policy/v1',
     schema: EvictionSchema,
-    validate: validateEviction,
-    setDefaults: noDefaults,
   },
   {
     group: 'policy',
@@ -25,8 +20,6 @@ export const policyV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'policy/v1',
     listKind: 'PodDisruptionBudgetList',
     schema: PodDisruptionBudgetSchema,
-    validate: validatePodDisruptionBudget,
-    setDefaults: defaultPodDisruptionBudget,
     resource: {
       plural: 'poddisruptionbudgets',
       singular: 'poddisruptionbudget',
@@ -55,7 +48,5 @@ export const policyV1Kinds: readonly KindRegistration[] = [
     kind: 'PodDisruptionBudgetList',
     apiVersion: 'policy/v1',
     schema: PodDisruptionBudgetListSchema,
-    validate: validatePodDisruptionBudgetList,
-    setDefaults: defaultPodDisruptionBudgetList,
   },
 ];

@@ -2,9 +2,7 @@
 // Source: rbac.authorization.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
 import { ClusterRoleBindingListSchema, ClusterRoleBindingSchema, ClusterRoleListSchema, ClusterRoleSchema, RoleBindingListSchema, RoleBindingSchema, RoleListSchema, RoleSchema } from './schema.js';
-import { validateClusterRole, validateClusterRoleBinding, validateClusterRoleBindingList, validateClusterRoleList, validateRole, validateRoleBinding, validateRoleBindingList, validateRoleList } from './validate.js';
 
 /** Every kind of rbac.authorization.svc.io v1, for the runtime. */
 export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
@@ -15,8 +13,6 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'rbac.authorization.svc.io/v1',
     listKind: 'ClusterRoleList',
     schema: ClusterRoleSchema,
-    validate: validateClusterRole,
-    setDefaults: noDefaults,
     resource: {
       plural: 'clusterroles',
       singular: 'clusterrole',
@@ -44,8 +40,6 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'rbac.authorization.svc.io/v1',
     listKind: 'ClusterRoleBindingList',
     schema: ClusterRoleBindingSchema,
-    validate: validateClusterRoleBinding,
-    setDefaults: noDefaults,
     resource: {
       plural: 'clusterrolebindings',
       singular: 'clusterrolebinding',
@@ -74,8 +68,6 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
     kind: 'ClusterRoleBindingList',
     apiVersion: 'rbac.authorization.svc.io/v1',
     schema: ClusterRoleBindingListSchema,
-    validate: validateClusterRoleBindingList,
-    setDefaults: noDefaults,
   },
   {
     group: 'rbac.authorization.svc.io',
@@ -83,8 +75,6 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
     kind: 'ClusterRoleList',
     apiVersion: 'rbac.authorization.svc.io/v1',
     schema: ClusterRoleListSchema,
-    validate: validateClusterRoleList,
-    setDefaults: noDefaults,
   },
   {
     group: 'rbac.authorization.svc.io',
@@ -93,8 +83,6 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'rbac.authorization.svc.io/v1',
     listKind: 'RoleList',
     schema: RoleSchema,
-    validate: validateRole,
-    setDefaults: noDefaults,
     resource: {
       plural: 'roles',
       singular: 'role',
@@ -122,8 +110,6 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'rbac.authorization.svc.io/v1',
     listKind: 'RoleBindingList',
     schema: RoleBindingSchema,
-    validate: validateRoleBinding,
-    setDefaults: noDefaults,
     resource: {
       plural: 'rolebindings',
       singular: 'rolebinding',
@@ -152,8 +138,6 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
     kind: 'RoleBindingList',
     apiVersion: 'rbac.authorization.svc.io/v1',
     schema: RoleBindingListSchema,
-    validate: validateRoleBindingList,
-    setDefaults: noDefaults,
   },
   {
     group: 'rbac.authorization.svc.io',
@@ -161,7 +145,5 @@ export const rbacAuthorizationV1Kinds: readonly KindRegistration[] = [
     kind: 'RoleList',
     apiVersion: 'rbac.authorization.svc.io/v1',
     schema: RoleListSchema,
-    validate: validateRoleList,
-    setDefaults: noDefaults,
   },
 ];

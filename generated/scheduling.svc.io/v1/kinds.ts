@@ -2,9 +2,7 @@
 // Source: scheduling.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { defaultPriorityClass, defaultPriorityClassList } from './defaults.js';
 import { PriorityClassListSchema, PriorityClassSchema } from './schema.js';
-import { validatePriorityClass, validatePriorityClassList } from './validate.js';
 
 /** Every kind of scheduling.svc.io v1, for the runtime. */
 export const schedulingV1Kinds: readonly KindRegistration[] = [
@@ -15,8 +13,6 @@ export const schedulingV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'scheduling.svc.io/v1',
     listKind: 'PriorityClassList',
     schema: PriorityClassSchema,
-    validate: validatePriorityClass,
-    setDefaults: defaultPriorityClass,
     resource: {
       plural: 'priorityclasses',
       singular: 'priorityclass',
@@ -45,8 +41,6 @@ export const schedulingV1Kinds: readonly KindRegistration[] = [
     kind: 'PriorityClassList',
     apiVersion: 'scheduling.svc.io/v1',
     schema: PriorityClassListSchema,
-    validate: validatePriorityClassList,
-    setDefaults: defaultPriorityClassList,
     lifecycle: { introduced: '1.14' },
   },
 ];

@@ -2,9 +2,7 @@
 // Source: stable.example.svc.io/crontabs.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { defaultCronTab, defaultCronTabList } from './defaults.js';
 import { CronTabListSchema, CronTabSchema } from './schema.js';
-import { validateCronTab, validateCronTabList } from './validate.js';
 
 /** Every kind of stable.example.svc.io v1, for the runtime. */
 export const stableExampleV1Kinds: readonly KindRegistration[] = [
@@ -15,8 +13,6 @@ export const stableExampleV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'stable.example.svc.io/v1',
     listKind: 'CronTabList',
     schema: CronTabSchema,
-    validate: validateCronTab,
-    setDefaults: defaultCronTab,
     resource: {
       plural: 'crontabs',
       singular: 'crontab',
@@ -43,7 +39,5 @@ export const stableExampleV1Kinds: readonly KindRegistration[] = [
     kind: 'CronTabList',
     apiVersion: 'stable.example.svc.io/v1',
     schema: CronTabListSchema,
-    validate: validateCronTabList,
-    setDefaults: defaultCronTabList,
   },
 ];

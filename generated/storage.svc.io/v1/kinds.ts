@@ -2,10 +2,7 @@
 // Source: storage.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
-import { defaultCSIDriver, defaultCSIDriverList, defaultStorageClass, defaultStorageClassList, defaultVolumeAttachment, defaultVolumeAttachmentList } from './defaults.js';
 import { CSIDriverListSchema, CSIDriverSchema, CSINodeListSchema, CSINodeSchema, CSIStorageCapacityListSchema, CSIStorageCapacitySchema, StorageClassListSchema, StorageClassSchema, VolumeAttachmentListSchema, VolumeAttachmentSchema } from './schema.js';
-import { validateCSIDriver, validateCSIDriverList, validateCSINode, validateCSINodeList, validateCSIStorageCapacity, validateCSIStorageCapacityList, validateStorageClass, validateStorageClassList, validateVolumeAttachment, validateVolumeAttachmentList } from './validate.js';
 
 /** Every kind of storage.svc.io v1, for the runtime. */
 export const storageV1Kinds: readonly KindRegistration[] = [
@@ -16,8 +13,6 @@ export const storageV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'storage.svc.io/v1',
     listKind: 'CSIDriverList',
     schema: CSIDriverSchema,
-    validate: validateCSIDriver,
-    setDefaults: defaultCSIDriver,
     resource: {
       plural: 'csidrivers',
       singular: 'csidriver',
@@ -48,8 +43,6 @@ export const storageV1Kinds: readonly KindRegistration[] = [
     kind: 'CSIDriverList',
     apiVersion: 'storage.svc.io/v1',
     schema: CSIDriverListSchema,
-    validate: validateCSIDriverList,
-    setDefaults: defaultCSIDriverList,
     lifecycle: { introduced: '1.24' },
   },
   {
@@ -59,8 +52,6 @@ export const storageV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'storage.svc.io/v1',
     listKind: 'CSINodeList',
     schema: CSINodeSchema,
-    validate: validateCSINode,
-    setDefaults: noDefaults,
     resource: {
       plural: 'csinodes',
       singular: 'csinode',
@@ -86,8 +77,6 @@ export const storageV1Kinds: readonly KindRegistration[] = [
     kind: 'CSINodeList',
     apiVersion: 'storage.svc.io/v1',
     schema: CSINodeListSchema,
-    validate: validateCSINodeList,
-    setDefaults: noDefaults,
     lifecycle: { introduced: '1.24' },
   },
   {
@@ -97,8 +86,6 @@ export const storageV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'storage.svc.io/v1',
     listKind: 'CSIStorageCapacityList',
     schema: CSIStorageCapacitySchema,
-    validate: validateCSIStorageCapacity,
-    setDefaults: noDefaults,
     resource: {
       plural: 'csistoragecapacities',
       singular: 'csistoragecapacity',
@@ -121,8 +108,6 @@ export const storageV1Kinds: readonly KindRegistration[] = [
     kind: 'CSIStorageCapacityList',
     apiVersion: 'storage.svc.io/v1',
     schema: CSIStorageCapacityListSchema,
-    validate: validateCSIStorageCapacityList,
-    setDefaults: noDefaults,
     lifecycle: { introduced: '1.24' },
   },
   {
@@ -132,8 +117,6 @@ export const storageV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'storage.svc.io/v1',
     listKind: 'StorageClassList',
     schema: StorageClassSchema,
-    validate: validateStorageClass,
-    setDefaults: defaultStorageClass,
     resource: {
       plural: 'storageclasses',
       singular: 'storageclass',
@@ -164,8 +147,6 @@ export const storageV1Kinds: readonly KindRegistration[] = [
     kind: 'StorageClassList',
     apiVersion: 'storage.svc.io/v1',
     schema: StorageClassListSchema,
-    validate: validateStorageClassList,
-    setDefaults: defaultStorageClassList,
     lifecycle: { introduced: '1.24' },
   },
   {
@@ -175,8 +156,6 @@ export const storageV1Kinds: readonly KindRegistration[] = [
     apiVersion: 'storage.svc.io/v1',
     listKind: 'VolumeAttachmentList',
     schema: VolumeAttachmentSchema,
-    validate: validateVolumeAttachment,
-    setDefaults: defaultVolumeAttachment,
     resource: {
       plural: 'volumeattachments',
       singular: 'volumeattachment',
@@ -205,8 +184,6 @@ export const storageV1Kinds: readonly KindRegistration[] = [
     kind: 'VolumeAttachmentList',
     apiVersion: 'storage.svc.io/v1',
     schema: VolumeAttachmentListSchema,
-    validate: validateVolumeAttachmentList,
-    setDefaults: defaultVolumeAttachmentList,
     lifecycle: { introduced: '1.24' },
   },
 ];

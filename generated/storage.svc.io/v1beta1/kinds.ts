@@ -2,9 +2,7 @@
 // Source: storage.svc.io/v1beta1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
 import { CSIStorageCapacityListSchema, CSIStorageCapacitySchema } from './schema.js';
-import { validateCSIStorageCapacity, validateCSIStorageCapacityList } from './validate.js';
 
 /** Every kind of storage.svc.io v1beta1, for the runtime. */
 export const storageV1beta1Kinds: readonly KindRegistration[] = [
@@ -15,8 +13,6 @@ export const storageV1beta1Kinds: readonly KindRegistration[] = [
     apiVersion: 'storage.svc.io/v1beta1',
     listKind: 'CSIStorageCapacityList',
     schema: CSIStorageCapacitySchema,
-    validate: validateCSIStorageCapacity,
-    setDefaults: noDefaults,
     resource: {
       plural: 'csistoragecapacities',
       singular: 'csistoragecapacity',
@@ -42,8 +38,6 @@ export const storageV1beta1Kinds: readonly KindRegistration[] = [
     kind: 'CSIStorageCapacityList',
     apiVersion: 'storage.svc.io/v1beta1',
     schema: CSIStorageCapacityListSchema,
-    validate: validateCSIStorageCapacityList,
-    setDefaults: noDefaults,
     lifecycle: { introduced: '1.21', deprecated: '1.24', removed: '1.27', replacement: 'storage.svc.io/v1' },
   },
 ];

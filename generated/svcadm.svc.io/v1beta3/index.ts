@@ -2,9 +2,7 @@
 // Source: svcadm.svc.io/v1beta3.yaml
 
 export * from './client.js';
-export * from './defaults.js';
 export * from './kinds.js';
 export * from './schema.js';
 export * from './types.js';
-export * from './validate.js';
 

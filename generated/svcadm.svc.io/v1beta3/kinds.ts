@@ -2,10 +2,7 @@
 // Source: svcadm.svc.io/v1beta3.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
-import { defaultInitConfiguration, defaultJoinConfiguration } from './defaults.js';
 import { ClusterConfigurationSchema, InitConfigurationSchema, JoinConfigurationSchema } from './schema.js';
-import { validateClusterConfiguration, validateInitConfiguration, validateJoinConfiguration } from './validate.js';
 
 /** Every kind of svcadm.svc.io v1beta3, for the runtime. */
 export const svcadmV1beta3Kinds: readonly KindRegistration[] = [
@@ -15,8 +12,6 @@ export const svcadmV1beta3Kinds: readonly KindRegistration[] = [
     kind: 'ClusterConfiguration',
     apiVersion: 'svcadm.svc.io/v1beta3',
     schema: ClusterConfigurationSchema,
-    validate: validateClusterConfiguration,
-    setDefaults: noDefaults,
   },
   {
     group: 'svcadm.svc.io',
@@ -24,8 +19,6 @@ export const svcadmV1beta3Kinds: readonly KindRegistration[] = [
     kind: 'InitConfiguration',
     apiVersion: 'svcadm.svc.io/v1beta3',
     schema: InitConfigurationSchema,
-    validate: validateInitConfiguration,
-    setDefaults: defaultInitConfiguration,
   },
   {
     group: 'svcadm.svc.io',
@@ -33,7 +26,5 @@ export const svcadmV1beta3Kinds: readonly KindRegistration[] = [
     kind: 'JoinConfiguration',
     apiVersion: 'svcadm.svc.io/v1beta3',
     schema: JoinConfigurationSchema,
-    validate: validateJoinConfiguration,
-    setDefaults: defaultJoinConfiguration,
   },
 ];

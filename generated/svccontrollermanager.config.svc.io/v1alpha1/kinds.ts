@@ -2,9 +2,7 @@
 // Source: svccontrollermanager.config.svc.io/v1alpha1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { defaultSvcControllerManagerConfiguration } from './defaults.js';
 import { SvcControllerManagerConfigurationSchema } from './schema.js';
-import { validateSvcControllerManagerConfiguration } from './validate.js';
 
 /** Every kind of svccontrollermanager.config.svc.io v1alpha1, for the runtime. */
 export const svccontrollermanagerConfigV1alpha1Kinds: readonly KindRegistration[] = [
@@ -14,7 +12,5 @@ export const svccontrollermanagerConfigV1alpha1Kinds: readonly KindRegistration[
     kind: 'SvcControllerManagerConfiguration',
     apiVersion: 'svccontrollermanager.config.svc.io/v1alpha1',
     schema: SvcControllerManagerConfigurationSchema,
-    validate: validateSvcControllerManagerConfiguration,
-    setDefaults: defaultSvcControllerManagerConfiguration,
   },
 ];

@@ -2,9 +2,7 @@
 // Source: svcproxy.config.svc.io/v1alpha1.yaml
 
 export * from './client.js';
-export * from './defaults.js';
 export * from './kinds.js';
 export * from './schema.js';
 export * from './types.js';
-export * from './validate.js';
 

@@ -2,9 +2,7 @@
 // Source: svcproxy.config.svc.io/v1alpha1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
 import { SvcProxyConfigurationSchema } from './schema.js';
-import { validateSvcProxyConfiguration } from './validate.js';
 
 /** Every kind of svcproxy.config.svc.io v1alpha1, for the runtime. */
 export const svcproxyConfigV1alpha1Kinds: readonly KindRegistration[] = [
@@ -14,7 +12,5 @@ export const svcproxyConfigV1alpha1Kinds: readonly KindRegistration[] = [
     kind: 'SvcProxyConfiguration',
     apiVersion: 'svcproxy.config.svc.io/v1alpha1',
     schema: SvcProxyConfigurationSchema,
-    validate: validateSvcProxyConfiguration,
-    setDefaults: noDefaults,
   },
 ];

@@ -2,10 +2,7 @@
 // Source: svcscheduler.config.svc.io/v1.yaml
 
 import type { KindRegistration } from '../../../runtime/schema/index.js';
-import { noDefaults } from '../../../runtime/validate/index.js';
-import { defaultDefaultPreemptionArgs, defaultInterPodAffinityArgs, defaultNodeResourcesBalancedAllocationArgs, defaultNodeResourcesFitArgs, defaultPodTopologySpreadArgs, defaultSvcSchedulerConfiguration, defaultVolumeBindingArgs } from './defaults.js';
 import { DefaultPreemptionArgsSchema, InterPodAffinityArgsSchema, NodeAffinityArgsSchema, NodeResourcesBalancedAllocationArgsSchema, NodeResourcesFitArgsSchema, PodTopologySpreadArgsSchema, SvcSchedulerConfigurationSchema, VolumeBindingArgsSchema } from './schema.js';
-import { validateDefaultPreemptionArgs, validateInterPodAffinityArgs, validateNodeAffinityArgs, validateNodeResourcesBalancedAllocationArgs, validateNodeResourcesFitArgs, validatePodTopologySpreadArgs, validateSvcSchedulerConfiguration, validateVolumeBindingArgs } from './validate.js';
 
 /** Every kind of svcscheduler.config.svc.io v1, for the runtime. */
 export const svcschedulerConfigV1Kinds: readonly KindRegistration[] = [
@@ -15,8 +12,6 @@ export const svcschedulerConfigV1Kinds: readonly KindRegistration[] = [
     kind: 'DefaultPreemptionArgs',
     apiVersion: 'svcscheduler.config.svc.io/v1',
     schema: DefaultPreemptionArgsSchema,
-    validate: validateDefaultPreemptionArgs,
-    setDefaults: defaultDefaultPreemptionArgs,
   },
   {
     group: 'svcscheduler.config.svc.io',
@@ -24,8 +19,6 @@ export const svcschedulerConfigV1Kinds: readonly KindRegistration[] = [
     kind: 'InterPodAffinityArgs',
     apiVersion: 'svcscheduler.config.svc.io/v1',
     schema: InterPodAffinityArgsSchema,
-    validate: validateInterPodAffinityArgs,
-    setDefaults: defaultInterPodAffinityArgs,
   },
   {
     group: 'svcscheduler.config.svc.io',
@@ -33,8 +26,6 @@ export const svcschedulerConfigV1Kinds: readonly KindRegistration[] = [
     kind: 'NodeAffinityArgs',
     apiVersion: 'svcscheduler.config.svc.io/v1',
     schema: NodeAffinityArgsSchema,
-    validate: validateNodeAffinityArgs,
-    setDefaults: noDefaults,
   },
   {
     group: 'svcscheduler.config.svc.io',
@@ -42,8 +33,6 @@ export const svcschedulerConfigV1Kinds: readonly KindRegistration[] = [
     kind: 'NodeResourcesBalancedAllocationArgs',
     apiVersion: 'svcscheduler.config.svc.io/v1',
     schema: NodeResourcesBalancedAllocationArgsSchema,
-    validate: validateNodeResourcesBalancedAllocationArgs,
-    setDefaults: defaultNodeResourcesBalancedAllocationArgs,
   },
   {
     group: 'svcscheduler.config.svc.io',
@@ -51,8 +40,6 @@ export const svcschedulerConfigV1Kinds: readonly KindRegistration[] = [
     kind: 'NodeResourcesFitArgs',
     apiVersion: 'svcscheduler.config.svc.io/v1',
     schema: NodeResourcesFitArgsSchema,
-    validate: validateNodeResourcesFitArgs,
-    setDefaults: defaultNodeResourcesFitArgs,
   },
   {
     group: 'svcscheduler.config.svc.io',
@@ -60,8 +47,6 @@ export const svcschedulerConfigV1Kinds: readonly KindRegistration[] = [
     kind: 'PodTopologySpreadArgs',
     apiVersion: 'svcscheduler.config.svc.io/v1',
     schema: PodTopologySpreadArgsSchema,
-    validate: validatePodTopologySpreadArgs,
-    setDefaults: defaultPodTopologySpreadArgs,
   },
   {
     group: 'svcscheduler.config.svc.io',
@@ -69,8 +54,6 @@ export const svcschedulerConfigV1Kinds: readonly KindRegistration[] = [
     kind: 'SvcSchedulerConfiguration',
     apiVersion: 'svcscheduler.config.svc.io/v1',
     schema: SvcSchedulerConfigurationSchema,
-    validate: validateSvcSchedulerConfiguration,
-    setDefaults: defaultSvcSchedulerConfiguration,
   },
   {
     group: 'svcscheduler.config.svc.io',
@@ -78,7 +61,5 @@ export const svcschedulerConfigV1Kinds: readonly KindRegistration[] = [
     kind: 'VolumeBindingArgs',
     apiVersion: 'svcscheduler.config.svc.io/v1',
     schema: VolumeBindingArgsSchema,
-    validate: validateVolumeBindingArgs,
-    setDefaults: defaultVolumeBindingArgs,
   },
 ];

@@ -3,14 +3,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEmitContext, emitDefaulters, emitValidators } from '../../generator/emit/index.js';
+import { createEmitContext, emitSchemas } from '../../generator/emit/index.js';
 import { loadSchemas } from '../../generator/index.js';
 import type { FieldError } from '../api/index.js';
-import { Collector, FieldPath } from './index.js';
+import { Collector, FieldPath } from '../validate/index.js';
+import { closureValidator, defaulterOf, validatorOf } from './index.js';
+import type { ObjectSchema } from './types.js';
 
 /**
- * Shapes the built-in schemas do not have, generated from a small schema into a temporary
- * directory and driven the same way: exclusive bounds, maps of objects (checked per key and
+ * Shapes the built-in schemas do not have, from a small schema's descriptor generated into a
+ * temporary directory, checked by the schema engine (compiled and as closures, which must agree): exclusive bounds, maps of objects (checked per key and
  * defaulted per entry), lists of lists, entry counts of maps, nullable map values, and RE2 patterns.
  */
 const SCHEMA = `
@@ -46,34 +48,38 @@ definitions:
       tags: {type: array, items: {type: string}, x-svc-list-type: set}
 `;
 
-type Validator = (v: unknown, p: string, e: Collector) => void;
-let validateWidget: Validator;
-let defaultWidget: (v: unknown) => void;
+let widget: ObjectSchema;
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'svckit-edge-'));
   writeFileSync(join(dir, 'v1.yaml'), SCHEMA);
   const out = join(dir, 'out');
-  // Only the two artifacts under test: the rest of codegen asks more of a schema (Protobuf numbers).
+  // Only the descriptors: the rest of codegen asks more of a schema (Protobuf numbers).
   const ctx = createEmitContext(loadSchemas({ inputs: [dir] }), out, 'test', { root: new URL('../../', import.meta.url).pathname });
-  for (const file of [...emitValidators(ctx), ...emitDefaulters(ctx)]) {
+  for (const file of emitSchemas(ctx)) {
     mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(file.path, file.render());
   }
   writeFileSync(join(out, 'package.json'), '{"type":"module"}\n');
-  ({ validateWidget } = await import(pathToFileURL(join(out, 'edge.test.svc.io/v1/validate.ts')).href));
-  ({ defaultWidget } = await import(pathToFileURL(join(out, 'edge.test.svc.io/v1/defaults.ts')).href));
+  ({ WidgetSchema: widget } = await import(pathToFileURL(join(out, 'edge.test.svc.io/v1/schema.ts')).href));
 }, 60_000);
 
 function check(doc: unknown): Collector {
   const c = new Collector();
-  validateWidget(doc, '', c);
+  validatorOf(widget)(doc, '', c);
+  const closures = new Collector();
+  closureValidator(widget)(doc, '', closures);
+  expect([closures.errors, closures.unknownFields]).toEqual([c.errors, c.unknownFields]);
   return c;
+}
+
+function defaultWidget(doc: unknown): void {
+  defaulterOf(widget)(doc);
 }
 
 const invalid = (field: string, badValue: unknown, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue, detail });
 
-describe('emitter edge cases', () => {
+describe('schema engine edge cases', () => {
   it('a valid widget passes', () => {
     const c = check({
       ratio: 0.5,
