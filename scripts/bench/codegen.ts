@@ -52,9 +52,9 @@ function builtinAsOpenApi(work: string): string {
 /** Every version schema of the CRDs in `dir` as components of one OpenAPI v3 document. */
 function crdsAsOpenApi(dir: string, work: string): string {
   const schemas: Record<string, unknown> = {};
-  for (const name of readdirSync(dir)
-    .filter((n) => /\.ya?ml$/.test(n))
-    .sort()) {
+  // Every YAML file below `dir`, subfolders included, as the loader reads them (kyverno keeps its CRDs in four).
+  const files = (readdirSync(dir, { recursive: true }) as string[]).filter((n) => /\.ya?ml$/.test(n)).sort();
+  for (const name of files) {
     for (const doc of parseAllDocuments(readFileSync(join(dir, name), 'utf8'))) {
       const crd = doc.toJS() as {
         kind?: string;
