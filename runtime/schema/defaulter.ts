@@ -1,26 +1,30 @@
 import { isObject, isZeroDuration } from '../validate/index.js';
+import { type Defaulter, copyDefault, hasDefaults, zeroOf } from './default-support.js';
+import { compileDefaulterSource } from './defaulter-source.js';
 import type { FieldSchema, SchemaNode } from './types.js';
 
-/** Applies a schema's defaults to a value in place. */
-export type Defaulter = (value: unknown) => void;
+export type { Defaulter } from './default-support.js';
 
 /**
- * The defaulter of a schema descriptor, compiled on first use into closures and cached per
- * descriptor. A default fills an absent field (and a zero value where the schema says a zero means
- * unset); defaulted objects are then defaulted inside, top-down as upstream. Subtrees without a
- * default anywhere below are not walked.
+ * The defaulter of a schema descriptor, compiled on first use and cached per descriptor: to
+ * straight-line JavaScript (defaulter-source.ts), or to closures where compiling code is refused. A
+ * default fills an absent field (and a zero value where the schema says a zero means unset);
+ * defaulted objects are then defaulted inside, top-down as upstream. Subtrees without a default
+ * anywhere below are not walked.
  */
 export function defaulterOf(schema: SchemaNode): Defaulter {
   let d = cache.get(schema);
   // References are followed on first call, so compiling never recurses through them.
-  if (!d) cache.set(schema, (d = compileRoot(schema)));
+  if (!d)
+    cache.set(schema, (d = hasDefaults(schema) ? (compileDefaulterSource(schema, defaulterOf) ?? closureDefaulter(schema)) : nothing));
   return d;
 }
 
 const cache = new WeakMap<SchemaNode, Defaulter>();
 const nothing: Defaulter = () => {};
 
-function compileRoot(node: SchemaNode): Defaulter {
+/** The defaulter as closures, uncached (defaulterOf's fallback; tests compare both). */
+export function closureDefaulter(node: SchemaNode): Defaulter {
   if (!hasDefaults(node)) return nothing;
   return node.type === 'object' && node.fields.length > 0 ? objectBody(node.fields) : descend(node, true);
 }
@@ -47,7 +51,7 @@ function field(f: FieldSchema): ((v: Record<string, unknown>) => void) | undefin
     if (value !== undefined) {
       const x = read(v);
       // A fresh copy on every call: defaulted objects are never shared between documents.
-      if (x === undefined || (zeroIsUnset && isZero!(x))) v[name] = copy(value);
+      if (x === undefined || (zeroIsUnset && isZero!(x))) v[name] = copyDefault(value);
     }
     if (inner) inner(read(v));
   };
@@ -56,7 +60,7 @@ function field(f: FieldSchema): ((v: Record<string, unknown>) => void) | undefin
 /** Whether a value is the zero of a default's type: what a non-pointer field upstream holds when unset. */
 function zeroTest(schema: SchemaNode, value: unknown): (x: unknown) => boolean {
   if (schema.type === 'duration') return (x) => isZeroDuration(x);
-  const zero = typeof value === 'number' ? 0 : typeof value === 'string' ? '' : typeof value === 'boolean' ? false : null;
+  const zero = zeroOf(value);
   return (x) => x === zero;
 }
 
@@ -85,46 +89,4 @@ function descend(node: SchemaNode, top: boolean): Defaulter {
     default:
       return nothing;
   }
-}
-
-/** Whether a node has a default at or below it (following references; a cycle adds nothing). */
-function hasDefaults(node: SchemaNode, visiting = new Set<SchemaNode>()): boolean {
-  switch (node.type) {
-    case 'object':
-      return node.fields.some((f) => f.schema.default !== undefined || hasDefaults(f.schema, visiting));
-    case 'list':
-      return hasDefaults(node.items, visiting);
-    case 'map':
-      return hasDefaults(node.values, visiting);
-    case 'ref': {
-      const target = node.ref();
-      if (visiting.has(target)) return false;
-      let known = memo.get(target);
-      if (known === undefined) {
-        visiting.add(target);
-        known = hasDefaults(target, visiting);
-        visiting.delete(target);
-        memo.set(target, known);
-      }
-      return known;
-    }
-    default:
-      return false;
-  }
-}
-
-const memo = new WeakMap<SchemaNode, boolean>();
-
-/** A deep copy of a JSON default. */
-function copy(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(copy);
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(value)) {
-    const v = copy((value as Record<string, unknown>)[k]);
-    // A `__proto__` key is data here, never the copy's prototype.
-    if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-    else out[k] = v;
-  }
-  return out;
 }

@@ -7,7 +7,7 @@ import { createEmitContext, emitSchemas } from '../../generator/emit/index.js';
 import { loadSchemas } from '../../generator/index.js';
 import type { FieldError } from '../api/index.js';
 import { Collector, FieldPath } from '../validate/index.js';
-import { closureValidator, defaulterOf, validatorOf } from './index.js';
+import { closureDefaulter, closureValidator, defaulterOf, validatorOf } from './index.js';
 import type { ObjectSchema } from './types.js';
 
 /**
@@ -74,7 +74,10 @@ function check(doc: unknown): Collector {
 }
 
 function defaultWidget(doc: unknown): void {
+  const closures = structuredClone(doc);
+  closureDefaulter(widget)(closures);
   defaulterOf(widget)(doc);
+  expect(JSON.stringify(closures)).toBe(JSON.stringify(doc));
 }
 
 const invalid = (field: string, badValue: unknown, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue, detail });

@@ -14,6 +14,6 @@ export { deref } from './types.js';
 export { omitEmpty } from './omit-empty.js';
 export { applyTypeDefaults, type NamedTypeDefaulter } from './type-defaults.js';
 export { prune } from './prune.js';
-export { type Defaulter, defaulterOf } from './defaulter.js';
+export { type Defaulter, closureDefaulter, defaulterOf } from './defaulter.js';
 export { type Validator, closureValidator, validatorOf } from './validator.js';
 export type { ConversionRule, KindRegistration, NameValidation, PrinterColumn, ResourceDescriptor, VersionLifecycle } from './kind.js';

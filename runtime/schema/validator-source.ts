@@ -14,6 +14,7 @@ import {
   lazyRegex,
 } from '../validate/index.js';
 import { type Validator, checks } from './checks.js';
+import { sourceFunction } from './source-function.js';
 import type { ListSchema, MapSchema, ObjectSchema, SchemaNode } from './types.js';
 
 /** The runtime helpers the compiled source calls, handed in as one object. */
@@ -42,11 +43,15 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
  * numbers as numeric literals of finite values; every other value (names, patterns, enums,
  * messages, references) is an element of the constants array `k`, read by index.
  */
-export function compileToSource(root: SchemaNode, customResource: boolean, refValidator: (node: SchemaNode) => Validator): Validator {
+export function compileToSource(
+  root: SchemaNode,
+  customResource: boolean,
+  refValidator: (node: SchemaNode) => Validator,
+): Validator | undefined {
   const builder = new SourceBuilder(customResource, refValidator);
   const entry = builder.root(root);
   const source = `"use strict";\nconst {${Object.keys(HELPERS).join(', ')}} = rt;\n${builder.functions.join('\n')}\nreturn ${entry};`;
-  return new Function('k', 'rt', source)(builder.constants, HELPERS) as Validator;
+  return sourceFunction(['k', 'rt'], source)?.(builder.constants, HELPERS) as Validator | undefined;
 }
 
 /** A value's path as source: the validator's `p` and steps, each a constant field name or a variable index/key. */
@@ -208,10 +213,15 @@ class SourceBuilder {
   private structure(out: string[], node: SchemaNode, x: string, path: PathSource, top: boolean): void {
     switch (node.type) {
       case 'ref': {
+        // The slot holds a stub until the first call, then the target's validator itself.
         const target = node.ref;
-        let validate: Validator | undefined;
-        const call: Validator = (v, p, e) => (validate ??= this.refValidator(target()))(v, p, e);
-        out.push(`${this.k(call)}(${x}, ${path}, e);`);
+        const slot = this.constants.length;
+        const stub: Validator = (v, p, e) => {
+          const validate = this.refValidator(target());
+          this.constants[slot] = validate;
+          validate(v, p, e);
+        };
+        out.push(`${this.k(stub)}(${x}, ${path}, e);`);
         this.enumCheck(out, node, x, path);
         return;
       }

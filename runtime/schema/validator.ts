@@ -38,20 +38,10 @@ export function validatorOf(schema: SchemaNode): Validator {
 }
 
 const cache = new WeakMap<SchemaNode, Validator>();
-/** Cleared at the first refusal to compile source (EvalError): closures from then on. */
-let sourceAllowed = true;
 
 function compile(schema: SchemaNode): Validator {
   const customResource = schema.type === 'object' && schema.customResource === true;
-  if (sourceAllowed) {
-    try {
-      return compileToSource(schema, customResource, validatorOf);
-    } catch (error) {
-      if (!(error instanceof EvalError)) throw error;
-      sourceAllowed = false;
-    }
-  }
-  return closureValidator(schema);
+  return compileToSource(schema, customResource, validatorOf) ?? closureValidator(schema);
 }
 
 /** The validator as closures per node, uncached (validatorOf's fallback; tests compare both). */
