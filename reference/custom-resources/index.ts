@@ -11,7 +11,7 @@ import { Registrar, cleanupFinalizer } from './registrar.js';
 import { ruleErrors } from './rule-errors.js';
 
 export { cleanupFinalizer } from './registrar.js';
-export { type ProjectKinds, CACHE_MAX_AGE_MS, codeCache, definitionKinds, projectKinds, removeUnused } from './compile.js';
+export { type ProjectKinds, definitionKinds, projectKinds } from './compile.js';
 export { type DefinitionFile, DefinitionInstallError, installDefinitions } from './install.js';
 export { DEFINITION_TIMEOUT_MS, DefinitionNotServedError, untilDefinitionServed } from './readiness.js';
 export { defaultErrors } from './default-errors.js';
