@@ -190,5 +190,11 @@ function addBuiltinMeta(loaded: GroupVersion[], ctx: LinkContext, cwd: string): 
   const needsMeta = ctx.refs.some((r) => r.id.group === META_GROUP) || loaded.some((gv) => gv.types.some((t) => t.kind?.resource));
   if (!needsMeta || loaded.some((gv) => gv.group === META_GROUP)) return;
   const file = join(BUILTIN_SCHEMAS, 'meta.svc.io', 'v1.yaml');
-  for (const gv of loadFile(file, shownPath(file, cwd), ctx)) loaded.push({ ...gv, external: true });
+  const shown = shownPath(file, cwd);
+  // Parsed once a process (a server builds every CRD it is given against it); loaders get a copy.
+  metaDocuments ??= parseFile(file, shown);
+  const policy: DocumentPolicy = { others: 'error', warn: () => {} };
+  for (const gv of loadValues(structuredClone(metaDocuments), shown, ctx, policy)) loaded.push({ ...gv, external: true });
 }
+
+let metaDocuments: unknown[] | undefined;
