@@ -60,7 +60,6 @@ describe('a definition updated many times', () => {
     );
     expect(made.status).toBe(201);
     const growth = heapAfterGc() - before;
-      console.log(`heap growth over 1,000 updates: ${(growth / 1048576).toFixed(1)} MB (from ${(before / 1048576).toFixed(0)} MB)`);
     expect(growth).toBeLessThan(30 * 1024 * 1024);
   }, 300_000);
 });
