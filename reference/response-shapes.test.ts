@@ -17,8 +17,6 @@ let server: RunningServer;
 let nowMs = Date.UTC(2024, 0, 1);
 
 beforeAll(async () => {
-  // The compiled CRD kinds go to a fresh cache, not the user's.
-  process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), 'svckit-shapes-cache-'));
   server = await startReferenceServer({ store: 'memory', port: 0, groupSuffix: 'k8s.io', now: () => new Date(nowMs) });
 });
 afterAll(() => server?.close());

@@ -107,7 +107,7 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (error) {
     // Matched by name, so that no module is loaded just to recognise its error.
-    // A file that is not only this user's (the store, a generated key, the code cache): the message says what to do.
+    // A file that is not only this user's (the store, a generated key): the message says what to do.
     if (error instanceof CommandFailure) {
       process.stderr.write(`svckit ${name}: ${error.message}\n`);
       return error.exitCode;

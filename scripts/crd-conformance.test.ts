@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformanceCli } from '../conformance/index.js';
@@ -19,7 +17,6 @@ const CRONTAB_GROUP = 'stable.example.svc.io';
 
 let server: RunningServer;
 beforeAll(async () => {
-  process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), 'svckit-cache-'));
   const documents = Object.fromEntries(Object.entries(openApiDocuments).filter(([key]) => !key.includes(CRONTAB_GROUP)));
   server = await startReferenceServer({
     store: 'memory',

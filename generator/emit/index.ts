@@ -19,3 +19,4 @@ export { emitOpenApi, openApiPath } from './openapi.js';
 export { WIRE_FILE, WIRE_PACKAGE, emitProto, hasProtobuf, protoFilePath, protoPackage, protobufKinds } from './proto.js';
 export { emitProtobufPackages, protobufConstName } from './protobuf.js';
 export { emitClients, emitRootClient } from './client.js';
+export { type DescribeOptions, type DescribedKind, type DescribedModel, describeModel } from './describe.js';

@@ -1,6 +1,6 @@
 import type { GroupVersion, NamedType } from '../model/index.js';
 import { allSources, groupDir, ownGroupVersions } from '../model/index.js';
-import { type GeneratedFile, tsString, tsValue } from '../print/index.js';
+import { type GeneratedFile, tsValue } from '../print/index.js';
 import type { EmitContext } from './emit-context.js';
 
 /**
@@ -42,69 +42,70 @@ export function emitAllKinds(ctx: EmitContext): GeneratedFile {
 }
 
 function writeKind(file: GeneratedFile, ctx: EmitContext, gv: GroupVersion, t: NamedType): void {
-  const kind = t.kind!;
   const names = ctx.names(gv);
   const schema = file.importValue(names.schema(t.id.name), ctx.gvModule(gv, 'schema'));
+  const { resource, lifecycle, ...identity } = kindData(gv, t);
   file.block(
     '{',
     () => {
-      file.line(`group: ${tsString(gv.group)},`);
-      file.line(`version: ${tsString(gv.version)},`);
-      file.line(`kind: ${tsString(kind.kind)},`);
-      file.line(`apiVersion: ${tsString(kind.apiVersion)},`);
-      if (kind.resource?.verbs.includes('list')) file.line(`listKind: ${tsString(kind.listKind)},`);
+      for (const [key, value] of Object.entries(identity)) file.line(`${key}: ${tsValue(value)},`);
       file.line(`schema: ${schema},`);
-      if (kind.resource) {
-        const {
-          plural,
-          singular,
-          scope,
-          verbs,
-          subresources,
-          shortNames,
-          categories,
-          printerColumns,
-          served,
-          storage,
-          custom,
-          conversion,
-        } = kind.resource;
-        const { selectableFields, nameValidation, generation, virtual, subresourceHandlers, hooks, scale } = kind.resource;
-        const { deleteReturnsObject, createOnUpdate, printer } = kind.resource;
+      if (resource) {
         file.block(
           'resource: {',
           () => {
-            file.line(`plural: ${tsString(plural)},`);
-            file.line(`singular: ${tsString(singular)},`);
-            file.line(`scope: ${tsString(scope)},`);
-            file.line(`verbs: ${tsValue(verbs)},`);
-            file.line(`subresources: ${tsValue(subresources)},`);
-            file.line(`shortNames: ${tsValue(shortNames)},`);
-            file.line(`categories: ${tsValue(categories)},`);
-            if (printerColumns.length === 0) file.line('printerColumns: [],');
-            else file.block('printerColumns: [', () => printerColumns.forEach((c) => file.line(`${tsValue(c)},`)), '],');
-            file.line(`served: ${served},`);
-            file.line(`storage: ${storage},`);
-            file.line(`custom: ${custom},`);
-            file.line(`conversion: ${tsValue(conversion)},`);
-            // Kind behaviour: declared here, implemented once in the runtime (named handlers by name).
-            if (selectableFields.length > 0) file.line(`selectableFields: ${tsValue(selectableFields)},`);
-            if (nameValidation !== undefined) file.line(`nameValidation: ${tsString(nameValidation)},`);
-            if (generation) file.line('generation: true,');
-            if (virtual !== undefined) file.line(`virtual: ${tsString(virtual)},`);
-            if (Object.keys(subresourceHandlers).length > 0) file.line(`subresourceHandlers: ${tsValue(subresourceHandlers)},`);
-            if (hooks.length > 0) file.line(`hooks: ${tsValue(hooks)},`);
-            if (scale) file.line(`scale: ${tsValue(scale)},`);
-            if (deleteReturnsObject) file.line('deleteReturnsObject: true,');
-            if (createOnUpdate) file.line('createOnUpdate: true,');
-            if (printer !== undefined) file.line(`printer: ${tsString(printer)},`);
+            for (const [key, value] of Object.entries(resource)) {
+              if (key === 'printerColumns' && (value as unknown[]).length > 0)
+                file.block('printerColumns: [', () => (value as unknown[]).forEach((c) => file.line(`${tsValue(c)},`)), '],');
+              else file.line(`${key}: ${tsValue(value)},`);
+            }
           },
           '},',
         );
       }
-      const lifecycle = kind.lifecycle ? { ...gv.lifecycle, ...kind.lifecycle } : gv.lifecycle;
       if (lifecycle) file.line(`lifecycle: ${tsValue(lifecycle)},`);
     },
     '},',
   );
+}
+
+/** A kind's registration as plain data (runtime/schema/kind.ts), without its schema. */
+export interface KindData {
+  group: string;
+  version: string;
+  kind: string;
+  apiVersion: string;
+  listKind?: string;
+  resource?: Record<string, unknown>;
+  lifecycle?: Record<string, unknown>;
+}
+
+/** What `kinds.ts` declares of a kind besides its code, in the order it is printed. */
+export function kindData(gv: GroupVersion, t: NamedType): KindData {
+  const kind = t.kind!;
+  const data: KindData = { group: gv.group, version: gv.version, kind: kind.kind, apiVersion: kind.apiVersion };
+  if (kind.resource?.verbs.includes('list')) data.listKind = kind.listKind;
+  if (kind.resource) {
+    const { plural, singular, scope, verbs, subresources, shortNames, categories, printerColumns, served, storage, custom, conversion } =
+      kind.resource;
+    const { selectableFields, nameValidation, generation, virtual, subresourceHandlers, hooks, scale } = kind.resource;
+    const { deleteReturnsObject, createOnUpdate, printer } = kind.resource;
+    const r: Record<string, unknown> = { plural, singular, scope, verbs, subresources, shortNames, categories, printerColumns };
+    Object.assign(r, { served, storage, custom, conversion });
+    // Kind behaviour: declared here, implemented once in the runtime (named handlers by name).
+    if (selectableFields.length > 0) r.selectableFields = selectableFields;
+    if (nameValidation !== undefined) r.nameValidation = nameValidation;
+    if (generation) r.generation = true;
+    if (virtual !== undefined) r.virtual = virtual;
+    if (Object.keys(subresourceHandlers).length > 0) r.subresourceHandlers = subresourceHandlers;
+    if (hooks.length > 0) r.hooks = hooks;
+    if (scale) r.scale = scale;
+    if (deleteReturnsObject) r.deleteReturnsObject = true;
+    if (createOnUpdate) r.createOnUpdate = true;
+    if (printer !== undefined) r.printer = printer;
+    data.resource = r;
+  }
+  const lifecycle = kind.lifecycle ? { ...gv.lifecycle, ...kind.lifecycle } : gv.lifecycle;
+  if (lifecycle) data.lifecycle = lifecycle as Record<string, unknown>;
+  return data;
 }

@@ -52,12 +52,34 @@ export function loadSchemas(options: LoadOptions): Model {
       '',
       `no schemas found in ${files.length} file(s): ${NOT_A_SCHEMA.slice('not a schema: '.length)}`,
     );
-  addBuiltinMeta(loaded, ctx, cwd);
-  if (options.groupSuffix !== undefined && options.groupSuffix !== 'svc.io') renameGroups(loaded, ctx, options.groupSuffix);
-  const model = link(loaded, ctx);
+  const model = linkLoaded(loaded, ctx, cwd, options.groupSuffix);
   const root = schemasRoot(options.inputs.map((input) => resolve(cwd, input)));
   for (const gv of model.groupVersions) relocateSources(gv, cwd, gv.external ? BUILTIN_SCHEMAS : root);
   return model;
+}
+
+/** A source named for errors and a parsed document (a CustomResourceDefinition a server stores). */
+export interface SchemaDocument {
+  /** Shown in errors as a file would be: `<source>: <JSON path>: <problem>`. */
+  source: string;
+  value: unknown;
+}
+
+/**
+ * Links documents already in memory into one model, as loadSchemas does files (documents that are
+ * not schemas are an error). Throws LoadError on the first problem.
+ */
+export function loadDocuments(documents: readonly SchemaDocument[], options: { groupSuffix?: string } = {}): Model {
+  const ctx = newLinkContext();
+  const policy: DocumentPolicy = { others: 'error', warn: () => {} };
+  const loaded = documents.flatMap((d) => loadValues([d.value], d.source, ctx, policy));
+  return linkLoaded(loaded, ctx, process.cwd(), options.groupSuffix);
+}
+
+function linkLoaded(loaded: GroupVersion[], ctx: LinkContext, cwd: string, groupSuffix: string | undefined): Model {
+  addBuiltinMeta(loaded, ctx, cwd);
+  if (groupSuffix !== undefined && groupSuffix !== 'svc.io') renameGroups(loaded, ctx, groupSuffix);
+  return link(loaded, ctx);
 }
 
 /** The deepest directory holding every input (a file input counts as its folder): the schemas root. */
@@ -112,6 +134,11 @@ export function loadFile(
   ctx: LinkContext,
   policy: DocumentPolicy = { others: 'error', warn: () => {} },
 ): GroupVersion[] {
+  return loadValues(parseFile(path, shown), shown, ctx, policy);
+}
+
+/** The documents of one file (several YAML documents allowed). */
+function parseFile(path: string, shown: string): unknown[] {
   const text = readFileSync(path, 'utf8');
   let docs: unknown[];
   try {
@@ -126,6 +153,11 @@ export function loadFile(
     if (error instanceof SyntaxError) throw new LoadError(shown, '', `not valid JSON: ${error.message}`);
     throw error;
   }
+  return docs;
+}
+
+/** Hands each document to its loader. */
+function loadValues(docs: unknown[], shown: string, ctx: LinkContext, policy: DocumentPolicy): GroupVersion[] {
   const out: GroupVersion[] = [];
   docs.forEach((value, i) => {
     if (value === null || value === undefined) return;
@@ -158,5 +190,11 @@ function addBuiltinMeta(loaded: GroupVersion[], ctx: LinkContext, cwd: string): 
   const needsMeta = ctx.refs.some((r) => r.id.group === META_GROUP) || loaded.some((gv) => gv.types.some((t) => t.kind?.resource));
   if (!needsMeta || loaded.some((gv) => gv.group === META_GROUP)) return;
   const file = join(BUILTIN_SCHEMAS, 'meta.svc.io', 'v1.yaml');
-  for (const gv of loadFile(file, shownPath(file, cwd), ctx)) loaded.push({ ...gv, external: true });
+  const shown = shownPath(file, cwd);
+  // Parsed once a process (a server builds every CRD it is given against it); loaders get a copy.
+  metaDocuments ??= parseFile(file, shown);
+  const policy: DocumentPolicy = { others: 'error', warn: () => {} };
+  for (const gv of loadValues(structuredClone(metaDocuments), shown, ctx, policy)) loaded.push({ ...gv, external: true });
 }
+
+let metaDocuments: unknown[] | undefined;

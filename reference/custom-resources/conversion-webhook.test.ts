@@ -9,7 +9,7 @@ import {
   serveWebhook,
 } from '../../runtime/webhook/index.js';
 import type { Json } from '../../runtime/server/server.testing.js';
-import { CRDS, createEstablished, jsonCaller, until, useFreshCompileCache } from './definitions.testing.js';
+import { CRDS, createEstablished, jsonCaller, until } from './definitions.testing.js';
 
 /**
  * A CustomResourceDefinition with `conversion.strategy: Webhook`, served by the reference server and
@@ -45,7 +45,6 @@ const handler: JsonHandler = async (body) => {
 };
 
 beforeAll(async () => {
-  useFreshCompileCache();
   hook = await serveWebhook(handler);
   server = await startReferenceServer({ store: 'memory' });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from '../reference-server.js';
 import { createStore } from '../../runtime/store/index.js';
 import type { Json } from '../../runtime/server/server.testing.js';
-import { CRDS, jsonCaller, useFreshCompileCache } from './definitions.testing.js';
+import { CRDS, createEstablished, jsonCaller } from './definitions.testing.js';
 
 /**
  * The `default`s of a CustomResourceDefinition's schema, checked when the definition is written
@@ -11,7 +11,6 @@ import { CRDS, jsonCaller, useFreshCompileCache } from './definitions.testing.js
  */
 let server: RunningServer;
 beforeAll(async () => {
-  useFreshCompileCache();
   server = await startReferenceServer({ store: 'memory' });
 });
 afterAll(() => server.close());
@@ -290,9 +289,8 @@ describe('valid defaults', () => {
 
   it('an update that brings an invalid default is refused, and the definition keeps serving the old one', async () => {
     const crd = definition({ size: { type: 'integer', default: 3 } });
-    const created = await call('POST', CRDS, crd);
-    expect(created.status).toBe(201);
-    const next = structuredClone(created.body);
+    // Once Established: the update then carries the resourceVersion of the status the server wrote.
+    const next = structuredClone(await createEstablished(call, crd));
     next.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.size.default = 'three';
     const res = await call('PUT', `${CRDS}/${crd.metadata.name}`, next);
     expect(res.status).toBe(422);

@@ -4,14 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from '../reference-server.js';
 import type { Json } from '../../runtime/server/server.testing.js';
-import {
-  CRDS,
-  createEstablished as createEstablishedWith,
-  established,
-  jsonCaller,
-  until,
-  useFreshCompileCache,
-} from './definitions.testing.js';
+import { CRDS, createEstablished as createEstablishedWith, established, jsonCaller, until } from './definitions.testing.js';
 
 /**
  * CustomResourceDefinitions created over HTTP against the reference server (in memory): served
@@ -20,7 +13,6 @@ import {
  */
 let server: RunningServer;
 beforeAll(async () => {
-  useFreshCompileCache();
   server = await startReferenceServer({ store: 'memory' });
 });
 afterAll(() => server.close());

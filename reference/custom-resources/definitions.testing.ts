@@ -1,15 +1,7 @@
 /** Test support for CustomResourceDefinitions over HTTP: JSON calls, polling, and waiting for Established. */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Json } from '../../runtime/server/server.testing.js';
 
 export const CRDS = '/apis/apiextensions.svc.io/v1/customresourcedefinitions';
-
-/** The compiled kinds go to svckit's folder in the cache: a fresh one per test file, not the user's. */
-export function useFreshCompileCache(): void {
-  process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), 'svckit-cache-'));
-}
 
 export type JsonCall = (
   method: string,

@@ -16,7 +16,6 @@ import { EncryptionAtRest } from '../../runtime/encryption/index.js';
 const dir = mkdtempSync(join(tmpdir(), 'svckit-crd-at-rest-'));
 beforeAll(() => {
   // The compiled kinds go to svckit's folder in the cache: a fresh one, not the user's.
-  process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), 'svckit-cache-'));
 });
 
 const json = { 'content-type': 'application/json' };

@@ -11,7 +11,7 @@ import { Registrar, cleanupFinalizer } from './registrar.js';
 import { ruleErrors } from './rule-errors.js';
 
 export { cleanupFinalizer } from './registrar.js';
-export { type ProjectKinds, CACHE_MAX_AGE_MS, codeCache, definitionKinds, projectKinds, removeUnused } from './compile.js';
+export { type ProjectKinds, definitionKinds, projectKinds } from './compile.js';
 export { type DefinitionFile, DefinitionInstallError, installDefinitions } from './install.js';
 export { DEFINITION_TIMEOUT_MS, DefinitionNotServedError, untilDefinitionServed } from './readiness.js';
 export { defaultErrors } from './default-errors.js';
@@ -62,7 +62,7 @@ async function compiledErrors(crd: JsonApiObject, host: CustomResourceHost, old?
       return rules.length > 0 ? rules : defaultErrors(k, path, { requirePruned });
     });
   const errors = check(true);
-  // The stored version is compiled (from the cache) only when its answer matters.
+  // The stored version is built only when its answer matters.
   if (!old || !errors.some((e) => e.detail === UNPRUNED)) return errors;
   const stored = await host.compile(old).catch(() => undefined);
   return stored && ownKinds(old, stored.kinds).some(hasUnprunedDefaults) ? check(false) : errors;
@@ -75,13 +75,13 @@ function ownKinds<K extends { kind: string }>(crd: JsonApiObject, kinds: readonl
 }
 
 /**
- * The generator's loader names the file it read and a JSON path (`<file>: .spec.versions[0].schema
- * .openAPIV3Schema.properties.spec.type: expected ...`): the error at that field, in the
- * definition's field path (`properties[spec]`), without the cache file.
+ * The generator's loader names its source and a JSON path (`customresourcedefinitions/<name>:
+ * .spec.versions[0].schema.openAPIV3Schema.properties.spec.type: expected ...`): the error at that
+ * field, in the definition's field path (`properties[spec]`), without the source.
  */
 function loaderError(message: string): FieldError {
   const m = /^[^:]*: (\.spec\.[^:]*): (.*)$/s.exec(message);
-  // Never the cache file's path: it says nothing to the client and tells where the server keeps files.
+  // Never the loader's source name: the client knows which definition it wrote.
   if (!m) return fieldInvalid('spec', '', message.replace(/^[^\s:]*[/\\][^\s:]*: (?:\(document\): )?/, ''));
   const problem = m[2]!.replace(/(defined in )(\.spec\.\S*)/, (_, lead: string, at: string) => lead + definitionPath(at));
   return typedError(definitionPath(m[1]!), problem);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from '../reference-server.js';
-import { createEstablished, jsonCaller, useFreshCompileCache } from './definitions.testing.js';
+import { createEstablished, jsonCaller } from './definitions.testing.js';
 
 /**
  * A custom resource's OpenAPI value errors over HTTP, as a 1.30 server answers them: a 422 whose
@@ -10,7 +10,6 @@ import { createEstablished, jsonCaller, useFreshCompileCache } from './definitio
  */
 let server: RunningServer;
 beforeAll(async () => {
-  useFreshCompileCache();
   server = await startReferenceServer({ store: 'memory' });
 });
 afterAll(() => server.close());

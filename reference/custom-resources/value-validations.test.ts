@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from '../reference-server.js';
-import { CRDS, createEstablished, jsonCaller, useFreshCompileCache } from './definitions.testing.js';
+import { CRDS, createEstablished, jsonCaller } from './definitions.testing.js';
 
 /**
  * CustomResourceDefinitions with inline allOf/anyOf/oneOf/not (value validations): accepted where
@@ -10,7 +10,6 @@ import { CRDS, createEstablished, jsonCaller, useFreshCompileCache } from './def
  */
 let server: RunningServer;
 beforeAll(async () => {
-  useFreshCompileCache();
   server = await startReferenceServer({ store: 'memory' });
 });
 afterAll(() => server.close());

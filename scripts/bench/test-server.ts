@@ -10,6 +10,8 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const STARTS = 20;
 const RESETS = 30;
 const OBJECTS = 100;
+const DEFINITIONS = 20;
+const CERT_MANAGER = '/work/shared/testdata/crds/cert-manager';
 
 /**
  * `npm run bench -- test-server`: what a test pays for svckit/testing. Start-to-ready of
@@ -63,6 +65,67 @@ export async function benchTestServer(): Promise<void> {
     report(`restore(snapshot of ${OBJECTS} objects) from empty (${RESETS} runs)`, restores);
   } finally {
     await s.close();
+  }
+  await benchDefinitions();
+}
+
+/**
+ * What serving a CustomResourceDefinition costs: from its POST to the first 200 list of its
+ * resource (each definition new), and `install()` of the cert-manager CRDs into a fresh server
+ * (when /work/shared/testdata holds them).
+ */
+export async function benchDefinitions(): Promise<void> {
+  const s = await startTestServer();
+  try {
+    const served: number[] = [];
+    for (let i = 0; i < DEFINITIONS; i++) served.push(await firstList(s.url, `bench${i}.example.io`));
+    report(`CustomResourceDefinition POST to its first 200 list (${DEFINITIONS} new definitions)`, served);
+  } finally {
+    await s.close();
+  }
+  if (!existsSync(CERT_MANAGER)) {
+    process.stdout.write(`install() of the cert-manager CRDs: skipped (no ${CERT_MANAGER})\n`);
+    return;
+  }
+  const installs: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const fresh = await startTestServer();
+    try {
+      const t = performance.now();
+      await fresh.install(CERT_MANAGER);
+      installs.push(performance.now() - t);
+    } finally {
+      await fresh.close();
+    }
+  }
+  report('install() of the 6 cert-manager CRDs into a fresh test server (5 runs)', installs);
+}
+
+async function firstList(url: string, group: string): Promise<number> {
+  const schema = { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer', maximum: 10 } } } } };
+  const crd = {
+    apiVersion: 'apiextensions.svc.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `widgets.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
+    },
+  };
+  const t = performance.now();
+  const created = await fetch(`${url}/apis/apiextensions.svc.io/v1/customresourcedefinitions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(crd),
+  });
+  if (created.status !== 201) throw new Error(`creating ${crd.metadata.name}: ${created.status} ${await created.text()}`);
+  for (;;) {
+    const list = await fetch(`${url}/apis/${group}/v1/namespaces/default/widgets`);
+    await list.body?.cancel();
+    if (list.status === 200) return performance.now() - t;
+    await new Promise((r) => setTimeout(r, 1));
   }
 }
 

@@ -113,8 +113,6 @@ describe('key rotation on SQLite: add key2 second, restart, move it first, rewri
   }, 60_000);
 
   it("rewrites the objects of a CustomResourceDefinition's resource kept in the store", async () => {
-    // The server compiles the definition into svckit's folder in the cache: a fresh one, not the user's.
-    process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), 'svckit-cache-'));
     const db = `sqlite:${join(dir, 'crontabs.db')}`;
     const [key1, key2] = [newKey(), newKey()];
     const names = ['crontabs.stable.example.com'];

@@ -33,7 +33,6 @@ spec:
 
 let dir: string;
 beforeAll(() => {
-  process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), 'svckit-cache-'));
   dir = mkdtempSync(join(tmpdir(), 'svckit-crds-'));
   writeFileSync(
     join(dir, 'a.yaml'),
