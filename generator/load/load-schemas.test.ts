@@ -53,7 +53,7 @@ describe('svckit schema files', () => {
       selectableFields: ['spec.color'],
       nameValidation: 'dns1123-label',
       generation: true,
-      subresourceHandlers: { approval: 'approve' },
+      subresourceHandlers: { approval: { handler: 'approve' } },
       hooks: ['audit-trail'],
     });
     const review = index.resolve({ group: 'example.svc.io', version: 'v1', name: 'WidgetReview' }).kind?.resource;
@@ -71,6 +71,19 @@ describe('svckit schema files', () => {
     expect(
       loadError(kind('{plural: widgets, scope: Cluster, subresources: [status], subresourceHandlers: {scale: scaler}}')).message,
     ).toMatch(/scale is not one of the resource's subresources \(status\)/);
+  });
+
+  it('reads a subresource request kind and verbs, and refuses a kind or verb it cannot read', () => {
+    const kind = (declared: string) => ({
+      'x.yaml': `${HEADER}  Widget:\n    type: object\n    x-svc-kind: Widget\n    x-svc-resource: {plural: widgets, scope: Namespaced, subresources: [review], subresourceHandlers: {review: ${declared}}}\n`,
+    });
+    const model = load(kind('{handler: widget-review, kind: example.svc.io/v1 WidgetReview, verbs: [create]}'));
+    expect(new ModelIndex(model).resolve({ group: 'example.svc.io', version: 'v1', name: 'Widget' }).kind?.resource).toMatchObject({
+      subresourceHandlers: { review: { handler: 'widget-review', kind: 'example.svc.io/v1 WidgetReview', verbs: ['create'] } },
+    });
+    expect(loadError(kind('{handler: widget-review, kind: WidgetReview}')).message).toMatch(/kind: expected "<apiVersion> <Kind>"/);
+    expect(loadError(kind('{handler: widget-review, verbs: [post]}')).message).toMatch(/verbs: post is not one of get, create, update, patch/);
+    expect(loadError(kind('{kind: v1 Widget}')).message).toMatch(/handler: expected a handler name/);
   });
 
   it('inlines allOf embeddings in front of the own fields', () => {

@@ -105,7 +105,6 @@ async function writeScale(ctx: RequestContext, t: Target, requested: (current: J
 
 /** Upstream's ValidateScale, and the name check of every update. */
 function checkScale(t: Target, s: JsonApiObject): void {
-  if (s.kind !== undefined && s.kind !== 'Scale') throw badRequest(`expected a Scale body, found kind ${JSON.stringify(s.kind)}`);
   const name = s.metadata?.name;
   if (name !== undefined && name !== t.name) {
     throw badRequest(`the name of the object (${name}) does not match the name on the URL (${t.name})`);

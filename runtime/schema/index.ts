@@ -16,4 +16,12 @@ export { applyTypeDefaults, type NamedTypeDefaulter } from './type-defaults.js';
 export { prune } from './prune.js';
 export { type Defaulter, defaulterOf } from './defaulter.js';
 export { type Validator, validatorOf } from './validator.js';
-export type { ConversionRule, KindRegistration, NameValidation, PrinterColumn, ResourceDescriptor, VersionLifecycle } from './kind.js';
+export type {
+  ConversionRule,
+  KindRegistration,
+  NameValidation,
+  PrinterColumn,
+  ResourceDescriptor,
+  SubresourceDeclaration,
+  VersionLifecycle,
+} from './kind.js';

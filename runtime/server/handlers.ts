@@ -7,6 +7,7 @@ import {
   methodNotAllowed,
   parseFieldSelector,
 } from '../api/index.js';
+import { checkRequestBody, subresourceKind } from './request-kind.js';
 import type { RequestContext, Target } from './context.js';
 import { deleteCollection, deleteObject, deleteOptions } from './delete.js';
 import { type Body, decodeBody, decodeOptionalJson } from './body.js';
@@ -119,6 +120,8 @@ export async function dispatchResource(ctx: RequestContext, t: Target, res: Serv
       const takes = declared.methods as readonly string[];
       if (!takes.includes(method)) throw methodNotAllowed(method, `${t.subresource} takes ${takes.join(', ')}`);
       const body = (method === 'POST' || method === 'PUT') && !declared.bodyless ? await objectBody(ctx, t) : undefined;
+      const kind = body && subresourceKind(ctx.registry, t.resource, t.subresource);
+      if (body && kind) await checkRequestBody(ctx, t, body, kind);
       return declared.handle(ctx, t, body);
     }
   }
