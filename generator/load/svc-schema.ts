@@ -6,6 +6,7 @@ import type {
   NamedType,
   PrinterColumn,
   ResourceInfo,
+  ScalePaths,
   SubresourceDeclaration,
   TypeId,
 } from '../model/index.js';
@@ -33,6 +34,7 @@ const RESOURCE_KEYS = new Set([
   'generation',
   'virtual',
   'subresourceHandlers',
+  'scale',
   'hooks',
   'deleteReturnsObject',
   'createOnUpdate',
@@ -178,6 +180,7 @@ function readBehaviour(
   | 'generation'
   | 'virtual'
   | 'subresourceHandlers'
+  | 'scale'
   | 'hooks'
   | 'deleteReturnsObject'
   | 'createOnUpdate'
@@ -206,12 +209,14 @@ function readBehaviour(
   }
   const virtual = optString(rec, 'virtual', ctx, path);
   const printer = optString(rec, 'printer', ctx, path);
+  const scale = rec.scale === undefined ? undefined : scalePaths(rec.scale, ctx, joinPath(path, 'scale'), subresources);
   return {
     selectableFields: stringList(rec, 'selectableFields', ctx, path) ?? [],
     ...(nameValidation !== undefined ? { nameValidation: nameValidation as NameValidation } : {}),
     generation: rec.generation === true,
     ...(virtual !== undefined ? { virtual } : {}),
     subresourceHandlers,
+    ...(scale !== undefined ? { scale } : {}),
     hooks: stringList(rec, 'hooks', ctx, path) ?? [],
     ...(rec.deleteReturnsObject === true ? { deleteReturnsObject: true } : {}),
     ...(rec.createOnUpdate === true ? { createOnUpdate: true } : {}),
@@ -268,6 +273,25 @@ function readConversion(value: unknown, ctx: NodeContext, path: string): Resourc
 }
 
 const CONVERSION_KEYS = new Set(['path', 'storagePath', 'keys', 'mirror', 'preserveZeroAnnotation', 'readOnly', 'converter']);
+
+/**
+ * A built-in workload's replica paths (`{specReplicasPath, statusReplicasPath, labelSelectorPath}`),
+ * as a CRD declares them: the server's one scale subresource reads and writes through them.
+ */
+function scalePaths(declared: unknown, ctx: NodeContext, at: string, subresources: readonly string[]): ScalePaths {
+  if (!subresources.includes('scale')) throw new LoadError(ctx.file, at, 'scale paths need the scale subresource');
+  if (!isRecord(declared))
+    throw new LoadError(ctx.file, at, `expected {specReplicasPath, statusReplicasPath}, found ${describe(declared)}`);
+  checkKeys(declared, [SCALE_KEYS], ctx, at);
+  const specReplicasPath = optString(declared, 'specReplicasPath', ctx, at);
+  const statusReplicasPath = optString(declared, 'statusReplicasPath', ctx, at);
+  const labelSelectorPath = optString(declared, 'labelSelectorPath', ctx, at);
+  if (specReplicasPath === undefined || statusReplicasPath === undefined)
+    throw new LoadError(ctx.file, at, 'expected specReplicasPath and statusReplicasPath');
+  return { specReplicasPath, statusReplicasPath, ...(labelSelectorPath !== undefined ? { labelSelectorPath } : {}) };
+}
+
+const SCALE_KEYS = new Set(['specReplicasPath', 'statusReplicasPath', 'labelSelectorPath']);
 
 /** The keys of a subresource's declaration. */
 const DECLARATION_KEYS = new Set(['handler', 'kind', 'verbs']);

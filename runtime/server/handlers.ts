@@ -113,7 +113,9 @@ export async function dispatchResource(ctx: RequestContext, t: Target, res: Serv
     if (scale) {
       const name = ctx.req.method === 'GET' ? 'get' : ctx.req.method === 'PUT' ? 'update' : 'patch';
       if (!t.resource.verbs.has(name)) throw methodNotAllowed(ctx.req.method, `${t.resource.resource} does not support ${name}`);
-      return scaleRequest(ctx, t, scale);
+      const body = method === 'PUT' ? await objectBody(ctx, t) : undefined;
+      if (body) await checkRequestBody(ctx, t, body, subresourceKind(ctx.registry, t.resource, 'scale')!);
+      return scaleRequest(ctx, t, scale, body);
     }
     const declared = ctx.hooks.subresource(t.resource, t.subresource);
     if (declared) {

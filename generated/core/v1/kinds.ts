@@ -511,7 +511,7 @@ export const coreV1Kinds: readonly KindRegistration[] = [
       custom: false,
       conversion: [],
       generation: true,
-      subresourceHandlers: { scale: { handler: 'scale', kind: 'autoscaling/v1 Scale', verbs: ['get', 'patch', 'update'] } },
+      scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' },
       printer: 'replicationcontroller',
     },
   },
