@@ -215,7 +215,7 @@ export type VirtualCreateHandler = (ctx: RequestContext, t: Target, body: Body) 
 /** The methods a subresource with behaviour of its own may take. */
 export type SubresourceMethod = 'GET' | 'POST' | 'PUT' | 'PATCH';
 
-/** Answers requests to a subresource with behaviour of its own (`eviction`, `finalize`, `scale`). */
+/** Answers requests to a subresource with behaviour of its own (`eviction`, `finalize`, `token`). */
 export interface SubresourceHandler {
   /** The methods the subresource takes (405 for any other). */
   methods: readonly SubresourceMethod[];

@@ -100,8 +100,10 @@ const OBJECT: Readonly<Record<string, Entry>> = {
 const ALLOWED = { collection: 'a collection takes GET, POST and DELETE', object: 'an object takes GET, PUT, PATCH and DELETE' };
 
 /**
- * Dispatches a resource request by (scope, method), or to the handler a kind declares for a
- * subresource (`eviction`, `finalize`, `scale`); the method must be one the resource's verbs allow.
+ * Dispatches a resource request by (scope, method), to the scale subresource of a kind that
+ * declares replica paths, or to the handler a kind declares for a subresource (`eviction`,
+ * `finalize`, `token`), a body of the subresource's declared kind checked first; the method must
+ * be one the resource's verbs allow.
  */
 export async function dispatchResource(ctx: RequestContext, t: Target, res: ServerResponse): Promise<Reply | undefined> {
   const { method } = ctx.req;
