@@ -1,6 +1,18 @@
-import { SPEC_GROUP_SUFFIX, groupWithSuffix } from '../runtime/api/index.js';
-import type { LoopbackClient } from './access-control.js';
-import { CONFLICT_ATTEMPTS, upsert } from './system-services.js';
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { type JsonApiObject, timestamp } from '../runtime/api/index.js';
+import { update as recordUpdate } from '../runtime/apply/index.js';
+import { MASTERS_GROUP } from '../runtime/auth/index.js';
+import {
+  type ServedResource,
+  type ServerContext,
+  admitControllerWrite,
+  decodeObject,
+  encodeObject,
+  objectKey,
+} from '../runtime/server/index.js';
+import { isStoreConflictError, isStoreKeyExistsError } from '../runtime/store/index.js';
+import { CONFLICT_ATTEMPTS } from './system-services.js';
 
 /**
  * The group and version priorities of upstream's local APIServices, keyed `<version>.<group>` with
@@ -66,56 +78,100 @@ function priorityKey(group: string, version: string, suffix: string): string {
   return `${version}.${real}`;
 }
 
-/** The group/versions the server lists in its discovery documents (`/api`, `/apis`), core as group "". */
-async function servedGroupVersions(client: LoopbackClient): Promise<{ group: string; version: string }[]> {
-  const core = JSON.parse((await client('GET', '/api')).text) as { versions: string[] };
-  const groups = JSON.parse((await client('GET', '/apis')).text) as { groups: { name: string; versions: { version: string }[] }[] };
-  return [
-    ...core.versions.map((version) => ({ group: '', version })),
-    ...groups.groups.flatMap((g) => g.versions.map(({ version }) => ({ group: g.name, version }))),
-  ];
-}
+/** Who writes them: the server itself, as upstream's loopback client. */
+const SERVER_USER = { username: 'system:apiserver', groups: [MASTERS_GROUP], extra: {} };
+
+/** The field manager of the writes, as upstream's autoregister controller records itself. */
+const MANAGER = 'kube-apiserver';
 
 /**
  * One local APIService (`spec.service` null, Available because Local) per built-in group/version
- * the server lists, as kube-apiserver's autoregister controller keeps them at start: created when
- * absent, the spec rewritten when present.
+ * the server serves, as kube-apiserver's autoregister controller keeps them at start: created when
+ * absent, the spec rewritten when present. Written in-process (admitted, then stored), not through
+ * HTTP: a request per group/version made every start (and every test server) several times slower.
  */
-export async function registerLocalApiServices(client: LoopbackClient, groupSuffix = SPEC_GROUP_SUFFIX): Promise<void> {
-  const apiVersion = `${groupWithSuffix('apiregistration.svc.io', groupSuffix)}/v1`;
-  const collection = `/apis/${apiVersion}/apiservices`;
-  for (const { group, version } of await servedGroupVersions(client)) {
+export async function registerLocalApiServices(context: ServerContext, groupSuffix: string): Promise<void> {
+  const { registry } = context;
+  const apiServices = registry.get(registry.servedGroup('apiregistration.svc.io'), 'v1', 'apiservices');
+  if (!apiServices) return;
+  const served = new Set(registry.resources().map((r) => `${r.version}.${r.group}`));
+  for (const name of served) {
+    const [version, group] = [name.slice(0, name.indexOf('.')), name.slice(name.indexOf('.') + 1)];
     const priority = PRIORITIES[priorityKey(group, version, groupSuffix)];
     if (!priority) continue;
-    const name = `${version}.${group}`;
-    await upsert(client, collection, {
-      apiVersion,
-      kind: 'APIService',
-      metadata: { name, labels: AUTOMANAGED },
-      spec: { service: null, group, version, groupPriorityMinimum: priority[0], versionPriority: priority[1] },
-    });
-    await markAvailable(client, `${collection}/${name}`);
+    // The core group's "" is left out, as upstream's omitempty does (and as the store keeps it).
+    const spec = { service: null, ...(group ? { group } : {}), version, groupPriorityMinimum: priority[0], versionPriority: priority[1] };
+    await keepApiService(context, apiServices, name, spec);
   }
 }
 
 /**
- * Sets the Available=True (Local) condition unless the APIService has it already (its transition
- * time is kept). Replicas starting together race for the same objects: a conflict is read again
- * (the other may have marked it), as upstream's controllers requeue.
+ * Creates the APIService, or rewrites its spec and marks it available (a transition time already
+ * there is kept); nothing is written when it is as wanted. Replicas starting together race for the
+ * same objects: a conflict is read again, as upstream's controllers requeue.
  */
-async function markAvailable(client: LoopbackClient, path: string): Promise<void> {
+async function keepApiService(context: ServerContext, r: ServedResource, name: string, spec: Record<string, unknown>): Promise<void> {
+  const key = objectKey(r, undefined, name);
   for (let attempt = 1; ; attempt++) {
-    const stored = JSON.parse((await client('GET', path)).text) as { status?: { conditions?: { type: string; reason?: string }[] } };
-    if (stored.status?.conditions?.some((c) => c.type === 'Available' && c.reason === 'Local')) return;
-    const condition = { ...LOCAL_AVAILABLE, lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
-    const { status, text } = await client(
-      'PATCH',
-      `${path}/status`,
-      { status: { conditions: [condition] } },
-      'application/merge-patch+json',
-    );
-    if (status === 200) return;
-    if (status !== 409 || attempt >= CONFLICT_ATTEMPTS)
-      throw new Error(`the reference server could not mark APIService ${path} available: ${status} ${text}`);
+    const kv = await context.store.get(key);
+    const live = kv ? await decodeObject(kv, r) : undefined;
+    const next = wanted(context, r, name, spec, live);
+    if (live && isDeepStrictEqual(next, live)) return;
+    try {
+      const admitted = await admitControllerWrite(context, SERVER_USER, { resource: r, object: next, ...(live ? { old: live } : {}) });
+      const ownership = {
+        schema: r.registration.schema,
+        custom: r.descriptor.custom,
+        apiVersion: r.apiVersion,
+        now: context.settings.now(),
+      };
+      // The spec is written through the resource and the condition through `status`, as upstream's two calls.
+      const { status, ...withoutStatus } = admitted;
+      const specOwned = recordUpdate(
+        live as never,
+        { ...withoutStatus, ...(live?.status ? { status: live.status } : {}) } as never,
+        MANAGER,
+        ownership,
+      );
+      const owned = recordUpdate(specOwned, { ...admitted, metadata: specOwned.metadata } as never, MANAGER, {
+        ...ownership,
+        subresource: 'status',
+      });
+      const value = await encodeObject(owned as unknown as JsonApiObject, r);
+      if (kv) await context.store.update(key, value, { expectedModRevision: kv.modRevision });
+      else await context.store.create(key, value);
+      return;
+    } catch (e) {
+      const raced = isStoreKeyExistsError(e) || isStoreConflictError(e);
+      if (!raced || attempt >= CONFLICT_ATTEMPTS)
+        throw new Error(`the reference server could not register APIService ${name}: ${(e as Error).message}`);
+    }
   }
+}
+
+/** The APIService as the server keeps it: the live one (if any) with the spec, label and Local condition set. */
+function wanted(
+  context: ServerContext,
+  r: ServedResource,
+  name: string,
+  spec: Record<string, unknown>,
+  live: JsonApiObject | undefined,
+): JsonApiObject {
+  const now = context.settings.now();
+  const metadata = live?.metadata ?? { name, uid: randomUUID(), creationTimestamp: timestamp(now) };
+  const nextSpec = { ...(live?.spec as object | undefined), ...spec };
+  // A changed spec is a new generation, as the verb handlers count them.
+  const generation = r.descriptor.generation
+    ? { generation: (metadata.generation ?? 0) + (live && isDeepStrictEqual(live.spec, nextSpec) ? 0 : 1) }
+    : {};
+  const status = (live?.status ?? {}) as { conditions?: { type: string; reason?: string }[] };
+  const local = status.conditions?.some((c) => c.type === 'Available' && c.reason === 'Local');
+  return {
+    ...live,
+    apiVersion: r.apiVersion,
+    kind: r.kind,
+    metadata: { ...metadata, ...generation, labels: { ...metadata.labels, ...AUTOMANAGED } },
+    spec: nextSpec,
+    status: local ? status : { ...status, conditions: [{ ...LOCAL_AVAILABLE, lastTransitionTime: timestamp(now) }] },
+  };
 }

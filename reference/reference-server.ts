@@ -1,4 +1,5 @@
 import { allKinds } from '../generated/kinds.js';
+import { SPEC_GROUP_SUFFIX } from '../runtime/api/index.js';
 import { openApiDocuments as builtinDocuments } from '../generated/openapi.js';
 import { type DefinitionFile, definitionKinds, installDefinitions } from './custom-resources/index.js';
 import { allProtobufPackages } from '../generated/protobuf.js';
@@ -183,7 +184,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   if (!options.project) {
     for (const name of [DEFAULT_NAMESPACE, ...SYSTEM_NAMESPACES]) await ensureNamespace(loopback, name);
     await reconcileKubernetesService(loopback, { url, serviceCidr: options.serviceClusterIPRange, groupSuffix: options.groupSuffix });
-    await registerLocalApiServices(loopback, options.groupSuffix);
+    await registerLocalApiServices(server.context, options.groupSuffix ?? SPEC_GROUP_SUFFIX);
   }
   if (options.crds) {
     try {

@@ -6,7 +6,6 @@
  * and keeps where no other user reads it (kept-signing-key.ts).
  */
 import type { KeyObject } from 'node:crypto';
-import { allKinds } from '../generated/kinds.js';
 import { type Authenticator, ServiceAccountIssuer, ServiceAccountTokenAuthenticator, type SigningKey } from '../runtime/auth/index.js';
 import { tokenRequest } from './kinds/index.js';
 import { type ApiServer, type HandlerCatalog, storeObjectGetter } from '../runtime/server/index.js';
@@ -53,14 +52,12 @@ export async function serviceAccountIssuer(o: ServiceAccountOptions, store: Stor
   });
 }
 
-const TOKEN_REQUEST_KIND = allKinds.find((k) => k.group === 'authentication.svc.io' && k.kind === 'TokenRequest');
-
 /** The handler catalogue with the token subresource signing with `issuer` (over the `given` one's other names). */
 export function withTokenRequests(given: HandlerCatalog | undefined, issuer: ServiceAccountIssuer): HandlerCatalog {
   return {
     ...given,
     subresources: {
-      'service-account-token': tokenRequest({ issuer, ...(TOKEN_REQUEST_KIND ? { kind: TOKEN_REQUEST_KIND } : {}) }),
+      'service-account-token': tokenRequest({ issuer }),
       ...given?.subresources,
     },
   };

@@ -2,6 +2,9 @@
  * What a fresh cluster holds (issue 23): the system namespaces beside `default`, and the
  * `default/kubernetes` Service with its Endpoints and EndpointSlice pointing at the server.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from './reference-server.js';
 
@@ -85,5 +88,36 @@ describe('the local APIServices at start', () => {
     server = await startReferenceServer({ store: 'memory', port: 0 });
     const svc = await get('/apis/apiregistration.svc.io/v1/apiservices/v1.coordination.svc.io');
     expect(svc.spec).toMatchObject({ group: 'coordination.svc.io', groupPriorityMinimum: 16500 });
+  });
+});
+
+describe('the local APIServices at a restart', () => {
+  it('rewrites a changed spec and keeps the condition and what is already as wanted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-apiservices-'));
+    try {
+      const store = `sqlite:${join(dir, 'data.db')}`;
+      server = await startReferenceServer({ store, port: 0 });
+      const path = '/apis/apiregistration.svc.io/v1/apiservices';
+      const res = await fetch(`${server.url}${path}/v1.apps`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/merge-patch+json' },
+        body: JSON.stringify({ spec: { versionPriority: 99 } }),
+      });
+      expect(res.status).toBe(200);
+      const before = new Map((await get(path)).items.map((s: any) => [s.metadata.name, s]));
+      await server.close();
+      server = await startReferenceServer({ store, port: 0 });
+      const after = new Map((await get(path)).items.map((s: any) => [s.metadata.name, s]));
+      const apps = after.get('v1.apps') as any;
+      expect(apps.spec.versionPriority).toBe(15);
+      expect(apps.metadata.uid).toBe((before.get('v1.apps') as any).metadata.uid);
+      expect(apps.status).toEqual((before.get('v1.apps') as any).status);
+      // Untouched ones are not written again.
+      expect((after.get('v1.') as any).metadata.resourceVersion).toBe((before.get('v1.') as any).metadata.resourceVersion);
+    } finally {
+      await server?.close();
+      server = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -70,7 +70,7 @@ async function ensure(client: LoopbackClient, collection: string, object: Manife
 }
 
 /** Creates the object, or merge-patches the stored one to it (its lists replace the stored ones). */
-export async function upsert(client: LoopbackClient, collection: string, object: Manifest): Promise<void> {
+async function upsert(client: LoopbackClient, collection: string, object: Manifest): Promise<void> {
   const { status, text } = await client('POST', collection, object);
   if (status === 201) return;
   if (status !== 409) throw new Error(`the reference server could not create ${object.kind} ${object.metadata.name}: ${status} ${text}`);

@@ -53,7 +53,7 @@ describe('svckit schema files', () => {
       selectableFields: ['spec.color'],
       nameValidation: 'dns1123-label',
       generation: true,
-      subresourceHandlers: { approval: 'approve' },
+      subresourceHandlers: { approval: { handler: 'approve' } },
       hooks: ['audit-trail'],
     });
     const review = index.resolve({ group: 'example.svc.io', version: 'v1', name: 'WidgetReview' }).kind?.resource;
@@ -71,6 +71,40 @@ describe('svckit schema files', () => {
     expect(
       loadError(kind('{plural: widgets, scope: Cluster, subresources: [status], subresourceHandlers: {scale: scaler}}')).message,
     ).toMatch(/scale is not one of the resource's subresources \(status\)/);
+  });
+
+  it('reads a built-in workload replica paths, which need the scale subresource', () => {
+    const kind = (resource: string) => ({
+      'x.yaml': `${HEADER}  Widget:\n    type: object\n    x-svc-kind: Widget\n    x-svc-resource: ${resource}\n`,
+    });
+    const paths = '{specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas, labelSelectorPath: .spec.selector}';
+    const model = load(kind(`{plural: widgets, scope: Namespaced, subresources: [status, scale], scale: ${paths}}`));
+    expect(new ModelIndex(model).resolve({ group: 'example.svc.io', version: 'v1', name: 'Widget' }).kind?.resource?.scale).toEqual({
+      specReplicasPath: '.spec.replicas',
+      statusReplicasPath: '.status.replicas',
+      labelSelectorPath: '.spec.selector',
+    });
+    expect(loadError(kind(`{plural: widgets, scope: Namespaced, subresources: [status], scale: ${paths}}`)).message).toMatch(
+      /scale paths need the scale subresource/,
+    );
+    expect(
+      loadError(kind('{plural: widgets, scope: Namespaced, subresources: [scale], scale: {specReplicasPath: .spec.replicas}}')).message,
+    ).toMatch(/expected specReplicasPath and statusReplicasPath/);
+  });
+
+  it('reads a subresource request kind and verbs, and refuses a kind or verb it cannot read', () => {
+    const kind = (declared: string) => ({
+      'x.yaml': `${HEADER}  Widget:\n    type: object\n    x-svc-kind: Widget\n    x-svc-resource: {plural: widgets, scope: Namespaced, subresources: [review], subresourceHandlers: {review: ${declared}}}\n`,
+    });
+    const model = load(kind('{handler: widget-review, kind: example.svc.io/v1 WidgetReview, verbs: [create]}'));
+    expect(new ModelIndex(model).resolve({ group: 'example.svc.io', version: 'v1', name: 'Widget' }).kind?.resource).toMatchObject({
+      subresourceHandlers: { review: { handler: 'widget-review', kind: 'example.svc.io/v1 WidgetReview', verbs: ['create'] } },
+    });
+    expect(loadError(kind('{handler: widget-review, kind: WidgetReview}')).message).toMatch(/kind: expected "<apiVersion> <Kind>"/);
+    expect(loadError(kind('{handler: widget-review, verbs: [post]}')).message).toMatch(
+      /verbs: post is not one of get, create, update, patch/,
+    );
+    expect(loadError(kind('{kind: v1 Widget}')).message).toMatch(/handler: expected a handler name/);
   });
 
   it('inlines allOf embeddings in front of the own fields', () => {

@@ -1,4 +1,15 @@
-import type { GroupVersion, KindInfo, Lifecycle, NameValidation, NamedType, PrinterColumn, ResourceInfo, TypeId } from '../model/index.js';
+import type {
+  GroupVersion,
+  KindInfo,
+  Lifecycle,
+  NameValidation,
+  NamedType,
+  PrinterColumn,
+  ResourceInfo,
+  ScalePaths,
+  SubresourceDeclaration,
+  TypeId,
+} from '../model/index.js';
 import { apiVersionOf } from '../model/index.js';
 import { LoadError, joinPath } from './load-error.js';
 import { asSchema, checkKeys, describe, optString, toTypeNode, type NodeContext } from './schema-node.js';
@@ -23,6 +34,7 @@ const RESOURCE_KEYS = new Set([
   'generation',
   'virtual',
   'subresourceHandlers',
+  'scale',
   'hooks',
   'deleteReturnsObject',
   'createOnUpdate',
@@ -168,6 +180,7 @@ function readBehaviour(
   | 'generation'
   | 'virtual'
   | 'subresourceHandlers'
+  | 'scale'
   | 'hooks'
   | 'deleteReturnsObject'
   | 'createOnUpdate'
@@ -187,22 +200,23 @@ function readBehaviour(
   }
   const handlers =
     rec.subresourceHandlers === undefined ? {} : asSchema(rec.subresourceHandlers, ctx, joinPath(path, 'subresourceHandlers'));
-  const subresourceHandlers: Record<string, string> = {};
-  for (const [sub, name] of Object.entries(handlers)) {
+  const subresourceHandlers: Record<string, SubresourceDeclaration> = {};
+  for (const [sub, declared] of Object.entries(handlers)) {
     const at = joinPath(joinPath(path, 'subresourceHandlers'), sub);
     if (!subresources.includes(sub))
       throw new LoadError(ctx.file, at, `${sub} is not one of the resource's subresources (${subresources.join(', ') || 'none'})`);
-    if (typeof name !== 'string') throw new LoadError(ctx.file, at, `expected a handler name, found ${describe(name)}`);
-    subresourceHandlers[sub] = name;
+    subresourceHandlers[sub] = subresourceDeclaration(declared, ctx, at);
   }
   const virtual = optString(rec, 'virtual', ctx, path);
   const printer = optString(rec, 'printer', ctx, path);
+  const scale = rec.scale === undefined ? undefined : scalePaths(rec.scale, ctx, joinPath(path, 'scale'), subresources);
   return {
     selectableFields: stringList(rec, 'selectableFields', ctx, path) ?? [],
     ...(nameValidation !== undefined ? { nameValidation: nameValidation as NameValidation } : {}),
     generation: rec.generation === true,
     ...(virtual !== undefined ? { virtual } : {}),
     subresourceHandlers,
+    ...(scale !== undefined ? { scale } : {}),
     hooks: stringList(rec, 'hooks', ctx, path) ?? [],
     ...(rec.deleteReturnsObject === true ? { deleteReturnsObject: true } : {}),
     ...(rec.createOnUpdate === true ? { createOnUpdate: true } : {}),
@@ -259,6 +273,53 @@ function readConversion(value: unknown, ctx: NodeContext, path: string): Resourc
 }
 
 const CONVERSION_KEYS = new Set(['path', 'storagePath', 'keys', 'mirror', 'preserveZeroAnnotation', 'readOnly', 'converter']);
+
+/**
+ * A built-in workload's replica paths (`{specReplicasPath, statusReplicasPath, labelSelectorPath}`),
+ * as a CRD declares them: the server's one scale subresource reads and writes through them.
+ */
+function scalePaths(declared: unknown, ctx: NodeContext, at: string, subresources: readonly string[]): ScalePaths {
+  if (!subresources.includes('scale')) throw new LoadError(ctx.file, at, 'scale paths need the scale subresource');
+  if (!isRecord(declared))
+    throw new LoadError(ctx.file, at, `expected {specReplicasPath, statusReplicasPath}, found ${describe(declared)}`);
+  checkKeys(declared, [SCALE_KEYS], ctx, at);
+  const specReplicasPath = optString(declared, 'specReplicasPath', ctx, at);
+  const statusReplicasPath = optString(declared, 'statusReplicasPath', ctx, at);
+  const labelSelectorPath = optString(declared, 'labelSelectorPath', ctx, at);
+  if (specReplicasPath === undefined || statusReplicasPath === undefined)
+    throw new LoadError(ctx.file, at, 'expected specReplicasPath and statusReplicasPath');
+  return { specReplicasPath, statusReplicasPath, ...(labelSelectorPath !== undefined ? { labelSelectorPath } : {}) };
+}
+
+const SCALE_KEYS = new Set(['specReplicasPath', 'statusReplicasPath', 'labelSelectorPath']);
+
+/** The keys of a subresource's declaration. */
+const DECLARATION_KEYS = new Set(['handler', 'kind', 'verbs']);
+
+/** Kubernetes' verbs a subresource may list in discovery. */
+const SUBRESOURCE_VERBS = new Set(['get', 'create', 'update', 'patch']);
+
+/**
+ * A subresource's declaration: its handler's name alone, or `{handler, kind, verbs}` with the kind
+ * of its requests (`<apiVersion> <Kind>`, `authentication.svc.io/v1 TokenRequest`) and the verbs
+ * discovery lists.
+ */
+function subresourceDeclaration(declared: unknown, ctx: NodeContext, at: string): SubresourceDeclaration {
+  if (typeof declared === 'string') return { handler: declared };
+  if (!isRecord(declared))
+    throw new LoadError(ctx.file, at, `expected a handler name or {handler, kind, verbs}, found ${describe(declared)}`);
+  checkKeys(declared, [DECLARATION_KEYS], ctx, at);
+  const handler = optString(declared, 'handler', ctx, at);
+  if (handler === undefined) throw new LoadError(ctx.file, joinPath(at, 'handler'), 'expected a handler name');
+  const kind = optString(declared, 'kind', ctx, at);
+  if (kind !== undefined && !/^([a-z0-9.-]+\/)?v[0-9a-z]+ [A-Z][A-Za-z0-9]*$/.test(kind))
+    throw new LoadError(ctx.file, joinPath(at, 'kind'), `expected "<apiVersion> <Kind>" (policy/v1 Eviction), found ${describe(kind)}`);
+  const verbs = stringList(declared, 'verbs', ctx, at);
+  const unknown = verbs?.find((v) => !SUBRESOURCE_VERBS.has(v));
+  if (unknown !== undefined)
+    throw new LoadError(ctx.file, joinPath(at, 'verbs'), `${unknown} is not one of ${[...SUBRESOURCE_VERBS].join(', ')}`);
+  return { handler, ...(kind !== undefined ? { kind } : {}), ...(verbs !== undefined ? { verbs } : {}) };
+}
 
 function stringList(rec: Record<string, unknown>, key: string, ctx: NodeContext, path: string): string[] | undefined {
   const v = rec[key];

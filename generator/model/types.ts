@@ -224,8 +224,8 @@ export interface ResourceInfo {
   generation: boolean;
   /** Name of the handler answering creates of a virtual (never stored) kind. */
   virtual?: string;
-  /** Subresource name -> handler name, for subresources with behaviour of their own. */
-  subresourceHandlers: Record<string, string>;
+  /** Subresource name -> its handler (and request kind and verbs), for subresources with behaviour of their own. */
+  subresourceHandlers: Record<string, SubresourceDeclaration>;
   /** Named lifecycle hooks the kind's writes and deletes run. */
   hooks: string[];
   /** A delete that removes the object at once answers with the object, not a Status (upstream's ReturnDeletedObject). */
@@ -295,4 +295,11 @@ export interface GroupVersion {
 
 export interface Model {
   groupVersions: GroupVersion[];
+}
+
+/** A subresource's handler, and the kind (`<apiVersion> <Kind>`) and verbs of its requests when declared (runtime/schema's twin). */
+export interface SubresourceDeclaration {
+  handler: string;
+  kind?: string;
+  verbs?: string[];
 }

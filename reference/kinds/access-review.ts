@@ -4,7 +4,7 @@ import {
   admit,
   ANONYMOUS,
   type Body,
-  type Decision,
+  type AuthorizationVerdict,
   type RequestContext,
   servedApiVersion,
   type Target,
@@ -26,7 +26,7 @@ async function admitted(ctx: RequestContext, t: Target, body: Body) {
 }
 
 /** The review's status: `denied` only when an authorizer said Deny (no opinion from all is not a denial). */
-function reviewStatus(d: Decision): Record<string, unknown> {
+function reviewStatus(d: AuthorizationVerdict): Record<string, unknown> {
   const denied = d.decision ? d.decision === 'Deny' : !d.allowed;
   const errors = (d.steps ?? []).flatMap((s) => (s.error ? [`${s.authorizer}: ${s.error}`] : []));
   return {

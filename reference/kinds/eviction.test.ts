@@ -115,3 +115,21 @@ describe('eviction and disruption budgets', () => {
     expect((await h.get(`${PDBS}/met`)).body.status.disruptedPods).toBeUndefined();
   });
 });
+
+describe('the Eviction body, checked as the subresource declared kind', () => {
+  it('refuses another kind, and a field of the wrong type as undecodable, before anything is deleted', async () => {
+    await runningPod('checked', 'checked');
+    const other = await h.post(`${PODS}/checked/eviction`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'checked' } });
+    expect(other.status).toBe(400);
+    expect(other.body.message).toBe('expected an Eviction body, found kind "Pod"');
+    const typed = await h.post(`${PODS}/checked/eviction`, {
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
+      metadata: { name: 'checked' },
+      deleteOptions: { gracePeriodSeconds: 'soon' },
+    });
+    expect(typed.status).toBe(400);
+    expect(typed.body.message).toMatch(/^Eviction in version "v1" cannot be handled as a Eviction: deleteOptions\.gracePeriodSeconds/);
+    expect((await h.get(`${PODS}/checked`)).status).toBe(200);
+  });
+});

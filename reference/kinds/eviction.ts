@@ -1,6 +1,5 @@
 import { type JsonApiObject, badRequest, internalError, isStatusError, notFound, successStatus } from '../../runtime/api/index.js';
 import {
-  admitSubresourceCreate,
   deleteObject,
   deleteOptions,
   type DeleteOptions,
@@ -25,26 +24,15 @@ import {
 export const evict: SubresourceHandler = {
   methods: ['POST'],
   async handle(ctx, t, body) {
+    // Checked and admitted by the server as the subresource's declared kind (policy/v1 Eviction),
+    // as upstream admits a CREATE of the eviction subresource; the delete it causes is not admitted again.
     const eviction = body!.object;
-    if (eviction.kind !== undefined && eviction.kind !== 'Eviction')
-      throw badRequest(`expected an Eviction body, found kind ${JSON.stringify(eviction.kind)}`);
     const name = eviction.metadata?.name;
     if (name !== undefined && name !== t.name)
       throw badRequest(`name in URL does not match name in Eviction object (${t.name} != ${name})`);
     // The eviction's own options (its query) say whether it is a dry run; its DeleteOptions the rest.
     const opts = { ...deleteOptions(eviction.deleteOptions ?? {}, new URLSearchParams()) };
     opts.dryRun ||= writeOptions(ctx.req.query, ctx.req.method).dryRun;
-    // Admitted as upstream: a CREATE of the eviction subresource with the Eviction as the object;
-    // the delete it causes is not admitted again.
-    await admitSubresourceCreate(ctx, {
-      resource: t.resource,
-      kind: { group: 'policy', version: 'v1', kind: 'Eviction' },
-      subresource: 'eviction',
-      namespace: t.namespace,
-      name: t.name ?? '',
-      object: eviction,
-      dryRun: opts.dryRun,
-    });
     const target = { ...t, subresource: undefined };
     for (let attempt = 1; ; attempt++) {
       const current = await readCurrent(ctx, t.resource, t.namespace, t.name!);

@@ -14,7 +14,6 @@ import { finalizeNamespace, namespaceLifecycle } from './namespaces.js';
 import { namespaceDefaults } from './namespace-defaults.js';
 import { rbacEscalation } from './rbac-escalation.js';
 import { clusterRoleAggregation } from './role-aggregation.js';
-import { scale } from './scale.js';
 import { reviewToken } from './token-review.js';
 import { reviewSelf } from './self-subject-review.js';
 import { tokenRequest } from './service-account-token.js';
@@ -64,7 +63,6 @@ export const builtinHandlers: HandlerCatalog = {
     'pod-stream': podStream,
     'pod-port-forward': podPortForward,
     finalize: finalizeNamespace,
-    scale,
     'csr-approval': approveCertificateRequest,
     // Answers 404 until the server is given a token issuer (the reference server always is).
     'service-account-token': tokenRequest(),

@@ -30,7 +30,8 @@ interface Binding {
 /** `pods/<name>/binding`: POST a Binding, as a scheduler binds the pod to a node. */
 export const bindPodSubresource: SubresourceHandler = {
   methods: ['POST'],
-  handle: (ctx, t, body) => bind(ctx, t, t.name!, body!),
+  // The server admitted the body as the subresource's declared kind (v1 Binding).
+  handle: (ctx, t, body) => bind(ctx, t, t.name!, body!, { admitted: true }),
 };
 
 /** `bindings` (POST to a namespace's collection): the Binding names the pod. */
@@ -38,7 +39,7 @@ export const bindPod: VirtualCreateHandler = (ctx, t, body) => {
   const name = (body.object as Binding).metadata?.name ?? '';
   const pods = ctx.registry.get(t.resource.group, t.resource.version, 'pods');
   if (!pods) throw notFound(t.resource, name);
-  return bind(ctx, { ...t, resource: pods, name, subresource: 'binding' }, name, body);
+  return bind(ctx, { ...t, resource: pods, name, subresource: 'binding' }, name, body, { admitted: false });
 };
 
 /**
@@ -46,7 +47,7 @@ export const bindPod: VirtualCreateHandler = (ctx, t, body) => {
  * the pod gets `spec.nodeName`, the Binding's annotations and a PodScheduled=True condition; a
  * pod already bound (or being deleted) is a 409 on `pods/binding`.
  */
-async function bind(ctx: RequestContext, t: Target, name: string, body: Body): Promise<Reply> {
+async function bind(ctx: RequestContext, t: Target, name: string, body: Body, { admitted }: { admitted: boolean }): Promise<Reply> {
   const binding = body.object as Binding & JsonApiObject;
   if ((binding.metadata?.name ?? name) !== name) throw badRequest('name in URL does not match name in Binding object');
   const node = binding.target?.name ?? '';
@@ -57,15 +58,17 @@ async function bind(ctx: RequestContext, t: Target, name: string, body: Body): P
   ];
   if (errors.length > 0) throw invalid({ group: '', kind: 'Binding' }, name, errors);
   const opts = writeOptions(ctx.req.query, ctx.req.method);
-  await admitSubresourceCreate(ctx, {
-    resource: t.resource,
-    kind: { group: '', version: 'v1', kind: 'Binding' },
-    subresource: 'binding',
-    namespace: t.namespace,
-    name,
-    object: binding,
-    dryRun: opts.dryRun,
-  });
+  if (!admitted) {
+    await admitSubresourceCreate(ctx, {
+      resource: t.resource,
+      kind: { group: '', version: 'v1', kind: 'Binding' },
+      subresource: 'binding',
+      namespace: t.namespace,
+      name,
+      object: binding,
+      dryRun: opts.dryRun,
+    });
+  }
   const current = await readCurrent(ctx, t.resource, t.namespace, name);
   if (!current) throw notFound({ group: '', resource: 'pods' }, name);
   const old = current.object as JsonApiObject & { spec?: { nodeName?: string }; status?: { conditions?: Condition[] } };

@@ -514,3 +514,29 @@ describe('a bare ApiServer (no token issuer given)', () => {
     }
   });
 });
+
+describe('discovery of the token subresource under --group-suffix k8s.io', () => {
+  it('lists serviceaccounts/token as upstream 1.30: authentication.k8s.io/v1 TokenRequest, verb create', async () => {
+    const s = await startTestServer({ groupSuffix: 'k8s.io' });
+    try {
+      const list = (await (await fetch(`${s.url}/api/v1`)).json()) as { resources: { name: string }[] };
+      expect(list.resources.find((r) => r.name === 'serviceaccounts/token')).toEqual({
+        name: 'serviceaccounts/token',
+        singularName: '',
+        namespaced: true,
+        group: 'authentication.k8s.io',
+        version: 'v1',
+        kind: 'TokenRequest',
+        verbs: ['create'],
+      });
+      const accept = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+      const aggregated = (await (await fetch(`${s.url}/api`, { headers: { accept } })).json()) as Json;
+      const accounts = aggregated.items[0].versions[0].resources.find((r: Json) => r.resource === 'serviceaccounts');
+      expect(accounts.subresources).toEqual([
+        { subresource: 'token', responseKind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }, verbs: ['create'] },
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -16,4 +16,12 @@ export { applyTypeDefaults, type NamedTypeDefaulter } from './type-defaults.js';
 export { prune } from './prune.js';
 export { type Defaulter, closureDefaulter, defaulterOf } from './defaulter.js';
 export { type Validator, closureValidator, validatorOf } from './validator.js';
-export type { ConversionRule, KindRegistration, NameValidation, PrinterColumn, ResourceDescriptor, VersionLifecycle } from './kind.js';
+export type {
+  ConversionRule,
+  KindRegistration,
+  NameValidation,
+  PrinterColumn,
+  ResourceDescriptor,
+  SubresourceDeclaration,
+  VersionLifecycle,
+} from './kind.js';

@@ -10,6 +10,19 @@ export interface PrinterColumn {
   priority?: number;
 }
 
+/**
+ * A subresource answered by a named handler. `kind` (`<apiVersion> <Kind>`, the spec's group
+ * names) is the kind of its requests and responses when not the resource's own (`token`:
+ * `authentication.svc.io/v1 TokenRequest`): the server decodes, defaults, validates and admits a
+ * request body as that kind before the handler sees it, and discovery lists it. `verbs` are what
+ * discovery lists (`get` when absent).
+ */
+export interface SubresourceDeclaration {
+  handler: string;
+  kind?: string;
+  verbs?: readonly string[];
+}
+
 /** How a kind is served as a REST resource. */
 export interface ResourceDescriptor {
   plural: string;
@@ -49,7 +62,7 @@ export interface ResourceDescriptor {
    */
   virtual?: string;
   /** Subresources answered by a named handler of the server's catalogue instead of the generic verbs (`eviction`, `finalize`). */
-  subresourceHandlers?: Readonly<Record<string, string>>;
+  subresourceHandlers?: Readonly<Record<string, SubresourceDeclaration>>;
   /** Named lifecycle hooks of the server's catalogue that take part in this kind's writes and deletes. */
   hooks?: readonly string[];
   /** A delete that removes the object at once answers with the object, not a Status (upstream's ReturnDeletedObject). */

@@ -241,15 +241,17 @@ export async function admitControllerDelete(
 /**
  * A create or update one of the server's own controllers makes (the service-account and root-CA
  * controllers), through defaulting, validation and the admission plugins as the controller's
- * service account in kube-system, as upstream's controllers' API calls are. Returns the admitted object.
+ * service account in kube-system, as upstream's controllers' API calls are; or, given a user, as
+ * that user (the server's own start-up objects, as `system:apiserver`). Returns the admitted object.
  */
 export function admitControllerWrite(
   ctx: Pick<AdmissionContext, 'rules' | 'admission'>,
-  controller: string,
+  controller: string | UserInfo,
   input: { resource: ServedResource; object: JsonApiObject; old?: JsonApiObject },
 ): Promise<JsonApiObject> {
+  const user = typeof controller === 'string' ? controllerUser(controller) : controller;
   return admit(
-    { rules: ctx.rules, admission: ctx.admission, warnings: new Warnings(), user: controllerUser(controller) },
+    { rules: ctx.rules, admission: ctx.admission, warnings: new Warnings(), user },
     { ...input, fieldValidation: 'Ignore', duplicates: [] },
   );
 }

@@ -10,7 +10,7 @@
  * The verb handlers then run, for writes: mutating admission -> defaulting and validation ->
  * validating admission (`admission.ts`) -> storage; the response is rendered in one place
  * (`ApiServer.send`). A new policy is a new implementation of one stage's interface
- * (`Authenticator`, `Authorizer`, `Auditor`, `RateLimiter`, `AdmissionPlugin`), passed in
+ * (`RequestAuthenticator`, `RequestAuthorizer`, `Auditor`, `RateLimiter`, `AdmissionPlugin`), passed in
  * `ApiServerOptions`, never an edit of a verb handler.
  */
 import type { RequestContext } from './context.js';

@@ -58,7 +58,7 @@ export interface ServerContext {
   /** Admission plugins, in order (none by default). */
   admission: readonly AdmissionPlugin[];
   /** The authorization policy: the authorize stage and access reviews ask it. */
-  authorizer: Authorizer;
+  authorizer: RequestAuthorizer;
   /**
    * The authentication policy the authenticate stage applies (undefined: every request is
    * anonymous), and the audiences the server identifies itself with (`--api-audiences`): token reviews use both.
@@ -124,7 +124,7 @@ export interface RequestAuthenticator {
 }
 
 /** The result of asking the server's authorizer (an AuthorizerChain's result fits). */
-export interface Decision {
+export interface AuthorizationVerdict {
   allowed: boolean;
   reason: string;
   /** The deciding answer, authorizer and every step, when the policy records them (an AuthorizerChain does). */
@@ -138,8 +138,8 @@ export interface Decision {
  * the authenticate stage) asks to do what (`runtime/auth`'s request attributes, as upstream's
  * RequestInfo derives them); a refusal becomes a 403 with the reason.
  */
-export interface Authorizer {
-  authorize(request: AuthorizationRequest): Promise<Decision>;
+export interface RequestAuthorizer {
+  authorize(request: AuthorizationRequest): Promise<AuthorizationVerdict>;
   /** What a user may do in a namespace (SelfSubjectRulesReview); an AuthorizerChain answers it. */
   rulesFor?(user: UserInfo, namespace: string): Promise<RuleList>;
 }
@@ -215,7 +215,7 @@ export type VirtualCreateHandler = (ctx: RequestContext, t: Target, body: Body) 
 /** The methods a subresource with behaviour of its own may take. */
 export type SubresourceMethod = 'GET' | 'POST' | 'PUT' | 'PATCH';
 
-/** Answers requests to a subresource with behaviour of its own (`eviction`, `finalize`, `scale`). */
+/** Answers requests to a subresource with behaviour of its own (`eviction`, `finalize`, `token`). */
 export interface SubresourceHandler {
   /** The methods the subresource takes (405 for any other). */
   methods: readonly SubresourceMethod[];

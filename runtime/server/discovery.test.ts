@@ -90,6 +90,30 @@ describe('discovery documents', () => {
     expect(byName.get('pods/eviction')).toMatchObject({ group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
   });
 
+  it('/api/v1 lists serviceaccounts/token as its declared authentication/v1 TokenRequest, which it creates', async () => {
+    const byName = new Map(((await h.read('/api/v1')).resources as Resource[]).map((r) => [r.name, r]));
+    expect(byName.get('serviceaccounts/token')).toEqual({
+      name: 'serviceaccounts/token',
+      singularName: '',
+      namespaced: true,
+      group: 'authentication.svc.io',
+      version: 'v1',
+      kind: 'TokenRequest',
+      verbs: ['create'],
+    });
+    expect(byName.get('pods/binding')).toMatchObject({ kind: 'Binding', verbs: ['create'] });
+    expect(byName.get('pods/binding')!.group).toBeUndefined();
+    expect(byName.get('pods/exec')).toMatchObject({ kind: 'PodExecOptions', verbs: ['create', 'get'] });
+    expect(byName.get('pods/ephemeralcontainers')).toMatchObject({ kind: 'Pod', verbs: ['get', 'patch', 'update'] });
+  });
+
+  it('lists the built-in workloads scale subresource as autoscaling/v1 Scale', async () => {
+    const apps = new Map(((await h.read('/apis/apps/v1')).resources as Resource[]).map((r) => [r.name, r]));
+    for (const name of ['deployments/scale', 'replicasets/scale', 'statefulsets/scale']) {
+      expect(apps.get(name), name).toMatchObject({ group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
+    }
+  });
+
   it('/version answers the release', async () => {
     expect(await h.read('/version')).toMatchObject({ major: '1', minor: '30' });
   });

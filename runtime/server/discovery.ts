@@ -1,20 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { RequestContext } from './context.js';
 import type { Reply } from './http.js';
+import { subresourceKind, subresourceVerbs } from './request-kind.js';
 import type { ResourceRegistry, ServedResource } from './resources.js';
-
-/** Verbs of subresources, as the real system lists them in discovery. */
-const SUBRESOURCE_VERBS: Record<string, { kind?: string; group?: string; version?: string; verbs: string[] }> = {
-  status: { verbs: ['get', 'patch', 'update'] },
-  scale: { kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] },
-  eviction: { kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
-  finalize: { verbs: ['update'] },
-  binding: { kind: 'Binding', verbs: ['create'] },
-  ephemeralcontainers: { verbs: ['get', 'patch', 'update'] },
-  exec: { kind: 'PodExecOptions', verbs: ['create', 'get'] },
-  attach: { kind: 'PodAttachOptions', verbs: ['create', 'get'] },
-  portforward: { kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
-};
 
 /** `/api`: the core group's versions. */
 export function apiVersions(serverAddress: string): unknown {
@@ -47,7 +35,7 @@ export function apiResourceList(registry: ResourceRegistry, group: string, versi
 /** The `APIResource` entries of a group/version: each resource followed by its subresources (`<resource>/<sub>`). */
 function resourceEntries(registry: ResourceRegistry, group: string, version: string): APIResource[] {
   const resources = registry.resources().filter((r) => r.group === group && r.version === version);
-  return resources.flatMap((r) => [resourceEntry(r), ...[...r.subresources].sort().map((s) => subresourceEntry(r, s))]);
+  return resources.flatMap((r) => [resourceEntry(r), ...[...r.subresources].sort().map((s) => subresourceEntry(registry, r, s))]);
 }
 
 /**
@@ -141,17 +129,20 @@ function resourceEntry(r: ServedResource): APIResource {
   return entry;
 }
 
-function subresourceEntry(r: ServedResource, sub: string): APIResource {
-  const known = SUBRESOURCE_VERBS[sub] ?? { verbs: ['get'] };
+/** A subresource's entry: its declared request kind (under its group and version when not the resource's) and verbs. */
+function subresourceEntry(registry: ResourceRegistry, r: ServedResource, sub: string): APIResource {
+  const kind = subresourceKind(registry, r, sub);
   const entry: APIResource = {
     name: `${r.resource}/${sub}`,
     singularName: '',
     namespaced: r.namespaced,
-    kind: known.kind ?? r.kind,
-    verbs: known.verbs,
+    kind: kind?.kind ?? r.kind,
+    verbs: [...subresourceVerbs(r, sub)],
   };
-  if (known.group) entry.group = known.group;
-  if (known.version) entry.version = known.version;
+  if (kind && (kind.group !== r.group || kind.version !== r.version)) {
+    entry.group = kind.group;
+    entry.version = kind.version;
+  }
   return entry;
 }
 

@@ -7,6 +7,7 @@ import {
   methodNotAllowed,
   parseFieldSelector,
 } from '../api/index.js';
+import { checkRequestBody, subresourceKind } from './request-kind.js';
 import type { RequestContext, Target } from './context.js';
 import { deleteCollection, deleteObject, deleteOptions } from './delete.js';
 import { type Body, decodeBody, decodeOptionalJson } from './body.js';
@@ -99,8 +100,10 @@ const OBJECT: Readonly<Record<string, Entry>> = {
 const ALLOWED = { collection: 'a collection takes GET, POST and DELETE', object: 'an object takes GET, PUT, PATCH and DELETE' };
 
 /**
- * Dispatches a resource request by (scope, method), or to the handler a kind declares for a
- * subresource (`eviction`, `finalize`, `scale`); the method must be one the resource's verbs allow.
+ * Dispatches a resource request by (scope, method), to the scale subresource of a kind that
+ * declares replica paths, or to the handler a kind declares for a subresource (`eviction`,
+ * `finalize`, `token`), a body of the subresource's declared kind checked first; the method must
+ * be one the resource's verbs allow.
  */
 export async function dispatchResource(ctx: RequestContext, t: Target, res: ServerResponse): Promise<Reply | undefined> {
   const { method } = ctx.req;
@@ -112,13 +115,17 @@ export async function dispatchResource(ctx: RequestContext, t: Target, res: Serv
     if (scale) {
       const name = ctx.req.method === 'GET' ? 'get' : ctx.req.method === 'PUT' ? 'update' : 'patch';
       if (!t.resource.verbs.has(name)) throw methodNotAllowed(ctx.req.method, `${t.resource.resource} does not support ${name}`);
-      return scaleRequest(ctx, t, scale);
+      const body = method === 'PUT' ? await objectBody(ctx, t) : undefined;
+      if (body) await checkRequestBody(ctx, t, body, subresourceKind(ctx.registry, t.resource, 'scale')!);
+      return scaleRequest(ctx, t, scale, body);
     }
     const declared = ctx.hooks.subresource(t.resource, t.subresource);
     if (declared) {
       const takes = declared.methods as readonly string[];
       if (!takes.includes(method)) throw methodNotAllowed(method, `${t.subresource} takes ${takes.join(', ')}`);
       const body = (method === 'POST' || method === 'PUT') && !declared.bodyless ? await objectBody(ctx, t) : undefined;
+      const kind = body && subresourceKind(ctx.registry, t.resource, t.subresource);
+      if (body && kind) await checkRequestBody(ctx, t, body, kind);
       return declared.handle(ctx, t, body);
     }
   }

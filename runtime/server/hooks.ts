@@ -13,8 +13,8 @@ export function bindHooks(context: Omit<ServerContext, 'hooks'>, catalog: Handle
   for (const r of context.registry.resources()) {
     const d = r.descriptor;
     if (d.virtual !== undefined && !catalog.virtual?.[d.virtual]) throw missing('virtual create handler', d.virtual, r);
-    for (const name of Object.values(d.subresourceHandlers ?? {})) {
-      if (!catalog.subresources?.[name]) throw missing('subresource handler', name, r);
+    for (const { handler } of Object.values(d.subresourceHandlers ?? {})) {
+      if (!catalog.subresources?.[handler]) throw missing('subresource handler', handler, r);
     }
     if (byPrefix.has(r.storagePrefix)) continue;
     const hooks = (d.hooks ?? []).map((name) => {
@@ -30,8 +30,8 @@ export function bindHooks(context: Omit<ServerContext, 'hooks'>, catalog: Handle
     all: () => instances,
     defaulters: catalog.defaulters ?? {},
     subresource(r: ServedResource, subresource: string): SubresourceHandler | undefined {
-      const name = r.descriptor.subresourceHandlers?.[subresource];
-      return name === undefined ? undefined : catalog.subresources?.[name];
+      const declared = r.descriptor.subresourceHandlers?.[subresource];
+      return declared === undefined ? undefined : catalog.subresources?.[declared.handler];
     },
     virtual(r: ServedResource): VirtualCreateHandler | undefined {
       return r.descriptor.virtual === undefined ? undefined : catalog.virtual?.[r.descriptor.virtual];

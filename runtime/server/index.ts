@@ -12,8 +12,8 @@ export type {
 export { celRuleChecker, checkRules } from './cel-rules.js';
 export type { Stage } from './chain.js';
 export type {
-  Authorizer,
-  Decision,
+  RequestAuthorizer,
+  AuthorizationVerdict,
   DeleteTarget,
   HandlerCatalog,
   HookHost,

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AuditEvent, AuditPolicy, Auditor, MemoryAuditBackend } from '../audit/index.js';
 import type { RequestAttributes } from '../auth/index.js';
-import type { Authorizer } from './context.js';
+import type { RequestAuthorizer } from './context.js';
 import { type Harness, type Json, type RawAnswer, rawRequest, startServer } from './server.testing.js';
 
 const MARKER = 'dG9wLXNlY3JldC12YWx1ZQ=='; // base64 of the secret's value: must never leave the server but to an allowed reader
@@ -23,7 +23,7 @@ function send(h: Harness, method: string, target: string, body?: string): Promis
 async function serve(refuseSecrets: boolean) {
   const judged: RequestAttributes[] = [];
   let settingUp = true;
-  const authorizer: Authorizer = {
+  const authorizer: RequestAuthorizer = {
     async authorize({ attributes }) {
       judged.push(attributes);
       const secret = attributes.isResourceRequest && attributes.resource === 'secrets';

@@ -52,6 +52,8 @@ export class ResourceRegistry {
   private readonly byPath = new Map<string, ServedResource>();
   private all: ServedResource[] = [];
   private readonly release: string;
+  /** Every kind the server was given, served or not (a subresource's request kind), by `<apiVersion> <Kind>`. */
+  private readonly kinds: ReadonlyMap<string, KindRegistration>;
 
   /** The suffix the spec's groups are served under (`svc.io`, or `k8s.io` with `--group-suffix`). */
   readonly groupSuffix: string;
@@ -59,7 +61,13 @@ export class ResourceRegistry {
   constructor(kinds: readonly KindRegistration[], options: RegistryOptions = {}) {
     this.groupSuffix = options.groupSuffix ?? SPEC_GROUP_SUFFIX;
     this.release = options.release ?? DEFAULT_RELEASE;
+    this.kinds = new Map(kinds.map((k) => [`${k.apiVersion} ${k.kind}`, k]));
     this.add(kinds, parseRuntimeConfig(options.runtimeConfig ?? '', kinds));
+  }
+
+  /** The registration of a kind the server was given (under its served apiVersion), served as a resource or not. */
+  registration(apiVersion: string, kind: string): KindRegistration | undefined {
+    return this.kinds.get(`${apiVersion} ${kind}`);
   }
 
   /**

@@ -32,7 +32,7 @@ export const certificatesV1Kinds: readonly KindRegistration[] = [
       storage: true,
       custom: false,
       conversion: [],
-      subresourceHandlers: { approval: 'csr-approval' },
+      subresourceHandlers: { approval: { handler: 'csr-approval' } },
       hooks: ['csr-requestor'],
     },
     lifecycle: { introduced: '1.19' },

@@ -77,21 +77,21 @@ export class ResourceCheck {
   }
 }
 
-export class Decision {
+export class DecisionValue {
   constructor(readonly result: AuthorizationDecision) {}
 }
 
-function decide(authorizer: AuthorizerValue, attributes: AuthorizationAttributes): Decision {
+function decide(authorizer: AuthorizerValue, attributes: AuthorizationAttributes): DecisionValue {
   spend(COST.authorizationCheck);
   const request = authorizer.user ? { ...attributes, user: authorizer.user } : attributes;
   try {
-    return new Decision(authorizer.binding.check(request));
+    return new DecisionValue(authorizer.binding.check(request));
   } catch (e) {
-    return new Decision({ allowed: false, reason: '', error: e instanceof Error ? e.message : String(e) });
+    return new DecisionValue({ allowed: false, reason: '', error: e instanceof Error ? e.message : String(e) });
   }
 }
 
-function checkResource(c: ResourceCheck, verb: string): Decision {
+function checkResource(c: ResourceCheck, verb: string): DecisionValue {
   const attributes: AuthorizationAttributes = { verb, resourceRequest: true, group: c.group, resource: c.resource };
   if (c.subresource) attributes.subresource = c.subresource;
   if (c.namespace) attributes.namespace = c.namespace;
@@ -116,7 +116,7 @@ export function registerAuthz(env: Environment): void {
   env.registerType(P, { ctor: PathCheck, fields: {} });
   env.registerType(G, { ctor: GroupCheck, fields: {} });
   env.registerType(R, { ctor: ResourceCheck, fields: {} });
-  env.registerType(D, { ctor: Decision, fields: {} });
+  env.registerType(D, { ctor: DecisionValue, fields: {} });
   defineFunction(env, `${A}.path(string): ${P}`, (a: AuthorizerValue, p: string) => new PathCheck(a, p));
   defineFunction(env, `${A}.group(string): ${G}`, (a: AuthorizerValue, g: string) => new GroupCheck(a, g));
   defineFunction(env, `${A}.serviceAccount(string, string): ${A}`, serviceAccount);
@@ -128,8 +128,8 @@ export function registerAuthz(env: Environment): void {
   defineFunction(env, `${P}.check(string): ${D}`, (p: PathCheck, verb: string) =>
     decide(p.authorizer, { verb: verb.toLowerCase(), resourceRequest: false, path: p.path }),
   );
-  defineFunction(env, `${D}.allowed(): bool`, (d: Decision) => d.result.allowed);
-  defineFunction(env, `${D}.reason(): string`, (d: Decision) => d.result.reason);
-  defineFunction(env, `${D}.errored(): bool`, (d: Decision) => d.result.error !== undefined);
-  defineFunction(env, `${D}.error(): string`, (d: Decision) => d.result.error ?? '');
+  defineFunction(env, `${D}.allowed(): bool`, (d: DecisionValue) => d.result.allowed);
+  defineFunction(env, `${D}.reason(): string`, (d: DecisionValue) => d.result.reason);
+  defineFunction(env, `${D}.errored(): bool`, (d: DecisionValue) => d.result.error !== undefined);
+  defineFunction(env, `${D}.error(): string`, (d: DecisionValue) => d.result.error ?? '');
 }

@@ -2,16 +2,16 @@ import { forbidden, type StatusError } from '../../api/index.js';
 import { ANNOTATIONS } from '../../audit/index.js';
 import { type AuthorizationRequest, forbiddenMessage } from '../../auth/index.js';
 import type { Stage } from '../chain.js';
-import type { Authorizer, RequestContext } from '../context.js';
+import type { RequestAuthorizer, RequestContext } from '../context.js';
 import { accessRequestOf } from './attributes.js';
 
-export type { Authorizer, Decision } from '../context.js';
+export type { RequestAuthorizer, AuthorizationVerdict } from '../context.js';
 
 /**
  * The policy when no authorizer is configured (the reference server's default): allow every
  * request, and say why. Access reviews answer with the same decision.
  */
-export const ALLOW_ALL: Authorizer = {
+export const ALLOW_ALL: RequestAuthorizer = {
   authorize: async () => ({ allowed: true, reason: 'the svckit reference server has no authorization policy: every request is allowed' }),
 };
 

@@ -4,7 +4,7 @@ import type { ServiceAccountIssuer } from '../../auth/index.js';
 import { audit, auditFailedAuthentication } from './audit.js';
 import { authenticate } from './authenticate.js';
 import type { RequestAuthenticator } from '../context.js';
-import { ALLOW_ALL, type Authorizer, authorize } from './authorize.js';
+import { ALLOW_ALL, type RequestAuthorizer, authorize } from './authorize.js';
 import { explain } from './explain.js';
 import { impersonate } from './impersonate.js';
 import { instrument } from './instrument.js';
@@ -15,7 +15,7 @@ import { rateLimit, type RateLimiter } from './rate-limit.js';
 
 export { ANONYMOUS } from './attributes.js';
 export type { RequestAuthenticator } from '../context.js';
-export { ALLOW_ALL, type Authorizer, authorizeCreate, type Decision, forbiddenRequest } from './authorize.js';
+export { ALLOW_ALL, type RequestAuthorizer, authorizeCreate, type AuthorizationVerdict, forbiddenRequest } from './authorize.js';
 export { EXPLAIN_PATH } from './explain.js';
 export { IMPERSONATION_GROUP } from './impersonate.js';
 export { servedApiVersion } from './kubectl-names.js';
@@ -29,7 +29,7 @@ export interface ChainPolicies {
    */
   authentication?: RequestAuthenticator;
   /** Default {@link ALLOW_ALL}: no authorization policy, every request is allowed. Access reviews ask it too. */
-  authorizer?: Authorizer;
+  authorizer?: RequestAuthorizer;
   /** Default none: no audit policy, nothing is recorded (every response still carries an `Audit-ID`). */
   audit?: Auditor;
   /** Default none: no limit. */
@@ -48,7 +48,7 @@ export interface ChainPolicies {
 }
 
 /** The authorization policy of a server: the configured one, or {@link ALLOW_ALL}. */
-export function authorizerOf(policies: ChainPolicies): Authorizer {
+export function authorizerOf(policies: ChainPolicies): RequestAuthorizer {
   return policies.authorizer ?? ALLOW_ALL;
 }
 
