@@ -20,10 +20,7 @@ export class ModuleNames {
   readonly clientInterface: string;
   readonly clientFactory: string;
 
-  constructor(
-    private readonly gv: GroupVersion,
-    namespace: string,
-  ) {
+  constructor(gv: GroupVersion, namespace: string) {
     for (const t of gv.types) this.taken.add(t.id.name);
     for (const t of gv.types) {
       const n = t.id.name;
