@@ -49,9 +49,9 @@ interface Place {
  * so every type's names read as its own whichever kinds sit beside it. `reserved` names are never
  * handed out (the module's other exports).
  */
-export function collectDeclarations(gv: GroupVersion, keyOf: (node: TypeNode) => string, reserved: Iterable<string> = []): Declaration[] {
+export function collectDeclarations(gv: GroupVersion, reserved: Iterable<string> = []): Declaration[] {
   const taken = new Set([...reserved, ...gv.types.map((t) => t.id.name)]);
-  const places = collectPlaces(gv, keyOf);
+  const places = collectPlaces(gv, shapeKeys());
   const byPriority = [...places].sort(
     (a, b) =>
       a.depth - b.depth ||
@@ -93,9 +93,9 @@ export function collectDeclarations(gv: GroupVersion, keyOf: (node: TypeNode) =>
 }
 
 /** The name each node prints as; a node met at two places (an embedded type's fields) keeps its first. */
-export function nodeNames(declarations: readonly Declaration[], nameOf: (d: Declaration) => string): Map<TypeNode, string> {
+export function nodeNames(declarations: readonly Declaration[]): Map<TypeNode, string> {
   const names = new Map<TypeNode, string>();
-  for (const d of declarations) if (!names.has(d.node)) names.set(d.node, nameOf(d));
+  for (const d of declarations) if (!names.has(d.node)) names.set(d.node, d.name);
   return names;
 }
 
@@ -187,7 +187,7 @@ function singularTail(segments: string[]): string[] {
  * Keys equal for two nodes exactly when they print as the same TypeScript type. Each node's key is
  * its own part plus its children's keys, interned to a number, so keying every node is linear.
  */
-export function shapeKeys(): (node: TypeNode) => string {
+function shapeKeys(): (node: TypeNode) => string {
   const keys = new Map<TypeNode, string>();
   const interned = new Map<string, string>();
   const key = (node: TypeNode): string => {

@@ -9,7 +9,7 @@ export {
   type RuntimeImports,
 } from './emit-context.js';
 export { emitTypes } from './types.js';
-export { collectDeclarations, shapeKeys, type Declaration } from './declarations.js';
+export { collectDeclarations, type Declaration } from './declarations.js';
 export { ModuleNames, gvNamespace } from './names.js';
 export { emitIndexes } from './indexes.js';
 export { openApiDocument, schemaName, type OpenApiDocument } from './openapi-document.js';

@@ -1,5 +1,5 @@
 import type { GroupVersion, Model } from '../model/index.js';
-import { type Declaration, collectDeclarations, freeName, shapeKeys } from './declarations.js';
+import { type Declaration, collectDeclarations, freeName } from './declarations.js';
 import { camelCase, pascalCase } from '../print/index.js';
 
 /**
@@ -32,7 +32,7 @@ export class ModuleNames {
     this.kinds = this.claim('kinds', `${namespace}Kinds`);
     this.clientInterface = this.claim('client interface', `${pascalCase(namespace)}Client`);
     this.clientFactory = this.claim('client factory', `${namespace}Client`);
-    this.declarations = collectDeclarations(gv, shapeKeys(), this.taken);
+    this.declarations = collectDeclarations(gv, this.taken);
   }
 
   /** `PodSchema`: the descriptor constant of a named type. */

@@ -18,7 +18,7 @@ function emitGroupVersionTypes(ctx: EmitContext, gv: GroupVersion): GeneratedFil
   const file = ctx.newFile(`${groupDir(gv.group)}/${gv.version}/types.ts`, gv.sources);
   const table = ctx.names(gv);
   const declarations = table.declarations;
-  const names = nodeNames(declarations, (d) => d.name);
+  const names = nodeNames(declarations);
   file.declare(...declarations.filter((d) => !d.repeat).map((d) => d.name));
   for (const t of gv.types) if (t.kind) file.declare(table.gvk(t.id.name), table.guard(t.id.name));
   const printer = new TypePrinter(ctx, gv, file, names, table);

@@ -1,12 +1,9 @@
 import { isObject, isZeroDuration } from '../validate/index.js';
 import { type Defaulter, copyDefault, hasDefaults, zeroOf } from './default-support.js';
-import { sourceFunction } from './source-function.js';
+import { IDENTIFIER, sourceFunction } from './source-function.js';
 import type { FieldSchema, ObjectSchema, SchemaNode } from './types.js';
 
 const HELPERS = { copyDefault, isObject, isZeroDuration };
-
-/** A name is written into the source only when it is an identifier (no quote, no escape, nothing to inject). */
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 /**
  * A defaulter compiled to straight-line JavaScript, as the generated defaulters were: the same steps

@@ -16,3 +16,6 @@ export function sourceFunction(params: readonly string[], body: string): ((...ar
     return undefined;
   }
 }
+
+/** A name is written into compiled source only when it is an identifier (no quote, no escape, nothing to inject). */
+export const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;

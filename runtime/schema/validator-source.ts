@@ -1,40 +1,23 @@
-import {
-  FieldPath,
-  base64Error,
-  charLength,
-  checkMapKeysUnique,
-  checkSetUnique,
-  checkValueValidation,
-  isBase64,
-  isDate,
-  isDateTime,
-  isDuration,
-  isObject,
-  isQuantity,
-  lazyRegex,
-} from '../validate/index.js';
+import * as validate from '../validate/index.js';
 import { type Validator, checks } from './checks.js';
-import { sourceFunction } from './source-function.js';
+import { IDENTIFIER, sourceFunction } from './source-function.js';
 import type { ListSchema, MapSchema, ObjectSchema, SchemaNode } from './types.js';
 
-/** The runtime helpers the compiled source calls, handed in as one object. */
-const HELPERS = {
-  FieldPath,
-  base64Error,
-  charLength,
-  checkMapKeysUnique,
-  checkSetUnique,
-  checkValueValidation,
-  isBase64,
-  isDate,
-  isDateTime,
-  isDuration,
-  isObject,
-  isQuantity,
-};
-
-/** A name is written into the source only when it is an identifier (no quote, no escape, nothing to inject). */
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+/** The runtime/validate helpers the compiled source calls, taken from its face by name. */
+const HELPERS = [
+  'FieldPath',
+  'base64Error',
+  'charLength',
+  'checkMapKeysUnique',
+  'checkSetUnique',
+  'checkValueValidation',
+  'isBase64',
+  'isDate',
+  'isDateTime',
+  'isDuration',
+  'isObject',
+  'isQuantity',
+] as const satisfies readonly (keyof typeof validate)[];
 
 /**
  * A validator compiled to straight-line JavaScript, as the generated validators were and as ajv
@@ -50,8 +33,8 @@ export function compileToSource(
 ): Validator | undefined {
   const builder = new SourceBuilder(customResource, refValidator);
   const entry = builder.root(root);
-  const source = `"use strict";\nconst {${Object.keys(HELPERS).join(', ')}} = rt;\n${builder.functions.join('\n')}\nreturn ${entry};`;
-  return sourceFunction(['k', 'rt'], source)?.(builder.constants, HELPERS) as Validator | undefined;
+  const source = `"use strict";\nconst {${HELPERS.join(', ')}} = rt;\n${builder.functions.join('\n')}\nreturn ${entry};`;
+  return sourceFunction(['k', 'rt'], source)?.(builder.constants, validate) as Validator | undefined;
 }
 
 /** A value's path as source: the validator's `p` and steps, each a constant field name or a variable index/key. */
@@ -314,7 +297,7 @@ class SourceBuilder {
         `if (charLength(${x}) > ${this.num(maxLen)}) ${this.report(`e.tooLong(${path}, ${x}, ${this.num(maxLen)})`, `'maxLength', ${path}, ${x}, ${this.num(maxLen)}`)};`,
       );
     if (pattern !== undefined) {
-      const re = this.k(lazyRegex(pattern));
+      const re = this.k(validate.lazyRegex(pattern));
       const own = `e.invalid(${path}, ${x}, ${this.k(`must match ${pattern}`)})`;
       lines.push(`if (!${re}.test(${x})) ${this.report(own, `'pattern', ${path}, ${x}, ${this.k(pattern)}`)};`);
     }
