@@ -233,6 +233,3 @@ function valueKey(v: unknown): string {
   const json = JSON.stringify(v);
   return `j${json.length}:${json}`;
 }
-
-/** The defaulter of a kind whose schema has no defaults. */
-export function noDefaults(_value: unknown): void {}

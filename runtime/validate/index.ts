@@ -1,4 +1,4 @@
-export { Collector, FieldPath, type PathLike, charLength, checkMapKeysUnique, checkSetUnique, noDefaults } from './collector.js';
+export { Collector, FieldPath, type PathLike, charLength, checkMapKeysUnique, checkSetUnique } from './collector.js';
 // The generated validators and defaulters name it from this face.
 export { isObject } from '../json/index.js';
 export { base64Error, isBase64, isDate, isDateTime, isZeroDuration } from './formats.js';
