@@ -1,5 +1,6 @@
 import {
   type JsonApiObject,
+  OBJECT_MODIFIED,
   StatusError,
   badRequest,
   fieldForbidden,
@@ -40,8 +41,19 @@ import { authorizeCreate } from './stages/index.js';
 /** The patch types this server applies. */
 const APPLIED: ReadonlySet<PatchType> = new Set(['json-patch', 'merge-patch', 'strategic-merge-patch', 'apply-patch']);
 
-/** How often a patch without a resourceVersion is re-applied after losing a race. */
-const RETRIES = 5;
+/**
+ * A patch without a resourceVersion that lost a race is re-applied to the newer object for as
+ * long as its client waits, as upstream's GuaranteedUpdate loops (each round one writer wins, so
+ * the server as a whole progresses); a fixed count turned contention into 409s.
+ */
+function stillWanted(ctx: RequestContext): boolean {
+  return ctx.req.raw.socket?.destroyed !== true;
+}
+
+/** The store's compare failed: another write came between our read and our write (not, say, a webhook's 409). */
+function lostRace(e: unknown): boolean {
+  return e instanceof StatusError && e.code === 409 && e.message.endsWith(OBJECT_MODIFIED);
+}
 
 /**
  * patch: the type comes from Content-Type; the patched object goes through the same admission and
@@ -77,7 +89,7 @@ export async function patchObject(
   const patch = parseJsonBody(text, false, 'the patch');
   checkDepth(patch, 'the patch');
   const duplicates = findDuplicateKeys(text);
-  for (let attempt = 0; ; attempt++) {
+  for (;;) {
     const current = await readCurrent(ctx, r, t.namespace, t.name!);
     if (!current) throw notFound(r, t.name!);
     await letOthersRun(ctx.req.raw);
@@ -91,8 +103,8 @@ export async function patchObject(
     try {
       return await writeUpdate(ctx, { t, old: current.object, next, modRevision: current.kv.modRevision, duplicates, opts });
     } catch (e) {
-      const lostRace = e instanceof StatusError && e.code === 409 && e.reason === 'Conflict' && requested === undefined;
-      if (!lostRace || attempt >= RETRIES) throw e;
+      // A patch that named a resourceVersion meets its check above on the next round.
+      if (!lostRace(e) || !stillWanted(ctx)) throw e;
     }
   }
 }
@@ -150,7 +162,7 @@ async function applyObject(ctx: RequestContext, t: Target, text: string, opts: W
   // write (upstream's update precondition); one without never fails for staleness.
   const requested = named.metadata?.resourceVersion;
   const conditional = requested !== undefined && requested !== null && requested !== '';
-  for (let attempt = 0; ; attempt++) {
+  for (;;) {
     const current = await readCurrent(ctx, r, t.namespace, t.name!);
     if (current && conditional && String(requested) !== current.object.metadata?.resourceVersion) throw objectModified(r, t.name!);
     let merged: JsonApiObject;
@@ -183,8 +195,8 @@ async function applyObject(ctx: RequestContext, t: Target, text: string, opts: W
       });
     } catch (e) {
       // Lost a race with another writer (or a create): apply again to what is there now.
-      const raced = e instanceof StatusError && ((e.code === 409 && e.reason === 'Conflict') || e.reason === 'AlreadyExists');
-      if (!raced || (conditional && e.reason === 'Conflict') || attempt >= RETRIES) throw e;
+      const raced = lostRace(e) || (e instanceof StatusError && e.reason === 'AlreadyExists');
+      if (!raced || (conditional && lostRace(e)) || !stillWanted(ctx)) throw e;
     }
   }
 }
