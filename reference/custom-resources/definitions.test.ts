@@ -122,6 +122,30 @@ describe('a CustomResourceDefinition created over HTTP', () => {
     expect(refused.body.message).toContain('spec.size: Invalid value: 8: spec.size in body should be less than or equal to 5');
   });
 
+  it('compiles its CEL rules again when an update changes them: the new rule applies, the old one no more', async () => {
+    const group = 'rules.example.io';
+    const crd = await createEstablished(
+      widgetsCrd(group, { 'x-kubernetes-validations': [{ rule: 'self.size <= 8', message: 'at most 8' }] }),
+    );
+    const widgets = `/apis/${group}/v1/namespaces/default/widgets`;
+    const widget = (name: string, size: number) => ({ apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name }, spec: { size } });
+    // Compiled and run once under the first rule.
+    expect((await call('POST', widgets, widget('a', 6))).status).toBe(201);
+    expect((await call('POST', widgets, widget('b', 9))).body.message).toContain('at most 8');
+    const next = structuredClone(crd);
+    next.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'] = [
+      { rule: 'self.size <= 4', message: 'at most 4' },
+    ];
+    expect((await call('PUT', `${CRDS}/${crd.metadata.name}`, next)).status).toBe(200);
+    const refused = await until(
+      () => call('POST', widgets, widget('c', 6)),
+      (r) => r.status === 422,
+      'the new rule applies',
+    );
+    expect(refused.body.message).toContain('at most 4');
+    expect((await call('POST', widgets, widget('d', 3))).status).toBe(201);
+  });
+
   it('reads pattern and CEL regexes as RE2: flags anywhere (prometheus-operator, issue 24)', async () => {
     const group = 're2.example.io';
     await createEstablished(

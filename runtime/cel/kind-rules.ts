@@ -6,9 +6,12 @@ import { RuleSet } from './rule-set.js';
  * The rules of one kind, compiled once per kind. Cost limits gate custom resources only, as
  * upstream: a built-in kind's rules stand for the real system's compiled validation, which has no
  * estimate and no runtime budget (a ConfigMap of 20,000 keys is valid).
+ *
+ * Keyed by the registration itself: a CustomResourceDefinition changed is registered anew, so its
+ * new rules compile on first use, and the old ones go with the old registration.
  */
 export class KindRules {
-  private readonly sets = new Map<KindRegistration, RuleSet>();
+  private readonly sets = new WeakMap<KindRegistration, RuleSet>();
 
   of(kind: KindRegistration): RuleSet {
     let set = this.sets.get(kind);

@@ -40,7 +40,7 @@ export async function rewriteStored(
   for (const prefix of prefixes) {
     let startAfter: string | undefined;
     for (;;) {
-      const page = await inner.list(prefix, { limit: PAGE, ...(startAfter !== undefined ? { startAfter } : {}) });
+      const page = await inner.list(prefix, { limit: PAGE, countRemaining: false, ...(startAfter !== undefined ? { startAfter } : {}) });
       for (const kv of page.items) {
         const read = await store.read(kv.key, kv.value);
         result.byKey.set(read.keyName, (result.byKey.get(read.keyName) ?? 0) + 1);
@@ -48,7 +48,7 @@ export async function rewriteStored(
         result.total++;
         onProgress({ done: result.total, total: Math.max(total, result.total), key: kv.key });
       }
-      if (page.remaining === 0 || page.items.length === 0) break;
+      if (!page.more || page.items.length === 0) break;
       startAfter = page.items[page.items.length - 1]!.key;
     }
   }

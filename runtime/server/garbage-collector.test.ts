@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ListOptions, type Store, createStore } from '../store/index.js';
+import { GarbageCollector } from './garbage-collector.js';
 import { type Harness, startServer, warningsOf } from './server.testing.js';
 
 /** Owner references are honoured by the garbage collector in the three propagation modes, for any kind. */
@@ -169,5 +171,97 @@ describe('garbage collector', () => {
     const background = await h.delete(`${jobs}/gone?propagationPolicy=Background`);
     expect(warningsOf(background)).toEqual([]);
     expect((await settled(configMap('gone-pod'))).status).toBe(404);
+  });
+});
+
+describe('garbage collector start-up sync', () => {
+  /** A server without its own collector, whose store records each list and can refuse some prefixes. */
+  async function serverWithSpiedStore(refuse: (prefix: string) => boolean = () => false) {
+    const store = await createStore('memory', { compactionIntervalMs: 0 });
+    const lists: { prefix: string; limit: number | undefined }[] = [];
+    const spy = new Proxy(store, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (prop === 'list') {
+          return (prefix: string, options: ListOptions = {}) => {
+            lists.push({ prefix, limit: options.limit });
+            if (refuse(prefix)) return Promise.reject(new Error(`unreadable value under ${prefix}`));
+            return target.list(prefix, options);
+          };
+        }
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const s = await startServer({ store: spy, server: { garbageCollector: false } });
+    return { s, store, lists };
+  }
+
+  /** Writes ConfigMaps straight to the store (no collector is running), as a store from before a restart holds them. */
+  async function storeConfigMaps(s: Harness, store: Store, names: string[], ownerUid?: string): Promise<void> {
+    const templateKey = `/registry/configmaps/${s.ns}/template`;
+    if (!(await store.get(templateKey))) {
+      await s.create(`/api/v1/namespaces/${s.ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'template' } });
+    }
+    const stored = JSON.parse((await store.get(templateKey))!.value);
+    await Promise.all(
+      names.map((name) => {
+        const metadata = { ...stored.metadata, name, uid: `uid-${name}` };
+        if (ownerUid) metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: ownerUid }];
+        return store.create(`/registry/configmaps/${s.ns}/${name}`, JSON.stringify({ ...stored, metadata }));
+      }),
+    );
+  }
+
+  it('reads the store a page at a time and still sees owners and dependents on different pages', async () => {
+    const { s, store, lists } = await serverWithSpiedStore();
+    try {
+      await storeConfigMaps(s, store, ['a-owner']);
+      await storeConfigMaps(
+        s,
+        store,
+        Array.from({ length: 1100 }, (_, i) => `m-${String(i).padStart(4, '0')}`),
+      );
+      await storeConfigMaps(s, store, ['z-kept'], 'uid-a-owner');
+      await storeConfigMaps(s, store, ['z-dangling'], 'uid-missing');
+      lists.length = 0;
+      const collector = new GarbageCollector(s.server.context);
+      try {
+        await collector.start();
+        await collector.idle();
+      } finally {
+        collector.close();
+      }
+      const objectLists = lists.filter((l) => l.prefix.startsWith('/registry/'));
+      expect(objectLists.length).toBeGreaterThanOrEqual(3);
+      expect(objectLists.every((l) => l.limit !== undefined && l.limit < 1100)).toBe(true);
+      expect((await s.get(`/api/v1/namespaces/${s.ns}/configmaps/z-kept`)).status).toBe(200);
+      expect((await s.get(`/api/v1/namespaces/${s.ns}/configmaps/z-dangling`)).status).toBe(404);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('falls back to the resources it can read when the list of everything fails, and still collects in them', async () => {
+    let broken = false;
+    const { s, store } = await serverWithSpiedStore(
+      (prefix) => broken && (prefix === '/registry/' || prefix.startsWith('/registry/secrets/')),
+    );
+    try {
+      await storeConfigMaps(s, store, ['owner']);
+      await storeConfigMaps(s, store, ['kept'], 'uid-owner');
+      await storeConfigMaps(s, store, ['dangling'], 'uid-missing');
+      broken = true;
+      const collector = new GarbageCollector(s.server.context);
+      try {
+        await collector.start();
+        await collector.idle();
+      } finally {
+        collector.close();
+      }
+      expect((await s.get(`/api/v1/namespaces/${s.ns}/configmaps/kept`)).status).toBe(200);
+      expect((await s.get(`/api/v1/namespaces/${s.ns}/configmaps/dangling`)).status).toBe(404);
+    } finally {
+      await s.close();
+    }
   });
 });

@@ -20,6 +20,7 @@
 import { type JsonApiObject, StatusError } from '../api/index.js';
 import {
   isStoreConflictError,
+  isStoreExpiredError,
   isStoreNotFoundError,
   isStoreUnavailableError,
   type KeyValue,
@@ -50,6 +51,8 @@ interface Node {
 
 /** How long a conflicting or failed write waits before the object is looked at again. */
 const RETRY_MS = 50;
+/** Objects read per page when the graph is built (their values are dropped once observed). */
+const SYNC_PAGE = 500;
 /** How long a deletion admission refused waits before it is tried again. */
 const REFUSED_RETRY_MS = 1000;
 
@@ -106,17 +109,12 @@ export class GarbageCollector {
   async #follow(synced: () => void): Promise<void> {
     while (!this.#closed) {
       try {
-        const page = await this.#listReadable();
-        this.#nodes.clear();
-        this.#uidByKey.clear();
-        this.#dependents.clear();
-        for (const kv of page.items) this.#observe(kv.key, kv.value);
-        for (const uid of this.#nodes.keys()) this.#dirty.add(uid);
-        this.#seen = page.revision;
+        const revision = await this.#resync();
+        this.#seen = revision;
         synced();
         this.#kick();
         // Every key, not only objects': the newest revision seen is then the store's, which idle() compares with.
-        this.#watch = this.#store.watch('/', page.revision);
+        this.#watch = this.#store.watch('/', revision);
         for await (const event of this.#watch) {
           // Keys outside the objects' root are the server's own bookkeeping (the continue-token secret).
           const isObject = event.key.startsWith(STORAGE_ROOT);
@@ -134,27 +132,63 @@ export class GarbageCollector {
   }
 
   /**
-   * Every object, or, when some value cannot be read (stored under an encryption key no longer
-   * configured), every resource that can be read at one revision: as upstream's collector works
-   * on the resources whose informers synced, one unreadable Secret must not stop collection, nor
-   * the server's start, which waits for the first list.
+   * Builds the graph afresh from every object at one revision, and returns that revision. The
+   * objects are read a page at a time and only their graph nodes kept, so a large store is never
+   * held in memory whole. Collection waits meanwhile: it must not act on a half-built graph.
    */
-  async #listReadable(): Promise<{ items: KeyValue[]; revision: number }> {
+  async #resync(): Promise<number> {
+    this.#paused++;
     try {
-      return await this.#store.list(STORAGE_ROOT);
+      this.#nodes.clear();
+      this.#uidByKey.clear();
+      this.#dependents.clear();
+      const revision = await this.#observeReadable();
+      for (const uid of this.#nodes.keys()) this.#dirty.add(uid);
+      return revision;
+    } finally {
+      this.#paused--;
+    }
+  }
+
+  /**
+   * Observes every object, or, when some value cannot be read (stored under an encryption key no
+   * longer configured), every resource that can be read at one revision: as upstream's collector
+   * works on the resources whose informers synced, one unreadable Secret must not stop collection,
+   * nor the server's start, which waits for the first list.
+   */
+  async #observeReadable(): Promise<number> {
+    const revision = await this.#store.currentRevision();
+    try {
+      await this.#observeAll(STORAGE_ROOT, revision);
+      return revision;
     } catch (e) {
-      if (isStoreUnavailableError(e)) throw e;
-      const revision = await this.#store.currentRevision();
-      const items: KeyValue[] = [];
-      const prefixes = new Set(this.#context.registry.resources().map((r) => r.storagePrefix));
-      for (const prefix of prefixes) {
-        try {
-          items.push(...(await this.#store.list(prefix, { revision })).items);
-        } catch (inner) {
-          if (isStoreUnavailableError(inner)) throw inner;
-        }
+      if (isStoreUnavailableError(e) || isStoreExpiredError(e)) throw e;
+    }
+    const prefixes = new Set(this.#context.registry.resources().map((r) => r.storagePrefix));
+    for (const prefix of prefixes) {
+      const observed: string[] = [];
+      try {
+        await this.#observeAll(prefix, revision, observed);
+      } catch (inner) {
+        if (isStoreUnavailableError(inner) || isStoreExpiredError(inner)) throw inner;
+        // The resource counts as not synced: none of it, not the pages before the unreadable one.
+        for (const key of observed) this.#forget(key);
       }
-      return { items, revision };
+    }
+    return revision;
+  }
+
+  /** Observes the objects under `prefix` at `revision`, a page at a time; `observed` collects their keys. */
+  async #observeAll(prefix: string, revision: number, observed?: string[]): Promise<void> {
+    let startAfter: string | undefined;
+    for (;;) {
+      const page = await this.#store.list(prefix, { revision, startAfter, limit: SYNC_PAGE, countRemaining: false });
+      for (const kv of page.items) {
+        this.#observe(kv.key, kv.value);
+        observed?.push(kv.key);
+      }
+      if (!page.more || page.items.length === 0) return;
+      startAfter = page.items[page.items.length - 1]!.key;
     }
   }
 
@@ -235,16 +269,19 @@ export class GarbageCollector {
 
   async #drain(): Promise<void> {
     const retry = new Set<string>();
-    while (this.#dirty.size > 0 && !this.#closed && this.#paused === 0) {
-      const [uid] = this.#dirty;
-      this.#dirty.delete(uid!);
+    // One live iteration visits what is added meanwhile too. Taking the first entry afresh each
+    // time would be quadratic: a Set's iteration from its start steps over every entry deleted
+    // before (100,000 objects to look at after a restart took seconds).
+    for (const uid of this.#dirty) {
+      if (this.#closed || this.#paused > 0) break;
+      this.#dirty.delete(uid);
       try {
-        if (!(await this.#process(uid!))) retry.add(uid!);
+        if (!(await this.#process(uid))) retry.add(uid);
       } catch (e) {
         if (this.#closed) return;
         if (!isStoreConflictError(e) && !isStoreNotFoundError(e))
           process.emitWarning(`garbage collector: ${String(e)}`, 'GarbageCollectorWarning');
-        retry.add(uid!);
+        retry.add(uid);
       }
     }
     if (retry.size > 0 && !this.#closed) {

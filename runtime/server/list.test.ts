@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ListOptions, createStore, encodeContinueToken } from '../store/index.js';
 import { CONTINUE_TTL_MS, CRONTABS, type Harness, crontab, crontabs, expectStatus, names, qs, startServer } from './server.testing.js';
 
 let h: Harness;
@@ -58,6 +59,81 @@ describe('chunked lists', () => {
     const events = await w.take(4);
     expect(events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['MODIFIED c', 'DELETED d', 'ADDED bb', 'ADDED z']);
     w.close();
+  });
+
+  it('keeps remainingItemCount exact on every page while objects are created and deleted after the first', async () => {
+    await seed('a', 'b', 'c', 'd', 'e', 'f', 'g');
+    const first = await h.read(`${crontabs(h.ns)}${qs({ limit: 2 })}`);
+    expect(first.metadata.remainingItemCount).toBe(5);
+    // Not in the snapshot: neither the new objects nor the deletions change what later pages count.
+    await h.createCronTab('bb');
+    await h.createCronTab('zz');
+    expect((await h.delete(crontab(h.ns, 'c'))).status).toBe(200);
+    expect((await h.delete(crontab(h.ns, 'f'))).status).toBe(200);
+    const counts: number[] = [];
+    let token: string = first.metadata.continue;
+    const seen = names(first);
+    while (token !== '') {
+      const page = await h.read(`${crontabs(h.ns)}${qs({ limit: 2, continue: token })}`);
+      seen.push(...names(page));
+      if (page.metadata.continue !== '') counts.push(page.metadata.remainingItemCount);
+      else expect(page.metadata.remainingItemCount).toBeUndefined();
+      token = page.metadata.continue;
+    }
+    expect(seen).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+    expect(counts).toEqual([3, 1]);
+  });
+
+  it('counts the collection on the first page only; later pages take the count from the token', async () => {
+    const store = await createStore('memory', { compactionIntervalMs: 0 });
+    const asked: { prefix: string; countRemaining: boolean }[] = [];
+    const spy = new Proxy(store, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (prop === 'list') {
+          return (prefix: string, options: ListOptions = {}) => {
+            asked.push({ prefix, countRemaining: options.countRemaining !== false });
+            return target.list(prefix, options);
+          };
+        }
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const s = await startServer({ store: spy, namespace: 'counted' });
+    try {
+      for (const name of ['a', 'b', 'c', 'd', 'e']) await s.createCronTab(name);
+      const pages = [];
+      let token = '';
+      do {
+        asked.length = 0;
+        const page = await s.read(`${crontabs('counted')}${qs({ limit: 2, ...(token ? { continue: token } : {}) })}`);
+        pages.push({
+          remainingItemCount: page.metadata.remainingItemCount,
+          counted: asked.filter((a) => a.prefix.endsWith('/crontabs/counted/')).map((a) => a.countRemaining),
+        });
+        token = page.metadata.continue;
+      } while (token !== '');
+      expect(pages).toEqual([
+        { remainingItemCount: 3, counted: [true] },
+        { remainingItemCount: 1, counted: [false] },
+        { remainingItemCount: undefined, counted: [false] },
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('still counts for a continue token that carries no count (issued before the count was carried)', async () => {
+    await seed('a', 'b', 'c', 'd');
+    const first = await h.read(`${crontabs(h.ns)}${qs({ limit: 1 })}`);
+    const [payload] = (first.metadata.continue as string).split('.') as [string];
+    const { p, s, r, t } = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const old = encodeContinueToken({ prefix: p, startAfter: s, revision: r, issuedAt: t }, h.server.context.settings.continueSecret);
+    const second = await h.read(`${crontabs(h.ns)}${qs({ limit: 1, continue: old })}`);
+    expect(names(second)).toEqual(['b']);
+    expect(second.metadata.remainingItemCount).toBe(2);
+    const third = await h.read(`${crontabs(h.ns)}${qs({ limit: 1, continue: second.metadata.continue })}`);
+    expect([names(third), third.metadata.remainingItemCount]).toEqual([['c'], 1]);
   });
 
   it('omits remainingItemCount when a selector is used, on every page', async () => {

@@ -79,6 +79,8 @@ interface ListPlan {
   exact: boolean;
   /** When the first page of a chunked list was served (continue tokens keep it). */
   issuedAt?: number;
+  /** Keys after `startAfter` at the snapshot, when a continue token carries them. */
+  remaining?: number;
 }
 
 /**
@@ -92,7 +94,8 @@ async function planList(ctx: RequestContext, prefix: string, opts: ReadOptions):
   if (continueToken !== undefined) {
     if (hasVersion && rv !== '0') throw badRequest('specifying resource version is not allowed when using continue');
     const position = decodeContinue(ctx, prefix, continueToken);
-    return { revision: position.revision, startAfter: position.startAfter, exact: true, issuedAt: position.issuedAt };
+    const { revision, startAfter, issuedAt, remaining } = position;
+    return { revision, startAfter, exact: true, issuedAt, ...(remaining !== undefined ? { remaining } : {}) };
   }
   if (!hasVersion) return { revision: undefined, startAfter: undefined, exact: false };
   if (match === 'Exact') {
@@ -125,7 +128,12 @@ function decodeContinue(ctx: RequestContext, prefix: string, token: string) {
   }
 }
 
-/** list: one page of a collection, one snapshot across pages, selectors applied. */
+/**
+ * list: one page of a collection, one snapshot across pages, selectors applied. The first page of
+ * an unfiltered chunked list counts the rest of the collection once; its continue token carries
+ * the count, and later pages subtract what they read (exact, the pages share one snapshot), so a
+ * full paged list costs its size, not its size times its pages.
+ */
 export async function listObjects(ctx: RequestContext, t: Target, opts: ReadOptions): Promise<Reply> {
   const prefix = collectionPrefix(t.resource, t.namespace);
   const matcher = selectorMatcher(t.resource, opts);
@@ -133,20 +141,27 @@ export async function listObjects(ctx: RequestContext, t: Target, opts: ReadOpti
   const items: JsonApiObject[] = [];
   let revision = plan.revision;
   let startAfter = plan.startAfter;
-  let remaining = 0;
+  // Keys after `startAfter` at the snapshot; unknown until counted, and never needed with a
+  // selector (remainingItemCount is omitted then) or without a limit (there is no next page).
+  let remaining = matcher ? undefined : plan.remaining;
+  let more = false;
   let lastKey: string | undefined;
   try {
     // With selectors a page is filled from as many store chunks as it takes.
     for (;;) {
       const want = opts.limit === undefined ? undefined : opts.limit - items.length;
       const limit = want === undefined ? undefined : matcher ? Math.max(want, 100) : want;
-      const page = await ctx.store.list(prefix, { revision, startAfter, limit });
+      const countRemaining = limit !== undefined && !matcher && remaining === undefined;
+      const page = await ctx.store.list(prefix, { revision, startAfter, limit, countRemaining });
       revision = page.revision;
-      remaining = page.remaining;
+      more = page.more;
+      remaining = page.remaining ?? (remaining === undefined ? undefined : Math.max(0, remaining - page.items.length));
       const objects = await decodeObjects(page.items, t.resource);
       for (const [i, kv] of page.items.entries()) {
         if (opts.limit !== undefined && items.length >= opts.limit) {
-          remaining++;
+          // Read but not served: the next page starts at it.
+          more = true;
+          if (remaining !== undefined) remaining++;
           continue;
         }
         lastKey = kv.key;
@@ -154,20 +169,27 @@ export async function listObjects(ctx: RequestContext, t: Target, opts: ReadOpti
         if (!matcher || matcher(object)) items.push(object);
       }
       if (page.items.length > 0) startAfter = page.items[page.items.length - 1]!.key;
-      if (opts.limit === undefined || items.length >= opts.limit || page.remaining === 0 || page.items.length === 0) break;
+      if (opts.limit === undefined || items.length >= opts.limit || !page.more || page.items.length === 0) break;
     }
   } catch (e) {
     throw fromStoreError(e, t.resource, undefined) ?? e;
   }
-  const more = opts.limit !== undefined && remaining > 0 && lastKey !== undefined;
+  const next = opts.limit !== undefined && more && lastKey !== undefined;
   const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
-  metadata.continue = more
+  metadata.continue = next
     ? encodeContinueToken(
-        { prefix, startAfter: lastKey!, revision: revision!, issuedAt: plan.issuedAt ?? ctx.settings.now().getTime() },
+        {
+          prefix,
+          startAfter: lastKey!,
+          revision: revision!,
+          issuedAt: plan.issuedAt ?? ctx.settings.now().getTime(),
+          ...(remaining !== undefined ? { remaining } : {}),
+        },
         ctx.settings.continueSecret,
       )
     : '';
-  // An estimate of the rest, omitted on the last page and whenever selectors filtered the page.
-  if (more && !matcher) metadata.remainingItemCount = remaining;
+  // The rest of the collection, omitted on the last page and whenever selectors filtered the page
+  // (as upstream's GetList: the store's count would include objects the selector drops).
+  if (next && !matcher && remaining !== undefined) metadata.remainingItemCount = remaining;
   return { status: 200, body: { kind: t.resource.listKind, apiVersion: t.resource.apiVersion, metadata, items } };
 }

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { type ContinuePosition, createContinueTokenSecret, decodeContinueToken, encodeContinueToken } from './continue-token.js';
 import { ContinueTokenExpiredError, ContinueTokenInvalidError, isContinueTokenInvalidError } from './errors.js';
@@ -56,5 +57,21 @@ describe('continue tokens', () => {
     expect(decodeContinueToken(token, { ...options, now: () => issuedAt + 5 * 60_000 })).toEqual(position);
     expect(() => decodeContinueToken(token, { ...options, now: () => issuedAt + 5 * 60_000 + 1 })).toThrow(ContinueTokenExpiredError);
     expect(() => decodeContinueToken(token, { ...options, ttlMs: 500 })).toThrow(ContinueTokenExpiredError);
+  });
+
+  it('carries the count of the rest, and reads a token without one (issued before it was carried)', () => {
+    const counted = { ...position, remaining: 1234 };
+    expect(decodeContinueToken(encodeContinueToken(counted, secret), options)).toEqual(counted);
+    expect(decodeContinueToken(encodeContinueToken(position, secret), options)).not.toHaveProperty('remaining');
+  });
+
+  it('rejects a signed count that is not a non-negative integer', () => {
+    for (const c of [-1, 1.5, '3', null]) {
+      const payload = Buffer.from(JSON.stringify({ p: position.prefix, s: position.startAfter, r: 42, t: issuedAt, c })).toString(
+        'base64url',
+      );
+      const signature = createHmac('sha256', secret).update(payload).digest('base64url');
+      expect(() => decodeContinueToken(`${payload}.${signature}`, options), String(c)).toThrow(/wrong type/);
+    }
   });
 });

@@ -16,6 +16,12 @@ export interface ContinuePosition {
   revision: number;
   /** When the first token was issued (ms since the epoch); the lifetime counts from here. */
   issuedAt: number;
+  /**
+   * Keys under the prefix after `startAfter` at `revision`, counted once on the first page and
+   * carried along, so later pages need not count the rest again (the list is a snapshot). Tokens
+   * issued before it was carried have none; their pages count as before.
+   */
+  remaining?: number;
 }
 
 export interface DecodeContinueTokenOptions {
@@ -38,7 +44,7 @@ export function createContinueTokenSecret(): Uint8Array {
 export function encodeContinueToken(position: ContinuePosition, secret: Uint8Array | string): string {
   // Short field names: the token travels in every page's URL.
   const payload = Buffer.from(
-    JSON.stringify({ p: position.prefix, s: position.startAfter, r: position.revision, t: position.issuedAt }),
+    JSON.stringify({ p: position.prefix, s: position.startAfter, r: position.revision, t: position.issuedAt, c: position.remaining }),
   ).toString('base64url');
   return `${payload}.${sign(payload, secret)}`;
 }
@@ -83,7 +89,7 @@ function parsePayload(payload: string): ContinuePosition {
     throw new ContinueTokenInvalidError('payload is not base64url JSON');
   }
   if (typeof data !== 'object' || data === null) throw new ContinueTokenInvalidError('payload is not an object');
-  const { p, s, r, t } = data as Record<string, unknown>;
+  const { p, s, r, t, c } = data as Record<string, unknown>;
   if (
     typeof p !== 'string' ||
     typeof s !== 'string' ||
@@ -92,9 +98,16 @@ function parsePayload(payload: string): ContinuePosition {
     !Number.isSafeInteger(r) ||
     r < 0 ||
     typeof t !== 'number' ||
-    !Number.isFinite(t)
+    !Number.isFinite(t) ||
+    (c !== undefined && !isCount(c))
   ) {
     throw new ContinueTokenInvalidError('payload fields are missing or of the wrong type');
   }
-  return { prefix: p, startAfter: s, revision: r, issuedAt: t };
+  return c === undefined
+    ? { prefix: p, startAfter: s, revision: r, issuedAt: t }
+    : { prefix: p, startAfter: s, revision: r, issuedAt: t, remaining: c };
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }

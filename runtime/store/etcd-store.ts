@@ -7,8 +7,8 @@
  *   update/delete: version > 0, and mod_revision == the expected one when given); a failed
  *   condition reads the key in the same transaction to say which error it is. etcd answers after
  *   the raft commit and its WAL fsync, so a resolved write is durable.
- * - Reads pass `revision` to Range; `remaining` is etcd's `count` of the same response (the keys
- *   of the range at that revision, unaffected by the limit) minus the returned items.
+ * - Reads pass `revision` to Range; `more` is etcd's, `remaining` its `count` of the same response
+ *   (the keys of the range at that revision, unaffected by the limit) minus the returned items.
  * - Watches are etcd watches (etcd-watch.ts) from `fromRevision + 1` with prev_kv; a lost stream
  *   is reopened from the last delivered revision, so events stay gapless, and a watch whose
  *   revision etcd has compacted meanwhile ends with StoreExpiredError. A watch cache
@@ -155,7 +155,7 @@ export class EtcdStore implements Store {
     if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
       throw new RangeError(`list limit must be a positive integer, got ${limit}`);
     }
-    if (revision !== undefined && this.#beforeFirstRevision(revision)) return { items: [], revision: 0, remaining: 0 };
+    if (revision !== undefined && this.#beforeFirstRevision(revision)) return { items: [], revision: 0, more: false, remaining: 0 };
     const range = this.#prefixRange(prefix);
     const from =
       startAfter !== undefined && compareKeys(startAfter, prefix) >= 0
@@ -169,6 +169,8 @@ export class EtcdStore implements Store {
     return {
       items,
       revision: revision ?? response.header.revision,
+      more: response.more,
+      // etcd counts the whole range in every response anyway.
       remaining: Math.max(0, response.count - items.length),
     };
   }

@@ -133,10 +133,14 @@ export class LogStore implements Store {
     if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
       throw new RangeError(`list limit must be a positive integer, got ${limit}`);
     }
-    const entries = this.#log.range(prefix, at, options.startAfter, limit);
-    const last = entries.at(-1);
-    const remaining = last && entries.length === limit ? this.#log.count(prefix, at, last.key) : 0;
-    return { items: entries.map(keyValueOf), revision: at, remaining };
+    // One entry past the limit says whether more follow without counting them.
+    const entries = this.#log.range(prefix, at, options.startAfter, limit === undefined ? undefined : limit + 1);
+    const more = limit !== undefined && entries.length > limit;
+    if (more) entries.length = limit;
+    const items = entries.map(keyValueOf);
+    if (options.countRemaining === false) return { items, revision: at, more };
+    const remaining = more ? this.#log.count(prefix, at, entries[limit - 1]!.key) : 0;
+    return { items, revision: at, more, remaining };
   }
 
   async count(prefix: string): Promise<number> {

@@ -319,6 +319,20 @@ export function runStoreSuite(name: string, makeStore: MakeStore, features: Suit
         expect(now).toMatchObject({ revision: r(9), remaining: 2 });
       });
 
+      it('says whether more keys follow a page, with or without counting them', async () => {
+        const store = await open();
+        for (const name of ['a', 'b', 'c']) await store.create(`/k/${name}`, `${name}1`);
+        await store.delete('/k/c');
+        const uncounted = { countRemaining: false } as const;
+        expect(await store.list('/k/', { limit: 1 })).toMatchObject({ more: true, remaining: 1 });
+        expect(await store.list('/k/', { limit: 1, ...uncounted })).toMatchObject({ more: true });
+        // A deleted key does not count as more: the page that ends at b is the last.
+        expect(await store.list('/k/', { limit: 2 })).toMatchObject({ more: false, remaining: 0 });
+        expect(await store.list('/k/', { limit: 2, ...uncounted })).toMatchObject({ more: false });
+        expect(await store.list('/k/', { revision: r(3), startAfter: '/k/a', limit: 1, ...uncounted })).toMatchObject({ more: true });
+        expect((await store.list('/k/', uncounted)).more).toBe(false);
+      });
+
       it('counts the keys under a prefix', async () => {
         const store = await open();
         await store.create('/k/a', '1');
@@ -753,7 +767,9 @@ async function upstreamList(store: Store, c: ListCase, r: (n: number) => number)
       await store.waitForRevision(at(c.rv), 50);
       result = await store.list(c.prefix, c.limit ? { limit: c.limit } : {});
     }
-    return { items: result.items.map((i) => i.value), revision: result.revision, remaining: result.remaining };
+    // Counted by default, and `more` says the same as the count.
+    expect(result.more).toBe((result.remaining ?? Number.NaN) > 0);
+    return { items: result.items.map((i) => i.value), revision: result.revision, remaining: result.remaining ?? Number.NaN };
   } catch (error) {
     if (error instanceof StoreExpiredError) return { error: 'TooOld' };
     if (error instanceof StoreFutureRevisionError) return { error: 'TooLarge' };

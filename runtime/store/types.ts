@@ -29,14 +29,22 @@ export interface ListOptions {
   startAfter?: string;
   /** At most this many items (a positive integer); all when absent. */
   limit?: number;
+  /**
+   * Whether to count the keys after the page into `remaining` (default true). A caller that knows
+   * the count already passes false and saves a scan of the rest of the range: a continued list is
+   * a snapshot, so its first page's count minus what it has read since is exact.
+   */
+  countRemaining?: boolean;
 }
 
 export interface ListResult {
   items: KeyValue[];
   /** The revision the list was read at (the collection's resourceVersion). */
   revision: number;
-  /** Keys under the prefix after the last returned item, at that revision. */
-  remaining: number;
+  /** Whether keys under the prefix follow the last returned item, at that revision. */
+  more: boolean;
+  /** How many keys follow the last returned item, at that revision; absent when `countRemaining` was false. */
+  remaining?: number;
 }
 
 export interface WriteOptions {

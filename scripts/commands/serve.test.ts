@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -26,6 +26,27 @@ function serve(args: string[]): Promise<{ url: string; process: ChildProcessWith
 }
 
 const json = { 'content-type': 'application/json' };
+
+const BROKEN_RULE_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: widgets.example.com }
+spec:
+  group: example.com
+  scope: Namespaced
+  names: { plural: widgets, singular: widget, kind: Widget }
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties: { size: { type: integer } }
+              x-kubernetes-validations: [{ rule: 'self.size >' }]
+`;
 
 /** Starts `svckit serve` and resolves with its stdout lines up to the one that says how to connect. */
 function serveUntilConnect(
@@ -87,6 +108,20 @@ describe('svckit serve', () => {
     const child = spawn(process.execPath, cliArgs('serve', '--port', 'eighty'), { cwd: ROOT });
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(2);
+  });
+
+  it('refuses to start on --schemas whose CEL rules do not compile, naming the kind and the rule', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svckit-serve-rules-'));
+    writeFileSync(join(dir, 'widgets.yaml'), BROKEN_RULE_CRD);
+    const child = spawn(process.execPath, cliArgs('serve', '--store', 'memory', '--port', '0', '--schemas', dir), { cwd: ROOT });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    // A server that starts anyway is stopped, so the test fails at once rather than at its timeout.
+    child.stdout.on('data', () => child.kill());
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).not.toBe(0);
+    expect(stderr).toContain("the schemas' CEL rules do not compile:");
+    expect(stderr).toMatch(/example\.com\/v1 Widget: .*self\.size >/);
   });
 
   it('starts with a GA gate set to its locked value, warning that it will be removed, and honours WatchList=true', async () => {
