@@ -35,6 +35,8 @@ export interface EtcdProcess {
   readonly dataDir: string;
   readonly clientPort: number;
   readonly peerPort: number;
+  /** The etcd process's id (benchmarks read its CPU time from /proc). */
+  readonly pid: number;
   /** SIGTERM, then SIGKILL after `graceMs`; keeps the data directory. */
   stop(graceMs?: number): Promise<void>;
   /** SIGKILL at once (a crash: no clean shutdown); keeps the data directory. */
@@ -135,6 +137,7 @@ export async function startEtcd(options: EtcdProcessOptions = {}): Promise<EtcdP
     dataDir,
     clientPort,
     peerPort,
+    pid: child.pid!,
     stop,
     async freeze(frozen: boolean) {
       child.kill(frozen ? 'SIGSTOP' : 'SIGCONT');

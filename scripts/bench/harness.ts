@@ -53,7 +53,7 @@ async function time(fn: () => unknown): Promise<number> {
   return typeof measured === 'number' ? measured : performance.now() - start;
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;

@@ -13,6 +13,8 @@ import { benchLargeWrites } from './large-writes.js';
 import { benchMedia } from './media.js';
 import { benchProtobuf } from './protobuf.js';
 import { benchRegex } from './regex.js';
+import { benchReplicas } from './replicas.js';
+import { benchScale } from './scale.js';
 import { benchServer } from './server.js';
 import { benchTestServer } from './test-server.js';
 import { benchValidate } from './validate.js';
@@ -34,6 +36,8 @@ const benches: Record<string, () => Promise<void>> = {
   media: benchMedia,
   protobuf: benchProtobuf,
   regex: benchRegex,
+  replicas: benchReplicas,
+  scale: benchScale,
   server: benchServer,
   'test-server': benchTestServer,
   validate: benchValidate,

@@ -16,7 +16,16 @@ export async function benchMedia(): Promise<void> {
     await send(agent, `${server.url}/api/v1/namespaces`, { metadata: { name: 'bench' } });
     const pods = podList(500).items as { metadata: Record<string, unknown> }[];
     for (const pod of pods) {
-      const { resourceVersion: _rv, uid: _uid, creationTimestamp: _ct, managedFields: _mf, ...meta } = pod.metadata;
+      // No owner: the Pods' ReplicaSet does not exist here, and the garbage collector would delete
+      // them mid-run (the list cases then measured a shrinking collection).
+      const {
+        resourceVersion: _rv,
+        uid: _uid,
+        creationTimestamp: _ct,
+        managedFields: _mf,
+        ownerReferences: _owners,
+        ...meta
+      } = pod.metadata;
       await send(agent, `${server.url}/api/v1/namespaces/bench/pods`, {
         ...pod,
         apiVersion: 'v1',
@@ -26,6 +35,8 @@ export async function benchMedia(): Promise<void> {
       });
     }
     const list = `${server.url}/api/v1/namespaces/bench/pods`;
+    const count = async () => ((await (await request(list, { dispatcher: agent })).body.json()) as { items: unknown[] }).items.length;
+    if ((await count()) !== pods.length) throw new Error(`expected ${pods.length} Pods before the run`);
     const one = `${list}/${String(pods[0]!.metadata.name)}`;
     const fetchAs = (url: string, headers: Record<string, string>, times: number) => async () => {
       let bytes = 0;
@@ -59,6 +70,8 @@ export async function benchMedia(): Promise<void> {
         peer: { name: 'JSON', run: fetchAs(one, json, 500) },
       },
     ]);
+    const left = await count();
+    if (left !== pods.length) throw new Error(`${pods.length - left} of ${pods.length} Pods went during the run`);
   } finally {
     await agent.close();
     await server.close();

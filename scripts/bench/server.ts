@@ -1,199 +1,231 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { type RunningServer, startReferenceServer } from '../../reference/index.js';
-import { type BenchCase, runCases } from './harness.js';
-import { get, inParallel, post } from './requests.js';
+import { fanOut } from './fan-out.js';
+import { median, runCases } from './harness.js';
+import { type LoadCase, type LoadTarget, runLoadCases } from './load-cases.js';
+import { type ServerProcess, startBarePeer, startSvckit } from './processes.js';
+import { inParallel, post } from './requests.js';
+import { runWrk, type WrkRequest } from './wrk.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const SECONDS = Number(process.env.SVCKIT_BENCH_SECONDS ?? 3);
+const CONFIGMAPS = '/api/v1/namespaces/bench/configmaps';
+/** Creates go to a namespace of their own, so the listed collection is the same size on both sides. */
+const CREATES = '/api/v1/namespaces/writes/configmaps';
 
 /**
- * The reference server beside a bare node:http server that serves the same stored JSON from a Map
- * (no routing, validation, storage or resource versions): what the protocol costs on top of HTTP.
+ * `npm run bench -- server`: `svckit serve` in its own process beside peers in theirs, driven by
+ * wrk from outside (one thread; the server gets the other core): a bare node:http server serving
+ * the same JSON from a Map, and, for durable creates, the same bare server writing to SQLite with
+ * the reference server's settings and group commit. Each case alternates the two sides, five runs
+ * each, and prints medians of throughput, latency p50/p99 and the server's CPU per request.
+ * Then the paged list of 10,000, watch fan-out to 500 and 5,000 watchers (p99 delivery), and
+ * start to listening, timed the same way.
  */
 export async function benchServer(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'svckit-bench-server-'));
-  const ours = await startReferenceServer({ store: `sqlite:${join(dir, 'bench.db')}` });
-  const bare = await startBareServer();
-  const agent = new Agent({ connections: 16, pipelining: 1 });
+  const servers: ServerProcess[] = [];
+  const started = async (s: Promise<ServerProcess>) => {
+    const server = await s;
+    servers.push(server);
+    return server;
+  };
   try {
-    await post(agent, ours.url, '/api/v1/namespaces', { metadata: { name: 'bench' } });
-    const cm = (name: string) => ({
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name, namespace: 'bench', labels: { app: 'bench' } },
-      data: { key: 'x'.repeat(200) },
-    });
-    await post(agent, ours.url, '/api/v1/namespaces/bench/configmaps', cm('target'));
-    await post(agent, bare.url, '/api/v1/namespaces/bench/configmaps', cm('target'));
+    const memory = await started(startSvckit('svckit serve --store memory', ['--store', 'memory']));
+    const sqlite = await started(startSvckit('svckit serve --store sqlite', ['--store', `sqlite:${join(dir, 'svckit.db')}`]));
+    const bare = await started(startBarePeer('bare node:http'));
+    const durable = await started(startBarePeer('better-sqlite3', join(dir, 'peer.db')));
+    const agent = new Agent({ connections: 16 });
+    for (const s of [memory, sqlite]) {
+      for (const name of ['bench', 'writes', 'fanout']) await post(agent, s.url, '/api/v1/namespaces', { metadata: { name } });
+    }
+    for (const s of [memory, sqlite, bare, durable]) await post(agent, s.url, CONFIGMAPS, configMap('target'));
+    for (const s of [memory]) await post(agent, s.url, '/apis/apps/v1/namespaces/bench/deployments', deployment('0'));
 
-    let oursCreated = 0;
-    let peerCreated = 0;
-    const cases: BenchCase[] = [
+    const getOne = (server: ServerProcess, name = server.name): LoadTarget => ({
+      name,
+      server,
+      run: () => runWrk(`${server.url}${CONFIGMAPS}/target`, { connections: 16, seconds: SECONDS }),
+    });
+    const create = (server: ServerProcess, name = server.name): LoadTarget => ({
+      name,
+      server,
+      run: () => runWrk(`${server.url}${CREATES}`, { connections: 8, seconds: SECONDS, request: createRequest }),
+    });
+    const patchDeployment = (name: string, query: string, request: WrkRequest): LoadTarget => ({
+      name,
+      server: memory,
+      run: () =>
+        runWrk(`${memory.url}/apis/apps/v1/namespaces/bench/deployments/web?${query}`, { connections: 8, seconds: SECONDS, request }),
+    });
+    const leaves = countLeaves(deployment('0'));
+    const cases: LoadCase[] = [
+      { name: 'GET one ConfigMap, memory (16 conns)', ours: getOne(memory), peer: getOne(bare) },
+      { name: 'GET one ConfigMap, SQLite (16 conns)', ours: getOne(sqlite), peer: getOne(bare) },
+      { name: 'create ConfigMap, memory (8 conns)', ours: create(memory), peer: create(bare) },
       {
-        name: 'get x2000 (16 in flight)',
-        ours: () => inParallel(2000, 16, () => get(agent, ours.url, '/api/v1/namespaces/bench/configmaps/target')),
-        peer: {
-          name: 'bare node:http',
-          run: () => inParallel(2000, 16, () => get(agent, bare.url, '/api/v1/namespaces/bench/configmaps/target')),
-        },
+        name: 'durable create, SQLite (8 conns)',
+        ours: create(sqlite),
+        peer: create(durable, 'better-sqlite3, same pragmas + group commit'),
       },
       {
-        name: 'create x300 (durable, 8 in flight)',
-        ours: () => inParallel(300, 8, () => post(agent, ours.url, '/api/v1/namespaces/bench/configmaps', cm(`c${oursCreated++}`))),
-        peer: {
-          name: 'bare node:http',
-          run: () => inParallel(300, 8, () => post(agent, bare.url, '/api/v1/namespaces/bench/configmaps', cm(`c${peerCreated++}`))),
-        },
-        runs: 3,
+        name: `apply vs merge patch, ${leaves}-field Deployment (8 conns)`,
+        // Forced: the first apply takes the fields the create's manager owned.
+        ours: patchDeployment('server-side apply', 'fieldManager=bench&force=true', {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/apply-patch+yaml' },
+          body: JSON.stringify(deployment('__N__')),
+        }),
+        peer: patchDeployment('merge patch, same change', 'fieldManager=bench', {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/merge-patch+json' },
+          body: JSON.stringify({ metadata: { annotations: { revision: '__N__' } } }),
+        }),
       },
     ];
-    await runCases('Reference server vs a bare node:http server (same JSON)', cases);
+    await runLoadCases(`svckit serve vs peers, each in its own process, wrk -t1 for ${SECONDS}s per run (5 runs, medians)`, cases);
 
-    // 10,000 objects for the paged list.
-    let filled = 0;
-    await inParallel(Math.max(0, 10_000 - oursCreated - 1), 16, () =>
-      post(agent, ours.url, '/api/v1/namespaces/bench/configmaps', cm(`l${filled++}`)),
-    );
-    filled = 0;
-    await inParallel(Math.max(0, 10_000 - peerCreated - 1), 16, () =>
-      post(agent, bare.url, '/api/v1/namespaces/bench/configmaps', cm(`l${filled++}`)),
-    );
-    await runCases('Paged list of 10,000 ConfigMaps (limit=500)', [
+    await fill(agent, memory, 10_000);
+    await fill(agent, bare, 10_000);
+    await runCases('Paged list of 10,000 ConfigMaps (limit=500), server in its own process', [
       {
-        name: 'list 10k in pages of 500',
-        ours: () => pagedList(agent, ours.url),
-        peer: { name: 'bare node:http', run: () => pagedList(agent, bare.url) },
-        runs: 3,
+        name: 'list 10k in pages of 500, memory',
+        ours: () => pagedList(agent, memory.url, 10_000),
+        peer: { name: 'bare node:http', run: () => pagedList(agent, bare.url, 10_000) },
       },
     ]);
 
-    await runCases('Watch fan-out: 500 watchers, time until all receive one event', [
-      {
-        name: 'fan-out 500 watchers',
-        ours: () => fanOut(ours, 500),
-        peer: { name: 'bare node:http', run: () => bare.fanOut(500) },
-        runs: 3,
-      },
-    ]);
-  } finally {
+    for (const watchers of [500, 5000]) {
+      const p99 = { ours: [] as number[], peer: [] as number[] };
+      await runCases(`Watch fan-out: ${watchers} watchers, one write, until the last receives it`, [
+        {
+          name: `fan-out ${watchers}, memory`,
+          ours: () => fanOutTo(memory, watchers, p99.ours),
+          peer: { name: 'bare node:http', run: () => fanOutTo(bare, watchers, p99.peer) },
+          runs: 3,
+        },
+      ]);
+      process.stdout.write(`p99 delivery: svckit ${median(p99.ours).toFixed(1)} ms, bare node:http ${median(p99.peer).toFixed(1)} ms\n`);
+    }
     await agent.close();
-    await ours.close();
-    await bare.close();
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
     rmSync(dir, { recursive: true, force: true });
   }
+
+  // Start-up as users start it: the compiled bin (built first when absent), beside node starting
+  // a bare node:http server; sources through tsx would time tsx's transpiling.
+  if (!existsSync(join(ROOT, 'dist/scripts/cli.js'))) {
+    process.stdout.write('\n(building dist/ first: npm run build)\n');
+    execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  }
+  await runCases('Start to listening, a process of each', [
+    {
+      name: 'svckit serve --store memory (compiled)',
+      ours: () => timeToListening([join(ROOT, 'bin/svckit.js'), 'serve', '--port', '0', '--store', 'memory']),
+      peer: { name: 'node: bare node:http', run: () => timeToListening(['-e', BARE_LISTENER]) },
+    },
+  ]);
 }
 
-async function pagedList(agent: Agent, base: string): Promise<void> {
+const BARE_LISTENER =
+  "const s = require('node:http').createServer((q, r) => r.end()); s.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + s.address().port));";
+
+/** Spawns node with `args` and resolves to the time until its "listening on" line; then stops it. */
+function timeToListening(args: string[]): Promise<number> {
+  const began = performance.now();
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (!out.includes('listening on')) return;
+      const ms = performance.now() - began;
+      child.once('exit', () => resolve(ms));
+      child.kill('SIGTERM');
+    });
+    child.once('exit', (code) => reject(new Error(`node ${args[0]} exited ${code} before listening`)));
+  });
+}
+
+const createRequest: WrkRequest = {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ ...configMap('c__N__'), metadata: { name: 'c__N__', namespace: 'writes' } }),
+};
+
+function configMap(name: string) {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: 'bench', labels: { app: 'bench' } },
+    data: { key: 'x'.repeat(200) },
+  };
+}
+
+/** A Deployment of about 57 fields, its `revision` annotation the one value that changes. */
+function deployment(revision: string) {
+  const container = (n: number) => ({
+    name: `c${n}`,
+    image: `registry.example/web:${n}`,
+    ports: [
+      { name: `http${n}`, containerPort: 8000 + n, protocol: 'TCP' },
+      { name: `metrics${n}`, containerPort: 9000 + n, protocol: 'TCP' },
+    ],
+    env: [
+      { name: 'MODE', value: 'production' },
+      { name: 'LEVEL', value: String(n) },
+    ],
+    resources: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m', memory: '512Mi' } },
+    readinessProbe: { httpGet: { path: '/ready', port: 8000 + n }, periodSeconds: 5 },
+  });
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'bench', labels: { app: 'web', tier: 'front' }, annotations: { revision } },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: 'web' } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+      template: {
+        metadata: { labels: { app: 'web', tier: 'front' } },
+        spec: { containers: [container(1), container(2)], nodeSelector: { disk: 'ssd' }, terminationGracePeriodSeconds: 20 },
+      },
+    },
+  };
+}
+
+function countLeaves(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((n: number, v) => n + countLeaves(v), 0);
+  if (value && typeof value === 'object') return Object.values(value).reduce((n: number, v) => n + countLeaves(v), 0);
+  return 1;
+}
+
+async function fill(agent: Agent, server: ServerProcess, total: number): Promise<void> {
+  let n = 0;
+  await inParallel(total, 32, () => post(agent, server.url, CONFIGMAPS, configMap(`l${n++}`)));
+}
+
+async function pagedList(agent: Agent, base: string, atLeast: number): Promise<void> {
   let token = '';
   let items = 0;
   do {
-    const res = await request(
-      `${base}/api/v1/namespaces/bench/configmaps?limit=500${token ? `&continue=${encodeURIComponent(token)}` : ''}`,
-      { dispatcher: agent },
-    );
+    const res = await request(`${base}${CONFIGMAPS}?limit=500${token ? `&continue=${encodeURIComponent(token)}` : ''}`, {
+      dispatcher: agent,
+    });
     const list = (await res.body.json()) as { metadata: { continue?: string }; items: unknown[] };
     items += list.items.length;
     token = list.metadata.continue ?? '';
   } while (token);
-  if (items < 10_000) throw new Error(`listed ${items} items`);
+  if (items < atLeast) throw new Error(`listed ${items} items`);
 }
 
-/** Opens `n` watches, then measures from one write until every watcher has seen its event. */
-async function fanOut(server: RunningServer, n: number): Promise<number> {
-  const agent = new Agent({ connections: n + 4 });
-  const url = `${server.url}/api/v1/namespaces/bench/configmaps?watch=1&resourceVersion=${await currentRv(agent, server.url)}&fieldSelector=metadata.name%3Dfanout`;
-  const streams = await Promise.all(Array.from({ length: n }, () => request(url, { dispatcher: agent })));
-  const seen = streams.map(
-    (s) =>
-      new Promise<void>((resolve) => {
-        s.body.on('data', (chunk: Buffer) => {
-          if (chunk.toString().includes('"fanout"')) resolve();
-        });
-      }),
-  );
-  const start = performance.now();
-  const name = 'fanout';
-  await request(`${server.url}/api/v1/namespaces/bench/configmaps/${name}`, { method: 'DELETE', dispatcher: agent }).then((r) =>
-    r.body.text(),
-  );
-  await post(agent, server.url, '/api/v1/namespaces/bench/configmaps', { metadata: { name }, data: { a: 'b' } });
-  await Promise.all(seen);
-  const elapsed = performance.now() - start;
-  for (const s of streams) s.body.destroy();
-  await agent.destroy();
-  return elapsed;
-}
-
-async function currentRv(agent: Agent, base: string): Promise<string> {
-  const res = await request(`${base}/api/v1/namespaces/bench/configmaps?limit=1`, { dispatcher: agent });
-  const list = (await res.body.json()) as { metadata: { resourceVersion: string } };
-  return list.metadata.resourceVersion;
-}
-
-/** The peer: the same paths served from a Map, with chunked watch streams for fan-out. */
-async function startBareServer(): Promise<{ url: string; close(): Promise<void>; fanOut(n: number): Promise<number> }> {
-  const objects = new Map<string, string>();
-  const watchers = new Set<import('node:http').ServerResponse>();
-  const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    if (req.method === 'POST') {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const obj = JSON.parse(Buffer.concat(chunks).toString()) as { metadata: { name: string } };
-        const text = JSON.stringify(obj);
-        objects.set(`${path}/${obj.metadata.name}`, text);
-        for (const w of watchers) w.write(`{"type":"ADDED","object":${text}}\n`);
-        res.writeHead(201, { 'content-type': 'application/json' }).end(text);
-      });
-      return;
-    }
-    if ((req.url ?? '').includes('watch=1')) {
-      res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
-      res.flushHeaders();
-      watchers.add(res);
-      res.on('close', () => watchers.delete(res));
-      return;
-    }
-    const one = objects.get(path);
-    if (one) return void res.writeHead(200, { 'content-type': 'application/json' }).end(one);
-    const q = new URL(req.url ?? '/', 'http://x').searchParams;
-    const all = [...objects.entries()].filter(([k]) => k.startsWith(`${path}/`)).map(([, v]) => v);
-    const start = Number(q.get('continue') || 0);
-    const limit = Number(q.get('limit') || all.length);
-    const page = all.slice(start, start + limit);
-    const next = start + limit < all.length ? String(start + limit) : '';
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(`{"kind":"ConfigMapList","metadata":{"continue":"${next}"},"items":[${page.join(',')}]}`);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-    fanOut: async (n) => {
-      const agent = new Agent({ connections: n + 4 });
-      const streams = await Promise.all(
-        Array.from({ length: n }, () => request(`${url}/api/v1/namespaces/bench/configmaps?watch=1`, { dispatcher: agent })),
-      );
-      while (watchers.size < n) await new Promise((r) => setTimeout(r, 5));
-      const seen = streams.map(
-        (s) => new Promise<void>((resolve) => s.body.on('data', (c: Buffer) => c.toString().includes('"fanout"') && resolve())),
-      );
-      const start = performance.now();
-      await post(agent, url, '/api/v1/namespaces/bench/configmaps', { metadata: { name: 'fanout' }, data: { a: 'b' } });
-      await Promise.all(seen);
-      const elapsed = performance.now() - start;
-      for (const s of streams) s.body.destroy();
-      await agent.destroy();
-      return elapsed;
-    },
-  };
+/** One fan-out of `n` watchers on one server: resolves to the last delivery, records the p99. */
+async function fanOutTo(server: ServerProcess, n: number, p99s: number[]): Promise<number> {
+  const r = await fanOut([server.url], server.url, n);
+  p99s.push(r.p99Ms);
+  return r.lastMs;
 }

@@ -1,0 +1,51 @@
+import { Agent, request } from 'undici';
+import { post } from './requests.js';
+
+const PATH = '/api/v1/namespaces/fanout/configmaps';
+let writes = 0;
+
+/** How long one write took to reach every watcher: the last one, and the 99th percentile. */
+export interface FanOut {
+  lastMs: number;
+  p99Ms: number;
+}
+
+/**
+ * Opens `n` watches of the namespace `fanout` (from its current revision), spread evenly over the
+ * servers at `watchOn`, then creates one ConfigMap there through `writeTo`; measures until each
+ * watcher has received it. The servers must serve the namespace (the bare peer serves any path).
+ */
+export async function fanOut(watchOn: string[], writeTo: string, n: number): Promise<FanOut> {
+  const agent = new Agent({ connections: n + 4 });
+  try {
+    const rv = await currentRevision(agent, writeTo);
+    const streams = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        request(`${watchOn[i % watchOn.length]}${PATH}?watch=1&resourceVersion=${rv}`, { dispatcher: agent }),
+      ),
+    );
+    const name = `fanout-${process.pid}-${writes++}`;
+    let start = 0;
+    const arrivals = streams.map(
+      (s) =>
+        new Promise<number>((resolve) => {
+          s.body.on('data', (chunk: Buffer) => {
+            if (chunk.includes(name)) resolve(performance.now() - start);
+          });
+        }),
+    );
+    start = performance.now();
+    await post(agent, writeTo, PATH, { metadata: { name }, data: { a: 'b' } });
+    const times = (await Promise.all(arrivals)).sort((a, b) => a - b);
+    for (const s of streams) s.body.destroy();
+    return { lastMs: times[times.length - 1]!, p99Ms: times[Math.floor(times.length * 0.99)]! };
+  } finally {
+    await agent.destroy();
+  }
+}
+
+async function currentRevision(agent: Agent, base: string): Promise<string> {
+  const res = await request(`${base}${PATH}?limit=1`, { dispatcher: agent });
+  const list = (await res.body.json()) as { metadata: { resourceVersion?: string } };
+  return list.metadata.resourceVersion ?? '0';
+}
