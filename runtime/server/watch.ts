@@ -278,7 +278,15 @@ class EventStream {
   /** Writes a ready event, waiting when the client reads slower than events arrive. */
   async writeAndDrain(bytes: string | Uint8Array): Promise<void> {
     if (this.ended) return;
-    if (!this.res.write(bytes)) await new Promise<void>((resolve) => this.res.once('drain', resolve).once('close', resolve));
+    if (this.res.write(bytes)) return;
+    // Whichever comes first removes both listeners: a stream waits many times over its life.
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        this.res.off('drain', done).off('close', done);
+        resolve();
+      };
+      this.res.on('drain', done).on('close', done);
+    });
   }
 
   /** A BOOKMARK: only the resourceVersion, in an object of the watched kind. */

@@ -14,6 +14,8 @@ export async function benchMedia(): Promise<void> {
   const agent = new Agent({ connections: 8 });
   try {
     await send(agent, `${server.url}/api/v1/namespaces`, { metadata: { name: 'bench' } });
+    // The Pods run as the ServiceAccount `web`: the ServiceAccount admission plugin wants it there.
+    await send(agent, `${server.url}/api/v1/namespaces/bench/serviceaccounts`, { metadata: { name: 'web' } });
     const pods = podList(500).items as { metadata: Record<string, unknown> }[];
     for (const pod of pods) {
       // No owner: the Pods' ReplicaSet does not exist here, and the garbage collector would delete
