@@ -1,5 +1,5 @@
-import { type ChildProcess, fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -25,6 +25,41 @@ export function startSvckit(name: string, args: string[]): Promise<ServerProcess
   return start(name, join(ROOT, 'scripts/bench/peers/serve-process.ts'), ['--port', '0', ...args]);
 }
 
+/**
+ * `svckit serve <args>` from the compiled bin, as users start it (call {@link buildIfStale}
+ * first): for start-up times, which through tsx would include its transpiling. It answers no
+ * memory question; its resident set is read from /proc.
+ */
+export async function startCompiledSvckit(name: string, args: string[]): Promise<ServerProcess> {
+  return startNode(name, [join(ROOT, 'bin/svckit.js'), 'serve', '--port', '0', ...args]);
+}
+
+/** A process of `node <args>` that prints "listening on <url>" when ready. */
+export async function startNode(name: string, args: string[]): Promise<ServerProcess> {
+  const began = performance.now();
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await listeningUrl(name, child);
+  const startMs = performance.now() - began;
+  return {
+    name,
+    url,
+    startMs,
+    cpuMs: () => cpuMsOf(child.pid!),
+    memory: async () => ({ heapUsed: Number.NaN, rss: rssOf(child.pid!) }),
+    stop: () => stop(child),
+  };
+}
+
+/** Builds dist/ when it is missing or older than a source file. */
+export function buildIfStale(): void {
+  const built = join(ROOT, 'dist/scripts/cli.js');
+  const sources = execFileSync('git', ['ls-files', '*.ts'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+  const newest = Math.max(...sources.map((f) => (existsSync(join(ROOT, f)) ? statSync(join(ROOT, f)).mtimeMs : 0)));
+  if (existsSync(built) && statSync(built).mtimeMs >= newest) return;
+  process.stdout.write('\n(dist/ is missing or older than the sources: npm run build)\n');
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+}
+
 /** The bare node:http peer; with `durableFile`, its creates are stored in SQLite as the reference server's are. */
 export function startBarePeer(name: string, durableFile?: string): Promise<ServerProcess> {
   return start(name, join(ROOT, 'scripts/bench/peers/bare-server.ts'), durableFile ? ['--durable', durableFile] : []);
@@ -37,17 +72,8 @@ async function start(name: string, script: string, args: string[]): Promise<Serv
     execArgv: ['--expose-gc', '--import', TSX_LOADER],
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`${name} exited ${code} before listening`)));
-  });
+  const url = await listeningUrl(name, child);
   const startMs = performance.now() - began;
-  child.stdout!.resume();
   return {
     name,
     url,
@@ -56,6 +82,27 @@ async function start(name: string, script: string, args: string[]): Promise<Serv
     memory: () => memoryOf(child),
     stop: () => stop(child),
   };
+}
+
+/** Resolves to the URL of the child's "listening on <url>" line; its later output is drained. */
+function listeningUrl(name: string, child: ChildProcess): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening on (\S+)/.exec(out);
+      if (!m) return;
+      child.stdout!.off('data', onData).resume();
+      resolve(m[1]!);
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${name} exited ${code} before listening`)));
+  });
+}
+
+function rssOf(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return kb ? Number(kb[1]) * 1024 : Number.NaN;
 }
 
 /** CPU time (user + system) process `pid` has used so far, from /proc. */

@@ -1,16 +1,14 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { fanOut } from './fan-out.js';
 import { median, runCases } from './harness.js';
 import { type LoadCase, type LoadTarget, runLoadCases } from './load-cases.js';
-import { type ServerProcess, startBarePeer, startSvckit } from './processes.js';
+import { buildIfStale, type ServerProcess, startBarePeer, startCompiledSvckit, startNode, startSvckit } from './processes.js';
 import { inParallel, post } from './requests.js';
 import { runWrk, type WrkRequest } from './wrk.js';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
 const SECONDS = Number(process.env.SVCKIT_BENCH_SECONDS ?? 3);
 const CONFIGMAPS = '/api/v1/namespaces/bench/configmaps';
 /** Creates go to a namespace of their own, so the listed collection is the same size on both sides. */
@@ -116,17 +114,14 @@ export async function benchServer(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  // Start-up as users start it: the compiled bin (built first when absent), beside node starting
-  // a bare node:http server; sources through tsx would time tsx's transpiling.
-  if (!existsSync(join(ROOT, 'dist/scripts/cli.js'))) {
-    process.stdout.write('\n(building dist/ first: npm run build)\n');
-    execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  }
+  // Start-up as users start it: the compiled bin, beside node starting a bare node:http server;
+  // sources through tsx would time tsx's transpiling.
+  buildIfStale();
   await runCases('Start to listening, a process of each', [
     {
       name: 'svckit serve --store memory (compiled)',
-      ours: () => timeToListening([join(ROOT, 'bin/svckit.js'), 'serve', '--port', '0', '--store', 'memory']),
-      peer: { name: 'node: bare node:http', run: () => timeToListening(['-e', BARE_LISTENER]) },
+      ours: () => startedIn(startCompiledSvckit('svckit', ['--store', 'memory'])),
+      peer: { name: 'node: bare node:http', run: () => startedIn(startNode('bare', ['-e', BARE_LISTENER])) },
     },
   ]);
 }
@@ -134,21 +129,10 @@ export async function benchServer(): Promise<void> {
 const BARE_LISTENER =
   "const s = require('node:http').createServer((q, r) => r.end()); s.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + s.address().port));";
 
-/** Spawns node with `args` and resolves to the time until its "listening on" line; then stops it. */
-function timeToListening(args: string[]): Promise<number> {
-  const began = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (!out.includes('listening on')) return;
-      const ms = performance.now() - began;
-      child.once('exit', () => resolve(ms));
-      child.kill('SIGTERM');
-    });
-    child.once('exit', (code) => reject(new Error(`node ${args[0]} exited ${code} before listening`)));
-  });
+async function startedIn(start: Promise<ServerProcess>): Promise<number> {
+  const server = await start;
+  await server.stop();
+  return server.startMs;
 }
 
 const createRequest: WrkRequest = {
