@@ -37,8 +37,13 @@ export interface LoadResult {
 /**
  * Runs each case's two sides alternately (the side that goes first alternates too), and prints
  * the medians: throughput, latency p50/p99 and the server's CPU per request, and the ratio.
+ * `around` wraps each case's timed runs (the server benchmark profiles them there).
  */
-export async function runLoadCases(title: string, cases: LoadCase[]): Promise<LoadResult[]> {
+export async function runLoadCases(
+  title: string,
+  cases: LoadCase[],
+  around: (c: LoadCase, run: () => Promise<void>) => Promise<void> = (_, run) => run(),
+): Promise<LoadResult[]> {
   process.stdout.write(`\n## ${title}\n`);
   process.stdout.write('case | ours: req/s, p50/p99 ms, CPU ms/req | peer | peer: req/s, p50/p99 ms, CPU ms/req | ratio\n');
   const results: LoadResult[] = [];
@@ -47,15 +52,17 @@ export async function runLoadCases(title: string, cases: LoadCase[]): Promise<Lo
     await measure(c.peer);
     const ours: LoadSide[] = [];
     const peer: LoadSide[] = [];
-    for (let i = 0; i < (c.runs ?? 5); i++) {
-      if (i % 2 === 0) {
-        ours.push(await measure(c.ours));
-        peer.push(await measure(c.peer));
-      } else {
-        peer.push(await measure(c.peer));
-        ours.push(await measure(c.ours));
+    await around(c, async () => {
+      for (let i = 0; i < (c.runs ?? 5); i++) {
+        if (i % 2 === 0) {
+          ours.push(await measure(c.ours));
+          peer.push(await measure(c.peer));
+        } else {
+          peer.push(await measure(c.peer));
+          ours.push(await measure(c.ours));
+        }
       }
-    }
+    });
     const r: LoadResult = { name: c.name, ours: medians(ours), peer: medians(peer), ratio: 0 };
     r.ratio = r.ours.perSecond / r.peer.perSecond;
     results.push(r);

@@ -17,6 +17,8 @@ export interface ServerProcess {
   cpuMs(): number;
   /** Heap after a full collection and resident set, in bytes. */
   memory(): Promise<{ heapUsed: number; rss: number } | undefined>;
+  /** Starts V8's CPU profiler in the process (svckit only), or stops it and writes the profile to `file`. */
+  profile(action: { start: true } | { stopTo: string }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -46,6 +48,9 @@ export async function startNode(name: string, args: string[]): Promise<ServerPro
     startMs,
     cpuMs: () => cpuMsOf(child.pid!),
     memory: async () => ({ heapUsed: Number.NaN, rss: rssOf(child.pid!) }),
+    profile: async () => {
+      throw new Error(`${name}: no profiler control in a compiled process`);
+    },
     stop: () => stop(child),
   };
 }
@@ -79,7 +84,11 @@ async function start(name: string, script: string, args: string[]): Promise<Serv
     url,
     startMs,
     cpuMs: () => cpuMsOf(child.pid!),
-    memory: () => memoryOf(child),
+    memory: () => ask(child, 'memory') as Promise<{ heapUsed: number; rss: number } | undefined>,
+    profile: async (action) => {
+      const answer = await ask(child, 'start' in action ? 'profile-start' : `profile-stop ${action.stopTo}`);
+      if (answer !== 'ok') throw new Error(`${name}: the profiler answered ${JSON.stringify(answer)}`);
+    },
     stop: () => stop(child),
   };
 }
@@ -114,15 +123,16 @@ export function cpuMsOf(pid: number): number {
   return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
-function memoryOf(child: ChildProcess): Promise<{ heapUsed: number; rss: number } | undefined> {
+/** Sends `question` over the IPC channel; resolves to the answer (undefined after 60 s or without a channel). */
+function ask(child: ChildProcess, question: string): Promise<unknown> {
   if (!child.connected) return Promise.resolve(undefined);
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), 10_000);
+    const timer = setTimeout(() => resolve(undefined), 60_000);
     child.once('message', (m) => {
       clearTimeout(timer);
-      resolve(m as { heapUsed: number; rss: number });
+      resolve(m);
     });
-    child.send('memory');
+    child.send(question);
   });
 }
 

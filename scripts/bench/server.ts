@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { fanOut } from './fan-out.js';
 import { median, runCases } from './harness.js';
 import { type LoadCase, type LoadTarget, runLoadCases } from './load-cases.js';
+import { topFrames } from './profile-frames.js';
 import { buildIfStale, type ServerProcess, startBarePeer, startCompiledSvckit, startNode, startSvckit } from './processes.js';
 import { inParallel, post } from './requests.js';
 import { runWrk, type WrkRequest } from './wrk.js';
@@ -84,14 +85,21 @@ export async function benchServer(): Promise<void> {
         }),
       },
     ];
-    await runLoadCases(`svckit serve vs peers, each in its own process, wrk -t1 for ${SECONDS}s per run (5 runs, medians)`, cases);
+    await runLoadCases(
+      `svckit serve vs peers, each in its own process, wrk -t1 for ${SECONDS}s per run (5 runs, medians)`,
+      cases,
+      (c, run) => profiled(c.ours.server, c.ours.name === c.ours.server.name ? c.name : `${c.name}: ${c.ours.name}`, run),
+    );
+    // The peer of apply is svckit too: its profile is the merge patch's.
+    const merge = cases[cases.length - 1]!;
+    if (PROFILES) await profiled(merge.peer.server, `${merge.name}: ${merge.peer.name}`, async () => void (await merge.peer.run()));
 
     await fill(agent, memory, 10_000);
     await fill(agent, bare, 10_000);
     await runCases('Paged list of 10,000 ConfigMaps (limit=500), server in its own process', [
       {
         name: 'list 10k in pages of 500, memory',
-        ours: () => pagedList(agent, memory.url, 10_000),
+        ours: () => profiled(memory, 'paged list of 10k, memory', () => pagedList(agent, memory.url, 10_000)),
         peer: { name: 'bare node:http', run: () => pagedList(agent, bare.url, 10_000) },
       },
     ]);
@@ -101,7 +109,7 @@ export async function benchServer(): Promise<void> {
       await runCases(`Watch fan-out: ${watchers} watchers, one write, until the last receives it`, [
         {
           name: `fan-out ${watchers}, memory`,
-          ours: () => fanOutTo(memory, watchers, p99.ours),
+          ours: () => profiled(memory, `fan-out ${watchers}, memory`, () => fanOutTo(memory, watchers, p99.ours)),
           peer: { name: 'bare node:http', run: () => fanOutTo(bare, watchers, p99.peer) },
           runs: 3,
         },
@@ -124,6 +132,30 @@ export async function benchServer(): Promise<void> {
       peer: { name: 'node: bare node:http', run: () => startedIn(startNode('bare', ['-e', BARE_LISTENER])) },
     },
   ]);
+}
+
+/** `SVCKIT_BENCH_PROFILE=<dir>`: each case's svckit side is profiled (V8's CPU profiler, over the timed runs alone). */
+const PROFILES = process.env.SVCKIT_BENCH_PROFILE;
+const profileCounts = new Map<string, number>();
+
+/** Runs `fn`; with profiles asked for, under the profiler of `server`, then prints its top frames. */
+async function profiled<T>(server: ServerProcess, name: string, fn: () => Promise<T>): Promise<T> {
+  if (!PROFILES) return fn();
+  const slug = name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+  const run = (profileCounts.get(slug) ?? 0) + 1;
+  profileCounts.set(slug, run);
+  const dir = join(PROFILES, slug);
+  mkdirSync(dir, { recursive: true });
+  await server.profile({ start: true });
+  try {
+    return await fn();
+  } finally {
+    await server.profile({ stopTo: join(dir, `${run}.cpuprofile`) });
+    const top = topFrames(dir, 8);
+    process.stdout.write(
+      `  profile of ${name} (${dir}, ${top.busyMs.toFixed(0)} ms busy): ${top.frames.map((f) => `${f.name} ${f.percent.toFixed(1)}%`).join('; ')}\n`,
+    );
+  }
 }
 
 const BARE_LISTENER =
