@@ -18,7 +18,7 @@ import { managerForWrite, update } from '../apply/index.js';
 import type { JsonObject } from '../patch/index.js';
 import { isStoreKeyExistsError } from '../store/index.js';
 import { isStaleValue } from '../encryption/index.js';
-import { admit, checkDecodable, checkTypeMeta, invalidObject } from './admission.js';
+import { admit, checkDecodable, checkTypeMeta, invalidObject, noteStored } from './admission.js';
 import type { RequestContext, Target } from './context.js';
 import type { Body } from './body.js';
 import type { Reply } from './http.js';
@@ -138,6 +138,7 @@ export async function createObject(
       const key = objectKey(r, t.namespace, storedMeta.name!);
       const value = checkStoredSize(key, await encodeObject(stored, r));
       const kv = await ctx.store.create(key, value);
+      noteStored(ctx, key);
       return { status: 201, body: await decodeObject(kv, r) };
     } catch (e) {
       // A generated name that collides is drawn again, as the real system retries.
@@ -258,10 +259,12 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
   try {
     if (finishing) {
       const kv = await ctx.store.delete(key, { expectedModRevision: modRevision });
+      noteStored(ctx, key);
       if (r.namespaced && t.namespace) ctx.hooks.namespaceChanged(t.namespace);
       return { status: 200, body: await decodeObject({ value, modRevision: kv.modRevision }, r) };
     }
     const kv = await ctx.store.update(key, checkStoredSize(key, value), { expectedModRevision: modRevision });
+    noteStored(ctx, key);
     return { status: 200, body: await decodeObject(kv, r) };
   } catch (e) {
     throw fromStoreError(e, r, name) ?? e;
