@@ -1,5 +1,5 @@
-export { findDuplicateKeys } from './json-duplicates.js';
-export { UnsafeIntegerError, checkSafeIntegers, isUnsafeIntegerError, readJson, readJsonWithDuplicates } from './json-reader.js';
+export { findDuplicateKeys, readJsonWithDuplicates } from './json-duplicates.js';
+export { UnsafeIntegerError, checkSafeIntegers, isUnsafeIntegerError, readJson } from './json-reader.js';
 export {
   type EnvelopeProblem,
   ProtobufCodecError,

@@ -1,5 +1,4 @@
 import { isObject } from '../json/index.js';
-import { findDuplicateKeys } from './json-duplicates.js';
 
 /**
  * JSON text as the real system's decoder reads it: a key given twice in an object keeps the last
@@ -18,34 +17,6 @@ export function readJson(text: string, mergeDuplicates: boolean): unknown {
     return JSON.parse(text);
   }
 }
-
-/**
- * {@link readJson} and the paths of the keys the text gives twice ({@link findDuplicateKeys}). Text
- * without duplicate keys and without a run of 16 digits (where an integer beyond 2^53 could be)
- * means the same to the platform's parser, which reads it many times faster; other text takes
- * the reader.
- */
-export function readJsonWithDuplicates(text: string, mergeDuplicates: boolean): { value: unknown; duplicates: string[] } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return { value: readJson(text, mergeDuplicates), duplicates: [] }; // throws what the reader throws for it
-  }
-  let duplicates: string[];
-  try {
-    duplicates = findDuplicateKeys(text);
-  } catch (e) {
-    // Nested too deep for the scanner (far beyond what a caller's depth check lets through).
-    if (e instanceof RangeError) return { value: parsed, duplicates: [] };
-    throw e;
-  }
-  if (duplicates.length === 0 && !MAY_HOLD_UNSAFE_INTEGER.test(text)) return { value: parsed, duplicates };
-  return { value: readJson(text, mergeDuplicates), duplicates };
-}
-
-/** The shortest integer beyond 2^53-1 (9007199254740991) has 16 digits. */
-const MAY_HOLD_UNSAFE_INTEGER = /\d{16}/;
 
 /** An integer a decoded value holds beyond 2^53, at a field path (`spec.items[0].n`, '' for the root). */
 export class UnsafeIntegerError extends Error {
