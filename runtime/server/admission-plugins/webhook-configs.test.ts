@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedWebhook, admissionWebhook, deny, selfSignedCertificate, serveWebhook, type TlsKeyPair } from '../../webhook/index.js';
-import { type Store, createStore } from '../../store/index.js';
+import { type Store, type Watch, createStore } from '../../store/index.js';
 import { type Harness, type Json, startServer } from '../server.testing.js';
 import { validatingWebhookAdmission } from './index.js';
 
@@ -102,6 +102,22 @@ describe('stored webhook configurations', () => {
     expect((await h.post(configMaps(h.ns), configMap('elsewhere'))).status).toBe(403);
     expect((await other.delete(`${VALIDATING}/elsewhere`)).status).toBe(200);
     expect((await h.post(configMaps(h.ns), configMap('elsewhere'))).status).toBe(201);
+  });
+
+  it('a write through the server applies to its next request before any watch event arrives (as on etcd)', async () => {
+    // A store whose watches never deliver: only the write handlers' notice can make the read stale.
+    const never = (): Watch => ({ close: () => {}, [Symbol.asyncIterator]: () => ({ next: () => new Promise<never>(() => {}) }) });
+    const silent = storeWith(await createStore('memory', { compactionIntervalMs: 0 }), (key) => (key === 'watch' ? never : undefined));
+    const lone = await startServer({ store: silent, server: { admission: [validatingWebhookAdmission({ log: () => {} })] } });
+    try {
+      expect((await lone.post(configMaps(lone.ns), configMap('before'))).status).toBe(201);
+      await lone.create(VALIDATING, configuration('noted', ['configmaps']));
+      expect((await lone.post(configMaps(lone.ns), configMap('after'))).status).toBe(403);
+      expect((await lone.delete(`${VALIDATING}/noted`)).status).toBe(200);
+      expect((await lone.post(configMaps(lone.ns), configMap('again'))).status).toBe(201);
+    } finally {
+      await lone.close();
+    }
   });
 
   it('writes of other objects do not read the configurations again', async () => {
