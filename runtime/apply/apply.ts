@@ -55,7 +55,10 @@ export function apply(live: JsonObject | undefined, config: JsonValue, manager: 
   managed.set(applier, { ...info, time: last?.time, fields: applied });
 
   let merged = mergeObjects(liveBody, body, shape);
-  if (last !== undefined && !last.fields.isEmpty()) merged = pruneReleased(merged, last.fields, ownedByAnyone(managed), shape);
+  // What it applied last time and omits now (upstream's lastSet minus the new set): re-applying
+  // the same fields releases nothing, and the object is not walked for it.
+  const released = last?.fields.difference(applied);
+  if (released !== undefined && !released.isEmpty()) merged = pruneReleased(merged, released, ownedByAnyone(managed), shape);
 
   const settled = settleOwnership(managed, applier, compareObjects(liveBody, merged, shape));
   if (settled.conflicts.length > 0 && options.force !== true) throw conflictError(settled.conflicts);

@@ -95,14 +95,12 @@ export class FieldSet {
   /** The elements of this level in the real system's order, members and children merged. */
   entries(): FieldSetEntry[] {
     const out: FieldSetEntry[] = [];
-    const keys = new Set([...this.members.keys(), ...this.nodes.keys()]);
-    for (const key of keys) {
+    for (const [key, element] of this.members) {
       const node = this.nodes.get(key);
-      const children = node === undefined || node.set.isEmpty() ? undefined : node.set;
-      const member = this.members.has(key);
-      if (!member && children === undefined) continue;
-      const element = this.members.get(key) ?? (node as ChildNode).element;
-      out.push({ element, member, children });
+      out.push({ element, member: true, children: node === undefined || node.set.isEmpty() ? undefined : node.set });
+    }
+    for (const [key, node] of this.nodes) {
+      if (!node.set.isEmpty() && !this.members.has(key)) out.push({ element: node.element, member: false, children: node.set });
     }
     return out.sort((a, b) => comparePathElements(a.element, b.element));
   }

@@ -2,7 +2,7 @@
  * The parts of an object's metadata that ownership tracking reads and writes itself: the
  * managedFields list, and the fields the server sets, which no manager is recorded as owning.
  */
-import { type JsonObject, type JsonValue, deleteOwn, getOwn, isJsonObject, setOwn } from '../json/index.js';
+import { type JsonObject, type JsonValue, getOwn, isJsonObject, setOwn } from '../json/index.js';
 import { isManagedFieldsError } from './errors.js';
 import { FieldSet } from './field-set.js';
 import { decodeManagedFields, type ManagedEntry } from './managed-fields.js';
@@ -31,20 +31,26 @@ export function managedEntriesOf(object: JsonObject | undefined): Map<string, Ma
 export function withoutManagedFields(object: JsonObject): JsonObject {
   const metadata = getOwn(object, 'metadata');
   if (!isJsonObject(metadata) || getOwn(metadata, 'managedFields') === undefined) return object;
-  const meta = { ...metadata };
-  deleteOwn(meta, 'managedFields');
   const out = { ...object };
-  setOwn(out, 'metadata', meta);
+  setOwn(out, 'metadata', metadataWithoutManagedFields(metadata));
   return out;
+}
+
+/** A copy without the key rather than a deletion from a copy, which leaves a slow object behind. */
+function metadataWithoutManagedFields(metadata: JsonObject): JsonObject {
+  const { managedFields: _, ...rest } = metadata;
+  return rest;
 }
 
 /** A shallow copy of the object with `metadata.managedFields` set, or removed when empty. */
 export function withManagedFields(object: JsonObject, entries: JsonObject[]): JsonObject {
   const metadata = getOwn(object, 'metadata');
   if (entries.length === 0 && !isJsonObject(metadata)) return object;
-  const meta: JsonObject = isJsonObject(metadata) ? { ...metadata } : {};
-  if (entries.length === 0) deleteOwn(meta, 'managedFields');
-  else setOwn(meta, 'managedFields', entries);
+  let meta: JsonObject;
+  if (entries.length > 0) {
+    meta = isJsonObject(metadata) ? { ...metadata } : {};
+    setOwn(meta, 'managedFields', entries);
+  } else meta = metadataWithoutManagedFields(metadata as JsonObject);
   const out = { ...object };
   setOwn(out, 'metadata', meta);
   return out;

@@ -12,6 +12,15 @@ import {
 } from './path-element.js';
 
 describe('path elements: FieldsV1 keys', () => {
+  it('decoding: a key or value text read again gives the same element, written canonically, and bad text still fails', () => {
+    const text = 'k:{"protocol":"TCP","containerPort":80}';
+    const first = parsePathElement(text);
+    expect(parsePathElement(text)).toBe(first);
+    expect(serializePathElement(first!)).toBe('k:{"containerPort":80,"protocol":"TCP"}');
+    expect(parsePathElement('v:"a"')).toEqual(valueElement('a'));
+    for (let i = 0; i < 2; i++) expect(() => parsePathElement('k:{"a":')).toThrow(/invalid JSON/);
+  });
+
   it('encoding/field: a field is f:<name>, the name written raw', () => {
     expect(serializePathElement(fieldElement('spec'))).toBe('f:spec');
     expect(serializePathElement(fieldElement('app.kubernetes.io/name'))).toBe('f:app.kubernetes.io/name');

@@ -74,6 +74,24 @@ function serializeUncached(pe: PathElement): string {
  * (`x:...`), which the real system skips so that newer writers do not break older readers.
  */
 export function parsePathElement(text: string): PathElement | undefined {
+  if (text.length > 2 && text[0] !== 'f' && text[1] === ':') {
+    // Keys and values come back on every write of the object: each text is read once (elements are immutable).
+    let element = parsedElements.get(text);
+    if (element === undefined) {
+      element = parseUncached(text);
+      if (element === undefined) return undefined;
+      if (parsedElements.size >= PARSED_ELEMENTS_KEPT) parsedElements.clear();
+      parsedElements.set(text, element);
+    }
+    return element;
+  }
+  return parseUncached(text);
+}
+
+const parsedElements = new Map<string, PathElement>();
+const PARSED_ELEMENTS_KEPT = 10_000;
+
+function parseUncached(text: string): PathElement | undefined {
   if (text.length < 2) throw new ManagedFieldsError(`path element ${JSON.stringify(text)}: must be at least 2 characters long`);
   if (text[1] !== ':') throw new ManagedFieldsError(`path element ${JSON.stringify(text)}: missing colon`);
   const body = text.slice(2);

@@ -1,4 +1,4 @@
-export { findDuplicateKeys } from './json-duplicates.js';
+export { findDuplicateKeys, readJsonWithDuplicates } from './json-duplicates.js';
 export { UnsafeIntegerError, checkSafeIntegers, isUnsafeIntegerError, readJson } from './json-reader.js';
 export {
   type EnvelopeProblem,

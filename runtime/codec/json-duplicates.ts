@@ -1,4 +1,4 @@
-import { fieldPath, itemPath } from './json-reader.js';
+import { fieldPath, itemPath, readJson } from './json-reader.js';
 
 /**
  * Finds duplicate keys in JSON text, which JSON.parse silently resolves (last one wins). The server
@@ -94,3 +94,31 @@ class Scanner {
     }
   }
 }
+
+/**
+ * {@link readJson} and the paths of the keys the text gives twice ({@link findDuplicateKeys}). Text
+ * without duplicate keys and without a run of 16 digits (where an integer beyond 2^53 could be)
+ * means the same to the platform's parser, which reads it many times faster; other text takes
+ * the reader.
+ */
+export function readJsonWithDuplicates(text: string, mergeDuplicates: boolean): { value: unknown; duplicates: string[] } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { value: readJson(text, mergeDuplicates), duplicates: [] }; // throws what the reader throws for it
+  }
+  let duplicates: string[];
+  try {
+    duplicates = findDuplicateKeys(text);
+  } catch (e) {
+    // Nested too deep for the scanner (far beyond what a caller's depth check lets through).
+    if (e instanceof RangeError) return { value: parsed, duplicates: [] };
+    throw e;
+  }
+  if (duplicates.length === 0 && !MAY_HOLD_UNSAFE_INTEGER.test(text)) return { value: parsed, duplicates };
+  return { value: readJson(text, mergeDuplicates), duplicates };
+}
+
+/** The shortest integer beyond 2^53-1 (9007199254740991) has 16 digits. */
+const MAY_HOLD_UNSAFE_INTEGER = /\d{16}/;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { UnsafeIntegerError, checkSafeIntegers, isUnsafeIntegerError, readJson } from './index.js';
+import {
+  UnsafeIntegerError,
+  checkSafeIntegers,
+  findDuplicateKeys,
+  isUnsafeIntegerError,
+  readJson,
+  readJsonWithDuplicates,
+} from './index.js';
 
 function thrown(run: () => unknown): unknown {
   try {
@@ -58,6 +65,41 @@ describe('readJson', () => {
       expect(e).toBeInstanceOf(SyntaxError);
       expect((e as Error).message).toBe(expected);
     }
+  });
+});
+
+describe('readJsonWithDuplicates', () => {
+  const texts = [
+    ' {"a": [1, -2.5e3, "x\\u0041\\"", true, false, null, {}], "b": {"c": []}} ',
+    '{"spec":{"a":1,"b":2},"spec":{"b":3}}',
+    '{"m":{"x":{"p":1},"y":1},"m":{"x":{"q":2},"y":{"z":1}}}',
+    '{"__proto__": {"polluted": true}, "n": -0}',
+    '{"id": "1234567890123456789", "n": 12345678901234567.5}',
+  ];
+
+  it('reads what readJson reads, merged or not, with the duplicate keys findDuplicateKeys names', () => {
+    for (const text of texts) {
+      for (const merge of [false, true]) {
+        const read = readJsonWithDuplicates(text, merge);
+        expect(read.value).toEqual(readJson(text, merge));
+        expect(Object.keys(read.value as object)).toEqual(Object.keys(readJson(text, merge) as object));
+        expect(read.duplicates).toEqual(findDuplicateKeys(text));
+      }
+    }
+    expect(readJsonWithDuplicates(texts[1]!, true)).toEqual({ value: { spec: { a: 1, b: 3 } }, duplicates: ['spec'] });
+  });
+
+  it('throws what readJson throws: an unsafe integer at its path, the platform message for text that is not JSON', () => {
+    const unsafe = thrown(() => readJsonWithDuplicates('{"a":{"b":[9007199254740993]}}', false));
+    expect(isUnsafeIntegerError(unsafe) && unsafe.path).toBe('a.b[0]');
+    const first = thrown(() => readJsonWithDuplicates('{"a": 99999999999999999999, "b": }', false));
+    expect(first).toEqual(thrown(() => readJson('{"a": 99999999999999999999, "b": }', false)));
+    expect(thrown(() => readJsonWithDuplicates('{"a": tru}', false))).toBeInstanceOf(SyntaxError);
+  });
+
+  it('reads text nested too deep for the duplicate scanner, finding no duplicates (the caller refuses its depth)', () => {
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    expect(readJsonWithDuplicates(deep, false).duplicates).toEqual([]);
   });
 });
 

@@ -24,6 +24,7 @@ export {
   isPlainObject,
   jsonEqual,
   pointerOf,
+  sameJson,
   setOwn,
   toOwnedJson,
 } from './json.js';

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   canonicalJson,
@@ -8,6 +9,7 @@ import {
   isObject,
   isPlainObject,
   jsonEqual,
+  sameJson,
   setOwn,
   type JsonObject,
 } from './index.js';
@@ -33,6 +35,38 @@ describe('runtime/json', () => {
   it('gives equal canonical text for equal values whatever their key order', () => {
     expect(canonicalJson({ b: { d: 1, c: 2 }, a: [{ y: 1, x: 2 }] })).toBe('{"a":[{"x":2,"y":1}],"b":{"c":2,"d":1}}');
     expect(canonicalJson({ b: 1, a: 2 })).toBe(canonicalJson({ a: 2, b: 1 }));
+  });
+
+  it('says two values are the same JSON exactly when their canonical texts are equal', () => {
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.constantFrom(undefined, null, true, false, 0, -0, 1, Number.NaN, Number.POSITIVE_INFINITY, 'a', '1', () => 1),
+        fc.array(tie('value'), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom('a', 'b', '__proto__', 'c'), tie('value'), { maxKeys: 3 }),
+      ),
+    }));
+    /** `v` with object keys in reverse order, so only key order differs. */
+    const reversed = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? v.map(reversed)
+        : isPlainObject(v)
+          ? Object.fromEntries(
+              Object.entries(v)
+                .reverse()
+                .map(([k, x]) => [k, reversed(x)]),
+            )
+          : v;
+    const agree = (a: unknown, b: unknown): boolean => sameJson(a, b) === (canonicalJson(a) === canonicalJson(b));
+    fc.assert(fc.property(value, value, agree), { numRuns: 2000 });
+    fc.assert(
+      fc.property(value, (a) => agree(a, reversed(a))),
+      { numRuns: 500 },
+    );
+    expect(sameJson({ a: 1, b: undefined }, { a: 1 })).toBe(true);
+    expect(sameJson([undefined], [null])).toBe(true);
+    expect(sameJson({ a: 1 }, { a: 1, b: null })).toBe(false);
+    expect(sameJson({ d: new Date(0) }, { d: '1970-01-01T00:00:00.000Z' })).toBe(true);
   });
 
   it('keeps __proto__ plain data when copying and setting', () => {

@@ -157,6 +157,46 @@ export function jsonEqual(a: JsonValue, b: JsonValue): boolean {
   return false;
 }
 
+/**
+ * Whether `a` and `b` give the same JSON text up to object key order, without writing it: what
+ * comparing their {@link canonicalJson} says. As JSON.stringify has them, a member whose value is
+ * undefined (or a function) is absent, such an array item and a non-finite number are null.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  const x = asWritten(a);
+  const y = asWritten(b);
+  if (x === y) return true;
+  if (writesItself(x) || writesItself(y)) return canonicalJson(x) === canonicalJson(y); // a Date
+  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+  if (Array.isArray(x)) {
+    if (!Array.isArray(y) || x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!sameJson(asWritten(x[i]) ?? null, asWritten(y[i]) ?? null)) return false;
+    return true;
+  }
+  if (Array.isArray(y)) return false;
+  let members = 0;
+  for (const key of Object.keys(x)) {
+    const v = asWritten((x as Record<string, unknown>)[key]);
+    if (v === undefined) continue;
+    members++;
+    if (!Object.hasOwn(y, key) || !sameJson(v, (y as Record<string, unknown>)[key])) return false;
+  }
+  for (const key of Object.keys(y)) if (asWritten((y as Record<string, unknown>)[key]) !== undefined) members--;
+  return members === 0;
+}
+
+function writesItself(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function';
+}
+
+/** A value as JSON.stringify writes it: undefined for what it leaves out, null for a non-finite number. */
+function asWritten(value: unknown): unknown {
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return undefined;
+  if (typeof value === 'number' && !Number.isFinite(value)) return null;
+  return value;
+}
+
 /** JSON text with object keys sorted, so that equal values give equal text whatever their key order. */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>

@@ -74,6 +74,16 @@ export interface AdmissionPlugin {
   readonly name: string;
   mutate?(request: AdmissionRequest): Promise<void>;
   validate?(request: AdmissionRequest): Promise<void>;
+  /**
+   * A write through this server committed `key` (a create, update or delete): a plugin that keeps
+   * stored configuration reads it again when the key is its own, before the writer's next request.
+   */
+  stored?(key: string): void;
+}
+
+/** Tells the admission plugins that a write through this server committed `key` ({@link AdmissionPlugin.stored}). */
+export function noteStored(ctx: { admission: readonly AdmissionPlugin[] }, key: string): void {
+  for (const plugin of ctx.admission) plugin.stored?.(key);
 }
 
 /** What a plugin that reads the server's own objects (webhook configurations, namespaces) is built from. */

@@ -6,12 +6,11 @@ import {
   checkSafeIntegers,
   decodeYaml,
   decodeYamlWithDuplicates,
-  findDuplicateKeys,
   isDuplicateKeyError,
   isProtobufCodecError,
   isProtobufEnvelopeError,
   isUnsafeIntegerError,
-  readJson,
+  readJsonWithDuplicates,
 } from '../codec/index.js';
 import { isObject } from '../validate/index.js';
 import { checkDepth, checkYamlDepth } from './object-shape.js';
@@ -41,9 +40,10 @@ export function decodeBody(
   const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
   let object: unknown;
   if (type === 'application/json' || type === '') {
-    object = parseJsonBody(text, opts.mergeDuplicates ?? false);
+    const read = parseJsonBody(text, opts.mergeDuplicates ?? false);
+    object = read.value;
     checkDepth(object);
-    if (isObject(object)) return { object, duplicates: findDuplicateKeys(text) };
+    if (isObject(object)) return { object, duplicates: read.duplicates };
   } else if (type === 'application/yaml') {
     let duplicates: string[];
     checkYamlDepth(text);
@@ -94,12 +94,12 @@ function parseJson(text: string): unknown {
 
 /**
  * A JSON request body read by the codec's `readJson` (duplicate keys as the real system's decoder
- * has them, `merge` for built-in kinds): 400 when it is not JSON or holds an integer beyond 2^53,
- * naming the field.
+ * has them, `merge` for built-in kinds) and the paths of its duplicate keys: 400 when it is not
+ * JSON or holds an integer beyond 2^53, naming the field.
  */
-export function parseJsonBody(text: string, merge: boolean, what = 'the request body'): unknown {
+export function parseJsonBody(text: string, merge: boolean, what = 'the request body'): { value: unknown; duplicates: readonly string[] } {
   try {
-    return readJson(text, merge);
+    return readJsonWithDuplicates(text, merge);
   } catch (e) {
     if (isUnsafeIntegerError(e)) throw unsafeInteger(e.path, e.literal, what);
     throw badRequest(`${what} is not valid JSON: ${(e as Error).message}`);

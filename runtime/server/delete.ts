@@ -16,7 +16,7 @@ import {
 } from '../api/index.js';
 import { isStoreConflictError, isStoreNotFoundError } from '../store/index.js';
 import { isObject } from '../validate/index.js';
-import { admitDelete } from './admission.js';
+import { admitDelete, noteStored } from './admission.js';
 import type { DeleteTarget, RequestContext, ServerContext, Target } from './context.js';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from './gc-finalizers.js';
 import type { Reply } from './http.js';
@@ -147,6 +147,7 @@ async function deleteCurrent(ctx: RequestContext, target: DeleteTarget, opts: De
     if (opts.dryRun) return { status: 200, body: next };
     try {
       const kv = await ctx.store.update(key, await encodeObject(next, r), { expectedModRevision: target.kv.modRevision });
+      noteStored(ctx, key);
       return { status: 200, body: await decodeObject(kv, r) };
     } catch (e) {
       throw fromStoreError(e, r, name) ?? e;
@@ -155,6 +156,7 @@ async function deleteCurrent(ctx: RequestContext, target: DeleteTarget, opts: De
   if (!opts.dryRun) {
     try {
       await ctx.store.delete(key, { expectedModRevision: target.kv.modRevision });
+      noteStored(ctx, key);
     } catch (e) {
       throw fromStoreError(e, r, name) ?? e;
     }

@@ -18,12 +18,39 @@ export function collectionPrefix(r: ServedResource, namespace: string | undefine
  * resource may convert through its webhook.
  */
 export async function encodeObject(obj: JsonApiObject, r: ServedResource): Promise<string> {
+  return JSON.stringify(await storedForm(obj, r));
+}
+
+/**
+ * The object {@link encodeObject} writes as JSON. A copy down to metadata; below that it shares
+ * `obj`'s values unless it is converted (conversions work in place on a deep copy), so it is read,
+ * never changed.
+ */
+export async function storedForm(obj: JsonApiObject, r: ServedResource): Promise<JsonApiObject> {
   const storage = r.storageVersion ?? r;
   // Type meta and metadata first, as the real system writes objects.
-  const { apiVersion, kind, metadata, ...rest } = structuredClone(obj);
+  const { apiVersion, kind, metadata, ...rest } = obj;
   const copy: JsonApiObject = { apiVersion: apiVersion ?? r.apiVersion, kind, metadata, ...rest };
-  if (copy.metadata) delete copy.metadata.resourceVersion;
-  return JSON.stringify(await r.converter.convert(copy, storage.apiVersion));
+  if (metadata) {
+    const { resourceVersion: _, ...kept } = metadata;
+    copy.metadata = kept;
+  }
+  if (copy.apiVersion === storage.apiVersion) return copy;
+  return r.converter.convert(structuredClone(copy), storage.apiVersion);
+}
+
+/**
+ * What a write of `form` ({@link storedForm}) answers once stored at `modRevision`: the object as
+ * {@link decodeObject} reads it back, without reading the text again when the storage version
+ * is the served one (then only a copy of the top level and metadata).
+ */
+export async function writtenObject(
+  form: JsonApiObject,
+  kv: Pick<KeyValue, 'value' | 'modRevision'>,
+  r: ServedResource,
+): Promise<JsonApiObject> {
+  if (form.apiVersion !== r.apiVersion) return decodeObject(kv, r);
+  return { ...form, metadata: { ...form.metadata, resourceVersion: String(kv.modRevision) } };
 }
 
 /**

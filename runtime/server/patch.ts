@@ -12,7 +12,6 @@ import {
   unsupportedMediaType,
 } from '../api/index.js';
 import { apply, isApplyInputError } from '../apply/index.js';
-import { findDuplicateKeys } from '../codec/index.js';
 import {
   type JsonObject,
   type PatchType,
@@ -86,9 +85,8 @@ export async function patchObject(
     throw invalid({ group: 'meta.svc.io', kind: 'PatchOptions' }, '', [fieldRequired('fieldManager', 'is required for apply patch')]);
   }
   if (type === 'apply-patch') return applyObject(ctx, t, text, opts);
-  const patch = parseJsonBody(text, false, 'the patch');
+  const { value: patch, duplicates } = parseJsonBody(text, false, 'the patch');
   checkDepth(patch, 'the patch');
-  const duplicates = findDuplicateKeys(text);
   for (;;) {
     const current = await readCurrent(ctx, r, t.namespace, t.name!);
     if (!current) throw notFound(r, t.name!);

@@ -102,7 +102,7 @@ async function patched(ctx: RequestContext, t: Target, scale: object): Promise<J
   if (type !== 'json-patch' && type !== 'merge-patch' && !(builtIn && type === 'strategic-merge-patch'))
     throw unsupportedMediaType(builtIn ? BUILT_IN_PATCH_TYPES : PATCH_TYPES);
   const text = (await readBody(ctx.req.raw, ctx.settings.maxBodyBytes)).toString('utf8');
-  const patch = parseJsonBody(text, false, 'the patch');
+  const patch = parseJsonBody(text, false, 'the patch').value;
   try {
     const result =
       type === 'json-patch'

@@ -1,4 +1,4 @@
-import { canonicalJson, jsonEqual } from '../json/index.js';
+import { sameJson } from '../json/index.js';
 import { randomUUID } from 'node:crypto';
 import {
   type JsonApiObject,
@@ -18,11 +18,11 @@ import { managerForWrite, update } from '../apply/index.js';
 import type { JsonObject } from '../patch/index.js';
 import { isStoreKeyExistsError } from '../store/index.js';
 import { isStaleValue } from '../encryption/index.js';
-import { admit, checkDecodable, checkTypeMeta, invalidObject } from './admission.js';
+import { admit, checkDecodable, checkTypeMeta, invalidObject, noteStored } from './admission.js';
 import type { RequestContext, Target } from './context.js';
 import type { Body } from './body.js';
 import type { Reply } from './http.js';
-import { decodeObject, encodeObject, objectKey } from './objects.js';
+import { objectKey, storedForm, writtenObject } from './objects.js';
 import type { WriteOptions } from './query.js';
 import { readCurrent } from './read.js';
 import { letOthersRun } from './fairness.js';
@@ -136,9 +136,11 @@ export async function createObject(
   for (let attempt = 0; ; attempt++) {
     try {
       const key = objectKey(r, t.namespace, storedMeta.name!);
-      const value = checkStoredSize(key, await encodeObject(stored, r));
+      const form = await storedForm(stored, r);
+      const value = checkStoredSize(key, JSON.stringify(form));
       const kv = await ctx.store.create(key, value);
-      return { status: 201, body: await decodeObject(kv, r) };
+      noteStored(ctx, key);
+      return { status: 201, body: await writtenObject(form, kv, r) };
     } catch (e) {
       // A generated name that collides is drawn again, as the real system retries.
       if (generated && isStoreKeyExistsError(e) && attempt < 8) {
@@ -250,19 +252,21 @@ export async function writeUpdate(ctx: RequestContext, w: UpdateWrite): Promise<
   const key = objectKey(r, t.namespace, name);
   // A no-op update writes nothing and keeps the resourceVersion, as upstream (key order does not count),
   // unless the stored value was encrypted with an old key: then it is written again (a rotation).
-  const value = await encodeObject(stored, r);
-  if (jsonEqual(JSON.parse(value), JSON.parse(await encodeObject(old, r))) && !(await isStaleValue(ctx.store, key, modRevision)))
-    return { status: 200, body: old };
+  const form = await storedForm(stored, r);
+  if (sameJson(form, await storedForm(old, r)) && !(await isStaleValue(ctx.store, key, modRevision))) return { status: 200, body: old };
+  const value = JSON.stringify(form);
   const finishing = Boolean(storedMeta.deletionTimestamp) && (storedMeta.finalizers ?? []).length === 0;
   if (opts.dryRun) return { status: 200, body: { ...stored, metadata: { ...storedMeta, resourceVersion: old.metadata?.resourceVersion } } };
   try {
     if (finishing) {
       const kv = await ctx.store.delete(key, { expectedModRevision: modRevision });
+      noteStored(ctx, key);
       if (r.namespaced && t.namespace) ctx.hooks.namespaceChanged(t.namespace);
-      return { status: 200, body: await decodeObject({ value, modRevision: kv.modRevision }, r) };
+      return { status: 200, body: await writtenObject(form, { value, modRevision: kv.modRevision }, r) };
     }
     const kv = await ctx.store.update(key, checkStoredSize(key, value), { expectedModRevision: modRevision });
-    return { status: 200, body: await decodeObject(kv, r) };
+    noteStored(ctx, key);
+    return { status: 200, body: await writtenObject(form, kv, r) };
   } catch (e) {
     throw fromStoreError(e, r, name) ?? e;
   }
@@ -274,8 +278,7 @@ function admissionOptions(opts: WriteOptions): Record<string, unknown> {
 }
 
 function specChanged(old: JsonApiObject, next: JsonApiObject): boolean {
-  const strip = ({ metadata: _m, status: _s, ...rest }: JsonApiObject) => canonicalJson(rest);
-  return strip(old) !== strip(next);
+  return !sameJson({ ...old, metadata: undefined, status: undefined }, { ...next, metadata: undefined, status: undefined });
 }
 
 /**

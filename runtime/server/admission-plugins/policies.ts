@@ -70,16 +70,20 @@ export function validatingAdmissionPolicy(): (host: AdmissionHost) => AdmissionP
     );
     const bindings = new StoredConfiguration(host, 'validatingadmissionpolicybindings', (objects) => objects);
     let cache: { policies: unknown; bindings: unknown; bound: BoundPolicy[] } | undefined;
-    const bound = async (request: AdmissionRequest): Promise<BoundPolicy[]> => {
-      const [p, b] = await Promise.all([policies.current(request), bindings.current(request)]);
+    const bound = async (): Promise<BoundPolicy[]> => {
+      const [p, b] = await Promise.all([policies.current(), bindings.current()]);
       if (cache?.policies !== p || cache?.bindings !== b) cache = { policies: p, bindings: b, bound: bind(p, b) };
       return cache.bound;
     };
     return {
       name: 'ValidatingAdmissionPolicy',
+      stored(key) {
+        policies.stored(key);
+        bindings.stored(key);
+      },
       async validate(request) {
         if (isExempt(request, host)) return;
-        const all = await bound(request);
+        const all = await bound();
         if (all.length === 0) return;
         for (const b of all) {
           const target = await selected(host, b.constraints, request);

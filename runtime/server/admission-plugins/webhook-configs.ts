@@ -1,7 +1,9 @@
 import { type CompiledExpressionProgram, compileExpression } from '../../cel/index.js';
 import type { JsonApiObject, LabelSelectorObject } from '../../api/index.js';
-import type { AdmissionHost, AdmissionRequest } from '../admission.js';
+import type { AdmissionHost } from '../admission.js';
+import type { Watch } from '../../store/index.js';
 import { collectionPrefix, decodeObjects } from '../objects.js';
+import type { ServedResource } from '../resources.js';
 
 export const ADMISSION_REGISTRATION_GROUP = 'admissionregistration.svc.io';
 
@@ -32,29 +34,40 @@ const CONDITION_VARIABLES = { object: 'dyn', oldObject: 'dyn', request: 'dyn' } 
 
 /**
  * Objects of one admissionregistration resource, read from the store and turned into what a plugin
- * uses: read again only when the store's revision moved since the last read, so an object created
- * through the API applies to the next request, and a server without writes reads nothing.
+ * uses: read again only after an object under the resource's prefix changed. A store watch on the
+ * prefix sees every change (other servers on one etcd included), and a write through this server
+ * is noted at once by {@link stored} (a watch event may come after the writer's next request), so a
+ * configuration written through the API applies to the next request; other writes read nothing.
  */
 export class StoredConfiguration<T> {
-  #revision = -1;
   #value: T | undefined;
-  /** The read in flight and the revision it started at: a caller that saw a newer one reads again. */
-  #reading: { revision: number; done: Promise<T> } | undefined;
+  /** Changes noted so far; a read is current while none came after it started. */
+  #changes = 0;
+  #readAt = -1;
+  /** The read in flight and the changes it started after: a caller that saw a newer one reads again. */
+  #reading: { changes: number; done: Promise<T> } | undefined;
+  #watch: Watch | undefined;
+  readonly #resource: ServedResource | undefined;
+  readonly #prefix: string | undefined;
 
   constructor(
     private readonly host: AdmissionHost,
-    private readonly resource: string,
+    resource: string,
     private readonly build: (objects: JsonApiObject[]) => T,
-  ) {}
+  ) {
+    const group = host.registry.servedGroup(ADMISSION_REGISTRATION_GROUP);
+    this.#resource = host.registry.resources().find((x) => x.group === group && x.resource === resource);
+    this.#prefix = this.#resource ? collectionPrefix(this.#resource, undefined) : undefined;
+  }
 
-  /** The objects as of the store's revision when `request` was first looked at (one revision read per request). */
-  async current(request: AdmissionRequest): Promise<T> {
-    const revision = await revisionFor(this.host, request);
-    if (revision === this.#revision) return this.#value!;
-    if (this.#reading && this.#reading.revision >= revision) return this.#reading.done;
+  /** The objects as of the last change noted. */
+  async current(): Promise<T> {
+    const changes = this.#changes;
+    if (this.#readAt === changes) return this.#value!;
+    if (this.#reading && this.#reading.changes >= changes) return this.#reading.done;
     const reading = {
-      revision,
-      done: this.#read(revision).finally(() => {
+      changes,
+      done: this.#read(changes).finally(() => {
         if (this.#reading === reading) this.#reading = undefined;
       }),
     };
@@ -62,34 +75,50 @@ export class StoredConfiguration<T> {
     return reading.done;
   }
 
-  async #read(revision: number): Promise<T> {
-    const r = this.host.registry
-      .resources()
-      .find((x) => x.group === this.host.registry.servedGroup(ADMISSION_REGISTRATION_GROUP) && x.resource === this.resource);
-    const objects = r ? await decodeObjects((await this.host.store.list(collectionPrefix(r, undefined))).items, r) : [];
+  /** A write of `key` through this server committed: a key under the prefix makes the next request read again. */
+  stored(key: string): void {
+    if (this.#prefix !== undefined && key.startsWith(this.#prefix)) this.#changes++;
+  }
+
+  async #read(changes: number): Promise<T> {
+    const r = this.#resource;
+    let objects: JsonApiObject[] = [];
+    if (r) {
+      const listed = await this.host.store.list(this.#prefix!);
+      this.#follow(listed.revision);
+      objects = await decodeObjects(listed.items, r);
+    }
     objects.sort((a, b) => compare(a.metadata?.name ?? '', b.metadata?.name ?? ''));
     const value = this.build(objects);
-    if (revision > this.#revision) {
+    if (changes > this.#readAt) {
       this.#value = value;
-      this.#revision = revision;
+      this.#readAt = changes;
     }
     return value;
   }
-}
 
-/**
- * The store's revision, read once per admission request and shared by every plugin that reads
- * configuration (on a networked store each read is a round trip).
- */
-const revisions = new WeakMap<AdmissionRequest, Promise<number>>();
-
-function revisionFor(host: AdmissionHost, request: AdmissionRequest): Promise<number> {
-  let revision = revisions.get(request);
-  if (!revision) {
-    revision = host.store.currentRevision();
-    revisions.set(request, revision);
+  /** Watches the prefix after `revision` unless a watch is open: each event is a change; a watch that ends is one too (nothing is missed). */
+  #follow(revision: number): void {
+    if (this.#watch) return;
+    let watch: Watch;
+    try {
+      watch = this.host.store.watch(this.#prefix!, revision);
+    } catch {
+      this.#changes++; // not watchable now (compacted, closed): read again next time
+      return;
+    }
+    this.#watch = watch;
+    void (async () => {
+      try {
+        for await (const _event of watch) this.#changes++;
+      } catch {
+        // an expired or broken watch: the change below reads and watches again
+      } finally {
+        if (this.#watch === watch) this.#watch = undefined;
+        this.#changes++;
+      }
+    })();
   }
-  return revision;
 }
 
 /** The webhooks of the stored configurations of one kind, in the order of configuration names, then of the list. */

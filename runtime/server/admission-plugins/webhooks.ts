@@ -43,10 +43,11 @@ export function mutatingWebhookAdmission(options: WebhookAdmissionOptions = {}):
     const call = caller(host, 'mutating', options);
     return {
       name: 'MutatingAdmissionWebhook',
+      stored: (key) => configs.stored(key),
       async mutate(request) {
         if (isExempt(request, host)) return;
         const called: Array<{ webhook: ConfiguredWebhook; index: number; changedAfter: boolean }> = [];
-        const webhooks = await configs.current(request);
+        const webhooks = await configs.current();
         for (const [index, webhook] of webhooks.entries()) {
           const changed = await call(webhook, request, 0, index);
           if (changed === undefined) continue;
@@ -68,9 +69,10 @@ export function validatingWebhookAdmission(options: WebhookAdmissionOptions = {}
     const call = caller(host, 'validating', options);
     return {
       name: 'ValidatingAdmissionWebhook',
+      stored: (key) => configs.stored(key),
       async validate(request) {
         if (isExempt(request, host)) return;
-        for (const [index, webhook] of (await configs.current(request)).entries()) await call(webhook, request, 0, index);
+        for (const [index, webhook] of (await configs.current()).entries()) await call(webhook, request, 0, index);
       },
     };
   };
