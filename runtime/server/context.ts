@@ -19,6 +19,7 @@ import type {
   AuthenticationResult,
   AuthorizationRequest,
   AuthorizationStep,
+  RequestAttributes,
   RuleList,
   UserInfo,
 } from '../auth/index.js';
@@ -139,7 +140,8 @@ export interface AuthorizationVerdict {
  * RequestInfo derives them); a refusal becomes a 403 with the reason.
  */
 export interface RequestAuthorizer {
-  authorize(request: AuthorizationRequest): Promise<AuthorizationVerdict>;
+  /** A policy that decides without waiting may answer at once (the authorize stage then stays synchronous). */
+  authorize(request: AuthorizationRequest): AuthorizationVerdict | Promise<AuthorizationVerdict>;
   /** What a user may do in a namespace (SelfSubjectRulesReview); an AuthorizerChain answers it. */
   rulesFor?(user: UserInfo, namespace: string): Promise<RuleList>;
 }
@@ -163,6 +165,8 @@ export interface RequestContext extends ServerContext {
   auditAnnotations?: Record<string, string>;
   /** Which authenticator identified the user, and what it rejected first (set by the authenticate stage). */
   authentication?: AuthenticationExplanation;
+  /** The request attributes of the path as it is now, once derived (`stages/attributes.ts`). */
+  attributes?: RequestAttributes | undefined;
 }
 
 /** An object about to be deleted, as the delete handler read it. */

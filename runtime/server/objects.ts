@@ -38,9 +38,12 @@ export async function decodeObject(kv: Pick<KeyValue, 'value' | 'modRevision'>, 
 export async function decodeObjects(kvs: readonly Pick<KeyValue, 'value' | 'modRevision'>[], r: ServedResource): Promise<JsonApiObject[]> {
   const parsed = kvs.map((kv) => JSON.parse(kv.value) as JsonApiObject);
   const objects = await r.converter.convertAll(parsed, r.apiVersion);
-  return objects.map((obj, i) => {
-    obj.metadata ??= {};
-    obj.metadata.resourceVersion = String(kvs[i]!.modRevision);
-    return obj;
-  });
+  return objects.map((obj, i) => withResourceVersion(obj, kvs[i]!.modRevision));
+}
+
+/** A stored object with its resourceVersion: the store's revision of its last write. */
+export function withResourceVersion(obj: JsonApiObject, modRevision: number): JsonApiObject {
+  obj.metadata ??= {};
+  obj.metadata.resourceVersion = String(modRevision);
+  return obj;
 }

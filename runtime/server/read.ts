@@ -13,6 +13,7 @@ import type { Reply } from './http.js';
 import { collectionPrefix, decodeObject, decodeObjects, objectKey } from './objects.js';
 import type { GetOptions, ReadOptions } from './query.js';
 import type { ServedResource } from './resources.js';
+import { storedObjectReply } from './served-json.js';
 import { awaitRevision, fromStoreError, fromTokenError, parseRevision } from './versions.js';
 
 /** get: Most Recent when unset, Any for "0", Not older than for any other version. */
@@ -22,7 +23,7 @@ export async function getObject(ctx: RequestContext, t: Target, opts: GetOptions
   }
   const kv = await ctx.store.get(objectKey(t.resource, t.namespace, t.name!));
   if (!kv) throw notFound(t.resource, t.name!);
-  return { status: 200, body: await decodeObject(kv, t.resource) };
+  return storedObjectReply(kv, t.resource);
 }
 
 /** Reads one object at the current revision; undefined when absent. */

@@ -1,7 +1,8 @@
 import { isStatusError } from '../../api/index.js';
-import { type RequestAttributes, requestAttributes } from '../../auth/index.js';
-import type { Stage } from '../chain.js';
+import type { RequestAttributes } from '../../auth/index.js';
+import { type Stage, afterNext } from '../chain.js';
 import type { RequestContext } from '../context.js';
+import { attributesOf } from './attributes.js';
 import { onHeadersWritten } from './response-started.js';
 
 const APPLY_PATCH = 'application/apply-patch+yaml';
@@ -26,11 +27,11 @@ const VERBS: Readonly<Record<string, string>> = {
  */
 export const instrument: Stage = {
   name: 'metrics',
-  async handle(ctx, next) {
+  handle(ctx, next) {
     const metrics = ctx.metrics;
     if (!metrics) return next();
     const started = performance.now();
-    const a = requestAttributes(ctx.req.method, ctx.req);
+    const a = attributesOf(ctx);
     const verb = reportedVerb(a, ctx);
     // A watch runs from when its response starts (its target is routed by then) until it ends.
     let longRunning: Record<string, string> | undefined;
@@ -39,15 +40,8 @@ export const instrument: Stage = {
         longRunning = { verb, ...resourceLabels(ctx, a), component: 'apiserver' };
         metrics.longRunningRequests.inc(longRunning);
       });
-    let code = 500;
-    try {
-      const reply = await next();
-      code = reply ? reply.status : ctx.res.statusCode;
-      return reply;
-    } catch (e) {
-      code = isStatusError(e) ? e.code : 500;
-      throw e;
-    } finally {
+    return afterNext(next, (reply, error) => {
+      const code = error ? (isStatusError(error.thrown) ? error.thrown.code : 500) : reply ? reply.status : ctx.res.statusCode;
       if (longRunning) metrics.longRunningRequests.dec(longRunning);
       const labels = { verb, dry_run: dryRun(ctx.req.query), ...resourceLabels(ctx, a), component: 'apiserver' };
       metrics.requestTotal.inc({ ...labels, code: String(code) });
@@ -66,7 +60,7 @@ export const instrument: Stage = {
           1,
         );
       }
-    }
+    });
   },
 };
 
