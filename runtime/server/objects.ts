@@ -31,7 +31,23 @@ export async function encodeObject(obj: JsonApiObject, r: ServedResource): Promi
  * was stored in, whichever that was (an older storage version, one no longer served).
  */
 export async function decodeObject(kv: Pick<KeyValue, 'value' | 'modRevision'>, r: ServedResource): Promise<JsonApiObject> {
-  return (await decodeObjects([kv], r))[0]!;
+  return decodeObjectNow(kv, r);
+}
+
+/**
+ * As {@link decodeObject}, at once when the object needs no conversion (it is stored at `r`'s
+ * version): the readers that serve many (a get, a watch event for every watcher) wait only for a
+ * conversion.
+ */
+export function decodeObjectNow(kv: Pick<KeyValue, 'value' | 'modRevision'>, r: ServedResource): JsonApiObject | Promise<JsonApiObject> {
+  const stored = JSON.parse(kv.value) as JsonApiObject;
+  if (!needsConversion(stored, r)) return withResourceVersion(stored, kv.modRevision);
+  return r.converter.convert(stored, r.apiVersion).then((obj) => withResourceVersion(obj, kv.modRevision));
+}
+
+/** The converter changes only an object that names another version (`ResourceConverter.convertAll`). */
+function needsConversion(stored: JsonApiObject, r: ServedResource): boolean {
+  return typeof stored.apiVersion === 'string' && stored.apiVersion !== r.apiVersion;
 }
 
 /** Several stored objects as served at `r`'s version, converted together (one webhook call for a list, as upstream). */

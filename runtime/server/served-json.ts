@@ -1,7 +1,7 @@
-import type { JsonApiObject } from '../api/index.js';
 import type { KeyValue } from '../store/index.js';
 import type { Reply } from './http.js';
-import { decodeObject, withResourceVersion } from './objects.js';
+import { isPromise } from './chain.js';
+import { decodeObjectNow } from './objects.js';
 import type { ServedResource } from './resources.js';
 
 /**
@@ -69,9 +69,8 @@ export function storedObjectReply(kv: KeyValue, r: ServedResource): Reply | Prom
   let texts = servedTexts.get(r);
   const kept = texts?.byKey.get(kv.key);
   if (kept && kept.modRevision === kv.modRevision && kept.value === kv.value) return new JsonTextReply(200, kept.json);
-  const stored = JSON.parse(kv.value) as JsonApiObject;
-  if (stored.apiVersion !== r.apiVersion) return decodeObject(kv, r).then((body) => ({ status: 200, body }));
-  const object = withResourceVersion(stored, kv.modRevision);
+  const object = decodeObjectNow(kv, r);
+  if (isPromise(object) || object.apiVersion !== r.apiVersion) return Promise.resolve(object).then((body) => ({ status: 200, body }));
   const json = JSON.stringify(object);
   if (!texts) servedTexts.set(r, (texts = { byKey: new Map(), bytes: 0 }));
   keep(texts, kv, json);
