@@ -169,6 +169,44 @@ export interface RequestContext extends ServerContext {
   attributes?: RequestAttributes | undefined;
 }
 
+/**
+ * A new request's context: every member, the ones the stages set later included, present from the
+ * start (each member listed, which the type checks), so every request's context has one shape the
+ * engine knows, and adding a member on the way does not make it a dictionary.
+ */
+export function requestContext(
+  server: ServerContext,
+  request: Pick<RequestContext, 'req' | 'res' | 'warnings' | 'response'>,
+): RequestContext {
+  const all: { [K in keyof Required<RequestContext>]: RequestContext[K] } = {
+    store: server.store,
+    codecs: server.codecs,
+    compression: server.compression,
+    features: server.features,
+    registry: server.registry,
+    settings: server.settings,
+    rules: server.rules,
+    admission: server.admission,
+    authorizer: server.authorizer,
+    authenticationPolicy: server.authenticationPolicy,
+    hooks: server.hooks,
+    metrics: server.metrics,
+    customResources: server.customResources,
+    req: request.req,
+    res: request.res,
+    warnings: request.warnings,
+    response: request.response,
+    route: undefined,
+    target: undefined,
+    user: undefined,
+    audit: undefined,
+    auditAnnotations: undefined,
+    authentication: undefined,
+    attributes: undefined,
+  };
+  return all;
+}
+
 /** An object about to be deleted, as the delete handler read it. */
 export interface DeleteTarget {
   resource: ServedResource;

@@ -14,7 +14,14 @@ import { type Store, createContinueTokenSecret, isStoreUnavailableError } from '
 import { assertStorageLayout } from './storage-layout.js';
 import type { AdmissionPluginSource, RuleChecker } from './admission.js';
 import { type Outcome, compose, isPromise } from './chain.js';
-import type { CustomResourceHost, HandlerCatalog, RequestContext, ServerContext, ServerSettings } from './context.js';
+import {
+  type CustomResourceHost,
+  type HandlerCatalog,
+  type RequestContext,
+  type ServerContext,
+  type ServerSettings,
+  requestContext,
+} from './context.js';
 import {
   aggregatedDiscovery,
   apiGroup,
@@ -236,13 +243,12 @@ export class ApiServer {
   /** Answers one request: synchronously when no stage or handler on its way waited, else once they have. */
   #handle(raw: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
     const { req, malformed } = readRequest(raw);
-    const ctx: RequestContext = {
-      ...this.context,
+    const ctx = requestContext(this.context, {
       req,
       res,
       warnings: new Warnings(),
       response: { negotiated: JSON_RESPONSE, resource: undefined, compressible: false },
-    };
+    });
     try {
       if (malformed) throw malformed;
       const outcome = this.#chain(ctx);

@@ -63,7 +63,7 @@ const cm = (name: string) => ({
 
 async function main(): Promise<void> {
   const child = fork(new URL('./dist/serve.mjs', import.meta.url).pathname, [mode], {
-    execArgv: profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+    execArgv: profDir ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${profDir}`] : [],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const { url } = await new Promise<{ url: string }>((resolve) => child.once('message', (m) => resolve(m as { url: string })));
