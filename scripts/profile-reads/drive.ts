@@ -62,7 +62,7 @@ const cm = (name: string) => ({
 });
 
 async function main(): Promise<void> {
-  const child = fork(new URL('./dist/serve.mjs', import.meta.url).pathname, [mode], {
+  const child = fork(new URL(`./dist/${process.env.BUNDLE ?? 'serve.mjs'}`, import.meta.url).pathname, [mode], {
     execArgv: profDir ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${profDir}`] : [],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 const p = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const lines = readFileSync(process.argv[3], 'utf8').split('\n');
 const marks = [];
-lines.forEach((l, i) => { const m = /^\/\/ ((?:node_modules|runtime|reference|generated|scripts)\/\S+)$/.exec(l); if (m) marks.push([i, m[1]]); });
+lines.forEach((l, i) => { const m = /^\s*\/\/ ((?:node_modules|runtime|reference|generated|scripts)\/\S+)$/.exec(l); if (m) marks.push([i, m[1]]); });
 const moduleAt = (line) => { let lo = 0, hi = marks.length - 1, r = '?'; while (lo <= hi) { const mid = (lo + hi) >> 1; if (marks[mid][0] <= line) { r = marks[mid][1]; lo = mid + 1; } else hi = mid - 1; } return r; };
 const byId = new Map(p.nodes.map((x) => [x.id, x]));
 const agg = new Map(); let busy = 0;

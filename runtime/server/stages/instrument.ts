@@ -44,7 +44,7 @@ export const instrument: Stage = {
       const code = error ? (isStatusError(error.thrown) ? error.thrown.code : 500) : reply ? reply.status : ctx.res.statusCode;
       if (longRunning) metrics.longRunningRequests.dec(longRunning);
       const labels = { verb, dry_run: dryRun(ctx.req.query), ...resourceLabels(ctx, a), component: 'apiserver' };
-      metrics.requestTotal.inc({ ...labels, code: String(code) });
+      metrics.countRequest({ ...labels, code: String(code) });
       metrics.requestDuration.observe(labels, (performance.now() - started) / 1000);
       const r = ctx.target?.resource;
       if (r?.deprecationWarning) {
