@@ -13,8 +13,8 @@ const WEBHOOK_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1, 2.5, 10, 25];
 
 const REQUEST_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
 
-/** The labels of `apiserver_request_total`. */
-export type RequestTotalLabels = Readonly<Record<(typeof REQUEST_LABELS)[number] | 'code', string>>;
+/** The labels of `apiserver_request_duration_seconds`; `apiserver_request_total` adds `code`. */
+export type RequestLabels = Readonly<Record<(typeof REQUEST_LABELS)[number], string>>;
 
 /** Counts the objects of every stored resource, for `apiserver_storage_objects` (asked at each scrape). */
 export type StorageCounter = () => Promise<ReadonlyMap<string, number>>;
@@ -38,7 +38,7 @@ export class ApiServerMetrics {
    * when it is read (a scrape), so a request costs a Map entry rather than prom-client's label
    * checks and hashing on the hot path; what any reader sees is the same.
    */
-  readonly #uncounted = new Map<string, { labels: RequestTotalLabels; n: number }>();
+  readonly #uncounted = new Map<string, { labels: RequestLabels & { code: string }; n: number }>();
 
   constructor(options: MetricRegistryOptions) {
     const r = (this.registry = new MetricRegistry(options));
@@ -123,12 +123,12 @@ export class ApiServerMetrics {
   }
 
   /** Counts one request in `apiserver_request_total`. */
-  countRequest(labels: RequestTotalLabels): void {
+  countRequest(labels: RequestLabels, code: string): void {
     // Label values never hold a NUL (names, codes, verbs), so it separates them unambiguously.
-    const key = `${labels.verb}\0${labels.code}\0${labels.dry_run}\0${labels.group}\0${labels.version}\0${labels.resource}\0${labels.subresource}\0${labels.scope}\0${labels.component}`;
+    const key = `${labels.verb}\0${code}\0${labels.dry_run}\0${labels.group}\0${labels.version}\0${labels.resource}\0${labels.subresource}\0${labels.scope}\0${labels.component}`;
     const counted = this.#uncounted.get(key);
     if (counted) counted.n++;
-    else this.#uncounted.set(key, { labels, n: 1 });
+    else this.#uncounted.set(key, { labels: { ...labels, code }, n: 1 });
   }
 
   /** Where `apiserver_storage_objects` gets its counts. */

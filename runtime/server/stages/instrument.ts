@@ -1,5 +1,6 @@
 import { isStatusError } from '../../api/index.js';
 import type { RequestAttributes } from '../../auth/index.js';
+import type { RequestLabels } from '../../metrics/index.js';
 import { type Stage, afterNext } from '../chain.js';
 import type { RequestContext } from '../context.js';
 import { attributesOf } from './attributes.js';
@@ -43,8 +44,8 @@ export const instrument: Stage = {
     return afterNext(next, (reply, error) => {
       const code = error ? (isStatusError(error.thrown) ? error.thrown.code : 500) : reply ? reply.status : ctx.res.statusCode;
       if (longRunning) metrics.longRunningRequests.dec(longRunning);
-      const labels = { verb, dry_run: dryRun(ctx.req.query), ...resourceLabels(ctx, a), component: 'apiserver' };
-      metrics.countRequest({ ...labels, code: String(code) });
+      const labels = requestLabels(ctx, a, verb);
+      metrics.countRequest(labels, String(code));
       metrics.requestDuration.observe(labels, (performance.now() - started) / 1000);
       const r = ctx.target?.resource;
       if (r?.deprecationWarning) {
@@ -71,6 +72,21 @@ function reportedVerb(a: RequestAttributes, ctx: RequestContext): string {
   return VERBS[a.verb] ?? (METHODS.has(ctx.req.method) ? ctx.req.method : 'OTHER');
 }
 
+/** The labels of the request counter and latency (the counter adds the code). */
+function requestLabels(ctx: RequestContext, a: RequestAttributes, verb: string): RequestLabels {
+  const r = resourceLabels(ctx, a);
+  return {
+    verb,
+    dry_run: dryRun(ctx.req.query),
+    group: r.group,
+    version: r.version,
+    resource: r.resource,
+    subresource: r.subresource,
+    scope: r.scope,
+    component: 'apiserver',
+  };
+}
+
 function resourceLabels(ctx: RequestContext, a: RequestAttributes) {
   const t = ctx.target;
   if (!t) return { group: '', version: '', resource: '', subresource: '', scope: a.isResourceRequest ? scopeOf(a) : '' };
@@ -92,5 +108,6 @@ function scopeOf(a: RequestAttributes): string {
 
 /** The dryRun values, sorted and unique (`All`), as upstream's cleanDryRun; empty when none. */
 function dryRun(query: URLSearchParams): string {
+  if (!query.has('dryRun')) return '';
   return [...new Set(query.getAll('dryRun').filter((v) => v === 'All'))].sort().join(',');
 }
