@@ -253,12 +253,25 @@ export class ApiServer {
       if (malformed) throw malformed;
       const outcome = this.#chain(ctx);
       if (isPromise(outcome))
-        return outcome.then((reply) => reply && this.#send(res, ctx, reply)).catch((e: unknown) => this.#answerError(res, ctx, e));
-      if (outcome) this.#send(res, ctx, outcome);
+        return outcome.then(
+          (reply) => this.#reply(res, ctx, reply),
+          (e: unknown) => this.#answerError(res, ctx, e),
+        );
+      this.#reply(res, ctx, outcome);
     } catch (e) {
       this.#answerError(res, ctx, e);
     }
     return undefined;
+  }
+
+  /** Sends the chain's reply (none when it streamed one); failing to render it is answered as an error. */
+  #reply(res: ServerResponse, ctx: RequestContext, reply: Reply | undefined): void {
+    if (!reply) return;
+    try {
+      this.#send(res, ctx, reply);
+    } catch (e) {
+      this.#answerError(res, ctx, e);
+    }
   }
 
   /** The one place an error becomes the response's Status (or ends a response already started). */
