@@ -290,7 +290,11 @@ class EventStream {
   /** As encode, shared with every other watcher of the same store event and representation. */
   encodeShared(event: WatchEvent, type: EventType, object: JsonApiObject): string | Uint8Array {
     if (this.negotiated.representation === 'table') return this.encode(type, object);
-    return encodedOnce(event, this.r, `${this.negotiated.representation} ${type}`, () => this.encode(type, object));
+    // Shared as bytes: no watcher encodes the text again to write it.
+    return encodedOnce(event, this.r, `${this.negotiated.representation} ${type}`, () => {
+      const encoded = this.encode(type, object);
+      return typeof encoded === 'string' ? Buffer.from(encoded) : encoded;
+    });
   }
 
   send(type: EventType, object: unknown): boolean {
