@@ -106,19 +106,24 @@ export interface RequestTarget {
  * target that has no path.
  */
 export function parseRequestTarget(target: string): RequestTarget {
-  const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(target);
+  // An origin-form target (every client's) starts with its path.
+  const absolute = target.startsWith('/') ? null : /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(target);
   const rest = absolute ? target.slice(absolute[0].length) || '/' : target;
   if (!rest.startsWith('/') && !rest.startsWith('?'))
     throw new PathError(target, 'malformed', 'a request target is a path or an absolute URL');
   const q = rest.indexOf('?');
   const rawPath = q < 0 ? rest : rest.slice(0, q) || '/';
-  const pieces = rawPath.split('/').map((piece) => {
-    try {
-      return decodeURIComponent(piece);
-    } catch {
-      throw new PathError(target, 'malformed', `segment ${JSON.stringify(piece)} has an invalid percent-encoding`);
-    }
-  });
+  const split = rawPath.split('/');
+  // Only a percent-escape changes a segment when decoded.
+  const pieces = !rawPath.includes('%')
+    ? split
+    : split.map((piece) => {
+        try {
+          return decodeURIComponent(piece);
+        } catch {
+          throw new PathError(target, 'malformed', `segment ${JSON.stringify(piece)} has an invalid percent-encoding`);
+        }
+      });
   return {
     path: pieces.join('/'),
     segments: pieces.filter((piece) => piece !== ''),

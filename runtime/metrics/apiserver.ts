@@ -13,6 +13,9 @@ const WEBHOOK_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1, 2.5, 10, 25];
 
 const REQUEST_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
 
+/** The labels of `apiserver_request_duration_seconds`; `apiserver_request_total` adds `code`. */
+export type RequestLabels = Readonly<Record<(typeof REQUEST_LABELS)[number], string>>;
+
 /** Counts the objects of every stored resource, for `apiserver_storage_objects` (asked at each scrape). */
 export type StorageCounter = () => Promise<ReadonlyMap<string, number>>;
 
@@ -30,14 +33,25 @@ export class ApiServerMetrics {
   readonly auditEvents;
   readonly auditLevels;
   #countStorage: StorageCounter | undefined;
+  /**
+   * Requests counted since `apiserver_request_total` was last read, by their labels: added to it
+   * when it is read (a scrape), so a request costs a Map entry rather than prom-client's label
+   * checks and hashing on the hot path; what any reader sees is the same.
+   */
+  readonly #uncounted = new Map<string, { labels: RequestLabels & { code: string }; n: number }>();
 
   constructor(options: MetricRegistryOptions) {
     const r = (this.registry = new MetricRegistry(options));
+    const self = this;
     this.requestTotal = r.counter({
       name: 'apiserver_request_total',
       help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
       labelNames: [...REQUEST_LABELS, 'code'],
       stability: 'STABLE',
+      collect() {
+        for (const { labels, n } of self.#uncounted.values()) this.inc(labels, n);
+        self.#uncounted.clear();
+      },
     });
     this.requestDuration = r.histogram({
       name: 'apiserver_request_duration_seconds',
@@ -58,7 +72,6 @@ export class ApiServerMetrics {
       labelNames: ['group', 'version', 'resource', 'subresource', 'removed_release'],
       stability: 'STABLE',
     });
-    const self = this;
     this.storageObjects = r.gauge({
       name: 'apiserver_storage_objects',
       help: 'Number of stored objects at the time of last check split by kind.',
@@ -107,6 +120,15 @@ export class ApiServerMetrics {
       labelNames: ['level'],
       stability: 'ALPHA',
     });
+  }
+
+  /** Counts one request in `apiserver_request_total`. */
+  countRequest(labels: RequestLabels, code: string): void {
+    // Label values never hold a NUL (names, codes, verbs), so it separates them unambiguously.
+    const key = `${labels.verb}\0${code}\0${labels.dry_run}\0${labels.group}\0${labels.version}\0${labels.resource}\0${labels.subresource}\0${labels.scope}\0${labels.component}`;
+    const counted = this.#uncounted.get(key);
+    if (counted) counted.n++;
+    else this.#uncounted.set(key, { labels: { ...labels, code }, n: 1 });
   }
 
   /** Where `apiserver_storage_objects` gets its counts. */

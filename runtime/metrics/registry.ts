@@ -61,8 +61,8 @@ export class MetricRegistry {
     return visibleAt(this.#release) || (this.#shownFor !== undefined && visibleAt(this.#shownFor));
   }
 
-  counter<L extends string>(o: MetricOptions<L>): Counter<L> {
-    return new Counter<L>({ ...this.#common(o) });
+  counter<L extends string>(o: MetricOptions<L> & { collect?: (this: Counter<L>) => void }): Counter<L> {
+    return new Counter<L>({ ...this.#common(o), ...(o.collect ? { collect: o.collect } : {}) });
   }
 
   gauge<L extends string>(o: MetricOptions<L> & { collect?: (this: Gauge<L>) => void | Promise<void> }): Gauge<L> {

@@ -19,6 +19,7 @@ import type {
   AuthenticationResult,
   AuthorizationRequest,
   AuthorizationStep,
+  RequestAttributes,
   RuleList,
   UserInfo,
 } from '../auth/index.js';
@@ -139,7 +140,8 @@ export interface AuthorizationVerdict {
  * RequestInfo derives them); a refusal becomes a 403 with the reason.
  */
 export interface RequestAuthorizer {
-  authorize(request: AuthorizationRequest): Promise<AuthorizationVerdict>;
+  /** A policy that decides without waiting may answer at once (the authorize stage then stays synchronous). */
+  authorize(request: AuthorizationRequest): AuthorizationVerdict | Promise<AuthorizationVerdict>;
   /** What a user may do in a namespace (SelfSubjectRulesReview); an AuthorizerChain answers it. */
   rulesFor?(user: UserInfo, namespace: string): Promise<RuleList>;
 }
@@ -163,6 +165,46 @@ export interface RequestContext extends ServerContext {
   auditAnnotations?: Record<string, string>;
   /** Which authenticator identified the user, and what it rejected first (set by the authenticate stage). */
   authentication?: AuthenticationExplanation;
+  /** The request attributes of the path as it is now, once derived (`stages/attributes.ts`). */
+  attributes?: RequestAttributes | undefined;
+}
+
+/**
+ * A new request's context: every member, the ones the stages set later included, present from the
+ * start (each member listed, which the type checks), so every request's context has one shape the
+ * engine knows, and adding a member on the way does not make it a dictionary.
+ */
+export function requestContext(
+  server: ServerContext,
+  request: Pick<RequestContext, 'req' | 'res' | 'warnings' | 'response'>,
+): RequestContext {
+  const all: { [K in keyof Required<RequestContext>]: RequestContext[K] } = {
+    store: server.store,
+    codecs: server.codecs,
+    compression: server.compression,
+    features: server.features,
+    registry: server.registry,
+    settings: server.settings,
+    rules: server.rules,
+    admission: server.admission,
+    authorizer: server.authorizer,
+    authenticationPolicy: server.authenticationPolicy,
+    hooks: server.hooks,
+    metrics: server.metrics,
+    customResources: server.customResources,
+    req: request.req,
+    res: request.res,
+    warnings: request.warnings,
+    response: request.response,
+    route: undefined,
+    target: undefined,
+    user: undefined,
+    audit: undefined,
+    auditAnnotations: undefined,
+    authentication: undefined,
+    attributes: undefined,
+  };
+  return all;
 }
 
 /** An object about to be deleted, as the delete handler read it. */

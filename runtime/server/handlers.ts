@@ -8,9 +8,11 @@ import {
   parseFieldSelector,
 } from '../api/index.js';
 import { checkRequestBody, subresourceKind } from './request-kind.js';
-import type { RequestContext, Target } from './context.js';
+import type { RequestContext, SubresourceHandler, Target } from './context.js';
 import { deleteCollection, deleteObject, deleteOptions } from './delete.js';
+import type { ResourceDescriptor } from '../schema/index.js';
 import { type Body, decodeBody, decodeOptionalJson } from './body.js';
+import type { Outcome } from './chain.js';
 import { type Reply, readBody } from './http.js';
 import { letOthersRun } from './fairness.js';
 import { checkMetadataShape } from './object-shape.js';
@@ -22,7 +24,7 @@ import { watchObjects } from './watch.js';
 import { createObject, updateObject } from './write.js';
 
 /** A verb handler: answers a reply, or undefined when it wrote a streamed response itself (watch). */
-type VerbHandler = (ctx: RequestContext, t: Target, res: ServerResponse) => Promise<Reply | undefined>;
+type VerbHandler = (ctx: RequestContext, t: Target, res: ServerResponse) => Outcome;
 
 /** One entry of the table: the verb it needs (405 when the resource lacks it) and the handler. */
 interface Entry {
@@ -66,11 +68,10 @@ const COLLECTION: Readonly<Record<string, Entry>> = {
 const OBJECT: Readonly<Record<string, Entry>> = {
   GET: {
     verb: (ctx) => (ctx.target!.watch ? 'watch' : 'get'),
-    async handle(ctx, t, res) {
+    handle(ctx, t, res) {
       if (!t.watch) return getObject(ctx, t, getOptions(ctx.req.query));
       // A watch route with a name: a watch of the collection narrowed to that object, as upstream.
-      await watchObjects(ctx, t, namedWatchOptions(listOptions(ctx, t), t.name!), res, ctx.response.negotiated);
-      return undefined;
+      return watchObjects(ctx, t, namedWatchOptions(listOptions(ctx, t), t.name!), res, ctx.response.negotiated).then(() => undefined);
     },
   },
   PUT: {
@@ -105,35 +106,50 @@ const ALLOWED = { collection: 'a collection takes GET, POST and DELETE', object:
  * `finalize`, `token`), a body of the subresource's declared kind checked first; the method must
  * be one the resource's verbs allow.
  */
-export async function dispatchResource(ctx: RequestContext, t: Target, res: ServerResponse): Promise<Reply | undefined> {
+export function dispatchResource(ctx: RequestContext, t: Target, res: ServerResponse): Outcome {
   const { method } = ctx.req;
   checkPathNames(t);
   if (ctx.route?.kind === 'resource' && ctx.route.watchPath && method !== 'GET') throw methodNotAllowed(method, 'a watch path takes GET');
   const scope = t.name === undefined ? 'collection' : 'object';
   if (scope === 'object' && t.subresource !== undefined) {
-    const scale = t.subresource === 'scale' ? t.resource.descriptor.scale : undefined;
-    if (scale) {
-      const name = ctx.req.method === 'GET' ? 'get' : ctx.req.method === 'PUT' ? 'update' : 'patch';
-      if (!t.resource.verbs.has(name)) throw methodNotAllowed(ctx.req.method, `${t.resource.resource} does not support ${name}`);
-      const body = method === 'PUT' ? await objectBody(ctx, t) : undefined;
-      if (body) await checkRequestBody(ctx, t, body, subresourceKind(ctx.registry, t.resource, 'scale')!);
-      return scaleRequest(ctx, t, scale, body);
-    }
-    const declared = ctx.hooks.subresource(t.resource, t.subresource);
-    if (declared) {
-      const takes = declared.methods as readonly string[];
-      if (!takes.includes(method)) throw methodNotAllowed(method, `${t.subresource} takes ${takes.join(', ')}`);
-      const body = (method === 'POST' || method === 'PUT') && !declared.bodyless ? await objectBody(ctx, t) : undefined;
-      const kind = body && subresourceKind(ctx.registry, t.resource, t.subresource);
-      if (body && kind) await checkRequestBody(ctx, t, body, kind);
-      return declared.handle(ctx, t, body);
-    }
+    const handled = subresourceRequest(ctx, t, t.subresource);
+    if (handled) return handled;
   }
   const entry = (scope === 'collection' ? COLLECTION : OBJECT)[method];
   if (!entry) throw methodNotAllowed(method, ALLOWED[scope]);
   const name = entry.verb(ctx);
   if (!t.resource.verbs.has(name)) throw methodNotAllowed(method, `${t.resource.resource} does not support ${name}`);
   return entry.handle(ctx, t, res);
+}
+
+/** The scale subresource, or one with a handler of its own; undefined for any other (status: the verb handlers'). */
+function subresourceRequest(ctx: RequestContext, t: Target, subresource: string): Promise<Reply> | undefined {
+  const { method } = ctx.req;
+  const scale = subresource === 'scale' ? t.resource.descriptor.scale : undefined;
+  if (scale) {
+    const name = method === 'GET' ? 'get' : method === 'PUT' ? 'update' : 'patch';
+    if (!t.resource.verbs.has(name)) throw methodNotAllowed(method, `${t.resource.resource} does not support ${name}`);
+    return scaleSubresource(ctx, t, scale);
+  }
+  const declared = ctx.hooks.subresource(t.resource, subresource);
+  if (!declared) return undefined;
+  const takes = declared.methods as readonly string[];
+  if (!takes.includes(method)) throw methodNotAllowed(method, `${subresource} takes ${takes.join(', ')}`);
+  return declaredSubresource(ctx, t, subresource, declared);
+}
+
+async function scaleSubresource(ctx: RequestContext, t: Target, scale: NonNullable<ResourceDescriptor['scale']>): Promise<Reply> {
+  const body = ctx.req.method === 'PUT' ? await objectBody(ctx, t) : undefined;
+  if (body) await checkRequestBody(ctx, t, body, subresourceKind(ctx.registry, t.resource, 'scale')!);
+  return scaleRequest(ctx, t, scale, body);
+}
+
+async function declaredSubresource(ctx: RequestContext, t: Target, subresource: string, declared: SubresourceHandler): Promise<Reply> {
+  const { method } = ctx.req;
+  const body = (method === 'POST' || method === 'PUT') && !declared.bodyless ? await objectBody(ctx, t) : undefined;
+  const kind = body && subresourceKind(ctx.registry, t.resource, subresource);
+  if (body && kind) await checkRequestBody(ctx, t, body, kind);
+  return declared.handle(ctx, t, body);
 }
 
 /** The list options of a collection request, validated for a list or a watch as the request is one. */

@@ -29,6 +29,11 @@ export interface Reply {
   headers?: Record<string, string>;
   /** A text (health checks) or binary body is sent as it is with this type; JSON otherwise. */
   contentType?: string;
+  /**
+   * The JSON text of `body` when the handler has it already (a stored object as served): a plain
+   * JSON response sends it as it is. Setting `body` drops it (`JsonTextReply`).
+   */
+  readonly json?: string | undefined;
 }
 
 /** Warnings for the `Warning` response header, one item each (RFC 7234 section 5.5, code 299). */

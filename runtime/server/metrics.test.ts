@@ -48,6 +48,18 @@ describe('/metrics', () => {
     expect(m.get('apiserver_request_duration_seconds')?.type).toBe('histogram');
   });
 
+  it('keeps counting across scrapes: each shows every request before it', async () => {
+    const s = (h = await startServer());
+    const gets = async () =>
+      samples(await scrape(s), 'apiserver_request_total', { verb: 'GET', resource: 'configmaps', code: '404' }).map((x) => x.value);
+    await s.get(`${CMS}/missing`);
+    expect(await gets()).toEqual([1]);
+    expect(await gets()).toEqual([1]);
+    await s.get(`${CMS}/missing`);
+    await s.get(`${CMS}/missing`);
+    expect(await gets()).toEqual([3]);
+  });
+
   it('sets apiserver_requested_deprecated_apis for a deprecated version, joinable with the request counter', async () => {
     const s = (h = await startServer());
     expect(samples(await scrape(s), 'apiserver_requested_deprecated_apis')).toEqual([]);

@@ -58,16 +58,35 @@ export async function writtenObject(
  * was stored in, whichever that was (an older storage version, one no longer served).
  */
 export async function decodeObject(kv: Pick<KeyValue, 'value' | 'modRevision'>, r: ServedResource): Promise<JsonApiObject> {
-  return (await decodeObjects([kv], r))[0]!;
+  return decodeObjectNow(kv, r);
+}
+
+/**
+ * As {@link decodeObject}, at once when the object needs no conversion (it is stored at `r`'s
+ * version): the readers that serve many (a get, a watch event for every watcher) wait only for a
+ * conversion.
+ */
+export function decodeObjectNow(kv: Pick<KeyValue, 'value' | 'modRevision'>, r: ServedResource): JsonApiObject | Promise<JsonApiObject> {
+  const stored = JSON.parse(kv.value) as JsonApiObject;
+  if (!needsConversion(stored, r)) return withResourceVersion(stored, kv.modRevision);
+  return r.converter.convert(stored, r.apiVersion).then((obj) => withResourceVersion(obj, kv.modRevision));
+}
+
+/** The converter changes only an object that names another version (`ResourceConverter.convertAll`). */
+function needsConversion(stored: JsonApiObject, r: ServedResource): boolean {
+  return typeof stored.apiVersion === 'string' && stored.apiVersion !== r.apiVersion;
 }
 
 /** Several stored objects as served at `r`'s version, converted together (one webhook call for a list, as upstream). */
 export async function decodeObjects(kvs: readonly Pick<KeyValue, 'value' | 'modRevision'>[], r: ServedResource): Promise<JsonApiObject[]> {
   const parsed = kvs.map((kv) => JSON.parse(kv.value) as JsonApiObject);
   const objects = await r.converter.convertAll(parsed, r.apiVersion);
-  return objects.map((obj, i) => {
-    obj.metadata ??= {};
-    obj.metadata.resourceVersion = String(kvs[i]!.modRevision);
-    return obj;
-  });
+  return objects.map((obj, i) => withResourceVersion(obj, kvs[i]!.modRevision));
+}
+
+/** A stored object with its resourceVersion: the store's revision of its last write. */
+export function withResourceVersion(obj: JsonApiObject, modRevision: number): JsonApiObject {
+  obj.metadata ??= {};
+  obj.metadata.resourceVersion = String(modRevision);
+  return obj;
 }

@@ -13,16 +13,24 @@ import type { Reply } from './http.js';
 import { collectionPrefix, decodeObject, decodeObjects, objectKey } from './objects.js';
 import type { GetOptions, ReadOptions } from './query.js';
 import type { ServedResource } from './resources.js';
+import { storedObjectReply } from './served-json.js';
 import { awaitRevision, fromStoreError, fromTokenError, parseRevision } from './versions.js';
 
 /** get: Most Recent when unset, Any for "0", Not older than for any other version. */
-export async function getObject(ctx: RequestContext, t: Target, opts: GetOptions): Promise<Reply> {
+export function getObject(ctx: RequestContext, t: Target, opts: GetOptions): Promise<Reply> {
   if (opts.resourceVersion !== undefined && opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
-    await awaitRevision(ctx, parseRevision(opts.resourceVersion));
+    const revision = parseRevision(opts.resourceVersion);
+    return awaitRevision(ctx, revision).then(() => currentObject(ctx, t));
   }
-  const kv = await ctx.store.get(objectKey(t.resource, t.namespace, t.name!));
-  if (!kv) throw notFound(t.resource, t.name!);
-  return { status: 200, body: await decodeObject(kv, t.resource) };
+  return currentObject(ctx, t);
+}
+
+/** The object as the store has it now (one store read, no further turn of the event loop). */
+function currentObject(ctx: RequestContext, t: Target): Promise<Reply> {
+  return ctx.store.get(objectKey(t.resource, t.namespace, t.name!)).then((kv) => {
+    if (!kv) throw notFound(t.resource, t.name!);
+    return storedObjectReply(kv, t.resource);
+  });
 }
 
 /** Reads one object at the current revision; undefined when absent. */

@@ -1,4 +1,4 @@
-import { type RequestTarget, isPathError, resourcePathOf } from '../api/index.js';
+import { type RequestTarget, type ResolvedResource, isPathError, resourcePathOf } from '../api/index.js';
 import type { ResourceRegistry, ServedResource } from './resources.js';
 
 /** What a request path addresses. */
@@ -74,7 +74,7 @@ function resourceRoute(
     // The path grammar (scopes, the namespaces/<name>/<subresource> ambiguity) lives in runtime/api.
     const p = resourcePathOf(resourceSegments, path, (g, v, resource) => {
       const r = registry.get(g, v, resource);
-      return r && { namespaced: r.namespaced, subresources: [...r.subresources] };
+      return r && resolvedOf(r);
     });
     if (p.subpath !== undefined && p.subpath.length > 0)
       return { kind: 'not-found', message: `the server could not find the requested resource (${path})` };
@@ -86,6 +86,15 @@ function resourceRoute(
     if (isPathError(e)) return { kind: 'not-found', message: `the server could not find the requested resource (${e.message})` };
     throw e;
   }
+}
+
+/** What the path grammar needs of a served resource, made once per resource. */
+const resolved = new WeakMap<ServedResource, ResolvedResource>();
+
+function resolvedOf(r: ServedResource): ResolvedResource {
+  let out = resolved.get(r);
+  if (!out) resolved.set(r, (out = { namespaced: r.namespaced, subresources: [...r.subresources] }));
+  return out;
 }
 
 /** Upstream installs a watch route for an object of a watcher, and for a collection of a watcher that also lists. */

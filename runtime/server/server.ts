@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { StatusError, isStatusError, methodNotAllowed, pathNotFound, serviceUnavailable, unexpectedError } from '../api/index.js';
 import { type ProtobufPackage, ProtobufCodecs } from '../codec/index.js';
-import { compressResponseSync } from '../compression/index.js';
+import { compressResponseSync, shouldCompress } from '../compression/index.js';
 import { type EncryptionAtRest, encryptStore } from '../encryption/index.js';
 import { ApiServerMetrics } from '../metrics/index.js';
 import { FeatureGates } from '../features/index.js';
@@ -13,8 +13,15 @@ import type { KindRegistration } from '../schema/index.js';
 import { type Store, createContinueTokenSecret, isStoreUnavailableError } from '../store/index.js';
 import { assertStorageLayout } from './storage-layout.js';
 import type { AdmissionPluginSource, RuleChecker } from './admission.js';
-import { compose } from './chain.js';
-import type { CustomResourceHost, HandlerCatalog, RequestContext, ServerContext, ServerSettings } from './context.js';
+import { type Outcome, compose, isPromise } from './chain.js';
+import {
+  type CustomResourceHost,
+  type HandlerCatalog,
+  type RequestContext,
+  type ServerContext,
+  type ServerSettings,
+  requestContext,
+} from './context.js';
 import {
   aggregatedDiscovery,
   apiGroup,
@@ -120,7 +127,7 @@ export class ApiServer {
   readonly #openApi: OpenApiPublisher;
   readonly #release: string;
   readonly #continueSecret: Uint8Array | undefined;
-  readonly #chain: (ctx: RequestContext) => Promise<Reply | undefined>;
+  readonly #chain: (ctx: RequestContext) => Outcome;
   readonly #scheme: 'http' | 'https';
   /** Owner references honoured for every kind; undefined when turned off. */
   readonly garbageCollector: GarbageCollector | undefined;
@@ -176,7 +183,13 @@ export class ApiServer {
     this.garbageCollector = options.garbageCollector === false ? undefined : new GarbageCollector(this.context);
     this.#log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
     this.#chain = compose(defaultStages(options.chain ?? {}), (ctx) => this.#endpoint(ctx));
-    const handle = (req: IncomingMessage, res: ServerResponse) => void this.#handle(req, res).catch((e) => this.#lastResort(req, res, e));
+    const handle = (req: IncomingMessage, res: ServerResponse) => {
+      try {
+        this.#handle(req, res)?.catch((e: unknown) => this.#lastResort(req, res, e));
+      } catch (e) {
+        this.#lastResort(req, res, e);
+      }
+    };
     // A client certificate is asked for but not required (rejectUnauthorized false): a request
     // without one may still carry a token, and an unverified one is refused by the authenticator
     // with a 401 that says why, instead of a TLS alert the client cannot explain.
@@ -227,32 +240,53 @@ export class ApiServer {
     await this.context.store.close();
   }
 
-  async #handle(raw: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** Answers one request: synchronously when no stage or handler on its way waited, else once they have. */
+  #handle(raw: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
     const { req, malformed } = readRequest(raw);
-    const ctx: RequestContext = {
-      ...this.context,
+    const ctx = requestContext(this.context, {
       req,
       res,
       warnings: new Warnings(),
       response: { negotiated: JSON_RESPONSE, resource: undefined, compressible: false },
-    };
+    });
     try {
       if (malformed) throw malformed;
-      const reply = await this.#chain(ctx);
-      if (reply) this.#send(res, ctx, reply);
+      const outcome = this.#chain(ctx);
+      if (isPromise(outcome))
+        return outcome.then(
+          (reply) => this.#reply(res, ctx, reply),
+          (e: unknown) => this.#answerError(res, ctx, e),
+        );
+      this.#reply(res, ctx, outcome);
     } catch (e) {
-      const error = this.#toStatusError(e, req);
-      if (res.headersSent) {
-        res.end();
-        return;
-      }
-      const headers: Record<string, string> = {};
-      const retry = error.details?.retryAfterSeconds;
-      if (retry !== undefined) headers['retry-after'] = String(retry);
-      // An error whose Status cannot be written in the negotiated type (a 406 itself) goes out as JSON.
-      if (error.code === 406 || ctx.response.negotiated.discoveryApiVersion) ctx.response = { ...ctx.response, negotiated: JSON_RESPONSE };
-      this.#send(res, ctx, { status: error.code, body: error.toStatus(), headers });
+      this.#answerError(res, ctx, e);
     }
+    return undefined;
+  }
+
+  /** Sends the chain's reply (none when it streamed one); failing to render it is answered as an error. */
+  #reply(res: ServerResponse, ctx: RequestContext, reply: Reply | undefined): void {
+    if (!reply) return;
+    try {
+      this.#send(res, ctx, reply);
+    } catch (e) {
+      this.#answerError(res, ctx, e);
+    }
+  }
+
+  /** The one place an error becomes the response's Status (or ends a response already started). */
+  #answerError(res: ServerResponse, ctx: RequestContext, e: unknown): void {
+    const error = this.#toStatusError(e, ctx.req);
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    const headers: Record<string, string> = {};
+    const retry = error.details?.retryAfterSeconds;
+    if (retry !== undefined) headers['retry-after'] = String(retry);
+    // An error whose Status cannot be written in the negotiated type (a 406 itself) goes out as JSON.
+    if (error.code === 406 || ctx.response.negotiated.discoveryApiVersion) ctx.response = { ...ctx.response, negotiated: JSON_RESPONSE };
+    this.#send(res, ctx, { status: error.code, body: error.toStatus(), headers });
   }
 
   /**
@@ -286,14 +320,19 @@ export class ApiServer {
     let negotiated = plan.negotiated;
     let body: string | Uint8Array;
     try {
-      const includeObject = negotiated.representation === 'table' ? includeObjectOf(ctx.req.query) : 'Metadata';
-      body = renderBody(reply.body, negotiated, {
-        codecs: ctx.codecs,
-        resource: plan.resource,
-        includeObject,
-        pretty: pretty(ctx.req.query, ctx.req.headers['user-agent']),
-        now: ctx.settings.now,
-      });
+      const indented = negotiated.representation === 'json' && pretty(ctx.req.query, ctx.req.headers['user-agent']);
+      // A body whose JSON is known goes out as it is (each JSON body ends with a newline, as renderBody's).
+      if (reply.json !== undefined && negotiated.representation === 'json' && !indented) body = `${reply.json}\n`;
+      else {
+        const includeObject = negotiated.representation === 'table' ? includeObjectOf(ctx.req.query) : 'Metadata';
+        body = renderBody(reply.body, negotiated, {
+          codecs: ctx.codecs,
+          resource: plan.resource,
+          includeObject,
+          pretty: indented,
+          now: ctx.settings.now,
+        });
+      }
     } catch {
       // Only a body the negotiated type cannot carry gets here (an error Status in Protobuf for a
       // kind without messages): JSON is what every client reads.
@@ -301,8 +340,10 @@ export class ApiServer {
       body = `${JSON.stringify(reply.body)}\n`;
     }
     const headers = { ...reply.headers };
-    if (plan.compressible && reply.status < 300) {
-      const compressed = compressResponseSync(body, { acceptEncoding: ctx.req.headers['accept-encoding'], enabled: ctx.compression });
+    const compression = { acceptEncoding: ctx.req.headers['accept-encoding'], enabled: ctx.compression };
+    // Text that is not compressed goes out as text: Node writes it with the headers in one write.
+    if (plan.compressible && reply.status < 300 && shouldCompress(byteLength(body), compression)) {
+      const compressed = compressResponseSync(body, compression);
       body = compressed.body;
       Object.assign(headers, compressed.headers);
     }
@@ -320,7 +361,7 @@ export class ApiServer {
   }
 
   /** The end of the chain: a resource request goes to its verb handler, anything else to the documents. */
-  async #endpoint(ctx: RequestContext): Promise<Reply | undefined> {
+  #endpoint(ctx: RequestContext): Outcome {
     const r = ctx.route!;
     if (r.kind === 'resource') return dispatchResource(ctx, ctx.target!, ctx.res);
     return this.#nonResource(ctx, r);
@@ -433,4 +474,9 @@ export function mergeCatalogs(a: HandlerCatalog, b: HandlerCatalog): HandlerCata
     subresources: { ...a.subresources, ...b.subresources },
     defaulters: { ...a.defaulters, ...b.defaulters },
   };
+}
+
+/** The bytes a body takes on the wire. */
+function byteLength(body: string | Uint8Array): number {
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
 }

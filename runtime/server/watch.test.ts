@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { allProtobufPackages } from '../../generated/protobuf.js';
+import { MEDIA_PROTOBUF, ProtobufCodecs, WatchFrameReader } from '../codec/index.js';
 import { INITIAL_EVENTS_END } from './watch.js';
 import {
   CRONTABS,
   type Harness,
+  type Json,
   type WatchEvent,
   type WatchReader,
   crontab,
@@ -342,3 +345,84 @@ describe('selectors on watch', () => {
     expectStatus(await h.get(`${crontabs(h.ns)}${qs({ watch: 1, labelSelector: 'a in (' })}`), 400, 'BadRequest');
   });
 });
+
+describe('one store event, many watchers', () => {
+  it('each encoding gets its own bytes: JSON, Protobuf, another version, Table, and label selectors that see it arrive or leave', async () => {
+    const s = await startServer({ createNamespace: false, server: { protobufPackages: allProtobufPackages } });
+    try {
+      const rv = await s.currentRv();
+      const path = (version: string, params: Record<string, string> = {}) =>
+        `${s.url}${FC}/${version}/prioritylevelconfigurations${qs({ watch: 1, resourceVersion: rv, timeoutSeconds: 1, ...params })}`;
+      const open = (url: string, accept = 'application/json') => fetch(url, { headers: { accept } });
+      const [json1, json2, proto, beta, table, leaving, arriving] = await Promise.all([
+        open(path('v1')),
+        open(path('v1')),
+        open(path('v1'), `${MEDIA_PROTOBUF};stream=watch`),
+        open(path('v1beta3')),
+        open(path('v1'), 'application/json;as=Table;g=meta.svc.io;v=v1'),
+        open(path('v1', { labelSelector: 'tier=a' })),
+        open(path('v1', { labelSelector: 'tier=b' })),
+      ]);
+      const created = await s.create(`${FC}/v1/prioritylevelconfigurations`, priorityLevel('p', 'a', 0));
+      const updated = (
+        await s
+          .put(`${FC}/v1/prioritylevelconfigurations/p`, { ...created, metadata: { ...created.metadata, labels: { tier: 'b' } } })
+          .expect(200)
+      ).body as Json;
+
+      const lines = async (res: Response) =>
+        (await res.text())
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as WatchEvent);
+      const v1 = [
+        { type: 'ADDED', object: created },
+        { type: 'MODIFIED', object: updated },
+      ];
+      expect(await lines(json1)).toEqual(v1);
+      expect(await lines(json2)).toEqual(v1);
+
+      const frames = new WatchFrameReader().push(new Uint8Array(await proto!.arrayBuffer()));
+      const decoded = frames.map((f) => codecs.decodeWatchEvent(f) as { type: string; object: Json });
+      expect(decoded.map((e) => [e.type, e.object.apiVersion, e.object.metadata.labels, e.object.metadata.resourceVersion])).toEqual([
+        ['ADDED', 'flowcontrol.apiserver.svc.io/v1', { tier: 'a' }, created.metadata.resourceVersion],
+        ['MODIFIED', 'flowcontrol.apiserver.svc.io/v1', { tier: 'b' }, updated.metadata.resourceVersion],
+      ]);
+
+      const betaEvents = await lines(beta!);
+      expect(betaEvents.map((e) => [e.type, e.object.apiVersion, e.object.metadata.labels])).toEqual([
+        ['ADDED', 'flowcontrol.apiserver.svc.io/v1beta3', { tier: 'a' }],
+        ['MODIFIED', 'flowcontrol.apiserver.svc.io/v1beta3', { tier: 'b' }],
+      ]);
+      expect(Object.keys(betaEvents[0]!.object.metadata.annotations ?? {})).toContain(PRESERVE_ZERO);
+
+      const tableEvents = await lines(table!);
+      expect(tableEvents.map((e) => [e.type, e.object.kind, e.object.rows?.[0]?.cells?.[0]])).toEqual([
+        ['ADDED', 'Table', 'p'],
+        ['MODIFIED', 'Table', 'p'],
+      ]);
+
+      // The last state that matched, at the version of the change (upstream's cacher).
+      expect(await lines(leaving!)).toEqual([
+        { type: 'ADDED', object: created },
+        { type: 'DELETED', object: { ...created, metadata: { ...created.metadata, resourceVersion: updated.metadata.resourceVersion } } },
+      ]);
+      expect(await lines(arriving!)).toEqual([{ type: 'ADDED', object: updated }]);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+const FC = '/apis/flowcontrol.apiserver.svc.io';
+const PRESERVE_ZERO = 'flowcontrol.svc.io/v1beta3-preserve-zero-concurrency-shares';
+const codecs = new ProtobufCodecs(allProtobufPackages);
+
+function priorityLevel(name: string, tier: string, shares: number) {
+  return {
+    apiVersion: 'flowcontrol.apiserver.svc.io/v1',
+    kind: 'PriorityLevelConfiguration',
+    metadata: { name, labels: { tier } },
+    spec: { type: 'Limited', limited: { nominalConcurrencyShares: shares, limitResponse: { type: 'Reject' } } },
+  };
+}

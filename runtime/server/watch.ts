@@ -2,7 +2,8 @@ import type { ServerResponse } from 'node:http';
 import { type JsonApiObject, type StatusError, internalError } from '../api/index.js';
 import { isStoreFutureRevisionError, type Watch, type WatchEvent } from '../store/index.js';
 import type { RequestContext, Target } from './context.js';
-import { collectionPrefix, decodeObject, decodeObjects } from './objects.js';
+import { isPromise } from './chain.js';
+import { collectionPrefix, decodeObjectNow, decodeObjects } from './objects.js';
 import type { ReadOptions } from './query.js';
 import { type Matcher, selectorMatcher } from './read.js';
 import { type Negotiated, type RenderContext, asTable, includeObjectOf, tableFor } from './media.js';
@@ -135,8 +136,13 @@ async function follow(
       idle = false;
       if (next.done) break;
       const event = next.value;
-      const out = await translate(event, t.resource, matcher);
-      if (out) await stream.writeAndDrain(stream.encodeShared(event, out.type, out.object));
+      // Awaited only when something is pending (a conversion, a slow client): each is a turn per watcher.
+      const translated = translate(event, t.resource, matcher);
+      const out = isPromise(translated) ? await translated : translated;
+      if (out) {
+        const drained = stream.writeAndDrain(stream.encodeShared(event, out.type, out.object));
+        if (drained) await drained;
+      }
       stream.lastRevision = Math.max(stream.lastRevision, event.revision);
     }
   } catch (e) {
@@ -154,17 +160,15 @@ async function follow(
  * A store event as seen through the selectors: an object that starts matching is ADDED, one that
  * stops matching is DELETED, as the real system's filtered watch does.
  */
-async function translate(
-  event: WatchEvent,
-  r: ServedResource,
-  matcher: Matcher | undefined,
-): Promise<{ type: EventType; object: JsonApiObject; line?: string } | undefined> {
+function translate(event: WatchEvent, r: ServedResource, matcher: Matcher | undefined): Translated | Promise<Translated> {
   const decoded = decodedOnce(event, r);
-  const object = await decoded.object;
+  const object = decoded.object;
+  if (isPromise(object)) return object.then(() => translate(event, r, matcher));
   if (event.type === 'delete') return !matcher || matcher(object) ? { type: 'DELETED', object } : undefined;
   if (event.type === 'create') return !matcher || matcher(object) ? { type: 'ADDED', object } : undefined;
   if (!matcher) return { type: 'MODIFIED', object };
-  const before = await decoded.before();
+  const before = decoded.before();
+  if (isPromise(before)) return before.then(() => translate(event, r, matcher));
   const was = before !== undefined && matcher(before);
   const is = matcher(object);
   if (was && is) return { type: 'MODIFIED', object };
@@ -174,13 +178,17 @@ async function translate(
   return undefined;
 }
 
+/** What a watcher is sent of one store event; undefined when its selectors keep the event from it. */
+type Translated = { type: EventType; object: JsonApiObject } | undefined;
+
 /**
  * One store event is seen by every watcher of its prefix: it is decoded and serialized once per
- * served version, not once per watcher (the watchers only read it).
+ * served version, not once per watcher (the watchers only read it). A decoding that waits (a
+ * conversion webhook) is a promise until it settles, then the object itself.
  */
 interface Decoded {
-  object: Promise<JsonApiObject>;
-  before(): Promise<JsonApiObject | undefined>;
+  object: JsonApiObject | Promise<JsonApiObject>;
+  before(): JsonApiObject | undefined | Promise<JsonApiObject | undefined>;
   encoded: Map<string, string | Uint8Array>;
 }
 
@@ -191,23 +199,38 @@ function decodedOnce(event: WatchEvent, r: ServedResource): Decoded {
   if (!perVersion) decodedEvents.set(event, (perVersion = new Map()));
   let decoded = perVersion.get(r);
   if (!decoded) {
-    let before: Promise<JsonApiObject | undefined> | undefined;
-    decoded = {
-      object: decodeObject({ value: event.value, modRevision: event.revision }, r),
+    let before: JsonApiObject | Promise<JsonApiObject> | undefined;
+    const d: Decoded = {
+      object: settledOnce(decodeObjectNow({ value: event.value, modRevision: event.revision }, r), (o) => {
+        d.object = o;
+      }),
       before: () => {
-        before ??=
-          event.prevValue === undefined
-            ? Promise.resolve(undefined)
-            : decodeObject({ value: event.prevValue, modRevision: event.prevModRevision ?? event.revision }, r);
+        if (event.prevValue === undefined) return undefined;
+        before ??= settledOnce(
+          decodeObjectNow({ value: event.prevValue, modRevision: event.prevModRevision ?? event.revision }, r),
+          (o) => {
+            before = o;
+          },
+        );
         return before;
       },
       encoded: new Map(),
     };
-    // A failed conversion is the watcher's error when it awaits; not an unhandled rejection meanwhile.
-    decoded.object.catch(() => undefined);
+    decoded = d;
     perVersion.set(r, decoded);
   }
   return decoded;
+}
+
+/** A decoding that waits: `settled` gets its object once it is there, so later readers need not wait. */
+function settledOnce(
+  object: JsonApiObject | Promise<JsonApiObject>,
+  settled: (o: JsonApiObject) => void,
+): JsonApiObject | Promise<JsonApiObject> {
+  if (!isPromise(object)) return object;
+  // A failed conversion is the watcher's error when it awaits; not an unhandled rejection meanwhile.
+  object.then(settled, () => undefined);
+  return object;
 }
 
 /** The event as written on the wire, serialized once for all watchers of one representation. */
@@ -267,7 +290,11 @@ class EventStream {
   /** As encode, shared with every other watcher of the same store event and representation. */
   encodeShared(event: WatchEvent, type: EventType, object: JsonApiObject): string | Uint8Array {
     if (this.negotiated.representation === 'table') return this.encode(type, object);
-    return encodedOnce(event, this.r, `${this.negotiated.representation} ${type}`, () => this.encode(type, object));
+    // Shared as bytes: no watcher encodes the text again to write it.
+    return encodedOnce(event, this.r, `${this.negotiated.representation} ${type}`, () => {
+      const encoded = this.encode(type, object);
+      return typeof encoded === 'string' ? Buffer.from(encoded) : encoded;
+    });
   }
 
   send(type: EventType, object: unknown): boolean {
@@ -275,12 +302,11 @@ class EventStream {
     return this.res.write(this.encode(type, object));
   }
 
-  /** Writes a ready event, waiting when the client reads slower than events arrive. */
-  async writeAndDrain(bytes: string | Uint8Array): Promise<void> {
-    if (this.ended) return;
-    if (this.res.write(bytes)) return;
+  /** Writes a ready event; a promise to wait on when the client reads slower than events arrive. */
+  writeAndDrain(bytes: string | Uint8Array): Promise<void> | undefined {
+    if (this.ended || this.res.write(bytes)) return undefined;
     // Whichever comes first removes both listeners: a stream waits many times over its life.
-    await new Promise<void>((resolve) => {
+    return new Promise<void>((resolve) => {
       const done = () => {
         this.res.off('drain', done).off('close', done);
         resolve();

@@ -1,4 +1,4 @@
-import { type AuthorizationRequest, type UserInfo, anonymousUser, requestAttributes } from '../../auth/index.js';
+import { type AuthorizationRequest, type RequestAttributes, type UserInfo, anonymousUser, requestAttributes } from '../../auth/index.js';
 import type { RequestContext } from '../context.js';
 
 /** The user of a request no authenticator recognised, as upstream's anonymous authentication. */
@@ -10,5 +10,19 @@ export const ANONYMOUS: UserInfo = anonymousUser();
  * RequestInfo does (before routing: an unknown resource still gets attributes).
  */
 export function accessRequestOf(ctx: RequestContext): AuthorizationRequest {
-  return { user: ctx.user ?? ANONYMOUS, attributes: requestAttributes(ctx.req.method, ctx.req) };
+  return { user: ctx.user ?? ANONYMOUS, attributes: attributesOf(ctx) };
+}
+
+/**
+ * The request's attributes, derived once per request (metrics, audit and authorize all read them);
+ * a stage that rewrites the path forgets them (`forgetAttributes`).
+ */
+export function attributesOf(ctx: RequestContext): RequestAttributes {
+  ctx.attributes ??= requestAttributes(ctx.req.method, ctx.req);
+  return ctx.attributes;
+}
+
+/** The path changed: the attributes are derived again when next read. */
+export function forgetAttributes(ctx: RequestContext): void {
+  ctx.attributes = undefined;
 }

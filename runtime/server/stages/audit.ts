@@ -9,9 +9,8 @@ import {
   type RequestRecorder,
 } from '../../audit/index.js';
 import { isObject } from '../../json/index.js';
-import type { Stage } from '../chain.js';
+import { type Stage, afterNext } from '../chain.js';
 import type { RequestContext } from '../context.js';
-import type { Reply } from '../http.js';
 import { accessRequestOf } from './attributes.js';
 import { onHeadersWritten } from './response-started.js';
 
@@ -26,7 +25,7 @@ import { onHeadersWritten } from './response-started.js';
 export function audit(auditor: Auditor | undefined): Stage {
   return {
     name: 'audit',
-    async handle(ctx, next) {
+    handle(ctx, next) {
       const auditID = auditIdOf(ctx.req.raw);
       ctx.res.setHeader('Audit-ID', auditID);
       if (!auditor) return next();
@@ -39,19 +38,14 @@ export function audit(auditor: Auditor | undefined): Stage {
       recorder.requestReceived();
       if (info.attributes.verb === 'watch')
         onHeadersWritten(ctx.res, () => recorder.responseStarted({ metadata: {}, code: ctx.res.statusCode }));
-      let reply: Reply | undefined;
-      try {
-        reply = await next();
-      } catch (e) {
+      return afterNext(next, (reply, error) => {
         annotateAdmission(ctx, recorder);
-        const status = isStatusError(e) ? e.toStatus() : undefined;
-        recorder.complete(status ? responseStatusOf(status, status.code) : panicStatus(e), status, status === undefined);
-        throw e;
-      }
-      annotateAdmission(ctx, recorder);
-      if (reply) recorder.complete(responseStatusOf(reply.body, reply.status), reply.body);
-      else recorder.complete({ metadata: {}, code: ctx.res.statusCode }, undefined);
-      return reply;
+        if (error) {
+          const status = isStatusError(error.thrown) ? error.thrown.toStatus() : undefined;
+          recorder.complete(status ? responseStatusOf(status, status.code) : panicStatus(error.thrown), status, status === undefined);
+        } else if (reply) recorder.complete(responseStatusOf(reply.body, reply.status), reply.body);
+        else recorder.complete({ metadata: {}, code: ctx.res.statusCode }, undefined);
+      });
     },
   };
 }
@@ -64,18 +58,17 @@ export function audit(auditor: Auditor | undefined): Stage {
 export function auditFailedAuthentication(auditor: Auditor | undefined): Stage {
   return {
     name: 'audit-failed-authentication',
-    async handle(ctx, next) {
-      try {
-        return await next();
-      } catch (e) {
-        if (auditor && ctx.audit === undefined && !ctx.user?.username && isStatusError(e) && e.code === 401) {
+    handle(ctx, next) {
+      if (!auditor) return next();
+      return afterNext(next, (_reply, error) => {
+        const e = error?.thrown;
+        if (ctx.audit === undefined && !ctx.user?.username && isStatusError(e) && e.code === 401) {
           const auditID = auditIdOf(ctx.req.raw);
           if (!ctx.res.headersSent) ctx.res.setHeader('Audit-ID', auditID);
           const recorder = auditor.begin(requestInfo(ctx, auditID, false), countEvents(ctx));
           recorder.responseStarted(responseStatusOf(e.toStatus(), 401));
         }
-        throw e;
-      }
+      });
     },
   };
 }

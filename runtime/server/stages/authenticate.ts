@@ -1,7 +1,8 @@
 import { unauthorized } from '../../api/index.js';
 import type { AuthenticationExplanation, UserInfo } from '../../auth/index.js';
-import type { Stage } from '../chain.js';
-import type { RequestAuthenticator } from '../context.js';
+import type { Next, Stage } from '../chain.js';
+import type { RequestAuthenticator, RequestContext } from '../context.js';
+import type { Reply } from '../http.js';
 import { ANONYMOUS } from './attributes.js';
 
 /** The user of a request whose credential was refused (a 401). */
@@ -18,22 +19,27 @@ const UNCONFIGURED: AuthenticationExplanation = { authenticator: 'anonymous (no 
 export function authenticate(authenticator: RequestAuthenticator | undefined): Stage {
   return {
     name: 'authenticate',
-    async handle(ctx, next) {
+    handle(ctx, next) {
       if (!authenticator) {
         ctx.user = ANONYMOUS;
         ctx.authentication = UNCONFIGURED;
         return next();
       }
-      const result = await authenticator.authenticate(ctx.req.raw);
-      if (!result.authenticated) {
-        // Who failed is unknown: an empty user, as upstream's failed-authentication audit records.
-        ctx.user = NOBODY;
-        ctx.authentication = result.explanation;
-        throw unauthorized(result.message);
-      }
-      ctx.user = result.user;
-      ctx.authentication = result.explanation;
-      return next();
+      return authenticated(ctx, authenticator, next);
     },
   };
+}
+
+/** The configured authenticator decides who sent the request; a refused credential is a 401. */
+async function authenticated(ctx: RequestContext, authenticator: RequestAuthenticator, next: Next): Promise<Reply | undefined> {
+  const result = await authenticator.authenticate(ctx.req.raw);
+  if (!result.authenticated) {
+    // Who failed is unknown: an empty user, as upstream's failed-authentication audit records.
+    ctx.user = NOBODY;
+    ctx.authentication = result.explanation;
+    throw unauthorized(result.message);
+  }
+  ctx.user = result.user;
+  ctx.authentication = result.explanation;
+  return next();
 }

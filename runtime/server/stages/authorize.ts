@@ -1,8 +1,8 @@
 import { forbidden, type StatusError } from '../../api/index.js';
 import { ANNOTATIONS } from '../../audit/index.js';
 import { type AuthorizationRequest, forbiddenMessage } from '../../auth/index.js';
-import type { Stage } from '../chain.js';
-import type { RequestAuthorizer, RequestContext } from '../context.js';
+import { type Next, type Outcome, type Stage, isPromise } from '../chain.js';
+import type { AuthorizationVerdict, RequestAuthorizer, RequestContext } from '../context.js';
 import { accessRequestOf } from './attributes.js';
 
 export type { RequestAuthorizer, AuthorizationVerdict } from '../context.js';
@@ -12,7 +12,7 @@ export type { RequestAuthorizer, AuthorizationVerdict } from '../context.js';
  * request, and say why. Access reviews answer with the same decision.
  */
 export const ALLOW_ALL: RequestAuthorizer = {
-  authorize: async () => ({ allowed: true, reason: 'the svckit reference server has no authorization policy: every request is allowed' }),
+  authorize: () => ({ allowed: true, reason: 'the svckit reference server has no authorization policy: every request is allowed' }),
 };
 
 /**
@@ -47,14 +47,20 @@ export async function authorizeCreate(ctx: RequestContext): Promise<void> {
  */
 export const authorize: Stage = {
   name: 'authorize',
-  async handle(ctx, next) {
+  handle(ctx, next) {
     const request = accessRequestOf(ctx);
-    const decision = await ctx.authorizer.authorize(request);
-    // Upstream's authorization.k8s.io/decision and /reason, under the served group names.
-    const key = (specKey: string) => ctx.registry.servedApiVersion(specKey);
-    ctx.audit?.annotate(key(ANNOTATIONS.authorizationDecision), decision.allowed ? 'allow' : 'forbid');
-    if (decision.reason !== '') ctx.audit?.annotate(key(ANNOTATIONS.authorizationReason), decision.reason);
-    if (!decision.allowed) throw forbiddenRequest(request, decision.reason);
-    return next();
+    const decision = ctx.authorizer.authorize(request);
+    if (isPromise(decision)) return decision.then((d) => decided(ctx, request, d, next));
+    return decided(ctx, request, decision, next);
   },
 };
+
+/** The decision is recorded for the audit; a refusal is the 403, an allowed request goes on. */
+function decided(ctx: RequestContext, request: AuthorizationRequest, decision: AuthorizationVerdict, next: Next): Outcome {
+  // Upstream's authorization.k8s.io/decision and /reason, under the served group names.
+  const key = (specKey: string) => ctx.registry.servedApiVersion(specKey);
+  ctx.audit?.annotate(key(ANNOTATIONS.authorizationDecision), decision.allowed ? 'allow' : 'forbid');
+  if (decision.reason !== '') ctx.audit?.annotate(key(ANNOTATIONS.authorizationReason), decision.reason);
+  if (!decision.allowed) throw forbiddenRequest(request, decision.reason);
+  return next();
+}

@@ -1,7 +1,9 @@
 import { isStatusError } from '../../api/index.js';
-import { type RequestAttributes, requestAttributes } from '../../auth/index.js';
-import type { Stage } from '../chain.js';
+import type { RequestAttributes } from '../../auth/index.js';
+import type { RequestLabels } from '../../metrics/index.js';
+import { type Stage, afterNext } from '../chain.js';
 import type { RequestContext } from '../context.js';
+import { attributesOf } from './attributes.js';
 import { onHeadersWritten } from './response-started.js';
 
 const APPLY_PATCH = 'application/apply-patch+yaml';
@@ -26,11 +28,11 @@ const VERBS: Readonly<Record<string, string>> = {
  */
 export const instrument: Stage = {
   name: 'metrics',
-  async handle(ctx, next) {
+  handle(ctx, next) {
     const metrics = ctx.metrics;
     if (!metrics) return next();
     const started = performance.now();
-    const a = requestAttributes(ctx.req.method, ctx.req);
+    const a = attributesOf(ctx);
     const verb = reportedVerb(a, ctx);
     // A watch runs from when its response starts (its target is routed by then) until it ends.
     let longRunning: Record<string, string> | undefined;
@@ -39,18 +41,11 @@ export const instrument: Stage = {
         longRunning = { verb, ...resourceLabels(ctx, a), component: 'apiserver' };
         metrics.longRunningRequests.inc(longRunning);
       });
-    let code = 500;
-    try {
-      const reply = await next();
-      code = reply ? reply.status : ctx.res.statusCode;
-      return reply;
-    } catch (e) {
-      code = isStatusError(e) ? e.code : 500;
-      throw e;
-    } finally {
+    return afterNext(next, (reply, error) => {
+      const code = error ? (isStatusError(error.thrown) ? error.thrown.code : 500) : reply ? reply.status : ctx.res.statusCode;
       if (longRunning) metrics.longRunningRequests.dec(longRunning);
-      const labels = { verb, dry_run: dryRun(ctx.req.query), ...resourceLabels(ctx, a), component: 'apiserver' };
-      metrics.requestTotal.inc({ ...labels, code: String(code) });
+      const labels = requestLabels(ctx, a, verb);
+      metrics.countRequest(labels, String(code));
       metrics.requestDuration.observe(labels, (performance.now() - started) / 1000);
       const r = ctx.target?.resource;
       if (r?.deprecationWarning) {
@@ -66,7 +61,7 @@ export const instrument: Stage = {
           1,
         );
       }
-    }
+    });
   },
 };
 
@@ -75,6 +70,21 @@ function reportedVerb(a: RequestAttributes, ctx: RequestContext): string {
   if (!a.isResourceRequest) return METHODS.has(ctx.req.method) ? ctx.req.method : 'OTHER';
   if (a.verb === 'patch' && ctx.req.headers['content-type']?.split(';')[0]?.trim() === APPLY_PATCH) return 'APPLY';
   return VERBS[a.verb] ?? (METHODS.has(ctx.req.method) ? ctx.req.method : 'OTHER');
+}
+
+/** The labels of the request counter and latency (the counter adds the code). */
+function requestLabels(ctx: RequestContext, a: RequestAttributes, verb: string): RequestLabels {
+  const r = resourceLabels(ctx, a);
+  return {
+    verb,
+    dry_run: dryRun(ctx.req.query),
+    group: r.group,
+    version: r.version,
+    resource: r.resource,
+    subresource: r.subresource,
+    scope: r.scope,
+    component: 'apiserver',
+  };
 }
 
 function resourceLabels(ctx: RequestContext, a: RequestAttributes) {
@@ -98,5 +108,6 @@ function scopeOf(a: RequestAttributes): string {
 
 /** The dryRun values, sorted and unique (`All`), as upstream's cleanDryRun; empty when none. */
 function dryRun(query: URLSearchParams): string {
+  if (!query.has('dryRun')) return '';
   return [...new Set(query.getAll('dryRun').filter((v) => v === 'All'))].sort().join(',');
 }

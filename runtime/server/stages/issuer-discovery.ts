@@ -24,7 +24,7 @@ export function issuerDiscovery(issuer: ServiceAccountIssuer): Stage {
   const unavailable = discoveryUnavailable(issuer.issuer);
   return {
     name: 'issuer-discovery',
-    async handle(ctx, next) {
+    handle(ctx, next) {
       const path = ctx.req.path.replace(/\/$/, '');
       if (path !== OPENID_CONFIGURATION_PATH && path !== JWKS_PATH) return next();
       if (unavailable) throw pathNotFound(`the server could not find the requested resource (${unavailable})`);

@@ -1,4 +1,6 @@
-import type { Stage } from '../chain.js';
+import type { Outcome, Stage } from '../chain.js';
+import type { Reply } from '../http.js';
+import { forgetAttributes } from './attributes.js';
 import { groupWithSuffix } from '../../api/index.js';
 import { AUTHORIZATION_GROUP } from '../../auth/index.js';
 
@@ -23,18 +25,26 @@ export function servedApiVersion(apiVersion: unknown, servedGroup: string): unkn
  */
 export const kubectlNames: Stage = {
   name: 'kubectl-names',
-  async handle(ctx, next) {
+  handle(ctx, next) {
+    const { segments } = ctx.req;
+    if (segments[0] !== 'apis' || segments[1] !== KUBECTL_AUTHORIZATION_GROUP) return next();
     const served = ctx.registry.servedGroup(AUTHORIZATION_GROUP);
-    const [root, group, ...rest] = ctx.req.segments;
-    if (served === KUBECTL_AUTHORIZATION_GROUP || root !== 'apis' || group !== KUBECTL_AUTHORIZATION_GROUP) return next();
+    if (served === KUBECTL_AUTHORIZATION_GROUP) return next();
+    const rest = segments.slice(2);
     // Path and segments change together: routing and authorization read the same request.
     ctx.req.segments = ['apis', served, ...rest];
     ctx.req.path = `/apis/${served}/${rest.join('/')}`;
-    const reply = await next();
-    const body = reply?.body as { apiVersion?: unknown } | undefined;
-    if (body && typeof body.apiVersion === 'string' && body.apiVersion.startsWith(`${served}/`)) {
-      body.apiVersion = `${KUBECTL_AUTHORIZATION_GROUP}/${body.apiVersion.slice(served.length + 1)}`;
-    }
-    return reply;
+    forgetAttributes(ctx);
+    return answerInKubectlNames(next(), served);
   },
 };
+
+/** The reply with the served authorization group's apiVersion written in kubectl's name. */
+async function answerInKubectlNames(outcome: Outcome, served: string): Promise<Reply | undefined> {
+  const reply = await outcome;
+  const body = reply?.body as { apiVersion?: unknown } | undefined;
+  if (reply && body && typeof body.apiVersion === 'string' && body.apiVersion.startsWith(`${served}/`)) {
+    reply.body = { ...body, apiVersion: `${KUBECTL_AUTHORIZATION_GROUP}/${body.apiVersion.slice(served.length + 1)}` };
+  }
+  return reply;
+}

@@ -12,7 +12,7 @@ import { route } from '../router.js';
  */
 export const negotiate: Stage = {
   name: 'negotiate',
-  async handle(ctx, next) {
+  handle(ctx, next) {
     const r = route(ctx.req, ctx.registry);
     ctx.route = r;
     if (r.kind !== 'resource') {

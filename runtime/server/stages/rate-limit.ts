@@ -10,9 +10,9 @@ export interface RateLimiter {
 export function rateLimit(limiter: RateLimiter | undefined): Stage {
   return {
     name: 'rate-limit',
-    async handle(ctx, next) {
-      await limiter?.admit(ctx);
-      return next();
+    handle(ctx, next) {
+      if (!limiter) return next();
+      return limiter.admit(ctx).then(next);
     },
   };
 }
