@@ -13,7 +13,8 @@ import type { Reply } from './http.js';
 import { collectionPrefix, decodeObject, decodeObjects, objectKey } from './objects.js';
 import type { GetOptions, ReadOptions } from './query.js';
 import type { ServedResource } from './resources.js';
-import { storedObjectReply } from './served-json.js';
+import { JsonTextReply, storedObjectReply } from './served-json.js';
+import { servedTextOf } from './stored-text.js';
 import { awaitRevision, fromStoreError, fromTokenError, parseRevision } from './versions.js';
 
 /** get: Most Recent when unset, Any for "0", Not older than for any other version. */
@@ -146,7 +147,8 @@ export async function listObjects(ctx: RequestContext, t: Target, opts: ReadOpti
   const prefix = collectionPrefix(t.resource, t.namespace);
   const matcher = selectorMatcher(t.resource, opts);
   const plan = await planList(ctx, prefix, opts);
-  const items: JsonApiObject[] = [];
+  // Objects, or their served JSON text (stored-text.ts).
+  const items: (JsonApiObject | string)[] = [];
   let revision = plan.revision;
   let startAfter = plan.startAfter;
   // Keys after `startAfter` at the snapshot; unknown until counted, and never needed with a
@@ -164,7 +166,9 @@ export async function listObjects(ctx: RequestContext, t: Target, opts: ReadOpti
       revision = page.revision;
       more = page.more;
       remaining = page.remaining ?? (remaining === undefined ? undefined : Math.max(0, remaining - page.items.length));
-      const objects = await decodeObjects(page.items, t.resource);
+      // Without selectors, objects stored at the served version go out as their stored text.
+      const pageTexts = matcher ? undefined : servedTexts(page.items, t.resource.apiVersion);
+      const objects = pageTexts ? undefined : await decodeObjects(page.items, t.resource);
       for (const [i, kv] of page.items.entries()) {
         if (opts.limit !== undefined && items.length >= opts.limit) {
           // Read but not served: the next page starts at it.
@@ -173,8 +177,8 @@ export async function listObjects(ctx: RequestContext, t: Target, opts: ReadOpti
           continue;
         }
         lastKey = kv.key;
-        const object = objects[i]!;
-        if (!matcher || matcher(object)) items.push(object);
+        const object = pageTexts ? pageTexts[i]! : objects![i]!;
+        if (!matcher || matcher(object as JsonApiObject)) items.push(object);
       }
       if (page.items.length > 0) startAfter = page.items[page.items.length - 1]!.key;
       if (opts.limit === undefined || items.length >= opts.limit || !page.more || page.items.length === 0) break;
@@ -199,5 +203,21 @@ export async function listObjects(ctx: RequestContext, t: Target, opts: ReadOpti
   // The rest of the collection, omitted on the last page and whenever selectors filtered the page
   // (as upstream's GetList: the store's count would include objects the selector drops).
   if (next && !matcher && remaining !== undefined) metadata.remainingItemCount = remaining;
-  return { status: 200, body: { kind: t.resource.listKind, apiVersion: t.resource.apiVersion, metadata, items } };
+  const head = { kind: t.resource.listKind, apiVersion: t.resource.apiVersion, metadata };
+  if (items.some((item) => typeof item !== 'string')) {
+    return { status: 200, body: { ...head, items: items.map((item) => (typeof item === 'string' ? JSON.parse(item) : item)) } };
+  }
+  const json = JSON.stringify({ ...head, items: [] });
+  return new JsonTextReply(200, `${json.slice(0, -2)}${items.join(',')}]}`);
+}
+
+/** Every item's served text, or undefined when one needs decoding (another version, another layout). */
+function servedTexts(kvs: readonly KeyValue[], apiVersion: string): string[] | undefined {
+  const texts: string[] = [];
+  for (const kv of kvs) {
+    const text = servedTextOf(kv.value, kv.modRevision, apiVersion);
+    if (text === undefined) return undefined;
+    texts.push(text);
+  }
+  return texts;
 }

@@ -168,3 +168,34 @@ describe('JsonTextReply', () => {
     expect(reply.body).toEqual({ kind: 'ConfigMap', data: { v: '2' } });
   });
 });
+
+describe('a list served from the stored texts (stored-text.ts)', () => {
+  it('answers each item as its get does, in JSON, YAML and Protobuf, before and after an update', async () => {
+    const s = await serve({ server: { protobufPackages: allProtobufPackages } });
+    for (const name of ['a', 'b', 'c']) await s.create(configMaps(s), configMap(name, { key: `${name}"}\\` }));
+    await s.patch(`${configMaps(s)}/b`, { metadata: { labels: { changed: 'yes' } } });
+    const list = await s.get(configMaps(s));
+    expect(list.status).toBe(200);
+    const items = list.body.items as Json[];
+    expect(items.map((i) => i.metadata.name)).toEqual(['a', 'b', 'c']);
+    for (const item of items) expect(item).toEqual((await s.get(`${configMaps(s)}/${item.metadata.name}`)).body);
+    expect(items[1].metadata.labels).toEqual({ changed: 'yes' });
+    // The text served is the list's own JSON, kind and metadata included.
+    expect(list.body).toMatchObject({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: expect.any(String) } });
+    const yaml = await s.get(configMaps(s)).set('accept', 'application/yaml');
+    expect(parseYaml(yaml.text)).toEqual(list.body);
+    const proto = await s.get(configMaps(s)).set('accept', MEDIA_PROTOBUF).buffer(true).parse(binary).expect(200);
+    expect(codecs.decode(proto.body as Buffer)).toMatchObject({ items: items.map((i) => ({ metadata: { name: i.metadata.name } })) });
+  });
+
+  it('pages carry their continue token and count as before', async () => {
+    const s = await serve();
+    for (const name of ['a', 'b', 'c']) await s.create(configMaps(s), configMap(name, { key: 'v' }));
+    const first = (await s.get(`${configMaps(s)}?limit=2`)).body;
+    expect(first.items.map((i: Json) => i.metadata.name)).toEqual(['a', 'b']);
+    expect(first.metadata.remainingItemCount).toBe(1);
+    const second = (await s.get(`${configMaps(s)}?limit=2&continue=${encodeURIComponent(first.metadata.continue)}`)).body;
+    expect(second.items.map((i: Json) => i.metadata.name)).toEqual(['c']);
+    expect(second.metadata.continue).toBe('');
+  });
+});
