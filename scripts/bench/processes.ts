@@ -36,23 +36,9 @@ export async function startCompiledSvckit(name: string, args: string[]): Promise
   return startNode(name, [join(ROOT, 'bin/svckit.js'), 'serve', '--port', '0', ...args]);
 }
 
-/** A process of `node <args>` that prints "listening on <url>" when ready. */
-export async function startNode(name: string, args: string[]): Promise<ServerProcess> {
-  const began = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await listeningUrl(name, child);
-  const startMs = performance.now() - began;
-  return {
-    name,
-    url,
-    startMs,
-    cpuMs: () => cpuMsOf(child.pid!),
-    memory: async () => ({ heapUsed: Number.NaN, rss: rssOf(child.pid!) }),
-    profile: async () => {
-      throw new Error(`${name}: no profiler control in a compiled process`);
-    },
-    stop: () => stop(child),
-  };
+/** A process of `node <args>` that prints "listening on <url>" when ready (no IPC: RSS from /proc). */
+export function startNode(name: string, args: string[]): Promise<ServerProcess> {
+  return started(name, () => spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] }));
 }
 
 /** Builds dist/ when it is missing or older than a source file. */
@@ -70,23 +56,30 @@ export function startBarePeer(name: string, durableFile?: string): Promise<Serve
   return start(name, join(ROOT, 'scripts/bench/peers/bare-server.ts'), durableFile ? ['--durable', durableFile] : []);
 }
 
-async function start(name: string, script: string, args: string[]): Promise<ServerProcess> {
+function start(name: string, script: string, args: string[]): Promise<ServerProcess> {
+  return started(name, () =>
+    fork(script, args, { cwd: ROOT, execArgv: ['--expose-gc', '--import', TSX_LOADER], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] }),
+  );
+}
+
+/** The handle of a process `launch` starts, once it listens; with an IPC channel it answers questions (bench-questions.ts). */
+async function started(name: string, launch: () => ChildProcess): Promise<ServerProcess> {
   const began = performance.now();
-  const child = fork(script, args, {
-    cwd: ROOT,
-    execArgv: ['--expose-gc', '--import', TSX_LOADER],
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
+  const child = launch();
   const url = await listeningUrl(name, child);
   const startMs = performance.now() - began;
+  const ipc = child.connected;
   return {
     name,
     url,
     startMs,
     cpuMs: () => cpuMsOf(child.pid!),
-    memory: () => ask(child, 'memory') as Promise<{ heapUsed: number; rss: number } | undefined>,
+    memory: async () =>
+      ipc
+        ? ((await ask(child, 'memory')) as { heapUsed: number; rss: number } | undefined)
+        : { heapUsed: Number.NaN, rss: rssOf(child.pid!) },
     profile: async (action) => {
-      const answer = await ask(child, 'start' in action ? 'profile-start' : `profile-stop ${action.stopTo}`);
+      const answer = ipc ? await ask(child, 'start' in action ? 'profile-start' : `profile-stop ${action.stopTo}`) : 'no IPC channel';
       if (answer !== 'ok') throw new Error(`${name}: the profiler answered ${JSON.stringify(answer)}`);
     },
     stop: () => stop(child),

@@ -30,3 +30,17 @@ export async function post(agent: Agent, base: string, path: string, body: unkno
   const text = await res.body.text();
   if (res.statusCode >= 300) throw new Error(`POST ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
 }
+
+/** Reads the collection at `path` in pages of 500 to its end; resolves to the number of items. */
+export async function pagedList(agent: Agent, base: string, path: string): Promise<number> {
+  let token = '';
+  let items = 0;
+  do {
+    const res = await request(`${base}${path}?limit=500${token ? `&continue=${encodeURIComponent(token)}` : ''}`, { dispatcher: agent });
+    const list = (await res.body.json()) as { metadata: { continue?: string }; items: unknown[] };
+    if (res.statusCode !== 200) throw new Error(`GET ${path}: ${res.statusCode}`);
+    items += list.items.length;
+    token = list.metadata.continue ?? '';
+  } while (token);
+  return items;
+}

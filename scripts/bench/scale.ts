@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { median } from './harness.js';
 import { buildIfStale, startCompiledSvckit, startSvckit } from './processes.js';
-import { inParallel, post } from './requests.js';
+import { inParallel, pagedList, post } from './requests.js';
 import { runWrk } from './wrk.js';
 
 const SIZES = (process.env.SVCKIT_BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
@@ -41,7 +41,7 @@ export async function benchScale(): Promise<void> {
         );
         const get = await runWrk(`${server.url}${CONFIGMAPS}/cm-000000`, { connections: 16, seconds: 3 });
         const lists: number[] = [];
-        for (let i = 0; i < 3; i++) lists.push(await timed(() => pagedList(agent, server.url, size)));
+        for (let i = 0; i < 3; i++) lists.push(await timed(() => listAll(agent, server.url, size)));
         const listMs = median(lists);
         const perItem = (listMs * 1000) / size;
         firstPerItem ||= perItem;
@@ -75,6 +75,12 @@ export async function benchScale(): Promise<void> {
   }
 }
 
+/** The whole collection, page by page; it must hold `expected` items. */
+async function listAll(agent: Agent, base: string, expected: number): Promise<void> {
+  const items = await pagedList(agent, base, CONFIGMAPS);
+  if (items !== expected) throw new Error(`listed ${items} of ${expected}`);
+}
+
 function configMap(name: string) {
   return { metadata: { name, labels: { app: 'scale' } }, data: { payload: 'x'.repeat(960) } };
 }
@@ -88,20 +94,6 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 async function listRevision(agent: Agent, base: string): Promise<string> {
   const res = await request(`${base}${CONFIGMAPS}?limit=1`, { dispatcher: agent });
   return ((await res.body.json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
-}
-
-async function pagedList(agent: Agent, base: string, expected: number): Promise<void> {
-  let token = '';
-  let items = 0;
-  do {
-    const res = await request(`${base}${CONFIGMAPS}?limit=500${token ? `&continue=${encodeURIComponent(token)}` : ''}`, {
-      dispatcher: agent,
-    });
-    const list = (await res.body.json()) as { metadata: { continue?: string }; items: unknown[] };
-    items += list.items.length;
-    token = list.metadata.continue ?? '';
-  } while (token);
-  if (items !== expected) throw new Error(`listed ${items} of ${expected}`);
 }
 
 /** A watch from `revision` until `expected` ADDED events arrived (counted by their lines). */
