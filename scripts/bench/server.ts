@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { fanOut } from './fan-out.js';
 import { median, runCases } from './harness.js';
 import { type LoadCase, type LoadTarget, runLoadCases } from './load-cases.js';
