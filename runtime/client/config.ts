@@ -79,7 +79,10 @@ export interface ClientConfig {
   tls?: TlsOptions;
   /** `http://proxy:3128`: requests go through this proxy (needs a connector). */
   proxyUrl?: string;
-  /** Opens connections that carry `tls`, `proxyUrl` or a client certificate (`nodeConnector` in Node). */
+  /**
+   * Opens the client's connections (`nodeConnector` in Node, which the config loaders set): needed
+   * for `tls`, `proxyUrl` or a client certificate; when set it carries every request.
+   */
   connector?: Connector;
   /** Ask for uncompressed responses (gzip is requested and decoded by default). */
   disableCompression?: boolean;

@@ -175,12 +175,15 @@ export class Transport {
     return this.codec;
   }
 
-  /** The platform's fetch, or one bound to a Node dispatcher when TLS material or a proxy is set. */
+  /**
+   * The config's connector (Node: undici's dispatcher), which TLS material, a proxy and client
+   * certificates need; otherwise the platform's fetch.
+   */
   private async fetchFor(credentials: Credentials): Promise<FetchLike> {
     if (this.config.fetch) return this.config.fetch;
     const { tls, proxyUrl } = this.config;
     const certificate = credentials.clientCertificate;
-    if (!tls && !proxyUrl && !certificate) return platformFetch;
+    if (!tls && !proxyUrl && !certificate && !this.config.connector) return platformFetch;
     // A rotated client certificate (an exec plugin re-run) needs new connections.
     const key = certificate ? `${certificate.cert}\0${certificate.key}` : '';
     if (this.dispatcher?.key !== key) {

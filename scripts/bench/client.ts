@@ -2,6 +2,7 @@ import * as k8s from '@kubernetes/client-node';
 import { createClient } from '../../generated/client.js';
 import { allProtobufPackages } from '../../generated/protobuf.js';
 import { protobufCodec } from '../../runtime/client/index.js';
+import { nodeConnector } from '../../runtime/client-node/index.js';
 import type { ConfigMap } from '../../generated/core/v1/index.js';
 import { startReferenceServer } from '../../reference/index.js';
 import { type BenchCase, runCases } from './harness.js';
@@ -26,7 +27,7 @@ const LISTS = 10;
 export async function benchClient(): Promise<void> {
   const running = await startReferenceServer({ store: 'memory', port: 0 });
   try {
-    const ours = createClient({ server: running.url, namespace: NAMESPACE, onWarning: () => {} });
+    const ours = createClient({ server: running.url, namespace: NAMESPACE, onWarning: () => {}, connector: nodeConnector });
     await ours.core.v1.namespaces.create({ metadata: { name: NAMESPACE } });
     const data = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`key-${i}`, 'x'.repeat(64)]));
     for (let i = 0; i < OBJECTS; i += 50) {
@@ -121,6 +122,7 @@ export async function benchClient(): Promise<void> {
       server: running.url,
       namespace: NAMESPACE,
       onWarning: () => {},
+      connector: nodeConnector,
       codec: protobufCodec(allProtobufPackages),
     }).core.v1.configMaps();
     check(await proto.get('cm-1'), await peer.readNamespacedConfigMap({ name: 'cm-1', namespace: NAMESPACE }));
