@@ -9,9 +9,12 @@ import { nodeConnector } from './index.js';
 
 const { server: running, frontOf } = serverWithFronts();
 
-/** A client of `server` that goes through the Node connector (what loadClientConfig returns). */
+/**
+ * A client of `server` that goes through the Node connector (what loadClientConfig returns), and
+ * asks for gzip although the test servers are on loopback.
+ */
 const nodeClient = (server: string, options: { disableCompression?: boolean; onWarning?: (w: string) => void } = {}) =>
-  createClient({ server, namespace: 'default', connector: nodeConnector, onWarning: () => {}, ...options });
+  createClient({ server, namespace: 'default', connector: nodeConnector, disableCompression: false, onWarning: () => {}, ...options });
 
 describe('the Node connector over plain HTTP', () => {
   it('sends every request through the connector, with no TLS settings given', async () => {

@@ -44,6 +44,8 @@ export class Transport {
   private readonly onWarning: WarningHandler;
   private readonly maxRetries: number;
   private readonly maxDelayMs: number;
+  /** Whether responses may come gzip-compressed (`ClientConfig.disableCompression`). */
+  private readonly compression: boolean;
   /** Features the server refused (watch-list for a resource), so they are not tried again. */
   readonly refused = new Set<string>();
   /** Resources whose server refused the codec (406): JSON from then on. */
@@ -58,6 +60,7 @@ export class Transport {
     this.onWarning = config.onWarning ?? consoleWarnings();
     this.maxRetries = config.retry?.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.maxDelayMs = config.retry?.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
+    this.compression = !(config.disableCompression ?? isLoopbackServer(this.server));
   }
 
   /** Sends the request and decodes the response body. */
@@ -155,7 +158,7 @@ export class Transport {
     }
     if (credentials.token) headers.authorization = `Bearer ${credentials.token}`;
     if (this.config.userAgent) headers['user-agent'] = this.config.userAgent;
-    if (this.config.disableCompression) headers['accept-encoding'] = 'identity';
+    if (!this.compression) headers['accept-encoding'] = 'identity';
     const query = req.query?.toString();
     const url = `${this.server}${req.path}${query ? `?${query}` : ''}`;
     const fetch = await this.fetchFor(credentials);
@@ -202,6 +205,20 @@ export class Transport {
 }
 
 const platformFetch: FetchLike = (url, init) => fetch(url, init);
+
+/**
+ * True when the server is this machine (`localhost` and its subdomains, 127.0.0.0/8, [::1]): gzip
+ * there costs CPU on both ends and saves no bandwidth worth having (docs/decisions.md).
+ */
+function isLoopbackServer(server: string): boolean {
+  let host: string;
+  try {
+    host = new URL(server).hostname;
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
 
 function resourceKey(r: ResourceInfo): string {
   return `${r.group}/${r.version}/${r.resource}`;
