@@ -75,14 +75,15 @@ describe('the Node connector over plain HTTP', () => {
   it('hands every Warning header to the handler, and an error body to the StatusError', async () => {
     const warning = await frontOf((req, res) => {
       if (req.url !== '/api/v1/namespaces/warned') return false;
-      res.setHeader('warning', ['299 - "first"', '299 - "second, with comma"']);
+      // The second as the UTF-8 bytes a server writes, which HTTP carries as Latin-1.
+      res.setHeader('warning', ['299 - "first"', Buffer.from('299 - "snow ☃, with comma"', 'utf8').toString('latin1')]);
       return replyStatus(res, 404, 'NotFound', 'namespaces "warned" not found');
     });
     const warnings: string[] = [];
     const e = await nodeClient(warning.url, { onWarning: (w) => warnings.push(w) })
       .core.v1.namespaces.get('warned')
       .catch((x: unknown) => x);
-    expect(warnings).toEqual(['first', 'second, with comma']);
+    expect(warnings).toEqual(['first', 'snow ☃, with comma']);
     expect(e).toBeInstanceOf(StatusError);
     expect(e).toMatchObject({ code: 404, reason: 'NotFound', message: 'namespaces "warned" not found' });
   });
