@@ -32,7 +32,8 @@ const DEFAULT_MAX_DELAY_MS = 30_000;
  * The HTTP layer every client shares: request building, credentials (re-asked after a 401),
  * codec negotiation with JSON fallback on 406, bounded retries of 429/504 with Retry-After,
  * warnings, and errors as StatusError. Built on fetch, so it runs in Node and in the browser;
- * TLS material and proxies go through the config's connector (undici's dispatcher in Node).
+ * when the config has a connector (undici's dispatcher in Node, which TLS material and proxies
+ * need) every request goes through it.
  */
 export class Transport {
   readonly server: string;
