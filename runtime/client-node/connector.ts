@@ -17,7 +17,5 @@ export const nodeConnector: Connector = async (tls, proxyUrl, certificate) => {
     rejectUnauthorized: tls.insecureSkipTlsVerify !== true,
   };
   const dispatcher: Dispatcher = proxyUrl ? new undici.ProxyAgent({ uri: proxyUrl, requestTls: connect }) : new undici.Agent({ connect });
-  // fetch follows redirects (client-go too); the request API only when told to.
-  const following = dispatcher.compose(undici.interceptors.redirect({ maxRedirections: 20 }));
-  return { fetch: dispatcherFetch(following), close: () => dispatcher.close() };
+  return { fetch: dispatcherFetch(dispatcher), close: () => dispatcher.close() };
 };

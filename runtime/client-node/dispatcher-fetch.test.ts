@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/client.js';
 import { allProtobufPackages } from '../../generated/protobuf.js';
 import { front, replyStatus, serverWithFronts } from '../client/client.testing.js';
-import { ConnectionError, StatusError, protobufCodec } from '../client/index.js';
+import { ConnectionError, StatusError, bearerToken, protobufCodec } from '../client/index.js';
 import { nodeConnector } from './index.js';
 
 const { server: running, frontOf } = serverWithFronts();
@@ -96,6 +96,27 @@ describe('the Node connector over plain HTTP', () => {
       return true;
     });
     expect((await nodeClient(`${moved.url}/old`).core.v1.namespaces.get('default')).metadata?.name).toBe('default');
+  });
+
+  it('sends no credentials to another origin after a redirect, and fetches a 303 after a POST with GET', async () => {
+    const other = await frontOf();
+    const moving = await frontOf((req, res) => {
+      if (req.url === '/api/v1/namespaces/away') res.writeHead(307, { location: `${other.url}/api/v1/namespaces/default` });
+      else if (req.url === '/api/v1/namespaces' && req.method === 'POST') res.writeHead(303, { location: '/api/v1/namespaces/default' });
+      else return false;
+      res.end();
+      return true;
+    });
+    const client = createClient({ server: moving.url, connector: nodeConnector, credentials: bearerToken('secret') });
+    expect((await client.core.v1.namespaces.get('away')).metadata?.name).toBe('default');
+    expect(moving.seen[0]!.headers.authorization).toBe('Bearer secret');
+    expect(other.seen.map((r) => [r.url, r.headers.authorization])).toEqual([['/api/v1/namespaces/default', undefined]]);
+    const created = await client.core.v1.namespaces.create({ metadata: { name: 'never' } });
+    expect(created.metadata?.name).toBe('default');
+    expect(moving.seen.slice(-2).map((r) => [r.method, r.url, r.headers['content-type']])).toEqual([
+      ['POST', '/api/v1/namespaces', 'application/json'],
+      ['GET', '/api/v1/namespaces/default', undefined],
+    ]);
   });
 
   it('reports an unreachable server as a ConnectionError naming the URL', async () => {
