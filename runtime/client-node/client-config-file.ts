@@ -169,7 +169,8 @@ export async function clientConfigFromFile(file: ClientConfigFile, selection: Cl
     };
   }
   if (cluster['proxy-url']) config.proxyUrl = checkedProxyUrl(cluster['proxy-url'], context.cluster);
-  if (cluster['disable-compression']) config.disableCompression = true;
+  // An explicit false asks for gzip even on loopback (the transport's default there is off).
+  if (cluster['disable-compression'] !== undefined) config.disableCompression = cluster['disable-compression'];
   if (user) {
     const credentials = await credentialsOf(user, cluster, ca, selection, resolvePath, readText, decode);
     if (credentials) config.credentials = credentials;

@@ -1,10 +1,12 @@
 import type { Dispatcher } from 'undici';
-import type { Connector, FetchLike } from '../client/index.js';
+import type { Connector } from '../client/index.js';
+import { dispatcherFetch } from './dispatcher-fetch.js';
 
 /**
  * The Node connector: a fetch bound to an undici Agent (or ProxyAgent) that carries the TLS
- * settings, the client certificate and the proxy, which a browser's fetch cannot be told. The
- * client config loaders of this module set it; undici is loaded only when a connection needs it.
+ * settings, the client certificate and the proxy, which a browser's fetch cannot be told, and
+ * that speaks undici's request API rather than WHATWG fetch (dispatcherFetch). The client config
+ * loaders of this module set it; undici is loaded when the first request is sent.
  */
 export const nodeConnector: Connector = async (tls, proxyUrl, certificate) => {
   const undici = await import('undici');
@@ -15,6 +17,5 @@ export const nodeConnector: Connector = async (tls, proxyUrl, certificate) => {
     rejectUnauthorized: tls.insecureSkipTlsVerify !== true,
   };
   const dispatcher: Dispatcher = proxyUrl ? new undici.ProxyAgent({ uri: proxyUrl, requestTls: connect }) : new undici.Agent({ connect });
-  const fetch: FetchLike = (url, init) => undici.fetch(url, { ...init, dispatcher });
-  return { fetch, close: () => dispatcher.close() };
+  return { fetch: dispatcherFetch(dispatcher), close: () => dispatcher.close() };
 };

@@ -224,7 +224,7 @@ clusters:
     proxy-url: http://proxy:3128
     disable-compression: true
 - name: two
-  cluster: { server: https://two.example:6443, certificate-authority-data: ${btoa('CA DATA')}, insecure-skip-tls-verify: true }
+  cluster: { server: https://two.example:6443, certificate-authority-data: ${btoa('CA DATA')}, insecure-skip-tls-verify: true, disable-compression: false }
 contexts:
 - { name: a, context: { cluster: one, user: token-user } }
 - { name: b, context: { cluster: two, user: cert-user, namespace: prod } }
@@ -242,7 +242,13 @@ users:
     });
     expect(await a.credentials?.credentials()).toEqual({ token: 'abc' });
     const b = await clientConfigFromFile(file, { context: 'b' });
-    expect(b).toMatchObject({ server: 'https://two.example:6443', namespace: 'prod', tls: { ca: 'CA DATA', insecureSkipTlsVerify: true } });
+    // An explicit false is kept: it asks for gzip even from a loopback server.
+    expect(b).toMatchObject({
+      server: 'https://two.example:6443',
+      namespace: 'prod',
+      tls: { ca: 'CA DATA', insecureSkipTlsVerify: true },
+      disableCompression: false,
+    });
     expect(await b.credentials?.credentials()).toEqual({ clientCertificate: { cert: 'CERT', key: 'KEY' } });
     const both = await clientConfigFromFile(
       parseClientConfigFile(

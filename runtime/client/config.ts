@@ -79,9 +79,16 @@ export interface ClientConfig {
   tls?: TlsOptions;
   /** `http://proxy:3128`: requests go through this proxy (needs a connector). */
   proxyUrl?: string;
-  /** Opens connections that carry `tls`, `proxyUrl` or a client certificate (`nodeConnector` in Node). */
+  /**
+   * Opens the client's connections (`nodeConnector` in Node, which the config loaders set): needed
+   * for `tls`, `proxyUrl` or a client certificate; when set it carries every request.
+   */
   connector?: Connector;
-  /** Ask for uncompressed responses (gzip is requested and decoded by default). */
+  /**
+   * Ask for uncompressed responses. Default: true for a loopback server (`localhost`,
+   * 127.0.0.0/8, [::1]), where gzip costs CPU on both ends and saves no bandwidth, false (gzip
+   * asked and decoded) for any other; false asks for gzip on loopback too (a tunnel to a remote).
+   */
   disableCompression?: boolean;
   /** Body encoding; default JSON. A codec the server does not accept (406) falls back to JSON. */
   codec?: Codec;

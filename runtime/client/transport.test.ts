@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/client.js';
-import { type Codec, ConnectionError, StatusError, Transport, jsonCodec } from './index.js';
+import { type Codec, ConnectionError, type FetchLike, StatusError, Transport, jsonCodec } from './index.js';
 import { front, replyStatus, serverWithFronts } from './client.testing.js';
 import { parseWarningHeader } from './warnings.js';
 
@@ -87,10 +87,30 @@ describe('encoding', () => {
       res.end(gzipSync(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'gz' } })));
       return true;
     });
-    expect((await createClient({ server: gzipping.url }).core.v1.namespaces.get('gz')).metadata?.name).toBe('gz');
+    expect((await createClient({ server: gzipping.url, disableCompression: false }).core.v1.namespaces.get('gz')).metadata?.name).toBe(
+      'gz',
+    );
     expect(gzipping.seen[0]!.headers['accept-encoding']).toMatch(/gzip/);
     await createClient({ server: gzipping.url, disableCompression: true }).core.v1.namespaces.list();
     expect(gzipping.seen.at(-1)!.headers['accept-encoding']).toBe('identity');
+  });
+
+  it('asks a loopback server for identity unless told otherwise, and leaves any other host to the fetch (gzip)', async () => {
+    const asked = async (server: string, disableCompression?: boolean) => {
+      let headers: Record<string, string> = {};
+      const fetch: FetchLike = async (_url, init) => {
+        headers = init.headers;
+        return new Response('{"kind":"NamespaceList","items":[]}', { headers: { 'content-type': 'application/json' } });
+      };
+      await createClient({ server, fetch, ...(disableCompression !== undefined ? { disableCompression } : {}) }).core.v1.namespaces.list();
+      return headers['accept-encoding'] ?? 'the fetch default';
+    };
+    for (const local of ['http://localhost:8080', 'https://api.localhost', 'http://127.0.0.1:1', 'http://127.1.2.3', 'http://[::1]:6443'])
+      expect(await asked(local), local).toBe('identity');
+    expect(await asked('http://localhost:8080', false)).toBe('the fetch default');
+    for (const remote of ['https://api.example.com', 'http://10.0.0.1:6443', 'http://[::2]', 'http://127.example.com'])
+      expect(await asked(remote), remote).toBe('the fetch default');
+    expect(await asked('https://api.example.com', true)).toBe('identity');
   });
 
   it('falls back to JSON for a resource whose server answers 406 to a plugged-in codec', async () => {

@@ -32,7 +32,8 @@ const DEFAULT_MAX_DELAY_MS = 30_000;
  * The HTTP layer every client shares: request building, credentials (re-asked after a 401),
  * codec negotiation with JSON fallback on 406, bounded retries of 429/504 with Retry-After,
  * warnings, and errors as StatusError. Built on fetch, so it runs in Node and in the browser;
- * TLS material and proxies go through the config's connector (undici's dispatcher in Node).
+ * when the config has a connector (undici's dispatcher in Node, which TLS material and proxies
+ * need) every request goes through it.
  */
 export class Transport {
   readonly server: string;
@@ -44,6 +45,8 @@ export class Transport {
   private readonly onWarning: WarningHandler;
   private readonly maxRetries: number;
   private readonly maxDelayMs: number;
+  /** Whether responses may come gzip-compressed (`ClientConfig.disableCompression`). */
+  private readonly compression: boolean;
   /** Features the server refused (watch-list for a resource), so they are not tried again. */
   readonly refused = new Set<string>();
   /** Resources whose server refused the codec (406): JSON from then on. */
@@ -58,6 +61,7 @@ export class Transport {
     this.onWarning = config.onWarning ?? consoleWarnings();
     this.maxRetries = config.retry?.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.maxDelayMs = config.retry?.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
+    this.compression = !(config.disableCompression ?? isLoopbackServer(this.server));
   }
 
   /** Sends the request and decodes the response body. */
@@ -155,7 +159,7 @@ export class Transport {
     }
     if (credentials.token) headers.authorization = `Bearer ${credentials.token}`;
     if (this.config.userAgent) headers['user-agent'] = this.config.userAgent;
-    if (this.config.disableCompression) headers['accept-encoding'] = 'identity';
+    if (!this.compression) headers['accept-encoding'] = 'identity';
     const query = req.query?.toString();
     const url = `${this.server}${req.path}${query ? `?${query}` : ''}`;
     const fetch = await this.fetchFor(credentials);
@@ -175,12 +179,15 @@ export class Transport {
     return this.codec;
   }
 
-  /** The platform's fetch, or one bound to a Node dispatcher when TLS material or a proxy is set. */
+  /**
+   * The config's connector (Node: undici's dispatcher), which TLS material, a proxy and client
+   * certificates need; otherwise the platform's fetch.
+   */
   private async fetchFor(credentials: Credentials): Promise<FetchLike> {
     if (this.config.fetch) return this.config.fetch;
     const { tls, proxyUrl } = this.config;
     const certificate = credentials.clientCertificate;
-    if (!tls && !proxyUrl && !certificate) return platformFetch;
+    if (!tls && !proxyUrl && !certificate && !this.config.connector) return platformFetch;
     // A rotated client certificate (an exec plugin re-run) needs new connections.
     const key = certificate ? `${certificate.cert}\0${certificate.key}` : '';
     if (this.dispatcher?.key !== key) {
@@ -199,6 +206,20 @@ export class Transport {
 }
 
 const platformFetch: FetchLike = (url, init) => fetch(url, init);
+
+/**
+ * True when the server is this machine (`localhost` and its subdomains, 127.0.0.0/8, [::1]): gzip
+ * there costs CPU on both ends and saves no bandwidth worth having (docs/decisions.md).
+ */
+function isLoopbackServer(server: string): boolean {
+  let host: string;
+  try {
+    host = new URL(server).hostname;
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
 
 function resourceKey(r: ResourceInfo): string {
   return `${r.group}/${r.version}/${r.resource}`;
