@@ -18,7 +18,7 @@ export function encodeWatchFrame(type: string, writeObject: (w: Writer) => void)
   w.uint32(10).string(type).uint32(18).fork().uint32(10).fork();
   writeObject(w);
   w.ldelim().ldelim();
-  const body = w.finish(true);
+  const body = w.finish();
   const frame = new Uint8Array(4 + body.length);
   new DataView(frame.buffer).setUint32(0, body.length, false);
   frame.set(body, 4);
