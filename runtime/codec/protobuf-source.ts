@@ -159,7 +159,9 @@ function addField(s: PlanSource, f: FieldPlan): void {
           else if (kk === ${f.valueKey}) x = ${readValue(s, f.codec)};
           else rt.skipField(r, kk & 7);
         }
-        rt.setOwn(m, n, x === undefined ? ${zero}.zero() : x);
+        if (x === undefined) x = ${zero}.zero();
+        if (n === '__proto__') rt.setOwn(m, n, x);
+        else m[n] = x;
         break;
       }`);
   }

@@ -5,7 +5,6 @@ const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 const utf8Write = NodeBuffer?.prototype.utf8Write as
   | ((this: Uint8Array, text: string, offset: number, length: number) => number)
   | undefined;
-const utf8Slice = NodeBuffer?.prototype.utf8Slice as ((this: Uint8Array, start: number, end: number) => string) | undefined;
 const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder();
 
@@ -221,9 +220,14 @@ export class Reader {
   pos = 0;
   readonly len: number;
   private view: DataView | undefined;
+  /** The same bytes as a Node Buffer, whose utf8Slice is the fastest way to read a string. */
+  private readonly text: (Buffer & { utf8Slice(start: number, end: number): string }) | undefined;
 
   constructor(readonly buf: Uint8Array) {
     this.len = buf.length;
+    if (NodeBuffer) {
+      this.text = (NodeBuffer.isBuffer(buf) ? buf : NodeBuffer.from(buf.buffer, buf.byteOffset, buf.byteLength)) as typeof this.text;
+    }
   }
 
   uint32(): number {
@@ -295,7 +299,23 @@ export class Reader {
     const end = this.delimitedEnd();
     const start = this.pos;
     this.pos = end;
-    if (utf8Slice) return utf8Slice.call(this.buf, start, end);
+    if (end - start <= RECENT_LENGTH) {
+      // Short strings repeat (names, labels, enums): the one last read with the same bytes is taken.
+      const buf = this.buf;
+      let hash = end - start;
+      for (let i = start; i < end; i++) hash = (Math.imul(hash, 31) + buf[i]!) | 0;
+      const slot = hash & (RECENT_SLOTS - 1);
+      const known = recent[slot]!;
+      if (known.length === end - start && sameAscii(known, buf, start)) return known;
+      const text = this.utf8(start, end);
+      recent[slot] = text;
+      return text;
+    }
+    return this.utf8(start, end);
+  }
+
+  private utf8(start: number, end: number): string {
+    if (this.text) return this.text.utf8Slice(start, end);
     return textDecoder.decode(this.buf.subarray(start, end));
   }
 
@@ -327,6 +347,20 @@ export class Reader {
         throw decodeError(`unsupported wire type ${wireType}`);
     }
   }
+}
+
+/** Strings up to this many bytes are looked up among the ones read recently. */
+const RECENT_LENGTH = 32;
+const RECENT_SLOTS = 4096;
+const recent: string[] = new Array<string>(RECENT_SLOTS).fill('');
+
+/** True when `text`, all of it ASCII, is the bytes at `start` (a string with other characters never matches). */
+function sameAscii(text: string, buf: Uint8Array, start: number): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== buf[start + i] || c >= 0x80) return false;
+  }
+  return true;
 }
 
 export const newWriter = (): Writer => new Writer();
