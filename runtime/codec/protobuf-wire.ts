@@ -8,8 +8,11 @@ const utf8Write = NodeBuffer?.prototype.utf8Write as
 const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder();
 
-/** Strings this short are written by a loop (cheaper than a call into the engine while they are ASCII). */
-const SHORT_STRING = 16;
+/**
+ * Strings this short are written by a loop (cheaper than a call into the engine while they are
+ * ASCII): the longest whose UTF-8 length (at most 3 bytes a unit) still fits a one-byte prefix.
+ */
+const SHORT_STRING = 42;
 /** The buffer one encoding at a time reuses (kept up to this size), so a call allocates only its result. */
 const SPARE_LIMIT = 4 << 20;
 let spare: Uint8Array | undefined;
@@ -207,7 +210,8 @@ export class Writer {
 
   /** The bytes written (a copy; the writer's buffer is reused by the next one). */
   finish(): Uint8Array {
-    const out = allocate(this.pos);
+    // Node's pool serves the small ones (watch events, single objects) without a new ArrayBuffer each.
+    const out = NodeBuffer ? NodeBuffer.allocUnsafe(this.pos) : new Uint8Array(this.pos);
     out.set(this.buf.subarray(0, this.pos));
     if (this.buf.length <= SPARE_LIMIT) spare = this.buf;
     this.pos = 0;
