@@ -48,6 +48,8 @@ export class MessagePlan {
    */
   fastWrite: (w: Writer, source: JsonObject) => void = (w, source) => this.write(w, source);
   fastRead: (r: Reader, end: number, target: JsonObject) => JsonObject = (r, end, target) => this.read(r, end, target);
+  /** A new, empty object for `fastRead` to fill. */
+  create: () => JsonObject = () => ({});
 
   constructor(readonly typeName: string) {}
 

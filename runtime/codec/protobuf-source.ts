@@ -45,6 +45,7 @@ export function compilePlans(root: MessagePlan): void {
     if (!compiled) return;
     plan.fastWrite = compiled.write;
     plan.fastRead = compiled.read;
+    plan.create = compiled.create;
   }
 }
 
@@ -81,11 +82,16 @@ class PlanSource {
   }
 }
 
-function compilePlan(plan: MessagePlan): { write: Write; read: Read } | undefined {
+function compilePlan(plan: MessagePlan): { write: Write; read: Read; create: () => JsonObject } | undefined {
   const s = new PlanSource(plan);
   for (const f of plan.fields) addField(s, f);
   const self = s.constant(plan);
+  // Objects read are made by a constructor of their own: the engine then sizes them for the fields
+  // this message has (slack tracking) instead of growing a property store field by field. Its
+  // prototype is Object.prototype, so they are plain objects.
   const source = `"use strict";
+function Message() {}
+Message.prototype = Object.prototype;
 return [function write(w, o) {
   let v;
 ${s.writes.join('\n')}
@@ -99,11 +105,11 @@ ${s.cases.join('\n')}
   }
   if (r.pos !== end) throw rt.MISFIT;
   return t;
-}];`;
+}, () => new Message()];`;
   const make = sourceFunction(['k', 'rt'], source);
   if (!make) return undefined;
-  const [write, read] = make(s.constants, RUNTIME) as [Write, Read];
-  return { write, read };
+  const [write, read, create] = make(s.constants, RUNTIME) as [Write, Read, () => JsonObject];
+  return { write, read, create };
 }
 
 function addField(s: PlanSource, f: FieldPlan): void {
@@ -192,6 +198,9 @@ function readValue(s: PlanSource, codec: ValueCodec): string {
   if (codec === boolCodec) return 'r.bool()';
   if (codec === int32Codec) return 'r.int32()';
   if (codec === int64Codec) return 'rt.readInt64(r)';
-  if (codec instanceof MessageCodec) return `${s.constant(codec.plan)}.fastRead(r, r.delimitedEnd(), {})`;
+  if (codec instanceof MessageCodec) {
+    const plan = s.constant(codec.plan);
+    return `${plan}.fastRead(r, r.delimitedEnd(), ${plan}.create())`;
+  }
   return `${s.constant(codec)}.read(r)`;
 }

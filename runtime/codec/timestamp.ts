@@ -82,8 +82,34 @@ export function formatTimestamp(seconds: number, nanos: number): string {
   const days = Math.floor(seconds / 86400);
   const rest = seconds - days * 86400;
   const [year, month, day] = civilFromDays(days);
-  const minutes = (rest % 3600) / 60;
-  const text = `${year < 1000 ? String(year).padStart(4, '0') : year}-${pad2(month)}-${pad2(day)}T${pad2((rest / 3600) | 0)}:${pad2(minutes | 0)}:${pad2(rest % 60)}${fraction(nanos)}Z`;
+  const hour = (rest / 3600) | 0;
+  const minute = ((rest % 3600) / 60) | 0;
+  const second = rest % 60;
+  // One flat string from its character codes: a template would build a tree of ten pieces.
+  const d = (n: number): number => 0x30 + n;
+  const date = String.fromCharCode(
+    d((year / 1000) | 0),
+    d(((year / 100) | 0) % 10),
+    d(((year / 10) | 0) % 10),
+    d(year % 10),
+    0x2d,
+    d((month / 10) | 0),
+    d(month % 10),
+    0x2d,
+    d((day / 10) | 0),
+    d(day % 10),
+    0x54,
+    d((hour / 10) | 0),
+    d(hour % 10),
+    0x3a,
+    d((minute / 10) | 0),
+    d(minute % 10),
+    0x3a,
+    d((second / 10) | 0),
+    d(second % 10),
+    0x5a,
+  );
+  const text = nanos === 0 ? date : `${date.slice(0, 19)}${fraction(nanos)}Z`;
   if (nanos === 0) {
     lastSeconds = seconds;
     lastText = text;
@@ -98,9 +124,6 @@ function fraction(nanos: number): string {
   if (nanos % 1_000 === 0) return `.${digits.slice(0, 6)}`;
   return `.${digits}`;
 }
-
-const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
-const pad2 = (n: number): string => TWO_DIGITS[n]!;
 
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
