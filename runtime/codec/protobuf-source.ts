@@ -139,7 +139,10 @@ function addField(s: PlanSource, f: FieldPlan): void {
       ${checkValue(s, f.codec, 'x')} w.uint32(${key}); ${writeValue(s, f.codec, 'x')}
     }
   }`);
-    s.cases.push(`      case ${key}: { let l = ${set}; if (l === undefined) ${set} = l = []; l.push(${readValue(s, f.codec)}); break; }`);
+    // A list starts as a literal of its first item: an empty one gets room for 17 on its first push.
+    s.cases.push(
+      `      case ${key}: { const l = ${set}; const x = ${readValue(s, f.codec)}; if (l === undefined) ${set} = [x]; else l.push(x); break; }`,
+    );
   } else {
     const key = fieldKey(f.number, 2);
     const nullValue = f.codec.acceptsNull ? '' : ' || x === null';
