@@ -3,6 +3,7 @@ import type { ObjectSchema } from '../schema/index.js';
 import { decodeEnvelope, writeEnvelope } from './envelope.js';
 import { ProtobufCodecError } from './protobuf-errors.js';
 import { MessageCompiler, type MessagePlan } from './protobuf-message.js';
+import { compilePlans } from './protobuf-source.js';
 import { type Writer, newReader, newWriter } from './protobuf-wire.js';
 import { decodeWatchEvent, encodeWatchFrame } from './watch-frames.js';
 
@@ -56,6 +57,7 @@ export class ProtobufCodecs {
   private readonly kinds = new Map<string, ProtobufKind>();
   private readonly embedded = new Map<ObjectSchema, Map<number, ObjectSchema>>();
   private readonly compiler: MessageCompiler;
+  private readonly compiled = new Set<MessagePlan>();
 
   constructor(packages: readonly ProtobufPackage[]) {
     for (const p of packages) {
@@ -95,7 +97,7 @@ export class ProtobufCodecs {
   encodeMessage(apiVersion: string, kind: string, object: JsonObject): Uint8Array {
     const plan = this.plan(apiVersion, kind, 'encode');
     const w = newWriter();
-    plan.write(w, object);
+    this.writeFields(w, plan, object, kind);
     return w.finish();
   }
 
@@ -104,9 +106,12 @@ export class ProtobufCodecs {
     const plan = this.plan(apiVersion, kind, 'decode');
     const r = newReader(bytes);
     try {
-      return plan.read(r, r.len, { apiVersion, kind });
+      return plan.fastRead(r, r.len, { apiVersion, kind });
     } catch (error) {
-      throw error instanceof ProtobufCodecError ? error.forKind(kind) : error;
+      throw forKind(
+        preciseError(error, () => plan.read(newReader(bytes), bytes.length, {})),
+        kind,
+      );
     }
   }
 
@@ -127,12 +132,19 @@ export class ProtobufCodecs {
 
   private writeMessage(w: Writer, plan: MessagePlan, object: JsonObject, kind: string): void {
     w.fork();
-    try {
-      plan.write(w, object);
-    } catch (error) {
-      throw error instanceof ProtobufCodecError ? error.forKind(kind) : error;
-    }
+    this.writeFields(w, plan, object, kind);
     w.ldelim();
+  }
+
+  private writeFields(w: Writer, plan: MessagePlan, object: JsonObject, kind: string): void {
+    try {
+      plan.fastWrite(w, object);
+    } catch (error) {
+      throw forKind(
+        preciseError(error, () => plan.write(newWriter(), object)),
+        kind,
+      );
+    }
   }
 
   private plan(apiVersion: string, kind: string, direction: 'encode' | 'decode'): MessagePlan {
@@ -144,8 +156,30 @@ export class ProtobufCodecs {
         `${kind} of ${apiVersion || '(no apiVersion)'} has no Protobuf message`,
         kind || undefined,
       );
-    return this.compiler.plan(k.schema);
+    const plan = this.compiler.plan(k.schema);
+    if (!this.compiled.has(plan)) {
+      compilePlans(plan);
+      this.compiled.add(plan);
+    }
+    return plan;
   }
+}
+
+/**
+ * The error of the plan's closures (which say where a value did not fit) for an error of its
+ * compiled code (which does not), or the error itself when the closures find none.
+ */
+function preciseError(error: unknown, again: () => unknown): unknown {
+  try {
+    again();
+  } catch (precise) {
+    return precise;
+  }
+  return error;
+}
+
+function forKind(error: unknown, kind: string): unknown {
+  return error instanceof ProtobufCodecError ? error.forKind(kind) : error;
 }
 
 function kindKey(apiVersion: string, kind: string): string {

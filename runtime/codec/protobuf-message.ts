@@ -27,7 +27,7 @@ export type EmbeddedTypeLookup = (owner: ObjectSchema, number: number) => Object
 type JsonObject = Record<string, unknown>;
 
 /** One field of a message: writes its part of a JSON object and reads its values back into one. */
-interface FieldPlan {
+export interface FieldPlan {
   readonly number: number;
   write(w: Writer, source: JsonObject): void;
   read(r: Reader, wireType: number, target: JsonObject): void;
@@ -39,8 +39,17 @@ interface FieldPlan {
  * inlined apiVersion and kind) are not on the wire.
  */
 export class MessagePlan {
-  private fields: FieldPlan[] = [];
+  fields: readonly FieldPlan[] = [];
   private byNumber: (FieldPlan | undefined)[] = [];
+  /**
+   * `write` and `read` compiled to straight-line code for this message (see protobuf-source.ts),
+   * where the platform allows it. They find the same errors but do not say where: on any error the
+   * caller runs `write` or `read` again for the precise one.
+   */
+  fastWrite: (w: Writer, source: JsonObject) => void = (w, source) => this.write(w, source);
+  fastRead: (r: Reader, end: number, target: JsonObject) => JsonObject = (r, end, target) => this.read(r, end, target);
+  /** A new, empty object for `fastRead` to fill. */
+  create: () => JsonObject = () => ({});
 
   constructor(readonly typeName: string) {}
 
@@ -57,15 +66,17 @@ export class MessagePlan {
 
   /** Reads fields up to `end` into `target`. */
   read(r: Reader, end: number, target: JsonObject): JsonObject {
-    while (r.pos < end) {
-      const key = r.uint32();
-      const wireType = key & 7;
-      const f = this.byNumber[key >>> 3];
-      if (f === undefined) skipField(r, wireType);
-      else f.read(r, wireType, target);
-    }
+    while (r.pos < end) this.readField(r, r.uint32(), target);
     if (r.pos !== end) throw decodeFailure(`a field runs past the end of ${this.typeName}`);
     return target;
+  }
+
+  /** Reads one field whose key has been read (skips it when the message has no such field). */
+  readField(r: Reader, key: number, target: JsonObject): void {
+    const wireType = key & 7;
+    const f = this.byNumber[key >>> 3];
+    if (f === undefined) skipField(r, wireType);
+    else f.read(r, wireType, target);
   }
 }
 
@@ -161,13 +172,13 @@ export function travelsAsRaw(node: ObjectSchema): boolean {
   return node.embeddedResource === true || node.preserveUnknown === true;
 }
 
-class SingleField implements FieldPlan {
+export class SingleField implements FieldPlan {
   private readonly key: number;
 
   constructor(
-    private readonly name: string,
+    readonly name: string,
     readonly number: number,
-    private readonly codec: ValueCodec,
+    readonly codec: ValueCodec,
   ) {
     this.key = fieldKey(number, codec.wireType);
   }
@@ -194,13 +205,13 @@ class SingleField implements FieldPlan {
 }
 
 /** A repeated field: one key per item (unpacked, as proto2 writes); packed scalars are read too. */
-class ListField implements FieldPlan {
+export class ListField implements FieldPlan {
   private readonly key: number;
 
   constructor(
-    private readonly name: string,
+    readonly name: string,
     readonly number: number,
-    private readonly codec: ValueCodec,
+    readonly codec: ValueCodec,
   ) {
     this.key = fieldKey(number, codec.wireType);
   }
@@ -237,14 +248,14 @@ class ListField implements FieldPlan {
 }
 
 /** `map<string, V>`: entries {key 1, value 2}, in the JSON object's key order. */
-class MapField implements FieldPlan {
+export class MapField implements FieldPlan {
   private readonly key: number;
-  private readonly valueKey: number;
+  readonly valueKey: number;
 
   constructor(
-    private readonly name: string,
+    readonly name: string,
     readonly number: number,
-    private readonly codec: ValueCodec,
+    readonly codec: ValueCodec,
   ) {
     this.key = fieldKey(number, WIRE_BYTES);
     this.valueKey = fieldKey(2, codec.wireType);
@@ -289,12 +300,12 @@ class MapField implements FieldPlan {
 }
 
 /** Fields inlined from an embedded struct: one nested message on the wire, flat in JSON. */
-class EmbeddedField implements FieldPlan {
+export class EmbeddedField implements FieldPlan {
   private readonly key: number;
 
   constructor(
     readonly number: number,
-    private readonly plan: MessagePlan,
+    readonly plan: MessagePlan,
   ) {
     this.key = fieldKey(number, WIRE_BYTES);
   }
@@ -311,11 +322,11 @@ class EmbeddedField implements FieldPlan {
   }
 }
 
-class MessageCodec implements ValueCodec {
+export class MessageCodec implements ValueCodec {
   readonly wireType = WIRE_BYTES;
   readonly packable = false;
 
-  constructor(private readonly plan: MessagePlan) {}
+  constructor(readonly plan: MessagePlan) {}
 
   write(w: Writer, value: unknown): void {
     if (!isObject(value)) throw mismatch('an object', value);
@@ -334,12 +345,12 @@ class MessageCodec implements ValueCodec {
 }
 
 /** A list or map that is itself an item or value: a message holding it as field 1 (`items`). */
-class WrapperCodec implements ValueCodec {
+export class WrapperCodec implements ValueCodec {
   readonly wireType = WIRE_BYTES;
   readonly packable = false;
 
   constructor(
-    private readonly field: ListField | MapField,
+    readonly field: ListField | MapField,
     readonly zero: () => unknown,
   ) {}
 
@@ -371,7 +382,7 @@ function within(error: unknown, segment: string): unknown {
 }
 
 /** Sets an own property, also for the key `__proto__` (which plain assignment would not). */
-function setOwn(target: JsonObject, key: string, value: unknown): void {
+export function setOwn(target: JsonObject, key: string, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }

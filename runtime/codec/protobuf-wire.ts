@@ -1,11 +1,374 @@
-import protobuf from 'protobufjs/minimal.js';
 import { ProtobufCodecError } from './protobuf-errors.js';
 
-/** protobufjs' Writer and Reader: the only part of protobufjs the codec needs. */
-export type Writer = protobuf.Writer;
-export type Reader = protobuf.Reader;
-export const newWriter = (): Writer => protobuf.Writer.create();
-export const newReader = (bytes: Uint8Array): Reader => protobuf.Reader.create(bytes);
+// Node's Buffer where there is one: its UTF-8 calls are the fastest; TextEncoder/TextDecoder elsewhere.
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+const utf8Write = NodeBuffer?.prototype.utf8Write as
+  | ((this: Uint8Array, text: string, offset: number, length: number) => number)
+  | undefined;
+const textEncoder = new TextEncoder();
+const textDecoder = new TextDecoder();
+
+/**
+ * Strings this short are written by a loop (cheaper than a call into the engine while they are
+ * ASCII): the longest whose UTF-8 length (at most 3 bytes a unit) still fits a one-byte prefix.
+ */
+const SHORT_STRING = 42;
+/** The buffer one encoding at a time reuses (kept up to this size), so a call allocates only its result. */
+const SPARE_LIMIT = 4 << 20;
+let spare: Uint8Array | undefined;
+
+const allocate = (size: number): Uint8Array => (NodeBuffer ? NodeBuffer.allocUnsafeSlow(size) : new Uint8Array(size));
+
+/** The number of bytes of `value` (below 2^32) as a varint. */
+function varintSize(value: number): number {
+  return value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5;
+}
+
+/**
+ * Protobuf writer into one growing buffer. A length-delimited value (`fork` .. `ldelim`) reserves
+ * one byte for its length and moves its bytes up when the length needs more, so the output is
+ * written once, in order, with no intermediate operations (protobufjs' Writer queues every value
+ * as an operation and copies them at `finish`).
+ */
+export class Writer {
+  buf: Uint8Array;
+  pos = 0;
+  private view: DataView;
+  private readonly forks: number[] = [];
+
+  constructor() {
+    this.buf = spare ?? allocate(64 * 1024);
+    spare = undefined;
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+  }
+
+  /** Makes room for `n` more bytes. */
+  ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.pos + n) size *= 2;
+    const next = allocate(size);
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+    this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
+  }
+
+  uint32(value: number): this {
+    this.ensure(5);
+    const buf = this.buf;
+    let pos = this.pos;
+    value >>>= 0;
+    while (value > 127) {
+      buf[pos++] = (value & 127) | 128;
+      value >>>= 7;
+    }
+    buf[pos++] = value;
+    this.pos = pos;
+    return this;
+  }
+
+  /** A negative int32 is written as its 64-bit two's complement (10 bytes), as every Protobuf writer does. */
+  int32(value: number): this {
+    return value < 0 ? this.varint64(value | 0, -1) : this.uint32(value);
+  }
+
+  /** A signed integer of up to 64 bits given as a number (exact up to 2^53). */
+  int64(value: number): this {
+    if (value >= 0 && value < 0x100000000) return this.uint32(value);
+    const negative = value < 0;
+    const magnitude = negative ? -value : value;
+    let lo = magnitude >>> 0;
+    let hi = ((magnitude - lo) / 4294967296) >>> 0;
+    if (negative) {
+      hi = ~hi >>> 0;
+      lo = ~lo >>> 0;
+      if (++lo > 0xffffffff) {
+        lo = 0;
+        hi = (hi + 1) >>> 0;
+      }
+    }
+    return this.varint64(lo, hi);
+  }
+
+  /** An exact signed 64-bit value (durations in nanoseconds). */
+  int64Exact(value: bigint): this {
+    const bits = BigInt.asUintN(64, value);
+    return this.varint64(Number(bits & 0xffffffffn), Number(bits >> 32n));
+  }
+
+  private varint64(lo: number, hi: number): this {
+    this.ensure(10);
+    const buf = this.buf;
+    let pos = this.pos;
+    lo >>>= 0;
+    hi >>>= 0;
+    while (hi) {
+      buf[pos++] = (lo & 127) | 128;
+      lo = ((lo >>> 7) | (hi << 25)) >>> 0;
+      hi >>>= 7;
+    }
+    while (lo > 127) {
+      buf[pos++] = (lo & 127) | 128;
+      lo >>>= 7;
+    }
+    buf[pos++] = lo;
+    this.pos = pos;
+    return this;
+  }
+
+  bool(value: boolean): this {
+    this.ensure(1);
+    this.buf[this.pos++] = value ? 1 : 0;
+    return this;
+  }
+
+  double(value: number): this {
+    this.ensure(8);
+    this.view.setFloat64(this.pos, value, true);
+    this.pos += 8;
+    return this;
+  }
+
+  float(value: number): this {
+    this.ensure(4);
+    this.view.setFloat32(this.pos, value, true);
+    this.pos += 4;
+    return this;
+  }
+
+  /** A length-prefixed UTF-8 string. */
+  string(text: string): this {
+    const n = text.length;
+    if (n <= SHORT_STRING) {
+      // At most 3 bytes per UTF-16 unit: the length fits in one byte.
+      this.ensure(1 + 3 * n);
+      const buf = this.buf;
+      const start = this.pos;
+      let pos = start + 1;
+      for (let i = 0; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c >= 0x80) {
+          pos = start + 1 + this.encodeInto(text, start + 1, 3 * n);
+          break;
+        }
+        buf[pos++] = c;
+      }
+      buf[start] = pos - start - 1;
+      this.pos = pos;
+      return this;
+    }
+    // Assume ASCII for the size of the length prefix; move the bytes up in the rare case it is more.
+    const max = 3 * n;
+    const guess = varintSize(n);
+    this.ensure(max + 5);
+    const written = this.encodeInto(text, this.pos + guess, max);
+    const size = varintSize(written);
+    if (size !== guess) this.buf.copyWithin(this.pos + size, this.pos + guess, this.pos + guess + written);
+    this.uint32(written);
+    this.pos += written;
+    return this;
+  }
+
+  private encodeInto(text: string, offset: number, max: number): number {
+    if (utf8Write) return utf8Write.call(this.buf, text, offset, max);
+    return textEncoder.encodeInto(text, this.buf.subarray(offset, offset + max)).written;
+  }
+
+  /** Length-prefixed bytes. */
+  bytes(value: Uint8Array): this {
+    this.uint32(value.length);
+    this.ensure(value.length);
+    this.buf.set(value, this.pos);
+    this.pos += value.length;
+    return this;
+  }
+
+  /** Starts a length-delimited value; `ldelim` ends it. */
+  fork(): this {
+    this.ensure(1);
+    this.forks.push(this.pos++);
+    return this;
+  }
+
+  /** Ends the value `fork` started: writes its length in the byte reserved for it, or moves it up. */
+  ldelim(): this {
+    const start = this.forks.pop()!;
+    const length = this.pos - start - 1;
+    if (length < 0x80) {
+      this.buf[start] = length;
+      return this;
+    }
+    const extra = varintSize(length) - 1;
+    this.ensure(extra);
+    this.buf.copyWithin(start + 1 + extra, start + 1, this.pos);
+    const end = this.pos + extra;
+    this.pos = start;
+    this.uint32(length);
+    this.pos = end;
+    return this;
+  }
+
+  /** The bytes written (a copy; the writer's buffer is reused by the next one). */
+  finish(): Uint8Array {
+    // Node's pool serves the small ones (watch events, single objects) without a new ArrayBuffer each.
+    const out = NodeBuffer ? NodeBuffer.allocUnsafe(this.pos) : new Uint8Array(this.pos);
+    out.set(this.buf.subarray(0, this.pos));
+    if (this.buf.length <= SPARE_LIMIT) spare = this.buf;
+    this.pos = 0;
+    return out;
+  }
+}
+
+/** Protobuf reader over a byte array: `pos` moves through `buf` up to `len`. */
+export class Reader {
+  pos = 0;
+  readonly len: number;
+  private view: DataView | undefined;
+  /** The same bytes as a Node Buffer, whose utf8Slice is the fastest way to read a string. */
+  private readonly text: (Buffer & { utf8Slice(start: number, end: number): string }) | undefined;
+
+  constructor(readonly buf: Uint8Array) {
+    this.len = buf.length;
+    if (NodeBuffer) {
+      this.text = (NodeBuffer.isBuffer(buf) ? buf : NodeBuffer.from(buf.buffer, buf.byteOffset, buf.byteLength)) as typeof this.text;
+    }
+  }
+
+  uint32(): number {
+    const buf = this.buf;
+    let pos = this.pos;
+    if (pos < this.len) {
+      const b = buf[pos]!;
+      if (b < 0x80) {
+        this.pos = pos + 1;
+        return b;
+      }
+    }
+    let value = 0;
+    for (let shift = 0; shift < 35; shift += 7) {
+      if (pos >= this.len) throw outOfRange();
+      const b = buf[pos++]!;
+      value |= (b & 127) << shift;
+      if (b < 0x80) {
+        this.pos = pos;
+        return value >>> 0;
+      }
+    }
+    // Bytes 6 to 10 of a 64-bit varint: only the low 32 bits count.
+    for (let i = 0; i < 5; i++) {
+      if (pos >= this.len) throw outOfRange();
+      if (buf[pos++]! < 0x80) {
+        this.pos = pos;
+        return value >>> 0;
+      }
+    }
+    throw decodeError('varint longer than 10 bytes');
+  }
+
+  int32(): number {
+    return this.uint32() | 0;
+  }
+
+  bool(): boolean {
+    return this.uint32() !== 0;
+  }
+
+  private fixed(size: number): DataView {
+    if (this.pos + size > this.len) throw outOfRange();
+    this.view ??= new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+    return this.view;
+  }
+
+  double(): number {
+    const value = this.fixed(8).getFloat64(this.pos, true);
+    this.pos += 8;
+    return value;
+  }
+
+  float(): number {
+    const value = this.fixed(4).getFloat32(this.pos, true);
+    this.pos += 4;
+    return value;
+  }
+
+  /** The end of the length-delimited value starting here (its length read). */
+  delimitedEnd(): number {
+    const length = this.uint32();
+    const end = this.pos + length;
+    if (end > this.len) throw decodeError(`length ${length} runs past the end of the input`);
+    return end;
+  }
+
+  string(): string {
+    const end = this.delimitedEnd();
+    const start = this.pos;
+    this.pos = end;
+    if (end - start <= RECENT_LENGTH) {
+      // Short strings repeat (names, labels, enums): the one last read with the same bytes is taken.
+      const buf = this.buf;
+      let hash = end - start;
+      for (let i = start; i < end; i++) hash = (Math.imul(hash, 31) + buf[i]!) | 0;
+      const slot = hash & (RECENT_SLOTS - 1);
+      const known = recent[slot]!;
+      if (known.length === end - start && sameAscii(known, buf, start)) return known;
+      const text = this.utf8(start, end);
+      recent[slot] = text;
+      return text;
+    }
+    return this.utf8(start, end);
+  }
+
+  private utf8(start: number, end: number): string {
+    if (this.text) return this.text.utf8Slice(start, end);
+    return textDecoder.decode(this.buf.subarray(start, end));
+  }
+
+  /** A view into the input (no copy). */
+  bytes(): Uint8Array {
+    const end = this.delimitedEnd();
+    const start = this.pos;
+    this.pos = end;
+    return this.buf.subarray(start, end);
+  }
+
+  skipType(wireType: number): void {
+    switch (wireType) {
+      case 0:
+        readVarint64(this);
+        return;
+      case 1:
+        this.fixed(8);
+        this.pos += 8;
+        return;
+      case 2:
+        this.pos = this.delimitedEnd();
+        return;
+      case 5:
+        this.fixed(4);
+        this.pos += 4;
+        return;
+      default:
+        throw decodeError(`unsupported wire type ${wireType}`);
+    }
+  }
+}
+
+/** Strings up to this many bytes are looked up among the ones read recently. */
+const RECENT_LENGTH = 32;
+const RECENT_SLOTS = 4096;
+const recent: string[] = new Array<string>(RECENT_SLOTS).fill('');
+
+/** True when `text`, all of it ASCII, is the bytes at `start` (a string with other characters never matches). */
+function sameAscii(text: string, buf: Uint8Array, start: number): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== buf[start + i] || c >= 0x80) return false;
+  }
+  return true;
+}
+
+export const newWriter = (): Writer => new Writer();
+export const newReader = (bytes: Uint8Array): Reader => new Reader(bytes);
 
 export const WIRE_VARINT = 0;
 export const WIRE_FIXED64 = 1;
@@ -18,6 +381,7 @@ export function fieldKey(number: number, wireType: number): number {
 }
 
 const decodeError = (detail: string): ProtobufCodecError => new ProtobufCodecError('decode', '', detail);
+const outOfRange = (): ProtobufCodecError => decodeError('index out of range');
 
 // The two halves of the last varint read by readVarint64 (no allocation per value).
 let lo = 0;
@@ -72,9 +436,9 @@ export function readInt64Exact(r: Reader): bigint {
   return BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo));
 }
 
-/** Writes an exact signed 64-bit value (protobufjs parses the decimal string with `long`). */
+/** Writes an exact signed 64-bit value. */
 export function writeInt64Exact(w: Writer, value: bigint): void {
-  w.int64(value.toString());
+  w.int64Exact(value);
 }
 
 /**

@@ -38,4 +38,17 @@ describe('RFC 3339 timestamps as Time {seconds, nanos}', () => {
       expect(isProtobufCodecError(error), bad).toBe(true);
     }
   });
+
+  it('reads and writes the canonical form as Date does, for every day of 1970-2100 (the digit-by-digit path)', () => {
+    for (let day = 0; day < 47482; day += 1) {
+      const seconds = day * 86400 + ((day * 7919) % 86400);
+      const text = `${new Date(seconds * 1000).toISOString().slice(0, 19)}Z`;
+      expect(formatTimestamp(seconds, 0)).toBe(text);
+      expect(parseTimestamp(text)).toEqual({ seconds, nanos: 0 });
+    }
+    // A repeated time reads back the same text; a fraction is never taken from the last one.
+    expect(formatTimestamp(5, 0)).toBe('1970-01-01T00:00:05Z');
+    expect(formatTimestamp(5, 0)).toBe('1970-01-01T00:00:05Z');
+    expect(formatTimestamp(5, 1_000_000)).toBe('1970-01-01T00:00:05.001Z');
+  });
 });

@@ -20,6 +20,8 @@ const MAX_SECONDS = 253402300799;
 const encodeError = (detail: string): ProtobufCodecError => new ProtobufCodecError('encode', '', detail);
 
 export function parseTimestamp(text: string): Timestamp {
+  const canonical = parseCanonical(text);
+  if (canonical !== undefined) return { seconds: canonical, nanos: 0 };
   const m = RFC3339.exec(text);
   if (!m) throw encodeError(`${JSON.stringify(text)} is not an RFC 3339 timestamp such as 2024-01-02T15:04:05Z`);
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
@@ -39,14 +41,80 @@ export function parseTimestamp(text: string): Timestamp {
   return { seconds, nanos };
 }
 
+/**
+ * The seconds of the canonical form `2024-01-02T15:04:05Z` (what the server writes, so nearly every
+ * timestamp), read digit by digit; undefined for any other form (then the expression decides).
+ */
+function parseCanonical(text: string): number | undefined {
+  if (text.length !== 20 || text.charCodeAt(19) !== 0x5a) return undefined;
+  if (text.charCodeAt(4) !== 0x2d || text.charCodeAt(7) !== 0x2d || text.charCodeAt(10) !== 0x54) return undefined;
+  if (text.charCodeAt(13) !== 0x3a || text.charCodeAt(16) !== 0x3a) return undefined;
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 2);
+  const day = digits(text, 8, 2);
+  const hour = digits(text, 11, 2);
+  const minute = digits(text, 14, 2);
+  const second = digits(text, 17, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) {
+    return undefined;
+  }
+  if (day > daysInMonth(year, month)) return undefined;
+  return daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
+}
+
+/** The decimal number of `count` digits at `start`, or -1 when one is not a digit. */
+function digits(text: string, start: number, count: number): number {
+  let value = 0;
+  for (let i = start; i < start + count; i++) {
+    const d = text.charCodeAt(i) - 0x30;
+    if (d < 0 || d > 9) return -1;
+    value = value * 10 + d;
+  }
+  return value;
+}
+
+// The last timestamp formatted: the times of one object often repeat (creation, start, conditions).
+let lastSeconds = Number.NaN;
+let lastText = '';
+
 export function formatTimestamp(seconds: number, nanos: number): string {
-  // Years 1970-9999 (nearly every timestamp): the engine's own formatting is faster.
-  if (seconds >= 0 && seconds <= MAX_SECONDS) return `${new Date(seconds * 1000).toISOString().slice(0, 19)}${fraction(nanos)}Z`;
+  if (nanos === 0 && seconds === lastSeconds) return lastText;
   const days = Math.floor(seconds / 86400);
   const rest = seconds - days * 86400;
   const [year, month, day] = civilFromDays(days);
-  const time = [Math.floor(rest / 3600), Math.floor((rest % 3600) / 60), rest % 60].map(pad2).join(':');
-  return `${String(year).padStart(4, '0')}-${pad2(month)}-${pad2(day)}T${time}${fraction(nanos)}Z`;
+  const hour = (rest / 3600) | 0;
+  const minute = ((rest % 3600) / 60) | 0;
+  const second = rest % 60;
+  // One flat string from its character codes: a template would build a tree of ten pieces.
+  const d = (n: number): number => 0x30 + n;
+  const date = String.fromCharCode(
+    d((year / 1000) | 0),
+    d(((year / 100) | 0) % 10),
+    d(((year / 10) | 0) % 10),
+    d(year % 10),
+    0x2d,
+    d((month / 10) | 0),
+    d(month % 10),
+    0x2d,
+    d((day / 10) | 0),
+    d(day % 10),
+    0x54,
+    d((hour / 10) | 0),
+    d(hour % 10),
+    0x3a,
+    d((minute / 10) | 0),
+    d(minute % 10),
+    0x3a,
+    d((second / 10) | 0),
+    d(second % 10),
+    0x5a,
+  );
+  const text = nanos === 0 ? date : `${date.slice(0, 19)}${fraction(nanos)}Z`;
+  if (nanos === 0) {
+    lastSeconds = seconds;
+    lastText = text;
+  }
+  return text;
 }
 
 function fraction(nanos: number): string {
@@ -56,8 +124,6 @@ function fraction(nanos: number): string {
   if (nanos % 1_000 === 0) return `.${digits.slice(0, 6)}`;
   return `.${digits}`;
 }
-
-const pad2 = (n: number): string => String(n).padStart(2, '0');
 
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;

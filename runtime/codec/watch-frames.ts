@@ -15,13 +15,13 @@ export interface WatchEventFrame {
 /** One frame (length prefix included) of an event whose object `writeObject` writes in place. */
 export function encodeWatchFrame(type: string, writeObject: (w: Writer) => void): Uint8Array {
   const w = newWriter();
+  // Four zero bytes (each a one-byte varint) hold the place of the length, set when it is known.
+  w.uint32(0).uint32(0).uint32(0).uint32(0);
   w.uint32(10).string(type).uint32(18).fork().uint32(10).fork();
   writeObject(w);
   w.ldelim().ldelim();
-  const body = w.finish(true);
-  const frame = new Uint8Array(4 + body.length);
-  new DataView(frame.buffer).setUint32(0, body.length, false);
-  frame.set(body, 4);
+  const frame = w.finish();
+  new DataView(frame.buffer, frame.byteOffset, frame.byteLength).setUint32(0, frame.length - 4, false);
   return frame;
 }
 

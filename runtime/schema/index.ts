@@ -25,3 +25,4 @@ export type {
   SubresourceDeclaration,
   VersionLifecycle,
 } from './kind.js';
+export { IDENTIFIER, sourceFunction } from './source-function.js';
