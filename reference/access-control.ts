@@ -7,7 +7,6 @@
  * `default` namespace, RBAC's bootstrap roles) through its own API.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { Agent, request } from 'undici';
 import {
   AlwaysAllowAuthorizer,
   AlwaysDenyAuthorizer,
@@ -29,6 +28,7 @@ import {
 import { SPEC_GROUP_SUFFIX, groupWithSuffix } from '../runtime/api/index.js';
 import { bootstrapPolicy, StoreRbacLister } from './access/index.js';
 import type { ChainPolicies, ServingTls } from '../runtime/server/index.js';
+import { type LoopbackClient, loopbackClient } from './loopback-client.js';
 import type { ApiServer } from '../runtime/server/index.js';
 
 /** `--authorization-mode` values this server knows (upstream's, less ABAC and Node). */
@@ -88,14 +88,6 @@ export interface AccessControl {
   rbac: boolean;
 }
 
-/** A request of the server to itself (bootstrap objects, `--crds`): the status code and the response text. */
-export type LoopbackClient = (
-  method: 'GET' | 'POST' | 'PATCH',
-  path: string,
-  body?: unknown,
-  contentType?: string,
-) => Promise<{ status: number; text: string }>;
-
 function authorizersOf(
   o: AccessControlOptions,
   server: () => ApiServer,
@@ -150,21 +142,6 @@ export function accessControl(o: AccessControlOptions, server: () => ApiServer, 
     tls: o.tls,
     rbac,
     loopback: (url) => loopbackClient(url, loopback.token),
-  };
-}
-
-function loopbackClient(url: string, token: string): LoopbackClient {
-  // The server's own socket, just opened by this process: its certificate need not be checked
-  // (upstream's loopback client trusts a certificate it made for itself).
-  const dispatcher = url.startsWith('https:') ? new Agent({ connect: { rejectUnauthorized: false } }) : undefined;
-  return async (method, path, body, contentType = 'application/json') => {
-    const res = await request(`${url}${path}`, {
-      method,
-      headers: { 'content-type': contentType, authorization: `Bearer ${token}` },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      ...(dispatcher ? { dispatcher } : {}),
-    });
-    return { status: res.statusCode, text: await res.body.text() };
   };
 }
 

@@ -24,7 +24,8 @@ import {
   validatingWebhookAdmission,
 } from '../runtime/server/index.js';
 import { type Store, createStore } from '../runtime/store/index.js';
-import { type AccessControlOptions, type LoopbackClient, accessControl, bootstrapRbac } from './access-control.js';
+import { type AccessControlOptions, accessControl, bootstrapRbac } from './access-control.js';
+import { type LoopbackClient, loopbackClient } from './loopback-client.js';
 import { SYSTEM_NAMESPACES, reconcileKubernetesService } from './system-services.js';
 import { registerLocalApiServices } from './local-api-services.js';
 import { keptKeyPlace } from './kept-signing-key.js';
@@ -179,7 +180,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     compileCustomResource: definitionKinds,
   });
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
-  const loopback = access ? access.loopback(url) : plainClient(url);
+  const loopback = access ? access.loopback(url) : loopbackClient(url);
   if (access?.rbac) await bootstrapRbac(loopback, options.groupSuffix);
   if (!options.project) {
     for (const name of [DEFAULT_NAMESPACE, ...SYSTEM_NAMESPACES]) await ensureNamespace(loopback, name);
@@ -230,16 +231,4 @@ export const DEFAULT_NAMESPACE = 'default';
 async function ensureNamespace(client: LoopbackClient, name: string): Promise<void> {
   const { status } = await client('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   if (status !== 201 && status !== 409) throw new Error(`the reference server could not create namespace ${name}: ${status}`);
-}
-
-/** Requests to a server without access control. */
-function plainClient(url: string): LoopbackClient {
-  return async (method, path, body, contentType = 'application/json') => {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers: { 'content-type': contentType },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: res.status, text: await res.text() };
-  };
 }

@@ -1,7 +1,7 @@
 import { isIPv4 } from 'node:net';
 import { SPEC_GROUP_SUFFIX, groupWithSuffix } from '../runtime/api/index.js';
 import { DEFAULT_SERVICE_CIDR, kubernetesServiceIP, parseServiceCidr } from './kinds/index.js';
-import type { LoopbackClient } from './access-control.js';
+import type { LoopbackClient } from './loopback-client.js';
 
 /** The namespaces kube-apiserver's system-namespaces controller creates at start, besides `default`. */
 export const SYSTEM_NAMESPACES = ['kube-system', 'kube-public', 'kube-node-lease'] as const;

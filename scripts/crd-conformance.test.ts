@@ -23,7 +23,7 @@ beforeAll(async () => {
     // As the kit's in-process server: its watch scenarios use sendInitialEvents (alpha in 1.30).
     featureGates: 'WatchList=true',
     project: { kinds: allKinds.filter((k) => k.group !== CRONTAB_GROUP), openApiDocuments: documents },
-    ...crdsFromFlags({ crds: [join(ROOT, 'schemas/stable.example.svc.io/crontabs.yaml')] }),
+    ...(await crdsFromFlags({ crds: [join(ROOT, 'schemas/stable.example.svc.io/crontabs.yaml')] })),
   });
 }, 60_000);
 afterAll(() => server.close());

@@ -1,4 +1,4 @@
-import { type DescribedModel, type Model, type TypeId, describeModel, loadDocuments, loadSchemas } from '../../generator/index.js';
+import type { DescribedModel, Model, TypeId } from '../../generator/index.js';
 import * as meta from '../../generated/meta.svc.io/v1/index.js';
 import type { KindRegistration, ObjectSchema } from '../../runtime/schema/index.js';
 
@@ -13,12 +13,13 @@ export interface ProjectKinds {
  * written or imported).
  */
 export async function projectKinds(schemas: string[], command: string, options: { quiet?: boolean } = {}): Promise<ProjectKinds> {
+  const { describeModel, loadSchemas } = await generator();
   const model = loadSchemas({
     inputs: schemas,
     others: 'skip',
     warn: (line) => process.stderr.write(`svckit ${command}: warning: ${line}\n`),
   });
-  const project = registrations(model);
+  const project = registrations(model, describeModel);
   const groupVersions = model.groupVersions.filter((gv) => !gv.external).length;
   if (!options.quiet) process.stderr.write(`svckit ${command}: loaded ${groupVersions} group/versions, ${project.kinds.length} kinds\n`);
   return project;
@@ -37,11 +38,20 @@ export async function definitionKinds(definition: unknown): Promise<ProjectKinds
     spec?: unknown;
   };
   const value = { apiVersion, kind, metadata: { name: metadata?.name }, spec };
-  return registrations(loadDocuments([{ source: `customresourcedefinitions/${String(metadata?.name)}`, value }]));
+  const { describeModel, loadDocuments } = await generator();
+  return registrations(loadDocuments([{ source: `customresourcedefinitions/${String(metadata?.name)}`, value }]), describeModel);
+}
+
+/**
+ * The generator's loader and describer, loaded on first use: a server without --schemas compiles
+ * nothing before its first CustomResourceDefinition, and a start need not load them (issue 27).
+ */
+function generator(): Promise<typeof import('../../generator/index.js')> {
+  return import('../../generator/index.js');
 }
 
 /** Registrations of the descriptors of `model`: the runtime validates and defaults them with the schema engine. */
-function registrations(model: Model): ProjectKinds {
+function registrations(model: Model, describeModel: typeof import('../../generator/index.js').describeModel): ProjectKinds {
   const described: DescribedModel = describeModel(model, { external: builtinMeta });
   const kinds = described.kinds.map((k): KindRegistration => {
     const { resource, lifecycle, schema: node, ...identity } = k as KindRegistration;

@@ -3,7 +3,7 @@
  * option): applied through the server's own API, then waited for until served.
  */
 import { SPEC_GROUP_SUFFIX, apiVersionWithSuffix } from '../../runtime/api/index.js';
-import type { LoopbackClient } from '../access-control.js';
+import type { LoopbackClient } from '../loopback-client.js';
 import { untilDefinitionServed } from './readiness.js';
 
 /** One CustomResourceDefinition read from a file. */

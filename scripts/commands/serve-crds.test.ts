@@ -43,13 +43,13 @@ beforeAll(() => {
 });
 
 describe('svckit serve --crds', () => {
-  it('reads every definition of a folder, skipping other manifests and files', () => {
-    const { crds } = crdsFromFlags({ crds: [dir] });
+  it('reads every definition of a folder, skipping other manifests and files', async () => {
+    const { crds } = await crdsFromFlags({ crds: [dir] });
     expect(crds?.map((c) => c.object.metadata?.name)).toEqual(['apples.a.example.io', 'bananas.b.example.io']);
   });
 
   it('serves them as soon as the server is ready (no waiting by the client)', async () => {
-    const server = await startReferenceServer({ store: 'memory', ...crdsFromFlags({ crds: [dir] }) });
+    const server = await startReferenceServer({ store: 'memory', ...(await crdsFromFlags({ crds: [dir] })) });
     try {
       for (const [group, plural] of [
         ['a.example.io', 'apples'],
@@ -71,7 +71,7 @@ describe('svckit serve --crds', () => {
   });
 
   it('under --group-suffix k8s.io, installs them through apiextensions.k8s.io', async () => {
-    const server = await startReferenceServer({ store: 'memory', groupSuffix: 'k8s.io', ...crdsFromFlags({ crds: [dir] }) });
+    const server = await startReferenceServer({ store: 'memory', groupSuffix: 'k8s.io', ...(await crdsFromFlags({ crds: [dir] })) });
     try {
       expect((await fetch(`${server.url}/apis/a.example.io/v1/namespaces/default/apples`)).status).toBe(200);
       const crd = await fetch(`${server.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions/apples.a.example.io`);
@@ -84,7 +84,7 @@ describe('svckit serve --crds', () => {
   it('stops the start with the server message for a definition it refuses', async () => {
     const bad = mkdtempSync(join(tmpdir(), 'svckit-crds-'));
     writeFileSync(join(bad, 'bad.yaml'), crd('nodot', 'Pear', 'pears'));
-    await expect(startReferenceServer({ store: 'memory', port: 0, ...crdsFromFlags({ crds: [bad] }) })).rejects.toThrow(
+    await expect(startReferenceServer({ store: 'memory', port: 0, ...(await crdsFromFlags({ crds: [bad] })) })).rejects.toThrow(
       `--crds ${join(bad, 'bad.yaml')}: CustomResourceDefinition.apiextensions.svc.io "pears.nodot" is invalid: spec.group: Invalid value: "nodot": should be a domain with at least one dot`,
     );
   });
@@ -92,7 +92,7 @@ describe('svckit serve --crds', () => {
   it('stops the start for a default that does not fit its schema, naming the default', async () => {
     const bad = mkdtempSync(join(tmpdir(), 'svckit-crds-'));
     writeFileSync(join(bad, 'bad.yaml'), crd('c.example.io', 'Cherry', 'cherries').replace('maximum: 10}', 'maximum: 10, default: 11}'));
-    await expect(startReferenceServer({ store: 'memory', port: 0, ...crdsFromFlags({ crds: [bad] }) })).rejects.toThrow(
+    await expect(startReferenceServer({ store: 'memory', port: 0, ...(await crdsFromFlags({ crds: [bad] })) })).rejects.toThrow(
       `--crds ${join(bad, 'bad.yaml')}: CustomResourceDefinition.apiextensions.svc.io "cherries.c.example.io" is invalid: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[size].default: Invalid value: 11:  in body should be less than or equal to 10`,
     );
   });

@@ -1,6 +1,5 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadAll } from 'js-yaml';
 import type { DefinitionFile } from '../../reference/custom-resources/index.js';
 import { UsageError } from './usage-error.js';
 
@@ -17,8 +16,10 @@ export const SERVE_CRD_USAGE = '[--crds <dir or file> ...]';
  * would not skip them but a test folder often holds them). A missing path or a file that is not
  * YAML is a usage error, before the server starts.
  */
-export function crdsFromFlags(values: { crds?: string[] }): { crds?: DefinitionFile[] } {
+export async function crdsFromFlags(values: { crds?: string[] }): Promise<{ crds?: DefinitionFile[] }> {
   if (!values.crds) return {};
+  // js-yaml only when there are files to read: a start without --crds need not load it (issue 27).
+  const { loadAll } = await import('js-yaml');
   const crds: DefinitionFile[] = [];
   for (const path of values.crds) {
     for (const file of filesOf(path)) {

@@ -89,7 +89,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     ...replicaServerOptions(values),
     ...audit.options,
     ...(access.access ? { access: access.access } : {}),
-    ...crdsFromFlags(values),
+    ...(await crdsFromFlags(values)),
     ...serviceAccountsFromFlags(values),
     groupSuffix,
     ...(serviceClusterIPRange !== undefined ? { serviceClusterIPRange } : {}),
