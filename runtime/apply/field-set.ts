@@ -30,6 +30,8 @@ export class FieldSet {
   // Sets only grow, so emptiness is a flag raised up the tree by the first path below.
   private occupied = false;
   private parent: FieldSet | undefined;
+  // A frozen set is shared (decoded sets are cached by their text), so nothing may add to it.
+  private frozen = false;
 
   static of(...paths: Path[]): FieldSet {
     const set = new FieldSet();
@@ -53,6 +55,7 @@ export class FieldSet {
 
   /** The subset below `element`, created empty when missing. */
   descend(element: PathElement): FieldSet {
+    this.assertMutable();
     const key = serializePathElement(element);
     let node = this.nodes.get(key);
     if (node === undefined) {
@@ -79,6 +82,17 @@ export class FieldSet {
     if (first === undefined) return false;
     if (rest.length === 0) return this.hasMember(first);
     return this.childAt(first)?.has(rest) ?? false;
+  }
+
+  /** Makes the set and every set below it read-only for good; returns it. */
+  freeze(): this {
+    this.frozen = true;
+    for (const node of this.nodes.values()) node.set.freeze();
+    return this;
+  }
+
+  isFrozen(): boolean {
+    return this.frozen;
   }
 
   isEmpty(): boolean {
@@ -196,7 +210,12 @@ export class FieldSet {
     }
   }
 
+  private assertMutable(): void {
+    if (this.frozen) throw new Error('a frozen field set cannot be changed');
+  }
+
   private putMember(key: string, element: PathElement): void {
+    this.assertMutable();
     this.members.set(key, element);
     this.markOccupied();
   }
@@ -204,6 +223,7 @@ export class FieldSet {
   /** Attaches a fresh set as the child at `key`; an empty one is left out. */
   private putChild(key: string, element: PathElement, set: FieldSet): void {
     if (set.isEmpty()) return;
+    this.assertMutable();
     set.parent = this;
     this.nodes.set(key, { element, set });
     this.markOccupied();

@@ -35,13 +35,26 @@ export function fieldsV1Json(set: FieldSet): string {
 /**
  * Reads a FieldsV1 tree. An element is a member when its object is empty, holds `.`, or holds only
  * keys of unknown kinds (which are skipped, as the real system skips them).
+ *
+ * The set is frozen and may be shared: every write of an object reads the same trees back, so
+ * decoded sets are kept by their JSON text (bounded).
  */
 export function fromFieldsV1(tree: JsonValue, where = 'fieldsV1'): FieldSet {
   if (!isJsonObject(tree)) throw new ManagedFieldsError(`${where}: must be a JSON object`);
-  const set = new FieldSet();
-  readLevel(tree, set, where);
+  const text = JSON.stringify(tree);
+  let set = decoded.get(text);
+  if (set === undefined) {
+    set = new FieldSet();
+    readLevel(tree, set, where);
+    set.freeze();
+    if (decoded.size >= DECODED_KEPT) decoded.clear();
+    decoded.set(text, set);
+  }
   return set;
 }
+
+const decoded = new Map<string, FieldSet>();
+const DECODED_KEPT = 1_000;
 
 function readLevel(tree: JsonObject, into: FieldSet, where: string): void {
   for (const key of Object.keys(tree)) {

@@ -5,16 +5,18 @@
 import { type JsonValue, getOwn, isJsonObject, isJsonPrimitive } from '../json/index.js';
 import { TypedValueError } from './errors.js';
 import {
+  compareStrings,
+  goJson,
   indexElement,
+  internedKeyElement,
+  internedValueElement,
   type KeyField,
-  keyElement,
   type Path,
   type PathElement,
   pathString,
   serializePathElement,
-  valueElement,
 } from './path-element.js';
-import type { ListShape } from './shape.js';
+import type { ListShape, MergeKey } from './shape.js';
 
 /** The element naming item `index` of a granular list; `path` is the list's, for errors. */
 export function itemElement(list: ListShape, item: JsonValue, index: number, path: Path): PathElement {
@@ -24,7 +26,7 @@ export function itemElement(list: ListShape, item: JsonValue, index: number, pat
     case 'set':
       if (!isJsonPrimitive(item))
         throw itemError(path, index, `associative list without keys has an element that is ${Array.isArray(item) ? 'a list' : 'a map'}`);
-      return valueElement(item);
+      return internedValueElement(item);
     case 'index':
     case 'atomic':
       return indexElement(index);
@@ -33,21 +35,42 @@ export function itemElement(list: ListShape, item: JsonValue, index: number, pat
 
 function keyOf(list: ListShape, item: JsonValue, index: number, path: Path): PathElement {
   if (!isJsonObject(item)) throw itemError(path, index, 'associative list with keys has an element that is not a map');
+  const keys = sortedKeysOf(list);
   const fields: KeyField[] = [];
-  for (const key of list.keys) {
+  let text = 'k:{';
+  for (const key of keys) {
     const value = getOwn(item, key.name);
     if (value === null)
       throw itemError(path, index, `associative list with keys has an element with a null value for key field ${JSON.stringify(key.name)}`);
-    if (value !== undefined) fields.push({ name: key.name, value });
-    else if (key.default !== undefined) fields.push({ name: key.name, value: key.default });
-    else
+    if (value === undefined && key.default === undefined) {
       throw itemError(
         path,
         index,
         `associative list with keys has an element that omits key field ${JSON.stringify(key.name)} (and doesn't have default value)`,
       );
+    }
+    const v = value ?? (key.default as JsonValue);
+    fields.push({ name: key.name, value: v });
+    text += `${fields.length > 1 ? ',' : ''}${key.json}:${goJson(v)}`;
   }
-  return keyElement(fields);
+  return internedKeyElement(`${text}}`, fields);
+}
+
+interface SortedKey extends MergeKey {
+  /** The name as JSON, as the FieldsV1 key writes it. */
+  readonly json: string;
+}
+
+// A list's key fields in the order its elements list them, computed once per shape.
+const sortedKeys = new WeakMap<ListShape, readonly SortedKey[]>();
+
+function sortedKeysOf(list: ListShape): readonly SortedKey[] {
+  let keys = sortedKeys.get(list);
+  if (keys === undefined) {
+    keys = [...list.keys].sort((a, b) => compareStrings(a.name, b.name)).map((k) => ({ ...k, json: goJson(k.name) }));
+    sortedKeys.set(list, keys);
+  }
+  return keys;
 }
 
 function itemError(path: Path, index: number, detail: string): TypedValueError {

@@ -14,6 +14,19 @@ import { memberShape, type Shape } from './shape.js';
 
 /** The set read under `shape` (the root's); the same set when nothing changed. */
 export function reconcileWithSchema(set: FieldSet, shape: Shape): FieldSet {
+  // Decoded sets are frozen and shared, and shapes are read once per schema: a set already read
+  // under this shape is not walked again on the next write.
+  if (!set.isFrozen()) return reconcileUncached(set, shape);
+  const known = reconciled.get(set);
+  if (known?.shape === shape) return known.result;
+  const result = reconcileUncached(set, shape).freeze();
+  reconciled.set(set, { shape, result });
+  return result;
+}
+
+const reconciled = new WeakMap<FieldSet, { readonly shape: Shape; readonly result: FieldSet }>();
+
+function reconcileUncached(set: FieldSet, shape: Shape): FieldSet {
   const collapsed: PathElement[][] = [];
   findCollapsed(set, shape, [], collapsed);
   if (collapsed.length === 0) return set;
