@@ -32,7 +32,13 @@ export function settleOwnership(managed: ManagedFields, writer: string, changes:
     }
     const taken = entry.fields.intersection(changed);
     if (!taken.isEmpty()) conflicts.push({ entry, fields: taken });
-    const kept = entry.fields.difference(taken).difference(changes.removed);
+    const lost = changes.removed.intersection(entry.fields);
+    // A manager the write does not touch keeps its entry, and its set, as it was.
+    if (taken.isEmpty() && lost.isEmpty()) {
+      if (!entry.fields.isEmpty()) out.set(key, entry);
+      continue;
+    }
+    const kept = entry.fields.difference(taken).difference(lost);
     if (!kept.isEmpty()) out.set(key, { ...entry, fields: kept });
   }
   return { managed: out, conflicts };
