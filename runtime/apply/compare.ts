@@ -9,7 +9,7 @@ import { type JsonObject, type JsonValue, getOwn, hasOwn, isJsonObject, jsonEqua
 import { FieldSet } from './field-set.js';
 import { indexList } from './list-items.js';
 import { fieldElement, type PathElement } from './path-element.js';
-import { type ListShape, memberShape, resolveShape, type Shape } from './shape.js';
+import { type ListShape, memberShapeOf, resolveShape, type Shape } from './shape.js';
 
 export interface Comparison {
   readonly added: FieldSet;
@@ -54,6 +54,8 @@ function compareValue(
   into: Comparison,
   path: PathElement[],
 ): void {
+  // The merge shares the parts it left alone: the same value has no changes.
+  if (before === after) return;
   const was = formOf(shape, before);
   const is = formOf(shape, after);
   // Changes are inserted by path, so unchanged parts of the objects create no sets.
@@ -90,13 +92,13 @@ function listOrEmpty(value: JsonValue | undefined, form: Form): JsonValue[] {
 function compareEntries(before: JsonObject, after: JsonObject, shape: Shape, into: Comparison, path: PathElement[]): void {
   for (const name of Object.keys(before)) {
     path.push(fieldElement(name));
-    compareValue(before[name], getOwn(after, name), memberShape(shape, name).shape, into, path);
+    compareValue(before[name], getOwn(after, name), memberShapeOf(shape, name), into, path);
     path.pop();
   }
   for (const name of Object.keys(after)) {
     if (hasOwn(before, name)) continue;
     path.push(fieldElement(name));
-    compareValue(undefined, after[name], memberShape(shape, name).shape, into, path);
+    compareValue(undefined, after[name], memberShapeOf(shape, name), into, path);
     path.pop();
   }
 }

@@ -10,7 +10,7 @@
 import { FieldSet } from './field-set.js';
 import type { ManagedEntry, ManagedFields } from './managed-fields.js';
 import type { PathElement } from './path-element.js';
-import { memberShape, type Shape } from './shape.js';
+import { memberShapeOf, type Shape } from './shape.js';
 
 /** The set read under `shape` (the root's); the same set when nothing changed. */
 export function reconcileWithSchema(set: FieldSet, shape: Shape): FieldSet {
@@ -56,6 +56,6 @@ function findCollapsed(set: FieldSet, shape: Shape, path: PathElement[], into: P
 }
 
 function childShape(shape: Shape, element: PathElement): Shape | undefined {
-  if (element.kind === 'field') return shape.kind === 'struct' || shape.kind === 'map' ? memberShape(shape, element.name).shape : undefined;
+  if (element.kind === 'field') return shape.kind === 'struct' || shape.kind === 'map' ? memberShapeOf(shape, element.name) : undefined;
   return shape.kind === 'list' ? shape.items : undefined;
 }
