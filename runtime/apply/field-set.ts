@@ -181,7 +181,7 @@ export class FieldSet {
   }
 
   equals(other: FieldSet): boolean {
-    return this.isSubsetOf(other) && other.isSubsetOf(this);
+    return this === other || (this.isSubsetOf(other) && other.isSubsetOf(this));
   }
 
   copy(): FieldSet {
@@ -191,6 +191,8 @@ export class FieldSet {
   }
 
   private isSubsetOf(other: FieldSet): boolean {
+    // Shared frozen parts are equal without a walk.
+    if (this === other) return true;
     for (const key of this.members.keys()) if (!other.members.has(key)) return false;
     for (const [key, node] of this.nodes) {
       if (node.set.isEmpty()) continue;
