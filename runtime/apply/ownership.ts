@@ -22,7 +22,8 @@ export interface SettledOwnership {
 }
 
 export function settleOwnership(managed: ManagedFields, writer: string, changes: Comparison): SettledOwnership {
-  const changed = changes.modified.union(changes.added);
+  // Made for the first other manager: a write by the only manager needs none.
+  let changed: FieldSet | undefined;
   const conflicts: OwnershipConflict[] = [];
   const out = new Map<string, ManagedEntry>();
   for (const [key, entry] of managed) {
@@ -30,6 +31,7 @@ export function settleOwnership(managed: ManagedFields, writer: string, changes:
       out.set(key, entry);
       continue;
     }
+    changed ??= changes.modified.union(changes.added);
     const taken = entry.fields.intersection(changed);
     if (!taken.isEmpty()) conflicts.push({ entry, fields: taken });
     const lost = changes.removed.intersection(entry.fields);
