@@ -63,7 +63,9 @@ export function apply(live: JsonObject | undefined, config: JsonValue, manager: 
   const settled = settleOwnership(managed, applier, compareObjects(liveBody, merged, shape));
   if (settled.conflicts.length > 0 && options.force !== true) throw conflictError(settled.conflicts);
 
-  const fields = withoutServerSetFields(applied);
+  // The same fields as last time: the decoded set is kept, whose FieldsV1 is already written.
+  const appliedNow = withoutServerSetFields(applied);
+  const fields = last !== undefined && appliedNow.equals(last.fields) ? last.fields : appliedNow;
   const after = settled.managed;
   after.set(applier, { ...info, time: last?.time, fields });
   // A no-op apply leaves every entry as it was, time included.
@@ -123,7 +125,8 @@ function withoutNullManagedFields(config: JsonObject, metadata: JsonObject): Jso
 /** The applied set; a body that does not fit the markers is the client's error. */
 function appliedFieldsOf(body: JsonObject, shape: Shape): FieldSet {
   try {
-    return fieldSetOfShape(body, shape, true);
+    // Frozen, so the sets made from it share its parts instead of copying them.
+    return fieldSetOfShape(body, shape, true).freeze();
   } catch (error) {
     if (isTypedValueError(error)) throw new ApplyInputError('invalid-config', `invalid apply patch: ${error.message}`, error.field);
     throw error;

@@ -5,11 +5,11 @@
  * Two empty values (absent, null, `{}`, `[]`) are compared as leaves, which keeps the difference
  * between null and empty.
  */
-import { type JsonObject, type JsonValue, getOwn, isJsonObject, jsonEqual } from '../json/index.js';
+import { type JsonObject, type JsonValue, getOwn, hasOwn, isJsonObject, jsonEqual } from '../json/index.js';
 import { FieldSet } from './field-set.js';
 import { indexList } from './list-items.js';
 import { fieldElement, type PathElement } from './path-element.js';
-import { type ListShape, memberShape, resolveShape, type Shape } from './shape.js';
+import { type ListShape, memberShapeOf, resolveShape, type Shape } from './shape.js';
 
 export interface Comparison {
   readonly added: FieldSet;
@@ -22,10 +22,6 @@ export function compareObjects(before: JsonObject, after: JsonObject, shape: Sha
   const result: Comparison = { added: new FieldSet(), removed: new FieldSet(), modified: new FieldSet() };
   compareEntries(before, after, resolveShape(shape, after), result, []);
   return result;
-}
-
-function descend(c: Comparison, element: PathElement): Comparison {
-  return { added: c.added.descend(element), removed: c.removed.descend(element), modified: c.modified.descend(element) };
 }
 
 /** How a value is compared: not there, a leaf, an empty container, or a granular container. */
@@ -50,33 +46,35 @@ function formOf(shape: Shape, value: JsonValue | undefined): Form {
   }
 }
 
+/** Compares the values at `path` (which ends with their element); changes go into the root's sets. */
 function compareValue(
   before: JsonValue | undefined,
   after: JsonValue | undefined,
   shape: Shape,
-  parent: Comparison,
-  element: PathElement,
+  into: Comparison,
   path: PathElement[],
 ): void {
+  // The merge shares the parts it left alone: the same value has no changes.
+  if (before === after) return;
   const was = formOf(shape, before);
   const is = formOf(shape, after);
+  // Changes are inserted by path, so unchanged parts of the objects create no sets.
   if (!granular(was) && !granular(is)) {
-    if (was === 'absent') parent.added.addMember(element);
-    else if (is === 'absent') parent.removed.addMember(element);
-    else if (!jsonEqual(before as JsonValue, after as JsonValue)) parent.modified.addMember(element);
+    if (was === 'absent') into.added.insert(path);
+    else if (is === 'absent') into.removed.insert(path);
+    else if (!jsonEqual(before as JsonValue, after as JsonValue)) into.modified.insert(path);
     return;
   }
   // A leaf turned into a container or back: the leaf itself changed, the contents came or went.
-  if (was === 'leaf' || is === 'leaf') parent.modified.addMember(element);
-  const below = descend(parent, element);
+  if (was === 'leaf' || is === 'leaf') into.modified.insert(path);
   const s = resolveShape(shape, granular(is) ? after : before);
   if (was === 'object' || is === 'object') {
-    compareEntries(objectOrEmpty(before, was), objectOrEmpty(after, is), s, below, path);
+    compareEntries(objectOrEmpty(before, was), objectOrEmpty(after, is), s, into, path);
   } else if (s.kind === 'list') {
-    compareItems(listOrEmpty(before, was), listOrEmpty(after, is), s, below, path);
+    compareItems(listOrEmpty(before, was), listOrEmpty(after, is), s, into, path);
   }
-  if (was === 'absent') parent.added.addMember(element);
-  if (is === 'absent') parent.removed.addMember(element);
+  if (was === 'absent') into.added.insert(path);
+  if (is === 'absent') into.removed.insert(path);
 }
 
 function granular(form: Form): boolean {
@@ -92,11 +90,15 @@ function listOrEmpty(value: JsonValue | undefined, form: Form): JsonValue[] {
 }
 
 function compareEntries(before: JsonObject, after: JsonObject, shape: Shape, into: Comparison, path: PathElement[]): void {
-  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
-  for (const name of names) {
-    const element = fieldElement(name);
-    path.push(element);
-    compareValue(getOwn(before, name), getOwn(after, name), memberShape(shape, name).shape, into, element, path);
+  for (const name of Object.keys(before)) {
+    path.push(fieldElement(name));
+    compareValue(before[name], getOwn(after, name), memberShapeOf(shape, name), into, path);
+    path.pop();
+  }
+  for (const name of Object.keys(after)) {
+    if (hasOwn(before, name)) continue;
+    path.push(fieldElement(name));
+    compareValue(undefined, after[name], memberShapeOf(shape, name), into, path);
     path.pop();
   }
 }
@@ -104,11 +106,15 @@ function compareEntries(before: JsonObject, after: JsonObject, shape: Shape, int
 function compareItems(before: JsonValue[], after: JsonValue[], shape: ListShape, into: Comparison, path: PathElement[]): void {
   const was = indexList(shape, before, path, false).byKey;
   const is = indexList(shape, after, path, false).byKey;
-  const keys = new Set([...was.keys(), ...is.keys()]);
-  for (const key of keys) {
-    const item = (is.get(key) ?? was.get(key))!;
+  for (const [key, item] of was) {
     path.push(item.element);
-    compareValue(was.get(key)?.value, is.get(key)?.value, shape.items, into, item.element, path);
+    compareValue(item.value, is.get(key)?.value, shape.items, into, path);
+    path.pop();
+  }
+  for (const [key, item] of is) {
+    if (was.has(key)) continue;
+    path.push(item.element);
+    compareValue(undefined, item.value, shape.items, into, path);
     path.pop();
   }
 }

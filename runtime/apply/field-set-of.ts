@@ -10,7 +10,7 @@ import type { SchemaNode } from '../schema/index.js';
 import { FieldSet } from './field-set.js';
 import { indexList } from './list-items.js';
 import { fieldElement, type PathElement } from './path-element.js';
-import { type ListShape, memberShape, resolveShape, rootShape, type Shape, type ShapeOptions } from './shape.js';
+import { type ListShape, memberShapeOf, resolveShape, rootShape, type Shape, type ShapeOptions } from './shape.js';
 
 /** The field set of an object under `schema` (untyped when there is none). */
 export function fieldSetOf(value: JsonObject, schema: SchemaNode | undefined, options: ShapeOptions = {}): FieldSet {
@@ -35,7 +35,9 @@ interface Walk {
 
 function addEntries(object: JsonObject, shape: Shape, into: FieldSet, walk: Walk): void {
   for (const name of Object.keys(object)) {
-    const { shape: child, named } = memberShape(shape, name);
+    const declared = shape.kind === 'struct' ? shape.field(name) : undefined;
+    const child = declared ?? memberShapeOf(shape, name);
+    const named = declared !== undefined;
     const element = fieldElement(name);
     walk.path.push(element);
     addValue(object[name] as JsonValue, child, into, element, !named, walk);

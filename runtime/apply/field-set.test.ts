@@ -68,4 +68,20 @@ describe('field sets', () => {
   it('set/order: paths come out in the real system order', () => {
     expect(show(set('b', 'a.[y]', 'a.[x]'))).toEqual(['.a[name="x"]', '.a[name="y"]', '.b']);
   });
+
+  it('set/frozen-shared: results of operations on a frozen set can grow anywhere, and the frozen set stays as it was', () => {
+    const frozen = set('a.b.c', 'd.e').freeze();
+    const union = frozen.union(set('x'));
+    union.insert(p('a.b.z'));
+    union.insert(p('d.e.f'));
+    const difference = frozen.difference(set('d.e'));
+    difference.insert(p('a.b.y'));
+    const copy = frozen.copy();
+    copy.descend(fieldElement('a')).insert(p('w'));
+    expect(show(union)).toEqual(['.a.b.c', '.a.b.z', '.d.e', '.d.e.f', '.x']);
+    expect(show(difference)).toEqual(['.a.b.c', '.a.b.y']);
+    expect(show(copy)).toEqual(['.a.b.c', '.a.w', '.d.e']);
+    expect(show(frozen)).toEqual(['.a.b.c', '.d.e']);
+    expect(() => frozen.insert(p('q'))).toThrow(/frozen/);
+  });
 });

@@ -4,8 +4,9 @@
  * with children (longer paths go through them). A path can be both: a list item owned as an item
  * and field by field.
  *
- * Sets are built with `insert`/`addMember`/`descend`; the set operations return fresh sets and
- * never share nodes with their inputs.
+ * Sets are built with `insert`/`addMember`/`descend`; the set operations return fresh sets that
+ * share no node with their inputs but frozen ones, which nothing can change (a set that shares one
+ * copies it before adding below it).
  */
 import { comparePathElements, type Path, type PathElement, serializePathElement } from './path-element.js';
 
@@ -30,6 +31,8 @@ export class FieldSet {
   // Sets only grow, so emptiness is a flag raised up the tree by the first path below.
   private occupied = false;
   private parent: FieldSet | undefined;
+  // A frozen set is shared (decoded sets are cached by their text), so nothing may add to it.
+  private frozen = false;
 
   static of(...paths: Path[]): FieldSet {
     const set = new FieldSet();
@@ -39,10 +42,11 @@ export class FieldSet {
 
   /** Adds a path; the empty path (the whole object) is never tracked. */
   insert(path: Path): this {
-    const [first, ...rest] = path;
-    if (first === undefined) return this;
-    if (rest.length === 0) this.addMember(first);
-    else this.descend(first).insert(rest);
+    const last = path.length - 1;
+    if (last < 0) return this;
+    let set: FieldSet = this;
+    for (let i = 0; i < last; i++) set = set.descend(path[i] as PathElement);
+    set.addMember(path[last] as PathElement);
     return this;
   }
 
@@ -53,15 +57,14 @@ export class FieldSet {
 
   /** The subset below `element`, created empty when missing. */
   descend(element: PathElement): FieldSet {
+    this.assertMutable();
     const key = serializePathElement(element);
-    let node = this.nodes.get(key);
-    if (node === undefined) {
-      const set = new FieldSet();
-      set.parent = this;
-      node = { element, set };
-      this.nodes.set(key, node);
-    }
-    return node.set;
+    const node = this.nodes.get(key);
+    if (node !== undefined) return this.mutableChild(key, node.element, node.set);
+    const set = new FieldSet();
+    set.parent = this;
+    this.nodes.set(key, { element, set });
+    return set;
   }
 
   hasMember(element: PathElement): boolean {
@@ -79,6 +82,17 @@ export class FieldSet {
     if (first === undefined) return false;
     if (rest.length === 0) return this.hasMember(first);
     return this.childAt(first)?.has(rest) ?? false;
+  }
+
+  /** Makes the set and every set below it read-only for good; returns it. */
+  freeze(): this {
+    this.frozen = true;
+    for (const node of this.nodes.values()) node.set.freeze();
+    return this;
+  }
+
+  isFrozen(): boolean {
+    return this.frozen;
   }
 
   isEmpty(): boolean {
@@ -138,7 +152,7 @@ export class FieldSet {
     for (const [key, element] of this.members) if (!other.members.has(key)) out.putMember(key, element);
     for (const [key, node] of this.nodes) {
       const theirs = other.nodes.get(key);
-      out.putChild(key, node.element, theirs === undefined ? node.set.copy() : node.set.difference(theirs.set));
+      out.putChild(key, node.element, theirs === undefined ? node.set.shared() : node.set.difference(theirs.set));
     }
     return out;
   }
@@ -150,7 +164,7 @@ export class FieldSet {
     for (const [key, node] of this.nodes) {
       if (other.members.has(key)) continue;
       const theirs = other.nodes.get(key);
-      out.putChild(key, node.element, theirs === undefined ? node.set.copy() : node.set.recursiveDifference(theirs.set));
+      out.putChild(key, node.element, theirs === undefined ? node.set.shared() : node.set.recursiveDifference(theirs.set));
     }
     return out;
   }
@@ -167,7 +181,7 @@ export class FieldSet {
   }
 
   equals(other: FieldSet): boolean {
-    return this.isSubsetOf(other) && other.isSubsetOf(this);
+    return this === other || (this.isSubsetOf(other) && other.isSubsetOf(this));
   }
 
   copy(): FieldSet {
@@ -177,6 +191,8 @@ export class FieldSet {
   }
 
   private isSubsetOf(other: FieldSet): boolean {
+    // Shared frozen parts are equal without a walk.
+    if (this === other) return true;
     for (const key of this.members.keys()) if (!other.members.has(key)) return false;
     for (const [key, node] of this.nodes) {
       if (node.set.isEmpty()) continue;
@@ -191,12 +207,31 @@ export class FieldSet {
     for (const [key, node] of other.nodes) {
       if (node.set.isEmpty()) continue;
       const mine = this.nodes.get(key)?.set;
-      if (mine === undefined) this.putChild(key, node.element, node.set.copy());
-      else mine.addAll(node.set);
+      if (mine === undefined) this.putChild(key, node.element, node.set.shared());
+      else this.mutableChild(key, node.element, mine).addAll(node.set);
     }
   }
 
+  /** This set where another may hold it: itself when frozen, else a copy. */
+  private shared(): FieldSet {
+    return this.frozen ? this : this.copy();
+  }
+
+  /** The child at `key` ready to be added to: a frozen child shared with another set is copied first. */
+  private mutableChild(key: string, element: PathElement, set: FieldSet): FieldSet {
+    if (!set.frozen) return set;
+    const copy = set.copy();
+    copy.parent = this;
+    this.nodes.set(key, { element, set: copy });
+    return copy;
+  }
+
+  private assertMutable(): void {
+    if (this.frozen) throw new Error('a frozen field set cannot be changed');
+  }
+
   private putMember(key: string, element: PathElement): void {
+    this.assertMutable();
     this.members.set(key, element);
     this.markOccupied();
   }
@@ -204,6 +239,7 @@ export class FieldSet {
   /** Attaches a fresh set as the child at `key`; an empty one is left out. */
   private putChild(key: string, element: PathElement, set: FieldSet): void {
     if (set.isEmpty()) return;
+    this.assertMutable();
     set.parent = this;
     this.nodes.set(key, { element, set });
     this.markOccupied();

@@ -74,4 +74,26 @@ describe('FieldsV1', () => {
       }
     }
   });
+
+  it('fieldsV1/decoded-cache: the same text decodes to one frozen set; other text, or a changed tree, to its own', () => {
+    const tree = { 'f:spec': { 'f:containers': { 'k:{"name":"a"}': { '.': {}, 'f:image': {} } } } };
+    const first = fromFieldsV1(tree);
+    expect(first.isFrozen()).toBe(true);
+    expect(fromFieldsV1(JSON.parse(JSON.stringify(tree)) as JsonValue)).toBe(first);
+    expect(() => first.insert([f('spec'), f('other')])).toThrow(/frozen/);
+    expect(() => first.descend(f('metadata'))).toThrow(/frozen/);
+    // The cache is keyed by content: the same tree object changed in place decodes afresh.
+    (tree['f:spec']['f:containers'] as Record<string, unknown>)['k:{"name":"b"}'] = {};
+    const second = fromFieldsV1(tree);
+    expect(second).not.toBe(first);
+    expect(second.has([f('spec'), f('containers'), k('b')])).toBe(true);
+    expect(first.has([f('spec'), f('containers'), k('b')])).toBe(false);
+    // Operations on a frozen set give fresh sets that can be changed.
+    expect(
+      first
+        .union(second)
+        .insert([f('x')])
+        .has([f('x')]),
+    ).toBe(true);
+  });
 });

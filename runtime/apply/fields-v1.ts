@@ -12,8 +12,24 @@ import { parsePathElement, serializePathElement } from './path-element.js';
 /** The key that marks an element with children as a member too. */
 export const SELF_KEY = '.';
 
-/** The FieldsV1 tree of a set, keys in the real system's element order with `.` first. */
+/**
+ * The FieldsV1 tree of a set, keys in the real system's element order with `.` first. A fresh
+ * tree; a frozen set's is written once and parsed back from its text after that, as a manager
+ * whose fields did not change is written again on every write of the object.
+ */
 export function toFieldsV1(set: FieldSet): JsonObject {
+  if (!set.isFrozen()) return treeOf(set);
+  let text = encoded.get(set);
+  if (text === undefined) {
+    text = JSON.stringify(treeOf(set));
+    encoded.set(set, text);
+  }
+  return JSON.parse(text) as JsonObject;
+}
+
+const encoded = new WeakMap<FieldSet, string>();
+
+function treeOf(set: FieldSet): JsonObject {
   const out: JsonObject = {};
   for (const entry of set.entries()) {
     const key = serializePathElement(entry.element);
@@ -21,7 +37,7 @@ export function toFieldsV1(set: FieldSet): JsonObject {
       setOwn(out, key, {});
       continue;
     }
-    const below = toFieldsV1(entry.children);
+    const below = treeOf(entry.children);
     setOwn(out, key, entry.member ? { [SELF_KEY]: {}, ...below } : below);
   }
   return out;
@@ -35,13 +51,26 @@ export function fieldsV1Json(set: FieldSet): string {
 /**
  * Reads a FieldsV1 tree. An element is a member when its object is empty, holds `.`, or holds only
  * keys of unknown kinds (which are skipped, as the real system skips them).
+ *
+ * The set is frozen and may be shared: every write of an object reads the same trees back, so
+ * decoded sets are kept by their JSON text (bounded).
  */
 export function fromFieldsV1(tree: JsonValue, where = 'fieldsV1'): FieldSet {
   if (!isJsonObject(tree)) throw new ManagedFieldsError(`${where}: must be a JSON object`);
-  const set = new FieldSet();
-  readLevel(tree, set, where);
+  const text = JSON.stringify(tree);
+  let set = decoded.get(text);
+  if (set === undefined) {
+    set = new FieldSet();
+    readLevel(tree, set, where);
+    set.freeze();
+    if (decoded.size >= DECODED_KEPT) decoded.clear();
+    decoded.set(text, set);
+  }
   return set;
 }
+
+const decoded = new Map<string, FieldSet>();
+const DECODED_KEPT = 1_000;
 
 function readLevel(tree: JsonObject, into: FieldSet, where: string): void {
   for (const key of Object.keys(tree)) {

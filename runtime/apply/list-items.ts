@@ -2,19 +2,21 @@
  * The identity of list items: the path element that names an item of a granular list (its key
  * fields, its value, or its position), and lists indexed by it.
  */
-import { type JsonValue, getOwn, isJsonObject, isJsonPrimitive } from '../json/index.js';
+import { type JsonObject, type JsonValue, getOwn, isJsonObject, isJsonPrimitive } from '../json/index.js';
 import { TypedValueError } from './errors.js';
 import {
+  compareStrings,
+  goJson,
   indexElement,
+  internedKeyElement,
+  internedValueElement,
   type KeyField,
-  keyElement,
   type Path,
   type PathElement,
   pathString,
   serializePathElement,
-  valueElement,
 } from './path-element.js';
-import type { ListShape } from './shape.js';
+import type { ListShape, MergeKey } from './shape.js';
 
 /** The element naming item `index` of a granular list; `path` is the list's, for errors. */
 export function itemElement(list: ListShape, item: JsonValue, index: number, path: Path): PathElement {
@@ -24,7 +26,7 @@ export function itemElement(list: ListShape, item: JsonValue, index: number, pat
     case 'set':
       if (!isJsonPrimitive(item))
         throw itemError(path, index, `associative list without keys has an element that is ${Array.isArray(item) ? 'a list' : 'a map'}`);
-      return valueElement(item);
+      return internedValueElement(item);
     case 'index':
     case 'atomic':
       return indexElement(index);
@@ -33,21 +35,87 @@ export function itemElement(list: ListShape, item: JsonValue, index: number, pat
 
 function keyOf(list: ListShape, item: JsonValue, index: number, path: Path): PathElement {
   if (!isJsonObject(item)) throw itemError(path, index, 'associative list with keys has an element that is not a map');
-  const fields: KeyField[] = [];
-  for (const key of list.keys) {
-    const value = getOwn(item, key.name);
-    if (value === null)
-      throw itemError(path, index, `associative list with keys has an element with a null value for key field ${JSON.stringify(key.name)}`);
-    if (value !== undefined) fields.push({ name: key.name, value });
-    else if (key.default !== undefined) fields.push({ name: key.name, value: key.default });
-    else
-      throw itemError(
-        path,
-        index,
-        `associative list with keys has an element that omits key field ${JSON.stringify(key.name)} (and doesn't have default value)`,
-      );
+  // Looked up by the key values themselves, a map level per key field: no text is built on a hit.
+  const known = keyIndexOf(list);
+  const keys = known.keys;
+  let level = known.root;
+  for (let i = 0; i < keys.length; i++) {
+    const value = keyValue(keys[i] as SortedKey, item, index, path);
+    if (value !== null && typeof value === 'object') return keyElementOf(keys, item);
+    if (i === keys.length - 1) {
+      const element = level.get(value) as PathElement | undefined;
+      if (element !== undefined) return element;
+      const made = keyElementOf(keys, item);
+      if (known.size >= KEY_ELEMENTS_KEPT) {
+        known.root = new Map();
+        known.size = 0;
+      } else {
+        level.set(value, made);
+        known.size++;
+      }
+      return made;
+    }
+    let next = level.get(value) as KeyLevel | undefined;
+    if (next === undefined) {
+      next = new Map();
+      level.set(value, next);
+    }
+    level = next;
   }
-  return keyElement(fields);
+  return keyElementOf(keys, item);
+}
+
+/** The value of one key field of an item, its default when omitted; errors name the item. */
+function keyValue(key: SortedKey, item: JsonObject, index: number, path: Path): JsonValue {
+  const value = getOwn(item, key.name);
+  if (value === null)
+    throw itemError(path, index, `associative list with keys has an element with a null value for key field ${JSON.stringify(key.name)}`);
+  if (value !== undefined) return value;
+  if (key.default !== undefined) return key.default;
+  throw itemError(
+    path,
+    index,
+    `associative list with keys has an element that omits key field ${JSON.stringify(key.name)} (and doesn't have default value)`,
+  );
+}
+
+/** The element of an item whose key fields were checked, with its FieldsV1 text written directly. */
+function keyElementOf(keys: readonly SortedKey[], item: JsonObject): PathElement {
+  const fields: KeyField[] = [];
+  let text = 'k:{';
+  for (const key of keys) {
+    const value = getOwn(item, key.name) ?? (key.default as JsonValue);
+    text += `${fields.length > 0 ? ',' : ''}${key.json}:${goJson(value)}`;
+    fields.push({ name: key.name, value });
+  }
+  return internedKeyElement(`${text}}`, fields);
+}
+
+interface SortedKey extends MergeKey {
+  /** The name as JSON, as the FieldsV1 key writes it. */
+  readonly json: string;
+}
+
+type KeyLevel = Map<JsonValue, unknown>;
+
+/** A list shape's key fields sorted as its elements list them, and its items' elements by key values. */
+interface KeyIndex {
+  readonly keys: readonly SortedKey[];
+  root: KeyLevel;
+  size: number;
+}
+
+const KEY_ELEMENTS_KEPT = 10_000;
+const keyIndexes = new WeakMap<ListShape, KeyIndex>();
+
+function keyIndexOf(list: ListShape): KeyIndex {
+  let known = keyIndexes.get(list);
+  if (known === undefined) {
+    const keys = [...list.keys].sort((a, b) => compareStrings(a.name, b.name)).map((k) => ({ ...k, json: goJson(k.name) }));
+    known = { keys, root: new Map(), size: 0 };
+    keyIndexes.set(list, known);
+  }
+  return known;
 }
 
 function itemError(path: Path, index: number, detail: string): TypedValueError {

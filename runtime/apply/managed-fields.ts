@@ -136,11 +136,13 @@ export const ANCIENT_CHANGES_MANAGER = 'ancient-changes';
  * Keeps at most `max` `Update` entries by merging the oldest into one `ancient-changes` entry per
  * apiVersion, so that objects written by many updaters do not grow without bound.
  */
-export function capUpdateManagers(managed: ManagedFields, max = DEFAULT_MAX_UPDATE_MANAGERS): Map<string, ManagedEntry> {
+export function capUpdateManagers(managed: ManagedFields, max = DEFAULT_MAX_UPDATE_MANAGERS): ManagedFields {
+  let updating = 0;
+  for (const e of managed.values()) if (e.operation === 'Update' && !e.fields.isEmpty()) updating++;
+  if (updating <= max) return managed;
   const out = new Map(managed);
   const updaters = [...managed.entries()].filter(([, e]) => e.operation === 'Update' && !e.fields.isEmpty());
   let count = updaters.length;
-  if (count <= max) return out;
   updaters.sort(([ka, a], [kb, b]) => epochSeconds(a.time) - epochSeconds(b.time) || compareStrings(ka, kb));
   for (const [key, entry] of updaters) {
     if (count <= max) break;

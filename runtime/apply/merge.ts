@@ -8,7 +8,7 @@
 import { type JsonObject, type JsonValue, getOwn, isJsonObject, setOwn } from '../json/index.js';
 import { type IndexedItem, indexList } from './list-items.js';
 import { fieldElement, type PathElement } from './path-element.js';
-import { type ListShape, memberShape, resolveShape, type Shape } from './shape.js';
+import { type ListShape, memberShapeOf, resolveShape, type Shape } from './shape.js';
 
 /** The live object with the configuration merged in; `shape` is the root's. */
 export function mergeObjects(live: JsonObject, config: JsonObject, shape: Shape): JsonObject {
@@ -37,7 +37,7 @@ function mergeEntries(live: JsonObject, config: JsonObject, shape: Shape, path: 
       continue;
     }
     path.push(fieldElement(name));
-    setOwn(out, name, mergeValue(live[name], applied, memberShape(shape, name).shape, path));
+    setOwn(out, name, mergeValue(live[name], applied, memberShapeOf(shape, name), path));
     path.pop();
   }
   for (const name of Object.keys(config)) {

@@ -22,7 +22,8 @@ export interface SettledOwnership {
 }
 
 export function settleOwnership(managed: ManagedFields, writer: string, changes: Comparison): SettledOwnership {
-  const changed = changes.modified.union(changes.added);
+  // Made for the first other manager: a write by the only manager needs none.
+  let changed: FieldSet | undefined;
   const conflicts: OwnershipConflict[] = [];
   const out = new Map<string, ManagedEntry>();
   for (const [key, entry] of managed) {
@@ -30,9 +31,16 @@ export function settleOwnership(managed: ManagedFields, writer: string, changes:
       out.set(key, entry);
       continue;
     }
+    changed ??= changes.modified.union(changes.added);
     const taken = entry.fields.intersection(changed);
     if (!taken.isEmpty()) conflicts.push({ entry, fields: taken });
-    const kept = entry.fields.difference(taken).difference(changes.removed);
+    const lost = changes.removed.intersection(entry.fields);
+    // A manager the write does not touch keeps its entry, and its set, as it was.
+    if (taken.isEmpty() && lost.isEmpty()) {
+      if (!entry.fields.isEmpty()) out.set(key, entry);
+      continue;
+    }
+    const kept = entry.fields.difference(taken).difference(lost);
     if (!kept.isEmpty()) out.set(key, { ...entry, fields: kept });
   }
   return { managed: out, conflicts };

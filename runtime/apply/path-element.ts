@@ -39,8 +39,11 @@ export function valueElement(value: JsonValue): PathElement {
 }
 
 export function indexElement(index: number): PathElement {
-  return { kind: 'index', index };
+  return index >= 0 && index < INDEX_ELEMENTS.length ? (INDEX_ELEMENTS[index] as PathElement) : { kind: 'index', index };
 }
+
+// Positions of short lists, shared (elements are immutable).
+const INDEX_ELEMENTS: readonly PathElement[] = Array.from({ length: 64 }, (_, index) => ({ kind: 'index', index }));
 
 // Elements are immutable and looked up many times while sets are built and compared.
 const serialized = new WeakMap<PathElement, string>();
@@ -88,8 +91,38 @@ export function parsePathElement(text: string): PathElement | undefined {
   return parseUncached(text);
 }
 
+// Shared by parsing and by list items, so a key read from FieldsV1 and the item it names are one element.
 const parsedElements = new Map<string, PathElement>();
 const PARSED_ELEMENTS_KEPT = 10_000;
+
+/**
+ * The element of a list-map item whose key fields, sorted by name, are `sorted` and whose FieldsV1
+ * key is `text` (which the caller wrote as `serializePathElement` would): one element per item
+ * identity, so that lists indexed on every write allocate and serialize nothing new.
+ */
+export function internedKeyElement(text: string, sorted: readonly KeyField[]): PathElement {
+  let element = parsedElements.get(text);
+  if (element === undefined) {
+    element = { kind: 'key', fields: sorted };
+    serialized.set(element, text);
+    if (parsedElements.size >= PARSED_ELEMENTS_KEPT) parsedElements.clear();
+    parsedElements.set(text, element);
+  }
+  return element;
+}
+
+/** The element of a set item, shared like `internedKeyElement`'s. */
+export function internedValueElement(value: JsonValue): PathElement {
+  const text = `v:${goJson(value)}`;
+  let element = parsedElements.get(text);
+  if (element === undefined) {
+    element = valueElement(value);
+    serialized.set(element, text);
+    if (parsedElements.size >= PARSED_ELEMENTS_KEPT) parsedElements.clear();
+    parsedElements.set(text, element);
+  }
+  return element;
+}
 
 function parseUncached(text: string): PathElement | undefined {
   if (text.length < 2) throw new ManagedFieldsError(`path element ${JSON.stringify(text)}: must be at least 2 characters long`);

@@ -10,10 +10,23 @@
 import { FieldSet } from './field-set.js';
 import type { ManagedEntry, ManagedFields } from './managed-fields.js';
 import type { PathElement } from './path-element.js';
-import { memberShape, type Shape } from './shape.js';
+import { memberShapeOf, type Shape } from './shape.js';
 
 /** The set read under `shape` (the root's); the same set when nothing changed. */
 export function reconcileWithSchema(set: FieldSet, shape: Shape): FieldSet {
+  // Decoded sets are frozen and shared, and shapes are read once per schema: a set already read
+  // under this shape is not walked again on the next write.
+  if (!set.isFrozen()) return reconcileUncached(set, shape);
+  const known = reconciled.get(set);
+  if (known?.shape === shape) return known.result;
+  const result = reconcileUncached(set, shape).freeze();
+  reconciled.set(set, { shape, result });
+  return result;
+}
+
+const reconciled = new WeakMap<FieldSet, { readonly shape: Shape; readonly result: FieldSet }>();
+
+function reconcileUncached(set: FieldSet, shape: Shape): FieldSet {
   const collapsed: PathElement[][] = [];
   findCollapsed(set, shape, [], collapsed);
   if (collapsed.length === 0) return set;
@@ -43,6 +56,6 @@ function findCollapsed(set: FieldSet, shape: Shape, path: PathElement[], into: P
 }
 
 function childShape(shape: Shape, element: PathElement): Shape | undefined {
-  if (element.kind === 'field') return shape.kind === 'struct' || shape.kind === 'map' ? memberShape(shape, element.name).shape : undefined;
+  if (element.kind === 'field') return shape.kind === 'struct' || shape.kind === 'map' ? memberShapeOf(shape, element.name) : undefined;
   return shape.kind === 'list' ? shape.items : undefined;
 }

@@ -70,6 +70,13 @@ export function resolveShape(shape: Shape, value: JsonValue | undefined): Shape 
   return SCALAR;
 }
 
+/** The shape of a member of a struct or map (`memberShape` without the allocation, for hot walks). */
+export function memberShapeOf(container: Shape, name: string): Shape {
+  if (container.kind === 'struct') return container.field(name) ?? UNTYPED;
+  if (container.kind === 'map') return container.values;
+  return UNTYPED;
+}
+
 /** The shape of a member of a struct or map, and whether it is a declared struct field. */
 export function memberShape(container: Shape, name: string): { shape: Shape; named: boolean } {
   if (container.kind === 'struct') {
