@@ -42,7 +42,9 @@ export async function benchServer(): Promise<void> {
       for (const name of ['bench', 'writes', 'fanout']) await post(agent, s.url, '/api/v1/namespaces', { metadata: { name } });
     }
     for (const s of [memory, sqlite, bare, durable]) await post(agent, s.url, CONFIGMAPS, configMap('target'));
-    for (const s of [memory]) await post(agent, s.url, '/apis/apps/v1/namespaces/bench/deployments', deployment('0'));
+    // Eight Deployments, one per connection on average: the case measures a patch, not eight
+    // writers racing on one object (each lost race is applied again: upstream's retry loop).
+    for (let i = 0; i < DEPLOYMENTS; i++) await post(agent, memory.url, '/apis/apps/v1/namespaces/bench/deployments', deployment('0', i));
 
     const getOne = (server: ServerProcess, name = server.name): LoadTarget => ({
       name,
@@ -58,9 +60,13 @@ export async function benchServer(): Promise<void> {
       name,
       server: memory,
       run: () =>
-        runWrk(`${memory.url}/apis/apps/v1/namespaces/bench/deployments/web?${query}`, { connections: 8, seconds: SECONDS, request }),
+        runWrk(`${memory.url}/apis/apps/v1/namespaces/bench/deployments/web-__D__?${query}`, {
+          connections: 8,
+          seconds: SECONDS,
+          request: { ...request, spread: DEPLOYMENTS },
+        }),
     });
-    const leaves = countLeaves(deployment('0'));
+    const leaves = countLeaves(deployment('0', 0));
     const cases: LoadCase[] = [
       { name: 'GET one ConfigMap, memory (16 conns)', ours: getOne(memory), peer: getOne(bare) },
       { name: 'GET one ConfigMap, SQLite (16 conns)', ours: getOne(sqlite), peer: getOne(bare) },
@@ -71,12 +77,12 @@ export async function benchServer(): Promise<void> {
         peer: create(durable, 'better-sqlite3, same pragmas + group commit'),
       },
       {
-        name: `apply vs merge patch, ${leaves}-field Deployment (8 conns)`,
+        name: `apply vs merge patch, ${leaves}-field Deployments (8 conns, ${DEPLOYMENTS} objects)`,
         // Forced: the first apply takes the fields the create's manager owned.
         ours: patchDeployment('server-side apply', 'fieldManager=bench&force=true', {
           method: 'PATCH',
           headers: { 'content-type': 'application/apply-patch+yaml' },
-          body: JSON.stringify(deployment('__N__')),
+          body: JSON.stringify(deployment('__N__', '__D__')),
         }),
         peer: patchDeployment('merge patch, same change', 'fieldManager=bench', {
           method: 'PATCH',
@@ -182,8 +188,10 @@ function configMap(name: string) {
   };
 }
 
-/** A Deployment of about 57 fields, its `revision` annotation the one value that changes. */
-function deployment(revision: string) {
+const DEPLOYMENTS = 8;
+
+/** A Deployment (`web-<index>`) of about 57 fields, its `revision` annotation the one value that changes. */
+function deployment(revision: string, index: number | string) {
   const container = (n: number) => ({
     name: `c${n}`,
     image: `registry.example/web:${n}`,
@@ -201,7 +209,7 @@ function deployment(revision: string) {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: { name: 'web', namespace: 'bench', labels: { app: 'web', tier: 'front' }, annotations: { revision } },
+    metadata: { name: `web-${index}`, namespace: 'bench', labels: { app: 'web', tier: 'front' }, annotations: { revision } },
     spec: {
       replicas: 3,
       selector: { matchLabels: { app: 'web' } },

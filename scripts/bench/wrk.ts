@@ -18,6 +18,8 @@ export interface WrkRequest {
   headers?: Record<string, string>;
   /** The body; `__N__` is replaced by a number unique to each request of the run. */
   body?: string;
+  /** `__D__` in the path and body is replaced by the request's number modulo this (spreads requests over objects). */
+  spread?: number;
 }
 
 /**
@@ -79,8 +81,10 @@ function luaScript(url: URL, request: WrkRequest | undefined): string {
       `local headers = { ${headers} }`,
       'request = function()',
       '  counter = counter + 1',
-      `  local b = (string.gsub(body, "__N__", ${luaString(prefix)} .. counter))`,
-      `  return wrk.format(${luaString(request.method ?? 'GET')}, ${luaString(url.pathname + url.search)}, headers, b)`,
+      `  local d = tostring(counter % ${request.spread ?? 1})`,
+      `  local b = (string.gsub((string.gsub(body, "__N__", ${luaString(prefix)} .. counter)), "__D__", d))`,
+      `  local p = (string.gsub(${luaString(url.pathname + url.search)}, "__D__", d))`,
+      `  return wrk.format(${luaString(request.method ?? 'GET')}, p, headers, b)`,
       'end',
     );
   }
