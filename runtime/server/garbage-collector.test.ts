@@ -241,6 +241,63 @@ describe('garbage collector start-up sync', () => {
     }
   });
 
+  // Two replicas' collectors both act on one foreground deletion: the second, its graph a step
+  // behind, found the dependent marked already and wrote it again unchanged (a new
+  // resourceVersion: a client's conditional write with the one it had read met 409, in the
+  // conformance suite on two replicas). Here the other replica marks it just before our read.
+  it('leaves a dependent that another collector marked meanwhile as it is: no write, the same resourceVersion', async () => {
+    const inner = await createStore('memory', { compactionIntervalMs: 0 });
+    let markedBehindOurBack: number | undefined;
+    let armed = false;
+    const store = new Proxy(inner, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (prop === 'get') {
+          return async (key: string, options?: { revision?: number }) => {
+            if (armed && key.endsWith('/dep') && markedBehindOurBack === undefined) {
+              const object = JSON.parse((await target.get(key))!.value);
+              object.metadata = { ...object.metadata, deletionTimestamp: '2026-01-01T00:00:00Z', deletionGracePeriodSeconds: 0 };
+              markedBehindOurBack = (await target.update(key, JSON.stringify(object))).modRevision;
+            }
+            return target.get(key, options);
+          };
+        }
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const s = await startServer({ store, server: { garbageCollector: false } });
+    try {
+      await storeConfigMaps(s, store, ['owner']);
+      await storeConfigMaps(s, store, ['dep'], 'uid-owner');
+      const ownerKey = `/registry/configmaps/${s.ns}/owner`;
+      const owner = JSON.parse((await store.get(ownerKey))!.value);
+      owner.metadata = {
+        ...owner.metadata,
+        deletionTimestamp: '2026-01-01T00:00:00Z',
+        deletionGracePeriodSeconds: 0,
+        finalizers: ['foregroundDeletion'],
+      };
+      await store.update(ownerKey, JSON.stringify(owner));
+      const depKey = `/registry/configmaps/${s.ns}/dep`;
+      const dep = JSON.parse((await store.get(depKey))!.value);
+      dep.metadata.finalizers = ['example.com/hold'];
+      dep.metadata.ownerReferences[0].blockOwnerDeletion = true;
+      await store.update(depKey, JSON.stringify(dep));
+      armed = true;
+      const collector = new GarbageCollector(s.server.context);
+      try {
+        await collector.start();
+        await collector.idle();
+      } finally {
+        collector.close();
+      }
+      expect(markedBehindOurBack).toBeDefined();
+      expect((await inner.get(depKey))?.modRevision).toBe(markedBehindOurBack);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('falls back to the resources it can read when the list of everything fails, and still collects in them', async () => {
     let broken = false;
     const { s, store } = await serverWithSpiedStore(

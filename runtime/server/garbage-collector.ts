@@ -362,8 +362,13 @@ export class GarbageCollector {
       if (node.namespace) this.#context.hooks.namespaceChanged(node.namespace);
       return true;
     }
-    const next = markDeleted(this.#context, object);
-    if (foreground && !finalizers.includes(FOREGROUND_FINALIZER)) next.metadata!.finalizers = [...finalizers, FOREGROUND_FINALIZER];
+    // Already being deleted (another replica's collector, or a client, came first): a second
+    // delete changes nothing, as the API's does not, unless the foreground finalizer is missing.
+    const addForeground = foreground && !finalizers.includes(FOREGROUND_FINALIZER);
+    if (meta.deletionTimestamp && !addForeground) return true;
+    // A deletionTimestamp once set stays (upstream's graceful deletion only ever shortens it).
+    const next = meta.deletionTimestamp ? structuredClone(object) : markDeleted(this.#context, object);
+    if (addForeground) next.metadata!.finalizers = [...finalizers, FOREGROUND_FINALIZER];
     await this.#store.update(node.key, JSON.stringify(next), { expectedModRevision: kv.modRevision });
     return true;
   }
@@ -446,7 +451,9 @@ export class GarbageCollector {
       await this.#store.delete(node.key, { expectedModRevision: kv.modRevision });
       if (node.namespace) this.#context.hooks.namespaceChanged(node.namespace);
     } else {
-      await this.#store.update(node.key, JSON.stringify(object), { expectedModRevision: kv.modRevision });
+      const text = JSON.stringify(object);
+      // Nothing changed (another collector did it first): no write, no new resourceVersion.
+      if (text !== kv.value) await this.#store.update(node.key, text, { expectedModRevision: kv.modRevision });
     }
     return true;
   }
