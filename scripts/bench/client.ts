@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import * as k8s from '@kubernetes/client-node';
 import { createClient } from '../../generated/client.js';
 import { allProtobufPackages } from '../../generated/protobuf.js';
@@ -6,8 +5,8 @@ import { protobufCodec } from '../../runtime/client/index.js';
 import { nodeConnector } from '../../runtime/client-node/index.js';
 import type { ConfigMap } from '../../generated/core/v1/index.js';
 import { startReferenceServer } from '../../reference/index.js';
-import { cliArgs } from '../commands/cli.testing.js';
 import { type BenchCase, runCases } from './harness.js';
+import { startSvckit } from './processes.js';
 
 const NAMESPACE = 'bench';
 /** Objects in the listed collection. */
@@ -67,7 +66,7 @@ export async function benchClient(): Promise<void> {
   // The client's own cost: the server in its own process (`svckit serve`), and each run timed by
   // this process's CPU (process.cpuUsage) rather than the clock, which the server's share and the
   // machine's other load blur above.
-  const served = await serve();
+  const served = await startSvckit('svckit serve --store memory', ['--store', 'memory']);
   try {
     const { cases } = await jsonCases(served.url);
     await runCases(
@@ -75,7 +74,7 @@ export async function benchClient(): Promise<void> {
       cases.map((c) => ({ ...c, ours: () => cpuOf(c.ours), peer: { name: c.peer.name, run: () => cpuOf(c.peer.run) } })),
     );
   } finally {
-    served.child.kill();
+    await served.stop();
   }
 }
 
@@ -196,21 +195,6 @@ async function jsonCases(url: string): Promise<{
     },
   ];
   return { cases, peer, check };
-}
-
-/** `svckit serve` in memory in a child process. */
-async function serve(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, cliArgs('serve', '--port', '0', '--store', 'memory'), { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`svckit serve exited ${code} before listening`)));
-  });
-  return { url, child };
 }
 
 /** This process's CPU time in ms (user and system) while `run` runs. */

@@ -1,8 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { cliArgs } from '../commands/cli.testing.js';
 import { runCases } from './harness.js';
+import { startSvckit } from './processes.js';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
 const KEYS = 18_000;
 
 /**
@@ -12,7 +10,7 @@ const KEYS = 18_000;
  * bytes here; and the slowest /healthz answered while each write runs.
  */
 export async function benchLargeWrites(): Promise<void> {
-  const server = await serve();
+  const server = await startSvckit('svckit serve --store memory', ['--store', 'memory']);
   try {
     const cms = `${server.url}/api/v1/namespaces/default/configmaps`;
     let n = 0;
@@ -41,7 +39,7 @@ export async function benchLargeWrites(): Promise<void> {
       );
     }
   } finally {
-    server.child.kill('SIGTERM');
+    await server.stop();
   }
 }
 
@@ -76,23 +74,6 @@ async function send(method: string, url: string, body: string, type: string): Pr
   const res = await fetch(url, { method, body, headers: { 'content-type': type } });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 200)}`);
-}
-
-async function serve(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, cliArgs('serve', '--port', '0', '--store', 'memory'), {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`svckit serve exited ${code} before listening`)));
-  });
-  return { url, child };
 }
 
 function median(values: number[]): number {
