@@ -175,6 +175,17 @@ describe('garbage collector', () => {
 });
 
 describe('garbage collector start-up sync', () => {
+  /** A collector of its own on `s`'s store: its start-up sync, the work that follows, then closed. */
+  async function collectOnce(s: Harness): Promise<void> {
+    const collector = new GarbageCollector(s.server.context);
+    try {
+      await collector.start();
+      await collector.idle();
+    } finally {
+      collector.close();
+    }
+  }
+
   /** A server without its own collector, whose store records each list and can refuse some prefixes. */
   async function serverWithSpiedStore(refuse: (prefix: string) => boolean = () => false) {
     const store = await createStore('memory', { compactionIntervalMs: 0 });
@@ -224,13 +235,7 @@ describe('garbage collector start-up sync', () => {
       await storeConfigMaps(s, store, ['z-kept'], 'uid-a-owner');
       await storeConfigMaps(s, store, ['z-dangling'], 'uid-missing');
       lists.length = 0;
-      const collector = new GarbageCollector(s.server.context);
-      try {
-        await collector.start();
-        await collector.idle();
-      } finally {
-        collector.close();
-      }
+      await collectOnce(s);
       const objectLists = lists.filter((l) => l.prefix.startsWith('/registry/'));
       expect(objectLists.length).toBeGreaterThanOrEqual(3);
       expect(objectLists.every((l) => l.limit !== undefined && l.limit < 1100)).toBe(true);
@@ -284,13 +289,7 @@ describe('garbage collector start-up sync', () => {
       dep.metadata.ownerReferences[0].blockOwnerDeletion = true;
       await store.update(depKey, JSON.stringify(dep));
       armed = true;
-      const collector = new GarbageCollector(s.server.context);
-      try {
-        await collector.start();
-        await collector.idle();
-      } finally {
-        collector.close();
-      }
+      await collectOnce(s);
       expect(markedBehindOurBack).toBeDefined();
       expect((await inner.get(depKey))?.modRevision).toBe(markedBehindOurBack);
     } finally {
@@ -308,13 +307,7 @@ describe('garbage collector start-up sync', () => {
       await storeConfigMaps(s, store, ['kept'], 'uid-owner');
       await storeConfigMaps(s, store, ['dangling'], 'uid-missing');
       broken = true;
-      const collector = new GarbageCollector(s.server.context);
-      try {
-        await collector.start();
-        await collector.idle();
-      } finally {
-        collector.close();
-      }
+      await collectOnce(s);
       expect((await s.get(`/api/v1/namespaces/${s.ns}/configmaps/kept`)).status).toBe(200);
       expect((await s.get(`/api/v1/namespaces/${s.ns}/configmaps/dangling`)).status).toBe(404);
     } finally {
