@@ -50,7 +50,7 @@ export async function writtenObject(
   r: ServedResource,
 ): Promise<JsonApiObject> {
   if (form.apiVersion !== r.apiVersion) return decodeObject(kv, r);
-  return { ...form, metadata: { ...form.metadata, resourceVersion: String(kv.modRevision) } };
+  return { ...form, metadata: servedMetadata(form.metadata, kv.modRevision) };
 }
 
 /**
@@ -67,9 +67,21 @@ export async function decodeObject(kv: Pick<KeyValue, 'value' | 'modRevision'>, 
  * conversion.
  */
 export function decodeObjectNow(kv: Pick<KeyValue, 'value' | 'modRevision'>, r: ServedResource): JsonApiObject | Promise<JsonApiObject> {
-  const stored = JSON.parse(kv.value) as JsonApiObject;
+  const stored = parseStored(kv.value);
   if (!needsConversion(stored, r)) return withResourceVersion(stored, kv.modRevision);
   return r.converter.convert(stored, r.apiVersion).then((obj) => withResourceVersion(obj, kv.modRevision));
+}
+
+/**
+ * A stored value as an object. One that is no JSON (corrupt, or "opened" by a wrong key that
+ * unpadded by chance) is reported without its text: that could be a Secret's.
+ */
+function parseStored(value: string): JsonApiObject {
+  try {
+    return JSON.parse(value) as JsonApiObject;
+  } catch {
+    throw new Error('the stored value is not JSON (corrupt, or decrypted with another key than it was written with)');
+  }
 }
 
 /** The converter changes only an object that names another version (`ResourceConverter.convertAll`). */
@@ -79,14 +91,22 @@ function needsConversion(stored: JsonApiObject, r: ServedResource): boolean {
 
 /** Several stored objects as served at `r`'s version, converted together (one webhook call for a list, as upstream). */
 export async function decodeObjects(kvs: readonly Pick<KeyValue, 'value' | 'modRevision'>[], r: ServedResource): Promise<JsonApiObject[]> {
-  const parsed = kvs.map((kv) => JSON.parse(kv.value) as JsonApiObject);
+  const parsed = kvs.map((kv) => parseStored(kv.value));
   const objects = await r.converter.convertAll(parsed, r.apiVersion);
   return objects.map((obj, i) => withResourceVersion(obj, kvs[i]!.modRevision));
 }
 
 /** A stored object with its resourceVersion: the store's revision of its last write. */
 export function withResourceVersion(obj: JsonApiObject, modRevision: number): JsonApiObject {
-  obj.metadata ??= {};
-  obj.metadata.resourceVersion = String(modRevision);
+  obj.metadata = servedMetadata(obj.metadata, modRevision);
   return obj;
+}
+
+/**
+ * Metadata as served: the resourceVersion its first member, where a stored text gets it without
+ * being parsed (stored-text.ts), so an object reads the same byte for byte however it is served.
+ */
+function servedMetadata(metadata: JsonApiObject['metadata'], modRevision: number): NonNullable<JsonApiObject['metadata']> {
+  const { resourceVersion: _, ...rest } = metadata ?? {};
+  return { resourceVersion: String(modRevision), ...rest };
 }

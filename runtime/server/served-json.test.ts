@@ -1,7 +1,7 @@
 /**
- * A get serves the JSON made once per stored value (served-json.ts): never stale after a write,
- * never the text made for another version or media type, and the body still there for whoever
- * reads it (the audit, a Table).
+ * A get serves the stored text with its resourceVersion spliced in (served-json.ts): never stale
+ * after a write, never JSON text for another version or media type, and the body still there for
+ * whoever reads it (the audit, a Table).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -143,6 +143,17 @@ resources:
     expect(await s.read(`${secrets}/s`)).toEqual(created);
     await s.patch(`${secrets}/s`, { data: { p: Buffer.from('two').toString('base64') } }).expect(200);
     expect(Buffer.from((await s.read(`${secrets}/s`)).data.p, 'base64').toString()).toBe('two');
+  });
+
+  it('of a stored value that is no JSON answers 500 without echoing the value', async () => {
+    const s = await serve();
+    await s.store.create(`/registry/configmaps/${s.ns}/broken`, 'password=hunter2');
+    const res = await s.get(`${configMaps(s)}/broken`).expect(500);
+    expect(res.body).toMatchObject({ kind: 'Status', code: 500, reason: 'InternalError' });
+    expect(res.text).toContain('the stored value is not JSON');
+    expect(res.text).not.toContain('hunter2');
+    const list = await s.get(configMaps(s)).expect(500);
+    expect(list.text).not.toContain('hunter2');
   });
 
   it('is recorded in full by an audit at RequestResponse, every time', async () => {

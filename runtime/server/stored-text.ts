@@ -1,51 +1,47 @@
 /**
  * An object as served, made from its stored JSON text without parsing it: the stored form
  * (`storedForm`: `{"apiVersion":..,"kind":..,"metadata":{..},..}`, metadata without a
- * resourceVersion) with `"resourceVersion":"<modRevision>"` appended to its metadata: the very
- * text `JSON.stringify` gives of the object `decodeObject` reads from it. A list of stored objects
- * is served from these texts as kube-apiserver's watch cache serves its cached serialisations.
+ * resourceVersion) with `"resourceVersion":"<modRevision>"` put first in its metadata: the very
+ * text `JSON.stringify` gives of the object `decodeObject` reads from it (which puts it first
+ * too). Gets and lists of stored objects are served from these texts, as kube-apiserver's watch
+ * cache serves its cached serialisations; only the type meta before the metadata is read.
  *
- * Undefined when the text is not in that layout, or names another version than `apiVersion`
- * (conversion needs the object): the caller decodes it then.
+ * Undefined when the text is not in that layout, names another version than `apiVersion`
+ * (conversion needs the object), or holds a `"resourceVersion"` key anywhere (one in the stored
+ * metadata would be printed twice; telling it from one in the data would take a full scan): the
+ * caller decodes it then.
  */
 export function servedTextOf(stored: string, modRevision: number, apiVersion: string): string | undefined {
-  const metadata = metadataBounds(stored, apiVersion);
-  if (!metadata) return undefined;
-  const [open, close] = metadata;
-  // A resourceVersion kept in the stored text (not written by storedForm) would be a duplicate.
-  const kept = stored.indexOf('"resourceVersion"', open);
-  if (kept !== -1 && kept < close) return undefined;
+  const open = metadataStart(stored, apiVersion);
+  if (open === undefined || stored.includes('"resourceVersion"')) return undefined;
   const member = `"resourceVersion":"${modRevision}"`;
-  return `${stored.slice(0, close)}${close === open + 1 ? '' : ','}${member}${stored.slice(close)}`;
+  const separator = stored.charCodeAt(open + 1) === CLOSE_BRACE ? '' : ',';
+  return `${stored.slice(0, open + 1)}${member}${separator}${stored.slice(open + 1)}`;
 }
 
 /**
- * Where the top-level metadata object's braces are, when the text starts with string members
- * `apiVersion` (equal to `apiVersion`) and optionally `kind`, then `metadata`.
+ * Where the top-level metadata object's opening brace is, when the text starts with string
+ * members `apiVersion` (equal to `apiVersion`) and optionally `kind`, then `metadata`.
  */
-function metadataBounds(text: string, apiVersion: string): [open: number, close: number] | undefined {
+function metadataStart(text: string, apiVersion: string): number | undefined {
   if (text.charCodeAt(0) !== OPEN_BRACE) return undefined;
   let i = 1;
   let sawApiVersion = false;
   for (;;) {
-    const key = stringAt(text, i);
-    if (!key || text.charCodeAt(key.end) !== COLON) return undefined;
-    const name = text.slice(key.start + 1, key.end - 1);
-    i = key.end + 1;
-    if (name === 'metadata') {
-      if (!sawApiVersion || text.charCodeAt(i) !== OPEN_BRACE) return undefined;
-      const close = objectEnd(text, i);
-      return close === undefined ? undefined : [i, close];
-    }
+    const keyEnd = stringEnd(text, i);
+    if (keyEnd === undefined || text.charCodeAt(keyEnd) !== COLON) return undefined;
+    const name = text.slice(i + 1, keyEnd - 1);
+    i = keyEnd + 1;
+    if (name === 'metadata') return sawApiVersion && text.charCodeAt(i) === OPEN_BRACE ? i : undefined;
     if (name !== 'apiVersion' && name !== 'kind') return undefined;
-    const value = stringAt(text, i);
-    if (!value) return undefined;
+    const valueEnd = stringEnd(text, i);
+    if (valueEnd === undefined) return undefined;
     if (name === 'apiVersion') {
       // Plain version strings only: an escaped one is left to the decoder.
-      if (text.slice(value.start + 1, value.end - 1) !== apiVersion) return undefined;
+      if (text.slice(i + 1, valueEnd - 1) !== apiVersion) return undefined;
       sawApiVersion = true;
     }
-    i = value.end;
+    i = valueEnd;
     if (text.charCodeAt(i) !== COMMA) return undefined;
     i++;
   }
@@ -58,31 +54,15 @@ const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 const COMMA = 0x2c;
 
-/** The JSON string starting at `at`: its opening quote and the index after its closing one. */
-function stringAt(text: string, at: number): { start: number; end: number } | undefined {
+/** The index after the closing quote of the JSON string starting at `at` (a quote after an odd run of backslashes is escaped). */
+function stringEnd(text: string, at: number): number | undefined {
   if (text.charCodeAt(at) !== QUOTE) return undefined;
-  for (let i = at + 1; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === BACKSLASH) i++;
-    else if (c === QUOTE) return { start: at, end: i + 1 };
+  for (let from = at + 1; ; ) {
+    const quote = text.indexOf('"', from);
+    if (quote === -1) return undefined;
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+    from = quote + 1;
   }
-  return undefined;
-}
-
-/** The index of the brace that closes the object opening at `at` (strings skipped). */
-function objectEnd(text: string, at: number): number | undefined {
-  let depth = 0;
-  for (let i = at; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      const s = stringAt(text, i);
-      if (!s) return undefined;
-      i = s.end - 1;
-    } else if (c === OPEN_BRACE || c === 0x5b) depth++;
-    else if (c === CLOSE_BRACE || c === 0x5d) {
-      depth--;
-      if (depth === 0) return c === CLOSE_BRACE ? i : undefined;
-    }
-  }
-  return undefined;
 }

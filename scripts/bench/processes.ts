@@ -22,8 +22,9 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** `svckit serve <args>` in its own process. */
+/** `svckit serve <args>` in its own process, compiled (built first when stale) as users run it. */
 export function startSvckit(name: string, args: string[]): Promise<ServerProcess> {
+  buildIfStale();
   return start(name, join(ROOT, 'scripts/bench/peers/serve-process.ts'), ['--port', '0', ...args]);
 }
 
@@ -41,8 +42,12 @@ export function startNode(name: string, args: string[]): Promise<ServerProcess> 
   return started(name, () => spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] }));
 }
 
-/** Builds dist/ when it is missing or older than a source file. */
+let buildChecked = false;
+
+/** Builds dist/ when it is missing or older than a source file (looked at once per bench run). */
 export function buildIfStale(): void {
+  if (buildChecked) return;
+  buildChecked = true;
   const built = join(ROOT, 'dist/scripts/cli.js');
   const sources = execFileSync('git', ['ls-files', '*.ts'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
   const newest = Math.max(...sources.map((f) => (existsSync(join(ROOT, f)) ? statSync(join(ROOT, f)).mtimeMs : 0)));

@@ -19,8 +19,8 @@ export async function get(agent: Agent, base: string, path: string): Promise<voi
   if (res.statusCode !== 200) throw new Error(`GET ${path}: ${res.statusCode}`);
 }
 
-/** A JSON POST that must succeed (2xx). */
-export async function post(agent: Agent, base: string, path: string, body: unknown): Promise<void> {
+/** A JSON POST that must succeed (2xx); resolves to the response's text (the object as created). */
+export async function post(agent: Agent, base: string, path: string, body: unknown): Promise<string> {
   const res = await request(base + path, {
     method: 'POST',
     dispatcher: agent,
@@ -29,6 +29,7 @@ export async function post(agent: Agent, base: string, path: string, body: unkno
   });
   const text = await res.body.text();
   if (res.statusCode >= 300) throw new Error(`POST ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
+  return text;
 }
 
 /** Reads the collection at `path` in pages of 500 to its end; resolves to the number of items. */

@@ -41,7 +41,10 @@ export async function benchServer(): Promise<void> {
     for (const s of [memory, sqlite]) {
       for (const name of ['bench', 'writes', 'fanout']) await post(agent, s.url, '/api/v1/namespaces', { metadata: { name } });
     }
-    for (const s of [memory, sqlite, bare, durable]) await post(agent, s.url, CONFIGMAPS, configMap('target'));
+    // The peers serve the very bytes svckit serves: the objects as svckit created them.
+    const target = JSON.parse(await post(agent, memory.url, CONFIGMAPS, configMap('target')));
+    await post(agent, sqlite.url, CONFIGMAPS, configMap('target'));
+    for (const s of [bare, durable]) await post(agent, s.url, CONFIGMAPS, target);
     // Eight Deployments, one per connection on average: the case measures a patch, not eight
     // writers racing on one object (each lost race is applied again: upstream's retry loop).
     for (let i = 0; i < DEPLOYMENTS; i++) await post(agent, memory.url, '/apis/apps/v1/namespaces/bench/deployments', deployment('0', i));
@@ -100,8 +103,7 @@ export async function benchServer(): Promise<void> {
     const merge = cases[cases.length - 1]!;
     if (PROFILES) await profiled(merge.peer.server, `${merge.name}: ${merge.peer.name}`, async () => void (await merge.peer.run()));
 
-    await fill(agent, memory, 10_000);
-    await fill(agent, bare, 10_000);
+    await fill(agent, memory, bare, 10_000);
     await runCases('Paged list of 10,000 ConfigMaps (limit=500), server in its own process', [
       {
         name: 'list 10k in pages of 500, memory',
@@ -228,9 +230,13 @@ function countLeaves(value: unknown): number {
   return 1;
 }
 
-async function fill(agent: Agent, server: ServerProcess, total: number): Promise<void> {
+/** Creates `total` ConfigMaps in svckit, and the same objects, as svckit created them, in the peer. */
+async function fill(agent: Agent, server: ServerProcess, peer: ServerProcess, total: number): Promise<void> {
   let n = 0;
-  await inParallel(total, 32, () => post(agent, server.url, CONFIGMAPS, configMap(`l${n++}`)));
+  await inParallel(total, 32, async () => {
+    const created = await post(agent, server.url, CONFIGMAPS, configMap(`l${n++}`));
+    await post(agent, peer.url, CONFIGMAPS, JSON.parse(created));
+  });
 }
 
 /** The 10,000 ConfigMaps (and the target) page by page. */
