@@ -4,10 +4,16 @@
  * authenticated data, as upstream.
  */
 import { randomBytes } from 'node:crypto';
-import nacl from 'tweetnacl';
 import type { KeyTransformer } from './transformer.js';
 
-const NONCE = nacl.secretbox.nonceLength;
+/** NaCl's secretbox nonce and tag lengths (tweetnacl's `secretbox.nonceLength`, `overheadLength`). */
+const NONCE = 24;
+const OVERHEAD = 16;
+
+/** tweetnacl, imported on the first seal or open: a server without a secretbox key need not load it to start (issue 27). */
+async function naclSecretbox() {
+  return (await import('tweetnacl')).default.secretbox;
+}
 
 export function secretbox(name: string, secret: Buffer): KeyTransformer {
   const key = new Uint8Array(secret);
@@ -16,11 +22,11 @@ export function secretbox(name: string, secret: Buffer): KeyTransformer {
     name: `secretbox/${name}`,
     seal: async (plaintext) => {
       const nonce = randomBytes(NONCE);
-      return Buffer.concat([nonce, nacl.secretbox(plaintext, nonce, key)]);
+      return Buffer.concat([nonce, (await naclSecretbox())(plaintext, nonce, key)]);
     },
     open: async (payload) => {
-      if (payload.length < NONCE + nacl.secretbox.overheadLength) throw new Error('the stored data was shorter than the required size');
-      const opened = nacl.secretbox.open(payload.subarray(NONCE), payload.subarray(0, NONCE), key);
+      if (payload.length < NONCE + OVERHEAD) throw new Error('the stored data was shorter than the required size');
+      const opened = (await naclSecretbox()).open(payload.subarray(NONCE), payload.subarray(0, NONCE), key);
       if (!opened) throw new Error('output array is null: a wrong key');
       return { plaintext: Buffer.from(opened) };
     },

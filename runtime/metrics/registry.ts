@@ -4,7 +4,24 @@
  * registered, so not exported) once the release it was deprecated in is three releases back, as
  * the spec's Versioning section says, unless `--show-hidden-metrics-for-version` re-enables it.
  */
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { createRequire } from 'node:module';
+import type * as PromClient from 'prom-client';
+
+/*
+ * The four classes used here, required from prom-client's files (lib/counter.js and so on; the
+ * package has no exports map) rather than its index, which also loads the default process
+ * metrics (and through them @opentelemetry/api), Summary, the Pushgateway and the cluster
+ * aggregator: some 80 files that no server uses and every `svckit serve` would load (issue 27).
+ * registry.test.ts fails if a prom-client release moves them.
+ */
+const requireFile = createRequire(import.meta.url);
+const Registry = requireFile('prom-client/lib/registry') as typeof PromClient.Registry;
+const Counter = requireFile('prom-client/lib/counter') as typeof PromClient.Counter;
+const Gauge = requireFile('prom-client/lib/gauge') as typeof PromClient.Gauge;
+const Histogram = requireFile('prom-client/lib/histogram') as typeof PromClient.Histogram;
+type Counter<L extends string> = PromClient.Counter<L>;
+type Gauge<L extends string> = PromClient.Gauge<L>;
+type Histogram<L extends string> = PromClient.Histogram<L>;
 
 export type StabilityLevel = 'ALPHA' | 'BETA' | 'STABLE';
 

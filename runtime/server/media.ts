@@ -14,7 +14,6 @@ import {
   negotiate,
   toTable,
 } from '../codec/index.js';
-import { MEDIA_OPENAPI_V2_PROTOBUF, MEDIA_OPENAPI_V2_PROTOBUF_AT } from './openapi-v2-protobuf.js';
 import { builtinPrinters } from './printers/index.js';
 import type { ServedResource } from './resources.js';
 
@@ -62,7 +61,13 @@ const DISCOVERY_OFFERS = ['svc.io', 'k8s.io'].flatMap((suffix) =>
   }),
 );
 
-/** `/openapi/v2` in gnostic's Protobuf message, as client-go's OpenAPISchema asks for it. */
+/**
+ * `/openapi/v2` in gnostic's Protobuf message, as client-go's OpenAPISchema asks for it: the media
+ * type upstream's handler (kube-openapi) answers; it also reads client-go's `openAPIV2mimePb`, the
+ * same name with `@v1.0` ({@link MEDIA_OPENAPI_V2_PROTOBUF_AT}).
+ */
+export const MEDIA_OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+export const MEDIA_OPENAPI_V2_PROTOBUF_AT = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 BY_OFFER[MEDIA_OPENAPI_V2_PROTOBUF] = { representation: 'protobuf', contentType: MEDIA_OPENAPI_V2_PROTOBUF };
 
 export const JSON_RESPONSE: Negotiated = BY_OFFER[MEDIA_JSON]!;

@@ -4,15 +4,10 @@
  * `openapi.v2.Document`, as protobufjs definitions written for this project from the field numbers
  * of gnostic's `openapiv2/OpenAPIv2.proto`. A subset: the swagger version, info and definitions,
  * which is what those readers use (`proto.NewOpenAPIData` reads definitions only); no paths.
+ * The server imports this module on the first request for the document: protobufjs is some 45
+ * modules that a start need not load (issue 27). The media types are in media.ts.
  */
 import protobuf from 'protobufjs';
-
-/**
- * The media type of the Protobuf document, as upstream's handler (kube-openapi) answers it; it
- * also reads client-go's `openAPIV2mimePb`, the same name with `@v1.0` ({@link MEDIA_OPENAPI_V2_PROTOBUF_AT}).
- */
-export const MEDIA_OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
-export const MEDIA_OPENAPI_V2_PROTOBUF_AT = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 
 type Field = { id: number; type: string; rule?: 'repeated' };
 const f = (id: number, type: string): Field => ({ id, type });

@@ -35,9 +35,8 @@ import { dispatchResource } from './handlers.js';
 import { GarbageCollector } from './garbage-collector.js';
 import { bindHooks } from './hooks.js';
 import { type Reply, type Request, Warnings, readRequest, sendBody } from './http.js';
-import { JSON_RESPONSE, includeObjectOf, renderBody } from './media.js';
+import { JSON_RESPONSE, MEDIA_OPENAPI_V2_PROTOBUF, includeObjectOf, renderBody } from './media.js';
 import { OpenApiPublisher } from './openapi.js';
-import { MEDIA_OPENAPI_V2_PROTOBUF, encodeSwaggerProtobuf } from './openapi-v2-protobuf.js';
 import { pretty } from './query.js';
 import { DEFAULT_RELEASE, ResourceRegistry } from './resources.js';
 import { withGroupSuffix } from './group-suffix.js';
@@ -398,8 +397,11 @@ export class ApiServer {
       case 'openapi': {
         const body = await this.#openApi.get(r.path);
         if (!body) throw pathNotFound(`no OpenAPI document at /openapi/${r.path}`);
-        if (ctx.response.negotiated.contentType === MEDIA_OPENAPI_V2_PROTOBUF)
+        if (ctx.response.negotiated.contentType === MEDIA_OPENAPI_V2_PROTOBUF) {
+          // Loaded on first use: protobufjs is not needed to start (issue 27).
+          const { encodeSwaggerProtobuf } = await import('./openapi-v2-protobuf.js');
           return { status: 200, body: encodeSwaggerProtobuf(body), contentType: MEDIA_OPENAPI_V2_PROTOBUF };
+        }
         return { status: 200, body };
       }
     }

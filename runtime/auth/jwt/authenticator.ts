@@ -6,11 +6,12 @@
  * algorithm, `iss`, `aud` (any configured audience matches, MatchAny), `exp` (required), `nbf`;
  * then the claim rules and mappings of config.ts.
  */
-import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
+import type * as Jose from 'jose';
 import type { Authenticator, AuthenticatorResult, RequestCredentials } from '../authenticate.js';
 import { userFromClaims } from './claims.js';
 import { compileJwtAuthenticator, type CompiledJwtRules, type JwtAuthenticatorConfig, validateJwtAuthenticators } from './config.js';
 import { IssuerKeys } from './keys.js';
+import { jose } from '../jose.js';
 
 /** The asymmetric algorithms the real system accepts; symmetric (HS*) and `none` never. */
 export const DEFAULT_SIGNING_ALGORITHMS: readonly string[] = [
@@ -39,7 +40,7 @@ export interface JwtAuthenticatorOptions {
   readonly now?: () => number;
 }
 
-function describeVerifyError(e: unknown, rules: CompiledJwtRules): string {
+function describeVerifyError(e: unknown, rules: CompiledJwtRules, joseErrors: typeof Jose.errors): string {
   if (e instanceof joseErrors.JWTExpired) return 'token has expired';
   if (e instanceof joseErrors.JWTClaimValidationFailed) {
     if (e.claim === 'aud') return `token audience does not match any of ${JSON.stringify(rules.audiences)}`;
@@ -81,7 +82,7 @@ export class JwtAuthenticator implements Authenticator {
   }
 
   /** Is this token addressed to this authenticator: a JWT whose unverified `iss` is our issuer. */
-  private claimsIssuer(token: string): { kid: string | undefined } | undefined {
+  private claimsIssuer(token: string, { decodeJwt, decodeProtectedHeader }: typeof Jose): { kid: string | undefined } | undefined {
     try {
       if (decodeJwt(token).iss !== this.rules.issuerURL) return undefined;
       const kid = decodeProtectedHeader(token).kid;
@@ -94,14 +95,15 @@ export class JwtAuthenticator implements Authenticator {
   async authenticate(credentials: RequestCredentials): Promise<AuthenticatorResult> {
     const token = credentials.bearerToken;
     if (token === undefined) return { outcome: 'skip' };
-    const mine = this.claimsIssuer(token);
+    const lib = await jose();
+    const mine = this.claimsIssuer(token, lib);
     if (!mine) return { outcome: 'skip' };
 
     let payload: Record<string, unknown>;
     try {
       if (!this.keys.has(mine.kid)) await this.keys.refresh(!this.keys.has(undefined));
       const getKey = await this.keys.current();
-      const verified = await jwtVerify(token, getKey, {
+      const verified = await lib.jwtVerify(token, getKey, {
         issuer: this.rules.issuerURL,
         audience: [...this.rules.audiences],
         algorithms: this.algorithms,
@@ -111,7 +113,7 @@ export class JwtAuthenticator implements Authenticator {
       });
       payload = verified.payload as Record<string, unknown>;
     } catch (e) {
-      return { outcome: 'reject', reason: describeVerifyError(e, this.rules) };
+      return { outcome: 'reject', reason: describeVerifyError(e, this.rules, lib.errors) };
     }
     try {
       const user = userFromClaims(this.rules, payload);

@@ -6,8 +6,9 @@
  * flood of tokens with made-up key ids cannot turn the server into a load generator against the
  * issuer). Fetching is lazy, on the first token, and a failed fetch is retried on a later token.
  */
-import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
+import type { JSONWebKeySet, JWTVerifyGetKey } from 'jose';
 import { httpsJson } from '../https-client.js';
+import { jose } from '../jose.js';
 
 export interface IssuerKeysOptions {
   readonly issuerURL: string;
@@ -93,6 +94,6 @@ export class IssuerKeys {
     const set = jwks.json as JSONWebKeySet | undefined;
     if (!set || !Array.isArray(set.keys)) throw new Error(`JWKS at ${doc.jwks_uri} is not a key set`);
     const kids = new Set(set.keys.flatMap((k) => (typeof k.kid === 'string' ? [k.kid] : [])));
-    return { jwksURI: doc.jwks_uri, getKey: createLocalJWKSet(set), kids, fetchedAt: this.options.now() };
+    return { jwksURI: doc.jwks_uri, getKey: (await jose()).createLocalJWKSet(set), kids, fetchedAt: this.options.now() };
   }
 }

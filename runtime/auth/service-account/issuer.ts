@@ -5,10 +5,12 @@
  * the tokens already out) and the API server's audiences (`--api-audiences`, default the issuer).
  */
 import { createPublicKey, type KeyObject, randomUUID } from 'node:crypto';
-import { createLocalJWKSet, decodeJwt, errors as joseErrors, type JSONWebKeySet, type JWTPayload, jwtVerify, SignJWT } from 'jose';
+import type * as Jose from 'jose';
+import type { JSONWebKeySet, JWTPayload } from 'jose';
 import { goQuoteList } from '../../api/index.js';
 import { type ClaimsInput, type ServiceAccountClaims, serviceAccountClaims } from './claims.js';
 import { publicKeySet, type SigningKey } from './keys.js';
+import { jose } from '../jose.js';
 
 export interface ServiceAccountIssuerOptions {
   /** The issuers accepted; the first is written in new tokens. */
@@ -44,7 +46,8 @@ export class ServiceAccountIssuer {
   readonly now: () => Date;
   readonly #signingKey: SigningKey;
   readonly #keySet: JSONWebKeySet;
-  readonly #verifyKey: ReturnType<typeof createLocalJWKSet>;
+  /** Made on the first check (jose is loaded on first use). */
+  #verifyKey: ReturnType<typeof Jose.createLocalJWKSet> | undefined;
 
   constructor(options: ServiceAccountIssuerOptions) {
     const [issuer] = options.issuers;
@@ -57,7 +60,6 @@ export class ServiceAccountIssuer {
     this.now = options.now ?? (() => new Date());
     this.#signingKey = options.signingKey;
     this.#keySet = publicKeySet([createPublicKey(options.signingKey.privateKey), ...(options.verificationKeys ?? [])]);
-    this.#verifyKey = createLocalJWKSet(this.#keySet);
   }
 
   /** The public keys that verify this issuer's tokens (`/openid/v1/jwks`). */
@@ -68,6 +70,7 @@ export class ServiceAccountIssuer {
   /** Signs a new token for the claims (everything but the issuer, the clock and the token id). */
   async issue(input: Omit<ClaimsInput, 'issuer' | 'now' | 'jti'>): Promise<{ token: string; claims: ServiceAccountClaims }> {
     const claims = serviceAccountClaims({ ...input, issuer: this.issuer, now: this.now(), jti: randomUUID() });
+    const { SignJWT } = await jose();
     const token = await new SignJWT({ ...claims, aud: [...claims.aud] } as JWTPayload)
       .setProtectedHeader({ alg: this.#signingKey.algorithm, kid: this.#signingKey.keyId })
       .sign(this.#signingKey.privateKey);
@@ -82,23 +85,25 @@ export class ServiceAccountIssuer {
    * ones are the audiences the token is verified for.
    */
   async check(token: string, targets: readonly string[] = this.apiAudiences): Promise<TokenCheck> {
+    const lib = await jose();
     let unverified: JWTPayload;
     try {
-      unverified = decodeJwt(token);
+      unverified = lib.decodeJwt(token);
     } catch {
       return { outcome: 'skip' };
     }
     if (typeof unverified.iss !== 'string' || !this.issuers.includes(unverified.iss)) return { outcome: 'skip' };
     let payload: JWTPayload;
+    this.#verifyKey ??= lib.createLocalJWKSet(this.#keySet);
     try {
-      ({ payload } = await jwtVerify(token, this.#verifyKey, {
+      ({ payload } = await lib.jwtVerify(token, this.#verifyKey, {
         issuer: [...this.issuers],
         currentDate: this.now(),
         clockTolerance: LEEWAY_SECONDS,
         requiredClaims: ['exp'],
       }));
     } catch (e) {
-      return { outcome: 'reject', reason: describe(e) };
+      return { outcome: 'reject', reason: describe(e, lib.errors) };
     }
     const tokenAudiences = typeof payload.aud === 'string' ? [payload.aud] : (payload.aud ?? []);
     const audiences = tokenAudiences.length > 0 ? tokenAudiences : this.apiAudiences;
@@ -114,7 +119,7 @@ export class ServiceAccountIssuer {
 }
 
 /** Upstream's words for a token that fails verification. */
-function describe(e: unknown): string {
+function describe(e: unknown, joseErrors: typeof Jose.errors): string {
   if (e instanceof joseErrors.JWTExpired) return 'service account token has expired';
   if (e instanceof joseErrors.JWTClaimValidationFailed) {
     if (e.claim === 'nbf' || e.claim === 'iat') return 'service account token is not valid yet';
