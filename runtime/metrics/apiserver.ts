@@ -53,7 +53,7 @@ export class ApiServerMetrics {
         self.#uncounted.clear();
       },
     });
-    this.requestDuration = r.histogram({
+    this.requestDuration = r.latencyHistogram({
       name: 'apiserver_request_duration_seconds',
       help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
       labelNames: REQUEST_LABELS,
@@ -122,13 +122,15 @@ export class ApiServerMetrics {
     });
   }
 
-  /** Counts one request in `apiserver_request_total`. */
-  countRequest(labels: RequestLabels, code: string): void {
+  /** Counts one request in `apiserver_request_total` and observes its latency in `apiserver_request_duration_seconds`. */
+  recordRequest(labels: RequestLabels, code: string, seconds: number): void {
     // Label values never hold a NUL (names, codes, verbs), so it separates them unambiguously.
-    const key = `${labels.verb}\0${code}\0${labels.dry_run}\0${labels.group}\0${labels.version}\0${labels.resource}\0${labels.subresource}\0${labels.scope}\0${labels.component}`;
-    const counted = this.#uncounted.get(key);
+    const key = `${labels.verb}\0${labels.dry_run}\0${labels.group}\0${labels.version}\0${labels.resource}\0${labels.subresource}\0${labels.scope}\0${labels.component}`;
+    this.requestDuration.observe(key, () => labels, seconds);
+    const counterKey = `${key}\0${code}`;
+    const counted = this.#uncounted.get(counterKey);
     if (counted) counted.n++;
-    else this.#uncounted.set(key, { labels: { ...labels, code }, n: 1 });
+    else this.#uncounted.set(counterKey, { labels: { ...labels, code }, n: 1 });
   }
 
   /** Where `apiserver_storage_objects` gets its counts. */

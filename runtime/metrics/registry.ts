@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as PromClient from 'prom-client';
+import { LatencyHistogram } from './latency-histogram.js';
 
 /*
  * The four classes used here, required from prom-client's files (lib/counter.js and so on; the
@@ -88,6 +89,14 @@ export class MetricRegistry {
 
   histogram<L extends string>(o: MetricOptions<L> & { buckets: number[] }): Histogram<L> {
     return new Histogram<L>({ ...this.#common(o), buckets: o.buckets });
+  }
+
+  /** A histogram of a hot path ({@link LatencyHistogram}), registered beside prom-client's own metrics. */
+  latencyHistogram<L extends string>(o: MetricOptions<L> & { buckets: readonly number[] }): LatencyHistogram<L> {
+    const { name, help, registers } = this.#common(o);
+    const histogram = new LatencyHistogram<L>(name, help, o.buckets);
+    for (const r of registers) r.registerMetric(histogram as unknown as PromClient.Metric);
+    return histogram;
   }
 
   /** The Prometheus text exposition of every visible metric. */

@@ -45,8 +45,7 @@ export const instrument: Stage = {
       const code = error ? (isStatusError(error.thrown) ? error.thrown.code : 500) : reply ? reply.status : ctx.res.statusCode;
       if (longRunning) metrics.longRunningRequests.dec(longRunning);
       const labels = requestLabels(ctx, a, verb);
-      metrics.countRequest(labels, String(code));
-      metrics.requestDuration.observe(labels, (performance.now() - started) / 1000);
+      metrics.recordRequest(labels, String(code), (performance.now() - started) / 1000);
       const r = ctx.target?.resource;
       if (r?.deprecationWarning) {
         const removed = r.registration.lifecycle?.removed ?? '';
