@@ -64,7 +64,8 @@ export function apply(live: JsonObject | undefined, config: JsonValue, manager: 
   if (settled.conflicts.length > 0 && options.force !== true) throw conflictError(settled.conflicts);
 
   // The same fields as last time: the decoded set is kept, whose FieldsV1 is already written.
-  const appliedNow = withoutServerSetFields(applied);
+  // Frozen either way, so its FieldsV1 is written once and read back by identity on the next apply.
+  const appliedNow = withoutServerSetFields(applied).freeze();
   const fields = last !== undefined && appliedNow.equals(last.fields) ? last.fields : appliedNow;
   const after = settled.managed;
   after.set(applier, { ...info, time: last?.time, fields });
