@@ -141,9 +141,8 @@ function ownedByAnyone(managed: ManagedFields): FieldSet {
 }
 
 function sameOwnership(a: ManagedFields, b: ManagedFields): boolean {
-  const owning = (m: ManagedFields): [string, ManagedEntry][] => [...m.entries()].filter(([, e]) => !e.fields.isEmpty());
-  const x = owning(a);
-  const y = new Map(owning(b));
+  const x = owningEntries(a);
+  const y = new Map(owningEntries(b));
   return (
     x.length === y.size &&
     x.every(([key, e]) => {
@@ -151,4 +150,8 @@ function sameOwnership(a: ManagedFields, b: ManagedFields): boolean {
       return other !== undefined && other.apiVersion === e.apiVersion && other.fields.equals(e.fields);
     })
   );
+}
+
+function owningEntries(m: ManagedFields): [string, ManagedEntry][] {
+  return [...m.entries()].filter(([, e]) => !e.fields.isEmpty());
 }
