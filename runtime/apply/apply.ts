@@ -57,8 +57,9 @@ export function apply(live: JsonObject | undefined, config: JsonValue, manager: 
   let merged = mergeObjects(liveBody, body, shape);
   // What it applied last time and omits now (upstream's lastSet minus the new set): re-applying
   // the same fields releases nothing, and the object is not walked for it.
-  const released = last?.fields.difference(applied);
-  if (released !== undefined && !released.isEmpty()) merged = pruneReleased(merged, released, ownedByAnyone(managed), shape);
+  if (last !== undefined && !last.fields.isSubsetOf(applied)) {
+    merged = pruneReleased(merged, last.fields.difference(applied), ownedByAnyone(managed), shape);
+  }
 
   const settled = settleOwnership(managed, applier, compareObjects(liveBody, merged, shape));
   if (settled.conflicts.length > 0 && options.force !== true) throw conflictError(settled.conflicts);
