@@ -172,6 +172,11 @@ function laterTime(a: string | undefined, b: string | undefined): string | undef
 /** RFC 3339 with whole seconds, as managedFields times are written. */
 export function formatTime(now: Date | string | undefined): string {
   if (typeof now === 'string') return now;
-  const date = now ?? new Date();
-  return `${date.toISOString().slice(0, 19)}Z`;
+  const ms = now === undefined ? Date.now() : now.getTime();
+  // Every write within one second writes the same text: it is made once per second.
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond.second) lastSecond = { second, text: `${new Date(second * 1000).toISOString().slice(0, 19)}Z` };
+  return lastSecond.text;
 }
+
+let lastSecond = { second: Number.NaN, text: '' };
