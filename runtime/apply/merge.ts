@@ -27,23 +27,33 @@ function mergeValue(live: JsonValue | undefined, config: JsonValue, shape: Shape
   return config;
 }
 
-/** Live keys stay in their order, merged where the configuration has them; new keys follow. */
+/**
+ * Live keys stay in their order, merged where the configuration has them; new keys follow. The
+ * live object itself when the configuration changes nothing in it, so that comparing the result
+ * with the live object skips the parts the apply left as they were.
+ */
 function mergeEntries(live: JsonObject, config: JsonObject, shape: Shape, path: PathElement[]): JsonObject {
   const out: JsonObject = {};
+  let same = true;
   for (const name of Object.keys(live)) {
+    const was = live[name] as JsonValue;
     const applied = getOwn(config, name);
     if (applied === undefined) {
-      setOwn(out, name, live[name] as JsonValue);
+      setOwn(out, name, was);
       continue;
     }
     path.push(fieldElement(name));
-    setOwn(out, name, mergeValue(live[name], applied, memberShapeOf(shape, name), path));
+    const merged = mergeValue(was, applied, memberShapeOf(shape, name), path);
     path.pop();
+    if (merged !== was) same = false;
+    setOwn(out, name, merged);
   }
   for (const name of Object.keys(config)) {
-    if (getOwn(live, name) === undefined) setOwn(out, name, config[name] as JsonValue);
+    if (getOwn(live, name) !== undefined) continue;
+    same = false;
+    setOwn(out, name, config[name] as JsonValue);
   }
-  return out;
+  return same ? live : out;
 }
 
 /**
@@ -75,7 +85,8 @@ function mergeItems(live: JsonValue[], config: JsonValue[], shape: ListShape, pa
     while (!m.emitted.has(item.key)) emitApplied(m);
   }
   while (m.nextApplied < ours.items.length) emitApplied(m);
-  return m.out;
+  // The live list itself when every item came out as it was, in its place.
+  return m.out.length === live.length && m.out.every((value, i) => value === live[i]) ? live : m.out;
 }
 
 /** The state of one list merge (a module function rather than a closure made on every merge). */
