@@ -258,3 +258,23 @@ describe('apply: request checks', () => {
     runScenario({ steps: [{ manager: 'a', apply: [] as unknown as never, rejected: 'not-an-object' }] });
   });
 });
+
+describe('apply: reading managedFields back', () => {
+  it('apply/changed-entry-read-afresh: an entry replaced between applies is read, not the set written before', () => {
+    const options = { schema: PodSchema, apiVersion: 'v1', now: '2024-01-01T00:00:00Z' };
+    const first = apply(undefined, pod({ replicas: 1, hostname: 'h' }), 'a', options);
+    const again = apply(first, pod({ replicas: 1, hostname: 'h' }), 'a', options);
+    // The written tree came back unchanged: it stays the same shared tree.
+    expect(managedFieldsJson(again)).toEqual(managedFieldsJson(first));
+    // The stored entry now says the applier gave up .spec.hostname (a changed copy of the tree).
+    const changed = JSON.parse(JSON.stringify(first)) as JsonObject;
+    const entry = (managedFieldsJson(changed) as JsonObject[])[0] as { fieldsV1: Record<string, Record<string, unknown>> };
+    delete entry.fieldsV1['f:spec']!['f:hostname'];
+    // Applying without hostname releases nothing the changed entry names: hostname stays.
+    const kept = apply(changed, pod({ replicas: 1 }), 'a', options);
+    expect((kept.spec as JsonObject).hostname).toBe('h');
+    // From the original object, the applier gives hostname up and it goes.
+    const pruned = apply(first, pod({ replicas: 1 }), 'a', options);
+    expect((pruned.spec as JsonObject).hostname).toBeUndefined();
+  });
+});

@@ -54,18 +54,23 @@ export function apply(live: JsonObject | undefined, config: JsonValue, manager: 
   const managed = new Map(before);
   managed.set(applier, { ...info, time: last?.time, fields: applied });
 
+  // What it will own: the applied set without the fields the server sets. Frozen, so its FieldsV1
+  // is written once and read back by identity on the next apply; the same fields as last time
+  // keep the decoded set, whose FieldsV1 is already written.
+  const appliedNow = withoutServerSetFields(applied).freeze();
+  const sameAsLast = last !== undefined && appliedNow.equals(last.fields);
+
   let merged = mergeObjects(liveBody, body, shape);
   // What it applied last time and omits now (upstream's lastSet minus the new set): re-applying
   // the same fields releases nothing, and the object is not walked for it.
-  const released = last?.fields.difference(applied);
-  if (released !== undefined && !released.isEmpty()) merged = pruneReleased(merged, released, ownedByAnyone(managed), shape);
+  if (last !== undefined && !sameAsLast && !last.fields.isSubsetOf(applied)) {
+    merged = pruneReleased(merged, last.fields.difference(applied), ownedByAnyone(managed), shape);
+  }
 
   const settled = settleOwnership(managed, applier, compareObjects(liveBody, merged, shape));
   if (settled.conflicts.length > 0 && options.force !== true) throw conflictError(settled.conflicts);
 
-  // The same fields as last time: the decoded set is kept, whose FieldsV1 is already written.
-  const appliedNow = withoutServerSetFields(applied);
-  const fields = last !== undefined && appliedNow.equals(last.fields) ? last.fields : appliedNow;
+  const fields = sameAsLast ? last.fields : appliedNow;
   const after = settled.managed;
   after.set(applier, { ...info, time: last?.time, fields });
   // A no-op apply leaves every entry as it was, time included.
@@ -140,9 +145,8 @@ function ownedByAnyone(managed: ManagedFields): FieldSet {
 }
 
 function sameOwnership(a: ManagedFields, b: ManagedFields): boolean {
-  const owning = (m: ManagedFields): [string, ManagedEntry][] => [...m.entries()].filter(([, e]) => !e.fields.isEmpty());
-  const x = owning(a);
-  const y = new Map(owning(b));
+  const x = owningEntries(a);
+  const y = new Map(owningEntries(b));
   return (
     x.length === y.size &&
     x.every(([key, e]) => {
@@ -150,4 +154,8 @@ function sameOwnership(a: ManagedFields, b: ManagedFields): boolean {
       return other !== undefined && other.apiVersion === e.apiVersion && other.fields.equals(e.fields);
     })
   );
+}
+
+function owningEntries(m: ManagedFields): [string, ManagedEntry][] {
+  return [...m.entries()].filter(([, e]) => !e.fields.isEmpty());
 }

@@ -5,7 +5,7 @@
  * Two empty values (absent, null, `{}`, `[]`) are compared as leaves, which keeps the difference
  * between null and empty.
  */
-import { type JsonObject, type JsonValue, getOwn, hasOwn, isJsonObject, jsonEqual } from '../json/index.js';
+import { type JsonObject, type JsonValue, getOwn, hasOwn, isEmptyObject, isJsonObject, jsonEqual } from '../json/index.js';
 import { FieldSet } from './field-set.js';
 import { indexList } from './list-items.js';
 import { fieldElement, type PathElement } from './path-element.js';
@@ -42,7 +42,7 @@ function formOf(shape: Shape, value: JsonValue | undefined): Form {
     case 'map':
       if (value === null) return 'empty';
       if (s.atomic || !isJsonObject(value)) return 'leaf';
-      return Object.keys(value).length === 0 ? 'empty' : 'object';
+      return isEmptyObject(value) ? 'empty' : 'object';
   }
 }
 

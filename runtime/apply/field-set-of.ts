@@ -5,7 +5,7 @@
  * undeclared keys are members even when they hold more; so are null and `{}` values, which would
  * otherwise leave no trace. An empty granular list leaves none, as in the real system.
  */
-import { type JsonObject, type JsonValue, isJsonObject } from '../json/index.js';
+import { type JsonObject, type JsonValue, isEmptyObject, isJsonObject } from '../json/index.js';
 import type { SchemaNode } from '../schema/index.js';
 import { FieldSet } from './field-set.js';
 import { indexList } from './list-items.js';
@@ -79,6 +79,6 @@ export function isLeafValue(shape: Shape, value: JsonValue): boolean {
       return shape.listKind === 'atomic' || !Array.isArray(value);
     case 'struct':
     case 'map':
-      return shape.atomic || !isJsonObject(value) || Object.keys(value).length === 0;
+      return shape.atomic || !isJsonObject(value) || isEmptyObject(value);
   }
 }

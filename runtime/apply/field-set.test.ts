@@ -84,4 +84,12 @@ describe('field sets', () => {
     expect(show(frozen)).toEqual(['.a.b.c', '.d.e']);
     expect(() => frozen.insert(p('q'))).toThrow(/frozen/);
   });
+
+  it('fieldset/subset: a set is a subset of another exactly when their difference is empty', () => {
+    const sets = [set(), set('a'), set('a.b'), set('a', 'a.b'), set('a.b', 'c'), set('a.[x].y'), set('a.[x]', 'a.[x].y')];
+    for (const x of sets) {
+      for (const y of sets) expect(x.isSubsetOf(y), `${show(x)} <= ${show(y)}`).toBe(x.difference(y).isEmpty());
+    }
+    expect(set('a.b').isSubsetOf(set('a'))).toBe(false);
+  });
 });

@@ -190,7 +190,8 @@ export class FieldSet {
     return out;
   }
 
-  private isSubsetOf(other: FieldSet): boolean {
+  /** Whether every path of this set is in `other` (`difference` would be empty), without making a set. */
+  isSubsetOf(other: FieldSet): boolean {
     // Shared frozen parts are equal without a walk.
     if (this === other) return true;
     for (const key of this.members.keys()) if (!other.members.has(key)) return false;

@@ -96,4 +96,37 @@ describe('FieldsV1', () => {
         .has([f('x')]),
     ).toBe(true);
   });
+
+  it('fieldsV1/written-tree: a frozen set writes one deeply frozen tree, read back as that set; a changed copy reads afresh', () => {
+    const set = FieldSet.of([f('spec'), f('c'), k('a')], [f('spec'), f('c'), k('a'), f('image')]).freeze();
+    const tree = toFieldsV1(set);
+    expect(toFieldsV1(set)).toBe(tree);
+    expect(fromFieldsV1(tree)).toBe(set);
+    // Nothing can change the shared tree, at any depth, so reading it by identity cannot go stale.
+    const inner = (tree['f:spec'] as Record<string, Record<string, unknown>>)['f:c'] as Record<string, unknown>;
+    expect(Object.isFrozen(tree) && Object.isFrozen(inner)).toBe(true);
+    expect(() => {
+      inner['k:{"name":"b"}'] = {};
+    }).toThrow(TypeError);
+    expect(fromFieldsV1(tree).has([f('spec'), f('c'), k('b')])).toBe(false);
+    // A copy is not the written tree: changed, it decodes to its own set; unchanged, to an equal one.
+    const changed = JSON.parse(JSON.stringify(tree)) as Record<string, Record<string, Record<string, unknown>>>;
+    (changed['f:spec'] as Record<string, Record<string, unknown>>)['f:c']!['k:{"name":"b"}'] = {};
+    const read = fromFieldsV1(changed as JsonValue);
+    expect(read).not.toBe(set);
+    expect(read.has([f('spec'), f('c'), k('b')])).toBe(true);
+    expect(set.has([f('spec'), f('c'), k('b')])).toBe(false);
+    expect(set.isFrozen() && read.isFrozen()).toBe(true);
+    expect(fromFieldsV1(JSON.parse(JSON.stringify(tree)) as JsonValue).equals(set)).toBe(true);
+  });
+
+  it('fieldsV1/unfrozen-set-tree: an unfrozen set writes a fresh tree each time, which the caller may change', () => {
+    const set = FieldSet.of([f('a')]);
+    const tree = toFieldsV1(set);
+    expect(toFieldsV1(set)).not.toBe(tree);
+    expect(Object.isFrozen(tree)).toBe(false);
+    tree['f:b'] = {};
+    expect(fromFieldsV1(tree).has([f('b')])).toBe(true);
+    expect(set.has([f('b')])).toBe(false);
+  });
 });

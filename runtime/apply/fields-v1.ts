@@ -13,21 +13,30 @@ import { parsePathElement, serializePathElement } from './path-element.js';
 export const SELF_KEY = '.';
 
 /**
- * The FieldsV1 tree of a set, keys in the real system's element order with `.` first. A fresh
- * tree; a frozen set's is written once and parsed back from its text after that, as a manager
- * whose fields did not change is written again on every write of the object.
+ * The FieldsV1 tree of a set, keys in the real system's element order with `.` first. A frozen
+ * set's tree is written once, deeply frozen, and shared by every object that records the set, as a
+ * manager whose fields did not change is written again on every write of the object; an unfrozen
+ * set's tree is fresh.
  */
 export function toFieldsV1(set: FieldSet): JsonObject {
   if (!set.isFrozen()) return treeOf(set);
-  let text = encoded.get(set);
-  if (text === undefined) {
-    text = JSON.stringify(treeOf(set));
-    encoded.set(set, text);
+  let tree = encoded.get(set);
+  if (tree === undefined) {
+    tree = freezeTree(treeOf(set));
+    encoded.set(set, tree);
+    written.set(tree, set);
   }
-  return JSON.parse(text) as JsonObject;
+  return tree;
 }
 
-const encoded = new WeakMap<FieldSet, string>();
+const encoded = new WeakMap<FieldSet, JsonObject>();
+// The trees `toFieldsV1` wrote, by identity: deeply frozen, so each still says exactly its set.
+const written = new WeakMap<JsonObject, FieldSet>();
+
+function freezeTree(tree: JsonObject): JsonObject {
+  for (const key of Object.keys(tree)) freezeTree(tree[key] as JsonObject);
+  return Object.freeze(tree);
+}
 
 function treeOf(set: FieldSet): JsonObject {
   const out: JsonObject = {};
@@ -53,10 +62,13 @@ export function fieldsV1Json(set: FieldSet): string {
  * keys of unknown kinds (which are skipped, as the real system skips them).
  *
  * The set is frozen and may be shared: every write of an object reads the same trees back, so
- * decoded sets are kept by their JSON text (bounded).
+ * decoded sets are kept by their JSON text (bounded), and a tree `toFieldsV1` wrote is its set.
  */
 export function fromFieldsV1(tree: JsonValue, where = 'fieldsV1'): FieldSet {
   if (!isJsonObject(tree)) throw new ManagedFieldsError(`${where}: must be a JSON object`);
+  // A tree written here and stored back with its object (nothing can have changed it) needs no text.
+  const known = written.get(tree);
+  if (known !== undefined) return known;
   const text = JSON.stringify(tree);
   let set = decoded.get(text);
   if (set === undefined) {

@@ -125,5 +125,11 @@ describe('managedFields entries', () => {
 
   it('entries/time-format: times are written in RFC 3339 with whole seconds', () => {
     expect(formatTime(new Date('2024-05-06T07:08:09.123Z'))).toBe('2024-05-06T07:08:09Z');
+    // The text kept for one second is not written for another, before or after it.
+    expect(formatTime(new Date('2024-05-06T07:08:09.999Z'))).toBe('2024-05-06T07:08:09Z');
+    expect(formatTime(new Date('2024-05-06T07:08:10.000Z'))).toBe('2024-05-06T07:08:10Z');
+    expect(formatTime(new Date('1969-12-31T23:59:59.500Z'))).toBe('1969-12-31T23:59:59Z');
+    expect(formatTime(new Date('2024-05-06T07:08:09.000Z'))).toBe('2024-05-06T07:08:09Z');
+    expect(formatTime(undefined)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   });
 });

@@ -68,32 +68,34 @@ export function decodeManagedFields(value: JsonValue | undefined): Map<string, M
 
 function decodeEntry(raw: JsonValue, where: string): ManagedEntry {
   if (!isJsonObject(raw)) throw new ManagedFieldsError(`${where}: must be an object`);
-  const text = (key: string): string => {
-    const v = getOwn(raw, key);
-    if (v === undefined || v === null) return '';
-    if (typeof v !== 'string') throw new ManagedFieldsError(`${where}.${key}: must be a string`);
-    return v;
-  };
-  const operation = text('operation');
+  const operation = entryText(raw, 'operation', where);
   if (operation !== 'Apply' && operation !== 'Update')
     throw new ManagedFieldsError(`${where}.operation: must be \`Apply\` or \`Update\`, not ${JSON.stringify(operation)}`);
-  const apiVersion = text('apiVersion');
+  const apiVersion = entryText(raw, 'apiVersion', where);
   if (apiVersion === '') throw new ManagedFieldsError(`${where}.apiVersion: must not be empty`);
-  const fieldsType = text('fieldsType');
+  const fieldsType = entryText(raw, 'fieldsType', where);
   if (fieldsType === '') throw new ManagedFieldsError(`${where}.fieldsType: missing`);
   if (fieldsType !== 'FieldsV1')
     throw new ManagedFieldsError(`${where}.fieldsType: invalid ${JSON.stringify(fieldsType)}, only FieldsV1 is supported`);
   const tree = getOwn(raw, 'fieldsV1');
   const fields = tree === undefined || tree === null ? new FieldSet() : fromFieldsV1(tree, `${where}.fieldsV1`);
-  const time = text('time');
+  const time = entryText(raw, 'time', where);
   return {
-    manager: text('manager'),
+    manager: entryText(raw, 'manager', where),
     operation,
     apiVersion,
-    subresource: text('subresource'),
+    subresource: entryText(raw, 'subresource', where),
     time: time === '' ? undefined : time,
     fields,
   };
+}
+
+/** A string member of an entry; absent or null is empty. */
+function entryText(raw: JsonObject, key: string, where: string): string {
+  const v = getOwn(raw, key);
+  if (v === undefined || v === null) return '';
+  if (typeof v !== 'string') throw new ManagedFieldsError(`${where}.${key}: must be a string`);
+  return v;
 }
 
 /** Writes entries as `metadata.managedFields`, sorted, without the ones that own nothing. */
@@ -170,6 +172,11 @@ function laterTime(a: string | undefined, b: string | undefined): string | undef
 /** RFC 3339 with whole seconds, as managedFields times are written. */
 export function formatTime(now: Date | string | undefined): string {
   if (typeof now === 'string') return now;
-  const date = now ?? new Date();
-  return `${date.toISOString().slice(0, 19)}Z`;
+  const ms = now === undefined ? Date.now() : now.getTime();
+  // Every write within one second writes the same text: it is made once per second.
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond.second) lastSecond = { second, text: `${new Date(second * 1000).toISOString().slice(0, 19)}Z` };
+  return lastSecond.text;
 }
+
+let lastSecond = { second: Number.NaN, text: '' };

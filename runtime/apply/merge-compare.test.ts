@@ -34,6 +34,37 @@ describe('merge', () => {
     const merged = mergeObjects(live, { spec: { containers: [{ name: 'c' }, { name: 'a' }] } }, shape);
     expect(merged).toEqual({ spec: { containers: [{ name: 'b' }, { name: 'c' }, { name: 'a' }] } });
   });
+
+  it('merge/unchanged-shared: parts the configuration leaves as they were are the live values themselves', () => {
+    const ports = [{ containerPort: 80, protocol: 'TCP' }];
+    const live: JsonObject = { spec: { containers: [{ name: 'a', image: '1', ports }], hostname: 'h' } };
+    const merged = mergeObjects(
+      live,
+      { spec: { containers: [{ name: 'a', image: '2', ports: [{ containerPort: 80, protocol: 'TCP' }] }] } },
+      shape,
+    );
+    const container = (merged.spec as { containers: JsonObject[] }).containers[0] as JsonObject;
+    expect(container.image).toBe('2');
+    expect(container.ports).toBe(ports);
+    expect(merged).not.toBe(live);
+    // Nothing changed at all: the live object comes back.
+    expect(mergeObjects(live, { spec: { hostname: 'h', containers: [{ name: 'a', ports }] } }, shape)).toBe(live);
+  });
+
+  it('merge/changed-not-shared: a new key, a new item or a new order gives a new value', () => {
+    const live: JsonObject = { spec: { containers: [{ name: 'a' }, { name: 'b' }] } };
+    const cases: JsonObject[] = [
+      { spec: { hostname: 'h' } },
+      { spec: { containers: [{ name: 'a', image: 'x' }] } },
+      { spec: { containers: [{ name: 'c' }] } },
+      { spec: { containers: [{ name: 'b' }, { name: 'a' }] } },
+    ];
+    for (const config of cases) {
+      const merged = mergeObjects(live, config, shape);
+      expect(merged, JSON.stringify(config)).not.toBe(live);
+      expect(merged.spec, JSON.stringify(config)).not.toEqual(live.spec);
+    }
+  });
 });
 
 describe('compare', () => {

@@ -6,7 +6,7 @@
  * The result may share unchanged parts with its inputs; callers that mutate must copy.
  */
 import { type JsonObject, type JsonValue, getOwn, isJsonObject, setOwn } from '../json/index.js';
-import { type IndexedItem, indexList } from './list-items.js';
+import { type IndexedItem, type IndexedList, indexList } from './list-items.js';
 import { fieldElement, type PathElement } from './path-element.js';
 import { type ListShape, memberShapeOf, resolveShape, type Shape } from './shape.js';
 
@@ -27,23 +27,33 @@ function mergeValue(live: JsonValue | undefined, config: JsonValue, shape: Shape
   return config;
 }
 
-/** Live keys stay in their order, merged where the configuration has them; new keys follow. */
+/**
+ * Live keys stay in their order, merged where the configuration has them; new keys follow. The
+ * live object itself when the configuration changes nothing in it, so that comparing the result
+ * with the live object skips the parts the apply left as they were.
+ */
 function mergeEntries(live: JsonObject, config: JsonObject, shape: Shape, path: PathElement[]): JsonObject {
   const out: JsonObject = {};
+  let same = true;
   for (const name of Object.keys(live)) {
+    const was = live[name] as JsonValue;
     const applied = getOwn(config, name);
     if (applied === undefined) {
-      setOwn(out, name, live[name] as JsonValue);
+      setOwn(out, name, was);
       continue;
     }
     path.push(fieldElement(name));
-    setOwn(out, name, mergeValue(live[name], applied, memberShapeOf(shape, name), path));
+    const merged = mergeValue(was, applied, memberShapeOf(shape, name), path);
     path.pop();
+    if (merged !== was) same = false;
+    setOwn(out, name, merged);
   }
   for (const name of Object.keys(config)) {
-    if (getOwn(live, name) === undefined) setOwn(out, name, config[name] as JsonValue);
+    if (getOwn(live, name) !== undefined) continue;
+    same = false;
+    setOwn(out, name, config[name] as JsonValue);
   }
-  return out;
+  return same ? live : out;
 }
 
 /**
@@ -53,30 +63,52 @@ function mergeEntries(live: JsonObject, config: JsonObject, shape: Shape, path: 
 function mergeItems(live: JsonValue[], config: JsonValue[], shape: ListShape, path: PathElement[]): JsonValue[] {
   const theirs = indexList(shape, live, path, false);
   const ours = indexList(shape, config, path, true);
-  const shared = ours.items.filter((item) => theirs.byKey.has(item.key));
-  const emitted = new Set<string>();
-  const out: JsonValue[] = [];
-  let nextShared = 0;
-  let nextApplied = 0;
-
-  const emitApplied = (item: IndexedItem): void => {
-    path.push(item.element);
-    out.push(mergeValue(theirs.byKey.get(item.key)?.value, item.value, shape.items, path));
-    path.pop();
-    emitted.add(item.key);
-    while (nextShared < shared.length && emitted.has((shared[nextShared] as IndexedItem).key)) nextShared++;
+  const m: ItemMerge = {
+    theirs,
+    ours,
+    shape,
+    path,
+    shared: ours.items.filter((item) => theirs.byKey.has(item.key)),
+    emitted: new Set<string>(),
+    out: [],
+    nextShared: 0,
+    nextApplied: 0,
   };
-
   for (const item of theirs.items) {
     const first = theirs.byKey.get(item.key) === item;
     if (!ours.byKey.has(item.key) || !first) {
-      out.push(item.value);
+      m.out.push(item.value);
       continue;
     }
     // A shared item out of the configuration's order is written when the configuration reaches it.
-    if (emitted.has(item.key) || shared[nextShared]?.key !== item.key) continue;
-    while (!emitted.has(item.key)) emitApplied(ours.items[nextApplied++] as IndexedItem);
+    if (m.emitted.has(item.key) || m.shared[m.nextShared]?.key !== item.key) continue;
+    while (!m.emitted.has(item.key)) emitApplied(m);
   }
-  while (nextApplied < ours.items.length) emitApplied(ours.items[nextApplied++] as IndexedItem);
-  return out;
+  while (m.nextApplied < ours.items.length) emitApplied(m);
+  // The live list itself when every item came out as it was, in its place.
+  return m.out.length === live.length && m.out.every((value, i) => value === live[i]) ? live : m.out;
+}
+
+/** The state of one list merge (a module function rather than a closure made on every merge). */
+interface ItemMerge {
+  readonly theirs: IndexedList;
+  readonly ours: IndexedList;
+  readonly shape: ListShape;
+  readonly path: PathElement[];
+  /** The configuration's items the live list has too, in the configuration's order. */
+  readonly shared: readonly IndexedItem[];
+  readonly emitted: Set<string>;
+  readonly out: JsonValue[];
+  nextShared: number;
+  nextApplied: number;
+}
+
+/** Writes the configuration's next item, merged with the live item of the same identity. */
+function emitApplied(m: ItemMerge): void {
+  const item = m.ours.items[m.nextApplied++] as IndexedItem;
+  m.path.push(item.element);
+  m.out.push(mergeValue(m.theirs.byKey.get(item.key)?.value, item.value, m.shape.items, m.path));
+  m.path.pop();
+  m.emitted.add(item.key);
+  while (m.nextShared < m.shared.length && m.emitted.has((m.shared[m.nextShared] as IndexedItem).key)) m.nextShared++;
 }

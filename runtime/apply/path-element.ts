@@ -25,9 +25,20 @@ export type PathElement =
 
 export type Path = readonly PathElement[];
 
+/** One element per name, its FieldsV1 key written once: every walk of an object names its fields again. */
 export function fieldElement(name: string): PathElement {
-  return { kind: 'field', name };
+  let element = fieldElements.get(name);
+  if (element === undefined) {
+    element = { kind: 'field', name };
+    serialized.set(element, `f:${name}`);
+    if (fieldElements.size >= FIELD_ELEMENTS_KEPT) fieldElements.clear();
+    fieldElements.set(name, element);
+  }
+  return element;
 }
+
+const fieldElements = new Map<string, PathElement>();
+const FIELD_ELEMENTS_KEPT = 10_000;
 
 /** Key fields are sorted by name, so that the same item always has the same element. */
 export function keyElement(fields: readonly KeyField[]): PathElement {
@@ -50,7 +61,6 @@ const serialized = new WeakMap<PathElement, string>();
 
 /** The FieldsV1 key of an element: `f:<name>` (raw), `k:<json object>`, `v:<json>`, `i:<n>`. */
 export function serializePathElement(pe: PathElement): string {
-  if (pe.kind === 'field') return `f:${pe.name}`;
   let text = serialized.get(pe);
   if (text === undefined) {
     text = serializeUncached(pe);

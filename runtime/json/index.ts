@@ -18,6 +18,7 @@ export {
   exceedsTextNesting,
   getOwn,
   hasOwn,
+  isEmptyObject,
   isJsonObject,
   isJsonPrimitive,
   isObject,

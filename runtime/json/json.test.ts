@@ -5,6 +5,7 @@ import {
   cloneJson,
   exceedsTextNesting,
   getOwn,
+  isEmptyObject,
   isJsonObject,
   isObject,
   isPlainObject,
@@ -24,6 +25,16 @@ describe('runtime/json', () => {
     expect(isObject(new Date(0))).toBe(true);
     expect(isPlainObject(new Date(0))).toBe(false);
     expect(isPlainObject(Object.create(null))).toBe(true);
+  });
+
+  it('tells an empty object by its own keys only', () => {
+    expect(isEmptyObject({})).toBe(true);
+    expect(isEmptyObject(Object.create(null) as JsonObject)).toBe(true);
+    expect(isEmptyObject({ a: null })).toBe(false);
+    expect(isEmptyObject(Object.create({ inherited: 1 }) as JsonObject)).toBe(true);
+    const proto: JsonObject = {};
+    setOwn(proto, '__proto__', 1);
+    expect(isEmptyObject(proto)).toBe(false);
   });
 
   it('compares structurally, ignoring key order but not array order', () => {

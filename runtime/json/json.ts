@@ -78,6 +78,12 @@ export function hasOwn(target: JsonObject, key: string): boolean {
   return Object.hasOwn(target, key);
 }
 
+/** Whether an object has no own enumerable keys, found without listing them. */
+export function isEmptyObject(target: JsonObject): boolean {
+  for (const key in target) if (Object.hasOwn(target, key)) return false;
+  return true;
+}
+
 /** The value of an own property only: `getOwn({}, 'toString')` is undefined. */
 export function getOwn(target: JsonObject, key: string): JsonValue | undefined {
   return hasOwn(target, key) ? target[key] : undefined;
