@@ -19,6 +19,12 @@ class MemoryLog implements RevisionLog {
   readonly #byKey = new Map<string, LogEntry[]>();
   /** Keys that have retained entries, in key order. */
   readonly #keys: string[] = [];
+  /**
+   * Whether a key with a character above U+FFFF was ever stored: until then JavaScript's native
+   * comparison is code point order too, and inserting a key compares natively (most of a create's
+   * key comparisons are along a long shared prefix).
+   */
+  #astralKeys = false;
   #current = 0;
   #compacted = 0;
 
@@ -73,11 +79,10 @@ class MemoryLog implements RevisionLog {
       versions.push(entry);
     } else {
       this.#byKey.set(entry.key, [entry]);
-      this.#keys.splice(
-        firstIndex(this.#keys, (k) => compareKeys(k, entry.key) > 0),
-        0,
-        entry.key,
-      );
+      const key = entry.key;
+      if (!this.#astralKeys && ASTRAL.test(key)) this.#astralKeys = true;
+      const at = this.#astralKeys ? firstIndex(this.#keys, (k) => compareKeys(k, key) > 0) : firstIndex(this.#keys, (k) => k > key);
+      this.#keys.splice(at, 0, key);
     }
     this.#current = entry.revision;
   }
@@ -129,6 +134,9 @@ class MemoryLog implements RevisionLog {
     }
   }
 }
+
+/** A surrogate code unit: a character above U+FFFF (keys hold no lone ones: assertValidKey). */
+const ASTRAL = /[\uD800-\uDFFF]/;
 
 /** The first index whose item satisfies `isPast` (a predicate false then true along the array); length when none. */
 function firstIndex<T>(items: readonly T[], isPast: (item: T) => boolean): number {
