@@ -8,7 +8,6 @@ import {
   type KindHook,
   markDeleted,
   objectKey,
-  readCurrent,
   removeIfFinalized,
   type ServedResource,
   type ServerContext,
@@ -97,9 +96,10 @@ async function requireActiveNamespace(
   namespace: string,
   name: string,
 ): Promise<void> {
-  const current = await readCurrent(ctx, namespaces, undefined, namespace);
-  if (!current) throw notFound(namespaces, namespace);
-  if (current.object.metadata?.deletionTimestamp) {
+  const kv = await ctx.store.get(objectKey(namespaces, undefined, namespace));
+  if (!kv) throw notFound(namespaces, namespace);
+  // Only a namespace being deleted has a deletionTimestamp: the others are not decoded (every create reads its namespace).
+  if (kv.value.includes('"deletionTimestamp"') && (await decodeObject(kv, namespaces)).metadata?.deletionTimestamp) {
     throw forbidden(r, name, `unable to create new content in namespace ${namespace} because it is being terminated`, [
       { type: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' },
     ]);
