@@ -341,7 +341,7 @@ export class ApiServer {
     const headers = { ...reply.headers };
     const compression = { acceptEncoding: ctx.req.headers['accept-encoding'], enabled: ctx.compression };
     // Text that is not compressed goes out as text: Node writes it with the headers in one write.
-    if (plan.compressible && reply.status < 300 && shouldCompress(byteLength(body), compression)) {
+    if (plan.compressible && reply.status < 300 && shouldCompress(body, compression)) {
       const compressed = compressResponseSync(body, compression);
       body = compressed.body;
       Object.assign(headers, compressed.headers);
@@ -476,9 +476,4 @@ export function mergeCatalogs(a: HandlerCatalog, b: HandlerCatalog): HandlerCata
     subresources: { ...a.subresources, ...b.subresources },
     defaulters: { ...a.defaulters, ...b.defaulters },
   };
-}
-
-/** The bytes a body takes on the wire. */
-function byteLength(body: string | Uint8Array): number {
-  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
 }
