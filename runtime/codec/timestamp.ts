@@ -86,7 +86,6 @@ export function formatTimestamp(seconds: number, nanos: number): string {
   const minute = ((rest % 3600) / 60) | 0;
   const second = rest % 60;
   // One flat string from its character codes: a template would build a tree of ten pieces.
-  const d = (n: number): number => 0x30 + n;
   const date = String.fromCharCode(
     d((year / 1000) | 0),
     d(((year / 100) | 0) % 10),
@@ -115,6 +114,11 @@ export function formatTimestamp(seconds: number, nanos: number): string {
     lastText = text;
   }
   return text;
+}
+
+/** The character code of digit `n`. */
+function d(n: number): number {
+  return 0x30 + n;
 }
 
 function fraction(nanos: number): string {
