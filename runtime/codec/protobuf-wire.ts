@@ -320,10 +320,16 @@ export class Reader {
       const sample =
         (length << 24) ^ (buf[start]! << 16) ^ (buf[end - 1]! << 8) ^ buf[(start + end) >> 1]! ^ (buf[end - 1 - (length >> 2)]! << 4);
       const slot = Math.imul(sample, 0x9e3779b1) >>> (32 - RECENT_BITS);
-      const known = recent[slot]!;
-      if (known.length === length && sameAscii(known, buf, start)) return known;
+      const at = slot * RECENT_LENGTH;
+      if (recentLength[slot] === length) {
+        let i = 0;
+        while (i < length && recentBytes[at + i] === buf[start + i]) i++;
+        if (i === length) return recent[slot]!;
+      }
       const text = this.utf8(start, end);
       recent[slot] = text;
+      recentLength[slot] = length;
+      for (let i = 0; i < length; i++) recentBytes[at + i] = buf[start + i]!;
       return text;
     }
     return this.utf8(start, end);
@@ -368,16 +374,10 @@ export class Reader {
 const RECENT_LENGTH = 32;
 const RECENT_BITS = 12;
 const RECENT_SLOTS = 1 << RECENT_BITS;
+// Per slot the text last read there and its bytes: the same bytes always read as the same text.
 const recent: string[] = new Array<string>(RECENT_SLOTS).fill('');
-
-/** True when `text`, all of it ASCII, is the bytes at `start` (a string with other characters never matches). */
-function sameAscii(text: string, buf: Uint8Array, start: number): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== buf[start + i] || c >= 0x80) return false;
-  }
-  return true;
-}
+const recentLength = new Uint8Array(RECENT_SLOTS);
+const recentBytes = new Uint8Array(RECENT_SLOTS * RECENT_LENGTH);
 
 export const newWriter = (): Writer => new Writer();
 export const newReader = (bytes: Uint8Array): Reader => new Reader(bytes);
