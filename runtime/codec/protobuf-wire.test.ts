@@ -77,6 +77,67 @@ describe('Writer and Reader', () => {
     expect([r.string(), r.string(), r.string(), r.string(), r.string()]).toEqual(['é', '\ufffd', 'TCP', 'TCP', 'TCQ']);
   });
 
+  it('reads any bytes as TextDecoder does (non-ASCII, surrogate pairs, invalid UTF-8, a BOM), seen before or not, from a Buffer or a Uint8Array', () => {
+    const reference = new TextDecoder('utf-8', { ignoreBOM: true });
+    // Few byte values and short lengths: texts repeat and share the bytes the recent-text slot is chosen by.
+    const fragment = fc.constantFrom(
+      [0x41],
+      [0x42],
+      [0x7f],
+      [0x00],
+      [0xc3, 0xa9],
+      [0xe2, 0x82, 0xac],
+      [0xf0, 0x9f, 0x98, 0x80],
+      [0xef, 0xbb, 0xbf],
+      [0xed, 0xa0, 0x80],
+      [0xc3],
+      [0xff],
+      [0x80],
+      [0xf0, 0x9f],
+    );
+    const bytes = fc.oneof(
+      fc.array(fragment, { maxLength: 12 }).map((parts) => Uint8Array.from(parts.flat())),
+      fc.uint8Array({ maxLength: 80 }),
+      fc.string({ unit: 'binary', maxLength: 40 }).map((s) => new Uint8Array(Buffer.from(s))),
+    );
+    fc.assert(
+      fc.property(fc.array(bytes, { maxLength: 40 }), fc.boolean(), (values, asBuffer) => {
+        const w = newWriter();
+        for (const b of values) w.bytes(b);
+        const written = w.finish();
+        const r = newReader(asBuffer ? written : new Uint8Array(written));
+        for (const b of values) expect(r.string()).toBe(reference.decode(b));
+        expect(r.pos).toBe(written.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('never takes a text seen before for the Latin-1 bytes of its characters (thousands of pairs, so that some share a slot)', () => {
+    const reference = new TextDecoder('utf-8', { ignoreBOM: true });
+    // Random texts of printable ASCII with at least one character of U+0080-U+00FF (a fixed seed).
+    let seed = 1;
+    const random = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const texts = Array.from({ length: 20000 }, () => {
+      let text = String.fromCharCode(0x80 + random(128));
+      for (let n = random(16); n > 0; n--) {
+        const c = String.fromCharCode(random(3) === 0 ? 0x80 + random(128) : 0x20 + random(95));
+        text = random(2) === 0 ? text + c : c + text;
+      }
+      return text;
+    });
+    const w = newWriter();
+    for (const text of texts) w.string(text).bytes(Buffer.from(text, 'latin1'));
+    const r = newReader(w.finish());
+    for (const text of texts) {
+      expect(r.string()).toBe(text);
+      expect(r.string()).toBe(reference.decode(Buffer.from(text, 'latin1')));
+    }
+  });
+
   it('refuses lengths and varints that run past the end', () => {
     expect(() => newReader(Uint8Array.of(0x05, 0x61)).string()).toThrow(/runs past the end/);
     expect(() => newReader(Uint8Array.of(0x80, 0x80)).uint32()).toThrow(/index out of range/);

@@ -6,7 +6,8 @@ const utf8Write = NodeBuffer?.prototype.utf8Write as
   | ((this: Uint8Array, text: string, offset: number, length: number) => number)
   | undefined;
 const textEncoder = new TextEncoder();
-const textDecoder = new TextDecoder();
+// A leading U+FEFF is text of the string, as Buffer's utf8Slice keeps it (TextDecoder drops it by default).
+const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * Strings this short are written by a loop (cheaper than a call into the engine while they are
@@ -223,14 +224,20 @@ export class Writer {
 export class Reader {
   pos = 0;
   readonly len: number;
+  /** The bytes as a plain Uint8Array, whatever the input's class, so that every byte read sees one kind of array. */
+  readonly buf: Uint8Array;
   private view: DataView | undefined;
   /** The same bytes as a Node Buffer, whose utf8Slice is the fastest way to read a string. */
   private readonly text: (Buffer & { utf8Slice(start: number, end: number): string }) | undefined;
 
-  constructor(readonly buf: Uint8Array) {
-    this.len = buf.length;
+  constructor(bytes: Uint8Array) {
+    this.buf =
+      Object.getPrototypeOf(bytes) === Uint8Array.prototype ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.len = bytes.length;
     if (NodeBuffer) {
-      this.text = (NodeBuffer.isBuffer(buf) ? buf : NodeBuffer.from(buf.buffer, buf.byteOffset, buf.byteLength)) as typeof this.text;
+      this.text = (
+        NodeBuffer.isBuffer(bytes) ? bytes : NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+      ) as typeof this.text;
     }
   }
 
@@ -303,16 +310,26 @@ export class Reader {
     const end = this.delimitedEnd();
     const start = this.pos;
     this.pos = end;
-    if (end - start <= RECENT_LENGTH) {
+    const length = end - start;
+    if (length <= RECENT_LENGTH) {
+      if (length === 0) return '';
       // Short strings repeat (names, labels, enums): the one last read with the same bytes is taken.
+      // The slot comes from the length and four of the bytes (a hash of all of them costs more than
+      // the collisions it saves; the comparison below decides).
       const buf = this.buf;
-      let hash = end - start;
-      for (let i = start; i < end; i++) hash = (Math.imul(hash, 31) + buf[i]!) | 0;
-      const slot = hash & (RECENT_SLOTS - 1);
-      const known = recent[slot]!;
-      if (known.length === end - start && sameAscii(known, buf, start)) return known;
+      const sample =
+        (length << 24) ^ (buf[start]! << 16) ^ (buf[end - 1]! << 8) ^ buf[(start + end) >> 1]! ^ (buf[end - 1 - (length >> 2)]! << 4);
+      const slot = Math.imul(sample, 0x9e3779b1) >>> (32 - RECENT_BITS);
+      const at = slot * RECENT_LENGTH;
+      if (recentLength[slot] === length) {
+        let i = 0;
+        while (i < length && recentBytes[at + i] === buf[start + i]) i++;
+        if (i === length) return recent[slot]!;
+      }
       const text = this.utf8(start, end);
       recent[slot] = text;
+      recentLength[slot] = length;
+      for (let i = 0; i < length; i++) recentBytes[at + i] = buf[start + i]!;
       return text;
     }
     return this.utf8(start, end);
@@ -355,17 +372,12 @@ export class Reader {
 
 /** Strings up to this many bytes are looked up among the ones read recently. */
 const RECENT_LENGTH = 32;
-const RECENT_SLOTS = 4096;
+const RECENT_BITS = 12;
+const RECENT_SLOTS = 1 << RECENT_BITS;
+// Per slot the text last read there and its bytes: the same bytes always read as the same text.
 const recent: string[] = new Array<string>(RECENT_SLOTS).fill('');
-
-/** True when `text`, all of it ASCII, is the bytes at `start` (a string with other characters never matches). */
-function sameAscii(text: string, buf: Uint8Array, start: number): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== buf[start + i] || c >= 0x80) return false;
-  }
-  return true;
-}
+const recentLength = new Uint8Array(RECENT_SLOTS);
+const recentBytes = new Uint8Array(RECENT_SLOTS * RECENT_LENGTH);
 
 export const newWriter = (): Writer => new Writer();
 export const newReader = (bytes: Uint8Array): Reader => new Reader(bytes);

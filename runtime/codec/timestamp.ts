@@ -76,17 +76,27 @@ function digits(text: string, start: number, count: number): number {
 // The last timestamp formatted: the times of one object often repeat (creation, start, conditions).
 let lastSeconds = Number.NaN;
 let lastText = '';
+// The date of the last day formatted: the times of one list mostly fall on a few days.
+let lastDays = Number.NaN;
+let lastYear = 0;
+let lastMonth = 0;
+let lastDay = 0;
 
 export function formatTimestamp(seconds: number, nanos: number): string {
   if (nanos === 0 && seconds === lastSeconds) return lastText;
   const days = Math.floor(seconds / 86400);
   const rest = seconds - days * 86400;
-  const [year, month, day] = civilFromDays(days);
+  if (days !== lastDays) {
+    [lastYear, lastMonth, lastDay] = civilFromDays(days);
+    lastDays = days;
+  }
+  const year = lastYear;
+  const month = lastMonth;
+  const day = lastDay;
   const hour = (rest / 3600) | 0;
   const minute = ((rest % 3600) / 60) | 0;
   const second = rest % 60;
   // One flat string from its character codes: a template would build a tree of ten pieces.
-  const d = (n: number): number => 0x30 + n;
   const date = String.fromCharCode(
     d((year / 1000) | 0),
     d(((year / 100) | 0) % 10),
@@ -115,6 +125,11 @@ export function formatTimestamp(seconds: number, nanos: number): string {
     lastText = text;
   }
   return text;
+}
+
+/** The character code of digit `n`. */
+function d(n: number): number {
+  return 0x30 + n;
 }
 
 function fraction(nanos: number): string {
