@@ -63,6 +63,17 @@ interface Row {
   created_at: number;
 }
 
+/** A row read in raw mode (an array in COLUMNS order): no object per row, for reads that make entries of them at once. */
+type RawRow = [
+  revision: number,
+  key: string,
+  createRevision: number,
+  prevRevision: number,
+  value: string,
+  deleted: number,
+  createdAt: number,
+];
+
 /**
  * The keys a prefix scan visits, as one SQL condition with a single lower and at most one upper
  * bound (so SQLite seeks the index instead of filtering), and the bounds' values.
@@ -80,17 +91,17 @@ type HistoryParams = KeyBounds['params'] & { from: number };
 class SqliteLog implements RevisionLog {
   readonly #db: Database.Database;
   readonly #inTransaction: (fn: () => unknown) => unknown;
-  readonly #latest: Database.Statement<[string, number], Row>;
-  readonly #entryAt: Database.Statement<[number], Row>;
+  readonly #latest: Database.Statement<[string, number], RawRow>;
+  readonly #entryAt: Database.Statement<[number], RawRow>;
   readonly #insert: Statement<Row>;
   readonly #revisionWrittenBy: Statement<{ from: number; time: number }, number | null>;
   readonly #dropSuperseded: Statement<{ from: number; to: number }>;
   readonly #dropTombstones: Statement<{ from: number; to: number }>;
   readonly #setCompacted: Database.Statement<[number]>;
   // Scans are prepared once per shape of key condition (at most four shapes).
-  readonly #range = new Map<string, Statement<RangeParams, Row>>();
+  readonly #range = new Map<string, Statement<RangeParams, RawRow>>();
   readonly #count = new Map<string, Statement<CountParams, number>>();
-  readonly #history = new Map<string, Statement<HistoryParams, Row>>();
+  readonly #history = new Map<string, Statement<HistoryParams, RawRow>>();
   #current: number;
   #compacted: number;
 
@@ -106,8 +117,10 @@ class SqliteLog implements RevisionLog {
       db.pragma('synchronous = FULL');
       db.exec(SCHEMA);
       this.#inTransaction = db.transaction((fn: () => unknown) => fn());
-      this.#latest = db.prepare(`SELECT ${COLUMNS} FROM kv WHERE key = ? AND revision <= ? ORDER BY revision DESC LIMIT 1`);
-      this.#entryAt = db.prepare(`SELECT ${COLUMNS} FROM kv WHERE revision = ?`);
+      this.#latest = db
+        .prepare<[string, number], RawRow>(`SELECT ${COLUMNS} FROM kv WHERE key = ? AND revision <= ? ORDER BY revision DESC LIMIT 1`)
+        .raw();
+      this.#entryAt = db.prepare<[number], RawRow>(`SELECT ${COLUMNS} FROM kv WHERE revision = ?`).raw();
       this.#insert = db.prepare(
         `INSERT INTO kv (${COLUMNS}) VALUES
          (@revision, @key, @create_revision, @prev_revision, @value, @deleted, @created_at)`,
@@ -162,13 +175,15 @@ class SqliteLog implements RevisionLog {
     // Walks the (key, revision) index in key order and stops at the limit: a page costs its size,
     // not the collection's. A row is listed when it is its key's newest at `at`.
     const statement = cached(this.#range, condition, () =>
-      this.#db.prepare<RangeParams, Row>(
-        `SELECT ${COLUMNS} FROM kv
+      this.#db
+        .prepare<RangeParams, RawRow>(
+          `SELECT ${COLUMNS} FROM kv
          WHERE ${condition} AND revision <= @at AND deleted = 0
            AND revision = (SELECT MAX(newer.revision) FROM kv AS newer
                            WHERE newer.key = kv.key AND newer.revision <= @at)
          ORDER BY key LIMIT @limit`,
-      ),
+        )
+        .raw(),
     );
     // LIMIT -1 is SQLite's "no limit".
     return statement.all({ ...params, at, limit: limit ?? -1 }).map(entryOfRow);
@@ -195,9 +210,9 @@ class SqliteLog implements RevisionLog {
     // Rows after `after` are few (the history window); a collection's rows may be many, so scan
     // by revision, not by the key index.
     const statement = cached(this.#history, condition, () =>
-      this.#db.prepare<HistoryParams, Row>(
-        `SELECT ${COLUMNS} FROM kv NOT INDEXED WHERE revision > @from AND ${condition} ORDER BY revision`,
-      ),
+      this.#db
+        .prepare<HistoryParams, RawRow>(`SELECT ${COLUMNS} FROM kv NOT INDEXED WHERE revision > @from AND ${condition} ORDER BY revision`)
+        .raw(),
     );
     return statement.all({ ...params, from: after }).map(entryOfRow);
   }
@@ -283,20 +298,12 @@ function cached<T>(statements: Map<string, T>, condition: string, prepare: () =>
   return statement;
 }
 
-function entryOf(row: Row | undefined): LogEntry | undefined {
+function entryOf(row: RawRow | undefined): LogEntry | undefined {
   return row && entryOfRow(row);
 }
 
-function entryOfRow(row: Row): LogEntry {
-  return {
-    key: row.key,
-    revision: row.revision,
-    createRevision: row.create_revision,
-    prevRevision: row.prev_revision,
-    value: row.value,
-    deleted: row.deleted === 1,
-    createdAt: row.created_at,
-  };
+function entryOfRow([revision, key, createRevision, prevRevision, value, deleted, createdAt]: RawRow): LogEntry {
+  return { key, revision, createRevision, prevRevision, value, deleted: deleted === 1, createdAt };
 }
 
 /** The store file is another process's (or another store's of this one): one process owns a store file. */
