@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { StatusError, isStatusError, methodNotAllowed, pathNotFound, serviceUnavailable, unexpectedError } from '../api/index.js';
 import { type ProtobufPackage, ProtobufCodecs } from '../codec/index.js';
-import { compressResponseSync, shouldCompress } from '../compression/index.js';
+import { compressResponse, shouldCompress } from '../compression/index.js';
 import { type EncryptionAtRest, encryptStore } from '../encryption/index.js';
 import { ApiServerMetrics } from '../metrics/index.js';
 import { FeatureGates } from '../features/index.js';
@@ -342,9 +342,20 @@ export class ApiServer {
     const compression = { acceptEncoding: ctx.req.headers['accept-encoding'], enabled: ctx.compression };
     // Text that is not compressed goes out as text: Node writes it with the headers in one write.
     if (plan.compressible && reply.status < 300 && shouldCompress(body, compression)) {
-      const compressed = compressResponseSync(body, compression);
-      body = compressed.body;
-      Object.assign(headers, compressed.headers);
+      // Off the event loop (zlib's thread pool): compressing a large list must not stall the other requests.
+      const contentType = negotiated.contentType;
+      compressResponse(body, compression)
+        .then((compressed) =>
+          sendBody(res, reply.status, compressed.body, contentType, { ...headers, ...compressed.headers }, ctx.warnings),
+        )
+        .catch((e: unknown) => {
+          try {
+            this.#answerError(res, ctx, e);
+          } catch (inner) {
+            this.#lastResort(ctx.req.raw, res, inner);
+          }
+        });
+      return;
     }
     sendBody(res, reply.status, body, negotiated.contentType, headers, ctx.warnings);
   }
