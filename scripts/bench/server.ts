@@ -119,7 +119,7 @@ export async function benchServer(): Promise<void> {
           name: `fan-out ${watchers}, memory`,
           ours: () => profiled(memory, `fan-out ${watchers}, memory`, () => fanOutTo(memory, watchers, p99.ours)),
           peer: { name: 'bare node:http', run: () => fanOutTo(bare, watchers, p99.peer) },
-          runs: 3,
+          runs: 5,
         },
       ]);
       process.stdout.write(`p99 delivery: svckit ${median(p99.ours).toFixed(1)} ms, bare node:http ${median(p99.peer).toFixed(1)} ms\n`);
