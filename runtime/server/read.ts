@@ -169,7 +169,8 @@ export async function listObjects(ctx: RequestContext, t: Target, opts: ReadOpti
       // Without selectors, objects stored at the served version go out as their stored text.
       const pageTexts = matcher ? undefined : servedTexts(page.items, t.resource.apiVersion);
       const objects = pageTexts ? undefined : await decodeObjects(page.items, t.resource);
-      for (const [i, kv] of page.items.entries()) {
+      for (let i = 0; i < page.items.length; i++) {
+        const kv = page.items[i]!;
         if (opts.limit !== undefined && items.length >= opts.limit) {
           // Read but not served: the next page starts at it.
           more = true;

@@ -39,6 +39,9 @@ class MemoryLog implements RevisionLog {
   latest(key: string, at: number): LogEntry | undefined {
     const versions = this.#byKey.get(key);
     if (!versions) return undefined;
+    // Most reads are of the newest version: no search for it.
+    const newest = versions[versions.length - 1]!;
+    if (newest.revision <= at) return newest;
     return versions[firstIndex(versions, (e) => e.revision > at) - 1];
   }
 
@@ -49,16 +52,19 @@ class MemoryLog implements RevisionLog {
 
   range(prefix: string, at: number, startAfter: string | undefined, limit: number | undefined): LogEntry[] {
     const found: LogEntry[] = [];
-    for (const entry of this.#liveUnder(prefix, at, startAfter)) {
-      if (found.length === limit) break;
+    this.#eachLive(prefix, at, startAfter, (entry) => {
       found.push(entry);
-    }
+      return found.length !== limit;
+    });
     return found;
   }
 
   count(prefix: string, at: number, startAfter: string | undefined): number {
     let n = 0;
-    for (const _ of this.#liveUnder(prefix, at, startAfter)) n++;
+    this.#eachLive(prefix, at, startAfter, () => {
+      n++;
+      return true;
+    });
     return n;
   }
 
@@ -119,8 +125,12 @@ class MemoryLog implements RevisionLog {
     this.#keys.length = 0;
   }
 
-  /** The newest live entry of each key under `prefix` after `startAfter`, at revision `at`, in key order. */
-  *#liveUnder(prefix: string, at: number, startAfter: string | undefined): Generator<LogEntry> {
+  /**
+   * Calls `visit` with the newest live entry of each key under `prefix` after `startAfter`, at
+   * revision `at`, in key order, until it returns false (a loop, not a generator: a page of 500
+   * made 500 generator steps).
+   */
+  #eachLive(prefix: string, at: number, startAfter: string | undefined, visit: (entry: LogEntry) => boolean): void {
     const after = startAfter !== undefined && compareKeys(startAfter, prefix) >= 0 ? startAfter : undefined;
     let i =
       after === undefined
@@ -128,9 +138,9 @@ class MemoryLog implements RevisionLog {
         : firstIndex(this.#keys, (k) => compareKeys(k, after) > 0);
     for (; i < this.#keys.length; i++) {
       const key = this.#keys[i] as string;
-      if (!key.startsWith(prefix)) break;
+      if (!key.startsWith(prefix)) return;
       const entry = this.latest(key, at);
-      if (entry && !entry.deleted) yield entry;
+      if (entry && !entry.deleted && !visit(entry)) return;
     }
   }
 }
