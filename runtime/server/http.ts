@@ -139,7 +139,12 @@ export function readRequest(raw: IncomingMessage): { req: Request; malformed?: S
  */
 export { type Body, parseJsonBody } from './body.js';
 
-/** Writes a response body with its type, headers and the warnings (one `Warning` item each). */
+/**
+ * Writes a response body with its type, headers and the warnings (one `Warning` item each). The
+ * headers are set, not written ahead (`writeHead`): `end` then knows the body, sends it with a
+ * Content-Length (not chunked, as Go's server does for a body written at once) and, for text, in
+ * the same write as the headers.
+ */
 export function sendBody(
   res: ServerResponse,
   status: number,
@@ -148,9 +153,26 @@ export function sendBody(
   headers: Record<string, string>,
   warnings: Warnings,
 ): void {
-  const all: Record<string, string | string[]> = { 'content-type': contentType, 'cache-control': 'no-cache, private', ...headers };
+  res.statusCode = status;
+  res.setHeader('content-type', contentType);
+  res.setHeader('cache-control', 'no-cache, private');
+  let ascii = true;
+  for (const name in headers) {
+    const value = headers[name]!;
+    ascii &&= ASCII.test(value);
+    res.setHeader(name, value);
+  }
   const w = warnings.headerValues();
-  if (w.length > 0) all.warning = w;
-  res.writeHead(status, all);
-  res.end(body);
+  if (w.length > 0) {
+    ascii &&= w.every((v) => ASCII.test(v));
+    res.setHeader('warning', w);
+  }
+  // Node writes text headers with a text body in the body's encoding (UTF-8): a header byte above
+  // 0x7f (an echoed Audit-ID, a warning's text) would go out as two. Such headers go in a write of
+  // their own (latin1, byte for byte as received or escaped), the body as bytes after them.
+  const auditId = res.getHeader('audit-id');
+  if (typeof auditId === 'string') ascii &&= ASCII.test(auditId);
+  res.end(ascii || typeof body !== 'string' ? body : Buffer.from(body));
 }
+
+const ASCII = /^[\x00-\x7f]*$/;

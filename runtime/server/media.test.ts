@@ -105,6 +105,17 @@ describe('media types', () => {
     expect(res.text).toContain('kind: ConfigMap');
   });
 
+  it('sends a body whole with its Content-Length, and headers byte for byte (an echoed Audit-ID above ASCII)', async () => {
+    await createConfigMap('c');
+    const plain = await rawGet(`${h.url}${configMaps()}/c`, {});
+    expect(plain.headers['transfer-encoding']).toBeUndefined();
+    expect(Number(plain.headers['content-length'])).toBe(plain.body.length);
+    const echoed = await rawGet(`${h.url}${configMaps()}/c`, { 'audit-id': 'caf\u00e9-1' });
+    expect(echoed.headers['audit-id']).toBe('caf\u00e9-1');
+    expect(Number(echoed.headers['content-length'])).toBe(echoed.body.length);
+    expect(JSON.parse(echoed.body.toString()).metadata.name).toBe('c');
+  });
+
   it('compresses get and list responses above the threshold with Accept-Encoding: gzip', async () => {
     await createConfigMap('big', { blob: 'x'.repeat(200 * 1024) });
     // fetch leaves the body compressed only when asked not to decode; read the raw bytes with node:http.
