@@ -126,7 +126,7 @@ export class ApiServerMetrics {
   recordRequest(labels: RequestLabels, code: string, seconds: number): void {
     // Label values never hold a NUL (names, codes, verbs), so it separates them unambiguously.
     const key = `${labels.verb}\0${labels.dry_run}\0${labels.group}\0${labels.version}\0${labels.resource}\0${labels.subresource}\0${labels.scope}\0${labels.component}`;
-    this.requestDuration.observe(key, () => labels, seconds);
+    this.requestDuration.observe(key, labels, seconds);
     const counterKey = `${key}\0${code}`;
     const counted = this.#uncounted.get(counterKey);
     if (counted) counted.n++;

@@ -18,11 +18,10 @@ export class LatencyHistogram<L extends string> {
     readonly bounds: readonly number[],
   ) {}
 
-  /** One observation in the series `key`; `labels` is asked for only when the series is new. */
-  observe(key: string, labels: () => Readonly<Record<L, string>>, seconds: number): void {
+  /** One observation in the series `key` (the caller's key of `labels`, kept when the series is new). */
+  observe(key: string, labels: Readonly<Record<L, string>>, seconds: number): void {
     let series = this.#series.get(key);
-    if (!series)
-      this.#series.set(key, (series = { labels: labels(), counts: new Array<number>(this.bounds.length).fill(0), sum: 0, count: 0 }));
+    if (!series) this.#series.set(key, (series = { labels, counts: new Array<number>(this.bounds.length).fill(0), sum: 0, count: 0 }));
     // As prom-client's: a value equal to a bound counts in that bound's bucket.
     const bucket = this.bounds.findIndex((bound) => seconds <= bound);
     if (bucket !== -1) series.counts[bucket]!++;

@@ -156,23 +156,15 @@ export function sendBody(
   res.statusCode = status;
   res.setHeader('content-type', contentType);
   res.setHeader('cache-control', 'no-cache, private');
-  let ascii = true;
-  for (const name in headers) {
-    const value = headers[name]!;
-    ascii &&= ASCII.test(value);
-    res.setHeader(name, value);
-  }
+  for (const name in headers) res.setHeader(name, headers[name]!);
   const w = warnings.headerValues();
-  if (w.length > 0) {
-    ascii &&= w.every((v) => ASCII.test(v));
-    res.setHeader('warning', w);
-  }
+  if (w.length > 0) res.setHeader('warning', w);
   // Node writes text headers with a text body in the body's encoding (UTF-8): a header byte above
   // 0x7f (an echoed Audit-ID, a warning's text) would go out as two. Such headers go in a write of
   // their own (latin1, byte for byte as received or escaped), the body as bytes after them.
   const auditId = res.getHeader('audit-id');
-  if (typeof auditId === 'string') ascii &&= ASCII.test(auditId);
+  const ascii = Object.values(headers).every(isAscii) && w.every(isAscii) && (typeof auditId !== 'string' || isAscii(auditId));
   res.end(ascii || typeof body !== 'string' ? body : Buffer.from(body));
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+const isAscii = (text: string): boolean => /^[\x00-\x7f]*$/.test(text);
