@@ -18,7 +18,7 @@ import { servedTextOf } from './stored-text.js';
 import { awaitRevision, fromStoreError, fromTokenError, parseRevision } from './versions.js';
 
 /** get: Most Recent when unset, Any for "0", Not older than for any other version. */
-export function getObject(ctx: RequestContext, t: Target, opts: GetOptions): Promise<Reply> {
+export function getObject(ctx: RequestContext, t: Target, opts: GetOptions): Reply | Promise<Reply> {
   if (opts.resourceVersion !== undefined && opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
     const revision = parseRevision(opts.resourceVersion);
     return awaitRevision(ctx, revision).then(() => currentObject(ctx, t));
@@ -26,12 +26,16 @@ export function getObject(ctx: RequestContext, t: Target, opts: GetOptions): Pro
   return currentObject(ctx, t);
 }
 
-/** The object as the store has it now (one store read, no further turn of the event loop). */
-function currentObject(ctx: RequestContext, t: Target): Promise<Reply> {
-  return ctx.store.get(objectKey(t.resource, t.namespace, t.name!)).then((kv) => {
-    if (!kv) throw notFound(t.resource, t.name!);
-    return storedObjectReply(kv, t.resource);
-  });
+/** The object as the store has it now: one store read, at once from a backend that can answer so. */
+function currentObject(ctx: RequestContext, t: Target): Reply | Promise<Reply> {
+  const key = objectKey(t.resource, t.namespace, t.name!);
+  if (ctx.store.getNow) return objectReply(ctx.store.getNow(key), t);
+  return ctx.store.get(key).then((kv) => objectReply(kv, t));
+}
+
+function objectReply(kv: KeyValue | undefined, t: Target): Reply | Promise<Reply> {
+  if (!kv) throw notFound(t.resource, t.name!);
+  return storedObjectReply(kv, t.resource);
 }
 
 /** Reads one object at the current revision; undefined when absent. */

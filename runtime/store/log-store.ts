@@ -127,6 +127,11 @@ export class LogStore implements Store {
     return entry && !entry.deleted ? keyValueOf(entry) : undefined;
   }
 
+  readonly getNow = (key: string): KeyValue | undefined => {
+    const entry = this.#log.latest(key, this.#readableRevision(undefined));
+    return entry && !entry.deleted ? keyValueOf(entry) : undefined;
+  };
+
   async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
     const at = this.#readableRevision(options.revision);
     const { limit } = options;

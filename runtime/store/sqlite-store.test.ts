@@ -63,6 +63,24 @@ describe('sqlite store', () => {
     expect((await second.create('/k/a', 'a2')).modRevision).toBe(3);
   });
 
+  it('answers reads of a key written again in the same group commit from the uncommitted row, not the cached one', async () => {
+    const store = open(freshFile());
+    const created = await store.create('/k/a', 'a1');
+    expect((await store.get('/k/a'))?.value).toBe('a1'); // now cached
+    // One turn of the event loop: one transaction. The delete must see the update before it.
+    const [updated, deleted] = await Promise.allSettled([
+      store.update('/k/a', 'a2'),
+      store.delete('/k/a', { expectedModRevision: created.modRevision }),
+    ]);
+    expect(updated.status).toBe('fulfilled');
+    expect(deleted).toMatchObject({ status: 'rejected', reason: { name: 'StoreConflictError' } });
+    expect(await store.get('/k/a')).toMatchObject({ value: 'a2', modRevision: created.modRevision + 1 });
+    expect((await store.get('/k/a', { revision: created.modRevision }))?.value).toBe('a1');
+    await store.delete('/k/a');
+    expect(await store.get('/k/a')).toBeUndefined();
+    await expect(store.update('/k/a', 'a3')).rejects.toMatchObject({ name: 'StoreNotFoundError' });
+  });
+
   it('runs in WAL mode with synchronous=FULL and an exclusive lock', () => {
     const store = open(freshFile());
     expect(store.pragmas()).toEqual({ journalMode: 'wal', synchronous: 2, lockingMode: 'exclusive' });

@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { narrowExisting, privateFile } from '../files/index.js';
 import { compareKeys, prefixEnd } from './key-order.js';
 import { type LogEntry, LogStore, type RevisionLog } from './log-store.js';
+import { NewestEntries } from './newest-entries.js';
 import type { StoreOptions } from './types.js';
 
 /** The SQLite settings a store runs with (diagnostics and tests). */
@@ -88,6 +89,9 @@ type RangeParams = KeyBounds['params'] & { at: number; limit: number };
 type CountParams = KeyBounds['params'] & { at: number };
 type HistoryParams = KeyBounds['params'] & { from: number };
 
+/** The values of recently read or written keys kept to answer reads of them without a row (UTF-16 code units). */
+const NEWEST_ENTRIES_CHARS = 16 * 1024 * 1024;
+
 class SqliteLog implements RevisionLog {
   readonly #db: Database.Database;
   readonly #inTransaction: (fn: () => unknown) => unknown;
@@ -102,6 +106,14 @@ class SqliteLog implements RevisionLog {
   readonly #range = new Map<string, Statement<RangeParams, RawRow>>();
   readonly #count = new Map<string, Statement<CountParams, number>>();
   readonly #history = new Map<string, Statement<HistoryParams, RawRow>>();
+  /**
+   * The committed newest entries of recently used keys (tombstones never). This connection is the
+   * file's only writer (the exclusive lock), so an entry stays the newest until this log appends
+   * to its key: a read at the current revision, most reads, is answered from here.
+   */
+  readonly #newest = new NewestEntries(NEWEST_ENTRIES_CHARS);
+  /** Inside a transaction: the entries it appended, by key, for the cache once it commits. */
+  #written: Map<string, LogEntry> | undefined;
   #current: number;
   #compacted: number;
 
@@ -163,7 +175,15 @@ class SqliteLog implements RevisionLog {
   }
 
   latest(key: string, at: number): LogEntry | undefined {
-    return entryOf(this.#latest.get(key, at));
+    const written = this.#written;
+    if (written === undefined || !written.has(key)) {
+      const cached = this.#newest.get(key);
+      if (cached !== undefined && cached.revision <= at) return cached;
+    }
+    const entry = entryOf(this.#latest.get(key, at));
+    // Only a row read outside a transaction at the current revision is known committed and newest.
+    if (entry !== undefined && !entry.deleted && written === undefined && at === this.#current) this.#newest.set(entry);
+    return entry;
   }
 
   entryAt(revision: number): LogEntry | undefined {
@@ -217,14 +237,21 @@ class SqliteLog implements RevisionLog {
     return statement.all({ ...params, from: after }).map(entryOfRow);
   }
 
+  /** Not nested (the store never nests them): the cache learns a transaction's appends when it commits. */
   transact<T>(fn: () => T): T {
     const current = this.#current;
+    const written = new Map<string, LogEntry>();
+    this.#written = written;
     try {
-      return this.#inTransaction(fn) as T;
+      const result = this.#inTransaction(fn) as T;
+      for (const entry of written.values()) this.#cacheCommitted(entry);
+      return result;
     } catch (error) {
       // The commit failed or `fn` threw after appending: the revision sequence did not advance.
       this.#current = current;
       throw error;
+    } finally {
+      this.#written = undefined;
     }
   }
 
@@ -239,6 +266,13 @@ class SqliteLog implements RevisionLog {
       created_at: entry.createdAt,
     });
     this.#current = entry.revision;
+    if (this.#written === undefined) this.#cacheCommitted(entry);
+    else this.#written.set(entry.key, entry);
+  }
+
+  #cacheCommitted(entry: LogEntry): void {
+    if (entry.deleted) this.#newest.delete(entry.key);
+    else this.#newest.set(entry);
   }
 
   revisionWrittenBy(time: number): number {

@@ -159,6 +159,21 @@ export function runStoreSuite(name: string, makeStore: MakeStore, features: Suit
         expect(await store.currentRevision()).toBe(r(4));
       });
 
+      it('reads without waiting (getNow, where the backend has it) what get reads, issued writes only once they commit', async () => {
+        const store = await open();
+        if (!store.getNow) return;
+        const created = store.create('/k/now', 'v1');
+        expect(store.getNow('/k/now')).toBeUndefined();
+        await created;
+        expect(store.getNow('/k/now')).toEqual(await store.get('/k/now'));
+        await store.update('/k/now', 'v2');
+        expect(store.getNow('/k/now')).toMatchObject({ value: 'v2', modRevision: r(2), createRevision: r(1) });
+        await store.delete('/k/now');
+        expect(store.getNow('/k/now')).toBeUndefined();
+        await store.close();
+        expect(() => store.getNow!('/k/now')).toThrow(StoreClosedError);
+      });
+
       it('commits writes already issued when it is closed', async () => {
         const store = await open();
         const write = store.create('/k/late', 'v');

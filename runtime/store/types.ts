@@ -93,6 +93,12 @@ export interface Store {
    * StoreExpiredError below the compacted revision, StoreFutureRevisionError above the current one.
    */
   get(key: string, options?: { revision?: number }): Promise<KeyValue | undefined>;
+  /**
+   * The value of `key` at the current revision, read without waiting, from a backend that holds
+   * its data in the process (memory, SQLite); absent on the others. A get that needs nothing
+   * else waited for is then answered in the turn it arrived, with no promise on its way.
+   */
+  readonly getNow?: (key: string) => KeyValue | undefined;
   /** Keys that start with `prefix`, in key order. */
   list(prefix: string, options?: ListOptions): Promise<ListResult>;
   /** Count of keys under `prefix` at the current revision. */
