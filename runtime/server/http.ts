@@ -30,10 +30,11 @@ export interface Reply {
   /** A text (health checks) or binary body is sent as it is with this type; JSON otherwise. */
   contentType?: string;
   /**
-   * The JSON text of `body` when the handler has it already (a stored object as served): a plain
-   * JSON response sends it as it is. Setting `body` drops it (`JsonTextReply`).
+   * The JSON text of `body` followed by the newline every JSON response ends with, when the handler
+   * has it already (a stored object as served): a plain JSON response sends it as it is, with no
+   * copy of a large text to append the newline. Setting `body` drops it (`JsonTextReply`).
    */
-  readonly json?: string | undefined;
+  readonly jsonLine?: string | undefined;
 }
 
 /** Warnings for the `Warning` response header, one item each (RFC 7234 section 5.5, code 299). */

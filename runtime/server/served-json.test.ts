@@ -169,13 +169,13 @@ resources:
 
 describe('JsonTextReply', () => {
   it('parses its body only when read, and a body set in its place drops the text', () => {
-    const reply = new JsonTextReply(200, '{"kind":"ConfigMap","data":{"v":"1"}}');
-    expect(reply.json).toBe('{"kind":"ConfigMap","data":{"v":"1"}}');
+    const reply = new JsonTextReply(200, '{"kind":"ConfigMap","data":{"v":"1"}}\n');
+    expect(reply.jsonLine).toBe('{"kind":"ConfigMap","data":{"v":"1"}}\n');
     expect(reply.body).toEqual({ kind: 'ConfigMap', data: { v: '1' } });
     expect(reply.body).toBe(reply.body);
-    expect(reply.json).toBeDefined();
+    expect(reply.jsonLine).toBeDefined();
     reply.body = { kind: 'ConfigMap', data: { v: '2' } };
-    expect(reply.json).toBeUndefined();
+    expect(reply.jsonLine).toBeUndefined();
     expect(reply.body).toEqual({ kind: 'ConfigMap', data: { v: '2' } });
   });
 });

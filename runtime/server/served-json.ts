@@ -13,28 +13,29 @@ import { servedTextOf } from './stored-text.js';
  */
 export class JsonTextReply implements Reply {
   readonly status: number;
-  #json: string | undefined;
+  #jsonLine: string | undefined;
   #body: unknown;
 
-  constructor(status: number, json: string, body?: unknown) {
+  /** `jsonLine`: the body's JSON text and a final newline. */
+  constructor(status: number, jsonLine: string, body?: unknown) {
     this.status = status;
-    this.#json = json;
+    this.#jsonLine = jsonLine;
     this.#body = body;
   }
 
   get body(): unknown {
-    this.#body ??= JSON.parse(this.#json!);
+    this.#body ??= JSON.parse(this.#jsonLine!);
     return this.#body;
   }
 
   set body(value: unknown) {
     this.#body = value;
-    this.#json = undefined;
+    this.#jsonLine = undefined;
   }
 
-  /** The JSON text of the body (without the response's final newline), until the body is set. */
-  get json(): string | undefined {
-    return this.#json;
+  /** The JSON text of the body and the response's final newline, until the body is set. */
+  get jsonLine(): string | undefined {
+    return this.#jsonLine;
   }
 }
 
@@ -45,8 +46,8 @@ export class JsonTextReply implements Reply {
  */
 export function storedObjectReply(kv: KeyValue, r: ServedResource): Reply | Promise<Reply> {
   const text = servedTextOf(kv.value, kv.modRevision, r.apiVersion);
-  if (text !== undefined) return new JsonTextReply(200, text);
+  if (text !== undefined) return new JsonTextReply(200, `${text}\n`);
   const object = decodeObjectNow(kv, r);
   if (isPromise(object)) return object.then((body) => ({ status: 200, body }));
-  return new JsonTextReply(200, JSON.stringify(object), object);
+  return new JsonTextReply(200, `${JSON.stringify(object)}\n`, object);
 }

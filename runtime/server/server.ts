@@ -320,8 +320,8 @@ export class ApiServer {
     let body: string | Uint8Array;
     try {
       const indented = negotiated.representation === 'json' && pretty(ctx.req.query, ctx.req.headers['user-agent']);
-      // A body whose JSON is known goes out as it is (each JSON body ends with a newline, as renderBody's).
-      if (reply.json !== undefined && negotiated.representation === 'json' && !indented) body = `${reply.json}\n`;
+      // A body whose JSON is known goes out as it is (ending with a newline, as renderBody's).
+      if (reply.jsonLine !== undefined && negotiated.representation === 'json' && !indented) body = reply.jsonLine;
       else {
         const includeObject = negotiated.representation === 'table' ? includeObjectOf(ctx.req.query) : 'Metadata';
         body = renderBody(reply.body, negotiated, {

@@ -20,3 +20,34 @@ describe('memory store key order', () => {
     );
   });
 });
+
+describe('memory store counts', () => {
+  it('counts at the current revision what a list returns, through creates, deletes, re-creates and compactions', async () => {
+    const key = fc.constantFrom('/a/x', '/a/y', '/a/b/z', '/ab', '/b/\u{1F600}', '/b/\uFFFF', '/b/c');
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('put' as const), key }),
+      fc.record({ kind: fc.constant('delete' as const), key }),
+      fc.record({ kind: fc.constant('compact' as const) }),
+    );
+    const prefixes = ['/', '/a/', '/a', '/a/b/', '/b/', '/c/'];
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 30 }), async (ops) => {
+        const store = new MemoryStore({ compactionIntervalMs: 0, historyWindowMs: 0 });
+        for (const o of ops) {
+          if (o.kind === 'compact') await store.compact();
+          else if (o.kind === 'delete') await store.delete(o.key).catch(() => undefined);
+          else await store.update(o.key, 'v').catch(() => store.create(o.key, 'v'));
+          for (const prefix of prefixes) {
+            const listed = (await store.list(prefix)).items.map((i) => i.key);
+            expect(await store.count(prefix)).toBe(listed.length);
+            for (const [i, after] of listed.entries()) {
+              const page = await store.list(prefix, { limit: 1, startAfter: after });
+              expect(page.remaining ?? 0).toBe(Math.max(0, listed.length - i - 2));
+            }
+          }
+        }
+        await store.close();
+      }),
+    );
+  });
+});

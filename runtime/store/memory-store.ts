@@ -20,6 +20,11 @@ class MemoryLog implements RevisionLog {
   /** Keys that have retained entries, in key order. */
   readonly #keys: string[] = [];
   /**
+   * The keys of `#keys` whose newest entry is a tombstone, in key order (few: compaction drops
+   * them): a count at the current revision is the keys in range less these, two searches each.
+   */
+  readonly #deadKeys: string[] = [];
+  /**
    * Whether a key with a character above U+FFFF was ever stored: until then JavaScript's native
    * comparison is code point order too, and inserting a key compares natively (most of a create's
    * key comparisons are along a long shared prefix).
@@ -60,6 +65,7 @@ class MemoryLog implements RevisionLog {
   }
 
   count(prefix: string, at: number, startAfter: string | undefined): number {
+    if (at === this.#current) return this.#keysIn(this.#keys, prefix, startAfter) - this.#keysIn(this.#deadKeys, prefix, startAfter);
     let n = 0;
     this.#eachLive(prefix, at, startAfter, () => {
       n++;
@@ -79,17 +85,19 @@ class MemoryLog implements RevisionLog {
   }
 
   append(entry: LogEntry): void {
+    const { key } = entry;
     this.#entries.push(entry);
-    const versions = this.#byKey.get(entry.key);
+    const versions = this.#byKey.get(key);
+    const wasDead = versions !== undefined && versions[versions.length - 1]!.deleted;
     if (versions) {
       versions.push(entry);
     } else {
-      this.#byKey.set(entry.key, [entry]);
-      const key = entry.key;
+      this.#byKey.set(key, [entry]);
       if (!this.#astralKeys && ASTRAL.test(key)) this.#astralKeys = true;
-      const at = this.#astralKeys ? firstIndex(this.#keys, (k) => compareKeys(k, key) > 0) : firstIndex(this.#keys, (k) => k > key);
-      this.#keys.splice(at, 0, key);
+      this.#keys.splice(this.#firstAfter(this.#keys, key), 0, key);
     }
+    if (entry.deleted && !wasDead) this.#deadKeys.splice(this.#firstAfter(this.#deadKeys, key), 0, key);
+    else if (!entry.deleted && wasDead) this.#dropKey(this.#deadKeys, key);
     this.#current = entry.revision;
   }
 
@@ -108,11 +116,10 @@ class MemoryLog implements RevisionLog {
       if (dropCount === 0) continue;
       for (const entry of versions.splice(0, dropCount)) dropped.add(entry);
       if (versions.length === 0) {
+        // Only a tombstone's key loses every entry.
         this.#byKey.delete(key);
-        this.#keys.splice(
-          firstIndex(this.#keys, (k) => compareKeys(k, key) >= 0),
-          1,
-        );
+        this.#dropKey(this.#keys, key);
+        this.#dropKey(this.#deadKeys, key);
       }
     }
     this.#entries = this.#entries.filter((e) => !dropped.has(e));
@@ -123,6 +130,36 @@ class MemoryLog implements RevisionLog {
     this.#entries = [];
     this.#byKey.clear();
     this.#keys.length = 0;
+    this.#deadKeys.length = 0;
+  }
+
+  /** Where `key` goes in `keys` (sorted): after every key that sorts at or before it. */
+  #firstAfter(keys: readonly string[], key: string): number {
+    return this.#astralKeys ? firstIndex(keys, (k) => compareKeys(k, key) > 0) : firstIndex(keys, (k) => k > key);
+  }
+
+  #dropKey(keys: string[], key: string): void {
+    const at = this.#firstAfter(keys, key) - 1;
+    if (keys[at] === key) keys.splice(at, 1);
+  }
+
+  /** How many of `keys` (sorted) start with `prefix` and sort after `startAfter`. */
+  #keysIn(keys: readonly string[], prefix: string, startAfter: string | undefined): number {
+    const from =
+      startAfter !== undefined && compareKeys(startAfter, prefix) >= 0 ? this.#firstAfter(keys, startAfter) : this.#firstAt(keys, prefix);
+    // The keys under a prefix are contiguous in any lexicographic order.
+    const to = firstIndex(keys, (k) => !k.startsWith(prefix) && this.#compare(k, prefix) > 0);
+    return Math.max(0, to - from);
+  }
+
+  /** The first index of `keys` (sorted) whose key sorts at or after `key`. */
+  #firstAt(keys: readonly string[], key: string): number {
+    return firstIndex(keys, (k) => this.#compare(k, key) >= 0);
+  }
+
+  #compare(a: string, b: string): number {
+    if (this.#astralKeys) return compareKeys(a, b);
+    return a < b ? -1 : a > b ? 1 : 0;
   }
 
   /**
@@ -132,10 +169,7 @@ class MemoryLog implements RevisionLog {
    */
   #eachLive(prefix: string, at: number, startAfter: string | undefined, visit: (entry: LogEntry) => boolean): void {
     const after = startAfter !== undefined && compareKeys(startAfter, prefix) >= 0 ? startAfter : undefined;
-    let i =
-      after === undefined
-        ? firstIndex(this.#keys, (k) => compareKeys(k, prefix) >= 0)
-        : firstIndex(this.#keys, (k) => compareKeys(k, after) > 0);
+    let i = after === undefined ? this.#firstAt(this.#keys, prefix) : this.#firstAfter(this.#keys, after);
     for (; i < this.#keys.length; i++) {
       const key = this.#keys[i] as string;
       if (!key.startsWith(prefix)) return;
