@@ -15,7 +15,7 @@ import {
   updateObject,
   writeOptions,
 } from '../../runtime/server/index.js';
-import { isStoreConflictError } from '../../runtime/store/index.js';
+import { isStoreConflictError, type KeyValue } from '../../runtime/store/index.js';
 
 /**
  * The namespace lifecycle, as upstream's namespace strategy, NamespaceLifecycle admission plugin
@@ -34,9 +34,7 @@ export function namespaceLifecycle(host: HookHost): KindHook {
   return {
     prepareCreate: prepareNamespace,
     prepareWrite: labelWithName,
-    async admitCreate(ctx, r, namespace, name) {
-      await requireActiveNamespace(ctx, namespaces, r, namespace, name);
-    },
+    admitCreate: (ctx, r, namespace, name) => requireActiveNamespace(ctx, namespaces, r, namespace, name),
     async delete(ctx, { resource: r, object, kv, dryRun }) {
       const name = object.metadata?.name ?? '';
       if (object.metadata?.deletionTimestamp) {
@@ -89,21 +87,27 @@ function prepareNamespace(object: JsonApiObject): void {
 }
 
 /** Namespaced creates need an existing namespace that is not being deleted (upstream's NamespaceLifecycle). */
-async function requireActiveNamespace(
+/** Every create reads its namespace: at once from a store that answers so, and decoded only when it may be terminating. */
+function requireActiveNamespace(
   ctx: ServerContext,
   namespaces: ServedResource,
   r: ServedResource,
   namespace: string,
   name: string,
-): Promise<void> {
-  const kv = await ctx.store.get(objectKey(namespaces, undefined, namespace));
-  if (!kv) throw notFound(namespaces, namespace);
-  // Only a namespace being deleted has a deletionTimestamp: the others are not decoded (every create reads its namespace).
-  if (kv.value.includes('"deletionTimestamp"') && (await decodeObject(kv, namespaces)).metadata?.deletionTimestamp) {
-    throw forbidden(r, name, `unable to create new content in namespace ${namespace} because it is being terminated`, [
-      { type: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' },
-    ]);
-  }
+): void | Promise<void> {
+  const check = (kv: KeyValue | undefined): void | Promise<void> => {
+    if (!kv) throw notFound(namespaces, namespace);
+    // Only a namespace being deleted has a deletionTimestamp.
+    if (!kv.value.includes('"deletionTimestamp"')) return;
+    return decodeObject(kv, namespaces).then((object) => {
+      if (!object.metadata?.deletionTimestamp) return;
+      throw forbidden(r, name, `unable to create new content in namespace ${namespace} because it is being terminated`, [
+        { type: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' },
+      ]);
+    });
+  };
+  const key = objectKey(namespaces, undefined, namespace);
+  return ctx.store.getNow ? check(ctx.store.getNow(key)) : ctx.store.get(key).then(check);
 }
 
 /**

@@ -7,89 +7,109 @@ import { fieldPath, itemPath, readJson } from './json-reader.js';
  */
 export function findDuplicateKeys(text: string): string[] {
   const scanner = new Scanner(text);
-  scanner.value('');
+  scanner.value();
   return scanner.duplicates;
 }
 
+/** Objects with more keys than this remember them in a Set; smaller ones in an array (no Set per object). */
+const SMALL_OBJECT = 16;
+
 class Scanner {
   readonly duplicates: string[] = [];
-  private i = 0;
+  #i = 0;
+  /** The keys and indexes from the root to the value being read: a path is written only for a duplicate. */
+  readonly #at: (string | number)[] = [];
 
   constructor(private readonly text: string) {}
 
-  value(path: string): void {
-    this.space();
-    const c = this.text.charCodeAt(this.i);
-    if (c === 123 /* { */) this.object(path);
-    else if (c === 91 /* [ */) this.array(path);
-    else if (c === 34 /* " */) this.string();
-    else this.literal();
+  value(): void {
+    this.#space();
+    const c = this.text.charCodeAt(this.#i);
+    if (c === 123 /* { */) this.#object();
+    else if (c === 91 /* [ */) this.#array();
+    else if (c === 34 /* " */) this.#i = this.#stringEnd();
+    else this.#literal();
   }
 
-  private object(path: string): void {
-    this.i++; // {
-    const seen = new Set<string>();
-    this.space();
-    if (this.text.charCodeAt(this.i) === 125) {
-      this.i++;
+  #object(): void {
+    this.#i++; // {
+    this.#space();
+    if (this.text.charCodeAt(this.#i) === 125) {
+      this.#i++;
       return;
     }
+    const keys: string[] = [];
+    let many: Set<string> | undefined;
     for (;;) {
-      this.space();
-      const key = this.string();
-      const child = fieldPath(path, key);
-      if (seen.has(key)) this.duplicates.push(child);
-      else seen.add(key);
-      this.space();
-      this.i++; // :
-      this.value(child);
-      this.space();
-      if (this.text.charCodeAt(this.i++) === 125 /* } */) return;
+      this.#space();
+      const key = this.#key();
+      if (many ? many.has(key) : keys.includes(key)) this.duplicates.push(this.#pathTo(key));
+      else if (many) many.add(key);
+      else if (keys.push(key) > SMALL_OBJECT) many = new Set(keys);
+      this.#space();
+      this.#i++; // :
+      this.#at.push(key);
+      this.value();
+      this.#at.pop();
+      this.#space();
+      if (this.text.charCodeAt(this.#i++) === 125 /* } */) return;
     }
   }
 
-  private array(path: string): void {
-    this.i++; // [
-    this.space();
-    if (this.text.charCodeAt(this.i) === 93) {
-      this.i++;
+  #array(): void {
+    this.#i++; // [
+    this.#space();
+    if (this.text.charCodeAt(this.#i) === 93) {
+      this.#i++;
       return;
     }
+    const depth = this.#at.push(0);
     for (let n = 0; ; n++) {
-      this.value(itemPath(path, n));
-      this.space();
-      if (this.text.charCodeAt(this.i++) === 93 /* ] */) return;
+      this.#at[depth - 1] = n;
+      this.value();
+      this.#space();
+      if (this.text.charCodeAt(this.#i++) === 93 /* ] */) break;
+    }
+    this.#at.pop();
+  }
+
+  #pathTo(key: string): string {
+    let path = '';
+    for (const step of this.#at) path = typeof step === 'number' ? itemPath(path, step) : fieldPath(path, step);
+    return fieldPath(path, key);
+  }
+
+  /** Reads a key (a string literal) and returns its decoded value. */
+  #key(): string {
+    const start = this.#i;
+    this.#i = this.#stringEnd();
+    const raw = this.text.slice(start + 1, this.#i - 1);
+    return raw.includes('\\') ? (JSON.parse(this.text.slice(start, this.#i)) as string) : raw;
+  }
+
+  /** The index after the string literal at the cursor (a quote after an odd run of backslashes is escaped). */
+  #stringEnd(): number {
+    for (let from = this.#i + 1; ; ) {
+      const quote = this.text.indexOf('"', from);
+      let backslashes = 0;
+      while (this.text.charCodeAt(quote - 1 - backslashes) === 92 /* \ */) backslashes++;
+      if (backslashes % 2 === 0) return quote + 1;
+      from = quote + 1;
     }
   }
 
-  /** Reads a string literal and returns its decoded value. */
-  private string(): string {
-    const start = this.i;
-    this.i++; // opening quote
-    let escaped = false;
-    for (;;) {
-      const c = this.text.charCodeAt(this.i++);
-      if (c === 92 /* \ */) {
-        escaped = true;
-        this.i++;
-      } else if (c === 34 /* " */) break;
-    }
-    const raw = this.text.slice(start, this.i);
-    return escaped ? (JSON.parse(raw) as string) : raw.slice(1, -1);
-  }
-
-  private literal(): void {
-    while (this.i < this.text.length) {
-      const c = this.text.charCodeAt(this.i);
+  #literal(): void {
+    while (this.#i < this.text.length) {
+      const c = this.text.charCodeAt(this.#i);
       if (c === 44 || c === 93 || c === 125 || c === 32 || c === 10 || c === 13 || c === 9) return;
-      this.i++;
+      this.#i++;
     }
   }
 
-  private space(): void {
+  #space(): void {
     for (;;) {
-      const c = this.text.charCodeAt(this.i);
-      if (c === 32 || c === 10 || c === 13 || c === 9) this.i++;
+      const c = this.text.charCodeAt(this.#i);
+      if (c === 32 || c === 10 || c === 13 || c === 9) this.#i++;
       else return;
     }
   }

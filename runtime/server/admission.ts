@@ -72,13 +72,30 @@ export interface AdmissionRequest {
  */
 export interface AdmissionPlugin {
   readonly name: string;
-  mutate?(request: AdmissionRequest): Promise<void>;
-  validate?(request: AdmissionRequest): Promise<void>;
+  /** Answers at once (no promise) when it has nothing to wait for: most writes match no webhook or policy. */
+  mutate?(request: AdmissionRequest): void | Promise<void>;
+  validate?(request: AdmissionRequest): void | Promise<void>;
   /**
    * A write through this server committed `key` (a create, update or delete): a plugin that keeps
    * stored configuration reads it again when the key is its own, before the writer's next request.
    */
   stored?(key: string): void;
+}
+
+/**
+ * Runs one phase of the plugins in order on `request`, waiting only for those that answer with a
+ * promise: a write no plugin has work for passes admission without a turn of the microtask queue.
+ */
+function runPhase(
+  plugins: readonly AdmissionPlugin[],
+  phase: 'mutate' | 'validate',
+  request: AdmissionRequest,
+  from = 0,
+): void | Promise<void> {
+  for (let i = from; i < plugins.length; i++) {
+    const pending = plugins[i]![phase]?.(request);
+    if (pending) return pending.then(() => runPhase(plugins, phase, request, i + 1));
+  }
 }
 
 /** Tells the admission plugins that a write through this server committed `key` ({@link AdmissionPlugin.stored}). */
@@ -128,7 +145,22 @@ export function admissionRequest(
   ctx: AdmissionContext,
   fields: Omit<AdmissionRequest, 'user' | 'warnings' | 'auditAnnotations'>,
 ): AdmissionRequest {
-  return { ...fields, user: ctx.user ?? anonymousUser(), warnings: ctx.warnings, auditAnnotations: (ctx.auditAnnotations ??= {}) };
+  // Written out rather than spread: a spread of ten fields into a new shape was 3% of a create.
+  return {
+    resource: fields.resource,
+    kind: fields.kind,
+    subresource: fields.subresource,
+    operation: fields.operation,
+    namespace: fields.namespace,
+    name: fields.name,
+    object: fields.object,
+    old: fields.old,
+    dryRun: fields.dryRun,
+    options: fields.options,
+    user: ctx.user ?? anonymousUser(),
+    warnings: ctx.warnings,
+    auditAnnotations: (ctx.auditAnnotations ??= {}),
+  };
 }
 
 /**
@@ -159,7 +191,8 @@ export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<J
     dryRun: input.dryRun ?? false,
     options: { kind: input.old ? 'UpdateOptions' : 'CreateOptions', apiVersion: 'meta.svc.io/v1', ...input.options },
   });
-  for (const plugin of ctx.admission) await plugin.mutate?.(request);
+  const mutating = runPhase(ctx.admission, 'mutate', request);
+  if (mutating) await mutating;
   const object = input.object;
   if (ctx.admission.length > 0) checkIdentity(r, object, request);
   const collector = new Collector();
@@ -175,7 +208,8 @@ export async function admit(ctx: AdmissionContext, input: AdmitInput): Promise<J
   ];
   if (rulesRunAfter(r.registration, errors)) errors.push(...ctx.rules(r, object, input.old));
   if (errors.length > 0) throw invalidObject(r, object, errors);
-  for (const plugin of ctx.admission) await plugin.validate?.(request);
+  const validating = runPhase(ctx.admission, 'validate', request);
+  if (validating) await validating;
   return object;
 }
 
@@ -194,8 +228,8 @@ export async function admitSubresourceCreate(
     old: undefined,
     options: { kind: 'CreateOptions', apiVersion: 'meta.svc.io/v1', ...(input.dryRun ? { dryRun: ['All'] } : {}) },
   });
-  for (const plugin of ctx.admission) await plugin.mutate?.(request);
-  for (const plugin of ctx.admission) await plugin.validate?.(request);
+  await runPhase(ctx.admission, 'mutate', request);
+  await runPhase(ctx.admission, 'validate', request);
 }
 
 /** Admission of a delete (upstream's DELETE attributes: no object, the stored one as the old object). */
@@ -221,8 +255,8 @@ export async function admitDelete(
     dryRun: input.dryRun,
     options: { kind: 'DeleteOptions', apiVersion: 'meta.svc.io/v1', ...input.options },
   });
-  for (const plugin of ctx.admission) await plugin.mutate?.(request);
-  for (const plugin of ctx.admission) await plugin.validate?.(request);
+  await runPhase(ctx.admission, 'mutate', request);
+  await runPhase(ctx.admission, 'validate', request);
 }
 
 /**

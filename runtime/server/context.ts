@@ -232,7 +232,7 @@ export interface KindHook {
   /** Deletes an object in place of the generic two-phase delete; undefined leaves it to the generic one. */
   delete?(ctx: ServerContext, target: DeleteTarget): Promise<Reply | undefined>;
   /** Server-wide: before an object of any namespaced kind is created in `namespace`. */
-  admitCreate?(ctx: ServerContext, r: ServedResource, namespace: string, name: string): Promise<void>;
+  admitCreate?(ctx: ServerContext, r: ServedResource, namespace: string, name: string): void | Promise<void>;
   /** Server-wide: something in `namespace` was removed, or the object named `namespace` changed. */
   namespaceChanged?(namespace: string): void;
   /** Server-wide: background work left over from a previous run (the server is starting). */

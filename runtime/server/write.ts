@@ -84,8 +84,11 @@ export async function createObject(
       throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
     meta.namespace = t.namespace;
-    // Awaited only where a hook has it: an await per hook would cost every create a turn of the microtask queue per kind.
-    for (const hook of ctx.hooks.all()) if (hook.admitCreate) await hook.admitCreate(ctx, r, t.namespace!, meta.name ?? '');
+    // Awaited only where a hook waits: an await per hook would cost every create a turn of the microtask queue per kind.
+    for (const hook of ctx.hooks.all()) {
+      const admitting = hook.admitCreate?.(ctx, r, t.namespace!, meta.name ?? '');
+      if (admitting) await admitting;
+    }
   } else {
     delete meta.namespace;
   }

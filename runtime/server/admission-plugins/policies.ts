@@ -70,10 +70,29 @@ export function validatingAdmissionPolicy(): (host: AdmissionHost) => AdmissionP
     );
     const bindings = new StoredConfiguration(host, 'validatingadmissionpolicybindings', (objects) => objects);
     let cache: { policies: unknown; bindings: unknown; bound: BoundPolicy[] } | undefined;
-    const bound = async (): Promise<BoundPolicy[]> => {
-      const [p, b] = await Promise.all([policies.current(), bindings.current()]);
+    const boundOf = (p: Map<string, JsonApiObject>, b: JsonApiObject[]): BoundPolicy[] => {
       if (cache?.policies !== p || cache?.bindings !== b) cache = { policies: p, bindings: b, bound: bind(p, b) };
       return cache.bound;
+    };
+    const bound = async (): Promise<BoundPolicy[]> => {
+      const [p, b] = await Promise.all([policies.current(), bindings.current()]);
+      return boundOf(p, b);
+    };
+    /** The bound policies when both configurations are read and current; undefined when a read is due. */
+    const boundNow = (): BoundPolicy[] | undefined => {
+      const p = policies.currentNow();
+      const b = bindings.currentNow();
+      return p && b ? boundOf(p, b) : undefined;
+    };
+    const validateAll = async (request: AdmissionRequest): Promise<void> => {
+      const all = await bound();
+      for (const b of all) {
+        const target = await selected(host, b.constraints, request);
+        if (!target || (b.narrowed && !(await selected(host, b.narrowed, request)))) continue;
+        // A policy matched through an equivalent version sees the object at that version.
+        const seen = await requestAtVersion(request, target);
+        evaluate(b, seen, reviewRequest(seen, host, request), host.registry.servedApiVersion(VALIDATION_FAILURE_ANNOTATION));
+      }
     };
     return {
       name: 'ValidatingAdmissionPolicy',
@@ -81,18 +100,7 @@ export function validatingAdmissionPolicy(): (host: AdmissionHost) => AdmissionP
         policies.stored(key);
         bindings.stored(key);
       },
-      async validate(request) {
-        if (isExempt(request, host)) return;
-        const all = await bound();
-        if (all.length === 0) return;
-        for (const b of all) {
-          const target = await selected(host, b.constraints, request);
-          if (!target || (b.narrowed && !(await selected(host, b.narrowed, request)))) continue;
-          // A policy matched through an equivalent version sees the object at that version.
-          const seen = await requestAtVersion(request, target);
-          evaluate(b, seen, reviewRequest(seen, host, request), host.registry.servedApiVersion(VALIDATION_FAILURE_ANNOTATION));
-        }
-      },
+      validate: (request) => (isExempt(request, host) || boundNow()?.length === 0 ? undefined : validateAll(request)),
     };
   };
 }

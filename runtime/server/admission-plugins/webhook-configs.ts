@@ -60,6 +60,11 @@ export class StoredConfiguration<T> {
     this.#prefix = this.#resource ? collectionPrefix(this.#resource, undefined) : undefined;
   }
 
+  /** The objects as of the last change noted, when they have been read since; undefined when a read is due. */
+  currentNow(): T | undefined {
+    return this.#readAt === this.#changes ? this.#value : undefined;
+  }
+
   /** The objects as of the last change noted. */
   async current(): Promise<T> {
     const changes = this.#changes;

@@ -41,23 +41,23 @@ export function mutatingWebhookAdmission(options: WebhookAdmissionOptions = {}):
   return (host) => {
     const configs = webhookConfigurations(host, 'mutatingwebhookconfigurations');
     const call = caller(host, 'mutating', options);
+    const callAll = async (request: AdmissionRequest): Promise<void> => {
+      const called: Array<{ webhook: ConfiguredWebhook; index: number; changedAfter: boolean }> = [];
+      const webhooks = await configs.current();
+      for (const [index, webhook] of webhooks.entries()) {
+        const changed = await call(webhook, request, 0, index);
+        if (changed === undefined) continue;
+        if (changed) for (const c of called) c.changedAfter = true;
+        called.push({ webhook, index, changedAfter: false });
+      }
+      for (const c of called) {
+        if (c.changedAfter && c.webhook.spec.reinvocationPolicy === 'IfNeeded') await call(c.webhook, request, 1, c.index);
+      }
+    };
     return {
       name: 'MutatingAdmissionWebhook',
       stored: (key) => configs.stored(key),
-      async mutate(request) {
-        if (isExempt(request, host)) return;
-        const called: Array<{ webhook: ConfiguredWebhook; index: number; changedAfter: boolean }> = [];
-        const webhooks = await configs.current();
-        for (const [index, webhook] of webhooks.entries()) {
-          const changed = await call(webhook, request, 0, index);
-          if (changed === undefined) continue;
-          if (changed) for (const c of called) c.changedAfter = true;
-          called.push({ webhook, index, changedAfter: false });
-        }
-        for (const c of called) {
-          if (c.changedAfter && c.webhook.spec.reinvocationPolicy === 'IfNeeded') await call(c.webhook, request, 1, c.index);
-        }
-      },
+      mutate: (request) => (isExempt(request, host) || configs.currentNow()?.length === 0 ? undefined : callAll(request)),
     };
   };
 }
@@ -67,13 +67,13 @@ export function validatingWebhookAdmission(options: WebhookAdmissionOptions = {}
   return (host) => {
     const configs = webhookConfigurations(host, 'validatingwebhookconfigurations');
     const call = caller(host, 'validating', options);
+    const callAll = async (request: AdmissionRequest): Promise<void> => {
+      for (const [index, webhook] of (await configs.current()).entries()) await call(webhook, request, 0, index);
+    };
     return {
       name: 'ValidatingAdmissionWebhook',
       stored: (key) => configs.stored(key),
-      async validate(request) {
-        if (isExempt(request, host)) return;
-        for (const [index, webhook] of (await configs.current()).entries()) await call(webhook, request, 0, index);
-      },
+      validate: (request) => (isExempt(request, host) || configs.currentNow()?.length === 0 ? undefined : callAll(request)),
     };
   };
 }
