@@ -4,6 +4,7 @@
  */
 import { compareKeys } from './key-order.js';
 import { type LogEntry, LogStore, type RevisionLog } from './log-store.js';
+import { type KeyPosition, SortedKeys } from './sorted-keys.js';
 import type { StoreOptions } from './types.js';
 
 export class MemoryStore extends LogStore {
@@ -18,12 +19,12 @@ class MemoryLog implements RevisionLog {
   /** Each key's retained entries, in revision order. */
   readonly #byKey = new Map<string, LogEntry[]>();
   /** Keys that have retained entries, in key order. */
-  readonly #keys: string[] = [];
+  readonly #keys = new SortedKeys();
   /**
    * The keys of `#keys` whose newest entry is a tombstone, in key order (few: compaction drops
    * them): a count at the current revision is the keys in range less these, two searches each.
    */
-  readonly #deadKeys: string[] = [];
+  readonly #deadKeys = new SortedKeys();
   /**
    * Whether a key with a character above U+FFFF was ever stored: until then JavaScript's native
    * comparison is code point order too, and inserting a key compares natively (most of a create's
@@ -94,9 +95,9 @@ class MemoryLog implements RevisionLog {
     } else {
       this.#byKey.set(key, [entry]);
       if (!this.#astralKeys && ASTRAL.test(key)) this.#astralKeys = true;
-      this.#keys.splice(this.#firstAfter(this.#keys, key), 0, key);
+      this.#keys.insertAt(this.#firstAfter(this.#keys, key), key);
     }
-    if (entry.deleted && !wasDead) this.#deadKeys.splice(this.#firstAfter(this.#deadKeys, key), 0, key);
+    if (entry.deleted && !wasDead) this.#deadKeys.insertAt(this.#firstAfter(this.#deadKeys, key), key);
     else if (!entry.deleted && wasDead) this.#dropKey(this.#deadKeys, key);
     this.#current = entry.revision;
   }
@@ -129,32 +130,37 @@ class MemoryLog implements RevisionLog {
   close(): void {
     this.#entries = [];
     this.#byKey.clear();
-    this.#keys.length = 0;
-    this.#deadKeys.length = 0;
+    this.#keys.clear();
+    this.#deadKeys.clear();
   }
 
-  /** Where `key` goes in `keys` (sorted): after every key that sorts at or before it. */
-  #firstAfter(keys: readonly string[], key: string): number {
-    return this.#astralKeys ? firstIndex(keys, (k) => compareKeys(k, key) > 0) : firstIndex(keys, (k) => k > key);
+  /** Where `key` goes in `keys`: after every key that sorts at or before it. */
+  #firstAfter(keys: SortedKeys, key: string): KeyPosition {
+    return this.#astralKeys ? keys.find((k) => compareKeys(k, key) > 0) : keys.find((k) => k > key);
   }
 
-  #dropKey(keys: string[], key: string): void {
-    const at = this.#firstAfter(keys, key) - 1;
-    if (keys[at] === key) keys.splice(at, 1);
+  /** The position of the first key that sorts at or after `key`. */
+  #firstAt(keys: SortedKeys, key: string): KeyPosition {
+    return keys.find((k) => this.#compare(k, key) >= 0);
   }
 
-  /** How many of `keys` (sorted) start with `prefix` and sort after `startAfter`. */
-  #keysIn(keys: readonly string[], prefix: string, startAfter: string | undefined): number {
-    const from =
-      startAfter !== undefined && compareKeys(startAfter, prefix) >= 0 ? this.#firstAfter(keys, startAfter) : this.#firstAt(keys, prefix);
+  #dropKey(keys: SortedKeys, key: string): void {
+    const at = this.#firstAt(keys, key);
+    if (keys.at(at) === key) keys.removeAt(at);
+  }
+
+  /** Where the keys under `prefix` after `startAfter` begin. */
+  #startOf(keys: SortedKeys, prefix: string, startAfter: string | undefined): KeyPosition {
+    const after = startAfter !== undefined && compareKeys(startAfter, prefix) >= 0;
+    return after ? this.#firstAfter(keys, startAfter) : this.#firstAt(keys, prefix);
+  }
+
+  /** How many of `keys` start with `prefix` and sort after `startAfter`. */
+  #keysIn(keys: SortedKeys, prefix: string, startAfter: string | undefined): number {
+    const from = keys.rank(this.#startOf(keys, prefix, startAfter));
     // The keys under a prefix are contiguous in any lexicographic order.
-    const to = firstIndex(keys, (k) => !k.startsWith(prefix) && this.#compare(k, prefix) > 0);
+    const to = keys.rank(keys.find((k) => !k.startsWith(prefix) && this.#compare(k, prefix) > 0));
     return Math.max(0, to - from);
-  }
-
-  /** The first index of `keys` (sorted) whose key sorts at or after `key`. */
-  #firstAt(keys: readonly string[], key: string): number {
-    return firstIndex(keys, (k) => this.#compare(k, key) >= 0);
   }
 
   #compare(a: string, b: string): number {
@@ -168,14 +174,11 @@ class MemoryLog implements RevisionLog {
    * made 500 generator steps).
    */
   #eachLive(prefix: string, at: number, startAfter: string | undefined, visit: (entry: LogEntry) => boolean): void {
-    const after = startAfter !== undefined && compareKeys(startAfter, prefix) >= 0 ? startAfter : undefined;
-    let i = after === undefined ? this.#firstAt(this.#keys, prefix) : this.#firstAfter(this.#keys, after);
-    for (; i < this.#keys.length; i++) {
-      const key = this.#keys[i] as string;
-      if (!key.startsWith(prefix)) return;
+    this.#keys.forEachFrom(this.#startOf(this.#keys, prefix, startAfter), (key) => {
+      if (!key.startsWith(prefix)) return false;
       const entry = this.latest(key, at);
-      if (entry && !entry.deleted && !visit(entry)) return;
-    }
+      return !entry || entry.deleted || visit(entry);
+    });
   }
 }
 
