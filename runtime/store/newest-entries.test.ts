@@ -45,3 +45,34 @@ describe('NewestEntries', () => {
     expect(cache.get('a')?.value).toBe('aa');
   });
 });
+
+describe('NewestEntries under churn', () => {
+  it('keeps the newest value of each key within the capacity, whatever the mix of reads, writes and deletes', () => {
+    const cache = new NewestEntries(50);
+    const newest = new Map<string, string>();
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let i = 0; i < 20_000; i++) {
+      const key = `k${next(30)}`;
+      const action = next(10);
+      if (action < 5) {
+        const value = 'v'.repeat(1 + next(12)) + i;
+        cache.set(entry(key, value, i));
+        newest.set(key, value);
+      } else if (action < 9) {
+        const got = cache.get(key);
+        if (got) expect(got.value).toBe(newest.get(key));
+      } else {
+        cache.delete(key);
+        newest.delete(key);
+      }
+      let chars = 0;
+      for (const k of newest.keys()) chars += cache.get(k)?.value.length ?? 0;
+      expect(chars).toBeLessThanOrEqual(50);
+    }
+    expect(cache.size).toBeGreaterThan(0);
+  });
+});
