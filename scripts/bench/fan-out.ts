@@ -10,12 +10,19 @@ export interface FanOut {
   p99Ms: number;
 }
 
+/** The ConfigMap a fan-out writes, by name. */
+export type FanOutObject = (name: string) => Record<string, unknown>;
+
+/** A small ConfigMap, as a client writes it. */
+export const smallConfigMap: FanOutObject = (name) => ({ metadata: { name }, data: { a: 'b' } });
+
 /**
  * Opens `n` watches of the namespace `fanout` (from its current revision), spread evenly over the
- * servers at `watchOn`, then creates one ConfigMap there through `writeTo`; measures until each
- * watcher has received it. The servers must serve the namespace (the bare peer serves any path).
+ * servers at `watchOn`, then creates one ConfigMap there through `writeTo` (`written`: a small one
+ * by default); measures until each watcher has received it. The servers must serve the namespace
+ * (the bare peer serves any path).
  */
-export async function fanOut(watchOn: string[], writeTo: string, n: number): Promise<FanOut> {
+export async function fanOut(watchOn: string[], writeTo: string, n: number, written: FanOutObject = smallConfigMap): Promise<FanOut> {
   const agent = new Agent({ connections: n + 4 });
   try {
     const rv = await currentRevision(agent, writeTo);
@@ -35,7 +42,7 @@ export async function fanOut(watchOn: string[], writeTo: string, n: number): Pro
         }),
     );
     start = performance.now();
-    await post(agent, writeTo, PATH, { metadata: { name }, data: { a: 'b' } });
+    await post(agent, writeTo, PATH, written(name));
     const times = (await Promise.all(arrivals)).sort((a, b) => a - b);
     for (const s of streams) s.body.destroy();
     return { lastMs: times[times.length - 1]!, p99Ms: times[Math.floor(times.length * 0.99)]! };
