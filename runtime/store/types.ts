@@ -96,7 +96,8 @@ export interface Store {
   /**
    * The value of `key` at the current revision, read without waiting, from a backend that holds
    * its data in the process (memory, SQLite); absent on the others. A get that needs nothing
-   * else waited for is then answered in the turn it arrived, with no promise on its way.
+   * else waited for is then answered in the turn it arrived, with no promise on its way. A wrapper
+   * that changes what `get` reads (encryption) leaves it out, so reads go through its `get`.
    */
   readonly getNow?: (key: string) => KeyValue | undefined;
   /** Keys that start with `prefix`, in key order. */
