@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { KEEP_HEAP_WHEN_IDLE } from '../commands/serve-heap.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
@@ -25,7 +26,8 @@ export interface ServerProcess {
 /** `svckit serve <args>` in its own process, compiled (built first when stale) as users run it. */
 export function startSvckit(name: string, args: string[]): Promise<ServerProcess> {
   buildIfStale();
-  return start(name, join(ROOT, 'scripts/bench/peers/serve-process.ts'), ['--port', '0', ...args]);
+  // The bin sets it before anything loads; through tsx that would come after the first full collection.
+  return start(name, join(ROOT, 'scripts/bench/peers/serve-process.ts'), ['--port', '0', ...args], [KEEP_HEAP_WHEN_IDLE]);
 }
 
 /**
@@ -61,9 +63,13 @@ export function startBarePeer(name: string, durableFile?: string): Promise<Serve
   return start(name, join(ROOT, 'scripts/bench/peers/bare-server.ts'), durableFile ? ['--durable', durableFile] : []);
 }
 
-function start(name: string, script: string, args: string[]): Promise<ServerProcess> {
+function start(name: string, script: string, args: string[], nodeFlags: string[] = []): Promise<ServerProcess> {
   return started(name, () =>
-    fork(script, args, { cwd: ROOT, execArgv: ['--expose-gc', '--import', TSX_LOADER], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] }),
+    fork(script, args, {
+      cwd: ROOT,
+      execArgv: ['--expose-gc', ...nodeFlags, '--import', TSX_LOADER],
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    }),
   );
 }
 
