@@ -21,6 +21,18 @@ describe('memory store key order', () => {
   });
 });
 
+describe('memory store searches', () => {
+  it('places a start key above U+FFFF in code point order though no stored key has one', async () => {
+    const store = new MemoryStore({ compactionIntervalMs: 0 });
+    for (const key of ['/k/a', '/k/a\uE000', '/k/b']) await store.create(key, 'v');
+    // U+1F600 sorts after U+E000 in code point order (before it in UTF-16 units).
+    const page = await store.list('/k/', { startAfter: '/k/a\u{1F600}', limit: 5 });
+    expect(page.items.map((i) => i.key)).toEqual(['/k/b']);
+    expect(await store.list('/k/', { startAfter: '/k/a\u{1F600}', limit: 1 })).toMatchObject({ remaining: 0 });
+    await store.close();
+  });
+});
+
 describe('memory store counts', () => {
   it('counts at the current revision what a list returns, through creates, deletes, re-creates and compactions', async () => {
     const key = fc.constantFrom('/a/x', '/a/y', '/a/b/z', '/ab', '/b/\u{1F600}', '/b/\uFFFF', '/b/c');

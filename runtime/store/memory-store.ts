@@ -136,12 +136,14 @@ class MemoryLog implements RevisionLog {
 
   /** Where `key` goes in `keys`: after every key that sorts at or before it. */
   #firstAfter(keys: SortedKeys, key: string): KeyPosition {
-    return this.#astralKeys ? keys.find((k) => compareKeys(k, key) > 0) : keys.find((k) => k > key);
+    const order = this.#orderWith(key);
+    return keys.find((k) => order(k, key) > 0);
   }
 
   /** The position of the first key that sorts at or after `key`. */
   #firstAt(keys: SortedKeys, key: string): KeyPosition {
-    return keys.find((k) => this.#compare(k, key) >= 0);
+    const order = this.#orderWith(key);
+    return keys.find((k) => order(k, key) >= 0);
   }
 
   #dropKey(keys: SortedKeys, key: string): void {
@@ -159,13 +161,17 @@ class MemoryLog implements RevisionLog {
   #keysIn(keys: SortedKeys, prefix: string, startAfter: string | undefined): number {
     const from = keys.rank(this.#startOf(keys, prefix, startAfter));
     // The keys under a prefix are contiguous in any lexicographic order.
-    const to = keys.rank(keys.find((k) => !k.startsWith(prefix) && this.#compare(k, prefix) > 0));
+    const order = this.#orderWith(prefix);
+    const to = keys.rank(keys.find((k) => !k.startsWith(prefix) && order(k, prefix) > 0));
     return Math.max(0, to - from);
   }
 
-  #compare(a: string, b: string): number {
-    if (this.#astralKeys) return compareKeys(a, b);
-    return a < b ? -1 : a > b ? 1 : 0;
+  /**
+   * The order to compare stored keys with `probe` in: JavaScript's own while neither holds a
+   * character above U+FFFF (it is code point order then), `compareKeys` otherwise.
+   */
+  #orderWith(probe: string): (a: string, b: string) => number {
+    return this.#astralKeys || ASTRAL.test(probe) ? compareKeys : nativeOrder;
   }
 
   /**
@@ -180,6 +186,10 @@ class MemoryLog implements RevisionLog {
       return !entry || entry.deleted || visit(entry);
     });
   }
+}
+
+function nativeOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** A surrogate code unit: a character above U+FFFF (keys hold no lone ones: assertValidKey). */
