@@ -58,9 +58,16 @@ export function buildIfStale(): void {
   execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
 }
 
-/** The bare node:http peer; with `durableFile`, its creates are stored in SQLite as the reference server's are. */
-export function startBarePeer(name: string, durableFile?: string): Promise<ServerProcess> {
-  return start(name, join(ROOT, 'scripts/bench/peers/bare-server.ts'), durableFile ? ['--durable', durableFile] : []);
+/**
+ * The bare node:http peer; with `durableFile`, its creates are stored in SQLite as the reference
+ * server's are; with `workUs`, it spins that many microseconds per request (headroom.ts).
+ */
+export function startBarePeer(name: string, options: { durableFile?: string; workUs?: number } = {}): Promise<ServerProcess> {
+  const args = [
+    ...(options.durableFile ? ['--durable', options.durableFile] : []),
+    ...(options.workUs ? ['--work-us', String(options.workUs)] : []),
+  ];
+  return start(name, join(ROOT, 'scripts/bench/peers/bare-server.ts'), args);
 }
 
 function start(name: string, script: string, args: string[], nodeFlags: string[] = []): Promise<ServerProcess> {

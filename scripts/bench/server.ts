@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Agent } from 'undici';
 import { type FanOutObject, fanOut, smallConfigMap } from './fan-out.js';
 import { median, runCases } from './harness.js';
+import { printHeadroom } from './headroom.js';
 import { type LoadCase, type LoadTarget, runLoadCases } from './load-cases.js';
 import { topFrames } from './profile-frames.js';
 import { buildIfStale, type ServerProcess, startBarePeer, startCompiledSvckit, startNode, startSvckit } from './processes.js';
@@ -20,8 +21,8 @@ const CREATES = '/api/v1/namespaces/writes/configmaps';
  * wrk from outside (one thread; the server gets the other core): a bare node:http server serving
  * the same JSON from a Map, and, for durable creates, the same bare server writing to SQLite with
  * the reference server's settings and group commit. Each case alternates the two sides, five runs
- * each, and prints medians of throughput, latency p50/p99 and the server's CPU per request.
- * Then the paged list of 10,000, watch fan-out to 500 and 5,000 watchers (p99 delivery), and
+ * each, and prints medians of throughput, latency p50/p99 and the server's CPU per request,
+ * then what the GET and durable create ratios leave room for (headroom.ts). Then the paged list of 10,000, watch fan-out to 500 and 5,000 watchers (p99 delivery), and
  * start to listening, timed the same way.
  */
 export async function benchServer(): Promise<void> {
@@ -36,7 +37,7 @@ export async function benchServer(): Promise<void> {
     const memory = await started(startSvckit('svckit serve --store memory', ['--store', 'memory']));
     const sqlite = await started(startSvckit('svckit serve --store sqlite', ['--store', `sqlite:${join(dir, 'svckit.db')}`]));
     const bare = await started(startBarePeer('bare node:http'));
-    const durable = await started(startBarePeer('better-sqlite3', join(dir, 'peer.db')));
+    const durable = await started(startBarePeer('better-sqlite3', { durableFile: join(dir, 'peer.db') }));
     const agent = new Agent({ connections: 16 });
     for (const s of [memory, sqlite]) {
       for (const name of ['bench', 'writes', 'fanout']) await post(agent, s.url, '/api/v1/namespaces', { metadata: { name } });
@@ -70,15 +71,17 @@ export async function benchServer(): Promise<void> {
         }),
     });
     const leaves = countLeaves(deployment('0', 0));
+    const getMemory: LoadCase = { name: 'GET one ConfigMap, memory (16 conns)', ours: getOne(memory), peer: getOne(bare) };
+    const durableCreate: LoadCase = {
+      name: 'durable create, SQLite (8 conns)',
+      ours: create(sqlite),
+      peer: create(durable, 'better-sqlite3, same pragmas + group commit'),
+    };
     const cases: LoadCase[] = [
-      { name: 'GET one ConfigMap, memory (16 conns)', ours: getOne(memory), peer: getOne(bare) },
+      getMemory,
       { name: 'GET one ConfigMap, SQLite (16 conns)', ours: getOne(sqlite), peer: getOne(bare) },
       { name: 'create ConfigMap, memory (8 conns)', ours: create(memory), peer: create(bare) },
-      {
-        name: 'durable create, SQLite (8 conns)',
-        ours: create(sqlite),
-        peer: create(durable, 'better-sqlite3, same pragmas + group commit'),
-      },
+      durableCreate,
       {
         name: `apply vs merge patch, ${leaves}-field Deployments (8 conns, ${DEPLOYMENTS} objects)`,
         // Forced: the first apply takes the fields the create's manager owned.
@@ -94,7 +97,7 @@ export async function benchServer(): Promise<void> {
         }),
       },
     ];
-    await runLoadCases(
+    const results = await runLoadCases(
       `svckit serve vs peers, each in its own process, wrk -t1 for ${SECONDS}s per run (5 runs, medians)`,
       cases,
       (c, run) => profiled(c.ours.server, c.ours.name === c.ours.server.name ? c.name : `${c.name}: ${c.ours.name}`, run),
@@ -102,6 +105,28 @@ export async function benchServer(): Promise<void> {
     // The peer of apply is svckit too: its profile is the merge patch's.
     const merge = cases[cases.length - 1]!;
     if (PROFILES) await profiled(merge.peer.server, `${merge.name}: ${merge.peer.name}`, async () => void (await merge.peer.run()));
+
+    const ratioOf = (c: LoadCase) => results[cases.indexOf(c)]!.ratio;
+    await printHeadroom('What a ratio leaves room for: the bare peer spinning before each request, against itself', [
+      {
+        name: 'GET one ConfigMap',
+        ratio: ratioOf(getMemory),
+        workUs: [0, 3, 6, 9, 12],
+        start: async (workUs) => {
+          const peer = await startBarePeer(`bare +${workUs} us`, { workUs });
+          await post(agent, peer.url, CONFIGMAPS, target);
+          return peer;
+        },
+        run: (peer) => getOne(peer).run(),
+      },
+      {
+        name: 'durable create',
+        ratio: ratioOf(durableCreate),
+        workUs: [0, 20, 40, 80, 160],
+        start: (workUs) => startBarePeer(`better-sqlite3 +${workUs} us`, { durableFile: join(dir, `headroom-${workUs}.db`), workUs }),
+        run: (peer) => create(peer).run(),
+      },
+    ]);
 
     await fill(agent, memory, bare, 10_000);
     await runCases('Paged list of 10,000 ConfigMaps (limit=500), server in its own process', [

@@ -5,6 +5,8 @@
  * <file>` every create is also written to SQLite (better-sqlite3) with the reference server's
  * settings (exclusive lock, WAL, synchronous=FULL) and its group commit (the creates of one turn
  * of the event loop in one transaction), and answered after the commit: raw durable storage.
+ * With `--work-us <n>` it spins for n microseconds before handling each request: the bench's
+ * calibration of what a ratio allows (headroom.ts).
  *
  * Prints "listening on <url>" when ready, as `svckit serve` does.
  */
@@ -15,11 +17,14 @@ import { answerBenchQuestions } from './bench-questions.js';
 
 const durableAt = process.argv.indexOf('--durable');
 const db = durableAt > 0 ? openDurable(process.argv[durableAt + 1]!) : undefined;
+const workAt = process.argv.indexOf('--work-us');
+const workMs = workAt > 0 ? Number(process.argv[workAt + 1]) / 1000 : 0;
 const objects = new Map<string, string>();
 const watchers = new Set<ServerResponse>();
 let pending: { key: string; text: string; res: ServerResponse }[] = [];
 
 const server = createServer((req, res) => {
+  if (workMs > 0) spin(workMs);
   const url = req.url ?? '/';
   const query = url.indexOf('?');
   const path = query < 0 ? url : url.slice(0, query);
@@ -47,6 +52,12 @@ const server = createServer((req, res) => {
   if (one) return void res.writeHead(200, { 'content-type': 'application/json' }).end(one);
   list(path, new URLSearchParams(query < 0 ? '' : url.slice(query + 1)), res);
 });
+
+/** Busy for `ms` of wall time: work the process does for each request, as a server's own would be. */
+function spin(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
 
 function created(key: string, text: string, res: ServerResponse): void {
   if (!objects.has(key)) insertSorted(key);
