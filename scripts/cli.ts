@@ -34,9 +34,9 @@ const commands: Record<string, Command> = {
     usage: async () => ({ line: 'svckit conformance [--server <url>] ...     (see svckit conformance --help)' }),
   },
   serve: {
-    run: async (args) => (await import('./commands/serve.js')).serveCommand(args),
+    run: async (args) => (await (await import('./commands/serve-module.js')).loadServeCommand()).serveCommand(args),
     usage: async () => {
-      const line = (await import('./commands/serve.js')).SERVE_USAGE;
+      const line = (await (await import('./commands/serve-module.js')).loadServeCommand()).SERVE_USAGE;
       return { line, help: `usage: ${line}\n\n${SUMMARIES.serve}\n` };
     },
   },

@@ -1,7 +1,8 @@
-import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { buildIfStale, compiledCliArgs } from '../commands/compiled.testing.js';
 import { KEEP_HEAP_WHEN_IDLE } from '../commands/serve-heap.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -31,31 +32,17 @@ export function startSvckit(name: string, args: string[]): Promise<ServerProcess
 }
 
 /**
- * `svckit serve <args>` from the compiled bin, as users start it (call {@link buildIfStale}
- * first): for start-up times, which through tsx would include its transpiling. It answers no
- * memory question; its resident set is read from /proc.
+ * `svckit serve <args>` from the compiled bin, as users start it (built first when stale, before
+ * the clock starts): for start-up times, which through tsx would include its transpiling. It
+ * answers no memory question; its resident set is read from /proc.
  */
 export async function startCompiledSvckit(name: string, args: string[]): Promise<ServerProcess> {
-  return startNode(name, [join(ROOT, 'bin/svckit.js'), 'serve', '--port', '0', ...args]);
+  return startNode(name, compiledCliArgs('serve', '--port', '0', ...args));
 }
 
 /** A process of `node <args>` that prints "listening on <url>" when ready (no IPC: RSS from /proc). */
 export function startNode(name: string, args: string[]): Promise<ServerProcess> {
   return started(name, () => spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] }));
-}
-
-let buildChecked = false;
-
-/** Builds dist/ when it is missing or older than a source file (looked at once per bench run). */
-export function buildIfStale(): void {
-  if (buildChecked) return;
-  buildChecked = true;
-  const built = join(ROOT, 'dist/scripts/cli.js');
-  const sources = execFileSync('git', ['ls-files', '*.ts'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
-  const newest = Math.max(...sources.map((f) => (existsSync(join(ROOT, f)) ? statSync(join(ROOT, f)).mtimeMs : 0)));
-  if (existsSync(built) && statSync(built).mtimeMs >= newest) return;
-  process.stdout.write('\n(dist/ is missing or older than the sources: npm run build)\n');
-  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
 }
 
 /**

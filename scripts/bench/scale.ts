@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { median } from './harness.js';
-import { buildIfStale, startCompiledSvckit, startSvckit } from './processes.js';
+import { startCompiledSvckit, startSvckit } from './processes.js';
 import { inParallel, pagedList, post } from './requests.js';
 import { runWrk } from './wrk.js';
 
@@ -20,7 +20,6 @@ const MB = 1024 * 1024;
  * the heap after it. The peer of each size is the smallest size: per-item costs should stay flat.
  */
 export async function benchScale(): Promise<void> {
-  buildIfStale();
   for (const store of ['memory', 'sqlite'] as const) {
     const dir = mkdtempSync(join(tmpdir(), 'svckit-bench-scale-'));
     const args = ['--history-window', '2h', '--store', store === 'memory' ? 'memory' : `sqlite:${join(dir, 'scale.db')}`];

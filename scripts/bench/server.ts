@@ -7,7 +7,7 @@ import { median, runCases } from './harness.js';
 import { printHeadroom } from './headroom.js';
 import { type LoadCase, type LoadTarget, runLoadCases } from './load-cases.js';
 import { topFrames } from './profile-frames.js';
-import { buildIfStale, type ServerProcess, startBarePeer, startCompiledSvckit, startNode, startSvckit } from './processes.js';
+import { type ServerProcess, startBarePeer, startCompiledSvckit, startNode, startSvckit } from './processes.js';
 import { inParallel, pagedList, post } from './requests.js';
 import { runWrk, type WrkRequest } from './wrk.js';
 
@@ -161,7 +161,6 @@ export async function benchServer(): Promise<void> {
 
   // Start-up as users start it: the compiled bin, beside node starting a bare node:http server;
   // sources through tsx would time tsx's transpiling.
-  buildIfStale();
   await runCases('Start to listening, a process of each', [
     {
       name: 'svckit serve --store memory (compiled)',

@@ -11,6 +11,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer, r
 import type { AddressInfo } from 'node:net';
 import { generateSigningKey, signingKeyPem } from '../../runtime/auth/index.js';
 import { cliArgs } from '../commands/cli.testing.js';
+import { compiledCliArgs } from '../commands/compiled.testing.js';
 
 let signingKeyFile: string | undefined;
 
@@ -39,9 +40,13 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `svckit serve --port 0 <args>` and resolves once it prints its URL. */
-export async function startServeProcess(args: readonly string[]): Promise<ServeProcess> {
-  const child = spawn(process.execPath, cliArgs('serve', '--port', '0', ...args), { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `svckit serve --port 0 <args>` and resolves once it prints its URL: from the sources, or
+ * with `compiled` the bin over dist/ as users run it (built first when stale).
+ */
+export async function startServeProcess(args: readonly string[], options: { compiled?: boolean } = {}): Promise<ServeProcess> {
+  const argv = (options.compiled ? compiledCliArgs : cliArgs)('serve', '--port', '0', ...args);
+  const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -1,7 +1,8 @@
 /**
- * Checks' support: `svckit serve --secure` started as a separate process, as a user runs it, on a
- * free loopback port (`--port 0`), with the admin client config it prints (a client certificate
- * for system:masters). Used by the secure conformance run and the real-clients check.
+ * Checks' support: `svckit serve --secure` started as a separate process, as a user runs it (the
+ * compiled bin, built first when stale), on a free loopback port (`--port 0`), with the admin
+ * client config it prints (a client certificate for system:masters). Used by the secure
+ * conformance run and the real-clients check.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { cliArgs } from '../commands/cli.testing.js';
+import { compiledCliArgs } from '../commands/compiled.testing.js';
 
 export interface SecureServer {
   /** `https://127.0.0.1:<port>` */
@@ -27,7 +28,7 @@ export interface SecureServer {
  */
 export async function startSecureServe(args: readonly string[], stderr: 'inherit' | 'ignore' | number = 'inherit'): Promise<SecureServer> {
   const dir = mkdtempSync(join(tmpdir(), 'svckit-secure-'));
-  const server = spawn(process.execPath, cliArgs('serve', '--secure', '--cert-dir', dir, '--port', '0', ...args), {
+  const server = spawn(process.execPath, compiledCliArgs('serve', '--secure', '--cert-dir', dir, '--port', '0', ...args), {
     stdio: ['ignore', 'pipe', stderr],
   });
   const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
