@@ -28,6 +28,18 @@ const ASSETS: { from: string; match: RegExp }[] = [
 const BUNDLED_PACKAGES = new Set(['yaml', '@marcbachmann/cel-js', 're2js']);
 
 /**
+ * Whether bundled `input` (a path from the root) finds its files as well from the bundle: it finds
+ * none relative to itself, or it sits two folders below dist/ as the bundle does, or it walks up
+ * to the package's root (version.ts).
+ */
+function findsFilesFromBundle(input: string): boolean {
+  const text = readFileSync(join(ROOT, input), 'utf8');
+  if (!text.includes('import.meta') && !text.includes('__dirname') && !text.includes('__filename')) return true;
+  const own = input.startsWith('dist/') ? input.split('/').slice(1) : undefined;
+  return own !== undefined && (own.length === 3 || input === 'dist/generator/version.js');
+}
+
+/**
  * The CLI recognises the commands' errors by class (usage-error.js): the bundle imports that
  * module from beside it, as the CLI does, instead of carrying a copy whose classes would differ.
  */
@@ -86,6 +98,12 @@ async function bundleServe(): Promise<string> {
     metafile: true,
     logLevel: 'warning',
   });
+  const misplaced = Object.keys(result.metafile.inputs).filter((input) => !findsFilesFromBundle(input));
+  if (misplaced.length > 0) {
+    throw new Error(
+      `build: these modules find files relative to themselves and would look in the wrong place from the bundle: ${misplaced.join(', ')}`,
+    );
+  }
   const modules = Object.keys(result.metafile.inputs).length;
   const files = Object.keys(result.metafile.outputs);
   const first = statSync(join(commands, SERVE_BUNDLE)).size;
