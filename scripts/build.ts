@@ -100,9 +100,10 @@ async function bundleServe(): Promise<string> {
   });
   const misplaced = Object.keys(result.metafile.inputs).filter((input) => !findsFilesFromBundle(input));
   if (misplaced.length > 0) {
-    throw new Error(
-      `build: these modules find files relative to themselves and would look in the wrong place from the bundle: ${misplaced.join(', ')}`,
+    process.stderr.write(
+      `build: these modules find files relative to themselves and would look in the wrong place from the serve bundle: ${misplaced.join(', ')}\n`,
     );
+    process.exit(1);
   }
   const modules = Object.keys(result.metafile.inputs).length;
   const files = Object.keys(result.metafile.outputs);
