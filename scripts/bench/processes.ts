@@ -2,11 +2,11 @@ import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildIfStale, compiledCliArgs } from '../commands/compiled.testing.js';
-import { KEEP_HEAP_WHEN_IDLE } from '../commands/serve-heap.js';
+import { compiledCliArgs } from '../commands/compiled.testing.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+const BENCH_QUESTIONS = pathToFileURL(join(ROOT, 'scripts/bench/peers/bench-questions.mjs')).href;
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 /** A server under test in its own process. */
@@ -24,11 +24,13 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** `svckit serve <args>` in its own process, compiled (built first when stale) as users run it. */
+/**
+ * `svckit serve <args>` in its own process: the compiled bin (built first when stale) as users run
+ * it, with --expose-gc and the bench's questions answered (bench-questions.mjs).
+ */
 export function startSvckit(name: string, args: string[]): Promise<ServerProcess> {
-  buildIfStale();
-  // The bin sets it before anything loads; through tsx that would come after the first full collection.
-  return start(name, join(ROOT, 'scripts/bench/peers/serve-process.ts'), ['--port', '0', ...args], [KEEP_HEAP_WHEN_IDLE]);
+  const [bin, ...binArgs] = compiledCliArgs('serve', '--port', '0', ...args);
+  return start(name, bin!, binArgs, { tsx: false });
 }
 
 /**
@@ -57,17 +59,15 @@ export function startBarePeer(name: string, options: { durableFile?: string; wor
   return start(name, join(ROOT, 'scripts/bench/peers/bare-server.ts'), args);
 }
 
-function start(name: string, script: string, args: string[], nodeFlags: string[] = []): Promise<ServerProcess> {
+/** `script` forked with an IPC channel over which it answers the bench's questions; TypeScript through tsx unless `tsx` is false. */
+function start(name: string, script: string, args: string[], options: { tsx: boolean } = { tsx: true }): Promise<ServerProcess> {
+  const loaders = ['--import', BENCH_QUESTIONS, ...(options.tsx ? ['--import', TSX_LOADER] : [])];
   return started(name, () =>
-    fork(script, args, {
-      cwd: ROOT,
-      execArgv: ['--expose-gc', ...nodeFlags, '--import', TSX_LOADER],
-      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-    }),
+    fork(script, args, { cwd: ROOT, execArgv: ['--expose-gc', ...loaders], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] }),
   );
 }
 
-/** The handle of a process `launch` starts, once it listens; with an IPC channel it answers questions (bench-questions.ts). */
+/** The handle of a process `launch` starts, once it listens; with an IPC channel it answers questions (bench-questions.mjs). */
 async function started(name: string, launch: () => ChildProcess): Promise<ServerProcess> {
   const began = performance.now();
   const child = launch();

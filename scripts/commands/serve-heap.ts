@@ -1,5 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 
+const KEEP_HEAP_WHEN_IDLE = `--gc-memory-reducer-start-delay-ms=${2 ** 31 - 1}`;
+
 /**
  * A server keeps its heap when idle. V8's memory reducer shrinks the heap of a process that has
  * allocated little for 8 s; a `svckit serve` that met its first load after that answered GETs at
@@ -12,6 +14,3 @@ import { setFlagsFromString } from 'node:v8';
 export function keepHeapWhenIdle(): void {
   setFlagsFromString(KEEP_HEAP_WHEN_IDLE);
 }
-
-/** The V8 flag itself, for a process started with it on its command line (the benchmarks' servers). */
-export const KEEP_HEAP_WHEN_IDLE = `--gc-memory-reducer-start-delay-ms=${2 ** 31 - 1}`;

@@ -13,7 +13,6 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
-import { answerBenchQuestions } from './bench-questions.js';
 
 const durableAt = process.argv.indexOf('--durable');
 const db = durableAt > 0 ? openDurable(process.argv[durableAt + 1]!) : undefined;
@@ -122,5 +121,4 @@ function commit(): void {
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
 });
-answerBenchQuestions();
 process.on('SIGTERM', () => process.exit(0));
