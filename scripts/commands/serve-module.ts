@@ -9,8 +9,10 @@ export async function loadServeCommand(): Promise<typeof import('./serve.js')> {
   try {
     return (await import(`./${SERVE_BUNDLE}`)) as typeof import('./serve.js');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ERR_MODULE_NOT_FOUND' || !String((error as Error).message).includes(SERVE_BUNDLE)) throw error;
+    // Only the bundle itself missing: a chunk it imports missing is a broken build, said as such.
+    const { code, url, message } = error as { code?: string; url?: string; message?: string };
+    const bundleMissing = url?.endsWith(`/${SERVE_BUNDLE}`) ?? String(message).includes(`/${SERVE_BUNDLE}' imported from`);
+    if (code !== 'ERR_MODULE_NOT_FOUND' || !bundleMissing) throw error;
     return import('./serve.js');
   }
 }
