@@ -77,14 +77,15 @@ process.stderr.write(
  */
 async function bundleServe(): Promise<string> {
   const commands = join(DIST, 'scripts/commands');
+  const name = SERVE_BUNDLE.replace(/\.js$/, '');
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
   const packages = [pkg.dependencies, pkg.optionalDependencies, pkg.peerDependencies].flatMap((d) => Object.keys(d ?? {}));
   const result = await build({
-    entryPoints: { [SERVE_BUNDLE.replace(/\.js$/, '')]: join(commands, 'serve.js') },
+    entryPoints: { [name]: join(commands, 'serve.js') },
     outdir: commands,
     // What serve loads only when asked for (etcd, SQLite, KMS, webhooks) stays out of the first file.
     splitting: true,
-    chunkNames: `${SERVE_BUNDLE.replace(/\.js$/, '')}-[hash]`,
+    chunkNames: `${name}-[hash]`,
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -1,8 +1,9 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliArgs } from '../commands/cli.testing.js';
+import { buildIfStale } from '../commands/compiled.testing.js';
 import { type BenchCase, runCases } from './harness.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -13,10 +14,7 @@ const ROOT = new URL('../../', import.meta.url).pathname;
  * ran before the build), each beside `node -e 0` in the same run.
  */
 export async function benchCli(): Promise<void> {
-  if (!existsSync(join(ROOT, 'dist/scripts/cli.js'))) {
-    process.stdout.write('\n(building dist/ first: npm run build)\n');
-    execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  }
+  buildIfStale();
   const dir = mkdtempSync(join(tmpdir(), 'svckit-bench-cli-'));
   const doc = join(dir, 'limits.yaml');
   writeFileSync(

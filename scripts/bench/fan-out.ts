@@ -27,8 +27,8 @@ export async function fanOut(watchOn: string[], writeTo: string, n: number, writ
   try {
     const rv = await currentRevision(agent, writeTo);
     // A watch that breaks (a connection reset among thousands opened at once) fails the run with
-    // its error below, instead of an 'error' event no one listens to ending the bench process;
-    // one that breaks once its event arrived, or while the run tears down, changes nothing.
+    // its error (the arrivals below); until those listen, and after its event arrived, a break
+    // must not be an 'error' event no one listens to, which would end the bench process.
     const streams = await Promise.all(
       Array.from({ length: n }, async (_, i) => {
         const s = await request(`${watchOn[i % watchOn.length]}${PATH}?watch=1&resourceVersion=${rv}`, { dispatcher: agent });
@@ -48,8 +48,9 @@ export async function fanOut(watchOn: string[], writeTo: string, n: number, writ
         }),
     );
     start = performance.now();
-    await post(agent, writeTo, PATH, written(name));
-    const times = (await Promise.all(arrivals)).sort((a, b) => a - b);
+    // Awaited together: a watch that breaks while the write is in flight is a handled rejection.
+    const [times] = await Promise.all([Promise.all(arrivals), post(agent, writeTo, PATH, written(name))]);
+    times.sort((a, b) => a - b);
     for (const s of streams) s.body.destroy();
     return { lastMs: times[times.length - 1]!, p99Ms: times[Math.floor(times.length * 0.99)]! };
   } finally {

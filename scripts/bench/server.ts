@@ -22,8 +22,9 @@ const CREATES = '/api/v1/namespaces/writes/configmaps';
  * the same JSON from a Map, and, for durable creates, the same bare server writing to SQLite with
  * the reference server's settings and group commit. Each case alternates the two sides, five runs
  * each, and prints medians of throughput, latency p50/p99 and the server's CPU per request,
- * then what the GET and durable create ratios leave room for (headroom.ts). Then the paged list of 10,000, watch fan-out to 500 and 5,000 watchers (p99 delivery), and
- * start to listening, timed the same way.
+ * then what the GET and durable create ratios leave room for (headroom.ts). Then the paged list
+ * of 10,000, watch fan-out to 500 and 5,000 watchers (p99 delivery), and start to listening,
+ * timed the same way.
  */
 export async function benchServer(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'svckit-bench-server-'));
